@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { resolveAuth } from './auth/context.js';
+import { authRoutes } from './auth/routes.js';
+import { createTokenSigner } from './auth/tokens.js';
+import { chapterRoutes } from './chapters/routes.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { Deps } from './deps.js';
+import { groupRoutes } from './groups/routes.js';
+import { registerErrorHandling } from './http/errors.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+
+z.config(z.locales.fr());
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  logger?: boolean;
+}
+
+/** The whole API as a Fastify instance, without listening (tests use inject). */
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = opts;
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.body.password', 'req.body.token'] },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const deps: Deps = {
+    db: database.db,
+    config,
+    signer: createTokenSigner(config.jwtSecret),
+    log: app.log,
+    mailer:
+      opts.mailer ??
+      createMailer({
+        db: database.db,
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        outboxDir: path.join(config.dataDir, 'outbox'),
+        log: app.log,
+      }),
+  };
+  app.decorate('deps', deps);
+  app.decorateRequest('auth', null);
+  app.decorateRequest('authRejected', false);
+
+  registerErrorHandling(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine and KaTeX inject style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', tileOrigin(config.tileUrl)],
+        fontSrc: ["'self'", 'data:'],
+        workerSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'same-origin' },
+  });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Olympe API', version: '0.1.0' } },
+    transform: jsonSchemaTransform,
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    const { auth, rejected } = await resolveAuth(deps.db, deps.signer, request.headers.authorization);
+    request.auth = auth;
+    request.authRejected = rejected;
+  });
+
+  await app.register(
+    async (api) => {
+      api.get('/health', { schema: { hide: true } }, async () => {
+        await deps.db.execute(sql`SELECT 1`);
+        return { ok: true };
+      });
+      api.get('/config', { schema: { tags: ['config'] } }, async () => ({
+        contactEmail: config.contactEmail,
+        tileUrl: config.tileUrl,
+      }));
+      api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
+      await api.register(authRoutes, { deps });
+      await api.register(groupRoutes, { deps });
+      await api.register(chapterRoutes, { deps });
+    },
+    { prefix: '/api' },
+  );
+
+  await serveWebApp(app, config.webDist);
+  return app;
+}
+
+/** Production: the built SPA at /, with history fallback; /api/* unknown routes stay JSON 404s. */
+async function serveWebApp(app: FastifyInstance, webDist: string | undefined) {
+  const hasWeb = !!webDist && existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders: (res, file) => {
+        if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ message: 'Adresse inconnue.' });
+  });
+}
+
+function tileOrigin(tileUrl: string): string {
+  try {
+    const host = new URL(tileUrl.replace(/\{[a-z]\}/g, 'a')).origin;
+    return host.replace('://a.', '://*.');
+  } catch {
+    return "'self'";
+  }
+}

@@ -1,0 +1,66 @@
+import { profileUpdateSchema, userSchema } from '@olympe/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { getUserById, updateOwnProfile } from '../users/service.js';
+import { authOf, requireAuth } from './context.js';
+import { confirmPassword, loginUser, REGISTER_MESSAGE, registerUser } from './service.js';
+
+const email = z.string().trim().max(254).pipe(z.email({ error: 'Adresse e-mail invalide.' }));
+const messageSchema = z.object({ message: z.string() });
+
+export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  app.post(
+    '/auth/register',
+    { schema: { tags: ['auth'], body: z.object({ email }), response: { 200: messageSchema } } },
+    async (request) => {
+      await registerUser(deps, request.body);
+      return { message: REGISTER_MESSAGE };
+    },
+  );
+
+  app.post(
+    '/auth/confirm',
+    {
+      schema: {
+        tags: ['auth'],
+        body: z.object({
+          token: z.string().min(1, { error: 'Lien incomplet.' }).max(200),
+          password: z.string().max(256, { error: 'Mot de passe trop long.' }),
+        }),
+        response: { 200: messageSchema },
+      },
+    },
+    async (request) => {
+      await confirmPassword(deps, request.body);
+      return { message: 'Mot de passe enregistré. Vous pouvez vous connecter.' };
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        body: z.object({ email, password: z.string().min(1, { error: 'Mot de passe requis.' }).max(256) }),
+        response: { 200: z.object({ token: z.string() }) },
+      },
+    },
+    async (request) => ({ token: await loginUser(deps, { ...request.body, ip: request.ip }) }),
+  );
+
+  app.put(
+    '/auth/me',
+    {
+      preHandler: requireAuth,
+      schema: { tags: ['auth'], body: profileUpdateSchema.optional(), response: { 200: userSchema } },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const body = request.body ?? {};
+      return Object.keys(body).length === 0
+        ? getUserById(deps.db, auth.userId, auth)
+        : updateOwnProfile(deps.db, auth, body);
+    },
+  );
+};

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** DESIGN §5: every setting, parsed once at boot. Names are fixed. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  JWT_SECRET: z.string().min(16).optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Olympe <no-reply@localhost>'),
+  CONTACT_EMAIL: z.string().email().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  MAX_PDF_MB: z.coerce.number().positive().default(30),
+  REDIS_URL: z.string().optional(),
+  TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  jwtSecret: string;
+  adminEmail?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  contactEmail: string;
+  publicUrl: string;
+  maxPdfBytes: number;
+  redisUrl?: string;
+  tileUrl: string;
+  logLevel: string;
+  /** Serve the built web app from this folder when it exists. */
+  webDist?: string;
+}
+
+/** Reads the environment, fails fast with a readable list of what is wrong. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Configuration invalide :\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    jwtSecret: e.JWT_SECRET ?? readOrCreateSecret(dataDir),
+    adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    contactEmail: e.CONTACT_EMAIL ?? addressOf(e.MAIL_FROM),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    maxPdfBytes: Math.round(e.MAX_PDF_MB * 1024 * 1024),
+    redisUrl: e.REDIS_URL,
+    tileUrl: e.TILE_URL,
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+  };
+}
+
+function addressOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1] ?? from;
+}
+
+/** DESIGN §5: JWT_SECRET is generated once into DATA_DIR when absent, so tokens survive restarts. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,358 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Fixed ids of rows created by migrations (DESIGN §3 Roles; issue 3 home schooling). */
+export const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
+export const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
+export const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
+
+export const institutions = pgTable(
+  'institutions',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    address: text('address').notNull().default(''),
+    email: text('email'),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    confirmed: boolean('confirmed').notNull().default(false),
+    /** National school identifier (UAI) for rows imported from the directory. */
+    uai: text('uai'),
+    createdBy: uuid('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('institutions_uai_idx').on(t.uai), index('institutions_confirmed_idx').on(t.confirmed)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    /** Bumped on password change: tokens carrying an older version are refused. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    emailStudent: text('email_student'),
+    emailParent: text('email_parent'),
+    emailOtherParent: text('email_other_parent'),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    birthDate: date('birth_date', { mode: 'string' }),
+    gender: text('gender'),
+    grade: text('grade'),
+    defaultChoice: text('default_choice'),
+    emailNotifications: boolean('email_notifications').notNull().default(false),
+    institutionId: uuid('institution_id').references(() => institutions.id),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    createdAt: createdAt(),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('users_email_idx').on(t.email),
+    index('users_institution_idx').on(t.institutionId),
+    index('users_last_name_idx').on(t.lastName),
+  ],
+);
+
+export const groups = pgTable('groups', {
+  id: id(),
+  name: text('name').notNull(),
+  /** 'teachers' or 'members' for the two groups that define roles; they cannot be deleted. */
+  systemKey: text('system_key').unique(),
+  createdAt: createdAt(),
+});
+
+export const groupMembers = pgTable(
+  'group_members',
+  {
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user_idx').on(t.userId)],
+);
+
+export const chapters = pgTable('chapters', {
+  id: id(),
+  title: text('title').notNull(),
+  headerStudents: text('header_students').notNull().default(''),
+  headerCenters: text('header_centers').notNull().default(''),
+  offline: boolean('offline').notNull().default(false),
+  analysis: boolean('analysis').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const accessGroups = pgTable(
+  'access_groups',
+  {
+    id: id(),
+    chapterId: uuid('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+    /** Table order: the first matching group decides the window (DESIGN §3). */
+    position: integer('position').notNull(),
+    name: text('name').notNull().default('all'),
+    authorizedGenders: text('authorized_genders').array().notNull().default(sql`'{}'::text[]`),
+    authorizedGrades: text('authorized_grades').array().notNull().default(sql`'{}'::text[]`),
+    birthDateMin: date('birth_date_min', { mode: 'string' }),
+    birthDateMax: date('birth_date_max', { mode: 'string' }),
+    timeDuration: integer('time_duration'),
+    accessStart: timestamp('access_start', { withTimezone: true }),
+    accessEnd: timestamp('access_end', { withTimezone: true }),
+  },
+  (t) => [index('access_groups_chapter_idx').on(t.chapterId, t.position)],
+);
+
+export const exercises = pgTable(
+  'exercises',
+  {
+    id: id(),
+    chapterId: uuid('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+    title: text('title').notNull(),
+    answerFormat: text('answer_format').notNull().default('numeric'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('exercises_chapter_idx').on(t.chapterId, t.position)],
+);
+
+export const statementVersions = pgTable(
+  'statement_versions',
+  {
+    id: id(),
+    exerciseId: uuid('exercise_id')
+      .notNull()
+      .references(() => exercises.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    content: text('content').notNull().default(''),
+    /** Expected answer of a numeric exercise: never sent to pupils. */
+    answer: text('answer'),
+  },
+  (t) => [index('statement_versions_exercise_idx').on(t.exerciseId, t.position)],
+);
+
+export const chapterSessions = pgTable(
+  'chapter_sessions',
+  {
+    chapterId: uuid('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The deadline fixed at start (start + duration, capped by the window end); null = unlimited. */
+    endTime: timestamp('end_time', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.chapterId, t.userId] })],
+);
+
+export const files = pgTable(
+  'files',
+  {
+    /** Stored as pdfs/<id>.pdf: never a user-given name. */
+    id: id(),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    institutionId: uuid('institution_id').references(() => institutions.id),
+    originalName: text('original_name').notNull().default(''),
+    size: integer('size').notNull(),
+    pages: integer('pages'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('files_owner_idx').on(t.ownerId)],
+);
+
+export const answers = pgTable(
+  'answers',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    exerciseId: uuid('exercise_id')
+      .notNull()
+      .references(() => exercises.id, { onDelete: 'cascade' }),
+    /** Numeric text, or a PDF path for pdf exercises. */
+    answer: text('answer').notNull(),
+    fileId: uuid('file_id').references(() => files.id),
+    /** Client sequence: an older save never replaces a newer one (DESIGN §3 Answers). */
+    seq: bigint('seq', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+    ip: text('ip'),
+    grade: text('grade'),
+    gradeComment: text('grade_comment'),
+    hidden: boolean('hidden').notNull().default(false),
+    graderId: uuid('grader_id').references(() => users.id, { onDelete: 'set null' }),
+    gradeTimestamp: timestamp('grade_timestamp', { withTimezone: true }),
+    /** Set when a PDF answer is sent back to sorting: it leaves the grading table. */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('answers_user_exercise_idx').on(t.userId, t.exerciseId, t.seq, t.createdAt),
+    index('answers_exercise_idx').on(t.exerciseId),
+  ],
+);
+
+export const gradeAudit = pgTable(
+  'grade_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    answerId: uuid('answer_id')
+      .notNull()
+      .references(() => answers.id, { onDelete: 'cascade' }),
+    graderId: uuid('grader_id').references(() => users.id, { onDelete: 'set null' }),
+    oldGrade: text('old_grade'),
+    newGrade: text('new_grade'),
+    oldComment: text('old_comment'),
+    newComment: text('new_comment'),
+    hidden: boolean('hidden').notNull().default(false),
+    at: createdAt(),
+  },
+  (t) => [index('grade_audit_answer_idx').on(t.answerId)],
+);
+
+export const unlabeledAnswers = pgTable(
+  'unlabeled_answers',
+  {
+    id: id(),
+    chapterId: uuid('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id),
+    institutionId: uuid('institution_id').references(() => institutions.id),
+    uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    /** A sorter holds a copy for 10 minutes (DESIGN §3 Sorting). */
+    reservedBy: uuid('reserved_by').references(() => users.id, { onDelete: 'set null' }),
+    reservedAt: timestamp('reserved_at', { withTimezone: true }),
+    labeledAt: timestamp('labeled_at', { withTimezone: true }),
+    labeledBy: uuid('labeled_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('unlabeled_chapter_idx').on(t.chapterId, t.labeledAt, t.createdAt)],
+);
+
+export const centers = pgTable(
+  'centers',
+  {
+    id: id(),
+    chapterId: uuid('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+    institutionId: uuid('institution_id')
+      .notNull()
+      .references(() => institutions.id),
+    opened: boolean('opened'),
+    instructions: text('instructions').notNull().default(''),
+    nbPlaces: integer('nb_places').notNull().default(0),
+    /** A pole centre (status 'center') is open to all pupils. */
+    isPole: boolean('is_pole').notNull().default(false),
+  },
+  (t) => [uniqueIndex('centers_chapter_institution_idx').on(t.chapterId, t.institutionId)],
+);
+
+export const centerRegistrations = pgTable(
+  'center_registrations',
+  {
+    chapterId: uuid('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    institutionId: uuid('institution_id')
+      .notNull()
+      .references(() => institutions.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chapterId, t.userId] }),
+    index('center_registrations_center_idx').on(t.chapterId, t.institutionId),
+  ],
+);
+
+export const focusEvents = pgTable(
+  'focus_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    chapterId: uuid('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    at: createdAt(),
+    ip: text('ip'),
+  },
+  (t) => [index('focus_events_chapter_user_idx').on(t.chapterId, t.userId, t.at)],
+);
+
+export const emailTokens = pgTable(
+  'email_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** sha256 of the 32 random bytes sent by mail; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    purpose: text('purpose').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('email_tokens_hash_idx').on(t.tokenHash), index('email_tokens_user_idx').on(t.userId)],
+);
+
+export const sentMails = pgTable('sent_mails', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  createdAt: createdAt(),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetId: uuid('target_id'),
+    details: jsonb('details'),
+    at: createdAt(),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at)],
+);
+
+/** Fixed-window counters shared by every instance (DESIGN §4: no state in process memory). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+});
