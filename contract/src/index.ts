@@ -1,2 +1,3 @@
 export * from './password.js';
+export * from './text.js';
 export * from './user.js';

@@ -19,9 +19,12 @@ import { chapterRoutes } from './chapters/routes.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Deps } from './deps.js';
+import { exerciseRoutes } from './exercises/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { registerErrorHandling } from './http/errors.js';
+import { institutionRoutes } from './institutions/routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { userRoutes } from './users/routes.js';
 
 z.config(z.locales.fr());
 
@@ -115,6 +118,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes, { deps });
       await api.register(groupRoutes, { deps });
       await api.register(chapterRoutes, { deps });
+      await api.register(exerciseRoutes, { deps });
+      await api.register(institutionRoutes, { deps });
+      await api.register(userRoutes, { deps });
     },
     { prefix: '/api' },
   );
