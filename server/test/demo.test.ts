@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../src/auth/service.js';
+import { DEMO_PASSWORD, seedDemo } from '../src/demo-data.js';
+import { buildTestApp, inject, type TestApp } from './helpers.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+describe('demo data', () => {
+  it('creates one account of each role that can log in with the printed password', async () => {
+    const accounts = await seedDemo(t.database.db, await hashPassword(DEMO_PASSWORD));
+    const roles: Record<string, { isAdmin: boolean; isMember: boolean; isTeacher: boolean }> = {};
+    for (const a of accounts) {
+      const login = await inject(t, {
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: a.email, password: DEMO_PASSWORD },
+      });
+      expect(login.status, a.email).toBe(200);
+      const me = await inject(t, {
+        method: 'PUT',
+        url: '/api/auth/me',
+        payload: {},
+        headers: { authorization: `Bearer ${login.body.token}` },
+      });
+      roles[a.email] = { isAdmin: me.body.isAdmin, isMember: me.body.isMember, isTeacher: me.body.isTeacher };
+    }
+    expect(roles['admin@olympe.demo'].isAdmin).toBe(true);
+    expect(roles['correcteur@olympe.demo'].isMember).toBe(true);
+    expect(roles['prof@olympe.demo'].isTeacher).toBe(true);
+    expect(roles['eleve@olympe.demo']).toEqual({ isAdmin: false, isMember: false, isTeacher: false });
+  });
+});
