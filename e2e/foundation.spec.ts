@@ -1,0 +1,93 @@
+import { expect, test } from '@playwright/test';
+import { createAccount, expectAccessible, linkFromOutbox, loginByApi, PASSWORD, unique } from './fixtures.js';
+
+test.describe('Fondations', () => {
+  test('[ÉLÈVE] s’inscrit, confirme par le lien reçu, se connecte, puis se déconnecte', async ({ page }) => {
+    const email = unique('inscription');
+    await page.goto('/signup');
+    await expectAccessible(page, '/signup');
+    await page.getByLabel(/e-mail/i).fill(email);
+    await page.getByRole('button', { name: 'Envoyer' }).click();
+    await expect(page.getByRole('button', { name: /Renvoyer dans \d+s/ })).toBeDisabled();
+
+    const link = await linkFromOutbox(email);
+    await page.goto(new URL(link).pathname + new URL(link).search);
+    await expectAccessible(page, '/confirm');
+    const password = page.getByLabel('Mot de passe', { exact: false });
+    await password.fill('faible');
+    let confirmCalls = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/auth/confirm')) confirmCalls++;
+    });
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect(page.getByText('Le mot de passe ne respecte pas toutes les contraintes.')).toBeVisible();
+    expect(confirmCalls).toBe(0);
+    await password.fill(PASSWORD);
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(confirmCalls).toBe(1);
+
+    await expect(page.getByRole('heading', { name: 'Connexion' })).toBeVisible();
+    await expectAccessible(page, '/login');
+    await page.getByLabel(/e-mail/i).fill(email);
+    await page.getByLabel('Mot de passe').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(page.getByText('Complétez votre profil pour accéder aux contenus.').first()).toBeVisible();
+    await expectAccessible(page, '/profile');
+    await page.screenshot({ path: 'output/screens/profile-incomplete.png', fullPage: true });
+
+    await page.getByRole('button', { name: 'Se déconnecter' }).or(page.getByRole('link', { name: 'Se déconnecter' })).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('jwt'))).toBeNull();
+  });
+
+  test('[VISITEUR] la page d’accueil montre les tutoriels et l’adresse de contact', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Accueil' })).toBeVisible();
+    await expect(page.getByText('no-reply@localhost').first()).toBeVisible();
+    await expectAccessible(page, '/');
+    await page.screenshot({ path: 'output/screens/home.png', fullPage: true });
+  });
+
+  test('[ÉLÈVE] sur téléphone (375 px), le menu s’ouvre en tiroir et se ferme à la navigation et sur le voile', async ({ page }) => {
+    const email = unique('mobile');
+    await createAccount(page.request, email);
+    await page.setViewportSize({ width: 375, height: 740 });
+    await loginByApi(page, email);
+    await page.goto('/profile');
+    const nav = page.getByRole('navigation');
+    await expect(nav.getByRole('link', { name: 'Accueil' })).toBeHidden();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(nav.getByRole('link', { name: 'Accueil' })).toBeVisible();
+    await page.screenshot({ path: 'output/screens/drawer-open.png' });
+    await nav.getByRole('link', { name: 'Accueil' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(nav.getByRole('link', { name: 'Accueil' })).toBeHidden();
+
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(nav.getByRole('link', { name: 'Accueil' })).toBeVisible();
+    await page.getByTestId('drawer-overlay').click({ position: { x: 360, y: 400 } });
+    await expect(nav.getByRole('link', { name: 'Accueil' })).toBeHidden();
+    await expectAccessible(page, '/ (375 px)');
+  });
+
+  test('[ÉLÈVE] quand l’API ne répond pas, une notification le dit', async ({ page }) => {
+    await page.goto('/login');
+    await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+    await page.getByLabel(/e-mail/i).fill('quelquun@e2e.test');
+    await page.getByLabel('Mot de passe').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await expect(page.getByText('Erreur réseau : Le serveur ne répond pas.')).toBeVisible();
+    await expectAccessible(page, '/login (erreur réseau)');
+  });
+
+  test('[ÉLÈVE] de mauvais identifiants donnent « Erreur : Identifiants invalides. »', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel(/e-mail/i).fill('inconnu@e2e.test');
+    await page.getByLabel('Mot de passe').fill('Mauvais#2026');
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await expect(page.getByText('Erreur : Identifiants invalides.')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});

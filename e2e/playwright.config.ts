@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_DATA_DIR = path.resolve(import.meta.dirname, 'output/data');
+
+/** Journeys in Debian's Chromium against the built app on a fresh data dir (never a downloaded browser). */
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: 'output/results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'output/report' }]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    locale: 'fr-FR',
+    timezoneId: 'Europe/Paris',
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: `rm -rf "${E2E_DATA_DIR}" && node --import tsx ../server/src/main.ts`,
+    cwd: import.meta.dirname,
+    url: `http://localhost:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: E2E_DATA_DIR,
+      PUBLIC_URL: `http://localhost:${PORT}`,
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: 'admin@e2e.test',
+    },
+  },
+});
