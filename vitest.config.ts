@@ -22,7 +22,6 @@ export default defineConfig({
         },
       },
       {
-        esbuild: { jsx: 'automatic' },
         test: {
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],

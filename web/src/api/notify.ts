@@ -1,0 +1,17 @@
+import { notifications } from '@mantine/notifications';
+
+/** SPEC §9: notifications disappear after 5 seconds. */
+export const NOTIFICATION_DURATION_MS = 5000;
+
+export type NoticeColor = 'green' | 'red' | 'blue' | 'yellow';
+
+/** The one way to show a notification (SPEC §3 "Notification": message and colour). */
+export function showNotice(message: string, color: NoticeColor): void {
+  notifications.show({
+    message,
+    color,
+    autoClose: NOTIFICATION_DURATION_MS,
+    // Mantine's close button has no accessible name of its own; axe flags it without one.
+    closeButtonProps: { 'aria-label': 'Fermer' },
+  });
+}

@@ -1,0 +1,26 @@
+/**
+ * Every URL of SPEC §2 in one place: `pattern` for the router, builders for links,
+ * so a renamed route is changed once.
+ */
+export const paths = {
+  home: '/',
+  login: '/login',
+  signup: '/signup',
+  confirm: '/confirm',
+  profile: '/profile',
+  chapters: '/chapters',
+  groups: '/groups',
+  map: '/map',
+  users: (id: string) => `/users/${id}`,
+  chapter: (id: string) => `/chapter/${id}`,
+  grader: (id: string) => `/grader/${id}`,
+  history: (uid: string, eid: string) => `/history/${uid}/${eid}`,
+  // The viewer path is a file path that may contain slashes; it is kept as is.
+  viewer: (path: string) => `/viewer/${path.replace(/^\/+/, '')}`,
+  exos: (id: string) => `/exos/${id}`,
+  access: (id: string) => `/access/${id}`,
+  sorting: (id: string) => `/sorting/${id}`,
+  overview: (id: string) => `/overview/${id}`,
+  analysis: (id: string) => `/analysis/${id}`,
+  registrations: (id: string) => `/registrations/${id}`,
+} as const;

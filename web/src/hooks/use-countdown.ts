@@ -1,0 +1,30 @@
+import { useCallback, useEffect, useState } from 'react';
+
+/**
+ * A whole-second countdown: after `start(n)`, `remaining` goes n, n-1, ... 0.
+ * It is computed from a deadline rather than by counting ticks, because browsers throttle
+ * timers in background tabs and a tick counter would then run slow.
+ */
+export function useCountdown() {
+  const [deadline, setDeadline] = useState<number | null>(null);
+  const [remaining, setRemaining] = useState(0);
+
+  useEffect(() => {
+    if (deadline === null) return;
+    const update = () => {
+      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      setRemaining(left);
+      if (left === 0) setDeadline(null);
+    };
+    update();
+    const timer = setInterval(update, 1000);
+    return () => clearInterval(timer);
+  }, [deadline]);
+
+  const start = useCallback((seconds: number) => {
+    // Set at once, not on the next effect, so the caller is disabled in the very same render.
+    setRemaining(seconds);
+    setDeadline(Date.now() + seconds * 1000);
+  }, []);
+  return { remaining, start };
+}

@@ -1,0 +1,76 @@
+import { Suspense, useEffect } from 'react';
+import { Anchor, AppShell, Burger, Center, Group, Loader, Overlay, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, Outlet, useLocation } from 'react-router';
+import { paths } from '../config/paths';
+import { Sidebar } from './sidebar';
+
+// SPEC §9: mobile breakpoint 768 px, which is Mantine's `sm` (48em).
+const MOBILE_BREAKPOINT = 'sm';
+const HEADER_HEIGHT = 56;
+
+/** The app shell: header, sidebar (a drawer on small screens) and the routed page. */
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { pathname } = useLocation();
+
+  // SPEC §2: the drawer closes on navigation.
+  useEffect(close, [pathname, close]);
+
+  return (
+    <AppShell
+      header={{ height: HEADER_HEIGHT }}
+      navbar={{ width: 280, breakpoint: MOBILE_BREAKPOINT, collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" gap="sm">
+          <Burger
+            opened={opened}
+            onClick={toggle}
+            hiddenFrom={MOBILE_BREAKPOINT}
+            size="sm"
+            aria-label="Menu"
+            aria-expanded={opened}
+            aria-controls="main-navigation"
+          />
+          <Anchor component={Link} to={paths.home} c="dark.9" underline="never">
+            <Text component="span" fw={700} size="lg">
+              Olympe
+            </Text>
+          </Anchor>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar id="main-navigation" aria-label="Navigation principale" p="xs">
+        <AppShell.Section grow component={ScrollArea}>
+          <Sidebar />
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      {opened && (
+        // Below the navbar's z-index (100) so the drawer stays on top; a click outside closes it.
+        <Overlay
+          data-testid="drawer-overlay"
+          hiddenFrom={MOBILE_BREAKPOINT}
+          fixed
+          zIndex={99}
+          backgroundOpacity={0.4}
+          onClick={close}
+        />
+      )}
+
+      <AppShell.Main>
+        <Suspense
+          fallback={
+            <Center py="xl">
+              <Loader role="status" aria-label="Chargement" />
+            </Center>
+          }
+        >
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

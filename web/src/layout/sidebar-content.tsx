@@ -1,0 +1,73 @@
+import { NavLink, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import type { ChapterSummary, User } from '@olympe/contract';
+import { paths } from '../config/paths';
+import { canSeePaperTests, type Roles } from '../session/roles';
+import { ChapterLinks } from './chapter-links';
+import { NavSection } from './nav-section';
+
+export const INCOMPLETE_PROFILE_TEXT = 'Complétez votre profil pour accéder aux contenus.';
+
+export interface SidebarContentProps {
+  user: User | null;
+  roles: Roles;
+  chapters: readonly ChapterSummary[];
+  pathname: string;
+  onLogout: () => void;
+}
+
+/** The sidebar of SPEC §2 "Sidebar layout", driven only by its props so every rule is testable. */
+export function SidebarContent({ user, roles, chapters, pathname, onLogout }: SidebarContentProps) {
+  const link = (to: string, label: string) => (
+    <NavLink component={Link} to={to} label={label} active={pathname === to} />
+  );
+  const online = chapters.filter((c) => !c.offline);
+  const paper = chapters.filter((c) => c.offline);
+
+  return (
+    <>
+      <NavSection title="Mon compte">
+        {user ? (
+          <>
+            {link(paths.profile, 'Mon profil')}
+            <NavLink component="button" type="button" label="Se déconnecter" onClick={onLogout} />
+          </>
+        ) : (
+          <>
+            {link(paths.login, 'Se connecter')}
+            {link(paths.signup, "S'inscrire")}
+          </>
+        )}
+      </NavSection>
+
+      <NavSection title="Pages utiles">{link(paths.home, 'Accueil')}</NavSection>
+
+      {roles.isAdmin && (
+        <NavSection title="Administration">
+          {link(paths.groups, 'Groupes')}
+          {link(paths.chapters, 'Chapitres')}
+          {link(paths.map, 'Établissements')}
+        </NavSection>
+      )}
+
+      {/* Logged-out visitors have no chapters to list (decision: the test sections are hidden). */}
+      {user &&
+        (roles.profileComplete ? (
+          <>
+            <NavSection title="Tests en ligne">
+              <ChapterLinks chapters={online} showGrader={roles.isMember} pathname={pathname} />
+            </NavSection>
+            {canSeePaperTests(user, roles) && (
+              <NavSection title="Tests papiers">
+                <ChapterLinks chapters={paper} showGrader={roles.isMember} pathname={pathname} />
+              </NavSection>
+            )}
+          </>
+        ) : (
+          <Text size="sm" px="sm" c="gray.8">
+            {INCOMPLETE_PROFILE_TEXT}
+          </Text>
+        ))}
+    </>
+  );
+}

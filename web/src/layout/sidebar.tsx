@@ -1,0 +1,23 @@
+import { useLocation, useNavigate } from 'react-router';
+import { paths } from '../config/paths';
+import { useSession } from '../session/session-context';
+import { SidebarContent } from './sidebar-content';
+
+/** Connects the sidebar to the session; logging out lands on /login (SPEC §2). */
+export function Sidebar() {
+  const { user, roles, chapters, logout } = useSession();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  return (
+    <SidebarContent
+      user={user}
+      roles={roles}
+      chapters={chapters}
+      pathname={pathname}
+      onLogout={() => {
+        logout();
+        void navigate(paths.login);
+      }}
+    />
+  );
+}

@@ -1,0 +1,6 @@
+import { UnderConstruction } from '../../components/UnderConstruction';
+
+/** SPEC §2 "Chapitre": placeholder until the screen is built. */
+export function ChapterPage() {
+  return <UnderConstruction title="Chapitre" />;
+}

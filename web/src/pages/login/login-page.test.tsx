@@ -1,0 +1,54 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { LOGGED_OUT, SessionContext } from '../../session/session-context';
+import { renderWithProviders } from '../../test/render';
+import { LoginPage } from './login-page';
+
+const loginMock = vi.hoisted(() => vi.fn());
+vi.mock('../../api/auth', () => ({ login: loginMock }));
+
+function setup(sessionLogin = vi.fn().mockResolvedValue(undefined)) {
+  renderWithProviders(
+    <SessionContext.Provider value={{ ...LOGGED_OUT, login: sessionLogin }}>
+      <LoginPage />
+    </SessionContext.Provider>,
+    { route: '/login', targets: { '/profile': 'Page profil' } },
+  );
+  const email = screen.getByLabelText(/E-mail/) as HTMLInputElement;
+  const password = screen.getByLabelText(/Mot de passe/) as HTMLInputElement;
+  return { email, password, sessionLogin };
+}
+
+describe('LoginPage', () => {
+  it('has required e-mail and password fields', () => {
+    const { email, password } = setup();
+    expect(screen.getByRole('heading', { name: 'Connexion' })).toBeTruthy();
+    expect(email.type).toBe('email');
+    expect(email.required).toBe(true);
+    expect(password.required).toBe(true);
+  });
+
+  it('logs in, loads the session with the token, then goes to /profile', async () => {
+    loginMock.mockResolvedValue('jwt-1');
+    const { email, password, sessionLogin } = setup();
+    fireEvent.change(email, { target: { value: 'a@b.fr' } });
+    fireEvent.change(password, { target: { value: 'secret' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }));
+    expect(await screen.findByText('Page profil')).toBeTruthy();
+    expect(loginMock).toHaveBeenCalledWith({ email: 'a@b.fr', password: 'secret' });
+    expect(sessionLogin).toHaveBeenCalledWith('jwt-1');
+  });
+
+  it('stays on the page when the login fails', async () => {
+    loginMock.mockRejectedValue(new Error('401'));
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { email, password, sessionLogin } = setup();
+    fireEvent.change(email, { target: { value: 'a@b.fr' } });
+    fireEvent.change(password, { target: { value: 'faux' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }));
+    await vi.waitFor(() => expect(spy).toHaveBeenCalled());
+    expect(sessionLogin).not.toHaveBeenCalled();
+    expect(screen.queryByText('Page profil')).toBeNull();
+    spy.mockRestore();
+  });
+});

@@ -1,0 +1,64 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { register } from '../../api/auth';
+import { useCountdown } from '../../hooks/use-countdown';
+
+/** SPEC §9: the send button waits 60 s before a new link can be asked (the server limits too). */
+export const RESEND_DELAY_S = 60;
+
+function buttonLabel(remaining: number, sent: boolean): string {
+  if (remaining > 0) return `Renvoyer dans ${remaining}s`;
+  return sent ? 'Renvoyer' : 'Envoyer';
+}
+
+/** SPEC §2 "Signup": one e-mail field; the confirmation link is sent by mail. */
+export function SignupPage() {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  const { remaining, start } = useCountdown();
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (remaining > 0) return;
+    // The countdown starts at once so a double click cannot send two mails.
+    setSent(true);
+    start(RESEND_DELAY_S);
+    try {
+      await register(email);
+    } catch {
+      // SPEC §8: signup swallows errors; the client's notification already told the user.
+    }
+  }
+
+  return (
+    <Stack maw={480}>
+      <Title order={1}>Inscription</Title>
+      <Text>
+        Saisissez votre adresse e-mail : vous recevrez un lien pour choisir votre mot de passe. Si vous
+        avez déjà un compte, ce lien vous permet d'en changer le mot de passe.
+      </Text>
+      <Alert role="note" variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} title="Conseil">
+        <Text size="sm" c="dark.9">
+          N'utilisez une adresse académique que si vous faites partie du personnel scolaire. Les élèves
+          utilisent leur adresse personnelle.
+        </Text>
+      </Alert>
+      <form onSubmit={handleSubmit}>
+        <Stack>
+          <TextInput
+            label="E-mail"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
+          <Button type="submit" disabled={remaining > 0}>
+            {buttonLabel(remaining, sent)}
+          </Button>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}

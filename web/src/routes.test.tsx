@@ -1,0 +1,63 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { routes } from './routes';
+import { theme } from './theme';
+
+vi.mock('./api/config', () => ({
+  fetchPublicConfig: vi.fn().mockResolvedValue({ contactEmail: 'contact@olympe.test', tileUrl: '' }),
+}));
+
+function renderAt(url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  render(
+    <MantineProvider theme={theme}>
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return router;
+}
+
+describe('routes', () => {
+  it('shows the home page with the contact address from /config', async () => {
+    renderAt('/');
+    expect(await screen.findByRole('heading', { name: 'Accueil', level: 1 })).toBeTruthy();
+    expect((await screen.findAllByText('contact@olympe.test'))[0].getAttribute('href')).toBe(
+      'mailto:contact@olympe.test',
+    );
+  });
+
+  it.each([
+    ['/login', 'Connexion'],
+    ['/signup', 'Inscription'],
+    ['/confirm?token=x', 'Choix du mot de passe'],
+    ['/chapters', 'Gestion des chapitres'],
+    ['/grader/abc', 'Correction'],
+    ['/history/u1/e1', 'Historique des réponses'],
+    ['/viewer/pdfs/2025/copie.pdf', 'Visualisateur'],
+    ['/registrations/abc', 'Aperçu du Chapitre'],
+    ['/nimporte/quoi', 'Page introuvable'],
+  ])('renders %s as "%s"', async (url, title) => {
+    renderAt(url);
+    expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeTruthy();
+  });
+
+  it('marks unbuilt screens as under construction', async () => {
+    renderAt('/sorting/abc');
+    expect(await screen.findByText('Cette page est en construction.')).toBeTruthy();
+  });
+
+  it('names the chapter route "chapter"', () => {
+    const router = renderAt('/chapter/abc');
+    expect(router.state.matches.some((m) => m.route.id === 'chapter' && m.params.id === 'abc')).toBe(true);
+  });
+
+  it('keeps slashes in the viewer path', () => {
+    const router = renderAt('/viewer/pdfs/2025/copie.pdf');
+    expect(router.state.matches.at(-1)?.params['*']).toBe('pdfs/2025/copie.pdf');
+  });
+});

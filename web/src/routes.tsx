@@ -1,0 +1,58 @@
+import { lazy, type ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+import { RootLayout } from './layout/root-layout';
+import { RouteError } from './layout/route-error';
+
+/**
+ * Each screen is its own chunk (React.lazy), so heavy libraries (maps, PDF, KaTeX) load with the
+ * route that needs them and never with the home page.
+ */
+function page<K extends string>(load: () => Promise<{ [P in K]: ComponentType }>, name: K) {
+  const Page = lazy<ComponentType>(() => load().then((module) => ({ default: module[name] })));
+  return <Page />;
+}
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: page(() => import('./pages/home/home-page'), 'HomePage') },
+          { path: 'login', element: page(() => import('./pages/login/login-page'), 'LoginPage') },
+          { path: 'signup', element: page(() => import('./pages/signup/signup-page'), 'SignupPage') },
+          { path: 'confirm', element: page(() => import('./pages/confirm/confirm-page'), 'ConfirmPage') },
+          { path: 'profile', element: page(() => import('./pages/profile/profile-page'), 'ProfilePage') },
+          { path: 'chapters', element: page(() => import('./pages/chapters/chapters-page'), 'ChaptersPage') },
+          { path: 'groups', element: page(() => import('./pages/groups/groups-page'), 'GroupsPage') },
+          { path: 'map', element: page(() => import('./pages/map/map-page'), 'MapPage') },
+          { path: 'users/:id', id: 'Users', element: page(() => import('./pages/users/users-page'), 'UsersPage') },
+          {
+            path: 'chapter/:id',
+            id: 'chapter',
+            element: page(() => import('./pages/chapter/chapter-page'), 'ChapterPage'),
+          },
+          { path: 'grader/:id', element: page(() => import('./pages/grader/grader-page'), 'GraderPage') },
+          {
+            path: 'history/:uid/:eid',
+            element: page(() => import('./pages/history/history-page'), 'HistoryPage'),
+          },
+          // The splat keeps slashes: /viewer/pdfs/2025/a.pdf gives params['*'] = 'pdfs/2025/a.pdf'.
+          { path: 'viewer/*', element: page(() => import('./pages/viewer/viewer-page'), 'ViewerPage') },
+          { path: 'exos/:id', element: page(() => import('./pages/exos/exos-page'), 'ExosPage') },
+          { path: 'access/:id', element: page(() => import('./pages/access/access-page'), 'AccessPage') },
+          { path: 'sorting/:id', element: page(() => import('./pages/sorting/sorting-page'), 'SortingPage') },
+          { path: 'overview/:id', element: page(() => import('./pages/overview/overview-page'), 'OverviewPage') },
+          { path: 'analysis/:id', element: page(() => import('./pages/analysis/analysis-page'), 'AnalysisPage') },
+          {
+            path: 'registrations/:id',
+            element: page(() => import('./pages/registrations/registrations-page'), 'RegistrationsPage'),
+          },
+          { path: '*', element: page(() => import('./pages/not-found/not-found-page'), 'NotFoundPage') },
+        ],
+      },
+    ],
+  },
+];
