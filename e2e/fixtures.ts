@@ -53,3 +53,6 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
 }
 
 export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.test`;
+
+/** Where journey screenshots go (under e2e output, never committed). */
+export const screenshot = (name: string) => path.join(import.meta.dirname, 'output/screens', name);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createAccount, expectAccessible, linkFromOutbox, loginByApi, PASSWORD, unique } from './fixtures.js';
+import { createAccount, expectAccessible, linkFromOutbox, loginByApi, PASSWORD, screenshot, unique } from './fixtures.js';
 
 test.describe('Fondations', () => {
   test('[ÉLÈVE] s’inscrit, confirme par le lien reçu, se connecte, puis se déconnecte', async ({ page }) => {
@@ -35,7 +35,7 @@ test.describe('Fondations', () => {
     await expect(page).toHaveURL(/\/profile$/);
     await expect(page.getByText('Complétez votre profil pour accéder aux contenus.').first()).toBeVisible();
     await expectAccessible(page, '/profile');
-    await page.screenshot({ path: 'output/screens/profile-incomplete.png', fullPage: true });
+    await page.screenshot({ path: screenshot('profile-incomplete.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Se déconnecter' }).or(page.getByRole('link', { name: 'Se déconnecter' })).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -48,7 +48,7 @@ test.describe('Fondations', () => {
     await page.getByRole('button', { name: 'Signaler un bug' }).click();
     await expect(page.getByRole('link', { name: 'no-reply@localhost' }).first()).toBeVisible();
     await expectAccessible(page, '/');
-    await page.screenshot({ path: 'output/screens/home.png', fullPage: true });
+    await page.screenshot({ path: screenshot('home.png'), fullPage: true });
   });
 
   test('[ÉLÈVE] sur téléphone (375 px), le menu s’ouvre en tiroir et se ferme à la navigation et sur le voile', async ({ page }) => {
@@ -62,7 +62,7 @@ test.describe('Fondations', () => {
     await expect(home).not.toBeInViewport();
     await page.getByRole('button', { name: 'Menu' }).click();
     await expect(home).toBeInViewport();
-    await page.screenshot({ path: 'output/screens/drawer-open.png' });
+    await page.screenshot({ path: screenshot('drawer-open.png') });
     await home.click();
     await expect(page).toHaveURL(/\/$/);
     await expect(home).not.toBeInViewport();

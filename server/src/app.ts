@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -25,6 +26,9 @@ import { registerErrorHandling } from './http/errors.js';
 import { institutionRoutes } from './institutions/routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { userRoutes } from './users/routes.js';
+import { sessionRoutes } from './sessions/routes.js';
+import { answerRoutes } from './answers/routes.js';
+import { fileRoutes } from './files/routes.js';
 
 z.config(z.locales.fr());
 
@@ -75,6 +79,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('authRejected', false);
 
   registerErrorHandling(app);
+  // GET /institution carries ~70,000 schools: compressed it stays under 3 MB (bench/schools).
+  await app.register(compress, { threshold: 2048 });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -121,6 +127,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(exerciseRoutes, { deps });
       await api.register(institutionRoutes, { deps });
       await api.register(userRoutes, { deps });
+      await api.register(sessionRoutes, { deps });
+      await api.register(answerRoutes, { deps });
+      await api.register(fileRoutes, { deps });
     },
     { prefix: '/api' },
   );

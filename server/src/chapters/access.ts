@@ -31,3 +31,25 @@ function admits(rule: AccessRule, user: Candidate): boolean {
   if (rule.birthDateMax && !(user.birthDate && user.birthDate <= rule.birthDateMax)) return false;
   return true;
 }
+
+export type WindowStatus = 'before' | 'open' | 'after';
+
+/**
+ * Where `now` falls in a rule's window (instants stored as timestamptz, entered in Paris time):
+ * open from accessStart inclusive to accessEnd exclusive; a missing bound is open-ended.
+ */
+export function windowStatus(rule: Pick<AccessRule, 'accessStart' | 'accessEnd'>, now: Date): WindowStatus {
+  if (rule.accessStart && now.getTime() < rule.accessStart.getTime()) return 'before';
+  if (rule.accessEnd && now.getTime() >= rule.accessEnd.getTime()) return 'after';
+  return 'open';
+}
+
+/** The rule that decides for this user, and where `now` falls in its window; null when none admits them. */
+export function resolveAccess<R extends AccessRule>(
+  user: Candidate,
+  rules: readonly R[],
+  now: Date,
+): { rule: R; status: WindowStatus } | null {
+  const rule = matchAccessRule(user, rules);
+  return rule ? { rule, status: windowStatus(rule, now) } : null;
+}

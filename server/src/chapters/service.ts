@@ -1,9 +1,31 @@
-import type { ChapterSummary } from '@olympe/contract';
+import type { AccessGroup, ChapterCreate, ChapterDetail, ChapterPatch, ChapterSummary } from '@olympe/contract';
 import { asc, eq } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { accessGroups, chapters, users } from '../db/schema.js';
-import { matchAccessRule } from './access.js';
+import { forbidden, notFound } from '../errors.js';
+import { matchAccessRule, resolveAccess, type WindowStatus } from './access.js';
+
+type ChapterRow = typeof chapters.$inferSelect;
+type AccessRow = typeof accessGroups.$inferSelect;
+
+/** Admins and members see and read every chapter in full (DESIGN §3 "Who may call what"). */
+export const isChapterStaff = (auth: AuthContext) => auth.isAdmin || auth.isMember;
+
+const presentSummary = (c: ChapterRow): ChapterSummary => ({
+  _id: c.id,
+  title: c.title,
+  analysis: c.analysis,
+  offline: c.offline,
+});
+
+async function candidateOf(db: Tx, userId: string) {
+  const [me] = await db
+    .select({ gender: users.gender, grade: users.grade, birthDate: users.birthDate })
+    .from(users)
+    .where(eq(users.id, userId));
+  return me ?? null;
+}
 
 /**
  * GET /chapter (DESIGN §3): admins and members see every chapter; teachers the paper ones;
@@ -11,21 +33,117 @@ import { matchAccessRule } from './access.js';
  */
 export async function listVisibleChapters(db: Db, auth: AuthContext): Promise<ChapterSummary[]> {
   const all = await db.select().from(chapters).orderBy(asc(chapters.createdAt), asc(chapters.title));
-  const present = (c: typeof chapters.$inferSelect): ChapterSummary => ({
-    _id: c.id,
-    title: c.title,
-    analysis: c.analysis,
-    offline: c.offline,
-  });
-  if (auth.isAdmin || auth.isMember) return all.map(present);
+  if (isChapterStaff(auth)) return all.map(presentSummary);
 
-  const [me] = await db
-    .select({ gender: users.gender, grade: users.grade, birthDate: users.birthDate })
-    .from(users)
-    .where(eq(users.id, auth.userId));
+  const me = await candidateOf(db, auth.userId);
   const rules = await db.select().from(accessGroups).orderBy(asc(accessGroups.position));
   const rulesOf = (chapterId: string) => rules.filter((r) => r.chapterId === chapterId);
   return all
     .filter((c) => (auth.isTeacher && c.offline) || (me && matchAccessRule(me, rulesOf(c.id)) !== null))
-    .map(present);
+    .map(presentSummary);
+}
+
+export async function findChapter(db: Tx, id: string): Promise<ChapterRow> {
+  const [row] = await db.select().from(chapters).where(eq(chapters.id, id));
+  if (!row) throw notFound('Chapitre introuvable.');
+  return row;
+}
+
+async function rulesOfChapter(db: Tx, chapterId: string): Promise<AccessRow[]> {
+  return db.select().from(accessGroups).where(eq(accessGroups.chapterId, chapterId)).orderBy(asc(accessGroups.position));
+}
+
+export interface ChapterAccess {
+  chapter: ChapterRow;
+  staff: boolean;
+  /** The access group that decides for a non-staff caller, and where now falls in its window. */
+  rule: AccessRow | null;
+  status: WindowStatus | null;
+}
+
+/**
+ * What a caller may do with one chapter: staff always; others only through an access group that
+ * admits them (teachers also see paper chapters, without a rule). Throws 404 / 403 otherwise.
+ */
+export async function chapterAccessFor(db: Tx, auth: AuthContext, chapterId: string, now: Date): Promise<ChapterAccess> {
+  const chapter = await findChapter(db, chapterId);
+  if (isChapterStaff(auth)) return { chapter, staff: true, rule: null, status: null };
+  const me = await candidateOf(db, auth.userId);
+  const access = me ? resolveAccess(me, await rulesOfChapter(db, chapterId), now) : null;
+  if (!access && !(auth.isTeacher && chapter.offline)) throw forbidden('Vous n’avez pas accès à ce chapitre.');
+  return { chapter, staff: false, rule: access?.rule ?? null, status: access?.status ?? null };
+}
+
+export function presentAccessGroup(g: AccessRow): AccessGroup {
+  return {
+    name: g.name,
+    authorizedGenders: g.authorizedGenders as AccessGroup['authorizedGenders'],
+    authorizedGrades: g.authorizedGrades as AccessGroup['authorizedGrades'],
+    birthDateMin: g.birthDateMin,
+    birthDateMax: g.birthDateMax,
+    timeDuration: g.timeDuration,
+    accessStart: g.accessStart?.toISOString() ?? null,
+    accessEnd: g.accessEnd?.toISOString() ?? null,
+  };
+}
+
+/**
+ * GET /chapter/{id}. Admins and members: everything, access groups included. Teachers: the
+ * pupils' and the centres' instructions. Pupils: the pupils' instructions only.
+ */
+export async function getChapterDetail(db: Db, auth: AuthContext, id: string, now = new Date()): Promise<ChapterDetail> {
+  const { chapter, staff } = await chapterAccessFor(db, auth, id, now);
+  const base: ChapterDetail = {
+    _id: chapter.id,
+    title: chapter.title,
+    offline: chapter.offline,
+    analysis: chapter.analysis,
+    headerStudents: chapter.headerStudents,
+  };
+  if (staff) return { ...base, headerCenters: chapter.headerCenters, groups: (await rulesOfChapter(db, id)).map(presentAccessGroup) };
+  if (auth.isTeacher) return { ...base, headerCenters: chapter.headerCenters };
+  return base;
+}
+
+/** POST /chapter. */
+export async function createChapter(db: Db, input: ChapterCreate): Promise<ChapterSummary> {
+  const [row] = await db
+    .insert(chapters)
+    .values({ title: input.title, analysis: input.analysis, offline: input.offline })
+    .returning();
+  return presentSummary(row);
+}
+
+/** PATCH /chapter/{id}: the fields present; `groups` replaces the whole access table, in order. */
+export async function updateChapter(db: Db, id: string, patch: ChapterPatch): Promise<void> {
+  await db.transaction(async (tx) => {
+    await findChapter(tx, id);
+    const { groups, ...fields } = patch;
+    if (Object.keys(fields).length > 0) await tx.update(chapters).set(fields).where(eq(chapters.id, id));
+    if (groups) {
+      await tx.delete(accessGroups).where(eq(accessGroups.chapterId, id));
+      if (groups.length > 0) {
+        await tx.insert(accessGroups).values(
+          groups.map((g, position) => ({
+            chapterId: id,
+            position,
+            name: g.name || 'all',
+            authorizedGenders: [...g.authorizedGenders],
+            authorizedGrades: [...g.authorizedGrades],
+            birthDateMin: g.birthDateMin,
+            birthDateMax: g.birthDateMax,
+            timeDuration: g.timeDuration,
+            accessStart: g.accessStart ? new Date(g.accessStart) : null,
+            accessEnd: g.accessEnd ? new Date(g.accessEnd) : null,
+          })),
+        );
+      }
+    }
+  });
+}
+
+/** DELETE /chapter/{id}: exercises, access groups, sessions and answers go with it (cascade). */
+export async function deleteChapter(db: Db, id: string): Promise<void> {
+  const deleted = await db.delete(chapters).where(eq(chapters.id, id)).returning({ id: chapters.id });
+  if (deleted.length === 0) throw notFound('Chapitre introuvable.');
 }

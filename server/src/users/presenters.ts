@@ -1,4 +1,4 @@
-import type { User } from '@olympe/contract';
+import type { GroupMember, User } from '@olympe/contract';
 import type { institutions, users } from '../db/schema.js';
 
 type UserRow = typeof users.$inferSelect;
@@ -27,5 +27,42 @@ export function presentUser(
     isAdmin: row.isAdmin,
     isMember: roles.isMember,
     isTeacher: roles.isTeacher,
+  };
+}
+
+type MemberRow = Pick<
+  UserRow,
+  | 'id'
+  | 'email'
+  | 'emailStudent'
+  | 'emailParent'
+  | 'emailOtherParent'
+  | 'firstName'
+  | 'lastName'
+  | 'birthDate'
+  | 'gender'
+  | 'grade'
+  | 'defaultChoice'
+  | 'emailNotifications'
+  | 'isAdmin'
+>;
+
+/** A row of a group's member list (GET /group/{id}): the user fields, the institution, isAdmin for "Simuler". */
+export function presentGroupMember(row: MemberRow, institution: InstitutionRow | null): GroupMember {
+  return {
+    _id: row.id,
+    email: row.email,
+    emailStudent: row.emailStudent,
+    emailParent: row.emailParent,
+    emailOtherParent: row.emailOtherParent,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    birthDate: row.birthDate,
+    gender: row.gender as GroupMember['gender'],
+    grade: row.grade as GroupMember['grade'],
+    defaultChoice: row.defaultChoice as GroupMember['defaultChoice'],
+    emailNotifications: row.emailNotifications,
+    institution: institution ? { _id: institution.id, name: institution.name, email: institution.email } : null,
+    isAdmin: row.isAdmin,
   };
 }

@@ -1,9 +1,9 @@
-import type { ProfileUpdate, User } from '@olympe/contract';
+import { isProfileComplete, type ProfileUpdate, type User } from '@olympe/contract';
 import { eq } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { institutions, users } from '../db/schema.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import { presentUser } from './presenters.js';
 
 /** Loads one user as the API presents it. */
@@ -31,4 +31,16 @@ export async function updateOwnProfile(db: Db, auth: AuthContext, input: Profile
   }
   if (Object.keys(changes).length > 0) await db.update(users).set(changes).where(eq(users.id, auth.userId));
   return getUserById(db, auth.userId, auth);
+}
+
+export const PROFILE_INCOMPLETE_MESSAGE = 'Complétez votre profil pour accéder aux contenus.';
+
+/**
+ * SPEC §5 / §6: a user whose profile is incomplete gets no chapter content. The rule is the one
+ * `isProfileComplete` of the contract, shared with the web app's sidebar.
+ */
+export async function assertProfileComplete(db: Db, auth: AuthContext): Promise<void> {
+  const user = await getUserById(db, auth.userId, auth);
+  const groupNames = [...(auth.isTeacher ? ['teachers'] : []), ...(auth.isMember ? ['members'] : [])];
+  if (!isProfileComplete(user, groupNames)) throw forbidden(PROFILE_INCOMPLETE_MESSAGE);
 }

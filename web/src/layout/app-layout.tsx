@@ -2,10 +2,12 @@ import { Suspense, useEffect } from 'react';
 import { Anchor, AppShell, Burger, Center, Group, Loader, Overlay, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useLocation } from 'react-router';
+import { ImpersonationBanner } from '../components/ImpersonationBanner';
 import { paths } from '../config/paths';
 import { Sidebar } from './sidebar';
 
-// SPEC §9: mobile breakpoint 768 px, which is Mantine's `sm` (48em).
+// SPEC §9: mobile breakpoint 768 px, which is Mantine's `sm` (48em). A max width keeps the
+// mobile drawer narrower than the screen, so the overlay beside it can be clicked to close it.
 const MOBILE_BREAKPOINT = 'sm';
 const HEADER_HEIGHT = 56;
 
@@ -42,7 +44,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar id="main-navigation" aria-label="Navigation principale" p="xs">
+      <AppShell.Navbar id="main-navigation" aria-label="Navigation principale" p="xs" maw={300}>
         <AppShell.Section grow component={ScrollArea}>
           <Sidebar />
         </AppShell.Section>
@@ -61,6 +63,7 @@ export function AppLayout() {
       )}
 
       <AppShell.Main>
+        <ImpersonationBanner />
         <Suspense
           fallback={
             <Center py="xl">

@@ -16,4 +16,27 @@ export function writeToken(token: string): void {
 
 export function clearToken(): void {
   localStorage.removeItem(TOKEN_KEY);
+  // Impersonation (groups issue): logging out ends the admin's kept session too.
+  localStorage.removeItem(ADMIN_TOKEN_KEY);
+}
+
+// --- Impersonation (groups issue, "Simuler"): while an admin acts as another user, the admin's own
+// token is kept under `jwt_admin` so "Revenir à mon compte" needs no new login. Used only by
+// web/src/hooks/use-impersonation.ts.
+export const ADMIN_TOKEN_KEY = 'jwt_admin';
+
+export function readAdminToken(): string | null {
+  try {
+    return localStorage.getItem(ADMIN_TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function writeAdminToken(token: string): void {
+  localStorage.setItem(ADMIN_TOKEN_KEY, token);
+}
+
+export function clearAdminToken(): void {
+  localStorage.removeItem(ADMIN_TOKEN_KEY);
 }

@@ -1,6 +1,205 @@
-import { UnderConstruction } from '../../components/UnderConstruction';
+import { useEffect, useState } from 'react';
+import {
+  ActionIcon,
+  Button,
+  Center,
+  Group,
+  Loader,
+  MultiSelect,
+  NumberInput,
+  ScrollArea,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { GENDERS, GRADE_LABELS, GRADES, type Gender, type Grade } from '@olympe/contract';
+import { chapterKeys, fetchChapter, updateChapter } from '../../api/chapters';
+import { showNotice } from '../../api/notify';
+import { newAccessRow, toAccessGroups, toFormRow, type AccessFormRow } from './access-form';
 
-/** SPEC §2 "Accès au chapitre": placeholder until the screen is built. */
+const GENDER_LABELS: Record<Gender, string> = { male: 'Garçon', female: 'Fille', other: 'Autre' };
+const genderOptions = GENDERS.map((g) => ({ value: g, label: GENDER_LABELS[g] }));
+const gradeOptions = GRADES.map((g) => ({ value: g, label: GRADE_LABELS[g] }));
+
+/** SPEC §2 "Access (/access/{id})": the chapter's access groups; the first matching one decides. */
 export function AccessPage() {
-  return <UnderConstruction title="Accès au chapitre" />;
+  const { id = '' } = useParams();
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id) });
+  const [rows, setRows] = useState<AccessFormRow[]>([]);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (query.data) setRows((query.data.groups ?? []).map(toFormRow));
+  }, [query.data]);
+
+  const heading = <Title order={1}>Permissions d’accès</Title>;
+  if (query.isPending) {
+    return (
+      <Stack>
+        {heading}
+        <Center py="xl">
+          <Loader role="status" aria-label="Chargement des accès" />
+        </Center>
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Stack>
+        {heading}
+        <Text>Impossible de charger ce chapitre.</Text>
+      </Stack>
+    );
+  }
+
+  const update = (key: string, changes: Partial<AccessFormRow>) =>
+    setRows((current) => current.map((r) => (r.key === key ? { ...r, ...changes } : r)));
+
+  async function save() {
+    const result = toAccessGroups(rows);
+    if ('error' in result) {
+      showNotice(`Erreur : ${result.error}`, 'red');
+      return;
+    }
+    setSaving(true);
+    try {
+      await updateChapter(id, { groups: result.groups });
+      await queryClient.invalidateQueries({ queryKey: chapterKeys.detail(id) });
+    } catch (error) {
+      console.error(error);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Stack>
+      {heading}
+      <Text fw={600}>{query.data.title}</Text>
+      <Text size="sm">
+        Le premier groupe (dans l’ordre du tableau) qui correspond à l’élève décide de sa fenêtre d’accès et de sa durée. Dates et
+        heures de Paris.
+      </Text>
+      <ScrollArea type="auto">
+        <Table striped aria-label="Groupes d’accès" miw={1200}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Nom</Table.Th>
+              <Table.Th>Genres</Table.Th>
+              <Table.Th>Classes</Table.Th>
+              <Table.Th>Né(e) au plus tôt le</Table.Th>
+              <Table.Th>Né(e) au plus tard le</Table.Th>
+              <Table.Th>Durée (minutes)</Table.Th>
+              <Table.Th>Début (heure de Paris)</Table.Th>
+              <Table.Th>Fin (heure de Paris)</Table.Th>
+              <Table.Th>Actions</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={9}>Aucun groupe d’accès : aucun élève ne voit ce chapitre.</Table.Td>
+              </Table.Tr>
+            )}
+            {rows.map((row, i) => {
+              const n = `du groupe ${i + 1}`;
+              return (
+                <Table.Tr key={row.key}>
+                  <Table.Td miw={120}>
+                    <TextInput aria-label={`Nom ${n}`} value={row.name} onChange={(e) => update(row.key, { name: e.currentTarget.value })} />
+                  </Table.Td>
+                  <Table.Td miw={170}>
+                    <MultiSelect
+                      aria-label={`Genres ${n}`}
+                      data={genderOptions}
+                      value={row.genders}
+                      onChange={(v) => update(row.key, { genders: v as Gender[] })}
+                    />
+                  </Table.Td>
+                  <Table.Td miw={220}>
+                    <MultiSelect
+                      aria-label={`Classes ${n}`}
+                      data={gradeOptions}
+                      value={row.grades}
+                      onChange={(v) => update(row.key, { grades: v as Grade[] })}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <TextInput
+                      type="date"
+                      aria-label={`Date de naissance minimale ${n}`}
+                      value={row.birthDateMin}
+                      onChange={(e) => update(row.key, { birthDateMin: e.currentTarget.value })}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <TextInput
+                      type="date"
+                      aria-label={`Date de naissance maximale ${n}`}
+                      value={row.birthDateMax}
+                      onChange={(e) => update(row.key, { birthDateMax: e.currentTarget.value })}
+                    />
+                  </Table.Td>
+                  <Table.Td miw={110}>
+                    <NumberInput
+                      aria-label={`Durée en minutes ${n}`}
+                      min={0}
+                      allowNegative={false}
+                      allowDecimal={false}
+                      placeholder="Illimitée"
+                      value={row.duration}
+                      onChange={(v) => update(row.key, { duration: typeof v === 'number' ? v : v === '' ? '' : Number(v) })}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <TextInput
+                      type="datetime-local"
+                      aria-label={`Début de l’accès ${n} (heure de Paris)`}
+                      value={row.start}
+                      onChange={(e) => update(row.key, { start: e.currentTarget.value })}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <TextInput
+                      type="datetime-local"
+                      aria-label={`Fin de l’accès ${n} (heure de Paris)`}
+                      value={row.end}
+                      onChange={(e) => update(row.key, { end: e.currentTarget.value })}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Tooltip label="Supprimer">
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Supprimer le groupe ${i + 1} (${row.name})`}
+                        onClick={() => setRows((current) => current.filter((r) => r.key !== row.key))}
+                      >
+                        <IconTrash size={18} aria-hidden="true" />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      <Group>
+        <Button variant="default" onClick={() => setRows((current) => [...current, newAccessRow()])}>
+          Ajouter un groupe d’accès
+        </Button>
+        <Button onClick={save} loading={saving}>
+          Enregistrer
+        </Button>
+      </Group>
+    </Stack>
+  );
 }

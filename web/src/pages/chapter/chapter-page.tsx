@@ -1,6 +1,201 @@
-import { UnderConstruction } from '../../components/UnderConstruction';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView } from '@olympe/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { answerKeys, fetchMyAnswers } from '../../api/answers';
+import { fetchChapterPage, fetchSessionState, sendFocusEvent, sessionKeys, startChapter } from '../../api/sessions';
+import { useCountdown } from '../../hooks/use-countdown';
+import type { AnswerQueue } from '../../lib/answer-queue';
+import { useSession } from '../../session/session-context';
+import { availabilityText, chapterView, formatRemaining, isHiddenInAnalysis, totalScore } from './chapter-view';
+import { ExerciseCard } from './exercise-card';
+import { RichText } from './rich-text';
+import { useAnswerQueue } from './use-answer-queue';
 
-/** SPEC §2 "Chapitre": placeholder until the screen is built. */
+export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';
+export const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
+export const NOT_YET = "L'épreuve n'est pas encore disponible.";
+export const START_LABEL = "Commencer l'épreuve en temps limité";
+export const PAPER_PLACEHOLDER = 'Épreuve papier : le choix du centre arrive bientôt.';
+
+/** SPEC §2 "Chapter page" (/chapter/{id}): the online test, its countdown, and its results once published. */
 export function ChapterPage() {
-  return <UnderConstruction title="Chapitre" />;
+  const { id = '' } = useParams();
+  const session = useSession();
+  if (!session.token) return <Text>{LOGIN_REQUIRED}</Text>;
+  if (!session.user) return <Loader aria-label="Chargement" />;
+  return <ChapterContent key={id} chapterId={id} userId={session.user._id} />;
+}
+
+function ChapterContent({ chapterId, userId }: { chapterId: string; userId: string }) {
+  const client = useQueryClient();
+  const queue = useAnswerQueue(userId);
+  const stateQuery = useQuery({ queryKey: sessionKeys.state(chapterId), queryFn: () => fetchSessionState(chapterId) });
+  const pageQuery = useQuery({ queryKey: sessionKeys.page(chapterId), queryFn: () => fetchChapterPage(chapterId) });
+  const state = stateQuery.data;
+  const page = pageQuery.data;
+  const view = state && page ? chapterView({ ...page, status: state.status, remainingTime: state.remainingTime }) : null;
+  const answersQuery = useQuery({
+    queryKey: answerKeys.mine(chapterId),
+    queryFn: () => fetchMyAnswers(chapterId),
+    // SPEC §4: saved answers are loaded with the exercises, only when they are shown.
+    enabled: view === 'exercises' && (page?.exercises.length ?? 0) > 0,
+  });
+
+  const reload = useCallback(() => {
+    void client.invalidateQueries({ queryKey: sessionKeys.state(chapterId) });
+    void client.invalidateQueries({ queryKey: sessionKeys.page(chapterId) });
+    void client.invalidateQueries({ queryKey: answerKeys.mine(chapterId) });
+  }, [client, chapterId]);
+  const remaining = useServerCountdown(state, stateQuery.dataUpdatedAt, reload);
+  useFocusTracking(chapterId, !!state?.timed && state.status === 'started' && remaining !== null && remaining > 0);
+
+  const start = useMutation({
+    mutationFn: () => startChapter(chapterId),
+    onSuccess: reload,
+    // SPEC §8: a start failure is only logged (the client already showed the server's message).
+    onError: (error) => console.error(error),
+  });
+
+  if (stateQuery.isError || pageQuery.isError) {
+    return <Text>{serverMessage(stateQuery.error ?? pageQuery.error) ?? 'Ce chapitre n’est pas accessible.'}</Text>;
+  }
+  if (!state || !page || !view) return <Loader aria-label="Chargement" />;
+
+  const availability = availabilityText(state.accessStart, state.accessEnd);
+  const answers = answersQuery.data ?? [];
+  return (
+    <Stack>
+      <Title order={1}>{page.title}</Title>
+      {page.headerStudents.trim() !== '' && (
+        <Paper withBorder p="md" component="section" aria-labelledby="general-instructions">
+          <Title order={2} size="h3" id="general-instructions">
+            Instructions générales
+          </Title>
+          <RichText content={page.headerStudents} />
+        </Paper>
+      )}
+      {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalScore(page.exercises, answers)}</Text>}
+      {remaining !== null && remaining > 0 && (
+        <Text fw={700} role="timer" aria-live="off">
+          Temps restant : {formatRemaining(remaining)}
+        </Text>
+      )}
+      {availability && <Text>{availability}</Text>}
+      {queue && <RefusedAnswers queue={queue} userId={userId} page={page} />}
+      {view === 'paper' && (
+        <Alert color="blue" title="Épreuve papier">
+          {PAPER_PLACEHOLDER}
+        </Alert>
+      )}
+      {view === 'ended' && <Text>{ENDED}</Text>}
+      {view === 'before' && <Text>{NOT_YET}</Text>}
+      {view === 'pending' && (
+        <Button onClick={() => start.mutate()} loading={start.isPending} w="fit-content">
+          {START_LABEL}
+        </Button>
+      )}
+      {view === 'exercises' && queue && (
+        <ExerciseList page={page} answers={answers} loading={answersQuery.isPending && answersQuery.fetchStatus !== 'idle'} userId={userId} queue={queue} onUploaded={() => void answersQuery.refetch()} />
+      )}
+    </Stack>
+  );
+}
+
+function ExerciseList(props: {
+  page: ChapterPageData;
+  answers: MyAnswer[];
+  loading: boolean;
+  userId: string;
+  queue: AnswerQueue;
+  onUploaded: () => void;
+}) {
+  const { page, answers, loading, userId, queue, onUploaded } = props;
+  const byExercise = useMemo(() => new Map(answers.map((a) => [a.exercise, a])), [answers]);
+  // Inputs are created once the saved answers are known, so they start from the stored value.
+  if (loading) return <Loader aria-label="Chargement des réponses" />;
+  const shown = page.exercises.filter((e) => !(page.analysis && isHiddenInAnalysis(e.statement, byExercise.get(e._id))));
+  return (
+    <Stack>
+      {shown.map((exercise) => (
+        <ExerciseCard
+          key={exercise._id}
+          exercise={exercise}
+          answer={byExercise.get(exercise._id)}
+          analysis={page.analysis}
+          userId={userId}
+          queue={queue}
+          onUploaded={onUploaded}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+function serverMessage(error: unknown): string | null {
+  const message = (error as { response?: { data?: { message?: unknown } } } | null)?.response?.data?.message;
+  return typeof message === 'string' ? message : null;
+}
+
+/** DESIGN §3/§4: an answer the server refused for good (deadline passed) is said clearly, by exercise. */
+function RefusedAnswers({ queue, userId, page }: { queue: AnswerQueue; userId: string; page: ChapterPageData }) {
+  const refused = page.exercises
+    .map((e) => ({ title: e.title, state: queue.stateOf(userId, e._id) }))
+    .filter((r) => r.state.kind === 'refused');
+  if (refused.length === 0) return null;
+  return (
+    <Alert color="red" title="Réponses non enregistrées" role="alert">
+      {refused.map((r) => (
+        <Text key={r.title} size="sm">
+          {r.title} : {r.state.kind === 'refused' ? r.state.message : ''}
+        </Text>
+      ))}
+    </Alert>
+  );
+}
+
+/**
+ * SPEC §4: the countdown starts from the server's remainingTime at receipt (never the browser's
+ * absolute clock), ticks each second, and reloads the chapter at zero. Null when unlimited.
+ */
+function useServerCountdown(state: SessionStateView | undefined, receivedAt: number, onZero: () => void): number | null {
+  const { remaining, start } = useCountdown();
+  const [running, setRunning] = useState(false);
+  const initial = state?.remainingTime ?? null;
+  useEffect(() => {
+    if (initial !== null && initial > 0) {
+      start(initial);
+      setRunning(true);
+    } else {
+      setRunning(false);
+    }
+  }, [initial, receivedAt, start]);
+  useEffect(() => {
+    if (running && remaining === 0) {
+      setRunning(false);
+      onZero();
+    }
+  }, [running, remaining, onZero]);
+  if (initial === null) return null;
+  return running ? remaining : initial;
+}
+
+/** SPEC §4: while the chapter is timed, started and time remains, window focus and blur are reported. */
+function useFocusTracking(chapterId: string, active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    const report = (eventType: 'focus' | 'blur') => () => {
+      // SPEC §8: a failed report is only logged.
+      sendFocusEvent(chapterId, eventType).catch((error: unknown) => console.error(error));
+    };
+    const onFocus = report('focus');
+    const onBlur = report('blur');
+    window.addEventListener('focus', onFocus);
+    window.addEventListener('blur', onBlur);
+    return () => {
+      window.removeEventListener('focus', onFocus);
+      window.removeEventListener('blur', onBlur);
+    };
+  }, [chapterId, active]);
 }

@@ -1,6 +1,273 @@
-import { UnderConstruction } from '../../components/UnderConstruction';
+import { useEffect, useMemo, useState } from 'react';
+import { ActionIcon, Button, Center, Group, Loader, Paper, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconDownload, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { isAxiosError } from 'axios';
+import { useParams } from 'react-router';
+import { ANSWER_FORMAT_LABELS, ANSWER_FORMATS, type AnswerFormat } from '@olympe/contract';
+import { chapterKeys, fetchChapter, updateChapter } from '../../api/chapters';
+import {
+  createExercise,
+  deleteExercise,
+  downloadSubject,
+  exerciseKeys,
+  fetchRawExercises,
+  updateExercise,
+} from '../../api/exercises';
+import { showNotice } from '../../api/notify';
+import { MathText } from '../../components/MathText';
+import { draftOf, hasChanges, newExercise, newVersion, planExerciseSave, type ExerciseDraft } from './plan-save';
 
-/** SPEC §2 "Gestion du chapitre": placeholder until the screen is built. */
+const formatOptions = ANSWER_FORMATS.map((f) => ({ value: f, label: ANSWER_FORMAT_LABELS[f] }));
+
+/**
+ * SPEC §2 "Exercise management (/exos/{id})", "Gestion du chapitre": the instructions (saved when
+ * the text area is left), the exercise table (saved with "Enregistrer") and the LaTeX subject.
+ */
 export function ExosPage() {
-  return <UnderConstruction title="Gestion du chapitre" />;
+  const { id = '' } = useParams();
+  const queryClient = useQueryClient();
+  const chapterQuery = useQuery({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id) });
+  const exercisesQuery = useQuery({ queryKey: exerciseKeys.raw(id), queryFn: () => fetchRawExercises(id) });
+  const [drafts, setDrafts] = useState<ExerciseDraft[]>([]);
+  const [deleted, setDeleted] = useState<string[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+
+  useEffect(() => {
+    if (exercisesQuery.data) {
+      setDrafts(exercisesQuery.data.map(draftOf));
+      setDeleted([]);
+    }
+  }, [exercisesQuery.data]);
+
+  const plan = useMemo(() => planExerciseSave(drafts, deleted), [drafts, deleted]);
+  const dirty = 'error' in plan || hasChanges(plan);
+
+  const heading = <Title order={1}>Gestion du chapitre</Title>;
+  if (chapterQuery.isPending || exercisesQuery.isPending) {
+    return (
+      <Stack>
+        {heading}
+        <Center py="xl">
+          <Loader role="status" aria-label="Chargement du chapitre" />
+        </Center>
+      </Stack>
+    );
+  }
+  if (chapterQuery.isError || exercisesQuery.isError) {
+    return (
+      <Stack>
+        {heading}
+        <Text>Impossible de charger ce chapitre.</Text>
+      </Stack>
+    );
+  }
+  const chapter = chapterQuery.data;
+
+  async function saveHeader(field: 'headerStudents' | 'headerCenters', value: string) {
+    try {
+      await updateChapter(id, { [field]: value });
+      await queryClient.invalidateQueries({ queryKey: chapterKeys.detail(id) });
+    } catch (error) {
+      console.error(error);
+    }
+  }
+
+  const edit = (key: string, change: (d: ExerciseDraft) => ExerciseDraft) =>
+    setDrafts((current) => current.map((d) => (d.key === key ? change(d) : d)));
+
+  function removeExercise(d: ExerciseDraft) {
+    setDrafts((current) => current.filter((x) => x.key !== d.key));
+    if (d._id) setDeleted((current) => [...current, d._id!]);
+  }
+
+  async function save() {
+    if ('error' in plan) {
+      showNotice(`Erreur : ${plan.error}`, 'red');
+      return;
+    }
+    setSaving(true);
+    // Same order as the chapter list (SPEC §7): deletions, then creations, then updates; quiet calls, one outcome.
+    try {
+      for (const exerciseId of plan.deletes) await deleteExercise(exerciseId, true);
+      for (const fields of plan.creates) await createExercise({ ...fields, chapter: id }, true);
+      for (const u of plan.updates) await updateExercise(u._id, u.changes, true);
+      showNotice('Modifications enregistrées', 'green');
+    } catch (error) {
+      const message = isAxiosError(error) ? (error.response?.data as { message?: string } | undefined)?.message : undefined;
+      showNotice(message ? `Erreur : ${message}` : 'Une erreur est survenue', 'red');
+      console.error(error);
+    } finally {
+      setSaving(false);
+      await queryClient.invalidateQueries({ queryKey: exerciseKeys.raw(id) });
+    }
+  }
+
+  async function download() {
+    setDownloading(true);
+    try {
+      await downloadSubject(id, chapter.title);
+    } catch (error) {
+      console.error(error);
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  return (
+    <Stack>
+      {heading}
+      <Text fw={600}>{chapter.title}</Text>
+
+      <Stack gap={4}>
+        <Title order={2} size="h4">
+          Instructions pour les élèves
+        </Title>
+        <MathText
+          label="Instructions pour les élèves"
+          value={chapter.headerStudents}
+          onChange={(value) => void saveHeader('headerStudents', value)}
+        />
+      </Stack>
+      {chapter.offline && (
+        <Stack gap={4}>
+          <Title order={2} size="h4">
+            Instructions pour les centres d’examen
+          </Title>
+          <MathText
+            label="Instructions pour les centres d’examen"
+            value={chapter.headerCenters ?? ''}
+            onChange={(value) => void saveHeader('headerCenters', value)}
+          />
+        </Stack>
+      )}
+
+      <Title order={2} size="h4">
+        Exercices
+      </Title>
+      <Table aria-label="Exercices" verticalSpacing="md">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={240}>Titre</Table.Th>
+            <Table.Th w={170}>Type</Table.Th>
+            <Table.Th>Versions</Table.Th>
+            <Table.Th w={80}>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {drafts.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={4}>Aucun exercice.</Table.Td>
+            </Table.Tr>
+          )}
+          {drafts.map((d, i) => {
+            const n = i + 1;
+            return (
+              <Table.Tr key={d.key} style={{ verticalAlign: 'top' }}>
+                <Table.Td>
+                  <TextInput
+                    aria-label={`Titre de l’exercice ${n}`}
+                    value={d.title}
+                    onChange={(e) => {
+                      const title = e.currentTarget.value;
+                      edit(d.key, (x) => ({ ...x, title }));
+                    }}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Select
+                    aria-label={`Type de réponse de l’exercice ${n}`}
+                    data={formatOptions}
+                    value={d.answerFormat}
+                    allowDeselect={false}
+                    onChange={(v) => v && edit(d.key, (x) => ({ ...x, answerFormat: v as AnswerFormat }))}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Stack gap="sm">
+                    {d.versions.map((v, k) => (
+                      <Paper key={v.key} withBorder p="sm">
+                        <Group justify="space-between" mb={6}>
+                          <Text size="sm" fw={600}>
+                            Version {k + 1}
+                          </Text>
+                          <Tooltip label={d.versions.length === 1 ? 'Un exercice garde au moins une version' : 'Retirer la version'}>
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              disabled={d.versions.length === 1}
+                              aria-label={`Retirer la version ${k + 1} de l’exercice ${n}`}
+                              onClick={() => edit(d.key, (x) => ({ ...x, versions: x.versions.filter((y) => y.key !== v.key) }))}
+                            >
+                              <IconTrash size={16} aria-hidden="true" />
+                            </ActionIcon>
+                          </Tooltip>
+                        </Group>
+                        <MathText
+                          label={`Énoncé de la version ${k + 1} de l’exercice ${n}`}
+                          value={v.content}
+                          onChange={(content) =>
+                            edit(d.key, (x) => ({ ...x, versions: x.versions.map((y) => (y.key === v.key ? { ...y, content } : y)) }))
+                          }
+                        />
+                        {d.answerFormat === 'numeric' && (
+                          <TextInput
+                            mt="xs"
+                            maw={260}
+                            label={`Réponse attendue (version ${k + 1})`}
+                            aria-label={`Réponse attendue (version ${k + 1}) de l’exercice ${n}`}
+                            placeholder="ex. 3,5"
+                            inputMode="decimal"
+                            value={v.answer}
+                            onChange={(e) => {
+                              const answer = e.currentTarget.value;
+                              edit(d.key, (x) => ({ ...x, versions: x.versions.map((y) => (y.key === v.key ? { ...y, answer } : y)) }));
+                            }}
+                          />
+                        )}
+                      </Paper>
+                    ))}
+                    <Button
+                      variant="subtle"
+                      size="compact-sm"
+                      leftSection={<IconPlus size={14} aria-hidden="true" />}
+                      onClick={() => edit(d.key, (x) => ({ ...x, versions: [...x.versions, newVersion()] }))}
+                      aria-label={`Ajouter une version à l’exercice ${n}`}
+                      w="fit-content"
+                    >
+                      Ajouter une version
+                    </Button>
+                  </Stack>
+                </Table.Td>
+                <Table.Td>
+                  <Tooltip label="Supprimer l’exercice">
+                    <ActionIcon variant="subtle" color="red" aria-label={`Supprimer l’exercice ${n} (${d.title})`} onClick={() => removeExercise(d)}>
+                      <IconTrash size={18} aria-hidden="true" />
+                    </ActionIcon>
+                  </Tooltip>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+      {dirty && (
+        <Text size="sm" c="orange.9" role="status">
+          Modifications non enregistrées.
+        </Text>
+      )}
+      <Group>
+        <Button variant="default" onClick={() => setDrafts((current) => [...current, newExercise()])}>
+          Ajouter un exercice
+        </Button>
+        <Button onClick={save} loading={saving}>
+          Enregistrer
+        </Button>
+        <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={download} loading={downloading}>
+          Télécharger le sujet (LaTeX)
+        </Button>
+      </Group>
+    </Stack>
+  );
 }

@@ -1,6 +1,148 @@
-import { UnderConstruction } from '../../components/UnderConstruction';
+import { useEffect, useState } from 'react';
+import { ActionIcon, Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { isAxiosError } from 'axios';
+import { Link } from 'react-router';
+import { NEW_GROUP_NAME, SYSTEM_GROUP_NAMES, type GroupSummary } from '@olympe/contract';
+import { createGroup, deleteGroup, fetchMyGroups, groupKeys, renameGroup } from '../../api/groups';
+import { showNotice } from '../../api/notify';
+import { paths } from '../../config/paths';
+import { useSession } from '../../session/session-context';
+import { planGroupSave, type GroupRow } from './plan-save';
 
-/** SPEC §2 "Gestion des groupes": placeholder until the screen is built. */
+/** SPEC §2 "Groups (/groups)": editable names, delete per row, add, link to members, save. */
 export function GroupsPage() {
-  return <UnderConstruction title="Gestion des groupes" />;
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: groupKeys.all, queryFn: fetchMyGroups });
+  const [rows, setRows] = useState<GroupRow[]>([]);
+  const [deleted, setDeleted] = useState<GroupSummary[]>([]);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (query.data) {
+      setRows(query.data.map((g) => ({ key: g._id, _id: g._id, name: g.name, savedName: g.name })));
+      setDeleted([]);
+    }
+  }, [query.data]);
+
+  if (query.isPending) {
+    return (
+      <Center py="xl">
+        <Loader role="status" aria-label="Chargement des groupes" />
+      </Center>
+    );
+  }
+
+  function update(key: string, name: string) {
+    setRows((current) => current.map((r) => (r.key === key ? { ...r, name } : r)));
+  }
+  function remove(row: GroupRow) {
+    setRows((current) => current.filter((r) => r.key !== row.key));
+    if (row._id) setDeleted((current) => [...current, { _id: row._id!, name: row.savedName ?? row.name }]);
+  }
+  function add() {
+    setRows((current) => [...current, { key: `new-${Date.now()}-${current.length}`, name: NEW_GROUP_NAME }]);
+  }
+
+  async function save() {
+    const plan = planGroupSave(rows, deleted);
+    if ('error' in plan) {
+      showNotice(`Erreur : ${plan.error}`, 'red');
+      return;
+    }
+    setSaving(true);
+    // SPEC §7 order (as for chapters): deletions first, then creations and renames, then reload.
+    // Each call is quiet; one notification tells the outcome.
+    try {
+      for (const g of plan.deletes) await deleteGroup(g._id, true);
+      for (const name of plan.creates) await createGroup({ name }, true);
+      for (const r of plan.renames) await renameGroup(r._id, r.name, true);
+      showNotice('Modifications enregistrées', 'green');
+    } catch (error) {
+      const message = isAxiosError(error) ? (error.response?.data as { message?: string } | undefined)?.message : undefined;
+      showNotice(message ? `Erreur : ${message}` : 'Une erreur est survenue', 'red');
+      console.error(error);
+    } finally {
+      setSaving(false);
+      await queryClient.invalidateQueries({ queryKey: groupKeys.all });
+      await session.reload();
+    }
+  }
+
+  return (
+    <Stack>
+      <Title order={1}>Gestion des groupes</Title>
+      <Table striped aria-label="Groupes" maw={760}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Nom</Table.Th>
+            <Table.Th w={120}>Membres</Table.Th>
+            <Table.Th w={110}>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={3}>Aucun groupe.</Table.Td>
+            </Table.Tr>
+          )}
+          {rows.map((row) => {
+            const system = isSystem(row);
+            return (
+              <Table.Tr key={row.key}>
+                <Table.Td>
+                  <TextInput
+                    aria-label={`Nom du groupe ${row.savedName ?? '(nouveau)'}`}
+                    value={row.name}
+                    readOnly={system}
+                    description={system ? 'Groupe du système : ni renommé ni supprimé.' : undefined}
+                    onChange={(e) => update(row.key, e.currentTarget.value)}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  {row._id ? (
+                    <Anchor component={Link} to={paths.users(row._id)} aria-label={`Membres du groupe ${row.savedName}`}>
+                      Membres
+                    </Anchor>
+                  ) : (
+                    <Text size="sm" c="gray.7">
+                      À enregistrer
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Tooltip label={system ? 'Ce groupe ne peut pas être supprimé' : 'Supprimer'}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Supprimer le groupe ${row.name}`}
+                      disabled={system}
+                      onClick={() => remove(row)}
+                    >
+                      <IconTrash size={18} aria-hidden="true" />
+                    </ActionIcon>
+                  </Tooltip>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+      <Group>
+        <Button variant="default" onClick={add}>
+          Ajouter un groupe
+        </Button>
+        <Button onClick={save} loading={saving}>
+          Enregistrer
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** teachers and members: their names are reserved, so the saved name tells them apart. */
+function isSystem(row: GroupRow): boolean {
+  return (SYSTEM_GROUP_NAMES as readonly string[]).includes(row.savedName ?? '');
 }

@@ -1,19 +1,42 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import type { GroupSummary, User } from '@olympe/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GroupSummary, Institution, User } from '@olympe/contract';
+import { api } from '../../api/client';
 import { computeRoles } from '../../session/roles';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { makeUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { ProfilePage } from './profile-page';
+import { requiredFields, updateOf, valuesOf } from './profile-form';
 
-function renderProfile(user: User, groups: GroupSummary[] = []) {
+vi.mock('../../api/client', () => ({ api: { get: vi.fn(), put: vi.fn(), post: vi.fn(), patch: vi.fn(), delete: vi.fn() } }));
+
+const SCHOOLS: Institution[] = [
+  { _id: 'home', name: 'Instruction en famille', address: '', email: null, latitude: null, longitude: null, confirmed: true },
+  { _id: 'i1', name: 'Collège Pascal', address: '1 rue Pascal, 63000 Clermont-Ferrand', email: null, latitude: 45.77, longitude: 3.08, confirmed: true },
+  { _id: 'i2', name: 'Collège Émile Zola', address: '12 rue de la Paix, 75002 Paris', email: null, latitude: 48.86, longitude: 2.33, confirmed: true },
+  { _id: 'i3', name: 'Lycée Sainte-Hélène', address: '3 avenue Foch, 69006 Lyon', email: null, latitude: 45.76, longitude: 4.84, confirmed: false },
+];
+
+beforeEach(() => {
+  vi.mocked(api.get).mockImplementation(async (url: string) => {
+    if (url === '/institution') return { data: SCHOOLS };
+    if (url === '/config') return { data: { contactEmail: 'c@olympe.test', tileUrl: '' } };
+    throw new Error(`unexpected GET ${url}`);
+  });
+  vi.mocked(api.put).mockImplementation(async (_url: string, body: unknown) => ({ data: { ...makeUser(), ...(body as object) } }));
+});
+
+function renderProfile(user: User, groups: GroupSummary[] = [], reload = vi.fn(async () => {})) {
   renderWithProviders(
-    <SessionContext.Provider value={{ ...LOGGED_OUT, token: 't', user, groups, roles: computeRoles(user, groups) }}>
+    <SessionContext.Provider value={{ ...LOGGED_OUT, token: 't', user, groups, roles: computeRoles(user, groups), reload }}>
       <ProfilePage />
     </SessionContext.Provider>,
   );
+  return { reload };
 }
+
+const isMarkedRequired = (label: string) => !!screen.getByText(label, { selector: 'label, label *' }).closest('label')?.textContent?.includes('*');
 
 describe('ProfilePage', () => {
   it.each([
@@ -38,5 +61,93 @@ describe('ProfilePage', () => {
   it('sends logged-out visitors to /login', () => {
     renderWithProviders(<ProfilePage />, { targets: { '/login': 'Page de connexion' } });
     expect(screen.getByText('Page de connexion')).toBeTruthy();
+  });
+
+  it('marks pupil-only fields required for pupils, not for teachers or members', () => {
+    const pupilOnly = ['Genre', 'Date de naissance', 'Classe', "E-mail d'un parent", "Choix par défaut du centre d'examen"];
+    renderProfile(makeUser());
+    for (const label of ['Prénom', 'Nom', 'Établissement', ...pupilOnly]) expect(isMarkedRequired(label), label).toBe(true);
+    for (const label of ["E-mail de l'élève", "E-mail de l'autre parent"]) expect(isMarkedRequired(label), label).toBe(false);
+  });
+
+  it.each([
+    ['teacher', { isTeacher: true }],
+    ['member', { isMember: true }],
+  ] as const)('marks only name and school required for a %s', (_role, flags) => {
+    renderProfile(makeUser(flags));
+    for (const label of ['Prénom', 'Nom', 'Établissement']) expect(isMarkedRequired(label), label).toBe(true);
+    for (const label of ['Genre', 'Date de naissance', 'Classe', "E-mail d'un parent"]) expect(isMarkedRequired(label), label).toBe(false);
+  });
+
+  it('shows the grades with their French labels and the saved values', () => {
+    renderProfile(makeUser({ grade: 'Tale', gender: 'other' }));
+    const grade = screen.getByLabelText(/Classe/) as HTMLSelectElement;
+    expect([...grade.options].map((o) => o.text)).toEqual(['—', '5ème', '4ème', '3ème', '2nde', '1ère', 'Terminale', 'Autre']);
+    expect(grade.value).toBe('Tale');
+    expect((screen.getByLabelText(/Genre/) as HTMLSelectElement).value).toBe('other');
+    expect((screen.getByLabelText(/Date de naissance/) as HTMLInputElement).value).toBe('2010-05-01');
+  });
+
+  it('saves every field through PUT /auth/me, empty ones as null, then reloads the session', async () => {
+    const { reload } = renderProfile(makeUser({ emailStudent: null }));
+    fireEvent.change(screen.getByLabelText(/^Prénom/), { target: { value: ' Ada ' } });
+    fireEvent.change(screen.getByLabelText(/Classe/), { target: { value: '2nde' } });
+    fireEvent.change(screen.getByLabelText(/E-mail de l'autre parent/), { target: { value: '' } });
+    fireEvent.click(screen.getByLabelText('Recevoir les notifications par e-mail'));
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(api.put).toHaveBeenCalled());
+    expect(vi.mocked(api.put).mock.calls[0]).toEqual([
+      '/auth/me',
+      {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        emailStudent: null,
+        emailParent: 'parent@example.fr',
+        emailOtherParent: null,
+        birthDate: '2010-05-01',
+        gender: 'female',
+        grade: '2nde',
+        defaultChoice: 'local',
+        emailNotifications: false,
+        institution: 'i1',
+      },
+    ]);
+    await waitFor(() => expect(reload).toHaveBeenCalled());
+  });
+
+  it('filters schools by name or address ignoring accents and case, and selects one', async () => {
+    renderProfile(makeUser({ institution: null }));
+    const school = screen.getByLabelText(/^Établissement/) as HTMLInputElement;
+    expect(school.value).toBe('');
+    fireEvent.change(screen.getByLabelText('Rechercher un établissement'), { target: { value: 'EMILE' } });
+    const results = await screen.findByRole('list', { name: 'Résultats de la recherche' }, { timeout: 2000 });
+    expect(within(results).getAllByRole('button').map((b) => b.textContent)).toEqual(['Collège Émile Zola — 12 rue de la Paix, 75002 Paris']);
+    fireEvent.click(within(results).getByRole('button'));
+    expect(school.value).toBe('Collège Émile Zola');
+
+    fireEvent.change(screen.getByLabelText('Rechercher un établissement'), { target: { value: 'lyon' } });
+    await waitFor(() => expect(screen.getByText('Lycée Sainte-Hélène')).toBeTruthy(), { timeout: 2000 });
+  });
+
+  it('offers the home-schooling entry with its note', async () => {
+    renderProfile(makeUser({ institution: null }));
+    expect(screen.getByText(/instruits en famille choisissent l’entrée spéciale « Instruction en famille »/)).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Choisir « Instruction en famille »' }));
+    expect((screen.getByLabelText(/^Établissement/) as HTMLInputElement).value).toBe('Instruction en famille');
+  });
+});
+
+describe('profile form helpers', () => {
+  it('round-trips a user into the PUT /auth/me payload', () => {
+    const user = makeUser({ emailOtherParent: 'autre@example.fr', birthDate: '2010-05-01' });
+    expect(updateOf(valuesOf(user))).toMatchObject({ emailOtherParent: 'autre@example.fr', institution: 'i1', birthDate: '2010-05-01' });
+    expect(updateOf({ ...valuesOf(user), gender: '', institution: null })).toMatchObject({ gender: null, institution: null });
+  });
+
+  it('requires pupil fields only from users neither teacher nor member', () => {
+    expect(requiredFields({ isTeacher: false, isMember: false }).grade).toBe(true);
+    expect(requiredFields({ isTeacher: true, isMember: false }).grade).toBe(false);
+    expect(requiredFields({ isTeacher: false, isMember: true }).emailParent).toBe(false);
+    expect(requiredFields({ isTeacher: true, isMember: true }).firstName).toBe(true);
   });
 });

@@ -1,6 +1,260 @@
-import { UnderConstruction } from '../../components/UnderConstruction';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { Alert, Button, Center, Group, Loader, Stack, Text, Textarea, TextInput, Title, Tooltip, ActionIcon } from '@mantine/core';
+import { IconCopy, IconDownload, IconSearch } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { isAxiosError } from 'axios';
+import { useParams } from 'react-router';
+import type { GroupMember } from '@olympe/contract';
+import { fetchGroup, groupKeys, saveGroupMembers } from '../../api/groups';
+import { showNotice } from '../../api/notify';
+import { sortRows, VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
+import { useImpersonation } from '../../hooks/use-impersonation';
+import { downloadCsv } from '../../lib/csv';
+import {
+  addEmails,
+  buildSearchIndex,
+  diffEmails,
+  filterMembers,
+  formatBirthDate,
+  GENDER_SHORT,
+  gradeLabel,
+  memberCsvFileName,
+  memberCsvRows,
+  removeEmails,
+  yesNo,
+} from './members';
 
-/** SPEC §2 "Gestion du groupe": placeholder until the screen is built. */
+// Stable functions: the table caches sort keys per function (fast re-sorts while searching).
+const byFirstName = (m: GroupMember) => m.firstName;
+const byLastName = (m: GroupMember) => m.lastName;
+
+/** SPEC §9: the members table is the window height minus 250 px. */
+const TABLE_HEIGHT = 'max(320px, calc(100vh - 250px))';
+
+/** SPEC §2 "Group members (/users/{id})": search, table, CSV, e-mail list, "Simuler". */
 export function UsersPage() {
-  return <UnderConstruction title="Gestion du groupe" />;
+  const { id = '' } = useParams();
+  const query = useQuery({ queryKey: groupKeys.detail(id), queryFn: () => fetchGroup(id), enabled: !!id });
+
+  if (query.isPending) {
+    return (
+      <Center py="xl">
+        <Loader role="status" aria-label="Chargement du groupe" />
+      </Center>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Stack>
+        <Title order={1}>Gestion du groupe</Title>
+        <Alert color="red">Impossible de charger ce groupe.</Alert>
+      </Stack>
+    );
+  }
+  // Keyed by group: another group starts with a fresh search and e-mail list.
+  return <GroupMembers key={query.data._id} groupId={id} name={query.data.name} members={query.data.members} />;
+}
+
+function GroupMembers({ groupId, name, members }: { groupId: string; name: string; members: GroupMember[] }) {
+  const queryClient = useQueryClient();
+  const { start } = useImpersonation();
+  const [search, setSearch] = useState('');
+  // Typing stays responsive over 10,000 rows: the table follows the deferred value.
+  const deferredSearch = useDeferredValue(search);
+  const index = useMemo(() => buildSearchIndex(members), [members]);
+  const shown = useMemo(() => filterMembers(members, index, deferredSearch), [members, index, deferredSearch]);
+
+  const savedEmails = useMemo(() => members.map((m) => m.email), [members]);
+  const [pending, setPending] = useState<string[] | null>(null);
+  const [emailInput, setEmailInput] = useState('');
+  const [unknown, setUnknown] = useState<string[]>([]);
+  const [saving, setSaving] = useState(false);
+  const list = pending ?? savedEmails;
+  const changes = useMemo(() => diffEmails(savedEmails, list), [savedEmails, list]);
+  const dirty = changes.added.length + changes.removed.length > 0;
+
+  async function copyEmails() {
+    const text = shown.map((m) => m.email).join(', ');
+    try {
+      await navigator.clipboard.writeText(text);
+      showNotice(`${shown.length} adresse${shown.length > 1 ? 's' : ''} copiée${shown.length > 1 ? 's' : ''}.`, 'green');
+    } catch {
+      showNotice('Erreur : la copie dans le presse-papiers a été refusée par le navigateur.', 'red');
+    }
+  }
+
+  async function simulate(member: GroupMember) {
+    try {
+      await start(member._id);
+    } catch (error) {
+      // SPEC §8: a failed logto is only logged (the client already showed the server's message).
+      console.error(error);
+    }
+  }
+
+  async function save() {
+    setSaving(true);
+    try {
+      await saveGroupMembers(groupId, list);
+      setPending(null);
+      setUnknown([]);
+      await queryClient.invalidateQueries({ queryKey: groupKeys.detail(groupId) });
+    } catch (error) {
+      // Unknown e-mails come back by name: they go into the input, ready for "Retirer".
+      const data = isAxiosError(error) ? (error.response?.data as { unknown?: string[] } | undefined) : undefined;
+      if (data?.unknown?.length) {
+        setUnknown(data.unknown);
+        setEmailInput(data.unknown.join('\n'));
+      }
+      console.error(error);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const columns = useMemo<VirtualColumn<GroupMember>[]>(
+    () => [
+      { key: 'firstName', header: 'Prénom', cell: (m) => m.firstName, sortValue: byFirstName },
+      { key: 'lastName', header: 'Nom', cell: (m) => m.lastName, sortValue: byLastName },
+      { key: 'grade', header: 'Classe', width: 100, cell: (m) => gradeLabel(m.grade) },
+      { key: 'gender', header: 'Genre', width: 80, cell: (m) => (m.gender ? GENDER_SHORT[m.gender] : '') },
+      {
+        key: 'email',
+        width: '28%',
+        header: (
+          <Group gap={4} wrap="nowrap">
+            E-mail
+            <Tooltip label="Copier toutes les adresses affichées">
+              <ActionIcon variant="subtle" size="sm" aria-label="Copier toutes les adresses affichées" onClick={copyEmails}>
+                <IconCopy size={16} aria-hidden="true" />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        ),
+        cell: (m) => <span title={m.email}>{m.email}</span>,
+      },
+      { key: 'birthDate', header: 'Date de naissance', width: 150, cell: (m) => formatBirthDate(m.birthDate) },
+      { key: 'notifications', header: 'Notifications', width: 120, cell: (m) => yesNo(m.emailNotifications) },
+      {
+        key: 'actions',
+        header: 'Actions',
+        width: 110,
+        cell: (m) =>
+          m.isAdmin ? (
+            <Text size="xs" c="gray.7">
+              Administrateur
+            </Text>
+          ) : (
+            <Button size="compact-xs" variant="light" onClick={() => simulate(m)} aria-label={`Simuler ${m.firstName ?? ''} ${m.lastName ?? ''} (${m.email})`}>
+              Simuler
+            </Button>
+          ),
+      },
+    ],
+    // Rebuilt with the shown rows: the copy button copies what is shown.
+    [shown],
+  );
+
+  return (
+    <Stack gap="sm">
+      <Title order={1}>Gestion du groupe {name}</Title>
+      <Group align="flex-end" wrap="wrap">
+        <TextInput
+          label="Rechercher"
+          placeholder="Prénom, nom ou e-mail"
+          leftSection={<IconSearch size={16} aria-hidden="true" />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={320}
+        />
+        <Text aria-live="polite" fw={500}>
+          {shown.length}/{members.length} membres
+        </Text>
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} aria-hidden="true" />}
+          onClick={() => downloadCsv(memberCsvFileName(name), memberCsvRows(sortRows(shown, byLastName, 'asc')))}
+        >
+          Exporter en CSV
+        </Button>
+      </Group>
+
+      <VirtualTable
+        label={`Membres du groupe ${name}`}
+        rows={shown}
+        columns={columns}
+        rowKey={(m) => m._id}
+        height={TABLE_HEIGHT}
+        initialSort={{ key: 'lastName', direction: 'asc' }}
+        emptyText={members.length === 0 ? 'Ce groupe n’a aucun membre.' : 'Aucun membre ne correspond à la recherche.'}
+      />
+
+      <Textarea
+        label="Liste d’adresses e-mail"
+        description="Séparées par des espaces, des virgules ou des points-virgules. « Ajouter » et « Retirer » préparent la liste ; « Enregistrer » l’applique au groupe."
+        rows={3}
+        resize="vertical"
+        value={emailInput}
+        onChange={(e) => setEmailInput(e.currentTarget.value)}
+      />
+      <Group>
+        <Button
+          variant="default"
+          onClick={() => {
+            setPending(addEmails(list, emailInput));
+            setEmailInput('');
+          }}
+          disabled={!emailInput.trim()}
+        >
+          Ajouter
+        </Button>
+        <Button
+          variant="default"
+          onClick={() => {
+            const next = removeEmails(list, emailInput);
+            setPending(next);
+            setUnknown((u) => u.filter((e) => next.includes(e)));
+            setEmailInput('');
+          }}
+          disabled={!emailInput.trim()}
+        >
+          Retirer
+        </Button>
+        <Button onClick={save} loading={saving} disabled={!dirty}>
+          Enregistrer
+        </Button>
+        {dirty && (
+          <Button
+            variant="subtle"
+            onClick={() => {
+              setPending(null);
+              setUnknown([]);
+            }}
+          >
+            Annuler les changements
+          </Button>
+        )}
+      </Group>
+      {dirty && (
+        <Alert color="blue" title="Changements non enregistrés">
+          <Text size="sm">
+            À ajouter ({changes.added.length}) : {changes.added.slice(0, 50).join(', ') || '—'}
+            {changes.added.length > 50 ? '…' : ''}
+          </Text>
+          <Text size="sm">
+            À retirer ({changes.removed.length}) : {changes.removed.slice(0, 50).join(', ') || '—'}
+            {changes.removed.length > 50 ? '…' : ''}
+          </Text>
+        </Alert>
+      )}
+      {unknown.length > 0 && (
+        <Alert color="red" title="Adresses inconnues">
+          <Text size="sm">
+            Ces adresses ne correspondent à aucun compte ; elles ont été placées dans la liste ci-dessus, cliquez sur
+            « Retirer » puis « Enregistrer » : {unknown.join(', ')}
+          </Text>
+        </Alert>
+      )}
+    </Stack>
+  );
 }

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatFrenchDate,
+  formatParisDateTime,
+  isoToParisWallClock,
+  isWallClock,
+  parisDateOf,
+  parisOffsetMinutes,
+  parisWallClockToIso,
+} from './dates.js';
+
+describe('Paris wall clock ↔ ISO instant', () => {
+  it('uses +01:00 in winter and +02:00 in summer', () => {
+    expect(parisWallClockToIso('2026-01-15T10:00')).toBe('2026-01-15T09:00:00.000Z');
+    expect(parisWallClockToIso('2026-07-14T10:00')).toBe('2026-07-14T08:00:00.000Z');
+    expect(isoToParisWallClock('2026-01-15T09:00:00Z')).toBe('2026-01-15T10:00');
+    expect(isoToParisWallClock('2026-07-14T08:00:00.000Z')).toBe('2026-07-14T10:00');
+    expect(parisOffsetMinutes(Date.parse('2026-01-15T09:00:00Z'))).toBe(60);
+    expect(parisOffsetMinutes(Date.parse('2026-07-14T09:00:00Z'))).toBe(120);
+  });
+
+  it('crosses the spring change (2026-03-29, 02:00 → 03:00)', () => {
+    expect(parisWallClockToIso('2026-03-29T01:59')).toBe('2026-03-29T00:59:00.000Z');
+    expect(parisWallClockToIso('2026-03-29T03:00')).toBe('2026-03-29T01:00:00.000Z');
+    // 02:30 does not exist: moved forward by the hour skipped.
+    expect(parisWallClockToIso('2026-03-29T02:30')).toBe('2026-03-29T01:30:00.000Z');
+    expect(isoToParisWallClock('2026-03-29T00:59:00Z')).toBe('2026-03-29T01:59');
+    expect(isoToParisWallClock('2026-03-29T01:00:00Z')).toBe('2026-03-29T03:00');
+    // The day before and after keep their own offset.
+    expect(parisWallClockToIso('2026-03-28T12:00')).toBe('2026-03-28T11:00:00.000Z');
+    expect(parisWallClockToIso('2026-03-30T12:00')).toBe('2026-03-30T10:00:00.000Z');
+  });
+
+  it('crosses the autumn change (2026-10-25, 03:00 → 02:00)', () => {
+    expect(parisWallClockToIso('2026-10-25T01:30')).toBe('2026-10-24T23:30:00.000Z');
+    // 02:30 happens twice: the earlier (summer-time) instant is taken.
+    expect(parisWallClockToIso('2026-10-25T02:30')).toBe('2026-10-25T00:30:00.000Z');
+    expect(parisWallClockToIso('2026-10-25T03:00')).toBe('2026-10-25T02:00:00.000Z');
+    expect(isoToParisWallClock('2026-10-25T00:30:00Z')).toBe('2026-10-25T02:30');
+    expect(isoToParisWallClock('2026-10-25T01:30:00Z')).toBe('2026-10-25T02:30');
+    expect(isoToParisWallClock('2026-10-25T02:00:00Z')).toBe('2026-10-25T03:00');
+  });
+
+  it('round-trips every hour of both change days', () => {
+    for (const day of ['2026-03-29', '2026-10-25']) {
+      const start = Date.parse(`${day}T00:00:00Z`) - 2 * 3600_000;
+      for (let h = 0; h < 28; h++) {
+        const iso = new Date(start + h * 3600_000).toISOString();
+        const wall = isoToParisWallClock(iso);
+        const back = parisWallClockToIso(wall);
+        // Only the second 02:xx of October maps back to the first one.
+        expect(isoToParisWallClock(back)).toBe(wall);
+      }
+    }
+  });
+
+  it('rejects malformed or impossible wall-clock values', () => {
+    expect(isWallClock('2026-02-30T10:00')).toBe(false);
+    expect(isWallClock('2026-02-28T24:00')).toBe(false);
+    expect(isWallClock('2026-02-28 10:00')).toBe(false);
+    expect(isWallClock('2026-02-28T10:00')).toBe(true);
+    expect(() => parisWallClockToIso('demain')).toThrow(RangeError);
+    expect(() => isoToParisWallClock('nope')).toThrow(RangeError);
+  });
+});
+
+describe('French formatting', () => {
+  it('formats dates and Paris times in French', () => {
+    expect(formatFrenchDate('2026-03-01')).toBe('1er mars 2026');
+    expect(formatFrenchDate('2010-08-15')).toBe('15 août 2010');
+    expect(formatParisDateTime('2026-03-29T01:00:00Z')).toBe('29 mars 2026 à 03:00');
+    expect(formatParisDateTime('2026-12-31T23:30:00Z')).toBe('1er janvier 2027 à 00:30');
+    expect(parisDateOf('2026-12-31T23:30:00Z')).toBe('2027-01-01');
+  });
+});

@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { normalizeText } from './text.js';
+
+/** SPEC §2 / §9: default view of every map (France). */
+export const MAP_DEFAULT_VIEW = { lat: 46, lng: 2.3522, zoom: 5 } as const;
+/** SPEC §9: the profile map draws at most 100 schools; the institutions map at most 500 markers. */
+export const PROFILE_MAP_MAX_MARKERS = 100;
+export const INSTITUTION_MAP_MAX_MARKERS = 500;
+/** SPEC §5 / §9: schools at identical coordinates (5 decimals) are spread by this many degrees of longitude. */
+export const SAME_LOCATION_OFFSET = 0.0002;
+/** SPEC §9 debounces. */
+export const MAP_REDRAW_DEBOUNCE_MS = 200;
+export const SCHOOL_FILTER_DEBOUNCE_MS = 300;
+
+/** An institution as GET /institution presents it (SPEC §3 field names). */
+export const institutionSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  address: z.string(),
+  email: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  confirmed: z.boolean(),
+});
+export type Institution = z.infer<typeof institutionSchema>;
+
+const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+const institutionName = z
+  .string({ error: 'Le nom est requis.' })
+  .trim()
+  .min(1, { error: 'Le nom est requis.' })
+  .max(200, { error: 'Nom trop long (200 caractères au plus).' });
+const institutionAddress = z.string().trim().max(300, { error: 'Adresse trop longue (300 caractères au plus).' });
+const institutionEmail = z.preprocess(
+  emptyToNull,
+  z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'Adresse e-mail invalide.' })).nullable(),
+);
+const latitude = z
+  .number({ error: 'Latitude invalide.' })
+  .min(-90, { error: 'Latitude invalide.' })
+  .max(90, { error: 'Latitude invalide.' });
+const longitude = z
+  .number({ error: 'Longitude invalide.' })
+  .min(-180, { error: 'Longitude invalide.' })
+  .max(180, { error: 'Longitude invalide.' });
+const confirmed = z.boolean({ error: 'La valeur de « Vérifié » doit être oui ou non.' });
+
+/** POST /institution: a click on the map gives the coordinates; only admins may send `confirmed`. */
+export const institutionCreateSchema = z.object({
+  name: institutionName,
+  address: institutionAddress.optional(),
+  email: institutionEmail.optional(),
+  latitude,
+  longitude,
+  confirmed: confirmed.optional(),
+});
+export type InstitutionCreate = z.infer<typeof institutionCreateSchema>;
+
+/** PATCH /institution/{id}: any field present is changed (no defaults, so absent fields stay). */
+export const institutionUpdateSchema = z
+  .object({
+    name: institutionName,
+    address: institutionAddress,
+    email: institutionEmail,
+    latitude,
+    longitude,
+    confirmed,
+  })
+  .partial();
+export type InstitutionUpdate = z.infer<typeof institutionUpdateSchema>;
+
+export interface MarkerSelection<T> {
+  markers: T[];
+  /** More schools in view than may be drawn: the page says so. */
+  tooMany: boolean;
+}
+
+/** SPEC §2 Profile: markers are drawn only when 100 or fewer schools are in view. */
+export function selectProfileMarkers<T>(inView: readonly T[], max = PROFILE_MAP_MAX_MARKERS): MarkerSelection<T> {
+  return inView.length <= max ? { markers: [...inView], tooMany: false } : { markers: [], tooMany: true };
+}
+
+/**
+ * SPEC §5 Institutions map: at most 500 markers; above that, admins see only the first 500
+ * unconfirmed ones (the ones waiting for them) and non-admins see none.
+ */
+export function selectInstitutionMarkers<T extends { confirmed: boolean }>(
+  inView: readonly T[],
+  isAdmin: boolean,
+  max = INSTITUTION_MAP_MAX_MARKERS,
+): MarkerSelection<T> {
+  if (inView.length <= max) return { markers: [...inView], tooMany: false };
+  if (!isAdmin) return { markers: [], tooMany: true };
+  const markers: T[] = [];
+  for (const item of inView) {
+    if (!item.confirmed) markers.push(item);
+    if (markers.length === max) break;
+  }
+  return { markers, tooMany: true };
+}
+
+export interface Bounds {
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+}
+
+type Located = { latitude: number | null; longitude: number | null };
+
+/** The schools whose coordinates fall inside the map's current bounds (schools without coordinates never do). */
+export function withinBounds<T extends Located>(items: readonly T[], b: Bounds): T[] {
+  const out: T[] = [];
+  for (const it of items) {
+    const { latitude: lat, longitude: lng } = it;
+    if (lat === null || lng === null) continue;
+    if (lat >= b.south && lat <= b.north && lng >= b.west && lng <= b.east) out.push(it);
+  }
+  return out;
+}
+
+export interface PlacedMarker<T> {
+  item: T;
+  lat: number;
+  lng: number;
+}
+
+/**
+ * SPEC §5: markers at identical coordinates (compared at 5 decimals) are spread sideways, the
+ * n-th extra one by n × 0.0002° of longitude, so each can be seen and clicked.
+ */
+export function spreadSameLocation<T extends Located>(items: readonly T[]): PlacedMarker<T>[] {
+  const seen = new Map<string, number>();
+  const out: PlacedMarker<T>[] = [];
+  for (const item of items) {
+    if (item.latitude === null || item.longitude === null) continue;
+    const key = `${item.latitude.toFixed(5)},${item.longitude.toFixed(5)}`;
+    const extra = seen.get(key) ?? 0;
+    seen.set(key, extra + 1);
+    out.push({ item, lat: item.latitude, lng: item.longitude + extra * SAME_LOCATION_OFFSET });
+  }
+  return out;
+}
+
+export interface SchoolIndex<T> {
+  items: readonly T[];
+  /** Normalised "name address" of each item, computed once (70,000 schools: a keystroke must stay < 50 ms). */
+  haystacks: string[];
+}
+
+/** Precomputes the normalised text of every school once, when the list arrives. */
+export function buildSchoolIndex<T extends { name: string; address: string }>(items: readonly T[]): SchoolIndex<T> {
+  return { items, haystacks: items.map((s) => normalizeText(`${s.name} ${s.address}`)) };
+}
+
+/**
+ * SPEC §2 Profile filter: by name or address, accent- and case-insensitive; every word must match.
+ * Returns positions in the index. `within` narrows the search to an earlier result: when the user
+ * types one more letter, only the previous matches can still match (keeps keystrokes cheap).
+ */
+export function matchSchoolPositions<T>(index: SchoolIndex<T>, query: string, within?: readonly number[]): number[] {
+  const words = normalizeText(query).split(' ').filter(Boolean);
+  const { haystacks } = index;
+  const out: number[] = [];
+  const test = (i: number) => {
+    const h = haystacks[i];
+    for (const w of words) if (!h.includes(w)) return;
+    out.push(i);
+  };
+  if (within) for (const i of within) test(i);
+  else for (let i = 0; i < haystacks.length; i++) test(i);
+  return out;
+}
+
+/** The schools matching the query (see matchSchoolPositions). */
+export function filterSchools<T>(index: SchoolIndex<T>, query: string): T[] {
+  return matchSchoolPositions(index, query).map((i) => index.items[i]);
+}
+
+/**
+ * True when every match of `next` is necessarily a match of `previous`: each previous word is part
+ * of some new word (a match contains every new word, hence every previous one).
+ */
+export function refinesQuery(previous: string, next: string): boolean {
+  const pw = normalizeText(previous).split(' ').filter(Boolean);
+  if (pw.length === 0) return false;
+  const nw = normalizeText(next).split(' ').filter(Boolean);
+  return pw.every((w) => nw.some((n) => n.includes(w)));
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { buildChapterLatex, escapeLatex, latexFileName, markdownToLatex, sanitizeMath, splitMath } from './latex.js';
+
+describe('escapeLatex', () => {
+  it('escapes the ten special characters', () => {
+    expect(escapeLatex('& % $ # _ { } ~ ^ \\')).toBe(
+      '\\& \\% \\$ \\# \\_ \\{ \\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{}',
+    );
+  });
+
+  it('keeps accents and French punctuation, replaces what T1 cannot print', () => {
+    expect(escapeLatex('Élève « déjà » — 5 € ; l’été… Œuvre')).toBe('Élève « déjà » — 5 € ; l’été… Œuvre');
+    expect(escapeLatex('2 × 3 ≤ π 😀')).toBe('2 $\\times$ 3 $\\leq$ $\\pi$ ?');
+    expect(escapeLatex('<b>|x|</b>')).toBe('\\textless{}b\\textgreater{}\\textbar{}x\\textbar{}\\textless{}/b\\textgreater{}');
+  });
+
+  it('never lets a command through', () => {
+    const out = escapeLatex('\\input{/etc/passwd}');
+    expect(out).toBe('\\textbackslash{}input\\{/etc/passwd\\}');
+  });
+});
+
+describe('splitMath', () => {
+  it('finds inline and display formulas, and leaves lone or escaped dollars as text', () => {
+    expect(splitMath('a $x$ b $$y$$ c')).toEqual([
+      { kind: 'text', value: 'a ' },
+      { kind: 'inline', value: 'x' },
+      { kind: 'text', value: ' b ' },
+      { kind: 'display', value: 'y' },
+      { kind: 'text', value: ' c' },
+    ]);
+    expect(splitMath('coûte 5 $ seulement')).toEqual([{ kind: 'text', value: 'coûte 5 $ seulement' }]);
+    expect(splitMath('\\$5 et $a\\$b$')[1]).toEqual({ kind: 'inline', value: 'a\\$b' });
+    expect(splitMath('$a\n\nb$')).toEqual([{ kind: 'text', value: '$a\n\nb$' }]);
+  });
+});
+
+describe('sanitizeMath', () => {
+  it('keeps ordinary formulas untouched', () => {
+    expect(sanitizeMath('\\frac{1}{2} + \\sqrt{x_1^2}')).toBe('\\frac{1}{2} + \\sqrt{x_1^2}');
+  });
+  it('neutralises file access and definitions, and balances braces', () => {
+    expect(sanitizeMath('\\input{a}')).toBe('\\backslash\\mathrm{input}{a}');
+    expect(sanitizeMath('\\def\\x{1}')).toBe('\\backslash\\mathrm{def}\\x{1}');
+    expect(sanitizeMath('{a')).toBe('{a}');
+    expect(sanitizeMath('a}')).toBe('a\\}');
+    expect(sanitizeMath('50%')).toBe('50\\%');
+    expect(sanitizeMath('x \\')).toBe('x ');
+  });
+  it('maps typed symbols to commands', () => {
+    expect(sanitizeMath('2×3 ≤ π')).toBe('2\\times 3 \\leq  \\pi ');
+    expect(sanitizeMath('é')).toBe('\\text{é}');
+  });
+});
+
+describe('markdownToLatex', () => {
+  it('converts emphasis, lists, headings and formulas, escaping text only', () => {
+    const tex = markdownToLatex('# Partie A\n\n**Gras** et *italique* : $a_1 = 50\\%$ pour 50 % des $$\\sum_i x_i$$\n\n- un\n- deux\n\n1. premier\n2. second');
+    expect(tex).toContain('\\medskip\\noindent\\textbf{Partie A}\\par');
+    expect(tex).toContain('\\textbf{Gras} et \\emph{italique} : $a_1 = 50\\%$ pour 50 \\% des \\[ \\sum_i x_i \\]');
+    expect(tex).toContain('\\begin{itemize}\n  \\item un\n  \\item deux\n\\end{itemize}');
+    expect(tex).toContain('\\begin{enumerate}\n  \\item premier\n  \\item second\n\\end{enumerate}');
+  });
+  it('turns Markdown escapes into literal characters', () => {
+    expect(markdownToLatex('\\$5 et \\_x\\_ et \\\\')).toBe('\\$5 et \\_x\\_ et \\textbackslash{}');
+  });
+});
+
+describe('buildChapterLatex', () => {
+  it('numbers exercises and versions', () => {
+    const tex = buildChapterLatex({ title: 'T & T', headerStudents: '' }, [
+      { title: 'Un', statementVersions: [{ content: 'a' }] },
+      { title: 'Deux', statementVersions: [{ content: 'b' }, { content: 'c' }] },
+    ]);
+    expect(tex).toContain('{\\LARGE\\bfseries T \\& T}');
+    expect(tex).not.toContain('Instructions générales');
+    expect(tex).toContain('\\section*{Exercice 1 : Un}\na');
+    expect(tex).toContain('\\section*{Exercice 2 : Deux}\n\\subsection*{Version 1}\nb');
+    expect(tex).toContain('\\subsection*{Version 2}\nc');
+    expect(tex.trim().endsWith('\\end{document}')).toBe(true);
+  });
+});
+
+describe('latexFileName', () => {
+  it('is the chapter title with .tex, without path characters', () => {
+    expect(latexFileName('Coupe Olympe 2026 — Tour 1')).toBe('Coupe Olympe 2026 — Tour 1.tex');
+    expect(latexFileName('a/b:c')).toBe('a b c.tex');
+    expect(latexFileName('  ')).toBe('sujet.tex');
+  });
+});

@@ -1,0 +1,295 @@
+import { subjectFileName } from '@olympe/contract';
+
+/**
+ * The subject of a chapter as a LaTeX document (SPEC §2 /exos/{id}, §9 "LaTeX subject export").
+ * Statements are Markdown with $…$ and $$…$$ (the same text MathText renders): math passes
+ * through, everything else is escaped. Needs only Debian's texlive-latex-base and lmodern.
+ */
+
+export interface LatexChapter {
+  title: string;
+  headerStudents: string;
+}
+
+export interface LatexExercise {
+  title: string;
+  statementVersions: readonly { content: string }[];
+}
+
+const TEXT_ESCAPES: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '&': '\\&',
+  '%': '\\%',
+  $: '\\$',
+  '#': '\\#',
+  _: '\\_',
+  '{': '\\{',
+  '}': '\\}',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
+  '|': '\\textbar{}',
+};
+
+/** Characters typed in text that the T1 + utf8 set-up cannot print, given a printable form. */
+const TEXT_UNICODE: Record<string, string> = {
+  '\u2212': '-',
+  '\u00d7': '$\\times$',
+  '\u00f7': '$\\div$',
+  '\u2264': '$\\leq$',
+  '\u2265': '$\\geq$',
+  '\u2260': '$\\neq$',
+  '\u2248': '$\\approx$',
+  '\u221e': '$\\infty$',
+  '\u03c0': '$\\pi$',
+  '\u221a': '$\\surd$',
+  '\u2192': '$\\rightarrow$',
+};
+
+/** The same symbols typed inside a formula. */
+const MATH_UNICODE: Record<string, string> = {
+  '\u2212': '-',
+  '\u00d7': '\\times ',
+  '\u00f7': '\\div ',
+  '\u00b7': '\\cdot ',
+  '\u2264': '\\leq ',
+  '\u2265': '\\geq ',
+  '\u2260': '\\neq ',
+  '\u2248': '\\approx ',
+  '\u221e': '\\infty ',
+  '\u03c0': '\\pi ',
+  '\u221a': '\\sqrt ',
+  '\u2192': '\\rightarrow ',
+  '\u00a0': '~',
+};
+
+// Printable with utf8 input and T1 fonts: Latin-1, Latin Extended-A, usual French punctuation.
+const TEXT_SAFE = /[\u0020-\u007e\u00a0-\u017f\u2018\u2019\u201a\u201c\u201d\u201e\u2013\u2014\u2026\u2022\u20ac\u2039\u203a\u0152\u0153\n\t]/;
+// Inside math only ASCII goes through; letters like é are wrapped in \text{}.
+const MATH_TEXT_SAFE = /[\u00a0-\u017f]/;
+
+/** Escapes plain text for LaTeX: the ten specials (SPEC issue: & % $ # _ { } ~ ^ \) and unprintable characters. */
+export function escapeLatex(text: string): string {
+  return escapeChars(text, false);
+}
+
+/** Internal markers (formula slots, literal dollars) survive when `keepMarkers` is set. */
+function escapeChars(text: string, keepMarkers: boolean): string {
+  let out = '';
+  for (const ch of text.normalize('NFC')) {
+    if (ch in TEXT_ESCAPES) out += TEXT_ESCAPES[ch];
+    else if (ch in TEXT_UNICODE) out += TEXT_UNICODE[ch];
+    else if (ch === '\r') continue;
+    else if (keepMarkers && ch <= '\u0002') out += ch;
+    else out += TEXT_SAFE.test(ch) ? ch : '?';
+  }
+  return out;
+}
+
+// Commands that read or write files, or redefine the language, are neutralised in formulas.
+const DANGEROUS = /\\(input|include|includeonly|write\d*|read|openin|openout|immediate|catcode|def|edef|gdef|xdef|let|futurelet|csname|endcsname|usepackage|RequirePackage|documentclass|special|newcommand|renewcommand|providecommand|newenvironment|renewenvironment|begin\{document|end\{document|makeatletter|loop|repeat|jobname|shipout|output|everypar|outer|expandafter|afterassignment|uppercase|lowercase|scantokens|detokenize|pdfprimitive|directlua|ShellEscape|verbatim)(?![a-zA-Z])/g;
+
+/** A formula as typed between dollars, made safe: no file access, no unbalanced braces, no stray unicode. */
+export function sanitizeMath(math: string): string {
+  let body = math.replace(DANGEROUS, (_m, name: string) => `\\backslash\\mathrm{${name.replace(/[^a-zA-Z0-9]/g, '')}}`);
+  let out = '';
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch === '\\' && i + 1 < body.length) {
+      out += ch + body[++i];
+      continue;
+    }
+    if (ch === '{') depth++;
+    if (ch === '}') {
+      if (depth === 0) {
+        out += '\\}';
+        continue;
+      }
+      depth--;
+    }
+    // An unescaped % would comment out the closing delimiter; # is a macro parameter.
+    if (ch === '%' || ch === '#') out += `\\${ch}`;
+    else if (ch in MATH_UNICODE) out += MATH_UNICODE[ch];
+    else if (ch.charCodeAt(0) < 0x80) out += ch === '\r' || ch === '\n' ? ' ' : ch;
+    else if (MATH_TEXT_SAFE.test(ch)) out += `\\text{${ch}}`;
+    else out += '?';
+  }
+  // A trailing backslash would escape the closing delimiter.
+  if (out.endsWith('\\') && !out.endsWith('\\\\')) out = out.slice(0, -1);
+  return out + '}'.repeat(depth);
+}
+
+type Token = { kind: 'text'; value: string } | { kind: 'inline' | 'display'; value: string };
+
+/** Splits Markdown into text and formulas ($$…$$ display, $…$ inline, \$ a literal dollar). */
+export function splitMath(md: string): Token[] {
+  const tokens: Token[] = [];
+  let text = '';
+  let i = 0;
+  const flush = () => {
+    if (text) tokens.push({ kind: 'text', value: text });
+    text = '';
+  };
+  while (i < md.length) {
+    if (md[i] === '\\' && md[i + 1] === '$') {
+      text += '\u0001'; // a literal dollar, escaped later
+      i += 2;
+      continue;
+    }
+    if (md.startsWith('$$', i)) {
+      const end = md.indexOf('$$', i + 2);
+      if (end !== -1) {
+        flush();
+        tokens.push({ kind: 'display', value: md.slice(i + 2, end).trim() });
+        i = end + 2;
+        continue;
+      }
+    }
+    if (md[i] === '$') {
+      const end = findInlineEnd(md, i + 1);
+      if (end !== -1) {
+        flush();
+        tokens.push({ kind: 'inline', value: md.slice(i + 1, end) });
+        i = end + 1;
+        continue;
+      }
+    }
+    text += md[i++];
+  }
+  flush();
+  return tokens;
+}
+
+function findInlineEnd(md: string, from: number): number {
+  for (let j = from; j < md.length; j++) {
+    if (md[j] === '\\') {
+      j++;
+      continue;
+    }
+    if (md[j] === '\n' && md[j + 1] === '\n') return -1;
+    if (md[j] === '$') return j > from ? j : -1;
+  }
+  return -1;
+}
+
+/** **bold**, *italic* and `code` of one run of text, escaped. */
+function inlineMarkdown(text: string): string {
+  const parts = text.split(/(\*\*[^*\n]+\*\*|\*[^*\s][^*\n]*\*|`[^`\n]+`)/g);
+  return parts
+    .map((part, idx) => {
+      if (idx % 2 === 0) return escapeText(part);
+      if (part.startsWith('**')) return `\\textbf{${escapeText(part.slice(2, -2))}}`;
+      if (part.startsWith('`')) return `\\texttt{${escapeText(part.slice(1, -1))}}`;
+      return `\\emph{${escapeText(part.slice(1, -1))}}`;
+    })
+    .join('');
+}
+
+/** Escapes text, turning Markdown backslash escapes (\*, \_, \#...) into their literal character. */
+function escapeText(text: string): string {
+  return escapeChars(text.replace(/\\([!-/:-@[-`{-~])/g, (_m, c: string) => (c === '\\' ? '\u0002' : c)), true)
+    .replace(/\u0001/g, '\\$')
+    .replace(/\u0002/g, '\\textbackslash{}');
+}
+
+const MATH_MARK = (n: number) => `\u0000${n}\u0000`;
+
+/** Markdown with math to LaTeX: paragraphs, headings, bullet and numbered lists, emphasis, formulas. */
+export function markdownToLatex(md: string): string {
+  const formulas: string[] = [];
+  const source = splitMath(md.replace(/\r\n?/g, '\n'))
+    .map((t) => {
+      if (t.kind === 'text') return t.value;
+      const body = sanitizeMath(t.value);
+      formulas.push(t.kind === 'display' ? `\\[ ${body} \\]` : `$${body}$`);
+      return MATH_MARK(formulas.length - 1);
+    })
+    .join('');
+
+  const out: string[] = [];
+  let list: 'itemize' | 'enumerate' | null = null;
+  let paragraph: string[] = [];
+  const endParagraph = () => {
+    if (paragraph.length) out.push(paragraph.join('\n'), '');
+    paragraph = [];
+  };
+  const endList = () => {
+    if (list) out.push(`\\end{${list}}`, '');
+    list = null;
+  };
+  for (const raw of source.split('\n')) {
+    const line = raw.trimEnd();
+    const bullet = /^\s*[-*+]\s+(.*)$/.exec(line);
+    const numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
+    const heading = /^\s*#{1,6}\s+(.*)$/.exec(line);
+    if (line.trim() === '') {
+      endParagraph();
+      endList();
+    } else if (bullet || numbered) {
+      endParagraph();
+      const kind = bullet ? 'itemize' : 'enumerate';
+      if (list !== kind) {
+        endList();
+        out.push(`\\begin{${kind}}`);
+        list = kind;
+      }
+      out.push(`  \\item ${inlineMarkdown((bullet ?? numbered)![1])}`);
+    } else if (heading) {
+      endParagraph();
+      endList();
+      out.push(`\\medskip\\noindent\\textbf{${inlineMarkdown(heading[1])}}\\par`, '');
+    } else if (list) {
+      out.push(`    ${inlineMarkdown(line.trim())}`);
+    } else {
+      paragraph.push(inlineMarkdown(line));
+    }
+  }
+  endParagraph();
+  endList();
+  return out
+    .join('\n')
+    .replace(/\u0000(\d+)\u0000/g, (_m, n: string) => formulas[Number(n)])
+    .trim();
+}
+
+const PREAMBLE = String.raw`\documentclass[11pt,a4paper]{article}
+\usepackage[utf8]{inputenc}
+\usepackage[T1]{fontenc}
+\usepackage{lmodern}
+\usepackage{amsmath,amssymb}
+\usepackage[margin=2.2cm]{geometry}
+\setlength{\parindent}{0pt}
+\setlength{\parskip}{0.6em}
+\pagestyle{plain}
+% Shortcuts KaTeX knows and LaTeX does not.
+\providecommand{\R}{\mathbb{R}}
+\providecommand{\N}{\mathbb{N}}
+\providecommand{\Z}{\mathbb{Z}}
+\providecommand{\Q}{\mathbb{Q}}
+\providecommand{\C}{\mathbb{C}}
+`;
+
+/** The whole subject: title, pupils' instructions, then each exercise and, when several, each version. */
+export function buildChapterLatex(chapter: LatexChapter, exercises: readonly LatexExercise[]): string {
+  const body: string[] = [];
+  body.push(`\\begin{center}\n{\\LARGE\\bfseries ${escapeLatex(chapter.title)}}\n\\end{center}`, '');
+  if (chapter.headerStudents.trim()) {
+    body.push('\\section*{Instructions générales}', markdownToLatex(chapter.headerStudents), '');
+  }
+  exercises.forEach((exercise, i) => {
+    body.push(`\\section*{Exercice ${i + 1} : ${escapeLatex(exercise.title)}}`);
+    const versions = exercise.statementVersions;
+    if (versions.length === 1) body.push(markdownToLatex(versions[0].content), '');
+    else {
+      versions.forEach((v, k) => {
+        body.push(`\\subsection*{Version ${k + 1}}`, markdownToLatex(v.content), '');
+      });
+    }
+  });
+  return `${PREAMBLE}\\begin{document}\n\n${body.join('\n')}\n\\end{document}\n`;
+}
+
+/** SPEC §9: the subject is named after the chapter title (shared with the web's download). */
+export const latexFileName = subjectFileName;

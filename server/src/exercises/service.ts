@@ -1,0 +1,178 @@
+import {
+  parseDecimal,
+  type AnswerFormat,
+  type ChapterPage,
+  type ExerciseCreate,
+  type ExercisePatch,
+  type ExerciseRaw,
+  type ExerciseView,
+  type StatementVersion,
+} from '@olympe/contract';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import { chapterAccessFor, findChapter, type ChapterAccess } from '../chapters/service.js';
+import type { Db, Tx } from '../db/client.js';
+import { exercises, statementVersions } from '../db/schema.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { pickVersionIndex } from './versions.js';
+
+type ExerciseRow = typeof exercises.$inferSelect;
+type VersionRow = typeof statementVersions.$inferSelect;
+interface ExerciseWithVersions extends ExerciseRow {
+  versions: VersionRow[];
+}
+
+/** Exercises of a chapter in order, each with its versions in order (two queries, any size). */
+export async function loadChapterExercises(db: Tx, chapterId: string): Promise<ExerciseWithVersions[]> {
+  const rows = await db
+    .select()
+    .from(exercises)
+    .where(eq(exercises.chapterId, chapterId))
+    .orderBy(asc(exercises.position), asc(exercises.createdAt));
+  return attachVersions(db, rows);
+}
+
+async function attachVersions(db: Tx, rows: ExerciseRow[]): Promise<ExerciseWithVersions[]> {
+  if (rows.length === 0) return [];
+  const versions = await db
+    .select()
+    .from(statementVersions)
+    .where(
+      inArray(
+        statementVersions.exerciseId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(statementVersions.position));
+  return rows.map((r) => ({ ...r, versions: versions.filter((v) => v.exerciseId === r.id) }));
+}
+
+async function findExercise(db: Tx, id: string): Promise<ExerciseWithVersions> {
+  const [row] = await db.select().from(exercises).where(eq(exercises.id, id));
+  if (!row) throw notFound('Exercice introuvable.');
+  return (await attachVersions(db, [row]))[0];
+}
+
+export function presentRaw(e: ExerciseWithVersions): ExerciseRaw {
+  return {
+    _id: e.id,
+    title: e.title,
+    answerFormat: e.answerFormat as AnswerFormat,
+    chapter: e.chapterId,
+    statementVersions: e.versions.map((v) => ({ content: v.content, answer: v.answer })),
+  };
+}
+
+/** A pupil's view: an allow-list with only the version assigned to this user, never an expected answer. */
+function presentForUser(e: ExerciseWithVersions, userId: string, staff: boolean): ExerciseView {
+  const version = e.versions[pickVersionIndex(userId, e.id, e.versions.length)];
+  const view: ExerciseView = {
+    _id: e.id,
+    title: e.title,
+    answerFormat: e.answerFormat as AnswerFormat,
+    chapter: e.chapterId,
+    statement: version?.content ?? '',
+  };
+  if (staff) view.statementVersions = presentRaw(e).statementVersions;
+  return view;
+}
+
+/**
+ * Whether a non-staff caller may read the statements now: the window must have opened, and a paper
+ * chapter's subject stays off-line until its grades are published. Timed sessions come on top of this.
+ */
+function statementsReadable(access: ChapterAccess): boolean {
+  if (access.staff) return true;
+  if (!access.rule || access.status === 'before') return false;
+  return !access.chapter.offline || access.chapter.analysis;
+}
+
+/** GET /exos/raw/{chapterId}: every exercise with every version and expected answer (admin). */
+export async function listRawExercises(db: Db, chapterId: string): Promise<ExerciseRaw[]> {
+  await findChapter(db, chapterId);
+  return (await loadChapterExercises(db, chapterId)).map(presentRaw);
+}
+
+/** Expected answers are kept for numeric exercises only and must read as numbers. */
+function normaliseVersions(format: string, versions: readonly StatementVersion[]) {
+  return versions.map((v, i) => {
+    if (format !== 'numeric') return { content: v.content, answer: null };
+    if (v.answer !== null && parseDecimal(v.answer) === null) {
+      throw badRequest(`La réponse attendue de la version ${i + 1} n’est pas un nombre.`);
+    }
+    return { content: v.content, answer: v.answer };
+  });
+}
+
+async function writeVersions(tx: Tx, exerciseId: string, versions: { content: string; answer: string | null }[]) {
+  await tx.delete(statementVersions).where(eq(statementVersions.exerciseId, exerciseId));
+  if (versions.length > 0) {
+    await tx.insert(statementVersions).values(versions.map((v, position) => ({ exerciseId, position, ...v })));
+  }
+}
+
+/** POST /exos: appended at the end of the chapter. */
+export async function createExercise(db: Db, input: ExerciseCreate): Promise<ExerciseRaw> {
+  return db.transaction(async (tx) => {
+    await findChapter(tx, input.chapter).catch(() => {
+      throw badRequest('Chapitre introuvable.');
+    });
+    const format = input.answerFormat;
+    const versions = normaliseVersions(format, input.statementVersions);
+    const [{ next }] = await tx
+      .select({ next: sql<number>`coalesce(max(${exercises.position}), -1) + 1` })
+      .from(exercises)
+      .where(eq(exercises.chapterId, input.chapter));
+    const [row] = await tx
+      .insert(exercises)
+      .values({ chapterId: input.chapter, position: Number(next), title: input.title, answerFormat: format })
+      .returning();
+    await writeVersions(tx, row.id, versions);
+    return presentRaw(await findExercise(tx, row.id));
+  });
+}
+
+/** PATCH /exos/{id}: the fields present; versions replace the old ones (pupils keep their version index). */
+export async function updateExercise(db: Db, id: string, patch: ExercisePatch): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await findExercise(tx, id);
+    const format = patch.answerFormat ?? current.answerFormat;
+    const versions = patch.statementVersions ?? current.versions;
+    // Re-checked against the resulting format: a format change alone may invalidate stored answers.
+    const normalised = normaliseVersions(format, versions.map((v) => ({ content: v.content, answer: v.answer })));
+    const fields: Partial<typeof exercises.$inferInsert> = {};
+    if (patch.title !== undefined) fields.title = patch.title;
+    if (patch.answerFormat !== undefined) fields.answerFormat = patch.answerFormat;
+    if (Object.keys(fields).length > 0) await tx.update(exercises).set(fields).where(eq(exercises.id, id));
+    if (patch.statementVersions !== undefined || patch.answerFormat !== undefined) await writeVersions(tx, id, normalised);
+  });
+}
+
+/** DELETE /exos/{id}: its versions and answers go with it (cascade). */
+export async function deleteExercise(db: Db, id: string): Promise<void> {
+  const deleted = await db.delete(exercises).where(eq(exercises.id, id)).returning({ id: exercises.id });
+  if (deleted.length === 0) throw notFound('Exercice introuvable.');
+}
+
+/** GET /exos/{eid}: staff get every version with answers; others their own version, when readable. */
+export async function getExerciseFor(db: Db, auth: AuthContext, id: string, now = new Date()): Promise<ExerciseView> {
+  const exercise = await findExercise(db, id);
+  const access = await chapterAccessFor(db, auth, exercise.chapterId, now);
+  if (!statementsReadable(access)) throw forbidden('Cet exercice n’est pas disponible.');
+  return presentForUser(exercise, auth.userId, access.staff);
+}
+
+/** GET /exos/chapter/{id}: the chapter's header and its exercises as this caller may read them. */
+export async function getChapterPage(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<ChapterPage> {
+  const access = await chapterAccessFor(db, auth, chapterId, now);
+  const { chapter } = access;
+  const list = statementsReadable(access) ? await loadChapterExercises(db, chapterId) : [];
+  return {
+    _id: chapter.id,
+    title: chapter.title,
+    offline: chapter.offline,
+    analysis: chapter.analysis,
+    headerStudents: chapter.headerStudents,
+    exercises: list.map((e) => presentForUser(e, auth.userId, access.staff)),
+  };
+}

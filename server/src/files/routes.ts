@@ -1,0 +1,111 @@
+import multipart from '@fastify/multipart';
+import { pdfLinkSchema, pdfUploadedSchema } from '@olympe/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authOf, requireAuth } from '../auth/context.js';
+import type { Deps } from '../deps.js';
+import { AppError, badRequest, unauthorized } from '../errors.js';
+import { assertCanSeeFile, assertFileExists, signPdfLink, tooLarge, uploadPdf, verifyPdfSignature } from './service.js';
+import { createFileStore } from './store.js';
+
+const fileParams = z.object({
+  file: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/, { error: 'Nom de fichier invalide.' }),
+});
+const idOf = (file: string) => file.slice(0, -4);
+const uuidField = z.uuid();
+
+export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  const store = createFileStore(deps.config);
+  const maxPdfBytes = deps.config.maxPdfBytes;
+  await app.register(multipart, { limits: { fileSize: maxPdfBytes, files: 1, fields: 10, fieldSize: 1000, parts: 12 } });
+
+  app.post(
+    '/pdfs',
+    { preHandler: requireAuth, schema: { tags: ['files'], consumes: ['multipart/form-data'], response: { 200: pdfUploadedSchema } } },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError(415, 'Un envoi multipart/form-data avec un fichier PDF est attendu.');
+      const fields: Record<string, string> = {};
+      let bytes: Buffer | undefined;
+      let originalName = '';
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'file' || bytes) {
+              await part.toBuffer().catch(() => undefined);
+              continue;
+            }
+            bytes = await part.toBuffer();
+            originalName = part.filename ?? '';
+          } else if (typeof part.value === 'string') {
+            fields[part.fieldname] = part.value;
+          }
+        }
+      } catch (err) {
+        throw multipartError(err, maxPdfBytes);
+      }
+      if (!bytes) throw badRequest('Aucun fichier reçu : choisissez un fichier PDF.');
+      const exerciseId = fields.exercise || undefined;
+      const chapterId = fields.chapter || undefined;
+      if (exerciseId && !uuidField.safeParse(exerciseId).success) throw badRequest('Exercice invalide.');
+      if (chapterId && !uuidField.safeParse(chapterId).success) throw badRequest('Chapitre invalide.');
+      // `user` (SPEC §7) is informative only: the owner is always the caller.
+      return uploadPdf({ db: deps.db, store, maxPdfBytes }, authOf(request), { bytes, originalName, exerciseId, chapterId });
+    },
+  );
+
+  app.get(
+    '/pdfs/:file',
+    {
+      schema: {
+        tags: ['files'],
+        params: fileParams,
+        querystring: z.object({
+          exp: z.coerce.number({ error: 'Lien invalide.' }).int({ error: 'Lien invalide.' }).optional(),
+          sig: z.string().max(100).optional(),
+          download: z.enum(['1']).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const id = idOf(request.params.file);
+      const { exp, sig } = request.query;
+      if (exp !== undefined && sig !== undefined && verifyPdfSignature(deps.config.jwtSecret, id, exp, sig)) {
+        await assertFileExists(deps.db, id);
+      } else {
+        if (!request.auth) {
+          throw sig !== undefined ? new AppError(403, 'Ce lien a expiré ou n’est pas valide.') : unauthorized();
+        }
+        await assertCanSeeFile(deps.db, request.auth, id);
+      }
+      const bytes = await store.get(id);
+      if (!bytes) throw new AppError(404, 'Fichier introuvable.');
+      return reply
+        .type('application/pdf')
+        .header('cache-control', 'private, max-age=300')
+        .header('content-disposition', `${request.query.download ? 'attachment' : 'inline'}; filename="${id}.pdf"`)
+        .send(bytes);
+    },
+  );
+
+  app.get(
+    '/pdfs/:file/link',
+    { preHandler: requireAuth, schema: { tags: ['files'], params: fileParams, response: { 200: pdfLinkSchema } } },
+    async (request) => {
+      const id = idOf(request.params.file);
+      await assertCanSeeFile(deps.db, authOf(request), id);
+      return signPdfLink(deps.config.jwtSecret, id);
+    },
+  );
+};
+
+/** @fastify/multipart's errors in French: a too large file is 413 and nothing is stored. */
+function multipartError(err: unknown, maxPdfBytes: number): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(maxPdfBytes);
+  if (code === 'FST_FILES_LIMIT') return new AppError(413, 'Un seul fichier par envoi.');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new AppError(413, 'Trop de champs dans l’envoi.');
+  if (code === 'FST_PROTO_VIOLATION' || code === 'FST_MP_PREMATURE_CLOSE') return badRequest('Envoi interrompu ou invalide.');
+  return err;
+}

@@ -1,0 +1,138 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { PDFDocument } from 'pdf-lib';
+import { hasRole, type AuthContext } from '../auth/context.js';
+import type { Db } from '../db/client.js';
+import { chapters, files } from '../db/schema.js';
+import { AppError, badRequest, forbidden, notFound } from '../errors.js';
+import { loadExerciseContext } from '../sessions/service.js';
+import { checkSaveAllowed } from '../sessions/state.js';
+import { PUBLISHED_MESSAGE } from '../answers/service.js';
+import type { FileStore } from './store.js';
+
+/** Download links that cannot send the Authorization header stay valid this long. */
+export const PDF_LINK_TTL_SECONDS = 10 * 60;
+
+export const tooLarge = (maxBytes: number) =>
+  new AppError(413, `Le fichier dépasse la taille maximale autorisée (${Math.round(maxBytes / (1024 * 1024))} Mo).`);
+
+/**
+ * DESIGN §3 Files: accepted only when the bytes start with `%PDF-`, pdf-lib parses them and they
+ * fit the size limit. Returns the page count.
+ */
+export async function checkPdfBytes(bytes: Buffer, maxBytes: number): Promise<number> {
+  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
+  if (bytes.length === 0) throw badRequest('Le fichier est vide.');
+  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('Ce fichier n’est pas un PDF.');
+  let pages: number;
+  try {
+    // Owner-password PDFs (permissions only) open in every viewer: accept them.
+    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+    pages = doc.getPageCount();
+  } catch {
+    throw badRequest('Ce PDF est illisible ou endommagé.');
+  }
+  if (pages < 1) throw badRequest('Ce PDF ne contient aucune page.');
+  return pages;
+}
+
+export interface UploadInput {
+  bytes: Buffer;
+  originalName: string;
+  exerciseId?: string;
+  chapterId?: string;
+}
+
+/**
+ * POST /pdfs: a pupil's copy for a PDF exercise they may answer now, or a scan of a chapter by
+ * school staff, members or admins. Stored under a random id; nothing is kept on refusal.
+ */
+export async function uploadPdf(
+  deps: { db: Db; store: FileStore; maxPdfBytes: number },
+  auth: AuthContext,
+  input: UploadInput,
+): Promise<{ path: string }> {
+  const { db, store } = deps;
+  if (input.exerciseId) {
+    const now = new Date();
+    const ctx = await loadExerciseContext(db, auth, input.exerciseId, now);
+    if (ctx.exercise.answerFormat !== 'pdf') throw badRequest('Cet exercice n’attend pas de copie PDF.');
+    if (!ctx.staff) {
+      if (ctx.chapter.analysis) throw forbidden(PUBLISHED_MESSAGE);
+      const verdict = checkSaveAllowed(ctx.state, now, ctx.session !== null);
+      if (!verdict.ok) throw forbidden(verdict.message);
+    }
+  } else if (input.chapterId) {
+    if (!hasRole(auth, 'teacher') && !hasRole(auth, 'member')) throw forbidden();
+    const [chapter] = await db.select({ id: chapters.id }).from(chapters).where(eq(chapters.id, input.chapterId));
+    if (!chapter) throw notFound('Chapitre introuvable.');
+  } else {
+    throw badRequest('Indiquez l’exercice ou le chapitre auquel le fichier se rapporte.');
+  }
+
+  const pages = await checkPdfBytes(input.bytes, deps.maxPdfBytes);
+  const id = randomUUID();
+  await store.put(id, input.bytes);
+  try {
+    await db.insert(files).values({
+      id,
+      ownerId: auth.userId,
+      institutionId: auth.institutionId,
+      originalName: cleanName(input.originalName),
+      size: input.bytes.length,
+      pages,
+    });
+  } catch (err) {
+    await store.delete(id);
+    throw err;
+  }
+  return { path: `pdfs/${id}.pdf` };
+}
+
+function cleanName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  return (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
+}
+
+/**
+ * Who may read a stored PDF (DESIGN §3 Files): its owner, members, admins, school staff of the
+ * uploading or owner's institution, and a pupil whose answer references it (labelled scans).
+ */
+export async function assertCanSeeFile(db: Db, auth: AuthContext, fileId: string): Promise<void> {
+  const result = await db.execute<{ owner_id: string | null; institution_id: string | null; owner_institution: string | null; own_answer: boolean }>(sql`
+    SELECT f.owner_id, f.institution_id, u.institution_id AS owner_institution,
+      EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id AND a.user_id = ${auth.userId}::uuid) AS own_answer
+    FROM files f LEFT JOIN users u ON u.id = f.owner_id
+    WHERE f.id = ${fileId}::uuid`);
+  const row = (result as unknown as { rows: Array<{ owner_id: string | null; institution_id: string | null; owner_institution: string | null; own_answer: boolean }> }).rows[0];
+  if (!row) throw notFound('Fichier introuvable.');
+  if (auth.isAdmin || auth.isMember || row.owner_id === auth.userId || row.own_answer) return;
+  const school = auth.institutionId;
+  if (auth.isTeacher && school && (row.institution_id === school || row.owner_institution === school)) return;
+  throw forbidden();
+}
+
+/** Checks the file row exists (signed links skip the caller check, not this one). */
+export async function assertFileExists(db: Db, fileId: string): Promise<void> {
+  const [row] = await db.select({ id: files.id }).from(files).where(eq(files.id, fileId));
+  if (!row) throw notFound('Fichier introuvable.');
+}
+
+const signature = (secret: string, fileId: string, exp: number) =>
+  createHmac('sha256', secret).update(`pdf:${fileId}:${exp}`).digest('base64url');
+
+/** A URL under the API base that serves the file without a header until `exp` (unix seconds). */
+export function signPdfLink(secret: string, fileId: string, nowMs = Date.now()): { url: string; expiresAt: string } {
+  const exp = Math.floor(nowMs / 1000) + PDF_LINK_TTL_SECONDS;
+  return {
+    url: `/api/pdfs/${fileId}.pdf?exp=${exp}&sig=${signature(secret, fileId, exp)}`,
+    expiresAt: new Date(exp * 1000).toISOString(),
+  };
+}
+
+export function verifyPdfSignature(secret: string, fileId: string, exp: number, sig: string, nowMs = Date.now()): boolean {
+  if (!Number.isInteger(exp) || exp * 1000 < nowMs) return false;
+  const expected = Buffer.from(signature(secret, fileId, exp));
+  const given = Buffer.from(sig);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}

@@ -1,0 +1,117 @@
+import type { Institution, InstitutionCreate, InstitutionUpdate } from '@olympe/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import type { Db } from '../db/client.js';
+import { HOME_SCHOOLING_ID, institutions } from '../db/schema.js';
+import { conflict, forbidden, notFound } from '../errors.js';
+import { presentInstitution } from './presenters.js';
+
+const columns = {
+  id: institutions.id,
+  name: institutions.name,
+  address: institutions.address,
+  email: institutions.email,
+  latitude: institutions.latitude,
+  longitude: institutions.longitude,
+  confirmed: institutions.confirmed,
+};
+
+const CONFIRM_FORBIDDEN = 'Seul un administrateur peut vérifier un établissement.';
+
+/** Every institution as presented objects, home schooling first, then by name. */
+export async function listInstitutions(db: Db): Promise<Institution[]> {
+  return JSON.parse(await listInstitutionsJson(db)) as Institution[];
+}
+
+/**
+ * GET /institution: the whole list (~70,000 with the national directory) as JSON text built by the
+ * database in one value. Materialising 70,000 rows one by one cost seconds on PGlite and a few
+ * hundred ms of event-loop time for validation and serialisation; the SELECT below is the
+ * allow-list of fields (SPEC §3 names), coordinates rounded to 6 decimals (~10 cm).
+ */
+export async function listInstitutionsJson(db: Db): Promise<string> {
+  const result = await db.execute<{ json: string }>(sql`
+    SELECT coalesce(json_agg(t), '[]')::text AS json FROM (
+      SELECT id AS "_id", name, address, email,
+        round(latitude::numeric, 6)::float8 AS latitude,
+        round(longitude::numeric, 6)::float8 AS longitude,
+        confirmed
+      FROM institutions
+      ORDER BY id <> ${HOME_SCHOOLING_ID}, name, id
+    ) t`);
+  return (result as unknown as { rows: Array<{ json: string }> }).rows[0].json;
+}
+
+/** POST /institution: any logged-in user proposes a school; it stays unconfirmed unless an admin says otherwise. */
+export async function createInstitution(db: Db, auth: AuthContext, input: InstitutionCreate): Promise<Institution> {
+  if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
+  const [row] = await db
+    .insert(institutions)
+    .values({
+      name: input.name,
+      address: input.address ?? '',
+      email: input.email ?? null,
+      latitude: input.latitude,
+      longitude: input.longitude,
+      confirmed: auth.isAdmin ? (input.confirmed ?? false) : false,
+      createdBy: auth.userId,
+    })
+    .returning(columns);
+  return presentInstitution(row);
+}
+
+/** Policy: an admin edits any institution; its creator edits it while it is not yet confirmed. */
+function assertCanEdit(auth: AuthContext, row: { confirmed: boolean; createdBy: string | null }) {
+  if (auth.isAdmin) return;
+  if (row.createdBy === auth.userId && !row.confirmed) return;
+  throw forbidden('Vous ne pouvez pas modifier cet établissement.');
+}
+
+/** PATCH /institution/{id}: only admins set `confirmed` (SPEC §4 Institution). */
+export async function updateInstitution(
+  db: Db,
+  auth: AuthContext,
+  id: string,
+  input: InstitutionUpdate,
+): Promise<Institution> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ confirmed: institutions.confirmed, createdBy: institutions.createdBy })
+      .from(institutions)
+      .where(eq(institutions.id, id))
+      .for('update');
+    if (!current) throw notFound('Établissement introuvable.');
+    assertCanEdit(auth, current);
+    if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
+    const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    const [row] =
+      Object.keys(changes).length > 0
+        ? await tx.update(institutions).set(changes).where(eq(institutions.id, id)).returning(columns)
+        : await tx.select(columns).from(institutions).where(eq(institutions.id, id));
+    return presentInstitution(row);
+  });
+}
+
+/**
+ * DELETE /institution/{id} (admin): refused while any row points at it (users, centres, registrations,
+ * copies): deleting it would orphan a pupil, a centre or a scanned copy.
+ */
+export async function deleteInstitution(db: Db, id: string): Promise<void> {
+  if (id === HOME_SCHOOLING_ID) throw conflict('L’entrée « Instruction en famille » ne peut pas être supprimée.');
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.id, id)).for('update');
+    if (!current) throw notFound('Établissement introuvable.');
+    const result = await tx.execute<{ users: boolean; centers: boolean; copies: boolean }>(sql`
+      SELECT
+        EXISTS (SELECT 1 FROM users WHERE institution_id = ${id}) AS users,
+        (EXISTS (SELECT 1 FROM centers WHERE institution_id = ${id})
+          OR EXISTS (SELECT 1 FROM center_registrations WHERE institution_id = ${id})) AS centers,
+        (EXISTS (SELECT 1 FROM files WHERE institution_id = ${id})
+          OR EXISTS (SELECT 1 FROM unlabeled_answers WHERE institution_id = ${id})) AS copies`);
+    const used = (result as unknown as { rows: Array<{ users: boolean; centers: boolean; copies: boolean }> }).rows[0];
+    if (used.users) throw conflict('Des utilisateurs sont rattachés à cet établissement : il ne peut pas être supprimé.');
+    if (used.centers) throw conflict('Cet établissement est un centre d’examen : il ne peut pas être supprimé.');
+    if (used.copies) throw conflict('Des copies sont rattachées à cet établissement : il ne peut pas être supprimé.');
+    await tx.delete(institutions).where(eq(institutions.id, id));
+  });
+}

@@ -1,0 +1,42 @@
+import { focusEventSchema, sessionStateSchema } from '@olympe/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authOf, requireAuth } from '../auth/context.js';
+import type { Deps } from '../deps.js';
+import { getChapterSessionState, recordFocusEvent, startChapter } from './service.js';
+
+const chapterParams = z.object({ id: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
+
+export const sessionRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/chapter/start/:id',
+    { preHandler: requireAuth, schema: { tags: ['sessions'], params: chapterParams, response: { 200: sessionStateSchema } } },
+    async (request) => getChapterSessionState(deps.db, authOf(request), request.params.id),
+  );
+
+  app.post(
+    '/chapter/start/:id',
+    { preHandler: requireAuth, schema: { tags: ['sessions'], params: chapterParams, response: { 200: sessionStateSchema } } },
+    async (request) => startChapter(deps.db, authOf(request), request.params.id),
+  );
+
+  app.post(
+    '/chapter/event/:chapterId',
+    {
+      preHandler: requireAuth,
+      schema: {
+        tags: ['sessions'],
+        params: z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) }),
+        body: focusEventSchema,
+        response: { 200: z.object({ recorded: z.boolean() }) },
+      },
+    },
+    async (request) => ({
+      recorded: await recordFocusEvent(deps.db, authOf(request), {
+        chapterId: request.params.chapterId,
+        eventType: request.body.eventType,
+        ip: request.ip,
+      }),
+    }),
+  );
+};

@@ -1,0 +1,214 @@
+import { isProfileComplete, type SessionStateView } from '@olympe/contract';
+import { sql } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import { matchAccessRule } from '../chapters/access.js';
+import type { Db } from '../db/client.js';
+import { chapterSessions, focusEvents } from '../db/schema.js';
+import { forbidden, notFound } from '../errors.js';
+import { PROFILE_INCOMPLETE_MESSAGE } from '../users/service.js';
+import { computeDeadline, computeSessionState, FINISHED_MESSAGE, NOT_YET_MESSAGE, type SessionState, type TimeRule } from './state.js';
+
+/** The chapter fields the session and answer rules need. */
+export interface ChapterInfo {
+  id: string;
+  title: string;
+  offline: boolean;
+  analysis: boolean;
+}
+
+/** Everything a chapter-content call needs to know about the caller and the clock. */
+export interface ChapterContext {
+  chapter: ChapterInfo;
+  /** Admins and members: always started and unlimited. */
+  staff: boolean;
+  rule: TimeRule | null;
+  session: { startedAt: Date; endTime: Date | null } | null;
+  state: SessionState;
+}
+
+export const NO_ACCESS_MESSAGE = 'Vous n’avez pas accès à ce chapitre.';
+
+const isStaff = (auth: AuthContext) => auth.isAdmin || auth.isMember;
+
+interface ContextRow {
+  chapter_id: string;
+  title: string;
+  offline: boolean;
+  analysis: boolean;
+  exercise_id: string | null;
+  answer_format: string | null;
+  user_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  gender: string | null;
+  grade: string | null;
+  birth_date: string | null;
+  default_choice: string | null;
+  email_parent: string | null;
+  is_admin: boolean | null;
+  institution_name: string | null;
+  started_ms: number | null;
+  end_ms: number | null;
+  rules: Array<Record<string, unknown>> | string | null;
+}
+
+/**
+ * One round trip for the hot path (every autosave): the chapter (or the exercise and its chapter),
+ * the caller's profile, the access groups in table order and the caller's session row.
+ * Instants travel as epoch milliseconds so PGlite and node-postgres give the same values.
+ */
+async function queryContext(db: Db, userId: string, target: { chapterId: string } | { exerciseId: string }) {
+  const [from, where] =
+    'chapterId' in target
+      ? [sql`FROM chapters c LEFT JOIN exercises e ON false`, sql`WHERE c.id = ${target.chapterId}::uuid`]
+      : [sql`FROM exercises e JOIN chapters c ON c.id = e.chapter_id`, sql`WHERE e.id = ${target.exerciseId}::uuid`];
+  const result = await db.execute(sql`
+    SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, e.id AS exercise_id, e.answer_format,
+      u.id AS user_id, u.first_name, u.last_name, u.gender, u.grade, u.birth_date::text AS birth_date,
+      u.default_choice, u.email_parent, u.is_admin, i.name AS institution_name,
+      (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
+      (extract(epoch FROM s.end_time) * 1000)::float8 AS end_ms,
+      (SELECT json_agg(json_build_object(
+          'authorizedGenders', g.authorized_genders, 'authorizedGrades', g.authorized_grades,
+          'birthDateMin', g.birth_date_min::text, 'birthDateMax', g.birth_date_max::text,
+          'timeDuration', g.time_duration,
+          'accessStart', (extract(epoch FROM g.access_start) * 1000)::float8,
+          'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
+        FROM access_groups g WHERE g.chapter_id = c.id) AS rules
+    ${from}
+    LEFT JOIN users u ON u.id = ${userId}::uuid
+    LEFT JOIN institutions i ON i.id = u.institution_id
+    LEFT JOIN chapter_sessions s ON s.chapter_id = c.id AND s.user_id = ${userId}::uuid
+    ${where}`);
+  return (result as unknown as { rows: ContextRow[] }).rows[0];
+}
+
+const toDate = (ms: unknown) => (typeof ms === 'number' ? new Date(ms) : null);
+
+function rulesOf(row: ContextRow) {
+  const raw = typeof row.rules === 'string' ? (JSON.parse(row.rules) as Array<Record<string, unknown>>) : (row.rules ?? []);
+  return raw.map((r) => ({
+    authorizedGenders: (r.authorizedGenders as string[] | null) ?? [],
+    authorizedGrades: (r.authorizedGrades as string[] | null) ?? [],
+    birthDateMin: (r.birthDateMin as string | null) ?? null,
+    birthDateMax: (r.birthDateMax as string | null) ?? null,
+    timeDuration: (r.timeDuration as number | null) ?? null,
+    accessStart: toDate(r.accessStart),
+    accessEnd: toDate(r.accessEnd),
+  }));
+}
+
+/**
+ * Resolves the chapter, the access group deciding for the caller (DESIGN §3: first match in table
+ * order), their session row and the state at `now`. Throws 404 for an unknown chapter, 403 when
+ * no access group admits a pupil or their profile is incomplete.
+ */
+export async function loadChapterContext(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<ChapterContext> {
+  const row = await queryContext(db, auth.userId, { chapterId });
+  if (!row) throw notFound('Chapitre introuvable.');
+  return contextOf(row, auth, now);
+}
+
+/** The same for the chapter of an exercise, with the exercise's answer format (POST /answer, POST /pdfs). */
+export async function loadExerciseContext(
+  db: Db,
+  auth: AuthContext,
+  exerciseId: string,
+  now = new Date(),
+): Promise<ChapterContext & { exercise: { id: string; chapterId: string; answerFormat: string } }> {
+  const row = await queryContext(db, auth.userId, { exerciseId });
+  if (!row) throw notFound('Exercice introuvable.');
+  const exercise = { id: row.exercise_id!, chapterId: row.chapter_id, answerFormat: row.answer_format! };
+  return { ...contextOf(row, auth, now), exercise };
+}
+
+function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContext {
+  const chapter: ChapterInfo = { id: row.chapter_id, title: row.title, offline: row.offline, analysis: row.analysis };
+  if (isStaff(auth)) {
+    return { chapter, staff: true, rule: null, session: null, state: { status: 'started', remainingTime: null, timed: false, deadline: null } };
+  }
+  // SPEC §5/§6: the rule of assertProfileComplete (users/service), evaluated on the row already loaded.
+  const groupNames = auth.isTeacher ? ['teachers'] : [];
+  const profile = {
+    firstName: row.first_name,
+    lastName: row.last_name,
+    gender: row.gender,
+    birthDate: row.birth_date,
+    grade: row.grade,
+    defaultChoice: row.default_choice,
+    emailParent: row.email_parent,
+    isAdmin: !!row.is_admin,
+    institution: row.institution_name ? { _id: '', name: row.institution_name } : null,
+  };
+  if (!row.user_id || !isProfileComplete(profile as Parameters<typeof isProfileComplete>[0], groupNames)) {
+    throw forbidden(PROFILE_INCOMPLETE_MESSAGE);
+  }
+  const rules = rulesOf(row);
+  const session = row.started_ms !== null ? { startedAt: new Date(row.started_ms), endTime: toDate(row.end_ms) } : null;
+  let rule: TimeRule | null = matchAccessRule({ gender: row.gender, grade: row.grade, birthDate: row.birth_date }, rules);
+  if (!rule && auth.isTeacher && chapter.offline) {
+    // School staff reach every paper chapter (DESIGN §3); they follow the first group's window, untimed.
+    if (!rules[0]) return { chapter, staff: false, rule: null, session: null, state: { status: 'before', remainingTime: null, timed: false, deadline: null } };
+    rule = { timeDuration: null, accessStart: rules[0].accessStart, accessEnd: rules[0].accessEnd };
+  }
+  if (!rule) throw forbidden(NO_ACCESS_MESSAGE);
+  return { chapter, staff: false, rule, session, state: computeSessionState({ now, rule, session }) };
+}
+
+/** The state as the API presents it (instants as ISO strings). */
+export function presentSessionState(ctx: ChapterContext): SessionStateView {
+  const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+  return {
+    status: ctx.state.status,
+    remainingTime: ctx.state.remainingTime,
+    timed: ctx.state.timed,
+    accessStart: iso(ctx.rule?.accessStart),
+    accessEnd: iso(ctx.rule?.accessEnd),
+    startedAt: iso(ctx.session?.startedAt),
+    endTime: iso(ctx.session?.endTime),
+    deadline: iso(ctx.state.deadline),
+  };
+}
+
+/**
+ * GET /chapter/start/{id}: the caller's session state. Exercise statements may be given to the
+ * caller only when `status === 'started'` (remainingTime is then null or > 0).
+ */
+export async function getChapterSessionState(db: Db, auth: AuthContext, chapterId: string): Promise<SessionStateView> {
+  return presentSessionState(await loadChapterContext(db, auth, chapterId));
+}
+
+/**
+ * POST /chapter/start/{id}: records the start of a timed chapter once (a second call changes
+ * nothing) with the server's clock; refused before the window opens and after it closed.
+ */
+export async function startChapter(db: Db, auth: AuthContext, chapterId: string): Promise<SessionStateView> {
+  const now = new Date();
+  const ctx = await loadChapterContext(db, auth, chapterId, now);
+  if (ctx.state.status === 'before') throw forbidden(NOT_YET_MESSAGE);
+  if (ctx.state.status === 'after') throw forbidden(FINISHED_MESSAGE);
+  if (ctx.state.status === 'pending' && ctx.rule) {
+    const endTime = computeDeadline(ctx.rule, { startedAt: now });
+    await db
+      .insert(chapterSessions)
+      .values({ chapterId, userId: auth.userId, startedAt: now, endTime })
+      .onConflictDoNothing({ target: [chapterSessions.chapterId, chapterSessions.userId] });
+    return getChapterSessionState(db, auth, chapterId);
+  }
+  return presentSessionState(ctx);
+}
+
+/**
+ * POST /chapter/event/{chapterId}: SPEC §4 focus tracking, kept only while the chapter is timed,
+ * started and time remains; returns whether the event was stored.
+ */
+export async function recordFocusEvent(
+  db: Db,
+  auth: AuthContext,
+  input: { chapterId: string; eventType: 'focus' | 'blur'; ip: string },
+): Promise<boolean> {
+  const ctx = await loadChapterContext(db, auth, input.chapterId);
+  if (ctx.staff || !ctx.state.timed || ctx.state.status !== 'started') return false;
+  await db.insert(focusEvents).values({ chapterId: input.chapterId, userId: auth.userId, eventType: input.eventType, ip: input.ip });
+  return true;
+}

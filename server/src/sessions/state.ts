@@ -1,0 +1,84 @@
+import { SAVE_GRACE_MS, type SessionStatus } from '@olympe/contract';
+
+/** The part of an access group that decides time (SPEC §3 Access group). */
+export interface TimeRule {
+  /** Minutes; 0 or null means untimed. */
+  timeDuration: number | null;
+  accessStart: Date | null;
+  accessEnd: Date | null;
+}
+
+export interface SessionRow {
+  startedAt: Date;
+}
+
+export interface SessionState {
+  status: SessionStatus;
+  /** Seconds left, rounded up; null = unlimited (or not applicable: before, pending). */
+  remainingTime: number | null;
+  timed: boolean;
+  /** min(start + duration, accessEnd); null when neither applies. */
+  deadline: Date | null;
+}
+
+export const isTimed = (rule: Pick<TimeRule, 'timeDuration'>) => (rule.timeDuration ?? 0) > 0;
+
+/**
+ * DESIGN §3 "Sessions and time", pure: `before` until the window opens, `after` once it closed
+ * or the personal deadline passed, `pending` for a timed chapter not yet started, else `started`.
+ * The deadline follows the current rule (an admin extending a duration helps pupils already started).
+ */
+export function computeSessionState({
+  now,
+  rule,
+  session,
+}: {
+  now: Date;
+  rule: TimeRule;
+  session: SessionRow | null;
+}): SessionState {
+  const timed = isTimed(rule);
+  const t = now.getTime();
+  if (rule.accessStart && t < rule.accessStart.getTime()) {
+    return { status: 'before', remainingTime: null, timed, deadline: null };
+  }
+  const deadline = computeDeadline(rule, timed ? session : null);
+  if (timed && !session) {
+    // Never started: the window end is the only limit (starting after it is refused).
+    if (deadline && t >= deadline.getTime()) return { status: 'after', remainingTime: 0, timed, deadline };
+    return { status: 'pending', remainingTime: null, timed, deadline: null };
+  }
+  if (!deadline) return { status: 'started', remainingTime: null, timed, deadline: null };
+  const left = deadline.getTime() - t;
+  if (left <= 0) return { status: 'after', remainingTime: 0, timed, deadline };
+  return { status: 'started', remainingTime: Math.ceil(left / 1000), timed, deadline };
+}
+
+/** min(start + duration, accessEnd), either missing; null when neither applies. */
+export function computeDeadline(rule: TimeRule, session: SessionRow | null): Date | null {
+  const candidates: number[] = [];
+  if (session && isTimed(rule)) candidates.push(session.startedAt.getTime() + rule.timeDuration! * 60_000);
+  if (rule.accessEnd) candidates.push(rule.accessEnd.getTime());
+  return candidates.length ? new Date(Math.min(...candidates)) : null;
+}
+
+export type SaveVerdict = { ok: true } | { ok: false; message: string };
+
+export const FINISHED_MESSAGE = "L'épreuve est terminée.";
+export const NOT_YET_MESSAGE = "L'épreuve n'est pas encore disponible.";
+export const NOT_STARTED_MESSAGE = 'Commencez l’épreuve avant de répondre.';
+
+/**
+ * Whether an answer may be saved now: while started, and up to SAVE_GRACE_MS after the deadline
+ * for saves that were in flight (DESIGN §3). A timed chapter never started takes no answer.
+ */
+export function checkSaveAllowed(state: SessionState, now: Date, started: boolean): SaveVerdict {
+  if (state.status === 'started') return { ok: true };
+  if (state.status === 'before') return { ok: false, message: NOT_YET_MESSAGE };
+  if (state.status === 'pending') return { ok: false, message: NOT_STARTED_MESSAGE };
+  const inGrace =
+    state.deadline !== null &&
+    (!state.timed || started) &&
+    now.getTime() <= state.deadline.getTime() + SAVE_GRACE_MS;
+  return inGrace ? { ok: true } : { ok: false, message: FINISHED_MESSAGE };
+}

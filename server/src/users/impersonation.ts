@@ -1,0 +1,28 @@
+import { eq } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import type { Deps } from '../deps.js';
+import { auditLog, users } from '../db/schema.js';
+import { forbidden, notFound } from '../errors.js';
+
+/**
+ * POST /user/logto (DESIGN §3): an admin obtains a token of a non-admin user. The token carries the
+ * admin as `actorId`, and the impersonation is written to the audit log (who, whom, when, from where).
+ */
+export async function impersonateUser(deps: Deps, auth: AuthContext, targetId: string, ip: string): Promise<string> {
+  const [target] = await deps.db
+    .select({ id: users.id, email: users.email, tokenVersion: users.tokenVersion, isAdmin: users.isAdmin })
+    .from(users)
+    .where(eq(users.id, targetId));
+  if (!target) throw notFound('Utilisateur introuvable.');
+  if (target.isAdmin) throw forbidden('Impossible de simuler un administrateur.');
+  const actorId = auth.actorId ?? auth.userId;
+  await deps.db
+    .insert(auditLog)
+    .values({ actorId, action: 'user.impersonate', targetId: target.id, details: { email: target.email, ip } });
+  return deps.signer.sign({ userId: target.id, tokenVersion: target.tokenVersion, actorId });
+}
+
+/** GET /user/{uid}: a user sees themself; members (graders) and admins see anyone. */
+export function assertCanSeeUser(auth: AuthContext, uid: string) {
+  if (auth.userId !== uid && !auth.isAdmin && !auth.isMember) throw forbidden();
+}

@@ -1,0 +1,59 @@
+import { subjectFileName, type AnswerFormat, type ChapterPage, type ExerciseRaw, type ExerciseView } from '@olympe/contract';
+import { api } from './client';
+
+export const exerciseKeys = {
+  raw: (chapterId: string) => ['exercises', 'raw', chapterId] as const,
+  page: (chapterId: string) => ['exercises', 'chapter', chapterId] as const,
+  one: (id: string) => ['exercises', id] as const,
+};
+
+export interface ExerciseFields {
+  title: string;
+  answerFormat: AnswerFormat;
+  statementVersions: Array<{ content: string; answer: string | null }>;
+}
+
+/** GET /exos/raw/{chapterId}: every exercise with all versions and expected answers (admin). */
+export async function fetchRawExercises(chapterId: string): Promise<ExerciseRaw[]> {
+  const { data } = await api.get<ExerciseRaw[]>(`/exos/raw/${chapterId}`);
+  return data;
+}
+
+/** GET /exos/chapter/{id}: header and exercises as the caller may read them (pupils: their version only). */
+export async function fetchChapterPage(chapterId: string): Promise<ChapterPage> {
+  const { data } = await api.get<ChapterPage>(`/exos/chapter/${chapterId}`);
+  return data;
+}
+
+/** GET /exos/{eid}. */
+export async function fetchExercise(id: string): Promise<ExerciseView> {
+  const { data } = await api.get<ExerciseView>(`/exos/${id}`);
+  return data;
+}
+
+export async function createExercise(body: ExerciseFields & { chapter: string }, quiet = false): Promise<ExerciseRaw> {
+  const { data } = await api.post<ExerciseRaw>('/exos', body, { skipNotifications: quiet });
+  return data;
+}
+
+/** PATCH /exos/{id} with the changed fields only. */
+export async function updateExercise(id: string, body: Partial<ExerciseFields>, quiet = false): Promise<void> {
+  await api.patch(`/exos/${id}`, body, { skipNotifications: quiet });
+}
+
+export async function deleteExercise(id: string, quiet = false): Promise<void> {
+  await api.delete(`/exos/${id}`, { skipNotifications: quiet });
+}
+
+/** GET /exos/latex/{chapterId}, saved by the browser as "{chapter title}.tex" (SPEC §9). */
+export async function downloadSubject(chapterId: string, chapterTitle: string): Promise<void> {
+  const { data } = await api.get<Blob>(`/exos/latex/${chapterId}`, { responseType: 'blob' });
+  const url = URL.createObjectURL(new Blob([data], { type: 'application/x-tex;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = subjectFileName(chapterTitle);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderWithProviders } from '../../test/render';
+import { MathText } from './MathText';
+
+describe('MathText', () => {
+  it('renders Markdown and formulas with KaTeX', async () => {
+    const { container } = renderWithProviders(<MathText label="Énoncé" value={'**Gras** et $x^2$\n\n$$\\frac{1}{2}$$'} />);
+    await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());
+    expect(container.querySelector('strong')?.textContent).toBe('Gras');
+    expect(container.querySelector('.katex-display')).not.toBeNull();
+    expect(container.querySelectorAll('.katex').length).toBe(2);
+  });
+
+  it('displays $$…$$ written inside a line as a block, as the LaTeX export does', async () => {
+    const { container } = renderWithProviders(<MathText label="Énoncé" value={'Résoudre $$x+1=2$$ puis conclure, coût \\$5.'} />);
+    await waitFor(() => expect(container.querySelector('.katex-display')).not.toBeNull());
+    expect(container.textContent).toContain('puis conclure');
+  });
+
+  it('never renders raw HTML nor javascript: links', async () => {
+    const { container } = renderWithProviders(
+      <MathText
+        label="Énoncé"
+        value={'<img src=x onerror="alert(1)"><script>alert(2)</script> [lien](javascript:alert(3)) [ok](https://exemple.fr) $\\href{javascript:alert(4)}{x}$'}
+      />,
+    );
+    await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());
+    expect(container.querySelector('img')).toBeNull();
+    expect(container.querySelector('script')).toBeNull();
+    const hrefs = [...container.querySelectorAll('a')].map((a) => a.getAttribute('href') ?? '');
+    expect(hrefs).toContain('https://exemple.fr');
+    expect(hrefs.some((h) => /javascript/i.test(h))).toBe(false);
+    expect(container.innerHTML).not.toMatch(/onerror/i);
+    for (const el of container.querySelectorAll('[href], [src]')) {
+      expect(`${el.getAttribute('href') ?? ''}${el.getAttribute('src') ?? ''}`).not.toMatch(/javascript/i);
+    }
+  });
+
+  it('switches to a text area on click and commits on blur', async () => {
+    const onChange = vi.fn();
+    renderWithProviders(<MathText label="Instructions pour les élèves" value="Avant $a$" onChange={onChange} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Modifier : Instructions pour les élèves' }));
+    const area = screen.getByLabelText('Instructions pour les élèves');
+    expect((area as HTMLTextAreaElement).value).toBe('Avant $a$');
+    fireEvent.change(area, { target: { value: 'Après $b$' } });
+    fireEvent.blur(area);
+    expect(onChange).toHaveBeenCalledWith('Après $b$');
+    expect(screen.getByRole('button', { name: 'Modifier : Instructions pour les élèves' })).toBeTruthy();
+  });
+
+  it('opens with the keyboard and does not commit an unchanged text', () => {
+    const onChange = vi.fn();
+    renderWithProviders(<MathText label="Énoncé" value="" onChange={onChange} />);
+    const block = screen.getByRole('button', { name: 'Modifier : Énoncé' });
+    expect(block.textContent).toBe('Cliquez pour écrire…');
+    fireEvent.keyDown(block, { key: 'Enter' });
+    fireEvent.blur(screen.getByLabelText('Énoncé'));
+    expect(onChange).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,99 @@
+import { lazy, Suspense, useState } from 'react';
+import { Box, Text, Textarea } from '@mantine/core';
+import classes from './MathText.module.css';
+
+const MathRender = lazy(() => import('./math-render'));
+
+// Whether a mouse button or finger is down: a blur caused by pressing on a button must not
+// shrink the page before that button receives its click (the click would land elsewhere).
+let pointerDown = false;
+if (typeof document !== 'undefined') {
+  document.addEventListener('pointerdown', () => (pointerDown = true), true);
+  document.addEventListener('pointerup', () => (pointerDown = false), true);
+  document.addEventListener('pointercancel', () => (pointerDown = false), true);
+}
+
+/** Runs `close` once the current press is over (after its click), or at once without a press. */
+function afterPress(close: () => void) {
+  if (!pointerDown) return close();
+  window.addEventListener('pointerup', () => setTimeout(close, 0), { once: true, capture: true });
+}
+
+export interface MathTextProps {
+  /** Markdown with $…$ and $$…$$ formulas. */
+  value: string;
+  /** Names the block for assistive technologies ("Instructions pour les élèves"...). */
+  label: string;
+  /** When set, a click (or Enter) switches to a text area; leaving it hands the text back here. */
+  onChange?: (value: string) => void;
+  /** Shown in place of an empty editable block. */
+  placeholder?: string;
+}
+
+/**
+ * The one rich-text block of the app (STYLE §12): Markdown with KaTeX formulas, sanitised.
+ * Editable blocks show the rendering until clicked, then a text area; on blur the edit is
+ * committed (onChange) and the block renders again.
+ */
+export function MathText({ value, label, onChange, placeholder = 'Cliquez pour écrire…' }: MathTextProps) {
+  const [draft, setDraft] = useState<string | null>(null);
+
+  if (onChange && draft !== null) {
+    return (
+      <Textarea
+        label={label}
+        value={draft}
+        rows={Math.min(20, Math.max(3, draft.split('\n').length + 1))}
+        autoFocus
+        onChange={(e) => setDraft(e.currentTarget.value)}
+        onBlur={() => {
+          const next = draft;
+          if (next !== value) onChange(next);
+          afterPress(() => setDraft(null));
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') setDraft(null);
+        }}
+        description="Markdown et formules entre $…$ ou $$…$$. Quittez le champ pour valider, Échap pour annuler."
+      />
+    );
+  }
+
+  const rendered =
+    value.trim() === '' ? (
+      onChange ? (
+        <Text c="gray.7" fs="italic">
+          {placeholder}
+        </Text>
+      ) : null
+    ) : (
+      <Suspense fallback={<div className={classes.fallback}>{value}</div>}>
+        <MathRender value={value} />
+      </Suspense>
+    );
+
+  if (!onChange) {
+    return (
+      <Box className={classes.math} aria-label={label} role="group">
+        {rendered}
+      </Box>
+    );
+  }
+  return (
+    <Box
+      className={`${classes.math} ${classes.editable}`}
+      role="button"
+      tabIndex={0}
+      aria-label={`Modifier : ${label}`}
+      onClick={() => setDraft(value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          setDraft(value);
+        }
+      }}
+    >
+      {rendered}
+    </Box>
+  );
+}

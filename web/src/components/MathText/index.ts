@@ -1,0 +1,1 @@
+export { MathText, type MathTextProps } from './MathText';

@@ -1,0 +1,58 @@
+import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { logto } from '../api/users';
+import { paths } from '../config/paths';
+import { useSession } from '../session/session-context';
+import { clearAdminToken, readAdminToken, readToken, writeAdminToken } from '../session/token';
+
+/**
+ * "Simuler" (SPEC §6) and "Revenir à mon compte". The server writes every impersonation to its
+ * audit log; here the admin's own token is kept under `jwt_admin` while the app runs on the other
+ * user's token, and data cached under the previous identity is dropped at each switch.
+ */
+export function useImpersonation() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const forgetPageData = useCallback(
+    () => queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' }),
+    [queryClient],
+  );
+
+  const start = useCallback(
+    async (uid: string) => {
+      const own = readToken();
+      const token = await logto(uid);
+      // Keep the first admin token only: it is the one to come back to.
+      if (own && !readAdminToken()) writeAdminToken(own);
+      forgetPageData();
+      try {
+        await session.login(token);
+      } catch (error) {
+        // The session logged out (both tokens gone): come back as the admin.
+        if (own) await session.login(own);
+        throw error;
+      }
+      await navigate(paths.profile);
+    },
+    [session, navigate, forgetPageData],
+  );
+
+  const stop = useCallback(async () => {
+    const admin = readAdminToken();
+    if (!admin) return;
+    forgetPageData();
+    try {
+      await session.login(admin);
+    } catch {
+      // The admin's own token expired meanwhile: log in again.
+      await navigate(paths.login);
+      return;
+    }
+    clearAdminToken();
+    await navigate(paths.groups);
+  }, [session, navigate, forgetPageData]);
+
+  return { impersonating: session.token !== null && readAdminToken() !== null, start, stop };
+}

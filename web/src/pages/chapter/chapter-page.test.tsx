@@ -1,0 +1,305 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView, User } from '@olympe/contract';
+import { AxiosError, AxiosHeaders } from 'axios';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LOGGED_OUT, SessionContext } from '../../session/session-context';
+import { renderWithProviders } from '../../test/render';
+import { ChapterPage } from './chapter-page';
+
+const api = vi.hoisted(() => ({
+  fetchSessionState: vi.fn(),
+  startChapter: vi.fn(),
+  fetchChapterPage: vi.fn(),
+  sendFocusEvent: vi.fn(),
+  fetchMyAnswers: vi.fn(),
+  saveAnswer: vi.fn(),
+  uploadPdf: vi.fn(),
+}));
+vi.mock('../../api/sessions', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  fetchSessionState: api.fetchSessionState,
+  startChapter: api.startChapter,
+  fetchChapterPage: api.fetchChapterPage,
+  sendFocusEvent: api.sendFocusEvent,
+}));
+vi.mock('../../api/answers', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  fetchMyAnswers: api.fetchMyAnswers,
+  saveAnswer: api.saveAnswer,
+}));
+vi.mock('../../api/files', async (importOriginal) => ({ ...(await importOriginal<object>()), uploadPdf: api.uploadPdf }));
+
+const CHAPTER = '11111111-1111-4111-8111-111111111111';
+let userCounter = 0;
+let userId: string;
+
+const state = (s: Partial<SessionStateView> = {}): SessionStateView => ({
+  status: 'started',
+  remainingTime: null,
+  timed: false,
+  accessStart: null,
+  accessEnd: null,
+  startedAt: null,
+  endTime: null,
+  deadline: null,
+  ...s,
+});
+const chapterPage = (p: Partial<ChapterPageData> = {}): ChapterPageData => ({
+  _id: CHAPTER,
+  title: 'Coupe Animath — Tour 1',
+  offline: false,
+  analysis: false,
+  headerStudents: 'Calculatrice interdite.',
+  exercises: [
+    { _id: 'e-num', title: 'Exercice 1', answerFormat: 'numeric', chapter: CHAPTER, statement: 'Combien font 2 + 2 ?' },
+    { _id: 'e-pdf', title: 'Exercice 2', answerFormat: 'pdf', chapter: CHAPTER, statement: 'Démontrez.' },
+    { _id: 'e-none', title: 'Lecture', answerFormat: 'none', chapter: CHAPTER, statement: 'Lisez ceci.' },
+  ],
+  ...p,
+});
+
+function renderPage(loggedIn = true) {
+  const user = { _id: userId } as User;
+  const session = loggedIn ? { ...LOGGED_OUT, token: 'jwt', user } : LOGGED_OUT;
+  return renderWithProviders(
+    <SessionContext.Provider value={session}>
+      <ChapterPage />
+    </SessionContext.Provider>,
+    { route: `/chapter/${CHAPTER}` },
+  );
+}
+
+// The page reads :id through the router; the test render mounts it on '*', so :id is mocked.
+vi.mock('react-router', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  useParams: () => ({ id: CHAPTER }),
+}));
+
+beforeEach(() => {
+  userId = `user-${++userCounter}`;
+  for (const fn of Object.values(api)) fn.mockReset();
+  api.fetchChapterPage.mockResolvedValue(chapterPage());
+  api.fetchSessionState.mockResolvedValue(state());
+  api.fetchMyAnswers.mockResolvedValue([]);
+  api.saveAnswer.mockImplementation(async (e: { exerciseId: string; seq: number }) => ({ exercise: e.exerciseId, seq: e.seq, current: true, duplicate: false }));
+  api.sendFocusEvent.mockResolvedValue(undefined);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('ChapterPage states', () => {
+  it('asks anonymous visitors to log in, and loads nothing', () => {
+    renderPage(false);
+    expect(screen.getByText('Vous devez vous connecter pour avoir accès au contenu.')).toBeTruthy();
+    expect(api.fetchSessionState).not.toHaveBeenCalled();
+  });
+
+  it('shows title, instructions and the window in Paris time', async () => {
+    api.fetchSessionState.mockResolvedValue(state({ accessStart: '2026-03-10T08:00:00.000Z', accessEnd: '2026-03-10T12:00:00.000Z' }));
+    renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Coupe Animath — Tour 1' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Instructions générales' })).toBeTruthy();
+    expect(screen.getByText('Calculatrice interdite.')).toBeTruthy();
+    expect(screen.getByText("Contenu disponible à partir du 10 mars 2026 à 09:00 jusqu'au 10 mars 2026 à 13:00.")).toBeTruthy();
+  });
+
+  it('omits the instructions block when there is no general content', async () => {
+    api.fetchChapterPage.mockResolvedValue(chapterPage({ headerStudents: '  ' }));
+    renderPage();
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByText('Instructions générales')).toBeNull();
+  });
+
+  it('says the test is over after, or when no time remains', async () => {
+    api.fetchSessionState.mockResolvedValue(state({ status: 'after', remainingTime: 0 }));
+    api.fetchChapterPage.mockResolvedValue(chapterPage({ exercises: [] }));
+    renderPage();
+    expect(await screen.findByText("L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeTruthy();
+    expect(screen.queryByText(/Temps restant/)).toBeNull();
+  });
+
+  it('says the test is not available yet before the window', async () => {
+    api.fetchSessionState.mockResolvedValue(state({ status: 'before' }));
+    renderPage();
+    expect(await screen.findByText("L'épreuve n'est pas encore disponible.")).toBeTruthy();
+    expect(screen.queryByLabelText('Votre réponse :')).toBeNull();
+  });
+
+  it('shows the placeholder of paper chapters', async () => {
+    api.fetchChapterPage.mockResolvedValue(chapterPage({ offline: true }));
+    renderPage();
+    expect(await screen.findByText('Épreuve papier : le choix du centre arrive bientôt.')).toBeTruthy();
+    expect(screen.queryByLabelText('Votre réponse :')).toBeNull();
+  });
+
+  it('starts a timed test explicitly, then shows the countdown and the exercises', async () => {
+    api.fetchSessionState.mockResolvedValueOnce(state({ status: 'pending', timed: true }));
+    api.fetchChapterPage.mockResolvedValueOnce(chapterPage({ exercises: [] }));
+    api.startChapter.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 1800 }));
+    api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 1800 }));
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: "Commencer l'épreuve en temps limité" }));
+    expect(await screen.findByText('Temps restant : 30:00')).toBeTruthy();
+    expect(api.startChapter).toHaveBeenCalledWith(CHAPTER);
+    expect(await screen.findByLabelText('Votre réponse :')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Exercice 2' })).toBeTruthy();
+  });
+
+  it('ticks every second from the server’s remaining time and reloads the chapter at zero', async () => {
+    api.fetchSessionState.mockResolvedValueOnce(state({ status: 'started', timed: true, remainingTime: 2 }));
+    api.fetchSessionState.mockResolvedValue(state({ status: 'after', timed: true, remainingTime: 0 }));
+    renderPage();
+    expect(await screen.findByText('Temps restant : 00:02')).toBeTruthy();
+    expect(await screen.findByText('Temps restant : 00:01', {}, { timeout: 2000 })).toBeTruthy();
+    expect(
+      await screen.findByText("L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.", {}, { timeout: 3000 }),
+    ).toBeTruthy();
+    expect(api.fetchSessionState).toHaveBeenCalledTimes(2);
+  });
+
+  it('reports focus and blur only while a timed test runs', async () => {
+    api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 600 }));
+    renderPage();
+    await screen.findByText('Temps restant : 10:00');
+    act(() => {
+      window.dispatchEvent(new Event('blur'));
+      window.dispatchEvent(new Event('focus'));
+    });
+    expect(api.sendFocusEvent.mock.calls).toEqual([
+      [CHAPTER, 'blur'],
+      [CHAPTER, 'focus'],
+    ]);
+  });
+
+  it('does not report focus on untimed chapters', async () => {
+    renderPage();
+    await screen.findByLabelText('Votre réponse :');
+    act(() => void window.dispatchEvent(new Event('blur')));
+    expect(api.sendFocusEvent).not.toHaveBeenCalled();
+  });
+});
+
+describe('numeric answers', () => {
+  it('starts from the saved answer, keeps digits and dot only, and autosaves 500 ms after the last keystroke', async () => {
+    api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-num', answer: '3', seq: 1, timestamp: '' } satisfies MyAnswer]);
+    renderPage();
+    const input = (await screen.findByLabelText('Votre réponse :')) as HTMLInputElement;
+    expect(input.value).toBe('3');
+    expect(input.placeholder).toBe('?');
+    expect(screen.getByRole('link', { name: 'Historique' }).getAttribute('href')).toBe(`/history/${userId}/e-num`);
+
+    fireEvent.change(input, { target: { value: '3,5a' } });
+    expect(input.value).toBe('3.5');
+    expect(screen.getByTestId('save-state-e-num').textContent).toBe('Enregistrement…');
+    await waitFor(() => expect(screen.getByTestId('save-state-e-num').textContent).toBe('Enregistré'));
+    expect(api.saveAnswer).toHaveBeenCalledTimes(1);
+    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-num', answer: '3.5', userId });
+  });
+
+  it('shows the offline state on a network failure and sends again when the network returns', async () => {
+    api.saveAnswer.mockRejectedValueOnce(new AxiosError('Network Error', 'ERR_NETWORK'));
+    renderPage();
+    const input = await screen.findByLabelText('Votre réponse :');
+    fireEvent.change(input, { target: { value: '12' } });
+    await waitFor(() =>
+      expect(screen.getByTestId('save-state-e-num').textContent).toBe('Hors ligne — la réponse sera envoyée dès le retour du réseau'),
+    );
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(screen.getByTestId('save-state-e-num').textContent).toBe('Enregistré'));
+    expect(api.saveAnswer).toHaveBeenCalledTimes(2);
+  });
+
+  it('says clearly when the server refuses a save after the deadline', async () => {
+    const response = { status: 403, data: { message: "L'épreuve est terminée." }, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } };
+    api.saveAnswer.mockRejectedValueOnce(new AxiosError('403', 'ERR_BAD_REQUEST', undefined, undefined, response));
+    renderPage();
+    fireEvent.change(await screen.findByLabelText('Votre réponse :'), { target: { value: '4' } });
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(screen.getByText("Exercice 1 : L'épreuve est terminée.")).toBeTruthy();
+    expect(screen.getByTestId('save-state-e-num').textContent).toBe("Non enregistré : L'épreuve est terminée.");
+  });
+
+  it('shows an unsent value kept from a previous page load instead of the older server value', async () => {
+    localStorage.setItem('olympe.answerQueue', JSON.stringify({ [`${userId}:e-num`]: { userId, exerciseId: 'e-num', answer: '77', seq: 5 } }));
+    api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-num', answer: '3', seq: 1, timestamp: '' }]);
+    renderPage();
+    const input = (await screen.findByLabelText('Votre réponse :')) as HTMLInputElement;
+    expect(input.value).toBe('77');
+    await waitFor(() => expect(api.saveAnswer).toHaveBeenCalledWith(expect.objectContaining({ answer: '77', seq: 5 })));
+  });
+});
+
+describe('PDF answers', () => {
+  it('enables "Téléverser" only once a PDF is chosen, shows its name with a remove control, and uploads it', async () => {
+    api.uploadPdf.mockResolvedValue('pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf');
+    renderPage();
+    await screen.findByRole('heading', { name: 'Exercice 2' });
+    const upload = screen.getByRole('button', { name: 'Téléverser' }) as HTMLButtonElement;
+    expect(upload.disabled).toBe(true);
+    expect(screen.queryByRole('link', { name: 'Voir la copie' })).toBeNull();
+
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    expect(input.accept).toBe('application/pdf');
+    const file = new File(['%PDF-1.4'], 'copie.pdf', { type: 'application/pdf' });
+    fireEvent.change(input, { target: { files: [file] } });
+    expect(await screen.findByText('copie.pdf')).toBeTruthy();
+    expect(upload.disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Retirer copie.pdf' }));
+    expect(screen.queryByText('copie.pdf')).toBeNull();
+    expect(upload.disabled).toBe(true);
+
+    fireEvent.change(input, { target: { files: [file] } });
+    api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-pdf', answer: 'pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf', seq: 2, timestamp: '' }]);
+    fireEvent.click(upload);
+    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));
+    expect(api.uploadPdf).toHaveBeenCalledWith(file, { user: userId, exercise: 'e-pdf' });
+    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-pdf', answer: 'pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf' });
+    const link = await screen.findByRole('link', { name: 'Voir la copie' });
+    expect(link.getAttribute('href')).toBe('/viewer/pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf');
+  });
+
+  it('ignores a chosen file that is not a PDF', async () => {
+    renderPage();
+    await screen.findByRole('heading', { name: 'Exercice 2' });
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['x'], 'photo.png', { type: 'image/png' })] } });
+    expect(screen.queryByText('photo.png')).toBeNull();
+    expect((screen.getByRole('button', { name: 'Téléverser' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('analysis mode', () => {
+  it('shows read-only answers, scores (default 0), comments and the total, and hides empty exercises', async () => {
+    api.fetchSessionState.mockResolvedValue(state({ status: 'after', remainingTime: 0 }));
+    api.fetchChapterPage.mockResolvedValue(
+      chapterPage({
+        analysis: true,
+        exercises: [
+          { _id: 'e-num', title: 'Exercice 1', answerFormat: 'numeric', chapter: CHAPTER, statement: 'Combien ?' },
+          { _id: 'e-pdf', title: 'Exercice 2', answerFormat: 'pdf', chapter: CHAPTER, statement: 'Démontrez.' },
+          { _id: 'e-empty', title: 'Vide', answerFormat: 'numeric', chapter: CHAPTER, statement: '' },
+          { _id: 'e-num2', title: 'Exercice 4', answerFormat: 'numeric', chapter: CHAPTER, statement: 'Et ça ?' },
+        ],
+      }),
+    );
+    api.fetchMyAnswers.mockResolvedValue([
+      { exercise: 'e-num', answer: '4', seq: 1, timestamp: '', grade: '1', grade_comment: 'Juste.' },
+      { exercise: 'e-pdf', answer: 'pdfs/bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb.pdf', seq: 1, timestamp: '', grade: '6', grade_comment: null },
+    ]);
+    renderPage();
+    expect(await screen.findByText('Score total : 7')).toBeTruthy();
+    expect(screen.queryByText("L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeNull();
+    const inputs = screen.getAllByLabelText('Votre réponse :') as HTMLInputElement[];
+    expect(inputs).toHaveLength(2);
+    expect(inputs.every((i) => i.disabled)).toBe(true);
+    expect(screen.getByText('Score : 1')).toBeTruthy();
+    expect(screen.getByText('Score : 6')).toBeTruthy();
+    expect(screen.getByText('Score : 0')).toBeTruthy();
+    expect(screen.getAllByText('Commentaire :')).toHaveLength(3);
+    expect(screen.getByText('Juste.')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Vide' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Téléverser' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Voir la copie' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { availabilityText, chapterView, formatRemaining, isHiddenInAnalysis, isRefusedKey, keepNumericChars, totalScore } from './chapter-view';
+
+describe('formatRemaining', () => {
+  it('shows mm:ss', () => {
+    expect(formatRemaining(0)).toBe('00:00');
+    expect(formatRemaining(5)).toBe('00:05');
+    expect(formatRemaining(65)).toBe('01:05');
+    expect(formatRemaining(3599)).toBe('59:59');
+    expect(formatRemaining(7200)).toBe('120:00');
+    expect(formatRemaining(-3)).toBe('00:00');
+  });
+});
+
+describe('availabilityText', () => {
+  it('formats the window in Paris time, French style', () => {
+    // 08:00 UTC in March (winter) is 09:00 in Paris; in July (summer) 10:00.
+    expect(availabilityText('2026-03-10T08:00:00.000Z', '2026-07-01T08:00:00.000Z')).toBe(
+      "Contenu disponible à partir du 10 mars 2026 à 09:00 jusqu'au 1er juillet 2026 à 10:00.",
+    );
+    expect(availabilityText('2026-03-10T08:00:00.000Z', null)).toBe('Contenu disponible à partir du 10 mars 2026 à 09:00.');
+    expect(availabilityText(null, '2026-03-10T08:00:00.000Z')).toBe("Contenu disponible jusqu'au 10 mars 2026 à 09:00.");
+    expect(availabilityText(null, null)).toBeNull();
+  });
+});
+
+describe('chapterView', () => {
+  const base = { offline: false, analysis: false, status: 'started' as const, remainingTime: null };
+  it('follows SPEC §2 order', () => {
+    expect(chapterView(base)).toBe('exercises');
+    expect(chapterView({ ...base, remainingTime: 10 })).toBe('exercises');
+    expect(chapterView({ ...base, remainingTime: 0 })).toBe('ended');
+    expect(chapterView({ ...base, status: 'after', remainingTime: 0 })).toBe('ended');
+    expect(chapterView({ ...base, status: 'before' })).toBe('before');
+    expect(chapterView({ ...base, status: 'pending' })).toBe('pending');
+    expect(chapterView({ ...base, offline: true })).toBe('paper');
+    expect(chapterView({ ...base, offline: true, analysis: true, status: 'after', remainingTime: 0 })).toBe('exercises');
+    expect(chapterView({ ...base, analysis: true, status: 'after', remainingTime: 0 })).toBe('exercises');
+  });
+});
+
+describe('totalScore', () => {
+  it('sums numeric grades of answerable exercises only', () => {
+    const exercises = [
+      { _id: 'a', answerFormat: 'numeric' as const },
+      { _id: 'b', answerFormat: 'pdf' as const },
+      { _id: 'c', answerFormat: 'none' as const },
+      { _id: 'd', answerFormat: 'numeric' as const },
+      { _id: 'e', answerFormat: 'numeric' as const },
+    ];
+    const answer = (exercise: string, grade: string | null) => ({ exercise, answer: '1', seq: 1, timestamp: '', grade, grade_comment: null });
+    expect(totalScore(exercises, [answer('a', '2'), answer('b', '1,5'), answer('c', '10'), answer('d', 'X'), answer('e', null)])).toBe(3.5);
+    expect(totalScore(exercises, [])).toBe(0);
+  });
+});
+
+describe('numeric input filters', () => {
+  it('keeps digits and the dot, turning a comma into a dot', () => {
+    expect(keepNumericChars('3,5')).toBe('3.5');
+    expect(keepNumericChars(' -12a.5e3 ')).toBe('12.53');
+    expect(keepNumericChars('1'.repeat(60))).toHaveLength(50);
+  });
+
+  it('refuses printable keys other than digits and the dot', () => {
+    const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) =>
+      isRefusedKey({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
+    expect(['0', '9', '.'].map((k) => key(k))).toEqual([false, false, false]);
+    expect(['a', '-', ',', 'e', ' '].map((k) => key(k))).toEqual([true, true, true, true, true]);
+    expect(['Backspace', 'ArrowLeft', 'Tab', 'Enter'].map((k) => key(k))).toEqual([false, false, false, false]);
+    expect(key('v', { ctrlKey: true })).toBe(false);
+  });
+});
+
+describe('isHiddenInAnalysis', () => {
+  it('hides an exercise with an empty statement and no grade comment', () => {
+    const answer = (grade_comment: string | null) => ({ exercise: 'a', answer: '', seq: 1, timestamp: '', grade: '1', grade_comment });
+    expect(isHiddenInAnalysis('  ', undefined)).toBe(true);
+    expect(isHiddenInAnalysis('', answer(null))).toBe(true);
+    expect(isHiddenInAnalysis('', answer('Bien'))).toBe(false);
+    expect(isHiddenInAnalysis('Énoncé', undefined)).toBe(false);
+  });
+});

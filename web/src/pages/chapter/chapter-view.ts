@@ -1,0 +1,61 @@
+import { formatParisDateTime, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
+
+/** SPEC §9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
+export function formatRemaining(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** SPEC §2: "Contenu disponible à partir du {date} jusqu'au {date}." in Paris time. */
+export function availabilityText(accessStart: string | null, accessEnd: string | null): string | null {
+  if (!accessStart && !accessEnd) return null;
+  const from = accessStart ? ` à partir du ${formatParisDateTime(accessStart)}` : '';
+  const until = accessEnd ? ` jusqu'au ${formatParisDateTime(accessEnd)}` : '';
+  return `Contenu disponible${from}${until}.`;
+}
+
+export type ChapterView = 'paper' | 'ended' | 'before' | 'pending' | 'exercises';
+
+/**
+ * Which block the page shows, in SPEC §2's order: the paper panel for offline chapters outside
+ * analysis mode; the end message for `after` or no time left; `before`; the start button; else
+ * the exercises. Analysis mode always lists the exercises (with scores).
+ */
+export function chapterView(input: { offline: boolean; analysis: boolean; status: SessionStatus; remainingTime: number | null }): ChapterView {
+  if (input.analysis) return 'exercises';
+  if (input.offline) return 'paper';
+  if (input.status === 'after' || input.remainingTime === 0) return 'ended';
+  if (input.status === 'before') return 'before';
+  if (input.status === 'pending') return 'pending';
+  return 'exercises';
+}
+
+/** SPEC §4: the total is the sum of numeric grades of answerable exercises; unset counts 0, `X` is ignored. */
+export function totalScore(exercises: ReadonlyArray<{ _id: string; answerFormat: AnswerFormat }>, answers: readonly MyAnswer[]): number {
+  const byExercise = new Map(answers.map((a) => [a.exercise, a]));
+  let total = 0;
+  for (const e of exercises) {
+    if (e.answerFormat === 'none') continue;
+    const grade = byExercise.get(e._id)?.grade;
+    const n = grade ? parseDecimal(grade) : null;
+    if (n !== null) total += n;
+  }
+  return Math.round(total * 1000) / 1000;
+}
+
+/** SPEC §5: numeric answer fields accept only digits and the dot (a pasted comma becomes a dot). */
+export function keepNumericChars(text: string): string {
+  return text.replace(/,/g, '.').replace(/[^0-9.]/g, '').slice(0, 50);
+}
+
+/** Key-press filter: printable keys other than digits and the dot are refused; shortcuts and navigation pass. */
+export function isRefusedKey(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): boolean {
+  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  if (event.key.length !== 1) return false;
+  return !/[0-9.]/.test(event.key);
+}
+
+/** SPEC §2: in analysis mode an exercise is hidden when its statement is empty and it has no grade comment. */
+export function isHiddenInAnalysis(statement: string, answer: MyAnswer | undefined): boolean {
+  return statement.trim() === '' && !answer?.grade_comment?.trim();
+}

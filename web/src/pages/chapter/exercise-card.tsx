@@ -1,0 +1,174 @@
+import { useId, useState } from 'react';
+import { Anchor, Button, CloseButton, FileButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { ExerciseView, MyAnswer } from '@olympe/contract';
+import { Link } from 'react-router';
+import { saveAnswer } from '../../api/answers';
+import { isPdfFile, uploadPdf } from '../../api/files';
+import { paths } from '../../config/paths';
+import { saveStateLabel, type AnswerQueue, type SaveState } from '../../lib/answer-queue';
+import { isRefusedKey, keepNumericChars } from './chapter-view';
+import { RichText } from './rich-text';
+
+interface Props {
+  exercise: ExerciseView;
+  answer: MyAnswer | undefined;
+  analysis: boolean;
+  userId: string;
+  queue: AnswerQueue;
+  /** Called after a PDF answer was stored, to reload the saved answers. */
+  onUploaded: () => void;
+}
+
+/** One exercise of SPEC §2 "Chapter page": title, statement, the answer input of its format, and in analysis mode its score. */
+export function ExerciseCard({ exercise, answer, analysis, userId, queue, onUploaded }: Props) {
+  const titleId = useId();
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
+      <Stack gap="sm">
+        <Title order={2} size="h3" id={titleId}>
+          {exercise.title}
+        </Title>
+        <RichText content={exercise.statement} />
+        {exercise.answerFormat === 'numeric' && (
+          <NumericAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} queue={queue} />
+        )}
+        {exercise.answerFormat === 'pdf' && (
+          <PdfAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} onUploaded={onUploaded} />
+        )}
+        {analysis && exercise.answerFormat !== 'none' && (
+          <Stack gap={4}>
+            <Text fw={600}>Score : {answer?.grade ?? 0}</Text>
+            <Text fw={600}>Commentaire :</Text>
+            {answer?.grade_comment ? <RichText content={answer.grade_comment} /> : null}
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function SaveStateText({ exerciseId, state }: { exerciseId: string; state: SaveState }) {
+  const label = saveStateLabel(state);
+  const color = state.kind === 'refused' ? 'red' : state.kind === 'offline' ? 'orange' : 'dimmed';
+  return (
+    <Text size="sm" c={color} role="status" data-testid={`save-state-${exerciseId}`}>
+      {label ?? ''}
+    </Text>
+  );
+}
+
+function NumericAnswer({
+  exerciseId,
+  answer,
+  analysis,
+  userId,
+  queue,
+}: {
+  exerciseId: string;
+  answer: MyAnswer | undefined;
+  analysis: boolean;
+  userId: string;
+  queue: AnswerQueue;
+}) {
+  // A value typed on this device and newer than the server's is shown (DESIGN §4, after a reload).
+  const [value, setValue] = useState(() => queue.valueToShow(userId, exerciseId, answer));
+  return (
+    <Stack gap={4}>
+      <Group align="end" gap="md">
+        <TextInput
+          label="Votre réponse :"
+          placeholder="?"
+          inputMode="decimal"
+          autoComplete="off"
+          maw={240}
+          value={value}
+          disabled={analysis}
+          onKeyDown={(event) => {
+            if (isRefusedKey(event)) event.preventDefault();
+          }}
+          onChange={(event) => {
+            const next = keepNumericChars(event.currentTarget.value);
+            setValue(next);
+            queue.enqueue(userId, exerciseId, next);
+          }}
+        />
+        <Anchor component={Link} to={paths.history(userId, exerciseId)}>
+          Historique
+        </Anchor>
+      </Group>
+      {!analysis && <SaveStateText exerciseId={exerciseId} state={queue.stateOf(userId, exerciseId)} />}
+    </Stack>
+  );
+}
+
+function PdfAnswer({
+  exerciseId,
+  answer,
+  analysis,
+  userId,
+  onUploaded,
+}: {
+  exerciseId: string;
+  answer: MyAnswer | undefined;
+  analysis: boolean;
+  userId: string;
+  onUploaded: () => void;
+}) {
+  const [file, setFile] = useState<File | null>(null);
+  const [state, setState] = useState<SaveState>({ kind: 'idle' });
+
+  async function upload() {
+    if (!file) {
+      console.error('Aucun fichier sélectionné');
+      return;
+    }
+    setState({ kind: 'saving' });
+    try {
+      // Not silent: an explicit upload shows the server's reason in the red notification.
+      const path = await uploadPdf(file, { user: userId, exercise: exerciseId });
+      await saveAnswer({ exerciseId, answer: path, seq: Date.now() }, false);
+      setFile(null);
+      setState({ kind: 'saved' });
+      onUploaded();
+    } catch (error) {
+      console.error(error);
+      const message = (error as { response?: { data?: { message?: string } } }).response?.data?.message;
+      setState(message ? { kind: 'refused', message } : { kind: 'idle' });
+    }
+  }
+
+  return (
+    <Stack gap="xs">
+      {answer ? (
+        <Anchor component={Link} to={paths.viewer(answer.answer)}>
+          Voir la copie
+        </Anchor>
+      ) : (
+        !analysis && <Text size="sm">Aucune copie envoyée pour l’instant.</Text>
+      )}
+      {!analysis && (
+        <>
+          <Group gap="sm">
+            <FileButton accept="application/pdf" onChange={(chosen) => setFile(chosen && isPdfFile(chosen) ? chosen : null)}>
+              {(props) => (
+                <Button variant="default" {...props}>
+                  Choisir un fichier PDF
+                </Button>
+              )}
+            </FileButton>
+            {file && (
+              <Group gap={4}>
+                <Text size="sm">{file.name}</Text>
+                <CloseButton size="sm" aria-label={`Retirer ${file.name}`} onClick={() => setFile(null)} />
+              </Group>
+            )}
+            <Button disabled={!file} loading={state.kind === 'saving'} onClick={upload}>
+              Téléverser
+            </Button>
+          </Group>
+          <SaveStateText exerciseId={exerciseId} state={state} />
+        </>
+      )}
+    </Stack>
+  );
+}

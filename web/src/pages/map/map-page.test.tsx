@@ -1,0 +1,144 @@
+import { useEffect } from 'react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Institution } from '@olympe/contract';
+import { api } from '../../api/client';
+import type { SchoolMapProps } from '../../components/SchoolMap';
+import { computeRoles } from '../../session/roles';
+import { LOGGED_OUT, SessionContext } from '../../session/session-context';
+import { makeUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { MapPage } from './map-page';
+
+vi.mock('../../api/client', () => ({ api: { get: vi.fn(), put: vi.fn(), post: vi.fn(), patch: vi.fn(), delete: vi.fn() } }));
+
+// Leaflet needs a laid-out page (jsdom has none): a stand-in map shows the markers it is given as
+// buttons, reports the whole world as the view, and offers a "click on the map" at 45, 3.
+vi.mock('../../components/SchoolMap', () => ({
+  SchoolMap: (props: SchoolMapProps) => {
+    useEffect(() => props.onBoundsChange({ south: -90, west: -180, north: 90, east: 180 }), []);
+    return (
+      <div>
+        <p>{props.markers.length} marqueurs</p>
+        {props.markers.slice(0, 5).map((m) => (
+          <button key={m.item._id} type="button" onClick={() => props.onSelect(m.item)}>
+            {`marqueur ${m.item.name}`}
+          </button>
+        ))}
+        <button type="button" onClick={() => props.onMapClick?.(45, 3)}>
+          clic sur la carte
+        </button>
+        {props.draft && <p>{`brouillon ${props.draft.lat},${props.draft.lng}`}</p>}
+      </div>
+    );
+  },
+}));
+
+const school = (i: number, confirmed = true): Institution => ({
+  _id: `i${i}`,
+  name: `Collège ${i}`,
+  address: `${i} rue Haute`,
+  email: null,
+  latitude: 46 + i / 1000,
+  longitude: 2,
+  confirmed,
+});
+let list: Institution[] = [];
+
+beforeEach(() => {
+  list = [school(1), school(2, false)];
+  vi.mocked(api.get).mockImplementation(async (url: string) => {
+    if (url === '/institution') return { data: list };
+    if (url === '/config') return { data: { contactEmail: 'c@olympe.test', tileUrl: '' } };
+    throw new Error(`unexpected GET ${url}`);
+  });
+  vi.mocked(api.post).mockImplementation(async (_url: string, body: any) => ({ data: { message: 'ok', institution: { ...school(9, false), ...body, _id: 'new' } } }));
+  vi.mocked(api.patch).mockImplementation(async (url: string, body: any) => ({
+    data: { message: 'ok', institution: { ...list.find((i) => url.endsWith(i._id))!, ...body } },
+  }));
+  vi.mocked(api.delete).mockResolvedValue({ data: { message: 'ok' } });
+});
+
+function renderMap(admin: boolean) {
+  const user = makeUser({ isAdmin: admin });
+  renderWithProviders(
+    <SessionContext.Provider value={{ ...LOGGED_OUT, token: 't', user, roles: computeRoles(user, []) }}>
+      <MapPage />
+    </SessionContext.Provider>,
+  );
+}
+
+describe('MapPage (/map)', () => {
+  it('adds an institution where the map is clicked', async () => {
+    renderMap(false);
+    await screen.findByText('2 marqueurs');
+    fireEvent.click(screen.getByRole('button', { name: 'clic sur la carte' }));
+    expect(screen.getByRole('heading', { name: 'Nouvel établissement' })).toBeTruthy();
+    expect(screen.queryByLabelText('Vérifié')).toBeNull();
+    fireEvent.change(screen.getByLabelText(/^Nom/), { target: { value: 'Lycée Neuf' } });
+    fireEvent.change(screen.getByLabelText('Adresse postale'), { target: { value: '1 place Neuve' } });
+    expect((screen.getByLabelText('E-mail') as HTMLInputElement).type).toBe('email');
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(api.post).toHaveBeenCalled());
+    expect(vi.mocked(api.post).mock.calls[0]).toEqual([
+      '/institution',
+      { name: 'Lycée Neuf', address: '1 place Neuve', email: '', latitude: 45, longitude: 3 },
+    ]);
+    // The saved one is now the selected institution, shown among the markers without refetching.
+    expect(await screen.findByText('3 marqueurs')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Établissement sélectionné' })).toBeTruthy();
+    expect(api.get).toHaveBeenCalledTimes(2);
+  });
+
+  it('selects a marker, moves it with a click and saves; admins also set "Vérifié"', async () => {
+    renderMap(true);
+    fireEvent.click(await screen.findByRole('button', { name: 'marqueur Collège 2' }));
+    expect((screen.getByLabelText(/^Nom/) as HTMLInputElement).value).toBe('Collège 2');
+    const verified = screen.getByLabelText('Vérifié') as HTMLSelectElement;
+    expect([...verified.options].map((o) => o.text)).toEqual(['Oui', 'Non']);
+    expect(verified.value).toBe('false');
+    fireEvent.change(verified, { target: { value: 'true' } });
+    fireEvent.click(screen.getByRole('button', { name: 'clic sur la carte' }));
+    expect(screen.getByText('brouillon 45,3')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(api.patch).toHaveBeenCalled());
+    expect(vi.mocked(api.patch).mock.calls[0]).toEqual([
+      '/institution/i2',
+      { name: 'Collège 2', address: '2 rue Haute', email: '', latitude: 45, longitude: 3, confirmed: true },
+    ]);
+  });
+
+  it('lets admins delete after a confirmation, and cancel clears the selection', async () => {
+    renderMap(true);
+    fireEvent.click(await screen.findByRole('button', { name: 'marqueur Collège 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Supprimer' }));
+    expect(api.delete).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirmer la suppression' }));
+    await waitFor(() => expect(api.delete).toHaveBeenCalledWith('/institution/i1'));
+    expect(await screen.findByText('1 marqueurs')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'marqueur Collège 2' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Annuler' }));
+    expect(screen.getByText('Aucun établissement sélectionné.')).toBeTruthy();
+  });
+
+  it('hides delete and "Vérifié" from non-admins', async () => {
+    renderMap(false);
+    fireEvent.click(await screen.findByRole('button', { name: 'marqueur Collège 1' }));
+    expect(screen.queryByRole('button', { name: 'Supprimer' })).toBeNull();
+    expect(screen.queryByLabelText('Vérifié')).toBeNull();
+  });
+
+  it('above 500 in view: admins get the first 500 unconfirmed, others none, and both are told', async () => {
+    list = Array.from({ length: 1200 }, (_, i) => school(i, i % 2 === 0));
+    renderMap(true);
+    expect(await screen.findByText('500 marqueurs')).toBeTruthy();
+    expect(screen.getByText(/1200 établissements dans la zone affichée : seuls les 500 premiers en attente de vérification/)).toBeTruthy();
+  });
+
+  it('above 500 in view: non-admins see no marker', async () => {
+    list = Array.from({ length: 501 }, (_, i) => school(i, false));
+    renderMap(false);
+    expect(await screen.findByText(/501 établissements dans la zone affichée : zoomez/)).toBeTruthy();
+    expect(screen.getByText('0 marqueurs')).toBeTruthy();
+  });
+});

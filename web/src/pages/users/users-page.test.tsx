@@ -1,0 +1,114 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Routes } from 'react-router';
+import type { GroupDetail, GroupMember } from '@olympe/contract';
+import { LOGGED_OUT, SessionContext } from '../../session/session-context';
+import { renderWithProviders } from '../../test/render';
+import { makeUser } from '../../test/fixtures';
+import { UsersPage } from './users-page';
+
+const api = vi.hoisted(() => ({ fetchGroup: vi.fn(), saveGroupMembers: vi.fn(), logto: vi.fn() }));
+vi.mock('../../api/groups', () => ({
+  fetchGroup: api.fetchGroup,
+  saveGroupMembers: api.saveGroupMembers,
+  groupKeys: { all: ['groups'], detail: (id: string) => ['groups', id] },
+}));
+vi.mock('../../api/users', () => ({ logto: api.logto }));
+
+const member = (id: string, fields: Partial<GroupMember>): GroupMember => {
+  const { isMember: _m, isTeacher: _t, ...user } = makeUser({ _id: id, ...fields });
+  return user;
+};
+const GROUP: GroupDetail = {
+  _id: 'g1',
+  name: 'Stage d’été',
+  system: false,
+  members: [
+    member('u1', { firstName: 'Chloé', lastName: 'Lefèvre', email: 'chloe@x.fr', gender: 'female', birthDate: '2010-03-04', emailNotifications: true }),
+    member('u2', { firstName: 'Hugo', lastName: 'Abel', email: 'hugo@x.fr', gender: 'male', emailNotifications: false }),
+    member('u3', { firstName: 'Ada', lastName: 'Zorn', email: 'admin@x.fr', gender: 'other', isAdmin: true }),
+  ],
+};
+
+function setup() {
+  const login = vi.fn().mockResolvedValue(undefined);
+  localStorage.setItem('jwt', 'admin-token');
+  renderWithProviders(
+    <SessionContext.Provider value={{ ...LOGGED_OUT, token: 'admin-token', login }}>
+      <Routes>
+        <Route path="/users/:id" element={<UsersPage />} />
+      </Routes>
+    </SessionContext.Provider>,
+    { route: '/users/g1', targets: { '/profile': 'Page profil' } },
+  );
+  return { login };
+}
+const textarea = () => screen.getByLabelText(/Liste d’adresses e-mail/) as HTMLTextAreaElement;
+
+describe('UsersPage', () => {
+  beforeEach(() => {
+    Object.values(api).forEach((fn) => fn.mockReset());
+    api.fetchGroup.mockResolvedValue(GROUP);
+  });
+
+  it('shows the title, the counter, the rows by last name with SPEC display values, and searches', async () => {
+    setup();
+    expect(await screen.findByRole('heading', { name: 'Gestion du groupe Stage d’été' }, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('3/3 membres')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Membres du groupe Stage d’été' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[1].textContent)).toEqual(['Abel', 'Lefèvre', 'Zorn']);
+    const chloe = within(rows[1]).getAllByRole('cell').map((c) => c.textContent);
+    expect(chloe.slice(3, 7)).toEqual(['F', 'chloe@x.fr', '04-03-2010', 'Oui']);
+    expect(within(rows[0]).getAllByRole('cell')[6].textContent).toBe('Non');
+    // No "Simuler" onto an admin.
+    expect(within(rows[2]).queryByRole('button', { name: /Simuler/ })).toBeNull();
+
+    fireEvent.change(screen.getByLabelText('Rechercher'), { target: { value: 'LEFEVRE' } });
+    await waitFor(() => expect(screen.getByText('1/3 membres')).toBeTruthy(), { timeout: 5000 });
+  });
+
+  it('adds with the split rule and saves the full list', async () => {
+    api.saveGroupMembers.mockResolvedValue({ message: 'ok', added: 1, removed: 1 });
+    setup();
+    await screen.findByText('3/3 membres', {}, { timeout: 5000 });
+    fireEvent.change(textarea(), { target: { value: 'Nouveau@X.fr; chloe@x.fr,\nhugo@x.fr' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Ajouter' }));
+    fireEvent.change(textarea(), { target: { value: 'HUGO@x.fr' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Retirer' }));
+    expect(screen.getByText(/À ajouter \(1\) : nouveau@x.fr/)).toBeTruthy();
+    expect(screen.getByText(/À retirer \(1\) : hugo@x.fr/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(api.saveGroupMembers).toHaveBeenCalledWith('g1', ['chloe@x.fr', 'admin@x.fr', 'nouveau@x.fr']), { timeout: 5000 });
+  });
+
+  it('puts unknown e-mails back in the input so they can be removed, never dropping them', async () => {
+    api.saveGroupMembers.mockRejectedValueOnce({
+      isAxiosError: true,
+      response: { status: 400, data: { message: '…', unknown: ['inconnu@x.fr'] } },
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    setup();
+    await screen.findByText('3/3 membres', {}, { timeout: 5000 });
+    fireEvent.change(textarea(), { target: { value: 'inconnu@x.fr' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Ajouter' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(textarea().value).toBe('inconnu@x.fr'), { timeout: 5000 });
+    expect(screen.getByText(/Ces adresses ne correspondent à aucun compte.*inconnu@x.fr/)).toBeTruthy();
+    api.saveGroupMembers.mockResolvedValueOnce({ message: 'ok', added: 0, removed: 0 });
+    fireEvent.click(screen.getByRole('button', { name: 'Retirer' }));
+    // Nothing left to change: the list is the saved one again.
+    expect((screen.getByRole('button', { name: 'Enregistrer' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('"Simuler" keeps the admin token under jwt_admin, switches to the new token and goes to /profile', async () => {
+    api.logto.mockResolvedValue('pupil-token');
+    const { login } = setup();
+    await screen.findByText('3/3 membres', {}, { timeout: 5000 });
+    fireEvent.click(screen.getByRole('button', { name: /Simuler Chloé Lefèvre/ }));
+    expect(await screen.findByText('Page profil', {}, { timeout: 5000 })).toBeTruthy();
+    expect(api.logto).toHaveBeenCalledWith('u1');
+    expect(login).toHaveBeenCalledWith('pupil-token');
+    expect(localStorage.getItem('jwt_admin')).toBe('admin-token');
+  });
+});
