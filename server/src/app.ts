@@ -29,6 +29,10 @@ import { userRoutes } from './users/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { answerRoutes } from './answers/routes.js';
 import { fileRoutes } from './files/routes.js';
+import { gradingRoutes } from './grading/routes.js';
+import { centerRoutes } from './centers/routes.js';
+import { sortingRoutes } from './sorting/routes.js';
+import { opsRoutes } from './ops/routes.js';
 
 z.config(z.locales.fr());
 
@@ -130,6 +134,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(sessionRoutes, { deps });
       await api.register(answerRoutes, { deps });
       await api.register(fileRoutes, { deps });
+      await api.register(gradingRoutes, { deps });
+      await api.register(centerRoutes, { deps });
+      await api.register(sortingRoutes, { deps });
+      await api.register(opsRoutes, { deps });
     },
     { prefix: '/api' },
   );

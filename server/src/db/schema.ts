@@ -356,3 +356,18 @@ export const rateLimits = pgTable('rate_limits', {
   count: integer('count').notNull(),
   windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
 });
+
+/** A corrector holds an answer they opened for 10 minutes, so "next copy" hands others a different one. */
+export const gradingClaims = pgTable(
+  'grading_claims',
+  {
+    answerId: uuid('answer_id')
+      .primaryKey()
+      .references(() => answers.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('grading_claims_user_idx').on(t.userId)],
+);
