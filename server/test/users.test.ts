@@ -142,3 +142,23 @@ describe('GET /user/{uid}', () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe('impersonation tokens', () => {
+  it('expire after 2 hours and die when the admin loses the admin flag', async () => {
+    const t = await buildTestApp();
+    try {
+      const admin = await createUser(t, 'admin');
+      const pupil = await createUser(t, 'pupil');
+      const res = await inject(t, { method: 'POST', url: '/api/user/logto', payload: { uid: pupil.id }, headers: admin.headers });
+      expect(res.status).toBe(200);
+      const { exp, iat } = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString());
+      expect(exp - iat).toBe(2 * 3600);
+      const asPupil = { authorization: `Bearer ${res.body.token}` };
+      expect((await inject(t, { method: 'PUT', url: '/api/auth/me', payload: {}, headers: asPupil })).status).toBe(200);
+      await t.database.db.update(users).set({ isAdmin: false }).where(eq(users.id, admin.id));
+      expect((await inject(t, { method: 'PUT', url: '/api/auth/me', payload: {}, headers: asPupil })).status).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+});

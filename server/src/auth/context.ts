@@ -37,13 +37,16 @@ export async function resolveAuth(db: Db, signer: TokenSigner, header: string | 
     institution_id: string | null;
     is_member: boolean;
     is_teacher: boolean;
+    actor_ok: boolean;
   }>(sql`
     SELECT u.token_version, u.is_admin, u.institution_id,
       EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = ${MEMBERS_GROUP_ID}) AS is_member,
-      EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = ${TEACHERS_GROUP_ID}) AS is_teacher
+      EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = ${TEACHERS_GROUP_ID}) AS is_teacher,
+      ${claims.actorId ? sql`EXISTS (SELECT 1 FROM users a WHERE a.id = ${claims.actorId} AND a.is_admin)` : sql`TRUE`} AS actor_ok
     FROM users u WHERE u.id = ${claims.userId}`);
   const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
-  if (!row || Number(row.token_version) !== claims.tokenVersion) return { auth: null, rejected: true };
+  // An impersonation token dies with its admin's admin flag.
+  if (!row || Number(row.token_version) !== claims.tokenVersion || !row.actor_ok) return { auth: null, rejected: true };
   const auth: AuthContext = {
     userId: claims.userId,
     isAdmin: !!row.is_admin,

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 
 const TOKEN_TTL = '7d';
+/** An impersonation token (carrying the admin as actor) lives 2 hours only. */
+const IMPERSONATION_TTL = '2h';
 
 export interface TokenClaims {
   userId: string;
@@ -19,7 +21,7 @@ export function createTokenSigner(secret: string) {
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.userId)
         .setIssuedAt()
-        .setExpirationTime(TOKEN_TTL);
+        .setExpirationTime(claims.actorId ? IMPERSONATION_TTL : TOKEN_TTL);
       return jwt.sign(key);
     },
     /** Returns null for any token that is malformed, tampered, expired or signed by another key. */
