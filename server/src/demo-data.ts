@@ -1,5 +1,8 @@
+import { seedChaptersDemo } from './chapters/demo.js';
 import type { Db } from './db/client.js';
-import { groupMembers, HOME_SCHOOLING_ID, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from './db/schema.js';
+import { groupMembers, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from './db/schema.js';
+import { seedGroupsDemo } from './groups/demo.js';
+import { seedInstitutionsDemo } from './institutions/demo.js';
 
 export const DEMO_PASSWORD = 'Olympe#2026';
 
@@ -8,36 +11,66 @@ export interface DemoAccount {
   role: string;
 }
 
-/** Demonstration data: one account of each role, and every capability's own part (added as they land). */
+const FIRST_NAMES = ['Léa', 'Hugo', 'Chloé', 'Louis', 'Inès', 'Jules', 'Zoé', 'Gabriel', 'Manon', 'Noé', 'Jade', 'Raphaël'];
+const LAST_NAMES = ['Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Petit', 'Durand', 'Leroy', 'Moreau', 'Simon', 'Laurent', 'Lefèvre'];
+const GRADES = ['4eme', '3eme', '2nde', '1ere'] as const;
+
+/**
+ * Demonstration data: one account of each role, 24 more pupils with complete profiles, schools,
+ * a group, and the chapters (online timed, training, paper). Each capability adds its part here.
+ */
 export async function seedDemo(db: Db, passwordHash: string): Promise<DemoAccount[]> {
+  const schoolIds = await seedInstitutionsDemo(db);
+  const school = schoolIds[0];
   const [admin, member, teacher, pupil] = await db
     .insert(users)
-    .values([
-      { email: 'admin@olympe.demo', firstName: 'Alice', lastName: 'Administratrice', gender: 'female', isAdmin: true },
-      { email: 'correcteur@olympe.demo', firstName: 'Bruno', lastName: 'Correcteur', gender: 'male' },
-      { email: 'prof@olympe.demo', firstName: 'Claire', lastName: 'Professeure', gender: 'female' },
-      {
-        email: 'eleve@olympe.demo',
-        firstName: 'Élise',
-        lastName: 'Élève',
-        gender: 'female',
-        grade: '3eme',
-        birthDate: '2011-05-14',
-        defaultChoice: 'local',
-        emailParent: 'parent@olympe.demo',
-      },
-    ].map((u) => ({ ...u, passwordHash, institutionId: HOME_SCHOOLING_ID })))
+    .values(
+      [
+        { email: 'admin@olympe.demo', firstName: 'Alice', lastName: 'Administratrice', gender: 'female', isAdmin: true },
+        { email: 'correcteur@olympe.demo', firstName: 'Bruno', lastName: 'Correcteur', gender: 'male' },
+        { email: 'prof@olympe.demo', firstName: 'Claire', lastName: 'Professeure', gender: 'female' },
+        {
+          email: 'eleve@olympe.demo',
+          firstName: 'Élise',
+          lastName: 'Élève',
+          gender: 'female',
+          grade: '3eme',
+          birthDate: '2011-05-14',
+          defaultChoice: 'local',
+          emailParent: 'parent@olympe.demo',
+        },
+      ].map((u) => ({ ...u, passwordHash, institutionId: school })),
+    )
+    .returning({ id: users.id });
+  const pupils = await db
+    .insert(users)
+    .values(
+      Array.from({ length: 24 }, (_, i) => ({
+        email: `eleve${String(i + 1).padStart(2, '0')}@olympe.demo`,
+        passwordHash,
+        firstName: FIRST_NAMES[i % FIRST_NAMES.length],
+        lastName: LAST_NAMES[(i * 5) % LAST_NAMES.length],
+        gender: i % 2 === 0 ? 'female' : 'male',
+        grade: GRADES[i % GRADES.length],
+        birthDate: `${2009 + (i % 4)}-0${1 + (i % 9)}-1${i % 10}`,
+        defaultChoice: i % 3 === 0 ? 'global' : 'local',
+        emailParent: `parent${i + 1}@olympe.demo`,
+        institutionId: schoolIds[i % 5],
+      })),
+    )
     .returning({ id: users.id });
   await db.insert(groupMembers).values([
     { groupId: MEMBERS_GROUP_ID, userId: member.id },
     { groupId: TEACHERS_GROUP_ID, userId: teacher.id },
   ]);
+  await seedGroupsDemo(db, [pupil.id, ...pupils.slice(0, 8).map((p) => p.id)]);
+  await seedChaptersDemo(db);
   void admin;
-  void pupil;
   return [
     { email: 'admin@olympe.demo', role: 'administrateur' },
     { email: 'correcteur@olympe.demo', role: 'correcteur' },
     { email: 'prof@olympe.demo', role: 'personnel scolaire' },
     { email: 'eleve@olympe.demo', role: 'élève (profil complet)' },
+    { email: 'eleve01@olympe.demo … eleve24@olympe.demo', role: 'autres élèves' },
   ];
 }

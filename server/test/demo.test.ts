@@ -13,7 +13,7 @@ describe('demo data', () => {
   it('creates one account of each role that can log in with the printed password', async () => {
     const accounts = await seedDemo(t.database.db, await hashPassword(DEMO_PASSWORD));
     const roles: Record<string, { isAdmin: boolean; isMember: boolean; isTeacher: boolean }> = {};
-    for (const a of accounts) {
+    for (const a of accounts.filter((x) => !x.email.includes('…'))) {
       const login = await inject(t, {
         method: 'POST',
         url: '/api/auth/login',

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
@@ -8,6 +9,10 @@ async function main(argv: string[]) {
   const file = argv[0];
   if (!file) {
     console.error('Usage : npm run import:schools -- FICHIER.csv');
+    process.exit(2);
+  }
+  if (!existsSync(file)) {
+    console.error(`Fichier introuvable : ${file}`);
     process.exit(2);
   }
   const config = loadConfig();
@@ -24,9 +29,11 @@ async function main(argv: string[]) {
 }
 
 let lastDraw = 0;
+let finished = false;
 function drawProgress(read: number, total: number) {
   const now = Date.now();
-  if (now - lastDraw < 100 && read < total) return;
+  if (finished || (now - lastDraw < 100 && read < total)) return;
+  finished = read >= total;
   lastDraw = now;
   const ratio = total === 0 ? 1 : read / total;
   const width = 30;
