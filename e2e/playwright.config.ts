@@ -2,13 +2,13 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_DATA_DIR = path.resolve(import.meta.dirname, 'output/data');
+export const E2E_DATA_DIR = path.resolve(import.meta.dirname, `output/data-${PORT}`);
 
 /** Journeys in Debian's Chromium against the built app on a fresh data dir (never a downloaded browser). */
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
-  outputDir: 'output/results',
+  outputDir: `output/results-${PORT}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,

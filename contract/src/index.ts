@@ -6,3 +6,5 @@ export * from './institution.js';
 export * from './chapters.js';
 export * from './dates.js';
 export * from './sessions.js';
+export * from './centers.js';
+export * from './grading.js';
