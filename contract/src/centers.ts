@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { GRADES } from './user.js';
+
+/** DESIGN §3 Centres: the status of an institution for one paper chapter, as the selection map shows it. */
+export const CENTER_STATUSES = ['unknown', 'yes', 'center', 'no', 'full'] as const;
+export type CenterStatus = (typeof CENTER_STATUSES)[number];
+
+/** Legend of the centre map (one colour per status). */
+export const CENTER_STATUS_LABELS: Record<CenterStatus, string> = {
+  center: 'Centre pôle (ouvert à tous)',
+  yes: 'Centre ouvert',
+  full: 'Centre complet',
+  unknown: 'Réponse de l’établissement en attente',
+  no: 'N’organise pas l’épreuve',
+};
+
+/** SPEC §9: the centre map draws at most 500 centres. */
+export const CENTER_MAP_MAX_MARKERS = 500;
+/** SPEC §9: default number of places for outside pupils. */
+export const DEFAULT_NB_PLACES = 0;
+export const CENTER_INSTRUCTIONS_MAX = 20_000;
+export const NB_PLACES_MAX = 100_000;
+
+/** SPEC §8 exact texts. */
+export const NO_INSTRUCTIONS_TEXT = 'Les instructions pour ce centre ne sont pas encore disponibles.';
+export const NO_OWN_PUPILS_TEXT = 'Aucun élève de votre établissement n’est inscrit pour l’instant.';
+export const NO_OUTSIDE_PUPILS_TEXT = 'Aucun élève extérieur n’est inscrit pour l’instant.';
+export const CENTER_FULL_MESSAGE = 'Ce centre est complet.';
+
+const ref = z.object({ _id: z.string(), name: z.string() });
+
+/** A pupil registered at a centre (SPEC §3 Centre.members). */
+export const centerMemberSchema = z.object({
+  _id: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  grade: z.enum(GRADES).nullable(),
+  institution: ref.nullable(),
+});
+export type CenterMember = z.infer<typeof centerMemberSchema>;
+
+/** GET /center/{chapterId}: the centre of one institution (the caller's for school staff). */
+export const centerSchema = z.object({
+  institution: ref,
+  opened: z.boolean().nullable(),
+  instructions: z.string(),
+  nb_places: z.number().int(),
+  isPole: z.boolean(),
+  status: z.enum(CENTER_STATUSES),
+  members: z.array(centerMemberSchema),
+});
+export type Center = z.infer<typeof centerSchema>;
+
+const nbPlaces = z
+  .number({ error: 'Le nombre de places doit être un nombre.' })
+  .int({ error: 'Le nombre de places doit être un nombre entier.' })
+  .min(0, { error: 'Le nombre de places ne peut pas être négatif.' })
+  .max(NB_PLACES_MAX, { error: 'Nombre de places trop grand.' });
+
+/**
+ * PATCH /center/{chapterId}: school staff answer for their own school; an admin may name the
+ * institution and mark the centre as a pole (open to all).
+ */
+export const centerPatchSchema = z.object({
+  opened: z.boolean({ error: 'Réponse invalide (oui ou non attendu).' }).nullable().optional(),
+  instructions: z
+    .string({ error: 'Les instructions doivent être un texte.' })
+    .max(CENTER_INSTRUCTIONS_MAX, { error: 'Les instructions sont trop longues.' })
+    .optional(),
+  nb_places: nbPlaces.optional(),
+  institution: z.uuid({ error: 'Identifiant d’établissement invalide.' }).optional(),
+  isPole: z.boolean({ error: 'La valeur « centre pôle » doit être oui ou non.' }).optional(),
+});
+export type CenterPatch = z.infer<typeof centerPatchSchema>;
+
+/** GET /center/institutions/{chapterId}: one centre on the selection map. */
+export const centerOptionSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  address: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  status: z.enum(CENTER_STATUSES),
+  /** Instructions given by the centre; empty until it opened. */
+  instructions: z.string(),
+  /** The caller's own school. */
+  own: z.boolean(),
+  /** Hidden behind "more possibilities" for this caller (local/global rule). */
+  extra: z.boolean(),
+});
+export type CenterOption = z.infer<typeof centerOptionSchema>;
+
+/** GET /center/user/{chapterId}: the caller's registration and its centre. */
+export const userCenterSchema = z.object({
+  registration: z.object({ institution: ref, createdAt: z.string() }).nullable(),
+  center: centerOptionSchema.nullable(),
+});
+export type UserCenter = z.infer<typeof userCenterSchema>;
+
+export const userCenterPatchSchema = z.object({
+  institution: z.uuid({ error: 'Identifiant d’établissement invalide.' }),
+});
+
+/** GET /answer/unlabeled/{chapterId}: a scanned copy waiting for sorting (SPEC §3 Unlabelled answer). */
+export const unlabeledAnswerSchema = z.object({
+  _id: z.string(),
+  answer: z.string(),
+  institution: ref.nullable(),
+  originalName: z.string(),
+  pages: z.number().nullable(),
+  createdAt: z.string(),
+  labeled: z.boolean(),
+});
+export type UnlabeledAnswer = z.infer<typeof unlabeledAnswerSchema>;
+
+export const unlabeledCreateSchema = z.object({
+  answer: z
+    .string({ error: 'Chemin de fichier manquant.' })
+    .regex(/^pdfs\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/, {
+      error: 'Chemin de fichier invalide (pdfs/<identifiant>.pdf attendu).',
+    }),
+  institution: z.uuid({ error: 'Identifiant d’établissement invalide.' }).nullable().optional(),
+});
+
+/** GET /center/overview/{chapterId}: one participant. */
+export const overviewUserSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  grade: z.enum(GRADES).nullable(),
+  institution: ref.nullable(),
+});
+export type OverviewUser = z.infer<typeof overviewUserSchema>;
+
+/** SPEC §3 Registration overview: unregistered users, and members grouped by centre with the centre flag. */
+export const centerOverviewSchema = z.object({
+  unregistered: z.array(overviewUserSchema),
+  members: z.array(
+    z.object({
+      institution: ref,
+      /** The centre flag: VALIDÉ when set (opened, or a pole centre), else EN ATTENTE. */
+      validated: z.boolean(),
+      opened: z.boolean().nullable(),
+      isPole: z.boolean(),
+      status: z.enum(CENTER_STATUSES),
+      members: z.array(overviewUserSchema),
+    }),
+  ),
+});
+export type CenterOverview = z.infer<typeof centerOverviewSchema>;
+
+/** SPEC §2 Registrations: the centre status shown per participant. */
+export const centerFlagLabel = (validated: boolean) => (validated ? 'VALIDÉ' : 'EN ATTENTE');

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+
+/**
+ * Grading (SPEC §2 "Correction", "History", "Overview"; DESIGN §3 Answers). Schemas shared by the
+ * server routes and the web pages, and the pure cell / total rules both sides apply.
+ */
+
+/** SPEC §3 Grading table values: ' ' no answer, '?' answered not graded, 'X' excused or blank, or the number. */
+export const CELL_NONE = ' ';
+export const CELL_UNGRADED = '?';
+export const CELL_EXCUSED = 'X';
+export type CellKind = 'none' | 'ungraded' | 'excused' | 'graded';
+
+/** A stored grade: digits with an optional decimal part (SPEC §5: the grade field takes digits and the dot), or X. */
+export const GRADE_NUMBER_PATTERN = /^\d{1,6}(\.\d{1,4})?$/;
+export const GRADE_MESSAGE = 'Note invalide : un nombre (chiffres et point) ou X est attendu.';
+
+/** The kind of a table cell value. */
+export function cellKind(value: string): CellKind {
+  if (value === CELL_NONE || value === '') return 'none';
+  if (value === CELL_UNGRADED) return 'ungraded';
+  if (value === CELL_EXCUSED) return 'excused';
+  return 'graded';
+}
+
+/**
+ * The value of a cell from the pupil's current answer (DESIGN §3): no current answer, or an empty
+ * one (a cleared numeric answer) that nobody graded, is ' '; a grade wins over everything.
+ */
+export function cellValue(current: { answered: boolean; grade: string | null } | null | undefined): string {
+  if (!current) return CELL_NONE;
+  if (current.grade !== null && current.grade !== '') return current.grade;
+  return current.answered ? CELL_UNGRADED : CELL_NONE;
+}
+
+/** The numeric value of a cell, or null for ' ', '?', 'X' and anything that is not a number. */
+export function cellNumber(value: string): number | null {
+  const t = value.trim().replace(',', '.');
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** SPEC §4/§5: the total sums the numeric values and ignores the others. Rounded to 4 decimals (0.1 + 0.2). */
+export function totalOf(values: readonly string[]): number {
+  let sum = 0;
+  for (const v of values) sum += cellNumber(v) ?? 0;
+  return Math.round(sum * 10_000) / 10_000;
+}
+
+/**
+ * A grade as typed (string or number), normalised for storage: 'X' (any case), a number with
+ * a dot or a comma (trailing zeros kept as typed, spaces trimmed), or null (empty: clears the grade).
+ * Returns undefined when the value is not acceptable.
+ */
+export function normalizeGrade(input: string | number | null): string | null | undefined {
+  if (input === null) return null;
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input) || input < 0) return undefined;
+    const s = String(input);
+    return GRADE_NUMBER_PATTERN.test(s) ? s : undefined;
+  }
+  const t = input.trim().replace(',', '.');
+  if (t === '') return null;
+  if (t.toUpperCase() === CELL_EXCUSED) return CELL_EXCUSED;
+  const s = t.endsWith('.') ? t.slice(0, -1) : t;
+  return GRADE_NUMBER_PATTERN.test(s) ? s : undefined;
+}
+
+const instant = z.string();
+const person = z.object({ _id: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable() });
+
+/** GET /answer/table/{id}: the chapter, its answerable exercises in order, and the pupils keyed by id. */
+export const gradingTableSchema = z.object({
+  chapter: z.object({ _id: z.string(), title: z.string(), offline: z.boolean(), analysis: z.boolean() }),
+  exercises: z.array(z.object({ _id: z.string(), title: z.string(), answerFormat: z.string() })),
+  users: z.record(
+    z.string(),
+    z.object({
+      firstName: z.string().nullable(),
+      lastName: z.string().nullable(),
+      email: z.string(),
+      grade: z.string().nullable(),
+      gender: z.string().nullable(),
+      birthDate: z.string().nullable(),
+      /** One value per exercise, in the order of `exercises`. */
+      data: z.array(z.string()),
+    }),
+  ),
+});
+export type GradingTable = z.infer<typeof gradingTableSchema>;
+export type GradingTableUser = GradingTable['users'][string];
+
+/** GET /answer/select/{exerciseId}: `url` is "{userId}/{exerciseId}" for /history/{url}; a message when none is left. */
+export const selectedAnswerSchema = z.object({ url: z.string().optional(), message: z.string().optional() });
+export type SelectedAnswer = z.infer<typeof selectedAnswerSchema>;
+
+/** The grade block of an answer. Members also get `answerId` and the version to send back. */
+export const gradeStateSchema = z.object({
+  answerId: z.string().optional(),
+  grade: z.string().nullable(),
+  grade_comment: z.string(),
+  hidden: z.boolean().optional(),
+  /** The conflict check: send it back as `expectedGradeTimestamp`. */
+  grade_timestamp: instant.nullable().optional(),
+  grader: person.nullable().optional(),
+});
+export type GradeState = z.infer<typeof gradeStateSchema>;
+
+/** GET /answer/history/{uid}/{eid}. `result` is null when there is nothing to show (see SPEC §6 for pupils). */
+export const answerHistorySchema = z.object({
+  user: person,
+  exercise: z.object({
+    _id: z.string(),
+    title: z.string(),
+    answerFormat: z.string(),
+    chapter: z.string(),
+    chapterTitle: z.string(),
+  }),
+  answers: z.array(z.object({ _id: z.string(), answer: z.string(), timestamp: instant })),
+  result: gradeStateSchema.nullable(),
+  /** True when the caller may grade (members, admins): the page shows the editable block. */
+  canGrade: z.boolean(),
+});
+export type AnswerHistory = z.infer<typeof answerHistorySchema>;
+
+/** POST /answer/grade. `expectedGradeTimestamp` is the grade_timestamp the corrector started from (null: never graded). */
+export const gradeSaveSchema = z.object({
+  answerId: z.uuid({ error: 'Copie invalide.' }),
+  grade: z.union([z.string().max(20, { error: GRADE_MESSAGE }), z.number()], { error: GRADE_MESSAGE }).nullable(),
+  grade_comment: z.string({ error: 'Le commentaire doit être un texte.' }).max(20_000, { error: 'Le commentaire est trop long.' }).nullable().default(''),
+  hidden: z.boolean({ error: 'Le champ « Cacher la copie » doit valoir vrai ou faux.' }).default(false),
+  expectedGradeTimestamp: z.iso
+    .datetime({ offset: true, error: 'Version de la copie invalide.' })
+    .nullable({ error: 'Version de la copie attendue (expectedGradeTimestamp).' }),
+});
+export type GradeSave = z.input<typeof gradeSaveSchema>;
+
+export const gradeSavedSchema = z.object({
+  answerId: z.string(),
+  grade: z.string().nullable(),
+  grade_comment: z.string(),
+  hidden: z.boolean(),
+  grade_timestamp: instant,
+});
+export type GradeSaved = z.infer<typeof gradeSavedSchema>;
+
+export const GRADE_CONFLICT_MESSAGE =
+  'Cette copie a été modifiée par un autre correcteur entre-temps : sa version est affichée, vos dernières modifications n’ont pas été enregistrées.';
+export const NEWER_ANSWER_MESSAGE =
+  'L’élève a envoyé une réponse plus récente : la copie affichée a été rechargée, vos dernières modifications n’ont pas été enregistrées.';
+
+/** 409 of POST /answer/grade: the state now stored, so the page can show it. */
+export const gradeConflictSchema = z.object({
+  message: z.string(),
+  current: gradeStateSchema.extend({ answerId: z.string() }),
+});
+export type GradeConflict = z.infer<typeof gradeConflictSchema>;
+
+/** SPEC §3 Overview row. */
+export const overviewRowSchema = z.object({
+  _id: z.string(),
+  student: person,
+  grader: person.nullable(),
+  exercise: z.object({ _id: z.string(), title: z.string() }),
+  grade: z.string().nullable(),
+  grade_comment: z.string().nullable(),
+  grade_timestamp: instant.nullable(),
+});
+export type OverviewRow = z.infer<typeof overviewRowSchema>;
+
+export const unlabeledStatsSchema = z.object({ count: z.number().int() });
+export const autoCorrectionSchema = z.object({ message: z.string(), graded: z.number().int(), unchanged: z.number().int() });
+export type AutoCorrectionResult = z.infer<typeof autoCorrectionSchema>;
