@@ -56,3 +56,58 @@ export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}$
 
 /** Where journey screenshots go (under e2e output, never committed). */
 export const screenshot = (name: string) => path.join(import.meta.dirname, 'output/screens', name);
+
+export const ADMIN_EMAIL = 'admin@e2e.test';
+let adminToken: string | undefined;
+
+/**
+ * The start-up admin (ADMIN_EMAIL) with PASSWORD: confirms the link written to the outbox at start
+ * the first time, then logs in. The token is kept for the worker (login is rate-limited per e-mail).
+ */
+export async function ensureAdmin(request: APIRequestContext): Promise<string> {
+  if (adminToken) return adminToken;
+  let res = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: PASSWORD } });
+  if (res.status() === 401) {
+    const token = new URL(await linkFromOutbox(ADMIN_EMAIL)).searchParams.get('token');
+    const confirm = await request.post('/api/auth/confirm', { data: { token, password: PASSWORD } });
+    expect(confirm.ok(), await confirm.text()).toBe(true);
+    res = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: PASSWORD } });
+  }
+  expect(res.ok(), await res.text()).toBe(true);
+  adminToken = (await res.json()).token as string;
+  return adminToken;
+}
+
+/** Headers of an API call as the admin. */
+export async function adminHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+  return { Authorization: `Bearer ${await ensureAdmin(request)}` };
+}
+
+/** Logs the page in as the admin (API login, token stored where the app expects it). */
+export async function adminPage(page: Page): Promise<void> {
+  const token = await ensureAdmin(page.request);
+  await page.goto('/');
+  await page.evaluate((t) => localStorage.setItem('jwt', t), token);
+}
+
+/** The token the page is logged in with (after loginByApi or adminPage). */
+export async function pageToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  expect(token).toBeTruthy();
+  return token!;
+}
+
+/** A short unique tag for names of e2e data (groups, chapters, schools). */
+export const tag = () => `${Date.now().toString(36).slice(-5)}${Math.random().toString(36).slice(2, 5)}`;
+
+/**
+ * axe on the current page, leaving out the given selectors: only for a violation already reported
+ * in a component outside the journey's reach (say which one, and why, where it is used).
+ */
+export async function expectAccessibleExcept(page: Page, label: string, exclude: string[]): Promise<void> {
+  let builder = new AxeBuilder({ page });
+  for (const selector of exclude) builder = builder.exclude(selector);
+  const results = await builder.analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${label}: ${v.id} — ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}

@@ -84,8 +84,10 @@ export default function SchoolMap(props: SchoolMapProps) {
         {markers.map(({ item, lat, lng }) => {
           const moved = draft && item._id === selectedId;
           return (
+            // Leaflet sets a marker's title and alt only when it is created: the key remounts it
+            // when they change (a renamed or newly verified institution).
             <Marker
-              key={item._id}
+              key={`${item._id}:${item.name}:${item.confirmed}`}
               position={moved ? [draft.lat, draft.lng] : [lat, lng]}
               icon={markerIcons[kindOf(item)]}
               title={item.name}

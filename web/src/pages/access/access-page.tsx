@@ -87,7 +87,8 @@ export function AccessPage() {
         Le premier groupe (dans l’ordre du tableau) qui correspond à l’élève décide de sa fenêtre d’accès et de sa durée. Dates et
         heures de Paris.
       </Text>
-      <ScrollArea type="auto">
+      {/* The wide table scrolls sideways: its viewport is focusable so the keyboard can scroll it. */}
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Tableau des groupes d’accès' }}>
         <Table striped aria-label="Groupes d’accès" miw={1200}>
           <Table.Thead>
             <Table.Tr>

@@ -253,7 +253,7 @@ export function ExosPage() {
         </Table.Tbody>
       </Table>
       {dirty && (
-        <Text size="sm" c="orange.9" role="status">
+        <Text size="sm" c="red.9" role="status">
           Modifications non enregistrées.
         </Text>
       )}

@@ -1,0 +1,139 @@
+import { expect, test } from '@playwright/test';
+import {
+  adminHeaders,
+  adminPage,
+  createAccount,
+  expectAccessible,
+  loginByApi,
+  pageToken,
+  screenshot,
+  tag,
+  unique,
+} from './fixtures.js';
+
+const SCHOOL = 'Collège Émile Zola';
+
+test.describe('Profil et établissements', () => {
+  test('[ÉLÈVE] remplit son profil, trouve son collège par une recherche accentuée et voit les tests', async ({ page, request }) => {
+    // Data of this journey, made by the admin through the API.
+    const headers = await adminHeaders(request);
+    const school = await request.post('/api/institution', {
+      headers,
+      data: { name: SCHOOL, address: '12 rue des Écoles, 75005 Paris', latitude: 48.8566, longitude: 2.3522, confirmed: true },
+    });
+    expect(school.ok(), await school.text()).toBe(true);
+    const schoolId = (await school.json()).institution._id as string;
+    const chapterTitle = `Test en ligne ${tag()}`;
+    const chapter = await request.post('/api/chapter', { headers, data: { title: chapterTitle } });
+    expect(chapter.status(), await chapter.text()).toBe(201);
+    const chapterId = (await chapter.json())._id as string;
+    const open = await request.patch(`/api/chapter/${chapterId}`, { headers, data: { groups: [{ name: 'all' }] } });
+    expect(open.ok(), await open.text()).toBe(true);
+
+    const email = unique('profil');
+    try {
+      await createAccount(request, email);
+      await loginByApi(page, email);
+      await page.goto('/profile');
+      await expect(page.getByRole('heading', { name: 'Mon profil' })).toBeVisible();
+      const sidebar = page.getByRole('navigation');
+      await expect(sidebar.getByText('Complétez votre profil pour accéder aux contenus.')).toBeVisible();
+      await expect(sidebar.getByRole('heading', { name: 'Tests en ligne' })).toHaveCount(0);
+
+      // Accents and case ignored: "emile zola" finds "Collège Émile Zola".
+      await page.getByRole('searchbox', { name: 'Rechercher un établissement' }).fill('emile zola');
+      const results = page.getByRole('list', { name: 'Résultats de la recherche' });
+      await results.getByRole('button', { name: new RegExp(`^${SCHOOL}`) }).click();
+      await expect(page.getByRole('textbox', { name: 'Établissement', exact: true })).toHaveValue(SCHOOL);
+
+      await page.getByRole('textbox', { name: 'Prénom' }).fill('Zoé');
+      await page.getByRole('textbox', { name: 'Nom', exact: true }).fill('Lefèvre');
+      await page.getByRole('combobox', { name: 'Genre' }).selectOption({ label: 'Féminin' });
+      await page.getByLabel('Date de naissance').fill('2012-03-14');
+      await page.getByRole('combobox', { name: 'Classe' }).selectOption({ label: '4ème' });
+      await page.getByRole('textbox', { name: "E-mail d'un parent" }).fill('parent.lefevre@e2e.test');
+      await page
+        .getByRole('combobox', { name: "Choix par défaut du centre d'examen" })
+        .selectOption({ label: 'Passer l’épreuve dans mon établissement' });
+      await expectAccessible(page, '/profile');
+      await page.getByRole('button', { name: 'Enregistrer' }).click();
+      await expect(page.getByText('Modifications enregistrées')).toBeVisible();
+
+      // The profile is complete: the sidebar lists the online test opened to everyone.
+      await expect(sidebar.getByText('Complétez votre profil pour accéder aux contenus.')).toHaveCount(0);
+      const online = sidebar.getByRole('region', { name: 'Tests en ligne' });
+      await expect(online.getByRole('link', { name: chapterTitle })).toBeVisible();
+      await page.screenshot({ path: screenshot('profile-complete.png'), fullPage: true });
+
+      // Saved on the server: a reload shows the same profile.
+      await page.reload();
+      await expect(page.getByRole('textbox', { name: 'Établissement', exact: true })).toHaveValue(SCHOOL);
+      await expect(page.getByRole('textbox', { name: 'Prénom' })).toHaveValue('Zoé');
+      await expect(page.getByRole('combobox', { name: 'Classe' })).toHaveValue('4eme');
+      await expect(page.getByLabel('Date de naissance')).toHaveValue('2012-03-14');
+      await expectAccessible(page, '/profile (complet)');
+
+      // The pupil leaves the school so it can be deleted below.
+      const leave = await request.put('/api/auth/me', {
+        headers: { Authorization: `Bearer ${await pageToken(page)}` },
+        data: { institution: null },
+      });
+      expect(leave.ok(), await leave.text()).toBe(true);
+    } finally {
+      await request.delete(`/api/chapter/${chapterId}`, { headers });
+      await request.delete(`/api/institution/${schoolId}`, { headers });
+    }
+  });
+
+  test('[ADMIN] ajoute un établissement sur la carte et le vérifie', async ({ page, request }) => {
+    const name = `Lycée Carte ${tag()}`;
+    await adminPage(page);
+    await page.goto('/map');
+    await expect(page.getByRole('heading', { name: 'Établissements', level: 1 })).toBeVisible();
+    const map = page.locator('.leaflet-container');
+    await expect(map).toBeVisible();
+    await expect(page.getByText('Aucun établissement sélectionné.')).toBeVisible();
+    await expectAccessible(page, '/map');
+
+    // A click on the map opens the form of a new institution at that place.
+    const box = (await map.boundingBox())!;
+    await map.click({ position: { x: box.width * 0.6, y: box.height * 0.6 } });
+    await expect(page.getByRole('heading', { name: 'Nouvel établissement' })).toBeVisible();
+    await expect(page.locator('.leaflet-marker-icon[title="Nouvel établissement"]')).toBeVisible();
+    const form = page.getByRole('form', { name: 'Établissement sélectionné' });
+    await form.getByRole('textbox', { name: 'Nom' }).fill(name);
+    await form.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(page.getByText('Établissement enregistré')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Établissement sélectionné' })).toBeVisible();
+
+    let id: string | undefined;
+    try {
+      const list = await request.get('/api/institution', { headers: await adminHeaders(request) });
+      const saved = ((await list.json()) as { _id: string; name: string; confirmed: boolean }[]).find((i) => i.name === name);
+      expect(saved?.confirmed).toBe(false);
+      id = saved!._id;
+
+      // Deselect, then select it again by its marker and mark it verified.
+      await form.getByRole('button', { name: 'Annuler' }).click();
+      await expect(page.getByText('Aucun établissement sélectionné.')).toBeVisible();
+      const marker = page.locator(`.leaflet-marker-icon[title="${name}"]`);
+      await expect(marker).toHaveAttribute('alt', `${name} (non vérifié)`);
+      await marker.click();
+      await expect(page.getByRole('heading', { name: 'Établissement sélectionné' })).toBeVisible();
+      await expect(form.getByRole('textbox', { name: 'Nom' })).toHaveValue(name);
+      await form.getByRole('combobox', { name: 'Vérifié' }).selectOption({ label: 'Oui' });
+      await form.getByRole('button', { name: 'Enregistrer' }).click();
+      await expect(page.getByText('Modifications enregistrées')).toBeVisible();
+      await expect(marker).toHaveAttribute('alt', name);
+      await expectAccessible(page, '/map (établissement sélectionné)');
+      await page.screenshot({ path: screenshot('map-verified.png'), fullPage: true });
+
+      // After a reload the institution is verified.
+      await page.reload();
+      await page.locator(`.leaflet-marker-icon[title="${name}"]`).click();
+      await expect(form.getByRole('combobox', { name: 'Vérifié' })).toHaveValue('true');
+    } finally {
+      if (id) await request.delete(`/api/institution/${id}`, { headers: await adminHeaders(request) });
+    }
+  });
+});
