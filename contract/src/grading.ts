@@ -130,9 +130,7 @@ export const gradeSaveSchema = z.object({
   grade: z.union([z.string().max(20, { error: GRADE_MESSAGE }), z.number()], { error: GRADE_MESSAGE }).nullable(),
   grade_comment: z.string({ error: 'Le commentaire doit être un texte.' }).max(20_000, { error: 'Le commentaire est trop long.' }).nullable().default(''),
   hidden: z.boolean({ error: 'Le champ « Cacher la copie » doit valoir vrai ou faux.' }).default(false),
-  expectedGradeTimestamp: z.iso
-    .datetime({ offset: true, error: 'Version de la copie invalide.' })
-    .nullable({ error: 'Version de la copie attendue (expectedGradeTimestamp).' }),
+  expectedGradeTimestamp: z.iso.datetime({ offset: true, error: 'Version de la copie invalide ou absente.' }).nullable(),
 });
 export type GradeSave = z.input<typeof gradeSaveSchema>;
 

@@ -8,3 +8,4 @@ export * from './dates.js';
 export * from './sessions.js';
 export * from './centers.js';
 export * from './grading.js';
+export * from './ops.js';

@@ -33,6 +33,7 @@ import { gradingRoutes } from './grading/routes.js';
 import { centerRoutes } from './centers/routes.js';
 import { sortingRoutes } from './sorting/routes.js';
 import { opsRoutes } from './ops/routes.js';
+import { loggerOptions, observeRequests } from './ops/logging.js';
 
 z.config(z.locales.fr());
 
@@ -53,10 +54,7 @@ export interface AppOptions {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.body.password', 'req.body.token'] },
+    ...loggerOptions(config, opts.logger !== false),
     bodyLimit: 1024 * 1024,
     trustProxy: true,
   }).withTypeProvider<ZodTypeProvider>();
@@ -113,6 +111,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     request.auth = auth;
     request.authRejected = rejected;
   });
+  observeRequests(app);
 
   await app.register(
     async (api) => {

@@ -19,6 +19,20 @@ const envSchema = z.object({
   REDIS_URL: z.string().optional(),
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Operations (docs/operations.md): where PDFs live, and who may scrape /api/metrics.
+  FILE_STORE: z.enum(['disk', 'postgres', 's3']).default('disk'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_PREFIX: z.string().default('pdfs/'),
+  METRICS_TOKEN: z.string().min(16).optional(),
+}).superRefine((e, ctx) => {
+  if (e.FILE_STORE !== 's3') return;
+  for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+    if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'obligatoire quand FILE_STORE=s3' });
+  }
 });
 
 export interface Config {
@@ -38,6 +52,19 @@ export interface Config {
   logLevel: string;
   /** Serve the built web app from this folder when it exists. */
   webDist?: string;
+  /** Where PDF bytes live (docs/operations.md); absent means disk. */
+  fileStore?: 'disk' | 'postgres' | 's3';
+  s3?: S3Config;
+  metricsToken?: string;
+}
+
+export interface S3Config {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  prefix: string;
 }
 
 /** Reads the environment, fails fast with a readable list of what is wrong. */
@@ -68,6 +95,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tileUrl: e.TILE_URL,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+    fileStore: e.FILE_STORE,
+    s3:
+      e.FILE_STORE === 's3'
+        ? {
+            endpoint: e.S3_ENDPOINT!.replace(/\/$/, ''),
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID!,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+            prefix: e.S3_PREFIX,
+          }
+        : undefined,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedChaptersDemo } from '../src/chapters/demo.js';
 import { accessGroups, chapters } from '../src/db/schema.js';
-import { buildTestApp, createUser, inject, loginAs, type RoleName, type TestApp } from './helpers.js';
+import { buildTestApp, createUser, inject, loginAs, PUPIL_PROFILE, type RoleName, type TestApp } from './helpers.js';
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -79,7 +79,7 @@ describe('chapter routes: who may call them', () => {
   it('GET /chapter/{id} refuses a pupil no access group admits, and answers 404 / 400 for unknown or bad ids', async () => {
     const c = await newChapter();
     await t.database.db.insert(accessGroups).values({ chapterId: c.id, position: 0, authorizedGrades: ['Tale'] });
-    const pupil = await createUser(t, 'pupil', { grade: '3eme' });
+    const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, grade: '3eme' });
     const res = await inject(t, { method: 'GET', url: `/api/chapter/${c.id}`, headers: pupil.headers });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('Vous n’avez pas accès à ce chapitre.');
@@ -228,12 +228,16 @@ describe('DELETE /chapter/{id}', () => {
 describe('seedChaptersDemo', () => {
   it('creates the timed round, the training and the paper chapter, readable through the API', async () => {
     const demo = await seedChaptersDemo(t.database.db);
-    const pupil = await createUser(t, 'pupil', { gender: 'female', grade: '3eme' });
+    const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, gender: 'female', grade: '3eme' });
     const titles = (await inject(t, { method: 'GET', url: '/api/chapter', headers: pupil.headers })).body.map((c: { title: string }) => c.title);
     expect(titles).toEqual(expect.arrayContaining(['Coupe Olympe 2026 — Tour 1', 'Entraînement — Calcul', 'Épreuve papier — Demi-finale']));
     const timed = await inject(t, { method: 'GET', url: `/api/chapter/${demo.timedId}`, headers: admin });
     expect(timed.body.groups).toMatchObject([{ name: 'all', timeDuration: 60 }]);
-    const page = await inject(t, { method: 'GET', url: `/api/exos/chapter/${demo.timedId}`, headers: pupil.headers });
+    const pageOf = () => inject(t, { method: 'GET', url: `/api/exos/chapter/${demo.timedId}`, headers: pupil.headers });
+    // A timed chapter gives its statements only once the pupil has started it.
+    expect((await pageOf()).body.exercises).toEqual([]);
+    expect((await inject(t, { method: 'POST', url: `/api/chapter/start/${demo.timedId}`, headers: pupil.headers })).status).toBe(200);
+    const page = await pageOf();
     expect(page.body.exercises.map((e: { answerFormat: string }) => e.answerFormat)).toEqual(['numeric', 'numeric', 'numeric', 'pdf']);
     const raw = await inject(t, { method: 'GET', url: `/api/exos/raw/${demo.timedId}`, headers: admin });
     expect(raw.body.slice(0, 3).every((e: { statementVersions: unknown[] }) => e.statementVersions.length === 2)).toBe(true);

@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessGroups, chapters, exercises, statementVersions } from '../src/db/schema.js';
 import { pickVersionIndex } from '../src/exercises/versions.js';
-import { buildTestApp, createUser, inject, loginAs, type RoleName, type TestApp } from './helpers.js';
+import { buildTestApp, createUser, inject, loginAs, PUPIL_PROFILE, type RoleName, type TestApp } from './helpers.js';
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -184,7 +184,7 @@ describe('exercise CRUD', () => {
 describe('what pupils read', () => {
   it('gives a pupil only their assigned version, never an expected answer', async () => {
     const { chapter, exercise } = await seed();
-    const pupil = await createUser(t, 'pupil');
+    const pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
     const index = pickVersionIndex(pupil.id, exercise.id, 3);
     const statement = ['Version A : $1+1$', 'Version B : $2+2$', 'Version C : $3+3$'][index];
 
@@ -206,8 +206,8 @@ describe('what pupils read', () => {
   it('keeps a pupil on the same version when contents change, not when the count changes', async () => {
     const { exercise } = await seed();
     // Find a pupil whose version moves when a fourth version is added.
-    let pupil = await createUser(t, 'pupil');
-    while (pickVersionIndex(pupil.id, exercise.id, 3) === pickVersionIndex(pupil.id, exercise.id, 4)) pupil = await createUser(t, 'pupil');
+    let pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
+    while (pickVersionIndex(pupil.id, exercise.id, 3) === pickVersionIndex(pupil.id, exercise.id, 4)) pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
     const read = async () => (await inject(t, { method: 'GET', url: `/api/exos/${exercise.id}`, headers: pupil.headers })).body.statement;
     const index = pickVersionIndex(pupil.id, exercise.id, 3);
     const edited = ['A modifiée', 'B modifiée', 'C modifiée'];
@@ -236,7 +236,7 @@ describe('what pupils read', () => {
 
   it('refuses pupils no access group admits', async () => {
     const { chapter, exercise } = await seed({}, { authorizedGrades: ['Tale'] });
-    const pupil = await createUser(t, 'pupil', { grade: '4eme' });
+    const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, grade: '4eme' });
     const one = await inject(t, { method: 'GET', url: `/api/exos/${exercise.id}`, headers: pupil.headers });
     expect(one.status).toBe(403);
     const page = await inject(t, { method: 'GET', url: `/api/exos/chapter/${chapter.id}`, headers: pupil.headers });
@@ -248,7 +248,7 @@ describe('what pupils read', () => {
     const future = await seed({}, { accessStart: new Date(Date.now() + 3600_000) });
     const paper = await seed({ offline: true });
     const published = await seed({ offline: true, analysis: true });
-    const pupil = await createUser(t, 'pupil');
+    const pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
     for (const { chapter, exercise } of [future, paper]) {
       const page = await inject(t, { method: 'GET', url: `/api/exos/chapter/${chapter.id}`, headers: pupil.headers });
       expect(page.status).toBe(200);

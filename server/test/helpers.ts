@@ -9,7 +9,7 @@ import { buildApp } from '../src/app.js';
 import { hashPassword } from '../src/auth/service.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { groupMembers, MEMBERS_GROUP_ID, sentMails, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
+import { groupMembers, HOME_SCHOOLING_ID, MEMBERS_GROUP_ID, sentMails, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
 import type { Mailer } from '../src/mail/mailer.js';
 import { withDatabase } from './global-setup.js';
 
@@ -81,10 +81,25 @@ export async function createUser(
   return { id: row.id, email, token, headers: { authorization: `Bearer ${token}` } };
 }
 
-/** Headers for a request made as the given role (a fresh user each time), or none for anonymous. */
+/** A complete pupil profile (SPEC §5), so chapter content is open to them. */
+export const PUPIL_PROFILE = {
+  firstName: 'Sophie',
+  lastName: 'Germain',
+  gender: 'female',
+  birthDate: '2010-04-01',
+  grade: '3eme',
+  defaultChoice: 'local',
+  emailParent: 'parent@exemple.fr',
+  institutionId: HOME_SCHOOLING_ID,
+} satisfies Partial<typeof users.$inferInsert>;
+
+/**
+ * Headers for a request made as the given role (a fresh user each time), or none for anonymous.
+ * Pupils and teachers get a complete profile, which chapter content requires of them.
+ */
 export async function loginAs(t: TestApp, role: RoleName): Promise<Record<string, string>> {
   if (role === 'anonymous') return {};
-  return (await createUser(t, role)).headers;
+  return (await createUser(t, role, role === 'pupil' || role === 'teacher' ? PUPIL_PROFILE : {})).headers;
 }
 
 export async function inject(t: TestApp, opts: InjectOptions) {

@@ -42,6 +42,7 @@ export async function saveAnswer(db: Db, auth: AuthContext, input: AnswerSave, i
       WHERE NOT EXISTS (
         SELECT 1 FROM answers WHERE user_id = ${auth.userId}::uuid AND exercise_id = ${exercise.id}::uuid AND seq = ${seq}::bigint
       )
+      ON CONFLICT (user_id, exercise_id, seq) WHERE seq > 0 DO NOTHING
       RETURNING id
     )
     SELECT EXISTS (SELECT 1 FROM ins) AS inserted,

@@ -213,6 +213,12 @@ export const answers = pgTable(
   (t) => [
     index('answers_user_exercise_idx').on(t.userId, t.exerciseId, t.seq, t.createdAt),
     index('answers_exercise_idx').on(t.exerciseId),
+    // Two identical saves arriving together leave one row (client seq > 0; server-made rows use 0).
+    uniqueIndex('answers_user_exercise_seq_uq').on(t.userId, t.exerciseId, t.seq).where(sql`seq > 0`),
+    // The grading table picks the current answer per (exercise, pupil).
+    index('answers_current_idx')
+      .on(t.exerciseId, t.userId, t.seq.desc(), t.createdAt.desc())
+      .where(sql`withdrawn_at IS NULL`),
   ],
 );
 

@@ -1,3 +1,4 @@
+import { getChapterSessionState } from '../sessions/service.js';
 import {
   parseDecimal,
   type AnswerFormat,
@@ -166,7 +167,14 @@ export async function getExerciseFor(db: Db, auth: AuthContext, id: string, now 
 export async function getChapterPage(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<ChapterPage> {
   const access = await chapterAccessFor(db, auth, chapterId, now);
   const { chapter } = access;
-  const list = statementsReadable(access) ? await loadChapterExercises(db, chapterId) : [];
+  let readable = statementsReadable(access);
+  if (!access.staff) {
+    // DESIGN §3 Sessions: outside analysis mode, statements only while the session is started with
+    // time left; this also refuses pupils whose profile is incomplete (403).
+    const session = await getChapterSessionState(db, auth, chapterId);
+    readable &&= chapter.analysis || session.status === 'started';
+  }
+  const list = readable ? await loadChapterExercises(db, chapterId) : [];
   return {
     _id: chapter.id,
     title: chapter.title,

@@ -6,7 +6,7 @@ import { authOf, requireAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { AppError, badRequest, unauthorized } from '../errors.js';
 import { assertCanSeeFile, assertFileExists, signPdfLink, tooLarge, uploadPdf, verifyPdfSignature } from './service.js';
-import { createFileStore } from './store.js';
+import { openFileStore } from './store-select.js';
 
 const fileParams = z.object({
   file: z
@@ -17,7 +17,7 @@ const idOf = (file: string) => file.slice(0, -4);
 const uuidField = z.uuid();
 
 export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  const store = createFileStore(deps.config);
+  const store = openFileStore(deps);
   const maxPdfBytes = deps.config.maxPdfBytes;
   await app.register(multipart, { limits: { fileSize: maxPdfBytes, files: 1, fields: 10, fieldSize: 1000, parts: 12 } });
 

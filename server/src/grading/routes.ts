@@ -1,4 +1,94 @@
+import {
+  answerHistorySchema,
+  autoCorrectionSchema,
+  gradeConflictSchema,
+  gradeSavedSchema,
+  gradeSaveSchema,
+  gradingTableSchema,
+  overviewRowSchema,
+  selectedAnswerSchema,
+  unlabeledStatsSchema,
+} from '@olympe/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
+import {
+  autoCorrectChapter,
+  countUnlabeled,
+  getAnswerHistory,
+  getGradingTable,
+  listOverview,
+  saveGrade,
+  selectNextAnswer,
+} from './service.js';
 
-export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (_app, { deps: _deps }) => {};
+const chapterParams = z.object({ id: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
+const chapterIdParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
+const exerciseParams = z.object({ exerciseId: z.uuid({ error: 'Identifiant d’exercice invalide.' }) });
+const historyParams = z.object({
+  uid: z.uuid({ error: 'Identifiant d’élève invalide.' }),
+  eid: z.uuid({ error: 'Identifiant d’exercice invalide.' }),
+});
+const tags = ['grading'];
+
+/**
+ * Grading (SPEC §2 "Correction", "History", "Overview"; DESIGN §3 "Who may call what"): members
+ * and admins grade, read any history, select copies and review; auto-correction is admin only;
+ * a pupil reads only their own history.
+ */
+export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  const member = requireRole('member');
+
+  app.get(
+    '/answer/table/:id',
+    { preHandler: member, schema: { tags, params: chapterParams, response: { 200: gradingTableSchema } } },
+    async (request) => getGradingTable(deps.db, request.params.id),
+  );
+
+  app.get(
+    '/answer/select/:exerciseId',
+    { preHandler: member, schema: { tags, params: exerciseParams, response: { 200: selectedAnswerSchema } } },
+    async (request) => selectNextAnswer(deps.db, authOf(request), request.params.exerciseId),
+  );
+
+  app.post(
+    '/answer/auto/:chapterId',
+    { preHandler: requireRole('admin'), schema: { tags, params: chapterIdParams, response: { 200: autoCorrectionSchema } } },
+    async (request) => autoCorrectChapter(deps.db, authOf(request), request.params.chapterId),
+  );
+
+  app.get(
+    '/answer/history/:uid/:eid',
+    { preHandler: requireAuth, schema: { tags, params: historyParams, response: { 200: answerHistorySchema } } },
+    async (request) => getAnswerHistory(deps.db, authOf(request), request.params.uid, request.params.eid),
+  );
+
+  // SPEC §7 writes the path with a trailing slash; both forms are served.
+  for (const url of ['/answer/grade', '/answer/grade/']) {
+    app.post(
+      url,
+      {
+        preHandler: member,
+        schema: { tags, body: gradeSaveSchema, response: { 200: gradeSavedSchema, 409: gradeConflictSchema } },
+      },
+      async (request, reply) => {
+        const outcome = await saveGrade(deps.db, authOf(request), request.body);
+        if (!outcome.ok) return reply.status(409).send(outcome.conflict);
+        return outcome.saved;
+      },
+    );
+  }
+
+  app.get(
+    '/answer/overview/:chapterId',
+    { preHandler: member, schema: { tags, params: chapterIdParams, response: { 200: z.array(overviewRowSchema) } } },
+    async (request) => listOverview(deps.db, request.params.chapterId),
+  );
+
+  app.get(
+    '/answer/unlabeled/stats/:id',
+    { preHandler: member, schema: { tags, params: chapterParams, response: { 200: unlabeledStatsSchema } } },
+    async (request) => countUnlabeled(deps.db, request.params.id),
+  );
+};

@@ -19,15 +19,21 @@ vi.mock('../../api/sessions', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   fetchSessionState: api.fetchSessionState,
   startChapter: api.startChapter,
-  fetchChapterPage: api.fetchChapterPage,
   sendFocusEvent: api.sendFocusEvent,
 }));
+vi.mock('../../api/exercises', async (importOriginal) => ({ ...(await importOriginal<object>()), fetchChapterPage: api.fetchChapterPage }));
 vi.mock('../../api/answers', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   fetchMyAnswers: api.fetchMyAnswers,
   saveAnswer: api.saveAnswer,
 }));
 vi.mock('../../api/files', async (importOriginal) => ({ ...(await importOriginal<object>()), uploadPdf: api.uploadPdf }));
+vi.mock('../../api/centers', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  fetchCenterOptions: async () => [],
+  fetchUserCenter: async () => ({ registration: null, center: null }),
+}));
+vi.mock('./paper/center-map', () => ({ default: () => null }));
 
 const CHAPTER = '11111111-1111-4111-8111-111111111111';
 let userCounter = 0;
@@ -126,10 +132,10 @@ describe('ChapterPage states', () => {
     expect(screen.queryByLabelText('Votre réponse :')).toBeNull();
   });
 
-  it('shows the placeholder of paper chapters', async () => {
+  it('shows the centre selection panel of paper chapters to a pupil', async () => {
     api.fetchChapterPage.mockResolvedValue(chapterPage({ offline: true }));
     renderPage();
-    expect(await screen.findByText('Épreuve papier : le choix du centre arrive bientôt.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Centre d’examen' })).toBeTruthy();
     expect(screen.queryByLabelText('Votre réponse :')).toBeNull();
   });
 

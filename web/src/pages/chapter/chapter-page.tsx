@@ -4,12 +4,14 @@ import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView } from 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { answerKeys, fetchMyAnswers } from '../../api/answers';
-import { fetchChapterPage, fetchSessionState, sendFocusEvent, sessionKeys, startChapter } from '../../api/sessions';
+import { exerciseKeys, fetchChapterPage } from '../../api/exercises';
+import { fetchSessionState, sendFocusEvent, sessionKeys, startChapter } from '../../api/sessions';
 import { useCountdown } from '../../hooks/use-countdown';
 import type { AnswerQueue } from '../../lib/answer-queue';
 import { useSession } from '../../session/session-context';
 import { availabilityText, chapterView, formatRemaining, isHiddenInAnalysis, totalScore } from './chapter-view';
 import { ExerciseCard } from './exercise-card';
+import { PaperPanel } from './paper';
 import { RichText } from './rich-text';
 import { useAnswerQueue } from './use-answer-queue';
 
@@ -17,7 +19,6 @@ export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au co
 export const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
 export const NOT_YET = "L'épreuve n'est pas encore disponible.";
 export const START_LABEL = "Commencer l'épreuve en temps limité";
-export const PAPER_PLACEHOLDER = 'Épreuve papier : le choix du centre arrive bientôt.';
 
 /** SPEC §2 "Chapter page" (/chapter/{id}): the online test, its countdown, and its results once published. */
 export function ChapterPage() {
@@ -32,7 +33,7 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
   const client = useQueryClient();
   const queue = useAnswerQueue(userId);
   const stateQuery = useQuery({ queryKey: sessionKeys.state(chapterId), queryFn: () => fetchSessionState(chapterId) });
-  const pageQuery = useQuery({ queryKey: sessionKeys.page(chapterId), queryFn: () => fetchChapterPage(chapterId) });
+  const pageQuery = useQuery({ queryKey: exerciseKeys.page(chapterId), queryFn: () => fetchChapterPage(chapterId) });
   const state = stateQuery.data;
   const page = pageQuery.data;
   const view = state && page ? chapterView({ ...page, status: state.status, remainingTime: state.remainingTime }) : null;
@@ -45,7 +46,7 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
 
   const reload = useCallback(() => {
     void client.invalidateQueries({ queryKey: sessionKeys.state(chapterId) });
-    void client.invalidateQueries({ queryKey: sessionKeys.page(chapterId) });
+    void client.invalidateQueries({ queryKey: exerciseKeys.page(chapterId) });
     void client.invalidateQueries({ queryKey: answerKeys.mine(chapterId) });
   }, [client, chapterId]);
   const remaining = useServerCountdown(state, stateQuery.dataUpdatedAt, reload);
@@ -73,7 +74,7 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
           <Title order={2} size="h3" id="general-instructions">
             Instructions générales
           </Title>
-          <RichText content={page.headerStudents} />
+          <RichText content={page.headerStudents} label="Instructions générales" />
         </Paper>
       )}
       {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalScore(page.exercises, answers)}</Text>}
@@ -84,11 +85,7 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
       )}
       {availability && <Text>{availability}</Text>}
       {queue && <RefusedAnswers queue={queue} userId={userId} page={page} />}
-      {view === 'paper' && (
-        <Alert color="blue" title="Épreuve papier">
-          {PAPER_PLACEHOLDER}
-        </Alert>
-      )}
+      {view === 'paper' && <PaperPanel chapterId={chapterId} userId={userId} />}
       {view === 'ended' && <Text>{ENDED}</Text>}
       {view === 'before' && <Text>{NOT_YET}</Text>}
       {view === 'pending' && (

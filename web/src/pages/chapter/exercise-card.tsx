@@ -28,7 +28,7 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, onUplo
         <Title order={2} size="h3" id={titleId}>
           {exercise.title}
         </Title>
-        <RichText content={exercise.statement} />
+        <RichText content={exercise.statement} label={`Énoncé : ${exercise.title}`} />
         {exercise.answerFormat === 'numeric' && (
           <NumericAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} queue={queue} />
         )}
@@ -39,7 +39,7 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, onUplo
           <Stack gap={4}>
             <Text fw={600}>Score : {answer?.grade ?? 0}</Text>
             <Text fw={600}>Commentaire :</Text>
-            {answer?.grade_comment ? <RichText content={answer.grade_comment} /> : null}
+            {answer?.grade_comment ? <RichText content={answer.grade_comment} label={`Commentaire : ${exercise.title}`} /> : null}
           </Stack>
         )}
       </Stack>

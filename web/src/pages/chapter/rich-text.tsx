@@ -1,10 +1,6 @@
-import { Text } from '@mantine/core';
+import { MathText } from '../../components/MathText';
 
-/**
- * Statements, instructions and comments are rich text (Markdown + KaTeX).
- * TODO: render with the shared `MathText` (web/src/components/MathText) once it lands; until
- * then the text is shown as is, line breaks kept, never as HTML.
- */
-export function RichText({ content }: { content: string }) {
-  return <Text style={{ whiteSpace: 'pre-wrap' }}>{content}</Text>;
+/** Statements, instructions and comments: the shared rich-text block (Markdown + KaTeX), read-only. */
+export function RichText({ content, label = 'Texte' }: { content: string; label?: string }) {
+  return <MathText value={content} label={label} />;
 }

@@ -1,6 +1,237 @@
-import { UnderConstruction } from '../../components/UnderConstruction';
+import { useCallback, useDeferredValue, useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { IconDownload, IconRobot, IconSearch } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { cellKind, type GradingTable } from '@olympe/contract';
+import {
+  fetchGradingTable,
+  fetchUnlabeledCount,
+  gradingKeys,
+  runAutoCorrection,
+  selectNextAnswer,
+} from '../../api/grading';
+import { sortRows, VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
+import { paths } from '../../config/paths';
+import { downloadCsv } from '../../lib/csv';
+import { useSession } from '../../session/session-context';
+import {
+  buildRows,
+  countByExercise,
+  filterRows,
+  formatTotal,
+  resultsCsvRows,
+  resultsFileName,
+  totalCounts,
+  type GradingRow,
+} from './grading-table';
 
-/** SPEC §2 "Correction": placeholder until the screen is built. */
+/** SPEC §9: grading table height is the window height minus 200 px. */
+const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
+// Stable functions: the table caches sort keys per function.
+const byLastName = (r: GradingRow) => r.lastName;
+const byFirstName = (r: GradingRow) => r.firstName;
+const byTotal = (r: GradingRow) => r.total;
+
+/** Cell colours with readable contrast (axe): light backgrounds, dark text. */
+const CELL_STYLES: Record<string, CSSProperties> = {
+  graded: { background: 'var(--mantine-color-green-1)', color: 'var(--mantine-color-green-9)' },
+  excused: { background: 'var(--mantine-color-gray-2)', color: 'var(--mantine-color-gray-8)' },
+  ungraded: { background: 'var(--mantine-color-red-1)', color: 'var(--mantine-color-red-9)' },
+};
+const cellLinkStyle: CSSProperties = {
+  display: 'block',
+  borderRadius: 4,
+  padding: '2px 6px',
+  fontWeight: 600,
+  textAlign: 'center',
+  textDecoration: 'none',
+};
+
+/** SPEC §2 "Correction : {title}" (/grader/{id}). */
 export function GraderPage() {
-  return <UnderConstruction title="Correction" />;
+  const { id = '' } = useParams();
+  const query = useQuery({ queryKey: gradingKeys.table(id), queryFn: () => fetchGradingTable(id), enabled: !!id });
+  if (query.isPending) {
+    return (
+      <Stack>
+        <Title order={1}>Correction</Title>
+        <Center py="xl">
+          <Loader role="status" aria-label="Chargement du tableau de correction" />
+        </Center>
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Stack>
+        <Title order={1}>Correction</Title>
+        <Alert color="red">Impossible de charger le tableau de correction.</Alert>
+      </Stack>
+    );
+  }
+  return <GradingBoard chapterId={id} table={query.data} />;
+}
+
+function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingTable }) {
+  const { roles } = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState('');
+  // Typing stays responsive over 10,000 rows: the table follows the deferred value.
+  const deferredSearch = useDeferredValue(search);
+  const rows = useMemo(() => buildRows(table), [table]);
+  const shown = useMemo(() => filterRows(rows, deferredSearch), [rows, deferredSearch]);
+  const counts = useMemo(() => countByExercise(rows, table.exercises.length), [rows, table.exercises.length]);
+  const overall = totalCounts(counts);
+  const { chapter, exercises } = table;
+
+  const unlabeled = useQuery({
+    queryKey: gradingKeys.unlabeled(chapterId),
+    queryFn: () => fetchUnlabeledCount(chapterId),
+    enabled: chapter.offline,
+  });
+
+  const auto = useMutation({
+    mutationFn: () => runAutoCorrection(chapterId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: gradingKeys.table(chapterId) }),
+    onError: (error) => console.error(error),
+  });
+
+  const [selecting, setSelecting] = useState<string | null>(null);
+  const openNext = useCallback(
+    async (exerciseId: string) => {
+      setSelecting(exerciseId);
+      try {
+        const next = await selectNextAnswer(exerciseId);
+        // Without a url the server's message (nothing left to grade) is already shown.
+        if (next.url) navigate(`/history/${next.url}`);
+      } catch (error) {
+        console.error(error);
+      } finally {
+        setSelecting(null);
+      }
+    },
+    [navigate],
+  );
+
+  function followCellLink(event: MouseEvent<HTMLDivElement>) {
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-cell]');
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(link.getAttribute('href')!);
+  }
+
+  function exportCsv() {
+    downloadCsv(resultsFileName(chapter.title), resultsCsvRows(sortRows(rows, byLastName, 'asc'), exercises));
+  }
+
+  const columns = useMemo<VirtualColumn<GradingRow>[]>(
+    () => [
+      { key: 'lastName', header: 'Nom', cell: (r) => r.lastName, sortValue: byLastName, width: 180 },
+      { key: 'firstName', header: 'Prénom', cell: (r) => r.firstName, sortValue: byFirstName, width: 150 },
+      { key: 'total', header: 'TOT', cell: (r) => formatTotal(r.total), sortValue: byTotal, width: 80, align: 'center' },
+      ...exercises.map<VirtualColumn<GradingRow>>((exercise, i) => ({
+        key: exercise._id,
+        width: 110,
+        align: 'center',
+        header: (
+          <UnstyledButton
+            onClick={() => openNext(exercise._id)}
+            disabled={selecting !== null}
+            title={`Corriger la copie suivante : ${exercise.title}`}
+            style={{ display: 'block', width: '100%', textAlign: 'center', fontWeight: 700 }}
+          >
+            <Text span inherit lineClamp={1}>
+              {exercise.title}
+            </Text>
+            <Text span size="xs" fw={400} display="block" aria-label={`${counts[i].graded} corrigées sur ${counts[i].answered} réponses`}>
+              {counts[i].graded} / {counts[i].answered}
+            </Text>
+          </UnstyledButton>
+        ),
+        cell: (r) => <GradeCell row={r} exerciseId={exercise._id} exerciseTitle={exercise.title} value={r.data[i]} />,
+      })),
+    ],
+    [exercises, counts, selecting, openNext],
+  );
+
+  return (
+    <Stack gap="sm">
+      <Title order={1}>Correction : {chapter.title}</Title>
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <TextInput
+          label="Rechercher par nom ou prénom"
+          leftSection={<IconSearch size={16} aria-hidden="true" />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={320}
+        />
+        <Group gap="md">
+          <Text aria-live="polite">
+            {shown.length}/{rows.length} élèves
+          </Text>
+          <Text>
+            {overall.graded}/{overall.answered} copies corrigées
+          </Text>
+        </Group>
+      </Group>
+      <Group gap="sm">
+        {chapter.offline && (
+          <Anchor component={Link} to={paths.sorting(chapterId)}>
+            Triage : {unlabeled.data ?? '…'} fichiers
+          </Anchor>
+        )}
+        <Anchor component={Link} to={paths.overview(chapterId)}>
+          Revue
+        </Anchor>
+        {roles.isAdmin && (
+          <>
+            <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={exportCsv}>
+              Exporter en CSV
+            </Button>
+            <Button
+              variant="light"
+              leftSection={<IconRobot size={16} aria-hidden="true" />}
+              loading={auto.isPending}
+              onClick={() => auto.mutate()}
+            >
+              Correction automatique
+            </Button>
+          </>
+        )}
+      </Group>
+      {/* Cells are plain links (cheap to render by the hundred while scrolling); one handler keeps
+          their navigation inside the app, and modified clicks (new tab) to the browser. */}
+      <div onClick={followCellLink}>
+        <VirtualTable
+          rows={shown}
+          columns={columns}
+          rowKey={(r) => r.id}
+          height={TABLE_HEIGHT}
+          label={`Correction : ${chapter.title}`}
+          initialSort={{ key: 'lastName', direction: 'asc' }}
+          emptyText={rows.length === 0 ? 'Aucun élève n’a encore répondu.' : 'Aucun élève ne correspond à la recherche.'}
+        />
+      </div>
+    </Stack>
+  );
+}
+
+/** SPEC §2: green with the grade, gray X, red "?", each linking to the history; blank when no answer. */
+function GradeCell({ row, exerciseId, exerciseTitle, value }: { row: GradingRow; exerciseId: string; exerciseTitle: string; value: string }) {
+  const kind = cellKind(value);
+  if (kind === 'none') return null;
+  const who = `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim();
+  const what = kind === 'ungraded' ? 'à corriger' : kind === 'excused' ? 'X' : `note ${value}`;
+  return (
+    <a
+      href={paths.history(row.id, exerciseId)}
+      data-cell=""
+      style={{ ...cellLinkStyle, ...CELL_STYLES[kind] }}
+      aria-label={`${who}, ${exerciseTitle} : ${what}`}
+    >
+      {value}
+    </a>
+  );
 }

@@ -1,6 +1,85 @@
-import { UnderConstruction } from '../../components/UnderConstruction';
+import { useDeferredValue, useMemo, useState, type ChangeEvent } from 'react';
+import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { formatParisDateTime } from '@olympe/contract';
+import { fetchOverview, gradingKeys } from '../../api/grading';
+import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
+import { paths } from '../../config/paths';
+import { buildLines, filterLines, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
 
-/** SPEC §2 "Aperçu des corrections": placeholder until the screen is built. */
+/** SPEC §9: window height minus 200 px. */
+const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
+const byStudent = (l: OverviewLine) => l.student.lastName ?? l.studentName;
+const byGrader = (l: OverviewLine) => l.graderName;
+const byExercise = (l: OverviewLine) => l.exercise.title;
+const byDate = (l: OverviewLine) => l.grade_timestamp ?? '';
+
+const columns: VirtualColumn<OverviewLine>[] = [
+  { key: 'student', header: 'Élève', cell: (l) => l.studentName, sortValue: byStudent },
+  { key: 'grader', header: 'Correcteur', cell: (l) => l.graderName, sortValue: byGrader },
+  { key: 'exercise', header: 'Exercice', cell: (l) => l.exercise.title, sortValue: byExercise },
+  { key: 'grade', header: 'Note', width: 70, align: 'center', cell: (l) => l.grade ?? '' },
+  {
+    key: 'comment',
+    header: 'Commentaire',
+    width: '26%',
+    cell: (l) => <span title={l.grade_comment ?? ''}>{truncateComment(l.grade_comment)}</span>,
+  },
+  { key: 'date', header: 'Date', width: 190, sortValue: byDate, cell: (l) => (l.grade_timestamp ? formatParisDateTime(l.grade_timestamp) : '') },
+  {
+    key: 'link',
+    header: 'Lien',
+    width: 70,
+    cell: (l) => (
+      <Anchor component={Link} to={paths.history(l.student._id, l.exercise._id)} aria-label={`Voir la copie de ${l.studentName}, ${l.exercise.title}`}>
+        Voir
+      </Anchor>
+    ),
+  },
+];
+
+/** SPEC §2 "Aperçu des corrections" (/overview/{id}). */
 export function OverviewPage() {
-  return <UnderConstruction title="Aperçu des corrections" />;
+  const { id = '' } = useParams();
+  const query = useQuery({ queryKey: gradingKeys.overview(id), queryFn: () => fetchOverview(id), enabled: !!id });
+  const [filters, setFilters] = useState<OverviewFilters>({ student: '', grader: '', exercise: '' });
+  const deferred = useDeferredValue(filters);
+  const lines = useMemo(() => buildLines(query.data ?? []), [query.data]);
+  const shown = useMemo(() => filterLines(lines, deferred), [lines, deferred]);
+  const set = (key: keyof OverviewFilters) => (e: ChangeEvent<HTMLInputElement>) => {
+    const value = e.currentTarget.value;
+    setFilters((f) => ({ ...f, [key]: value }));
+  };
+
+  return (
+    <Stack gap="sm">
+      <Title order={1}>Aperçu des corrections</Title>
+      <Group align="flex-end">
+        <TextInput label="Élève" value={filters.student} onChange={set('student')} />
+        <TextInput label="Correcteur" value={filters.grader} onChange={set('grader')} />
+        <TextInput label="Exercice" value={filters.exercise} onChange={set('exercise')} />
+        <Text aria-live="polite">
+          {shown.length}/{lines.length} corrections
+        </Text>
+      </Group>
+      {query.isPending ? (
+        <Center py="xl">
+          <Loader role="status" aria-label="Chargement des corrections" />
+        </Center>
+      ) : query.isError ? (
+        <Alert color="red">Impossible de charger les corrections.</Alert>
+      ) : (
+        <VirtualTable
+          rows={shown}
+          columns={columns}
+          rowKey={(l) => l._id}
+          height={TABLE_HEIGHT}
+          label="Aperçu des corrections"
+          initialSort={{ key: 'date', direction: 'desc' }}
+          emptyText="Aucune correction pour le moment."
+        />
+      )}
+    </Stack>
+  );
 }

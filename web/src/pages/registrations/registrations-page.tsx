@@ -1,6 +1,119 @@
-import { UnderConstruction } from '../../components/UnderConstruction';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { Alert, Button, Center, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconDownload, IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { centerKeys, fetchCenterOverview } from '../../api/centers';
+import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
+import { downloadCsv } from '../../lib/csv';
+import { useSession } from '../../session/session-context';
+import { PoleCenters } from './pole-centers';
+import {
+  filterRegistrations,
+  flattenOverview,
+  gradeText,
+  registrationsCsvName,
+  registrationsCsvRows,
+  STATUS_FILTERS,
+  type RegistrationRow,
+  type StatusFilter,
+} from './registrations';
 
-/** SPEC §2 "Aperçu du Chapitre": placeholder until the screen is built. */
+/** SPEC §9: the registrations table is the window height minus 220 px. */
+const TABLE_HEIGHT = 'max(320px, calc(100vh - 220px))';
+export const FETCH_ERROR_LOG = 'Erreur lors de la récupération des inscriptions';
+
+// Stable functions: the table caches sort keys per function.
+const byCenter = (r: RegistrationRow) => r.center?.name ?? null;
+const byLastName = (r: RegistrationRow) => r.user.lastName;
+const byFirstName = (r: RegistrationRow) => r.user.firstName;
+const byStatus = (r: RegistrationRow) => r.status;
+
+const columns: VirtualColumn<RegistrationRow>[] = [
+  { key: 'center', header: 'Centre', width: '22%', cell: (r) => r.center?.name ?? '—', sortValue: byCenter },
+  { key: 'status', header: 'Statut', width: 120, cell: (r) => r.status, sortValue: byStatus },
+  { key: 'lastName', header: 'Nom', cell: (r) => r.user.lastName, sortValue: byLastName },
+  { key: 'firstName', header: 'Prénom', cell: (r) => r.user.firstName, sortValue: byFirstName },
+  { key: 'email', header: 'E-mail', width: '22%', cell: (r) => <span title={r.user.email}>{r.user.email}</span> },
+  { key: 'grade', header: 'Classe', width: 100, cell: (r) => gradeText(r.user.grade) },
+  { key: 'school', header: 'Établissement', width: '18%', cell: (r) => r.user.institution?.name ?? '' },
+];
+
+/** SPEC §2 "Aperçu du Chapitre" (/registrations/{id}, admins): participants by centre, search, filter, count, CSV. */
 export function RegistrationsPage() {
-  return <UnderConstruction title="Aperçu du Chapitre" />;
+  const { id = '' } = useParams();
+  const { chapters } = useSession();
+  const title = chapters.find((c) => c._id === id)?.title ?? '';
+  const query = useQuery({
+    queryKey: centerKeys.overview(id),
+    queryFn: async () => {
+      try {
+        return await fetchCenterOverview(id);
+      } catch (error) {
+        // SPEC §8: the registrations fetch logs a French message.
+        console.error(FETCH_ERROR_LOG, error);
+        throw error;
+      }
+    },
+    enabled: !!id,
+  });
+  const rows = useMemo(() => (query.data ? flattenOverview(query.data) : []), [query.data]);
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const deferredSearch = useDeferredValue(search);
+  const shown = useMemo(() => filterRegistrations(rows, deferredSearch, status), [rows, deferredSearch, status]);
+
+  return (
+    <Stack>
+      <Title order={1}>Aperçu du Chapitre</Title>
+      {title && <Text c="dimmed">{title}</Text>}
+      {query.isPending ? (
+        <Center py="xl">
+          <Loader role="status" aria-label="Chargement des inscriptions" />
+        </Center>
+      ) : query.isError ? (
+        <Alert color="red">Impossible de charger les inscriptions de ce chapitre.</Alert>
+      ) : (
+        <>
+          <PoleCenters chapterId={id} />
+          <Group align="end">
+            <TextInput
+              label="Rechercher"
+              placeholder="Nom, prénom, e-mail, établissement ou centre"
+              leftSection={<IconSearch size={16} aria-hidden="true" />}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              miw={320}
+            />
+            <Select
+              label="Statut"
+              data={STATUS_FILTERS}
+              value={status}
+              onChange={(v) => setStatus((v as StatusFilter | null) ?? 'all')}
+              allowDeselect={false}
+              w={180}
+            />
+            <Text role="status" aria-live="polite">
+              {shown.length} / {rows.length} participants
+            </Text>
+            <Button
+              variant="light"
+              leftSection={<IconDownload size={16} aria-hidden="true" />}
+              onClick={() => downloadCsv(registrationsCsvName(title || id), registrationsCsvRows(shown))}
+            >
+              Exporter en CSV
+            </Button>
+          </Group>
+          <VirtualTable
+            rows={shown}
+            columns={columns}
+            rowKey={(r) => r.key}
+            height={TABLE_HEIGHT}
+            label="Participants par centre"
+            emptyText="Aucun participant."
+          />
+        </>
+      )}
+    </Stack>
+  );
 }

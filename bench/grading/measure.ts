@@ -1,0 +1,98 @@
+/**
+ * Issue "Grading": 10,000 pupils × 12 exercises on real PostgreSQL. Creates the database
+ * olympe_bench_grading (dropped at the end), seeds it, then times the grading routes through
+ * app.inject (no network) and reports body sizes.
+ *
+ *   node --import tsx bench/grading/measure.ts          # PUPILS=10000 RUNS=10 by default
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../../server/src/app.js';
+import { loadConfig } from '../../server/src/config.js';
+import { openDatabase } from '../../server/src/db/client.js';
+import { benchUrl, createBenchDb, dropBenchDb } from './db.js';
+import { seedGradingBench } from './seed.js';
+
+const PUPILS = Number(process.env.PUPILS ?? 10_000);
+const RUNS = Number(process.env.RUNS ?? 10);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+
+await createBenchDb();
+const database = await openDatabase({ databaseUrl: benchUrl() });
+try {
+  await database.migrate();
+  const t0 = performance.now();
+  const bench = await seedGradingBench(database.db, PUPILS);
+  const counts = (await database.db.execute(sql`SELECT count(*)::int AS n FROM answers`)) as unknown as { rows: Array<{ n: number }> };
+  console.log(`Seed: ${PUPILS} pupils × 12 exercises, ${counts.rows[0].n} answer rows, ${ms(performance.now() - t0)}`);
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'olympe-bench-grading-')),
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+    LOG_LEVEL: 'silent',
+  });
+  const app = await buildApp({ config, database, logger: false });
+  const member = { authorization: `Bearer ${await app.deps.signer.sign({ userId: bench.memberId, tokenVersion: 0 })}` };
+  const admin = { authorization: `Bearer ${await app.deps.signer.sign({ userId: bench.adminId, tokenVersion: 0 })}` };
+
+  async function time(label: string, method: 'GET' | 'POST', url: string, headers: Record<string, string>, runs = RUNS, payload?: object) {
+    const times: number[] = [];
+    let body = '';
+    for (let i = 0; i < runs; i++) {
+      const start = performance.now();
+      const res = await app.inject({ method, url, headers, payload: payload as Record<string, unknown> | undefined });
+      times.push(performance.now() - start);
+      if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      body = res.body;
+    }
+    const size = Buffer.byteLength(body);
+    const gz = gzipSync(body).length;
+    console.log(
+      `${label.padEnd(44)} first ${ms(times[0]).padStart(7)}  median ${ms(median(times.slice(1).length ? times.slice(1) : times)).padStart(7)}  max ${ms(Math.max(...times)).padStart(7)}  body ${(size / 1024).toFixed(0)} KiB (gzip ${(gz / 1024).toFixed(0)} KiB)`,
+    );
+    return body;
+  }
+
+  const table = JSON.parse(await time(`GET /answer/table (${PUPILS} pupils)`, 'GET', `/api/answer/table/${bench.chapterId}`, member));
+  console.log(`  rows: ${Object.keys(table.users).length}, cells per row: ${table.exercises.length}`);
+  // The query alone, without JSON and validation.
+  const q = await database.db.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON)
+    WITH ex AS (SELECT id, (ordinality - 1)::int AS idx FROM unnest(${`{${bench.exerciseIds.join(',')}}`}::uuid[]) WITH ORDINALITY AS t(id, ordinality)),
+    cur AS (SELECT DISTINCT ON (a.user_id, a.exercise_id) a.user_id, a.exercise_id, btrim(a.answer) <> '' AS answered, a.grade
+      FROM answers a WHERE a.exercise_id IN (SELECT id FROM ex) AND a.withdrawn_at IS NULL
+      ORDER BY a.user_id, a.exercise_id, a.seq DESC, a.created_at DESC)
+    SELECT u.id, array_agg(ex.idx) AS idx, array_agg(cur.answered), array_agg(cur.grade)
+    FROM cur JOIN ex ON ex.id = cur.exercise_id JOIN users u ON u.id = cur.user_id GROUP BY u.id ORDER BY u.last_name`);
+  const plan = (q as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
+  const planJson = (Object.values(plan)[0] as Array<{ 'Execution Time': number }>)[0];
+  console.log(`  table SQL alone (EXPLAIN ANALYZE): ${planJson['Execution Time'].toFixed(0)} ms`);
+
+  const pdfExercise = bench.exerciseIds[11];
+  await time('GET /answer/select (next copy, PDF exercise)', 'GET', `/api/answer/select/${pdfExercise}`, member);
+  await time('GET /answer/overview (graded copies)', 'GET', `/api/answer/overview/${bench.chapterId}`, member, 3);
+  const anyUser = Object.keys(table.users)[0];
+  const history = JSON.parse(await time('GET /answer/history', 'GET', `/api/answer/history/${anyUser}/${pdfExercise}`, member));
+  let version: string | null = history.result.grade_timestamp;
+  const saves: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/answer/grade/',
+      headers: member,
+      payload: { answerId: history.result.answerId, grade: String(i % 5), grade_comment: `Essai ${i}`, hidden: false, expectedGradeTimestamp: version },
+    });
+    saves.push(performance.now() - start);
+    version = JSON.parse(res.body).grade_timestamp;
+  }
+  console.log(`${'POST /answer/grade (with audit)'.padEnd(44)} median ${ms(median(saves))}  max ${ms(Math.max(...saves))}`);
+  await time('POST /answer/auto (first run)', 'POST', `/api/answer/auto/${bench.chapterId}`, admin, 1);
+  await time('POST /answer/auto (again, nothing to change)', 'POST', `/api/answer/auto/${bench.chapterId}`, admin, 1);
+  await app.close();
+} finally {
+  await database.close();
+  if (!process.env.KEEP) await dropBenchDb();
+}

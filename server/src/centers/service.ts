@@ -1,0 +1,340 @@
+import {
+  CENTER_FULL_MESSAGE,
+  type Center,
+  type CenterMember,
+  type CenterOption,
+  type CenterOverview,
+  type CenterPatch,
+  type OverviewUser,
+  type UserCenter,
+} from '@olympe/contract';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import { matchAccessRule } from '../chapters/access.js';
+import { chapterAccessFor, findChapter } from '../chapters/service.js';
+import type { Db, Tx } from '../db/client.js';
+import { accessGroups, centerRegistrations, centers, institutions, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from '../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { computeCenterStatus, isCenterValidated, isExtraOption, registrationVerdict, type CenterFacts } from './status.js';
+
+type Rows<T> = { rows: T[] };
+const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
+
+/** Centres only exist for paper chapters (SPEC §2: the panels are shown on offline chapters). */
+async function findPaperChapter(db: Tx, chapterId: string) {
+  const chapter = await findChapter(db, chapterId);
+  if (!chapter.offline) throw badRequest('Ce chapitre n’est pas une épreuve papier.');
+  return chapter;
+}
+
+/**
+ * DESIGN §3 "Who may call what": school staff reach only their own institution's centre; an
+ * admin names any institution (or falls back to their own).
+ */
+export function centerInstitutionOf(auth: AuthContext, requested?: string): string {
+  if (auth.isAdmin) {
+    const id = requested ?? auth.institutionId;
+    if (!id) throw badRequest('Indiquez l’établissement du centre.');
+    return id;
+  }
+  if (!auth.institutionId) throw forbidden('Renseignez votre établissement dans votre profil pour gérer son centre.');
+  if (requested && requested !== auth.institutionId) throw forbidden('Vous ne pouvez gérer que le centre de votre établissement.');
+  return auth.institutionId;
+}
+
+/**
+ * SPEC §6: pupils choose a centre, and so does a teacher who is also a member; a member or a
+ * teacher alone does not. Admins may do everything.
+ */
+export function assertMayChooseCenter(auth: AuthContext): void {
+  if (auth.isAdmin) return;
+  if (auth.isTeacher && !auth.isMember) throw forbidden('Le personnel scolaire gère le centre de son établissement et ne choisit pas de centre.');
+  if (auth.isMember && !auth.isTeacher) throw forbidden('Les correcteurs ne choisissent pas de centre.');
+}
+
+async function findInstitution(db: Tx, id: string) {
+  const [row] = await db.select({ id: institutions.id, name: institutions.name }).from(institutions).where(eq(institutions.id, id));
+  if (!row) throw notFound('Établissement introuvable.');
+  return row;
+}
+
+async function findCenterRow(db: Tx, chapterId: string, institutionId: string) {
+  const [row] = await db
+    .select()
+    .from(centers)
+    .where(and(eq(centers.chapterId, chapterId), eq(centers.institutionId, institutionId)));
+  return row ?? null;
+}
+
+/** Registrations of pupils from other schools at one centre (own pupils never count against places). */
+async function countOutside(db: Tx, chapterId: string, institutionId: string, exceptUserId?: string): Promise<number> {
+  const result = await db.execute(sql`
+    SELECT count(*)::int AS n FROM center_registrations r JOIN users u ON u.id = r.user_id
+    WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId}
+      AND u.institution_id IS DISTINCT FROM r.institution_id
+      ${exceptUserId ? sql`AND r.user_id <> ${exceptUserId}` : sql``}`);
+  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+}
+
+const factsOf = (row: { opened: boolean | null; nbPlaces: number; isPole: boolean } | null): CenterFacts | null =>
+  row ? { opened: row.opened, nbPlaces: row.nbPlaces, isPole: row.isPole } : null;
+
+type MemberRow = {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  grade: string | null;
+  institution_id: string | null;
+  institution_name: string | null;
+  center_id: string;
+};
+
+async function registeredUsers(db: Tx, chapterId: string, institutionId?: string): Promise<MemberRow[]> {
+  const result = await db.execute(sql`
+    SELECT u.id, u.email, u.first_name, u.last_name, u.grade, u.institution_id, i.name AS institution_name,
+      r.institution_id AS center_id
+    FROM center_registrations r
+    JOIN users u ON u.id = r.user_id
+    LEFT JOIN institutions i ON i.id = u.institution_id
+    WHERE r.chapter_id = ${chapterId} ${institutionId ? sql`AND r.institution_id = ${institutionId}` : sql``}
+    ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`);
+  return rowsOf<MemberRow>(result);
+}
+
+const presentMember = (r: Omit<MemberRow, 'center_id'>): CenterMember => ({
+  _id: r.id,
+  firstName: r.first_name,
+  lastName: r.last_name,
+  grade: r.grade as CenterMember['grade'],
+  institution: r.institution_id ? { _id: r.institution_id, name: r.institution_name ?? '' } : null,
+});
+
+const presentOverviewUser = (r: Omit<MemberRow, 'center_id'>): OverviewUser => ({ ...presentMember(r), email: r.email });
+
+/** GET /center/{chapterId}: the centre of the caller's school (or the admin's chosen one) and its registered pupils. */
+export async function getCenter(db: Db, auth: AuthContext, chapterId: string, requested?: string): Promise<Center> {
+  const institutionId = centerInstitutionOf(auth, requested);
+  await findPaperChapter(db, chapterId);
+  const institution = await findInstitution(db, institutionId);
+  const row = await findCenterRow(db, chapterId, institutionId);
+  const members = await registeredUsers(db, chapterId, institutionId);
+  const outside = members.filter((m) => m.institution_id !== institutionId).length;
+  return {
+    institution: { _id: institution.id, name: institution.name },
+    opened: row?.opened ?? null,
+    instructions: row?.instructions ?? '',
+    nb_places: row?.nbPlaces ?? 0,
+    isPole: row?.isPole ?? false,
+    status: computeCenterStatus(factsOf(row), outside),
+    members: members.map(presentMember),
+  };
+}
+
+/** GET /center/users/{chapterId}: the pupils registered at the caller's centre. */
+export async function listCenterMembers(db: Db, auth: AuthContext, chapterId: string, requested?: string): Promise<CenterMember[]> {
+  const institutionId = centerInstitutionOf(auth, requested);
+  await findPaperChapter(db, chapterId);
+  await findInstitution(db, institutionId);
+  return (await registeredUsers(db, chapterId, institutionId)).map(presentMember);
+}
+
+/**
+ * PATCH /center/{chapterId}: the school's answer, instructions and places. Only an admin may mark
+ * a pole centre. The update takes the centre row lock, so it serialises with registrations.
+ */
+export async function updateCenter(db: Db, auth: AuthContext, chapterId: string, patch: CenterPatch): Promise<void> {
+  if (patch.isPole !== undefined && !auth.isAdmin) throw forbidden('Seul un administrateur peut désigner un centre pôle.');
+  const institutionId = centerInstitutionOf(auth, patch.institution);
+  await findPaperChapter(db, chapterId);
+  await findInstitution(db, institutionId);
+  const set: Partial<typeof centers.$inferInsert> = {};
+  if (patch.opened !== undefined) set.opened = patch.opened;
+  if (patch.instructions !== undefined) set.instructions = patch.instructions;
+  if (patch.nb_places !== undefined) set.nbPlaces = patch.nb_places;
+  if (patch.isPole !== undefined) set.isPole = patch.isPole;
+  await db
+    .insert(centers)
+    .values({ chapterId, institutionId, ...set })
+    .onConflictDoUpdate({
+      target: [centers.chapterId, centers.institutionId],
+      set: Object.keys(set).length > 0 ? set : { chapterId },
+    });
+}
+
+type OptionRow = {
+  id: string;
+  name: string;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+  opened: boolean | null;
+  nb_places: number | null;
+  is_pole: boolean | null;
+  instructions: string | null;
+  has_center: boolean;
+  outside: number;
+};
+
+async function loadOptionRows(db: Tx, chapterId: string, opts: { ownId: string | null; withRegistered: boolean; only?: string }) {
+  const result = await db.execute(sql`
+    WITH counts AS (
+      SELECT r.institution_id,
+        count(*) FILTER (WHERE u.institution_id IS DISTINCT FROM r.institution_id)::int AS outside
+      FROM center_registrations r JOIN users u ON u.id = r.user_id
+      WHERE r.chapter_id = ${chapterId}
+      GROUP BY r.institution_id
+    )
+    SELECT i.id, i.name, i.address, i.latitude, i.longitude,
+      c.opened, c.nb_places, c.is_pole, c.instructions, (c.id IS NOT NULL) AS has_center,
+      coalesce(k.outside, 0)::int AS outside
+    FROM institutions i
+    LEFT JOIN centers c ON c.institution_id = i.id AND c.chapter_id = ${chapterId}
+    LEFT JOIN counts k ON k.institution_id = i.id
+    WHERE ${
+      opts.only
+        ? sql`i.id = ${opts.only}`
+        : sql`c.id IS NOT NULL ${opts.ownId ? sql`OR i.id = ${opts.ownId}` : sql``}
+          ${opts.withRegistered ? sql`OR k.institution_id IS NOT NULL` : sql``}`
+    }
+    ORDER BY i.name, i.id`);
+  return rowsOf<OptionRow>(result);
+}
+
+async function viewerOf(db: Tx, auth: AuthContext) {
+  const [me] = await db.select({ defaultChoice: users.defaultChoice }).from(users).where(eq(users.id, auth.userId));
+  return { isAdmin: auth.isAdmin, defaultChoice: me?.defaultChoice ?? null, institutionId: auth.institutionId };
+}
+
+function presentOption(r: OptionRow, viewer: Awaited<ReturnType<typeof viewerOf>>): CenterOption {
+  const facts: CenterFacts | null = r.has_center
+    ? { opened: r.opened, nbPlaces: Number(r.nb_places ?? 0), isPole: !!r.is_pole }
+    : null;
+  const status = computeCenterStatus(facts, Number(r.outside));
+  return {
+    _id: r.id,
+    name: r.name,
+    address: r.address,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    status,
+    // SPEC §4: instructions only once the centre is open (a pole centre is open to all).
+    instructions: isCenterValidated(facts) ? (r.instructions ?? '') : '',
+    own: r.id === viewer.institutionId,
+    extra: isExtraOption(viewer, { institutionId: r.id, status }),
+  };
+}
+
+/**
+ * GET /center/institutions/{chapterId}: the schools that answered for this chapter, the caller's
+ * own school, and (for admins) every school where pupils registered; each with its status and
+ * whether it waits behind the "more possibilities" button for this caller.
+ */
+export async function listCenterOptions(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<CenterOption[]> {
+  await chapterAccessFor(db, auth, chapterId, now);
+  await findPaperChapter(db, chapterId);
+  const viewer = await viewerOf(db, auth);
+  const rows = await loadOptionRows(db, chapterId, { ownId: auth.institutionId, withRegistered: auth.isAdmin });
+  return rows.map((r) => presentOption(r, viewer));
+}
+
+/** GET /center/user/{chapterId}: the caller's registration and its centre. */
+export async function getUserCenter(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<UserCenter> {
+  await chapterAccessFor(db, auth, chapterId, now);
+  await findPaperChapter(db, chapterId);
+  const [reg] = await db
+    .select({ institutionId: centerRegistrations.institutionId, name: institutions.name, createdAt: centerRegistrations.createdAt })
+    .from(centerRegistrations)
+    .innerJoin(institutions, eq(institutions.id, centerRegistrations.institutionId))
+    .where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, auth.userId)));
+  if (!reg) return { registration: null, center: null };
+  const viewer = await viewerOf(db, auth);
+  const [row] = await loadOptionRows(db, chapterId, { ownId: null, withRegistered: false, only: reg.institutionId });
+  return {
+    registration: {
+      institution: { _id: reg.institutionId, name: reg.name },
+      createdAt: reg.createdAt.toISOString(),
+    },
+    center: row ? presentOption(row, viewer) : null,
+  };
+}
+
+/**
+ * PATCH /center/user/{chapterId}: registers the caller at a centre, or moves them (which frees
+ * their previous place). DESIGN §3: the status is checked in the transaction that writes, under
+ * the centre row's lock, so concurrent pupils never take the same last place.
+ */
+export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: string, institutionId: string, now = new Date()): Promise<void> {
+  assertMayChooseCenter(auth);
+  await chapterAccessFor(db, auth, chapterId, now);
+  await findPaperChapter(db, chapterId);
+  await db.transaction(async (tx) => {
+    await findInstitution(tx, institutionId);
+    const locked = await tx.execute(sql`
+      SELECT opened, nb_places, is_pole FROM centers
+      WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId} FOR UPDATE`);
+    const row = rowsOf<{ opened: boolean | null; nb_places: number; is_pole: boolean }>(locked)[0];
+    const facts = row ? { opened: row.opened, nbPlaces: Number(row.nb_places), isPole: row.is_pole } : null;
+    // The pupil's school is read inside the transaction too: a profile change cannot slip between.
+    const [me] = await tx.select({ institutionId: users.institutionId }).from(users).where(eq(users.id, auth.userId));
+    const own = !!me?.institutionId && me.institutionId === institutionId;
+    const outside = await countOutside(tx, chapterId, institutionId, auth.userId);
+    const status = computeCenterStatus(facts, outside);
+    const verdict = registrationVerdict(status, own);
+    if (!verdict.ok) throw badRequest(verdict.message);
+    if (verdict.checkPlaces && status === 'full') throw conflict(CENTER_FULL_MESSAGE);
+    await tx.execute(sql`
+      INSERT INTO center_registrations (chapter_id, user_id, institution_id) VALUES (${chapterId}, ${auth.userId}, ${institutionId})
+      ON CONFLICT (chapter_id, user_id) DO UPDATE SET institution_id = EXCLUDED.institution_id, created_at = now()
+      WHERE center_registrations.institution_id IS DISTINCT FROM EXCLUDED.institution_id`);
+  });
+}
+
+/**
+ * GET /center/overview/{chapterId} (admins): registrations grouped by centre, and the pupils who
+ * may take the chapter (an access group admits them) but chose no centre yet.
+ */
+export async function getCenterOverview(db: Db, chapterId: string): Promise<CenterOverview> {
+  await findPaperChapter(db, chapterId);
+  const registered = await registeredUsers(db, chapterId);
+  const centerRows = await loadOptionRows(db, chapterId, { ownId: null, withRegistered: true });
+  const byCenter = new Map<string, OverviewUser[]>();
+  for (const r of registered) {
+    const list = byCenter.get(r.center_id) ?? [];
+    list.push(presentOverviewUser(r));
+    byCenter.set(r.center_id, list);
+  }
+  const members = centerRows
+    .filter((c) => byCenter.has(c.id))
+    .map((c) => {
+      const facts: CenterFacts | null = c.has_center
+        ? { opened: c.opened, nbPlaces: Number(c.nb_places ?? 0), isPole: !!c.is_pole }
+        : null;
+      return {
+        institution: { _id: c.id, name: c.name },
+        validated: isCenterValidated(facts),
+        opened: facts?.opened ?? null,
+        isPole: facts?.isPole ?? false,
+        status: computeCenterStatus(facts, Number(c.outside)),
+        members: byCenter.get(c.id) ?? [],
+      };
+    });
+
+  const rules = await db.select().from(accessGroups).where(eq(accessGroups.chapterId, chapterId)).orderBy(asc(accessGroups.position));
+  const candidates = await db.execute(sql`
+    SELECT u.id, u.email, u.first_name, u.last_name, u.grade, u.gender, u.birth_date::text AS birth_date, u.institution_id, i.name AS institution_name
+    FROM users u LEFT JOIN institutions i ON i.id = u.institution_id
+    WHERE NOT u.is_admin
+      AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id IN (${TEACHERS_GROUP_ID}, ${MEMBERS_GROUP_ID}))
+      AND NOT EXISTS (SELECT 1 FROM center_registrations r WHERE r.user_id = u.id AND r.chapter_id = ${chapterId})
+    ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`);
+  const unregistered = rowsOf<Omit<MemberRow, 'center_id'> & { gender: string | null; birth_date: string | null }>(candidates)
+    .filter((u) =>
+      matchAccessRule(
+        { gender: u.gender, grade: u.grade, birthDate: u.birth_date },
+        rules,
+      ),
+    )
+    .map(presentOverviewUser);
+  return { unregistered, members };
+}

@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX "answers_user_exercise_seq_uq" ON "answers" USING btree ("user_id","exercise_id","seq") WHERE seq > 0;--> statement-breakpoint
+CREATE INDEX "answers_current_idx" ON "answers" USING btree ("exercise_id","user_id","seq" DESC NULLS LAST,"created_at" DESC NULLS LAST) WHERE withdrawn_at IS NULL;

@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../db/client.js';
+
+/**
+ * Prometheus metrics of one instance (docs/operations.md "Watching"). Request figures are counted
+ * in this process (Prometheus sums the instances); the gauges read from the database are the same
+ * on every instance: aggregate them with max(), not sum().
+ */
+export interface Metrics {
+  registry: Registry;
+  observe(request: FastifyRequest, reply: FastifyReply): void;
+  /** 5xx answers of this instance in the last `seconds` (the live chapter page). */
+  recentServerErrors(seconds: number, nowMs?: number): number;
+}
+
+const SAVE_ROUTE = 'POST /api/answer';
+
+export function createMetrics(db: Db): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'olympe_' });
+
+  const requests = new Counter({
+    name: 'olympe_http_requests_total',
+    help: 'HTTP requests by route template, method and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: 'olympe_http_request_duration_seconds',
+    help: 'HTTP request duration by route template and method',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const answersSaved = new Counter({
+    name: 'olympe_answers_saved_total',
+    help: 'Answers accepted by POST /api/answer on this instance',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'olympe_active_timed_sessions',
+    help: 'Timed chapter sessions whose deadline is still ahead (whole database)',
+    registers: [registry],
+    async collect() {
+      this.set(await countOf(db, sql`SELECT count(*)::int AS n FROM chapter_sessions WHERE end_time > now()`));
+    },
+  });
+  new Gauge({
+    name: 'olympe_pdfs_to_sort',
+    help: 'Uploaded scans waiting to be labelled (whole database)',
+    registers: [registry],
+    async collect() {
+      this.set(await countOf(db, sql`SELECT count(*)::int AS n FROM unlabeled_answers WHERE labeled_at IS NULL`));
+    },
+  });
+
+  // A ring of recent 5xx timestamps, enough for "errors in the last minutes" without a table.
+  const errors: number[] = [];
+
+  return {
+    registry,
+    observe(request, reply) {
+      // The route template, never the raw URL: ids in paths would explode the label count.
+      const template = request.routeOptions?.url;
+      const route = template ?? 'unmatched';
+      const status = reply.statusCode;
+      requests.inc({ method: request.method, route, status: String(status) });
+      durations.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+      if (`${request.method} ${route}` === SAVE_ROUTE && status < 300) answersSaved.inc();
+      if (status >= 500) {
+        errors.push(Date.now());
+        if (errors.length > 10_000) errors.splice(0, errors.length - 10_000);
+      }
+    },
+    recentServerErrors(seconds, nowMs = Date.now()) {
+      const since = nowMs - seconds * 1000;
+      return errors.filter((t) => t >= since).length;
+    },
+  };
+}
+
+async function countOf(db: Db, query: ReturnType<typeof sql>): Promise<number> {
+  try {
+    const result = await db.execute<{ n: number }>(query);
+    return Number((result as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
+  } catch {
+    // A scrape must not fail because the database blinked: the gauge reads -1 instead.
+    return -1;
+  }
+}

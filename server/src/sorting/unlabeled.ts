@@ -1,0 +1,89 @@
+import type { UnlabeledAnswer } from '@olympe/contract';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { hasRole, type AuthContext } from '../auth/context.js';
+import { findChapter } from '../chapters/service.js';
+import type { Db } from '../db/client.js';
+import { files, institutions, unlabeledAnswers } from '../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+
+const pathOf = (fileId: string) => `pdfs/${fileId}.pdf`;
+const fileIdOf = (path: string) => path.slice('pdfs/'.length, -'.pdf'.length);
+
+/**
+ * The institution a scanned copy is filed under: school staff file only under their own school
+ * (DESIGN §3: a teacher reaches their own institution's uploads); members and admins choose.
+ */
+function copyInstitutionOf(auth: AuthContext, requested: string | null | undefined): string | null {
+  if (hasRole(auth, 'member')) return requested ?? auth.institutionId;
+  if (!auth.institutionId) throw forbidden('Renseignez votre établissement dans votre profil pour déposer des copies.');
+  if (requested && requested !== auth.institutionId) throw forbidden('Vous ne pouvez déposer des copies que pour votre établissement.');
+  return auth.institutionId;
+}
+
+/**
+ * POST /answer/unlabeled/{chapterId}: files a PDF uploaded through POST /pdfs as a scanned copy
+ * waiting for sorting. Only its uploader (or an admin) may file it, once.
+ */
+export async function registerUnlabeled(
+  db: Db,
+  auth: AuthContext,
+  chapterId: string,
+  input: { answer: string; institution?: string | null },
+): Promise<{ _id: string }> {
+  const chapter = await findChapter(db, chapterId);
+  if (!chapter.offline) throw badRequest('Ce chapitre n’est pas une épreuve papier.');
+  const institutionId = copyInstitutionOf(auth, input.institution);
+  if (institutionId) {
+    const [school] = await db.select({ id: institutions.id }).from(institutions).where(eq(institutions.id, institutionId));
+    if (!school) throw notFound('Établissement introuvable.');
+  }
+  const fileId = fileIdOf(input.answer);
+  const [file] = await db.select({ ownerId: files.ownerId }).from(files).where(eq(files.id, fileId));
+  if (!file) throw notFound('Fichier introuvable.');
+  if (file.ownerId !== auth.userId && !auth.isAdmin) throw forbidden('Ce fichier a été déposé par quelqu’un d’autre.');
+  const [existing] = await db.select({ id: unlabeledAnswers.id }).from(unlabeledAnswers).where(eq(unlabeledAnswers.fileId, fileId));
+  if (existing) throw conflict('Cette copie est déjà enregistrée.');
+  const [row] = await db
+    .insert(unlabeledAnswers)
+    .values({ chapterId, fileId, institutionId, uploadedBy: auth.userId })
+    .returning({ id: unlabeledAnswers.id });
+  return { _id: row.id };
+}
+
+/**
+ * GET /answer/unlabeled/{chapterId}: the scanned copies of a chapter, newest first; school staff
+ * see their own school's, members and admins all.
+ */
+export async function listUnlabeled(db: Db, auth: AuthContext, chapterId: string): Promise<UnlabeledAnswer[]> {
+  await findChapter(db, chapterId);
+  const filters: SQL[] = [eq(unlabeledAnswers.chapterId, chapterId)];
+  if (!hasRole(auth, 'member')) {
+    if (!auth.institutionId) return [];
+    filters.push(eq(unlabeledAnswers.institutionId, auth.institutionId));
+  }
+  const rows = await db
+    .select({
+      id: unlabeledAnswers.id,
+      fileId: unlabeledAnswers.fileId,
+      institutionId: unlabeledAnswers.institutionId,
+      institutionName: institutions.name,
+      originalName: files.originalName,
+      pages: files.pages,
+      createdAt: unlabeledAnswers.createdAt,
+      labeledAt: unlabeledAnswers.labeledAt,
+    })
+    .from(unlabeledAnswers)
+    .innerJoin(files, eq(files.id, unlabeledAnswers.fileId))
+    .leftJoin(institutions, eq(institutions.id, unlabeledAnswers.institutionId))
+    .where(and(...filters))
+    .orderBy(desc(unlabeledAnswers.createdAt), desc(unlabeledAnswers.id));
+  return rows.map((r) => ({
+    _id: r.id,
+    answer: pathOf(r.fileId),
+    institution: r.institutionId ? { _id: r.institutionId, name: r.institutionName ?? '' } : null,
+    originalName: r.originalName,
+    pages: r.pages,
+    createdAt: r.createdAt.toISOString(),
+    labeled: r.labeledAt !== null,
+  }));
+}

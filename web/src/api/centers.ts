@@ -1,0 +1,63 @@
+import type { Center, CenterMember, CenterOption, CenterOverview, CenterPatch, UnlabeledAnswer, UserCenter } from '@olympe/contract';
+import { api } from './client';
+
+/** Query keys of the centres area: mutations invalidate by these. */
+export const centerKeys = {
+  all: ['centers'] as const,
+  options: (chapterId: string) => ['centers', 'options', chapterId] as const,
+  mine: (chapterId: string) => ['centers', 'mine', chapterId] as const,
+  center: (chapterId: string, institution?: string) => ['centers', 'center', chapterId, institution ?? 'own'] as const,
+  overview: (chapterId: string) => ['centers', 'overview', chapterId] as const,
+  unlabeled: (chapterId: string) => ['centers', 'unlabeled', chapterId] as const,
+};
+
+/** GET /center/institutions/{chapterId}: the centres with their status, for the selection map. */
+export async function fetchCenterOptions(chapterId: string): Promise<CenterOption[]> {
+  const { data } = await api.get<CenterOption[]>(`/center/institutions/${chapterId}`);
+  return data;
+}
+
+/** GET /center/user/{chapterId}: the caller's registration and its centre. */
+export async function fetchUserCenter(chapterId: string): Promise<UserCenter> {
+  const { data } = await api.get<UserCenter>(`/center/user/${chapterId}`);
+  return data;
+}
+
+/** PATCH /center/user/{chapterId}: registers at a centre (or moves, freeing the previous place). */
+export async function chooseCenter(chapterId: string, institution: string): Promise<void> {
+  await api.patch(`/center/user/${chapterId}`, { institution });
+}
+
+/** GET /center/{chapterId}: the caller's school centre (admins name the institution). */
+export async function fetchCenter(chapterId: string, institution?: string): Promise<Center> {
+  const { data } = await api.get<Center>(`/center/${chapterId}`, { params: institution ? { institution } : undefined });
+  return data;
+}
+
+/** PATCH /center/{chapterId}: opened, instructions, nb_places; admins also institution and isPole. */
+export async function saveCenter(chapterId: string, body: CenterPatch): Promise<void> {
+  await api.patch(`/center/${chapterId}`, body);
+}
+
+/** GET /center/users/{chapterId}: the pupils registered at the caller's centre. */
+export async function fetchCenterUsers(chapterId: string): Promise<CenterMember[]> {
+  const { data } = await api.get<CenterMember[]>(`/center/users/${chapterId}`);
+  return data;
+}
+
+/** GET /center/overview/{chapterId} (admins): registrations by centre and unregistered pupils. */
+export async function fetchCenterOverview(chapterId: string): Promise<CenterOverview> {
+  const { data } = await api.get<CenterOverview>(`/center/overview/${chapterId}`);
+  return data;
+}
+
+/** GET /answer/unlabeled/{chapterId}: the scanned copies (school staff: their school's). */
+export async function fetchUnlabeled(chapterId: string): Promise<UnlabeledAnswer[]> {
+  const { data } = await api.get<UnlabeledAnswer[]>(`/answer/unlabeled/${chapterId}`);
+  return data;
+}
+
+/** POST /answer/unlabeled/{chapterId}: files an uploaded PDF (path from POST /pdfs) as a scanned copy. */
+export async function registerUnlabeled(chapterId: string, answer: string, institution: string | null): Promise<void> {
+  await api.post(`/answer/unlabeled/${chapterId}`, { answer, institution });
+}

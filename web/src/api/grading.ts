@@ -1,0 +1,85 @@
+import type {
+  AnswerHistory,
+  AutoCorrectionResult,
+  GradeConflict,
+  GradeSave,
+  GradeSaved,
+  GradingTable,
+  OverviewRow,
+  SelectedAnswer,
+} from '@olympe/contract';
+import axios from 'axios';
+import { api } from './client';
+
+export const gradingKeys = {
+  table: (chapterId: string) => ['grading', 'table', chapterId] as const,
+  unlabeled: (chapterId: string) => ['grading', 'unlabeled', chapterId] as const,
+  history: (userId: string, exerciseId: string) => ['grading', 'history', userId, exerciseId] as const,
+  overview: (chapterId: string) => ['grading', 'overview', chapterId] as const,
+};
+
+/** GET /answer/table/{id}: exercises in order and the pupils keyed by id. */
+export async function fetchGradingTable(chapterId: string): Promise<GradingTable> {
+  const { data } = await api.get<GradingTable>(`/answer/table/${chapterId}`);
+  return data;
+}
+
+/** GET /answer/unlabeled/stats/{id}: scanned copies still to sort. */
+export async function fetchUnlabeledCount(chapterId: string): Promise<number> {
+  const { data } = await api.get<{ count: number }>(`/answer/unlabeled/stats/${chapterId}`);
+  return data.count;
+}
+
+/** GET /answer/select/{exerciseId}: the next copy to grade ("{userId}/{exerciseId}"), or a message. */
+export async function selectNextAnswer(exerciseId: string): Promise<SelectedAnswer> {
+  const { data } = await api.get<SelectedAnswer>(`/answer/select/${exerciseId}`);
+  return data;
+}
+
+/** POST /answer/auto/{chapterId} (admins); the server's message is shown in green. */
+export async function runAutoCorrection(chapterId: string): Promise<AutoCorrectionResult> {
+  const { data } = await api.post<AutoCorrectionResult>(`/answer/auto/${chapterId}`);
+  return data;
+}
+
+/** GET /answer/history/{uid}/{eid}. */
+export async function fetchHistory(userId: string, exerciseId: string): Promise<AnswerHistory> {
+  const { data } = await api.get<AnswerHistory>(`/answer/history/${userId}/${exerciseId}`);
+  return data;
+}
+
+export type GradeSaveOutcome = { ok: true; saved: GradeSaved } | { ok: false; conflict: GradeConflict };
+
+/**
+ * POST /answer/grade/, saved per edit: silent on success (the page shows "Enregistré"); a 409
+ * (another corrector saved in between) comes back as a value with the state now stored, its
+ * message shown by the client in red. Other errors are thrown.
+ */
+export async function saveGrade(body: GradeSave): Promise<GradeSaveOutcome> {
+  try {
+    const { data } = await api.post<GradeSaved>('/answer/grade/', body, { skipNotifications: true });
+    return { ok: true, saved: data };
+  } catch (error) {
+    if (axios.isAxiosError(error) && error.response?.status === 409) {
+      return { ok: false, conflict: error.response.data as GradeConflict };
+    }
+    throw error;
+  }
+}
+
+/** POST /answer/relabel/ (admins, PDF answers): sends the copy back to sorting. */
+export async function relabelAnswer(answerId: string): Promise<void> {
+  await api.post('/answer/relabel/', { answerId });
+}
+
+/** GET /answer/overview/{chapterId}. */
+export async function fetchOverview(chapterId: string): Promise<OverviewRow[]> {
+  // SPEC §8: a failed overview fetch is logged as "Failed to fetch data".
+  try {
+    const { data } = await api.get<OverviewRow[]>(`/answer/overview/${chapterId}`);
+    return data;
+  } catch (error) {
+    console.error('Failed to fetch data', error);
+    throw error;
+  }
+}

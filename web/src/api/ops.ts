@@ -1,0 +1,24 @@
+import type { AnonymiseResult, LiveChapter } from '@olympe/contract';
+import { api } from './client';
+
+export const opsKeys = {
+  live: (chapterId: string) => ['ops', 'live', chapterId] as const,
+};
+
+/** GET /chapter/{id}/live (admins): figures of a running chapter; polled, so quiet on success. */
+export async function fetchLiveChapter(chapterId: string): Promise<LiveChapter> {
+  const { data } = await api.get<LiveChapter>(`/chapter/${chapterId}/live`);
+  return data;
+}
+
+/** GET /user/{uid}/export (admins): everything about one person, as a JSON object. */
+export async function fetchUserExport(uid: string): Promise<Record<string, unknown>> {
+  const { data } = await api.get<Record<string, unknown>>(`/user/${uid}/export`);
+  return data;
+}
+
+/** POST /user/{uid}/anonymise (admins): the server's message shows as a green notification. */
+export async function anonymiseUser(uid: string): Promise<AnonymiseResult> {
+  const { data } = await api.post<AnonymiseResult>(`/user/${uid}/anonymise`);
+  return data;
+}

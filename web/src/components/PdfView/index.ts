@@ -1,0 +1,1 @@
+export { PdfView, type PdfViewProps } from './PdfView';

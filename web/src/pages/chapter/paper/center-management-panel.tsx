@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Loader, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { GRADE_LABELS, NO_OUTSIDE_PUPILS_TEXT, NO_OWN_PUPILS_TEXT, type Center, type CenterMember } from '@olympe/contract';
+import { centerKeys, fetchCenter, saveCenter } from '../../../api/centers';
+import { chapterKeys, fetchChapter } from '../../../api/chapters';
+import { isRefusedKey } from '../chapter-view';
+import { RichText } from '../rich-text';
+import { parsePlaces, splitMembers } from './center-options';
+import { ScansSection } from './scans-section';
+
+export const OPEN_QUESTION = 'Votre établissement peut-il organiser l’épreuve ?';
+
+/**
+ * SPEC §2 "Centre management panel" (school staff): the yes/no answer, instructions and places
+ * when yes, the registered pupils (own school and others), and the scanned copies.
+ */
+export function CenterManagementPanel({ chapterId, userId }: { chapterId: string; userId: string }) {
+  const query = useQuery({ queryKey: centerKeys.center(chapterId), queryFn: () => fetchCenter(chapterId) });
+  if (query.isPending) return <Loader aria-label="Chargement du centre" />;
+  if (query.isError) {
+    return <Alert color="red">{serverMessage(query.error) ?? 'Impossible de charger le centre de votre établissement.'}</Alert>;
+  }
+  const center = query.data;
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="center-management-title">
+      <Stack>
+        <Title order={2} size="h3" id="center-management-title">
+          Centre d’examen : {center.institution.name}
+        </Title>
+        {/* Keyed by the saved values: a reload after saving starts the form from the server's state. */}
+        <CentersHeader chapterId={chapterId} />
+        <CenterForm key={`${center.opened}:${center.nb_places}:${center.instructions}`} chapterId={chapterId} center={center} />
+        <Registered center={center} />
+        <ScansSection chapterId={chapterId} userId={userId} institutionId={center.institution._id} />
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The chapter's instructions for exam centres (edited by admins on /exos), when there are some. */
+function CentersHeader({ chapterId }: { chapterId: string }) {
+  const chapter = useQuery({ queryKey: chapterKeys.detail(chapterId), queryFn: () => fetchChapter(chapterId) });
+  const text = chapter.data?.headerCenters?.trim();
+  if (!text) return null;
+  return (
+    <Stack gap={4} component="section" aria-labelledby="centers-header-title">
+      <Title order={3} size="h4" id="centers-header-title">
+        Instructions pour les centres d’examen
+      </Title>
+      <RichText content={chapter.data!.headerCenters!} />
+    </Stack>
+  );
+}
+
+function CenterForm({ chapterId, center }: { chapterId: string; center: Center }) {
+  const client = useQueryClient();
+  const [opened, setOpened] = useState<boolean | null>(center.opened);
+  const [instructions, setInstructions] = useState(center.instructions);
+  const [places, setPlaces] = useState(String(center.nb_places));
+  const [saving, setSaving] = useState(false);
+  const parsed = parsePlaces(places);
+  const placesError = 'error' in parsed ? parsed.error : null;
+
+  async function save() {
+    if ('error' in parsed) return;
+    setSaving(true);
+    try {
+      await saveCenter(chapterId, opened ? { opened, instructions, nb_places: parsed.value } : { opened });
+      await client.invalidateQueries({ queryKey: centerKeys.all });
+    } catch (error) {
+      // SPEC §8: a failed centre save is only logged (the client already showed the server's message).
+      console.error(error);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Stack>
+      <Radio.Group
+        label={OPEN_QUESTION}
+        value={opened === null ? '' : opened ? 'yes' : 'no'}
+        onChange={(value) => setOpened(value === 'yes')}
+      >
+        <Group mt="xs">
+          <Radio value="yes" label="Oui" />
+          <Radio value="no" label="Non" />
+        </Group>
+      </Radio.Group>
+      {opened && (
+        <>
+          <Textarea
+            label="Instructions pour les élèves"
+            description="Lieu, horaire, matériel : elles sont montrées aux élèves inscrits dans votre centre."
+            autosize
+            minRows={3}
+            maxLength={20000}
+            value={instructions}
+            onChange={(e) => setInstructions(e.currentTarget.value)}
+          />
+          <TextInput
+            label="Nombre de places pour les élèves extérieurs"
+            description="Vos propres élèves ont toujours une place."
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            maw={320}
+            value={places}
+            error={placesError}
+            // SPEC §5: only digits and the dot are accepted from the keyboard.
+            onKeyDown={(e) => {
+              if (isRefusedKey(e)) e.preventDefault();
+            }}
+            onChange={(e) => setPlaces(e.currentTarget.value)}
+          />
+        </>
+      )}
+      <Button w="fit-content" onClick={save} loading={saving} disabled={opened === null || !!placesError}>
+        Enregistrer
+      </Button>
+    </Stack>
+  );
+}
+
+function Registered({ center }: { center: Center }) {
+  const { own, outside } = splitMembers(center.members, center.institution._id);
+  return (
+    <>
+      <Stack gap={4} component="section" aria-labelledby="own-pupils-title">
+        <Title order={3} size="h4" id="own-pupils-title">
+          Élèves inscrits de votre établissement ({own.length})
+        </Title>
+        {own.length === 0 ? <Text>{NO_OWN_PUPILS_TEXT}</Text> : <MembersTable members={own} label="Élèves de votre établissement" />}
+      </Stack>
+      <Stack gap={4} component="section" aria-labelledby="outside-pupils-title">
+        <Title order={3} size="h4" id="outside-pupils-title">
+          Élèves extérieurs inscrits ({outside.length}
+          {center.opened ? ` / ${center.nb_places} places` : ''})
+        </Title>
+        {outside.length === 0 ? (
+          <Text>{NO_OUTSIDE_PUPILS_TEXT}</Text>
+        ) : (
+          <MembersTable members={outside} label="Élèves extérieurs" withSchool />
+        )}
+      </Stack>
+    </>
+  );
+}
+
+function MembersTable({ members, label, withSchool = false }: { members: CenterMember[]; label: string; withSchool?: boolean }) {
+  return (
+    <Table.ScrollContainer minWidth={400} maxHeight={360}>
+      <Table striped aria-label={label} stickyHeader>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Prénom</Table.Th>
+            <Table.Th>Nom</Table.Th>
+            <Table.Th>Classe</Table.Th>
+            {withSchool && <Table.Th>Établissement</Table.Th>}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((m) => (
+            <Table.Tr key={m._id}>
+              <Table.Td>{m.firstName}</Table.Td>
+              <Table.Td>{m.lastName}</Table.Td>
+              <Table.Td>{m.grade ? GRADE_LABELS[m.grade] : ''}</Table.Td>
+              {withSchool && <Table.Td>{m.institution?.name ?? ''}</Table.Td>}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function serverMessage(error: unknown): string | null {
+  const message = (error as { response?: { data?: { message?: unknown } } } | null)?.response?.data?.message;
+  return typeof message === 'string' ? message : null;
+}

@@ -1,0 +1,127 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CENTER_STATUS_LABELS, NO_INSTRUCTIONS_TEXT, type CenterOption } from '@olympe/contract';
+import { centerKeys, chooseCenter, fetchCenterOptions, fetchUserCenter } from '../../../api/centers';
+import { usePublicConfig } from '../../../api/institutions';
+import { useSession } from '../../../session/session-context';
+import { CenterLegend } from './center-legend';
+import { isSelectable, selectCenterMarkers, visibleOptions } from './center-options';
+
+const CenterMap = lazy(() => import('./center-map'));
+
+export const OWN_SCHOOL_REFUSES = 'Votre établissement n’organise pas cette épreuve : choisissez un autre centre.';
+export const SHOW_EXTRA_LABEL = 'Afficher d’autres possibilités';
+export const HIDE_EXTRA_LABEL = 'Masquer les autres possibilités';
+export const LOAD_ERROR_LOG = 'Erreur lors de la récupération des données';
+
+/**
+ * SPEC §2 "Centre selection panel": the map of centres with its legend, the selected centre (a
+ * field that also works with the keyboard), its instructions, the local/global rule (extra
+ * possibilities behind a button; admins see everything) and the own-school warning.
+ */
+export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
+  const { roles } = useSession();
+  const client = useQueryClient();
+  const [showExtra, setShowExtra] = useState(roles.isAdmin);
+  const options = useQuery({ queryKey: centerKeys.options(chapterId), queryFn: () => fetchCenterOptions(chapterId) });
+  const mine = useQuery({
+    queryKey: centerKeys.mine(chapterId),
+    queryFn: async () => {
+      try {
+        return await fetchUserCenter(chapterId);
+      } catch (error) {
+        // SPEC §8: the failure is logged and no instructions are shown.
+        console.error(LOAD_ERROR_LOG, error);
+        throw error;
+      }
+    },
+  });
+  const config = usePublicConfig();
+  const choose = useMutation({
+    mutationFn: (institution: string) => chooseCenter(chapterId, institution),
+    onSuccess: () => client.invalidateQueries({ queryKey: centerKeys.all }),
+    // SPEC §8: a failed centre save is only logged (the client already showed the server's message).
+    onError: (error) => console.error(error),
+  });
+
+  const all = options.data ?? [];
+  const shown = useMemo(() => visibleOptions(all, showExtra || roles.isAdmin), [all, showExtra, roles.isAdmin]);
+  const registration = mine.data?.registration ?? null;
+  const selectedId = registration?.institution._id ?? null;
+  const { markers, tooMany } = useMemo(() => selectCenterMarkers(shown, selectedId), [shown, selectedId]);
+  const extraCount = all.filter((o) => o.extra).length;
+  const own = all.find((o) => o.own);
+
+  const selectData = useMemo(() => {
+    const list = shown.some((o) => o._id === selectedId) || !mine.data?.center ? shown : [mine.data.center, ...shown];
+    return list.map((o) => ({
+      value: o._id,
+      label: `${o.name} (${CENTER_STATUS_LABELS[o.status]})`,
+      disabled: !isSelectable(o),
+    }));
+  }, [shown, selectedId, mine.data]);
+
+  const pick = (option: Pick<CenterOption, '_id' | 'status'>) => {
+    if (!isSelectable(option) || option._id === selectedId || choose.isPending) return;
+    choose.mutate(option._id);
+  };
+
+  if (options.isPending) return <Loader aria-label="Chargement des centres" />;
+  if (options.isError) return <Alert color="red">Impossible de charger les centres d’examen.</Alert>;
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="center-selection-title">
+      <Stack>
+        <Title order={2} size="h3" id="center-selection-title">
+          Centre d’examen
+        </Title>
+        {own?.status === 'no' && (
+          <Alert color="yellow" title="Votre établissement n’organise pas l’épreuve">
+            {OWN_SCHOOL_REFUSES}
+          </Alert>
+        )}
+        <CenterLegend />
+        <Suspense fallback={<Loader aria-label="Chargement de la carte" />}>
+          <CenterMap tileUrl={config.data?.tileUrl ?? ''} markers={markers} selectedId={selectedId} onSelect={pick} />
+        </Suspense>
+        {tooMany && <Text size="sm">Seuls 500 centres sont dessinés sur la carte ; tous restent disponibles dans la liste.</Text>}
+        {!roles.isAdmin && extraCount > 0 && (
+          <Button variant="light" w="fit-content" onClick={() => setShowExtra((v) => !v)} aria-expanded={showExtra}>
+            {showExtra ? HIDE_EXTRA_LABEL : `${SHOW_EXTRA_LABEL} (${extraCount})`}
+          </Button>
+        )}
+        <Group align="end">
+          <Select
+            label="Centre sélectionné"
+            placeholder="Aucun centre choisi"
+            data={selectData}
+            value={selectedId}
+            searchable
+            nothingFoundMessage="Aucun centre"
+            allowDeselect={false}
+            disabled={choose.isPending}
+            onChange={(value) => {
+              const option = all.find((o) => o._id === value);
+              if (option) pick(option);
+            }}
+            miw={420}
+          />
+          {choose.isPending && <Loader size="sm" aria-label="Enregistrement" />}
+        </Group>
+        {registration && !mine.isError && (
+          <Stack gap={4} component="section" aria-labelledby="center-instructions-title">
+            <Title order={3} size="h4" id="center-instructions-title">
+              Instructions du centre {registration.institution.name}
+            </Title>
+            {mine.data?.center?.instructions.trim() ? (
+              <Text style={{ whiteSpace: 'pre-wrap' }}>{mine.data.center.instructions}</Text>
+            ) : (
+              <Text>{NO_INSTRUCTIONS_TEXT}</Text>
+            )}
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,89 @@
+import { cellKind, CELL_EXCUSED, CELL_NONE, normalizeText, totalOf, type GradingTable } from '@olympe/contract';
+import type { CsvCell } from '../../lib/csv';
+
+/** One line of the grading table, with what the page needs precomputed once per load. */
+export interface GradingRow {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+  grade: string | null;
+  gender: string | null;
+  birthDate: string | null;
+  data: string[];
+  total: number;
+  /** Normalised "last first" for the search box. */
+  search: string;
+}
+
+export function buildRows(table: GradingTable): GradingRow[] {
+  return Object.entries(table.users).map(([id, u]) => ({
+    id,
+    ...u,
+    total: totalOf(u.data),
+    search: normalizeText(`${u.lastName ?? ''} ${u.firstName ?? ''}`),
+  }));
+}
+
+/** SPEC §2: "Rechercher par nom ou prénom", accent- and case-insensitive; every word must match. */
+export function filterRows(rows: readonly GradingRow[], query: string): GradingRow[] {
+  const words = normalizeText(query).split(' ').filter(Boolean);
+  if (words.length === 0) return rows as GradingRow[];
+  return rows.filter((r) => words.every((w) => r.search.includes(w)));
+}
+
+export interface ExerciseCount {
+  graded: number;
+  answered: number;
+}
+
+/** "graded / answered" under each exercise header: answered = any non-blank cell; graded = a number or X. */
+export function countByExercise(rows: readonly GradingRow[], exerciseCount: number): ExerciseCount[] {
+  const counts = Array.from({ length: exerciseCount }, () => ({ graded: 0, answered: 0 }));
+  for (const row of rows) {
+    for (let i = 0; i < exerciseCount; i++) {
+      const kind = cellKind(row.data[i] ?? CELL_NONE);
+      if (kind === 'none') continue;
+      counts[i].answered++;
+      if (kind !== 'ungraded') counts[i].graded++;
+    }
+  }
+  return counts;
+}
+
+/** The page's "corrected/answered" counter over the whole chapter. */
+export function totalCounts(counts: readonly ExerciseCount[]): ExerciseCount {
+  return counts.reduce((a, c) => ({ graded: a.graded + c.graded, answered: a.answered + c.answered }), { graded: 0, answered: 0 });
+}
+
+/** Totals without float noise: 2.5 → "2.5", 3 → "3". */
+export const formatTotal = (n: number) => String(n);
+
+/** SPEC §9: "{chapter title}_results.csv". */
+export const resultsFileName = (title: string) => `${title}_results.csv`;
+
+export const RESULTS_CSV_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance', 'Total'] as const;
+
+/**
+ * SPEC §9 grading CSV: e-mail, first name, last name, grade, gender, birth date (date part only),
+ * total, then one column per exercise, empty for ' ' or X. Codes are kept as stored (2nde, female)
+ * so the file can be re-imported; the writer quotes, doubles quotes and neutralises formulas.
+ */
+export function resultsCsvRows(rows: readonly GradingRow[], exercises: GradingTable['exercises']): CsvCell[][] {
+  return [
+    [...RESULTS_CSV_HEADER, ...exercises.map((e) => e.title)],
+    ...rows.map((r) => [
+      r.email,
+      r.firstName,
+      r.lastName,
+      r.grade,
+      r.gender,
+      r.birthDate ? r.birthDate.slice(0, 10) : '',
+      r.total,
+      ...exercises.map((_, i) => {
+        const v = r.data[i] ?? CELL_NONE;
+        return v === CELL_NONE || v === CELL_EXCUSED ? '' : v;
+      }),
+    ]),
+  ];
+}

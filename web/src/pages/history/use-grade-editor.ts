@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { normalizeGrade, type GradeState } from '@olympe/contract';
+import type { GradeSave } from '@olympe/contract';
+import { saveGrade as defaultSave, type GradeSaveOutcome } from '../../api/grading';
+import { showNotice } from '../../api/notify';
+
+/** SPEC §4/§9: a grade is saved 500 ms after the last edit. */
+export const GRADE_SAVE_DEBOUNCE_MS = 500;
+
+export interface GradeForm {
+  grade: string;
+  comment: string;
+  hidden: boolean;
+}
+
+export type SaveStatus = 'saved' | 'dirty' | 'saving' | 'invalid' | 'error' | 'conflict';
+
+export const STATUS_TEXT: Record<SaveStatus, string> = {
+  saved: 'Enregistré',
+  dirty: 'Modifications en attente…',
+  saving: 'Enregistrement…',
+  invalid: 'Note invalide : chiffres et point, ou X.',
+  error: 'Échec de l’enregistrement : nouvel essai à la prochaine modification.',
+  conflict: 'Copie modifiée par un autre correcteur : sa version est affichée.',
+};
+
+/** SPEC §5: the grade field takes digits and the dot (and X for an excused or blank copy). */
+export const filterGradeInput = (text: string) => text.replace(/,/g, '.').replace(/[^0-9.xX]/g, '').toUpperCase().slice(0, 12);
+
+export const formOf = (state: GradeState): GradeForm => ({
+  grade: state.grade ?? '',
+  comment: state.grade_comment ?? '',
+  hidden: !!state.hidden,
+});
+
+const sameForm = (a: GradeForm, b: GradeForm) => a.grade === b.grade && a.comment === b.comment && a.hidden === b.hidden;
+
+/**
+ * The editable grade block: each edit is saved 500 ms later; saves never overlap (the next one
+ * starts from the version the previous one returned). A 409 replaces the form with the state
+ * another corrector saved, and says so. Pending edits are flushed on `flush()` and on unmount.
+ */
+export function useGradeEditor(initial: GradeState & { answerId: string }, save: (body: GradeSave) => Promise<GradeSaveOutcome> = defaultSave) {
+  const [form, setForm] = useState<GradeForm>(() => formOf(initial));
+  const [status, setStatus] = useState<SaveStatus>('saved');
+  const [savedOnce, setSavedOnce] = useState(false);
+  const [conflict, setConflict] = useState<string | null>(null);
+  const formRef = useRef(form);
+  const versionRef = useRef<string | null>(initial.grade_timestamp ?? null);
+  const answerRef = useRef(initial.answerId);
+  const lastSavedRef = useRef<GradeForm>(formOf(initial));
+  const timerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const inFlightRef = useRef<Promise<void> | null>(null);
+  const mountedRef = useRef(true);
+
+  const run = useCallback(async (): Promise<void> => {
+    if (inFlightRef.current) {
+      await inFlightRef.current;
+      return run();
+    }
+    const snapshot = formRef.current;
+    if (sameForm(snapshot, lastSavedRef.current)) {
+      if (mountedRef.current) setStatus('saved');
+      return;
+    }
+    const grade = normalizeGrade(snapshot.grade);
+    if (grade === undefined) {
+      if (mountedRef.current) setStatus('invalid');
+      return;
+    }
+    if (mountedRef.current) setStatus('saving');
+    const attempt = (async () => {
+      try {
+        const outcome = await save({
+          answerId: answerRef.current,
+          grade,
+          grade_comment: snapshot.comment,
+          hidden: snapshot.hidden,
+          expectedGradeTimestamp: versionRef.current,
+        });
+        if (outcome.ok) {
+          versionRef.current = outcome.saved.grade_timestamp;
+          lastSavedRef.current = snapshot;
+          if (!mountedRef.current) return;
+          setSavedOnce(true);
+          setConflict(null);
+          setStatus(sameForm(formRef.current, snapshot) ? 'saved' : 'dirty');
+        } else {
+          const current = outcome.conflict.current;
+          answerRef.current = current.answerId;
+          versionRef.current = current.grade_timestamp ?? null;
+          const shownForm = formOf(current);
+          lastSavedRef.current = shownForm;
+          formRef.current = shownForm;
+          showNotice(`Erreur : ${outcome.conflict.message}`, 'red');
+          if (!mountedRef.current) return;
+          clearTimeout(timerRef.current);
+          setForm(shownForm);
+          setConflict(outcome.conflict.message);
+          setStatus('conflict');
+        }
+      } catch (error) {
+        console.error(error);
+        showNotice('Erreur : la note n’a pas été enregistrée.', 'red');
+        if (mountedRef.current) setStatus('error');
+      }
+    })();
+    inFlightRef.current = attempt;
+    try {
+      await attempt;
+    } finally {
+      inFlightRef.current = null;
+    }
+    // Edits made during the save go out next.
+    if (mountedRef.current && !sameForm(formRef.current, lastSavedRef.current)) schedule();
+  }, [save]);
+
+  const schedule = useCallback(() => {
+    clearTimeout(timerRef.current);
+    timerRef.current = setTimeout(() => void run(), GRADE_SAVE_DEBOUNCE_MS);
+  }, [run]);
+
+  const edit = useCallback(
+    (patch: Partial<GradeForm>) => {
+      const next = { ...formRef.current, ...patch };
+      formRef.current = next;
+      setForm(next);
+      setStatus('dirty');
+      schedule();
+    },
+    [schedule],
+  );
+
+  /** Saves now what is pending (before leaving for the next copy). */
+  const flush = useCallback(async () => {
+    clearTimeout(timerRef.current);
+    await run();
+  }, [run]);
+
+  useEffect(() => {
+    mountedRef.current = true;
+    return () => {
+      mountedRef.current = false;
+      clearTimeout(timerRef.current);
+      // Leaving the page must not lose the last keystrokes.
+      if (!sameForm(formRef.current, lastSavedRef.current)) void run();
+    };
+  }, [run]);
+
+  return { form, status, savedOnce, conflict, edit, flush };
+}

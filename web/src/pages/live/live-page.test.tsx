@@ -1,0 +1,80 @@
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Routes } from 'react-router';
+import type { LiveChapter } from '@olympe/contract';
+import { NO_ROLES } from '../../session/roles';
+import { LOGGED_OUT, SessionContext } from '../../session/session-context';
+import { renderWithProviders } from '../../test/render';
+import { LivePage } from './live-page';
+import { liveFigures, minuteLabels } from './live';
+
+const api = vi.hoisted(() => ({ fetchLiveChapter: vi.fn() }));
+vi.mock('../../api/ops', () => ({
+  fetchLiveChapter: api.fetchLiveChapter,
+  opsKeys: { live: (id: string) => ['ops', 'live', id] },
+}));
+
+const LIVE: LiveChapter = {
+  chapterId: 'c1',
+  title: 'Tour 1',
+  at: '2026-03-12T09:05:00.000Z',
+  started: 812,
+  inProgress: 640,
+  finished: 172,
+  savingLastMinute: 301,
+  answersLastMinute: 455,
+  blurEvents: 37,
+  blurEventsLastMinute: 2,
+  serverErrorsLastFiveMinutes: 1,
+  savesPerMinute: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 120, 300, 420, 455],
+};
+
+function renderAs(isAdmin: boolean) {
+  renderWithProviders(
+    <SessionContext.Provider value={{ ...LOGGED_OUT, token: 't', roles: { ...NO_ROLES, isAdmin } }}>
+      <Routes>
+        <Route path="/live/:id" element={<LivePage />} />
+      </Routes>
+    </SessionContext.Provider>,
+    { route: '/live/c1' },
+  );
+}
+
+describe('live helpers', () => {
+  it('flags server errors and labels minutes oldest first', () => {
+    const figures = liveFigures(LIVE);
+    expect(figures.map((f) => f.label)).toEqual([
+      'Élèves ayant commencé',
+      'En cours',
+      'Terminé',
+      'Enregistrent (dernière minute)',
+      'Pertes de focus',
+      'Erreurs serveur (5 dernières minutes)',
+    ]);
+    expect(figures.filter((f) => f.alert).map((f) => f.label)).toEqual(['Erreurs serveur (5 dernières minutes)']);
+    expect(liveFigures({ ...LIVE, serverErrorsLastFiveMinutes: 0 }).some((f) => f.alert)).toBe(false);
+    expect(minuteLabels(3)).toEqual(['il y a 2 min', 'il y a 1 min', 'minute en cours']);
+  });
+});
+
+describe('LivePage', () => {
+  beforeEach(() => api.fetchLiveChapter.mockReset());
+
+  it('shows an admin the figures of the chapter and a table of saves per minute', async () => {
+    api.fetchLiveChapter.mockResolvedValue(LIVE);
+    renderAs(true);
+    expect(await screen.findByRole('heading', { name: 'En direct : Tour 1' })).toBeTruthy();
+    expect(api.fetchLiveChapter).toHaveBeenCalledWith('c1');
+    expect(within(screen.getByRole('group', { name: 'Élèves ayant commencé' })).getByText('812')).toBeTruthy();
+    expect(within(screen.getByRole('group', { name: 'Enregistrent (dernière minute)' })).getByText('455 réponses')).toBeTruthy();
+    expect(within(screen.getByRole('group', { name: 'Erreurs serveur (5 dernières minutes)' })).getByText('à surveiller')).toBeTruthy();
+    const table = screen.getByRole('table', { name: /Réponses enregistrées par minute/ });
+    expect(within(table).getByRole('row', { name: 'minute en cours 455' })).toBeTruthy();
+  });
+
+  it('tells a non-admin they have no access and asks nothing from the server', async () => {
+    renderAs(false);
+    expect(screen.getByText("Vous n'avez pas accès à cette ressource.")).toBeTruthy();
+    expect(api.fetchLiveChapter).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,93 @@
+import { Alert, Badge, Box, Center, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { formatParisDateTime } from '@olympe/contract';
+import { fetchLiveChapter, opsKeys } from '../../api/ops';
+import { useSession } from '../../session/session-context';
+import { LIVE_REFRESH_MS, liveFigures, minuteLabels } from './live';
+
+/** docs/operations.md "Watching the big day": an admin follows a running chapter, refreshed every 5 s. */
+export function LivePage() {
+  const { id = '' } = useParams();
+  const { roles } = useSession();
+  const query = useQuery({
+    queryKey: opsKeys.live(id),
+    queryFn: () => fetchLiveChapter(id),
+    enabled: roles.isAdmin && id !== '',
+    refetchInterval: LIVE_REFRESH_MS,
+    refetchIntervalInBackground: true,
+  });
+
+  if (!roles.isAdmin) return <Alert color="red">Vous n'avez pas accès à cette ressource.</Alert>;
+  if (query.isPending) {
+    return (
+      <Center py="xl">
+        <Loader role="status" aria-label="Chargement des chiffres en direct" />
+      </Center>
+    );
+  }
+  if (!query.data) return <Alert color="red">Les chiffres de ce chapitre sont indisponibles.</Alert>;
+
+  const live = query.data;
+  const peak = Math.max(1, ...live.savesPerMinute);
+  const labels = minuteLabels(live.savesPerMinute.length);
+  return (
+    <Stack>
+      <Group justify="space-between" align="baseline">
+        <Title order={1}>En direct : {live.title}</Title>
+        <Text size="sm" c="gray.8" aria-live="polite">
+          Mis à jour le {formatParisDateTime(live.at)}
+          {query.isError ? ' (dernière actualisation échouée)' : ''}
+        </Text>
+      </Group>
+
+      <SimpleGrid cols={{ base: 2, sm: 3 }}>
+        {liveFigures(live).map((f) => (
+          <Paper key={f.label} withBorder p="md" role="group" aria-label={f.label}>
+            <Text size="sm" c="gray.8">
+              {f.label}
+            </Text>
+            <Group gap="xs" align="baseline">
+              <Text fz={32} fw={700}>
+                {f.value}
+              </Text>
+              {f.alert && <Badge color="red">à surveiller</Badge>}
+            </Group>
+            {f.hint && (
+              <Text size="xs" c="gray.8">
+                {f.hint}
+              </Text>
+            )}
+          </Paper>
+        ))}
+      </SimpleGrid>
+
+      <Title order={2} size="h3">
+        Réponses enregistrées par minute
+      </Title>
+      <Group gap={4} align="flex-end" h={120} aria-hidden="true">
+        {live.savesPerMinute.map((n, i) => (
+          <Box key={labels[i]} w={18} h={`${Math.round((n / peak) * 100)}%`} mih={2} bg="blue.7" title={`${labels[i]} : ${n}`} />
+        ))}
+      </Group>
+      {/* The same figures as a table for screen readers and keyboard users. */}
+      <Table captionSide="top" withTableBorder>
+        <Table.Caption>Réponses enregistrées par minute, de la plus ancienne à la minute en cours</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Minute</Table.Th>
+            <Table.Th scope="col">Réponses</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {live.savesPerMinute.map((n, i) => (
+            <Table.Tr key={labels[i]}>
+              <Table.Td>{labels[i]}</Table.Td>
+              <Table.Td>{n}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}

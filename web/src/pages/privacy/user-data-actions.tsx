@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { anonymiseUser, fetchUserExport } from '../../api/ops';
+
+/** Saves a JSON object as a file in the browser. */
+function download(name: string, data: unknown) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/**
+ * Admin actions on one person's data (RGPD requests): export everything as JSON, anonymise the
+ * account after a confirmation. Meant for the admin view of a user (e.g. /users/{id}).
+ */
+export function UserDataActions({ uid, name, onAnonymised }: { uid: string; name: string; onAnonymised?: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function exportData() {
+    setBusy(true);
+    try {
+      download(`olympe-utilisateur-${uid}.json`, await fetchUserExport(uid));
+    } catch {
+      // The client already showed the server's message.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function anonymise() {
+    setBusy(true);
+    try {
+      await anonymiseUser(uid);
+      setConfirming(false);
+      onAnonymised?.();
+    } catch {
+      // The client already showed the server's message.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <Group>
+        <Button variant="default" onClick={exportData} loading={busy && !confirming}>
+          Exporter ses données (JSON)
+        </Button>
+        <Button color="red" variant="outline" onClick={() => setConfirming(true)} disabled={busy}>
+          Anonymiser le compte
+        </Button>
+      </Group>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Anonymiser le compte" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+        <Stack>
+          <Text>
+            Le nom, les e-mails, la date de naissance, l’établissement et les copies PDF de {name} seront
+            effacés définitivement, et le compte ne pourra plus se connecter. Les réponses et les notes
+            restent, sans nom, pour les statistiques.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              Annuler
+            </Button>
+            <Button color="red" onClick={anonymise} loading={busy}>
+              Anonymiser
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { CenterOverview, OverviewUser } from '@olympe/contract';
+import { filterRegistrations, flattenOverview, registrationsCsvName, registrationsCsvRows } from './registrations';
+
+const user = (id: string, lastName: string, school = 'Collège Pascal'): OverviewUser => ({
+  _id: id,
+  email: `${id}@exemple.fr`,
+  firstName: 'Élise',
+  lastName,
+  grade: '3eme',
+  institution: { _id: 's', name: school },
+});
+
+const overview: CenterOverview = {
+  members: [
+    { institution: { _id: 'a', name: 'Lycée Pôle' }, validated: true, opened: true, isPole: true, status: 'center', members: [user('1', 'Dupont')] },
+    { institution: { _id: 'b', name: 'Collège Attente' }, validated: false, opened: null, isPole: false, status: 'unknown', members: [user('2', 'Martin'), user('3', 'Noël')] },
+  ],
+  unregistered: [user('4', 'Zola', 'Lycée Hugo')],
+};
+
+describe('registrations overview', () => {
+  const rows = flattenOverview(overview);
+
+  it('groups by centre with VALIDÉ / EN ATTENTE, unregistered last', () => {
+    expect(rows.map((r) => [r.user._id, r.center?.name ?? null, r.status])).toEqual([
+      ['1', 'Lycée Pôle', 'VALIDÉ'],
+      ['2', 'Collège Attente', 'EN ATTENTE'],
+      ['3', 'Collège Attente', 'EN ATTENTE'],
+      ['4', null, 'Non inscrit'],
+    ]);
+  });
+
+  it('filters by status and searches accent-insensitively', () => {
+    expect(filterRegistrations(rows, '', 'pending').map((r) => r.user._id)).toEqual(['2', '3']);
+    expect(filterRegistrations(rows, '', 'validated').map((r) => r.user._id)).toEqual(['1']);
+    expect(filterRegistrations(rows, '', 'unregistered').map((r) => r.user._id)).toEqual(['4']);
+    expect(filterRegistrations(rows, 'noel', 'all').map((r) => r.user._id)).toEqual(['3']);
+    expect(filterRegistrations(rows, 'pole', 'all').map((r) => r.user._id)).toEqual(['1']);
+    expect(filterRegistrations(rows, 'hugo', 'all').map((r) => r.user._id)).toEqual(['4']);
+  });
+
+  it('exports registrations_{chapter}.csv with one line per participant', () => {
+    expect(registrationsCsvName('Coupe 2026')).toBe('registrations_Coupe 2026.csv');
+    const csv = registrationsCsvRows(rows);
+    expect(csv).toHaveLength(5);
+    expect(csv[0][0]).toBe('Centre');
+    expect(csv[1]).toEqual(['Lycée Pôle', 'VALIDÉ', 'Dupont', 'Élise', '1@exemple.fr', '3ème', 'Collège Pascal']);
+    expect(csv[4][0]).toBe('');
+  });
+});
