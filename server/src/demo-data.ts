@@ -1,8 +1,11 @@
+import { seedCentersDemo } from './centers/demo.js';
 import { seedChaptersDemo } from './chapters/demo.js';
 import type { Db } from './db/client.js';
 import { groupMembers, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from './db/schema.js';
+import { seedGradingDemo } from './grading/demo.js';
 import { seedGroupsDemo } from './groups/demo.js';
 import { seedInstitutionsDemo } from './institutions/demo.js';
+import { seedAnswersDemo } from './sessions/demo.js';
 
 export const DEMO_PASSWORD = 'Olympe#2026';
 
@@ -64,7 +67,12 @@ export async function seedDemo(db: Db, passwordHash: string): Promise<DemoAccoun
     { groupId: TEACHERS_GROUP_ID, userId: teacher.id },
   ]);
   await seedGroupsDemo(db, [pupil.id, ...pupils.slice(0, 8).map((p) => p.id)]);
-  await seedChaptersDemo(db);
+  const chapters = await seedChaptersDemo(db);
+  const pupilIds = pupils.map((p) => p.id);
+  // Answers on the training chapter (untimed), some graded, so the grading screens show every cell kind.
+  await seedAnswersDemo(db, { pupilIds, chapterId: chapters.trainingId });
+  await seedGradingDemo(db, { chapterId: chapters.trainingId, graderId: member.id });
+  await seedCentersDemo(db, { chapterId: chapters.paperId, institutionIds: schoolIds, teacherId: teacher.id, pupilIds });
   void admin;
   return [
     { email: 'admin@olympe.demo', role: 'administrateur' },

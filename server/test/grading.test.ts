@@ -473,11 +473,11 @@ describe('overview, unlabelled count and the demo grades', () => {
   it('counts the scanned copies of the chapter still to sort', async () => {
     const { chapterId } = await chapterWith({ offline: true });
     const member = await createUser(t, 'member');
-    const [f] = await db().insert(files).values({ size: 10 }).returning();
+    const [f1, f2, f3] = await db().insert(files).values([{ size: 10 }, { size: 10 }, { size: 10 }]).returning();
     await db().insert(unlabeledAnswers).values([
-      { chapterId, fileId: f.id },
-      { chapterId, fileId: f.id },
-      { chapterId, fileId: f.id, labeledAt: new Date() },
+      { chapterId, fileId: f1.id },
+      { chapterId, fileId: f2.id },
+      { chapterId, fileId: f3.id, labeledAt: new Date() },
     ]);
     const res = await get(`/api/answer/unlabeled/stats/${chapterId}`, member.headers);
     expect(res).toMatchObject({ status: 200, body: { count: 2 } });

@@ -50,6 +50,8 @@ export const routes: RouteObject[] = [
             path: 'registrations/:id',
             element: page(() => import('./pages/registrations/registrations-page'), 'RegistrationsPage'),
           },
+          { path: 'donnees-personnelles', element: page(() => import('./pages/privacy/privacy-page'), 'PrivacyPage') },
+          { path: 'live/:id', element: page(() => import('./pages/live/live-page'), 'LivePage') },
           { path: '*', element: page(() => import('./pages/not-found/not-found-page'), 'NotFoundPage') },
         ],
       },

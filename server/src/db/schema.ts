@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   bigserial,
   boolean,
   date,
@@ -259,7 +260,11 @@ export const unlabeledAnswers = pgTable(
     labeledAt: timestamp('labeled_at', { withTimezone: true }),
     labeledBy: uuid('labeled_by').references(() => users.id, { onDelete: 'set null' }),
   },
-  (t) => [index('unlabeled_chapter_idx').on(t.chapterId, t.labeledAt, t.createdAt)],
+  (t) => [
+    index('unlabeled_chapter_idx').on(t.chapterId, t.labeledAt, t.createdAt),
+    // A scanned file is filed once, even when two uploads of it race.
+    uniqueIndex('unlabeled_file_uq').on(t.fileId),
+  ],
 );
 
 export const centers = pgTable(
@@ -377,3 +382,12 @@ export const gradingClaims = pgTable(
   },
   (t) => [index('grading_claims_user_idx').on(t.userId)],
 );
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+/** PDF bytes when FILE_STORE=postgres (no shared disk needed). No foreign key: bytes come before the files row. */
+export const fileBlobs = pgTable('file_blobs', {
+  id: uuid('id').primaryKey(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt(),
+});

@@ -4,6 +4,8 @@
  */
 export const paths = {
   home: '/',
+  privacy: '/donnees-personnelles',
+  live: (id: string) => `/live/${id}`,
   login: '/login',
   signup: '/signup',
   confirm: '/confirm',

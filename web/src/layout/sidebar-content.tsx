@@ -40,7 +40,10 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout }: Si
         )}
       </NavSection>
 
-      <NavSection title="Pages utiles">{link(paths.home, 'Accueil')}</NavSection>
+      <NavSection title="Pages utiles">
+        {link(paths.home, 'Accueil')}
+        {link(paths.privacy, 'Données personnelles')}
+      </NavSection>
 
       {roles.isAdmin && (
         <NavSection title="Administration">
