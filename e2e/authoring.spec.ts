@@ -31,7 +31,7 @@ test.describe('Rédaction des sujets', () => {
     await page.getByRole('button', { name: 'Ajouter un chapitre' }).click();
     await page.getByRole('textbox', { name: 'Titre du chapitre Nouveau chapitre (nouveau)' }).fill(title);
     await page.getByRole('button', { name: 'Enregistrer' }).click();
-    await expect(page.getByText('Modifications enregistrées')).toBeVisible();
+    await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
     const exosLink = page.getByRole('link', { name: `Exercices du chapitre ${title}` });
     await expect(exosLink).toBeVisible();
     await expectAccessible(page, '/chapters (chapitre ajouté)');
@@ -45,7 +45,7 @@ test.describe('Rédaction des sujets', () => {
       await expect(page.getByText('Aucun exercice.')).toBeVisible();
       await expectAccessible(page, '/exos/{id} (vide)');
       await writeRichText(page, 'Instructions pour les élèves', 'Calculatrice **interdite**. Durée : 30 minutes.');
-      await expect(page.getByText('Modifications enregistrées')).toBeVisible();
+      await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
 
       await page.getByRole('button', { name: 'Ajouter un exercice' }).click();
       await page.getByRole('button', { name: 'Ajouter un exercice' }).click();
@@ -109,7 +109,7 @@ test.describe('Rédaction des sujets', () => {
       await page.getByRole('textbox', { name: 'Durée en minutes du groupe 1' }).fill('30');
       await expectAccessible(page, '/access/{id}');
       await page.getByRole('button', { name: 'Enregistrer' }).click();
-      await expect(page.getByText('Modifications enregistrées')).toBeVisible();
+      await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
       await page.screenshot({ path: screenshot('access.png'), fullPage: true });
 
       await page.reload();

@@ -38,7 +38,7 @@ test.describe('Groupes', () => {
     await page.getByRole('button', { name: 'Ajouter un groupe' }).click();
     await page.getByRole('textbox', { name: 'Nom du groupe (nouveau)' }).fill(name);
     await page.getByRole('button', { name: 'Enregistrer' }).click();
-    await expect(page.getByText('Modifications enregistrées')).toBeVisible();
+    await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
     const membersLink = page.getByRole('link', { name: `Membres du groupe ${name}` });
     await expect(membersLink).toBeVisible();
     await expectAccessible(page, '/groups (groupe ajouté)');

@@ -57,7 +57,7 @@ test.describe('Profil et établissements', () => {
         .selectOption({ label: 'Passer l’épreuve dans mon établissement' });
       await expectAccessible(page, '/profile');
       await page.getByRole('button', { name: 'Enregistrer' }).click();
-      await expect(page.getByText('Modifications enregistrées')).toBeVisible();
+      await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
 
       // The profile is complete: the sidebar lists the online test opened to everyone.
       await expect(sidebar.getByText('Complétez votre profil pour accéder aux contenus.')).toHaveCount(0);
@@ -123,7 +123,7 @@ test.describe('Profil et établissements', () => {
       await expect(form.getByRole('textbox', { name: 'Nom' })).toHaveValue(name);
       await form.getByRole('combobox', { name: 'Vérifié' }).selectOption({ label: 'Oui' });
       await form.getByRole('button', { name: 'Enregistrer' }).click();
-      await expect(page.getByText('Modifications enregistrées')).toBeVisible();
+      await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
       await expect(marker).toHaveAttribute('alt', name);
       await expectAccessible(page, '/map (établissement sélectionné)');
       await page.screenshot({ path: screenshot('map-verified.png'), fullPage: true });
