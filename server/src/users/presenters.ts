@@ -4,32 +4,6 @@ import type { institutions, users } from '../db/schema.js';
 type UserRow = typeof users.$inferSelect;
 type InstitutionRow = Pick<typeof institutions.$inferSelect, 'id' | 'name' | 'email'>;
 
-/** The user as the API shows it: an allow-list of fields, never the password hash or token version. */
-export function presentUser(
-  row: UserRow,
-  institution: InstitutionRow | null,
-  roles: { isMember: boolean; isTeacher: boolean },
-): User {
-  return {
-    _id: row.id,
-    email: row.email,
-    emailStudent: row.emailStudent,
-    emailParent: row.emailParent,
-    emailOtherParent: row.emailOtherParent,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    birthDate: row.birthDate,
-    gender: row.gender as User['gender'],
-    grade: row.grade as User['grade'],
-    defaultChoice: row.defaultChoice as User['defaultChoice'],
-    emailNotifications: row.emailNotifications,
-    institution: institution ? { _id: institution.id, name: institution.name, email: institution.email } : null,
-    isAdmin: row.isAdmin,
-    isMember: roles.isMember,
-    isTeacher: roles.isTeacher,
-  };
-}
-
 type MemberRow = Pick<
   UserRow,
   | 'id'
@@ -65,4 +39,13 @@ export function presentGroupMember(row: MemberRow, institution: InstitutionRow |
     institution: institution ? { _id: institution.id, name: institution.name, email: institution.email } : null,
     isAdmin: row.isAdmin,
   };
+}
+
+/** The user as the API shows it: an allow-list of fields, never the password hash or token version. */
+export function presentUser(
+  row: UserRow,
+  institution: InstitutionRow | null,
+  roles: { isMember: boolean; isTeacher: boolean },
+): User {
+  return { ...presentGroupMember(row, institution), isMember: roles.isMember, isTeacher: roles.isTeacher };
 }

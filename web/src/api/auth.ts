@@ -1,4 +1,4 @@
-import type { User } from '@olympe/contract';
+import type { ProfileUpdate, User } from '@olympe/contract';
 import { api } from './client';
 
 export interface Credentials {
@@ -22,21 +22,7 @@ export async function confirm(input: { token: string; password: string }): Promi
   await api.post('/auth/confirm', input);
 }
 
-export type ProfileUpdate = Partial<
-  Pick<
-    User,
-    | 'emailStudent'
-    | 'emailParent'
-    | 'emailOtherParent'
-    | 'firstName'
-    | 'lastName'
-    | 'birthDate'
-    | 'gender'
-    | 'grade'
-    | 'defaultChoice'
-    | 'emailNotifications'
-  >
-> & { institution?: string | null };
+export type { ProfileUpdate } from '@olympe/contract';
 
 /** PUT /auth/me: `{}` reloads the user, profile fields update it (SPEC §7). */
 export async function fetchMe(update: ProfileUpdate = {}): Promise<User> {

@@ -40,16 +40,20 @@ export function handleSuccess(response: AxiosResponse): AxiosResponse {
   return response;
 }
 
-/** SPEC §8: server errors in red with their message; no response at all is a network error. */
-export function handleError(error: AxiosError): Promise<never> {
-  if (!error.config?.skipNotifications && !axios.isCancel(error)) {
-    if (error.response) {
-      const message = messageOf(error.response.data);
-      showNotice(message ? `Erreur : ${message}` : GENERIC_ERROR_MESSAGE, 'red');
-    } else {
-      showNotice(NETWORK_ERROR_MESSAGE, 'red');
-    }
+/**
+ * SPEC §8: a server error in red with its message, no response at all as a network error. Pages that
+ * run several quiet calls and report one outcome call this with the error they caught.
+ */
+export function notifyError(error: unknown): void {
+  if (axios.isAxiosError(error) && !error.response) showNotice(NETWORK_ERROR_MESSAGE, 'red');
+  else {
+    const message = axios.isAxiosError(error) ? messageOf(error.response?.data) : null;
+    showNotice(message ? `Erreur : ${message}` : GENERIC_ERROR_MESSAGE, 'red');
   }
+}
+
+export function handleError(error: AxiosError): Promise<never> {
+  if (!error.config?.skipNotifications && !axios.isCancel(error)) notifyError(error);
   return Promise.reject(error);
 }
 

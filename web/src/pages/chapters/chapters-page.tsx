@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { ActionIcon, Anchor, Button, Center, Checkbox, Group, Loader, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { isAxiosError } from 'axios';
 import { Link } from 'react-router';
 import { NEW_CHAPTER_TITLE } from '@olympe/contract';
 import { chapterKeys, createChapter, deleteChapter, fetchChapters, updateChapter } from '../../api/chapters';
+import { notifyError } from '../../api/client';
 import { showNotice } from '../../api/notify';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
@@ -70,8 +70,7 @@ export function ChaptersPage() {
       });
       showNotice('Modifications enregistrées', 'green');
     } catch (error) {
-      const message = isAxiosError(error) ? (error.response?.data as { message?: string } | undefined)?.message : undefined;
-      showNotice(message ? `Erreur : ${message}` : 'Une erreur est survenue', 'red');
+      notifyError(error);
       console.error(error);
     } finally {
       setSaving(false);

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { ActionIcon, Button, Center, Group, Loader, Paper, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconDownload, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { isAxiosError } from 'axios';
 import { useParams } from 'react-router';
 import { ANSWER_FORMAT_LABELS, ANSWER_FORMATS, type AnswerFormat } from '@olympe/contract';
 import { chapterKeys, fetchChapter, updateChapter } from '../../api/chapters';
@@ -14,6 +13,7 @@ import {
   fetchRawExercises,
   updateExercise,
 } from '../../api/exercises';
+import { notifyError } from '../../api/client';
 import { showNotice } from '../../api/notify';
 import { MathText } from '../../components/MathText';
 import { draftOf, hasChanges, newExercise, newVersion, planExerciseSave, type ExerciseDraft } from './plan-save';
@@ -95,8 +95,7 @@ export function ExosPage() {
       for (const u of plan.updates) await updateExercise(u._id, u.changes, true);
       showNotice('Modifications enregistrées', 'green');
     } catch (error) {
-      const message = isAxiosError(error) ? (error.response?.data as { message?: string } | undefined)?.message : undefined;
-      showNotice(message ? `Erreur : ${message}` : 'Une erreur est survenue', 'red');
+      notifyError(error);
       console.error(error);
     } finally {
       setSaving(false);

@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { ActionIcon, Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { isAxiosError } from 'axios';
 import { Link } from 'react-router';
 import { NEW_GROUP_NAME, SYSTEM_GROUP_NAMES, type GroupSummary } from '@olympe/contract';
 import { createGroup, deleteGroup, fetchMyGroups, groupKeys, renameGroup } from '../../api/groups';
+import { notifyError } from '../../api/client';
 import { showNotice } from '../../api/notify';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
@@ -61,8 +61,7 @@ export function GroupsPage() {
       for (const r of plan.renames) await renameGroup(r._id, r.name, true);
       showNotice('Modifications enregistrées', 'green');
     } catch (error) {
-      const message = isAxiosError(error) ? (error.response?.data as { message?: string } | undefined)?.message : undefined;
-      showNotice(message ? `Erreur : ${message}` : 'Une erreur est survenue', 'red');
+      notifyError(error);
       console.error(error);
     } finally {
       setSaving(false);
