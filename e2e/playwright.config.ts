@@ -47,6 +47,7 @@ export default defineConfig({
       PUBLIC_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: 'warn',
       ADMIN_EMAIL: 'admin@e2e.test',
+      ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
     },
   },
 });

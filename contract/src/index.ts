@@ -9,3 +9,6 @@ export * from './sessions.js';
 export * from './centers.js';
 export * from './grading.js';
 export * from './ops.js';
+export * from './sorting.js';
+export * from './analysis.js';
+export * from './sheets.js';

@@ -33,6 +33,8 @@ import { gradingRoutes } from './grading/routes.js';
 import { centerRoutes } from './centers/routes.js';
 import { sortingRoutes } from './sorting/routes.js';
 import { opsRoutes } from './ops/routes.js';
+import { analysisRoutes } from './analysis/routes.js';
+import { sheetRoutes } from './sheets/routes.js';
 import { loggerOptions, observeRequests } from './ops/logging.js';
 
 z.config(z.locales.fr());
@@ -137,6 +139,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(centerRoutes, { deps });
       await api.register(sortingRoutes, { deps });
       await api.register(opsRoutes, { deps });
+      await api.register(analysisRoutes, { deps });
+      await api.register(sheetRoutes, { deps });
     },
     { prefix: '/api' },
   );

@@ -94,7 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     tileUrl: e.TILE_URL,
     logLevel: e.LOG_LEVEL,
-    webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+    // WEB_DIST lets parallel browser runs serve their own build; production uses web/dist.
+    webDist: path.resolve(process.env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     fileStore: e.FILE_STORE,
     s3:
       e.FILE_STORE === 's3'

@@ -259,6 +259,11 @@ export const unlabeledAnswers = pgTable(
     reservedAt: timestamp('reserved_at', { withTimezone: true }),
     labeledAt: timestamp('labeled_at', { withTimezone: true }),
     labeledBy: uuid('labeled_by').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * Per-page labels read from the answer sheets' QR codes, offered to the sorter to confirm:
+     * [{pageNum, user, exercises, rotation}] — null until the file was decoded.
+     */
+    suggestions: jsonb('suggestions').$type<Array<{ pageNum: number; user: string | null; exercises: string[]; rotation: number }>>(),
   },
   (t) => [
     index('unlabeled_chapter_idx').on(t.chapterId, t.labeledAt, t.createdAt),
@@ -391,3 +396,25 @@ export const fileBlobs = pgTable('file_blobs', {
   bytes: bytea('bytes').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Background work that must survive a restart (QR decoding of uploaded scans): a worker claims the
+ * oldest pending job with FOR UPDATE SKIP LOCKED, so several instances share the queue.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    /** What the job works on, e.g. {unlabeledId}. */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
+    error: text('error'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('jobs_pending_idx').on(t.kind, t.status, t.createdAt)],
+);

@@ -1,0 +1,4 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Deps } from '../deps.js';
+
+export const analysisRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (_app, _opts) => {};
