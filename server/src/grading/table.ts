@@ -1,6 +1,6 @@
 import { cellValue, CELL_NONE, type GradingTable } from '@olympe/contract';
 
-/** One pupil as the table query returns them: their current answers as parallel arrays. */
+/** One pupil as the table query returns them: their current answers packed in `cells`. */
 export interface TableRow {
   id: string;
   first_name: string | null;
@@ -9,11 +9,11 @@ export interface TableRow {
   grade: string | null;
   gender: string | null;
   birth_date: string | null;
-  /** Index of each answered exercise in the chapter's order. */
-  idx: number[];
-  answered: boolean[];
-  grades: Array<string | null>;
+  /** `{index}:{answered 0|1}{grade}` per answered exercise, joined by U+001F (grades never hold it). */
+  cells: string | null;
 }
+
+export const CELL_SEPARATOR = '\x1f';
 
 /**
  * SPEC §3 Grading table: keyed by user id (in the query's order, by last name), one value per
@@ -23,9 +23,13 @@ export function buildTableUsers(rows: readonly TableRow[], exerciseCount: number
   const users: GradingTable['users'] = {};
   for (const row of rows) {
     const data = new Array<string>(exerciseCount).fill(CELL_NONE);
-    for (let k = 0; k < row.idx.length; k++) {
-      const i = row.idx[k];
-      if (i >= 0 && i < exerciseCount) data[i] = cellValue({ answered: row.answered[k], grade: row.grades[k] });
+    for (const cell of row.cells ? row.cells.split(CELL_SEPARATOR) : []) {
+      const colon = cell.indexOf(':');
+      const i = Number(cell.slice(0, colon));
+      if (i >= 0 && i < exerciseCount) {
+        const grade = cell.slice(colon + 2);
+        data[i] = cellValue({ answered: cell[colon + 1] === '1', grade: grade === '' ? null : grade });
+      }
     }
     users[row.id] = {
       firstName: row.first_name,
