@@ -47,7 +47,8 @@ export default defineConfig({
       PUBLIC_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: 'warn',
       ADMIN_EMAIL: 'admin@e2e.test',
-      ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
+      // A build of one's own (relative to the repository root), so parallel runs do not share web/dist.
+      ...(process.env.WEB_DIST ? { WEB_DIST: path.resolve(import.meta.dirname, '..', process.env.WEB_DIST) } : {}),
     },
   },
 });

@@ -1,0 +1,225 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { adminHeaders, adminPage, createAccount, expectAccessible, loginByApi, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+
+const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
+const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
+
+type Headers = Record<string, string>;
+
+async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** A confirmed account logged in through the API, with a complete pupil profile when asked. */
+async function account(request: APIRequestContext, prefix: string, profile?: { firstName: string; lastName: string }) {
+  const email = unique(prefix);
+  await createAccount(request, email);
+  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
+  const headers = { Authorization: `Bearer ${token}` };
+  if (profile) {
+    await ok(
+      await request.put('/api/auth/me', {
+        headers,
+        data: {
+          ...profile,
+          birthDate: '2010-05-04',
+          gender: 'female',
+          grade: '3eme',
+          defaultChoice: 'local',
+          emailParent: 'parent@e2e.test',
+          institution: HOME_SCHOOLING_ID,
+        },
+      }),
+    );
+  }
+  const me = await ok<{ _id: string }>(await request.put('/api/auth/me', { headers, data: {} }));
+  return { email, headers, id: me._id };
+}
+
+/** Adds an e-mail to a group without removing the members other journeys put there. */
+async function addToGroup(request: APIRequestContext, admin: Headers, groupId: string, email: string) {
+  const group = await ok<{ members: Array<{ email: string }> }>(await request.get(`/api/group/${groupId}`, { headers: admin }));
+  const members = [...new Set([...group.members.map((m) => m.email), email])];
+  await ok(await request.patch(`/api/group/${groupId}`, { headers: admin, data: { members } }));
+}
+
+async function smallPdf(text: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([300, 200]).drawText(text, { x: 30, y: 100, size: 18, font });
+  return Buffer.from(await doc.save());
+}
+
+test.describe('Correction', () => {
+  test('[CORRECTEUR, ADMIN, ÉLÈVE] corrige par « copie suivante », corrige automatiquement, exporte, publie les notes', async ({
+    page,
+    request,
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const admin = await adminHeaders(request);
+    const title = `Olympiade ${tag()}`;
+
+    // An online chapter open to everyone, three numeric exercises and one PDF exercise.
+    const chapter = await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title } }));
+    const chapterId = chapter._id;
+    await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
+    const exercise = async (name: string, answerFormat: 'numeric' | 'pdf', answer: string | null) =>
+      (
+        await ok<{ _id: string }>(
+          await request.post('/api/exos', {
+            headers: admin,
+            data: { title: name, answerFormat, chapter: chapterId, statementVersions: [{ content: `Énoncé de ${name} : $x^2$`, answer }] },
+          }),
+        )
+      )._id;
+    const ex1 = await exercise('Carrés', 'numeric', '4');
+    const ex2 = await exercise('Cubes', 'numeric', '27');
+    const ex3 = await exercise('Racines', 'numeric', '3');
+    const exPdf = await exercise('Rédaction', 'pdf', null);
+
+    // Three pupils answer; the first also uploads a PDF copy.
+    const pupils = [
+      await account(request, 'eleve-a', { firstName: 'Alice', lastName: 'Abel' }),
+      await account(request, 'eleve-b', { firstName: 'Bruno', lastName: 'Bernoulli' }),
+      await account(request, 'eleve-c', { firstName: 'Chloé', lastName: 'Cauchy' }),
+    ];
+    const answersOf = [
+      ['4', '27', '2'],
+      ['5', '27', '3'],
+      ['4', '26', '3'],
+    ];
+    for (const [i, pupil] of pupils.entries()) {
+      for (const [k, exerciseId] of [ex1, ex2, ex3].entries()) {
+        await ok(await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId, answer: answersOf[i][k], seq: 1 } }));
+      }
+    }
+    const upload = await ok<{ path: string }>(
+      await request.post('/api/pdfs', {
+        headers: pupils[0].headers,
+        multipart: { exercise: exPdf, file: { name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie d’Alice') } },
+      }),
+    );
+    await ok(await request.post('/api/answer', { headers: pupils[0].headers, data: { exerciseId: exPdf, answer: upload.path, seq: 1 } }));
+
+    // Before publication a pupil's history carries no grade.
+    const member = await account(request, 'correcteur');
+    await addToGroup(request, admin, MEMBERS_GROUP_ID, member.email);
+
+    // The corrector grades the three answers of "Carrés" from the header's next-copy flow.
+    await loginByApi(page, member.email);
+    await page.goto(`/grader/${chapterId}`);
+    await expect(page.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Alice Abel, Carrés : à corriger' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Exporter en CSV' })).toHaveCount(0);
+    await expectAccessible(page, '/grader/{id} (correcteur)');
+    await page.getByTitle('Corriger la copie suivante : Carrés').click();
+
+    const gradeOne = async (grade: string, options: { comment?: string; hide?: boolean } = {}) => {
+      await expect(page).toHaveURL(new RegExp(`/history/[0-9a-f-]{36}/${ex1}$`));
+      await expect(page.getByRole('heading', { name: 'Résultat' })).toBeVisible();
+      const status = page.getByRole('status').filter({ hasText: /Enregistr|attente|invalide/ });
+      await page.getByRole('textbox', { name: 'Note' }).fill(grade);
+      if (options.comment) {
+        await page.getByRole('button', { name: 'Modifier : Commentaire général' }).click();
+        const area = page.getByRole('textbox', { name: 'Commentaire général' });
+        await area.fill(options.comment);
+        await area.press('Tab');
+        await expect(page.getByRole('button', { name: 'Modifier : Commentaire général' }).locator('.katex').first()).toBeVisible();
+      }
+      if (options.hide) await page.getByRole('checkbox', { name: 'Cacher la copie' }).check();
+      await expect(status).toHaveText(/Enregistré/);
+      return new URL(page.url()).pathname.split('/')[2];
+    };
+    const graded = new Map<string, string>();
+    graded.set(await gradeOne('1', { comment: 'Très bien : $\\sqrt{16} = 4$.' }), '1');
+    await expectAccessible(page, '/history/{u}/{e} (correcteur)');
+    await page.screenshot({ path: screenshot('history-grading.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Copie suivante' }).click();
+    await expect.poll(() => new URL(page.url()).pathname.split('/')[2]).not.toBe([...graded.keys()][0]);
+    graded.set(await gradeOne('0', { hide: true }), '0');
+    await page.getByRole('button', { name: 'Copie suivante' }).click();
+    await expect.poll(() => graded.has(new URL(page.url()).pathname.split('/')[2])).toBe(false);
+    graded.set(await gradeOne('1'), '1');
+    expect(graded.size).toBe(3);
+    // Nothing is left to grade on this exercise.
+    await page.getByRole('button', { name: 'Copie suivante' }).click();
+    await expect(page.getByText(/Aucune copie à corriger pour cet exercice/).first()).toBeVisible();
+
+    // The table shows the three grades; the grade of Bruno (5 ≠ 4) is 0.
+    await page.goto(`/grader/${chapterId}`);
+    await expect(page.getByRole('link', { name: 'Alice Abel, Carrés : note 1' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Bruno Bernoulli, Carrés : note 0' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Chloé Cauchy, Carrés : note 1' })).toBeVisible();
+
+    // Review: the three corrections with the comment cut at 40 characters.
+    await page.getByRole('link', { name: 'Revue' }).click();
+    await expect(page.getByRole('heading', { name: 'Aperçu des corrections' })).toBeVisible();
+    await expect(page.getByRole('link', { name: /Voir la copie de Alice Abel, Carrés/ })).toBeVisible();
+    await expectAccessible(page, '/overview/{id}');
+
+    // The PDF copy in the viewer: pages drawn on canvases.
+    await page.goto(`/viewer/${upload.path}`);
+    await expect(page.getByRole('heading', { name: 'Visualisateur' })).toBeVisible();
+    await expect(page.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
+    await expectAccessible(page, '/viewer/{path}');
+
+    // The admin runs the automatic correction (Cubes, Racines) and exports the CSV.
+    const adminContext = await browser.newContext();
+    const adminTab = await adminContext.newPage();
+    try {
+      await adminPage(adminTab);
+      await adminTab.goto(`/grader/${chapterId}`);
+      await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : à corriger' })).toBeVisible();
+      await adminTab.getByRole('button', { name: 'Correction automatique' }).click();
+      await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : note 1' })).toBeVisible();
+      await expect(adminTab.getByRole('link', { name: 'Chloé Cauchy, Cubes : note 0' })).toBeVisible();
+      await expect(adminTab.getByRole('link', { name: 'Alice Abel, Racines : note 0' })).toBeVisible();
+      // A person's grade is never overwritten: Bruno keeps the 0 given by hand on "Carrés".
+      await expect(adminTab.getByRole('link', { name: 'Bruno Bernoulli, Carrés : note 0' })).toBeVisible();
+      await expectAccessible(adminTab, '/grader/{id} (admin)');
+      const [download] = await Promise.all([adminTab.waitForEvent('download'), adminTab.getByRole('button', { name: 'Exporter en CSV' }).click()]);
+      expect(download.suggestedFilename()).toBe(`${title}_results.csv`);
+      const csv = (await download.createReadStream()).setEncoding('utf8');
+      let text = '';
+      for await (const chunk of csv) text += chunk;
+      const lines = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+      expect(lines).toHaveLength(4);
+      const alice = lines.find((l) => l.includes('"Abel"'));
+      // Alice: Carrés 1 (by hand), Cubes 1, Racines 0 (automatic): total 2.
+      expect(alice).toBeDefined();
+      expect(alice!.split(';')).toEqual(expect.arrayContaining(['"1"', '"0"', '"2"']));
+    } finally {
+      await adminContext.close();
+    }
+
+    // The pupil sees no score before "Notes publiées"; then the scores and the comment.
+    const pupilContext = await browser.newContext();
+    const pupilTab = await pupilContext.newPage();
+    try {
+      await loginByApi(pupilTab, pupils[0].email);
+      await pupilTab.goto(`/chapter/${chapterId}`);
+      await expect(pupilTab.getByRole('heading', { name: 'Carrés' })).toBeVisible();
+      await expect(pupilTab.getByText(/Score/)).toHaveCount(0);
+      const early = await request.get(`/api/answer/history/${pupils[0].id}/${ex1}`, { headers: pupils[0].headers });
+      expect(JSON.stringify(await early.json())).not.toContain('sqrt');
+
+      await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { analysis: true } }));
+      await pupilTab.reload();
+      await expect(pupilTab.getByText('Score total : 2')).toBeVisible();
+      await expect(pupilTab.getByText('Score : 1').first()).toBeVisible();
+      await expect(pupilTab.getByText('Commentaire :').first()).toBeVisible();
+      await expect(pupilTab.locator('.katex').first()).toBeVisible();
+      await expectAccessible(pupilTab, '/chapter/{id} (notes publiées)');
+      await pupilTab.screenshot({ path: screenshot('chapter-published.png'), fullPage: true });
+      // Another pupil's history stays closed to her.
+      const other = await request.get(`/api/answer/history/${pupils[1].id}/${ex1}`, { headers: pupils[0].headers });
+      expect(other.status()).toBe(403);
+    } finally {
+      await pupilContext.close();
+      await request.delete(`/api/chapter/${chapterId}`, { headers: admin });
+    }
+  });
+});
