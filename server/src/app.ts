@@ -25,6 +25,7 @@ import { groupRoutes } from './groups/routes.js';
 import { registerErrorHandling } from './http/errors.js';
 import { institutionRoutes } from './institutions/routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { postgresRateLimiter, redisRateLimiter } from './http/rate-limit.js';
 import { userRoutes } from './users/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { answerRoutes } from './answers/routes.js';
@@ -68,6 +69,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     config,
     signer: createTokenSigner(config.jwtSecret),
     log: app.log,
+    limiter: config.redisUrl ? redisRateLimiter(config.redisUrl) : postgresRateLimiter(database.db),
     mailer:
       opts.mailer ??
       createMailer({
@@ -79,6 +81,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       }),
   };
   app.decorate('deps', deps);
+  app.addHook('onClose', async () => deps.limiter.close());
   app.decorateRequest('auth', null);
   app.decorateRequest('authRejected', false);
 

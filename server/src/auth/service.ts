@@ -29,7 +29,7 @@ export function hashPassword(password: string): Promise<string> {
  */
 export async function registerUser(deps: Deps, input: { email: string }): Promise<void> {
   const email = normaliseEmail(input.email);
-  await hitRateLimit(deps.db, {
+  await hitRateLimit(deps.limiter, {
     key: `register:${email}`,
     limit: 1,
     windowSeconds: 60,
@@ -98,7 +98,7 @@ export async function confirmPassword(deps: Deps, input: { token: string; passwo
  */
 export async function loginUser(deps: Deps, input: { email: string; password: string; ip: string }): Promise<string> {
   const email = normaliseEmail(input.email);
-  await hitRateLimit(deps.db, { key: `login:${email}:${input.ip}`, limit: 10, windowSeconds: 60 });
+  await hitRateLimit(deps.limiter, { key: `login:${email}:${input.ip}`, limit: 10, windowSeconds: 60 });
   const [user] = await deps.db
     .select({ id: users.id, passwordHash: users.passwordHash, tokenVersion: users.tokenVersion })
     .from(users)
