@@ -142,6 +142,9 @@ export function ChaptersPage() {
                         <Anchor component={Link} to={paths.analysis(row._id)} aria-label={`Analyse de la triche du chapitre ${name}`}>
                           Analyse
                         </Anchor>
+                        <Anchor component={Link} to={paths.live(row._id)} aria-label={`Suivi en direct du chapitre ${name}`}>
+                          Direct
+                        </Anchor>
                       </>
                     ) : (
                       <Text size="sm" c="gray.7">

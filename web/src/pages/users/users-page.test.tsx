@@ -14,6 +14,8 @@ vi.mock('../../api/groups', () => ({
   groupKeys: { all: ['groups'], detail: (id: string) => ['groups', id] },
 }));
 vi.mock('../../api/users', () => ({ logto: api.logto }));
+const ops = vi.hoisted(() => ({ fetchUserExport: vi.fn(), anonymiseUser: vi.fn() }));
+vi.mock('../../api/ops', () => ops);
 
 const member = (id: string, fields: Partial<GroupMember>): GroupMember => {
   const { isMember: _m, isTeacher: _t, ...user } = makeUser({ _id: id, ...fields });
@@ -110,5 +112,18 @@ describe('UsersPage', () => {
     expect(api.logto).toHaveBeenCalledWith('u1');
     expect(login).toHaveBeenCalledWith('pupil-token');
     expect(localStorage.getItem('jwt_admin')).toBe('admin-token');
+  });
+
+  it('"Données" opens the personal-data actions of that member; anonymising reloads the group', async () => {
+    ops.anonymiseUser.mockResolvedValue(undefined);
+    setup();
+    await screen.findByText('3/3 membres', {}, { timeout: 5000 });
+    fireEvent.click(screen.getByRole('button', { name: /Données personnelles de Chloé Lefèvre/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Données personnelles de Chloé Lefèvre' });
+    expect(within(dialog).getByRole('button', { name: 'Exporter ses données (JSON)' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Anonymiser le compte' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Anonymiser' }));
+    await waitFor(() => expect(ops.anonymiseUser).toHaveBeenCalledWith('u1'));
+    await waitFor(() => expect(api.fetchGroup).toHaveBeenCalledTimes(2));
   });
 });

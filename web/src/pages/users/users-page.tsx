@@ -1,5 +1,6 @@
 import { useDeferredValue, useMemo, useState } from 'react';
-import { Alert, Button, Center, Group, Loader, Stack, Text, Textarea, TextInput, Title, Tooltip, ActionIcon } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Modal, Stack, Text, Textarea, TextInput, Title, Tooltip, ActionIcon } from '@mantine/core';
+import { UserDataActions } from '../privacy/user-data-actions';
 import { IconCopy, IconDownload, IconSearch } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { isAxiosError } from 'axios';
@@ -55,9 +56,14 @@ export function UsersPage() {
   return <GroupMembers key={query.data._id} groupId={id} name={query.data.name} members={query.data.members} />;
 }
 
+/** A member's name for titles, or their e-mail when they gave none. */
+const memberName = (m: GroupMember | null) => (m ? `${m.firstName ?? ''} ${m.lastName ?? ''}`.trim() || m.email : '');
+
 function GroupMembers({ groupId, name, members }: { groupId: string; name: string; members: GroupMember[] }) {
   const queryClient = useQueryClient();
   const { start } = useImpersonation();
+  // The member whose personal data (export, anonymisation) the admin is handling.
+  const [dataOf, setDataOf] = useState<GroupMember | null>(null);
   const [search, setSearch] = useState('');
   // Typing stays responsive over 10,000 rows: the table follows the deferred value.
   const deferredSearch = useDeferredValue(search);
@@ -138,16 +144,21 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
       {
         key: 'actions',
         header: 'Actions',
-        width: 110,
+        width: 190,
         cell: (m) =>
           m.isAdmin ? (
             <Text size="xs" c="gray.7">
               Administrateur
             </Text>
           ) : (
-            <Button size="compact-xs" variant="light" onClick={() => simulate(m)} aria-label={`Simuler ${m.firstName ?? ''} ${m.lastName ?? ''} (${m.email})`}>
-              Simuler
-            </Button>
+            <Group gap={6} wrap="nowrap">
+              <Button size="compact-xs" variant="light" onClick={() => simulate(m)} aria-label={`Simuler ${m.firstName ?? ''} ${m.lastName ?? ''} (${m.email})`}>
+                Simuler
+              </Button>
+              <Button size="compact-xs" variant="default" onClick={() => setDataOf(m)} aria-label={`Données personnelles de ${m.firstName ?? ''} ${m.lastName ?? ''} (${m.email})`}>
+                Données
+              </Button>
+            </Group>
           ),
       },
     ],
@@ -158,6 +169,23 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
   return (
     <Stack gap="sm">
       <Title order={1}>Gestion du groupe {name}</Title>
+      <Modal
+        opened={dataOf !== null}
+        onClose={() => setDataOf(null)}
+        title={`Données personnelles de ${memberName(dataOf)}`}
+        closeButtonProps={{ 'aria-label': 'Fermer' }}
+      >
+        {dataOf ? (
+          <UserDataActions
+            uid={dataOf._id}
+            name={memberName(dataOf)}
+            onAnonymised={() => {
+              setDataOf(null);
+              void queryClient.invalidateQueries({ queryKey: groupKeys.detail(groupId) });
+            }}
+          />
+        ) : null}
+      </Modal>
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label="Rechercher"
