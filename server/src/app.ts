@@ -51,13 +51,17 @@ export interface AppOptions {
   database: Database;
   mailer?: Mailer;
   logger?: boolean;
+  /** Where the JSON log lines go (tests read them); stdout by default. */
+  logStream?: { write(line: string): void };
 }
 
 /** The whole API as a Fastify instance, without listening (tests use inject). */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
+  const logging = loggerOptions(config, opts.logger !== false);
+  if (opts.logStream && logging.logger) logging.logger = { ...(logging.logger as object), stream: opts.logStream };
   const app = Fastify({
-    ...loggerOptions(config, opts.logger !== false),
+    ...logging,
     bodyLimit: 1024 * 1024,
     trustProxy: true,
   }).withTypeProvider<ZodTypeProvider>();

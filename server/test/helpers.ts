@@ -38,7 +38,9 @@ export async function openTestDatabase(): Promise<Database> {
   return openDatabase({ pglite: client });
 }
 
-export async function buildTestApp(opts: { env?: Record<string, string>; mailer?: Mailer } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  opts: { env?: Record<string, string>; mailer?: Mailer; logStream?: { write(line: string): void } } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const config = loadConfig({
     DATA_DIR: path.join(process.env.OLYMPE_TEST_DIR!, randomUUID()),
@@ -47,7 +49,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; mailer?
     PUBLIC_URL: 'http://olympe.test',
     ...opts.env,
   });
-  const app = await buildApp({ config, database, logger: false, mailer: opts.mailer });
+  const app = await buildApp({ config, database, logger: !!opts.logStream, mailer: opts.mailer, logStream: opts.logStream });
   return {
     app,
     database,

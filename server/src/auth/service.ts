@@ -124,6 +124,9 @@ export async function bootstrapAdmin(deps: Deps, email: string): Promise<void> {
     .returning({ id: users.id, passwordHash: users.passwordHash });
   if (!row.passwordHash) {
     const link = await sendPasswordLink(deps, { userId: row.id, email, kind: 'admin' });
-    deps.log.info(`Administrateur ${email} : choisissez le mot de passe sur ${link}`);
+    // A link with a token reaches the log only when there is no real mail to carry it (no SMTP_URL:
+    // the mail is a file in the outbox); with SMTP, as in production, the log names the address only.
+    if (deps.config.smtpUrl) deps.log.info(`Administrateur ${email} : lien pour choisir le mot de passe envoyé par courriel`);
+    else deps.log.warn(`Administrateur ${email} : choisissez le mot de passe sur ${link}`);
   }
 }
