@@ -19,6 +19,9 @@ export default defineConfig({
     locale: 'fr-FR',
     timezoneId: 'Europe/Paris',
     screenshot: 'only-on-failure',
+    // The app's service worker (offline reload) is let in only by the journey that tests it, so
+    // page.route sees every request elsewhere.
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -45,7 +45,8 @@ export function handleSuccess(response: AxiosResponse): AxiosResponse {
  * run several quiet calls and report one outcome call this with the error they caught.
  */
 export function notifyError(error: unknown): void {
-  if (axios.isAxiosError(error) && !error.response) showNotice(NETWORK_ERROR_MESSAGE, 'red');
+  // One network notice at a time, however many calls fail together or retry.
+  if (axios.isAxiosError(error) && !error.response) showNotice(NETWORK_ERROR_MESSAGE, 'red', { id: 'network-error' });
   else {
     const message = axios.isAxiosError(error) ? messageOf(error.response?.data) : null;
     showNotice(message ? `Erreur : ${message}` : GENERIC_ERROR_MESSAGE, 'red');

@@ -6,8 +6,9 @@ export const NOTIFICATION_DURATION_MS = 5000;
 export type NoticeColor = 'green' | 'red' | 'blue' | 'yellow';
 
 /** The one way to show a notification (SPEC §3 "Notification": message and colour). */
-export function showNotice(message: string, color: NoticeColor): void {
+export function showNotice(message: string, color: NoticeColor, options: { id?: string } = {}): void {
   notifications.show({
+    ...options,
     message,
     color,
     autoClose: NOTIFICATION_DURATION_MS,

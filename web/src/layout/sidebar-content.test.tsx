@@ -32,6 +32,15 @@ describe('SidebarContent', () => {
     expect(screen.queryByText('Tests en ligne')).toBeNull();
   });
 
+  it('while a kept token reconnects (network cut), offers no login links but says it is connecting', () => {
+    renderWithProviders(
+      <SidebarContent user={null} roles={computeRoles(null, [])} chapters={CHAPTERS} pathname="/" onLogout={vi.fn()} connecting />,
+    );
+    expect(screen.getByRole('status').textContent).toBe('Connexion au serveur…');
+    expect(screen.queryByText('Se connecter')).toBeNull();
+    expect(screen.queryByText("S'inscrire")).toBeNull();
+  });
+
   it('offers profile and logout when logged in', () => {
     const { onLogout } = renderSidebar(makeUser());
     expect(hrefOf('Mon profil')).toBe('/profile');

@@ -14,10 +14,14 @@ export interface SidebarContentProps {
   chapters: readonly ChapterSummary[];
   pathname: string;
   onLogout: () => void;
+  /** A token is kept but the session has not loaded yet (a network cut): no login links then. */
+  connecting?: boolean;
 }
 
+export const CONNECTING_TEXT = 'Connexion au serveur…';
+
 /** The sidebar of SPEC §2 "Sidebar layout", driven only by its props so every rule is testable. */
-export function SidebarContent({ user, roles, chapters, pathname, onLogout }: SidebarContentProps) {
+export function SidebarContent({ user, roles, chapters, pathname, onLogout, connecting = false }: SidebarContentProps) {
   const link = (to: string, label: string) => (
     <NavLink component={Link} to={to} label={label} active={pathname === to} />
   );
@@ -32,6 +36,10 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout }: Si
             {link(paths.profile, 'Mon profil')}
             <NavLink component="button" type="button" label="Se déconnecter" onClick={onLogout} />
           </>
+        ) : connecting ? (
+          <Text size="sm" px="sm" py={6} role="status">
+            {CONNECTING_TEXT}
+          </Text>
         ) : (
           <>
             {link(paths.login, 'Se connecter')}

@@ -5,7 +5,7 @@ import { SidebarContent } from './sidebar-content';
 
 /** Connects the sidebar to the session; logging out lands on /login (SPEC §2). */
 export function Sidebar() {
-  const { user, roles, chapters, logout } = useSession();
+  const { user, roles, chapters, logout, loading } = useSession();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   return (
@@ -14,6 +14,7 @@ export function Sidebar() {
       roles={roles}
       chapters={chapters}
       pathname={pathname}
+      connecting={loading}
       onLogout={() => {
         logout();
         void navigate(paths.login);

@@ -68,12 +68,24 @@ describe('SessionProvider', () => {
     expect(api.fetchChapters).toHaveBeenCalledTimes(2);
   });
 
-  it('logs out and removes the token when loading fails', async () => {
+  it('logs out and removes the token when the server refuses it', async () => {
     localStorage.setItem('jwt', 'expire');
-    api.fetchMyGroups.mockRejectedValue(new Error('401'));
+    api.fetchMyGroups.mockRejectedValue(Object.assign(new Error('401'), { isAxiosError: true, response: { status: 401 } }));
     renderProbe();
     await waitFor(() => expect(localStorage.getItem('jwt')).toBeNull());
     expect(screen.getByTestId('user').textContent).toBe('anonyme');
+  });
+
+  it('keeps the token through a network cut and loads the session when the network returns', async () => {
+    localStorage.setItem('jwt', 'garde');
+    const offline = Object.assign(new Error('Network Error'), { isAxiosError: true, response: undefined });
+    api.fetchMe.mockRejectedValueOnce(offline).mockResolvedValue(makeUser());
+    renderProbe();
+    await waitFor(() => expect(api.fetchMe).toHaveBeenCalledTimes(1));
+    expect(localStorage.getItem('jwt')).toBe('garde');
+    await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('eleve@example.fr'), { timeout: 5000 });
+    expect(api.fetchMe).toHaveBeenCalledTimes(2);
+    expect(localStorage.getItem('jwt')).toBe('garde');
   });
 
   it('stores the token on login and loads the session', async () => {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { isAxiosError } from 'axios';
 import { computeRoles } from './roles';
 import { loadSession, sessionKey } from './load-session';
 import { SessionContext, type Session } from './session-context';
@@ -10,6 +11,12 @@ import { clearToken, readToken, writeToken } from './token';
  * Holds the session of SPEC §4: reloaded from the token on start and on every route change;
  * a failed load logs the user out. Must sit inside the router (it watches the location).
  */
+/** The server answered and refused the session (4xx): not a network cut nor a server error. */
+function refusesToken(error: unknown): boolean {
+  const status = isAxiosError(error) ? error.response?.status : undefined;
+  return status !== undefined && status >= 400 && status < 500;
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(readToken);
@@ -19,7 +26,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     queryKey: sessionKey(token),
     queryFn: loadSession,
     enabled: token !== null,
-    retry: false,
+    // No network or a server down is not a reason to forget who is logged in: the session loads
+    // again until it answers (a pupil who reloads during a cut keeps her queued answers and her
+    // account). Only an answer that refuses the token logs out.
+    retry: (_failures, error) => !refusesToken(error),
+    retryDelay: (failures) => Math.min(1000 * 2 ** failures, 10_000),
     staleTime: Infinity,
   });
 
@@ -29,7 +40,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     queryClient.removeQueries({ queryKey: ['session'] });
   }, [queryClient]);
 
-  // A token that no longer loads (expired, revoked, user deleted) must not linger.
+  // A token the server refuses (expired, revoked, user deleted) must not linger.
   useEffect(() => {
     if (query.isError) logout();
   }, [query.isError, logout]);

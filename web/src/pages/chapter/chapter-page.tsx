@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView } from '@olympe/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
@@ -25,7 +25,15 @@ export function ChapterPage() {
   const { id = '' } = useParams();
   const session = useSession();
   if (!session.token) return <Text>{LOGIN_REQUIRED}</Text>;
-  if (!session.user) return <Loader aria-label="Chargement" />;
+  if (!session.user) {
+    // Also what a pupil sees after reloading during a network cut: her queued answers wait on this device.
+    return (
+      <Group gap="sm" role="status">
+        <Loader size="sm" aria-hidden="true" />
+        <Text>Connexion au serveur… Les réponses non envoyées restent gardées sur cet appareil.</Text>
+      </Group>
+    );
+  }
   return <ChapterContent key={id} chapterId={id} userId={session.user._id} />;
 }
 
