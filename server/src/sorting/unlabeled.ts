@@ -5,6 +5,7 @@ import { findChapter } from '../chapters/service.js';
 import type { Db } from '../db/client.js';
 import { files, institutions, unlabeledAnswers } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { enqueueDecode } from '../sheets/decode-job.js';
 
 const pathOf = (fileId: string) => `pdfs/${fileId}.pdf`;
 const fileIdOf = (path: string) => path.slice('pdfs/'.length, -'.pdf'.length);
@@ -47,6 +48,7 @@ export async function registerUnlabeled(
     .insert(unlabeledAnswers)
     .values({ chapterId, fileId, institutionId, uploadedBy: auth.userId })
     .returning({ id: unlabeledAnswers.id });
+  await enqueueDecode(db, row.id);
   return { _id: row.id };
 }
 

@@ -1,0 +1,188 @@
+import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { adminHeaders, createAccount, expectAccessible, loginByApi, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+
+const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
+
+type Headers = Record<string, string>;
+
+// Several journeys share two cores: a page may take several seconds to answer.
+const expect = baseExpect.configure({ timeout: 10_000 });
+
+async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** A confirmed account logged in through the API, with the given profile fields. */
+async function account(request: APIRequestContext, prefix: string, profile?: Record<string, unknown>) {
+  const email = unique(prefix);
+  await createAccount(request, email);
+  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
+  const headers = { Authorization: `Bearer ${token}` };
+  const me = await ok<{ _id: string }>(await request.put('/api/auth/me', { headers, data: profile ?? {} }));
+  return { email, headers, id: me._id };
+}
+
+/** Adds an e-mail to a group without removing the members other journeys put there. */
+async function addToGroup(request: APIRequestContext, admin: Headers, groupId: string, email: string) {
+  const group = await ok<{ members: Array<{ email: string }> }>(await request.get(`/api/group/${groupId}`, { headers: admin }));
+  const members = [...new Set([...group.members.map((m) => m.email), email])];
+  await ok(await request.patch(`/api/group/${groupId}`, { headers: admin, data: { members } }));
+}
+
+/** A 4-page "scan": pages told apart by their width (401…404 pt). */
+async function scan(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= 4; i++) {
+    const page = doc.addPage([400 + i, 560]);
+    page.drawText(i === 3 ? '' : `Copie scannée — page ${i}`, { x: 30, y: 500, size: 18, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+/** Pages of a stored PDF: [width, rotation]. */
+async function pagesOf(request: APIRequestContext, headers: Headers, path: string): Promise<number[][]> {
+  const res = await request.get(`/api/${path}`, { headers });
+  expect(res.ok()).toBe(true);
+  const doc = await PDFDocument.load(await res.body());
+  return doc.getPages().map((p) => [Math.round(p.getWidth()), p.getRotation().angle]);
+}
+
+test.describe('Triage', () => {
+  test('[CORRECTEUR] trie une copie scannée au clavier : deux élèves, une page tournée, une page blanche', async ({ page, request }) => {
+    test.setTimeout(180_000);
+    const admin = await adminHeaders(request);
+    const t = tag();
+    const title = `Épreuve papier ${t}`;
+
+    // A paper chapter with two PDF exercises, a school, two pupils registered at its centre.
+    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title, offline: true } })))._id;
+    await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
+    const exercise = async (name: string) =>
+      (
+        await ok<{ _id: string }>(
+          await request.post('/api/exos', {
+            headers: admin,
+            data: { title: name, answerFormat: 'pdf', chapter: chapterId, statementVersions: [{ content: `Énoncé : ${name}` }] },
+          }),
+        )
+      )._id;
+    const ex1 = await exercise('Arithmétique');
+    const ex2 = await exercise('Géométrie');
+    const school = (
+      await ok<{ institution: { _id: string } }>(
+        await request.post('/api/institution', {
+          headers: admin,
+          data: { name: `Collège Triage ${t}`, address: '1 rue du Tri', latitude: 45.1, longitude: 4.2, confirmed: true },
+        }),
+      )
+    ).institution._id;
+    await ok(await request.patch(`/api/center/${chapterId}`, { headers: admin, data: { institution: school, opened: true, nb_places: 5 } }));
+    const profile = (firstName: string, lastName: string) => ({
+      firstName,
+      lastName,
+      birthDate: '2010-05-04',
+      gender: 'female',
+      grade: '3eme',
+      defaultChoice: 'local',
+      emailParent: 'parent@e2e.test',
+      institution: school,
+    });
+    const emile = await account(request, 'eleve-tri-a', profile('Émile', `Abélard${t}`));
+    const zoe = await account(request, 'eleve-tri-b', profile('Zoé', `Bernoulli${t}`));
+    for (const p of [emile, zoe]) await ok(await request.patch(`/api/center/user/${chapterId}`, { headers: p.headers, data: { institution: school } }));
+    const member = await account(request, 'correcteur-tri');
+    await addToGroup(request, admin, MEMBERS_GROUP_ID, member.email);
+
+    // The admin uploads a 4-page scan and files it for the school.
+    const uploaded = await ok<{ path: string }>(
+      await request.post('/api/pdfs', {
+        headers: admin,
+        multipart: { chapter: chapterId, file: { name: 'salle-1.pdf', mimeType: 'application/pdf', buffer: await scan() } },
+      }),
+    );
+    await ok(await request.post(`/api/answer/unlabeled/${chapterId}`, { headers: admin, data: { answer: uploaded.path, institution: school } }));
+
+    // The corrector sees "Triage : 1 fichiers" on the grading page and sorts with the keyboard only.
+    await loginByApi(page, member.email);
+    await page.goto(`/grader/${chapterId}`);
+    await page.getByRole('link', { name: 'Triage : 1 fichiers' }).click();
+    await expect(page).toHaveURL(new RegExp(`/sorting/${chapterId}$`));
+    await expect(page.getByRole('heading', { name: 'Triage', exact: true })).toBeVisible();
+    await expect(page.getByText('Page 1 sur 4')).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Copie scannée, page 1 sur 4' })).toBeVisible();
+    const region = page.getByRole('region', { name: 'Copie à trier' });
+    await expect(region).toBeFocused();
+    await expectAccessible(page, '/sorting/{id}');
+
+    const search = page.getByRole('combobox', { name: 'Élève' });
+    const choosePupil = async (typed: string, label: RegExp) => {
+      await page.keyboard.press('/');
+      await expect(search).toBeFocused();
+      await page.keyboard.type(typed);
+      // Keys typed into the search move nothing.
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Enter');
+      await expect(search).toHaveValue(label);
+      await expect(region).toBeFocused();
+    };
+
+    // Page 1: Émile (accent-insensitive search), first exercise.
+    await choosePupil('abelard', new RegExp(`^Abélard${t} Émile`));
+    await expect(page.getByText('Page 1 sur 4')).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: 'Arithmétique' })).toBeChecked();
+    // Page 2: Émile carried forward, same exercise, turned 90° with the space bar.
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByText('Page 2 sur 4')).toBeVisible();
+    await expect(search).toHaveValue(new RegExp(`^Abélard${t} Émile`));
+    await page.keyboard.press(' ');
+    await expect(page.getByRole('radio', { name: '90°' })).toBeChecked();
+    await expect(page.getByRole('img', { name: 'Copie scannée, page 2 sur 4' })).toHaveAttribute('data-rotation', '90');
+    await page.screenshot({ path: screenshot('sorting-page.png'), fullPage: true });
+    // Page 3: blank.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('b');
+    await expect(page.getByRole('checkbox', { name: 'Page blanche' })).toBeChecked();
+    // Page 4: Zoé, second exercise (↓).
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByText('Page 4 sur 4')).toBeVisible();
+    await choosePupil('bernoulli', new RegExp(`^Bernoulli${t} Zoé`));
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('checkbox', { name: 'Géométrie' })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Arithmétique' })).not.toBeChecked();
+    await expect(page.getByRole('button', { name: 'Sauvegarder et passer au fichier suivant' })).toBeVisible();
+    // ← then → keep the choices.
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByRole('checkbox', { name: 'Page blanche' })).toBeChecked();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('checkbox', { name: 'Géométrie' })).toBeChecked();
+    await page.keyboard.press('Enter');
+
+    await expect(page.getByText('Copie triée : 2 copies enregistrées.')).toBeVisible();
+    await expect(page.getByText('Aucune copie à trier pour le moment.')).toBeVisible();
+    await expectAccessible(page, '/sorting/{id} (vide)');
+
+    // The grading table shows the two new copies to grade; the history shows the right pages.
+    await page.goto(`/grader/${chapterId}`);
+    await expect(page.getByRole('link', { name: 'Triage : 0 fichiers' })).toBeVisible();
+    await page.getByRole('link', { name: `Émile Abélard${t}, Arithmétique : à corriger` }).click();
+    await expect(page).toHaveURL(new RegExp(`/history/${emile.id}/${ex1}$`));
+    await expect(page.getByRole('img', { name: 'Copie, page 1 sur 2' })).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Copie, page 2 sur 2' })).toBeVisible();
+    await page.goto(`/grader/${chapterId}`);
+    await page.getByRole('link', { name: `Zoé Bernoulli${t}, Géométrie : à corriger` }).click();
+    await expect(page.getByRole('img', { name: 'Copie, page 1 sur 1' })).toBeVisible();
+    await expect(page.getByRole('link', { name: `Émile Abélard${t}, Géométrie : à corriger` })).toHaveCount(0);
+
+    // The stored PDFs: pages in order, the turned page rotated.
+    const emileCopy = (await ok<{ answers: Array<{ answer: string }> }>(await request.get(`/api/answer/history/${emile.id}/${ex1}`, { headers: member.headers }))).answers;
+    const zoeCopy = (await ok<{ answers: Array<{ answer: string }> }>(await request.get(`/api/answer/history/${zoe.id}/${ex2}`, { headers: member.headers }))).answers;
+    expect(await pagesOf(request, member.headers, emileCopy[0].answer)).toEqual([
+      [401, 0],
+      [402, 90],
+    ]);
+    expect(await pagesOf(request, member.headers, zoeCopy[0].answer)).toEqual([[404, 0]]);
+  });
+});

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type { LabelResult, PageLabel } from '@olympe/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import type { Db, Tx } from '../db/client.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import type { FileStore } from '../files/store.js';
+import { planLabel, type LabelPlan } from './plan.js';
+import { isPupilSql } from './pupils.js';
+import { RESERVATION } from './select.js';
+import { countPages, splitScan } from './split.js';
+
+async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
+  const result = await db.execute(query);
+  return (result as unknown as { rows: T[] }).rows;
+}
+
+const uuidArray = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+
+interface CopyRow {
+  id: string;
+  chapter_id: string;
+  file_id: string;
+  institution_id: string | null;
+  original_name: string;
+  pages: number | null;
+  labeled: boolean;
+  reserved_by: string | null;
+  reservation_active: boolean;
+}
+
+const copyQuery = (id: string, lock: boolean) => sql`
+  SELECT ua.id, ua.chapter_id, ua.file_id, ua.institution_id, f.original_name, f.pages,
+    ua.labeled_at IS NOT NULL AS labeled, ua.reserved_by,
+    COALESCE(ua.reserved_at >= now() - ${RESERVATION}, FALSE) AS reservation_active
+  FROM unlabeled_answers ua JOIN files f ON f.id = ua.file_id
+  WHERE ua.id = ${id}::uuid ${lock ? sql`FOR UPDATE OF ua` : sql``}`;
+
+/** Only the sorter holding the copy, or an admin, may label it; a labelled copy stays labelled. */
+function assertMayLabel(copy: CopyRow | undefined, auth: AuthContext): asserts copy is CopyRow {
+  if (!copy) throw notFound('Copie à trier introuvable.');
+  if (copy.labeled) throw conflict('Cette copie a déjà été triée.');
+  if (auth.isAdmin || copy.reserved_by === auth.userId) return;
+  if (copy.reserved_by && copy.reservation_active) throw conflict('Cette copie est en cours de tri par une autre personne.');
+  throw forbidden('Cette copie ne vous est pas réservée : ouvrez-la depuis la page Triage.');
+}
+
+/**
+ * The database checks of a label array: exercises of this chapter in PDF format, pupils that
+ * exist. The fault of the lowest page is reported, as the sorter reads the copy.
+ */
+async function checkTargets(db: Tx, chapterId: string, plan: LabelPlan): Promise<Map<string, string>> {
+  const faults: Array<{ page: number; message: string }> = [];
+  const exerciseIds = [...plan.firstPageOfExercise.keys()];
+  const found = exerciseIds.length
+    ? await rows<{ id: string; chapter_id: string; answer_format: string; title: string }>(
+        db,
+        sql`SELECT id, chapter_id, answer_format, title FROM exercises WHERE id = ANY(${uuidArray(exerciseIds)})`,
+      )
+    : [];
+  const exercises = new Map(found.map((e) => [e.id, e]));
+  for (const [id, page] of plan.firstPageOfExercise) {
+    const e = exercises.get(id);
+    if (!e || e.chapter_id !== chapterId) faults.push({ page, message: `Page ${page} : cet exercice n’appartient pas à ce chapitre.` });
+    else if (e.answer_format !== 'pdf') faults.push({ page, message: `Page ${page} : l’exercice « ${e.title} » n’attend pas de copie PDF.` });
+  }
+  const userIds = [...plan.firstPageOfUser.keys()];
+  const people = userIds.length
+    ? await rows<{ id: string; pupil: boolean; last_name: string | null }>(
+        db,
+        sql`SELECT u.id, ${isPupilSql(sql`u`)} AS pupil, u.last_name FROM users u WHERE u.id = ANY(${uuidArray(userIds)})`,
+      )
+    : [];
+  const users = new Map(people.map((u) => [u.id, u]));
+  for (const [id, page] of plan.firstPageOfUser) {
+    const u = users.get(id);
+    if (!u) faults.push({ page, message: `Page ${page} : élève introuvable.` });
+    else if (!u.pupil) faults.push({ page, message: `Page ${page} : ce compte n’est pas celui d’un élève.` });
+  }
+  if (faults.length) throw badRequest(faults.sort((a, b) => a.page - b.page)[0].message);
+  return new Map(found.map((e) => [e.id, e.title]));
+}
+
+// eslint-disable-next-line no-control-regex
+const safeName = (name: string) => name.replace(/[\\/\u0000-\u001f\u007f]/g, ' ').slice(0, 195);
+
+const pageList = (pages: number[]) => (pages.length === 1 ? `p${pages[0]}` : `p${pages[0]}-${pages[pages.length - 1]}`);
+
+/**
+ * POST /answer/label/{answerId} (DESIGN §3 Sorting): splits the scan into one PDF per (pupil,
+ * exercise) and appends them as answers. The PDFs are written first; the files rows, the answers
+ * and the "labelled" mark then go in one transaction, and on any failure the written PDFs are
+ * removed: a failure leaves no partial answers. The original scan is kept.
+ */
+export async function labelCopy(
+  deps: { db: Db; store: FileStore },
+  auth: AuthContext,
+  copyId: string,
+  entries: PageLabel[],
+): Promise<LabelResult> {
+  const { db, store } = deps;
+  const [copy] = await rows<CopyRow>(db, copyQuery(copyId, false));
+  assertMayLabel(copy, auth);
+  const scan = await store.get(copy.file_id);
+  if (!scan) throw notFound('Le fichier de cette copie est introuvable.');
+  const pageCount = copy.pages ?? (await countPages(scan));
+  const plan = planLabel(entries, pageCount);
+  const titles = await checkTargets(db, copy.chapter_id, plan);
+
+  const parts = await splitScan(scan, plan.parts);
+  const base = copy.original_name.replace(/\.pdf$/i, '').slice(0, 120) || 'copie';
+  const made = plan.parts.map((part, i) => ({
+    ...part,
+    fileId: randomUUID(),
+    bytes: parts[i].bytes,
+    pageCount: parts[i].pages,
+    name: safeName(`${base}-${pageList(part.pages.map((p) => p.pageNum))}-${titles.get(part.exercise) ?? ''}`) + '.pdf',
+  }));
+
+  const written: string[] = [];
+  try {
+    for (const m of made) {
+      written.push(m.fileId);
+      await store.put(m.fileId, m.bytes);
+    }
+    const created = await db.transaction(async (tx) => {
+      // Again under the row lock: a second sorter or a double click finds the copy labelled.
+      const [locked] = await rows<CopyRow>(tx, copyQuery(copyId, true));
+      assertMayLabel(locked, auth);
+      let inserted: Array<{ id: string; user_id: string; exercise_id: string; file_id: string }> = [];
+      if (made.length > 0) {
+        // Files belong to the pupil (ownerId), so they see their copy once grades are published;
+        // institutionId is the copy's school, whose staff keep seeing what they uploaded.
+        await tx.execute(sql`
+          INSERT INTO files (id, owner_id, institution_id, original_name, size, pages)
+          VALUES ${sql.join(
+            made.map(
+              (m) => sql`(${m.fileId}::uuid, ${m.user}::uuid, ${copy.institution_id}::uuid, ${m.name}::text, ${m.bytes.length}::int, ${m.pageCount}::int)`,
+            ),
+            sql`, `,
+          )}`);
+        // seq: now, or above the pupil's latest for that exercise, so the sorted copy is the current answer.
+        const now = Date.now();
+        inserted = await rows(
+          tx,
+          sql`
+          INSERT INTO answers (user_id, exercise_id, answer, file_id, seq)
+          SELECT v.u, v.e, v.a, v.f,
+            GREATEST(v.s, COALESCE((SELECT max(a.seq) + 1 FROM answers a WHERE a.user_id = v.u AND a.exercise_id = v.e), 0))
+          FROM (VALUES ${sql.join(
+            made.map((m) => sql`(${m.user}::uuid, ${m.exercise}::uuid, ${`pdfs/${m.fileId}.pdf`}::text, ${m.fileId}::uuid, ${now}::bigint)`),
+            sql`, `,
+          )}) AS v(u, e, a, f, s)
+          RETURNING id, user_id, exercise_id, file_id`,
+        );
+      }
+      await tx.execute(sql`UPDATE unlabeled_answers SET labeled_at = now(), labeled_by = ${auth.userId}::uuid WHERE id = ${copyId}::uuid`);
+      return inserted;
+    });
+    const byFile = new Map(created.map((r) => [r.file_id, r.id]));
+    const n = made.length;
+    return {
+      message: n === 0 ? 'Copie triée : aucune page attribuée.' : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}.`,
+      answers: made.map((m) => ({
+        _id: byFile.get(m.fileId) ?? '',
+        user: m.user,
+        exercise: m.exercise,
+        answer: `pdfs/${m.fileId}.pdf`,
+        pages: m.pages.map((p) => p.pageNum),
+      })),
+    };
+  } catch (error) {
+    await Promise.allSettled(written.map((id) => store.delete(id)));
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+import type { RelabelResult } from '@olympe/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import type { Db, Tx } from '../db/client.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+
+async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
+  const result = await db.execute(query);
+  return (result as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * POST /answer/relabel/ (admins; DESIGN §3 Sorting): the PDF of an answer becomes an unlabelled
+ * copy of the chapter again, filed under the pupil's institution, and the answer is withdrawn (it
+ * leaves the grading table; its history row stays for the record). One transaction.
+ */
+export async function relabelAnswer(db: Db, auth: AuthContext, answerId: string): Promise<RelabelResult> {
+  return db.transaction(async (tx) => {
+    const [answer] = await rows<{
+      id: string;
+      file_id: string | null;
+      withdrawn: boolean;
+      answer_format: string;
+      chapter_id: string;
+      institution_id: string | null;
+    }>(
+      tx,
+      sql`SELECT a.id, a.file_id, a.withdrawn_at IS NOT NULL AS withdrawn, e.answer_format, e.chapter_id, u.institution_id
+          FROM answers a JOIN exercises e ON e.id = a.exercise_id JOIN users u ON u.id = a.user_id
+          WHERE a.id = ${answerId}::uuid
+          FOR UPDATE OF a`,
+    );
+    if (!answer) throw notFound('Copie introuvable.');
+    if (answer.answer_format !== 'pdf' || !answer.file_id) throw badRequest('Seule une copie PDF peut être remise au triage.');
+    if (answer.withdrawn) throw conflict('Cette copie a déjà été remise au triage.');
+    // A file is filed once (unlabeled_file_uq): a scan sorted before and now sent back is filed again.
+    const [copy] = await rows<{ id: string }>(
+      tx,
+      sql`INSERT INTO unlabeled_answers (chapter_id, file_id, institution_id, uploaded_by)
+          VALUES (${answer.chapter_id}::uuid, ${answer.file_id}::uuid, ${answer.institution_id}::uuid, ${auth.userId}::uuid)
+          ON CONFLICT (file_id) DO UPDATE SET
+            chapter_id = excluded.chapter_id, institution_id = excluded.institution_id, uploaded_by = excluded.uploaded_by,
+            created_at = now(), labeled_at = NULL, labeled_by = NULL, reserved_by = NULL, reserved_at = NULL, suggestions = NULL
+          RETURNING id`,
+    );
+    await tx.execute(sql`UPDATE answers SET withdrawn_at = now() WHERE id = ${answerId}::uuid`);
+    return { message: 'Copie remise au triage.', _id: copy.id };
+  });
+}

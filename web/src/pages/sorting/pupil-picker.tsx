@@ -1,0 +1,108 @@
+import { forwardRef, useEffect, useMemo, useState } from 'react';
+import { Select, type ComboboxItem, type ComboboxParsedItem, type OptionsFilter } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { matchesQuery, normalizeText, pupilName, type SortingPupil } from '@olympe/contract';
+import { searchPupils, sortingKeys } from '../../api/sorting';
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+/** "Nom Prénom (établissement)": what the picker lists and shows once chosen. */
+export function pupilLabel(p: SortingPupil): string {
+  return p.institution?.name ? `${pupilName(p)} (${p.institution.name})` : pupilName(p);
+}
+
+/**
+ * The picker's groups: pupils registered at the copy's centre, then the chapter's other
+ * registered pupils, then everyone else the search found. The chosen pupil is always an option.
+ */
+export function pupilGroups(registered: SortingPupil[], found: SortingPupil[], chosen: SortingPupil | null) {
+  const seen = new Set<string>();
+  const take = (list: SortingPupil[]) =>
+    list.filter((p) => !seen.has(p._id) && (seen.add(p._id), true)).map((p): ComboboxItem => ({ value: p._id, label: pupilLabel(p) }));
+  const atCenter = take(registered.filter((p) => p.atCenter));
+  const others = take(registered.filter((p) => !p.atCenter && p.registered));
+  const rest = take([...registered.filter((p) => !p.registered), ...found, ...(chosen ? [chosen] : [])]);
+  return [
+    { group: 'Inscrits dans ce centre', items: atCenter },
+    { group: 'Autres inscrits à l’épreuve', items: others },
+    { group: 'Autres élèves', items: rest },
+  ].filter((g) => g.items.length > 0);
+}
+
+interface PupilPickerProps {
+  chapterId: string;
+  registered: SortingPupil[];
+  value: string | null;
+  /** Every pupil known so far (registered, found, suggested), by id. */
+  known: Map<string, SortingPupil>;
+  disabled?: boolean;
+  onChange(pupil: SortingPupil): void;
+  /** A pupil was chosen, or Escape: the page's shortcuts take over again. */
+  onDone(): void;
+  onFound(pupils: SortingPupil[]): void;
+}
+
+/**
+ * SPEC §2 Triage: choose a pupil by first or last name, accent-insensitive; registered pupils
+ * first, then a server search (2 characters or more) for everyone else.
+ */
+export const PupilPicker = forwardRef<HTMLInputElement, PupilPickerProps>(function PupilPicker(
+  { chapterId, registered, value, known, disabled, onChange, onDone, onFound },
+  ref,
+) {
+  const [search, setSearch] = useState('');
+  const chosen = value ? (known.get(value) ?? null) : null;
+  const typing = search.trim().length >= 2 && (!chosen || search !== pupilLabel(chosen));
+  const [debounced] = useDebouncedValue(typing ? normalizeText(search) : '', SEARCH_DEBOUNCE_MS);
+  const found = useQuery({
+    queryKey: sortingKeys.pupils(chapterId, debounced),
+    queryFn: () => searchPupils(chapterId, debounced),
+    enabled: debounced.length >= 2,
+    staleTime: 60_000,
+  });
+
+  useEffect(() => {
+    if (found.data) onFound(found.data);
+  }, [found.data, onFound]);
+
+  const data = useMemo(() => pupilGroups(registered, found.data ?? [], chosen), [registered, found.data, chosen]);
+
+  // Accent- and case-insensitive on the names (the label also carries the school).
+  const filter: OptionsFilter = ({ options, search: query }) => {
+    const keep = (item: ComboboxItem) => {
+      const p = known.get(item.value);
+      return p ? matchesQuery(query, p.firstName, p.lastName) : matchesQuery(query, item.label);
+    };
+    return options
+      .map((o: ComboboxParsedItem) => ('group' in o ? { ...o, items: o.items.filter(keep) } : o))
+      .filter((o) => ('group' in o ? o.items.length > 0 : keep(o)));
+  };
+
+  return (
+    <Select
+      ref={ref}
+      label="Élève"
+      placeholder="Rechercher par nom ou prénom"
+      searchable
+      data={data}
+      value={value}
+      onSearchChange={setSearch}
+      onChange={(id) => {
+        const pupil = id ? known.get(id) : undefined;
+        if (pupil) onChange(pupil);
+      }}
+      onOptionSubmit={() => setTimeout(onDone, 0)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onDone();
+      }}
+      filter={filter}
+      selectFirstOptionOnChange
+      allowDeselect={false}
+      nothingFoundMessage={found.isFetching ? 'Recherche…' : 'Aucun élève trouvé'}
+      limit={60}
+      maxDropdownHeight={320}
+      disabled={disabled}
+    />
+  );
+});

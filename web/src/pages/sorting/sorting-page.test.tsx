@@ -1,0 +1,126 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Routes } from 'react-router';
+import type { SortingSelection } from '@olympe/contract';
+import { renderWithProviders } from '../../test/render';
+import { SortingPage } from './sorting-page';
+
+const api = vi.hoisted(() => ({ selectCopy: vi.fn(), searchPupils: vi.fn(), labelCopy: vi.fn() }));
+vi.mock('../../api/sorting', () => ({
+  ...api,
+  sortingKeys: { selection: (id: string) => ['s', id], pupils: (id: string, q: string) => ['p', id, q] },
+}));
+// The PDF never arrives in jsdom: the page shows its loader; the choices are what is tested.
+vi.mock('../../api/files', () => ({ fetchPdf: () => new Promise(() => {}) }));
+vi.mock('../../components/PdfView/pdfjs', () => ({ openPdf: vi.fn() }));
+
+const SELECTION: NonNullable<SortingSelection> = {
+  copy: {
+    _id: 'copy1',
+    answer: 'pdfs/00000000-0000-4000-8000-0000000000aa.pdf',
+    pages: 3,
+    originalName: 'salle-3.pdf',
+    institution: { _id: 'i1', name: 'Collège Pascal' },
+    createdAt: '2026-05-01T08:00:00.000Z',
+    reservedUntil: '2026-05-01T08:10:00.000Z',
+    suggestions: [{ pageNum: 3, user: 'u2', exercises: ['e2'], rotation: 90 }],
+  },
+  chapter: { _id: 'c1', title: 'Demi-finale' },
+  remaining: 2,
+  exercises: [
+    { _id: 'e1', title: 'Arithmétique' },
+    { _id: 'e2', title: 'Géométrie' },
+  ],
+  pupils: [
+    { _id: 'u1', firstName: 'Éléonore', lastName: 'Dupré', grade: '3eme', institution: { _id: 'i1', name: 'Collège Pascal' }, registered: true, atCenter: true },
+    { _id: 'u2', firstName: 'Bastien', lastName: 'Noël', grade: '3eme', institution: { _id: 'i1', name: 'Collège Pascal' }, registered: true, atCenter: true },
+  ],
+};
+
+function setup() {
+  renderWithProviders(
+    <Routes>
+      <Route path="/sorting/:id" element={<SortingPage />} />
+    </Routes>,
+    { route: '/sorting/c1' },
+  );
+}
+
+const searchBox = () => screen.getByLabelText('Élève', { selector: 'input:not([type=hidden])' }) as HTMLInputElement;
+const region = () => screen.getByRole('region', { name: 'Copie à trier' });
+const press = (key: string, target: Element = region()) => fireEvent.keyDown(target, { key });
+
+describe('SortingPage', () => {
+  beforeEach(() => {
+    Object.values(api).forEach((fn) => fn.mockReset());
+    api.searchPupils.mockResolvedValue([]);
+  });
+
+  it('says when nothing is left to sort', async () => {
+    api.selectCopy.mockResolvedValue(null);
+    setup();
+    expect(screen.getByRole('heading', { name: 'Triage' })).toBeTruthy();
+    expect(await screen.findByText('Aucune copie à trier pour le moment.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Retour à la correction/ }).getAttribute('href')).toBe('/grader/c1');
+  });
+
+  it('sorts with the keyboard: keys are ignored while typing in the search, pupil carried forward, QR suggestion marked, saved as one array', async () => {
+    api.selectCopy.mockResolvedValue(SELECTION);
+    api.labelCopy.mockResolvedValue({ message: 'ok', answers: [] });
+    setup();
+    expect(await screen.findByText('Page 1 sur 3')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(region()));
+
+    // "/" focuses the search; typing there (even arrows, space, b) changes no page.
+    press('/');
+    const search = searchBox();
+    expect(document.activeElement).toBe(search);
+    fireEvent.change(search, { target: { value: 'eleo' } });
+    for (const key of ['ArrowRight', ' ', 'b']) press(key, search);
+    expect(screen.getByText('Page 1 sur 3')).toBeTruthy();
+    expect((screen.getByRole('checkbox', { name: 'Page blanche' }) as HTMLInputElement).checked).toBe(false);
+    // Mantine's dropdown is still in its opening transition in jsdom (hidden to the accessibility tree).
+    const option = await screen.findByRole('option', { name: 'Dupré Éléonore (Collège Pascal)', hidden: true });
+    expect(screen.queryByRole('option', { name: /Noël/, hidden: true })).toBeNull();
+    fireEvent.click(option);
+    await waitFor(() => expect(document.activeElement).toBe(region()));
+
+    // Page 2: the pupil is carried; ↓ moves to the second exercise; space turns the page.
+    press('ArrowRight');
+    expect(screen.getByText('Page 2 sur 3')).toBeTruthy();
+    expect(searchBox().value).toBe('Dupré Éléonore (Collège Pascal)');
+    press('ArrowDown');
+    expect((screen.getByRole('checkbox', { name: 'Géométrie' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'Arithmétique' }) as HTMLInputElement).checked).toBe(false);
+    press(' ');
+    press(' ');
+    expect((screen.getByRole('radio', { name: '180°' }) as HTMLInputElement).checked).toBe(true);
+
+    // Page 3 comes from the QR code, marked as a suggestion.
+    press('ArrowRight');
+    expect(screen.getByText('Page 3 sur 3')).toBeTruthy();
+    expect(screen.getByText('Suggestion lue sur le QR code')).toBeTruthy();
+    expect(searchBox().value).toBe('Noël Bastien (Collège Pascal)');
+
+    await act(async () => press('Enter'));
+    await waitFor(() => expect(api.labelCopy).toHaveBeenCalledTimes(1));
+    expect(api.labelCopy).toHaveBeenCalledWith('copy1', [
+      { pageNum: 1, user: 'u1', exercises: ['e1'], rotation: 0 },
+      { pageNum: 2, user: 'u1', exercises: ['e2'], rotation: 180 },
+      { pageNum: 3, user: 'u2', exercises: ['e2'], rotation: 90 },
+    ]);
+  });
+
+  it('a page with no pupil cannot be saved: the message names it and the page comes back', async () => {
+    api.selectCopy.mockResolvedValue({ ...SELECTION, copy: { ...SELECTION.copy, pages: 2, suggestions: null } });
+    setup();
+    expect(await screen.findByText('Page 1 sur 2')).toBeTruthy();
+    press('ArrowRight');
+    press('b');
+    expect((screen.getByRole('checkbox', { name: 'Page blanche' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Sauvegarder et passer au fichier suivant' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Page 1 : choisissez un élève ou marquez la page blanche.');
+    expect(screen.getByText('Page 1 sur 2')).toBeTruthy();
+    expect(api.labelCopy).not.toHaveBeenCalled();
+  });
+});
