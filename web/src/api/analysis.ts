@@ -1,0 +1,12 @@
+import type { ChapterAnalysis } from '@olympe/contract';
+import { api } from './client';
+
+export const analysisKeys = {
+  chapter: (chapterId: string) => ['analysis', chapterId] as const,
+};
+
+/** GET /answer/analysis/{chapterId} (admins): individual figures and suspicious pairs per IP address. */
+export async function fetchChapterAnalysis(chapterId: string): Promise<ChapterAnalysis> {
+  const { data } = await api.get<ChapterAnalysis>(`/answer/analysis/${chapterId}`);
+  return data;
+}
