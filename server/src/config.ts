@@ -28,6 +28,8 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_PREFIX: z.string().default('pdfs/'),
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** off: this instance runs no background jobs (tests that run the queue themselves, API-only instances). */
+  JOBS_WORKER: z.enum(['on', 'off']).default('on'),
 }).superRefine((e, ctx) => {
   if (e.FILE_STORE !== 's3') return;
   for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
@@ -56,6 +58,8 @@ export interface Config {
   fileStore?: 'disk' | 'postgres' | 's3';
   s3?: S3Config;
   metricsToken?: string;
+  /** Run the background job queue in this instance (JOBS_WORKER, default on). */
+  jobsWorker?: boolean;
 }
 
 export interface S3Config {
@@ -109,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     metricsToken: e.METRICS_TOKEN,
+    jobsWorker: e.JOBS_WORKER === 'on',
   };
 }
 
