@@ -22,7 +22,7 @@ import type { Database } from './db/client.js';
 import type { Deps } from './deps.js';
 import { exerciseRoutes } from './exercises/routes.js';
 import { groupRoutes } from './groups/routes.js';
-import { registerErrorHandling } from './http/errors.js';
+import { registerErrorHandling, sendFrameworkError } from './http/errors.js';
 import { institutionRoutes } from './institutions/routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { postgresRateLimiter, redisRateLimiter } from './http/rate-limit.js';
@@ -64,6 +64,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ...logging,
     bodyLimit: 1024 * 1024,
     trustProxy: true,
+    frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -116,7 +117,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
-    const { auth, rejected } = await resolveAuth(deps.db, deps.signer, request.headers.authorization);
+    const { auth, rejected } = await resolveAuth(deps.db, deps.signer, request.headers.authorization, request);
     request.auth = auth;
     request.authRejected = rejected;
   });

@@ -1,7 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { bootstrapAdmin } from './auth/service.js';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase, type Database } from './db/client.js';
 
 /** Production start: config, migrations, first admin, listen; a clean stop on SIGTERM/SIGINT. */
 export async function start(env: NodeJS.ProcessEnv = process.env) {
@@ -11,14 +12,46 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   const app = await buildApp({ config, database });
   if (config.adminEmail) await bootstrapAdmin(app.deps, config.adminEmail);
   await app.listen({ port: config.port, host: config.host });
-  const stop = async () => {
-    await app.close();
-    await database.close();
-    process.exit(0);
+  let stopping: Promise<void> | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    stopping ??= gracefulStop(app, database, signal).then(
+      () => process.exit(0),
+      (err) => {
+        app.log.error({ err }, 'stop failed');
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   return { app, config, database };
+}
+
+/** After this, requests still running are abandoned and the process exits (1). */
+const STOP_TIMEOUT_MS = 25_000;
+
+/**
+ * The listening socket closes at once (new connections are refused; a request arriving on a kept-alive
+ * connection gets Fastify's 503 with `Connection: close`), requests in flight finish and are sent, then
+ * the database pool closes. Fastify keeps idle connections 72 s: the sockets of requests answered after
+ * the stop began are closed as soon as they are idle, or the stop would wait for them.
+ */
+export async function gracefulStop(app: FastifyInstance, database: Database, signal: string): Promise<void> {
+  app.log.info({ signal }, 'stopping: finishing the requests in flight');
+  const timeout = setTimeout(() => {
+    app.log.error(`stop: requests still running after ${STOP_TIMEOUT_MS / 1000} s, exiting`);
+    process.exit(1);
+  }, STOP_TIMEOUT_MS);
+  timeout.unref();
+  const closing = app.close();
+  const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    await closing;
+  } finally {
+    clearInterval(reaper);
+  }
+  await database.close();
+  app.log.info('stopped: database closed');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

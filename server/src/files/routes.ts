@@ -106,6 +106,8 @@ function multipartError(err: unknown, maxPdfBytes: number): unknown {
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(maxPdfBytes);
   if (code === 'FST_FILES_LIMIT') return new AppError(413, 'Un seul fichier par envoi.');
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new AppError(413, 'Trop de champs dans l’envoi.');
-  if (code === 'FST_PROTO_VIOLATION' || code === 'FST_MP_PREMATURE_CLOSE') return badRequest('Envoi interrompu ou invalide.');
-  return err;
+  if (err instanceof AppError) return err;
+  // Anything else raised while reading the parts is a malformed or truncated body (busboy's
+  // "Unexpected end of multipart data" has no code): the client's fault, nothing stored yet.
+  return badRequest('Envoi interrompu ou invalide.');
 }

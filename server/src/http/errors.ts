@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.js';
+import { AppError, badRequest } from '../errors.js';
 
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Le corps de la requête n’est pas un JSON valide.'],
@@ -9,13 +9,78 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Type de contenu non pris en charge.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Longueur de contenu invalide.'],
   FST_ERR_BAD_URL: [400, 'Adresse invalide.'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'Adresse trop longue.'],
 };
 
-// Connection-level failures of PostgreSQL: the API answers 503 and recovers on its own.
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', '08003']);
+/** PostgreSQL refuses NUL in text (22021) and in JSON (22P05): bad input, not a server fault. */
+const INVALID_TEXT_CODES = new Set(['22021', '22P05']);
+export const NUL_MESSAGE = 'Le texte envoyé contient un caractère nul (U+0000), qui n’est pas accepté.';
 
-/** The single error handler (STYLE §4): always `{message}` in French, never a stack trace. */
+/** True when a parsed body, query or params value holds a NUL character anywhere. */
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 20 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
+}
+
+/**
+ * Fastify's router answers some malformed URLs itself (a bad %-escape, a parameter over
+ * maxParamLength) in English unless given this handler: pass it as the `frameworkErrors` option.
+ */
+export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const [status, message] = FASTIFY_MESSAGES[error.code] ?? [400, 'Requête invalide.'];
+  return reply.status(status).send({ message });
+}
+
+export const UNAVAILABLE_MESSAGE = 'Le service est momentanément indisponible. Réessayez dans un instant.';
+
+// Connection-level failures of PostgreSQL: the API answers 503 and recovers on its own
+// (57P01-03: server shutting down, crashed or starting; 08xxx: connection exceptions).
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+// node-postgres throws these without a code when a connection drops or cannot be had.
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+
+/**
+ * Whether an error means "the database cannot be reached right now". drizzle wraps driver errors
+ * (DrizzleQueryError, the driver's error as `cause`), so the cause chain is followed.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * The single error handler (STYLE §4): always `{message}` in French, never a stack trace. Also
+ * refuses NUL characters in any body, query or parameter before validation, so no route reaches
+ * the database with one (PostgreSQL text cannot hold it) and such a request changes nothing.
+ */
 export function registerErrorHandling(app: FastifyInstance) {
+  app.addHook('preValidation', async (request) => {
+    if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) throw badRequest(NUL_MESSAGE);
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return reply.status(error.statusCode).send({ message: error.message });
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -26,11 +91,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
     if (known) return reply.status(known[0]).send({ message: known[1] });
-    if (error.code && UNAVAILABLE_CODES.has(error.code)) {
+    const dbCode = (error as { cause?: { code?: string } }).cause?.code ?? error.code;
+    if (dbCode && INVALID_TEXT_CODES.has(dbCode)) return reply.status(400).send({ message: NUL_MESSAGE });
+    if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
-      return reply
-        .status(503)
-        .send({ message: 'Le service est momentanément indisponible. Réessayez dans un instant.' });
+      return reply.status(503).send({ message: UNAVAILABLE_MESSAGE });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: 'Requête invalide.' });

@@ -1,0 +1,461 @@
+import { PDFDocument } from 'pdf-lib';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import {
+  accessGroups,
+  answers,
+  centerRegistrations,
+  centers,
+  chapters,
+  exercises,
+  groupMembers,
+  groups,
+  institutions,
+  statementVersions,
+  unlabeledAnswers,
+} from '../src/db/schema.js';
+import { createUser, inject, lastLinkTo, PASSWORD, PUPIL_PROFILE, tokenOf, type TestApp } from './helpers.js';
+
+/**
+ * The permission matrix (DESIGN §3 "Who may call what", STYLE §3 "the permission tests read the
+ * same table"): for every API route, what each kind of caller gets. permission-matrix.test.ts walks
+ * it against a seeded database and fails on any route of the app missing here; bad-input.test.ts
+ * derives its sweep from the same rows.
+ *
+ * Adding a route = adding one `r(...)` line: the route as Fastify names it, the URL to call with
+ * `{fixture}` placeholders, the seven expectations, and a body when it takes one.
+ */
+
+/** Who calls, in the order of the expectation columns. */
+export const CALLERS = ['anonymous', 'pupil', 'otherPupil', 'teacher', 'otherTeacher', 'member', 'admin'] as const;
+export type Caller = (typeof CALLERS)[number];
+
+/** 'ok' is any 2xx; a number is that exact status. */
+export type Expectation = 'ok' | number;
+
+/**
+ * What the seed creates, by placeholder name. `pupil` (complete profile, school A) owns the answers,
+ * the uploaded PDF, the centre registration and the proposed school; `otherPupil` (school B, no
+ * access to the timed chapter) acts on the pupil's ids; `teacher` is staff of school A,
+ * `otherTeacher` of school B.
+ */
+export interface Fixture {
+  ids: Record<string, string>;
+  headers: Record<Caller, Record<string, string>>;
+  userIds: Record<Exclude<Caller, 'anonymous'>, string>;
+  emails: Record<Exclude<Caller, 'anonymous'>, string>;
+  /** One unused set-password token per caller (POST /auth/confirm is single use). */
+  confirmTokens: Record<Caller, string>;
+  /** One scanned PDF per staff caller, uploaded and not filed yet (POST /answer/unlabeled is once per file). */
+  scans: Record<'teacher' | 'member' | 'admin', string>;
+  pdfBytes: Buffer;
+  /** A user's current answer to an exercise (placeholder names) and the grade_timestamp a corrector sends back. */
+  currentAnswerOf(user: string, exercise: string): Promise<{ id: string; gradeTimestamp: string | null }>;
+}
+
+/** A multipart/form-data body (POST /pdfs). */
+export class Multipart {
+  constructor(
+    readonly fields: Record<string, string>,
+    readonly file?: { name: string; bytes: Buffer },
+  ) {}
+
+  encode(): { payload: Buffer; contentType: string } {
+    const boundary = `----olympe${Math.random().toString(16).slice(2)}`;
+    const chunks: Buffer[] = [];
+    for (const [name, value] of Object.entries(this.fields)) {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    }
+    if (this.file) {
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${this.file.name}"\r\nContent-Type: application/pdf\r\n\r\n`,
+        ),
+        this.file.bytes,
+        Buffer.from('\r\n'),
+      );
+    }
+    chunks.push(Buffer.from(`--${boundary}--\r\n`));
+    return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+  }
+}
+
+export type BodyValue = unknown;
+export type Body = BodyValue | ((f: Fixture, caller: Caller) => BodyValue | Promise<BodyValue>);
+
+export interface MatrixRow {
+  /** Method and URL pattern as Fastify registered them, e.g. 'GET /api/chapter/:id'. */
+  route: string;
+  method: string;
+  /** URL to call; `{name}` is replaced by `fixture.ids[name]`. A function when it depends on the caller. */
+  url: string | ((f: Fixture, caller: Caller) => string);
+  expect: Record<Caller, Expectation>;
+  body?: Body;
+}
+
+function r(route: string, url: MatrixRow['url'], expect: string, body?: Body): MatrixRow {
+  const cols = expect.trim().split(/\s+/);
+  if (cols.length !== CALLERS.length) throw new Error(`${route}: ${cols.length} expectations for ${CALLERS.length} callers`);
+  const parsed = cols.map((c) => (c === 'ok' ? 'ok' : Number(c)));
+  if (parsed.some((c) => c !== 'ok' && !Number.isInteger(c))) throw new Error(`${route}: bad expectation "${expect}"`);
+  return {
+    route,
+    method: route.split(' ')[0],
+    url,
+    expect: Object.fromEntries(CALLERS.map((c, i) => [c, parsed[i]])) as Record<Caller, Expectation>,
+    body,
+  };
+}
+
+/** Grades the pupil's current answer to an exercise, from its current version (no conflict). */
+const grade = (exercise: string) => async (f: Fixture) => {
+  const current = await f.currentAnswerOf('pupil', exercise);
+  return { answerId: current.id, grade: '1', grade_comment: 'Bien', hidden: false, expectedGradeTimestamp: current.gradeTimestamp };
+};
+
+// Columns:                                                                  anon pupil other teach oTeach member admin
+/** Every route of the API. Rows that delete use entities nothing else uses; the admin column runs last. */
+export const MATRIX: MatrixRow[] = [
+  // Public
+  r('GET /api/health', '/api/health', 'ok ok ok ok ok ok ok'),
+  r('GET /api/config', '/api/config', 'ok ok ok ok ok ok ok'),
+  r('GET /api/docs', '/api/docs', 'ok ok ok ok ok ok ok'),
+  r('GET /api/metrics', '/api/metrics', '401 403 403 403 403 403 ok'),
+  // Accounts
+  r('POST /api/auth/register', '/api/auth/register', 'ok ok ok ok ok ok ok', (_f: Fixture, c: Caller) => ({ email: `inscription-${c.toLowerCase()}@exemple.fr` })),
+  r('POST /api/auth/confirm', '/api/auth/confirm', 'ok ok ok ok ok ok ok', (f: Fixture, c: Caller) => ({ token: f.confirmTokens[c], password: PASSWORD })),
+  r('POST /api/auth/login', '/api/auth/login', 'ok ok ok ok ok ok ok', (f: Fixture) => ({ email: f.emails.pupil, password: PASSWORD })),
+  r('PUT /api/auth/me', '/api/auth/me', '401 ok ok ok ok ok ok', {}),
+  r('GET /api/user/:uid', '/api/user/{pupil}', '401 ok 403 403 403 ok ok'),
+  r('POST /api/user/logto', '/api/user/logto', '401 403 403 403 403 403 ok', { uid: '{pupil}' }),
+  r('GET /api/user/:uid/export', '/api/user/{pupil}/export', '401 403 403 403 403 403 ok'),
+  r('POST /api/user/:uid/anonymise', '/api/user/{victim}/anonymise', '401 403 403 403 403 403 ok'),
+  // Groups
+  r('GET /api/group', '/api/group', '401 ok ok ok ok ok ok'),
+  r('POST /api/group', '/api/group', '401 403 403 403 403 403 ok', { name: 'Groupe de la matrice' }),
+  r('GET /api/group/:id', '/api/group/{group}', '401 403 403 403 403 403 ok'),
+  r('PATCH /api/group/:id', '/api/group/{group}', '401 403 403 403 403 403 ok', { name: 'Groupe renommé' }),
+  r('DELETE /api/group/:id', '/api/group/{groupToDelete}', '401 403 403 403 403 403 ok'),
+  // Institutions
+  r('GET /api/institution', '/api/institution', '401 ok ok ok ok ok ok'),
+  r('POST /api/institution', '/api/institution', '401 ok ok ok ok ok ok', { name: 'Lycée proposé', latitude: 45.76, longitude: 4.83 }),
+  r('PATCH /api/institution/:id', '/api/institution/{proposed}', '401 ok 403 403 403 403 ok', { address: '1 rue des Écoles' }),
+  r('DELETE /api/institution/:id', '/api/institution/{institutionToDelete}', '401 403 403 403 403 403 ok'),
+  // Chapters and exercises
+  r('GET /api/chapter', '/api/chapter', '401 ok ok ok ok ok ok'),
+  r('POST /api/chapter', '/api/chapter', '401 403 403 403 403 403 ok', { title: 'Chapitre de la matrice' }),
+  r('GET /api/chapter/:id', '/api/chapter/{timed}', '401 ok 403 403 403 ok ok'),
+  r('PATCH /api/chapter/:id', '/api/chapter/{timed}', '401 403 403 403 403 403 ok', { headerStudents: 'Bonne chance' }),
+  r('DELETE /api/chapter/:id', '/api/chapter/{chapterToDelete}', '401 403 403 403 403 403 ok'),
+  r('GET /api/chapter/:id/live', '/api/chapter/{timed}/live', '401 403 403 403 403 403 ok'),
+  r('GET /api/exos/raw/:chapterId', '/api/exos/raw/{timed}', '401 403 403 403 403 403 ok'),
+  r('GET /api/exos/chapter/:id', '/api/exos/chapter/{timed}', '401 ok 403 403 403 ok ok'),
+  r('GET /api/exos/latex/:chapterId', '/api/exos/latex/{timed}', '401 403 403 403 403 403 ok'),
+  r('GET /api/exos/:id', '/api/exos/{numeric}', '401 ok 403 403 403 ok ok'),
+  r('POST /api/exos', '/api/exos', '401 403 403 403 403 403 ok', { chapter: '{timed}', title: 'Exercice ajouté' }),
+  r('PATCH /api/exos/:id', '/api/exos/{numeric}', '401 403 403 403 403 403 ok', { title: 'Somme des angles' }),
+  r('DELETE /api/exos/:id', '/api/exos/{exerciseToDelete}', '401 403 403 403 403 403 ok'),
+  // Taking a chapter
+  r('GET /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
+  r('POST /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
+  r('POST /api/chapter/event/:chapterId', '/api/chapter/event/{timed}', '401 ok 403 403 403 ok ok', { eventType: 'blur' }),
+  r('POST /api/answer', '/api/answer', '401 ok 403 403 403 ok ok', { exerciseId: '{numeric}', answer: '42' }),
+  r('GET /api/answer/chapter/:id', '/api/answer/chapter/{timed}', '401 ok 403 403 403 ok ok'),
+  r('POST /api/pdfs', '/api/pdfs', '401 ok 403 403 403 ok ok', (f: Fixture) => new Multipart({ exercise: f.ids.pdf }, { name: 'copie.pdf', bytes: f.pdfBytes })),
+  r('GET /api/pdfs/:file', '/api/pdfs/{pupilFile}.pdf', '401 ok 403 ok 403 ok ok'),
+  r('GET /api/pdfs/:file/link', '/api/pdfs/{pupilFile}.pdf/link', '401 ok 403 ok 403 ok ok'),
+  // Grading
+  r('GET /api/answer/table/:id', '/api/answer/table/{timed}', '401 403 403 403 403 ok ok'),
+  r('GET /api/answer/select/:exerciseId', '/api/answer/select/{pdf}', '401 403 403 403 403 ok ok'),
+  r('POST /api/answer/auto/:chapterId', '/api/answer/auto/{timed}', '401 403 403 403 403 403 ok'),
+  r('GET /api/answer/history/:uid/:eid', '/api/answer/history/{pupil}/{numeric}', '401 ok 403 403 403 ok ok'),
+  r('POST /api/answer/grade', '/api/answer/grade', '401 403 403 403 403 ok ok', grade('pdf')),
+  r('POST /api/answer/grade/', '/api/answer/grade/', '401 403 403 403 403 ok ok', grade('numeric')),
+  r('GET /api/answer/overview/:chapterId', '/api/answer/overview/{timed}', '401 403 403 403 403 ok ok'),
+  // Paper chapters: centres and scanned copies
+  r('GET /api/center/institutions/:chapterId', '/api/center/institutions/{paper}', '401 ok ok ok ok ok ok'),
+  r('GET /api/center/user/:chapterId', '/api/center/user/{paper}', '401 ok ok ok ok ok ok'),
+  r('PATCH /api/center/user/:chapterId', '/api/center/user/{paper}', '401 ok ok 403 403 403 ok', { institution: '{schoolA}' }),
+  r('GET /api/center/users/:chapterId', '/api/center/users/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r('GET /api/center/overview/:chapterId', '/api/center/overview/{paper}', '401 403 403 403 403 403 ok'),
+  r('GET /api/center/:chapterId', '/api/center/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r('PATCH /api/center/:chapterId', '/api/center/{paper}', '401 403 403 ok 403 403 ok', { institution: '{schoolA}', instructions: 'Salle 12' }),
+  r('GET /api/answer/unlabeled/stats/:id', '/api/answer/unlabeled/stats/{paper}', '401 403 403 403 403 ok ok'),
+  r('GET /api/answer/unlabeled/:chapterId', '/api/answer/unlabeled/{paper}', '401 403 403 ok ok ok ok'),
+  // otherTeacher tries to file the teacher's scan: refused.
+  r('POST /api/answer/unlabeled/:chapterId', '/api/answer/unlabeled/{paper}', '401 403 403 ok 403 ok ok', (f: Fixture, c: Caller) => ({
+    answer: c === 'member' || c === 'admin' ? f.scans[c] : f.scans.teacher,
+  })),
+  r('GET /api/sheets/:chapterId.pdf', '/api/sheets/{paper}.pdf?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r('GET /api/sheets/:chapterId/blank.pdf', '/api/sheets/{paper}/blank.pdf', '401 403 403 ok ok 403 ok'),
+  r('GET /api/sheets/:chapterId/link', '/api/sheets/{paper}/link?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  // Sorting: the member holds a reserved copy; the admin labels another one (admins need no reservation).
+  r('GET /api/answer/unlabeled/select/:chapterId', '/api/answer/unlabeled/select/{paper}', '401 403 403 403 403 ok ok'),
+  r('GET /api/answer/unlabeled/pupils/:chapterId', '/api/answer/unlabeled/pupils/{paper}?q=Germain', '401 403 403 403 403 ok ok'),
+  r(
+    'POST /api/answer/label/:answerId',
+    (_f: Fixture, c: Caller) => `/api/answer/label/${c === 'admin' ? '{copyForAdmin}' : '{copyForMember}'}`,
+    '401 403 403 403 403 ok ok',
+    [
+      { pageNum: 1, exercises: ['{paperPdf}'], rotation: 0, user: '{pupil}' },
+      { pageNum: 2, exercises: [], rotation: 90, user: null },
+    ],
+  ),
+  r('GET /api/answer/analysis/:chapterId', '/api/answer/analysis/{timed}', '401 403 403 403 403 403 ok'),
+  // Last: relabelling withdraws the pupil's PDF answers the grading rows above use.
+  r('POST /api/answer/relabel', '/api/answer/relabel', '401 403 403 403 403 403 ok', { answerId: '{pupilPdfAnswer}' }),
+  r('POST /api/answer/relabel/', '/api/answer/relabel/', '401 403 403 403 403 403 ok', { answerId: '{pupilPaperAnswer}' }),
+];
+
+/** Replaces `{name}` placeholders in a URL or in the string values of a body. */
+export function fill<T>(value: T, f: Fixture): T {
+  if (typeof value === 'string') {
+    return value.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      const v = f.ids[name];
+      if (v === undefined) throw new Error(`unknown fixture placeholder {${name}}`);
+      return v;
+    }) as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => fill(v, f)) as T;
+  if (value && typeof value === 'object' && !(value instanceof Multipart) && !Buffer.isBuffer(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, f)])) as T;
+  }
+  return value;
+}
+
+/** The URL a caller calls on a row (placeholders filled). */
+export function urlFor(row: MatrixRow, f: Fixture, caller: Caller): string {
+  return fill(typeof row.url === 'function' ? row.url(f, caller) : row.url, f);
+}
+
+/** The body a caller sends on a row (placeholders filled). */
+export async function bodyFor(row: MatrixRow, f: Fixture, caller: Caller): Promise<BodyValue> {
+  const raw = typeof row.body === 'function' ? await (row.body as (f: Fixture, c: Caller) => unknown)(f, caller) : row.body;
+  return fill(raw, f);
+}
+
+/** Sends the row's request as the caller. */
+export async function callRow(t: TestApp, row: MatrixRow, f: Fixture, caller: Caller) {
+  const url = urlFor(row, f, caller);
+  const body = await bodyFor(row, f, caller);
+  const headers = { ...f.headers[caller] };
+  if (body instanceof Multipart) {
+    const { payload, contentType } = body.encode();
+    return inject(t, { method: row.method as 'POST', url, headers: { ...headers, 'content-type': contentType }, payload });
+  }
+  return inject(t, {
+    method: row.method as 'GET',
+    url,
+    headers,
+    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+  });
+}
+
+export const matches = (status: number, expected: Expectation) =>
+  expected === 'ok' ? status >= 200 && status < 300 : status === expected;
+
+/**
+ * Every /api route the app serves, as 'METHOD /api/pattern' (HEAD twins left out), read from
+ * Fastify's own route tree: hidden routes (health, docs, metrics) are listed too, unlike OpenAPI.
+ */
+export function listAppRoutes(tree: string): string[] {
+  const out: string[] = [];
+  const stack: string[] = [];
+  for (const line of tree.split('\n')) {
+    const start = line.search(/[^\s│├└─]/);
+    if (start < 0) continue;
+    const depth = Math.floor(start / 4);
+    const m = /^(\S*?)(?: \(([^)]*)\))?$/.exec(line.slice(start).trim());
+    if (!m) continue;
+    stack.length = depth;
+    stack[depth] = m[1];
+    const path = stack.join('');
+    if (!m[2] || !path.startsWith('/api')) continue;
+    for (const method of m[2].split(',').map((s) => s.trim())) if (method !== 'HEAD') out.push(`${method} ${path}`);
+  }
+  return out.sort();
+}
+
+async function makePdf(pages = 1): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) doc.addPage([200, 200]);
+  return Buffer.from(await doc.save());
+}
+
+async function uploadPdf(t: TestApp, headers: Record<string, string>, fields: Record<string, string>, bytes: Buffer) {
+  const { payload, contentType } = new Multipart(fields, { name: 'scan.pdf', bytes }).encode();
+  const res = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...headers, 'content-type': contentType }, payload });
+  if (res.status !== 200) throw new Error(`seed upload failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.path as string;
+}
+
+async function expectOk(res: Promise<{ status: number; body: any }>, what: string) {
+  const r = await res;
+  if (r.status >= 300) throw new Error(`seed ${what} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/**
+ * Seeds the database every matrix row works on: two schools (A with an open centre), a timed
+ * online chapter (numeric and pdf exercises) reserved to the pupil's gender and grade, a paper
+ * chapter open to all, answers, an uploaded PDF, a filed scanned copy, a group, and throwaway
+ * rows for the deleting routes.
+ */
+export async function seedMatrix(t: TestApp): Promise<Fixture> {
+  const db = t.database.db;
+  const [schoolA, schoolB, institutionToDelete] = await db
+    .insert(institutions)
+    .values([
+      { name: 'Collège Évariste Galois', address: '1 place du Lycée, Paris', latitude: 48.85, longitude: 2.35, confirmed: true },
+      { name: 'Lycée Sophie Germain', address: '2 rue des Maths, Lyon', latitude: 45.75, longitude: 4.85, confirmed: true },
+      { name: 'École à supprimer', confirmed: true },
+    ])
+    .returning();
+  const staff = { firstName: 'Ada', lastName: 'Lovelace', gender: 'female' };
+  const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: schoolA.id, gender: 'female', grade: '3eme' });
+  const otherPupil = await createUser(t, 'pupil', {
+    ...PUPIL_PROFILE,
+    firstName: 'Henri',
+    lastName: 'Poincaré',
+    gender: 'male',
+    grade: '2nde',
+    birthDate: '2009-05-05',
+    institutionId: schoolB.id,
+  });
+  const teacher = await createUser(t, 'teacher', { ...staff, gender: 'male', institutionId: schoolA.id });
+  const otherTeacher = await createUser(t, 'teacher', { ...staff, gender: 'male', institutionId: schoolB.id });
+  const member = await createUser(t, 'member', staff);
+  const admin = await createUser(t, 'admin', staff);
+  const victim = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: schoolA.id });
+
+  const [proposed] = await db
+    .insert(institutions)
+    .values({ name: 'École proposée', latitude: 43.6, longitude: 1.44, createdBy: pupil.id })
+    .returning();
+
+  const hour = 3600_000;
+  const [timed, paper, chapterToDelete] = await db
+    .insert(chapters)
+    .values([
+      { title: 'Tour 1 (chronométré)' },
+      { title: 'Épreuve papier', offline: true },
+      { title: 'Chapitre à supprimer' },
+    ])
+    .returning();
+  await db.insert(accessGroups).values([
+    {
+      chapterId: timed.id,
+      position: 0,
+      name: 'filles de 3e',
+      authorizedGenders: ['female'],
+      authorizedGrades: ['3eme'],
+      timeDuration: 60,
+      accessStart: new Date(Date.now() - hour),
+      accessEnd: new Date(Date.now() + 24 * hour),
+    },
+    { chapterId: paper.id, position: 0, accessStart: new Date(Date.now() - hour), accessEnd: new Date(Date.now() + 24 * hour) },
+  ]);
+  const [numeric, pdf, exerciseToDelete, paperPdf] = await db
+    .insert(exercises)
+    .values([
+      { chapterId: timed.id, position: 0, title: 'Somme', answerFormat: 'numeric' },
+      { chapterId: timed.id, position: 1, title: 'Preuve', answerFormat: 'pdf' },
+      { chapterId: timed.id, position: 2, title: 'À supprimer', answerFormat: 'numeric' },
+      { chapterId: paper.id, position: 0, title: 'Problème papier', answerFormat: 'pdf' },
+    ])
+    .returning();
+  await db.insert(statementVersions).values([
+    { exerciseId: numeric.id, position: 0, content: 'Combien font $6 \\times 7$ ?', answer: '42' },
+    { exerciseId: pdf.id, position: 0, content: 'Démontrer.' },
+    { exerciseId: exerciseToDelete.id, position: 0, content: '…', answer: '1' },
+    { exerciseId: paperPdf.id, position: 0, content: 'Sur papier.' },
+  ]);
+  await db.insert(centers).values({ chapterId: paper.id, institutionId: schoolA.id, opened: true, nbPlaces: 5, instructions: 'Salle 3' });
+  await db.insert(centerRegistrations).values({ chapterId: paper.id, userId: pupil.id, institutionId: schoolA.id });
+  const [group, groupToDelete] = await db.insert(groups).values([{ name: 'Stage d’hiver' }, { name: 'Groupe à supprimer' }]).returning();
+  await db.insert(groupMembers).values({ groupId: group.id, userId: pupil.id });
+
+  // The pupil takes the timed chapter through the API: start, upload a copy, answer both exercises.
+  const pdfBytes = await makePdf(2);
+  await expectOk(inject(t, { method: 'POST', url: `/api/chapter/start/${timed.id}`, headers: pupil.headers }), 'start');
+  const pupilPath = await uploadPdf(t, pupil.headers, { exercise: pdf.id }, pdfBytes);
+  await expectOk(inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: numeric.id, answer: '41', seq: 1 } }), 'answer');
+  await expectOk(inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: pdf.id, answer: pupilPath, seq: 1 } }), 'answer');
+  const answerOf = async (exerciseId: string) =>
+    (await db.select({ id: answers.id }).from(answers).where(eq(answers.exerciseId, exerciseId)))[0].id;
+
+  // Scanned copies: one filed (the unlabelled copy), one per staff caller left to file.
+  const filed = await uploadPdf(t, teacher.headers, { chapter: paper.id }, pdfBytes);
+  await expectOk(inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paper.id}`, headers: teacher.headers, payload: { answer: filed } }), 'file scan');
+  const scans = {
+    teacher: await uploadPdf(t, teacher.headers, { chapter: paper.id }, pdfBytes),
+    member: await uploadPdf(t, member.headers, { chapter: paper.id }, pdfBytes),
+    admin: await uploadPdf(t, admin.headers, { chapter: paper.id }, pdfBytes),
+  };
+  // Two more filed copies to label: one reserved by the member (as GET .../select would), one for the admin.
+  const fileCopy = async () => {
+    const path = await uploadPdf(t, teacher.headers, { chapter: paper.id }, pdfBytes);
+    const res = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paper.id}`, headers: teacher.headers, payload: { answer: path } });
+    return (await expectOk(Promise.resolve(res), 'file copy'))._id as string;
+  };
+  const copyForMember = await fileCopy();
+  const copyForAdmin = await fileCopy();
+  await db.update(unlabeledAnswers).set({ reservedBy: member.id, reservedAt: new Date() }).where(eq(unlabeledAnswers.id, copyForMember));
+  // A sorted copy of the paper chapter (what labelling creates), for the relabel route.
+  const [pupilPaperAnswer] = await db
+    .insert(answers)
+    .values({ userId: pupil.id, exerciseId: paperPdf.id, answer: pupilPath, fileId: pupilPath.slice(5, -4), seq: 1 })
+    .returning({ id: answers.id });
+
+  const confirmTokens = {} as Record<Caller, string>;
+  for (const caller of CALLERS) {
+    const email = `confirmation-${caller.toLowerCase()}@exemple.fr`;
+    await expectOk(inject(t, { method: 'POST', url: '/api/auth/register', payload: { email } }), 'register');
+    confirmTokens[caller] = tokenOf(await lastLinkTo(t, email));
+  }
+
+  const users = { pupil, otherPupil, teacher, otherTeacher, member, admin };
+  const ids: Record<string, string> = {
+    schoolA: schoolA.id,
+    schoolB: schoolB.id,
+    institutionToDelete: institutionToDelete.id,
+    proposed: proposed.id,
+    pupil: pupil.id,
+    otherPupil: otherPupil.id,
+    teacher: teacher.id,
+    victim: victim.id,
+    timed: timed.id,
+    paper: paper.id,
+    chapterToDelete: chapterToDelete.id,
+    numeric: numeric.id,
+    pdf: pdf.id,
+    paperPdf: paperPdf.id,
+    exerciseToDelete: exerciseToDelete.id,
+    group: group.id,
+    groupToDelete: groupToDelete.id,
+    pupilFile: pupilPath.slice('pdfs/'.length, -'.pdf'.length),
+    pupilNumericAnswer: await answerOf(numeric.id),
+    pupilPdfAnswer: await answerOf(pdf.id),
+    pupilPaperAnswer: pupilPaperAnswer.id,
+    copyForMember,
+    copyForAdmin,
+  };
+  return {
+    ids,
+    headers: { anonymous: {}, ...Object.fromEntries(Object.entries(users).map(([k, u]) => [k, u.headers])) } as Fixture['headers'],
+    userIds: Object.fromEntries(Object.entries(users).map(([k, u]) => [k, u.id])) as Fixture['userIds'],
+    emails: Object.fromEntries(Object.entries(users).map(([k, u]) => [k, u.email])) as Fixture['emails'],
+    confirmTokens,
+    scans,
+    pdfBytes,
+    async currentAnswerOf(user: string, exercise: string) {
+      const [row] = await db
+        .select({ id: answers.id, at: answers.gradeTimestamp })
+        .from(answers)
+        .where(and(eq(answers.userId, ids[user]), eq(answers.exerciseId, ids[exercise]), isNull(answers.withdrawnAt)))
+        .orderBy(desc(answers.seq), desc(answers.createdAt))
+        .limit(1);
+      if (!row) throw new Error(`no current answer of ${user} to ${exercise}`);
+      return { id: row.id, gradeTimestamp: row.at ? row.at.toISOString() : null };
+    },
+  };
+}
