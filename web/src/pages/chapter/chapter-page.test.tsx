@@ -262,7 +262,7 @@ describe('PDF answers', () => {
     expect(api.uploadPdf).toHaveBeenCalledWith(file, { user: userId, exercise: 'e-pdf' });
     expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-pdf', answer: 'pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf' });
     const link = await screen.findByRole('link', { name: 'Voir la copie' });
-    expect(link.getAttribute('href')).toBe('/viewer/pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf');
+    expect(link.getAttribute('href')).toBe(`/history/${userId}/e-pdf`);
   });
 
   it('ignores a chosen file that is not a PDF', async () => {

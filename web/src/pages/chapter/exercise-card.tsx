@@ -141,7 +141,8 @@ function PdfAnswer({
   return (
     <Stack gap="xs">
       {answer ? (
-        <Anchor component={Link} to={paths.viewer(answer.answer)}>
+        // SPEC §2: "Voir la copie" is a history link (the history page lists every copy with "Visualiser").
+        <Anchor component={Link} to={paths.history(userId, exerciseId)}>
           Voir la copie
         </Anchor>
       ) : (

@@ -1,0 +1,232 @@
+import { readFileSync } from 'node:fs';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { adminHeaders, adminPage, createAccount, expectAccessible, loginByApi, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+
+const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
+
+type Headers = Record<string, string>;
+
+// Five journeys share two cores: a page may take several seconds to answer after a navigation.
+const expect = baseExpect.configure({ timeout: 10_000 });
+
+async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** A confirmed account logged in through the API, with the given profile fields. */
+async function account(request: APIRequestContext, prefix: string, profile: Record<string, unknown>) {
+  const email = unique(prefix);
+  await createAccount(request, email);
+  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
+  const headers = { Authorization: `Bearer ${token}` };
+  const me = await ok<{ _id: string }>(await request.put('/api/auth/me', { headers, data: profile }));
+  return { email, headers, id: me._id };
+}
+
+async function school(request: APIRequestContext, admin: Headers, name: string, latitude: number, longitude: number) {
+  const created = await ok<{ institution: { _id: string } }>(
+    await request.post('/api/institution', { headers: admin, data: { name, address: `1 rue de l’École, ${name}`, latitude, longitude, confirmed: true } }),
+  );
+  return { id: created.institution._id, name };
+}
+
+/** Adds an e-mail to a group without removing the members other journeys put there. */
+async function addToGroup(request: APIRequestContext, admin: Headers, groupId: string, email: string) {
+  const group = await ok<{ members: Array<{ email: string }> }>(await request.get(`/api/group/${groupId}`, { headers: admin }));
+  const members = [...new Set([...group.members.map((m) => m.email), email])];
+  await ok(await request.patch(`/api/group/${groupId}`, { headers: admin, data: { members } }));
+}
+
+async function smallPdf(text: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([300, 200]).drawText(text, { x: 30, y: 100, size: 18, font });
+  return Buffer.from(await doc.save());
+}
+
+/** Map tiles come from outside: refused, so the journey never waits on the network. */
+async function noOutsideRequests(page: Page) {
+  await page.route((url) => url.hostname !== 'localhost', (route) => route.abort());
+}
+
+/** One CSV line of quoted fields separated by semicolons (quotes inside doubled). */
+function csvFields(line: string): string[] {
+  expect(line).toMatch(/^"(?:[^"]|"")*"(?:;"(?:[^"]|"")*")*$/);
+  return line
+    .slice(1, -1)
+    .split('";"')
+    .map((f) => f.replaceAll('""', '"'));
+}
+
+test.describe('Épreuve papier', () => {
+  test('[ENSEIGNANT, ÉLÈVES, ADMIN] ouvre un centre de 2 places, inscrit deux élèves extérieurs, refuse le troisième, dépose les copies, exporte les inscriptions', async ({
+    page,
+    request,
+  }) => {
+    // About 40 s alone; the margin is for a machine shared with other journeys.
+    test.setTimeout(150_000);
+    const admin = await adminHeaders(request);
+    const t = tag();
+    const title = `Épreuve papier ${t}`;
+    const schoolA = await school(request, admin, `Collège Hypatie ${t}`, 48.8566, 2.3522);
+    const schoolB = await school(request, admin, `Lycée Noether ${t}`, 45.764, 4.8357);
+    const schoolC = await school(request, admin, `Collège Kovalevskaïa ${t}`, 44.8378, -0.5792);
+    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title, offline: true } })))._id;
+    try {
+      await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
+
+      const teacher = await account(request, 'enseignant', { firstName: 'Émile', lastName: 'Borel', gender: 'male', institution: schoolA.id });
+      await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
+      const pupilProfile = (firstName: string, lastName: string, institution: string) => ({
+        firstName,
+        lastName,
+        birthDate: '2009-09-09',
+        gender: 'female',
+        grade: '2nde',
+        defaultChoice: 'local',
+        emailParent: 'parent@e2e.test',
+        institution,
+      });
+      const pupils = [
+        await account(request, 'eleve-ada', pupilProfile('Ada', `Lovelace ${t}`, schoolB.id)),
+        await account(request, 'eleve-marie', pupilProfile('Marie', `Agnesi ${t}`, schoolB.id)),
+        await account(request, 'eleve-mary', pupilProfile('Mary', `Somerville ${t}`, schoolC.id)),
+      ];
+      await noOutsideRequests(page);
+
+      // The teacher opens the centre of her school: 2 places for outside pupils, and instructions.
+      await loginByApi(page, teacher.email);
+      await page.goto(`/chapter/${chapterId}`);
+      const panel = page.getByRole('region', { name: `Centre d’examen : ${schoolA.name}` });
+      await expect(panel).toBeVisible();
+      await expect(panel.getByText("Aucun élève de votre établissement n'est inscrit pour l'instant.")).toBeVisible();
+      await expect(panel.getByText("Aucun élève extérieur n'est inscrit pour l'instant.")).toBeVisible();
+      await expect(panel.getByRole('textbox', { name: 'Instructions pour les élèves' })).toHaveCount(0);
+      await panel.getByRole('radio', { name: 'Oui' }).check();
+      const instructions = `Salle 12, ${t} : venir à 8 h 30 avec une pièce d’identité.`;
+      await panel.getByRole('textbox', { name: 'Instructions pour les élèves' }).fill(instructions);
+      const places = panel.getByLabel('Nombre de places pour les élèves extérieurs');
+      await expect(places).toHaveValue('0');
+      await places.fill('2');
+      await panel.getByRole('button', { name: 'Enregistrer' }).click();
+      await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
+      await expect(panel.getByRole('heading', { name: 'Élèves extérieurs inscrits (0 / 2 places)' })).toBeVisible();
+      await page.reload();
+      await expect(panel.getByRole('textbox', { name: 'Instructions pour les élèves' })).toHaveValue(instructions);
+      await expect(places).toHaveValue('2');
+
+      // Two pupils of another school choose it: one on the map, one in the list; both read the instructions.
+      const optionOf = (status: string) => `${schoolA.name} (${status})`;
+      for (const [i, pupil] of pupils.slice(0, 2).entries()) {
+        await loginByApi(page, pupil.email);
+        await page.goto(`/chapter/${chapterId}`);
+        const selection = page.getByRole('region', { name: 'Centre d’examen' });
+        await expect(selection).toBeVisible();
+        const field = page.getByLabel('Centre sélectionné', { exact: true }).first();
+        await expect(field).toHaveValue('');
+        if (i === 0) {
+          const marker = page.getByRole('button', { name: `${schoolA.name} : Centre ouvert` });
+          await expect(marker).toBeVisible({ timeout: 15_000 });
+          await marker.click();
+        } else {
+          await field.click();
+          await page.getByRole('option', { name: optionOf('Centre ouvert') }).click();
+        }
+        await expect(page.getByText('Centre d’examen enregistré').last()).toBeVisible();
+        await expect(field).toHaveValue(optionOf(i === 0 ? 'Centre ouvert' : 'Centre complet'));
+        await expect(page.getByRole('heading', { name: `Instructions du centre ${schoolA.name}` })).toBeVisible();
+        await expect(page.getByText(instructions)).toBeVisible();
+        if (i === 0) await expectAccessible(page, '/chapter/{id} (choix du centre)');
+        if (i === 1) await page.screenshot({ path: screenshot('center-selected.png'), fullPage: true });
+      }
+
+      // The third finds the centre full: the server refuses, nothing is registered.
+      await loginByApi(page, pupils[2].email);
+      await page.goto(`/chapter/${chapterId}`);
+      await expect(page.getByRole('img', { name: `${schoolA.name} : Centre complet` }).or(page.getByRole('button', { name: `${schoolA.name} : Centre complet` }))).toBeVisible({ timeout: 15_000 });
+      const field = page.getByLabel('Centre sélectionné', { exact: true }).first();
+      await field.click();
+      await page.getByRole('option', { name: optionOf('Centre complet') }).click();
+      await expect(page.getByText('Erreur : Ce centre est complet.').last()).toBeVisible();
+      await expect(field).toHaveValue('');
+      await expect(page.getByRole('heading', { name: /^Instructions du centre/ })).toHaveCount(0);
+      const third = await ok<{ registration: unknown }>(await request.get(`/api/center/user/${chapterId}`, { headers: pupils[2].headers }));
+      expect(third.registration).toBeNull();
+
+      // The teacher sees both pupils from outside, then uploads two PDFs and a picture at once.
+      await loginByApi(page, teacher.email);
+      await page.goto(`/chapter/${chapterId}`);
+      await expect(panel.getByRole('heading', { name: 'Élèves extérieurs inscrits (2 / 2 places)' })).toBeVisible();
+      const outside = panel.getByRole('table', { name: 'Élèves extérieurs' });
+      for (const name of ['Lovelace', 'Agnesi']) {
+        const row = outside.getByRole('row').filter({ hasText: `${name} ${t}` });
+        await expect(row).toContainText(schoolB.name);
+        await expect(row).toContainText('2nde');
+      }
+      await expect(outside.getByText(`Somerville ${t}`)).toHaveCount(0);
+      await expect(panel.getByText("Aucun élève de votre établissement n'est inscrit pour l'instant.")).toBeVisible();
+
+      const chooser = page.waitForEvent('filechooser');
+      await panel.getByRole('button', { name: 'Choisir des fichiers PDF' }).click();
+      await (await chooser).setFiles([
+        { name: 'salle-12-a.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copies salle 12 (1)') },
+        { name: 'salle-12-b.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copies salle 12 (2)') },
+        { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a', 'hex') },
+      ]);
+      await expect(page.getByText('Fichier ignoré (PDF uniquement) : photo.png')).toBeVisible();
+      const chosen = panel.getByRole('list', { name: 'Fichiers choisis' });
+      await expect(chosen.getByRole('listitem')).toHaveText(['salle-12-a.pdf', 'salle-12-b.pdf']);
+      await panel.getByRole('button', { name: 'Téléverser' }).click();
+      await expect(page.getByText('2 copies déposées.')).toBeVisible();
+      await expect(chosen).toHaveCount(0);
+      const copies = panel.getByRole('table', { name: 'Copies déposées' });
+      await expect(copies.getByRole('row')).toHaveCount(3);
+      await expect(copies.getByText('photo.png')).toHaveCount(0);
+      await expectAccessible(page, '/chapter/{id} (gestion du centre, copies déposées)');
+      await page.screenshot({ path: screenshot('center-management.png'), fullPage: true });
+      await copies.getByRole('link', { name: 'Visualiser salle-12-b.pdf' }).click();
+      await expect(page).toHaveURL(/\/viewer\/pdfs\/[0-9a-f-]{36}\.pdf$/);
+      await expect(page.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
+
+      // The admin's overview: participants by centre, count, search, and the CSV of what is shown.
+      await adminPage(page);
+      await page.goto(`/registrations/${chapterId}`);
+      await expect(page.getByRole('heading', { name: 'Aperçu du Chapitre' })).toBeVisible();
+      await expect(page.getByText(title, { exact: true })).toBeVisible();
+      const count = page.getByRole('status').filter({ hasText: /participants$/ });
+      await expect(count).toHaveText(/^\d+ \/ \d+ participants$/);
+      const search = page.getByRole('textbox', { name: 'Rechercher' });
+      await search.fill(t);
+      await expect(count).toHaveText(/^3 \/ \d+ participants$/);
+      const table = page.getByRole('table', { name: 'Participants par centre' });
+      for (const name of ['Lovelace', 'Agnesi']) {
+        const row = table.getByRole('row').filter({ hasText: `${name} ${t}` });
+        await expect(row).toContainText(schoolA.name);
+        await expect(row).toContainText('VALIDÉ');
+      }
+      await expect(table.getByRole('row').filter({ hasText: `Somerville ${t}` })).toContainText('Non inscrit');
+      await expectAccessible(page, '/registrations/{id}');
+      await page.screenshot({ path: screenshot('registrations.png'), fullPage: true });
+
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exporter en CSV' }).click()]);
+      expect(download.suggestedFilename()).toBe(`registrations_${title}.csv`);
+      const bytes = readFileSync(await download.path());
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const [header, ...rows] = bytes.toString('utf8').slice(1).split('\r\n').filter(Boolean).map(csvFields);
+      expect(header).toEqual(['Centre', 'Statut du centre', 'Nom', 'Prénom', 'E-mail', 'Classe', 'Établissement']);
+      expect(rows).toHaveLength(3);
+      const byEmail = new Map(rows.map((r) => [r[4], r]));
+      expect(byEmail.get(pupils[0].email)).toEqual([schoolA.name, 'VALIDÉ', `Lovelace ${t}`, 'Ada', pupils[0].email, '2nde', schoolB.name]);
+      expect(byEmail.get(pupils[1].email)).toEqual([schoolA.name, 'VALIDÉ', `Agnesi ${t}`, 'Marie', pupils[1].email, '2nde', schoolB.name]);
+      expect(byEmail.get(pupils[2].email)).toEqual(['', 'Non inscrit', `Somerville ${t}`, 'Mary', pupils[2].email, '2nde', schoolC.name]);
+
+      // The search also finds one pupil by name.
+      await search.fill(`agnesi ${t}`);
+      await expect(count).toHaveText(/^1 \/ \d+ participants$/);
+    } finally {
+      await request.delete(`/api/chapter/${chapterId}`, { headers: admin });
+    }
+  });
+});
