@@ -1,6 +1,9 @@
 import { seedCentersDemo } from './centers/demo.js';
 import { seedChaptersDemo } from './chapters/demo.js';
+import { seedAnalysisDemo } from './analysis/demo.js';
 import type { Db } from './db/client.js';
+import type { FileStore } from './files/store.js';
+import { seedSortingDemo } from './sorting/demo.js';
 import { groupMembers, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from './db/schema.js';
 import { seedGradingDemo } from './grading/demo.js';
 import { seedGroupsDemo } from './groups/demo.js';
@@ -22,7 +25,7 @@ const GRADES = ['4eme', '3eme', '2nde', '1ere'] as const;
  * Demonstration data: one account of each role, 24 more pupils with complete profiles, schools,
  * a group, and the chapters (online timed, training, paper). Each capability adds its part here.
  */
-export async function seedDemo(db: Db, passwordHash: string): Promise<DemoAccount[]> {
+export async function seedDemo(db: Db, store: FileStore, passwordHash: string): Promise<DemoAccount[]> {
   const schoolIds = await seedInstitutionsDemo(db);
   const school = schoolIds[0];
   const [admin, member, teacher, pupil] = await db
@@ -73,6 +76,9 @@ export async function seedDemo(db: Db, passwordHash: string): Promise<DemoAccoun
   await seedAnswersDemo(db, { pupilIds, chapterId: chapters.trainingId });
   await seedGradingDemo(db, { chapterId: chapters.trainingId, graderId: member.id });
   await seedCentersDemo(db, { chapterId: chapters.paperId, institutionIds: schoolIds, teacherId: teacher.id, pupilIds });
+  // Two scanned copies waiting in "Triage", and focus/blur traces for "Analyse de la triche".
+  await seedSortingDemo(db, store, { chapterId: chapters.paperId, uploadedBy: member.id });
+  await seedAnalysisDemo(db, { chapterId: chapters.timedId, pupilIds: pupilIds.slice(-8) });
   void admin;
   return [
     { email: 'admin@olympe.demo', role: 'administrateur' },

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seedDemo, DEMO_PASSWORD } from './demo-data.js';
+import { openFileStore } from './files/store-select.js';
 
 /**
  * `npm run demo`: a fresh embedded database in DATA_DIR (default ./data/demo) filled with
@@ -17,7 +18,8 @@ async function main() {
   const config = loadConfig(env);
   const database = await openDatabase({ dataDir: config.dataDir });
   await database.migrate();
-  const accounts = await seedDemo(database.db, await hashPassword(DEMO_PASSWORD));
+  const store = openFileStore({ config, db: database.db });
+  const accounts = await seedDemo(database.db, store, await hashPassword(DEMO_PASSWORD));
   const app = await buildApp({ config, database, logger: false });
   await app.listen({ port: config.port, host: config.host });
   const url = `http://localhost:${config.port}`;

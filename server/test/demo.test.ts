@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/auth/service.js';
 import { DEMO_PASSWORD, seedDemo } from '../src/demo-data.js';
+import { openFileStore } from '../src/files/store-select.js';
 import { buildTestApp, inject, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -11,7 +12,7 @@ afterAll(async () => t.close());
 
 describe('demo data', () => {
   it('creates one account of each role that can log in with the printed password', async () => {
-    const accounts = await seedDemo(t.database.db, await hashPassword(DEMO_PASSWORD));
+    const accounts = await seedDemo(t.database.db, openFileStore({ config: t.config, db: t.database.db }), await hashPassword(DEMO_PASSWORD));
     const roles: Record<string, { isAdmin: boolean; isMember: boolean; isTeacher: boolean }> = {};
     for (const a of accounts.filter((x) => !x.email.includes('…'))) {
       const login = await inject(t, {

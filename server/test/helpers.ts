@@ -47,6 +47,8 @@ export async function buildTestApp(
     JWT_SECRET: 'test-secret-test-secret-test-secret',
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://olympe.test',
+    // Background jobs (QR decoding) run only where a test asks for them: others stay deterministic.
+    JOBS_WORKER: 'off',
     ...opts.env,
   });
   const app = await buildApp({ config, database, logger: !!opts.logStream, mailer: opts.mailer, logStream: opts.logStream });

@@ -70,6 +70,7 @@ describe('GET /api/metrics', () => {
       expect(text).toMatch(/^olympe_answers_saved_total 1$/m);
       expect(text).toMatch(/^olympe_active_timed_sessions 1$/m);
       expect(text).toMatch(/^olympe_pdfs_to_sort 0$/m);
+      expect(text).toMatch(/^olympe_jobs_queued 0$/m);
       expect(text).toContain('olympe_process_resident_memory_bytes');
       // Raw ids never become labels.
       expect(text).not.toContain(chapter.numericId);

@@ -46,11 +46,6 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeTruthy();
   });
 
-  it('marks unbuilt screens as under construction', async () => {
-    renderAt('/sorting/abc');
-    expect(await screen.findByText('Cette page est en construction.')).toBeTruthy();
-  });
-
   it('names the chapter route "chapter"', () => {
     const router = renderAt('/chapter/abc');
     expect(router.state.matches.some((m) => m.route.id === 'chapter' && m.params.id === 'abc')).toBe(true);

@@ -55,6 +55,14 @@ export function createMetrics(db: Db): Metrics {
       this.set(await countOf(db, sql`SELECT count(*)::int AS n FROM unlabeled_answers WHERE labeled_at IS NULL`));
     },
   });
+  new Gauge({
+    name: 'olympe_jobs_queued',
+    help: 'Background jobs (QR decoding of scans) pending or running (whole database)',
+    registers: [registry],
+    async collect() {
+      this.set(await countOf(db, sql`SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'running')`));
+    },
+  });
 
   // A ring of recent 5xx timestamps, enough for "errors in the last minutes" without a table.
   const errors: number[] = [];

@@ -7,6 +7,7 @@ import { centerKeys, fetchCenterOverview } from '../../api/centers';
 import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { downloadCsv } from '../../lib/csv';
 import { useSession } from '../../session/session-context';
+import { AnswerSheetsButton } from '../chapter/paper/answer-sheets-button';
 import { PoleCenters } from './pole-centers';
 import {
   filterRegistrations,
@@ -76,6 +77,7 @@ export function RegistrationsPage() {
       ) : (
         <>
           <PoleCenters chapterId={id} />
+          <CenterSheets chapterId={id} centers={query.data.members.map((g) => g.institution)} />
           <Group align="end">
             <TextInput
               label="Rechercher"
@@ -114,6 +116,33 @@ export function RegistrationsPage() {
           />
         </>
       )}
+    </Stack>
+  );
+}
+
+/** Admins download a centre's personalised answer sheets (QR codes) or the blank sheet. */
+function CenterSheets({ chapterId, centers }: { chapterId: string; centers: Array<{ _id: string; name: string }> }) {
+  const [centerId, setCenterId] = useState<string | null>(null);
+  const chosen = centerId ?? centers[0]?._id ?? null;
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="sheets-title">
+      <Title order={2} size="h4" id="sheets-title">
+        Feuilles réponses à QR code
+      </Title>
+      {centers.length > 0 ? (
+        <Select
+          label="Centre"
+          data={centers.map((c) => ({ value: c._id, label: c.name }))}
+          value={chosen}
+          onChange={setCenterId}
+          allowDeselect={false}
+          searchable
+          w={360}
+        />
+      ) : (
+        <Text size="sm">Aucun centre n’a encore d’inscrit : seule la feuille vierge est disponible.</Text>
+      )}
+      <AnswerSheetsButton key={chosen ?? 'none'} chapterId={chapterId} institutionId={chosen} />
     </Stack>
   );
 }

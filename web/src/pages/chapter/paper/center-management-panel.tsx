@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { AnswerSheetsButton } from './answer-sheets-button';
 import { Alert, Button, Group, Loader, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { GRADE_LABELS, NO_OUTSIDE_PUPILS_TEXT, NO_OWN_PUPILS_TEXT, type Center, type CenterMember } from '@olympe/contract';
@@ -32,6 +33,12 @@ export function CenterManagementPanel({ chapterId, userId }: { chapterId: string
         <CentersHeader chapterId={chapterId} />
         <CenterForm key={`${center.opened}:${center.nb_places}:${center.instructions}`} chapterId={chapterId} center={center} />
         <Registered center={center} />
+        <Stack gap="xs" component="section" aria-labelledby="answer-sheets-title">
+          <Title order={3} size="h4" id="answer-sheets-title">
+            Feuilles réponses à QR code
+          </Title>
+          <AnswerSheetsButton chapterId={chapterId} />
+        </Stack>
         <ScansSection chapterId={chapterId} userId={userId} institutionId={center.institution._id} />
       </Stack>
     </Paper>
