@@ -1,9 +1,8 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/client.js';
+import { queryRows, type Db } from '../db/client.js';
 import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
 import { forbidden, unauthorized } from '../errors.js';
-import type { TokenSigner } from './tokens.js';
+import type { TokenClaims, TokenSigner } from './tokens.js';
 
 /** Who is calling, resolved once per request from the bearer token. */
 export interface AuthContext {
@@ -14,7 +13,23 @@ export interface AuthContext {
   institutionId: string | null;
   /** The admin behind an impersonation token. */
   actorId?: string;
+  /** The token's version (checked against the user's row). */
+  tokenVersion?: number;
+  /**
+   * Set only on routes that check the token in their own statement (SELF_CHECKED_ROUTES): the
+   * signature is verified, the user row not yet, and the role flags are unknown (false).
+   */
+  unchecked?: true;
 }
+
+/**
+ * Routes whose handler re-checks the token version, the roles and the impersonating admin in its
+ * own statement (answers/service.ts saveAnswer), so the per-request lookup is skipped for them:
+ * one round trip per save instead of two. The check is exact, not cached.
+ */
+export const SELF_CHECKED_ROUTES = new Set(['POST /api/answer']);
+
+export const SESSION_EXPIRED_MESSAGE = 'Votre session a expiré ou n’est plus valide. Reconnectez-vous.';
 
 export type Role = 'admin' | 'member' | 'teacher';
 
@@ -26,25 +41,54 @@ declare module 'fastify' {
   }
 }
 
-/** Reads the bearer token; the user row and role groups come in one query, so a revoked token fails at once. */
-export async function resolveAuth(db: Db, signer: TokenSigner, header: string | undefined) {
+/** The user's token version and roles, and whether the impersonating admin is still admin: one prepared statement. */
+export const AUTH_SQL = `
+  SELECT u.token_version, u.is_admin, u.institution_id,
+    EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${MEMBERS_GROUP_ID}') AS is_member,
+    EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${TEACHERS_GROUP_ID}') AS is_teacher,
+    ($2::uuid IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = $2::uuid AND a.is_admin)) AS actor_ok
+  FROM users u WHERE u.id = $1::uuid`;
+
+export interface AuthRow {
+  token_version: number;
+  is_admin: boolean;
+  institution_id: string | null;
+  is_member: boolean;
+  is_teacher: boolean;
+  actor_ok: boolean;
+}
+
+/**
+ * Reads the bearer token; the user row and role groups come in one query, so a revoked token fails
+ * at once. On a SELF_CHECKED_ROUTES route (given `request`), the query is left to the handler.
+ */
+export async function resolveAuth(
+  db: Db,
+  signer: TokenSigner,
+  header: string | undefined,
+  request?: { method: string; routeOptions?: { url?: string } },
+): Promise<{ auth: AuthContext | null; rejected: boolean }> {
   if (!header?.startsWith('Bearer ')) return { auth: null, rejected: false };
   const claims = await signer.verify(header.slice(7).trim());
   if (!claims) return { auth: null, rejected: true };
-  const result = await db.execute<{
-    token_version: number;
-    is_admin: boolean;
-    institution_id: string | null;
-    is_member: boolean;
-    is_teacher: boolean;
-    actor_ok: boolean;
-  }>(sql`
-    SELECT u.token_version, u.is_admin, u.institution_id,
-      EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = ${MEMBERS_GROUP_ID}) AS is_member,
-      EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = ${TEACHERS_GROUP_ID}) AS is_teacher,
-      ${claims.actorId ? sql`EXISTS (SELECT 1 FROM users a WHERE a.id = ${claims.actorId} AND a.is_admin)` : sql`TRUE`} AS actor_ok
-    FROM users u WHERE u.id = ${claims.userId}`);
-  const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
+  if (request && SELF_CHECKED_ROUTES.has(`${request.method} ${request.routeOptions?.url}`)) {
+    const { userId, actorId, tokenVersion } = claims;
+    return { auth: { userId, actorId, tokenVersion, isAdmin: false, isMember: false, isTeacher: false, institutionId: null, unchecked: true }, rejected: false };
+  }
+  return checkAuth(db, claims);
+}
+
+/** The per-request lookup for verified claims. */
+export async function checkAuth(db: Db, claims: TokenClaims) {
+  const [row] = await queryRows<AuthRow>(db, 'auth_lookup', AUTH_SQL, [claims.userId, claims.actorId ?? null]);
+  return authFromRow(claims, row);
+}
+
+/** The claims an auth context was made from. */
+export const claimsOf = (auth: AuthContext): TokenClaims => ({ userId: auth.userId, tokenVersion: auth.tokenVersion ?? NaN, actorId: auth.actorId });
+
+/** The auth context for verified claims and their users row (undefined: unknown user). */
+export function authFromRow(claims: TokenClaims, row: AuthRow | undefined): { auth: AuthContext | null; rejected: boolean } {
   // An impersonation token dies with its admin's admin flag.
   if (!row || Number(row.token_version) !== claims.tokenVersion || !row.actor_ok) return { auth: null, rejected: true };
   const auth: AuthContext = {
@@ -52,23 +96,66 @@ export async function resolveAuth(db: Db, signer: TokenSigner, header: string | 
     isAdmin: !!row.is_admin,
     isMember: !!row.is_member,
     isTeacher: !!row.is_teacher,
-    institutionId: (row.institution_id as string | null) ?? null,
+    institutionId: row.institution_id ?? null,
     actorId: claims.actorId,
+    tokenVersion: claims.tokenVersion,
   };
   return { auth, rejected: false };
+}
+
+/**
+ * A Map with a size bound and a time to live per entry: the oldest entries go first when full,
+ * an expired entry is never returned. Used for memos that are re-checked against the database
+ * before they decide anything (answers/service.ts), so the TTL only bounds memory and age.
+ */
+export class TtlCache<K, V> {
+  private entries = new Map<K, { value: V; expires: number }>();
+  constructor(
+    readonly maxEntries: number,
+    readonly ttlMs: number,
+    private now: () => number = Date.now,
+  ) {}
+
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expires <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      // Map keeps insertion order: drop expired entries first, then the oldest.
+      const now = this.now();
+      for (const [k, e] of this.entries) if (e.expires <= now) this.entries.delete(k);
+      while (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+    }
+    this.entries.set(key, { value, expires: this.now() + this.ttlMs });
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 }
 
 /** Guard: any logged-in user. */
 export async function requireAuth(request: FastifyRequest, _reply: FastifyReply) {
   if (!request.auth) {
-    throw unauthorized(
-      request.authRejected ? 'Votre session a expiré ou n’est plus valide. Reconnectez-vous.' : undefined,
-    );
+    throw unauthorized(request.authRejected ? SESSION_EXPIRED_MESSAGE : undefined);
   }
 }
 
 /** DESIGN §3 "Who may call what": an admin may do everything a member or teacher may. */
 export function hasRole(auth: AuthContext, role: Role): boolean {
+  if (auth.unchecked) throw new Error('Rôles inconnus : jeton non vérifié pour cette route.');
   if (auth.isAdmin) return true;
   if (role === 'member') return auth.isMember;
   if (role === 'teacher') return auth.isTeacher;

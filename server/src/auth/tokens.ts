@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { createHash, createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SignJWT } from 'jose';
 
 const TOKEN_TTL = '7d';
 /** An impersonation token (carrying the admin as actor) lives 2 hours only. */
@@ -15,6 +15,7 @@ export interface TokenClaims {
 /** DESIGN §3: HS256 JWT carrying the user id and the token version, valid 7 days. */
 export function createTokenSigner(secret: string) {
   const key = new TextEncoder().encode(secret);
+  const hmacKey = createSecretKey(Buffer.from(key));
   return {
     async sign(claims: TokenClaims): Promise<string> {
       const jwt = new SignJWT({ tv: claims.tokenVersion, ...(claims.actorId ? { act: claims.actorId } : {}) })
@@ -26,21 +27,47 @@ export function createTokenSigner(secret: string) {
     },
     /** Returns null for any token that is malformed, tampered, expired or signed by another key. */
     async verify(token: string): Promise<TokenClaims | null> {
-      try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null;
-        return {
-          userId: payload.sub,
-          tokenVersion: payload.tv,
-          actorId: typeof payload.act === 'string' ? payload.act : undefined,
-        };
-      } catch {
-        return null;
-      }
+      return verifyHs256(token, hmacKey);
     },
   };
 }
 export type TokenSigner = ReturnType<typeof createTokenSigner>;
+
+const B64URL = /^[A-Za-z0-9_-]+$/;
+
+function decodeJson(part: string): Record<string, unknown> | null {
+  const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/**
+ * The checks jose's `jwtVerify(token, key, { algorithms: ['HS256'] })` makes on our tokens, with
+ * one HMAC from node:crypto: ~6 µs instead of ~170–220 µs per request (bench/rush/README.md).
+ * Compact JWS only, header `alg` HS256 without `crit`/`b64`, constant-time signature comparison,
+ * a JSON object payload, `exp` (strictly in the future), `nbf` and `iat` numbers when present.
+ */
+export function verifyHs256(token: string, key: ReturnType<typeof createSecretKey>, nowSeconds = Math.floor(Date.now() / 1000)): TokenClaims | null {
+  try {
+    if (typeof token !== 'string' || token.length > 4096) return null;
+    const parts = token.split('.');
+    if (parts.length !== 3 || !parts.every((part) => B64URL.test(part))) return null;
+    const [headerPart, payloadPart, signaturePart] = parts;
+    const expected = createHmac('sha256', key).update(`${headerPart}.${payloadPart}`).digest();
+    const signature = Buffer.from(signaturePart, 'base64url');
+    if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return null;
+    const header = decodeJson(headerPart);
+    if (!header || header.alg !== 'HS256' || 'crit' in header || 'b64' in header) return null;
+    const payload = decodeJson(payloadPart);
+    if (!payload) return null;
+    if (payload.exp !== undefined && (typeof payload.exp !== 'number' || payload.exp <= nowSeconds)) return null;
+    if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > nowSeconds)) return null;
+    if (payload.iat !== undefined && typeof payload.iat !== 'number') return null;
+    if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null;
+    return { userId: payload.sub, tokenVersion: payload.tv, actorId: typeof payload.act === 'string' ? payload.act : undefined };
+  } catch {
+    return null;
+  }
+}
 
 /** E-mail link tokens: 32 random bytes sent, only their hash stored. */
 export function newEmailToken(): { token: string; hash: string } {

@@ -43,3 +43,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     close: () => client.close(),
   };
 }
+
+/**
+ * One parametrised statement for a hot path (bench/rush/README.md): on PostgreSQL a named
+ * statement, parsed and planned once per pooled connection instead of on every call; on PGlite a
+ * plain parametrised query. `name` must always go with the same `text`.
+ */
+export async function queryRows<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (client instanceof pg.Pool) return (await client.query<T & pg.QueryResultRow>({ name, text, values })).rows;
+  return (await (client as PGlite).query<T>(text, values)).rows;
+}

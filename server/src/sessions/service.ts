@@ -1,9 +1,8 @@
 import { isProfileComplete, type SessionStateView } from '@olympe/contract';
-import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { matchAccessRule } from '../chapters/access.js';
-import type { Db } from '../db/client.js';
-import { chapterSessions, focusEvents } from '../db/schema.js';
+import { queryRows, type Db } from '../db/client.js';
+import { chapterSessions, focusEvents, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
 import { PROFILE_INCOMPLETE_MESSAGE } from '../users/service.js';
 import { computeDeadline, computeSessionState, FINISHED_MESSAGE, NOT_YET_MESSAGE, type SessionState, type TimeRule } from './state.js';
@@ -52,35 +51,97 @@ interface ContextRow {
   rules: Array<Record<string, unknown>> | string | null;
 }
 
+/** The chapter's context for a chapter call (GET/POST /chapter/start, events, answers): $1 user, $2 chapter. */
+const CHAPTER_CONTEXT_SQL = `
+  SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, NULL::uuid AS exercise_id, NULL::text AS answer_format,
+    u.id AS user_id, u.first_name, u.last_name, u.gender, u.grade, u.birth_date::text AS birth_date,
+    u.default_choice, u.email_parent, u.is_admin, i.name AS institution_name,
+    (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
+    (extract(epoch FROM s.end_time) * 1000)::float8 AS end_ms,
+    (SELECT json_agg(json_build_object(
+        'authorizedGenders', g.authorized_genders, 'authorizedGrades', g.authorized_grades,
+        'birthDateMin', g.birth_date_min::text, 'birthDateMax', g.birth_date_max::text,
+        'timeDuration', g.time_duration,
+        'accessStart', (extract(epoch FROM g.access_start) * 1000)::float8,
+        'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
+      FROM access_groups g WHERE g.chapter_id = c.id) AS rules
+  FROM chapters c
+  LEFT JOIN users u ON u.id = $1::uuid
+  LEFT JOIN institutions i ON i.id = u.institution_id
+  LEFT JOIN chapter_sessions s ON s.chapter_id = c.id AND s.user_id = $1::uuid
+  WHERE c.id = $2::uuid`;
+
 /**
- * One round trip for the hot path (every autosave): the chapter (or the exercise and its chapter),
- * the caller's profile, the access groups in table order and the caller's session row.
- * Instants travel as epoch milliseconds so PGlite and node-postgres give the same values.
+ * One round trip, one prepared statement: the chapter (or the exercise and its chapter), the
+ * caller's profile, the access groups in table order and the caller's session row. Instants
+ * travel as epoch milliseconds so PGlite and node-postgres give the same values.
  */
-async function queryContext(db: Db, userId: string, target: { chapterId: string } | { exerciseId: string }) {
-  const [from, where] =
+async function queryContext(db: Db, auth: AuthContext, target: { chapterId: string } | { exerciseId: string }) {
+  const [row] =
     'chapterId' in target
-      ? [sql`FROM chapters c LEFT JOIN exercises e ON false`, sql`WHERE c.id = ${target.chapterId}::uuid`]
-      : [sql`FROM exercises e JOIN chapters c ON c.id = e.chapter_id`, sql`WHERE e.id = ${target.exerciseId}::uuid`];
-  const result = await db.execute(sql`
-    SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, e.id AS exercise_id, e.answer_format,
-      u.id AS user_id, u.first_name, u.last_name, u.gender, u.grade, u.birth_date::text AS birth_date,
-      u.default_choice, u.email_parent, u.is_admin, i.name AS institution_name,
-      (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
-      (extract(epoch FROM s.end_time) * 1000)::float8 AS end_ms,
-      (SELECT json_agg(json_build_object(
-          'authorizedGenders', g.authorized_genders, 'authorizedGrades', g.authorized_grades,
-          'birthDateMin', g.birth_date_min::text, 'birthDateMax', g.birth_date_max::text,
-          'timeDuration', g.time_duration,
-          'accessStart', (extract(epoch FROM g.access_start) * 1000)::float8,
-          'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
-        FROM access_groups g WHERE g.chapter_id = c.id) AS rules
-    ${from}
-    LEFT JOIN users u ON u.id = ${userId}::uuid
-    LEFT JOIN institutions i ON i.id = u.institution_id
-    LEFT JOIN chapter_sessions s ON s.chapter_id = c.id AND s.user_id = ${userId}::uuid
-    ${where}`);
-  return (result as unknown as { rows: ContextRow[] }).rows[0];
+      ? await queryRows<ContextRow>(db, 'chapter_context', CHAPTER_CONTEXT_SQL, [auth.userId, target.chapterId])
+      : await queryRows<ContextRow>(db, 'exercise_context_plain', EXERCISE_CONTEXT_SQL, [auth.userId, target.exerciseId, auth.actorId ?? null]);
+  return row;
+}
+
+/**
+ * The save path's context (POST /answer), as raw text for prepared statements: the same columns as
+ * queryContext for an exercise, plus what resolveAuth checks (token version, roles, impersonating
+ * admin), so that one row describes everything a save decision depends on. Parameters: $1 user,
+ * $2 exercise, $3 impersonating admin or NULL (`exerciseContextSql` takes other expressions, for a
+ * batch). `answers/service.ts` fingerprints this row (md5 of
+ * its text) to re-check a memoised decision inside the insert statement itself.
+ */
+export const exerciseContextSql = (user: string, exercise: string, actor: string) => `
+  SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, e.id AS exercise_id, e.answer_format,
+    u.id AS user_id, u.first_name, u.last_name, u.gender, u.grade, u.birth_date::text AS birth_date,
+    u.default_choice, u.email_parent, u.is_admin, i.name AS institution_name,
+    (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
+    (extract(epoch FROM s.end_time) * 1000)::float8 AS end_ms,
+    (SELECT json_agg(json_build_object(
+        'authorizedGenders', g.authorized_genders, 'authorizedGrades', g.authorized_grades,
+        'birthDateMin', g.birth_date_min::text, 'birthDateMax', g.birth_date_max::text,
+        'timeDuration', g.time_duration,
+        'accessStart', (extract(epoch FROM g.access_start) * 1000)::float8,
+        'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
+      FROM access_groups g WHERE g.chapter_id = c.id) AS rules,
+    u.token_version, u.institution_id,
+    EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${MEMBERS_GROUP_ID}') AS is_member,
+    EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${TEACHERS_GROUP_ID}') AS is_teacher,
+    (${actor} IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = ${actor} AND a.is_admin)) AS actor_ok
+  FROM exercises e JOIN chapters c ON c.id = e.chapter_id
+  LEFT JOIN users u ON u.id = ${user}
+  LEFT JOIN institutions i ON i.id = u.institution_id
+  LEFT JOIN chapter_sessions s ON s.chapter_id = c.id AND s.user_id = ${user}
+  WHERE e.id = ${exercise}`;
+
+export const EXERCISE_CONTEXT_SQL = exerciseContextSql('$1::uuid', '$2::uuid', '$3::uuid');
+
+export interface ExerciseContextRow extends ContextRow {
+  token_version: number | null;
+  institution_id: string | null;
+  is_member: boolean;
+  is_teacher: boolean;
+  actor_ok: boolean;
+  /** md5 of the whole row's text. */
+  fingerprint: string;
+}
+
+/** The save's context row and its fingerprint, one prepared statement (undefined: unknown exercise). */
+export async function queryExerciseContext(db: Db, auth: AuthContext, exerciseId: string): Promise<ExerciseContextRow | undefined> {
+  const [row] = await queryRows<ExerciseContextRow>(
+    db,
+    'exercise_context',
+    `WITH ctx AS (${EXERCISE_CONTEXT_SQL}) SELECT ctx.*, md5(ctx::text) AS fingerprint FROM ctx`,
+    [auth.userId, exerciseId, auth.actorId ?? null],
+  );
+  return row;
+}
+
+/** The chapter context of a row of EXERCISE_CONTEXT_SQL, as loadExerciseContext gives it. */
+export function exerciseContextOf(row: ContextRow, auth: AuthContext, now: Date) {
+  const exercise = { id: row.exercise_id!, chapterId: row.chapter_id, answerFormat: row.answer_format! };
+  return { ...contextOf(row, auth, now), exercise };
 }
 
 const toDate = (ms: unknown) => (typeof ms === 'number' ? new Date(ms) : null);
@@ -104,7 +165,7 @@ function rulesOf(row: ContextRow) {
  * no access group admits a pupil or their profile is incomplete.
  */
 export async function loadChapterContext(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<ChapterContext> {
-  const row = await queryContext(db, auth.userId, { chapterId });
+  const row = await queryContext(db, auth, { chapterId });
   if (!row) throw notFound('Chapitre introuvable.');
   return contextOf(row, auth, now);
 }
@@ -116,7 +177,7 @@ export async function loadExerciseContext(
   exerciseId: string,
   now = new Date(),
 ): Promise<ChapterContext & { exercise: { id: string; chapterId: string; answerFormat: string } }> {
-  const row = await queryContext(db, auth.userId, { exerciseId });
+  const row = await queryContext(db, auth, { exerciseId });
   if (!row) throw notFound('Exercice introuvable.');
   const exercise = { id: row.exercise_id!, chapterId: row.chapter_id, answerFormat: row.answer_format! };
   return { ...contextOf(row, auth, now), exercise };
@@ -189,11 +250,15 @@ export async function startChapter(db: Db, auth: AuthContext, chapterId: string)
   if (ctx.state.status === 'after') throw forbidden(FINISHED_MESSAGE);
   if (ctx.state.status === 'pending' && ctx.rule) {
     const endTime = computeDeadline(ctx.rule, { startedAt: now });
-    await db
+    const inserted = await db
       .insert(chapterSessions)
       .values({ chapterId, userId: auth.userId, startedAt: now, endTime })
-      .onConflictDoNothing({ target: [chapterSessions.chapterId, chapterSessions.userId] });
-    return getChapterSessionState(db, auth, chapterId);
+      .onConflictDoNothing({ target: [chapterSessions.chapterId, chapterSessions.userId] })
+      .returning({ startedAt: chapterSessions.startedAt });
+    // Our row is the session: its state follows without reading it back. A concurrent start won: read it.
+    if (inserted.length === 0) return getChapterSessionState(db, auth, chapterId);
+    const session = { startedAt: now, endTime };
+    return presentSessionState({ ...ctx, session, state: computeSessionState({ now, rule: ctx.rule, session }) });
   }
   return presentSessionState(ctx);
 }
