@@ -76,6 +76,13 @@ test.describe('Épreuve papier', () => {
     const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title, offline: true } })))._id;
     try {
       await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
+      // One PDF exercise: the answer sheets carry one page (and spares) for it.
+      await ok(
+        await request.post('/api/exos', {
+          headers: admin,
+          data: { title: 'Démonstration', answerFormat: 'pdf', chapter: chapterId, statementVersions: [{ content: 'Montrez que $\\sqrt{2}$ est irrationnel.', answer: null }] },
+        }),
+      );
 
       const teacher = await account(request, 'enseignant', { firstName: 'Émile', lastName: 'Borel', gender: 'male', institution: schoolA.id });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
@@ -186,6 +193,15 @@ test.describe('Épreuve papier', () => {
       await expect(copies.getByText('photo.png')).toHaveCount(0);
       await expectAccessible(page, '/chapter/{id} (gestion du centre, copies déposées)');
       await page.screenshot({ path: screenshot('center-management.png'), fullPage: true });
+      // The personalised answer sheets of the two registered pupils, with QR codes.
+      const [sheets] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Télécharger les feuilles réponses' }).click()]);
+      const sheetBytes = readFileSync(await sheets.path());
+      expect(sheetBytes.subarray(0, 5).toString()).toBe('%PDF-');
+      const sheetDoc = await PDFDocument.load(sheetBytes);
+      // Per pupil: a cover page and the exercise's page with its spares; the same count for both.
+      expect(sheetDoc.getPageCount() % 2).toBe(0);
+      expect(sheetDoc.getPageCount()).toBeGreaterThanOrEqual(4);
+
       await copies.getByRole('link', { name: 'Visualiser salle-12-b.pdf' }).click();
       await expect(page).toHaveURL(/\/viewer\/pdfs\/[0-9a-f-]{36}\.pdf$/);
       await expect(page.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
@@ -207,6 +223,8 @@ test.describe('Épreuve papier', () => {
         await expect(row).toContainText('VALIDÉ');
       }
       await expect(table.getByRole('row').filter({ hasText: `Somerville ${t}` })).toContainText('Non inscrit');
+      const sheetsSection = page.getByRole('region', { name: 'Feuilles réponses à QR code' });
+      await expect(sheetsSection.getByLabel('Centre', { exact: true })).toHaveValue(schoolA.name);
       await expectAccessible(page, '/registrations/{id}');
       await page.screenshot({ path: screenshot('registrations.png'), fullPage: true });
 
