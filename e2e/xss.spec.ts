@@ -248,12 +248,15 @@ test.describe('XSS et injection de formules', () => {
     expect(resultRows[0]).toContain(`'${FORMULAS.link} ${short(m('Exercice'))}`);
     await visit(page, dialogs, `/history/${pupil.id}/${exercise._id}`, [m('Prenom'), m('Exercice'), m('Commentaire')]);
     await visit(page, dialogs, `/overview/${online._id}`, [m('Prenom'), m('Commentaire')]);
+    // The cheat analysis names the pupil who answered; the sorting page shows a filed scan.
+    await visit(page, dialogs, `/analysis/${online._id}`, [m('Prenom')]);
     await visit(page, dialogs, '/groups', [m('Groupe')]);
     await visit(page, dialogs, `/users/${group._id}`, [m('Prenom'), m('Groupe')]);
     const [members] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exporter en CSV' }).click()]);
     expectNeutralised(await csvOf(members), 'members CSV');
     await visit(page, dialogs, `/chapter/${paper._id}`, [m('Papier'), m('PapierEleves')]);
     await visit(page, dialogs, `/registrations/${paper._id}`, [m('Prenom'), m('Ecole')]);
+    await visit(page, dialogs, `/sorting/${paper._id}`, []);
     await visit(page, dialogs, '/map', []);
     const marker = page.locator(`.leaflet-marker-icon[title*="${m('Ecole')}"]`).first();
     await expect(marker).toBeAttached({ timeout: 15_000 });
