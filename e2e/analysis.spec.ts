@@ -1,16 +1,10 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { adminHeaders, adminPage, createAccount, expectAccessible, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, adminPage, createAccount, expectAccessible, HOME_SCHOOLING_ID, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
 
-const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
 const SCHOOL_IP = '198.51.100.10';
 const OTHER_IP = '198.51.100.20';
 
 type Headers = Record<string, string>;
-
-async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
 
 /** A confirmed pupil with a complete profile whose calls come from `ip` (X-Forwarded-For: the server trusts its proxy). */
 async function pupil(request: APIRequestContext, firstName: string, lastName: string, ip: string) {

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { adminHeaders, createAccount, loginByApi, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, createAccount, HOME_SCHOOLING_ID, loginByApi, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
 
 /**
  * Issue "Prove it", clocks: the browser's clock 13 minutes off (Playwright's clock, flowing from a
@@ -7,14 +7,8 @@ import { adminHeaders, createAccount, loginByApi, PASSWORD, screenshot, tag, uni
  * (SPEC §4) and stays within 2 s of what GET /api/chapter/start/{id} says, before and after a reload.
  */
 
-const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
 const DURATION_MIN = 30;
 const SKEW_MIN = 13;
-
-async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
 
 /** A pupil with a complete profile; returns the e-mail and API headers. */
 async function pupil(request: APIRequestContext) {

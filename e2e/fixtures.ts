@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from './playwright.config.js';
 
 export const PASSWORD = 'Coupe#2026ok';
@@ -110,4 +110,15 @@ export async function expectAccessibleExcept(page: Page, label: string, exclude:
   const results = await builder.analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${label}: ${v.id} — ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+/** Fixed ids created by the first migrations (server/src/db/schema.ts). */
+export const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
+export const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
+export const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
+
+/** The JSON body of an API answer that must succeed; the failure names the call and the server's answer. */
+export async function ok<T = any>(res: APIResponse): Promise<T> {
+  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
 }

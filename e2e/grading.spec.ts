@@ -1,16 +1,9 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { adminHeaders, adminPage, createAccount, expectAccessible, loginByApi, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, adminPage, createAccount, expectAccessible, HOME_SCHOOLING_ID, loginByApi, MEMBERS_GROUP_ID, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
 
-const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
-const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
 
 type Headers = Record<string, string>;
-
-async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
 
 /** A confirmed account logged in through the API, with a complete pupil profile when asked. */
 async function account(request: APIRequestContext, prefix: string, profile?: { firstName: string; lastName: string }) {

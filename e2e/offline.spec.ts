@@ -1,12 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { adminHeaders, createAccount, expectAccessible, loginByApi, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, createAccount, expectAccessible, HOME_SCHOOLING_ID, loginByApi, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
 
-const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
-
-async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
 
 // This journey needs the app's service worker: the page must open again without a network.
 test.use({ serviceWorkers: 'allow' });

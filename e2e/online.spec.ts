@@ -1,8 +1,7 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { adminHeaders, createAccount, expectAccessible, loginByApi, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, createAccount, expectAccessible, HOME_SCHOOLING_ID, loginByApi, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
 
-const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
 const START = "Commencer l'épreuve en temps limité";
 const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
 const OFFLINE = 'Hors ligne — la réponse sera envoyée dès le retour du réseau';
@@ -11,11 +10,6 @@ type Headers = Record<string, string>;
 
 // Five journeys share two cores: a page may take several seconds to answer after a navigation.
 const expect = baseExpect.configure({ timeout: 10_000 });
-
-async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
 
 /** A confirmed pupil with a complete profile, logged in through the API. */
 async function pupil(request: APIRequestContext) {

@@ -1,19 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { adminHeaders, adminPage, createAccount, expectAccessible, loginByApi, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, adminPage, createAccount, expectAccessible, loginByApi, ok, PASSWORD, screenshot, tag, TEACHERS_GROUP_ID, unique } from './fixtures.js';
 
-const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
 
 type Headers = Record<string, string>;
 
 // Five journeys share two cores: a page may take several seconds to answer after a navigation.
 const expect = baseExpect.configure({ timeout: 10_000 });
-
-async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
 
 /** A confirmed account logged in through the API, with the given profile fields. */
 async function account(request: APIRequestContext, prefix: string, profile: Record<string, unknown>) {

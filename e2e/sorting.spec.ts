@@ -1,18 +1,12 @@
 import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { adminHeaders, createAccount, expectAccessible, loginByApi, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, createAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
 
-const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
 
 type Headers = Record<string, string>;
 
 // Several journeys share two cores: a page may take several seconds to answer.
 const expect = baseExpect.configure({ timeout: 10_000 });
-
-async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
 
 /** A confirmed account logged in through the API, with the given profile fields. */
 async function account(request: APIRequestContext, prefix: string, profile?: Record<string, unknown>) {

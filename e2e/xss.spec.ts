@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Download, type Page } from '@playwright/test';
-import { adminHeaders, adminPage, createAccount, loginByApi, PASSWORD, tag, unique } from './fixtures.js';
+import { adminHeaders, adminPage, createAccount, loginByApi, ok, PASSWORD, tag, TEACHERS_GROUP_ID, unique } from './fixtures.js';
 
 /**
  * Issue "Prove it", XSS (DESIGN §4: user-written text is rendered as text or sanitised Markdown):
@@ -11,7 +11,6 @@ import { adminHeaders, adminPage, createAccount, loginByApi, PASSWORD, tag, uniq
 test.use({ bypassCSP: true });
 
 type Headers = Record<string, string>;
-const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
 
 /** Short payloads fit names (100 characters); each carries a visible marker to know the field was shown. */
 const short = (marker: string) => `${marker} <img src=x onerror="window.__xss=1;alert(1)"> <svg onload=window.__xss=1>`;
@@ -32,11 +31,6 @@ const rich = (marker: string) =>
 
 /** Cells a spreadsheet would run as formulas (DESIGN §4). */
 const FORMULAS = { cmd: "=cmd|' /C calc'!A0", plus: '+1', minus: '-1', at: '@SUM(1+1)', link: '=HYPERLINK("http://evil.example","x")' };
-
-async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
 
 async function account(request: APIRequestContext, prefix: string, profile: Record<string, unknown>) {
   const email = unique(prefix);
