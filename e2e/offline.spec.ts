@@ -50,6 +50,8 @@ test.describe('Épreuve en ligne sans réseau', () => {
       );
 
       await loginByApi(page, email);
+      const pageToken = await page.evaluate(() => localStorage.getItem('jwt'));
+      expect(pageToken).toBeTruthy();
       await page.goto(`/chapter/${chapterId}`);
       await page.getByRole('button', { name: "Commencer l'épreuve en temps limité" }).click();
       await expect(page.getByRole('timer')).toContainText(/Temps restant : (29:[0-5]\d|30:00)/);
@@ -85,7 +87,7 @@ test.describe('Épreuve en ligne sans réseau', () => {
       await expect(page.getByText('Connexion au serveur… Les réponses non envoyées restent gardées sur cet appareil.')).toBeVisible();
       await expect(page.getByRole('link', { name: 'Se connecter' })).toHaveCount(0);
       await expectAccessible(page, '/chapter/{id} (rechargée sans réseau)');
-      expect(await page.evaluate(() => localStorage.getItem('jwt'))).toBe(token);
+      expect(await page.evaluate(() => localStorage.getItem('jwt'))).toBe(pageToken);
 
       // The network returns: the page loads its chapter and the queue empties itself.
       await context.setOffline(false);
