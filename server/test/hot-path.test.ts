@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVE_BATCH, saveBatchStats, saveMemos, saveQueueOf } from '../src/answers/service.js';
-import { TtlCache } from '../src/auth/context.js';
+import { TtlCache } from '../src/answers/ttl-cache.js';
 import { verifyHs256 } from '../src/auth/tokens.js';
 import { accessGroups, answers, chapters, exercises, institutions, users } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';

@@ -8,7 +8,8 @@ import {
   type MyAnswer,
 } from '@olympe/contract';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { authFromRow, checkAuth, claimsOf, SESSION_EXPIRED_MESSAGE, TtlCache, type AuthContext, type AuthRow } from '../auth/context.js';
+import { authFromRow, checkAuth, claimsOf, SESSION_EXPIRED_MESSAGE, type AuthContext, type AuthRow } from '../auth/context.js';
+import { TtlCache } from './ttl-cache.js';
 import { queryRows, type Db } from '../db/client.js';
 import { answers, exercises, files } from '../db/schema.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';

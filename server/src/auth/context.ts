@@ -41,12 +41,20 @@ declare module 'fastify' {
   }
 }
 
-/** The user's token version and roles, and whether the impersonating admin is still admin: one prepared statement. */
-export const AUTH_SQL = `
-  SELECT u.token_version, u.is_admin, u.institution_id,
+/**
+ * What an auth decision reads of users row `u` besides `is_admin` (AuthRow): token version,
+ * institution, roles, and whether the impersonating admin `actor` (an SQL expression, NULL when
+ * none) is still admin. Shared by the per-request lookup and the save statement
+ * (sessions/service.ts, whose row already carries `is_admin`), which re-checks it itself.
+ */
+export const authColumnsSql = (actor: string) => `u.token_version, u.institution_id,
     EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${MEMBERS_GROUP_ID}') AS is_member,
     EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${TEACHERS_GROUP_ID}') AS is_teacher,
-    ($2::uuid IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = $2::uuid AND a.is_admin)) AS actor_ok
+    (${actor} IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = ${actor} AND a.is_admin)) AS actor_ok`;
+
+/** The user's token version and roles, and whether the impersonating admin is still admin: one prepared statement. */
+export const AUTH_SQL = `
+  SELECT u.is_admin, ${authColumnsSql('$2::uuid')}
   FROM users u WHERE u.id = $1::uuid`;
 
 export interface AuthRow {
@@ -103,48 +111,6 @@ export function authFromRow(claims: TokenClaims, row: AuthRow | undefined): { au
   return { auth, rejected: false };
 }
 
-/**
- * A Map with a size bound and a time to live per entry: the oldest entries go first when full,
- * an expired entry is never returned. Used for memos that are re-checked against the database
- * before they decide anything (answers/service.ts), so the TTL only bounds memory and age.
- */
-export class TtlCache<K, V> {
-  private entries = new Map<K, { value: V; expires: number }>();
-  constructor(
-    readonly maxEntries: number,
-    readonly ttlMs: number,
-    private now: () => number = Date.now,
-  ) {}
-
-  get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expires <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
-  }
-
-  set(key: K, value: V): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      // Map keeps insertion order: drop expired entries first, then the oldest.
-      const now = this.now();
-      for (const [k, e] of this.entries) if (e.expires <= now) this.entries.delete(k);
-      while (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
-    }
-    this.entries.set(key, { value, expires: this.now() + this.ttlMs });
-  }
-
-  delete(key: K): void {
-    this.entries.delete(key);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-}
 
 /** Guard: any logged-in user. */
 export async function requireAuth(request: FastifyRequest, _reply: FastifyReply) {

@@ -1,8 +1,8 @@
 import { isProfileComplete, type SessionStateView } from '@olympe/contract';
-import type { AuthContext } from '../auth/context.js';
+import { authColumnsSql, type AuthContext } from '../auth/context.js';
 import { matchAccessRule } from '../chapters/access.js';
 import { queryRows, type Db } from '../db/client.js';
-import { chapterSessions, focusEvents, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
+import { chapterSessions, focusEvents } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
 import { PROFILE_INCOMPLETE_MESSAGE } from '../users/service.js';
 import { computeDeadline, computeSessionState, FINISHED_MESSAGE, NOT_YET_MESSAGE, type SessionState, type TimeRule } from './state.js';
@@ -51,10 +51,12 @@ interface ContextRow {
   rules: Array<Record<string, unknown>> | string | null;
 }
 
-/** The chapter's context for a chapter call (GET/POST /chapter/start, events, answers): $1 user, $2 chapter. */
-const CHAPTER_CONTEXT_SQL = `
-  SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, NULL::uuid AS exercise_id, NULL::text AS answer_format,
-    u.id AS user_id, u.first_name, u.last_name, u.gender, u.grade, u.birth_date::text AS birth_date,
+/**
+ * The caller's side of a chapter context, for users row `u` = ${user}: profile, session of chapter
+ * `c`, and the chapter's access groups in table order. Instants travel as epoch milliseconds so
+ * PGlite and node-postgres give the same values.
+ */
+const callerColumnsSql = `u.id AS user_id, u.first_name, u.last_name, u.gender, u.grade, u.birth_date::text AS birth_date,
     u.default_choice, u.email_parent, u.is_admin, i.name AS institution_name,
     (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
     (extract(epoch FROM s.end_time) * 1000)::float8 AS end_ms,
@@ -64,11 +66,18 @@ const CHAPTER_CONTEXT_SQL = `
         'timeDuration', g.time_duration,
         'accessStart', (extract(epoch FROM g.access_start) * 1000)::float8,
         'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
-      FROM access_groups g WHERE g.chapter_id = c.id) AS rules
-  FROM chapters c
-  LEFT JOIN users u ON u.id = $1::uuid
+      FROM access_groups g WHERE g.chapter_id = c.id) AS rules`;
+
+const callerJoinsSql = (user: string) => `LEFT JOIN users u ON u.id = ${user}
   LEFT JOIN institutions i ON i.id = u.institution_id
-  LEFT JOIN chapter_sessions s ON s.chapter_id = c.id AND s.user_id = $1::uuid
+  LEFT JOIN chapter_sessions s ON s.chapter_id = c.id AND s.user_id = ${user}`;
+
+/** The chapter's context for a chapter call (GET/POST /chapter/start, events, answers): $1 user, $2 chapter. */
+const CHAPTER_CONTEXT_SQL = `
+  SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, NULL::uuid AS exercise_id, NULL::text AS answer_format,
+    ${callerColumnsSql}
+  FROM chapters c
+  ${callerJoinsSql('$1::uuid')}
   WHERE c.id = $2::uuid`;
 
 /**
@@ -94,25 +103,10 @@ async function queryContext(db: Db, auth: AuthContext, target: { chapterId: stri
  */
 export const exerciseContextSql = (user: string, exercise: string, actor: string) => `
   SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, e.id AS exercise_id, e.answer_format,
-    u.id AS user_id, u.first_name, u.last_name, u.gender, u.grade, u.birth_date::text AS birth_date,
-    u.default_choice, u.email_parent, u.is_admin, i.name AS institution_name,
-    (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
-    (extract(epoch FROM s.end_time) * 1000)::float8 AS end_ms,
-    (SELECT json_agg(json_build_object(
-        'authorizedGenders', g.authorized_genders, 'authorizedGrades', g.authorized_grades,
-        'birthDateMin', g.birth_date_min::text, 'birthDateMax', g.birth_date_max::text,
-        'timeDuration', g.time_duration,
-        'accessStart', (extract(epoch FROM g.access_start) * 1000)::float8,
-        'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
-      FROM access_groups g WHERE g.chapter_id = c.id) AS rules,
-    u.token_version, u.institution_id,
-    EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${MEMBERS_GROUP_ID}') AS is_member,
-    EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${TEACHERS_GROUP_ID}') AS is_teacher,
-    (${actor} IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = ${actor} AND a.is_admin)) AS actor_ok
+    ${callerColumnsSql},
+    ${authColumnsSql(actor)}
   FROM exercises e JOIN chapters c ON c.id = e.chapter_id
-  LEFT JOIN users u ON u.id = ${user}
-  LEFT JOIN institutions i ON i.id = u.institution_id
-  LEFT JOIN chapter_sessions s ON s.chapter_id = c.id AND s.user_id = ${user}
+  ${callerJoinsSql(user)}
   WHERE e.id = ${exercise}`;
 
 export const EXERCISE_CONTEXT_SQL = exerciseContextSql('$1::uuid', '$2::uuid', '$3::uuid');

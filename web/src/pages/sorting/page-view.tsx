@@ -1,40 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { Center, Loader, Text } from '@mantine/core';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import { fetchPdf } from '../../api/files';
-
-/** Loads a stored PDF with pdf.js, imported only when the sorting page needs it. */
-export function usePdfDocument(path: string): { doc: PDFDocumentProxy | null; failed: boolean } {
-  const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let cancelled = false;
-    let loaded: PDFDocumentProxy | null = null;
-    setDoc(null);
-    setFailed(false);
-    (async () => {
-      try {
-        const [bytes, pdfjs] = await Promise.all([fetchPdf(path), import('../../components/PdfView/pdfjs')]);
-        if (cancelled) return;
-        loaded = await pdfjs.openPdf(bytes);
-        if (cancelled) {
-          void loaded.destroy();
-          return;
-        }
-        setDoc(loaded);
-      } catch (error) {
-        // SPEC §8: a PDF render failure is only logged.
-        console.error(error);
-        if (!cancelled) setFailed(true);
-      }
-    })();
-    return () => {
-      cancelled = true;
-      if (loaded) void loaded.destroy();
-    };
-  }, [path]);
-  return { doc, failed };
-}
+import { PDF_FAILED_TEXT, useElementWidth, usePageCanvas } from '../../components/PdfView/use-pdf';
 
 /** Pages fit the column's width and this share of the window's height. */
 const MAX_HEIGHT_SHARE = 0.78;
@@ -46,49 +13,8 @@ const MAX_HEIGHT_SHARE = 0.78;
 export function PageView({ doc, pageNumber, rotation, label }: { doc: PDFDocumentProxy | null; pageNumber: number; rotation: number; label: string }) {
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [width, setWidth] = useState(0);
-
-  useEffect(() => {
-    const box = boxRef.current;
-    if (!box) return;
-    const measure = () => setWidth(Math.floor(box.clientWidth));
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, []);
-
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!doc || !canvas || width <= 0) return;
-    let task: { cancel(): void; promise: Promise<void> } | null = null;
-    let cancelled = false;
-    (async () => {
-      try {
-        const page = await doc.getPage(pageNumber);
-        if (cancelled) return;
-        const turn = (((page.rotate + rotation) % 360) + 360) % 360;
-        const base = page.getViewport({ scale: 1, rotation: turn });
-        const maxHeight = window.innerHeight * MAX_HEIGHT_SHARE;
-        const scale = Math.min(width / base.width, maxHeight / base.height);
-        const ratio = window.devicePixelRatio || 1;
-        const viewport = page.getViewport({ scale: scale * ratio, rotation: turn });
-        canvas.width = Math.floor(viewport.width);
-        canvas.height = Math.floor(viewport.height);
-        canvas.style.width = `${Math.floor(viewport.width / ratio)}px`;
-        canvas.style.height = `${Math.floor(viewport.height / ratio)}px`;
-        task = page.render({ canvas, viewport });
-        await task.promise;
-      } catch (error) {
-        if ((error as { name?: string }).name !== 'RenderingCancelledException') console.error(error);
-      }
-    })();
-    return () => {
-      cancelled = true;
-      task?.cancel();
-    };
-  }, [doc, pageNumber, rotation, width]);
+  const width = useElementWidth(boxRef);
+  usePageCanvas(canvasRef, doc, pageNumber, { width, maxHeight: window.innerHeight * MAX_HEIGHT_SHARE, rotation });
 
   return (
     <div ref={boxRef} style={{ width: '100%', display: 'flex', justifyContent: 'center' }}>
@@ -110,5 +36,5 @@ export function PageView({ doc, pageNumber, rotation, label }: { doc: PDFDocumen
 }
 
 export function PdfFailed() {
-  return <Text c="gray.7">Ce PDF n’a pas pu être affiché.</Text>;
+  return <Text c="gray.7">{PDF_FAILED_TEXT}</Text>;
 }

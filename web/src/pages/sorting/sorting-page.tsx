@@ -32,7 +32,8 @@ import {
 import { labelCopy, selectCopy, sortingKeys } from '../../api/sorting';
 import { gradingKeys } from '../../api/grading';
 import { paths } from '../../config/paths';
-import { PageView, PdfFailed, usePdfDocument } from './page-view';
+import { usePdfDocument } from '../../components/PdfView/use-pdf';
+import { PageView, PdfFailed } from './page-view';
 import { PupilPicker } from './pupil-picker';
 import { buildLabels, commandForKey, initSorting, sortingReducer, type KeyTarget } from './sorting-state';
 

@@ -1,27 +1,17 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import iconRetinaUrl from 'leaflet/dist/images/marker-icon-2x.png';
-import iconUrl from 'leaflet/dist/images/marker-icon.png';
-import shadowUrl from 'leaflet/dist/images/marker-shadow.png';
 import { MapContainer, Marker, TileLayer } from 'react-leaflet';
 import { CENTER_STATUS_LABELS, MAP_DEFAULT_VIEW, type CenterOption, type CenterStatus, type PlacedMarker } from '@olympe/contract';
+import { markerIconBase } from '../../../components/SchoolMap/leaflet-icon';
 import { isSelectable } from './center-options';
 import './center-map.css';
 
-const base = {
-  iconUrl,
-  iconRetinaUrl,
-  shadowUrl,
-  iconSize: [25, 41] as [number, number],
-  iconAnchor: [12, 41] as [number, number],
-  shadowSize: [41, 41] as [number, number],
-};
 const iconCache = new Map<string, L.Icon>();
 function iconOf(status: CenterStatus, selected: boolean): L.Icon {
   const key = `${status}:${selected}`;
   let icon = iconCache.get(key);
   if (!icon) {
-    icon = new L.Icon({ ...base, className: `center-marker center-marker--${status}${selected ? ' center-marker--selected' : ''}` });
+    icon = new L.Icon({ ...markerIconBase, className: `center-marker center-marker--${status}${selected ? ' center-marker--selected' : ''}` });
     iconCache.set(key, icon);
   }
   return icon;
