@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { adminHeaders, adminPage, createAccount, expectAccessible, HOME_SCHOOLING_ID, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, adminPage, apiAccount, expectAccessible, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 const SCHOOL_IP = '198.51.100.10';
 const OTHER_IP = '198.51.100.20';
@@ -8,25 +8,7 @@ type Headers = Record<string, string>;
 
 /** A confirmed pupil with a complete profile whose calls come from `ip` (X-Forwarded-For: the server trusts its proxy). */
 async function pupil(request: APIRequestContext, firstName: string, lastName: string, ip: string) {
-  const email = unique('eleve-analyse');
-  await createAccount(request, email);
-  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
-  const headers: Headers = { Authorization: `Bearer ${token}`, 'X-Forwarded-For': ip };
-  await ok(
-    await request.put('/api/auth/me', {
-      headers,
-      data: {
-        firstName,
-        lastName,
-        birthDate: '2010-05-04',
-        gender: 'female',
-        grade: '3eme',
-        defaultChoice: 'local',
-        emailParent: 'parent@e2e.test',
-        institution: HOME_SCHOOLING_ID,
-      },
-    }),
-  );
+  const { headers } = await apiAccount(request, 'eleve-analyse', pupilProfile({ firstName, lastName }), { 'X-Forwarded-For': ip });
   return { headers, name: `${firstName} ${lastName}` };
 }
 

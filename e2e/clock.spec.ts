@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { adminHeaders, createAccount, HOME_SCHOOLING_ID, loginByApi, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, apiAccount, loginByApi, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 /**
  * Issue "Prove it", clocks: the browser's clock 13 minutes off (Playwright's clock, flowing from a
@@ -12,26 +12,7 @@ const SKEW_MIN = 13;
 
 /** A pupil with a complete profile; returns the e-mail and API headers. */
 async function pupil(request: APIRequestContext) {
-  const email = unique('horloge');
-  await createAccount(request, email);
-  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
-  const headers = { Authorization: `Bearer ${token}` };
-  await ok(
-    await request.put('/api/auth/me', {
-      headers,
-      data: {
-        firstName: 'Émilie',
-        lastName: 'Du Châtelet',
-        birthDate: '2010-05-04',
-        gender: 'female',
-        grade: '3eme',
-        defaultChoice: 'local',
-        emailParent: 'parent@e2e.test',
-        institution: HOME_SCHOOLING_ID,
-      },
-    }),
-  );
-  return { email, headers };
+  return apiAccount(request, 'horloge', pupilProfile({ firstName: 'Émilie', lastName: 'Du Châtelet' }));
 }
 
 /** mm:ss of the page's role="timer", in seconds. */

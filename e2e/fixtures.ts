@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { E2E_DATA_DIR } from './playwright.config.js';
 
 export const PASSWORD = 'Coupe#2026ok';
@@ -121,4 +122,48 @@ export const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
 export async function ok<T = any>(res: APIResponse): Promise<T> {
   expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
   return (await res.json()) as T;
+}
+
+/** A complete pupil profile (SPEC §5) for API set-up, at home schooling unless told otherwise. */
+export const pupilProfile = (fields: Record<string, unknown> = {}): Record<string, unknown> => ({
+  birthDate: '2010-05-04',
+  gender: 'female',
+  grade: '3eme',
+  defaultChoice: 'local',
+  emailParent: 'parent@e2e.test',
+  institution: HOME_SCHOOLING_ID,
+  ...fields,
+});
+
+/**
+ * A confirmed account logged in through the API, its profile set to `profile`; `extraHeaders` go
+ * with every later call of the returned `headers` (e.g. X-Forwarded-For).
+ */
+export async function apiAccount(
+  request: APIRequestContext,
+  prefix: string,
+  profile: Record<string, unknown> = {},
+  extraHeaders: Record<string, string> = {},
+) {
+  const email = unique(prefix);
+  await createAccount(request, email);
+  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, ...extraHeaders };
+  const me = await ok<{ _id: string }>(await request.put('/api/auth/me', { headers, data: profile }));
+  return { email, token, headers, id: me._id };
+}
+
+/** Adds an e-mail to a group without removing the members other journeys put there. */
+export async function addToGroup(request: APIRequestContext, admin: Record<string, string>, groupId: string, email: string) {
+  const group = await ok<{ members: Array<{ email: string }> }>(await request.get(`/api/group/${groupId}`, { headers: admin }));
+  const members = [...new Set([...group.members.map((m) => m.email), email])];
+  await ok(await request.patch(`/api/group/${groupId}`, { headers: admin, data: { members } }));
+}
+
+/** A one-page PDF with a line of text. */
+export async function smallPdf(text: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([300, 200]).drawText(text, { x: 30, y: 100, size: 18, font });
+  return Buffer.from(await doc.save());
 }

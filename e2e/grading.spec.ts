@@ -1,49 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { adminHeaders, adminPage, createAccount, expectAccessible, HOME_SCHOOLING_ID, loginByApi, MEMBERS_GROUP_ID, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { expect, test } from '@playwright/test';
+import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
 
-
-type Headers = Record<string, string>;
-
-/** A confirmed account logged in through the API, with a complete pupil profile when asked. */
-async function account(request: APIRequestContext, prefix: string, profile?: { firstName: string; lastName: string }) {
-  const email = unique(prefix);
-  await createAccount(request, email);
-  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
-  const headers = { Authorization: `Bearer ${token}` };
-  if (profile) {
-    await ok(
-      await request.put('/api/auth/me', {
-        headers,
-        data: {
-          ...profile,
-          birthDate: '2010-05-04',
-          gender: 'female',
-          grade: '3eme',
-          defaultChoice: 'local',
-          emailParent: 'parent@e2e.test',
-          institution: HOME_SCHOOLING_ID,
-        },
-      }),
-    );
-  }
-  const me = await ok<{ _id: string }>(await request.put('/api/auth/me', { headers, data: {} }));
-  return { email, headers, id: me._id };
-}
-
-/** Adds an e-mail to a group without removing the members other journeys put there. */
-async function addToGroup(request: APIRequestContext, admin: Headers, groupId: string, email: string) {
-  const group = await ok<{ members: Array<{ email: string }> }>(await request.get(`/api/group/${groupId}`, { headers: admin }));
-  const members = [...new Set([...group.members.map((m) => m.email), email])];
-  await ok(await request.patch(`/api/group/${groupId}`, { headers: admin, data: { members } }));
-}
-
-async function smallPdf(text: string): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([300, 200]).drawText(text, { x: 30, y: 100, size: 18, font });
-  return Buffer.from(await doc.save());
-}
 
 test.describe('Correction', () => {
   test('[CORRECTEUR, ADMIN, ÉLÈVE] corrige par « copie suivante », corrige automatiquement, exporte, publie les notes', async ({
@@ -75,9 +32,9 @@ test.describe('Correction', () => {
 
     // Three pupils answer; the first also uploads a PDF copy.
     const pupils = [
-      await account(request, 'eleve-a', { firstName: 'Alice', lastName: 'Abel' }),
-      await account(request, 'eleve-b', { firstName: 'Bruno', lastName: 'Bernoulli' }),
-      await account(request, 'eleve-c', { firstName: 'Chloé', lastName: 'Cauchy' }),
+      await apiAccount(request, 'eleve-a', pupilProfile({ firstName: 'Alice', lastName: 'Abel' })),
+      await apiAccount(request, 'eleve-b', pupilProfile({ firstName: 'Bruno', lastName: 'Bernoulli' })),
+      await apiAccount(request, 'eleve-c', pupilProfile({ firstName: 'Chloé', lastName: 'Cauchy' })),
     ];
     const answersOf = [
       ['4', '27', '2'],
@@ -98,7 +55,7 @@ test.describe('Correction', () => {
     await ok(await request.post('/api/answer', { headers: pupils[0].headers, data: { exerciseId: exPdf, answer: upload.path, seq: 1 } }));
 
     // Before publication a pupil's history carries no grade.
-    const member = await account(request, 'correcteur');
+    const member = await apiAccount(request, 'correcteur');
     await addToGroup(request, admin, MEMBERS_GROUP_ID, member.email);
 
     // The corrector grades the three answers of "Carrés" from the header's next-copy flow.

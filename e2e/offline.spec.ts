@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { adminHeaders, createAccount, expectAccessible, HOME_SCHOOLING_ID, loginByApi, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { expect, test } from '@playwright/test';
+import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 
 // This journey needs the app's service worker: the page must open again without a network.
@@ -29,24 +29,10 @@ test.describe('Épreuve en ligne sans réseau', () => {
         exercises.push({ id: created._id, title: exTitle });
       }
 
-      const email = unique('coupure');
-      await createAccount(request, email);
-      const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
-      const pupil = { Authorization: `Bearer ${token}` };
-      const me = await ok<{ _id: string }>(
-        await request.put('/api/auth/me', {
-          headers: pupil,
-          data: {
-            firstName: 'Émilie',
-            lastName: 'Du Châtelet',
-            birthDate: '2010-12-17',
-            gender: 'female',
-            grade: '3eme',
-            defaultChoice: 'local',
-            emailParent: 'parent@e2e.test',
-            institution: HOME_SCHOOLING_ID,
-          },
-        }),
+      const { email, headers: pupil, id: pupilId } = await apiAccount(
+        request,
+        'coupure',
+        pupilProfile({ firstName: 'Émilie', lastName: 'Du Châtelet', birthDate: '2010-12-17' }),
       );
 
       await loginByApi(page, email);
@@ -101,7 +87,7 @@ test.describe('Épreuve en ligne sans réseau', () => {
       expect(exercises.map((e) => byExercise.get(e.id)?.answer)).toEqual(['2', '4', '6', '8', '11']);
       // In order: each exercise's saves kept increasing sequence numbers, the history ends with the latest.
       const history = await ok<{ answers: Array<{ answer: string }> }>(
-        await request.get(`/api/answer/history/${me._id}/${exercises[4].id}`, { headers: pupil }),
+        await request.get(`/api/answer/history/${pupilId}/${exercises[4].id}`, { headers: pupil }),
       );
       expect(history.answers.map((a) => a.answer)).toContain('11');
       await expectAccessible(page, '/chapter/{id} (de retour en ligne)');

@@ -1,6 +1,5 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { adminHeaders, createAccount, expectAccessible, HOME_SCHOOLING_ID, loginByApi, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
 
 const START = "Commencer l'épreuve en temps limité";
 const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
@@ -13,26 +12,7 @@ const expect = baseExpect.configure({ timeout: 10_000 });
 
 /** A confirmed pupil with a complete profile, logged in through the API. */
 async function pupil(request: APIRequestContext) {
-  const email = unique('epreuve');
-  await createAccount(request, email);
-  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
-  const headers = { Authorization: `Bearer ${token}` };
-  const me = await ok<{ _id: string }>(
-    await request.put('/api/auth/me', {
-      headers,
-      data: {
-        firstName: 'Sophie',
-        lastName: 'Germain',
-        birthDate: '2010-04-01',
-        gender: 'female',
-        grade: '3eme',
-        defaultChoice: 'local',
-        emailParent: 'parent@e2e.test',
-        institution: HOME_SCHOOLING_ID,
-      },
-    }),
-  );
-  return { email, headers, id: me._id };
+  return apiAccount(request, 'epreuve', pupilProfile({ firstName: 'Sophie', lastName: 'Germain', birthDate: '2010-04-01' }));
 }
 
 /** A timed online chapter with numeric exercises (answer 2·i) and optionally one PDF exercise. */
@@ -66,13 +46,6 @@ async function timedChapter(
     pdfExercise = { id: created._id, title };
   }
   return { chapterId, exercises, pdfExercise };
-}
-
-async function smallPdf(text: string): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([300, 200]).drawText(text, { x: 30, y: 100, size: 18, font });
-  return Buffer.from(await doc.save());
 }
 
 /** Seconds shown by the countdown ("Temps restant : mm:ss"). */

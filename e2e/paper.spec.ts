@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { adminHeaders, adminPage, createAccount, expectAccessible, loginByApi, ok, PASSWORD, screenshot, tag, TEACHERS_GROUP_ID, unique } from './fixtures.js';
+import { PDFDocument } from 'pdf-lib';
+import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, screenshot, smallPdf, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 
 type Headers = Record<string, string>;
@@ -9,35 +9,15 @@ type Headers = Record<string, string>;
 // Five journeys share two cores: a page may take several seconds to answer after a navigation.
 const expect = baseExpect.configure({ timeout: 10_000 });
 
-/** A confirmed account logged in through the API, with the given profile fields. */
-async function account(request: APIRequestContext, prefix: string, profile: Record<string, unknown>) {
-  const email = unique(prefix);
-  await createAccount(request, email);
-  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
-  const headers = { Authorization: `Bearer ${token}` };
-  const me = await ok<{ _id: string }>(await request.put('/api/auth/me', { headers, data: profile }));
-  return { email, headers, id: me._id };
-}
+// The centre field sits at y ≈ 730 px: in a 720 px window the page was seen scrolling back to the top
+// while the list was open, and Mantine hides a list whose field is out of view (left in the note).
+test.use({ viewport: { width: 1280, height: 1000 } });
 
 async function school(request: APIRequestContext, admin: Headers, name: string, latitude: number, longitude: number) {
   const created = await ok<{ institution: { _id: string } }>(
     await request.post('/api/institution', { headers: admin, data: { name, address: `1 rue de l’École, ${name}`, latitude, longitude, confirmed: true } }),
   );
   return { id: created.institution._id, name };
-}
-
-/** Adds an e-mail to a group without removing the members other journeys put there. */
-async function addToGroup(request: APIRequestContext, admin: Headers, groupId: string, email: string) {
-  const group = await ok<{ members: Array<{ email: string }> }>(await request.get(`/api/group/${groupId}`, { headers: admin }));
-  const members = [...new Set([...group.members.map((m) => m.email), email])];
-  await ok(await request.patch(`/api/group/${groupId}`, { headers: admin, data: { members } }));
-}
-
-async function smallPdf(text: string): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([300, 200]).drawText(text, { x: 30, y: 100, size: 18, font });
-  return Buffer.from(await doc.save());
 }
 
 /** Map tiles come from outside: refused, so the journey never waits on the network. */
@@ -78,7 +58,7 @@ test.describe('Épreuve papier', () => {
         }),
       );
 
-      const teacher = await account(request, 'enseignant', { firstName: 'Émile', lastName: 'Borel', gender: 'male', institution: schoolA.id });
+      const teacher = await apiAccount(request, 'enseignant', { firstName: 'Émile', lastName: 'Borel', gender: 'male', institution: schoolA.id });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
       const pupilProfile = (firstName: string, lastName: string, institution: string) => ({
         firstName,
@@ -91,9 +71,9 @@ test.describe('Épreuve papier', () => {
         institution,
       });
       const pupils = [
-        await account(request, 'eleve-ada', pupilProfile('Ada', `Lovelace ${t}`, schoolB.id)),
-        await account(request, 'eleve-marie', pupilProfile('Marie', `Agnesi ${t}`, schoolB.id)),
-        await account(request, 'eleve-mary', pupilProfile('Mary', `Somerville ${t}`, schoolC.id)),
+        await apiAccount(request, 'eleve-ada', pupilProfile('Ada', `Lovelace ${t}`, schoolB.id)),
+        await apiAccount(request, 'eleve-marie', pupilProfile('Marie', `Agnesi ${t}`, schoolB.id)),
+        await apiAccount(request, 'eleve-mary', pupilProfile('Mary', `Somerville ${t}`, schoolC.id)),
       ];
       await noOutsideRequests(page);
 

@@ -1,29 +1,12 @@
 import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { adminHeaders, createAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, PASSWORD, screenshot, tag, unique } from './fixtures.js';
+import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, screenshot, tag } from './fixtures.js';
 
 
 type Headers = Record<string, string>;
 
 // Several journeys share two cores: a page may take several seconds to answer.
 const expect = baseExpect.configure({ timeout: 10_000 });
-
-/** A confirmed account logged in through the API, with the given profile fields. */
-async function account(request: APIRequestContext, prefix: string, profile?: Record<string, unknown>) {
-  const email = unique(prefix);
-  await createAccount(request, email);
-  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
-  const headers = { Authorization: `Bearer ${token}` };
-  const me = await ok<{ _id: string }>(await request.put('/api/auth/me', { headers, data: profile ?? {} }));
-  return { email, headers, id: me._id };
-}
-
-/** Adds an e-mail to a group without removing the members other journeys put there. */
-async function addToGroup(request: APIRequestContext, admin: Headers, groupId: string, email: string) {
-  const group = await ok<{ members: Array<{ email: string }> }>(await request.get(`/api/group/${groupId}`, { headers: admin }));
-  const members = [...new Set([...group.members.map((m) => m.email), email])];
-  await ok(await request.patch(`/api/group/${groupId}`, { headers: admin, data: { members } }));
-}
 
 /** A 4-page "scan": pages told apart by their width (401…404 pt). */
 async function scan(): Promise<Buffer> {
@@ -84,10 +67,10 @@ test.describe('Triage', () => {
       emailParent: 'parent@e2e.test',
       institution: school,
     });
-    const emile = await account(request, 'eleve-tri-a', profile('Émile', `Abélard${t}`));
-    const zoe = await account(request, 'eleve-tri-b', profile('Zoé', `Bernoulli${t}`));
+    const emile = await apiAccount(request, 'eleve-tri-a', profile('Émile', `Abélard${t}`));
+    const zoe = await apiAccount(request, 'eleve-tri-b', profile('Zoé', `Bernoulli${t}`));
     for (const p of [emile, zoe]) await ok(await request.patch(`/api/center/user/${chapterId}`, { headers: p.headers, data: { institution: school } }));
-    const member = await account(request, 'correcteur-tri');
+    const member = await apiAccount(request, 'correcteur-tri');
     await addToGroup(request, admin, MEMBERS_GROUP_ID, member.email);
 
     // The admin uploads a 4-page scan and files it for the school.

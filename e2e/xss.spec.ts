@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Download, type Page } from '@playwright/test';
-import { adminHeaders, adminPage, createAccount, loginByApi, ok, PASSWORD, tag, TEACHERS_GROUP_ID, unique } from './fixtures.js';
+import { expect, test, type Download, type Page } from '@playwright/test';
+import { adminHeaders, adminPage, apiAccount, loginByApi, ok, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 /**
  * Issue "Prove it", XSS (DESIGN §4: user-written text is rendered as text or sanitised Markdown):
@@ -31,15 +31,6 @@ const rich = (marker: string) =>
 
 /** Cells a spreadsheet would run as formulas (DESIGN §4). */
 const FORMULAS = { cmd: "=cmd|' /C calc'!A0", plus: '+1', minus: '-1', at: '@SUM(1+1)', link: '=HYPERLINK("http://evil.example","x")' };
-
-async function account(request: APIRequestContext, prefix: string, profile: Record<string, unknown>) {
-  const email = unique(prefix);
-  await createAccount(request, email);
-  const { token } = await ok<{ token: string }>(await request.post('/api/auth/login', { data: { email, password: PASSWORD } }));
-  const headers = { Authorization: `Bearer ${token}` };
-  const me = await ok<{ _id: string }>(await request.put('/api/auth/me', { headers, data: profile }));
-  return { email, headers, id: me._id };
-}
 
 const pupilProfile = (firstName: string, lastName: string, institution: string) => ({
   firstName,
@@ -154,10 +145,10 @@ test.describe('XSS et injection de formules', () => {
         }),
       )
     ).institution;
-    const pupil = await account(request, 'xss-eleve', pupilProfile(short(m('Prenom')), short(m('Nom')), school._id));
-    const formulaPupil = await account(request, 'xss-formule', pupilProfile(FORMULAS.cmd, FORMULAS.at, school._id));
-    const signPupil = await account(request, 'xss-signe', pupilProfile(FORMULAS.plus, FORMULAS.minus, school._id));
-    const teacher = await account(request, 'xss-prof', { firstName: short(m('Prof')), lastName: 'Xss', gender: 'male', institution: school._id });
+    const pupil = await apiAccount(request, 'xss-eleve', pupilProfile(short(m('Prenom')), short(m('Nom')), school._id));
+    const formulaPupil = await apiAccount(request, 'xss-formule', pupilProfile(FORMULAS.cmd, FORMULAS.at, school._id));
+    const signPupil = await apiAccount(request, 'xss-signe', pupilProfile(FORMULAS.plus, FORMULAS.minus, school._id));
+    const teacher = await apiAccount(request, 'xss-prof', { firstName: short(m('Prof')), lastName: 'Xss', gender: 'male', institution: school._id });
     const teachers = await ok<{ members: Array<{ email: string }> }>(await request.get(`/api/group/${TEACHERS_GROUP_ID}`, { headers: admin }));
     await ok(
       await request.patch(`/api/group/${TEACHERS_GROUP_ID}`, {
