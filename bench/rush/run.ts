@@ -52,6 +52,8 @@ const STORM_S = Number(env.RUSH_STORM_S ?? 10);
 const STORM_SAVERS = Number(env.RUSH_STORM_SAVERS ?? 300);
 const SAT_S = Number(env.RUSH_SAT_S ?? 20);
 const SAT_CONCURRENCY = Number(env.RUSH_SAT_CONCURRENCY ?? 128);
+/** raw: saturate.mjs in its own process (default); undici: this process's pool, as the other phases. */
+const SAT_DRIVER = env.RUSH_SAT_DRIVER ?? 'raw';
 const PORT = Number(env.RUSH_PORT ?? 3271);
 const HELLO_PORT = PORT + 1;
 const SECRET = 'rush-secret-rush-secret-rush-secret';
@@ -241,7 +243,7 @@ export async function runRush() {
     node: process.version,
     dbHost: DB_HOST,
     loadAtStart: load(),
-    knobs: { PUPILS, ARRIVAL_MS, SAVES, COMPRESSION, SOCKETS, STORM_LOGINS, STORM_SAVERS, SAT_S, SAT_CONCURRENCY },
+    knobs: { PUPILS, ARRIVAL_MS, SAVES, COMPRESSION, SOCKETS, STORM_LOGINS, STORM_SAVERS, SAT_S, SAT_CONCURRENCY, SAT_DRIVER },
   };
   const acks: Array<{ userId: string; exerciseId: string; seq: number; answer: string }> = [];
   try {
@@ -470,13 +472,28 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
       }
       rec = new Recorder();
       const m = meter();
-      const until = performance.now() + SAT_S * 1000;
-      await Promise.all(
-        Array.from({ length: SAT_CONCURRENCY }, async (_, w) => {
-          const seq0 = Date.now() * 10 + 5_000_000;
-          for (let n = 0; performance.now() < until; n++) await save(w, rush.exerciseIds[n % EXERCISES], seq0 + n, `${w}.${n}`);
-        }),
-      );
+      const seq0 = Date.now() * 10 + 5_000_000;
+      if (SAT_DRIVER === 'undici') {
+        const until = performance.now() + SAT_S * 1000;
+        await Promise.all(
+          Array.from({ length: SAT_CONCURRENCY }, async (_, w) => {
+            for (let n = 0; performance.now() < until; n++) await save(w, rush.exerciseIds[n % EXERCISES], seq0 + n, `${w}.${n}`);
+          }),
+        );
+      } else {
+        // A lean driver in its own process (saturate.mjs): its CPU counts as the client's, like autocannon's.
+        const configFile = path.join(dataDir, 'saturate.json');
+        const clientTokens = tokens.slice(0, SAT_CONCURRENCY);
+        writeFileSync(configFile, JSON.stringify({ port: PORT, seconds: SAT_S, seq0, exerciseIds: rush.exerciseIds, tokens: clientTokens }));
+        const out = await run(['node', path.join(ROOT, 'bench/rush/saturate.mjs'), configFile], m);
+        if (out.code !== 0) throw new Error(`saturate.mjs: ${out.stderr}`);
+        const { samples, acked } = JSON.parse(out.stdout) as { samples: { ms: number[]; at: number[]; status: number[] }; acked: number[][] };
+        samples.ms.forEach((ms, k) => rec.samples.push({ route: 'POST /answer', ms, status: samples.status[k], at: samples.at[k] }));
+        samples.status.forEach((status) => status !== 200 && rec.errors.set(`POST /answer ${status}`, (rec.errors.get(`POST /answer ${status}`) ?? 0) + 1));
+        acked.forEach((ns, w) =>
+          ns.forEach((n) => acks.push({ userId: pupilIds[w], exerciseId: rush.exerciseIds[n % EXERCISES], seq: seq0 + n, answer: `${w}.${n}` })),
+        );
+      }
       const satCpu = m.stop();
       result.saturated = rec.report(satCpu);
       result.saturated.cost = costOf(satCpu, result.saturated.routes['POST /answer']?.count ?? 0);

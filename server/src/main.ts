@@ -3,13 +3,14 @@ import { buildApp } from './app.js';
 import { bootstrapAdmin } from './auth/service.js';
 import { loadConfig } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
+import { productionLogStream } from './ops/logging.js';
 
 /** Production start: config, migrations, first admin, listen; a clean stop on SIGTERM/SIGINT. */
 export async function start(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logStream: productionLogStream() });
   if (config.adminEmail) await bootstrapAdmin(app.deps, config.adminEmail);
   await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | undefined;

@@ -305,3 +305,23 @@ describe('request logs', () => {
     for (const secret of ['31415926', 'Secret#2026ok', 'secret-jwt', 'SIGNATURE-SECRET']) expect(all).not.toContain(secret);
   });
 });
+
+describe('production log stream', () => {
+  it('writes asynchronously but loses no line when the process exits right after logging', async () => {
+    const { execFile } = await import('node:child_process');
+    const script = [
+      "import pino from 'pino';",
+      "import { productionLogStream } from './server/src/ops/logging.ts';",
+      'const log = pino(productionLogStream());',
+      "for (let i = 0; i < 2000; i++) log.info({ i }, 'ligne');",
+      'process.exit(0);',
+    ].join('\n');
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url).pathname }, (err, out) =>
+        err ? reject(err) : resolve(out),
+      ),
+    );
+    const numbers = stdout.trim().split('\n').map((line) => JSON.parse(line).i);
+    expect(numbers).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+  });
+});
