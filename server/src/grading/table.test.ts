@@ -1,9 +1,10 @@
+import { cellValue } from '@olympe/contract';
 import { describe, expect, it } from 'vitest';
 import { buildTableUsers, CELL_SEPARATOR, type TableRow } from './table.js';
 
-/** Packs cells as the table query does. */
+/** Packs cells as the table query does: `idx:value`, the value by the rule of cellValue. */
 const pack = (idx: number[], answered: boolean[], grades: Array<string | null>) =>
-  idx.map((i, k) => `${i}:${answered[k] ? 1 : 0}${grades[k] ?? ''}`).join(CELL_SEPARATOR);
+  idx.map((i, k) => `${i}:${cellValue({ answered: answered[k], grade: grades[k] })}`).join(CELL_SEPARATOR);
 
 const row = (over: Partial<TableRow>): TableRow => ({
   id: 'u1',

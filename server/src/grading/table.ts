@@ -1,4 +1,4 @@
-import { cellValue, CELL_NONE, type GradingTable } from '@olympe/contract';
+import { CELL_NONE, type GradingTable } from '@olympe/contract';
 
 /** One pupil as the table query returns them: their current answers packed in `cells`. */
 export interface TableRow {
@@ -9,7 +9,7 @@ export interface TableRow {
   grade: string | null;
   gender: string | null;
   birth_date: string | null;
-  /** `{index}:{answered 0|1}{grade}` per answered exercise, joined by U+001F (grades never hold it). */
+  /** `{index}:{cell value}` per exercise with a current answer (the rule of `cellValue`, applied in SQL), joined by U+001F (grades never hold it). */
   cells: string | null;
 }
 
@@ -26,10 +26,7 @@ export function buildTableUsers(rows: readonly TableRow[], exerciseCount: number
     for (const cell of row.cells ? row.cells.split(CELL_SEPARATOR) : []) {
       const colon = cell.indexOf(':');
       const i = Number(cell.slice(0, colon));
-      if (i >= 0 && i < exerciseCount) {
-        const grade = cell.slice(colon + 2);
-        data[i] = cellValue({ answered: cell[colon + 1] === '1', grade: grade === '' ? null : grade });
-      }
+      if (i >= 0 && i < exerciseCount) data[i] = cell.slice(colon + 1);
     }
     users[row.id] = {
       firstName: row.first_name,
