@@ -22,7 +22,7 @@ import type { Database } from './db/client.js';
 import type { Deps } from './deps.js';
 import { exerciseRoutes } from './exercises/routes.js';
 import { groupRoutes } from './groups/routes.js';
-import { registerErrorHandling, sendFrameworkError } from './http/errors.js';
+import { refuseWhileClosing, registerErrorHandling, sendFrameworkError } from './http/errors.js';
 import { institutionRoutes } from './institutions/routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { postgresRateLimiter, redisRateLimiter } from './http/rate-limit.js';
@@ -65,6 +65,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     trustProxy: true,
     frameworkErrors: sendFrameworkError,
+    // refuseWhileClosing answers in French instead.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -114,6 +116,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(headers);
   });
+  refuseWhileClosing(app);
   await app.register(swagger, {
     openapi: { info: { title: 'Olympe API', version: '0.1.0' } },
     transform: jsonSchemaTransform,

@@ -33,7 +33,7 @@ const STOP_TIMEOUT_MS = 25_000;
 
 /**
  * The listening socket closes at once (new connections are refused; a request arriving on a kept-alive
- * connection gets Fastify's 503 with `Connection: close`), requests in flight finish and are sent, then
+ * connection gets 503 with the French message and `Connection: close`, http/errors.ts refuseWhileClosing), requests in flight finish and are sent, then
  * the database pool closes. Fastify keeps idle connections 72 s: the sockets of requests answered after
  * the stop began are closed as soon as they are idle, or the stop would wait for them.
  */

@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../src/http/errors.js';
 import { createTokenSigner } from '../src/auth/tokens.js';
+import { buildTestApp } from './helpers.js';
 
 /**
  * PostgreSQL unreachable: 503 with the French message, never 500 and never a hang (issue "Prove it",
@@ -83,5 +84,45 @@ describe('the API with PostgreSQL unreachable', () => {
   it('still answers what needs no database', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/config' });
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('a graceful stop', () => {
+  it('finishes the request in flight and refuses the next one on the same connection in French', async () => {
+    const net = await import('node:net');
+    const t = await buildTestApp();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inFlight = new Promise<void>((resolve) => (entered = resolve));
+    t.app.get('/api/test/held', async () => {
+      entered();
+      await held;
+      return { ok: true };
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    const ended = new Promise((resolve) => socket.on('close', resolve));
+    socket.write('GET /api/test/held HTTP/1.1\r\nHost: x\r\n\r\n');
+    await inFlight;
+    const closing = t.app.close();
+    // A second request on the same (busy, so not reaped) connection once the stop has begun.
+    socket.write('GET /api/config HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await ended;
+    await closing;
+    await t.database.close();
+    const replies = received.split(/(?=HTTP\/1\.1 )/);
+    expect(replies).toHaveLength(2);
+    expect(replies[0]).toMatch(/^HTTP\/1\.1 200/);
+    expect(replies[0]).toContain('{"ok":true}');
+    expect(replies[1]).toMatch(/^HTTP\/1\.1 503/);
+    expect(replies[1]).toMatch(/connection: close/i);
+    expect(replies[1]).toContain(JSON.stringify({ message: UNAVAILABLE_MESSAGE }));
+    expect(replies[1]).not.toContain('"error":"Service Unavailable"');
   });
 });

@@ -26,6 +26,7 @@ import {
   type ScenarioResult,
 } from '../harness.js';
 import { sql } from 'drizzle-orm';
+import { UNAVAILABLE_MESSAGE } from '../../../server/src/http/errors.js';
 
 const IN_FLIGHT = 16;
 
@@ -86,6 +87,9 @@ export async function gracefulStop(): Promise<ScenarioResult> {
     const refused = (r: CallResult) => r.status === 503 || (r.status === 0 && r.error !== 'timeout');
     c.expect(refused(fresh), `a new request during the stop got ${fresh.status || fresh.error}`);
     c.expect(refused(reused), `a request on a kept-alive socket during the stop got ${reused.status || reused.error}`);
+    for (const r of [fresh, reused]) {
+      if (r.status === 503) c.expect(r.json?.message === UNAVAILABLE_MESSAGE, `503 during the stop without the French message: ${JSON.stringify(r.json)}`);
+    }
     c.expect(server.alive(), 'the process exited before its in-flight requests were answered');
 
     // Release the lock: the in-flight saves finish, then the process stops.

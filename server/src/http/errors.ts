@@ -77,6 +77,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * refuses NUL characters in any body, query or parameter before validation, so no route reaches
  * the database with one (PostgreSQL text cannot hold it) and such a request changes nothing.
  */
+/**
+ * During a graceful stop (app.close()), a request that still arrives on a kept-alive or pipelined
+ * connection gets 503 with the French message and `Connection: close`, before any authentication or
+ * database work. Replaces Fastify's own English reply (`return503OnClosing: false` in app.ts).
+ */
+export function refuseWhileClosing(app: FastifyInstance) {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) return reply.status(503).header('connection', 'close').send({ message: UNAVAILABLE_MESSAGE });
+  });
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) throw badRequest(NUL_MESSAGE);
