@@ -232,3 +232,19 @@ describe('bad input', () => {
     expect(await inject(t, { method: 'GET', url: '/api/health' })).toMatchObject({ status: 200, body: { ok: true } });
   });
 });
+
+describe('password hashing under a login storm', () => {
+  it('runs at most one argon2 call per core but one; the others wait their turn and all succeed', async () => {
+    const { hashPassword, passwordHashQueue, PASSWORD_HASH_CONCURRENCY } = await import('../src/auth/service.js');
+    const { availableParallelism } = await import('node:os');
+    expect(PASSWORD_HASH_CONCURRENCY).toBe(Math.max(1, availableParallelism() - 1));
+    const calls = Array.from({ length: PASSWORD_HASH_CONCURRENCY + 3 }, (_, i) => hashPassword(`Tempête#${i}`));
+    const seen = passwordHashQueue();
+    expect(seen.running).toBeLessThanOrEqual(PASSWORD_HASH_CONCURRENCY);
+    expect(seen.running + seen.waiting).toBe(PASSWORD_HASH_CONCURRENCY + 3);
+    const hashes = await Promise.all(calls);
+    expect(new Set(hashes).size).toBe(calls.length);
+    expect(hashes.every((h) => h.startsWith('$argon2id$'))).toBe(true);
+    expect(passwordHashQueue()).toEqual({ running: 0, waiting: 0 });
+  });
+});
