@@ -21,10 +21,12 @@ export function useCountdown() {
     return () => clearInterval(timer);
   }, [deadline]);
 
-  const start = useCallback((seconds: number) => {
+  /** `from`: when the duration was true, e.g. when the server's answer arrived (default: now). */
+  const start = useCallback((seconds: number, from: number = Date.now()) => {
+    const deadline = from + seconds * 1000;
     // Set at once, not on the next effect, so the caller is disabled in the very same render.
-    setRemaining(seconds);
-    setDeadline(Date.now() + seconds * 1000);
+    setRemaining(Math.max(0, Math.ceil((deadline - Date.now()) / 1000)));
+    setDeadline(deadline);
   }, []);
   return { remaining, start };
 }

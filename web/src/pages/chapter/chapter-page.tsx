@@ -162,7 +162,8 @@ function RefusedAnswers({ queue, userId, page }: { queue: AnswerQueue; userId: s
 
 /**
  * SPEC §4: the countdown starts from the server's remainingTime at receipt (never the browser's
- * absolute clock), ticks each second, and reloads the chapter at zero. Null when unlimited.
+ * absolute clock: only the time elapsed since the answer arrived counts), ticks each second, and
+ * reloads the chapter at zero. Null when unlimited.
  */
 function useServerCountdown(state: SessionStateView | undefined, receivedAt: number, onZero: () => void): number | null {
   const { remaining, start } = useCountdown();
@@ -170,7 +171,7 @@ function useServerCountdown(state: SessionStateView | undefined, receivedAt: num
   const initial = state?.remainingTime ?? null;
   useEffect(() => {
     if (initial !== null && initial > 0) {
-      start(initial);
+      start(initial, receivedAt || Date.now());
       setRunning(true);
     } else {
       setRunning(false);
