@@ -175,7 +175,7 @@ test.describe('Épreuve en ligne', () => {
       const table = await ok<{ users: Record<string, { data: string[] }> }>(await request.get(`/api/answer/table/${chapterId}`, { headers: admin }));
       expect(table.users[me.id].data).toEqual(['?', '?', '?', '?', '?', ' ']);
 
-      // PDF copy: choose, remove, choose again, upload, then see it from the history page.
+      // PDF copy: choose, remove, choose again, upload (offline first), then see it from the history page.
       const pdfCard = page.getByRole('region', { name: pdfExercise!.title });
       const upload = pdfCard.getByRole('button', { name: 'Téléverser' });
       await expect(upload).toBeDisabled();
@@ -192,8 +192,14 @@ test.describe('Épreuve en ligne', () => {
       await expect(pdfCard.getByText('ma-copie.pdf')).toHaveCount(0);
       await expect(upload).toBeDisabled();
       await choose();
+      // Sent without network: the copy waits on the page, then leaves by itself when the network returns.
+      await context.setOffline(true);
       await upload.click();
-      await expect(page.getByTestId(`save-state-${pdfExercise!.id}`)).toHaveText('Enregistré');
+      await expect(page.getByTestId(`save-state-${pdfExercise!.id}`)).toHaveText(OFFLINE);
+      await expect(pdfCard.getByText('ma-copie.pdf')).toBeVisible();
+      await expectAccessible(page, '/chapter/{id} (copie PDF en attente du réseau)');
+      await context.setOffline(false);
+      await expect(page.getByTestId(`save-state-${pdfExercise!.id}`)).toHaveText('Enregistré', { timeout: 15_000 });
       await expect(pdfCard.getByText('ma-copie.pdf')).toHaveCount(0);
       const seeCopy = pdfCard.getByRole('link', { name: 'Voir la copie' });
       await expect(seeCopy).toBeVisible();

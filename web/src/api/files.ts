@@ -1,13 +1,14 @@
 import { api } from './client';
 
 /** POST /pdfs: multipart with `user`, then `exercise` or `chapter`, then the file; answers the stored path. */
-export async function uploadPdf(file: File, target: { user: string; exercise?: string; chapter?: string }): Promise<string> {
+/** `quiet`: no notification on failure (automatic retries of the chapter page). */
+export async function uploadPdf(file: File, target: { user: string; exercise?: string; chapter?: string }, quiet = false): Promise<string> {
   const form = new FormData();
   form.append('user', target.user);
   if (target.exercise) form.append('exercise', target.exercise);
   if (target.chapter) form.append('chapter', target.chapter);
   form.append('file', file, file.name);
-  const { data } = await api.post<{ path: string }>('/pdfs', form);
+  const { data } = await api.post<{ path: string }>('/pdfs', form, { skipNotifications: quiet });
   return data.path;
 }
 

@@ -259,10 +259,66 @@ describe('PDF answers', () => {
     api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-pdf', answer: 'pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf', seq: 2, timestamp: '' }]);
     fireEvent.click(upload);
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));
-    expect(api.uploadPdf).toHaveBeenCalledWith(file, { user: userId, exercise: 'e-pdf' });
+    expect(api.uploadPdf).toHaveBeenCalledWith(file, { user: userId, exercise: 'e-pdf' }, false);
     expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-pdf', answer: 'pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf' });
     const link = await screen.findByRole('link', { name: 'Voir la copie' });
     expect(link.getAttribute('href')).toBe(`/history/${userId}/e-pdf`);
+  });
+
+  const choosePdf = async () => {
+    renderPage();
+    await screen.findByRole('heading', { name: 'Exercice 2' });
+    const file = new File(['%PDF-1.4'], 'copie.pdf', { type: 'application/pdf' });
+    fireEvent.change(document.querySelector('input[type="file"]') as HTMLInputElement, { target: { files: [file] } });
+    await screen.findByText('copie.pdf');
+    return file;
+  };
+  const OFFLINE_TEXT = 'Hors ligne — la réponse sera envoyée dès le retour du réseau';
+
+  it('keeps a copy that could not be sent for want of network and sends it when the network returns', async () => {
+    api.uploadPdf.mockRejectedValueOnce(new AxiosError('Network Error', 'ERR_NETWORK')).mockResolvedValue('pdfs/cccccccc-cccc-4ccc-8ccc-cccccccccccc.pdf');
+    const file = await choosePdf();
+    fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
+    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe(OFFLINE_TEXT));
+    expect(screen.getByText('copie.pdf')).toBeTruthy();
+    // Leaving the page now would lose the copy: the browser asks first.
+    const leaving = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(leaving);
+    expect(leaving.defaultPrevented).toBe(true);
+
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));
+    expect(api.uploadPdf).toHaveBeenCalledTimes(2);
+    expect(api.uploadPdf.mock.calls[1]).toEqual([file, { user: userId, exercise: 'e-pdf' }, true]);
+    expect(api.saveAnswer).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText('copie.pdf')).toBeNull();
+    const after = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(after);
+    expect(after.defaultPrevented).toBe(false);
+  });
+
+  it('does not upload a stored copy again when only recording the answer failed, and keeps its first seq', async () => {
+    api.uploadPdf.mockResolvedValue('pdfs/dddddddd-dddd-4ddd-8ddd-dddddddddddd.pdf');
+    api.saveAnswer.mockRejectedValueOnce(new AxiosError('Network Error', 'ERR_NETWORK'));
+    await choosePdf();
+    fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
+    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe(OFFLINE_TEXT));
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));
+    expect(api.uploadPdf).toHaveBeenCalledTimes(1);
+    expect(api.saveAnswer).toHaveBeenCalledTimes(2);
+    expect(api.saveAnswer.mock.calls[1][0]).toEqual(api.saveAnswer.mock.calls[0][0]);
+  });
+
+  it('stops and says why when the server refuses the copy', async () => {
+    const response = { status: 403, data: { message: "L'épreuve est terminée." }, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } };
+    api.uploadPdf.mockRejectedValue(new AxiosError('403', 'ERR_BAD_REQUEST', undefined, undefined, response));
+    await choosePdf();
+    fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
+    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe("Non enregistré : L'épreuve est terminée."));
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(api.uploadPdf).toHaveBeenCalledTimes(1);
+    expect(api.saveAnswer).not.toHaveBeenCalled();
   });
 
   it('ignores a chosen file that is not a PDF', async () => {

@@ -2,12 +2,12 @@ import { useId, useState } from 'react';
 import { Anchor, Button, CloseButton, FileButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { ExerciseView, MyAnswer } from '@olympe/contract';
 import { Link } from 'react-router';
-import { saveAnswer } from '../../api/answers';
-import { isPdfFile, uploadPdf } from '../../api/files';
+import { isPdfFile } from '../../api/files';
 import { paths } from '../../config/paths';
 import { saveStateLabel, type AnswerQueue, type SaveState } from '../../lib/answer-queue';
 import { isRefusedKey, keepNumericChars } from './chapter-view';
 import { RichText } from './rich-text';
+import { usePdfUpload } from './use-pdf-upload';
 
 interface Props {
   exercise: ExerciseView;
@@ -115,28 +115,7 @@ function PdfAnswer({
   userId: string;
   onUploaded: () => void;
 }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [state, setState] = useState<SaveState>({ kind: 'idle' });
-
-  async function upload() {
-    if (!file) {
-      console.error('Aucun fichier sélectionné');
-      return;
-    }
-    setState({ kind: 'saving' });
-    try {
-      // Not silent: an explicit upload shows the server's reason in the red notification.
-      const path = await uploadPdf(file, { user: userId, exercise: exerciseId });
-      await saveAnswer({ exerciseId, answer: path, seq: Date.now() }, false);
-      setFile(null);
-      setState({ kind: 'saved' });
-      onUploaded();
-    } catch (error) {
-      console.error(error);
-      const message = (error as { response?: { data?: { message?: string } } }).response?.data?.message;
-      setState(message ? { kind: 'refused', message } : { kind: 'idle' });
-    }
-  }
+  const { file, setFile, state, send } = usePdfUpload({ userId, exerciseId, onUploaded });
 
   return (
     <Stack gap="xs">
@@ -164,7 +143,7 @@ function PdfAnswer({
                 <CloseButton size="sm" aria-label={`Retirer ${file.name}`} onClick={() => setFile(null)} />
               </Group>
             )}
-            <Button disabled={!file} loading={state.kind === 'saving'} onClick={upload}>
+            <Button disabled={!file} loading={state.kind === 'saving'} onClick={send}>
               Téléverser
             </Button>
           </Group>
