@@ -10,7 +10,8 @@ GlobalWorkerOptions.workerSrc = workerUrl;
  */
 export async function openPdf(bytes: ArrayBuffer): Promise<PDFDocumentProxy> {
   // pdf.js transfers the buffer to its worker: give it a copy so the caller's bytes stay usable.
-  return getDocument({ data: new Uint8Array(bytes.slice(0)), isEvalSupported: false }).promise;
+  // pdf.js 6 never evaluates code from a PDF (its isEvalSupported option is gone); scripting and XFA stay off.
+  return getDocument({ data: new Uint8Array(bytes.slice(0)), enableXfa: false }).promise;
 }
 
 export type { PDFDocumentProxy };

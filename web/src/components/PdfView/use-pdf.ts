@@ -22,7 +22,7 @@ export function usePdfDocument(path: string): { doc: PDFDocumentProxy | null; fa
         if (cancelled) return;
         loaded = await pdfjs.openPdf(bytes);
         if (cancelled) {
-          void loaded.destroy();
+          void loaded.loadingTask.destroy();
           return;
         }
         setDoc(loaded);
@@ -34,7 +34,7 @@ export function usePdfDocument(path: string): { doc: PDFDocumentProxy | null; fa
     })();
     return () => {
       cancelled = true;
-      if (loaded) void loaded.destroy();
+      if (loaded) void loaded.loadingTask.destroy();
     };
   }, [path]);
   return { doc, failed };
