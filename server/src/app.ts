@@ -63,7 +63,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...logging,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Only a reverse proxy on this host by default: a client cannot choose its own IP (decision 24).
+    trustProxy: config.trustProxy ?? 'loopback',
     frameworkErrors: sendFrameworkError,
     // refuseWhileClosing answers in French instead.
     return503OnClosing: false,

@@ -30,6 +30,16 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** off: this instance runs no background jobs (tests that run the queue themselves, API-only instances). */
   JOBS_WORKER: z.enum(['on', 'off']).default('on'),
+  /**
+   * Which peers may set X-Forwarded-For (decision 24): `loopback` (a reverse proxy on this host),
+   * a comma-separated list of addresses, CIDR ranges or proxy-addr names (loopback, linklocal,
+   * uniquelocal), `true` (every peer: only behind a proxy that overwrites the header) or `false`.
+   * No hop count: Fastify 5.12 never trusts one.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|[a-z0-9.:/, ]*[a-z.:/][a-z0-9.:/, ]*)$/i, 'adresses ou plages CIDR séparées par des virgules, loopback, true ou false')
+    .default('loopback'),
 }).superRefine((e, ctx) => {
   if (e.FILE_STORE !== 's3') return;
   for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
@@ -60,6 +70,8 @@ export interface Config {
   metricsToken?: string;
   /** Run the background job queue in this instance (JOBS_WORKER, default on). */
   jobsWorker?: boolean;
+  /** Fastify's trustProxy: whose X-Forwarded-For becomes request.ip (rate limits, the IPs of the cheat analysis). */
+  trustProxy?: boolean | string;
 }
 
 export interface S3Config {
@@ -114,7 +126,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     metricsToken: e.METRICS_TOKEN,
     jobsWorker: e.JOBS_WORKER === 'on',
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
+}
+
+/** `true`/`false`, or the list of trusted proxies as proxy-addr reads it. */
+export function parseTrustProxy(value: string): boolean | string {
+  const v = value.trim();
+  return v === 'true' || v === 'false' ? v === 'true' : v;
 }
 
 function addressOf(from: string): string {

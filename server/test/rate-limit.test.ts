@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
 import { redisRateLimiter } from '../src/http/rate-limit.js';
 import { buildTestApp, inject, type TestApp } from './helpers.js';
 
@@ -25,6 +26,53 @@ describe('rate limits in PostgreSQL (default)', () => {
     expect(blocked.status).toBe(429);
     expect(blocked.body.message).toBe('Trop de tentatives. Réessayez dans une minute.');
     expect((await login('10.1.0.2')).status).toBe(401);
+  });
+});
+
+describe('TRUST_PROXY: who may name the client IP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t.close());
+  const login = (email: string, peer: string, forwardedFor: string) =>
+    inject(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'x' },
+      remoteAddress: peer,
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('by default a client that is not a local proxy cannot escape the limit with a forged X-Forwarded-For', async () => {
+    const email = `rl-${randomUUID().slice(0, 8)}@exemple.fr`;
+    for (let i = 0; i < 10; i++) expect((await login(email, '203.0.113.9', `198.51.100.${i}`)).status).toBe(401);
+    expect((await login(email, '203.0.113.9', '198.51.100.77')).status).toBe(429);
+  });
+
+  it('by default a reverse proxy on this host names the client', async () => {
+    const email = `rl-${randomUUID().slice(0, 8)}@exemple.fr`;
+    for (let i = 0; i < 10; i++) expect((await login(email, '127.0.0.1', '198.51.100.20')).status).toBe(401);
+    expect((await login(email, '127.0.0.1', '198.51.100.20')).status).toBe(429);
+    expect((await login(email, '127.0.0.1', '198.51.100.21')).status).toBe(401);
+  });
+
+  it('trusts the proxies TRUST_PROXY names, and refuses a hop count or a malformed value at start', async () => {
+    const behindLb = await buildTestApp({ env: { TRUST_PROXY: '10.0.0.0/8, loopback' } });
+    try {
+      const email = `rl-${randomUUID().slice(0, 8)}@exemple.fr`;
+      const viaLb = (client: string) =>
+        inject(behindLb, { method: 'POST', url: '/api/auth/login', payload: { email, password: 'x' }, remoteAddress: '10.9.8.7', headers: { 'x-forwarded-for': client } });
+      for (let i = 0; i < 10; i++) expect((await viaLb('198.51.100.30')).status).toBe(401);
+      expect((await viaLb('198.51.100.30')).status).toBe(429);
+      expect((await viaLb('198.51.100.31')).status).toBe(401);
+    } finally {
+      await behindLb.close();
+    }
+    expect(() => loadConfig({ DATA_DIR: t.config.dataDir, TRUST_PROXY: '2' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ DATA_DIR: t.config.dataDir, TRUST_PROXY: '<script>' })).toThrow(/TRUST_PROXY/);
+    expect(loadConfig({ DATA_DIR: t.config.dataDir, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: t.config.dataDir }).trustProxy).toBe('loopback');
   });
 });
 
