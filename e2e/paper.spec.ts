@@ -9,8 +9,7 @@ type Headers = Record<string, string>;
 // Five journeys share two cores: a page may take several seconds to answer after a navigation.
 const expect = baseExpect.configure({ timeout: 10_000 });
 
-// The centre field sits at y ≈ 730 px: in a 720 px window the page was seen scrolling back to the top
-// while the list was open, and Mantine hides a list whose field is out of view (left in the note).
+// The long journey uses a tall window; the last journey checks a pupil's mouse pick in a 720 px one.
 test.use({ viewport: { width: 1280, height: 1000 } });
 
 async function school(request: APIRequestContext, admin: Headers, name: string, latitude: number, longitude: number) {
@@ -226,6 +225,52 @@ test.describe('Épreuve papier', () => {
       // The search also finds one pupil by name.
       await search.fill(`agnesi ${t}`);
       await expect(count).toHaveText(/^1 \/ \d+ participants$/);
+    } finally {
+      await request.delete(`/api/chapter/${chapterId}`, { headers: admin });
+    }
+  });
+
+  test('[ÉLÈVE] choisit son centre à la souris dans une fenêtre de 720 px : la liste reste ouverte et la page ne remonte pas', async ({ page, request }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const admin = await adminHeaders(request);
+    const t = tag();
+    const host = await school(request, admin, `Collège Germain ${t}`, 48.8566, 2.3522);
+    const home = await school(request, admin, `Lycée Dubreil ${t}`, 45.764, 4.8357);
+    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Papier ${t}`, offline: true } })))._id;
+    try {
+      await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
+      const teacher = await apiAccount(request, 'enseignant', { firstName: 'Sophie', lastName: 'Germain', gender: 'female', institution: host.id });
+      await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
+      await ok(await request.patch(`/api/center/${chapterId}`, { headers: teacher.headers, data: { opened: true, nb_places: 5 } }));
+      const pupil = await apiAccount(request, 'eleve-marie-louise', {
+        firstName: 'Marie-Louise', lastName: `Dubreil ${t}`, birthDate: '2009-09-09', gender: 'female', grade: '2nde', defaultChoice: 'local', emailParent: 'parent@e2e.test', institution: home.id,
+      });
+      await noOutsideRequests(page);
+      // A slow school network: the map's code arrives a second after the panel.
+      await page.route(/\/assets\/center-map-[^/]*\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await route.continue();
+      });
+      await loginByApi(page, pupil.email);
+      await page.goto(`/chapter/${chapterId}`);
+      const field = page.getByLabel('Centre sélectionné', { exact: true }).first();
+      await expect(field).toBeAttached();
+      // The map arrives later (Leaflet loads with the panel): the field must not move when it does.
+      const before = await field.boundingBox();
+      await expect(page.getByRole('region', { name: 'Carte des centres d’examen' })).toBeVisible();
+      expect((await field.boundingBox())?.y).toBe(before?.y);
+      await field.scrollIntoViewIfNeeded();
+      const scrolled = await page.evaluate(() => window.scrollY);
+      expect(scrolled).toBeGreaterThan(0);
+      await field.click();
+      await field.pressSequentially('Germain');
+      const option = page.getByRole('option', { name: `${host.name} (Centre ouvert)` });
+      await expect(option).toBeVisible();
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+      await option.click();
+      await expect(page.getByText('Centre d’examen enregistré').last()).toBeVisible();
+      await expect(field).toHaveValue(`${host.name} (Centre ouvert)`);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
     } finally {
       await request.delete(`/api/chapter/${chapterId}`, { headers: admin });
     }

@@ -157,7 +157,7 @@ export function VirtualTable<T>({
                     <UnstyledButton
                       onClick={() => toggleSort(column.key)}
                       aria-label={column.sortLabel}
-                      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 700 }}
+                      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 700, fontSize: 'inherit', maxWidth: '100%' }}
                     >
                       {column.header}
                       <Icon size={14} aria-hidden="true" />

@@ -18,6 +18,7 @@ function iconOf(status: CenterStatus, selected: boolean): L.Icon {
 }
 
 export interface CenterMapProps {
+  height: number;
   tileUrl: string;
   markers: PlacedMarker<CenterOption>[];
   selectedId: string | null;
@@ -25,14 +26,14 @@ export interface CenterMapProps {
 }
 
 /** The map of exam centres (Leaflet, loaded with the paper panel only). */
-export default function CenterMap({ tileUrl, markers, selectedId, onSelect }: CenterMapProps) {
+export default function CenterMap({ height, tileUrl, markers, selectedId, onSelect }: CenterMapProps) {
   return (
     <div role="region" aria-label="Carte des centres d’examen">
       <MapContainer
         className="center-map"
         center={[MAP_DEFAULT_VIEW.lat, MAP_DEFAULT_VIEW.lng]}
         zoom={MAP_DEFAULT_VIEW.zoom}
-        style={{ height: 420 }}
+        style={{ height }}
         scrollWheelZoom
       >
         {tileUrl && (

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CENTER_STATUS_LABELS, NO_INSTRUCTIONS_TEXT, type CenterOption } from '@olympe/contract';
 import { centerKeys, chooseCenter, fetchCenterOptions, fetchUserCenter } from '../../../api/centers';
@@ -9,6 +9,7 @@ import { CenterLegend } from './center-legend';
 import { isSelectable, selectCenterMarkers, visibleOptions } from './center-options';
 
 const CenterMap = lazy(() => import('./center-map'));
+const CENTER_MAP_HEIGHT = 420;
 
 export const OWN_SCHOOL_REFUSES = 'Votre établissement n’organise pas cette épreuve : choisissez un autre centre.';
 export const SHOW_EXTRA_LABEL = 'Afficher d’autres possibilités';
@@ -82,8 +83,15 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
           </Alert>
         )}
         <CenterLegend />
-        <Suspense fallback={<Loader aria-label="Chargement de la carte" />}>
-          <CenterMap tileUrl={config.data?.tileUrl ?? ''} markers={markers} selectedId={selectedId} onSelect={pick} />
+        {/* The fallback keeps the map's height: the field below must not move while a pupil is using it. */}
+        <Suspense
+          fallback={
+            <Center h={CENTER_MAP_HEIGHT}>
+              <Loader role="status" aria-label="Chargement de la carte" />
+            </Center>
+          }
+        >
+          <CenterMap height={CENTER_MAP_HEIGHT} tileUrl={config.data?.tileUrl ?? ''} markers={markers} selectedId={selectedId} onSelect={pick} />
         </Suspense>
         {tooMany && <Text size="sm">Seuls 500 centres sont dessinés sur la carte ; tous restent disponibles dans la liste.</Text>}
         {!roles.isAdmin && extraCount > 0 && (
