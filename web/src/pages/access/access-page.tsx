@@ -1,10 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   ActionIcon,
   Button,
-  Center,
   Group,
-  Loader,
   MultiSelect,
   NumberInput,
   ScrollArea,
@@ -21,7 +19,9 @@ import { useParams } from 'react-router';
 import { GENDERS, GRADE_LABELS, GRADES, type Gender, type Grade } from '@olympe/contract';
 import { chapterKeys, fetchChapter, updateChapter } from '../../api/chapters';
 import { showNotice } from '../../api/notify';
-import { newAccessRow, toAccessGroups, toFormRow, type AccessFormRow } from './access-form';
+import { TitledLoader } from '../../components/TitledLoader';
+import { useEditableTable } from '../../hooks/use-editable-table';
+import { newAccessRow, toAccessGroups, toFormRow } from './access-form';
 
 const GENDER_LABELS: Record<Gender, string> = { male: 'Garçon', female: 'Fille', other: 'Autre' };
 const genderOptions = GENDERS.map((g) => ({ value: g, label: GENDER_LABELS[g] }));
@@ -32,36 +32,26 @@ export function AccessPage() {
   const { id = '' } = useParams();
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id) });
-  const [rows, setRows] = useState<AccessFormRow[]>([]);
+  // The groups are saved as a whole list: a removed row needs no call of its own.
+  const { rows, update, remove, add } = useEditableTable({
+    data: query.data,
+    toRows: (chapter) => (chapter.groups ?? []).map(toFormRow),
+  });
   const [saving, setSaving] = useState(false);
 
-  useEffect(() => {
-    if (query.data) setRows((query.data.groups ?? []).map(toFormRow));
-  }, [query.data]);
-
-  const heading = <Title order={1}>Permissions d’accès</Title>;
-  if (query.isPending) {
-    return (
-      <Stack>
-        {heading}
-        <Center py="xl">
-          <Loader role="status" aria-label="Chargement des accès" />
-        </Center>
-      </Stack>
-    );
-  }
+  const title = 'Permissions d’accès';
+  if (query.isPending) return <TitledLoader title={title} label="Chargement des accès" />;
   if (query.isError) {
     return (
       <Stack>
-        {heading}
+        <Title order={1}>{title}</Title>
         <Text>Impossible de charger ce chapitre.</Text>
       </Stack>
     );
   }
 
-  const update = (key: string, changes: Partial<AccessFormRow>) =>
-    setRows((current) => current.map((r) => (r.key === key ? { ...r, ...changes } : r)));
-
+  // Not the hook's save: the one call is not quiet (the server's own message, or the client's error
+  // notice, tells the outcome), and the groups reload only after a success, before the button stops loading.
   async function save() {
     const result = toAccessGroups(rows);
     if ('error' in result) {
@@ -81,7 +71,7 @@ export function AccessPage() {
 
   return (
     <Stack>
-      {heading}
+      <Title order={1}>{title}</Title>
       <Text fw={600}>{query.data.title}</Text>
       <Text size="sm">
         Le premier groupe (dans l’ordre du tableau) qui correspond à l’élève décide de sa fenêtre d’accès et de sa durée. Dates et
@@ -181,7 +171,7 @@ export function AccessPage() {
                         variant="subtle"
                         color="red"
                         aria-label={`Supprimer le groupe ${i + 1} (${row.name})`}
-                        onClick={() => setRows((current) => current.filter((r) => r.key !== row.key))}
+                        onClick={() => remove(row)}
                       >
                         <IconTrash size={18} aria-hidden="true" />
                       </ActionIcon>
@@ -194,7 +184,7 @@ export function AccessPage() {
         </Table>
       </ScrollArea>
       <Group>
-        <Button variant="default" onClick={() => setRows((current) => [...current, newAccessRow()])}>
+        <Button variant="default" onClick={() => add(newAccessRow())}>
           Ajouter un groupe d’accès
         </Button>
         <Button onClick={save} loading={saving}>

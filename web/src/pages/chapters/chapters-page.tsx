@@ -1,88 +1,51 @@
-import { useEffect, useState } from 'react';
-import { ActionIcon, Anchor, Button, Center, Checkbox, Group, Loader, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Checkbox, Group, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { NEW_CHAPTER_TITLE } from '@olympe/contract';
 import { chapterKeys, createChapter, deleteChapter, fetchChapters, updateChapter } from '../../api/chapters';
-import { notifyError } from '../../api/client';
-import { showNotice } from '../../api/notify';
 import { paths } from '../../config/paths';
+import { TitledLoader } from '../../components/TitledLoader';
+import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
-import { planChapterSave, rowOf, runChapterSave, type ChapterRow } from './plan-save';
+import { planChapterSave, rowOf, runChapterSave } from './plan-save';
 
 /** SPEC §2 "Chapter management (/chapters)": editable titles and flags, delete, add, links, save. */
 export function ChaptersPage() {
   const session = useSession();
-  const queryClient = useQueryClient();
   const query = useQuery({ queryKey: chapterKeys.all, queryFn: fetchChapters });
-  const [rows, setRows] = useState<ChapterRow[]>([]);
-  const [deleted, setDeleted] = useState<string[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { rows, update, remove, add, save, saving } = useEditableTable({
+    data: query.data,
+    toRows: (chapters) => chapters.map(rowOf),
+    deletedOf: (row) => row._id,
+  });
 
-  useEffect(() => {
-    if (query.data) {
-      setRows(query.data.map(rowOf));
-      setDeleted([]);
-    }
-  }, [query.data]);
+  const title = 'Gestion des chapitres';
+  if (query.isPending) return <TitledLoader title={title} label="Chargement des chapitres" />;
 
-  const title = <Title order={1}>Gestion des chapitres</Title>;
-  if (query.isPending) {
-    return (
-      <Stack>
-        {title}
-        <Center py="xl">
-          <Loader role="status" aria-label="Chargement des chapitres" />
-        </Center>
-      </Stack>
-    );
+  function addChapter() {
+    add({ key: `new-${Date.now()}-${rows.length}`, title: NEW_CHAPTER_TITLE, analysis: false, offline: false });
   }
 
-  function update(key: string, changes: Partial<ChapterRow>) {
-    setRows((current) => current.map((r) => (r.key === key ? { ...r, ...changes } : r)));
-  }
-  function remove(row: ChapterRow) {
-    setRows((current) => current.filter((r) => r.key !== row.key));
-    if (row._id) setDeleted((current) => [...current, row._id!]);
-  }
-  function add() {
-    setRows((current) => [
-      ...current,
-      { key: `new-${Date.now()}-${current.length}`, title: NEW_CHAPTER_TITLE, analysis: false, offline: false },
-    ]);
-  }
-
-  async function save() {
-    const plan = planChapterSave(rows, deleted);
-    if ('error' in plan) {
-      showNotice(`Erreur : ${plan.error}`, 'red');
-      return;
-    }
-    setSaving(true);
-    // SPEC §7: deletions first, then creations and updates, then the list reloads. Calls are
-    // quiet; one notification tells the outcome.
-    try {
-      await runChapterSave(plan, {
-        remove: (id) => deleteChapter(id, true),
-        create: (fields) => createChapter(fields, true),
-        update: (id, changes) => updateChapter(id, changes, true),
-      });
-      showNotice('Modifications enregistrées', 'green');
-    } catch (error) {
-      notifyError(error);
-      console.error(error);
-    } finally {
-      setSaving(false);
-      await queryClient.invalidateQueries({ queryKey: chapterKeys.all });
+  const saveChapters = () =>
+    save({
+      plan: planChapterSave,
+      // SPEC §7: deletions first, then creations and updates, then the list reloads. Calls are
+      // quiet; one notification tells the outcome.
+      run: (plan) =>
+        runChapterSave(plan, {
+          remove: (id) => deleteChapter(id, true),
+          create: (fields) => createChapter(fields, true),
+          update: (id, changes) => updateChapter(id, changes, true),
+        }),
+      queryKey: chapterKeys.all,
       // The sidebar's test lists come from the session.
-      await session.reload();
-    }
-  }
+      after: () => session.reload(),
+    });
 
   return (
     <Stack>
-      {title}
+      <Title order={1}>{title}</Title>
       {query.isError && <Text>Impossible de charger les chapitres.</Text>}
       <Table striped aria-label="Chapitres">
         <Table.Thead>
@@ -159,10 +122,10 @@ export function ChaptersPage() {
         </Table.Tbody>
       </Table>
       <Group>
-        <Button variant="default" onClick={add}>
+        <Button variant="default" onClick={addChapter}>
           Ajouter un chapitre
         </Button>
-        <Button onClick={save} loading={saving}>
+        <Button onClick={saveChapters} loading={saving}>
           Enregistrer
         </Button>
       </Group>

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Button, Center, Group, Loader, Paper, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { ActionIcon, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconDownload, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
@@ -13,10 +13,10 @@ import {
   fetchRawExercises,
   updateExercise,
 } from '../../api/exercises';
-import { notifyError } from '../../api/client';
-import { showNotice } from '../../api/notify';
 import { MathText } from '../../components/MathText';
-import { draftOf, hasChanges, newExercise, newVersion, planExerciseSave, type ExerciseDraft } from './plan-save';
+import { TitledLoader } from '../../components/TitledLoader';
+import { useEditableTable } from '../../hooks/use-editable-table';
+import { draftOf, hasChanges, newExercise, newVersion, planExerciseSave } from './plan-save';
 
 const formatOptions = ANSWER_FORMATS.map((f) => ({ value: f, label: ANSWER_FORMAT_LABELS[f] }));
 
@@ -29,36 +29,22 @@ export function ExosPage() {
   const queryClient = useQueryClient();
   const chapterQuery = useQuery({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id) });
   const exercisesQuery = useQuery({ queryKey: exerciseKeys.raw(id), queryFn: () => fetchRawExercises(id) });
-  const [drafts, setDrafts] = useState<ExerciseDraft[]>([]);
-  const [deleted, setDeleted] = useState<string[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { rows: drafts, deleted, update: edit, remove: removeExercise, add, save, saving } = useEditableTable({
+    data: exercisesQuery.data,
+    toRows: (exercises) => exercises.map(draftOf),
+    deletedOf: (d) => d._id,
+  });
   const [downloading, setDownloading] = useState(false);
-
-  useEffect(() => {
-    if (exercisesQuery.data) {
-      setDrafts(exercisesQuery.data.map(draftOf));
-      setDeleted([]);
-    }
-  }, [exercisesQuery.data]);
 
   const plan = useMemo(() => planExerciseSave(drafts, deleted), [drafts, deleted]);
   const dirty = 'error' in plan || hasChanges(plan);
 
-  const heading = <Title order={1}>Gestion du chapitre</Title>;
-  if (chapterQuery.isPending || exercisesQuery.isPending) {
-    return (
-      <Stack>
-        {heading}
-        <Center py="xl">
-          <Loader role="status" aria-label="Chargement du chapitre" />
-        </Center>
-      </Stack>
-    );
-  }
+  const title = 'Gestion du chapitre';
+  if (chapterQuery.isPending || exercisesQuery.isPending) return <TitledLoader title={title} label="Chargement du chapitre" />;
   if (chapterQuery.isError || exercisesQuery.isError) {
     return (
       <Stack>
-        {heading}
+        <Title order={1}>{title}</Title>
         <Text>Impossible de charger ce chapitre.</Text>
       </Stack>
     );
@@ -74,34 +60,17 @@ export function ExosPage() {
     }
   }
 
-  const edit = (key: string, change: (d: ExerciseDraft) => ExerciseDraft) =>
-    setDrafts((current) => current.map((d) => (d.key === key ? change(d) : d)));
-
-  function removeExercise(d: ExerciseDraft) {
-    setDrafts((current) => current.filter((x) => x.key !== d.key));
-    if (d._id) setDeleted((current) => [...current, d._id!]);
-  }
-
-  async function save() {
-    if ('error' in plan) {
-      showNotice(`Erreur : ${plan.error}`, 'red');
-      return;
-    }
-    setSaving(true);
-    // Same order as the chapter list (SPEC §7): deletions, then creations, then updates; quiet calls, one outcome.
-    try {
-      for (const exerciseId of plan.deletes) await deleteExercise(exerciseId, true);
-      for (const fields of plan.creates) await createExercise({ ...fields, chapter: id }, true);
-      for (const u of plan.updates) await updateExercise(u._id, u.changes, true);
-      showNotice('Modifications enregistrées', 'green');
-    } catch (error) {
-      notifyError(error);
-      console.error(error);
-    } finally {
-      setSaving(false);
-      await queryClient.invalidateQueries({ queryKey: exerciseKeys.raw(id) });
-    }
-  }
+  const saveExercises = () =>
+    save({
+      plan: planExerciseSave,
+      // Same order as the chapter list (SPEC §7): deletions, then creations, then updates; quiet calls, one outcome.
+      run: async ({ deletes, creates, updates }) => {
+        for (const exerciseId of deletes) await deleteExercise(exerciseId, true);
+        for (const fields of creates) await createExercise({ ...fields, chapter: id }, true);
+        for (const u of updates) await updateExercise(u._id, u.changes, true);
+      },
+      queryKey: exerciseKeys.raw(id),
+    });
 
   async function download() {
     setDownloading(true);
@@ -116,7 +85,7 @@ export function ExosPage() {
 
   return (
     <Stack>
-      {heading}
+      <Title order={1}>{title}</Title>
       <Text fw={600}>{chapter.title}</Text>
 
       <Stack gap={4}>
@@ -168,10 +137,7 @@ export function ExosPage() {
                   <TextInput
                     aria-label={`Titre de l’exercice ${n}`}
                     value={d.title}
-                    onChange={(e) => {
-                      const title = e.currentTarget.value;
-                      edit(d.key, (x) => ({ ...x, title }));
-                    }}
+                    onChange={(e) => edit(d.key, { title: e.currentTarget.value })}
                   />
                 </Table.Td>
                 <Table.Td>
@@ -180,7 +146,7 @@ export function ExosPage() {
                     data={formatOptions}
                     value={d.answerFormat}
                     allowDeselect={false}
-                    onChange={(v) => v && edit(d.key, (x) => ({ ...x, answerFormat: v as AnswerFormat }))}
+                    onChange={(v) => v && edit(d.key, { answerFormat: v as AnswerFormat })}
                   />
                 </Table.Td>
                 <Table.Td>
@@ -197,7 +163,7 @@ export function ExosPage() {
                               color="red"
                               disabled={d.versions.length === 1}
                               aria-label={`Retirer la version ${k + 1} de l’exercice ${n}`}
-                              onClick={() => edit(d.key, (x) => ({ ...x, versions: x.versions.filter((y) => y.key !== v.key) }))}
+                              onClick={() => edit(d.key, (x) => ({ versions: x.versions.filter((y) => y.key !== v.key) }))}
                             >
                               <IconTrash size={16} aria-hidden="true" />
                             </ActionIcon>
@@ -207,7 +173,7 @@ export function ExosPage() {
                           label={`Énoncé de la version ${k + 1} de l’exercice ${n}`}
                           value={v.content}
                           onChange={(content) =>
-                            edit(d.key, (x) => ({ ...x, versions: x.versions.map((y) => (y.key === v.key ? { ...y, content } : y)) }))
+                            edit(d.key, (x) => ({ versions: x.versions.map((y) => (y.key === v.key ? { ...y, content } : y)) }))
                           }
                         />
                         {d.answerFormat === 'numeric' && (
@@ -221,7 +187,7 @@ export function ExosPage() {
                             value={v.answer}
                             onChange={(e) => {
                               const answer = e.currentTarget.value;
-                              edit(d.key, (x) => ({ ...x, versions: x.versions.map((y) => (y.key === v.key ? { ...y, answer } : y)) }));
+                              edit(d.key, (x) => ({ versions: x.versions.map((y) => (y.key === v.key ? { ...y, answer } : y)) }));
                             }}
                           />
                         )}
@@ -231,7 +197,7 @@ export function ExosPage() {
                       variant="subtle"
                       size="compact-sm"
                       leftSection={<IconPlus size={14} aria-hidden="true" />}
-                      onClick={() => edit(d.key, (x) => ({ ...x, versions: [...x.versions, newVersion()] }))}
+                      onClick={() => edit(d.key, (x) => ({ versions: [...x.versions, newVersion()] }))}
                       aria-label={`Ajouter une version à l’exercice ${n}`}
                       w="fit-content"
                     >
@@ -257,10 +223,10 @@ export function ExosPage() {
         </Text>
       )}
       <Group>
-        <Button variant="default" onClick={() => setDrafts((current) => [...current, newExercise()])}>
+        <Button variant="default" onClick={() => add(newExercise())}>
           Ajouter un exercice
         </Button>
-        <Button onClick={save} loading={saving}>
+        <Button onClick={saveExercises} loading={saving}>
           Enregistrer
         </Button>
         <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={download} loading={downloading}>

@@ -1,32 +1,25 @@
-import { useEffect, useState } from 'react';
 import { ActionIcon, Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { NEW_GROUP_NAME, SYSTEM_GROUP_NAMES, type GroupSummary } from '@olympe/contract';
+import { NEW_GROUP_NAME, SYSTEM_GROUP_NAMES } from '@olympe/contract';
 import { createGroup, deleteGroup, fetchMyGroups, groupKeys, renameGroup } from '../../api/groups';
-import { notifyError } from '../../api/client';
-import { showNotice } from '../../api/notify';
 import { paths } from '../../config/paths';
+import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
 import { planGroupSave, type GroupRow } from './plan-save';
 
 /** SPEC §2 "Groups (/groups)": editable names, delete per row, add, link to members, save. */
 export function GroupsPage() {
   const session = useSession();
-  const queryClient = useQueryClient();
   const query = useQuery({ queryKey: groupKeys.all, queryFn: fetchMyGroups });
-  const [rows, setRows] = useState<GroupRow[]>([]);
-  const [deleted, setDeleted] = useState<GroupSummary[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { rows, update, remove, add, save, saving } = useEditableTable({
+    data: query.data,
+    toRows: (groups) => groups.map((g): GroupRow => ({ key: g._id, _id: g._id, name: g.name, savedName: g.name })),
+    deletedOf: (row) => (row._id ? { _id: row._id, name: row.savedName ?? row.name } : undefined),
+  });
 
-  useEffect(() => {
-    if (query.data) {
-      setRows(query.data.map((g) => ({ key: g._id, _id: g._id, name: g.name, savedName: g.name })));
-      setDeleted([]);
-    }
-  }, [query.data]);
-
+  // The loader alone: the title comes with the table (the other table pages show it above the loader).
   if (query.isPending) {
     return (
       <Center py="xl">
@@ -35,40 +28,19 @@ export function GroupsPage() {
     );
   }
 
-  function update(key: string, name: string) {
-    setRows((current) => current.map((r) => (r.key === key ? { ...r, name } : r)));
-  }
-  function remove(row: GroupRow) {
-    setRows((current) => current.filter((r) => r.key !== row.key));
-    if (row._id) setDeleted((current) => [...current, { _id: row._id!, name: row.savedName ?? row.name }]);
-  }
-  function add() {
-    setRows((current) => [...current, { key: `new-${Date.now()}-${current.length}`, name: NEW_GROUP_NAME }]);
-  }
-
-  async function save() {
-    const plan = planGroupSave(rows, deleted);
-    if ('error' in plan) {
-      showNotice(`Erreur : ${plan.error}`, 'red');
-      return;
-    }
-    setSaving(true);
-    // SPEC §7 order (as for chapters): deletions first, then creations and renames, then reload.
-    // Each call is quiet; one notification tells the outcome.
-    try {
-      for (const g of plan.deletes) await deleteGroup(g._id, true);
-      for (const name of plan.creates) await createGroup({ name }, true);
-      for (const r of plan.renames) await renameGroup(r._id, r.name, true);
-      showNotice('Modifications enregistrées', 'green');
-    } catch (error) {
-      notifyError(error);
-      console.error(error);
-    } finally {
-      setSaving(false);
-      await queryClient.invalidateQueries({ queryKey: groupKeys.all });
-      await session.reload();
-    }
-  }
+  const saveGroups = () =>
+    save({
+      plan: planGroupSave,
+      // SPEC §7 order (as for chapters): deletions first, then creations and renames, then reload.
+      // Each call is quiet; one notification tells the outcome.
+      run: async (plan) => {
+        for (const g of plan.deletes) await deleteGroup(g._id, true);
+        for (const name of plan.creates) await createGroup({ name }, true);
+        for (const r of plan.renames) await renameGroup(r._id, r.name, true);
+      },
+      queryKey: groupKeys.all,
+      after: () => session.reload(),
+    });
 
   return (
     <Stack>
@@ -97,7 +69,7 @@ export function GroupsPage() {
                     value={row.name}
                     readOnly={system}
                     description={system ? 'Groupe du système : ni renommé ni supprimé.' : undefined}
-                    onChange={(e) => update(row.key, e.currentTarget.value)}
+                    onChange={(e) => update(row.key, { name: e.currentTarget.value })}
                   />
                 </Table.Td>
                 <Table.Td>
@@ -130,10 +102,10 @@ export function GroupsPage() {
         </Table.Tbody>
       </Table>
       <Group>
-        <Button variant="default" onClick={add}>
+        <Button variant="default" onClick={() => add({ key: `new-${Date.now()}-${rows.length}`, name: NEW_GROUP_NAME })}>
           Ajouter un groupe
         </Button>
-        <Button onClick={save} loading={saving}>
+        <Button onClick={saveGroups} loading={saving}>
           Enregistrer
         </Button>
       </Group>
