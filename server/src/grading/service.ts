@@ -33,6 +33,9 @@ async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
   return (result as unknown as { rows: T[] }).rows;
 }
 
+/** A constant of the statement's own text (never user input): folded once by the planner. */
+const textLiteral = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
+
 /** Timestamps travel as ISO text cut to the millisecond, so the conflict check compares what the client got. */
 const isoMs = (column: SQL) =>
   sql`to_char(date_trunc('milliseconds', ${column}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -71,7 +74,10 @@ async function answerableExercises(db: Tx, chapterId: string) {
  * table — hashing ~110,000 cells spilled to disk at the default work_mem and cost a third of the
  * query, hence `enable_hashagg = off` for this transaction only. The grouped cells are joined to the
  * pupils, sorted by last name. Each cell travels as its final value, `idx:value` joined by U+001F, one
- * text per pupil (cheaper to parse than arrays). bench/grading: 10,000 × 12.
+ * text per pupil (cheaper to parse than arrays). The cell is the rule of `cellValue` written to be
+ * cheap per index tuple: an ungraded or blank cell is a constant of the statement (no concatenation),
+ * and btrim (which copies the answer and walks it character by character in UTF-8) only runs on an
+ * answer that starts with a space: 4–8 ms less SQL. bench/grading: 10,000 × 12.
  */
 export async function getGradingTable(db: Db, chapterId: string): Promise<GradingTable> {
   const chapter = await loadChapter(db, chapterId);
@@ -81,7 +87,9 @@ export async function getGradingTable(db: Db, chapterId: string): Promise<Gradin
     const branches = exercises.map(
       (exercise, idx) => sql`(
         SELECT DISTINCT ON (a.user_id) a.user_id,
-          ${sql.raw(`'${idx}:'`)} || coalesce(nullif(a.grade, ''), CASE WHEN btrim(a.answer) <> '' THEN ${CELL_UNGRADED} ELSE ${CELL_NONE} END) AS cell
+          CASE WHEN a.grade <> '' THEN ${textLiteral(`${idx}:`)} || a.grade
+            WHEN a.answer <> '' AND (NOT starts_with(a.answer, ' ') OR btrim(a.answer) <> '') THEN ${textLiteral(`${idx}:${CELL_UNGRADED}`)}
+            ELSE ${textLiteral(`${idx}:${CELL_NONE}`)} END AS cell
         FROM answers a
         WHERE a.exercise_id = ${exercise.id}::uuid AND a.withdrawn_at IS NULL
         ORDER BY a.user_id, a.seq DESC, a.created_at DESC)`,

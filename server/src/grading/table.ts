@@ -15,6 +15,36 @@ export interface TableRow {
 
 export const CELL_SEPARATOR = '\x1f';
 
+const COLON = 58;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+
+/**
+ * The `data` of one pupil from their packed cells. Read with indexOf/charCodeAt rather than split,
+ * slice and Number: at 10,000 pupils × 12 cells, building and serialising the table 33 → 22 ms, with
+ * less garbage (bench/grading). An entry whose index is not digits then ':' is ignored.
+ */
+export function cellsToData(cells: string | null, exerciseCount: number): string[] {
+  const data = new Array<string>(exerciseCount).fill(CELL_NONE);
+  if (!cells) return data;
+  const end = cells.length;
+  let start = 0;
+  while (start < end) {
+    let next = cells.indexOf(CELL_SEPARATOR, start);
+    if (next < 0) next = end;
+    let i = 0;
+    let q = start;
+    let c = cells.charCodeAt(q);
+    while (c >= DIGIT_0 && c <= DIGIT_9) {
+      i = i * 10 + (c - DIGIT_0);
+      c = cells.charCodeAt(++q);
+    }
+    if (c === COLON && q > start && i < exerciseCount) data[i] = cells.slice(q + 1, next);
+    start = next + 1;
+  }
+  return data;
+}
+
 /**
  * SPEC §3 Grading table: keyed by user id (in the query's order, by last name), one value per
  * answerable exercise in exercise order, following the cell rule of `cellValue`.
@@ -22,12 +52,6 @@ export const CELL_SEPARATOR = '\x1f';
 export function buildTableUsers(rows: readonly TableRow[], exerciseCount: number): GradingTable['users'] {
   const users: GradingTable['users'] = {};
   for (const row of rows) {
-    const data = new Array<string>(exerciseCount).fill(CELL_NONE);
-    for (const cell of row.cells ? row.cells.split(CELL_SEPARATOR) : []) {
-      const colon = cell.indexOf(':');
-      const i = Number(cell.slice(0, colon));
-      if (i >= 0 && i < exerciseCount) data[i] = cell.slice(colon + 1);
-    }
     users[row.id] = {
       firstName: row.first_name,
       lastName: row.last_name,
@@ -35,7 +59,7 @@ export function buildTableUsers(rows: readonly TableRow[], exerciseCount: number
       grade: row.grade,
       gender: row.gender,
       birthDate: row.birth_date,
-      data,
+      data: cellsToData(row.cells, exerciseCount),
     };
   }
   return users;
