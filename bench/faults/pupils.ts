@@ -7,7 +7,7 @@
  */
 import type http from 'node:http';
 import { AnswerQueue, type QueuedAnswer } from '../../web/src/lib/answer-queue.js';
-import { call, sleep, type Ack, type Seeded } from './harness.js';
+import { call, checkStored, pool, sleep, type Ack, type CheckDb, type Checks, type Seeded } from './harness.js';
 
 class MemoryStorage {
   private readonly map = new Map<string, string>();
@@ -162,6 +162,32 @@ export async function waitDrained(pupils: SimPupil[], timeoutMs: number): Promis
     await sleep(100);
   }
   return null;
+}
+
+/** The seeded pupils' pages, sharing one stats record, each opening the timed chapter (`concurrency` at a time). */
+export async function startClass(seeded: Seeded, base: () => string, agent: http.Agent, concurrency: number) {
+  const stats = newStats();
+  const pupils = seeded.pupils.map((u, i) => new SimPupil(i, u, seeded.exerciseIds, stats, base, agent));
+  await pool(pupils, concurrency, (p) => p.start(seeded.chapterId, Date.now() + 30_000));
+  return { pupils, stats };
+}
+
+/**
+ * Once the typing is over: waits (60 s at most) for every page to send what it holds, closes the pages,
+ * and compares the database with every acknowledged save and every last typed value. Records the
+ * checks every scenario makes: nothing acknowledged lost, pages drained, last typed value current, no
+ * final refusal.
+ */
+export async function settleClass(c: Checks, db: CheckDb, seeded: Seeded, pupils: SimPupil[], stats: ClassStats) {
+  const drainMs = await waitDrained(pupils, 60_000);
+  for (const p of pupils) p.queue.dispose();
+  const expected = expectedOf(pupils);
+  const stored = await checkStored(db, seeded.chapterId, stats.acks, expected);
+  c.expect(stored.lost === 0, `${stored.lost} acknowledged saves missing from the database`);
+  c.expect(drainMs !== null, 'some pages still had unsent answers 60 s after the typing stopped');
+  c.expect(stored.wrongCurrent === 0, `${stored.wrongCurrent} (pupil, exercise) whose current answer is not the last typed value`);
+  c.expect(stats.refused.length === 0, `final refusals: ${stats.refused.slice(0, 3).join(' | ')}`);
+  return { drainMs, expected, stored };
 }
 
 export const statusLine = (stats: ClassStats) =>

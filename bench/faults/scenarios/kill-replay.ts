@@ -23,7 +23,7 @@ import {
   type Ack,
   type ScenarioResult,
 } from '../harness.js';
-import { expectedOf, newStats, SimPupil, statusLine, waitDrained } from '../pupils.js';
+import { settleClass, startClass, statusLine } from '../pupils.js';
 
 const PUPILS = Number(process.env.FAULTS_PUPILS ?? 200);
 const TYPE_MS = 24_000;
@@ -54,9 +54,7 @@ export async function killAndReplay(): Promise<ScenarioResult[]> {
 
   async function killRun(seeded: Awaited<ReturnType<typeof seedAndStart>>) {
     const c = new Checks();
-    const stats = newStats();
-    const pupils = seeded.pupils.map((u, i) => new SimPupil(i, u, seeded.exerciseIds, stats, () => server.base, agent));
-    await pool(pupils, 20, (p) => p.start(seeded.chapterId, Date.now() + 30_000));
+    const { pupils, stats } = await startClass(seeded, () => server.base, agent, 20);
 
     const t0 = Date.now();
     const typing = Promise.all(pupils.map((p) => p.typeUntil(t0 + TYPE_MS, INTERVAL_MS)));
@@ -79,19 +77,11 @@ export async function killAndReplay(): Promise<ScenarioResult[]> {
       await sleep(50);
     }
     await typing;
-    const drainMs = await waitDrained(pupils, 60_000);
-    for (const p of pupils) p.queue.dispose();
-
-    const expected = expectedOf(pupils);
-    const stored = await checkStored(check.db, seeded.chapterId, stats.acks, expected);
+    const { expected, stored } = await settleClass(c, check.db, seeded, pupils, stats);
     c.expect(exit.signal === 'SIGKILL', `the first server was not killed by SIGKILL (${JSON.stringify(exit)})`);
     c.expect(server.pid !== firstPid, 'the server was not restarted');
     c.expect(acksBeforeKill > 0, 'no save acknowledged before the kill');
-    c.expect(stored.lost === 0, `${stored.lost} acknowledged saves missing from the database`);
-    c.expect(drainMs !== null, 'some pages still had unsent answers 60 s after the typing stopped');
     c.expect(recoveredMs !== null, 'some pages were still offline 60 s after the kill');
-    c.expect(stored.wrongCurrent === 0, `${stored.wrongCurrent} (pupil, exercise) whose current answer is not the last typed value`);
-    c.expect(stats.refused.length === 0, `final refusals: ${stats.refused.slice(0, 3).join(' | ')}`);
     const result: ScenarioResult = {
       name: 'kill -9 during autosave',
       pass: c.pass,

@@ -5,7 +5,6 @@
 import {
   call,
   canControlPostgres,
-  checkStored,
   Checks,
   createDatabase,
   dropDatabase,
@@ -13,7 +12,6 @@ import {
   openCheckDb,
   pgStart,
   pgStop,
-  pool,
   PORT_A,
   secs,
   seedChapter,
@@ -23,7 +21,7 @@ import {
   UNAVAILABLE_MESSAGE,
   type ScenarioResult,
 } from '../harness.js';
-import { expectedOf, newStats, SimPupil, statusLine, waitDrained } from '../pupils.js';
+import { settleClass, startClass, statusLine } from '../pupils.js';
 
 const PUPILS = 50;
 const STOP_MS = Number(process.env.FAULTS_PG_STOP_S ?? 20) * 1000;
@@ -48,9 +46,7 @@ export async function postgresStop(): Promise<ScenarioResult> {
   const c = new Checks();
   try {
     const seeded = await seedChapter(check.db, { pupils: PUPILS, exercises: 5, tag: 'pgstop' });
-    const stats = newStats();
-    const pupils = seeded.pupils.map((u, i) => new SimPupil(i, u, seeded.exerciseIds, stats, () => server.base, agent));
-    await pool(pupils, 10, (p) => p.start(seeded.chapterId, Date.now() + 30_000));
+    const { pupils, stats } = await startClass(seeded, () => server.base, agent, 10);
 
     // A probe reads the page's answers every 200 ms (its own connection each time), for the whole run.
     const t0 = performance.now();
@@ -96,10 +92,9 @@ export async function postgresStop(): Promise<ScenarioResult> {
       await sleep(50);
     }
     await typing;
-    const drainMs = await waitDrained(pupils, 60_000);
+    const { drainMs, stored } = await settleClass(c, check.db, seeded, pupils, stats);
     probing = false;
     await probeLoop;
-    for (const p of pupils) p.queue.dispose();
 
     // While PostgreSQL was down (from the end of its shutdown to the start command).
     const during = probes.filter((p) => p.at >= tStopped && p.at + p.ms <= tStart);
@@ -108,8 +103,6 @@ export async function postgresStop(): Promise<ScenarioResult> {
     const french = count((p) => p.status === 503 && p.message === UNAVAILABLE_MESSAGE);
     const others = during.filter((p) => p.status !== 503).map((p) => `${p.status || p.error}`);
     const slowest = Math.max(0, ...during.map((p) => p.ms));
-    const expected = expectedOf(pupils);
-    const stored = await checkStored(check.db, seeded.chapterId, stats.acks, expected);
 
     c.expect(server.alive(), `the server process died: ${server.output().slice(-500)}`);
     c.expect(during.length >= 10, `only ${during.length} probes during the outage`);
@@ -120,10 +113,6 @@ export async function postgresStop(): Promise<ScenarioResult> {
     c.expect(recovered !== null && recovered < 15_000, `the API did not answer 200 within 15 s of the start command (${recovered})`);
     c.expect(pagesRecovered !== null, 'some pages were still offline 30 s after PostgreSQL was back');
     c.expect(acksBefore > 0, 'no save acknowledged before the stop');
-    c.expect(stored.lost === 0, `${stored.lost} acknowledged saves missing from the database`);
-    c.expect(drainMs !== null, 'some pages still had unsent answers 60 s after the typing stopped');
-    c.expect(stored.wrongCurrent === 0, `${stored.wrongCurrent} (pupil, exercise) whose current answer is not the last typed value`);
-    c.expect(stats.refused.length === 0, `final refusals: ${stats.refused.slice(0, 3).join(' | ')}`);
     c.expect(!stats.statuses.has('500'), `${stats.statuses.get('500')} saves answered 500`);
     return {
       name: 'PostgreSQL stopped 20 s',
