@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, chapters, exercises, statementVersions } from '../src/db/schema.js';
+import { accessGroups, chapterSessions, chapters, exercises, statementVersions } from '../src/db/schema.js';
 import { pickVersionIndex } from '../src/exercises/versions.js';
 import { buildTestApp, createUser, inject, loginAs, PUPIL_PROFILE, type RoleName, type TestApp } from './helpers.js';
 
@@ -242,6 +242,29 @@ describe('what pupils read', () => {
     const page = await inject(t, { method: 'GET', url: `/api/exos/chapter/${chapter.id}`, headers: pupil.headers });
     expect(page.status).toBe(403);
     expect(page.body.message).toBe('Vous n’avez pas accès à ce chapitre.');
+    // Whether a group admits a pupil depends on the profile: an incomplete one is told to complete it.
+    const incomplete = await createUser(t, 'pupil', { grade: '4eme' });
+    const refused = await inject(t, { method: 'GET', url: `/api/exos/chapter/${chapter.id}`, headers: incomplete.headers });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Complétez votre profil pour accéder aux contenus.');
+  });
+
+  it('gives a timed chapter’s statements only while the pupil’s session runs', async () => {
+    const { chapter } = await seed({}, { timeDuration: 30 });
+    const pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
+    const statements = async () => {
+      const page = await inject(t, { method: 'GET', url: `/api/exos/chapter/${chapter.id}`, headers: pupil.headers });
+      expect(page.status).toBe(200);
+      return page.body.exercises.length;
+    };
+    expect(await statements()).toBe(0);
+    expect((await inject(t, { method: 'POST', url: `/api/chapter/start/${chapter.id}`, headers: pupil.headers })).status).toBe(200);
+    expect(await statements()).toBe(1);
+    await t.database.db
+      .update(chapterSessions)
+      .set({ startedAt: new Date(Date.now() - 3600_000), endTime: new Date(Date.now() - 1800_000) })
+      .where(eq(chapterSessions.userId, pupil.id));
+    expect(await statements()).toBe(0);
   });
 
   it('withholds statements before the window opens and for unpublished paper chapters', async () => {

@@ -1,4 +1,4 @@
-import { getChapterSessionState } from '../sessions/service.js';
+import { getChapterSessionState, loadChapterContext } from '../sessions/service.js';
 import {
   parseDecimal,
   type AnswerFormat,
@@ -11,7 +11,8 @@ import {
 } from '@olympe/contract';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
-import { chapterAccessFor, findChapter, type ChapterAccess } from '../chapters/service.js';
+import { chapterAccessFor, findChapter, isChapterStaff, type ChapterAccess } from '../chapters/service.js';
+import { windowStatus } from '../chapters/access.js';
 import type { Db, Tx } from '../db/client.js';
 import { exercises, statementVersions } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
@@ -82,7 +83,7 @@ function presentForUser(e: ExerciseWithVersions, userId: string, staff: boolean)
  * Whether a non-staff caller may read the statements now: the window must have opened, and a paper
  * chapter's subject stays off-line until its grades are published. Timed sessions come on top of this.
  */
-function statementsReadable(access: ChapterAccess): boolean {
+function statementsReadable(access: Pick<ChapterAccess, 'staff' | 'status'> & { rule: object | null; chapter: Pick<ChapterAccess['chapter'], 'offline' | 'analysis'> }): boolean {
   if (access.staff) return true;
   if (!access.rule || access.status === 'before') return false;
   return !access.chapter.offline || access.chapter.analysis;
@@ -165,15 +166,9 @@ export async function getExerciseFor(db: Db, auth: AuthContext, id: string, now 
 
 /** GET /exos/chapter/{id}: the chapter's header and its exercises as this caller may read them. */
 export async function getChapterPage(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<ChapterPage> {
-  const access = await chapterAccessFor(db, auth, chapterId, now);
-  const { chapter } = access;
-  let readable = statementsReadable(access);
-  if (!access.staff) {
-    // DESIGN §3 Sessions: outside analysis mode, statements only while the session is started with
-    // time left; this also refuses pupils whose profile is incomplete (403).
-    const session = await getChapterSessionState(db, auth, chapterId);
-    readable &&= chapter.analysis || session.status === 'started';
-  }
+  const { chapter, readable, staff } = isChapterStaff(auth) || auth.isTeacher
+    ? await staffReadable(db, auth, chapterId, now)
+    : await pupilReadable(db, auth, chapterId, now);
   const list = readable ? await loadChapterExercises(db, chapterId) : [];
   return {
     _id: chapter.id,
@@ -181,6 +176,32 @@ export async function getChapterPage(db: Db, auth: AuthContext, chapterId: strin
     offline: chapter.offline,
     analysis: chapter.analysis,
     headerStudents: chapter.headerStudents,
-    exercises: list.map((e) => presentForUser(e, auth.userId, access.staff)),
+    exercises: list.map((e) => presentForUser(e, auth.userId, staff)),
   };
+}
+
+/** Admins, members and school staff: the chapter's access rules as chapterAccessFor reads them. */
+async function staffReadable(db: Db, auth: AuthContext, chapterId: string, now: Date) {
+  const access = await chapterAccessFor(db, auth, chapterId, now);
+  let readable = statementsReadable(access);
+  if (!access.staff) {
+    // DESIGN §3 Sessions: outside analysis mode, statements only while the session is started with
+    // time left; this also refuses callers whose profile is incomplete (403).
+    const session = await getChapterSessionState(db, auth, chapterId);
+    readable &&= access.chapter.analysis || session.status === 'started';
+  }
+  return { chapter: access.chapter, readable, staff: access.staff };
+}
+
+/**
+ * A pupil (the start-of-test rush: every pupil loads this page within a minute): the chapter, then one
+ * statement for profile, access rule and session (loadChapterContext, which refuses an incomplete
+ * profile or a pupil no access group admits with 403) instead of three more lookups.
+ */
+async function pupilReadable(db: Db, auth: AuthContext, chapterId: string, now: Date) {
+  const chapter = await findChapter(db, chapterId);
+  const ctx = await loadChapterContext(db, auth, chapterId, now);
+  const status = ctx.rule ? windowStatus(ctx.rule, now) : null;
+  const readable = statementsReadable({ chapter, staff: false, rule: ctx.rule, status }) && (chapter.analysis || ctx.state.status === 'started');
+  return { chapter, readable, staff: false };
 }
