@@ -35,15 +35,30 @@ describe('routes', () => {
     ['/login', 'Connexion'],
     ['/signup', 'Inscription'],
     ['/confirm?token=x', 'Choix du mot de passe'],
-    ['/chapters', 'Gestion des chapitres'],
-    ['/grader/abc', 'Correction'],
     ['/history/u1/e1', 'Historique des réponses'],
     ['/viewer/pdfs/2025/copie.pdf', 'Visualisateur'],
-    ['/registrations/abc', 'Aperçu du Chapitre'],
     ['/nimporte/quoi', 'Page introuvable'],
   ])('renders %s as "%s"', async (url, title) => {
     renderAt(url);
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeTruthy();
+  });
+
+  it.each([
+    '/chapters',
+    '/groups',
+    '/users/abc',
+    '/grader/abc',
+    '/exos/abc',
+    '/access/abc',
+    '/sorting/abc',
+    '/overview/abc',
+    '/analysis/abc',
+    '/registrations/abc',
+    '/live/abc',
+  ])('sends a visitor who is not logged in from the management screen %s to the login page', async (url) => {
+    const router = renderAt(url);
+    expect(await screen.findByRole('heading', { name: 'Connexion', level: 1 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/login');
   });
 
   it('names the chapter route "chapter"', () => {

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { RequireRole } from './layout/require-role';
 import { RootLayout } from './layout/root-layout';
 import { RouteError } from './layout/route-error';
 
@@ -7,9 +8,16 @@ import { RouteError } from './layout/route-error';
  * Each screen is its own chunk (React.lazy), so heavy libraries (maps, PDF, KaTeX) load with the
  * route that needs them and never with the home page.
  */
-function page<K extends string>(load: () => Promise<{ [P in K]: ComponentType }>, name: K) {
+function page<K extends string>(load: () => Promise<{ [P in K]: ComponentType }>, name: K, role?: 'admin' | 'member') {
   const Page = lazy<ComponentType>(() => load().then((module) => ({ default: module[name] })));
-  return <Page />;
+  // A management screen's code is not even loaded for a caller without its role.
+  return role ? (
+    <RequireRole role={role}>
+      <Page />
+    </RequireRole>
+  ) : (
+    <Page />
+  );
 }
 
 export const routes: RouteObject[] = [
@@ -25,33 +33,33 @@ export const routes: RouteObject[] = [
           { path: 'signup', element: page(() => import('./pages/signup/signup-page'), 'SignupPage') },
           { path: 'confirm', element: page(() => import('./pages/confirm/confirm-page'), 'ConfirmPage') },
           { path: 'profile', element: page(() => import('./pages/profile/profile-page'), 'ProfilePage') },
-          { path: 'chapters', element: page(() => import('./pages/chapters/chapters-page'), 'ChaptersPage') },
-          { path: 'groups', element: page(() => import('./pages/groups/groups-page'), 'GroupsPage') },
+          { path: 'chapters', element: page(() => import('./pages/chapters/chapters-page'), 'ChaptersPage', 'admin') },
+          { path: 'groups', element: page(() => import('./pages/groups/groups-page'), 'GroupsPage', 'admin') },
           { path: 'map', element: page(() => import('./pages/map/map-page'), 'MapPage') },
-          { path: 'users/:id', id: 'Users', element: page(() => import('./pages/users/users-page'), 'UsersPage') },
+          { path: 'users/:id', id: 'Users', element: page(() => import('./pages/users/users-page'), 'UsersPage', 'admin') },
           {
             path: 'chapter/:id',
             id: 'chapter',
             element: page(() => import('./pages/chapter/chapter-page'), 'ChapterPage'),
           },
-          { path: 'grader/:id', element: page(() => import('./pages/grader/grader-page'), 'GraderPage') },
+          { path: 'grader/:id', element: page(() => import('./pages/grader/grader-page'), 'GraderPage', 'member') },
           {
             path: 'history/:uid/:eid',
             element: page(() => import('./pages/history/history-page'), 'HistoryPage'),
           },
           // The splat keeps slashes: /viewer/pdfs/2025/a.pdf gives params['*'] = 'pdfs/2025/a.pdf'.
           { path: 'viewer/*', element: page(() => import('./pages/viewer/viewer-page'), 'ViewerPage') },
-          { path: 'exos/:id', element: page(() => import('./pages/exos/exos-page'), 'ExosPage') },
-          { path: 'access/:id', element: page(() => import('./pages/access/access-page'), 'AccessPage') },
-          { path: 'sorting/:id', element: page(() => import('./pages/sorting/sorting-page'), 'SortingPage') },
-          { path: 'overview/:id', element: page(() => import('./pages/overview/overview-page'), 'OverviewPage') },
-          { path: 'analysis/:id', element: page(() => import('./pages/analysis/analysis-page'), 'AnalysisPage') },
+          { path: 'exos/:id', element: page(() => import('./pages/exos/exos-page'), 'ExosPage', 'admin') },
+          { path: 'access/:id', element: page(() => import('./pages/access/access-page'), 'AccessPage', 'admin') },
+          { path: 'sorting/:id', element: page(() => import('./pages/sorting/sorting-page'), 'SortingPage', 'member') },
+          { path: 'overview/:id', element: page(() => import('./pages/overview/overview-page'), 'OverviewPage', 'member') },
+          { path: 'analysis/:id', element: page(() => import('./pages/analysis/analysis-page'), 'AnalysisPage', 'admin') },
           {
             path: 'registrations/:id',
-            element: page(() => import('./pages/registrations/registrations-page'), 'RegistrationsPage'),
+            element: page(() => import('./pages/registrations/registrations-page'), 'RegistrationsPage', 'admin'),
           },
           { path: 'donnees-personnelles', element: page(() => import('./pages/privacy/privacy-page'), 'PrivacyPage') },
-          { path: 'live/:id', element: page(() => import('./pages/live/live-page'), 'LivePage') },
+          { path: 'live/:id', element: page(() => import('./pages/live/live-page'), 'LivePage', 'admin') },
           { path: '*', element: page(() => import('./pages/not-found/not-found-page'), 'NotFoundPage') },
         ],
       },
