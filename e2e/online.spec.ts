@@ -96,6 +96,13 @@ test.describe('Épreuve en ligne', () => {
       const card = (i: number) => page.getByRole('region', { name: exercises[i].title });
       const input = (i: number) => card(i).getByRole('textbox', { name: 'Votre réponse :' });
       const state = (i: number) => page.getByTestId(`save-state-${exercises[i].id}`);
+      // On a phone the remaining time stays on screen, under the header, down to the last exercise.
+      await page.setViewportSize({ width: 375, height: 740 });
+      await card(exercises.length - 1).scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      await expect(timer).toBeInViewport();
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.evaluate(() => window.scrollTo(0, 0));
       await expect(input(0)).toHaveAttribute('placeholder', '?');
       await expect(card(0).getByRole('link', { name: 'Historique' })).toHaveAttribute('href', `/history/${me.id}/${exercises[0].id}`);
 

@@ -87,7 +87,15 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
       )}
       {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalScore(page.exercises, answers)}</Text>}
       {remaining !== null && remaining > 0 && (
-        <Text fw={700} role="timer" aria-live="off">
+        // Stays under the header while the pupil scrolls through the exercises (a phone shows one at a time).
+        <Text
+          fw={700}
+          role="timer"
+          aria-live="off"
+          py={4}
+          bg="var(--mantine-color-body)"
+          style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}
+        >
           Temps restant : {formatRemaining(remaining)}
         </Text>
       )}
