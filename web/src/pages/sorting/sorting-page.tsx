@@ -105,7 +105,8 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
   const pupil = page.user ? known.get(page.user) ?? null : null;
 
   // The shortcuts work as soon as the copy is on screen.
-  useEffect(() => rootRef.current?.focus(), []);
+  // Without scrolling: the page's title stays in view under the header.
+  useEffect(() => rootRef.current?.focus({ preventScroll: true }), []);
 
   const addFound = useCallback((found: SortingPupil[]) => {
     setKnown((current) => {

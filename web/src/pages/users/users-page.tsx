@@ -120,13 +120,13 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
 
   const columns = useMemo<VirtualColumn<GroupMember>[]>(
     () => [
-      { key: 'firstName', header: 'Prénom', cell: (m) => m.firstName, sortValue: byFirstName },
-      { key: 'lastName', header: 'Nom', cell: (m) => m.lastName, sortValue: byLastName },
-      { key: 'grade', header: 'Classe', width: 100, cell: (m) => gradeLabel(m.grade) },
-      { key: 'gender', header: 'Genre', width: 80, cell: (m) => (m.gender ? GENDER_SHORT[m.gender] : '') },
+      { key: 'firstName', header: 'Prénom', width: '12%', cell: (m) => m.firstName, sortValue: byFirstName },
+      { key: 'lastName', header: 'Nom', width: '14%', cell: (m) => m.lastName, sortValue: byLastName },
+      { key: 'grade', header: 'Classe', width: 70, cell: (m) => gradeLabel(m.grade) },
+      { key: 'gender', header: 'Genre', width: 64, cell: (m) => (m.gender ? GENDER_SHORT[m.gender] : '') },
       {
+        // The e-mail takes what the other columns leave (its full text is in the cell's title).
         key: 'email',
-        width: '28%',
         header: (
           <Group gap={4} wrap="nowrap">
             E-mail
@@ -139,12 +139,12 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
         ),
         cell: (m) => <span title={m.email}>{m.email}</span>,
       },
-      { key: 'birthDate', header: 'Date de naissance', width: 150, cell: (m) => formatBirthDate(m.birthDate) },
-      { key: 'notifications', header: 'Notifications', width: 120, cell: (m) => yesNo(m.emailNotifications) },
+      { key: 'birthDate', header: 'Date de naissance', width: 110, cell: (m) => formatBirthDate(m.birthDate) },
+      { key: 'notifications', header: 'Notifications', width: 116, cell: (m) => yesNo(m.emailNotifications) },
       {
         key: 'actions',
         header: 'Actions',
-        width: 190,
+        width: 170,
         cell: (m) =>
           m.isAdmin ? (
             <Text size="xs" c="gray.7">

@@ -99,7 +99,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
             {showExtra ? HIDE_EXTRA_LABEL : `${SHOW_EXTRA_LABEL} (${extraCount})`}
           </Button>
         )}
-        <Group align="end">
+        <Group align="end" wrap="nowrap" maw="100%">
           <Select
             label="Centre sélectionné"
             placeholder="Aucun centre choisi"
@@ -113,7 +113,8 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
               const option = all.find((o) => o._id === value);
               if (option) pick(option);
             }}
-            miw={420}
+            w={420}
+            maw="100%"
           />
           {choose.isPending && <Loader size="sm" aria-label="Enregistrement" />}
         </Group>
