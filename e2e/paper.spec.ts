@@ -188,9 +188,11 @@ test.describe('Épreuve papier', () => {
       await expect(page).toHaveURL(/\/viewer\/pdfs\/[0-9a-f-]{36}\.pdf$/);
       await expect(page.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
 
-      // The admin's overview: participants by centre, count, search, and the CSV of what is shown.
+      // The admin's overview, reached from the chapter list: participants by centre, count, search, and the CSV of what is shown.
       await adminPage(page);
-      await page.goto(`/registrations/${chapterId}`);
+      await page.goto('/chapters');
+      await page.getByRole('link', { name: `Inscriptions au chapitre ${title}` }).click();
+      await expect(page).toHaveURL(`/registrations/${chapterId}`);
       await expect(page.getByRole('heading', { name: 'Aperçu du Chapitre' })).toBeVisible();
       await expect(page.getByText(title, { exact: true })).toBeVisible();
       const count = page.getByRole('status').filter({ hasText: /participants$/ });

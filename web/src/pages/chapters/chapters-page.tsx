@@ -20,6 +20,7 @@ export function ChaptersPage() {
     deletedOf: (row) => row._id,
   });
 
+  const paperIds = new Set((query.data ?? []).filter((c) => c.offline).map((c) => c._id));
   const title = 'Gestion des chapitres';
   if (query.isPending) return <TitledLoader title={title} label="Chargement des chapitres" />;
 
@@ -108,6 +109,12 @@ export function ChaptersPage() {
                         <Anchor component={Link} to={paths.live(row._id)} aria-label={`Suivi en direct du chapitre ${name}`}>
                           Direct
                         </Anchor>
+                        {/* Paper chapters (as saved): who registered in which centre, and the answer sheets. */}
+                        {paperIds.has(row._id) && (
+                          <Anchor component={Link} to={paths.registrations(row._id)} aria-label={`Inscriptions au chapitre ${name}`}>
+                            Inscriptions
+                          </Anchor>
+                        )}
                       </>
                     ) : (
                       <Text size="sm" c="gray.7">
