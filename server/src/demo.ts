@@ -12,7 +12,8 @@ import { openFileStore } from './files/store-select.js';
  * demonstration data, then the app on http://localhost:PORT. Never used by `npm start`.
  */
 async function main() {
-  const env = { ...process.env, DATA_DIR: process.env.DATA_DIR ?? './data/demo' };
+  // The home and privacy pages give CONTACT_EMAIL to write to: never the no-reply sender in the demo.
+  const env = { ...process.env, DATA_DIR: process.env.DATA_DIR ?? './data/demo', CONTACT_EMAIL: process.env.CONTACT_EMAIL ?? 'contact@olympe.demo' };
   const dataDir = path.resolve(env.DATA_DIR);
   rmSync(dataDir, { recursive: true, force: true });
   const config = loadConfig(env);

@@ -13,6 +13,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   const app = await buildApp({ config, database, logStream: productionLogStream() });
   if (config.adminEmail) await bootstrapAdmin(app.deps, config.adminEmail);
   await app.listen({ port: config.port, host: config.host });
+  if (!env.CONTACT_EMAIL && /^no-?reply@/i.test(config.contactEmail)) {
+    app.log.warn({ contactEmail: config.contactEmail }, 'CONTACT_EMAIL is not set: the home and privacy pages tell users to write to the no-reply sender');
+  }
   let stopping: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals) => {
     stopping ??= gracefulStop(app, database, signal).then(
