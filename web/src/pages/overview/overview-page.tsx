@@ -23,10 +23,10 @@ const columns: VirtualColumn<OverviewLine>[] = [
   {
     key: 'comment',
     header: 'Commentaire',
-    width: '26%',
+    width: '22%',
     cell: (l) => <span title={l.grade_comment ?? ''}>{truncateComment(l.grade_comment)}</span>,
   },
-  { key: 'date', header: 'Date', width: 190, sortValue: byDate, cell: (l) => (l.grade_timestamp ? formatParisDateTime(l.grade_timestamp) : '') },
+  { key: 'date', header: 'Date', width: 215, sortValue: byDate, cell: (l) => (l.grade_timestamp ? formatParisDateTime(l.grade_timestamp) : '') },
   {
     key: 'link',
     header: 'Lien',
