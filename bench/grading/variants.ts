@@ -13,7 +13,7 @@
  */
 import { CELL_NONE } from '@olympe/contract';
 import pg from 'pg';
-import { cellsToData } from '../../server/src/grading/table.js';
+import { cellsToData, type TableRow } from '../../server/src/grading/table.js';
 import { benchUrl } from './db.js';
 
 const RUNS = Number(process.env.RUNS ?? 15);
@@ -52,16 +52,7 @@ const headJson = `to_json(u.id)::text || ':{"firstName":' || coalesce(to_json(u.
 const jsonCell = `CASE WHEN a.grade <> '' THEN to_json(a.grade)::text WHEN a.answer <> '' AND (NOT starts_with(a.answer, ' ') OR btrim(a.answer) <> '') THEN '"?"' ELSE '" "' END`;
 const unsafe = /["\\\u0000-\u001f]/;
 
-interface Row {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  email: string;
-  grade: string | null;
-  gender: string | null;
-  birth_date: string | null;
-  cells: string | null;
-}
+type Row = TableRow;
 const userOf = (row: Row, data: string[]) => ({
   firstName: row.first_name,
   lastName: row.last_name,
