@@ -28,6 +28,12 @@ describe('LoginPage', () => {
     expect(password.required).toBe(true);
   });
 
+  it('tells a pupil who forgot the password to sign up again with the same address', () => {
+    setup();
+    expect(screen.getByText(/^Mot de passe oublié \?/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Inscrivez-vous à nouveau avec la même adresse' }).getAttribute('href')).toBe('/signup');
+  });
+
   it('logs in, loads the session with the token, then goes to /profile', async () => {
     loginMock.mockResolvedValue('jwt-1');
     const { email, password, sessionLogin } = setup();

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Button, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { useNavigate } from 'react-router';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Link, useNavigate } from 'react-router';
 import { login } from '../../api/auth';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
@@ -52,6 +52,14 @@ export function LoginPage() {
           </Button>
         </Stack>
       </form>
+      {/* As the home page's help says: signing up again with the same address mails a new link. */}
+      <Text size="sm">
+        Mot de passe oublié ?{' '}
+        <Anchor component={Link} to={paths.signup}>
+          Inscrivez-vous à nouveau avec la même adresse
+        </Anchor>{' '}
+        : un lien pour en choisir un nouveau vous sera envoyé, vos données sont conservées.
+      </Text>
     </Stack>
   );
 }
