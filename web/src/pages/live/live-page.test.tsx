@@ -5,6 +5,7 @@ import type { LiveChapter } from '@olympe/contract';
 import { NO_ROLES } from '../../session/roles';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
+import { RequireRole } from '../../layout/require-role';
 import { LivePage } from './live-page';
 import { liveFigures, minuteLabels } from './live';
 
@@ -33,7 +34,14 @@ function renderAs(isAdmin: boolean) {
   renderWithProviders(
     <SessionContext.Provider value={{ ...LOGGED_OUT, token: 't', roles: { ...NO_ROLES, isAdmin } }}>
       <Routes>
-        <Route path="/live/:id" element={<LivePage />} />
+        <Route
+          path="/live/:id"
+          element={
+            <RequireRole role="admin">
+              <LivePage />
+            </RequireRole>
+          }
+        />
       </Routes>
     </SessionContext.Provider>,
     { route: '/live/c1' },
