@@ -13,7 +13,7 @@
  */
 import { CELL_NONE } from '@olympe/contract';
 import pg from 'pg';
-import { cellsToData, type TableRow } from '../../server/src/grading/table.js';
+import { cellsToData, presentTableUser, type TableRow } from '../../server/src/grading/table.js';
 import { benchUrl } from './db.js';
 
 const RUNS = Number(process.env.RUNS ?? 15);
@@ -53,15 +53,7 @@ const jsonCell = `CASE WHEN a.grade <> '' THEN to_json(a.grade)::text WHEN a.ans
 const unsafe = /["\\\u0000-\u001f]/;
 
 type Row = TableRow;
-const userOf = (row: Row, data: string[]) => ({
-  firstName: row.first_name,
-  lastName: row.last_name,
-  email: row.email,
-  grade: row.grade,
-  gender: row.gender,
-  birthDate: row.birth_date,
-  data,
-});
+const userOf = presentTableUser;
 
 interface Variant {
   sql: string;

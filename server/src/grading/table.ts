@@ -51,16 +51,19 @@ export function cellsToData(cells: string | null, exerciseCount: number): string
  */
 export function buildTableUsers(rows: readonly TableRow[], exerciseCount: number): GradingTable['users'] {
   const users: GradingTable['users'] = {};
-  for (const row of rows) {
-    users[row.id] = {
-      firstName: row.first_name,
-      lastName: row.last_name,
-      email: row.email,
-      grade: row.grade,
-      gender: row.gender,
-      birthDate: row.birth_date,
-      data: cellsToData(row.cells, exerciseCount),
-    };
-  }
+  for (const row of rows) users[row.id] = presentTableUser(row, cellsToData(row.cells, exerciseCount));
   return users;
+}
+
+/** One pupil of the table: the row's identity fields and their cells in exercise order. */
+export function presentTableUser(row: Omit<TableRow, 'cells'>, data: string[]): GradingTable['users'][string] {
+  return {
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    grade: row.grade,
+    gender: row.gender,
+    birthDate: row.birth_date,
+    data,
+  };
 }
