@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
-import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, screenshot, smallPdf, tag, TEACHERS_GROUP_ID } from './fixtures.js';
+import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 
 type Headers = Record<string, string>;
@@ -59,20 +59,12 @@ test.describe('Épreuve papier', () => {
 
       const teacher = await apiAccount(request, 'enseignant', { firstName: 'Émile', lastName: 'Borel', gender: 'male', institution: schoolA.id });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
-      const pupilProfile = (firstName: string, lastName: string, institution: string) => ({
-        firstName,
-        lastName,
-        birthDate: '2009-09-09',
-        gender: 'female',
-        grade: '2nde',
-        defaultChoice: 'local',
-        emailParent: 'parent@e2e.test',
-        institution,
-      });
+      // Pupils of another school, in 2nde (the CSV checks the class).
+      const outsidePupil = (firstName: string, lastName: string, institution: string) => pupilProfile({ firstName, lastName, institution, grade: '2nde' });
       const pupils = [
-        await apiAccount(request, 'eleve-ada', pupilProfile('Ada', `Lovelace ${t}`, schoolB.id)),
-        await apiAccount(request, 'eleve-marie', pupilProfile('Marie', `Agnesi ${t}`, schoolB.id)),
-        await apiAccount(request, 'eleve-mary', pupilProfile('Mary', `Somerville ${t}`, schoolC.id)),
+        await apiAccount(request, 'eleve-ada', outsidePupil('Ada', `Lovelace ${t}`, schoolB.id)),
+        await apiAccount(request, 'eleve-marie', outsidePupil('Marie', `Agnesi ${t}`, schoolB.id)),
+        await apiAccount(request, 'eleve-mary', outsidePupil('Mary', `Somerville ${t}`, schoolC.id)),
       ];
       await noOutsideRequests(page);
 
@@ -244,9 +236,7 @@ test.describe('Épreuve papier', () => {
       const teacher = await apiAccount(request, 'enseignant', { firstName: 'Sophie', lastName: 'Germain', gender: 'female', institution: host.id });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
       await ok(await request.patch(`/api/center/${chapterId}`, { headers: teacher.headers, data: { opened: true, nb_places: 5 } }));
-      const pupil = await apiAccount(request, 'eleve-marie-louise', {
-        firstName: 'Marie-Louise', lastName: `Dubreil ${t}`, birthDate: '2009-09-09', gender: 'female', grade: '2nde', defaultChoice: 'local', emailParent: 'parent@e2e.test', institution: home.id,
-      });
+      const pupil = await apiAccount(request, 'eleve-marie-louise', pupilProfile({ firstName: 'Marie-Louise', lastName: `Dubreil ${t}`, institution: home.id, grade: '2nde' }));
       await noOutsideRequests(page);
       // A slow school network: the map's code arrives a second after the panel.
       await page.route(/\/assets\/center-map-[^/]*\.js$/, async (route) => {

@@ -131,7 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** `true`/`false`, or the list of trusted proxies as proxy-addr reads it. */
-export function parseTrustProxy(value: string): boolean | string {
+function parseTrustProxy(value: string): boolean | string {
   const v = value.trim();
   return v === 'true' || v === 'false' ? v === 'true' : v;
 }
