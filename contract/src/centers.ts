@@ -36,8 +36,20 @@ export const centerMemberSchema = z.object({
   lastName: z.string().nullable(),
   grade: z.enum(GRADES).nullable(),
   institution: ref.nullable(),
+  /**
+   * The pupil moved to their current school after the chapter was opened (a claim that makes them
+   * fit a full centre as one of its own): when, and from which school. Absent otherwise.
+   */
+  schoolChange: z.object({ at: z.string(), previous: ref.nullable() }).optional(),
 });
 export type CenterMember = z.infer<typeof centerMemberSchema>;
+
+/** POST /center/refuse/{chapterId}: the centre's staff turn away a pupil who claims their school. */
+export const centerRefusalSchema = z.object({
+  user: z.uuid({ error: 'Identifiant d’élève invalide.' }),
+  institution: z.uuid({ error: 'Identifiant d’établissement invalide.' }).optional(),
+});
+export type CenterRefusal = z.infer<typeof centerRefusalSchema>;
 
 /** GET /center/{chapterId}: the centre of one institution (the caller's for school staff). */
 export const centerSchema = z.object({
@@ -94,6 +106,8 @@ export type CenterOption = z.infer<typeof centerOptionSchema>;
 export const userCenterSchema = z.object({
   registration: z.object({ institution: ref, createdAt: z.string() }).nullable(),
   center: centerOptionSchema.nullable(),
+  /** Centres whose staff turned the pupil away for this chapter: the pupil picks another one. */
+  refusals: z.array(z.object({ institution: ref, at: z.string() })).optional(),
 });
 export type UserCenter = z.infer<typeof userCenterSchema>;
 

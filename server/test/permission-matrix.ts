@@ -175,6 +175,10 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/center/institutions/:chapterId', '/api/center/institutions/{paper}', '401 ok ok ok ok ok ok'),
   r('GET /api/center/user/:chapterId', '/api/center/user/{paper}', '401 ok ok ok ok ok ok'),
   r('PATCH /api/center/user/:chapterId', '/api/center/user/{paper}', '401 ok ok 403 403 403 ok', { institution: '{schoolA}' }),
+  r('POST /api/center/refuse/:chapterId', '/api/center/refuse/{paper}', '401 403 403 ok 403 403 ok', (f: Fixture, caller: Caller) => ({
+    user: f.ids[`claimant_${caller}`],
+    institution: f.ids.schoolA,
+  })),
   r('GET /api/center/users/:chapterId', '/api/center/users/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('GET /api/center/overview/:chapterId', '/api/center/overview/{paper}', '401 403 403 403 403 403 ok'),
   r('GET /api/center/:chapterId', '/api/center/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok'),
@@ -371,6 +375,13 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
   ]);
   await db.insert(centers).values({ chapterId: paper.id, institutionId: schoolA.id, opened: true, nbPlaces: 5, instructions: 'Salle 3' });
   await db.insert(centerRegistrations).values({ chapterId: paper.id, userId: pupil.id, institutionId: schoolA.id });
+  // One pupil per caller who claims school A and registered at its centre: POST /center/refuse turns one away.
+  const claimants: Record<string, string> = {};
+  for (const caller of CALLERS) {
+    const claimant = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: schoolA.id });
+    await db.insert(centerRegistrations).values({ chapterId: paper.id, userId: claimant.id, institutionId: schoolA.id });
+    claimants[`claimant_${caller}`] = claimant.id;
+  }
   const [group, groupToDelete] = await db.insert(groups).values([{ name: 'Stage d’hiver' }, { name: 'Groupe à supprimer' }]).returning();
   await db.insert(groupMembers).values({ groupId: group.id, userId: pupil.id });
 
@@ -438,6 +449,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     pupilPaperAnswer: pupilPaperAnswer.id,
     copyForMember,
     copyForAdmin,
+    ...claimants,
   };
   return {
     ids,

@@ -17,6 +17,8 @@ import { EXERCISE_CONTEXT_SQL, exerciseContextOf, exerciseContextSql, loadChapte
 import { checkSaveAllowed } from '../sessions/state.js';
 
 export const PUBLISHED_MESSAGE = 'Les résultats sont publiés : les réponses ne sont plus modifiables.';
+export const PAPER_CHAPTER_MESSAGE =
+  'Cette épreuve se passe sur papier : votre copie est scannée et déposée par votre centre d’examen, pas en ligne.';
 
 /**
  * The insert of a save, guarded by the fingerprint of its context (sessions/service.ts
@@ -296,6 +298,8 @@ export async function saveAnswer(db: Db, requestAuth: AuthContext, input: Answer
     const ctx = exerciseContextOf(row, auth, now);
     const { exercise } = ctx;
     if (!ctx.staff) {
+      // A paper chapter's answers are the centre's sorted scans: nobody else may replace them.
+      if (ctx.chapter.offline) throw forbidden(PAPER_CHAPTER_MESSAGE);
       if (ctx.chapter.analysis) throw forbidden(PUBLISHED_MESSAGE);
       const verdict = checkSaveAllowed(ctx.state, now, ctx.session !== null);
       if (!verdict.ok) throw forbidden(verdict.message);

@@ -3,6 +3,7 @@ import {
   centerOptionSchema,
   centerOverviewSchema,
   centerPatchSchema,
+  centerRefusalSchema,
   centerSchema,
   savedMessageSchema,
   userCenterPatchSchema,
@@ -18,6 +19,7 @@ import {
   getUserCenter,
   listCenterMembers,
   listCenterOptions,
+  refuseRegistration,
   registerAtCenter,
   updateCenter,
 } from './service.js';
@@ -49,6 +51,19 @@ export const centerRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     async (request) => {
       await registerAtCenter(deps.db, authOf(request), request.params.chapterId, request.body.institution);
       return { message: 'Centre d’examen enregistré' };
+    },
+  );
+
+  app.post(
+    '/center/refuse/:chapterId',
+    {
+      preHandler: requireRole('teacher'),
+      schema: { tags, params: chapterParams, body: centerRefusalSchema, response: { 200: savedMessageSchema } },
+    },
+    async (request) => {
+      const { user, institution } = request.body;
+      await refuseRegistration(deps.db, authOf(request), request.params.chapterId, user, institution);
+      return { message: 'Inscription refusée : l’élève est prévenu et choisira un autre centre' };
     },
   );
 

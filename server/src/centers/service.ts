@@ -13,7 +13,17 @@ import type { AuthContext } from '../auth/context.js';
 import { matchAccessRule } from '../chapters/access.js';
 import { chapterAccessFor, findChapter } from '../chapters/service.js';
 import type { Db, Tx } from '../db/client.js';
-import { accessGroups, centerRegistrations, centers, institutions, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from '../db/schema.js';
+import {
+  accessGroups,
+  auditLog,
+  centerRefusals,
+  centerRegistrations,
+  centers,
+  institutions,
+  MEMBERS_GROUP_ID,
+  TEACHERS_GROUP_ID,
+  users,
+} from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { computeCenterStatus, isCenterValidated, isExtraOption, registrationVerdict, type CenterFacts } from './status.js';
 
@@ -88,15 +98,23 @@ type MemberRow = {
   institution_id: string | null;
   institution_name: string | null;
   center_id: string;
+  /** Epoch ms of a move to the current school after the chapter was created; null otherwise. */
+  changed_ms?: number | null;
+  previous_id?: string | null;
+  previous_name?: string | null;
 };
 
 async function registeredUsers(db: Tx, chapterId: string, institutionId?: string): Promise<MemberRow[]> {
   const result = await db.execute(sql`
     SELECT u.id, u.email, u.first_name, u.last_name, u.grade, u.institution_id, i.name AS institution_name,
-      r.institution_id AS center_id
+      r.institution_id AS center_id,
+      CASE WHEN u.institution_changed_at > c.created_at THEN (extract(epoch FROM u.institution_changed_at) * 1000)::float8 END AS changed_ms,
+      p.id AS previous_id, p.name AS previous_name
     FROM center_registrations r
+    JOIN chapters c ON c.id = r.chapter_id
     JOIN users u ON u.id = r.user_id
     LEFT JOIN institutions i ON i.id = u.institution_id
+    LEFT JOIN institutions p ON p.id = u.previous_institution_id
     WHERE r.chapter_id = ${chapterId} ${institutionId ? sql`AND r.institution_id = ${institutionId}` : sql``}
     ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`);
   return rowsOf<MemberRow>(result);
@@ -108,9 +126,20 @@ const presentMember = (r: Omit<MemberRow, 'center_id'>): CenterMember => ({
   lastName: r.last_name,
   grade: r.grade as CenterMember['grade'],
   institution: r.institution_id ? { _id: r.institution_id, name: r.institution_name ?? '' } : null,
+  ...(typeof r.changed_ms === 'number'
+    ? {
+        schoolChange: {
+          at: new Date(r.changed_ms).toISOString(),
+          previous: r.previous_id ? { _id: r.previous_id, name: r.previous_name ?? '' } : null,
+        },
+      }
+    : {}),
 });
 
-const presentOverviewUser = (r: Omit<MemberRow, 'center_id'>): OverviewUser => ({ ...presentMember(r), email: r.email });
+const presentOverviewUser = (r: Omit<MemberRow, 'center_id'>): OverviewUser => {
+  const { schoolChange: _, ...member } = presentMember(r);
+  return { ...member, email: r.email };
+};
 
 /** GET /center/{chapterId}: the centre of the caller's school (or the admin's chosen one) and its registered pupils. */
 export async function getCenter(db: Db, auth: AuthContext, chapterId: string, requested?: string): Promise<Center> {
@@ -247,7 +276,8 @@ export async function getUserCenter(db: Db, auth: AuthContext, chapterId: string
     .from(centerRegistrations)
     .innerJoin(institutions, eq(institutions.id, centerRegistrations.institutionId))
     .where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, auth.userId)));
-  if (!reg) return { registration: null, center: null };
+  const refusals = await refusalsOf(db, chapterId, auth.userId);
+  if (!reg) return { registration: null, center: null, refusals };
   const viewer = await viewerOf(db, auth);
   const [row] = await loadOptionRows(db, chapterId, { ownId: null, withRegistered: false, only: reg.institutionId });
   return {
@@ -256,6 +286,7 @@ export async function getUserCenter(db: Db, auth: AuthContext, chapterId: string
       createdAt: reg.createdAt.toISOString(),
     },
     center: row ? presentOption(row, viewer) : null,
+    refusals,
   };
 }
 
@@ -275,6 +306,9 @@ export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: str
       WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId} FOR UPDATE`);
     const row = rowsOf<{ opened: boolean | null; nb_places: number; is_pole: boolean }>(locked)[0];
     const facts = row ? { opened: row.opened, nbPlaces: Number(row.nb_places), isPole: row.is_pole } : null;
+    const refused = await tx.execute(sql`
+      SELECT 1 FROM center_refusals WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId} AND user_id = ${auth.userId}`);
+    if (rowsOf(refused).length > 0) throw forbidden(REFUSED_MESSAGE);
     // The pupil's school is read inside the transaction too: a profile change cannot slip between.
     const [me] = await tx.select({ institutionId: users.institutionId }).from(users).where(eq(users.id, auth.userId));
     const own = !!me?.institutionId && me.institutionId === institutionId;
@@ -288,6 +322,43 @@ export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: str
       ON CONFLICT (chapter_id, user_id) DO UPDATE SET institution_id = EXCLUDED.institution_id, created_at = now()
       WHERE center_registrations.institution_id IS DISTINCT FROM EXCLUDED.institution_id`);
   });
+}
+
+export const REFUSED_MESSAGE = 'Ce centre a refusé votre inscription : choisissez un autre centre d’examen.';
+
+/**
+ * POST /center/refuse/{chapterId}: the centre's staff turn away a registered pupil who claims their
+ * school (own pupils always fit, so such a claim passes a full centre). Pupils of other schools hold
+ * the places the centre opened and cannot be turned away. The pupil is told on their centre panel
+ * and cannot register at this centre again for this chapter; the refusal is in the audit log.
+ */
+export async function refuseRegistration(db: Db, auth: AuthContext, chapterId: string, userId: string, requested?: string): Promise<void> {
+  const institutionId = centerInstitutionOf(auth, requested);
+  await findPaperChapter(db, chapterId);
+  await db.transaction(async (tx) => {
+    const found = await tx.execute(sql`
+      SELECT u.institution_id FROM center_registrations r JOIN users u ON u.id = r.user_id
+      WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId} AND r.user_id = ${userId} FOR UPDATE OF r`);
+    const row = rowsOf<{ institution_id: string | null }>(found)[0];
+    if (!row) throw notFound('Cet élève n’est pas inscrit dans ce centre.');
+    if (row.institution_id !== institutionId) {
+      throw badRequest('Seuls les élèves qui se déclarent de votre établissement peuvent être refusés : les autres occupent les places que vous avez ouvertes.');
+    }
+    await tx.delete(centerRegistrations).where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
+    await tx.insert(centerRefusals).values({ chapterId, institutionId, userId, refusedBy: auth.userId }).onConflictDoNothing();
+    await tx.insert(auditLog).values({ actorId: auth.actorId ?? auth.userId, action: 'center.refuse', targetId: userId, details: { chapterId, institutionId } });
+  });
+}
+
+/** The centres that turned the caller away for this chapter. */
+async function refusalsOf(db: Tx, chapterId: string, userId: string) {
+  const rows = await db
+    .select({ id: institutions.id, name: institutions.name, at: centerRefusals.createdAt })
+    .from(centerRefusals)
+    .innerJoin(institutions, eq(institutions.id, centerRefusals.institutionId))
+    .where(and(eq(centerRefusals.chapterId, chapterId), eq(centerRefusals.userId, userId)))
+    .orderBy(asc(centerRefusals.createdAt));
+  return rows.map((r) => ({ institution: { _id: r.id, name: r.name }, at: r.at.toISOString() }));
 }
 
 /**

@@ -63,6 +63,12 @@ export const users = pgTable(
     emailNotifications: boolean('email_notifications').notNull().default(false),
     institutionId: uuid('institution_id').references(() => institutions.id),
     isAdmin: boolean('is_admin').notNull().default(false),
+    /**
+     * When the pupil last moved from one school to another, and from which: a centre's staff see who
+     * claimed their school late (a pupil of their own school always fits, so a claim passes a full centre).
+     */
+    institutionChangedAt: timestamp('institution_changed_at', { withTimezone: true }),
+    previousInstitutionId: uuid('previous_institution_id').references(() => institutions.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
   },
@@ -167,6 +173,13 @@ export const chapterSessions = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     /** The deadline fixed at start (start + duration, capped by the window end); null = unlimited. */
     endTime: timestamp('end_time', { withTimezone: true }),
+    /**
+     * The profile fields that chose the access group, as they were at start: a running or ended
+     * session keeps its group whatever the pupil later writes in their profile.
+     */
+    accessGender: text('access_gender'),
+    accessGrade: text('access_grade'),
+    accessBirthDate: date('access_birth_date', { mode: 'string' }),
   },
   (t) => [primaryKey({ columns: [t.chapterId, t.userId] })],
 );
@@ -308,6 +321,25 @@ export const centerRegistrations = pgTable(
     primaryKey({ columns: [t.chapterId, t.userId] }),
     index('center_registrations_center_idx').on(t.chapterId, t.institutionId),
   ],
+);
+
+/** A centre's staff turned a pupil away (a pupil who is not theirs): that pupil cannot register there again. */
+export const centerRefusals = pgTable(
+  'center_refusals',
+  {
+    chapterId: uuid('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+    institutionId: uuid('institution_id')
+      .notNull()
+      .references(() => institutions.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    refusedBy: uuid('refused_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chapterId, t.institutionId, t.userId] }), index('center_refusals_user_idx').on(t.userId, t.chapterId)],
 );
 
 export const focusEvents = pgTable(

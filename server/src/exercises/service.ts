@@ -156,19 +156,25 @@ export async function deleteExercise(db: Db, id: string): Promise<void> {
   if (deleted.length === 0) throw notFound('Exercice introuvable.');
 }
 
-/** GET /exos/{eid}: staff get every version with answers; others their own version, when readable. */
+/**
+ * GET /exos/{eid}: staff get every version with answers; others their own version, under the same
+ * rule as the chapter page (a timed chapter's statement only once its session started).
+ */
 export async function getExerciseFor(db: Db, auth: AuthContext, id: string, now = new Date()): Promise<ExerciseView> {
   const exercise = await findExercise(db, id);
-  const access = await chapterAccessFor(db, auth, exercise.chapterId, now);
-  if (!statementsReadable(access)) throw forbidden('Cet exercice n’est pas disponible.');
-  return presentForUser(exercise, auth.userId, access.staff);
+  const { readable, staff } = await readableFor(db, auth, exercise.chapterId, now);
+  if (!readable) throw forbidden('Cet exercice n’est pas disponible.');
+  return presentForUser(exercise, auth.userId, staff);
+}
+
+/** Whether the caller may read the chapter's statements now: the one rule of every route that returns them. */
+function readableFor(db: Db, auth: AuthContext, chapterId: string, now: Date) {
+  return isChapterStaff(auth) || auth.isTeacher ? staffReadable(db, auth, chapterId, now) : pupilReadable(db, auth, chapterId, now);
 }
 
 /** GET /exos/chapter/{id}: the chapter's header and its exercises as this caller may read them. */
 export async function getChapterPage(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<ChapterPage> {
-  const { chapter, readable, staff } = isChapterStaff(auth) || auth.isTeacher
-    ? await staffReadable(db, auth, chapterId, now)
-    : await pupilReadable(db, auth, chapterId, now);
+  const { chapter, readable, staff } = await readableFor(db, auth, chapterId, now);
   const list = readable ? await loadChapterExercises(db, chapterId) : [];
   return {
     _id: chapter.id,

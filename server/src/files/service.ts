@@ -7,7 +7,7 @@ import { chapters, files } from '../db/schema.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { loadExerciseContext } from '../sessions/service.js';
 import { checkSaveAllowed } from '../sessions/state.js';
-import { PUBLISHED_MESSAGE } from '../answers/service.js';
+import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/service.js';
 import type { FileStore } from './store.js';
 
 /** Download links that cannot send the Authorization header stay valid this long. */
@@ -58,6 +58,7 @@ export async function uploadPdf(
     const ctx = await loadExerciseContext(db, auth, input.exerciseId, now);
     if (ctx.exercise.answerFormat !== 'pdf') throw badRequest('Cet exercice n’attend pas de copie PDF.');
     if (!ctx.staff) {
+      if (ctx.chapter.offline) throw forbidden(PAPER_CHAPTER_MESSAGE);
       if (ctx.chapter.analysis) throw forbidden(PUBLISHED_MESSAGE);
       const verdict = checkSaveAllowed(ctx.state, now, ctx.session !== null);
       if (!verdict.ok) throw forbidden(verdict.message);

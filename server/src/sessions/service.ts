@@ -23,6 +23,14 @@ export interface ChapterContext {
   rule: TimeRule | null;
   session: { startedAt: Date; endTime: Date | null } | null;
   state: SessionState;
+  /** The profile fields the access group was matched on: the session's own once it started. */
+  accessProfile: AccessProfile;
+}
+
+export interface AccessProfile {
+  gender: string | null;
+  grade: string | null;
+  birthDate: string | null;
 }
 
 export const NO_ACCESS_MESSAGE = 'Vous n’avez pas accès à ce chapitre.';
@@ -48,6 +56,9 @@ interface ContextRow {
   institution_name: string | null;
   started_ms: number | null;
   end_ms: number | null;
+  access_gender: string | null;
+  access_grade: string | null;
+  access_birth_date: string | null;
   rules: Array<Record<string, unknown>> | string | null;
 }
 
@@ -60,6 +71,7 @@ const callerColumnsSql = `u.id AS user_id, u.first_name, u.last_name, u.gender, 
     u.default_choice, u.email_parent, u.is_admin, i.name AS institution_name,
     (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
     (extract(epoch FROM s.end_time) * 1000)::float8 AS end_ms,
+    s.access_gender, s.access_grade, s.access_birth_date::text AS access_birth_date,
     (SELECT json_agg(json_build_object(
         'authorizedGenders', g.authorized_genders, 'authorizedGrades', g.authorized_grades,
         'birthDateMin', g.birth_date_min::text, 'birthDateMax', g.birth_date_max::text,
@@ -180,7 +192,8 @@ export async function loadExerciseContext(
 function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContext {
   const chapter: ChapterInfo = { id: row.chapter_id, title: row.title, offline: row.offline, analysis: row.analysis };
   if (isStaff(auth)) {
-    return { chapter, staff: true, rule: null, session: null, state: { status: 'started', remainingTime: null, timed: false, deadline: null } };
+    const accessProfile = { gender: row.gender, grade: row.grade, birthDate: row.birth_date };
+    return { chapter, staff: true, rule: null, session: null, state: { status: 'started', remainingTime: null, timed: false, deadline: null }, accessProfile };
   }
   // SPEC §5/§6: the rule of assertProfileComplete (users/service), evaluated on the row already loaded.
   const groupNames = auth.isTeacher ? ['teachers'] : [];
@@ -200,14 +213,20 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
   }
   const rules = rulesOf(row);
   const session = row.started_ms !== null ? { startedAt: new Date(row.started_ms), endTime: toDate(row.end_ms) } : null;
-  let rule: TimeRule | null = matchAccessRule({ gender: row.gender, grade: row.grade, birthDate: row.birth_date }, rules);
+  // A started session keeps the group chosen by the profile it started with: changing one's grade
+  // (or birth date, gender) afterwards neither ends the clock nor moves the pupil to another group.
+  const accessProfile: AccessProfile =
+    session && row.access_grade !== null
+      ? { gender: row.access_gender, grade: row.access_grade, birthDate: row.access_birth_date }
+      : { gender: row.gender, grade: row.grade, birthDate: row.birth_date };
+  let rule: TimeRule | null = matchAccessRule(accessProfile, rules);
   if (!rule && auth.isTeacher && chapter.offline) {
     // School staff reach every paper chapter (DESIGN §3); they follow the first group's window, untimed.
-    if (!rules[0]) return { chapter, staff: false, rule: null, session: null, state: { status: 'before', remainingTime: null, timed: false, deadline: null } };
+    if (!rules[0]) return { chapter, staff: false, rule: null, session: null, state: { status: 'before', remainingTime: null, timed: false, deadline: null }, accessProfile };
     rule = { timeDuration: null, accessStart: rules[0].accessStart, accessEnd: rules[0].accessEnd };
   }
   if (!rule) throw forbidden(NO_ACCESS_MESSAGE);
-  return { chapter, staff: false, rule, session, state: computeSessionState({ now, rule, session }) };
+  return { chapter, staff: false, rule, session, state: computeSessionState({ now, rule, session }), accessProfile };
 }
 
 /** The state as the API presents it (instants as ISO strings). */
@@ -246,7 +265,15 @@ export async function startChapter(db: Db, auth: AuthContext, chapterId: string)
     const endTime = computeDeadline(ctx.rule, { startedAt: now });
     const inserted = await db
       .insert(chapterSessions)
-      .values({ chapterId, userId: auth.userId, startedAt: now, endTime })
+      .values({
+        chapterId,
+        userId: auth.userId,
+        startedAt: now,
+        endTime,
+        accessGender: ctx.accessProfile.gender,
+        accessGrade: ctx.accessProfile.grade,
+        accessBirthDate: ctx.accessProfile.birthDate,
+      })
       .onConflictDoNothing({ target: [chapterSessions.chapterId, chapterSessions.userId] })
       .returning({ startedAt: chapterSessions.startedAt });
     // Our row is the session: its state follows without reading it back. A concurrent start won: read it.

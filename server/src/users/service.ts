@@ -1,9 +1,9 @@
 import { isProfileComplete, type ProfileUpdate, type User } from '@olympe/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
-import { institutions, users } from '../db/schema.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { chapterSessions, institutions, users } from '../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { presentUser } from './presenters.js';
 
 /** Loads one user as the API presents it. */
@@ -18,7 +18,20 @@ export async function getUserById(db: Db, userId: string, roles: { isMember: boo
   return presentUser(row.user, row.institution, roles);
 }
 
-/** PUT /auth/me: updates the caller's own profile fields (never flags) and returns the user. */
+export const STAFF_SCHOOL_MESSAGE =
+  'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
+export const RUNNING_TEST_PROFILE_MESSAGE =
+  'Une épreuve en temps limité est en cours : votre classe, votre genre, votre date de naissance et votre établissement ne peuvent pas changer avant sa fin.';
+
+/** The profile fields that decide access to a chapter or a school's staff rights. */
+const DECIDING_FIELDS = ['gender', 'grade', 'birthDate', 'institutionId'] as const;
+
+/**
+ * PUT /auth/me: updates the caller's own profile fields (never flags) and returns the user.
+ * Rights never follow a field users edit themselves: school staff cannot move to another school
+ * (their rights are scoped by it; an admin does it), and no deciding field changes while a timed
+ * session runs (the session also keeps the fields it started with: sessions/service.ts).
+ */
 export async function updateOwnProfile(db: Db, auth: AuthContext, input: ProfileUpdate): Promise<User> {
   const { institution, ...fields } = input;
   const changes: Partial<typeof users.$inferInsert> = { ...fields };
@@ -29,8 +42,32 @@ export async function updateOwnProfile(db: Db, auth: AuthContext, input: Profile
     }
     changes.institutionId = institution;
   }
+  const [current] = await db
+    .select({ institutionId: users.institutionId, gender: users.gender, grade: users.grade, birthDate: users.birthDate })
+    .from(users)
+    .where(eq(users.id, auth.userId));
+  if (!current) throw notFound('Utilisateur introuvable.');
+  const changed = DECIDING_FIELDS.filter((f) => changes[f] !== undefined && (changes[f] ?? null) !== (current[f] ?? null));
+  if (changed.includes('institutionId') && auth.isTeacher && !auth.isAdmin) {
+    throw forbidden(STAFF_SCHOOL_MESSAGE);
+  }
+  if (changed.length > 0 && (await hasRunningTimedSession(db, auth.userId))) throw conflict(RUNNING_TEST_PROFILE_MESSAGE);
+  if (changed.includes('institutionId') && current.institutionId) {
+    changes.previousInstitutionId = current.institutionId;
+    changes.institutionChangedAt = new Date();
+  }
   if (Object.keys(changes).length > 0) await db.update(users).set(changes).where(eq(users.id, auth.userId));
   return getUserById(db, auth.userId, auth);
+}
+
+/** A timed session started and not yet over (its deadline fixed at start is still ahead). */
+async function hasRunningTimedSession(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: chapterSessions.userId })
+    .from(chapterSessions)
+    .where(and(eq(chapterSessions.userId, userId), gt(chapterSessions.endTime, sql`now()`)))
+    .limit(1);
+  return !!row;
 }
 
 export const PROFILE_INCOMPLETE_MESSAGE = 'Complétez votre profil pour accéder aux contenus.';
