@@ -39,6 +39,11 @@ export async function saveCenter(chapterId: string, body: CenterPatch): Promise<
   await api.patch(`/center/${chapterId}`, body);
 }
 
+/** POST /center/refuse/{chapterId}: turns away a registered pupil who claims the centre's school. */
+export async function refuseRegistration(chapterId: string, user: string): Promise<void> {
+  await api.post(`/center/refuse/${chapterId}`, { user });
+}
+
 /** GET /center/users/{chapterId}: the pupils registered at the caller's centre. */
 export async function fetchCenterUsers(chapterId: string): Promise<CenterMember[]> {
   const { data } = await api.get<CenterMember[]>(`/center/users/${chapterId}`);

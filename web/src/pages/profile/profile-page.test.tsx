@@ -6,7 +6,7 @@ import { computeRoles } from '../../session/roles';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { makeUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { ProfilePage } from './profile-page';
+import { ProfilePage, STAFF_SCHOOL_HINT } from './profile-page';
 import { requiredFields, updateOf, valuesOf } from './profile-form';
 
 vi.mock('../../api/client', () => ({ api: { get: vi.fn(), put: vi.fn(), post: vi.fn(), patch: vi.fn(), delete: vi.fn() } }));
@@ -75,7 +75,10 @@ describe('ProfilePage', () => {
     ['member', { isMember: true }],
   ] as const)('marks only name and school required for a %s', (_role, flags) => {
     renderProfile(makeUser(flags));
-    for (const label of ['Prénom', 'Nom', 'Établissement']) expect(isMarkedRequired(label), label).toBe(true);
+    // A teacher's school is read-only (their staff rights follow it): only an admin changes it.
+    const required = _role === 'teacher' ? ['Prénom', 'Nom'] : ['Prénom', 'Nom', 'Établissement'];
+    for (const label of required) expect(isMarkedRequired(label), label).toBe(true);
+    expect(!!screen.queryByText(STAFF_SCHOOL_HINT)).toBe(_role === 'teacher');
     for (const label of ['Genre', 'Date de naissance', 'Classe', "E-mail d'un parent"]) expect(isMarkedRequired(label), label).toBe(false);
   });
 

@@ -9,6 +9,7 @@ import {
   NativeSelect,
   SimpleGrid,
   Stack,
+  Text,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -31,6 +32,9 @@ import {
 import { SchoolPicker } from './school-picker';
 
 /** SPEC §2 "Profile": the title's tag by role; pupils have none. */
+export const STAFF_SCHOOL_HINT =
+  'Vos droits de personnel scolaire portent sur cet établissement : pour en changer, demandez à un administrateur.';
+
 export function roleTag(roles: Roles): string | null {
   if (roles.isAdmin) return 'Administrateur';
   if (roles.isMember) return 'Correcteur';
@@ -140,11 +144,24 @@ export function ProfilePage() {
             checked={values.emailNotifications}
             onChange={(e) => set('emailNotifications', e.currentTarget.checked)}
           />
-          <SchoolPicker
-            value={values.institution}
-            required={required.institution}
-            onChange={(i) => set('institution', { _id: i._id, name: i.name })}
-          />
+          {roles.isTeacher && !roles.isAdmin && values.institution ? (
+            // Staff rights are scoped by the school: only an admin moves them (the server refuses it too).
+            <Stack gap={2}>
+              <Text fw={500} size="sm">
+                Établissement
+              </Text>
+              <Text>{values.institution.name}</Text>
+              <Text size="sm" c="dimmed">
+                {STAFF_SCHOOL_HINT}
+              </Text>
+            </Stack>
+          ) : (
+            <SchoolPicker
+              value={values.institution}
+              required={required.institution}
+              onChange={(i) => set('institution', { _id: i._id, name: i.name })}
+            />
+          )}
           <Group>
             <Button type="submit" loading={save.isPending}>
               Enregistrer

@@ -1,9 +1,16 @@
 import { useState } from 'react';
 import { AnswerSheetsButton } from './answer-sheets-button';
-import { Alert, Button, Group, Loader, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { GRADE_LABELS, NO_OUTSIDE_PUPILS_TEXT, NO_OWN_PUPILS_TEXT, type Center, type CenterMember } from '@olympe/contract';
-import { centerKeys, fetchCenter, saveCenter } from '../../../api/centers';
+import { Alert, Button, Group, Loader, Modal, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  formatParisDateTime,
+  GRADE_LABELS,
+  NO_OUTSIDE_PUPILS_TEXT,
+  NO_OWN_PUPILS_TEXT,
+  type Center,
+  type CenterMember,
+} from '@olympe/contract';
+import { centerKeys, fetchCenter, refuseRegistration, saveCenter } from '../../../api/centers';
 import { chapterKeys, fetchChapter } from '../../../api/chapters';
 import { isRefusedKey } from '../chapter-view';
 import { RichText } from '../rich-text';
@@ -32,7 +39,7 @@ export function CenterManagementPanel({ chapterId, userId }: { chapterId: string
         {/* Keyed by the saved values: a reload after saving starts the form from the server's state. */}
         <CentersHeader chapterId={chapterId} />
         <CenterForm key={`${center.opened}:${center.nb_places}:${center.instructions}`} chapterId={chapterId} center={center} />
-        <Registered center={center} />
+        <Registered center={center} chapterId={chapterId} />
         <Stack gap="xs" component="section" aria-labelledby="answer-sheets-title">
           <Title order={3} size="h4" id="answer-sheets-title">
             Feuilles réponses à QR code
@@ -131,55 +138,131 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
   );
 }
 
-function Registered({ center }: { center: Center }) {
+function Registered({ center, chapterId }: { center: Center; chapterId: string }) {
   const { own, outside } = splitMembers(center.members, center.institution._id);
   return (
     <>
-      <Stack gap={4} component="section" aria-labelledby="own-pupils-title">
-        <Title order={3} size="h4" id="own-pupils-title">
-          Élèves inscrits de votre établissement ({own.length})
-        </Title>
-        {own.length === 0 ? <Text>{NO_OWN_PUPILS_TEXT}</Text> : <MembersTable members={own} label="Élèves de votre établissement" />}
-      </Stack>
-      <Stack gap={4} component="section" aria-labelledby="outside-pupils-title">
-        <Title order={3} size="h4" id="outside-pupils-title">
-          Élèves extérieurs inscrits ({outside.length}
-          {center.opened ? ` / ${center.nb_places} places` : ''})
-        </Title>
-        {outside.length === 0 ? (
-          <Text>{NO_OUTSIDE_PUPILS_TEXT}</Text>
-        ) : (
-          <MembersTable members={outside} label="Élèves extérieurs" withSchool />
-        )}
-      </Stack>
+        <Stack gap={4} component="section" aria-labelledby="own-pupils-title">
+          <Title order={3} size="h4" id="own-pupils-title">
+            Élèves inscrits de votre établissement ({own.length})
+          </Title>
+          {own.length > 0 && own.some((m) => m.schoolChange) && (
+            <Text size="sm">
+              Un élève qui a changé d’établissement depuis l’ouverture de l’épreuve est signalé : s’il n’est pas de votre
+              établissement, refusez son inscription ; il en est prévenu et choisira un autre centre.
+            </Text>
+          )}
+          {own.length === 0 ? (
+            <Text>{NO_OWN_PUPILS_TEXT}</Text>
+          ) : (
+            <MembersTable members={own} label="Élèves de votre établissement" refusal={{ chapterId }} />
+          )}
+        </Stack>
+        <Stack gap={4} component="section" aria-labelledby="outside-pupils-title">
+          <Title order={3} size="h4" id="outside-pupils-title">
+            Élèves extérieurs inscrits ({outside.length}
+            {center.opened ? ` / ${center.nb_places} places` : ''})
+          </Title>
+          {outside.length === 0 ? (
+            <Text>{NO_OUTSIDE_PUPILS_TEXT}</Text>
+          ) : (
+            <MembersTable members={outside} label="Élèves extérieurs" withSchool />
+          )}
+        </Stack>
     </>
   );
 }
 
-function MembersTable({ members, label, withSchool = false }: { members: CenterMember[]; label: string; withSchool?: boolean }) {
+function MembersTable({
+  members,
+  label,
+  withSchool = false,
+  refusal,
+}: {
+  members: CenterMember[];
+  label: string;
+  withSchool?: boolean;
+  /** Own-school pupils: those who moved to the school lately are flagged and may be turned away. */
+  refusal?: { chapterId: string };
+}) {
+  const [refusing, setRefusing] = useState<CenterMember | null>(null);
+  const flagged = !!refusal && members.some((m) => m.schoolChange);
   return (
-    <Table.ScrollContainer minWidth={400} maxHeight={360}>
-      <Table striped aria-label={label} stickyHeader>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Prénom</Table.Th>
-            <Table.Th>Nom</Table.Th>
-            <Table.Th>Classe</Table.Th>
-            {withSchool && <Table.Th>Établissement</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {members.map((m) => (
-            <Table.Tr key={m._id}>
-              <Table.Td>{m.firstName}</Table.Td>
-              <Table.Td>{m.lastName}</Table.Td>
-              <Table.Td>{m.grade ? GRADE_LABELS[m.grade] : ''}</Table.Td>
-              {withSchool && <Table.Td>{m.institution?.name ?? ''}</Table.Td>}
+    <>
+      <Table.ScrollContainer minWidth={400} maxHeight={360}>
+        <Table striped aria-label={label} stickyHeader>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Prénom</Table.Th>
+              <Table.Th>Nom</Table.Th>
+              <Table.Th>Classe</Table.Th>
+              {withSchool && <Table.Th>Établissement</Table.Th>}
+              {flagged && <Table.Th>Changement d’établissement</Table.Th>}
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+          </Table.Thead>
+          <Table.Tbody>
+            {members.map((m) => (
+              <Table.Tr key={m._id}>
+                <Table.Td>{m.firstName}</Table.Td>
+                <Table.Td>{m.lastName}</Table.Td>
+                <Table.Td>{m.grade ? GRADE_LABELS[m.grade] : ''}</Table.Td>
+                {withSchool && <Table.Td>{m.institution?.name ?? ''}</Table.Td>}
+                {flagged && (
+                  <Table.Td>
+                    {m.schoolChange && (
+                      <Group gap="xs" wrap="nowrap">
+                        <Text size="sm">{schoolChangeText(m.schoolChange)}</Text>
+                        <Button size="compact-sm" color="red" variant="light" onClick={() => setRefusing(m)}>
+                          Refuser
+                        </Button>
+                      </Group>
+                    )}
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {refusal && refusing && <RefuseDialog chapterId={refusal.chapterId} member={refusing} onClose={() => setRefusing(null)} />}
+    </>
+  );
+}
+
+export function schoolChangeText(change: NonNullable<CenterMember['schoolChange']>): string {
+  const from = change.previous ? ` (avant : ${change.previous.name})` : '';
+  return `Depuis le ${formatParisDateTime(change.at)}${from}`;
+}
+
+function RefuseDialog({ chapterId, member, onClose }: { chapterId: string; member: CenterMember; onClose: () => void }) {
+  const client = useQueryClient();
+  const refuse = useMutation({
+    mutationFn: () => refuseRegistration(chapterId, member._id),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: centerKeys.all });
+      onClose();
+    },
+    // The client already showed the server's message.
+    onError: (error) => console.error(error),
+  });
+  const name = `${member.firstName ?? ''} ${member.lastName ?? ''}`.trim();
+  return (
+    <Modal opened onClose={onClose} title="Refuser l’inscription" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+      <Stack>
+        <Text>
+          {name} se déclare de votre établissement. S’il n’en est pas, son inscription dans votre centre est annulée : il en
+          est prévenu sur la page de l’épreuve et devra choisir un autre centre. Il ne pourra plus s’inscrire dans le vôtre.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Annuler
+          </Button>
+          <Button color="red" onClick={() => refuse.mutate()} loading={refuse.isPending}>
+            Refuser l’inscription
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }
 

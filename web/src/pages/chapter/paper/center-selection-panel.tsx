@@ -12,6 +12,8 @@ const CenterMap = lazy(() => import('./center-map'));
 const CENTER_MAP_HEIGHT = 420;
 
 export const OWN_SCHOOL_REFUSES = 'Votre établissement n’organise pas cette épreuve : choisissez un autre centre.';
+export const REFUSED_TEXT =
+  'Ce centre a indiqué que vous n’êtes pas élève de son établissement : choisissez un autre centre d’examen ci-dessous.';
 export const SHOW_EXTRA_LABEL = 'Afficher d’autres possibilités';
 export const HIDE_EXTRA_LABEL = 'Masquer les autres possibilités';
 export const LOAD_ERROR_LOG = 'Erreur lors de la récupération des données';
@@ -77,6 +79,11 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
         <Title order={2} size="h3" id="center-selection-title">
           Centre d’examen
         </Title>
+        {mine.data?.refusals?.map((r) => (
+          <Alert key={r.institution._id} color="red" title={`Inscription refusée par le centre ${r.institution.name}`}>
+            {REFUSED_TEXT}
+          </Alert>
+        ))}
         {own?.status === 'no' && (
           <Alert color="yellow" title="Votre établissement n’organise pas l’épreuve">
             {OWN_SCHOOL_REFUSES}

@@ -6,7 +6,7 @@ import { LOGGED_OUT, SessionContext } from '../../../session/session-context';
 import { NO_ROLES, type Roles } from '../../../session/roles';
 import { renderWithProviders } from '../../../test/render';
 import { CenterManagementPanel } from './center-management-panel';
-import { CenterSelectionPanel, HIDE_EXTRA_LABEL, OWN_SCHOOL_REFUSES } from './center-selection-panel';
+import { CenterSelectionPanel, HIDE_EXTRA_LABEL, OWN_SCHOOL_REFUSES, REFUSED_TEXT } from './center-selection-panel';
 import { paperPanelKind } from './paper-panel';
 
 const api = vi.hoisted(() => ({
@@ -15,6 +15,7 @@ const api = vi.hoisted(() => ({
   chooseCenter: vi.fn(),
   fetchCenter: vi.fn(),
   saveCenter: vi.fn(),
+  refuseRegistration: vi.fn(),
   fetchUnlabeled: vi.fn(),
   registerUnlabeled: vi.fn(),
   showNotice: vi.fn(),
@@ -128,6 +129,20 @@ describe('CenterSelectionPanel', () => {
   });
 });
 
+describe('CenterSelectionPanel after a refusal', () => {
+  it('tells the pupil which centre turned them away', async () => {
+    api.fetchCenterOptions.mockResolvedValue([option('c1', 'Collège Pascal', 'yes')]);
+    api.fetchUserCenter.mockResolvedValue({
+      registration: null,
+      center: null,
+      refusals: [{ institution: { _id: 'c1', name: 'Collège Pascal' }, at: '2026-11-24T13:05:00Z' }],
+    });
+    renderWith(<CenterSelectionPanel chapterId={CHAPTER} />);
+    expect(await screen.findByText('Inscription refusée par le centre Collège Pascal')).toBeTruthy();
+    expect(screen.getByText(REFUSED_TEXT)).toBeTruthy();
+  });
+});
+
 describe('CenterManagementPanel', () => {
   const center = (c: Partial<Center> = {}): Center => ({
     institution: { _id: 'own', name: 'Collège Pascal' },
@@ -165,6 +180,31 @@ describe('CenterManagementPanel', () => {
     expect(ownTable.textContent).toContain('Own1');
     expect(ownTable.textContent).toContain('3ème');
     expect(screen.getByRole('table', { name: 'Élèves extérieurs' }).textContent).toContain('Ext1');
+  });
+
+  it('flags a pupil who moved to the school lately and turns them away after a confirmation', async () => {
+    api.refuseRegistration.mockResolvedValue(undefined);
+    const members = [
+      { _id: 'p1', firstName: 'Ada', lastName: 'Fidèle', grade: '3eme' as const, institution: { _id: 'own', name: 'own' } },
+      {
+        _id: 'p2',
+        firstName: 'Léo',
+        lastName: 'Nouveau',
+        grade: '3eme' as const,
+        institution: { _id: 'own', name: 'own' },
+        schoolChange: { at: '2026-11-24T13:05:00Z', previous: { _id: 'x', name: 'Collège Voisin' } },
+      },
+    ];
+    api.fetchCenter.mockResolvedValue(center({ opened: true, nb_places: 0, members }));
+    renderWith(<CenterManagementPanel chapterId={CHAPTER} userId="me" />, { isTeacher: true });
+    const table = await screen.findByRole('table', { name: 'Élèves de votre établissement' });
+    expect(table.textContent).toContain('Depuis le 24 novembre 2026 à 14:05 (avant : Collège Voisin)');
+    const buttons = screen.getAllByRole('button', { name: 'Refuser' });
+    expect(buttons).toHaveLength(1);
+    fireEvent.click(buttons[0]);
+    expect(api.refuseRegistration).not.toHaveBeenCalled();
+    fireEvent.click(await screen.findByRole('button', { name: 'Refuser l’inscription' }));
+    await waitFor(() => expect(api.refuseRegistration).toHaveBeenCalledWith(CHAPTER, 'p2'));
   });
 
   it('ignores dropped non-PDF files and says which; lists copies with Visualiser', async () => {
