@@ -14,6 +14,7 @@ describe('demo data', () => {
   it('creates one account of each role that can log in with the printed password', async () => {
     const accounts = await seedDemo(t.database.db, openFileStore({ config: t.config, db: t.database.db }), await hashPassword(DEMO_PASSWORD));
     const roles: Record<string, { isAdmin: boolean; isMember: boolean; isTeacher: boolean }> = {};
+    const tokens: Record<string, string> = {};
     for (const a of accounts.filter((x) => !x.email.includes('…'))) {
       const login = await inject(t, {
         method: 'POST',
@@ -27,11 +28,19 @@ describe('demo data', () => {
         payload: {},
         headers: { authorization: `Bearer ${login.body.token}` },
       });
+      tokens[a.email] = login.body.token;
       roles[a.email] = { isAdmin: me.body.isAdmin, isMember: me.body.isMember, isTeacher: me.body.isTeacher };
     }
     expect(roles['admin@olympe.demo'].isAdmin).toBe(true);
     expect(roles['correcteur@olympe.demo'].isMember).toBe(true);
     expect(roles['prof@olympe.demo'].isTeacher).toBe(true);
     expect(roles['eleve@olympe.demo']).toEqual({ isAdmin: false, isMember: false, isTeacher: false });
+
+    // The teacher's centre shows a pupil who moved to the school after the paper chapter opened.
+    const teacher = { authorization: `Bearer ${tokens['prof@olympe.demo']}` };
+    const chapters = await inject(t, { method: 'GET', url: '/api/chapter', headers: teacher });
+    const paper = chapters.body.find((c: { offline: boolean }) => c.offline);
+    const centre = await inject(t, { method: 'GET', url: `/api/center/${paper._id}`, headers: teacher });
+    expect(centre.body.members.filter((m: { schoolChange?: unknown }) => m.schoolChange)).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { centerRegistrations, centers } from '../db/schema.js';
+import { centerRegistrations, centers, users } from '../db/schema.js';
 
 export interface CentersDemoInput {
   /** A paper (offline) chapter. */
@@ -43,4 +43,14 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
   const targets = [pole, small, second, pole];
   const registrations = pupilIds.slice(0, targets.length).map((userId, i) => ({ chapterId, userId, institutionId: targets[i] }));
   if (registrations.length > 0) await db.insert(centerRegistrations).values(registrations).onConflictDoNothing();
+  // One pupil of the second school who moved to the teacher's school after the chapter opened and
+  // registered there as one of its own: the teacher's centre flags them, with « Refuser ».
+  const claimant = pupilIds[targets.length];
+  if (claimant) {
+    await db
+      .update(users)
+      .set({ institutionId: own, previousInstitutionId: second, institutionChangedAt: new Date() })
+      .where(eq(users.id, claimant));
+    await db.insert(centerRegistrations).values({ chapterId, userId: claimant, institutionId: own }).onConflictDoNothing();
+  }
 }
