@@ -22,6 +22,18 @@ export const liveChapterSchema = z.object({
   serverErrorsLastFiveMinutes: z.number().int(),
   /** Saves per minute over the last 15 minutes, oldest first (index 14 is the current minute). */
   savesPerMinute: z.array(z.number().int()),
+  /** Pupils with a session in the chapter who have extra time (tiers-temps). */
+  extraTimePupils: z.number().int(),
+  /** Minutes added to pupils' ends after incidents, newest first. */
+  extensions: z.array(
+    z.object({
+      user: z.object({ _id: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() }),
+      minutes: z.number().int(),
+      reason: z.string(),
+      by: z.string().nullable(),
+      at: z.string(),
+    }),
+  ),
 });
 export type LiveChapter = z.infer<typeof liveChapterSchema>;
 

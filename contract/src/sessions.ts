@@ -84,3 +84,32 @@ export type MyAnswer = z.infer<typeof myAnswerSchema>;
 export const pdfUploadedSchema = z.object({ path: z.string() });
 /** GET /pdfs/{file}/link: a short-lived URL usable without the Authorization header. */
 export const pdfLinkSchema = z.object({ url: z.string(), expiresAt: z.string() });
+
+/** Extra time (tiers-temps) in percent of each timed chapter's duration; one third is usual. */
+export const EXTRA_TIME_MAX_PERCENT = 200;
+
+/** PUT /user/{uid}/extra-time (admins). */
+export const extraTimeSchema = z.object({
+  percent: z
+    .number({ error: 'Le temps supplémentaire doit être un nombre (en pourcentage).' })
+    .int({ error: 'Le temps supplémentaire doit être un nombre entier de pour cent.' })
+    .min(0, { error: 'Le temps supplémentaire ne peut pas être négatif.' })
+    .max(EXTRA_TIME_MAX_PERCENT, { error: `Le temps supplémentaire ne peut pas dépasser ${EXTRA_TIME_MAX_PERCENT} %.` }),
+});
+export type ExtraTime = z.infer<typeof extraTimeSchema>;
+
+/** POST /chapter/{chapterId}/extension (admins): minutes added to one pupil's end after an incident. */
+export const extensionSchema = z.object({
+  user: z.uuid({ error: 'Identifiant d’élève invalide.' }),
+  minutes: z
+    .number({ error: 'Le nombre de minutes doit être un nombre.' })
+    .int({ error: 'Le nombre de minutes doit être entier.' })
+    .min(1, { error: 'Ajoutez au moins une minute.' })
+    .max(600, { error: 'Une prolongation ne peut pas dépasser 600 minutes.' }),
+  reason: z
+    .string({ error: 'Indiquez la raison de la prolongation.' })
+    .trim()
+    .min(1, { error: 'Indiquez la raison de la prolongation.' })
+    .max(500, { error: 'La raison ne peut pas dépasser 500 caractères.' }),
+});
+export type Extension = z.infer<typeof extensionSchema>;

@@ -37,6 +37,8 @@ export const userSchema = z.object({
   isAdmin: z.boolean(),
   isMember: z.boolean(),
   isTeacher: z.boolean(),
+  /** Extra time (tiers-temps) an admin gave, in percent of each timed chapter's duration. */
+  extraTimePercent: z.number().int().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -187,6 +187,7 @@ describe('GET /group/{id}', () => {
       emailNotifications: false,
       institution: { _id: school.id, name: 'Lycée Fermat', email: 'ce@fermat.fr' },
       isAdmin: false,
+      extraTimePercent: 0,
     });
     expect(res.body.members[1].institution).toBeNull();
   });

@@ -126,6 +126,7 @@ export const MATRIX: MatrixRow[] = [
   r('POST /api/auth/login', '/api/auth/login', 'ok ok ok ok ok ok ok', (f: Fixture) => ({ email: f.emails.pupil, password: PASSWORD })),
   r('PUT /api/auth/me', '/api/auth/me', '401 ok ok ok ok ok ok', {}),
   r('GET /api/user/:uid', '/api/user/{pupil}', '401 ok 403 403 403 ok ok'),
+  r('PUT /api/user/:uid/extra-time', '/api/user/{victim}/extra-time', '401 403 403 403 403 403 ok', { percent: 33 }),
   r('POST /api/user/logto', '/api/user/logto', '401 403 403 403 403 403 ok', { uid: '{pupil}' }),
   r('GET /api/user/:uid/export', '/api/user/{pupil}/export', '401 403 403 403 403 403 ok'),
   r('POST /api/user/:uid/anonymise', '/api/user/{victim}/anonymise', '401 403 403 403 403 403 ok'),
@@ -157,6 +158,11 @@ export const MATRIX: MatrixRow[] = [
   // Taking a chapter
   r('GET /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
   r('POST /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
+  r('POST /api/chapter/:id/extension', '/api/chapter/{timed}/extension', '401 403 403 403 403 403 ok', {
+    user: '{pupil}',
+    minutes: 5,
+    reason: 'Panne de courant',
+  }),
   r('POST /api/chapter/event/:chapterId', '/api/chapter/event/{timed}', '401 ok 403 403 403 ok ok', { eventType: 'blur' }),
   r('POST /api/answer', '/api/answer', '401 ok 403 403 403 ok ok', { exerciseId: '{numeric}', answer: '42' }),
   r('GET /api/answer/chapter/:id', '/api/answer/chapter/{timed}', '401 ok 403 403 403 ok ok'),

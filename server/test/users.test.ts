@@ -121,6 +121,7 @@ describe('GET /user/{uid}', () => {
         'emailOtherParent',
         'emailParent',
         'emailStudent',
+        'extraTimePercent',
         'firstName',
         'gender',
         'grade',

@@ -23,6 +23,8 @@ interface PupilRow {
   birth_date: string | null;
   started_ms: number | null;
   end_ms: number | null;
+  extra_time_percent: number | null;
+  extension_minutes: number | null;
 }
 
 /**
@@ -33,7 +35,8 @@ function deadlineOf(p: PupilRow, rules: AccessRule[]): number | null {
   const session = p.started_ms !== null ? { startedAt: new Date(p.started_ms) } : null;
   const rule = matchAccessRule({ gender: p.gender, grade: p.grade, birthDate: p.birth_date }, rules);
   if (!rule) return p.end_ms;
-  return computeDeadline(rule, session)?.getTime() ?? null;
+  const allowance = { extraTimePercent: Number(p.extra_time_percent ?? 0), extensionMinutes: Number(p.extension_minutes ?? 0) };
+  return computeDeadline(rule, session, allowance)?.getTime() ?? null;
 }
 
 const FIELD = '\x1e';
@@ -167,8 +170,13 @@ export async function getChapterAnalysis(db: Db, chapterId: string, now = new Da
 
 /** The pupils' names, the profile fields access rules read, and their session in the chapter. */
 const pupilsQuery = (where: SQL, chapterId: string) => sql`
-  SELECT u.id, u.first_name, u.last_name, u.gender, u.grade, u.birth_date::text AS birth_date,
-    ${ms(sql`s.started_at`)} AS started_ms, ${ms(sql`s.end_time`)} AS end_ms
+  SELECT u.id, u.first_name, u.last_name,
+    -- A session keeps the profile it started with (sessions/service.ts): the same group decides its end here.
+    CASE WHEN s.access_grade IS NOT NULL THEN s.access_gender ELSE u.gender END AS gender,
+    CASE WHEN s.access_grade IS NOT NULL THEN s.access_grade ELSE u.grade END AS grade,
+    CASE WHEN s.access_grade IS NOT NULL THEN s.access_birth_date ELSE u.birth_date END::text AS birth_date,
+    ${ms(sql`s.started_at`)} AS started_ms, ${ms(sql`s.end_time`)} AS end_ms, u.extra_time_percent,
+    (SELECT coalesce(sum(x.minutes), 0)::int FROM session_extensions x WHERE x.chapter_id = ${chapterId}::uuid AND x.user_id = u.id) AS extension_minutes
   FROM users u LEFT JOIN chapter_sessions s ON s.chapter_id = ${chapterId}::uuid AND s.user_id = u.id
   WHERE ${where}`;
 

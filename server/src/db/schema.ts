@@ -69,6 +69,8 @@ export const users = pgTable(
      */
     institutionChangedAt: timestamp('institution_changed_at', { withTimezone: true }),
     previousInstitutionId: uuid('previous_institution_id').references(() => institutions.id, { onDelete: 'set null' }),
+    /** Extra time (tiers-temps) set by an admin, in percent of each timed chapter's duration (0–200). */
+    extraTimePercent: integer('extra_time_percent').notNull().default(0),
     createdAt: createdAt(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
   },
@@ -321,6 +323,28 @@ export const centerRegistrations = pgTable(
     primaryKey({ columns: [t.chapterId, t.userId] }),
     index('center_registrations_center_idx').on(t.chapterId, t.institutionId),
   ],
+);
+
+/**
+ * Minutes an admin added to one pupil's end in one chapter after an incident (a power cut, a crashed
+ * computer), with who and why; the pupil's end is pushed back by their sum, even after it passed.
+ */
+export const sessionExtensions = pgTable(
+  'session_extensions',
+  {
+    id: id(),
+    chapterId: uuid('chapter_id')
+      .notNull()
+      .references(() => chapters.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    minutes: integer('minutes').notNull(),
+    reason: text('reason').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('session_extensions_chapter_user_idx').on(t.chapterId, t.userId)],
 );
 
 /** A centre's staff turned a pupil away (a pupil who is not theirs): that pupil cannot register there again. */

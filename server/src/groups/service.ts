@@ -45,6 +45,7 @@ export async function getGroupDetail(db: Db, id: string): Promise<GroupDetail> {
         defaultChoice: users.defaultChoice,
         emailNotifications: users.emailNotifications,
         isAdmin: users.isAdmin,
+        extraTimePercent: users.extraTimePercent,
       },
       institution: { id: institutions.id, name: institutions.name, email: institutions.email },
     })

@@ -46,6 +46,26 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     answersLastMinute += Number(r.last_minute);
     for (const id of r.savers ?? []) savers.add(id);
   }
+  const extra = await db.execute(sql`
+    SELECT count(*)::int AS n FROM chapter_sessions s JOIN users u ON u.id = s.user_id
+    WHERE s.chapter_id = ${chapterId}::uuid AND u.extra_time_percent > 0`);
+  const extensions = await db.execute(sql`
+    SELECT x.minutes, x.reason, x.created_at, u.id, u.first_name, u.last_name, u.email,
+      nullif(trim(coalesce(b.first_name, '') || ' ' || coalesce(b.last_name, '')), '') AS by_name, b.email AS by_email
+    FROM session_extensions x JOIN users u ON u.id = x.user_id LEFT JOIN users b ON b.id = x.created_by
+    WHERE x.chapter_id = ${chapterId}::uuid
+    ORDER BY x.created_at DESC, x.id LIMIT 200`);
+  type ExtensionRow = {
+    minutes: number;
+    reason: string;
+    created_at: string | Date;
+    id: string;
+    first_name: string | null;
+    last_name: string | null;
+    email: string;
+    by_name: string | null;
+    by_email: string | null;
+  };
   return {
     chapterId,
     title: String(row.title),
@@ -59,5 +79,13 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     blurEventsLastMinute: Number(row.blurs_last_minute),
     serverErrorsLastFiveMinutes: serverErrors,
     savesPerMinute,
+    extraTimePupils: Number((extra as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0),
+    extensions: (extensions as unknown as { rows: ExtensionRow[] }).rows.map((r) => ({
+      user: { _id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email },
+      minutes: Number(r.minutes),
+      reason: r.reason,
+      by: r.by_name ?? r.by_email,
+      at: new Date(r.created_at).toISOString(),
+    })),
   };
 }

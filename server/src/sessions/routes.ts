@@ -1,13 +1,42 @@
-import { focusEventSchema, sessionStateSchema } from '@olympe/contract';
+import { extensionSchema, extraTimeSchema, focusEventSchema, savedMessageSchema, sessionStateSchema } from '@olympe/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authOf, requireAuth } from '../auth/context.js';
+import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
+import { addExtension, setExtraTime } from './allowances.js';
 import { getChapterSessionState, recordFocusEvent, startChapter } from './service.js';
 
 const chapterParams = z.object({ id: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 
 export const sessionRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  app.put(
+    '/user/:uid/extra-time',
+    {
+      preHandler: requireRole('admin'),
+      schema: {
+        tags: ['sessions'],
+        params: z.object({ uid: z.uuid({ error: 'Identifiant d’utilisateur invalide.' }) }),
+        body: extraTimeSchema,
+        response: { 200: savedMessageSchema },
+      },
+    },
+    async (request) => ({ message: await setExtraTime(deps.db, authOf(request), request.params.uid, request.body.percent) }),
+  );
+
+  app.post(
+    '/chapter/:id/extension',
+    {
+      preHandler: requireRole('admin'),
+      schema: {
+        tags: ['sessions'],
+        params: chapterParams,
+        body: extensionSchema,
+        response: { 200: savedMessageSchema },
+      },
+    },
+    async (request) => ({ message: await addExtension(deps.db, authOf(request), request.params.id, request.body) }),
+  );
+
   app.get(
     '/chapter/start/:id',
     { preHandler: requireAuth, schema: { tags: ['sessions'], params: chapterParams, response: { 200: sessionStateSchema } } },

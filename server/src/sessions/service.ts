@@ -5,7 +5,17 @@ import { queryRows, type Db } from '../db/client.js';
 import { chapterSessions, focusEvents } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
 import { PROFILE_INCOMPLETE_MESSAGE } from '../users/service.js';
-import { computeDeadline, computeSessionState, FINISHED_MESSAGE, NOT_YET_MESSAGE, type SessionState, type TimeRule } from './state.js';
+import {
+  computeDeadline,
+  computeSessionState,
+  extraMs,
+  FINISHED_MESSAGE,
+  NO_ALLOWANCE,
+  NOT_YET_MESSAGE,
+  type Allowance,
+  type SessionState,
+  type TimeRule,
+} from './state.js';
 
 /** The chapter fields the session and answer rules need. */
 export interface ChapterInfo {
@@ -25,6 +35,8 @@ export interface ChapterContext {
   state: SessionState;
   /** The profile fields the access group was matched on: the session's own once it started. */
   accessProfile: AccessProfile;
+  /** The pupil's own extra time and incident extensions in this chapter. */
+  allowance: Allowance;
 }
 
 export interface AccessProfile {
@@ -59,6 +71,8 @@ interface ContextRow {
   access_gender: string | null;
   access_grade: string | null;
   access_birth_date: string | null;
+  extra_time_percent: number | null;
+  extension_minutes: number | null;
   rules: Array<Record<string, unknown>> | string | null;
 }
 
@@ -72,6 +86,8 @@ const callerColumnsSql = `u.id AS user_id, u.first_name, u.last_name, u.gender, 
     (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
     (extract(epoch FROM s.end_time) * 1000)::float8 AS end_ms,
     s.access_gender, s.access_grade, s.access_birth_date::text AS access_birth_date,
+    u.extra_time_percent,
+    (SELECT coalesce(sum(x.minutes), 0)::int FROM session_extensions x WHERE x.chapter_id = c.id AND x.user_id = u.id) AS extension_minutes,
     (SELECT json_agg(json_build_object(
         'authorizedGenders', g.authorized_genders, 'authorizedGrades', g.authorized_grades,
         'birthDateMin', g.birth_date_min::text, 'birthDateMax', g.birth_date_max::text,
@@ -193,7 +209,15 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
   const chapter: ChapterInfo = { id: row.chapter_id, title: row.title, offline: row.offline, analysis: row.analysis };
   if (isStaff(auth)) {
     const accessProfile = { gender: row.gender, grade: row.grade, birthDate: row.birth_date };
-    return { chapter, staff: true, rule: null, session: null, state: { status: 'started', remainingTime: null, timed: false, deadline: null }, accessProfile };
+    return {
+      chapter,
+      staff: true,
+      rule: null,
+      session: null,
+      state: { status: 'started', remainingTime: null, timed: false, deadline: null },
+      accessProfile,
+      allowance: NO_ALLOWANCE,
+    };
   }
   // SPEC §5/§6: the rule of assertProfileComplete (users/service), evaluated on the row already loaded.
   const groupNames = auth.isTeacher ? ['teachers'] : [];
@@ -219,27 +243,35 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
     session && row.access_grade !== null
       ? { gender: row.access_gender, grade: row.access_grade, birthDate: row.access_birth_date }
       : { gender: row.gender, grade: row.grade, birthDate: row.birth_date };
+  const allowance: Allowance = { extraTimePercent: Number(row.extra_time_percent ?? 0), extensionMinutes: Number(row.extension_minutes ?? 0) };
   let rule: TimeRule | null = matchAccessRule(accessProfile, rules);
   if (!rule && auth.isTeacher && chapter.offline) {
     // School staff reach every paper chapter (DESIGN §3); they follow the first group's window, untimed.
-    if (!rules[0]) return { chapter, staff: false, rule: null, session: null, state: { status: 'before', remainingTime: null, timed: false, deadline: null }, accessProfile };
+    if (!rules[0]) {
+      const state: SessionState = { status: 'before', remainingTime: null, timed: false, deadline: null };
+      return { chapter, staff: false, rule: null, session: null, state, accessProfile, allowance };
+    }
     rule = { timeDuration: null, accessStart: rules[0].accessStart, accessEnd: rules[0].accessEnd };
   }
   if (!rule) throw forbidden(NO_ACCESS_MESSAGE);
-  return { chapter, staff: false, rule, session, state: computeSessionState({ now, rule, session }), accessProfile };
+  return { chapter, staff: false, rule, session, state: computeSessionState({ now, rule, session, allowance }), accessProfile, allowance };
 }
 
 /** The state as the API presents it (instants as ISO strings). */
 export function presentSessionState(ctx: ChapterContext): SessionStateView {
   const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+  // The pupil's own window end and end: pushed back by their extra time and extensions.
+  const extra = ctx.rule ? extraMs(ctx.rule, ctx.allowance) : 0;
+  const accessEnd = ctx.rule?.accessEnd ? new Date(ctx.rule.accessEnd.getTime() + extra) : null;
+  const endTime = ctx.session && ctx.state.timed && ctx.state.deadline ? ctx.state.deadline : ctx.session?.endTime;
   return {
     status: ctx.state.status,
     remainingTime: ctx.state.remainingTime,
     timed: ctx.state.timed,
     accessStart: iso(ctx.rule?.accessStart),
-    accessEnd: iso(ctx.rule?.accessEnd),
+    accessEnd: iso(accessEnd),
     startedAt: iso(ctx.session?.startedAt),
-    endTime: iso(ctx.session?.endTime),
+    endTime: iso(endTime),
     deadline: iso(ctx.state.deadline),
   };
 }
@@ -262,7 +294,7 @@ export async function startChapter(db: Db, auth: AuthContext, chapterId: string)
   if (ctx.state.status === 'before') throw forbidden(NOT_YET_MESSAGE);
   if (ctx.state.status === 'after') throw forbidden(FINISHED_MESSAGE);
   if (ctx.state.status === 'pending' && ctx.rule) {
-    const endTime = computeDeadline(ctx.rule, { startedAt: now });
+    const endTime = computeDeadline(ctx.rule, { startedAt: now }, ctx.allowance);
     const inserted = await db
       .insert(chapterSessions)
       .values({
@@ -279,7 +311,7 @@ export async function startChapter(db: Db, auth: AuthContext, chapterId: string)
     // Our row is the session: its state follows without reading it back. A concurrent start won: read it.
     if (inserted.length === 0) return getChapterSessionState(db, auth, chapterId);
     const session = { startedAt: now, endTime };
-    return presentSessionState({ ...ctx, session, state: computeSessionState({ now, rule: ctx.rule, session }) });
+    return presentSessionState({ ...ctx, session, state: computeSessionState({ now, rule: ctx.rule, session, allowance: ctx.allowance }) });
   }
   return presentSessionState(ctx);
 }

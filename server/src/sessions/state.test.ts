@@ -119,3 +119,39 @@ describe('checkSaveAllowed', () => {
     expect(check({ timeDuration: 10, accessEnd: at(-1) }, undefined, NOW)).toEqual({ ok: false, message: "L'épreuve est terminée." });
   });
 });
+
+describe('a pupil’s own allowance: extra time and incident extensions', () => {
+  const withAllowance = (r: Partial<TimeRule>, startedOffset: number | undefined, extraTimePercent: number, extensionMinutes = 0, now = NOW) =>
+    computeSessionState({
+      now,
+      rule: rule(r),
+      session: startedOffset === undefined ? null : { startedAt: at(startedOffset) },
+      allowance: { extraTimePercent, extensionMinutes },
+    });
+
+  it('adds 33 % of a 60-minute duration (19 min 48 s), or 50 % (30 min)', () => {
+    expect(withAllowance({ timeDuration: 60 }, 0, 33).remainingTime).toBe(60 * 60 + 19 * 60 + 48);
+    expect(withAllowance({ timeDuration: 60 }, 0, 50).remainingTime).toBe(90 * 60);
+    expect(withAllowance({ timeDuration: 60 }, 0, 0).remainingTime).toBe(60 * 60);
+  });
+
+  it('pushes the window end back by the same extra for that pupil only', () => {
+    // Started 10 min before a window that closes in 20 min: 30 min without extra is capped at 20.
+    expect(withAllowance({ timeDuration: 30, accessEnd: at(20 * 60) }, -10 * 60, 0).remainingTime).toBe(20 * 60);
+    // 50 % of 30 min = 15 min more, on both limits: min(45 − 10, 20 + 15) = 35 min.
+    expect(withAllowance({ timeDuration: 30, accessEnd: at(20 * 60) }, -10 * 60, 50).remainingTime).toBe(35 * 60);
+    // A pupil with extra time may still start after the others' window closed, within their own.
+    expect(withAllowance({ timeDuration: 30, accessEnd: at(-60) }, undefined, 50).status).toBe('pending');
+    expect(withAllowance({ timeDuration: 30, accessEnd: at(-60) }, undefined, 0).status).toBe('after');
+  });
+
+  it('does not give percent extra time on an untimed chapter, but an extension pushes its window end', () => {
+    expect(withAllowance({ accessEnd: at(60) }, undefined, 50).remainingTime).toBe(60);
+    expect(withAllowance({ accessEnd: at(60) }, undefined, 0, 10).remainingTime).toBe(60 + 600);
+  });
+
+  it('reopens an ended session when an extension is added after the end', () => {
+    expect(withAllowance({ timeDuration: 30 }, -40 * 60, 0).status).toBe('after');
+    expect(withAllowance({ timeDuration: 30 }, -40 * 60, 0, 15)).toMatchObject({ status: 'started', remainingTime: 5 * 60 });
+  });
+});

@@ -12,6 +12,24 @@ export interface SessionRow {
   startedAt: Date;
 }
 
+/**
+ * One pupil's own time on top of the rule: extra time (tiers-temps) in percent of a timed chapter's
+ * duration, which also pushes that pupil's window end back by the same minutes, and the minutes an
+ * admin added after incidents, which push their end back whatever the chapter.
+ */
+export interface Allowance {
+  extraTimePercent: number;
+  extensionMinutes: number;
+}
+
+export const NO_ALLOWANCE: Allowance = { extraTimePercent: 0, extensionMinutes: 0 };
+
+/** The extra milliseconds of an allowance for a rule: percent of the duration (timed only) plus extensions. */
+export function extraMs(rule: Pick<TimeRule, 'timeDuration'>, allowance: Allowance): number {
+  const percent = isTimed(rule) ? (rule.timeDuration! * 60_000 * allowance.extraTimePercent) / 100 : 0;
+  return Math.round(percent) + allowance.extensionMinutes * 60_000;
+}
+
 export interface SessionState {
   status: SessionStatus;
   /** Seconds left, rounded up; null = unlimited (or not applicable: before, pending). */
@@ -32,17 +50,19 @@ export function computeSessionState({
   now,
   rule,
   session,
+  allowance = NO_ALLOWANCE,
 }: {
   now: Date;
   rule: TimeRule;
   session: SessionRow | null;
+  allowance?: Allowance;
 }): SessionState {
   const timed = isTimed(rule);
   const t = now.getTime();
   if (rule.accessStart && t < rule.accessStart.getTime()) {
     return { status: 'before', remainingTime: null, timed, deadline: null };
   }
-  const deadline = computeDeadline(rule, timed ? session : null);
+  const deadline = computeDeadline(rule, timed ? session : null, allowance);
   if (timed && !session) {
     // Never started: the window end is the only limit (starting after it is refused).
     if (deadline && t >= deadline.getTime()) return { status: 'after', remainingTime: 0, timed, deadline };
@@ -54,11 +74,15 @@ export function computeSessionState({
   return { status: 'started', remainingTime: Math.ceil(left / 1000), timed, deadline };
 }
 
-/** min(start + duration, accessEnd), either missing; null when neither applies. */
-export function computeDeadline(rule: TimeRule, session: SessionRow | null): Date | null {
+/**
+ * min(start + duration, accessEnd), either missing; null when neither applies. Both are pushed back
+ * by the pupil's allowance (extraMs): their own duration and their own window end.
+ */
+export function computeDeadline(rule: TimeRule, session: SessionRow | null, allowance: Allowance = NO_ALLOWANCE): Date | null {
+  const extra = extraMs(rule, allowance);
   const candidates: number[] = [];
-  if (session && isTimed(rule)) candidates.push(session.startedAt.getTime() + rule.timeDuration! * 60_000);
-  if (rule.accessEnd) candidates.push(rule.accessEnd.getTime());
+  if (session && isTimed(rule)) candidates.push(session.startedAt.getTime() + rule.timeDuration! * 60_000 + extra);
+  if (rule.accessEnd) candidates.push(rule.accessEnd.getTime() + extra);
   return candidates.length ? new Date(Math.min(...candidates)) : null;
 }
 

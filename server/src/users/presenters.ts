@@ -19,6 +19,7 @@ type MemberRow = Pick<
   | 'defaultChoice'
   | 'emailNotifications'
   | 'isAdmin'
+  | 'extraTimePercent'
 >;
 
 /** A row of a group's member list (GET /group/{id}): the user fields, the institution, isAdmin for "Simuler". */
@@ -38,6 +39,7 @@ export function presentGroupMember(row: MemberRow, institution: InstitutionRow |
     emailNotifications: row.emailNotifications,
     institution: institution ? { _id: institution.id, name: institution.name, email: institution.email } : null,
     isAdmin: row.isAdmin,
+    extraTimePercent: row.extraTimePercent,
   };
 }
 

@@ -1,0 +1,64 @@
+import type { Extension } from '@olympe/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import { findChapter } from '../chapters/service.js';
+import type { Db } from '../db/client.js';
+import { auditLog, chapterSessions, sessionExtensions, users } from '../db/schema.js';
+import { notFound } from '../errors.js';
+
+async function findUser(db: Db, id: string) {
+  const [user] = await db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, extraTimePercent: users.extraTimePercent })
+    .from(users)
+    .where(eq(users.id, id));
+  if (!user) throw notFound('Utilisateur introuvable.');
+  return user;
+}
+
+const nameOf = (u: { firstName: string | null; lastName: string | null; email: string }) =>
+  `${u.firstName ?? ''} ${u.lastName ?? ''}`.trim() || u.email;
+
+/**
+ * PUT /user/{uid}/extra-time (admins): a pupil's extra time in percent of every timed chapter's
+ * duration (sessions/state.ts extraMs), effective at once, sessions already running included.
+ */
+export async function setExtraTime(db: Db, auth: AuthContext, userId: string, percent: number): Promise<string> {
+  const user = await findUser(db, userId);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ extraTimePercent: percent }).where(eq(users.id, userId));
+    await tx.insert(auditLog).values({
+      actorId: auth.actorId ?? auth.userId,
+      action: 'user.extra-time',
+      targetId: userId,
+      details: { percent, previous: user.extraTimePercent },
+    });
+  });
+  return percent === 0
+    ? `Temps supplémentaire retiré pour ${nameOf(user)}`
+    : `Temps supplémentaire de ${percent} % enregistré pour ${nameOf(user)}`;
+}
+
+/**
+ * POST /chapter/{chapterId}/extension (admins): adds minutes to one pupil's end in one chapter after
+ * an incident, even once it passed (the session reopens). Written with who and why, and to the audit log.
+ */
+export async function addExtension(db: Db, auth: AuthContext, chapterId: string, input: Extension): Promise<string> {
+  await findChapter(db, chapterId);
+  const user = await findUser(db, input.user);
+  const actorId = auth.actorId ?? auth.userId;
+  await db.transaction(async (tx) => {
+    await tx.insert(sessionExtensions).values({ chapterId, userId: user.id, minutes: input.minutes, reason: input.reason, createdBy: actorId });
+    // The end fixed at start moves too: the live counts and the running-session checks read it.
+    await tx
+      .update(chapterSessions)
+      .set({ endTime: sql`${chapterSessions.endTime} + ${input.minutes} * interval '1 minute'` })
+      .where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, user.id)));
+    await tx.insert(auditLog).values({
+      actorId,
+      action: 'session.extension',
+      targetId: user.id,
+      details: { chapterId, minutes: input.minutes, reason: input.reason },
+    });
+  });
+  return `${input.minutes} minute${input.minutes > 1 ? 's' : ''} ajoutée${input.minutes > 1 ? 's' : ''} pour ${nameOf(user)}`;
+}
