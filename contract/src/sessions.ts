@@ -98,9 +98,13 @@ export const extraTimeSchema = z.object({
 });
 export type ExtraTime = z.infer<typeof extraTimeSchema>;
 
-/** POST /chapter/{chapterId}/extension (admins): minutes added to one pupil's end after an incident. */
+/**
+ * POST /chapter/{chapterId}/extension (admins): minutes added to one pupil's end after an incident.
+ * The pupil is named by id (`user`) or, as an exam officer knows them, by e-mail (`email`).
+ */
 export const extensionSchema = z.object({
-  user: z.uuid({ error: 'Identifiant d’élève invalide.' }),
+  user: z.uuid({ error: 'Identifiant d’élève invalide.' }).optional(),
+  email: z.string().trim().toLowerCase().max(254, { error: 'Adresse e-mail trop longue.' }).optional(),
   minutes: z
     .number({ error: 'Le nombre de minutes doit être un nombre.' })
     .int({ error: 'Le nombre de minutes doit être entier.' })
@@ -111,5 +115,5 @@ export const extensionSchema = z.object({
     .trim()
     .min(1, { error: 'Indiquez la raison de la prolongation.' })
     .max(500, { error: 'La raison ne peut pas dépasser 500 caractères.' }),
-});
+}).refine((x) => !!x.user || !!x.email, { error: 'Indiquez l’élève (son e-mail).' });
 export type Extension = z.infer<typeof extensionSchema>;

@@ -1,10 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { seedCentersDemo } from './centers/demo.js';
 import { seedChaptersDemo } from './chapters/demo.js';
 import { seedAnalysisDemo } from './analysis/demo.js';
 import type { Db } from './db/client.js';
 import type { FileStore } from './files/store.js';
 import { seedSortingDemo } from './sorting/demo.js';
-import { groupMembers, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from './db/schema.js';
+import { groupMembers, MEMBERS_GROUP_ID, sessionExtensions, TEACHERS_GROUP_ID, users } from './db/schema.js';
 import { seedGradingDemo } from './grading/demo.js';
 import { seedGroupsDemo } from './groups/demo.js';
 import { seedInstitutionsDemo } from './institutions/demo.js';
@@ -79,12 +80,21 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
   // Two scanned copies waiting in "Triage", and focus/blur traces for "Analyse de la triche".
   await seedSortingDemo(db, store, { chapterId: chapters.paperId, uploadedBy: member.id });
   await seedAnalysisDemo(db, { chapterId: chapters.timedId, pupilIds: pupilIds.slice(-8) });
-  void admin;
+  // Extra time (tiers-temps) for one pupil, and an incident extension on the timed chapter (/live).
+  await db.update(users).set({ extraTimePercent: 33 }).where(eq(users.id, pupilIds[0]));
+  await db.insert(sessionExtensions).values({
+    chapterId: chapters.timedId,
+    userId: pupilIds[pupilIds.length - 1],
+    minutes: 10,
+    reason: 'Ordinateur bloqué pendant 8 minutes (salle 3)',
+    createdBy: admin.id,
+  });
   return [
     { email: 'admin@olympe.demo', role: 'administrateur' },
     { email: 'correcteur@olympe.demo', role: 'correcteur' },
     { email: 'prof@olympe.demo', role: 'personnel scolaire' },
     { email: 'eleve@olympe.demo', role: 'élève (profil complet)' },
-    { email: 'eleve01@olympe.demo … eleve24@olympe.demo', role: 'autres élèves' },
+    { email: 'eleve01@olympe.demo', role: 'élève avec un tiers-temps (33 %)' },
+    { email: 'eleve02@olympe.demo … eleve24@olympe.demo', role: 'autres élèves' },
   ];
 }

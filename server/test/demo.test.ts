@@ -42,5 +42,13 @@ describe('demo data', () => {
     const paper = chapters.body.find((c: { offline: boolean }) => c.offline);
     const centre = await inject(t, { method: 'GET', url: `/api/center/${paper._id}`, headers: teacher });
     expect(centre.body.members.filter((m: { schoolChange?: unknown }) => m.schoolChange)).toHaveLength(1);
+
+    // A pupil with extra time, and an incident extension on the timed chapter's live page.
+    const withExtra = await inject(t, { method: 'PUT', url: '/api/auth/me', payload: {}, headers: { authorization: `Bearer ${tokens['eleve01@olympe.demo']}` } });
+    expect(withExtra.body.extraTimePercent).toBe(33);
+    const admin = { authorization: `Bearer ${tokens['admin@olympe.demo']}` };
+    const all = await inject(t, { method: 'GET', url: '/api/chapter', headers: admin });
+    const lives = await Promise.all(all.body.map((c: { _id: string }) => inject(t, { method: 'GET', url: `/api/chapter/${c._id}/live`, headers: admin })));
+    expect(lives.flatMap((l) => l.body.extensions)).toHaveLength(1);
   });
 });

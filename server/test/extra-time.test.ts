@@ -27,8 +27,8 @@ async function timedChapter(duration: number, accessEnd: Date | null = null) {
 
 const start = (chapterId: string, headers: Headers) => inject(t, { method: 'POST', url: `/api/chapter/start/${chapterId}`, headers });
 const state = (chapterId: string, headers: Headers) => inject(t, { method: 'GET', url: `/api/chapter/start/${chapterId}`, headers });
-const setExtra = (headers: Headers, uid: string, payload: unknown) => inject(t, { method: 'PUT', url: `/api/user/${uid}/extra-time`, headers, payload });
-const extend = (headers: Headers, chapterId: string, payload: unknown) =>
+const setExtra = (headers: Headers, uid: string, payload: Record<string, unknown>) => inject(t, { method: 'PUT', url: `/api/user/${uid}/extra-time`, headers, payload });
+const extend = (headers: Headers, chapterId: string, payload: Record<string, unknown>) =>
   inject(t, { method: 'POST', url: `/api/chapter/${chapterId}/extension`, headers, payload });
 const save = (headers: Headers, exerciseId: string, answer: string, seq: number) =>
   inject(t, { method: 'POST', url: '/api/answer', headers, payload: { exerciseId, answer, seq } });
@@ -136,6 +136,7 @@ describe('incident extensions', () => {
       [{ user: pupil.id, minutes: 601, reason: 'x' }, 'Une prolongation ne peut pas dépasser 600 minutes.'],
       [{ user: pupil.id, minutes: 5, reason: '   ' }, 'Indiquez la raison de la prolongation.'],
       [{ user: 'moi', minutes: 5, reason: 'x' }, 'Identifiant d’élève invalide.'],
+      [{ minutes: 5, reason: 'x' }, 'Indiquez l’élève (son e-mail).'],
     ] as const;
     for (const [payload, message] of bad) {
       const res = await extend(admin.headers, chapterId, payload);
@@ -145,6 +146,11 @@ describe('incident extensions', () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect((await extend(admin.headers, unknown, { user: pupil.id, minutes: 5, reason: 'x' })).status).toBe(404);
     expect((await extend(admin.headers, chapterId, { user: unknown, minutes: 5, reason: 'x' })).status).toBe(404);
+    const noAccount = await extend(admin.headers, chapterId, { email: 'personne@exemple.fr', minutes: 5, reason: 'x' });
+    expect(noAccount).toMatchObject({ status: 404, body: { message: 'Aucun compte n’a l’adresse personne@exemple.fr.' } });
+    // An exam officer names the pupil by e-mail, as typed.
+    const byEmail = await extend(admin.headers, chapterId, { email: ` ${pupil.email.toUpperCase()} `, minutes: 5, reason: 'Ordinateur bloqué' });
+    expect(byEmail.status).toBe(200);
     for (const role of ['pupil', 'member', 'teacher'] as const) {
       const caller = role === 'pupil' ? pupil : await createUser(t, role);
       expect((await extend(caller.headers, chapterId, { user: pupil.id, minutes: 5, reason: 'x' })).status, role).toBe(403);

@@ -6,12 +6,12 @@ import type { Db } from '../db/client.js';
 import { auditLog, chapterSessions, sessionExtensions, users } from '../db/schema.js';
 import { notFound } from '../errors.js';
 
-async function findUser(db: Db, id: string) {
+async function findUser(db: Db, by: { id: string } | { email: string }) {
   const [user] = await db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, extraTimePercent: users.extraTimePercent })
     .from(users)
-    .where(eq(users.id, id));
-  if (!user) throw notFound('Utilisateur introuvable.');
+    .where('id' in by ? eq(users.id, by.id) : eq(users.email, by.email));
+  if (!user) throw notFound('email' in by ? `Aucun compte n’a l’adresse ${by.email}.` : 'Utilisateur introuvable.');
   return user;
 }
 
@@ -23,7 +23,7 @@ const nameOf = (u: { firstName: string | null; lastName: string | null; email: s
  * duration (sessions/state.ts extraMs), effective at once, sessions already running included.
  */
 export async function setExtraTime(db: Db, auth: AuthContext, userId: string, percent: number): Promise<string> {
-  const user = await findUser(db, userId);
+  const user = await findUser(db, { id: userId });
   await db.transaction(async (tx) => {
     await tx.update(users).set({ extraTimePercent: percent }).where(eq(users.id, userId));
     await tx.insert(auditLog).values({
@@ -44,7 +44,7 @@ export async function setExtraTime(db: Db, auth: AuthContext, userId: string, pe
  */
 export async function addExtension(db: Db, auth: AuthContext, chapterId: string, input: Extension): Promise<string> {
   await findChapter(db, chapterId);
-  const user = await findUser(db, input.user);
+  const user = await findUser(db, input.user ? { id: input.user } : { email: input.email! });
   const actorId = auth.actorId ?? auth.userId;
   await db.transaction(async (tx) => {
     await tx.insert(sessionExtensions).values({ chapterId, userId: user.id, minutes: input.minutes, reason: input.reason, createdBy: actorId });

@@ -1,4 +1,4 @@
-import type { AnonymiseResult, LiveChapter } from '@olympe/contract';
+import type { AnonymiseResult, Extension, LiveChapter } from '@olympe/contract';
 import { api } from './client';
 
 export const opsKeys = {
@@ -21,4 +21,14 @@ export async function fetchUserExport(uid: string): Promise<Record<string, unkno
 export async function anonymiseUser(uid: string): Promise<AnonymiseResult> {
   const { data } = await api.post<AnonymiseResult>(`/user/${uid}/anonymise`);
   return data;
+}
+
+/** PUT /user/{uid}/extra-time (admins): extra time in percent of each timed chapter's duration. */
+export async function saveExtraTime(uid: string, percent: number): Promise<void> {
+  await api.put(`/user/${uid}/extra-time`, { percent });
+}
+
+/** POST /chapter/{id}/extension (admins): minutes added to one pupil's end after an incident. */
+export async function addExtension(chapterId: string, body: Extension): Promise<void> {
+  await api.post(`/chapter/${chapterId}/extension`, body);
 }

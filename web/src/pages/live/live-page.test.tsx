@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router';
 import type { LiveChapter } from '@olympe/contract';
@@ -9,9 +9,10 @@ import { RequireRole } from '../../layout/require-role';
 import { LivePage } from './live-page';
 import { liveFigures, minuteLabels } from './live';
 
-const api = vi.hoisted(() => ({ fetchLiveChapter: vi.fn() }));
+const api = vi.hoisted(() => ({ fetchLiveChapter: vi.fn(), addExtension: vi.fn() }));
 vi.mock('../../api/ops', () => ({
   fetchLiveChapter: api.fetchLiveChapter,
+  addExtension: api.addExtension,
   opsKeys: { live: (id: string) => ['ops', 'live', id] },
 }));
 
@@ -28,6 +29,16 @@ const LIVE: LiveChapter = {
   blurEventsLastMinute: 2,
   serverErrorsLastFiveMinutes: 1,
   savesPerMinute: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 120, 300, 420, 455],
+  extraTimePupils: 14,
+  extensions: [
+    {
+      user: { _id: 'p1', firstName: 'Sophie', lastName: 'Germain', email: 'sophie@exemple.fr' },
+      minutes: 10,
+      reason: 'Panne de courant salle 3',
+      by: 'Alice Admin',
+      at: '2026-03-12T09:02:00.000Z',
+    },
+  ],
 };
 
 function renderAs(isAdmin: boolean) {
@@ -55,6 +66,7 @@ describe('live helpers', () => {
       'Élèves ayant commencé',
       'En cours',
       'Terminé',
+      'Avec temps supplémentaire',
       'Enregistrent (dernière minute)',
       'Pertes de focus',
       'Erreurs serveur (5 dernières minutes)',
@@ -78,6 +90,21 @@ describe('LivePage', () => {
     expect(within(screen.getByRole('group', { name: 'Erreurs serveur (5 dernières minutes)' })).getByText('à surveiller')).toBeTruthy();
     const table = screen.getByRole('table', { name: /Réponses enregistrées par minute/ });
     expect(within(table).getByRole('row', { name: 'minute en cours 455' })).toBeTruthy();
+  });
+
+  it('lists the extensions with who and why, and adds one for a pupil named by e-mail', async () => {
+    api.fetchLiveChapter.mockResolvedValue(LIVE);
+    api.addExtension.mockResolvedValue(undefined);
+    renderAs(true);
+    expect(within(await screen.findByRole('group', { name: 'Avec temps supplémentaire' })).getByText('14')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Prolongations' });
+    expect(within(table).getByText('Panne de courant salle 3')).toBeTruthy();
+    expect(within(table).getByText('12 mars 2026 à 10:02')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/E-mail de l’élève/), { target: { value: 'leo@exemple.fr' } });
+    fireEvent.change(screen.getByLabelText(/Minutes ajoutées/), { target: { value: '15' } });
+    fireEvent.change(screen.getByLabelText(/Raison/), { target: { value: 'Ordinateur bloqué' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Ajouter la prolongation' }));
+    await waitFor(() => expect(api.addExtension).toHaveBeenCalledWith('c1', { email: 'leo@exemple.fr', minutes: 15, reason: 'Ordinateur bloqué' }));
   });
 
   it('tells a non-admin they have no access and asks nothing from the server', async () => {

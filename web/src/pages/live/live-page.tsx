@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { formatParisDateTime } from '@olympe/contract';
 import { fetchLiveChapter, opsKeys } from '../../api/ops';
+import { ExtensionsSection } from './extensions-section';
 import { LIVE_REFRESH_MS, liveFigures, minuteLabels } from './live';
 
 /** docs/operations.md "Watching the big day": an admin follows a running chapter, refreshed every 5 s (admins only: routes.tsx). */
@@ -85,6 +86,7 @@ export function LivePage() {
           ))}
         </Table.Tbody>
       </Table>
+      <ExtensionsSection chapterId={id} extensions={live.extensions} />
     </Stack>
   );
 }

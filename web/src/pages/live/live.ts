@@ -17,6 +17,7 @@ export function liveFigures(live: LiveChapter): LiveFigure[] {
     { label: 'Élèves ayant commencé', value: live.started },
     { label: 'En cours', value: live.inProgress },
     { label: 'Terminé', value: live.finished },
+    { label: 'Avec temps supplémentaire', value: live.extraTimePupils, hint: 'parmi les élèves ayant commencé' },
     { label: 'Enregistrent (dernière minute)', value: live.savingLastMinute, hint: `${live.answersLastMinute} réponses` },
     { label: 'Pertes de focus', value: live.blurEvents, hint: `${live.blurEventsLastMinute} dans la dernière minute` },
     {

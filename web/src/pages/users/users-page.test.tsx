@@ -14,7 +14,7 @@ vi.mock('../../api/groups', () => ({
   groupKeys: { all: ['groups'], detail: (id: string) => ['groups', id] },
 }));
 vi.mock('../../api/users', () => ({ logto: api.logto }));
-const ops = vi.hoisted(() => ({ fetchUserExport: vi.fn(), anonymiseUser: vi.fn() }));
+const ops = vi.hoisted(() => ({ fetchUserExport: vi.fn(), anonymiseUser: vi.fn(), saveExtraTime: vi.fn() }));
 vi.mock('../../api/ops', () => ops);
 
 const member = (id: string, fields: Partial<GroupMember>): GroupMember => {
@@ -27,7 +27,7 @@ const GROUP: GroupDetail = {
   system: false,
   members: [
     member('u1', { firstName: 'Chloé', lastName: 'Lefèvre', email: 'chloe@x.fr', gender: 'female', birthDate: '2010-03-04', emailNotifications: true }),
-    member('u2', { firstName: 'Hugo', lastName: 'Abel', email: 'hugo@x.fr', gender: 'male', emailNotifications: false }),
+    member('u2', { firstName: 'Hugo', lastName: 'Abel', email: 'hugo@x.fr', gender: 'male', emailNotifications: false, extraTimePercent: 33 }),
     member('u3', { firstName: 'Ada', lastName: 'Zorn', email: 'admin@x.fr', gender: 'other', isAdmin: true }),
   ],
 };
@@ -68,6 +68,20 @@ describe('UsersPage', () => {
 
     fireEvent.change(screen.getByLabelText('Rechercher'), { target: { value: 'LEFEVRE' } });
     await waitFor(() => expect(screen.getByText('1/3 membres')).toBeTruthy(), { timeout: 5000 });
+  });
+
+  it('shows each member’s extra time and lets the admin set it', async () => {
+    ops.saveExtraTime.mockResolvedValue(undefined);
+    setup();
+    expect(await screen.findByRole('button', { name: 'Temps supplémentaire de Hugo Abel : 33\u00a0%' }, { timeout: 5000 })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Temps supplémentaire de Chloé Lefèvre : —' }));
+    const field = await screen.findByLabelText('Temps supplémentaire (%)');
+    fireEvent.change(field, { target: { value: '250' } });
+    expect(await screen.findByText('Un nombre entier de 0 à 200.')).toBeTruthy();
+    fireEvent.change(field, { target: { value: '33' } });
+    const dialog = screen.getByRole('dialog', { name: 'Temps supplémentaire de Chloé Lefèvre' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(ops.saveExtraTime).toHaveBeenCalledWith('u1', 33));
   });
 
   it('adds with the split rule and saves the full list', async () => {

@@ -1,6 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Alert, Button, Center, Group, Loader, Modal, Stack, Text, Textarea, TextInput, Title, Tooltip, ActionIcon } from '@mantine/core';
 import { UserDataActions } from '../privacy/user-data-actions';
+import { ExtraTimeDialog, extraTimeLabel } from './extra-time-dialog';
 import { IconCopy, IconDownload, IconSearch } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { isAxiosError } from 'axios';
@@ -64,6 +65,8 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
   const { start } = useImpersonation();
   // The member whose personal data (export, anonymisation) the admin is handling.
   const [dataOf, setDataOf] = useState<GroupMember | null>(null);
+  // The member whose extra time (tiers-temps) the admin is setting.
+  const [extraOf, setExtraOf] = useState<GroupMember | null>(null);
   const [search, setSearch] = useState('');
   // Typing stays responsive over 10,000 rows: the table follows the deferred value.
   const deferredSearch = useDeferredValue(search);
@@ -142,6 +145,16 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
       { key: 'birthDate', header: 'Date de naissance', width: 110, cell: (m) => formatBirthDate(m.birthDate) },
       { key: 'notifications', header: 'Notifications', width: 116, cell: (m) => yesNo(m.emailNotifications) },
       {
+        key: 'extraTime',
+        header: 'Tiers-temps',
+        width: 100,
+        cell: (m) => (
+          <Button size="compact-xs" variant="subtle" onClick={() => setExtraOf(m)} aria-label={`Temps supplémentaire de ${memberName(m)} : ${extraTimeLabel(m.extraTimePercent)}`}>
+            {extraTimeLabel(m.extraTimePercent)}
+          </Button>
+        ),
+      },
+      {
         key: 'actions',
         header: 'Actions',
         width: 170,
@@ -186,6 +199,18 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
           />
         ) : null}
       </Modal>
+      {extraOf && (
+        <ExtraTimeDialog
+          uid={extraOf._id}
+          name={memberName(extraOf)}
+          percent={extraOf.extraTimePercent ?? 0}
+          onClose={() => setExtraOf(null)}
+          onSaved={() => {
+            setExtraOf(null);
+            void queryClient.invalidateQueries({ queryKey: groupKeys.detail(groupId) });
+          }}
+        />
+      )}
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label="Rechercher"

@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { formatParisDateTime, type LiveChapter } from '@olympe/contract';
+import { addExtension, opsKeys } from '../../api/ops';
+
+/**
+ * Incidents during a timed chapter (a power cut, a crashed computer): an admin gives one pupil more
+ * minutes, even after their end (the session reopens). Every extension is listed with who and why.
+ */
+export function ExtensionsSection({ chapterId, extensions }: { chapterId: string; extensions: LiveChapter['extensions'] }) {
+  const client = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [minutes, setMinutes] = useState<number | string>(10);
+  const [reason, setReason] = useState('');
+  const add = useMutation({
+    mutationFn: () => addExtension(chapterId, { email, minutes: Number(minutes), reason }),
+    onSuccess: async () => {
+      setEmail('');
+      setReason('');
+      await client.invalidateQueries({ queryKey: opsKeys.live(chapterId) });
+    },
+    // The client already showed the server's French message.
+    onError: (error) => console.error(error),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate();
+  };
+
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="extensions-title">
+      <Title order={2} size="h3" id="extensions-title">
+        Prolongations après un incident
+      </Title>
+      <form onSubmit={submit}>
+        <Group align="flex-end" wrap="wrap">
+          <TextInput label="E-mail de l’élève" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={280} />
+          <NumberInput label="Minutes ajoutées" required min={1} max={600} allowDecimal={false} value={minutes} onChange={setMinutes} w={150} />
+          <TextInput
+            label="Raison"
+            placeholder="Panne de courant, ordinateur bloqué…"
+            required
+            maxLength={500}
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            w={320}
+          />
+          <Button type="submit" loading={add.isPending}>
+            Ajouter la prolongation
+          </Button>
+        </Group>
+      </form>
+      {extensions.length === 0 ? (
+        <Text>Aucune prolongation pour ce chapitre.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped aria-label="Prolongations">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Élève</Table.Th>
+                <Table.Th scope="col">Minutes</Table.Th>
+                <Table.Th scope="col">Raison</Table.Th>
+                <Table.Th scope="col">Par</Table.Th>
+                <Table.Th scope="col">Le</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {extensions.map((x) => (
+                <Table.Tr key={`${x.user._id}-${x.at}`}>
+                  <Table.Td>{`${x.user.firstName ?? ''} ${x.user.lastName ?? ''}`.trim() || x.user.email}</Table.Td>
+                  <Table.Td>{x.minutes}</Table.Td>
+                  <Table.Td>{x.reason}</Table.Td>
+                  <Table.Td>{x.by ?? ''}</Table.Td>
+                  <Table.Td>{formatParisDateTime(x.at)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { Button, Group, Modal, NumberInput, Stack } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { EXTRA_TIME_MAX_PERCENT } from '@olympe/contract';
+import { saveExtraTime } from '../../api/ops';
+
+export const EXTRA_TIME_HELP =
+  'En pourcentage de la durée de chaque épreuve chronométrée ; un tiers-temps correspond à 33 %. La fin de la fenêtre de passage est repoussée d’autant pour cet élève seulement.';
+
+/** An admin sets one pupil's extra time (tiers-temps); it applies at once, to sessions already running too. */
+export function ExtraTimeDialog({
+  uid,
+  name,
+  percent,
+  onClose,
+  onSaved,
+}: {
+  uid: string;
+  name: string;
+  percent: number;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const [value, setValue] = useState<number | string>(percent);
+  const save = useMutation({
+    mutationFn: () => saveExtraTime(uid, Number(value)),
+    onSuccess: onSaved,
+    // The client already showed the server's French message.
+    onError: (error) => console.error(error),
+  });
+  const valid = typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= EXTRA_TIME_MAX_PERCENT;
+  return (
+    <Modal opened onClose={onClose} title={`Temps supplémentaire de ${name}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
+      <Stack>
+        <NumberInput
+          label="Temps supplémentaire (%)"
+          description={EXTRA_TIME_HELP}
+          min={0}
+          max={EXTRA_TIME_MAX_PERCENT}
+          allowDecimal={false}
+          allowNegative={false}
+          suffix=" %"
+          value={value}
+          onChange={setValue}
+          error={valid ? null : `Un nombre entier de 0 à ${EXTRA_TIME_MAX_PERCENT}.`}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Annuler
+          </Button>
+          <Button onClick={() => save.mutate()} loading={save.isPending} disabled={!valid}>
+            Enregistrer
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The cell text: « 33 % » (a no-break space before the sign), or a dash when none. */
+export const extraTimeLabel = (percent: number | undefined) => (percent ? `${percent}\u00a0%` : '—');
+
