@@ -81,6 +81,65 @@ test.describe('Ordinateur partagé', () => {
     }
   });
 
+  test('[ÉLÈVE] propose son collège sur la carte : lui seul le voit avant vérification, pas l’élève suivant', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const name = `Collège Proposé ${tag()}`;
+    const pupilA = await apiAccount(request, 'propose-a', pupilProfile({ firstName: 'Alice', lastName: 'Proposante' }));
+    const pupilB = await apiAccount(request, 'propose-b', pupilProfile({ firstName: 'Bruno', lastName: 'Voisin' }));
+    const search = () => page.getByRole('searchbox', { name: 'Rechercher un établissement' });
+    let id: string | undefined;
+    try {
+      // Pupil A proposes the school on the map: it is hers, unconfirmed, still on her map after a reload.
+      await loginByApi(page, pupilA.email);
+      await page.goto('/map');
+      const map = page.locator('.leaflet-container');
+      await expect(map).toBeVisible();
+      const box = (await map.boundingBox())!;
+      await map.click({ position: { x: box.width * 0.55, y: box.height * 0.55 } });
+      const form = page.getByRole('form', { name: 'Établissement sélectionné' });
+      await form.getByRole('textbox', { name: 'Nom' }).fill(name);
+      await form.getByRole('button', { name: 'Enregistrer' }).click();
+      await expect(page.getByText('Établissement enregistré')).toBeVisible();
+      await page.reload();
+      const marker = page.locator(`.leaflet-marker-icon[title="${name}"]`);
+      await expect(marker).toHaveAttribute('alt', `${name} (non vérifié)`);
+      await expectAccessible(page, '/map (proposition de l’élève)');
+
+      // She picks it in her profile.
+      await page.goto('/profile');
+      await search().fill(name);
+      await page.getByRole('list', { name: 'Résultats de la recherche' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+      await page.getByRole('button', { name: 'Enregistrer' }).click();
+      await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
+      await page.reload();
+      await expect(page.getByRole('textbox', { name: 'Établissement', exact: true })).toHaveValue(name);
+      const me = await ok<{ institution: { _id: string } | null }>(await request.put('/api/auth/me', { headers: pupilA.headers, data: {} }));
+      id = me.institution?._id;
+      expect(id).toBeTruthy();
+
+      // Pupil B, next on the same browser, finds it neither in the profile nor on the map.
+      await page.getByRole('button', { name: 'Se déconnecter' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await page.getByRole('textbox', { name: 'E-mail' }).fill(pupilB.email);
+      await page.getByLabel('Mot de passe').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await expect(page).toHaveURL(/\/profile$/);
+      await search().fill(name);
+      await expect(page.getByText('Aucun établissement ne correspond à la recherche.')).toBeVisible();
+      await expect(page.getByRole('button', { name: new RegExp(`^${name}`) })).toHaveCount(0);
+      await page.goto('/map');
+      await expect(page.locator('.leaflet-container')).toBeVisible();
+      await expect(page.locator(`.leaflet-marker-icon[title="${name}"]`)).toHaveCount(0);
+      const listedForB = await ok<Array<{ _id: string }>>(await request.get('/api/institution', { headers: pupilB.headers }));
+      expect(listedForB.map((i) => i._id)).not.toContain(id);
+    } finally {
+      if (id) {
+        await request.put('/api/auth/me', { headers: pupilA.headers, data: { institution: null } });
+        await request.delete(`/api/institution/${id}`, { headers: await adminHeaders(request) });
+      }
+    }
+  });
+
   test('[ÉLÈVE] ouvre un lien /viewer/ forgé : la page ne lit ni ne réserve rien', async ({ page, request }) => {
     const admin = await adminHeaders(request);
     const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Papier forgé ${tag()}`, offline: true } })))._id;
