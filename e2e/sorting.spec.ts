@@ -88,6 +88,11 @@ test.describe('Triage', () => {
     await page.getByRole('link', { name: 'Triage : 1 fichiers' }).click();
     await expect(page).toHaveURL(new RegExp(`/sorting/${chapterId}$`));
     await expect(page.getByRole('heading', { name: 'Triage', exact: true })).toBeVisible();
+    // Opening the page reserves nothing: the corrector starts (Enter on the button, still keyboard only).
+    const startSorting = page.getByRole('button', { name: 'Commencer le tri' });
+    await expectAccessible(page, '/sorting/{id} (avant le tri)');
+    await startSorting.focus();
+    await page.keyboard.press('Enter');
     await expect(page.getByText('Page 1 sur 4')).toBeVisible();
     await expect(page.getByRole('img', { name: 'Copie scannée, page 1 sur 4' })).toBeVisible();
     const region = page.getByRole('region', { name: 'Copie à trier' });

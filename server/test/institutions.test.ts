@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centers, chapters, HOME_SCHOOLING_ID, institutions, users } from '../src/db/schema.js';
 import { seedInstitutionsDemo } from '../src/institutions/demo.js';
+import { MAX_PENDING_INSTITUTIONS } from '../src/institutions/service.js';
 import { importSchoolsFile, upsertSchools } from '../src/institutions/import.js';
 import { assertProfileComplete, PROFILE_INCOMPLETE_MESSAGE } from '../src/users/service.js';
 import { buildTestApp, createUser, inject, loginAs, type RoleName, type TestApp } from './helpers.js';
@@ -92,6 +93,8 @@ describe('GET /institution', () => {
   });
 
   it('is compressed when the client accepts it', async () => {
+    // Over the compression threshold even for a pupil, who sees confirmed schools only.
+    for (let i = 0; i < 20; i++) await insertInstitution({ name: `Lycée confirmé ${i}`, confirmed: true });
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/institution',
@@ -156,6 +159,72 @@ describe('POST /institution', () => {
       expect(res.body.message).toMatch(/requis|trop long|invalide|attendu|nombre|Latitude|Longitude|oui ou non/i);
     }
     expect(await countInstitutions()).toBe(before);
+  });
+});
+
+describe('pending (unconfirmed) schools', () => {
+  const propose = (headers: Record<string, string>, name: string) =>
+    inject(t, { method: 'POST', url: '/api/institution', headers, payload: { name, latitude: 44.5, longitude: 2.5 } });
+  const listedIds = async (headers: Record<string, string>) =>
+    ((await inject(t, { method: 'GET', url: '/api/institution', headers })).body as Array<{ _id: string }>).map((i) => i._id);
+
+  it('a pupil or teacher holds at most 3 pending proposals; a confirmation frees a place; admins are not limited', async () => {
+    expect(MAX_PENDING_INSTITUTIONS).toBe(3);
+    const admin = await createUser(t, 'admin');
+    for (const role of ['pupil', 'teacher'] as const) {
+      const author = await createUser(t, role);
+      const ids: string[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const res = await propose(author.headers, `Proposition ${role} ${i}`);
+        expect(res.status).toBe(200);
+        ids.push(res.body.institution._id);
+      }
+      const before = await countInstitutions();
+      const refused = await propose(author.headers, `Proposition ${role} 4`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toBe(
+        'Vous avez déjà 3 établissements en attente de vérification : modifiez l’un d’eux ou attendez qu’un administrateur les vérifie.',
+      );
+      expect(await countInstitutions()).toBe(before);
+
+      await inject(t, { method: 'PATCH', url: `/api/institution/${ids[0]}`, headers: admin.headers, payload: { confirmed: true } });
+      expect((await propose(author.headers, `Proposition ${role} 4`)).status).toBe(200);
+      expect((await propose(author.headers, `Proposition ${role} 5`)).status).toBe(409);
+    }
+    for (let i = 0; i < 5; i++) expect((await propose(admin.headers, `Ajout administrateur ${i}`)).status).toBe(200);
+  });
+
+  it('counts parallel proposals one after the other: a burst never passes the limit', async () => {
+    const pupil = await createUser(t, 'pupil');
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => propose(pupil.headers, `Rafale ${i}`)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(5);
+    const rows = await t.database.db.select({ id: institutions.id }).from(institutions).where(eq(institutions.createdBy, pupil.id));
+    expect(rows).toHaveLength(3);
+  });
+
+  it('lists a pending school only to its author, to admins and to its users, to everyone once confirmed', async () => {
+    const author = await createUser(t, 'pupil');
+    const other = await createUser(t, 'pupil');
+    const teacher = await createUser(t, 'teacher');
+    const admin = await createUser(t, 'admin');
+    const res = await propose(author.headers, 'Collège fantôme');
+    const id = res.body.institution._id as string;
+    const attached = await createUser(t, 'pupil', { institutionId: id });
+
+    expect(await listedIds(author.headers)).toContain(id);
+    expect(await listedIds(admin.headers)).toContain(id);
+    expect(await listedIds(attached.headers)).toContain(id);
+    expect(await listedIds(other.headers)).not.toContain(id);
+    expect(await listedIds(teacher.headers)).not.toContain(id);
+    // The author can still pick it in their profile.
+    const picked = await inject(t, { method: 'PUT', url: '/api/auth/me', headers: author.headers, payload: { institution: id } });
+    expect(picked.status).toBe(200);
+    expect(picked.body.institution).toMatchObject({ _id: id, name: 'Collège fantôme' });
+
+    await inject(t, { method: 'PATCH', url: `/api/institution/${id}`, headers: admin.headers, payload: { confirmed: true } });
+    expect(await listedIds(other.headers)).toContain(id);
+    expect(await listedIds(teacher.headers)).toContain(id);
   });
 });
 

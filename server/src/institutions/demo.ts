@@ -6,7 +6,8 @@ type DemoSchool = [name: string, address: string, lat: number, lng: number, conf
 
 /**
  * ~30 schools over France for the demo: accents in names, two sites shared by a collège and a
- * lycée (identical coordinates, so the map spreads them), and a few unconfirmed proposals.
+ * lycée (identical coordinates, so the map spreads them), and a few unconfirmed proposals. Those
+ * have no author, so only admins see them (decisions.md §29); no demo account is attached to one.
  */
 const SCHOOLS: DemoSchool[] = [
   ['Lycée Louis-le-Grand', '123 rue Saint-Jacques, 75005 Paris', 48.84817, 2.34427, true, 'ce.0750655e@ac-paris.fr'],

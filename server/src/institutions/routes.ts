@@ -13,11 +13,12 @@ export const institutionRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (a
     '/institution',
     { preHandler: requireAuth, schema: { tags: ['institutions'], response: { 200: z.array(institutionSchema) } } },
     // The JSON comes ready from the database (see listInstitutionsJson): sent as is, not re-serialised.
-    async (_request, reply) =>
+    // Pending schools are filtered per caller: the list is never the same for everybody.
+    async (request, reply) =>
       reply
         .type('application/json; charset=utf-8')
         .serializer((payload) => payload as string)
-        .send((await listInstitutionsJson(deps.db)) as unknown as Institution[]),
+        .send((await listInstitutionsJson(deps.db, authOf(request))) as unknown as Institution[]),
   );
 
   app.post(

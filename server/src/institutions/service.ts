@@ -1,8 +1,8 @@
 import type { Institution, InstitutionCreate, InstitutionUpdate } from '@olympe/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
-import { HOME_SCHOOLING_ID, institutions } from '../db/schema.js';
+import { HOME_SCHOOLING_ID, institutions, users } from '../db/schema.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { presentInstitution } from './presenters.js';
 
@@ -18,9 +18,29 @@ const columns = {
 
 const CONFIRM_FORBIDDEN = 'Seul un administrateur peut vérifier un établissement.';
 
-/** Every institution as presented objects, home schooling first, then by name. */
-export async function listInstitutions(db: Db): Promise<Institution[]> {
-  return JSON.parse(await listInstitutionsJson(db)) as Institution[];
+/**
+ * How many unconfirmed schools one non-admin may have proposed at once (decisions.md §29): enough
+ * for a real school missing from the directory and a typo or two, not thousands of map markers.
+ */
+export const MAX_PENDING_INSTITUTIONS = 3;
+export const PENDING_LIMIT_MESSAGE = `Vous avez déjà ${MAX_PENDING_INSTITUTIONS} établissements en attente de vérification : modifiez l’un d’eux ou attendez qu’un administrateur les vérifie.`;
+
+/** Who asks for the list: a pending school is shown only to its author, to admins and to its own users. */
+export type InstitutionViewer = Pick<AuthContext, 'userId' | 'isAdmin' | 'institutionId'>;
+
+/**
+ * Which rows a viewer may see: every confirmed school; an unconfirmed one only to admins, to the
+ * user who proposed it, and to a user already attached to it (their profile must still name it).
+ */
+function visibleTo(viewer: InstitutionViewer) {
+  if (viewer.isAdmin) return sql`TRUE`;
+  const own = viewer.institutionId ? sql` OR id = ${viewer.institutionId}` : sql``;
+  return sql`(confirmed OR created_by = ${viewer.userId}${own})`;
+}
+
+/** The institutions a viewer may see as presented objects, home schooling first, then by name. */
+export async function listInstitutions(db: Db, viewer: InstitutionViewer): Promise<Institution[]> {
+  return JSON.parse(await listInstitutionsJson(db, viewer)) as Institution[];
 }
 
 /**
@@ -29,7 +49,7 @@ export async function listInstitutions(db: Db): Promise<Institution[]> {
  * hundred ms of event-loop time for validation and serialisation; the SELECT below is the
  * allow-list of fields (SPEC §3 names), coordinates rounded to 6 decimals (~10 cm).
  */
-export async function listInstitutionsJson(db: Db): Promise<string> {
+export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): Promise<string> {
   const result = await db.execute<{ json: string }>(sql`
     SELECT coalesce(json_agg(t), '[]')::text AS json FROM (
       SELECT id AS "_id", name, address, email,
@@ -37,27 +57,42 @@ export async function listInstitutionsJson(db: Db): Promise<string> {
         round(longitude::numeric, 6)::float8 AS longitude,
         confirmed
       FROM institutions
+      WHERE ${visibleTo(viewer)}
       ORDER BY id <> ${HOME_SCHOOLING_ID}, name, id
     ) t`);
   return (result as unknown as { rows: Array<{ json: string }> }).rows[0].json;
 }
 
-/** POST /institution: any logged-in user proposes a school; it stays unconfirmed unless an admin says otherwise. */
+/**
+ * POST /institution: any logged-in user proposes a school; it stays unconfirmed unless an admin
+ * says otherwise. A non-admin holds at most MAX_PENDING_INSTITUTIONS unconfirmed ones.
+ */
 export async function createInstitution(db: Db, auth: AuthContext, input: InstitutionCreate): Promise<Institution> {
   if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
-  const [row] = await db
-    .insert(institutions)
-    .values({
-      name: input.name,
-      address: input.address ?? '',
-      email: input.email ?? null,
-      latitude: input.latitude,
-      longitude: input.longitude,
-      confirmed: auth.isAdmin ? (input.confirmed ?? false) : false,
-      createdBy: auth.userId,
-    })
-    .returning(columns);
-  return presentInstitution(row);
+  return db.transaction(async (tx) => {
+    if (!auth.isAdmin) {
+      // The author's row is locked so that parallel proposals are counted one after the other.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, auth.userId)).for('update');
+      const [{ pending }] = await tx
+        .select({ pending: count() })
+        .from(institutions)
+        .where(and(eq(institutions.createdBy, auth.userId), eq(institutions.confirmed, false)));
+      if (pending >= MAX_PENDING_INSTITUTIONS) throw conflict(PENDING_LIMIT_MESSAGE);
+    }
+    const [row] = await tx
+      .insert(institutions)
+      .values({
+        name: input.name,
+        address: input.address ?? '',
+        email: input.email ?? null,
+        latitude: input.latitude,
+        longitude: input.longitude,
+        confirmed: auth.isAdmin ? (input.confirmed ?? false) : false,
+        createdBy: auth.userId,
+      })
+      .returning(columns);
+    return presentInstitution(row);
+  });
 }
 
 /** Policy: an admin edits any institution; its creator edits it while it is not yet confirmed. */

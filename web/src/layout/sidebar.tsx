@@ -16,8 +16,9 @@ export function Sidebar() {
       pathname={pathname}
       connecting={loading}
       onLogout={() => {
-        logout();
-        void navigate(paths.login);
+        void logout().then((done) => {
+          if (done) void navigate(paths.login);
+        });
       }}
     />
   );

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AnswerQueue, saveStateLabel, type QueuedAnswer, type SendFailure } from './answer-queue';
+import { AnswerQueue, clearStoredAnswers, pruneStoredAnswers, saveStateLabel, type QueuedAnswer, type SendFailure } from './answer-queue';
 
 class MemoryStorage implements Storage {
   data = new Map<string, string>();
@@ -258,5 +258,55 @@ describe('AnswerQueue.valueToShow', () => {
     q.enqueue('u1', 'e1', '9');
     await vi.advanceTimersByTimeAsync(500);
     expect(q.valueToShow('u1', 'e1', { answer: '4', seq: 1 })).toBe('4');
+  });
+});
+
+describe('answers kept on a shared computer', () => {
+  /** u1 typed e1 (sent) and e2 (unsent); u2 typed e1 (sent) and e3 (unsent). */
+  async function twoUsers() {
+    const q = makeQueue();
+    q.enqueue('u1', 'e1', 'sent by u1');
+    q.enqueue('u2', 'e1', 'sent by u2');
+    await vi.advanceTimersByTimeAsync(500);
+    failNext.push(NETWORK, NETWORK);
+    q.enqueue('u1', 'e2', 'unsent of u1');
+    q.enqueue('u2', 'e3', 'unsent of u2');
+    await vi.advanceTimersByTimeAsync(500);
+    q.dispose();
+    expect(q.pending().map((e) => e.answer).sort()).toEqual(['unsent of u1', 'unsent of u2']);
+  }
+  const stored = () => [...storage.data.values()].join(' ');
+
+  it('clearStoredAnswers removes every value of one user, sent or not, and nothing of the others', async () => {
+    await twoUsers();
+    clearStoredAnswers('u1', { storage });
+    expect(stored()).not.toMatch(/u1/);
+    const q = makeQueue();
+    expect(q.valueToShow('u1', 'e1', undefined)).toBe('');
+    expect(q.valueToShow('u1', 'e2', undefined)).toBe('');
+    expect(q.valueToShow('u2', 'e1', undefined)).toBe('sent by u2');
+    expect(q.pending('u2').map((e) => e.answer)).toEqual(['unsent of u2']);
+    clearStoredAnswers('u2', { storage });
+    // Nothing of anyone is left, not even empty containers.
+    expect(storage.data.size).toBe(0);
+  });
+
+  it('keepUnsent keeps only the values not sent yet', async () => {
+    await twoUsers();
+    clearStoredAnswers('u1', { storage, keepUnsent: true });
+    const q = makeQueue();
+    expect(q.valueToShow('u1', 'e1', undefined)).toBe('');
+    expect(q.pending('u1').map((e) => e.answer)).toEqual(['unsent of u1']);
+    expect(q.valueToShow('u1', 'e2', undefined)).toBe('unsent of u1');
+  });
+
+  it('pruneStoredAnswers at a login drops the other users’ shown values, keeps their unsent ones', async () => {
+    await twoUsers();
+    pruneStoredAnswers('u2', storage);
+    const q = makeQueue();
+    expect(q.valueToShow('u1', 'e1', undefined)).toBe('');
+    expect(q.pending('u1').map((e) => e.answer)).toEqual(['unsent of u1']);
+    expect(q.valueToShow('u2', 'e1', undefined)).toBe('sent by u2');
+    expect(q.valueToShow('u2', 'e3', undefined)).toBe('unsent of u2');
   });
 });

@@ -257,6 +257,52 @@ export class AnswerQueue {
   }
 }
 
+type StoredMap = Record<string, { userId?: string }>;
+
+function readMap(storage: Storage, name: string): StoredMap {
+  try {
+    const parsed: unknown = JSON.parse(storage.getItem(name) ?? '{}');
+    return parsed && typeof parsed === 'object' ? (parsed as StoredMap) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Keeps the kept rows, or removes the item when none is left (nothing of anyone lingers). */
+function writeMap(storage: Storage, name: string, map: StoredMap, keep: (key: string) => boolean) {
+  const kept = Object.fromEntries(Object.entries(map).filter(([key]) => keep(key)));
+  try {
+    if (Object.keys(kept).length === 0) storage.removeItem(name);
+    else storage.setItem(name, JSON.stringify(kept));
+  } catch {
+    // Storage disabled: nothing was kept there in the first place.
+  }
+}
+
+/** The user a stored key (`${userId}:${exerciseId}`) belongs to. */
+const userOfKey = (key: string) => key.slice(0, key.indexOf(':'));
+
+/**
+ * Shared school computers (decisions.md §30): removes what this browser keeps of one user's
+ * answers, the values shown in the inputs and, unless `keepUnsent`, the values not sent yet.
+ * The caller decides when unsent values may go (after a flush, or once the pupil was warned).
+ */
+export function clearStoredAnswers(userId: string, { storage = window.localStorage, keepUnsent = false } = {}): void {
+  const entries = readMap(storage, ENTRIES_KEY);
+  const unsent = new Set(keepUnsent ? Object.keys(entries).filter((key) => userOfKey(key) === userId) : []);
+  writeMap(storage, ENTRIES_KEY, entries, (key) => userOfKey(key) !== userId || unsent.has(key));
+  writeMap(storage, LATEST_KEY, readMap(storage, LATEST_KEY), (key) => userOfKey(key) !== userId || unsent.has(key));
+}
+
+/**
+ * At a login: another user's values shown in inputs are dropped; only their unsent values stay, to
+ * be sent when they log in again (they are never shown to nor sent for anyone else).
+ */
+export function pruneStoredAnswers(keepUserId: string, storage: Storage = window.localStorage): void {
+  const entries = readMap(storage, ENTRIES_KEY);
+  writeMap(storage, LATEST_KEY, readMap(storage, LATEST_KEY), (key) => userOfKey(key) === keepUserId || key in entries);
+}
+
 /** The per-exercise status text (DESIGN §4), as the page shows it. */
 export function saveStateLabel(state: SaveState): string | null {
   switch (state.kind) {

@@ -18,8 +18,11 @@ export interface Session {
   loading: boolean;
   /** Stores the token and loads user, groups and chapters; rejects (after logging out) on failure. */
   login: (token: string) => Promise<void>;
-  /** Removes the token and clears the state; navigation is left to the caller. */
-  logout: () => void;
+  /**
+   * Sends the user's unsent answers, then removes the token, the state and what this browser keeps
+   * of their answers; resolves false when the pupil chose to stay. Navigation is left to the caller.
+   */
+  logout: () => Promise<boolean>;
   /** Reloads user, groups and chapters (e.g. after a profile save). */
   reload: () => Promise<void>;
 }
@@ -32,7 +35,7 @@ export const LOGGED_OUT: Session = {
   roles: NO_ROLES,
   loading: false,
   login: async () => {},
-  logout: () => {},
+  logout: async () => true,
   reload: async () => {},
 };
 

@@ -2,10 +2,15 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { isAxiosError } from 'axios';
+import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, whenAnswersSent } from './answer-queues';
 import { computeRoles } from './roles';
 import { loadSession, sessionKey } from './load-session';
 import { SessionContext, type Session } from './session-context';
 import { clearToken, readToken, writeToken } from './token';
+import { UnsentAnswersModal, type LogoutStep } from './unsent-answers-modal';
+
+/** How long a logout waits for unsent answers before asking the pupil. */
+export const LOGOUT_FLUSH_MS = 5000;
 
 /**
  * Holds the session of SPEC §4: reloaded from the token on start and on every route change;
@@ -34,16 +39,54 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     staleTime: Infinity,
   });
 
-  const logout = useCallback(() => {
+  const userId = token ? query.data?.user._id : undefined;
+  const userIdRef = useRef(userId);
+  userIdRef.current = userId;
+  const [logoutStep, setLogoutStep] = useState<LogoutStep | null>(null);
+  const decide = useRef<((leave: boolean) => void) | null>(null);
+
+  const endSession = useCallback(() => {
     clearToken();
     setToken(null);
-    queryClient.removeQueries({ queryKey: ['session'] });
+    // Shared computers: nothing cached for this user (answers, their pending schools...) may show to the next.
+    queryClient.removeQueries();
   }, [queryClient]);
 
-  // A token the server refuses (expired, revoked, user deleted) must not linger.
+  // Synchronous when nothing is left to send: the state is cleared within the click.
+  const logout = useCallback(async (): Promise<boolean> => {
+    const leaving = userIdRef.current;
+    if (leaving && hasUnsentAnswers(leaving)) {
+      setLogoutStep('sending');
+      if (!(await flushAnswers(leaving, LOGOUT_FLUSH_MS))) {
+        setLogoutStep('unsent');
+        const leave = await new Promise<boolean>((resolve) => {
+          // The queue keeps retrying: once everything is sent, the logout goes on by itself.
+          const stop = whenAnswersSent(leaving, () => decide.current?.(true));
+          decide.current = (choice) => {
+            stop();
+            resolve(choice);
+          };
+        });
+        decide.current = null;
+        if (!leave) {
+          setLogoutStep(null);
+          return false;
+        }
+      }
+      setLogoutStep(null);
+    }
+    if (leaving) forgetAnswers(leaving);
+    endSession();
+    return true;
+  }, [endSession]);
+
+  // A token the server refuses (expired, revoked, user deleted) must not linger. Nobody chose to
+  // leave: unsent answers stay for the next login of their author, shown to nobody else.
   useEffect(() => {
-    if (query.isError) logout();
-  }, [query.isError, logout]);
+    if (!query.isError) return;
+    if (userIdRef.current) forgetAnswers(userIdRef.current, { keepUnsent: true });
+    endSession();
+  }, [query.isError, endSession]);
 
   // Reload on every route change, but not on the first render: the query already runs then.
   // The token is read through a ref so that logging in (a token change) does not count as a move.
@@ -64,14 +107,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       writeToken(newToken);
       try {
         // Fetch before switching state so the caller navigates with the user already known.
-        await queryClient.fetchQuery({ queryKey: sessionKey(newToken), queryFn: loadSession, staleTime: 0 });
+        const data = await queryClient.fetchQuery({ queryKey: sessionKey(newToken), queryFn: loadSession, staleTime: 0 });
+        // Another user on this browser: their queue stops, their typed values are not shown.
+        keepOnlyAnswersOf(data.user._id);
         setToken(newToken);
       } catch (error) {
-        logout();
+        endSession();
         throw error;
       }
     },
-    [queryClient, logout],
+    [queryClient, endSession],
   );
 
   const reload = useCallback(async () => {
@@ -95,5 +140,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [token, query.data, query.isPending, login, logout, reload]);
 
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={value}>
+      {children}
+      <UnsentAnswersModal step={logoutStep} onStay={() => decide.current?.(false)} onLeave={() => decide.current?.(true)} />
+    </SessionContext.Provider>
+  );
 }

@@ -40,3 +40,19 @@ export function writeAdminToken(token: string): void {
 export function clearAdminToken(): void {
   localStorage.removeItem(ADMIN_TOKEN_KEY);
 }
+
+/**
+ * The user id a stored token was issued for (the JWT's `sub`), read without verifying it: only to
+ * refuse sending one user's queued answers with another user's token. Undefined when unreadable.
+ */
+export function tokenSubject(token: string | null): string | undefined {
+  const payload = token?.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const sub: unknown = (JSON.parse(json) as { sub?: unknown }).sub;
+    return typeof sub === 'string' ? sub : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,19 +1,6 @@
 import { useEffect, useReducer } from 'react';
-import { classifySaveError, saveAnswer } from '../../api/answers';
-import { AnswerQueue } from '../../lib/answer-queue';
-
-// One queue per signed-in user for the life of the tab: leaving the chapter page does not stop
-// sending or retrying what the pupil typed.
-const queues = new Map<string, AnswerQueue>();
-
-export function answerQueueFor(userId: string): AnswerQueue {
-  let queue = queues.get(userId);
-  if (!queue) {
-    queue = new AnswerQueue({ userId, send: (entry) => saveAnswer(entry), classify: classifySaveError });
-    queues.set(userId, queue);
-  }
-  return queue;
-}
+import { answerQueueFor } from '../../session/answer-queues';
+import type { AnswerQueue } from '../../lib/answer-queue';
 
 /**
  * The user's answer queue, re-rendering on every state change; sends what a previous page load

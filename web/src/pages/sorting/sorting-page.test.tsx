@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router';
 import type { SortingSelection } from '@olympe/contract';
 import { renderWithProviders } from '../../test/render';
-import { SortingPage } from './sorting-page';
+import { SORTING_START_LABEL, SortingPage } from './sorting-page';
 
 const api = vi.hoisted(() => ({ selectCopy: vi.fn(), searchPupils: vi.fn(), labelCopy: vi.fn() }));
 vi.mock('../../api/sorting', () => ({
@@ -37,13 +37,19 @@ const SELECTION: NonNullable<SortingSelection> = {
   ],
 };
 
-function setup() {
+function open() {
   renderWithProviders(
     <Routes>
       <Route path="/sorting/:id" element={<SortingPage />} />
     </Routes>,
     { route: '/sorting/c1' },
   );
+}
+
+/** The page opened and « Commencer le tri » clicked. */
+function setup() {
+  open();
+  fireEvent.click(screen.getByRole('button', { name: SORTING_START_LABEL }));
 }
 
 const searchBox = () => screen.getByLabelText('Élève', { selector: 'input:not([type=hidden])' }) as HTMLInputElement;
@@ -54,6 +60,16 @@ describe('SortingPage', () => {
   beforeEach(() => {
     Object.values(api).forEach((fn) => fn.mockReset());
     api.searchPupils.mockResolvedValue([]);
+  });
+
+  it('reserves nothing on load: a copy is asked for (and reserved) only after « Commencer le tri »', async () => {
+    api.selectCopy.mockResolvedValue(null);
+    open();
+    expect(screen.getByText(/réserve une copie à votre nom pendant 10 minutes/)).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(api.selectCopy).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Commencer le tri' }));
+    await waitFor(() => expect(api.selectCopy).toHaveBeenCalledWith('c1'));
   });
 
   it('says when nothing is left to sort', async () => {

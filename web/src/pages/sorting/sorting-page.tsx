@@ -22,6 +22,7 @@ import { Link, useParams } from 'react-router';
 import {
   ROTATIONS,
   SORTING_EMPTY_TEXT,
+  SORTING_RESERVATION_MINUTES,
   SORTING_SAVE_LABEL,
   SORTING_SUGGESTION_TEXT,
   SORTING_TITLE,
@@ -38,16 +39,34 @@ import { PupilPicker } from './pupil-picker';
 import { buildLabels, commandForKey, initSorting, sortingReducer, type KeyTarget } from './sorting-state';
 
 const RESERVATION_RENEW_MS = 4 * 60_000;
+export const SORTING_START_LABEL = 'Commencer le tri';
 
 /** SPEC §2 "Triage" (/sorting/{id}): one unlabelled scanned copy at a time, sorted page by page. */
 export function SortingPage() {
   const { id = '' } = useParams();
+  // Asking for a copy reserves it: a link alone (the URL holds the chapter) must not do that, the
+  // corrector starts with a click (decisions.md §31).
+  const [started, setStarted] = useState(false);
   // Asked again every few minutes while the page is open: the server hands the same copy back
   // and renews the 10-minute reservation, so a long scan is not given to another sorter.
-  const query = useQuery({ queryKey: sortingKeys.selection(id), queryFn: () => selectCopy(id), enabled: !!id, refetchInterval: RESERVATION_RENEW_MS });
+  const query = useQuery({
+    queryKey: sortingKeys.selection(id),
+    queryFn: () => selectCopy(id),
+    enabled: !!id && started,
+    refetchInterval: RESERVATION_RENEW_MS,
+  });
 
   let body;
-  if (query.isPending) {
+  if (!started) {
+    body = (
+      <Stack align="flex-start">
+        <Text>{`Commencer le tri réserve une copie à votre nom pendant ${SORTING_RESERVATION_MINUTES} minutes : aucun autre correcteur ne la triera pendant ce temps.`}</Text>
+        <Button onClick={() => setStarted(true)} leftSection={<IconArrowRight size={16} aria-hidden="true" />}>
+          {SORTING_START_LABEL}
+        </Button>
+      </Stack>
+    );
+  } else if (query.isPending) {
     body = (
       <Center py="xl">
         <Loader role="status" aria-label="Chargement de la copie à trier" />

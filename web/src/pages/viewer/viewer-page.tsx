@@ -1,20 +1,29 @@
 import { useState, type MouseEvent } from 'react';
-import { Anchor, Group, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Stack, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useParams } from 'react-router';
+import { PDF_PATH_PATTERN } from '@olympe/contract';
 import { fetchPdfLink } from '../../api/files';
 import { PdfView } from '../../components/PdfView';
 
-/** SPEC §2 "Visualisateur" (/viewer/{path}): a download link and every page of the PDF. */
+export const NOT_A_PDF_TEXT = 'Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.';
+
+/**
+ * SPEC §2 "Visualisateur" (/viewer/{path}): a download link and every page of the PDF.
+ * The path comes from the URL, so anyone can craft it: it is requested (with the reader's token)
+ * only when it names a stored PDF ("pdfs/<uuid>.pdf", a read-only route). Any other path, such as
+ * "answer/unlabeled/select/…" that reserves a copy, is refused before a single request.
+ */
 export function ViewerPage() {
-  const path = useParams()['*'] ?? '';
+  const requested = useParams()['*'] ?? '';
+  const path = PDF_PATH_PATTERN.test(requested) ? requested : null;
   const [busy, setBusy] = useState(false);
 
   // A download cannot send the bearer header: ask for a short-lived signed link at click time,
   // so the link never expires on a page left open.
   async function download(event: MouseEvent<HTMLAnchorElement>) {
     event.preventDefault();
-    if (busy) return;
+    if (busy || !path) return;
     setBusy(true);
     try {
       const url = await fetchPdfLink(path);
@@ -31,6 +40,17 @@ export function ViewerPage() {
     }
   }
 
+  if (!path) {
+    return (
+      <Stack>
+        <Title order={1}>Visualisateur</Title>
+        <Alert color="red" title="Lien invalide">
+          {NOT_A_PDF_TEXT}
+        </Alert>
+      </Stack>
+    );
+  }
+
   return (
     <Stack>
       <Group justify="space-between" align="center">
@@ -42,7 +62,7 @@ export function ViewerPage() {
           </Group>
         </Anchor>
       </Group>
-      {path ? <PdfView key={path} path={path} label="PDF" /> : null}
+      <PdfView key={path} path={path} label="PDF" />
     </Stack>
   );
 }
