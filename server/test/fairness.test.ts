@@ -190,3 +190,14 @@ describe('a pupil cannot pass a full centre by claiming its school', () => {
     expect(audit).toMatchObject({ actorId: teacher.id });
   });
 });
+
+describe('a school proposed by someone else stays theirs until an admin confirms it', () => {
+  it('refuses it in PUT /auth/me as if it did not exist, and accepts one’s own proposal', async () => {
+    const author = await createUser(t, 'pupil', PUPIL_PROFILE);
+    const other = await createUser(t, 'pupil', PUPIL_PROFILE);
+    const [pending] = await db().insert(institutions).values({ name: 'Collège proposé', createdBy: author.id }).returning({ id: institutions.id });
+    const res = await putMe(other.headers, { institution: pending.id });
+    expect(res).toMatchObject({ status: 400, body: { message: 'Cet établissement n’existe pas.' } });
+    expect((await putMe(author.headers, { institution: pending.id })).status).toBe(200);
+  });
+});

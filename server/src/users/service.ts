@@ -35,18 +35,22 @@ const DECIDING_FIELDS = ['gender', 'grade', 'birthDate', 'institutionId'] as con
 export async function updateOwnProfile(db: Db, auth: AuthContext, input: ProfileUpdate): Promise<User> {
   const { institution, ...fields } = input;
   const changes: Partial<typeof users.$inferInsert> = { ...fields };
-  if (institution !== undefined) {
-    if (institution !== null) {
-      const [found] = await db.select({ id: institutions.id }).from(institutions).where(eq(institutions.id, institution));
-      if (!found) throw badRequest('Cet établissement n’existe pas.');
-    }
-    changes.institutionId = institution;
-  }
   const [current] = await db
     .select({ institutionId: users.institutionId, gender: users.gender, grade: users.grade, birthDate: users.birthDate })
     .from(users)
     .where(eq(users.id, auth.userId));
   if (!current) throw notFound('Utilisateur introuvable.');
+  if (institution !== undefined) {
+    if (institution !== null && institution !== current.institutionId) {
+      const [found] = await db
+        .select({ id: institutions.id, confirmed: institutions.confirmed, createdBy: institutions.createdBy })
+        .from(institutions)
+        .where(eq(institutions.id, institution));
+      // A school proposed by someone else and not yet confirmed is private to its author (decision 29).
+      if (!found || (!found.confirmed && found.createdBy !== auth.userId && !auth.isAdmin)) throw badRequest('Cet établissement n’existe pas.');
+    }
+    changes.institutionId = institution;
+  }
   const changed = DECIDING_FIELDS.filter((f) => changes[f] !== undefined && (changes[f] ?? null) !== (current[f] ?? null));
   if (changed.includes('institutionId') && auth.isTeacher && !auth.isAdmin) {
     throw forbidden(STAFF_SCHOOL_MESSAGE);
