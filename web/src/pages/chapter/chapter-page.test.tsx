@@ -187,7 +187,7 @@ describe('ChapterPage states', () => {
 });
 
 describe('numeric answers', () => {
-  it('starts from the saved answer, keeps digits and dot only, and autosaves 500 ms after the last keystroke', async () => {
+  it('starts from the saved answer and autosaves 500 ms after the last keystroke', async () => {
     api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-num', answer: '3', seq: 1, timestamp: '' } satisfies MyAnswer]);
     renderPage();
     const input = (await screen.findByLabelText('Votre réponse :')) as HTMLInputElement;
@@ -195,12 +195,63 @@ describe('numeric answers', () => {
     expect(input.placeholder).toBe('?');
     expect(screen.getByRole('link', { name: 'Historique' }).getAttribute('href')).toBe(`/history/${userId}/e-num`);
 
-    fireEvent.change(input, { target: { value: '3,5a' } });
-    expect(input.value).toBe('3.5');
+    fireEvent.change(input, { target: { value: '3,5' } });
+    expect(input.value).toBe('3,5');
     expect(screen.getByTestId('save-state-e-num').textContent).toBe('Enregistrement…');
     await waitFor(() => expect(screen.getByTestId('save-state-e-num').textContent).toBe('Enregistré'));
     expect(api.saveAnswer).toHaveBeenCalledTimes(1);
-    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-num', answer: '3.5', userId });
+    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-num', answer: '3,5', userId });
+  });
+
+  /** Key by key, as a pupil types: a key whose keydown is prevented never reaches the field. */
+  function typeKeys(input: HTMLInputElement, text: string) {
+    for (const key of text) {
+      if (fireEvent.keyDown(input, { key })) fireEvent.change(input, { target: { value: input.value + key } });
+    }
+  }
+
+  it.each(['0,5', '-3', '\u22123', '1 000', '1\u202f000,5', '1/2', '.5'])('keeps %j as typed and saves it as typed', async (typed) => {
+    renderPage();
+    const input = (await screen.findByLabelText('Votre réponse :')) as HTMLInputElement;
+    expect(input.inputMode).toBe('text');
+    typeKeys(input, typed);
+    expect(input.value).toBe(typed);
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('save-state-e-num').textContent).toBe('Enregistré'));
+    expect(api.saveAnswer).toHaveBeenCalledTimes(1);
+    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-num', answer: typed });
+  });
+
+  it('says why a value is not recognised, marks the field invalid, and neither saves nor queues it', async () => {
+    api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-num', answer: '4', seq: 1, timestamp: '' } satisfies MyAnswer]);
+    renderPage();
+    const input = (await screen.findByLabelText('Votre réponse :')) as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '' } });
+    typeKeys(input, 'abc');
+    expect(input.value).toBe('abc');
+    const state = screen.getByTestId('save-state-e-num');
+    const reason = 'Réponse non reconnue : seuls les chiffres, la virgule, le signe moins et la barre de fraction / sont acceptés.';
+    const message = `${reason} Cette valeur n’est pas enregistrée.`;
+    expect(document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent).toBe(reason);
+    expect(state.textContent).toBe(message);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('textbox', { name: 'Votre réponse :', description: reason })).toBe(input);
+
+    // Only the cleared value (a valid save) leaves; "abc" never does, and « Enregistré » is not shown for it.
+    await waitFor(() => expect(api.saveAnswer).toHaveBeenCalledTimes(1));
+    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ answer: '' });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(api.saveAnswer).toHaveBeenCalledTimes(1);
+    expect(state.textContent).toBe(message);
+    const stored = JSON.parse(localStorage.getItem('olympe.answerLatest') ?? '{}');
+    expect(stored[`${userId}:e-num`].answer).toBe('');
+
+    fireEvent.change(input, { target: { value: '1/0' } });
+    expect(state.textContent).toMatch(/^Réponse non reconnue : on ne peut pas diviser par zéro\./);
+    fireEvent.change(input, { target: { value: '12' } });
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    await waitFor(() => expect(state.textContent).toBe('Enregistré'));
+    expect(api.saveAnswer).toHaveBeenLastCalledWith(expect.objectContaining({ answer: '12' }));
   });
 
   it('shows the offline state on a network failure and sends again when the network returns', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availabilityText, chapterView, formatRemaining, isHiddenInAnalysis, isRefusedKey, keepNumericChars, totalScore } from './chapter-view';
+import { availabilityText, chapterView, formatRemaining, isHiddenInAnalysis, isRefusedKey, totalScore } from './chapter-view';
 
 describe('formatRemaining', () => {
   it('shows mm:ss', () => {
@@ -55,12 +55,6 @@ describe('totalScore', () => {
 });
 
 describe('numeric input filters', () => {
-  it('keeps digits and the dot, turning a comma into a dot', () => {
-    expect(keepNumericChars('3,5')).toBe('3.5');
-    expect(keepNumericChars(' -12a.5e3 ')).toBe('12.53');
-    expect(keepNumericChars('1'.repeat(60))).toHaveLength(50);
-  });
-
   it('refuses printable keys other than digits and the dot', () => {
     const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) =>
       isRefusedKey({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });

@@ -43,12 +43,10 @@ export function totalScore(exercises: ReadonlyArray<{ _id: string; answerFormat:
   return Math.round(total * 1000) / 1000;
 }
 
-/** SPEC §5: numeric answer fields accept only digits and the dot (a pasted comma becomes a dot). */
-export function keepNumericChars(text: string): string {
-  return text.replace(/,/g, '.').replace(/[^0-9.]/g, '').slice(0, 50);
-}
-
-/** Key-press filter: printable keys other than digits and the dot are refused; shortcuts and navigation pass. */
+/**
+ * Key-press filter of the places field (SPEC §5): printable keys other than digits and the dot are
+ * refused; shortcuts and navigation pass. Numeric answers take every key (docs/decisions.md).
+ */
 export function isRefusedKey(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): boolean {
   if (event.ctrlKey || event.metaKey || event.altKey) return false;
   if (event.key.length !== 1) return false;
