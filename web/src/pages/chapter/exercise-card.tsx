@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { Anchor, Button, CloseButton, FileButton, Group, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useId, useState, type CSSProperties } from 'react';
+import { Anchor, Box, Button, CloseButton, FileButton, Group, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { numericAnswerError, type ExerciseView, type MyAnswer } from '@olympe/contract';
 import { Link } from 'react-router';
 import { isPdfFile } from '../../api/files';
@@ -63,6 +63,7 @@ function SaveStateText({ exerciseId, state, unsaved }: { exerciseId: string; sta
 }
 
 const NOT_SAVED = 'Cette valeur n’est pas enregistrée.';
+const ERROR_RED = { '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties;
 
 function NumericAnswer({
   exerciseId,
@@ -84,31 +85,37 @@ function NumericAnswer({
   const error = analysis ? null : numericAnswerError(value);
   return (
     <Stack gap={4}>
-      <Group align="end" gap="md">
-        <TextInput
-          label="Votre réponse :"
-          placeholder="?"
-          // The text keyboard: iOS's `decimal` and `numeric` pads have no minus key and no `/`.
-          inputMode="text"
-          autoComplete="off"
-          autoCorrect="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          maw={240}
-          value={value}
-          disabled={analysis}
-          // Mantine links the message to the field (aria-describedby) and sets aria-invalid.
-          error={error}
-          onChange={(event) => {
-            const next = event.currentTarget.value;
-            setValue(next);
-            if (numericAnswerError(next) === null) queue.enqueue(userId, exerciseId, next);
-          }}
-        />
-        <Anchor component={Link} to={paths.history(userId, exerciseId)}>
-          Historique
-        </Anchor>
-      </Group>
+      <TextInput
+        label="Votre réponse :"
+        placeholder="?"
+        // The text keyboard: iOS's `decimal` and `numeric` pads have no minus key and no `/`.
+        inputMode="text"
+        autoComplete="off"
+        autoCorrect="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        maw={360}
+        // Mantine's error red (shade 6) is about 3.3:1 on white (axe); shade 9 passes AA.
+        style={ERROR_RED}
+        value={value}
+        disabled={analysis}
+        // Mantine links the message to the field (aria-describedby) and sets aria-invalid.
+        error={error}
+        // The link beside the input, the message under both.
+        inputContainer={(input) => (
+          <Group gap="md" wrap="nowrap">
+            <Box w={240}>{input}</Box>
+            <Anchor component={Link} to={paths.history(userId, exerciseId)}>
+              Historique
+            </Anchor>
+          </Group>
+        )}
+        onChange={(event) => {
+          const next = event.currentTarget.value;
+          setValue(next);
+          if (numericAnswerError(next) === null) queue.enqueue(userId, exerciseId, next);
+        }}
+      />
       {!analysis && (
         <SaveStateText exerciseId={exerciseId} state={queue.stateOf(userId, exerciseId)} unsaved={error} />
       )}
