@@ -164,6 +164,28 @@ describe('ChapterPage states', () => {
     expect(api.fetchSessionState).toHaveBeenCalledTimes(2);
   });
 
+  it('warns at 5 minutes and at 1 minute left in a live region, the countdown turning red', async () => {
+    api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 301 }));
+    const { unmount } = renderPage();
+    const countdown = await screen.findByTestId('countdown');
+    expect(countdown.textContent).toBe('Temps restant : 05:01');
+    const live = screen.getByRole('alert');
+    expect(live.textContent).toBe('');
+    expect(countdown.getAttribute('style') ?? '').not.toContain('red');
+    await waitFor(() => expect(live.textContent).toBe('Il reste moins de 5 minutes.'), { timeout: 2500 });
+    expect(countdown.textContent).toBe('Temps restant : 05:00');
+    expect(countdown.getAttribute('style')).toContain('--mantine-color-red-9');
+    unmount();
+
+    api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 61 }));
+    renderPage();
+    const lastLive = await screen.findByRole('alert');
+    expect(lastLive.textContent).toBe('Il reste moins de 5 minutes.');
+    await waitFor(() => expect(lastLive.textContent).toBe('Il reste moins d’une minute. Vos réponses sont enregistrées au fur et à mesure.'), {
+      timeout: 2500,
+    });
+  });
+
   it('reports focus and blur only while a timed test runs', async () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 600 }));
     renderPage();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availabilityText, chapterView, formatRemaining, isHiddenInAnalysis, isRefusedKey, totalScore } from './chapter-view';
+import { availabilityText, chapterView, formatRemaining, isHiddenInAnalysis, isRefusedKey, timeWarning, totalScore } from './chapter-view';
 
 describe('formatRemaining', () => {
   it('shows mm:ss', () => {
@@ -51,6 +51,16 @@ describe('totalScore', () => {
     const answer = (exercise: string, grade: string | null) => ({ exercise, answer: '1', seq: 1, timestamp: '', grade, grade_comment: null });
     expect(totalScore(exercises, [answer('a', '2'), answer('b', '1,5'), answer('c', '10'), answer('d', 'X'), answer('e', null)])).toBe(3.5);
     expect(totalScore(exercises, [])).toBe(0);
+  });
+});
+
+describe('timeWarning', () => {
+  it('warns from 5 minutes left, then from 1 minute, never when unlimited or over', () => {
+    expect([null, 0, 3600, 301].map(timeWarning)).toEqual([null, null, null, null]);
+    expect(timeWarning(300)).toBe('Il reste moins de 5 minutes.');
+    expect(timeWarning(61)).toBe('Il reste moins de 5 minutes.');
+    expect(timeWarning(60)).toMatch(/^Il reste moins d’une minute\./);
+    expect(timeWarning(1)).toMatch(/^Il reste moins d’une minute\./);
   });
 });
 

@@ -14,6 +14,21 @@ export function availabilityText(accessStart: string | null, accessEnd: string |
   return `Contenu disponible${from}${until}.`;
 }
 
+/** Under this many seconds the countdown turns red and the first warning shows. */
+export const FIRST_WARNING_SECONDS = 5 * 60;
+const LAST_WARNING_SECONDS = 60;
+
+/**
+ * The warning shown (and announced) as the end nears: at 5 minutes, then at 1 minute left; none
+ * when time is unlimited or over.
+ */
+export function timeWarning(remaining: number | null): string | null {
+  if (remaining === null || remaining <= 0) return null;
+  if (remaining <= LAST_WARNING_SECONDS) return 'Il reste moins d’une minute. Vos réponses sont enregistrées au fur et à mesure.';
+  if (remaining <= FIRST_WARNING_SECONDS) return 'Il reste moins de 5 minutes.';
+  return null;
+}
+
 export type ChapterView = 'paper' | 'ended' | 'before' | 'pending' | 'exercises';
 
 /**
