@@ -18,6 +18,8 @@ export const sessionStateSchema = z.object({
   remainingTime: z.number().int().min(0).nullable(),
   /** True when the deciding access group has a duration (> 0): the pupil must start explicitly. */
   timed: z.boolean(),
+  /** Seconds a timed test lasts once started (before the window end caps it); null when untimed. */
+  duration: z.number().int().min(0).nullable(),
   accessStart: instant,
   accessEnd: instant,
   startedAt: instant,
@@ -25,6 +27,8 @@ export const sessionStateSchema = z.object({
   endTime: instant,
   /** The instant after which saves are refused (plus the grace); null = none. */
   deadline: instant,
+  /** The server's clock when the state was made: the page places instants by it, never by the browser's clock. */
+  serverTime: z.string(),
 });
 export type SessionStateView = z.infer<typeof sessionStateSchema>;
 

@@ -217,11 +217,14 @@ export function presentSessionState(ctx: ChapterContext): SessionStateView {
     status: ctx.state.status,
     remainingTime: ctx.state.remainingTime,
     timed: ctx.state.timed,
+    // Shown before the pupil starts (SPEC §2 start button): what they commit to.
+    duration: ctx.state.timed && ctx.rule?.timeDuration ? ctx.rule.timeDuration * 60 : null,
     accessStart: iso(ctx.rule?.accessStart),
     accessEnd: iso(ctx.rule?.accessEnd),
     startedAt: iso(ctx.session?.startedAt),
     endTime: iso(ctx.session?.endTime),
     deadline: iso(ctx.state.deadline),
+    serverTime: new Date().toISOString(),
   };
 }
 
