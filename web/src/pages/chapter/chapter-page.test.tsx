@@ -1,10 +1,11 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView, User } from '@olympe/contract';
 import { AxiosError, AxiosHeaders } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
 import { ChapterPage } from './chapter-page';
+import { NO_PAUSE } from './start-confirm-modal';
 
 const api = vi.hoisted(() => ({
   fetchSessionState: vi.fn(),
@@ -43,11 +44,13 @@ const state = (s: Partial<SessionStateView> = {}): SessionStateView => ({
   status: 'started',
   remainingTime: null,
   timed: false,
+  duration: null,
   accessStart: null,
   accessEnd: null,
   startedAt: null,
   endTime: null,
   deadline: null,
+  serverTime: new Date().toISOString(),
   ...s,
 });
 const chapterPage = (p: Partial<ChapterPageData> = {}): ChapterPageData => ({
@@ -146,10 +149,38 @@ describe('ChapterPage states', () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 1800 }));
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: "Commencer l'épreuve en temps limité" }));
+    expect(api.startChapter).not.toHaveBeenCalled();
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Commencer maintenant' }));
     expect(await screen.findByText('Temps restant : 30:00')).toBeTruthy();
     expect(api.startChapter).toHaveBeenCalledWith(CHAPTER);
     expect(await screen.findByLabelText('Votre réponse :')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Exercice 2' })).toBeTruthy();
+  });
+
+  it('asks to confirm the start: the duration, the end in Paris time, no pause; cancelling starts nothing', async () => {
+    // The browser's clock is 15 minutes fast: the end is placed by the server's (19 h 35 in Paris).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-25T18:50:00Z'));
+    const serverTime = '2026-11-25T18:35:00Z';
+    api.fetchSessionState.mockResolvedValue(state({ status: 'pending', timed: true, duration: 3600, accessEnd: '2026-11-25T22:00:00Z', serverTime }));
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: "Commencer l'épreuve en temps limité" }));
+    const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
+    expect(within(dialog).getByText('Vous aurez 1 heure : l’épreuve se terminera à 20 h 35 (heure de Paris).')).toBeTruthy();
+    expect(within(dialog).getByText(NO_PAUSE)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.startChapter).not.toHaveBeenCalled();
+  });
+
+  it('says in the confirmation when the window closes before the full duration', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-25T18:35:00Z'));
+    api.fetchSessionState.mockResolvedValue(state({ status: 'pending', timed: true, duration: 5400, accessEnd: '2026-11-25T19:15:00Z' }));
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: "Commencer l'épreuve en temps limité" }));
+    const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
+    expect(within(dialog).getByText('L’épreuve dure 1 h 30, mais elle ferme à 20 h 15 (heure de Paris) : vous aurez 40 minutes.')).toBeTruthy();
   });
 
   it('ticks every second from the server’s remaining time and reloads the chapter at zero', async () => {

@@ -11,6 +11,7 @@ import type { AnswerQueue } from '../../lib/answer-queue';
 import { useSession } from '../../session/session-context';
 import { availabilityText, chapterView, FIRST_WARNING_SECONDS, formatRemaining, isHiddenInAnalysis, timeWarning, totalScore } from './chapter-view';
 import { ExerciseCard } from './exercise-card';
+import { StartConfirmModal } from './start-confirm-modal';
 import { PaperPanel } from './paper';
 import { RichText } from './rich-text';
 import { useAnswerQueue } from './use-answer-queue';
@@ -60,6 +61,7 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
   const remaining = useServerCountdown(state, stateQuery.dataUpdatedAt, reload);
   useFocusTracking(chapterId, !!state?.timed && state.status === 'started' && remaining !== null && remaining > 0);
 
+  const [confirming, setConfirming] = useState(false);
   const start = useMutation({
     mutationFn: () => startChapter(chapterId),
     onSuccess: reload,
@@ -104,9 +106,22 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
       {view === 'ended' && <Text>{ENDED}</Text>}
       {view === 'before' && <Text>{NOT_YET}</Text>}
       {view === 'pending' && (
-        <Button onClick={() => start.mutate()} loading={start.isPending} w="fit-content">
-          {START_LABEL}
-        </Button>
+        <>
+          <Button onClick={() => setConfirming(true)} loading={start.isPending} w="fit-content">
+            {START_LABEL}
+          </Button>
+          <StartConfirmModal
+            opened={confirming}
+            state={state}
+            receivedAt={stateQuery.dataUpdatedAt}
+            loading={start.isPending}
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => {
+              setConfirming(false);
+              start.mutate();
+            }}
+          />
+        </>
       )}
       {view === 'exercises' && queue && (
         <ExerciseList page={page} answers={answers} loading={answersQuery.isPending && answersQuery.fetchStatus !== 'idle'} userId={userId} queue={queue} onUploaded={() => void answersQuery.refetch()} />

@@ -1,4 +1,4 @@
-import { formatParisDateTime, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
+import { formatFrenchDate, formatParisDateTime, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
 
 /** SPEC §9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
 export function formatRemaining(seconds: number): string {
@@ -12,6 +12,35 @@ export function availabilityText(accessStart: string | null, accessEnd: string |
   const from = accessStart ? ` à partir du ${formatParisDateTime(accessStart)}` : '';
   const until = accessEnd ? ` jusqu'au ${formatParisDateTime(accessEnd)}` : '';
   return `Contenu disponible${from}${until}.`;
+}
+
+/** A test's length as French reads it: « 45 minutes », « 1 heure », « 1 h 30 ». */
+export function formatDuration(seconds: number): string {
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  if (minutes < 60) return `${minutes} minute${minutes > 1 ? 's' : ''}`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (rest === 0) return `${hours} heure${hours > 1 ? 's' : ''}`;
+  return `${hours} h ${String(rest).padStart(2, '0')}`;
+}
+
+/** An instant as a Paris clock time, « 20 h 35 », with its date when it is not on `today`'s Paris date. */
+export function formatParisClock(instant: string | Date, today: string | Date): string {
+  const [date, time] = isoToParisWallClock(instant).split('T');
+  const [h, m] = time.split(':');
+  const clock = `${Number(h)} h ${m}`;
+  return date === isoToParisWallClock(today).slice(0, 10) ? clock : `le ${formatFrenchDate(date)} à ${clock}`;
+}
+
+/**
+ * What starting now commits the pupil to: the end (start + duration, or the window end when it
+ * comes first, as the server decides) and the time they will really have.
+ */
+export function startPlan(duration: number, accessEnd: string | null, now: number): { end: Date; seconds: number; capped: boolean } {
+  const full = now + duration * 1000;
+  const windowEnd = accessEnd ? Date.parse(accessEnd) : Infinity;
+  const end = Math.min(full, windowEnd);
+  return { end: new Date(end), seconds: Math.max(0, Math.floor((end - now) / 1000)), capped: windowEnd < full };
 }
 
 /** Under this many seconds the countdown turns red and the first warning shows. */
