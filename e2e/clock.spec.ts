@@ -40,6 +40,14 @@ async function gap(page: Page, request: APIRequestContext, chapterId: string, he
   return diff;
 }
 
+/** « 20 h 35 »: an instant as the page writes a Paris clock time. */
+function parisClock(ms: number): string {
+  const [h, m] = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .format(ms)
+    .split(':');
+  return `${Number(h)} h ${m}`;
+}
+
 test.describe('Horloge du navigateur décalée', () => {
   for (const skew of [SKEW_MIN, -SKEW_MIN]) {
     test(`[ÉLÈVE] horloge ${skew > 0 ? 'en avance' : 'en retard'} de ${SKEW_MIN} minutes : le temps restant affiché est celui du serveur (±2 s)`, async ({
@@ -68,6 +76,11 @@ test.describe('Horloge du navigateur décalée', () => {
 
         await page.goto(`/chapter/${chapterId}`);
         await page.getByRole('button', { name: "Commencer l'épreuve en temps limité" }).click();
+        // The confirmation's end time is the server's now + 30 min (this machine's clock), not the browser's.
+        const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
+        const ends = [-1, 0].map((m) => parisClock(Date.now() + (DURATION_MIN + m) * 60_000));
+        await expect(confirm).toContainText(new RegExp(`se terminera à (${ends.join('|')}) \\(heure de Paris\\)`));
+        await confirm.getByRole('button', { name: 'Commencer maintenant' }).click();
         const timer = page.getByRole('timer');
         await expect(timer).toHaveText(/Temps restant : (29|30):\d{2}/);
         expect(await gap(page, request, chapterId, headers)).toBeLessThanOrEqual(2);

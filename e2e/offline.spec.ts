@@ -40,6 +40,7 @@ test.describe('Épreuve en ligne sans réseau', () => {
       expect(pageToken).toBeTruthy();
       await page.goto(`/chapter/${chapterId}`);
       await page.getByRole('button', { name: "Commencer l'épreuve en temps limité" }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Commencer maintenant' }).click();
       await expect(page.getByRole('timer')).toContainText(/Temps restant : (29:[0-5]\d|30:00)/);
       // The service worker has taken the page (and its assets) by now.
       const registered = await page.evaluate(async () => {

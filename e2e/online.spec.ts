@@ -86,7 +86,13 @@ test.describe('Épreuve en ligne', () => {
       await expectAccessible(page, '/chapter/{id} (en attente)');
       await page.screenshot({ path: screenshot('chapter-pending.png'), fullPage: true });
 
+      // Starting cannot be undone: the pupil confirms, having read how long, until when, and that there is no pause.
       await start.click();
+      const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
+      await expect(confirm).toContainText(/Vous aurez 30 minutes : l’épreuve se terminera à \d{1,2} h \d{2} \(heure de Paris\)\./);
+      await expect(confirm).toContainText('Le chronomètre ne peut pas être mis en pause');
+      await expectAccessible(page, '/chapter/{id} (confirmation du début)');
+      await confirm.getByRole('button', { name: 'Commencer maintenant' }).click();
       const timer = page.getByRole('timer');
       await expect(timer).toHaveText(/^Temps restant : (30:00|29:[0-5]\d)$/);
       await expect(start).toHaveCount(0);
@@ -247,6 +253,7 @@ test.describe('Épreuve en ligne', () => {
         }),
       );
       await start.click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Commencer maintenant' }).click();
       await expect(page.getByText(/^Contenu disponible jusqu'au \d/)).toBeVisible();
       const timer = page.getByRole('timer');
       await expect(timer).toHaveText(/^Temps restant : 00:(0\d|1[0-5])$/);

@@ -12,3 +12,4 @@ export * from './ops.js';
 export * from './sorting.js';
 export * from './analysis.js';
 export * from './sheets.js';
+export * from './numeric.js';

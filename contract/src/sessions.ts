@@ -18,6 +18,8 @@ export const sessionStateSchema = z.object({
   remainingTime: z.number().int().min(0).nullable(),
   /** True when the deciding access group has a duration (> 0): the pupil must start explicitly. */
   timed: z.boolean(),
+  /** Seconds a timed test lasts once started (before the window end caps it); null when untimed. */
+  duration: z.number().int().min(0).nullable(),
   accessStart: instant,
   accessEnd: instant,
   startedAt: instant,
@@ -25,6 +27,8 @@ export const sessionStateSchema = z.object({
   endTime: instant,
   /** The instant after which saves are refused (plus the grace); null = none. */
   deadline: instant,
+  /** The server's clock when the state was made: the page places instants by it, never by the browser's clock. */
+  serverTime: z.string(),
 });
 export type SessionStateView = z.infer<typeof sessionStateSchema>;
 
@@ -33,10 +37,8 @@ export const focusEventSchema = z.object({
   eventType: z.enum(FOCUS_EVENT_TYPES, { error: 'Type d’événement invalide (focus ou blur).' }),
 });
 
-/** SPEC §5: numeric answers take digits and the dot from the keyboard; the server also admits comma and minus. */
+/** The longest numeric answer kept (what it may hold: numeric.ts, decision 32). */
 export const NUMERIC_ANSWER_MAX = 50;
-export const NUMERIC_ANSWER_PATTERN = /^[0-9.,-]*$/;
-export const NUMERIC_ANSWER_MESSAGE = `Réponse invalide : chiffres, point, virgule et signe moins uniquement (${NUMERIC_ANSWER_MAX} caractères au plus).`;
 
 /** A PDF answer references an uploaded file by its served path. */
 export const PDF_PATH_PATTERN = /^pdfs\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.pdf$/;

@@ -80,7 +80,7 @@ describe('guards and bad input', () => {
     for (const payload of cases) {
       const res = await save(p.headers, payload);
       expect(res.status, JSON.stringify(payload)).toBe(400);
-      expect(res.body.message).toMatch(/^(Données invalides|Réponse invalide)/);
+      expect(res.body.message).toMatch(/^(Données invalides|Réponse non reconnue)/);
     }
     expect(await rowsOf(p.id, numeric)).toHaveLength(0);
     expect((await mine('nope', p.headers)).status).toBe(400);

@@ -90,7 +90,7 @@ describe('timed chapter: pending → start → started → after', () => {
 
     const pending = await getState(id, p.headers);
     expect(pending.status).toBe(200);
-    expect(pending.body).toMatchObject({ status: 'pending', remainingTime: null, timed: true, startedAt: null, endTime: null });
+    expect(pending.body).toMatchObject({ status: 'pending', remainingTime: null, timed: true, duration: 30 * 60, startedAt: null, endTime: null });
     expect(Math.abs(Date.parse(pending.body.accessStart) - minutes(-10).getTime())).toBeLessThan(60_000);
 
     const started = await start(id, p.headers);
@@ -156,12 +156,15 @@ describe('windows and untimed chapters', () => {
       status: 'started',
       remainingTime: null,
       timed: false,
+      duration: null,
       accessStart: null,
       accessEnd: null,
       startedAt: null,
       endTime: null,
       deadline: null,
+      serverTime: expect.any(String),
     });
+    expect(Math.abs(Date.parse(res.body.serverTime) - Date.now())).toBeLessThan(5_000);
     expect((await start(id, p.headers)).body.status).toBe('started');
     expect(await t.database.db.select().from(chapterSessions).where(eq(chapterSessions.chapterId, id))).toHaveLength(0);
   });

@@ -1,7 +1,5 @@
 import {
-  NUMERIC_ANSWER_MAX,
-  NUMERIC_ANSWER_MESSAGE,
-  NUMERIC_ANSWER_PATTERN,
+  numericAnswerError,
   PDF_PATH_PATTERN,
   type AnswerSave,
   type AnswerSaved,
@@ -321,12 +319,15 @@ export async function saveAnswer(db: Db, requestAuth: AuthContext, input: Answer
   }
 }
 
-const isNumericAnswer = (answer: string) => answer.length <= NUMERIC_ANSWER_MAX && NUMERIC_ANSWER_PATTERN.test(answer);
+const isNumericAnswer = (answer: string) => numericAnswerError(answer) === null;
 
 /** Validates the value for the exercise's format; returns the referenced file id of a PDF answer. */
 async function checkAnswerValue(db: Db, auth: AuthContext, format: string, answer: string): Promise<string | null> {
   if (format === 'numeric') {
-    if (answer.length > NUMERIC_ANSWER_MAX || !NUMERIC_ANSWER_PATTERN.test(answer)) throw badRequest(NUMERIC_ANSWER_MESSAGE);
+    // The text is stored as typed (the corrector reads it); it must be a number the automatic
+    // correction can read, or empty (clearing an answer is always allowed).
+    const error = numericAnswerError(answer);
+    if (error) throw badRequest(error);
     return null;
   }
   if (format === 'pdf') {

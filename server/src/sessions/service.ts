@@ -268,11 +268,15 @@ export function presentSessionState(ctx: ChapterContext): SessionStateView {
     status: ctx.state.status,
     remainingTime: ctx.state.remainingTime,
     timed: ctx.state.timed,
+    // Shown before the pupil starts (SPEC §2 start button): what they commit to.
+    // The pupil's own duration: their extra time and extensions included.
+    duration: ctx.state.timed && ctx.rule?.timeDuration ? Math.round((ctx.rule.timeDuration * 60_000 + extra) / 1000) : null,
     accessStart: iso(ctx.rule?.accessStart),
     accessEnd: iso(accessEnd),
     startedAt: iso(ctx.session?.startedAt),
     endTime: iso(endTime),
     deadline: iso(ctx.state.deadline),
+    serverTime: new Date().toISOString(),
   };
 }
 

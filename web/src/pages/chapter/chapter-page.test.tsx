@@ -1,10 +1,11 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView, User } from '@olympe/contract';
 import { AxiosError, AxiosHeaders } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
 import { ChapterPage } from './chapter-page';
+import { NO_PAUSE } from './start-confirm-modal';
 
 const api = vi.hoisted(() => ({
   fetchSessionState: vi.fn(),
@@ -43,11 +44,13 @@ const state = (s: Partial<SessionStateView> = {}): SessionStateView => ({
   status: 'started',
   remainingTime: null,
   timed: false,
+  duration: null,
   accessStart: null,
   accessEnd: null,
   startedAt: null,
   endTime: null,
   deadline: null,
+  serverTime: new Date().toISOString(),
   ...s,
 });
 const chapterPage = (p: Partial<ChapterPageData> = {}): ChapterPageData => ({
@@ -146,10 +149,38 @@ describe('ChapterPage states', () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 1800 }));
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: "Commencer l'épreuve en temps limité" }));
+    expect(api.startChapter).not.toHaveBeenCalled();
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Commencer maintenant' }));
     expect(await screen.findByText('Temps restant : 30:00')).toBeTruthy();
     expect(api.startChapter).toHaveBeenCalledWith(CHAPTER);
     expect(await screen.findByLabelText('Votre réponse :')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Exercice 2' })).toBeTruthy();
+  });
+
+  it('asks to confirm the start: the duration, the end in Paris time, no pause; cancelling starts nothing', async () => {
+    // The browser's clock is 15 minutes fast: the end is placed by the server's (19 h 35 in Paris).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-25T18:50:00Z'));
+    const serverTime = '2026-11-25T18:35:00Z';
+    api.fetchSessionState.mockResolvedValue(state({ status: 'pending', timed: true, duration: 3600, accessEnd: '2026-11-25T22:00:00Z', serverTime }));
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: "Commencer l'épreuve en temps limité" }));
+    const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
+    expect(within(dialog).getByText('Vous aurez 1 heure : l’épreuve se terminera à 20 h 35 (heure de Paris).')).toBeTruthy();
+    expect(within(dialog).getByText(NO_PAUSE)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.startChapter).not.toHaveBeenCalled();
+  });
+
+  it('says in the confirmation when the window closes before the full duration', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-25T18:35:00Z'));
+    api.fetchSessionState.mockResolvedValue(state({ status: 'pending', timed: true, duration: 5400, accessEnd: '2026-11-25T19:15:00Z' }));
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: "Commencer l'épreuve en temps limité" }));
+    const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
+    expect(within(dialog).getByText('L’épreuve dure 1 h 30, mais elle ferme à 20 h 15 (heure de Paris) : vous aurez 40 minutes.')).toBeTruthy();
   });
 
   it('ticks every second from the server’s remaining time and reloads the chapter at zero', async () => {
@@ -162,6 +193,28 @@ describe('ChapterPage states', () => {
       await screen.findByText("L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.", {}, { timeout: 3000 }),
     ).toBeTruthy();
     expect(api.fetchSessionState).toHaveBeenCalledTimes(2);
+  });
+
+  it('warns at 5 minutes and at 1 minute left in a live region, the countdown turning red', async () => {
+    api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 301 }));
+    const { unmount } = renderPage();
+    const countdown = await screen.findByTestId('countdown');
+    expect(countdown.textContent).toBe('Temps restant : 05:01');
+    const live = screen.getByRole('alert');
+    expect(live.textContent).toBe('');
+    expect(countdown.getAttribute('style') ?? '').not.toContain('red');
+    await waitFor(() => expect(live.textContent).toBe('Il reste moins de 5 minutes.'), { timeout: 2500 });
+    expect(countdown.textContent).toBe('Temps restant : 05:00');
+    expect(countdown.getAttribute('style')).toContain('--mantine-color-red-9');
+    unmount();
+
+    api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 61 }));
+    renderPage();
+    const lastLive = await screen.findByRole('alert');
+    expect(lastLive.textContent).toBe('Il reste moins de 5 minutes.');
+    await waitFor(() => expect(lastLive.textContent).toBe('Il reste moins d’une minute. Vos réponses sont enregistrées au fur et à mesure.'), {
+      timeout: 2500,
+    });
   });
 
   it('reports focus and blur only while a timed test runs', async () => {
@@ -187,7 +240,7 @@ describe('ChapterPage states', () => {
 });
 
 describe('numeric answers', () => {
-  it('starts from the saved answer, keeps digits and dot only, and autosaves 500 ms after the last keystroke', async () => {
+  it('starts from the saved answer and autosaves 500 ms after the last keystroke', async () => {
     api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-num', answer: '3', seq: 1, timestamp: '' } satisfies MyAnswer]);
     renderPage();
     const input = (await screen.findByLabelText('Votre réponse :')) as HTMLInputElement;
@@ -195,12 +248,63 @@ describe('numeric answers', () => {
     expect(input.placeholder).toBe('?');
     expect(screen.getByRole('link', { name: 'Historique' }).getAttribute('href')).toBe(`/history/${userId}/e-num`);
 
-    fireEvent.change(input, { target: { value: '3,5a' } });
-    expect(input.value).toBe('3.5');
+    fireEvent.change(input, { target: { value: '3,5' } });
+    expect(input.value).toBe('3,5');
     expect(screen.getByTestId('save-state-e-num').textContent).toBe('Enregistrement…');
     await waitFor(() => expect(screen.getByTestId('save-state-e-num').textContent).toBe('Enregistré'));
     expect(api.saveAnswer).toHaveBeenCalledTimes(1);
-    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-num', answer: '3.5', userId });
+    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-num', answer: '3,5', userId });
+  });
+
+  /** Key by key, as a pupil types: a key whose keydown is prevented never reaches the field. */
+  function typeKeys(input: HTMLInputElement, text: string) {
+    for (const key of text) {
+      if (fireEvent.keyDown(input, { key })) fireEvent.change(input, { target: { value: input.value + key } });
+    }
+  }
+
+  it.each(['0,5', '-3', '\u22123', '1 000', '1\u202f000,5', '1/2', '.5'])('keeps %j as typed and saves it as typed', async (typed) => {
+    renderPage();
+    const input = (await screen.findByLabelText('Votre réponse :')) as HTMLInputElement;
+    expect(input.inputMode).toBe('text');
+    typeKeys(input, typed);
+    expect(input.value).toBe(typed);
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('save-state-e-num').textContent).toBe('Enregistré'));
+    expect(api.saveAnswer).toHaveBeenCalledTimes(1);
+    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-num', answer: typed });
+  });
+
+  it('says why a value is not recognised, marks the field invalid, and neither saves nor queues it', async () => {
+    api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-num', answer: '4', seq: 1, timestamp: '' } satisfies MyAnswer]);
+    renderPage();
+    const input = (await screen.findByLabelText('Votre réponse :')) as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '' } });
+    typeKeys(input, 'abc');
+    expect(input.value).toBe('abc');
+    const state = screen.getByTestId('save-state-e-num');
+    const reason = 'Réponse non reconnue : seuls les chiffres, la virgule, le signe moins et la barre de fraction / sont acceptés.';
+    const message = `${reason} Cette valeur n’est pas enregistrée.`;
+    expect(document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent).toBe(reason);
+    expect(state.textContent).toBe(message);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('textbox', { name: 'Votre réponse :', description: reason })).toBe(input);
+
+    // Only the cleared value (a valid save) leaves; "abc" never does, and « Enregistré » is not shown for it.
+    await waitFor(() => expect(api.saveAnswer).toHaveBeenCalledTimes(1));
+    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ answer: '' });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(api.saveAnswer).toHaveBeenCalledTimes(1);
+    expect(state.textContent).toBe(message);
+    const stored = JSON.parse(localStorage.getItem('olympe.answerLatest') ?? '{}');
+    expect(stored[`${userId}:e-num`].answer).toBe('');
+
+    fireEvent.change(input, { target: { value: '1/0' } });
+    expect(state.textContent).toMatch(/^Réponse non reconnue : on ne peut pas diviser par zéro\./);
+    fireEvent.change(input, { target: { value: '12' } });
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    await waitFor(() => expect(state.textContent).toBe('Enregistré'));
+    expect(api.saveAnswer).toHaveBeenLastCalledWith(expect.objectContaining({ answer: '12' }));
   });
 
   it('shows the offline state on a network failure and sends again when the network returns', async () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView } from '@olympe/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
@@ -9,8 +9,9 @@ import { fetchSessionState, sendFocusEvent, sessionKeys, startChapter } from '..
 import { useCountdown } from '../../hooks/use-countdown';
 import type { AnswerQueue } from '../../lib/answer-queue';
 import { useSession } from '../../session/session-context';
-import { availabilityText, chapterView, formatRemaining, isHiddenInAnalysis, totalScore } from './chapter-view';
+import { availabilityText, chapterView, FIRST_WARNING_SECONDS, formatRemaining, isHiddenInAnalysis, timeWarning, totalScore } from './chapter-view';
 import { ExerciseCard } from './exercise-card';
+import { StartConfirmModal } from './start-confirm-modal';
 import { PaperPanel } from './paper';
 import { RichText } from './rich-text';
 import { useAnswerQueue } from './use-answer-queue';
@@ -60,6 +61,7 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
   const remaining = useServerCountdown(state, stateQuery.dataUpdatedAt, reload);
   useFocusTracking(chapterId, !!state?.timed && state.status === 'started' && remaining !== null && remaining > 0);
 
+  const [confirming, setConfirming] = useState(false);
   const start = useMutation({
     mutationFn: () => startChapter(chapterId),
     onSuccess: reload,
@@ -88,16 +90,15 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
       {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalScore(page.exercises, answers)}</Text>}
       {remaining !== null && remaining > 0 && (
         // Stays under the header while the pupil scrolls through the exercises (a phone shows one at a time).
-        <Text
-          fw={700}
-          role="timer"
-          aria-live="off"
-          py={4}
-          bg="var(--mantine-color-body)"
-          style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}
-        >
-          Temps restant : {formatRemaining(remaining)}
-        </Text>
+        <Box py={4} bg="var(--mantine-color-body)" style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}>
+          <Text fw={700} role="timer" aria-live="off" c={remaining <= FIRST_WARNING_SECONDS ? 'red.9' : undefined} data-testid="countdown">
+            Temps restant : {formatRemaining(remaining)}
+          </Text>
+          {/* Mounted with the countdown, empty until 5 minutes are left: its change is announced. */}
+          <Text role="alert" fw={700} c="red.9">
+            {timeWarning(remaining)}
+          </Text>
+        </Box>
       )}
       {availability && <Text>{availability}</Text>}
       {queue && <RefusedAnswers queue={queue} userId={userId} page={page} />}
@@ -105,9 +106,22 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
       {view === 'ended' && <Text>{ENDED}</Text>}
       {view === 'before' && <Text>{NOT_YET}</Text>}
       {view === 'pending' && (
-        <Button onClick={() => start.mutate()} loading={start.isPending} w="fit-content">
-          {START_LABEL}
-        </Button>
+        <>
+          <Button onClick={() => setConfirming(true)} loading={start.isPending} w="fit-content">
+            {START_LABEL}
+          </Button>
+          <StartConfirmModal
+            opened={confirming}
+            state={state}
+            receivedAt={stateQuery.dataUpdatedAt}
+            loading={start.isPending}
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => {
+              setConfirming(false);
+              start.mutate();
+            }}
+          />
+        </>
       )}
       {view === 'exercises' && queue && (
         <ExerciseList page={page} answers={answers} loading={answersQuery.isPending && answersQuery.fetchStatus !== 'idle'} userId={userId} queue={queue} onUploaded={() => void answersQuery.refetch()} />

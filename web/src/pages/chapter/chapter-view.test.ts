@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { availabilityText, chapterView, formatRemaining, isHiddenInAnalysis, isRefusedKey, keepNumericChars, totalScore } from './chapter-view';
+import {
+  availabilityText,
+  chapterView,
+  formatDuration,
+  formatParisClock,
+  formatRemaining,
+  isHiddenInAnalysis,
+  isRefusedKey,
+  startPlan,
+  timeWarning,
+  totalScore,
+} from './chapter-view';
 
 describe('formatRemaining', () => {
   it('shows mm:ss', () => {
@@ -54,13 +65,44 @@ describe('totalScore', () => {
   });
 });
 
-describe('numeric input filters', () => {
-  it('keeps digits and the dot, turning a comma into a dot', () => {
-    expect(keepNumericChars('3,5')).toBe('3.5');
-    expect(keepNumericChars(' -12a.5e3 ')).toBe('12.53');
-    expect(keepNumericChars('1'.repeat(60))).toHaveLength(50);
+describe('start confirmation', () => {
+  it('says a duration as French reads it', () => {
+    expect([60, 45 * 60, 60 * 60, 90 * 60, 125 * 60, 180 * 60, 20].map(formatDuration)).toEqual([
+      '1 minute',
+      '45 minutes',
+      '1 heure',
+      '1 h 30',
+      '2 h 05',
+      '3 heures',
+      '1 minute',
+    ]);
   });
 
+  it('says a Paris clock time, with the date when it is another day', () => {
+    expect(formatParisClock('2026-11-25T19:35:00Z', '2026-11-25T18:00:00Z')).toBe('20 h 35');
+    expect(formatParisClock('2026-07-14T07:05:00Z', '2026-07-14T06:00:00Z')).toBe('9 h 05');
+    expect(formatParisClock('2026-11-25T23:15:00Z', '2026-11-25T22:00:00Z')).toBe('le 26 novembre 2026 à 0 h 15');
+  });
+
+  it('ends at start + duration, or at the window end when it comes first', () => {
+    const now = Date.parse('2026-11-25T18:35:00Z');
+    expect(startPlan(3600, null, now)).toEqual({ end: new Date('2026-11-25T19:35:00Z'), seconds: 3600, capped: false });
+    expect(startPlan(3600, '2026-11-25T22:00:00Z', now).capped).toBe(false);
+    expect(startPlan(3600, '2026-11-25T19:00:00Z', now)).toEqual({ end: new Date('2026-11-25T19:00:00Z'), seconds: 1500, capped: true });
+  });
+});
+
+describe('timeWarning', () => {
+  it('warns from 5 minutes left, then from 1 minute, never when unlimited or over', () => {
+    expect([null, 0, 3600, 301].map(timeWarning)).toEqual([null, null, null, null]);
+    expect(timeWarning(300)).toBe('Il reste moins de 5 minutes.');
+    expect(timeWarning(61)).toBe('Il reste moins de 5 minutes.');
+    expect(timeWarning(60)).toMatch(/^Il reste moins d’une minute\./);
+    expect(timeWarning(1)).toMatch(/^Il reste moins d’une minute\./);
+  });
+});
+
+describe('numeric input filters', () => {
   it('refuses printable keys other than digits and the dot', () => {
     const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) =>
       isRefusedKey({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });

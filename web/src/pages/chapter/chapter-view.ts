@@ -1,4 +1,4 @@
-import { formatParisDateTime, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
+import { formatFrenchDate, formatParisDateTime, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
 
 /** SPEC §9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
 export function formatRemaining(seconds: number): string {
@@ -12,6 +12,50 @@ export function availabilityText(accessStart: string | null, accessEnd: string |
   const from = accessStart ? ` à partir du ${formatParisDateTime(accessStart)}` : '';
   const until = accessEnd ? ` jusqu'au ${formatParisDateTime(accessEnd)}` : '';
   return `Contenu disponible${from}${until}.`;
+}
+
+/** A test's length as French reads it: « 45 minutes », « 1 heure », « 1 h 30 ». */
+export function formatDuration(seconds: number): string {
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  if (minutes < 60) return `${minutes} minute${minutes > 1 ? 's' : ''}`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (rest === 0) return `${hours} heure${hours > 1 ? 's' : ''}`;
+  return `${hours} h ${String(rest).padStart(2, '0')}`;
+}
+
+/** An instant as a Paris clock time, « 20 h 35 », with its date when it is not on `today`'s Paris date. */
+export function formatParisClock(instant: string | Date, today: string | Date): string {
+  const [date, time] = isoToParisWallClock(instant).split('T');
+  const [h, m] = time.split(':');
+  const clock = `${Number(h)} h ${m}`;
+  return date === isoToParisWallClock(today).slice(0, 10) ? clock : `le ${formatFrenchDate(date)} à ${clock}`;
+}
+
+/**
+ * What starting now commits the pupil to: the end (start + duration, or the window end when it
+ * comes first, as the server decides) and the time they will really have.
+ */
+export function startPlan(duration: number, accessEnd: string | null, now: number): { end: Date; seconds: number; capped: boolean } {
+  const full = now + duration * 1000;
+  const windowEnd = accessEnd ? Date.parse(accessEnd) : Infinity;
+  const end = Math.min(full, windowEnd);
+  return { end: new Date(end), seconds: Math.max(0, Math.floor((end - now) / 1000)), capped: windowEnd < full };
+}
+
+/** Under this many seconds the countdown turns red and the first warning shows. */
+export const FIRST_WARNING_SECONDS = 5 * 60;
+const LAST_WARNING_SECONDS = 60;
+
+/**
+ * The warning shown (and announced) as the end nears: at 5 minutes, then at 1 minute left; none
+ * when time is unlimited or over.
+ */
+export function timeWarning(remaining: number | null): string | null {
+  if (remaining === null || remaining <= 0) return null;
+  if (remaining <= LAST_WARNING_SECONDS) return 'Il reste moins d’une minute. Vos réponses sont enregistrées au fur et à mesure.';
+  if (remaining <= FIRST_WARNING_SECONDS) return 'Il reste moins de 5 minutes.';
+  return null;
 }
 
 export type ChapterView = 'paper' | 'ended' | 'before' | 'pending' | 'exercises';
@@ -43,12 +87,10 @@ export function totalScore(exercises: ReadonlyArray<{ _id: string; answerFormat:
   return Math.round(total * 1000) / 1000;
 }
 
-/** SPEC §5: numeric answer fields accept only digits and the dot (a pasted comma becomes a dot). */
-export function keepNumericChars(text: string): string {
-  return text.replace(/,/g, '.').replace(/[^0-9.]/g, '').slice(0, 50);
-}
-
-/** Key-press filter: printable keys other than digits and the dot are refused; shortcuts and navigation pass. */
+/**
+ * Key-press filter of the places field (SPEC §5): printable keys other than digits and the dot are
+ * refused; shortcuts and navigation pass. Numeric answers take every key (docs/decisions.md).
+ */
 export function isRefusedKey(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): boolean {
   if (event.ctrlKey || event.metaKey || event.altKey) return false;
   if (event.key.length !== 1) return false;

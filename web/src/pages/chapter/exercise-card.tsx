@@ -1,11 +1,10 @@
-import { useId, useState } from 'react';
-import { Anchor, Button, CloseButton, FileButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { ExerciseView, MyAnswer } from '@olympe/contract';
+import { useId, useState, type CSSProperties } from 'react';
+import { Anchor, Box, Button, CloseButton, FileButton, Group, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { numericAnswerError, type ExerciseView, type MyAnswer } from '@olympe/contract';
 import { Link } from 'react-router';
 import { isPdfFile } from '../../api/files';
 import { paths } from '../../config/paths';
 import { saveStateLabel, type AnswerQueue, type SaveState } from '../../lib/answer-queue';
-import { isRefusedKey, keepNumericChars } from './chapter-view';
 import { RichText } from './rich-text';
 import { usePdfUpload } from './use-pdf-upload';
 
@@ -47,16 +46,24 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, onUplo
   );
 }
 
-function SaveStateText({ exerciseId, state }: { exerciseId: string; state: SaveState }) {
-  const label = saveStateLabel(state);
+/**
+ * The save state under an answer, or (`unsaved`: the reason) that the value typed is not saved. One
+ * live region whose text changes, so a screen reader announces both; the reason is shown by the field.
+ */
+function SaveStateText({ exerciseId, state, unsaved }: { exerciseId: string; state: SaveState; unsaved?: string | null }) {
+  const label = unsaved ? NOT_SAVED : saveStateLabel(state);
   // Orange text on white is below 4.5:1 (axe): an offline state is said in bold dark text instead.
-  const color = state.kind === 'refused' ? 'red.9' : state.kind === 'offline' ? 'gray.9' : 'dimmed';
+  const color = unsaved || state.kind === 'refused' ? 'red.9' : state.kind === 'offline' ? 'gray.9' : 'dimmed';
   return (
-    <Text size="sm" c={color} fw={state.kind === 'offline' ? 700 : undefined} role="status" data-testid={`save-state-${exerciseId}`}>
+    <Text size="sm" c={color} fw={state.kind === 'offline' && !unsaved ? 700 : undefined} role="status" data-testid={`save-state-${exerciseId}`}>
+      {unsaved && <VisuallyHidden>{unsaved} </VisuallyHidden>}
       {label ?? ''}
     </Text>
   );
 }
+
+const NOT_SAVED = 'Cette valeur n’est pas enregistrée.';
+const ERROR_RED = { '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties;
 
 function NumericAnswer({
   exerciseId,
@@ -73,31 +80,45 @@ function NumericAnswer({
 }) {
   // A value typed on this device and newer than the server's is shown (DESIGN §4, after a reload).
   const [value, setValue] = useState(() => queue.valueToShow(userId, exerciseId, answer));
+  // Every key reaches the field (a filter that drops `,` or `-` saved `05` for `0,5`); a value the
+  // automatic correction could not read is said so and never queued (docs/decisions.md).
+  const error = analysis ? null : numericAnswerError(value);
   return (
     <Stack gap={4}>
-      <Group align="end" gap="md">
-        <TextInput
-          label="Votre réponse :"
-          placeholder="?"
-          inputMode="decimal"
-          autoComplete="off"
-          maw={240}
-          value={value}
-          disabled={analysis}
-          onKeyDown={(event) => {
-            if (isRefusedKey(event)) event.preventDefault();
-          }}
-          onChange={(event) => {
-            const next = keepNumericChars(event.currentTarget.value);
-            setValue(next);
-            queue.enqueue(userId, exerciseId, next);
-          }}
-        />
-        <Anchor component={Link} to={paths.history(userId, exerciseId)}>
-          Historique
-        </Anchor>
-      </Group>
-      {!analysis && <SaveStateText exerciseId={exerciseId} state={queue.stateOf(userId, exerciseId)} />}
+      <TextInput
+        label="Votre réponse :"
+        placeholder="?"
+        // The text keyboard: iOS's `decimal` and `numeric` pads have no minus key and no `/`.
+        inputMode="text"
+        autoComplete="off"
+        autoCorrect="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        maw={360}
+        // Mantine's error red (shade 6) is about 3.3:1 on white (axe); shade 9 passes AA.
+        style={ERROR_RED}
+        value={value}
+        disabled={analysis}
+        // Mantine links the message to the field (aria-describedby) and sets aria-invalid.
+        error={error}
+        // The link beside the input, the message under both.
+        inputContainer={(input) => (
+          <Group gap="md" wrap="nowrap">
+            <Box w={240}>{input}</Box>
+            <Anchor component={Link} to={paths.history(userId, exerciseId)}>
+              Historique
+            </Anchor>
+          </Group>
+        )}
+        onChange={(event) => {
+          const next = event.currentTarget.value;
+          setValue(next);
+          if (numericAnswerError(next) === null) queue.enqueue(userId, exerciseId, next);
+        }}
+      />
+      {!analysis && (
+        <SaveStateText exerciseId={exerciseId} state={queue.stateOf(userId, exerciseId)} unsaved={error} />
+      )}
     </Stack>
   );
 }
