@@ -61,9 +61,9 @@ export function xrefStreamBomb(megabytes: number): Buffer {
   return rawPdf([...onePage, stream('/Type /XRef /W [1 2 1] /Size 5 /Filter [/ASCIIHexDecode /FlateDecode]', hex)]);
 }
 
-/** An array nested `depth` deep ([[[[…]]]]): a recursive parser runs out of stack. */
+/** A catalog holding an array nested `depth` deep ([[[[…]]]]): a recursive parser runs out of stack. */
 export function deepNesting(depth: number): Buffer {
-  return rawPdf([...onePage, `${'['.repeat(depth)}${']'.repeat(depth)}`]);
+  return rawPdf([`<< /Type /Catalog /Pages 2 0 R /Nest ${'['.repeat(depth)}${']'.repeat(depth)} >>`, ...onePage.slice(1)]);
 }
 
 /** One array of `count` numbers: a few MB of text, many million objects on the parser's heap. */
@@ -81,15 +81,15 @@ export function xrefLoop(): Buffer {
 }
 
 /**
- * A page tree whose every node lists the next one twice: 2^depth leaf visits for 2·depth objects.
- * Nothing is large, only the walk is long: what the time cap is for.
+ * A page tree whose every node lists the next one twice, down to an empty node: 2^depth visits
+ * for depth objects, and one real page. Nothing is large, only the walk is long: what the time
+ * cap is for.
  */
 export function pageTreeFanOut(depth: number): Buffer {
-  const objects: string[] = ['<< /Type /Catalog /Pages 2 0 R >>'];
+  const objects: string[] = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>'];
   for (let level = 0; level < depth; level++) {
-    const next = level + 3;
-    objects.push(`<< /Type /Pages /Kids [${next} 0 R ${next} 0 R] /Count 1 >>`);
+    const next = objects.length + 2;
+    objects.push(level === depth - 1 ? '<< /Type /Pages /Kids [] /Count 0 >>' : `<< /Type /Pages /Kids [${next} 0 R ${next} 0 R] /Count 0 >>`);
   }
-  objects.push(`<< /Type /Page /Parent ${depth + 1} 0 R /MediaBox [0 0 595 842] >>`);
   return rawPdf(objects);
 }

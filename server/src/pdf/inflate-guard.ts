@@ -1,5 +1,6 @@
 import { constants, inflateSync } from 'node:zlib';
 import { decodePDFRawStream, PDFContext, PDFRawStream } from 'pdf-lib';
+import type { StreamType } from 'pdf-lib/cjs/core/streams/Stream.js';
 
 /**
  * What the streams pdf-lib decodes while loading a file (object streams and cross-reference
@@ -56,11 +57,27 @@ function decodeWithin(filter: string, data: Uint8Array, earlyChange: 0 | 1, limi
   const context = PDFContext.create();
   const dict = context.obj({ Filter: filter, ...(filter.startsWith('LZW') ? { DecodeParms: { EarlyChange: earlyChange } } : {}) });
   try {
-    const out = decodePDFRawStream(PDFRawStream.of(dict, data)).getBytes(limit + 1) as Uint8Array;
-    return out.length > limit ? null : out;
+    return readWithin(decodePDFRawStream(PDFRawStream.of(dict, data)), limit);
   } catch {
     return new Uint8Array(0);
   }
+}
+
+/**
+ * A pdf-lib decoder's whole output, or null past `limit` bytes. Read by chunks: asking pdf-lib for
+ * `limit` bytes at once would allocate them up front.
+ */
+export function readWithin(stream: StreamType, limit: number): Uint8Array | null {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = stream.getBytes(1024 * 1024) as Uint8Array;
+    if (chunk.length === 0) break;
+    total += chunk.length;
+    if (total > limit) return null;
+    chunks.push(chunk.slice());
+  }
+  return Buffer.concat(chunks, total);
 }
 
 interface LoadTimeStream {

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { decodePDFRawStream, ParseSpeeds, PDFDocument, type PDFRawStream } from 'pdf-lib';
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { splitDocument, type SplitPart } from '../sorting/split.js';
-import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError } from './inflate-guard.js';
+import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWithin } from './inflate-guard.js';
 
 /**
  * The PDF parses of the API, run in a worker thread of pdf-pool.ts (never on the event loop).
@@ -36,12 +36,12 @@ const { default: ByteStream } = createRequire(import.meta.url)('pdf-lib/cjs/core
 const budget = { left: 0, exceeded: false };
 
 ByteStream.fromPDFRawStream = (raw: PDFRawStream) => {
-  const bytes = decodePDFRawStream(raw).getBytes(Math.max(0, budget.left) + 1) as Uint8Array;
-  budget.left -= bytes.length;
-  if (budget.left < 0) {
+  const bytes = readWithin(decodePDFRawStream(raw), Math.max(0, budget.left));
+  if (!bytes) {
     budget.exceeded = true;
     throw new PdfBombError(INFLATE_BUDGET_BYTES);
   }
+  budget.left -= bytes.length;
   return ByteStream.of(bytes);
 };
 
