@@ -5,7 +5,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chapters, files, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
 import { openFileStore } from '../src/files/store-select.js';
-import { deepNesting, hugeArray, objStmBomb, pageTreeFanOut, xrefLoop, xrefStreamBomb } from '../src/pdf/bombs.js';
+import { deepNesting, hugeArray, imageBomb, objStmBomb, pageTreeFanOut, xrefLoop, xrefStreamBomb } from '../src/pdf/bombs.js';
 import { closePdfPool, pdfLimits } from '../src/pdf/pdf-pool.js';
 import { enqueueDecode } from '../src/sheets/decode-job.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
@@ -167,6 +167,14 @@ describe('the decode job and hostile PDFs', () => {
     expect(copy).toMatchObject({ suggestions: null, labeledAt: null });
     expect(worstHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(await runPendingJobs(t.app.deps)).toBe(0);
+  });
+
+  it('a picture that inflates past its pixel count is no picture: the page goes to the sorter, memory stays flat', async () => {
+    const copyId = await fileCopy(imageBomb(1024));
+    const started = performance.now();
+    await runPendingJobs(t.app.deps);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(await jobOf(copyId)).toMatchObject({ status: 'done', attempts: 1, result: { pages: 1, 'no-image': 1, labeled: false } });
   });
 
   it('a reading past its time cap ends the job the same way, and the next reading works', async () => {

@@ -93,3 +93,15 @@ export function pageTreeFanOut(depth: number): Buffer {
   }
   return rawPdf(objects);
 }
+
+/** A one-page "scan" whose 1000×1000 grey picture (Flate) inflates to `megabytes` MiB. */
+export function imageBomb(megabytes: number): Buffer {
+  const drawing = Buffer.from('q 595 0 0 842 0 0 cm /Im0 Do Q');
+  return rawPdf([
+    onePage[0],
+    onePage[1],
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
+    stream('', drawing),
+    stream('/Type /XObject /Subtype /Image /Width 1000 /Height 1000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode', zeroBomb(megabytes)),
+  ]);
+}
