@@ -25,6 +25,8 @@ export const pdfLimits = {
   splitMs: 60_000,
   /** Reading a scan's codes: 400 pages at ~0.1–0.4 s a page on a loaded box. */
   readMs: 10 * 60_000,
+  /** Scheduling priority of the parse threads below the event loop's (0: same). */
+  niceIncrement: 10,
 };
 
 export const PDF_BOMB_MESSAGE = 'Ce PDF se décompresse en un volume anormal : il est refusé.';
@@ -44,6 +46,8 @@ function open(): { pool: Piscina<PdfTask, PdfOutcome>; limit: ReturnType<typeof 
       maxThreads: pdfLimits.threads,
       idleTimeout: 60_000,
       concurrentTasksPerWorker: 1,
+      // Linux nices each thread: the event loop's thread wins the CPU from a parse (measured in decision 64).
+      niceIncrement: pdfLimits.niceIncrement,
       resourceLimits: { maxOldGenerationSizeMb: pdfLimits.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
     // Our own queue in front of piscina's: a task reaches piscina only when a thread is free, so
