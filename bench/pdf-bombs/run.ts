@@ -10,6 +10,7 @@
  *
  *   npm run bench:bombs
  *   BOMBS_PORT=3201 BOMBS_COUNT=4 BOMBS_MB=4096 BOMBS_SCAN_PAGES=400 BOMBS_READ=0 (skip phase 3)
+ *   BOMBS_CPU_PROF=<dir> (the server's threads write .cpuprofile files there)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -99,7 +100,8 @@ interface Server {
 }
 
 function startServer(dataDir: string): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const profile = env.BOMBS_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(env.BOMBS_CPU_PROF)] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, JWT_SECRET: SECRET, PUBLIC_URL: BASE, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

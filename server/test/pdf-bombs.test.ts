@@ -12,7 +12,7 @@ import { runPendingJobs } from '../src/sheets/jobs.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 
 /**
- * Hostile PDFs (decision 64): refused within seconds with a French message, nothing stored, and
+ * Hostile PDFs (decision 27): refused within seconds with a French message, nothing stored, and
  * the event loop keeps answering /api/health while the file is parsed (in a worker).
  */
 

@@ -4,7 +4,7 @@ import type { StreamType } from 'pdf-lib/cjs/core/streams/Stream.js';
 
 /**
  * What the streams pdf-lib decodes while loading a file (object streams and cross-reference
- * streams) may inflate to, all together (decision 64). A worker's heap cap does not see these
+ * streams) may inflate to, all together (decision 27). A worker's heap cap does not see these
  * bytes (they live in ArrayBuffers), so they are counted here, before pdf-lib runs.
  */
 export const INFLATE_BUDGET_BYTES = 64 * 1024 * 1024;
