@@ -34,6 +34,7 @@ import { gradingRoutes } from './grading/routes.js';
 import { centerRoutes } from './centers/routes.js';
 import { sortingRoutes } from './sorting/routes.js';
 import { opsRoutes } from './ops/routes.js';
+import { closePdfPool } from './pdf/pdf-pool.js';
 import { analysisRoutes } from './analysis/routes.js';
 import { sheetRoutes } from './sheets/routes.js';
 import { loggerOptions, observeRequests } from './ops/logging.js';
@@ -90,6 +91,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
   app.decorate('deps', deps);
   app.addHook('onClose', async () => deps.limiter.close());
+  app.addHook('onClose', closePdfPool);
   app.decorateRequest('auth', null);
   app.decorateRequest('authRejected', false);
 

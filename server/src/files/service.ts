@@ -1,6 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { PDFDocument } from 'pdf-lib';
 import { hasRole, type AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { chapters, files } from '../db/schema.js';
@@ -8,6 +7,7 @@ import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { loadExerciseContext } from '../sessions/service.js';
 import { checkSaveAllowed } from '../sessions/state.js';
 import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/service.js';
+import { pdfPageCount } from '../pdf/pdf-pool.js';
 import type { FileStore } from './store.js';
 
 /** Download links that cannot send the Authorization header stay valid this long. */
@@ -18,20 +18,16 @@ export const tooLarge = (maxBytes: number) =>
 
 /**
  * DESIGN §3 Files: accepted only when the bytes start with `%PDF-`, pdf-lib parses them and they
- * fit the size limit. Returns the page count.
+ * fit the size limit. Returns the page count. The parse runs in a PDF worker (pdf/pdf-pool.ts):
+ * a file that inflates past the budget, or passes the worker's memory or time cap, is refused
+ * with 413; the server is busy reading PDFs: 503.
  */
 export async function checkPdfBytes(bytes: Buffer, maxBytes: number): Promise<number> {
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   if (bytes.length === 0) throw badRequest('Le fichier est vide.');
   if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('Ce fichier n’est pas un PDF.');
-  let pages: number;
-  try {
-    // Owner-password PDFs (permissions only) open in every viewer: accept them.
-    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
-    pages = doc.getPageCount();
-  } catch {
-    throw badRequest('Ce PDF est illisible ou endommagé.');
-  }
+  // Owner-password PDFs (permissions only) open in every viewer: the worker accepts them.
+  const pages = await pdfPageCount(bytes);
   if (pages < 1) throw badRequest('Ce PDF ne contient aucune page.');
   return pages;
 }

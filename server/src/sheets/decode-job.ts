@@ -6,7 +6,8 @@ import { AppError } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 import type { Job } from '../jobs/queue.js';
 import { addJob, type JobHandler } from '../jobs/worker.js';
-import { readScan, type PageReading, type PageStatus } from './scan-reader.js';
+import { readScanInWorker } from '../pdf/pdf-pool.js';
+import type { PageReading, PageStatus } from './scan-reader.js';
 
 /** Reads the QR codes of an uploaded scan (payload: {unlabeledId}). */
 export const DECODE_JOB = 'sheets.decode';
@@ -30,7 +31,8 @@ export interface DecodeDeps {
 /**
  * The decode job: reads every page, keeps the recognised ones as suggestions for the sorting page
  * (pages without a readable code of this chapter are left to the sorter), and labels the copy at
- * once when every page was recognised and names its pupil.
+ * once when every page was recognised and names its pupil. The scan is read in a PDF worker
+ * (pdf/pdf-pool.ts), off the event loop.
  */
 export function decodeJobHandler(deps: DecodeDeps): JobHandler {
   return async (job: Job) => {
@@ -52,7 +54,15 @@ export function decodeJobHandler(deps: DecodeDeps): JobHandler {
     if (!bytes) return { skipped: 'fichier introuvable' };
 
     const started = performance.now();
-    const readings = await readScan(bytes, deps.secret, copy.chapterId);
+    let readings: PageReading[];
+    try {
+      readings = await readScanInWorker(bytes, deps.secret, copy.chapterId);
+    } catch (err) {
+      // A file the PDF worker refuses (bomb, memory, time, unreadable) will be refused again: the
+      // job is done and every page waits for a sorter. A full worker queue (503) is retried later.
+      if (err instanceof AppError && err.statusCode !== 503) return { pages: 0, refused: err.message, labeled: false };
+      throw err;
+    }
     const ms = performance.now() - started;
     const known = await knownIds(deps.db, copy.chapterId, readings);
     const suggestions = suggestionsOf(readings, known);

@@ -11,6 +11,7 @@ import {
   type PDFDocument,
   type PDFPage,
 } from 'pdf-lib';
+import { readWithin } from '../pdf/inflate-guard.js';
 import { toGray, type Gray } from './raster.js';
 
 /**
@@ -104,11 +105,15 @@ function pictureOf(pdf: PDFDocument, stream: PDFRawStream): PageImage['picture']
     return filters.length === 1 ? { kind: 'jpeg', bytes: stream.contents } : null;
   }
   let gray: Gray | null = null;
+  // The most samples such a picture holds (4 channels of 8 bits, a predictor byte a row): more
+  // is a decompression bomb, which would grow the worker's memory outside its heap cap.
+  const maxBytes = width * height * 4 + height;
   if (filters.length === 1 && (last === 'FlateDecode' || last === 'Fl')) {
-    gray = decodeSamples(pdf, dict, inflateSync(stream.contents), width, height);
+    gray = decodeSamples(pdf, dict, inflateSync(stream.contents, { maxOutputLength: maxBytes }), width, height);
   } else if (filters.length === 0 || ['LZWDecode', 'ASCII85Decode', 'ASCIIHexDecode', 'RunLengthDecode'].includes(last ?? '')) {
     if (dict.lookup(PDFName.of('DecodeParms'))) return null;
-    gray = decodeSamples(pdf, dict, decodePDFRawStream(stream).decode(), width, height, true);
+    const samples = readWithin(decodePDFRawStream(stream), maxBytes);
+    gray = samples && decodeSamples(pdf, dict, samples, width, height, true);
   }
   return gray ? { kind: 'pixels', gray } : null;
 }

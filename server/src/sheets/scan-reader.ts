@@ -1,4 +1,3 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { PDFDocument, type PDFPage } from 'pdf-lib';
 import { decodeSheetCode, type SheetCode } from './payload.js';
 import { pageImage } from './scan-images.js';
@@ -28,14 +27,18 @@ export interface PageReading {
 const looksLikeSheetCode = (bytes: Uint8Array) => bytes[0] === 0x11 || bytes[0] === 0x12;
 
 /**
- * Reads the code of every page of a scanned PDF. Pages are decoded one at a time, yielding to the
- * event loop between them, so requests keep being served while a long scan is read.
+ * Reads the code of every page of a scanned PDF, on this thread (tests; the decode job reads in a
+ * PDF worker, pdf/pdf-pool.ts, where a hostile file is capped in time and memory).
  */
 export async function readScan(pdf: Uint8Array, secret: string, chapterId: string): Promise<PageReading[]> {
   const doc = await PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false });
+  return readScanDocument(doc, secret, chapterId);
+}
+
+/** The reading itself, on an already loaded scan (run by pdf/pdf-worker.ts). */
+export async function readScanDocument(doc: PDFDocument, secret: string, chapterId: string): Promise<PageReading[]> {
   const readings: PageReading[] = [];
   for (const [index, page] of doc.getPages().entries()) {
-    await yieldToEventLoop();
     readings.push(await readPage(doc, page, index, secret, chapterId));
   }
   return readings;

@@ -1,0 +1,113 @@
+import os from 'node:os';
+import pLimit from 'p-limit';
+import { Piscina } from 'piscina';
+import { AppError, badRequest } from '../errors.js';
+import type { PageReading } from '../sheets/scan-reader.js';
+import type { SplitPart } from '../sorting/split.js';
+import type { PdfOutcome, PdfTask } from './pdf-worker.js';
+
+/**
+ * Every parse of a user's PDF runs here, in worker threads (decision 35): a hostile file costs a
+ * thread for at most its time cap, never the event loop, and a thread that passes its heap cap or
+ * time cap is terminated and replaced. Mutable for the tests and the bench (set before first use,
+ * or call closePdfPool() after a change).
+ */
+export const pdfLimits = {
+  /** 2 on this 2-core box: a long scan reading leaves a thread to uploads. */
+  threads: Math.max(1, Math.min(2, os.availableParallelism())),
+  /** Parses waiting for a thread; beyond, 503. Uploads are 30 MB at most: 16 waiting is 480 MB held. */
+  maxQueue: 16,
+  /** JS heap of a worker (ArrayBuffers are not counted: inflate-guard.ts bounds those). */
+  heapMb: 256,
+  /** Upload check and page count: a genuine 28 MB, 400-page scan parses in 0.2–0.7 s (bench/pdf-bombs). */
+  inspectMs: 20_000,
+  /** Splitting a scan into per-pupil copies: one parse, then copies and saves. */
+  splitMs: 60_000,
+  /** Reading a scan's codes: 400 pages at ~0.1–0.4 s a page on a loaded box. */
+  readMs: 10 * 60_000,
+  /** Scheduling priority of the parse threads below the event loop's (0: same). */
+  niceIncrement: 10,
+};
+
+export const PDF_BOMB_MESSAGE = 'Ce PDF se décompresse en un volume anormal : il est refusé.';
+export const PDF_MEMORY_MESSAGE = 'Ce PDF demande trop de mémoire pour être lu : il est refusé.';
+export const PDF_TIMEOUT_MESSAGE = 'La lecture de ce PDF prend trop de temps : il est refusé.';
+export const PDF_UNREADABLE_MESSAGE = 'Ce PDF est illisible ou endommagé.';
+export const PDF_BUSY_MESSAGE = 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.';
+
+let pool: Piscina<PdfTask, PdfOutcome> | null = null;
+let limit: ReturnType<typeof pLimit> | null = null;
+
+function open(): { pool: Piscina<PdfTask, PdfOutcome>; limit: ReturnType<typeof pLimit> } {
+  if (!pool || !limit) {
+    pool = new Piscina<PdfTask, PdfOutcome>({
+      filename: new URL('./pdf-worker.mjs', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: pdfLimits.threads,
+      idleTimeout: 60_000,
+      concurrentTasksPerWorker: 1,
+      // Linux nices each thread: the event loop's thread wins the CPU from a parse (measured in decision 35).
+      niceIncrement: pdfLimits.niceIncrement,
+      resourceLimits: { maxOldGenerationSizeMb: pdfLimits.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    });
+    // Our own queue in front of piscina's: a task reaches piscina only when a thread is free, so
+    // its time cap counts its parse, not its wait.
+    limit = pLimit(pdfLimits.threads);
+  }
+  return { pool, limit };
+}
+
+/** Stops the threads (app close); the next parse opens a new pool. */
+export async function closePdfPool(): Promise<void> {
+  const closing = pool;
+  pool = null;
+  limit = null;
+  await closing?.destroy();
+}
+
+async function run(task: PdfTask, timeoutMs: number): Promise<PdfOutcome> {
+  const { pool: threads, limit: gate } = open();
+  if (gate.pendingCount >= pdfLimits.maxQueue) throw new AppError(503, PDF_BUSY_MESSAGE);
+  return gate(async () => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    // A copy handed over rather than cloned: cloning 28 MB held the event loop ~90 ms (bench/pdf-bombs).
+    const bytes = new Uint8Array(task.bytes);
+    try {
+      return await threads.run({ ...task, bytes }, { signal, transferList: [bytes.buffer] });
+    } catch (err) {
+      if (signal.aborted) throw new AppError(413, PDF_TIMEOUT_MESSAGE);
+      const e = err as { code?: string; message?: string };
+      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY' || /memory limit/i.test(e.message ?? '')) throw new AppError(413, PDF_MEMORY_MESSAGE);
+      throw err;
+    }
+  });
+}
+
+function refusal(outcome: PdfOutcome): never | void {
+  if (outcome.ok) return;
+  throw outcome.refused === 'bomb' ? new AppError(413, PDF_BOMB_MESSAGE) : badRequest(PDF_UNREADABLE_MESSAGE);
+}
+
+/** Page count of a PDF, or the AppError that refuses it (413 bomb/memory/time, 400 unreadable, 503 busy). */
+export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
+  const outcome = await run({ kind: 'inspect', bytes }, pdfLimits.inspectMs);
+  refusal(outcome);
+  if (!('pages' in outcome)) throw new Error('unexpected PDF worker answer');
+  return outcome.pages;
+}
+
+/** sorting/split.ts's split, in a worker. */
+export async function splitPdf(bytes: Uint8Array, parts: SplitPart[]): Promise<Array<{ bytes: Buffer; pages: number }>> {
+  const outcome = await run({ kind: 'split', bytes, parts }, pdfLimits.splitMs);
+  refusal(outcome);
+  if (!('parts' in outcome)) throw new Error('unexpected PDF worker answer');
+  return outcome.parts.map((p) => ({ bytes: Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength), pages: p.pages }));
+}
+
+/** sheets/scan-reader.ts's reading, in a worker. */
+export async function readScanInWorker(bytes: Uint8Array, secret: string, chapterId: string): Promise<PageReading[]> {
+  const outcome = await run({ kind: 'read', bytes, secret, chapterId }, pdfLimits.readMs);
+  refusal(outcome);
+  if (!('readings' in outcome)) throw new Error('unexpected PDF worker answer');
+  return outcome.readings;
+}

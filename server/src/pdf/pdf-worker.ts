@@ -1,0 +1,76 @@
+import { createRequire } from 'node:module';
+import { decodePDFRawStream, ParseSpeeds, PDFDocument, type PDFRawStream } from 'pdf-lib';
+import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
+import { splitDocument, type SplitPart } from '../sorting/split.js';
+import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWithin } from './inflate-guard.js';
+
+/**
+ * The PDF parses of the API, run in a worker thread of pdf-pool.ts (never on the event loop).
+ * Loaded through pdf-worker.mjs, which registers tsx in the thread.
+ */
+
+export type PdfTask =
+  | { kind: 'inspect'; bytes: Uint8Array }
+  | { kind: 'split'; bytes: Uint8Array; parts: SplitPart[] }
+  | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string };
+
+export type PdfRefusal = 'bomb' | 'unreadable';
+
+export type PdfOutcome =
+  | { ok: true; pages: number }
+  | { ok: true; parts: Array<{ bytes: Uint8Array; pages: number }> }
+  | { ok: true; readings: PageReading[] }
+  | { ok: false; refused: PdfRefusal };
+
+interface ByteStreamClass {
+  of(bytes: Uint8Array): unknown;
+  fromPDFRawStream(raw: PDFRawStream): unknown;
+}
+
+// pdf-lib decodes object and cross-reference streams through this one function while it loads
+// a file; it is not exported, hence the path into the package (the same module instance as the
+// one pdf-lib's index loads). A pdf-lib that moves it makes the worker fail to start, loudly.
+const { default: ByteStream } = createRequire(import.meta.url)('pdf-lib/cjs/core/parser/ByteStream.js') as { default: ByteStreamClass };
+
+/** What the current load may still inflate; pdf-lib swallows errors of single objects, hence the flag. */
+const budget = { left: 0, exceeded: false };
+
+ByteStream.fromPDFRawStream = (raw: PDFRawStream) => {
+  const bytes = readWithin(decodePDFRawStream(raw), Math.max(0, budget.left));
+  if (!bytes) {
+    budget.exceeded = true;
+    throw new PdfBombError(INFLATE_BUDGET_BYTES);
+  }
+  budget.left -= bytes.length;
+  return ByteStream.of(bytes);
+};
+
+/**
+ * pdf-lib's load, bounded: the lexical scan first (native zlib, stops at the budget), then the
+ * same budget on what pdf-lib itself inflates, for a file crafted to slip past the scan.
+ * `prescan: false` is for the tests of that second cap.
+ */
+export async function loadWithinBudget(bytes: Uint8Array, opts: { prescan?: boolean; budget?: number } = {}): Promise<PDFDocument> {
+  const limit = opts.budget ?? INFLATE_BUDGET_BYTES;
+  if (opts.prescan !== false) assertInflateWithinBudget(bytes, limit);
+  budget.left = limit;
+  budget.exceeded = false;
+  // No yielding: nothing else runs on this thread.
+  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  if (budget.exceeded) throw new PdfBombError(limit);
+  return doc;
+}
+
+export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
+  let doc: PDFDocument;
+  try {
+    doc = await loadWithinBudget(task.bytes);
+    // Walks the page tree: a malformed tree fails here, inside the refusal below.
+    doc.getPageCount();
+  } catch (err) {
+    return { ok: false, refused: err instanceof PdfBombError ? 'bomb' : 'unreadable' };
+  }
+  if (task.kind === 'inspect') return { ok: true, pages: doc.getPageCount() };
+  if (task.kind === 'split') return { ok: true, parts: await splitDocument(doc, task.parts) };
+  return { ok: true, readings: await readScanDocument(doc, task.secret, task.chapterId) };
+}
