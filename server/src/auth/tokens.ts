@@ -34,6 +34,8 @@ export function createTokenSigner(secret: string) {
 export type TokenSigner = ReturnType<typeof createTokenSigner>;
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
+/** The subject is a users.id: anything else would reach PostgreSQL's uuid cast and fail there (500). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function decodeJson(part: string): Record<string, unknown> | null {
   const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
@@ -44,7 +46,8 @@ function decodeJson(part: string): Record<string, unknown> | null {
  * The checks jose's `jwtVerify(token, key, { algorithms: ['HS256'] })` makes on our tokens, with
  * one HMAC from node:crypto: ~6 µs instead of ~170–220 µs per request (bench/rush/README.md).
  * Compact JWS only, header `alg` HS256 without `crit`/`b64`, constant-time signature comparison,
- * a JSON object payload, `exp` (strictly in the future), `nbf` and `iat` numbers when present.
+ * a JSON object payload, `exp` required and strictly in the future (every token we sign has one: a
+ * token without it would never die), `nbf` and `iat` numbers when present, a UUID subject.
  */
 export function verifyHs256(token: string, key: ReturnType<typeof createSecretKey>, nowSeconds = Math.floor(Date.now() / 1000)): TokenClaims | null {
   try {
@@ -59,10 +62,11 @@ export function verifyHs256(token: string, key: ReturnType<typeof createSecretKe
     if (!header || header.alg !== 'HS256' || 'crit' in header || 'b64' in header) return null;
     const payload = decodeJson(payloadPart);
     if (!payload) return null;
-    if (payload.exp !== undefined && (typeof payload.exp !== 'number' || payload.exp <= nowSeconds)) return null;
+    if (typeof payload.exp !== 'number' || payload.exp <= nowSeconds) return null;
     if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > nowSeconds)) return null;
     if (payload.iat !== undefined && typeof payload.iat !== 'number') return null;
-    if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null;
+    if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof payload.tv !== 'number') return null;
+    if (payload.act !== undefined && (typeof payload.act !== 'string' || !UUID.test(payload.act))) return null;
     return { userId: payload.sub, tokenVersion: payload.tv, actorId: typeof payload.act === 'string' ? payload.act : undefined };
   } catch {
     return null;

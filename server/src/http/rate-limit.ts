@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import type { Db } from '../db/client.js';
@@ -10,8 +11,20 @@ import { AppError, tooMany } from '../errors.js';
 export interface RateLimiter {
   /** Counts one hit on `key` and returns the count in the current window. */
   hit(key: string, windowSeconds: number): Promise<number>;
+  /** The count in the current window, without counting a hit (0 once the window is over). */
+  peek(key: string, windowSeconds: number): Promise<number>;
+  /** Forgets `key` (a successful login clears its failures). */
+  reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * No window is longer: rows older than this are dead whatever their key, which is what lets the
+ * purge work without storing each row's window (hitRateLimit refuses a longer one).
+ */
+export const RATE_LIMIT_MAX_WINDOW_SECONDS = 3600;
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /** One statement: the window restarts when it is older than `windowSeconds`. */
 export function postgresRateLimiter(db: Db): RateLimiter {
@@ -25,7 +38,16 @@ export function postgresRateLimiter(db: Db): RateLimiter {
           window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${windowSeconds})
                        THEN now() ELSE rate_limits.window_start END
         RETURNING count`);
-      return Number((result as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
+      return Number(rowsOf<{ count: number }>(result)[0]?.count ?? 0);
+    },
+    async peek(key, windowSeconds) {
+      const result = await db.execute(sql`
+        SELECT count FROM rate_limits
+        WHERE key = ${key} AND window_start >= now() - make_interval(secs => ${windowSeconds})`);
+      return Number(rowsOf<{ count: number }>(result)[0]?.count ?? 0);
+    },
+    async reset(key) {
+      await db.execute(sql`DELETE FROM rate_limits WHERE key = ${key}`);
     },
     async close() {},
   };
@@ -37,18 +59,24 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
+const UNAVAILABLE = 'Le service est momentanément indisponible. Réessayez dans un instant.';
+
 export function redisRateLimiter(url: string): RateLimiter {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   // An unreachable Redis must not crash the process: the error reaches the request (503/500 mapping).
   redis.on('error', () => {});
+  const guarded = async <T>(op: () => Promise<T>): Promise<T> => {
+    try {
+      return await op();
+    } catch {
+      throw new AppError(503, UNAVAILABLE);
+    }
+  };
   return {
-    async hit(key, windowSeconds) {
-      try {
-        return Number(await redis.eval(HIT_SCRIPT, 1, `olympe:rl:${key}`, String(windowSeconds)));
-      } catch {
-        throw new AppError(503, 'Le service est momentanément indisponible. Réessayez dans un instant.');
-      }
-    },
+    // Redis expires its keys itself: nothing to purge.
+    hit: (key, windowSeconds) => guarded(async () => Number(await redis.eval(HIT_SCRIPT, 1, `olympe:rl:${key}`, String(windowSeconds)))),
+    peek: (key) => guarded(async () => Number((await redis.get(`olympe:rl:${key}`)) ?? 0)),
+    reset: (key) => guarded(async () => void (await redis.del(`olympe:rl:${key}`))),
     async close() {
       redis.disconnect();
     },
@@ -59,6 +87,42 @@ export async function hitRateLimit(
   limiter: RateLimiter,
   opts: { key: string; limit: number; windowSeconds: number; message?: string },
 ): Promise<void> {
+  if (opts.windowSeconds > RATE_LIMIT_MAX_WINDOW_SECONDS) throw new Error(`rate limit window over ${RATE_LIMIT_MAX_WINDOW_SECONDS} s: ${opts.key}`);
   const count = await limiter.hit(opts.key, opts.windowSeconds);
   if (count > opts.limit) throw tooMany(opts.message);
+}
+
+/** Deletes the PostgreSQL counters whose window is over for any key; returns how many. */
+export async function purgeExpiredRateLimits(db: Db): Promise<number> {
+  const result = await db.execute(sql`
+    DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => ${RATE_LIMIT_MAX_WINDOW_SECONDS})
+    RETURNING 1`);
+  return rowsOf(result).length;
+}
+
+/** Every 10 minutes: a login flood leaves one row per address and e-mail tried. */
+export const RATE_LIMIT_PURGE_MS = 10 * 60 * 1000;
+
+/**
+ * Purges at once and then every `everyMs` until stopped. Several instances may run it together: the
+ * DELETE is idempotent.
+ */
+export function startRateLimitPurge(db: Db, log: FastifyBaseLogger, everyMs = RATE_LIMIT_PURGE_MS): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const run = () => {
+    running = purgeExpiredRateLimits(db)
+      .then((n) => {
+        if (n > 0) log.info({ rows: n }, 'expired rate-limit rows purged');
+      })
+      .catch((err: unknown) => log.error({ err }, 'rate-limit purge failed'));
+  };
+  run();
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
