@@ -40,6 +40,15 @@ describe('rate limits in PostgreSQL (default)', () => {
     expect((await login('10.1.0.2')).status).toBe(401);
   });
 
+  it('counts hits and reads peeks on several keys in one statement', async () => {
+    const limiter = t.app.deps.limiter;
+    const [a, b] = [`batch:${randomUUID()}`, `batch:${randomUUID()}`];
+    expect(await limiter.batch([{ key: a, windowSeconds: 60 }, { key: b, windowSeconds: 60, peek: true }])).toEqual([1, 0]);
+    await limiter.hit(b, 60);
+    expect(await limiter.batch([{ key: a, windowSeconds: 60 }, { key: b, windowSeconds: 60, peek: true }])).toEqual([2, 1]);
+    expect(await limiter.peek(a, 60)).toBe(2);
+  });
+
   it('purges the rows whose window is over, and keeps the others', async () => {
     const db = t.database.db;
     await db.execute(sql`DELETE FROM rate_limits`);
@@ -147,7 +156,7 @@ describe.runIf(!!redisUrl)(`rate limits in Redis (${redisUrl ?? 'TEST_REDIS_URL 
     expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0].n).toBe(0);
   });
 
-  it('reads a count without adding to it, and forgets a key on reset', async () => {
+  it('reads a count without adding to it, forgets a key on reset, and batches hits and peeks', async () => {
     const limiter = redisRateLimiter(redisUrl!);
     try {
       const key = `test:${randomUUID()}`;
@@ -158,6 +167,9 @@ describe.runIf(!!redisUrl)(`rate limits in Redis (${redisUrl ?? 'TEST_REDIS_URL 
       expect(await limiter.peek(key, 60)).toBe(2);
       await limiter.reset(key);
       expect(await limiter.peek(key, 60)).toBe(0);
+      const other = `test:${randomUUID()}`;
+      expect(await limiter.batch([{ key, windowSeconds: 60 }, { key: other, windowSeconds: 60, peek: true }])).toEqual([1, 0]);
+      expect(await limiter.batch([{ key, windowSeconds: 60 }, { key: other, windowSeconds: 60 }])).toEqual([2, 1]);
     } finally {
       await limiter.close();
     }

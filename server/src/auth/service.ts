@@ -6,7 +6,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import { emailTokens, users } from '../db/schema.js';
 import { AppError, badRequest, unauthorized } from '../errors.js';
-import { hitRateLimit } from '../http/rate-limit.js';
+import { hitRateLimit, hitRateLimits } from '../http/rate-limit.js';
 import { passwordLinkMail } from '../mail/mailer.js';
 import { FairQueue } from './fair-queue.js';
 import { hashEmailToken, newEmailToken } from './tokens.js';
@@ -196,11 +196,14 @@ export async function loginUser(deps: Deps, input: { email: string; password: st
   const email = normaliseEmail(input.email);
   const failuresKey = `login-fail:${email}`;
   const { failures, user } = await loginLine.run(input.ip, async () => {
-    const [, , failures] = await Promise.all([
-      hitRateLimit(deps.limiter, { key: `login-ip:${input.ip}`, ...IP_LIMITS.login }),
-      hitRateLimit(deps.limiter, { key: `login:${email}:${input.ip}`, ...LOGIN_PER_ACCOUNT_AND_IP }),
-      deps.limiter.peek(failuresKey, LOGIN_SLOWDOWN.windowSeconds),
-    ]);
+    const [failures] = await hitRateLimits(
+      deps.limiter,
+      [
+        { key: `login-ip:${input.ip}`, ...IP_LIMITS.login },
+        { key: `login:${email}:${input.ip}`, ...LOGIN_PER_ACCOUNT_AND_IP },
+      ],
+      [{ key: failuresKey, windowSeconds: LOGIN_SLOWDOWN.windowSeconds }],
+    );
     const [user] = await deps.db
       .select({ id: users.id, passwordHash: users.passwordHash, tokenVersion: users.tokenVersion })
       .from(users)
@@ -211,12 +214,15 @@ export async function loginUser(deps: Deps, input: { email: string; password: st
   const delay = loginDelayMs(failures);
   if (delay > 0) await sleep(delay);
   const ok = user?.passwordHash ? await verify(user.passwordHash, input.password, input.ip) : (await verifyNobody(input.password, input.ip), false);
-  if (!ok || !user) {
-    await deps.limiter.hit(failuresKey, LOGIN_SLOWDOWN.windowSeconds);
-    throw unauthorized(INVALID_CREDENTIALS);
-  }
-  if (failures > 0) await deps.limiter.reset(failuresKey);
-  await deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+  // Back in the line: the flood's failure counts must not queue ahead of another address's login either.
+  await loginLine.run(input.ip, async () => {
+    if (!ok || !user) await deps.limiter.hit(failuresKey, LOGIN_SLOWDOWN.windowSeconds);
+    else {
+      if (failures > 0) await deps.limiter.reset(failuresKey);
+      await deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    }
+  });
+  if (!ok || !user) throw unauthorized(INVALID_CREDENTIALS);
   return deps.signer.sign({ userId: user.id, tokenVersion: user.tokenVersion });
 }
 
