@@ -180,12 +180,12 @@ export async function confirmPassword(deps: Deps, input: { token: string; passwo
 
 /**
  * A login's statements before the password check (limits, the account) wait in a line served one
- * address at a time, as argon2's: 1,500 logins in flight from a few hundred addresses queue ~7,500
- * statements for the 10 connections of the pool, and a login from elsewhere would wait behind all of
- * them (5 s in bench/login-flood) instead of behind one login per flooding address. 4 at once leave
- * the pool's other connections to the saves.
+ * address at a time, as argon2's: 1,500 logins in flight from a few hundred addresses queue thousands
+ * of statements for the 10 connections of the pool, and a login from elsewhere would wait behind all
+ * of them (5 s in bench/login-flood) instead of behind one login per flooding address. 8 at once, two
+ * statements each: 4 at once made the line itself the bottleneck when PostgreSQL is slow to answer.
  */
-const loginLine = new FairQueue(4);
+const loginLine = new FairQueue(8);
 
 /**
  * Limits per address and per (e-mail, address), not per account alone: a whole school shares one
@@ -196,33 +196,28 @@ export async function loginUser(deps: Deps, input: { email: string; password: st
   const email = normaliseEmail(input.email);
   const failuresKey = `login-fail:${email}`;
   const { failures, user } = await loginLine.run(input.ip, async () => {
-    const [failures] = await hitRateLimits(
-      deps.limiter,
-      [
+    // Every try counts as a failure until it succeeds (a success clears the count): a failed login
+    // then needs no statement after the password check. The account is read meanwhile.
+    const [[, , tries], [user]] = await Promise.all([
+      hitRateLimits(deps.limiter, [
         { key: `login-ip:${input.ip}`, ...IP_LIMITS.login },
         { key: `login:${email}:${input.ip}`, ...LOGIN_PER_ACCOUNT_AND_IP },
-      ],
-      [{ key: failuresKey, windowSeconds: LOGIN_SLOWDOWN.windowSeconds }],
-    );
-    const [user] = await deps.db
-      .select({ id: users.id, passwordHash: users.passwordHash, tokenVersion: users.tokenVersion })
-      .from(users)
-      .where(eq(users.email, email))
-      .limit(1);
-    return { failures, user };
+        { key: failuresKey, limit: Infinity, windowSeconds: LOGIN_SLOWDOWN.windowSeconds },
+      ]),
+      deps.db
+        .select({ id: users.id, passwordHash: users.passwordHash, tokenVersion: users.tokenVersion })
+        .from(users)
+        .where(eq(users.email, email))
+        .limit(1),
+    ]);
+    return { failures: tries - 1, user };
   });
   const delay = loginDelayMs(failures);
   if (delay > 0) await sleep(delay);
   const ok = user?.passwordHash ? await verify(user.passwordHash, input.password, input.ip) : (await verifyNobody(input.password, input.ip), false);
-  // Back in the line: the flood's failure counts must not queue ahead of another address's login either.
-  await loginLine.run(input.ip, async () => {
-    if (!ok || !user) await deps.limiter.hit(failuresKey, LOGIN_SLOWDOWN.windowSeconds);
-    else {
-      if (failures > 0) await deps.limiter.reset(failuresKey);
-      await deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
-    }
-  });
   if (!ok || !user) throw unauthorized(INVALID_CREDENTIALS);
+  // Only a right password gets here: outside the line, no flood waits in it.
+  await Promise.all([deps.limiter.reset(failuresKey), deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id))]);
   return deps.signer.sign({ userId: user.id, tokenVersion: user.tokenVersion });
 }
 

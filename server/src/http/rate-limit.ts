@@ -130,7 +130,7 @@ export interface RateLimitCheck {
 
 /**
  * Counts a hit on every check's key and reads the peeks, in one round trip; throws 429 with the first
- * exceeded check's message. Returns the peeks' counts.
+ * exceeded check's message. Returns the counts, checks then peeks.
  */
 export async function hitRateLimits(limiter: RateLimiter, checks: RateLimitCheck[], peeks: Omit<RateLimitOp, 'peek'>[] = []): Promise<number[]> {
   for (const check of checks) assertWindow(check);
@@ -138,7 +138,7 @@ export async function hitRateLimits(limiter: RateLimiter, checks: RateLimitCheck
   checks.forEach((check, i) => {
     if (counts[i] > check.limit) throw tooMany(check.message);
   });
-  return counts.slice(checks.length);
+  return counts;
 }
 
 function assertWindow(opts: { key: string; windowSeconds: number }) {
