@@ -22,7 +22,7 @@ function time(label: string, calls: number, fn: () => void | Promise<void>) {
   };
 }
 
-const buckets = new TokenBuckets(1e9, 1e9);
+const buckets = new TokenBuckets({ burst: 1e9, perSecond: 1e9 });
 const take = time(`TokenBuckets.take, ${PUPILS} pupils in turn`, PUPILS * ROUNDS, () => {
   for (let r = 0; r < ROUNDS; r++) for (const id of ids) buckets.take(id);
 });

@@ -170,7 +170,7 @@ describe('answer saves limited per pupil', () => {
   it('a token bucket refills at its rate and never above its burst', async () => {
     const { TokenBuckets } = await import('../src/http/save-limit.js');
     let now = 0;
-    const buckets = new TokenBuckets(3, 2, () => now);
+    const buckets = new TokenBuckets({ burst: 3, perSecond: 2 }, () => now);
     expect([1, 2, 3, 4].map(() => buckets.take('a'))).toEqual([true, true, true, false]);
     now += 499;
     expect(buckets.take('a')).toBe(false);

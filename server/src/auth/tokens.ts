@@ -27,7 +27,7 @@ export function createTokenSigner(secret: string) {
     },
     /** Returns null for any token that is malformed, tampered, expired or signed by another key. */
     async verify(token: string): Promise<TokenClaims | null> {
-      return verifyHs256(token, hmacKey);
+      return verifyHs256(token, hmacKey, undefined, { ours: true });
     },
   };
 }
@@ -46,10 +46,16 @@ function decodeJson(part: string): Record<string, unknown> | null {
  * The checks jose's `jwtVerify(token, key, { algorithms: ['HS256'] })` makes on our tokens, with
  * one HMAC from node:crypto: ~6 µs instead of ~170–220 µs per request (bench/rush/README.md).
  * Compact JWS only, header `alg` HS256 without `crit`/`b64`, constant-time signature comparison,
- * a JSON object payload, `exp` required and strictly in the future (every token we sign has one: a
- * token without it would never die), `nbf` and `iat` numbers when present, a UUID subject.
+ * a JSON object payload, `exp` (strictly in the future), `nbf` and `iat` numbers when present.
+ * `ours`: also what every token we sign has (decision 32): an `exp` (a token without one would never
+ * die) and UUIDs as subject and actor (anything else failed PostgreSQL's uuid cast: 500).
  */
-export function verifyHs256(token: string, key: ReturnType<typeof createSecretKey>, nowSeconds = Math.floor(Date.now() / 1000)): TokenClaims | null {
+export function verifyHs256(
+  token: string,
+  key: ReturnType<typeof createSecretKey>,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  opts: { ours?: boolean } = {},
+): TokenClaims | null {
   try {
     if (typeof token !== 'string' || token.length > 4096) return null;
     const parts = token.split('.');
@@ -62,11 +68,11 @@ export function verifyHs256(token: string, key: ReturnType<typeof createSecretKe
     if (!header || header.alg !== 'HS256' || 'crit' in header || 'b64' in header) return null;
     const payload = decodeJson(payloadPart);
     if (!payload) return null;
-    if (typeof payload.exp !== 'number' || payload.exp <= nowSeconds) return null;
+    if (payload.exp !== undefined && (typeof payload.exp !== 'number' || payload.exp <= nowSeconds)) return null;
     if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > nowSeconds)) return null;
     if (payload.iat !== undefined && typeof payload.iat !== 'number') return null;
-    if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof payload.tv !== 'number') return null;
-    if (payload.act !== undefined && (typeof payload.act !== 'string' || !UUID.test(payload.act))) return null;
+    if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null;
+    if (opts.ours && (payload.exp === undefined || !UUID.test(payload.sub) || (payload.act !== undefined && (typeof payload.act !== 'string' || !UUID.test(payload.act))))) return null;
     return { userId: payload.sub, tokenVersion: payload.tv, actorId: typeof payload.act === 'string' ? payload.act : undefined };
   } catch {
     return null;

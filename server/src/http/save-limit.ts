@@ -4,17 +4,25 @@ import { AppError } from '../errors.js';
 /**
  * A token bucket per key, in this process's memory: `burst` tokens, refilled at `perSecond`. Kept
  * out of PostgreSQL and Redis on purpose: it guards the save path (bench/rush), where one more
- * round trip per save would cost more than what it protects against (decision 27).
+ * round trip per save would cost more than what it protects against (decision 30).
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private sweptAt = 0;
 
+  /** `rate` is read at each take: a test may raise it (replays of a whole offline queue at test speed). */
   constructor(
-    readonly burst: number,
-    readonly perSecond: number,
+    private readonly rate: { burst: number; perSecond: number },
     private readonly now: () => number = performance.now.bind(performance),
   ) {}
+
+  private get burst() {
+    return this.rate.burst;
+  }
+
+  private get perSecond() {
+    return this.rate.perSecond;
+  }
 
   /** Takes one token for `key`; false when its bucket is empty. */
   take(key: string): boolean {
@@ -45,9 +53,9 @@ export class TokenBuckets {
   }
 }
 
-/** Autosave sends about one save per exercise typed in every second or two: 10 a second is far above. */
+/** Autosave sends about one save per exercise typed in every second or two: 10 a second is far above. Mutable for the tests only. */
 export const ANSWER_SAVES = { burst: 20, perSecond: 10 };
-const answerSaves = new TokenBuckets(ANSWER_SAVES.burst, ANSWER_SAVES.perSecond);
+const answerSaves = new TokenBuckets(ANSWER_SAVES);
 
 export const TOO_MANY_SAVES = 'Trop d’enregistrements en peu de temps. Patientez une seconde avant de réessayer.';
 
