@@ -125,7 +125,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       transform: jsonSchemaTransform,
     });
   }
-  // The counters of a login flood: one row per address and e-mail tried (decision 27).
+  // The counters of a login flood: one row per address and e-mail tried (decision 28).
   if (!config.redisUrl && config.jobsWorker !== false) {
     let purge: ReturnType<typeof startRateLimitPurge> | undefined;
     app.addHook('onReady', async () => {
