@@ -465,10 +465,13 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
 
     // ---------------- saturated saves
     if (PHASES.has('saturated')) {
+      // Each client saves for its own pupils in turn (client w: pupils w, w + SAT_CONCURRENCY, …), so that no pupil
+      // goes over the per-pupil save limit (10 a second, decision 39) while the server is saturated.
+      const satPupils = Array.from({ length: SAT_CONCURRENCY }, (_, w) =>
+        Array.from({ length: Math.max(1, Math.floor(PUPILS / SAT_CONCURRENCY)) }, (_, k) => w + k * SAT_CONCURRENCY).filter((i) => i < PUPILS),
+      );
       if (!PHASES.has('rush')) {
-        await Promise.all(
-          Array.from({ length: SAT_CONCURRENCY }, (_, i) => call('warm', 'POST', `/api/chapter/start/${rush.id}`, tokens[i])),
-        );
+        await Promise.all(satPupils.flat().map((i) => call('warm', 'POST', `/api/chapter/start/${rush.id}`, tokens[i])));
       }
       rec = new Recorder();
       const m = meter();
@@ -477,13 +480,16 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
         const until = performance.now() + SAT_S * 1000;
         await Promise.all(
           Array.from({ length: SAT_CONCURRENCY }, async (_, w) => {
-            for (let n = 0; performance.now() < until; n++) await save(w, rush.exerciseIds[n % EXERCISES], seq0 + n, `${w}.${n}`);
+            for (let n = 0; performance.now() < until; n++) {
+              const pupil = satPupils[w][n % satPupils[w].length];
+              await save(pupil, rush.exerciseIds[n % EXERCISES], seq0 + n, `${w}.${n}`);
+            }
           }),
         );
       } else {
         // A lean driver in its own process (saturate.mjs): its CPU counts as the client's, like autocannon's.
         const configFile = path.join(dataDir, 'saturate.json');
-        const clientTokens = tokens.slice(0, SAT_CONCURRENCY);
+        const clientTokens = satPupils.map((pupils) => pupils.map((i) => tokens[i]));
         writeFileSync(configFile, JSON.stringify({ port: PORT, seconds: SAT_S, seq0, exerciseIds: rush.exerciseIds, tokens: clientTokens }));
         const out = await run(['node', path.join(ROOT, 'bench/rush/saturate.mjs'), configFile], m);
         if (out.code !== 0) throw new Error(`saturate.mjs: ${out.stderr}`);
@@ -491,7 +497,10 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
         samples.ms.forEach((ms, k) => rec.samples.push({ route: 'POST /answer', ms, status: samples.status[k], at: samples.at[k] }));
         samples.status.forEach((status) => status !== 200 && rec.errors.set(`POST /answer ${status}`, (rec.errors.get(`POST /answer ${status}`) ?? 0) + 1));
         acked.forEach((ns, w) =>
-          ns.forEach((n) => acks.push({ userId: pupilIds[w], exerciseId: rush.exerciseIds[n % EXERCISES], seq: seq0 + n, answer: `${w}.${n}` })),
+          ns.forEach((n) => {
+            const pupil = satPupils[w][n % satPupils[w].length];
+            acks.push({ userId: pupilIds[pupil], exerciseId: rush.exerciseIds[n % EXERCISES], seq: seq0 + n, answer: `${w}.${n}` });
+          }),
         );
       }
       const satCpu = m.stop();

@@ -3,7 +3,8 @@
 // about what autocannon or pgbench cost per operation (undici's pool cost ~0.09 ms of CPU per save,
 // a third of what the server spends). Run by run.ts in its own process:
 //   node bench/rush/saturate.mjs <config.json>   → one JSON line on stdout
-// config: { port, seconds, seq0, exerciseIds: string[], tokens: string[] } (one client per token).
+// config: { port, seconds, seq0, exerciseIds: string[], tokens: string[][] } (one client per list of tokens:
+// a client's saves go to its pupils in turn, each pupil under the per-pupil save limit, decision 39).
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
@@ -21,7 +22,9 @@ function client(index) {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
     socket.setEncoding('latin1');
-    const head = `POST /api/answer HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tokens[index]}\r\nContent-Type: application/json\r\nContent-Length: `;
+    const heads = tokens[index].map(
+      (token) => `POST /api/answer HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: `,
+    );
     let n = 0;
     let sentAt = 0;
     let buffer = '';
@@ -33,7 +36,7 @@ function client(index) {
       }
       const body = JSON.stringify({ exerciseId: exerciseIds[n % exerciseIds.length], answer: `${index}.${n}`, seq: seq0 + n });
       sentAt = performance.now();
-      socket.write(`${head}${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.write(`${heads[n % heads.length]}${Buffer.byteLength(body)}\r\n\r\n${body}`);
     };
     const record = (status) => {
       const now = performance.now();

@@ -25,7 +25,7 @@ import { groupRoutes } from './groups/routes.js';
 import { refuseWhileClosing, registerErrorHandling, sendFrameworkError } from './http/errors.js';
 import { institutionRoutes } from './institutions/routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { postgresRateLimiter, redisRateLimiter } from './http/rate-limit.js';
+import { postgresRateLimiter, redisRateLimiter, startRateLimitPurge } from './http/rate-limit.js';
 import { userRoutes } from './users/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { answerRoutes } from './answers/routes.js';
@@ -120,13 +120,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     reply.headers(headers);
   });
   refuseWhileClosing(app);
-  await app.register(swagger, {
-    openapi: { info: { title: 'Olympe API', version: '0.1.0' } },
-    transform: jsonSchemaTransform,
-  });
+  const apiDocs = config.apiDocs !== false;
+  if (apiDocs) {
+    await app.register(swagger, {
+      openapi: { info: { title: 'Olympe API', version: '0.1.0' } },
+      transform: jsonSchemaTransform,
+    });
+  }
+  // The counters of a login flood: one row per address and e-mail tried (decision 37).
+  if (!config.redisUrl && config.jobsWorker !== false) {
+    let purge: ReturnType<typeof startRateLimitPurge> | undefined;
+    app.addHook('onReady', async () => {
+      purge = startRateLimitPurge(database.db, app.log);
+    });
+    app.addHook('onClose', async () => purge?.stop());
+  }
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
+    // API answers carry personal data: no browser or proxy keeps them, unless a route says otherwise
+    // (the PDFs, files/routes.ts). Set here rather than in an onSend hook: one header, no extra hook per save.
+    reply.header('cache-control', 'no-store');
     const { auth, rejected } = await resolveAuth(deps.db, deps.signer, request.headers.authorization, request);
     request.auth = auth;
     request.authRejected = rejected;
@@ -143,7 +157,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         contactEmail: config.contactEmail,
         tileUrl: config.tileUrl,
       }));
-      api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
+      if (apiDocs) api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
       await api.register(authRoutes, { deps });
       await api.register(groupRoutes, { deps });
       await api.register(chapterRoutes, { deps });

@@ -36,6 +36,8 @@ const envSchema = z.object({
    * uniquelocal), `true` (every peer: only behind a proxy that overwrites the header) or `false`.
    * No hop count: Fastify 5.12 never trusts one.
    */
+  /** The OpenAPI description at /api/docs; absent: the caller's default (loadConfig's `defaults`). */
+  API_DOCS: z.enum(['on', 'off']).optional(),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|[a-z0-9.:/, ]*[a-z.:/][a-z0-9.:/, ]*)$/i, 'adresses ou plages CIDR séparées par des virgules, loopback, true ou false')
@@ -72,6 +74,16 @@ export interface Config {
   jobsWorker?: boolean;
   /** Fastify's trustProxy: whose X-Forwarded-For becomes request.ip (rate limits, the IPs of the cheat analysis). */
   trustProxy?: boolean | string;
+  /** Serve the OpenAPI description at /api/docs (API_DOCS). */
+  apiDocs?: boolean;
+}
+
+/**
+ * What a setting defaults to depends on who starts the server, not on NODE_ENV (STYLE): `npm start`
+ * (main.ts) passes its own, the demo, the tests and the scripts take these.
+ */
+export interface ConfigDefaults {
+  apiDocs: boolean;
 }
 
 export interface S3Config {
@@ -84,7 +96,7 @@ export interface S3Config {
 }
 
 /** Reads the environment, fails fast with a readable list of what is wrong. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: ConfigDefaults = { apiDocs: true }): Config {
   const parsed = envSchema.safeParse(
     Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
   );
@@ -127,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     jobsWorker: e.JOBS_WORKER === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    apiDocs: e.API_DOCS ? e.API_DOCS === 'on' : defaults.apiDocs,
   };
 }
 

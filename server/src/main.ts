@@ -7,7 +7,8 @@ import { productionLogStream } from './ops/logging.js';
 
 /** Production start: config, migrations, first admin, listen; a clean stop on SIGTERM/SIGINT. */
 export async function start(env: NodeJS.ProcessEnv = process.env) {
-  const config = loadConfig(env);
+  // The API's description is an attack map: production shows it only when API_DOCS=on asks for it.
+  const config = loadConfig(env, { apiDocs: false });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   const app = await buildApp({ config, database, logStream: productionLogStream() });

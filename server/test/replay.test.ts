@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessGroups, answers, chapters, exercises } from '../src/db/schema.js';
+import { ANSWER_SAVES } from '../src/http/save-limit.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 
 /**
@@ -13,6 +14,8 @@ import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from '.
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();
+  // A replay sends a whole offline queue at test speed: far above the per-pupil save limit (decision 39).
+  ANSWER_SAVES.burst = Infinity;
 });
 afterAll(async () => t.close());
 

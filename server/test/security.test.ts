@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapAdmin } from '../src/auth/service.js';
 import { buildTestApp, createUser, inject, lastLinkTo, PUPIL_PROFILE, tokenOf, type TestApp } from './helpers.js';
@@ -109,5 +111,105 @@ describe('secrets never reach the logs (info level, real SMTP as in production)'
     expect(log).not.toMatch(/eyJ[\w-]{10,}\.[\w-]{10,}/);
     expect(log).not.toMatch(/confirm\?token=[\w-]{10,}/);
     expect(log).not.toMatch(/argon2id/);
+  });
+});
+
+describe('answers not kept in caches', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('every API answer says no-store unless the route chose otherwise; the app’s assets keep theirs', async () => {
+    const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE });
+    const { chapterId, numericId, pdfId } = await makeChapter(t.database.db);
+    const calls = [
+      await inject(t, { method: 'PUT', url: '/api/auth/me', headers: pupil.headers, payload: {} }),
+      await inject(t, { method: 'GET', url: '/api/chapter', headers: pupil.headers }),
+      await inject(t, { method: 'GET', url: `/api/answer/chapter/${chapterId}`, headers: pupil.headers }),
+      await inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: numericId, answer: '12', seq: 1 } }),
+      await inject(t, { method: 'GET', url: '/api/chapter', headers: { authorization: 'Bearer faux' } }),
+      await inject(t, { method: 'GET', url: '/api/nulle-part', headers: pupil.headers }),
+    ];
+    for (const res of calls) expect(res.headers['cache-control'], JSON.stringify(res.body)).toBe('no-store');
+    // A PDF keeps its own: private (never a shared cache), 5 minutes for the viewer's range requests.
+    const form = multipart({ exercise: pdfId }, { name: 'copie.pdf', bytes: await makePdf(1) });
+    const upload = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...pupil.headers, ...form.headers }, payload: form.payload });
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/${upload.body.path}`, headers: pupil.headers });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['cache-control']).toBe('private, max-age=300');
+  });
+});
+
+describe('answer saves limited per pupil', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('takes a burst of 20 saves, refuses the next in French, takes more after a pause; another pupil is not affected', async () => {
+    const { ANSWER_SAVES } = await import('../src/http/save-limit.js');
+    expect(ANSWER_SAVES).toEqual({ burst: 20, perSecond: 10 });
+    const { numericId } = await makeChapter(t.database.db);
+    const [pupil, other] = [await createUser(t, 'pupil', { ...PUPIL_PROFILE }), await createUser(t, 'pupil', { ...PUPIL_PROFILE })];
+    const save = (who: typeof pupil, seq: number) =>
+      inject(t, { method: 'POST', url: '/api/answer', headers: who.headers, payload: { exerciseId: numericId, answer: String(seq), seq } });
+    const burst = await Promise.all(Array.from({ length: 25 }, (_, i) => save(pupil, i + 1)));
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(20);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThan(25);
+    const refused = burst.find((r) => r.status === 429)!;
+    expect(refused.body.message).toBe('Trop d’enregistrements en peu de temps. Patientez une seconde avant de réessayer.');
+    expect((await save(other, 1)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await save(pupil, 100)).status).toBe(200);
+  });
+
+  it('a token bucket refills at its rate and never above its burst', async () => {
+    const { TokenBuckets } = await import('../src/http/save-limit.js');
+    let now = 0;
+    const buckets = new TokenBuckets({ burst: 3, perSecond: 2 }, () => now);
+    expect([1, 2, 3, 4].map(() => buckets.take('a'))).toEqual([true, true, true, false]);
+    now += 499;
+    expect(buckets.take('a')).toBe(false);
+    now += 1;
+    expect(buckets.take('a')).toBe(true);
+    now += 60_000;
+    expect([1, 2, 3, 4].map(() => buckets.take('a'))).toEqual([true, true, true, false]);
+    // Idle full buckets are dropped as others arrive.
+    now += 120_000;
+    buckets.take('b');
+    expect(buckets.size).toBe(1);
+  });
+});
+
+describe('the OpenAPI description (API_DOCS)', () => {
+  it('is served by default to the demo and the tests, not by `npm start` unless API_DOCS=on', async () => {
+    const { loadConfig } = await import('../src/config.js');
+    const dataDir = path.join(process.env.OLYMPE_TEST_DIR!, 'api-docs');
+    expect(loadConfig({ DATA_DIR: dataDir }).apiDocs).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir }, { apiDocs: false }).apiDocs).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir, API_DOCS: 'on' }, { apiDocs: false }).apiDocs).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir, API_DOCS: 'off' }).apiDocs).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: dataDir, API_DOCS: 'yes' })).toThrow(/API_DOCS/);
+    const on = await buildTestApp();
+    const off = await buildTestApp({ env: { API_DOCS: 'off' } });
+    try {
+      const docs = await inject(on, { method: 'GET', url: '/api/docs' });
+      expect(docs.status).toBe(200);
+      expect(docs.body.openapi).toMatch(/^3\./);
+      expect(await inject(off, { method: 'GET', url: '/api/docs' })).toMatchObject({ status: 404, body: { message: 'Adresse inconnue.' } });
+      expect((await inject(off, { method: 'GET', url: '/api/health' })).status).toBe(200);
+    } finally {
+      await on.close();
+      await off.close();
+    }
+  });
+
+  it('npm start turns it off', async () => {
+    const main = readFileSync(path.join(import.meta.dirname, '../src/main.ts'), 'utf8');
+    expect(main).toMatch(/loadConfig\(env, \{ apiDocs: false \}\)/);
   });
 });

@@ -3,12 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
+import { limitAnswerSaves } from '../http/save-limit.js';
 import { listMyChapterAnswers, saveAnswer } from './service.js';
 
 export const answerRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.post(
     '/answer',
-    { preHandler: requireAuth, schema: { tags: ['answers'], body: answerSaveSchema, response: { 200: answerSavedSchema } } },
+    { preHandler: [requireAuth, limitAnswerSaves], schema: { tags: ['answers'], body: answerSaveSchema, response: { 200: answerSavedSchema } } },
     async (request) => saveAnswer(deps.db, authOf(request), request.body, request.ip),
   );
 

@@ -14,7 +14,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     '/auth/register',
     { schema: { tags: ['auth'], body: z.object({ email }), response: { 200: messageSchema } } },
     async (request) => {
-      await registerUser(deps, request.body);
+      await registerUser(deps, { ...request.body, ip: request.ip });
       return { message: REGISTER_MESSAGE };
     },
   );
@@ -32,7 +32,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       },
     },
     async (request) => {
-      await confirmPassword(deps, request.body);
+      await confirmPassword(deps, { ...request.body, ip: request.ip });
       return { message: 'Mot de passe enregistré. Vous pouvez vous connecter.' };
     },
   );

@@ -1,13 +1,14 @@
 import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hash, verify as argonVerify } from '@node-rs/argon2';
-import pLimit from 'p-limit';
 import { isPasswordValid, PASSWORD_RULES_MESSAGE } from '@olympe/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import { emailTokens, users } from '../db/schema.js';
 import { AppError, badRequest, unauthorized } from '../errors.js';
-import { hitRateLimit } from '../http/rate-limit.js';
+import { hitRateLimit, hitRateLimits } from '../http/rate-limit.js';
 import { passwordLinkMail } from '../mail/mailer.js';
+import { FairQueue } from './fair-queue.js';
 import { hashEmailToken, newEmailToken } from './tokens.js';
 
 const LINK_VALIDITY_MS = 48 * 3600 * 1000;
@@ -16,8 +17,36 @@ export const REGISTER_MESSAGE =
 const INVALID_CREDENTIALS = 'Identifiants invalides.';
 const INVALID_LINK = 'Ce lien n’est plus valide. Inscrivez-vous à nouveau avec la même adresse pour en recevoir un nouveau.';
 
-// Verified against when the e-mail is unknown, so a miss costs the same time as a wrong password.
-let dummyHash: Promise<string> | undefined;
+/**
+ * Per client address, counted before any hashing (docs/decisions.md, "Logins under a flood").
+ * Login: a school of several hundred pupils behind one address logs in within the same minute.
+ * Register: schools create many accounts by bulk import, a class signs up by itself.
+ * Confirm: a class choosing its passwords, with some refusals of the five rules.
+ * Mutable for the tests only, as the two settings below.
+ */
+export const IP_LIMITS: Record<'login' | 'register' | 'confirm', { limit: number; windowSeconds: number; message: string }> = {
+  login: { limit: 600, windowSeconds: 60, message: 'Trop de connexions depuis cette adresse. Réessayez dans une minute.' },
+  register: { limit: 60, windowSeconds: 600, message: 'Trop d’inscriptions depuis cette adresse. Réessayez dans quelques minutes.' },
+  confirm: { limit: 120, windowSeconds: 600, message: 'Trop de tentatives depuis cette adresse. Réessayez dans quelques minutes.' },
+};
+
+/**
+ * Per account and address: a human typing wrong passwords is slowed down (LOGIN_SLOWDOWN) to one
+ * try every few seconds, far below this; only a script sending tries in parallel reaches it.
+ */
+export const LOGIN_PER_ACCOUNT_AND_IP = { limit: 30, windowSeconds: 60 };
+
+/**
+ * After `freeFailures` wrong passwords on an account (any address, within `windowSeconds`), each
+ * try waits `baseMs`·2^(failures − freeFailures), at most `capMs`, before the password is checked —
+ * right or wrong. A classmate's errors cost the owner a few seconds, never a lock-out.
+ */
+export const LOGIN_SLOWDOWN = { freeFailures: 5, baseMs: 250, capMs: 4000, windowSeconds: 900 };
+
+export const loginDelayMs = (failures: number) =>
+  failures < LOGIN_SLOWDOWN.freeFailures
+    ? 0
+    : Math.min(LOGIN_SLOWDOWN.capMs, LOGIN_SLOWDOWN.baseMs * 2 ** (failures - LOGIN_SLOWDOWN.freeFailures));
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
@@ -25,16 +54,56 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
  * argon2id costs ~20–25 ms of a core per call. Without a cap, a login storm runs 4 at once (libuv's
  * threads) and takes every core from the saves of pupils already working and from PostgreSQL: 600
  * logins in 10 s on 2 cores put the saves' p99 at 280 ms (bench/rush). At most one call per core
- * but one: logins wait in line, saves keep a core.
+ * but one: logins wait in line, saves keep a core. The line is served one client address at a time
+ * (FairQueue): a flood from some addresses does not hold back a login from another (bench/login-flood).
  */
 export const PASSWORD_HASH_CONCURRENCY = Math.max(1, os.availableParallelism() - 1);
-const argon2Slots = pLimit(PASSWORD_HASH_CONCURRENCY);
+const argon2Slots = new FairQueue(PASSWORD_HASH_CONCURRENCY);
 
-export function hashPassword(password: string): Promise<string> {
-  return argon2Slots(() => hash(password, { algorithm: 2 }));
+/** Scripts and seeds hash outside any request: they share one turn in the line. */
+const NO_CLIENT = '';
+
+export function hashPassword(password: string, client = NO_CLIENT): Promise<string> {
+  return argon2Slots.run(client, () => hash(password, { algorithm: 2 }));
 }
 
-const verify = (hashed: string, password: string) => argon2Slots(() => argonVerify(hashed, password));
+/**
+ * How long recent argon2 verifications ran (their turn in the line excluded). A login for an unknown
+ * e-mail waits what a verification would take now — its turn in the line as it stands plus one of
+ * these — instead of hashing: about the same time as a known e-mail (no enumeration by timing),
+ * without taking a turn from real logins. Measured rather than assumed, so it follows the machine.
+ */
+const runDurations: number[] = [];
+const DURATION_SAMPLES = 64;
+let nextSample = 0;
+// Verified against while too few real verifications have been timed.
+let dummyHash: Promise<string> | undefined;
+
+async function verify(hashed: string, password: string, client: string): Promise<boolean> {
+  return argon2Slots
+    .run(client, async () => {
+      const started = performance.now();
+      try {
+        return await argonVerify(hashed, password);
+      } finally {
+        runDurations[nextSample] = performance.now() - started;
+        nextSample = (nextSample + 1) % DURATION_SAMPLES;
+      }
+    })
+    .catch(() => false);
+}
+
+async function verifyNobody(password: string, client: string): Promise<void> {
+  if (runDurations.length < 8) {
+    dummyHash ??= hashPassword('dummy-password-for-timing');
+    await verify(await dummyHash, password, client);
+    return;
+  }
+  const mean = runDurations.reduce((a, b) => a + b, 0) / runDurations.length;
+  // Busy slots: on average half a verification left each, then the tasks ahead, shared by the slots.
+  const wait = argon2Slots.idle ? 0 : (mean / 2 + (argon2Slots.tasksAheadOf(client) * mean)) / PASSWORD_HASH_CONCURRENCY;
+  await sleep(wait + runDurations[Math.floor(Math.random() * runDurations.length)]);
+}
 
 /** argon2 calls running and waiting (tests, metrics). */
 export const passwordHashQueue = () => ({ running: argon2Slots.activeCount, waiting: argon2Slots.pendingCount });
@@ -43,8 +112,9 @@ export const passwordHashQueue = () => ({ running: argon2Slots.activeCount, wait
  * DESIGN §3 Accounts: the same answer whether the e-mail exists or not. A new e-mail gets an
  * account and a confirmation link; a known one gets a password-reset link.
  */
-export async function registerUser(deps: Deps, input: { email: string }): Promise<void> {
+export async function registerUser(deps: Deps, input: { email: string; ip: string }): Promise<void> {
   const email = normaliseEmail(input.email);
+  await hitRateLimit(deps.limiter, { key: `register-ip:${input.ip}`, ...IP_LIMITS.register });
   await hitRateLimit(deps.limiter, {
     key: `register:${email}`,
     limit: 1,
@@ -79,22 +149,22 @@ export async function sendPasswordLink(
   return link;
 }
 
-/** Sets the password from a link: single use, 48 h, the five rules re-checked; older tokens are revoked. */
-export async function confirmPassword(deps: Deps, input: { token: string; password: string }): Promise<void> {
+/**
+ * Sets the password from a link: single use, 48 h, the five rules re-checked; older tokens are
+ * revoked. The link is checked before the password is hashed, so a made-up link costs no argon2.
+ */
+export async function confirmPassword(deps: Deps, input: { token: string; password: string; ip: string }): Promise<void> {
+  await hitRateLimit(deps.limiter, { key: `confirm-ip:${input.ip}`, ...IP_LIMITS.confirm });
   if (!isPasswordValid(input.password)) throw badRequest(PASSWORD_RULES_MESSAGE);
-  const passwordHash = await hashPassword(input.password);
+  const tokenHash = hashEmailToken(input.token);
+  const usable = () =>
+    and(eq(emailTokens.tokenHash, tokenHash), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, new Date()));
+  const [valid] = await deps.db.select({ userId: emailTokens.userId }).from(emailTokens).where(usable()).limit(1);
+  if (!valid) throw badRequest(INVALID_LINK);
+  const passwordHash = await hashPassword(input.password, input.ip);
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(emailTokens)
-      .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(emailTokens.tokenHash, hashEmailToken(input.token)),
-          isNull(emailTokens.usedAt),
-          gt(emailTokens.expiresAt, new Date()),
-        ),
-      )
-      .returning({ userId: emailTokens.userId });
+    // Checked again: the same link may have been used while the password was being hashed.
+    const [row] = await tx.update(emailTokens).set({ usedAt: new Date() }).where(usable()).returning({ userId: emailTokens.userId });
     if (!row) throw badRequest(INVALID_LINK);
     await tx
       .update(users)
@@ -109,25 +179,45 @@ export async function confirmPassword(deps: Deps, input: { token: string; passwo
 }
 
 /**
- * Rate limit per (e-mail, IP), not per IP alone: a whole school shares one address (DESIGN §3).
- * Whatever is wrong, the answer is "Identifiants invalides.".
+ * A login's statements before the password check (limits, the account) wait in a line served one
+ * address at a time, as argon2's: 1,500 logins in flight from a few hundred addresses queue thousands
+ * of statements for the 10 connections of the pool, and a login from elsewhere would wait behind all
+ * of them (5 s in bench/login-flood) instead of behind one login per flooding address. 8 at once, two
+ * statements each: 4 at once made the line itself the bottleneck when PostgreSQL is slow to answer.
+ */
+const loginLine = new FairQueue(8);
+
+/**
+ * Limits per address and per (e-mail, address), not per account alone: a whole school shares one
+ * address (DESIGN §3). Wrong passwords slow the account down (LOGIN_SLOWDOWN) instead of locking
+ * it. Whatever is wrong, the answer is "Identifiants invalides.", after about the same time.
  */
 export async function loginUser(deps: Deps, input: { email: string; password: string; ip: string }): Promise<string> {
   const email = normaliseEmail(input.email);
-  await hitRateLimit(deps.limiter, { key: `login:${email}:${input.ip}`, limit: 10, windowSeconds: 60 });
-  const [user] = await deps.db
-    .select({ id: users.id, passwordHash: users.passwordHash, tokenVersion: users.tokenVersion })
-    .from(users)
-    .where(eq(users.email, email))
-    .limit(1);
-  if (!user?.passwordHash) {
-    dummyHash ??= hashPassword('dummy-password-for-timing');
-    await verify(await dummyHash, input.password).catch(() => false);
-    throw unauthorized(INVALID_CREDENTIALS);
-  }
-  const ok = await verify(user.passwordHash, input.password).catch(() => false);
-  if (!ok) throw unauthorized(INVALID_CREDENTIALS);
-  await deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+  const failuresKey = `login-fail:${email}`;
+  const { failures, user } = await loginLine.run(input.ip, async () => {
+    // Every try counts as a failure until it succeeds (a success clears the count): a failed login
+    // then needs no statement after the password check. The account is read meanwhile.
+    const [[, , tries], [user]] = await Promise.all([
+      hitRateLimits(deps.limiter, [
+        { key: `login-ip:${input.ip}`, ...IP_LIMITS.login },
+        { key: `login:${email}:${input.ip}`, ...LOGIN_PER_ACCOUNT_AND_IP },
+        { key: failuresKey, limit: Infinity, windowSeconds: LOGIN_SLOWDOWN.windowSeconds },
+      ]),
+      deps.db
+        .select({ id: users.id, passwordHash: users.passwordHash, tokenVersion: users.tokenVersion })
+        .from(users)
+        .where(eq(users.email, email))
+        .limit(1),
+    ]);
+    return { failures: tries - 1, user };
+  });
+  const delay = loginDelayMs(failures);
+  if (delay > 0) await sleep(delay);
+  const ok = user?.passwordHash ? await verify(user.passwordHash, input.password, input.ip) : (await verifyNobody(input.password, input.ip), false);
+  if (!ok || !user) throw unauthorized(INVALID_CREDENTIALS);
+  // Only a right password gets here: outside the line, no flood waits in it.
+  await Promise.all([deps.limiter.reset(failuresKey), deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id))]);
   return deps.signer.sign({ userId: user.id, tokenVersion: user.tokenVersion });
 }
 

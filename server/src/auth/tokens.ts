@@ -27,13 +27,15 @@ export function createTokenSigner(secret: string) {
     },
     /** Returns null for any token that is malformed, tampered, expired or signed by another key. */
     async verify(token: string): Promise<TokenClaims | null> {
-      return verifyHs256(token, hmacKey);
+      return verifyHs256(token, hmacKey, undefined, { ours: true });
     },
   };
 }
 export type TokenSigner = ReturnType<typeof createTokenSigner>;
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
+/** The subject is a users.id: anything else would reach PostgreSQL's uuid cast and fail there (500). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function decodeJson(part: string): Record<string, unknown> | null {
   const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
@@ -45,8 +47,15 @@ function decodeJson(part: string): Record<string, unknown> | null {
  * one HMAC from node:crypto: ~6 µs instead of ~170–220 µs per request (bench/rush/README.md).
  * Compact JWS only, header `alg` HS256 without `crit`/`b64`, constant-time signature comparison,
  * a JSON object payload, `exp` (strictly in the future), `nbf` and `iat` numbers when present.
+ * `ours`: also what every token we sign has (decision 41): an `exp` (a token without one would never
+ * die) and UUIDs as subject and actor (anything else failed PostgreSQL's uuid cast: 500).
  */
-export function verifyHs256(token: string, key: ReturnType<typeof createSecretKey>, nowSeconds = Math.floor(Date.now() / 1000)): TokenClaims | null {
+export function verifyHs256(
+  token: string,
+  key: ReturnType<typeof createSecretKey>,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  opts: { ours?: boolean } = {},
+): TokenClaims | null {
   try {
     if (typeof token !== 'string' || token.length > 4096) return null;
     const parts = token.split('.');
@@ -63,6 +72,7 @@ export function verifyHs256(token: string, key: ReturnType<typeof createSecretKe
     if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > nowSeconds)) return null;
     if (payload.iat !== undefined && typeof payload.iat !== 'number') return null;
     if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null;
+    if (opts.ours && (payload.exp === undefined || !UUID.test(payload.sub) || (payload.act !== undefined && (typeof payload.act !== 'string' || !UUID.test(payload.act))))) return null;
     return { userId: payload.sub, tokenVersion: payload.tv, actorId: typeof payload.act === 'string' ? payload.act : undefined };
   } catch {
     return null;
