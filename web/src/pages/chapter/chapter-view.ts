@@ -45,11 +45,12 @@ export function startPlan(duration: number, accessEnd: string | null, now: numbe
 
 /**
  * The pupil's own extra time (tiers-temps), said on a timed chapter's page and in the start
- * confirmation; the durations shown (the server's `duration`) already include it.
+ * confirmation; the durations shown (the server's `duration`) already include it. A no-break space
+ * keeps « 33 % » on one line.
  */
 export function extraTimeText(percent: number | null | undefined): string | null {
   if (!percent || percent <= 0) return null;
-  return `Temps supplémentaire : ${percent} % (inclus dans la durée affichée)`;
+  return `Temps supplémentaire : ${percent}\u00a0% (inclus dans la durée affichée)`;
 }
 
 /** Under this many seconds the countdown turns red and the first warning shows. */

@@ -6,7 +6,7 @@ import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
 import { ChapterPage, UNSENT_BEFORE_FINISH } from './chapter-page';
 import { READ_ONLY_WARNING } from './finish-confirm-modal';
-import { ReceiptView } from './receipt-panel';
+import { formatSaveTime, ReceiptView } from './receipt-panel';
 
 const api = vi.hoisted(() => ({
   fetchSessionState: vi.fn(),
@@ -155,17 +155,19 @@ describe('« Terminer l’épreuve »', () => {
 });
 
 describe('the receipt', () => {
+  it('gives the full date of a save made on another day than the end', () => {
+    expect(formatSaveTime('2026-11-24T22:59:59.000Z', '2026-11-25T18:30:00.000Z')).toBe('24 novembre 2026 à 23:59:59');
+    expect(formatSaveTime('2026-11-24T23:00:01.000Z', '2026-11-25T18:30:00.000Z')).toBe('00:00:01');
+  });
+
   it('stays on the page once time is up: each exercise, the answer held (« copie PDF »), its server time to the second, the code', async () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'after', timed: true, remainingTime: 0, startedAt: '2026-11-25T18:00:00.000Z' }));
     renderPage();
     const table = await screen.findByRole('table', { name: 'Reçu de vos réponses' });
     const rows = within(table).getAllByRole('row').map((r) => r.textContent);
-    expect(rows).toEqual([
-      'ExerciceRéponse enregistréeReçue par le serveur',
-      '1. Exercice 10,525 novembre 2026 à 19:12:07',
-      '2. Exercice 2copie PDF25 novembre 2026 à 19:20:00',
-      '3. Exercice 3aucune réponse—',
-    ]);
+    // Saved on the day the test ended: the time alone, to the second (Paris time); the date is above.
+    expect(rows).toEqual(['ExerciceRéponseReçue à', '1. Exercice 10,519:12:07', '2. Exercice 2copie PDF19:20:00', '3. Exercice 3aucune réponse—']);
+    expect(screen.getByText(/Épreuve terminée par vous le 25 novembre 2026 à 19:30:00 \(heure de Paris\)/)).toBeTruthy();
     expect(screen.getByTestId('receipt-code').textContent).toBe('K7Q2-M9XD-41');
     expect(screen.getByText("L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeTruthy();
     expect(api.fetchReceipt).toHaveBeenCalledWith(CHAPTER);
@@ -191,11 +193,12 @@ describe('extra time and links during the test', () => {
   it('says the pupil’s own extra time on the page and in the start confirmation', async () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'pending', timed: true, duration: 4788 }));
     renderPage({ extraTimePercent: 33 });
-    const line = 'Temps supplémentaire : 33 % (inclus dans la durée affichée)';
-    expect(await screen.findByText(line)).toBeTruthy();
+    // « 33 % » with a no-break space (the queries below see spaces normalised).
+    const line = 'Temps supplémentaire : 33\u00a0% (inclus dans la durée affichée)';
+    expect((await screen.findByTestId('extra-time')).textContent).toBe(line);
     fireEvent.click(screen.getByRole('button', { name: "Commencer l'épreuve en temps limité" }));
     const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
-    expect(within(dialog).getByText(line)).toBeTruthy();
+    expect(within(dialog).getByText('Temps supplémentaire : 33 % (inclus dans la durée affichée)')).toBeTruthy();
     expect(within(dialog).getByText(/Vous aurez 1 h 20 :/)).toBeTruthy();
   });
 

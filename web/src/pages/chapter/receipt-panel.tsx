@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
-import { formatParisDateTime, type Receipt, type ReceiptLine } from '@olympe/contract';
+import { formatParisDateTime, parisDateOf, type Receipt, type ReceiptLine } from '@olympe/contract';
 import { useQuery } from '@tanstack/react-query';
 import { fetchReceipt, sessionKeys } from '../../api/sessions';
 import classes from './receipt-panel.module.css';
@@ -12,6 +12,12 @@ export const PRINT_LABEL = 'Imprimer le reçu';
 export function formatServerTime(iso: string): string {
   // Paris is a whole number of minutes from UTC: the seconds are the instant's own.
   return `${formatParisDateTime(iso)}:${String(new Date(iso).getUTCSeconds()).padStart(2, '0')}`;
+}
+
+/** A save's time on the receipt: « 18:23:13 » on the day the test ended, the full date otherwise. */
+export function formatSaveTime(iso: string, endedAt: string | null): string {
+  const full = formatServerTime(iso);
+  return endedAt && parisDateOf(iso) === parisDateOf(endedAt) ? full.split(' à ')[1] : full;
 }
 
 /** What the receipt shows for an answer: the number typed, « copie PDF », or that nothing was saved. */
@@ -48,12 +54,19 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
             {formatServerTime(receipt.endedAt)} (heure de Paris).
           </Text>
         )}
-        <Table aria-label={RECEIPT_TITLE} withTableBorder>
+        {/* Fixed columns that wrap: a phone's 375 px holds the three without scrolling sideways. */}
+        <Table aria-label={RECEIPT_TITLE} withTableBorder layout="fixed" horizontalSpacing="xs" className={classes.table}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th scope="col">Exercice</Table.Th>
-              <Table.Th scope="col">Réponse enregistrée</Table.Th>
-              <Table.Th scope="col">Reçue par le serveur</Table.Th>
+              <Table.Th scope="col" w="40%">
+                Exercice
+              </Table.Th>
+              <Table.Th scope="col" w="30%">
+                Réponse
+              </Table.Th>
+              <Table.Th scope="col" w="30%">
+                Reçue à
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -62,8 +75,8 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
                 <Table.Th scope="row" fw={400}>
                   {line.position + 1}. {line.title}
                 </Table.Th>
-                <Table.Td className={classes.answer}>{receiptAnswerText(line)}</Table.Td>
-                <Table.Td>{line.timestamp ? formatServerTime(line.timestamp) : '—'}</Table.Td>
+                <Table.Td>{receiptAnswerText(line)}</Table.Td>
+                <Table.Td>{line.timestamp ? formatSaveTime(line.timestamp, receipt.endedAt) : '—'}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
