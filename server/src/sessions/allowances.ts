@@ -41,7 +41,8 @@ export async function setExtraTime(db: Db, auth: AuthContext, userId: string, pe
 
 /**
  * POST /chapter/{chapterId}/extension (admins): adds minutes to one pupil's end in one chapter after
- * an incident, even once it passed or the pupil finished early (the session reopens, decision 35). Written with who and why, and to the audit log.
+ * an incident, even once it passed or the pupil finished early (the session reopens, decision 35).
+ * Written with who and why, and to the audit log.
  */
 export async function addExtension(db: Db, auth: AuthContext, chapterId: string, input: Extension): Promise<string> {
   await findChapter(db, chapterId);
