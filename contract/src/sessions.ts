@@ -29,6 +29,8 @@ export const sessionStateSchema = z.object({
   deadline: instant,
   /** The server's clock when the state was made: the page places instants by it, never by the browser's clock. */
   serverTime: z.string(),
+  /** When the pupil finished early (« Terminer l'épreuve »); absent otherwise. */
+  finishedAt: instant.optional(),
 });
 export type SessionStateView = z.infer<typeof sessionStateSchema>;
 
@@ -119,3 +121,36 @@ export const extensionSchema = z.object({
     .max(500, { error: 'La raison ne peut pas dépasser 500 caractères.' }),
 }).refine((x) => !!x.user || !!x.email, { error: 'Indiquez l’élève (son e-mail).' });
 export type Extension = z.infer<typeof extensionSchema>;
+
+/** One exercise of a receipt: the answer the server held as current at the end, and when it arrived. */
+export const receiptLineSchema = z.object({
+  exercise: z.string(),
+  title: z.string(),
+  position: z.number().int(),
+  answerFormat: z.string(),
+  /** The stored text (a PDF answer's path); null when nothing was saved. */
+  answer: z.string().nullable(),
+  seq: z.number().nullable(),
+  /** The server's time of that save (ISO). */
+  timestamp: z.string().nullable(),
+});
+export type ReceiptLine = z.infer<typeof receiptLineSchema>;
+
+/**
+ * GET /chapter/receipt/{id}[?user={uid}]: what the server recorded once the test is over, with a
+ * code (HMAC of the list) staff recompute later to compare with the one the pupil was shown.
+ */
+export const receiptSchema = z.object({
+  chapter: z.object({ _id: z.string(), title: z.string() }),
+  user: z.object({ _id: z.string(), name: z.string() }),
+  /** The session's end: the finish, the time up or the window's close. */
+  endedAt: z.string().nullable(),
+  finished: z.boolean(),
+  lines: z.array(receiptLineSchema),
+  /** « K7Q2-M9XD-41 »: 10 Crockford base32 characters of the HMAC, grouped for reading. */
+  code: z.string(),
+  generatedAt: z.string(),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
+
+export const receiptQuerySchema = z.object({ user: z.uuid({ error: 'Identifiant d’élève invalide.' }).optional() });

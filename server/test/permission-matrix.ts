@@ -5,6 +5,7 @@ import {
   answers,
   centerRegistrations,
   centers,
+  chapterSessions,
   chapters,
   exercises,
   groupMembers,
@@ -163,6 +164,9 @@ export const MATRIX: MatrixRow[] = [
     minutes: 5,
     reason: 'Panne de courant',
   }),
+  // Their own throwaway chapters: finishing the matrix's timed chapter would end the pupil's test for the rows below.
+  r('POST /api/chapter/finish/:id', '/api/chapter/finish/{finishable}', '401 ok 403 403 403 403 403'),
+  r('GET /api/chapter/receipt/:id', '/api/chapter/receipt/{ended}?user={pupil}', '401 ok 403 403 403 ok ok'),
   r('POST /api/chapter/event/:chapterId', '/api/chapter/event/{timed}', '401 ok 403 403 403 ok ok', { eventType: 'blur' }),
   r('POST /api/answer', '/api/answer', '401 ok 403 403 403 ok ok', { exerciseId: '{numeric}', answer: '42' }),
   r('GET /api/answer/chapter/:id', '/api/answer/chapter/{timed}', '401 ok 403 403 403 ok ok'),
@@ -351,6 +355,27 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
       { title: 'Chapitre à supprimer' },
     ])
     .returning();
+  // Two more timed chapters of the pupil's alone: one to finish, one whose hour is already over (receipt).
+  const [finishable, ended] = await db.insert(chapters).values([{ title: 'Tour à terminer' }, { title: 'Tour terminé' }]).returning();
+  for (const chapter of [finishable, ended]) {
+    await db.insert(accessGroups).values({
+      chapterId: chapter.id,
+      position: 0,
+      authorizedGenders: ['female'],
+      authorizedGrades: ['3eme'],
+      timeDuration: 60,
+      accessStart: new Date(Date.now() - 3 * hour),
+      accessEnd: new Date(Date.now() + 24 * hour),
+    });
+  }
+  await db.insert(chapterSessions).values({
+    chapterId: ended.id,
+    userId: pupil.id,
+    startedAt: new Date(Date.now() - 2 * hour),
+    endTime: new Date(Date.now() - hour),
+    accessGender: 'female',
+    accessGrade: '3eme',
+  });
   await db.insert(accessGroups).values([
     {
       chapterId: timed.id,
@@ -394,6 +419,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
   // The pupil takes the timed chapter through the API: start, upload a copy, answer both exercises.
   const pdfBytes = await makePdf(2);
   await expectOk(inject(t, { method: 'POST', url: `/api/chapter/start/${timed.id}`, headers: pupil.headers }), 'start');
+  await expectOk(inject(t, { method: 'POST', url: `/api/chapter/start/${finishable.id}`, headers: pupil.headers }), 'start');
   const pupilPath = await uploadPdf(t, pupil.headers, { exercise: pdf.id }, pdfBytes);
   await expectOk(inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: numeric.id, answer: '41', seq: 1 } }), 'answer');
   await expectOk(inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: pdf.id, answer: pupilPath, seq: 1 } }), 'answer');
@@ -443,6 +469,8 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     timed: timed.id,
     paper: paper.id,
     chapterToDelete: chapterToDelete.id,
+    finishable: finishable.id,
+    ended: ended.id,
     numeric: numeric.id,
     pdf: pdf.id,
     paperPdf: paperPdf.id,

@@ -176,6 +176,11 @@ export const chapterSessions = pgTable(
     /** The deadline fixed at start (start + duration, capped by the window end); null = unlimited. */
     endTime: timestamp('end_time', { withTimezone: true }),
     /**
+     * When the pupil chose « Terminer l'épreuve »: the session's end from then on (sessions/state.ts),
+     * unless an incident extension added later cancels it (decision 43).
+     */
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /**
      * The profile fields that chose the access group, as they were at start: a running or ended
      * session keeps its group whatever the pupil later writes in their profile.
      */

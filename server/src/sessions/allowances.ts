@@ -1,10 +1,11 @@
 import type { Extension } from '@olympe/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { findChapter } from '../chapters/service.js';
 import type { Db } from '../db/client.js';
 import { auditLog, chapterSessions, sessionExtensions, users } from '../db/schema.js';
 import { notFound } from '../errors.js';
+import { reopenFinishedSession } from './finish.js';
 
 async function findUser(db: Db, by: { id: string } | { email: string }) {
   const [user] = await db
@@ -40,7 +41,8 @@ export async function setExtraTime(db: Db, auth: AuthContext, userId: string, pe
 
 /**
  * POST /chapter/{chapterId}/extension (admins): adds minutes to one pupil's end in one chapter after
- * an incident, even once it passed (the session reopens). Written with who and why, and to the audit log.
+ * an incident, even once it passed or the pupil finished early (the session reopens, decision 43).
+ * Written with who and why, and to the audit log.
  */
 export async function addExtension(db: Db, auth: AuthContext, chapterId: string, input: Extension): Promise<string> {
   await findChapter(db, chapterId);
@@ -49,10 +51,11 @@ export async function addExtension(db: Db, auth: AuthContext, chapterId: string,
   await db.transaction(async (tx) => {
     await tx.insert(sessionExtensions).values({ chapterId, userId: user.id, minutes: input.minutes, reason: input.reason, createdBy: actorId });
     // The end fixed at start moves too: the live counts and the running-session checks read it.
+    // A finished session's end_time is its finish: reopenFinishedSession sets it once the finish is cleared.
     await tx
       .update(chapterSessions)
       .set({ endTime: sql`${chapterSessions.endTime} + ${input.minutes} * interval '1 minute'` })
-      .where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, user.id)));
+      .where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, user.id), isNull(chapterSessions.finishedAt)));
     await tx.insert(auditLog).values({
       actorId,
       action: 'session.extension',
@@ -60,5 +63,6 @@ export async function addExtension(db: Db, auth: AuthContext, chapterId: string,
       details: { chapterId, minutes: input.minutes, reason: input.reason },
     });
   });
+  await reopenFinishedSession(db, chapterId, user.id);
   return `${input.minutes} minute${input.minutes > 1 ? 's' : ''} ajoutée${input.minutes > 1 ? 's' : ''} pour ${nameOf(user)}`;
 }

@@ -1,9 +1,11 @@
-import { extensionSchema, extraTimeSchema, focusEventSchema, savedMessageSchema, sessionStateSchema } from '@olympe/contract';
+import { extensionSchema, extraTimeSchema, focusEventSchema, receiptQuerySchema, receiptSchema, savedMessageSchema, sessionStateSchema } from '@olympe/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { addExtension, setExtraTime } from './allowances.js';
+import { finishChapter } from './finish.js';
+import { getReceipt } from './receipt.js';
 import { getChapterSessionState, recordFocusEvent, startChapter } from './service.js';
 
 const chapterParams = z.object({ id: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
@@ -47,6 +49,23 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     '/chapter/start/:id',
     { preHandler: requireAuth, schema: { tags: ['sessions'], params: chapterParams, response: { 200: sessionStateSchema } } },
     async (request) => startChapter(deps.db, authOf(request), request.params.id),
+  );
+
+  // Any logged-in user: the service refuses staff (403) and sessions not running (409).
+  app.post(
+    '/chapter/finish/:id',
+    { preHandler: requireAuth, schema: { tags: ['sessions'], params: chapterParams, response: { 200: sessionStateSchema } } },
+    async (request) => finishChapter(deps.db, authOf(request), request.params.id),
+  );
+
+  // A pupil reads their own; `?user=` is for admins and members checking a code (the service decides).
+  app.get(
+    '/chapter/receipt/:id',
+    {
+      preHandler: requireAuth,
+      schema: { tags: ['sessions'], params: chapterParams, querystring: receiptQuerySchema, response: { 200: receiptSchema } },
+    },
+    async (request) => getReceipt(deps.db, authOf(request), deps.config.jwtSecret, request.params.id, request.query.user),
   );
 
   app.post(

@@ -31,7 +31,7 @@ export interface ChapterContext {
   /** Admins and members: always started and unlimited. */
   staff: boolean;
   rule: TimeRule | null;
-  session: { startedAt: Date; endTime: Date | null } | null;
+  session: { startedAt: Date; endTime: Date | null; finishedAt: Date | null } | null;
   state: SessionState;
   /** The profile fields the access group was matched on: the session's own once it started. */
   accessProfile: AccessProfile;
@@ -68,6 +68,7 @@ interface ContextRow {
   institution_name: string | null;
   started_ms: number | null;
   end_ms: number | null;
+  finished_ms: number | null;
   access_gender: string | null;
   access_grade: string | null;
   access_birth_date: string | null;
@@ -85,6 +86,7 @@ const callerColumnsSql = `u.id AS user_id, u.first_name, u.last_name, u.gender, 
     u.default_choice, u.email_parent, u.is_admin, i.name AS institution_name,
     (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
     (extract(epoch FROM s.end_time) * 1000)::float8 AS end_ms,
+    (extract(epoch FROM s.finished_at) * 1000)::float8 AS finished_ms,
     s.access_gender, s.access_grade, s.access_birth_date::text AS access_birth_date,
     u.extra_time_percent,
     (SELECT coalesce(sum(x.minutes), 0)::int FROM session_extensions x WHERE x.chapter_id = c.id AND x.user_id = u.id) AS extension_minutes,
@@ -236,7 +238,8 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
     throw forbidden(PROFILE_INCOMPLETE_MESSAGE);
   }
   const rules = rulesOf(row);
-  const session = row.started_ms !== null ? { startedAt: new Date(row.started_ms), endTime: toDate(row.end_ms) } : null;
+  const session =
+    row.started_ms !== null ? { startedAt: new Date(row.started_ms), endTime: toDate(row.end_ms), finishedAt: toDate(row.finished_ms) } : null;
   // A started session keeps the group chosen by the profile it started with: changing one's grade
   // (or birth date, gender) afterwards neither ends the clock nor moves the pupil to another group.
   const accessProfile: AccessProfile =
@@ -277,6 +280,8 @@ export function presentSessionState(ctx: ChapterContext): SessionStateView {
     endTime: iso(endTime),
     deadline: iso(ctx.state.deadline),
     serverTime: new Date().toISOString(),
+    // Only once finished: the state's shape stays what it was for every other session.
+    ...(ctx.state.finished ? { finishedAt: iso(ctx.session?.finishedAt) } : {}),
   };
 }
 
@@ -314,7 +319,7 @@ export async function startChapter(db: Db, auth: AuthContext, chapterId: string)
       .returning({ startedAt: chapterSessions.startedAt });
     // Our row is the session: its state follows without reading it back. A concurrent start won: read it.
     if (inserted.length === 0) return getChapterSessionState(db, auth, chapterId);
-    const session = { startedAt: now, endTime };
+    const session = { startedAt: now, endTime, finishedAt: null };
     return presentSessionState({ ...ctx, session, state: computeSessionState({ now, rule: ctx.rule, session, allowance: ctx.allowance }) });
   }
   return presentSessionState(ctx);

@@ -155,3 +155,27 @@ describe('a pupil’s own allowance: extra time and incident extensions', () => 
     expect(withAllowance({ timeDuration: 30 }, -40 * 60, 0, 15)).toMatchObject({ status: 'started', remainingTime: 5 * 60 });
   });
 });
+
+describe('a finished session (« Terminer l’épreuve »)', () => {
+  const finished = (finishedOffset: number, now = NOW) =>
+    computeSessionState({ now, rule: rule({ timeDuration: 60 }), session: { startedAt: at(-10 * 60), finishedAt: at(finishedOffset) } });
+
+  it('is over from the finish, with the finish as deadline, whatever time was left', () => {
+    expect(finished(-1)).toEqual({ status: 'after', remainingTime: 0, timed: true, deadline: at(-1), finished: true });
+    // Even in the same millisecond (or a clock a little behind the finish's).
+    expect(finished(0).status).toBe('after');
+    expect(finished(2).status).toBe('after');
+  });
+
+  it('takes no save after the finish, not even within the grace given to saves in flight at a time-up', () => {
+    const now = at(1);
+    expect(checkSaveAllowed(finished(0, now), now, true)).toEqual({ ok: false, message: "L'épreuve est terminée." });
+    const timeUp = computeSessionState({ now, rule: rule({ timeDuration: 10 }), session: { startedAt: at(-10 * 60) } });
+    expect(checkSaveAllowed(timeUp, now, true)).toEqual({ ok: true });
+  });
+
+  it('is ignored on an untimed chapter', () => {
+    const s = computeSessionState({ now: NOW, rule: rule({ accessEnd: at(60) }), session: { startedAt: at(-60), finishedAt: at(-1) } });
+    expect(s).toMatchObject({ status: 'started', remainingTime: 60 });
+  });
+});

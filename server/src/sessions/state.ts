@@ -10,6 +10,8 @@ export interface TimeRule {
 
 export interface SessionRow {
   startedAt: Date;
+  /** Set when the pupil finished early (« Terminer l'épreuve »): the session ends then. */
+  finishedAt?: Date | null;
 }
 
 /**
@@ -35,8 +37,10 @@ export interface SessionState {
   /** Seconds left, rounded up; null = unlimited (or not applicable: before, pending). */
   remainingTime: number | null;
   timed: boolean;
-  /** min(start + duration, accessEnd); null when neither applies. */
+  /** min(start + duration, accessEnd), or the finish when the pupil ended early; null when neither applies. */
   deadline: Date | null;
+  /** Present (true) once the pupil finished early: no grace after it (decision 43). */
+  finished?: true;
 }
 
 export const isTimed = (rule: Pick<TimeRule, 'timeDuration'>) => (rule.timeDuration ?? 0) > 0;
@@ -69,6 +73,9 @@ export function computeSessionState({
     return { status: 'pending', remainingTime: null, timed, deadline: null };
   }
   if (!deadline) return { status: 'started', remainingTime: null, timed, deadline: null };
+  if (timed && session?.finishedAt && deadline.getTime() === session.finishedAt.getTime()) {
+    return { status: 'after', remainingTime: 0, timed, deadline, finished: true };
+  }
   const left = deadline.getTime() - t;
   if (left <= 0) return { status: 'after', remainingTime: 0, timed, deadline };
   return { status: 'started', remainingTime: Math.ceil(left / 1000), timed, deadline };
@@ -76,13 +83,15 @@ export function computeSessionState({
 
 /**
  * min(start + duration, accessEnd), either missing; null when neither applies. Both are pushed back
- * by the pupil's allowance (extraMs): their own duration and their own window end.
+ * by the pupil's allowance (extraMs): their own duration and their own window end. A finish ends a
+ * timed session at once, whatever is left (an extension added later clears it: allowances.ts).
  */
 export function computeDeadline(rule: TimeRule, session: SessionRow | null, allowance: Allowance = NO_ALLOWANCE): Date | null {
   const extra = extraMs(rule, allowance);
   const candidates: number[] = [];
   if (session && isTimed(rule)) candidates.push(session.startedAt.getTime() + rule.timeDuration! * 60_000 + extra);
   if (rule.accessEnd) candidates.push(rule.accessEnd.getTime() + extra);
+  if (session?.finishedAt && isTimed(rule)) candidates.push(session.finishedAt.getTime());
   return candidates.length ? new Date(Math.min(...candidates)) : null;
 }
 
@@ -100,7 +109,10 @@ export function checkSaveAllowed(state: SessionState, now: Date, started: boolea
   if (state.status === 'started') return { ok: true };
   if (state.status === 'before') return { ok: false, message: NOT_YET_MESSAGE };
   if (state.status === 'pending') return { ok: false, message: NOT_STARTED_MESSAGE };
+  // The grace is for saves already in flight when time ran out; a pupil who chose to finish had
+  // their pending answers sent first (the page flushes its queue before asking the server).
   const inGrace =
+    !state.finished &&
     state.deadline !== null &&
     (!state.timed || started) &&
     now.getTime() <= state.deadline.getTime() + SAVE_GRACE_MS;

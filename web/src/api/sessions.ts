@@ -1,8 +1,9 @@
-import type { SessionStateView } from '@olympe/contract';
+import type { Receipt, SessionStateView } from '@olympe/contract';
 import { api } from './client';
 
 export const sessionKeys = {
   state: (chapterId: string) => ['chapter-session', chapterId] as const,
+  receipt: (chapterId: string) => ['chapter-receipt', chapterId] as const,
 };
 
 /** GET /chapter/start/{id}: status and remaining time, the server being the clock. */
@@ -20,4 +21,16 @@ export async function startChapter(chapterId: string): Promise<SessionStateView>
 /** POST /chapter/event/{chapterId}: focus tracking (SPEC §8: failures are only logged, no notification). */
 export async function sendFocusEvent(chapterId: string, eventType: 'focus' | 'blur'): Promise<void> {
   await api.post(`/chapter/event/${chapterId}`, { eventType }, { skipNotifications: true });
+}
+
+/** POST /chapter/finish/{id}: ends the pupil's running timed test now (« Terminer l'épreuve »). */
+export async function finishChapter(chapterId: string): Promise<SessionStateView> {
+  const { data } = await api.post<SessionStateView>(`/chapter/finish/${chapterId}`);
+  return data;
+}
+
+/** GET /chapter/receipt/{id}: the pupil's receipt once the test is over. */
+export async function fetchReceipt(chapterId: string): Promise<Receipt> {
+  const { data } = await api.get<Receipt>(`/chapter/receipt/${chapterId}`);
+  return data;
 }

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Box, Text, Textarea } from '@mantine/core';
+import { Box, Skeleton, Stack, Text, Textarea } from '@mantine/core';
 import classes from './MathText.module.css';
 
 const MathRender = lazy(() => import('./math-render'));
@@ -28,6 +28,25 @@ export interface MathTextProps {
   onChange?: (value: string) => void;
   /** Shown in place of an empty editable block. */
   placeholder?: string;
+  /** Said by assistive technologies while the formulas load. */
+  loadingLabel?: string;
+}
+
+/**
+ * Stands in for the text while KaTeX and the Markdown pipeline load (a few hundred ms the first
+ * time): grey lines of about the text's height, never the raw source, whose `**` and `$\frac{1}{2}$`
+ * a pupil would otherwise read first and then see jump.
+ */
+function MathPlaceholder({ value, label }: { value: string; label: string }) {
+  const estimate = value.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 90)), 0);
+  const lines = Math.min(8, Math.max(1, estimate));
+  return (
+    <Stack gap={8} role="status" aria-label={label} py={2} data-testid="math-placeholder">
+      {Array.from({ length: lines }, (_, i) => (
+        <Skeleton key={i} height={14} width={i === lines - 1 && lines > 1 ? '60%' : '100%'} radius="sm" animate={false} />
+      ))}
+    </Stack>
+  );
 }
 
 /**
@@ -35,7 +54,7 @@ export interface MathTextProps {
  * Editable blocks show the rendering until clicked, then a text area; on blur the edit is
  * committed (onChange) and the block renders again.
  */
-export function MathText({ value, label, onChange, placeholder = 'Cliquez pour écrire…' }: MathTextProps) {
+export function MathText({ value, label, onChange, placeholder = 'Cliquez pour écrire…', loadingLabel = 'Chargement de l’énoncé' }: MathTextProps) {
   const [draft, setDraft] = useState<string | null>(null);
 
   if (onChange && draft !== null) {
@@ -67,7 +86,7 @@ export function MathText({ value, label, onChange, placeholder = 'Cliquez pour �
         </Text>
       ) : null
     ) : (
-      <Suspense fallback={<div className={classes.fallback}>{value}</div>}>
+      <Suspense fallback={<MathPlaceholder value={value} label={loadingLabel} />}>
         <MathRender value={value} />
       </Suspense>
     );

@@ -109,7 +109,8 @@ describe('ChapterPage states', () => {
     renderPage();
     expect(await screen.findByRole('heading', { level: 1, name: 'Coupe Animath — Tour 1' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Instructions générales' })).toBeTruthy();
-    expect(screen.getByText('Calculatrice interdite.')).toBeTruthy();
+    // Rendered once KaTeX has loaded (a placeholder stands in before, never the raw text).
+    expect(await screen.findByText('Calculatrice interdite.')).toBeTruthy();
     expect(screen.getByText("Contenu disponible à partir du 10 mars 2026 à 09:00 jusqu'au 10 mars 2026 à 13:00.")).toBeTruthy();
   });
 

@@ -5,12 +5,24 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { answerKeys, fetchMyAnswers } from '../../api/answers';
 import { exerciseKeys, fetchChapterPage } from '../../api/exercises';
-import { fetchSessionState, sendFocusEvent, sessionKeys, startChapter } from '../../api/sessions';
-import { useCountdown } from '../../hooks/use-countdown';
+import { fetchSessionState, finishChapter, sendFocusEvent, sessionKeys, startChapter } from '../../api/sessions';
+import { useServerCountdown } from '../../hooks/use-server-countdown';
 import type { AnswerQueue } from '../../lib/answer-queue';
 import { useSession } from '../../session/session-context';
-import { availabilityText, chapterView, FIRST_WARNING_SECONDS, formatRemaining, isHiddenInAnalysis, timeWarning, totalScore } from './chapter-view';
+import {
+  availabilityText,
+  chapterView,
+  extraTimeText,
+  FIRST_WARNING_SECONDS,
+  formatDuration,
+  formatRemaining,
+  isHiddenInAnalysis,
+  timeWarning,
+  totalScore,
+} from './chapter-view';
 import { ExerciseCard } from './exercise-card';
+import { FINISH_LABEL, FinishConfirmModal } from './finish-confirm-modal';
+import { ReceiptPanel } from './receipt-panel';
 import { StartConfirmModal } from './start-confirm-modal';
 import { PaperPanel } from './paper';
 import { RichText } from './rich-text';
@@ -18,6 +30,7 @@ import { useAnswerQueue } from './use-answer-queue';
 
 export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';
 export const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
+export const FINISHED = 'Vous avez terminé l’épreuve : vos réponses ne peuvent plus être modifiées. Les résultats seront publiés sur cette page.';
 export const NOT_YET = "L'épreuve n'est pas encore disponible.";
 export const START_LABEL = "Commencer l'épreuve en temps limité";
 
@@ -35,10 +48,12 @@ export function ChapterPage() {
       </Group>
     );
   }
-  return <ChapterContent key={id} chapterId={id} userId={session.user._id} />;
+  return <ChapterContent key={id} chapterId={id} userId={session.user._id} extraTimePercent={session.user.extraTimePercent ?? 0} />;
 }
 
-function ChapterContent({ chapterId, userId }: { chapterId: string; userId: string }) {
+export const UNSENT_BEFORE_FINISH = 'Des réponses n’ont pas encore été envoyées : vérifiez votre connexion, puis terminez l’épreuve.';
+
+function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: string; userId: string; extraTimePercent: number }) {
   const client = useQueryClient();
   const queue = useAnswerQueue(userId);
   const stateQuery = useQuery({ queryKey: sessionKeys.state(chapterId), queryFn: () => fetchSessionState(chapterId) });
@@ -69,6 +84,32 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
     onError: (error) => console.error(error),
   });
 
+  const [finishing, setFinishing] = useState(false);
+  const [finishError, setFinishError] = useState<string | null>(null);
+  const finish = useMutation({
+    mutationFn: async () => {
+      // The finish takes no grace: what this device still holds is sent first, or nothing is finished.
+      if (queue) {
+        await queue.flush(userId);
+        if (queue.hasPending(userId)) throw new Error(UNSENT_BEFORE_FINISH);
+      }
+      return finishChapter(chapterId);
+    },
+    onSuccess: (next) => {
+      setFinishing(false);
+      client.setQueryData(sessionKeys.state(chapterId), next);
+      reload();
+    },
+    onError: (error) => {
+      // The server's refusals are already notified by the client; an unsent answer is said here.
+      if (error instanceof Error && error.message === UNSENT_BEFORE_FINISH) return setFinishError(UNSENT_BEFORE_FINISH);
+      // Refused (time already up, say): the page shows what the server now says.
+      console.error(error);
+      setFinishing(false);
+      reload();
+    },
+  });
+
   if (stateQuery.isError || pageQuery.isError) {
     return <Text>{serverMessage(stateQuery.error ?? pageQuery.error) ?? 'Ce chapitre n’est pas accessible.'}</Text>;
   }
@@ -76,6 +117,11 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
 
   const availability = availabilityText(state.accessStart, state.accessEnd);
   const answers = answersQuery.data ?? [];
+  const extraTime = state.timed ? extraTimeText(extraTimePercent) : null;
+  const running = view === 'exercises' && state.timed && state.status === 'started' && remaining !== null && remaining > 0;
+  // Time up or finished, in a timed test the pupil took: their receipt (decision 44).
+  const showReceipt = view === 'ended' && state.timed && state.startedAt !== null && !page.offline;
+  const testChapter = running ? chapterId : null;
   return (
     <Stack>
       <Title order={1}>{page.title}</Title>
@@ -101,9 +147,11 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
         </Box>
       )}
       {availability && <Text>{availability}</Text>}
+      {extraTime && <Text data-testid="extra-time">{extraTime}</Text>}
       {queue && <RefusedAnswers queue={queue} userId={userId} page={page} />}
       {view === 'paper' && <PaperPanel chapterId={chapterId} userId={userId} />}
-      {view === 'ended' && <Text>{ENDED}</Text>}
+      {view === 'ended' && <Text>{state.finishedAt ? FINISHED : ENDED}</Text>}
+      {showReceipt && <ReceiptPanel chapterId={chapterId} />}
       {view === 'before' && <Text>{NOT_YET}</Text>}
       {view === 'pending' && (
         <>
@@ -114,6 +162,7 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
             opened={confirming}
             state={state}
             receivedAt={stateQuery.dataUpdatedAt}
+            extraTime={extraTime}
             loading={start.isPending}
             onCancel={() => setConfirming(false)}
             onConfirm={() => {
@@ -124,7 +173,38 @@ function ChapterContent({ chapterId, userId }: { chapterId: string; userId: stri
         </>
       )}
       {view === 'exercises' && queue && (
-        <ExerciseList page={page} answers={answers} loading={answersQuery.isPending && answersQuery.fetchStatus !== 'idle'} userId={userId} queue={queue} onUploaded={() => void answersQuery.refetch()} />
+        <ExerciseList
+          page={page}
+          answers={answers}
+          loading={answersQuery.isPending && answersQuery.fetchStatus !== 'idle'}
+          userId={userId}
+          queue={queue}
+          testChapter={testChapter}
+          onUploaded={() => void answersQuery.refetch()}
+        />
+      )}
+      {running && (
+        <>
+          <Button
+            color="red.9"
+            variant="outline"
+            w="fit-content"
+            onClick={() => {
+              setFinishError(null);
+              setFinishing(true);
+            }}
+          >
+            {FINISH_LABEL}
+          </Button>
+          <FinishConfirmModal
+            opened={finishing}
+            formatted={remaining !== null ? formatDuration(remaining) : null}
+            loading={finish.isPending}
+            error={finishError}
+            onCancel={() => setFinishing(false)}
+            onConfirm={() => finish.mutate()}
+          />
+        </>
       )}
     </Stack>
   );
@@ -136,9 +216,11 @@ function ExerciseList(props: {
   loading: boolean;
   userId: string;
   queue: AnswerQueue;
+  /** The running timed test, when there is one: history and copy links keep the pupil in it. */
+  testChapter: string | null;
   onUploaded: () => void;
 }) {
-  const { page, answers, loading, userId, queue, onUploaded } = props;
+  const { page, answers, loading, userId, queue, testChapter, onUploaded } = props;
   const byExercise = useMemo(() => new Map(answers.map((a) => [a.exercise, a])), [answers]);
   // Inputs are created once the saved answers are known, so they start from the stored value.
   if (loading) return <Loader aria-label="Chargement des réponses" />;
@@ -153,6 +235,7 @@ function ExerciseList(props: {
           analysis={page.analysis}
           userId={userId}
           queue={queue}
+          testChapter={testChapter}
           onUploaded={onUploaded}
         />
       ))}
@@ -180,33 +263,6 @@ function RefusedAnswers({ queue, userId, page }: { queue: AnswerQueue; userId: s
       ))}
     </Alert>
   );
-}
-
-/**
- * SPEC §4: the countdown starts from the server's remainingTime at receipt (never the browser's
- * absolute clock: only the time elapsed since the answer arrived counts), ticks each second, and
- * reloads the chapter at zero. Null when unlimited.
- */
-function useServerCountdown(state: SessionStateView | undefined, receivedAt: number, onZero: () => void): number | null {
-  const { remaining, start } = useCountdown();
-  const [running, setRunning] = useState(false);
-  const initial = state?.remainingTime ?? null;
-  useEffect(() => {
-    if (initial !== null && initial > 0) {
-      start(initial, receivedAt || Date.now());
-      setRunning(true);
-    } else {
-      setRunning(false);
-    }
-  }, [initial, receivedAt, start]);
-  useEffect(() => {
-    if (running && remaining === 0) {
-      setRunning(false);
-      onZero();
-    }
-  }, [running, remaining, onZero]);
-  if (initial === null) return null;
-  return running ? remaining : initial;
 }
 
 /** SPEC §4: while the chapter is timed, started and time remains, window focus and blur are reported. */

@@ -43,6 +43,16 @@ export function startPlan(duration: number, accessEnd: string | null, now: numbe
   return { end: new Date(end), seconds: Math.max(0, Math.floor((end - now) / 1000)), capped: windowEnd < full };
 }
 
+/**
+ * The pupil's own extra time (tiers-temps), said on a timed chapter's page and in the start
+ * confirmation; the durations shown (the server's `duration`) already include it. A no-break space
+ * keeps « 33 % » on one line.
+ */
+export function extraTimeText(percent: number | null | undefined): string | null {
+  if (!percent || percent <= 0) return null;
+  return `Temps supplémentaire : ${percent}\u00a0% (inclus dans la durée affichée)`;
+}
+
 /** Under this many seconds the countdown turns red and the first warning shows. */
 export const FIRST_WARNING_SECONDS = 5 * 60;
 const LAST_WARNING_SECONDS = 60;

@@ -6,6 +6,7 @@ import { isPdfFile } from '../../api/files';
 import { paths } from '../../config/paths';
 import { saveStateLabel, type AnswerQueue, type SaveState } from '../../lib/answer-queue';
 import { RichText } from './rich-text';
+import { withTestReturn } from './test-return-bar';
 import { usePdfUpload } from './use-pdf-upload';
 
 interface Props {
@@ -14,12 +15,14 @@ interface Props {
   analysis: boolean;
   userId: string;
   queue: AnswerQueue;
+  /** The running timed test: « Historique » and « Voir la copie » show the way back and the time left. */
+  testChapter?: string | null;
   /** Called after a PDF answer was stored, to reload the saved answers. */
   onUploaded: () => void;
 }
 
 /** One exercise of SPEC §2 "Chapter page": title, statement, the answer input of its format, and in analysis mode its score. */
-export function ExerciseCard({ exercise, answer, analysis, userId, queue, onUploaded }: Props) {
+export function ExerciseCard({ exercise, answer, analysis, userId, queue, testChapter = null, onUploaded }: Props) {
   const titleId = useId();
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
@@ -29,10 +32,10 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, onUplo
         </Title>
         <RichText content={exercise.statement} label={`Énoncé : ${exercise.title}`} />
         {exercise.answerFormat === 'numeric' && (
-          <NumericAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} queue={queue} />
+          <NumericAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} queue={queue} testChapter={testChapter} />
         )}
         {exercise.answerFormat === 'pdf' && (
-          <PdfAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} onUploaded={onUploaded} />
+          <PdfAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} testChapter={testChapter} onUploaded={onUploaded} />
         )}
         {analysis && exercise.answerFormat !== 'none' && (
           <Stack gap={4}>
@@ -71,12 +74,14 @@ function NumericAnswer({
   analysis,
   userId,
   queue,
+  testChapter,
 }: {
   exerciseId: string;
   answer: MyAnswer | undefined;
   analysis: boolean;
   userId: string;
   queue: AnswerQueue;
+  testChapter: string | null;
 }) {
   // A value typed on this device and newer than the server's is shown (DESIGN §4, after a reload).
   const [value, setValue] = useState(() => queue.valueToShow(userId, exerciseId, answer));
@@ -105,7 +110,7 @@ function NumericAnswer({
         inputContainer={(input) => (
           <Group gap="md" wrap="nowrap">
             <Box w={240}>{input}</Box>
-            <Anchor component={Link} to={paths.history(userId, exerciseId)}>
+            <Anchor component={Link} to={withTestReturn(paths.history(userId, exerciseId), testChapter)}>
               Historique
             </Anchor>
           </Group>
@@ -128,12 +133,14 @@ function PdfAnswer({
   answer,
   analysis,
   userId,
+  testChapter,
   onUploaded,
 }: {
   exerciseId: string;
   answer: MyAnswer | undefined;
   analysis: boolean;
   userId: string;
+  testChapter: string | null;
   onUploaded: () => void;
 }) {
   const { file, setFile, state, send } = usePdfUpload({ userId, exerciseId, onUploaded });
@@ -142,7 +149,7 @@ function PdfAnswer({
     <Stack gap="xs">
       {answer ? (
         // SPEC §2: "Voir la copie" is a history link (the history page lists every copy with "Visualiser").
-        <Anchor component={Link} to={paths.history(userId, exerciseId)}>
+        <Anchor component={Link} to={withTestReturn(paths.history(userId, exerciseId), testChapter)}>
           Voir la copie
         </Anchor>
       ) : (

@@ -11,6 +11,8 @@ interface Props {
   state: SessionStateView;
   /** When the state arrived (browser clock): only the time elapsed since is taken from the browser. */
   receivedAt: number;
+  /** « Temps supplémentaire : 33 % (inclus dans la durée affichée) », when the pupil has some. */
+  extraTime?: string | null;
   loading: boolean;
   onCancel: () => void;
   onConfirm: () => void;
@@ -20,7 +22,7 @@ interface Props {
  * Asked before a timed test starts, since starting cannot be undone: how long it lasts, when it
  * will end in Paris time (the window end when it comes first, as the server decides), no pause.
  */
-export function StartConfirmModal({ opened, state, receivedAt, loading, onCancel, onConfirm }: Props) {
+export function StartConfirmModal({ opened, state, receivedAt, extraTime, loading, onCancel, onConfirm }: Props) {
   // SPEC §4: the server is the clock (a pupil's computer may be minutes off).
   const now = Date.parse(state.serverTime) + Math.max(0, Date.now() - (receivedAt || Date.now()));
   const plan = state.duration !== null ? startPlan(state.duration, state.accessEnd, now) : null;
@@ -34,6 +36,7 @@ export function StartConfirmModal({ opened, state, receivedAt, loading, onCancel
               : `Vous aurez ${formatDuration(state.duration)} : l’épreuve se terminera à ${formatParisClock(plan.end, new Date(now))} (heure de Paris).`}
           </Text>
         )}
+        {extraTime && <Text>{extraTime}</Text>}
         <Text fw={700}>{NO_PAUSE}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>

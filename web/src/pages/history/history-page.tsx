@@ -9,6 +9,7 @@ import { MathText } from '../../components/MathText';
 import { PdfView } from '../../components/PdfView';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
+import { TestReturnBar, useTestReturnChapter, withTestReturn } from '../chapter/test-return-bar';
 import { filterGradeInput, STATUS_TEXT, useGradeEditor } from './use-grade-editor';
 
 export const NO_ANSWER = 'Aucune réponse enregistrée.';
@@ -17,10 +18,14 @@ const HISTORY_TITLE = 'Historique des réponses';
 /** SPEC §2 "History" (/history/{uid}/{eid}): the pupil's answers, the grade block, the latest PDF. */
 export function HistoryPage() {
   const { uid = '', eid = '' } = useParams();
+  // Opened from a running timed test (« Voir la copie », « Historique »): the way back and the time left.
+  const testChapter = useTestReturnChapter();
   const query = useQuery({ queryKey: gradingKeys.history(uid, eid), queryFn: () => fetchHistory(uid, eid), enabled: !!uid && !!eid });
+  const returnBar = testChapter ? <TestReturnBar chapterId={testChapter} /> : null;
   if (query.isPending) {
     return (
       <Stack>
+        {returnBar}
         <Title order={1}>{HISTORY_TITLE}</Title>
         <Center py="xl">
           <Loader role="status" aria-label="Chargement de l’historique" />
@@ -31,16 +36,22 @@ export function HistoryPage() {
   if (query.isError) {
     return (
       <Stack>
+        {returnBar}
         <Title order={1}>{HISTORY_TITLE}</Title>
         <Alert color="red">Impossible de charger cet historique.</Alert>
       </Stack>
     );
   }
   // Keyed by the copy: the next copy starts with a fresh grade block.
-  return <HistoryView key={`${uid}/${eid}`} history={query.data} />;
+  return (
+    <Stack>
+      {returnBar}
+      <HistoryView key={`${uid}/${eid}`} history={query.data} testChapter={testChapter} />
+    </Stack>
+  );
 }
 
-function HistoryView({ history }: { history: AnswerHistory }) {
+function HistoryView({ history, testChapter }: { history: AnswerHistory; testChapter: string | null }) {
   const { user, exercise, answers, result, canGrade } = history;
   const isPdf = exercise.answerFormat === 'pdf';
   const latest = answers[0];
@@ -69,7 +80,7 @@ function HistoryView({ history }: { history: AnswerHistory }) {
                 <Table.Td>{formatParisDateTime(a.timestamp)}</Table.Td>
                 <Table.Td>
                   {isPdf ? (
-                    <Button component={Link} to={paths.viewer(a.answer)} size="compact-sm" variant="light" leftSection={<IconEye size={14} aria-hidden="true" />}>
+                    <Button component={Link} to={withTestReturn(paths.viewer(a.answer), testChapter)} size="compact-sm" variant="light" leftSection={<IconEye size={14} aria-hidden="true" />}>
                       Visualiser
                     </Button>
                   ) : (

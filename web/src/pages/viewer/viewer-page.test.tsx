@@ -70,3 +70,36 @@ describe('ViewerPage with a stored PDF', () => {
     clicked.mockRestore();
   });
 });
+
+describe('ViewerPage opened from a running timed test', () => {
+  const running = (remainingTime: number, status = 'started') => ({
+    status,
+    remainingTime,
+    timed: true,
+    duration: 3600,
+    accessStart: null,
+    accessEnd: null,
+    startedAt: '2026-11-25T18:00:00.000Z',
+    endTime: null,
+    deadline: null,
+    serverTime: new Date().toISOString(),
+  });
+
+  it('shows « Retour à l’épreuve » and the time left from the server’s state, and reads nothing else', async () => {
+    vi.mocked(api.get).mockImplementation(async (url: string) => {
+      if (url === `/chapter/start/${CHAPTER}`) return { data: running(600) };
+      return { data: new ArrayBuffer(8) };
+    });
+    renderViewer(`/viewer/${FILE}?epreuve=${CHAPTER}`);
+    const back = await screen.findByRole('link', { name: 'Retour à l’épreuve' });
+    expect(back.getAttribute('href')).toBe(`/chapter/${CHAPTER}`);
+    expect((await screen.findByRole('timer')).textContent).toMatch(/^Temps restant : (10:00|09:5\d)$/);
+    await waitFor(() => expect(calls().sort()).toEqual([`GET /${FILE}`, `GET /chapter/start/${CHAPTER}`].sort()));
+  });
+
+  it('shows no way back without a test in its link, or with a malformed one', async () => {
+    renderViewer(`/viewer/${FILE}?epreuve=../answer/select`);
+    await waitFor(() => expect(calls()).toEqual([`GET /${FILE}`]));
+    expect(screen.queryByRole('link', { name: 'Retour à l’épreuve' })).toBeNull();
+  });
+});

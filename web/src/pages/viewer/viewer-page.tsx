@@ -5,6 +5,7 @@ import { useParams } from 'react-router';
 import { PDF_PATH_PATTERN } from '@olympe/contract';
 import { fetchPdfLink } from '../../api/files';
 import { PdfView } from '../../components/PdfView';
+import { TestReturnBar, useTestReturnChapter } from '../chapter/test-return-bar';
 
 export const NOT_A_PDF_TEXT = 'Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.';
 
@@ -18,6 +19,8 @@ export function ViewerPage() {
   const requested = useParams()['*'] ?? '';
   const path = PDF_PATH_PATTERN.test(requested) ? requested : null;
   const [busy, setBusy] = useState(false);
+  // Opened from a running timed test: the way back and the time left (a read of the session state only).
+  const testChapter = useTestReturnChapter();
 
   // A download cannot send the bearer header: ask for a short-lived signed link at click time,
   // so the link never expires on a page left open.
@@ -53,6 +56,7 @@ export function ViewerPage() {
 
   return (
     <Stack>
+      {testChapter && <TestReturnBar chapterId={testChapter} />}
       <Group justify="space-between" align="center">
         <Title order={1}>Visualisateur</Title>
         <Anchor href={`/api/${path}`} onClick={download} aria-busy={busy}>

@@ -1,0 +1,1 @@
+ALTER TABLE "chapter_sessions" ADD COLUMN "finished_at" timestamp with time zone;
