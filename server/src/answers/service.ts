@@ -5,7 +5,7 @@ import {
   type AnswerSaved,
   type MyAnswer,
 } from '@olympe/contract';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import { authFromRow, checkAuth, claimsOf, SESSION_EXPIRED_MESSAGE, type AuthContext, type AuthRow } from '../auth/context.js';
 import { TtlCache } from './ttl-cache.js';
 import { queryRows, type Db } from '../db/client.js';

@@ -39,11 +39,6 @@ function visibleTo(viewer: InstitutionViewer) {
   return sql`(confirmed OR created_by = ${viewer.userId}${own})`;
 }
 
-/** The institutions a viewer may see as presented objects, home schooling first, then by name. */
-export async function listInstitutions(db: Db, viewer: InstitutionViewer): Promise<Institution[]> {
-  return JSON.parse(await listInstitutionsJson(db, viewer)) as Institution[];
-}
-
 /**
  * GET /institution: the whole list (~70,000 with the national directory) as JSON text built by the
  * database in one value. Materialising 70,000 rows one by one cost seconds on PGlite and a few

@@ -81,9 +81,3 @@ export async function failJob(db: Db, job: Job, error: string, maxAttempts: numb
     .set({ status: final ? 'failed' : 'pending', error: error.slice(0, 2000), lockedAt: null, finishedAt: final ? new Date() : null })
     .where(eq(jobs.id, job.id));
 }
-
-/** Jobs waiting or under way (the queue length, for metrics). */
-export async function countQueuedJobs(db: Db): Promise<number> {
-  const row = await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'running')`);
-  return Number(row?.n ?? 0);
-}
