@@ -104,18 +104,6 @@ export async function pageToken(page: Page): Promise<string> {
 /** A short unique tag for names of e2e data (groups, chapters, schools). */
 export const tag = () => `${Date.now().toString(36).slice(-5)}${Math.random().toString(36).slice(2, 5)}`;
 
-/**
- * axe on the current page, leaving out the given selectors: only for a violation already reported
- * in a component outside the journey's reach (say which one, and why, where it is used).
- */
-export async function expectAccessibleExcept(page: Page, label: string, exclude: string[]): Promise<void> {
-  let builder = new AxeBuilder({ page });
-  for (const selector of exclude) builder = builder.exclude(selector);
-  const results = await builder.analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${label}: ${v.id} — ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
-
 /** Fixed ids created by the first migrations (server/src/db/schema.ts). */
 export const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
 export const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';

@@ -276,7 +276,7 @@ test.describe('Épreuve en ligne', () => {
       if (wait > 0) await page.waitForTimeout(wait);
       const late = await request.post('/api/answer', { headers: me.headers, data: { exerciseId: exercises[0].id, answer: '99', seq: Date.now() } });
       expect(late.status()).toBe(403);
-      expect(await late.json()).toEqual({ message: "L'épreuve est terminée." });
+      expect(await late.json()).toEqual({ message: "L'épreuve est terminée.", code: 'test_finished' });
       const history = await ok<{ answers: Array<{ answer: string }> }>(
         await request.get(`/api/answer/history/${me.id}/${exercises[0].id}`, { headers: admin }),
       );

@@ -202,7 +202,7 @@ interface Upload {
 async function upload(seeded: Seeded, name: string, bytes: Buffer, startedAt: number): Promise<Upload> {
   const form = new FormData();
   form.set('chapter', seeded.chapterId);
-  form.set('file', new Blob([bytes], { type: 'application/pdf' }), `${name}.pdf`);
+  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), `${name}.pdf`);
   const res = await fetch(`${BASE}/api/pdfs`, { method: 'POST', body: form, headers: { authorization: `Bearer ${seeded.token}` } });
   const body = (await res.json()) as { message?: string; path?: string };
   return { name, sizeMb: round(bytes.length / 1e6, 1), status: res.status, ms: round(performance.now() - startedAt), message: body.message, path: body.path };

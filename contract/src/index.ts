@@ -13,3 +13,4 @@ export * from './sorting.js';
 export * from './analysis.js';
 export * from './sheets.js';
 export * from './numeric.js';
+export * from './errors.js';

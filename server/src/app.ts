@@ -23,6 +23,7 @@ import type { Deps } from './deps.js';
 import { exerciseRoutes } from './exercises/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { refuseWhileClosing, registerErrorHandling, sendFrameworkError } from './http/errors.js';
+import { addErrorCodes } from './errors.js';
 import { institutionRoutes } from './institutions/routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { postgresRateLimiter, redisRateLimiter, startRateLimitPurge } from './http/rate-limit.js';
@@ -96,6 +97,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('authRejected', false);
 
   registerErrorHandling(app);
+  addErrorCodes(app);
   // GET /institution carries ~70,000 schools: compressed it stays under 3 MB (bench/schools).
   await app.register(compress, { threshold: 2048 });
   // Computed once: @fastify/helmet rebuilt helmet's middleware on every request (~30 % of a save's CPU, bench/rush).

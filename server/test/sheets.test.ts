@@ -106,12 +106,12 @@ describe('GET /sheets/{chapterId}.pdf (personalised answer sheets)', () => {
   });
 
   it('bad input gets a French 400; unknown chapters 404', async () => {
-    expect((await sheetsOf(teacherA.headers, '?spare=9')).body).toEqual({ message: expect.stringContaining('Au plus 5 pages supplémentaires') });
+    expect((await sheetsOf(teacherA.headers, '?spare=9')).body).toEqual({ message: expect.stringContaining('Au plus 5 pages supplémentaires'), code: 'bad_request' });
     expect((await sheetsOf(teacherA.headers, '?spare=-1')).status).toBe(400);
     expect((await sheetsOf(teacherA.headers, '?institution=pas-un-id')).status).toBe(400);
     expect((await inject(t, { method: 'GET', url: '/api/sheets/pas-un-id.pdf', headers: teacherA.headers })).status).toBe(400);
-    expect((await sheetsOf(admin.headers)).body).toEqual({ message: 'Indiquez l’établissement du centre.' });
-    expect((await sheetsOf(admin.headers, `?institution=${A}`, onlineChapterId)).body).toEqual({ message: 'Ce chapitre n’est pas une épreuve papier.' });
+    expect((await sheetsOf(admin.headers)).body).toEqual({ message: 'Indiquez l’établissement du centre.', code: 'bad_request' });
+    expect((await sheetsOf(admin.headers, `?institution=${A}`, onlineChapterId)).body).toEqual({ message: 'Ce chapitre n’est pas une épreuve papier.', code: 'bad_request' });
     expect((await sheetsOf(admin.headers, `?institution=${A}`, noPdfChapterId)).body.message).toBe(
       'Ce chapitre n’a aucun exercice à rendre sur papier (format PDF).',
     );
@@ -170,7 +170,7 @@ describe('GET /sheets/{chapterId}/link (download without a header)', () => {
     expect((await linkOf(await loginAs(t, 'pupil'))).status).toBe(403);
     expect((await linkOf(await loginAs(t, 'member'))).status).toBe(403);
     expect((await linkOf(teacherB.headers, `?institution=${A}`)).status).toBe(403);
-    expect((await linkOf(teacherB.headers)).body).toEqual({ message: 'Aucun élève n’est inscrit dans ce centre pour ce chapitre.' });
+    expect((await linkOf(teacherB.headers)).body).toEqual({ message: 'Aucun élève n’est inscrit dans ce centre pour ce chapitre.', code: 'bad_request' });
     expect((await linkOf(teacherA.headers, '?blank=2')).status).toBe(400);
   });
 });

@@ -68,7 +68,7 @@ describe('the API with PostgreSQL unreachable', () => {
   it('answers 503 in French on a route that reads the database, and for a signed-in caller', async () => {
     const health = await app.inject({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(503);
-    expect(health.json()).toEqual({ message: UNAVAILABLE_MESSAGE });
+    expect(health.json()).toEqual({ message: UNAVAILABLE_MESSAGE, code: 'unavailable' });
 
     const token = await createTokenSigner('test-secret-test-secret-test-secret').sign({ userId: randomUUID(), tokenVersion: 0 });
     const save = await app.inject({
@@ -78,7 +78,7 @@ describe('the API with PostgreSQL unreachable', () => {
       payload: { exerciseId: randomUUID(), answer: '1', seq: 1 },
     });
     expect(save.statusCode).toBe(503);
-    expect(save.json()).toEqual({ message: UNAVAILABLE_MESSAGE });
+    expect(save.json()).toEqual({ message: UNAVAILABLE_MESSAGE, code: 'unavailable' });
   });
 
   it('still answers what needs no database', async () => {
@@ -122,7 +122,7 @@ describe('a graceful stop', () => {
     expect(replies[0]).toContain('{"ok":true}');
     expect(replies[1]).toMatch(/^HTTP\/1\.1 503/);
     expect(replies[1]).toMatch(/connection: close/i);
-    expect(replies[1]).toContain(JSON.stringify({ message: UNAVAILABLE_MESSAGE }));
+    expect(replies[1]).toContain(JSON.stringify({ message: UNAVAILABLE_MESSAGE, code: 'unavailable' }));
     expect(replies[1]).not.toContain('"error":"Service Unavailable"');
   });
 });

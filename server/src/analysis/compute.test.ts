@@ -36,7 +36,7 @@ function saves(n: number, list: Array<[exercise: number, answer: string, at: num
     lastAt: at,
   }));
   const current = new Map<string, AnalysisCurrentAnswer>();
-  for (const [e, answer, at] of [...list].sort((a, b) => a[2] - b[2])) current.set(EX[e].id, { userId: uid(n), exerciseId: EX[e].id, answer });
+  for (const [e, answer] of [...list].sort((a, b) => a[2] - b[2])) current.set(EX[e].id, { userId: uid(n), exerciseId: EX[e].id, answer });
   return { groups, current: [...current.values()] };
 }
 

@@ -2,14 +2,10 @@ import type { ChapterAnalysis } from '@olympe/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { matchAccessRule, type AccessRule } from '../chapters/access.js';
 import type { Db } from '../db/client.js';
+import { rows } from '../db/query.js';
 import { notFound } from '../errors.js';
 import { computeDeadline } from '../sessions/state.js';
 import { computeAnalysis, type AnalysisInput } from './compute.js';
-
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  return (result as unknown as { rows: T[] }).rows;
-}
 
 /** Instants travel as epoch milliseconds so PGlite and node-postgres give the same numbers. */
 const ms = (column: SQL) => sql`(extract(epoch FROM ${column}) * 1000)::float8`;

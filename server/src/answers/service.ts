@@ -3,20 +3,24 @@ import {
   PDF_PATH_PATTERN,
   type AnswerSave,
   type AnswerSaved,
+  type ErrorCode,
   type MyAnswer,
 } from '@olympe/contract';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import { authFromRow, checkAuth, claimsOf, SESSION_EXPIRED_MESSAGE, type AuthContext, type AuthRow } from '../auth/context.js';
 import { TtlCache } from './ttl-cache.js';
 import { queryRows, type Db } from '../db/client.js';
 import { answers, exercises, files } from '../db/schema.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { EXERCISE_CONTEXT_SQL, exerciseContextOf, exerciseContextSql, loadChapterContext, queryExerciseContext } from '../sessions/service.js';
-import { checkSaveAllowed } from '../sessions/state.js';
+import { checkSaveAllowed, FINISHED_MESSAGE, NOT_STARTED_MESSAGE } from '../sessions/state.js';
 
 export const PUBLISHED_MESSAGE = 'Les résultats sont publiés : les réponses ne sont plus modifiables.';
 export const PAPER_CHAPTER_MESSAGE =
   'Cette épreuve se passe sur papier : votre copie est scannée et déposée par votre centre d’examen, pas en ligne.';
+
+/** The codes of a refused save the web app tells apart (before the window opens it stays `forbidden`). */
+const SAVE_REFUSAL_CODES: Record<string, ErrorCode> = { [FINISHED_MESSAGE]: 'test_finished', [NOT_STARTED_MESSAGE]: 'test_not_started' };
 
 /**
  * The insert of a save, guarded by the fingerprint of its context (sessions/service.ts
@@ -284,13 +288,13 @@ export async function saveAnswer(db: Db, requestAuth: AuthContext, input: Answer
     const row = await queryExerciseContext(db, auth, input.exerciseId);
     if (!row) {
       // A refused token gets its 401 before the 404, as on any route.
-      if (auth.unchecked && (await checkAuth(db, claimsOf(auth))).rejected) throw unauthorized(SESSION_EXPIRED_MESSAGE);
+      if (auth.unchecked && (await checkAuth(db, claimsOf(auth))).rejected) throw unauthorized(SESSION_EXPIRED_MESSAGE, 'session_expired');
       throw notFound('Exercice introuvable.');
     }
     // The row carries the token checks (SELF_CHECKED_ROUTES): the same verdict and roles as resolveAuth.
     if (auth.tokenVersion !== undefined) {
       const checked = authFromRow(claimsOf(auth), row.user_id ? (row as AuthRow) : undefined);
-      if (!checked.auth) throw unauthorized(SESSION_EXPIRED_MESSAGE);
+      if (!checked.auth) throw unauthorized(SESSION_EXPIRED_MESSAGE, 'session_expired');
       auth = checked.auth;
     }
     const ctx = exerciseContextOf(row, auth, now);
@@ -300,7 +304,7 @@ export async function saveAnswer(db: Db, requestAuth: AuthContext, input: Answer
       if (ctx.chapter.offline) throw forbidden(PAPER_CHAPTER_MESSAGE);
       if (ctx.chapter.analysis) throw forbidden(PUBLISHED_MESSAGE);
       const verdict = checkSaveAllowed(ctx.state, now, ctx.session !== null);
-      if (!verdict.ok) throw forbidden(verdict.message);
+      if (!verdict.ok) throw forbidden(verdict.message, SAVE_REFUSAL_CODES[verdict.message]);
     }
     const fileId = await checkAnswerValue(db, auth, exercise.answerFormat, input.answer);
     // A PDF answer's file check is not part of the fingerprint: it is inserted unguarded, as is a

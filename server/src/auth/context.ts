@@ -115,7 +115,7 @@ export function authFromRow(claims: TokenClaims, row: AuthRow | undefined): { au
 /** Guard: any logged-in user. */
 export async function requireAuth(request: FastifyRequest, _reply: FastifyReply) {
   if (!request.auth) {
-    throw unauthorized(request.authRejected ? SESSION_EXPIRED_MESSAGE : undefined);
+    throw request.authRejected ? unauthorized(SESSION_EXPIRED_MESSAGE, 'session_expired') : unauthorized();
   }
 }
 

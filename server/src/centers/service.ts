@@ -13,6 +13,7 @@ import type { AuthContext } from '../auth/context.js';
 import { matchAccessRule } from '../chapters/access.js';
 import { chapterAccessFor, findChapter } from '../chapters/service.js';
 import type { Db, Tx } from '../db/client.js';
+import { one, rows } from '../db/query.js';
 import {
   accessGroups,
   auditLog,
@@ -27,8 +28,6 @@ import {
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { computeCenterStatus, isCenterValidated, isExtraOption, registrationVerdict, type CenterFacts } from './status.js';
 
-type Rows<T> = { rows: T[] };
-const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
 
 /** Centres only exist for paper chapters (SPEC §2: the panels are shown on offline chapters). */
 async function findPaperChapter(db: Tx, chapterId: string) {
@@ -78,12 +77,12 @@ async function findCenterRow(db: Tx, chapterId: string, institutionId: string) {
 
 /** Registrations of pupils from other schools at one centre (own pupils never count against places). */
 async function countOutside(db: Tx, chapterId: string, institutionId: string, exceptUserId?: string): Promise<number> {
-  const result = await db.execute(sql`
+  const row = await one<{ n: number }>(db, sql`
     SELECT count(*)::int AS n FROM center_registrations r JOIN users u ON u.id = r.user_id
     WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId}
       AND u.institution_id IS DISTINCT FROM r.institution_id
       ${exceptUserId ? sql`AND r.user_id <> ${exceptUserId}` : sql``}`);
-  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+  return Number(row?.n ?? 0);
 }
 
 const factsOf = (row: { opened: boolean | null; nbPlaces: number; isPole: boolean } | null): CenterFacts | null =>
@@ -105,7 +104,7 @@ type MemberRow = {
 };
 
 async function registeredUsers(db: Tx, chapterId: string, institutionId?: string): Promise<MemberRow[]> {
-  const result = await db.execute(sql`
+  return rows<MemberRow>(db, sql`
     SELECT u.id, u.email, u.first_name, u.last_name, u.grade, u.institution_id, i.name AS institution_name,
       r.institution_id AS center_id,
       CASE WHEN u.institution_changed_at > c.created_at THEN (extract(epoch FROM u.institution_changed_at) * 1000)::float8 END AS changed_ms,
@@ -117,7 +116,6 @@ async function registeredUsers(db: Tx, chapterId: string, institutionId?: string
     LEFT JOIN institutions p ON p.id = u.previous_institution_id
     WHERE r.chapter_id = ${chapterId} ${institutionId ? sql`AND r.institution_id = ${institutionId}` : sql``}
     ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`);
-  return rowsOf<MemberRow>(result);
 }
 
 const presentMember = (r: Omit<MemberRow, 'center_id'>): CenterMember => ({
@@ -206,7 +204,7 @@ type OptionRow = {
 };
 
 async function loadOptionRows(db: Tx, chapterId: string, opts: { ownId: string | null; withRegistered: boolean; only?: string }) {
-  const result = await db.execute(sql`
+  return rows<OptionRow>(db, sql`
     WITH counts AS (
       SELECT r.institution_id,
         count(*) FILTER (WHERE u.institution_id IS DISTINCT FROM r.institution_id)::int AS outside
@@ -227,7 +225,6 @@ async function loadOptionRows(db: Tx, chapterId: string, opts: { ownId: string |
           ${opts.withRegistered ? sql`OR k.institution_id IS NOT NULL` : sql``}`
     }
     ORDER BY i.name, i.id`);
-  return rowsOf<OptionRow>(result);
 }
 
 async function viewerOf(db: Tx, auth: AuthContext) {
@@ -301,14 +298,13 @@ export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: str
   await findPaperChapter(db, chapterId);
   await db.transaction(async (tx) => {
     await findInstitution(tx, institutionId);
-    const locked = await tx.execute(sql`
+    const row = await one<{ opened: boolean | null; nb_places: number; is_pole: boolean }>(tx, sql`
       SELECT opened, nb_places, is_pole FROM centers
       WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId} FOR UPDATE`);
-    const row = rowsOf<{ opened: boolean | null; nb_places: number; is_pole: boolean }>(locked)[0];
     const facts = row ? { opened: row.opened, nbPlaces: Number(row.nb_places), isPole: row.is_pole } : null;
-    const refused = await tx.execute(sql`
+    const refused = await rows(tx, sql`
       SELECT 1 FROM center_refusals WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId} AND user_id = ${auth.userId}`);
-    if (rowsOf(refused).length > 0) throw forbidden(REFUSED_MESSAGE);
+    if (refused.length > 0) throw forbidden(REFUSED_MESSAGE);
     // The pupil's school is read inside the transaction too: a profile change cannot slip between.
     const [me] = await tx.select({ institutionId: users.institutionId }).from(users).where(eq(users.id, auth.userId));
     const own = !!me?.institutionId && me.institutionId === institutionId;
@@ -336,10 +332,9 @@ export async function refuseRegistration(db: Db, auth: AuthContext, chapterId: s
   const institutionId = centerInstitutionOf(auth, requested);
   await findPaperChapter(db, chapterId);
   await db.transaction(async (tx) => {
-    const found = await tx.execute(sql`
+    const row = await one<{ institution_id: string | null }>(tx, sql`
       SELECT u.institution_id FROM center_registrations r JOIN users u ON u.id = r.user_id
       WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId} AND r.user_id = ${userId} FOR UPDATE OF r`);
-    const row = rowsOf<{ institution_id: string | null }>(found)[0];
     if (!row) throw notFound('Cet élève n’est pas inscrit dans ce centre.');
     if (row.institution_id !== institutionId) {
       throw badRequest('Seuls les élèves qui se déclarent de votre établissement peuvent être refusés : les autres occupent les places que vous avez ouvertes.');
@@ -392,14 +387,15 @@ export async function getCenterOverview(db: Db, chapterId: string): Promise<Cent
     });
 
   const rules = await db.select().from(accessGroups).where(eq(accessGroups.chapterId, chapterId)).orderBy(asc(accessGroups.position));
-  const candidates = await db.execute(sql`
+  const unregistered = (
+    await rows<Omit<MemberRow, 'center_id'> & { gender: string | null; birth_date: string | null }>(db, sql`
     SELECT u.id, u.email, u.first_name, u.last_name, u.grade, u.gender, u.birth_date::text AS birth_date, u.institution_id, i.name AS institution_name
     FROM users u LEFT JOIN institutions i ON i.id = u.institution_id
     WHERE NOT u.is_admin
       AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id IN (${TEACHERS_GROUP_ID}, ${MEMBERS_GROUP_ID}))
       AND NOT EXISTS (SELECT 1 FROM center_registrations r WHERE r.user_id = u.id AND r.chapter_id = ${chapterId})
-    ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`);
-  const unregistered = rowsOf<Omit<MemberRow, 'center_id'> & { gender: string | null; birth_date: string | null }>(candidates)
+    ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`)
+  )
     .filter((u) =>
       matchAccessRule(
         { gender: u.gender, grade: u.grade, birthDate: u.birth_date },

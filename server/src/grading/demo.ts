@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { one } from '../db/query.js';
 
 /**
  * Demonstration grades (call after the demo answers exist): of the chapter's current non-empty
@@ -7,7 +8,7 @@ import type { Db } from '../db/client.js';
  * table shows green, gray and red cells. Each grade is audited under the grader.
  */
 export async function seedGradingDemo(db: Db, opts: { chapterId: string; graderId: string }): Promise<{ graded: number }> {
-  const result = await db.execute(sql`
+  const row = await one<{ graded: number }>(db, sql`
     WITH cur AS (
       SELECT DISTINCT ON (a.user_id, a.exercise_id) a.id, a.answer
       FROM answers a JOIN exercises e ON e.id = a.exercise_id
@@ -30,6 +31,5 @@ export async function seedGradingDemo(db: Db, opts: { chapterId: string; graderI
       RETURNING 1
     )
     SELECT count(*)::int AS graded FROM ins`);
-  const row = (result as unknown as { rows: Array<{ graded: number }> }).rows[0];
   return { graded: Number(row?.graded ?? 0) };
 }

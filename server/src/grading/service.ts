@@ -17,6 +17,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import { hasRole, type AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
+import { rows } from '../db/query.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { pickVersionIndex } from '../exercises/versions.js';
 import { autoGrade } from './autocorrect.js';
@@ -27,11 +28,6 @@ export const CLAIM_MINUTES = 10;
 const CHAPTER_NOT_FOUND = 'Chapitre introuvable.';
 const EXERCISE_NOT_FOUND = 'Exercice introuvable.';
 export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle ne peut plus être notée.';
-
-async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  return (result as unknown as { rows: T[] }).rows;
-}
 
 /** A constant of the statement's own text (never user input): folded once by the planner. */
 const textLiteral = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);

@@ -2,6 +2,7 @@ import { isReservedGroupName, type GroupDetail, type GroupSummary } from '@olymp
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
+import { rows } from '../db/query.js';
 import { auditLog, groupMembers, groups, institutions, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from '../db/schema.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { presentGroupMember } from '../users/presenters.js';
@@ -118,7 +119,6 @@ export async function deleteGroup(db: Db, auth: AuthContext, id: string): Promis
 
 export type SetMembersResult = { unknown: string[] } | { unknown: []; added: number; removed: number };
 
-type Rows<T> = { rows: T[] };
 
 /**
  * PATCH /group/{id} with members: the list is the whole new membership (SPEC §7). If any e-mail
@@ -130,29 +130,29 @@ export async function setGroupMembers(db: Db, auth: AuthContext, id: string, ema
   const wanted = sql`(SELECT value FROM jsonb_array_elements_text(${list}::jsonb))`;
   return db.transaction(async (tx) => {
     const group = await findGroup(tx, id, true);
-    const unknown = (await tx.execute(sql`
+    const unknown = await rows<{ email: string }>(tx, sql`
       SELECT e.value AS email FROM jsonb_array_elements_text(${list}::jsonb) AS e
-      WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.email = e.value)`)) as unknown as Rows<{ email: string }>;
-    if (unknown.rows.length > 0) return { unknown: unknown.rows.map((r) => r.email) };
+      WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.email = e.value)`);
+    if (unknown.length > 0) return { unknown: unknown.map((r) => r.email) };
 
-    const removed = (await tx.execute(sql`
+    const removed = await rows<{ user_id: string }>(tx, sql`
       DELETE FROM group_members gm WHERE gm.group_id = ${id}
         AND gm.user_id NOT IN (SELECT u.id FROM users u WHERE u.email IN ${wanted})
-      RETURNING gm.user_id`)) as unknown as Rows<{ user_id: string }>;
-    const added = (await tx.execute(sql`
+      RETURNING gm.user_id`);
+    const added = await rows<{ user_id: string }>(tx, sql`
       INSERT INTO group_members (group_id, user_id)
         SELECT ${id}::uuid, u.id FROM users u WHERE u.email IN ${wanted}
       ON CONFLICT DO NOTHING
-      RETURNING user_id`)) as unknown as Rows<{ user_id: string }>;
-    if (added.rows.length + removed.rows.length > 0) {
+      RETURNING user_id`);
+    if (added.length + removed.length > 0) {
       // Membership of teachers/members grants roles: who changed it is kept.
       await audit(tx, auth, 'group.members', id, {
         name: group.name,
-        added: added.rows.map((r) => r.user_id),
-        removed: removed.rows.map((r) => r.user_id),
+        added: added.map((r) => r.user_id),
+        removed: removed.map((r) => r.user_id),
       });
     }
-    return { unknown: [], added: added.rows.length, removed: removed.rows.length };
+    return { unknown: [], added: added.length, removed: removed.length };
   });
 }
 

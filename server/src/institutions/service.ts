@@ -2,6 +2,7 @@ import type { Institution, InstitutionCreate, InstitutionUpdate } from '@olympe/
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
+import { one } from '../db/query.js';
 import { HOME_SCHOOLING_ID, institutions, users } from '../db/schema.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { presentInstitution } from './presenters.js';
@@ -38,11 +39,6 @@ function visibleTo(viewer: InstitutionViewer) {
   return sql`(confirmed OR created_by = ${viewer.userId}${own})`;
 }
 
-/** The institutions a viewer may see as presented objects, home schooling first, then by name. */
-export async function listInstitutions(db: Db, viewer: InstitutionViewer): Promise<Institution[]> {
-  return JSON.parse(await listInstitutionsJson(db, viewer)) as Institution[];
-}
-
 /**
  * GET /institution: the whole list (~70,000 with the national directory) as JSON text built by the
  * database in one value. Materialising 70,000 rows one by one cost seconds on PGlite and a few
@@ -50,7 +46,7 @@ export async function listInstitutions(db: Db, viewer: InstitutionViewer): Promi
  * allow-list of fields (SPEC §3 names), coordinates rounded to 6 decimals (~10 cm).
  */
 export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): Promise<string> {
-  const result = await db.execute<{ json: string }>(sql`
+  const row = await one<{ json: string }>(db, sql`
     SELECT coalesce(json_agg(t), '[]')::text AS json FROM (
       SELECT id AS "_id", name, address, email,
         round(latitude::numeric, 6)::float8 AS latitude,
@@ -60,7 +56,7 @@ export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): P
       WHERE ${visibleTo(viewer)}
       ORDER BY id <> ${HOME_SCHOOLING_ID}, name, id
     ) t`);
-  return (result as unknown as { rows: Array<{ json: string }> }).rows[0].json;
+  return row!.json;
 }
 
 /**
@@ -136,14 +132,13 @@ export async function deleteInstitution(db: Db, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [current] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.id, id)).for('update');
     if (!current) throw notFound('Établissement introuvable.');
-    const result = await tx.execute<{ users: boolean; centers: boolean; copies: boolean }>(sql`
+    const used = (await one<{ users: boolean; centers: boolean; copies: boolean }>(tx, sql`
       SELECT
         EXISTS (SELECT 1 FROM users WHERE institution_id = ${id}) AS users,
         (EXISTS (SELECT 1 FROM centers WHERE institution_id = ${id})
           OR EXISTS (SELECT 1 FROM center_registrations WHERE institution_id = ${id})) AS centers,
         (EXISTS (SELECT 1 FROM files WHERE institution_id = ${id})
-          OR EXISTS (SELECT 1 FROM unlabeled_answers WHERE institution_id = ${id})) AS copies`);
-    const used = (result as unknown as { rows: Array<{ users: boolean; centers: boolean; copies: boolean }> }).rows[0];
+          OR EXISTS (SELECT 1 FROM unlabeled_answers WHERE institution_id = ${id})) AS copies`))!;
     if (used.users) throw conflict('Des utilisateurs sont rattachés à cet établissement : il ne peut pas être supprimé.');
     if (used.centers) throw conflict('Cet établissement est un centre d’examen : il ne peut pas être supprimé.');
     if (used.copies) throw conflict('Des copies sont rattachées à cet établissement : il ne peut pas être supprimé.');

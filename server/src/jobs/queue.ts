@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
+import { one } from '../db/query.js';
 import { jobs } from '../db/schema.js';
 
 /**
@@ -26,7 +27,6 @@ export interface ClaimOptions {
 
 export const JOB_DEFAULTS = { staleAfterMs: 10 * 60_000, maxAttempts: 3 } as const;
 
-type Rows<T> = { rows: T[] };
 
 /** Adds a job; it runs as soon as a worker is free. */
 export async function enqueueJob(db: Tx, kind: string, payload: Record<string, unknown>): Promise<string> {
@@ -54,7 +54,7 @@ export async function claimJob(db: Db, opts: ClaimOptions): Promise<Job | null> 
         sql`${jobs.kind} IN (${kinds})`,
       ),
     );
-  const result = await db.execute(sql`
+  const row = await one<Job>(db, sql`
     UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_at = now()
     WHERE id = (
       SELECT id FROM jobs
@@ -65,7 +65,6 @@ export async function claimJob(db: Db, opts: ClaimOptions): Promise<Job | null> 
       LIMIT 1
       FOR UPDATE SKIP LOCKED)
     RETURNING id, kind, payload, attempts`);
-  const row = (result as unknown as Rows<Job>).rows[0];
   return row ? { id: row.id, kind: row.kind, payload: row.payload, attempts: Number(row.attempts) } : null;
 }
 
@@ -81,10 +80,4 @@ export async function failJob(db: Db, job: Job, error: string, maxAttempts: numb
     .update(jobs)
     .set({ status: final ? 'failed' : 'pending', error: error.slice(0, 2000), lockedAt: null, finishedAt: final ? new Date() : null })
     .where(eq(jobs.id, job.id));
-}
-
-/** Jobs waiting or under way (the queue length, for metrics). */
-export async function countQueuedJobs(db: Db): Promise<number> {
-  const result = await db.execute(sql`SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'running')`);
-  return Number((result as unknown as Rows<{ n: number }>).rows[0]?.n ?? 0);
 }

@@ -7,6 +7,8 @@ import { createGunzip, createGzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
+// Aliased: this file names its local results `rows`.
+import { rows as rowsOf } from '../db/query.js';
 import type { FileStore } from '../files/store.js';
 
 /**
@@ -35,9 +37,6 @@ export interface Manifest {
   missingFiles: string[];
 }
 
-type Rows = Array<Record<string, unknown>>;
-const rowsOf = async (db: Tx, query: ReturnType<typeof sql>) =>
-  ((await db.execute(query)) as unknown as { rows: Rows }).rows;
 
 async function appliedMigrations(db: Tx): Promise<string[]> {
   const rows = await rowsOf(db, sql`SELECT hash FROM drizzle.__drizzle_migrations ORDER BY created_at, id`);

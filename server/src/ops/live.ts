@@ -1,6 +1,7 @@
 import type { LiveChapter } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { one, rows } from '../db/query.js';
 import { notFound } from '../errors.js';
 
 const WINDOW_MINUTES = 15;
@@ -11,7 +12,7 @@ const WINDOW_MINUTES = 15;
  * read once, grouped by minute: a timed round holds about a million rows, so nothing here rescans them.
  */
 export async function getLiveChapter(db: Db, chapterId: string, serverErrors: number): Promise<LiveChapter> {
-  const result = await db.execute(sql`
+  const row = await one<Record<string, unknown>>(db, sql`
     SELECT c.title, now() AS at,
       s.started, s.in_progress, s.finished,
       f.blurs, f.blurs_last_minute
@@ -24,11 +25,10 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
                  count(*) FILTER (WHERE e.created_at > now() - interval '1 minute')::int AS blurs_last_minute
                FROM focus_events e WHERE e.chapter_id = c.id AND e.event_type = 'blur') f
     WHERE c.id = ${chapterId}::uuid`);
-  const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
   if (!row) throw notFound('Chapitre introuvable.');
 
   // One pass over the last minutes of answers: per minute, and who saved in the last 60 s.
-  const recent = await db.execute(sql`
+  const recent = await rows<{ ago: number; n: number; last_minute: number; savers: string[] | null }>(db, sql`
     SELECT floor(extract(epoch FROM (date_trunc('minute', now()) - date_trunc('minute', a.created_at))) / 60)::int AS ago,
       count(*)::int AS n,
       count(*) FILTER (WHERE a.created_at > now() - interval '1 minute')::int AS last_minute,
@@ -40,16 +40,16 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
   const savesPerMinute: number[] = new Array(WINDOW_MINUTES).fill(0);
   const savers = new Set<string>();
   let answersLastMinute = 0;
-  for (const r of (recent as unknown as { rows: Array<{ ago: number; n: number; last_minute: number; savers: string[] | null }> }).rows) {
+  for (const r of recent) {
     const ago = Number(r.ago);
     if (ago >= 0 && ago < WINDOW_MINUTES) savesPerMinute[WINDOW_MINUTES - 1 - ago] += Number(r.n);
     answersLastMinute += Number(r.last_minute);
     for (const id of r.savers ?? []) savers.add(id);
   }
-  const extra = await db.execute(sql`
+  const extra = await one<{ n: number }>(db, sql`
     SELECT count(*)::int AS n FROM chapter_sessions s JOIN users u ON u.id = s.user_id
     WHERE s.chapter_id = ${chapterId}::uuid AND u.extra_time_percent > 0`);
-  const extensions = await db.execute(sql`
+  const extensions = await rows<ExtensionRow>(db, sql`
     SELECT x.minutes, x.reason, x.created_at, u.id, u.first_name, u.last_name, u.email,
       nullif(trim(coalesce(b.first_name, '') || ' ' || coalesce(b.last_name, '')), '') AS by_name, b.email AS by_email
     FROM session_extensions x JOIN users u ON u.id = x.user_id LEFT JOIN users b ON b.id = x.created_by
@@ -79,8 +79,8 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     blurEventsLastMinute: Number(row.blurs_last_minute),
     serverErrorsLastFiveMinutes: serverErrors,
     savesPerMinute,
-    extraTimePupils: Number((extra as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0),
-    extensions: (extensions as unknown as { rows: ExtensionRow[] }).rows.map((r) => ({
+    extraTimePupils: Number(extra?.n ?? 0),
+    extensions: extensions.map((r) => ({
       user: { _id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email },
       minutes: Number(r.minutes),
       reason: r.reason,

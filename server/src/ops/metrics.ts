@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/client.js';
+import { one } from '../db/query.js';
 
 /**
  * Prometheus metrics of one instance (docs/operations.md "Watching"). Request figures are counted
@@ -91,8 +92,7 @@ export function createMetrics(db: Db): Metrics {
 
 async function countOf(db: Db, query: ReturnType<typeof sql>): Promise<number> {
   try {
-    const result = await db.execute<{ n: number }>(query);
-    return Number((result as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
+    return Number((await one<{ n: number }>(db, query))?.n ?? 0);
   } catch {
     // A scrape must not fail because the database blinked: the gauge reads -1 instead.
     return -1;

@@ -2,15 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { ANONYMOUS_EMAIL_DOMAIN } from '@olympe/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
+import { rows as rowsOf } from '../db/query.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 
 type Row = Record<string, unknown>;
-
-async function rowsOf(db: Tx, query: SQL): Promise<Row[]> {
-  const result = await db.execute(query);
-  return (result as unknown as { rows: Row[] }).rows;
-}
 
 /** JSON values of the rows a query returns as column `j` (to_jsonb keeps types as PostgreSQL prints them). */
 async function jsonRows(db: Tx, query: SQL): Promise<Row[]> {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { rows } from '../db/query.js';
 import type { FileStore } from '../files/store.js';
 import { ANONYMOUS_EMAIL_DOMAIN } from '@olympe/contract';
 import { eraseFiles, scrubUser } from './privacy.js';
@@ -21,7 +22,7 @@ export const purgeCutoff = (year: number) => new Date(Date.UTC(year, 0, 1) - 360
  */
 export async function findInactiveUsers(db: Db, year: number): Promise<Array<{ id: string; hasAnswers: boolean }>> {
   const cutoff = purgeCutoff(year).toISOString();
-  const result = await db.execute(sql`
+  const found = await rows<{ id: string; has_answers: boolean }>(db, sql`
     SELECT u.id, EXISTS (SELECT 1 FROM answers a WHERE a.user_id = u.id) AS has_answers
     FROM users u
     WHERE NOT u.is_admin
@@ -30,7 +31,7 @@ export async function findInactiveUsers(db: Db, year: number): Promise<Array<{ i
       AND (u.last_login_at IS NULL OR u.last_login_at < ${cutoff}::timestamptz)
       AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.user_id = u.id AND a.created_at >= ${cutoff}::timestamptz)
     ORDER BY u.created_at`);
-  return (result as unknown as { rows: Array<{ id: string; has_answers: boolean }> }).rows.map((r) => ({
+  return found.map((r) => ({
     id: r.id,
     hasAnswers: !!r.has_answers,
   }));

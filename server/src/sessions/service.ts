@@ -301,7 +301,7 @@ export async function startChapter(db: Db, auth: AuthContext, chapterId: string)
   const now = new Date();
   const ctx = await loadChapterContext(db, auth, chapterId, now);
   if (ctx.state.status === 'before') throw forbidden(NOT_YET_MESSAGE);
-  if (ctx.state.status === 'after') throw forbidden(FINISHED_MESSAGE);
+  if (ctx.state.status === 'after') throw forbidden(FINISHED_MESSAGE, 'test_finished');
   if (ctx.state.status === 'pending' && ctx.rule) {
     const endTime = computeDeadline(ctx.rule, { startedAt: now }, ctx.allowance);
     const inserted = await db

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { rows } from '../db/query.js';
 import { files, unlabeledAnswers } from '../db/schema.js';
 import type { FileStore } from '../files/store.js';
 import { makeSampleScan, type SamplePage } from './sample-scan.js';
@@ -19,15 +20,14 @@ export interface SortingDemoInput {
  * pdf-lib and stored through the file store. Returns the unlabelled copies' ids.
  */
 export async function seedSortingDemo(db: Db, store: FileStore, input: SortingDemoInput): Promise<string[]> {
-  const result = await db.execute(sql`
+  const registrations = await rows<{ institution_id: string; first_name: string | null; last_name: string | null }>(db, sql`
     SELECT r.institution_id, u.first_name, u.last_name
     FROM center_registrations r JOIN users u ON u.id = r.user_id
     WHERE r.chapter_id = ${input.chapterId}::uuid
     ORDER BY r.institution_id, u.last_name, u.first_name`);
-  const registrations = (result as unknown as { rows: Array<{ institution_id: string; first_name: string | null; last_name: string | null }> }).rows;
-  const exercisesResult = await db.execute(sql`
+  const exercises = await rows<{ title: string }>(db, sql`
     SELECT title FROM exercises WHERE chapter_id = ${input.chapterId}::uuid AND answer_format = 'pdf' ORDER BY position, created_at`);
-  const titles = (exercisesResult as unknown as { rows: Array<{ title: string }> }).rows.map((r) => r.title);
+  const titles = exercises.map((r) => r.title);
   if (titles.length === 0) throw new Error('seedSortingDemo needs a chapter with PDF exercises');
 
   const byCentre = new Map<string, string[]>();

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { LabelResult, PageLabel } from '@olympe/contract';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
+import { rows } from '../db/query.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 import { planLabel, type LabelPlan } from './plan.js';
 import { isPupilSql } from './pupils.js';
 import { RESERVATION } from './select.js';
 import { countPages, splitScan } from './split.js';
-
-async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  return (result as unknown as { rows: T[] }).rows;
-}
 
 const uuidArray = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
 

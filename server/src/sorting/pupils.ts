@@ -1,6 +1,7 @@
 import { normalizeText, PUPIL_SEARCH_LIMIT, type SortingPupil } from '@olympe/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
+import { rows } from '../db/query.js';
 import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
 
 /** DESIGN §3 Roles: a pupil is anyone who is neither admin, nor member, nor school staff. */
@@ -27,7 +28,7 @@ interface PupilRow {
  * copy's centre before the others, then by last and first name.
  */
 async function loadPupils(db: Tx, opts: { chapterId: string; centerId: string | null; where: SQL; limit: number }): Promise<SortingPupil[]> {
-  const result = await db.execute(sql`
+  const found = await rows<PupilRow>(db, sql`
     SELECT u.id, u.first_name, u.last_name, u.grade, i.id AS institution_id, i.name AS institution_name,
       r.user_id IS NOT NULL AS registered,
       COALESCE(r.institution_id = ${opts.centerId}::uuid, FALSE) AS at_center
@@ -37,7 +38,7 @@ async function loadPupils(db: Tx, opts: { chapterId: string; centerId: string | 
     WHERE ${isPupilSql(sql`u`)} AND ${opts.where}
     ORDER BY registered DESC, at_center DESC, lower(u.last_name), lower(u.first_name), u.id
     LIMIT ${opts.limit}`);
-  return (result as unknown as { rows: PupilRow[] }).rows.map((r) => ({
+  return found.map((r) => ({
     _id: r.id,
     firstName: r.first_name,
     lastName: r.last_name,

@@ -1,13 +1,9 @@
 import type { RelabelResult } from '@olympe/contract';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db } from '../db/client.js';
+import { rows } from '../db/query.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-
-async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  return (result as unknown as { rows: T[] }).rows;
-}
 
 /**
  * POST /answer/relabel/ (admins; DESIGN §3 Sorting): the PDF of an answer becomes an unlabelled

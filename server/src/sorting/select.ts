@@ -2,16 +2,12 @@ import { SORTING_RESERVATION_MINUTES, type SortingSelection } from '@olympe/cont
 import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
+import { rows } from '../db/query.js';
 import { notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 import { registeredPupils } from './pupils.js';
 import { countPages } from './split.js';
 import { cleanSuggestions } from './suggestions.js';
-
-async function rows<T>(db: Tx, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = await db.execute(query);
-  return (result as unknown as { rows: T[] }).rows;
-}
 
 /** The reservation window as SQL (DESIGN §3: a sorter holds a copy 10 minutes). */
 export const RESERVATION = sql.raw(`interval '${SORTING_RESERVATION_MINUTES} minutes'`);

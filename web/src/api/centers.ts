@@ -1,4 +1,4 @@
-import type { Center, CenterMember, CenterOption, CenterOverview, CenterPatch, UnlabeledAnswer, UserCenter } from '@olympe/contract';
+import type { Center, CenterOption, CenterOverview, CenterPatch, UnlabeledAnswer, UserCenter } from '@olympe/contract';
 import { api } from './client';
 
 /** Query keys of the centres area: mutations invalidate by these. */
@@ -42,12 +42,6 @@ export async function saveCenter(chapterId: string, body: CenterPatch): Promise<
 /** POST /center/refuse/{chapterId}: turns away a registered pupil who claims the centre's school. */
 export async function refuseRegistration(chapterId: string, user: string): Promise<void> {
   await api.post(`/center/refuse/${chapterId}`, { user });
-}
-
-/** GET /center/users/{chapterId}: the pupils registered at the caller's centre. */
-export async function fetchCenterUsers(chapterId: string): Promise<CenterMember[]> {
-  const { data } = await api.get<CenterMember[]>(`/center/users/${chapterId}`);
-  return data;
 }
 
 /** GET /center/overview/{chapterId} (admins): registrations by centre and unregistered pupils. */

@@ -1,4 +1,4 @@
-import { subjectFileName, type AnswerFormat, type ChapterPage, type ExerciseRaw, type ExerciseView } from '@olympe/contract';
+import { subjectFileName, type AnswerFormat, type ChapterPage, type ExerciseRaw } from '@olympe/contract';
 import { api } from './client';
 
 export const exerciseKeys = {
@@ -22,12 +22,6 @@ export async function fetchRawExercises(chapterId: string): Promise<ExerciseRaw[
 /** GET /exos/chapter/{id}: header and exercises as the caller may read them (pupils: their version only). */
 export async function fetchChapterPage(chapterId: string): Promise<ChapterPage> {
   const { data } = await api.get<ChapterPage>(`/exos/chapter/${chapterId}`);
-  return data;
-}
-
-/** GET /exos/{eid}. */
-export async function fetchExercise(id: string): Promise<ExerciseView> {
-  const { data } = await api.get<ExerciseView>(`/exos/${id}`);
   return data;
 }
 

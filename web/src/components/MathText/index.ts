@@ -1,1 +1,1 @@
-export { MathText, type MathTextProps } from './MathText';
+export { MathText } from './MathText';

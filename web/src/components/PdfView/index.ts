@@ -1,1 +1,1 @@
-export { PdfView, type PdfViewProps } from './PdfView';
+export { PdfView } from './PdfView';

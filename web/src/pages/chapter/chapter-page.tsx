@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView } from '@olympe/contract';
+import type { ChapterPage as ChapterPageData, MyAnswer } from '@olympe/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { answerKeys, fetchMyAnswers } from '../../api/answers';

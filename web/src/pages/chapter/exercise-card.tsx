@@ -6,7 +6,7 @@ import { isPdfFile } from '../../api/files';
 import { paths } from '../../config/paths';
 import { saveStateLabel, type AnswerQueue, type SaveState } from '../../lib/answer-queue';
 import { RichText } from './rich-text';
-import { withTestReturn } from './test-return-bar';
+import { withTestReturn } from '../../layout/test-return-bar';
 import { usePdfUpload } from './use-pdf-upload';
 
 interface Props {

@@ -9,7 +9,7 @@ import { MathText } from '../../components/MathText';
 import { PdfView } from '../../components/PdfView';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
-import { TestReturnBar, useTestReturnChapter, withTestReturn } from '../chapter/test-return-bar';
+import { TestReturnBar, useTestReturnChapter, withTestReturn } from '../../layout/test-return-bar';
 import { filterGradeInput, STATUS_TEXT, useGradeEditor } from './use-grade-editor';
 
 export const NO_ANSWER = 'Aucune réponse enregistrée.';

@@ -5,7 +5,7 @@ import { useParams } from 'react-router';
 import { PDF_PATH_PATTERN } from '@olympe/contract';
 import { fetchPdfLink } from '../../api/files';
 import { PdfView } from '../../components/PdfView';
-import { TestReturnBar, useTestReturnChapter } from '../chapter/test-return-bar';
+import { TestReturnBar, useTestReturnChapter } from '../../layout/test-return-bar';
 
 export const NOT_A_PDF_TEXT = 'Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.';
 

@@ -3,10 +3,10 @@ import { Anchor, Group, Paper, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { fetchSessionState, sessionKeys } from '../../api/sessions';
-import { paths } from '../../config/paths';
-import { useServerCountdown } from '../../hooks/use-server-countdown';
-import { FIRST_WARNING_SECONDS, formatRemaining } from './chapter-view';
+import { fetchSessionState, sessionKeys } from '../api/sessions';
+import { paths } from '../config/paths';
+import { useServerCountdown } from '../hooks/use-server-countdown';
+import { FIRST_WARNING_SECONDS, formatRemaining } from '../pages/chapter/chapter-view';
 
 /** The query parameter naming the timed test a page was opened from (history, viewer). */
 export const TEST_PARAM = 'epreuve';
