@@ -140,3 +140,18 @@ describe('numericAnswerError', () => {
     expect(numericAnswerError('1/0')).toBe('Réponse non reconnue : on ne peut pas diviser par zéro.');
   });
 });
+
+describe('numericAnswerError’s fast path', () => {
+  it('gives the full parser’s verdict on plain numbers of every shape and length', () => {
+    const samples: string[] = [];
+    for (const sign of ['', '-']) {
+      for (const whole of ['0', '7', '42', '1000', '0012', '9'.repeat(45), '9'.repeat(48), '9'.repeat(49)]) {
+        for (const tail of ['', '.', ',', '.5', ',25', '.000', ',1234567']) samples.push(`${sign}${whole}${tail}`);
+      }
+    }
+    for (const text of samples) {
+      const full = parseFrenchNumber(text, { allowFraction: true });
+      expect(numericAnswerError(text) === null, text).toBe(full.ok);
+    }
+  });
+});

@@ -120,6 +120,8 @@ export function sameNumber(a: ExactNumber, b: ExactNumber): boolean {
   return a.num === b.num && a.den === b.den;
 }
 
+const PLAIN_NUMBER = /^-?\d+(?:[.,]\d*)?$/;
+
 /** Every numeric exercise takes fractions of integers (docs/decisions.md, « Numeric answers »). */
 export const parseNumericAnswerText = (text: string) => parseFrenchNumber(text, { allowFraction: true });
 
@@ -128,6 +130,9 @@ export const parseNumericAnswerText = (text: string) => parseFrenchNumber(text, 
  * saved (a number, or empty: clearing an answer is always allowed).
  */
 export function numericAnswerError(text: string): string | null {
+  // The save path's common case (digits, one decimal mark, a leading minus) in one regular expression:
+  // the same verdict as the full parser (numeric.test.ts checks it), without its allocations.
+  if (text.length <= NUMERIC_ANSWER_MAX && PLAIN_NUMBER.test(text)) return null;
   if (text.trim() === '') return null;
   const parsed = parseNumericAnswerText(text);
   return parsed.ok ? null : `Réponse non reconnue : ${parsed.reason}`;
