@@ -112,7 +112,7 @@ describe('POST /api/pdfs and hostile PDFs', () => {
     expect(polls).toBeGreaterThan(0);
     expect(worstHealthMs, `health took ${Math.round(worstHealthMs)} ms`).toBeLessThan(HEALTH_BOUND_MS);
     expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body).toEqual({ message });
+    expect(res.body).toEqual({ message, code: status === 413 ? 'too_large' : 'bad_request' });
     expect(ms).toBeLessThan(12_000);
     expect(await fileCount()).toBe(before);
   });
@@ -137,7 +137,7 @@ describe('POST /api/pdfs and hostile PDFs', () => {
       const busy = answers.filter((a) => a.status === 503);
       expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(pdfLimits.threads);
       expect(busy.length).toBeGreaterThan(0);
-      expect(busy[0].body).toEqual({ message: 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.' });
+      expect(busy[0].body).toEqual({ message: 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.', code: 'unavailable' });
     } finally {
       pdfLimits.maxQueue = saved;
     }
