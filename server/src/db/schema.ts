@@ -19,6 +19,15 @@ import {
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+/** The chapter or the user a row belongs to: it goes with them. */
+const chapterRef = () =>
+  uuid('chapter_id')
+    .notNull()
+    .references(() => chapters.id, { onDelete: 'cascade' });
+const userRef = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
 
 /** Fixed ids of rows created by migrations (DESIGN §3 Roles; issue 3 home schooling). */
 export const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
@@ -95,9 +104,7 @@ export const groupMembers = pgTable(
     groupId: uuid('group_id')
       .notNull()
       .references(() => groups.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef(),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user_idx').on(t.userId)],
 );
@@ -116,9 +123,7 @@ export const accessGroups = pgTable(
   'access_groups',
   {
     id: id(),
-    chapterId: uuid('chapter_id')
-      .notNull()
-      .references(() => chapters.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
     /** Table order: the first matching group decides the window (DESIGN §3). */
     position: integer('position').notNull(),
     name: text('name').notNull().default('all'),
@@ -137,9 +142,7 @@ export const exercises = pgTable(
   'exercises',
   {
     id: id(),
-    chapterId: uuid('chapter_id')
-      .notNull()
-      .references(() => chapters.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
     position: integer('position').notNull().default(0),
     title: text('title').notNull(),
     answerFormat: text('answer_format').notNull().default('numeric'),
@@ -166,12 +169,8 @@ export const statementVersions = pgTable(
 export const chapterSessions = pgTable(
   'chapter_sessions',
   {
-    chapterId: uuid('chapter_id')
-      .notNull()
-      .references(() => chapters.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
+    userId: userRef(),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     /** The deadline fixed at start (start + duration, capped by the window end); null = unlimited. */
     endTime: timestamp('end_time', { withTimezone: true }),
@@ -210,9 +209,7 @@ export const answers = pgTable(
   'answers',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef(),
     exerciseId: uuid('exercise_id')
       .notNull()
       .references(() => exercises.id, { onDelete: 'cascade' }),
@@ -264,9 +261,7 @@ export const unlabeledAnswers = pgTable(
   'unlabeled_answers',
   {
     id: id(),
-    chapterId: uuid('chapter_id')
-      .notNull()
-      .references(() => chapters.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
     fileId: uuid('file_id')
       .notNull()
       .references(() => files.id),
@@ -295,9 +290,7 @@ export const centers = pgTable(
   'centers',
   {
     id: id(),
-    chapterId: uuid('chapter_id')
-      .notNull()
-      .references(() => chapters.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
     institutionId: uuid('institution_id')
       .notNull()
       .references(() => institutions.id),
@@ -313,12 +306,8 @@ export const centers = pgTable(
 export const centerRegistrations = pgTable(
   'center_registrations',
   {
-    chapterId: uuid('chapter_id')
-      .notNull()
-      .references(() => chapters.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
+    userId: userRef(),
     institutionId: uuid('institution_id')
       .notNull()
       .references(() => institutions.id),
@@ -338,12 +327,8 @@ export const sessionExtensions = pgTable(
   'session_extensions',
   {
     id: id(),
-    chapterId: uuid('chapter_id')
-      .notNull()
-      .references(() => chapters.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
+    userId: userRef(),
     minutes: integer('minutes').notNull(),
     reason: text('reason').notNull(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
@@ -356,15 +341,11 @@ export const sessionExtensions = pgTable(
 export const centerRefusals = pgTable(
   'center_refusals',
   {
-    chapterId: uuid('chapter_id')
-      .notNull()
-      .references(() => chapters.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
     institutionId: uuid('institution_id')
       .notNull()
       .references(() => institutions.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef(),
     refusedBy: uuid('refused_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
@@ -375,12 +356,8 @@ export const focusEvents = pgTable(
   'focus_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    chapterId: uuid('chapter_id')
-      .notNull()
-      .references(() => chapters.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
+    userId: userRef(),
     eventType: text('event_type').notNull(),
     at: createdAt(),
     ip: text('ip'),
@@ -392,9 +369,7 @@ export const emailTokens = pgTable(
   'email_tokens',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef(),
     /** sha256 of the 32 random bytes sent by mail; the token itself is never stored. */
     tokenHash: text('token_hash').notNull(),
     purpose: text('purpose').notNull(),
@@ -440,9 +415,7 @@ export const gradingClaims = pgTable(
     answerId: uuid('answer_id')
       .primaryKey()
       .references(() => answers.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef(),
     claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('grading_claims_user_idx').on(t.userId)],
