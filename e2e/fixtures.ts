@@ -49,11 +49,27 @@ export async function loginByApi(page: Page, email: string, password = PASSWORD)
   await page.evaluate((t) => localStorage.setItem('jwt', t), token);
 }
 
-/** axe on the current page: no serious or critical violation. */
-export async function expectAccessible(page: Page, label: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+/**
+ * axe on the current page: no serious or critical violation. `labelInName` adds axe's experimental
+ * label-content-name-mismatch rule (WCAG 2.5.3, off by default), for pages already brought in line
+ * with it; the others still name controls by an aria-label that drops their visible text.
+ */
+export async function expectAccessible(page: Page, label: string, options: { labelInName?: boolean } = {}): Promise<void> {
+  const builder = new AxeBuilder({ page });
+  if (options.labelInName) builder.options({ rules: { 'label-content-name-mismatch': { enabled: true } } });
+  const results = await builder.analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${label}: ${v.id} — ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+/** expectAccessible at desktop (1280 px) then phone (375 px) width; the page is left at its own size. */
+export async function expectAccessibleAtBothWidths(page: Page, label: string, options: { labelInName?: boolean } = {}): Promise<void> {
+  const size = page.viewportSize();
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expectAccessible(page, `${label} (${width} px)`, options);
+  }
+  if (size) await page.setViewportSize(size);
 }
 
 export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.test`;

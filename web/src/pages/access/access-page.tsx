@@ -10,7 +10,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
   Tooltip,
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
@@ -22,6 +21,7 @@ import { showNotice } from '../../api/notify';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { newAccessRow, toAccessGroups, toFormRow } from './access-form';
+import { PageHeading } from '../../components/page-heading';
 
 const GENDER_LABELS: Record<Gender, string> = { male: 'Garçon', female: 'Fille', other: 'Autre' };
 const genderOptions = GENDERS.map((g) => ({ value: g, label: GENDER_LABELS[g] }));
@@ -44,7 +44,7 @@ export function AccessPage() {
   if (query.isError) {
     return (
       <Stack>
-        <Title order={1}>{title}</Title>
+        <PageHeading>{title}</PageHeading>
         <Text>Impossible de charger ce chapitre.</Text>
       </Stack>
     );
@@ -71,7 +71,7 @@ export function AccessPage() {
 
   return (
     <Stack>
-      <Title order={1}>{title}</Title>
+      <PageHeading>{title}</PageHeading>
       <Text fw={600}>{query.data.title}</Text>
       <Text size="sm">
         Le premier groupe (dans l’ordre du tableau) qui correspond à l’élève décide de sa fenêtre d’accès et de sa durée. Dates et

@@ -14,7 +14,6 @@ import {
   SegmentedControl,
   Stack,
   Text,
-  Title,
 } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconDeviceFloppy, IconQrcode, IconRotateClockwise } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -37,6 +36,7 @@ import { usePdfDocument } from '../../components/PdfView/use-pdf';
 import { PageView, PdfFailed } from './page-view';
 import { PupilPicker } from './pupil-picker';
 import { buildLabels, commandForKey, initSorting, sortingReducer, type KeyTarget } from './sorting-state';
+import { PageHeading } from '../../components/page-heading';
 
 const RESERVATION_RENEW_MS = 4 * 60_000;
 export const SORTING_START_LABEL = 'Commencer le tri';
@@ -89,7 +89,7 @@ export function SortingPage() {
   }
   return (
     <Stack>
-      <Title order={1}>{SORTING_TITLE}</Title>
+      <PageHeading>{SORTING_TITLE}</PageHeading>
       {body}
     </Stack>
   );
