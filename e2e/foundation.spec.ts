@@ -51,6 +51,15 @@ test.describe('Fondations', () => {
   test('[VISITEUR] la page d’accueil montre les tutoriels et l’adresse de contact', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'Accueil' })).toBeVisible();
+    // The first Tab reaches « Aller au contenu »; Enter puts the focus on the page's content.
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Aller au contenu' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.screenshot({ path: screenshot('skip-link.png') });
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('main')).toBeFocused();
+    await expect(page).toHaveTitle('Accueil — Olympe');
     await page.getByRole('button', { name: 'Signaler un bug' }).click();
     await expect(page.getByRole('link', { name: 'no-reply@localhost' }).first()).toBeVisible();
     await expectAccessible(page, '/');
