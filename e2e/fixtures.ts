@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type APIResponse, type Locator, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { E2E_DATA_DIR } from './playwright.config.js';
 
@@ -70,6 +70,20 @@ export async function expectAccessibleAtBothWidths(page: Page, label: string, op
     await expectAccessible(page, `${label} (${width} px)`, options);
   }
   if (size) await page.setViewportSize(size);
+}
+
+/**
+ * Fails when a listed label is cut: its content is wider than its box (scrollWidth > clientWidth),
+ * as a nowrap button label or a table pushed behind a scrollbar is. Each target is [what, element].
+ */
+export async function expectNotCut(label: string, targets: Array<[string, Locator]>): Promise<void> {
+  const cut: string[] = [];
+  for (const [what, element] of targets) {
+    const { scroll, client } = await element.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    // One pixel of rounding between the two widths is not a cut.
+    if (scroll > client + 1) cut.push(`${what} : ${scroll} px de contenu dans ${client} px`);
+  }
+  expect(cut, label).toEqual([]);
 }
 
 export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.test`;
