@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { adminHeaders, adminPage, expectAccessible, screenshot, tag } from './fixtures.js';
+import { adminHeaders, adminPage, expectAccessible, expectNotCut, screenshot, tag } from './fixtures.js';
 
 const FIRST = 'Partage de la pizza';
 const SECOND = 'Course à pied';
@@ -108,6 +108,20 @@ test.describe('Rédaction des sujets', () => {
       await expect(page.getByRole('textbox', { name: 'Nom du groupe 1' })).toHaveValue('all');
       await page.getByRole('textbox', { name: 'Durée en minutes du groupe 1' }).fill('30');
       await expectAccessible(page, '/access/{id}');
+      // At 1280 px the whole table, « Début » and « Fin » included, fits without a sideways scrollbar.
+      await expectNotCut('/access à 1280 px', [['le tableau des groupes d’accès', page.getByRole('region', { name: 'Tableau des groupes d’accès' })]]);
+      await expectNotCut('/access à 1280 px', [
+        ['« Début »', page.getByText('Début', { exact: true })],
+        ['« Fin »', page.getByText('Fin', { exact: true })],
+      ]);
+      await expect(page.getByRole('textbox', { name: /^Fin de l’accès du groupe 1/ })).toBeInViewport();
+      await page.screenshot({ path: screenshot('access-1280.png'), fullPage: true });
+      await page.setViewportSize({ width: 375, height: 800 });
+      // On a phone the table scrolls sideways in its focusable region; its headers stay whole.
+      await expectNotCut('/access à 375 px', [['« Accès (heure de Paris) »', page.getByRole('columnheader', { name: 'Accès (heure de Paris)' })]]);
+      await expectAccessible(page, '/access/{id} (375 px)');
+      await page.screenshot({ path: screenshot('access-375.png'), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 720 });
       await page.getByRole('button', { name: 'Enregistrer' }).click();
       await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
       await page.screenshot({ path: screenshot('access.png'), fullPage: true });

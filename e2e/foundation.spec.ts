@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createAccount, expectAccessible, linkFromOutbox, loginByApi, PASSWORD, screenshot, unique } from './fixtures.js';
+import { createAccount, expectAccessible, expectAccessibleAtBothWidths, linkFromOutbox, loginByApi, PASSWORD, screenshot, unique } from './fixtures.js';
 
 test.describe('Fondations', () => {
   test('[ÉLÈVE] s’inscrit, confirme par le lien reçu, se connecte, puis se déconnecte', async ({ page }) => {
@@ -21,6 +21,7 @@ test.describe('Fondations', () => {
     });
     await page.getByRole('button', { name: 'Continuer' }).click();
     await expect(page.getByText('Le mot de passe ne respecte pas toutes les contraintes.')).toBeVisible();
+    await expectAccessibleAtBothWidths(page, '/confirm (mot de passe trop faible)');
     expect(confirmCalls).toBe(0);
     await password.fill(PASSWORD);
     await page.getByRole('button', { name: 'Continuer' }).click();
@@ -28,14 +29,19 @@ test.describe('Fondations', () => {
     expect(confirmCalls).toBe(1);
 
     await expect(page.getByRole('heading', { name: 'Connexion' })).toBeVisible();
+    await expect(page).toHaveTitle('Connexion — Olympe');
     await expectAccessible(page, '/login');
     await page.getByLabel(/e-mail/i).fill(email);
     await page.locator('input[type="password"]').fill(PASSWORD);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await expect(page).toHaveURL(/\/profile$/);
     await expect(page.getByText('Complétez votre profil pour accéder aux contenus.').first()).toBeVisible();
+    await expect(page).toHaveTitle('Mon profil — Olympe');
     await expectAccessible(page, '/profile');
     await page.screenshot({ path: screenshot('profile-incomplete.png'), fullPage: true });
+    await page.goto('/donnees-personnelles');
+    await expect(page.getByRole('heading', { name: 'Données personnelles', level: 1 })).toBeVisible();
+    await expectAccessibleAtBothWidths(page, '/donnees-personnelles');
 
     await page.getByRole('button', { name: 'Se déconnecter' }).or(page.getByRole('link', { name: 'Se déconnecter' })).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -45,6 +51,15 @@ test.describe('Fondations', () => {
   test('[VISITEUR] la page d’accueil montre les tutoriels et l’adresse de contact', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'Accueil' })).toBeVisible();
+    // The first Tab reaches « Aller au contenu »; Enter puts the focus on the page's content.
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Aller au contenu' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.screenshot({ path: screenshot('skip-link.png') });
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('main')).toBeFocused();
+    await expect(page).toHaveTitle('Accueil — Olympe');
     await page.getByRole('button', { name: 'Signaler un bug' }).click();
     await expect(page.getByRole('link', { name: 'no-reply@localhost' }).first()).toBeVisible();
     await expectAccessible(page, '/');

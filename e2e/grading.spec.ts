@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
+import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, expectAccessibleAtBothWidths, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
 
 
 test.describe('Correction', () => {
@@ -62,6 +62,7 @@ test.describe('Correction', () => {
     await loginByApi(page, member.email);
     await page.goto(`/grader/${chapterId}`);
     await expect(page.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
+    await expect(page).toHaveTitle(`Correction : ${title} — Olympe`);
     await expect(page.getByRole('link', { name: 'Alice Abel, Carrés : à corriger' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Exporter en CSV' })).toHaveCount(0);
     await expectAccessible(page, '/grader/{id} (correcteur)');
@@ -85,7 +86,7 @@ test.describe('Correction', () => {
     };
     const graded = new Map<string, string>();
     graded.set(await gradeOne('1', { comment: 'Très bien : $\\sqrt{16} = 4$.' }), '1');
-    await expectAccessible(page, '/history/{u}/{e} (correcteur)');
+    await expectAccessibleAtBothWidths(page, '/history/{u}/{e} (correcteur)', { labelInName: true });
     await page.screenshot({ path: screenshot('history-grading.png'), fullPage: true });
     await page.getByRole('button', { name: 'Copie suivante' }).click();
     await expect.poll(() => new URL(page.url()).pathname.split('/')[2]).not.toBe([...graded.keys()][0]);
@@ -164,6 +165,14 @@ test.describe('Correction', () => {
       await expect(pupilTab.locator('.katex').first()).toBeVisible();
       await expectAccessible(pupilTab, '/chapter/{id} (notes publiées)');
       await pupilTab.screenshot({ path: screenshot('chapter-published.png'), fullPage: true });
+      // Her own history, read-only: the grade and the published comment.
+      await pupilTab.goto(`/history/${pupils[0].id}/${ex1}`);
+      await expect(pupilTab.getByRole('heading', { name: 'Résultat' })).toBeVisible();
+      await expect(pupilTab.getByRole('textbox', { name: 'Note' })).toHaveCount(0);
+      await expectAccessibleAtBothWidths(pupilTab, '/history/{u}/{e} (élève, lecture seule)', { labelInName: true });
+      await pupilTab.setViewportSize({ width: 375, height: 800 });
+      await pupilTab.screenshot({ path: screenshot('history-pupil-375.png'), fullPage: true });
+      await pupilTab.setViewportSize({ width: 1280, height: 720 });
       // Another pupil's history stays closed to her.
       const other = await request.get(`/api/answer/history/${pupils[1].id}/${ex1}`, { headers: pupils[0].headers });
       expect(other.status()).toBe(403);

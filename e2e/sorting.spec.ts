@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, screenshot, tag } from './fixtures.js';
+import { addToGroup, adminHeaders, apiAccount, expectAccessible, expectNotCut, loginByApi, MEMBERS_GROUP_ID, ok, screenshot, tag } from './fixtures.js';
 
 
 type Headers = Record<string, string>;
@@ -123,6 +123,16 @@ test.describe('Triage', () => {
     await expect(page.getByRole('radio', { name: '90°' })).toBeChecked();
     await expect(page.getByRole('img', { name: 'Copie scannée, page 2 sur 4' })).toHaveAttribute('data-rotation', '90');
     await page.screenshot({ path: screenshot('sorting-page.png'), fullPage: true });
+    // Space on a focused exercise box ticks it, as a keyboard user expects; the page does not turn.
+    const arithmetic = page.getByRole('checkbox', { name: 'Arithmétique' });
+    await arithmetic.focus();
+    await page.keyboard.press(' ');
+    await expect(arithmetic).not.toBeChecked();
+    await expect(page.getByRole('radio', { name: '90°' })).toBeChecked();
+    await page.keyboard.press(' ');
+    await expect(arithmetic).toBeChecked();
+    await expect(page.getByRole('group', { name: 'Raccourcis clavier' })).toContainText('sauf sur une case à cocher');
+    await region.focus();
     // Page 3: blank.
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('b');
@@ -135,6 +145,18 @@ test.describe('Triage', () => {
     await expect(page.getByRole('checkbox', { name: 'Géométrie' })).toBeChecked();
     await expect(page.getByRole('checkbox', { name: 'Arithmétique' })).not.toBeChecked();
     await expect(page.getByRole('button', { name: 'Sauvegarder et passer au fichier suivant' })).toBeVisible();
+    // Nothing cut at 1280 px (the button read « Sauvegarder et passer au fi ») nor at 375 px.
+    const saveLabel = page.getByRole('button', { name: 'Sauvegarder et passer au fichier suivant' }).locator('.mantine-Button-label');
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expectNotCut(`/sorting à ${width} px`, [
+        ['« Sauvegarder et passer au fichier suivant »', saveLabel],
+        ...(width === 1280 ? ([['l’élève choisi', search]] as Array<[string, typeof search]>) : []),
+      ]);
+      await page.screenshot({ path: screenshot(`sorting-last-page-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await region.focus();
     // ← then → keep the choices.
     await page.keyboard.press('ArrowLeft');
     await expect(page.getByRole('checkbox', { name: 'Page blanche' })).toBeChecked();

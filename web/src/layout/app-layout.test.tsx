@@ -32,4 +32,15 @@ describe('AppLayout', () => {
     fireEvent.click(screen.getByRole('link', { name: "S'inscrire" }));
     expect(overlay()).toBeNull();
   });
+
+  it('offers « Aller au contenu » first, which moves the focus to the main content', () => {
+    renderWithProviders(<AppLayout />);
+    const skip = screen.getByRole('link', { name: 'Aller au contenu' });
+    // First in document order among the focusable elements: the first Tab lands on it.
+    const focusable = document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])');
+    expect(focusable[0]).toBe(skip);
+    fireEvent.click(skip);
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+    expect(screen.getByRole('main').id).toBe('contenu');
+  });
 });

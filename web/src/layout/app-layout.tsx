@@ -5,6 +5,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { ImpersonationBanner } from '../components/ImpersonationBanner';
 import { paths } from '../config/paths';
 import { Sidebar } from './sidebar';
+import { MAIN_CONTENT_ID, SkipLink } from './skip-link';
 
 // SPEC §9: mobile breakpoint 768 px, which is Mantine's `sm` (48em). A max width keeps the
 // mobile drawer narrower than the screen, so the overlay beside it can be clicked to close it.
@@ -25,6 +26,7 @@ export function AppLayout() {
       navbar={{ width: 280, breakpoint: MOBILE_BREAKPOINT, collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" gap="sm">
           <Burger
@@ -62,7 +64,8 @@ export function AppLayout() {
         />
       )}
 
-      <AppShell.Main>
+      {/* Focusable by script only, for the skip link; no ring around the whole page. */}
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} style={{ outline: 'none' }}>
         <ImpersonationBanner />
         <Suspense
           fallback={

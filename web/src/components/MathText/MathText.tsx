@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Box, Skeleton, Stack, Text, Textarea } from '@mantine/core';
+import { Box, Skeleton, Stack, Text, Textarea, VisuallyHidden } from '@mantine/core';
 import classes from './MathText.module.css';
 
 const MathRender = lazy(() => import('./math-render'));
@@ -103,7 +103,6 @@ export function MathText({ value, label, onChange, placeholder = 'Cliquez pour Ã
       className={`${classes.math} ${classes.editable}`}
       role="button"
       tabIndex={0}
-      aria-label={`Modifier : ${label}`}
       onClick={() => setDraft(value)}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -112,6 +111,9 @@ export function MathText({ value, label, onChange, placeholder = 'Cliquez pour Ã
         }
       }}
     >
+      {/* Named by its content, never by an aria-label: the name must hold the words a pupil sees
+          (WCAG 2.5.3, axe label-content-name-mismatch), which says Â« Modifier : Commentaireâ€¦ Â». */}
+      <VisuallyHidden component="span">Modifier : {label} </VisuallyHidden>
       {rendered}
     </Box>
   );

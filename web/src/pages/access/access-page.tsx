@@ -10,7 +10,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
   Tooltip,
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
@@ -22,6 +21,7 @@ import { showNotice } from '../../api/notify';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { newAccessRow, toAccessGroups, toFormRow } from './access-form';
+import { PageHeading } from '../../components/page-heading';
 
 const GENDER_LABELS: Record<Gender, string> = { male: 'Garçon', female: 'Fille', other: 'Autre' };
 const genderOptions = GENDERS.map((g) => ({ value: g, label: GENDER_LABELS[g] }));
@@ -44,7 +44,7 @@ export function AccessPage() {
   if (query.isError) {
     return (
       <Stack>
-        <Title order={1}>{title}</Title>
+        <PageHeading>{title}</PageHeading>
         <Text>Impossible de charger ce chapitre.</Text>
       </Stack>
     );
@@ -71,7 +71,7 @@ export function AccessPage() {
 
   return (
     <Stack>
-      <Title order={1}>{title}</Title>
+      <PageHeading>{title}</PageHeading>
       <Text fw={600}>{query.data.title}</Text>
       <Text size="sm">
         Le premier groupe (dans l’ordre du tableau) qui correspond à l’élève décide de sa fenêtre d’accès et de sa durée. Dates et
@@ -79,42 +79,41 @@ export function AccessPage() {
       </Text>
       {/* The wide table scrolls sideways: its viewport is focusable so the keyboard can scroll it. */}
       <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Tableau des groupes d’accès' }}>
-        <Table striped aria-label="Groupes d’accès" miw={1200}>
+        {/* Paired fields share a column, one above the other, each with its visible label: the table
+            fits the 968 px a 1280 px screen leaves beside the sidebar, « Début » and « Fin » included
+            (it was 1,200 px wide, the test window behind a scrollbar). A phone still scrolls sideways. */}
+        <Table striped aria-label="Groupes d’accès" miw={760} verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Nom</Table.Th>
-              <Table.Th>Genres</Table.Th>
-              <Table.Th>Classes</Table.Th>
-              <Table.Th>Né(e) au plus tôt le</Table.Th>
-              <Table.Th>Né(e) au plus tard le</Table.Th>
-              <Table.Th>Durée (minutes)</Table.Th>
-              <Table.Th>Début (heure de Paris)</Table.Th>
-              <Table.Th>Fin (heure de Paris)</Table.Th>
-              <Table.Th>Actions</Table.Th>
+              <Table.Th>Genres et classes</Table.Th>
+              <Table.Th>Date de naissance</Table.Th>
+              <Table.Th w={110}>Durée (minutes)</Table.Th>
+              <Table.Th>Accès (heure de Paris)</Table.Th>
+              <Table.Th w={70}>Actions</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {rows.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={9}>Aucun groupe d’accès : aucun élève ne voit ce chapitre.</Table.Td>
+                <Table.Td colSpan={6}>Aucun groupe d’accès : aucun élève ne voit ce chapitre.</Table.Td>
               </Table.Tr>
             )}
             {rows.map((row, i) => {
               const n = `du groupe ${i + 1}`;
               return (
                 <Table.Tr key={row.key}>
-                  <Table.Td miw={120}>
+                  <Table.Td miw={110}>
                     <TextInput aria-label={`Nom ${n}`} value={row.name} onChange={(e) => update(row.key, { name: e.currentTarget.value })} />
                   </Table.Td>
-                  <Table.Td miw={170}>
+                  <Table.Td miw={200}>
                     <MultiSelect
                       aria-label={`Genres ${n}`}
                       data={genderOptions}
                       value={row.genders}
                       onChange={(v) => update(row.key, { genders: v as Gender[] })}
+                      mb={6}
                     />
-                  </Table.Td>
-                  <Table.Td miw={220}>
                     <MultiSelect
                       aria-label={`Classes ${n}`}
                       data={gradeOptions}
@@ -122,23 +121,26 @@ export function AccessPage() {
                       onChange={(v) => update(row.key, { grades: v as Grade[] })}
                     />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td miw={150}>
                     <TextInput
                       type="date"
-                      aria-label={`Date de naissance minimale ${n}`}
+                      label="Au plus tôt"
+                      size="xs"
+                      aria-label={`Au plus tôt : date de naissance minimale ${n}`}
                       value={row.birthDateMin}
                       onChange={(e) => update(row.key, { birthDateMin: e.currentTarget.value })}
+                      mb={6}
                     />
-                  </Table.Td>
-                  <Table.Td>
                     <TextInput
                       type="date"
-                      aria-label={`Date de naissance maximale ${n}`}
+                      label="Au plus tard"
+                      size="xs"
+                      aria-label={`Au plus tard : date de naissance maximale ${n}`}
                       value={row.birthDateMax}
                       onChange={(e) => update(row.key, { birthDateMax: e.currentTarget.value })}
                     />
                   </Table.Td>
-                  <Table.Td miw={110}>
+                  <Table.Td>
                     <NumberInput
                       aria-label={`Durée en minutes ${n}`}
                       min={0}
@@ -149,17 +151,20 @@ export function AccessPage() {
                       onChange={(v) => update(row.key, { duration: typeof v === 'number' ? v : v === '' ? '' : Number(v) })}
                     />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td miw={190}>
                     <TextInput
                       type="datetime-local"
+                      label="Début"
+                      size="xs"
                       aria-label={`Début de l’accès ${n} (heure de Paris)`}
                       value={row.start}
                       onChange={(e) => update(row.key, { start: e.currentTarget.value })}
+                      mb={6}
                     />
-                  </Table.Td>
-                  <Table.Td>
                     <TextInput
                       type="datetime-local"
+                      label="Fin"
+                      size="xs"
                       aria-label={`Fin de l’accès ${n} (heure de Paris)`}
                       value={row.end}
                       onChange={(e) => update(row.key, { end: e.currentTarget.value })}

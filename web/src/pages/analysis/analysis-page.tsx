@@ -17,6 +17,7 @@ import {
   scoreBreakdown,
   type IndividualRow,
 } from './analysis';
+import { PageHeading } from '../../components/page-heading';
 
 const TITLE = 'Analyse de la triche';
 const ROW_HEIGHT = 36;
@@ -74,7 +75,7 @@ export function AnalysisPage() {
   if (query.isPending) {
     return (
       <Stack>
-        <Title order={1}>{TITLE}</Title>
+        <PageHeading>{TITLE}</PageHeading>
         <Center py="xl">
           <Loader role="status" aria-label="Chargement de l’analyse" />
         </Center>
@@ -84,7 +85,7 @@ export function AnalysisPage() {
   if (query.isError) {
     return (
       <Stack>
-        <Title order={1}>{TITLE}</Title>
+        <PageHeading>{TITLE}</PageHeading>
         <Alert color="red">Impossible de charger l’analyse de ce chapitre.</Alert>
       </Stack>
     );
@@ -102,9 +103,9 @@ function AnalysisView({ data }: { data: ChapterAnalysis }) {
 
   return (
     <Stack gap="md">
-      <Title order={1}>
+      <PageHeading>
         {TITLE} : {data.chapter.title}
-      </Title>
+      </PageHeading>
       {/* Blue: orange.9 on orange.0 is below AA contrast (axe). */}
       <Alert role="note" color="blue" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} title="Un indice, jamais un verdict">
         Un score élevé signale un comportement à regarder de plus près, pas une triche prouvée : un onglet ouvert par erreur, une coupure

@@ -27,6 +27,7 @@ import { StartConfirmModal } from './start-confirm-modal';
 import { PaperPanel } from './paper';
 import { RichText } from './rich-text';
 import { useAnswerQueue } from './use-answer-queue';
+import { PageHeading } from '../../components/page-heading';
 
 export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';
 export const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
@@ -124,7 +125,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
   const testChapter = running ? chapterId : null;
   return (
     <Stack>
-      <Title order={1}>{page.title}</Title>
+      <PageHeading>{page.title}</PageHeading>
       {page.headerStudents.trim() !== '' && (
         <Paper withBorder p="md" component="section" aria-labelledby="general-instructions">
           <Title order={2} size="h3" id="general-instructions">

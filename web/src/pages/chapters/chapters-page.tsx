@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Checkbox, Group, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Checkbox, Group, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -9,6 +9,7 @@ import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
 import { planChapterSave, rowOf, runChapterSave } from './plan-save';
+import { PageHeading } from '../../components/page-heading';
 
 /** SPEC §2 "Chapter management (/chapters)": editable titles and flags, delete, add, links, save. */
 export function ChaptersPage() {
@@ -46,7 +47,7 @@ export function ChaptersPage() {
 
   return (
     <Stack>
-      <Title order={1}>{title}</Title>
+      <PageHeading>{title}</PageHeading>
       {query.isError && <Text>Impossible de charger les chapitres.</Text>}
       <Table striped aria-label="Chapitres">
         <Table.Thead>

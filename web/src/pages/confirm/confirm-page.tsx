@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isPasswordValid, PASSWORD_RULES_MESSAGE } from '@olympe/contract';
 import { confirm } from '../../api/auth';
 import { paths } from '../../config/paths';
 import { PasswordChecklist } from './password-checklist';
+import { PageHeading } from '../../components/page-heading';
 
 /** SPEC §2 "Confirm": the password is chosen from the e-mailed link (?token=...). */
 export function ConfirmPage() {
@@ -35,7 +36,7 @@ export function ConfirmPage() {
 
   return (
     <Stack maw={480}>
-      <Title order={1}>Choix du mot de passe</Title>
+      <PageHeading>Choix du mot de passe</PageHeading>
       {!token && (
         <Text>Ce lien est incomplet : ouvrez le lien reçu par e-mail, ou inscrivez-vous à nouveau.</Text>
       )}

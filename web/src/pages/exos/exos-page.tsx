@@ -17,6 +17,7 @@ import { MathText } from '../../components/MathText';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { draftOf, hasChanges, newExercise, newVersion, planExerciseSave } from './plan-save';
+import { PageHeading } from '../../components/page-heading';
 
 const formatOptions = ANSWER_FORMATS.map((f) => ({ value: f, label: ANSWER_FORMAT_LABELS[f] }));
 
@@ -44,7 +45,7 @@ export function ExosPage() {
   if (chapterQuery.isError || exercisesQuery.isError) {
     return (
       <Stack>
-        <Title order={1}>{title}</Title>
+        <PageHeading>{title}</PageHeading>
         <Text>Impossible de charger ce chapitre.</Text>
       </Stack>
     );
@@ -85,7 +86,7 @@ export function ExosPage() {
 
   return (
     <Stack>
-      <Title order={1}>{title}</Title>
+      <PageHeading>{title}</PageHeading>
       <Text fw={600}>{chapter.title}</Text>
 
       <Stack gap={4}>

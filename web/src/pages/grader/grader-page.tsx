@@ -1,5 +1,5 @@
 import { useCallback, useDeferredValue, useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
-import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconRobot, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -25,6 +25,7 @@ import {
   totalCounts,
   type GradingRow,
 } from './grading-table';
+import { PageHeading } from '../../components/page-heading';
 
 /** SPEC §9: grading table height is the window height minus 200 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
@@ -35,7 +36,8 @@ const byTotal = (r: GradingRow) => r.total;
 
 /** Cell colours with readable contrast (axe): light backgrounds, dark text. */
 const CELL_STYLES: Record<string, CSSProperties> = {
-  graded: { background: 'var(--mantine-color-green-1)', color: 'var(--mantine-color-green-9)' },
+  // green.9 on green.1 is 3.8:1 (below AA): the green background carries the kind, the grade stays dark.
+  graded: { background: 'var(--mantine-color-green-1)', color: 'var(--mantine-color-gray-9)' },
   excused: { background: 'var(--mantine-color-gray-2)', color: 'var(--mantine-color-gray-8)' },
   ungraded: { background: 'var(--mantine-color-red-1)', color: 'var(--mantine-color-red-9)' },
 };
@@ -55,7 +57,7 @@ export function GraderPage() {
   if (query.isPending) {
     return (
       <Stack>
-        <Title order={1}>Correction</Title>
+        <PageHeading>Correction</PageHeading>
         <Center py="xl">
           <Loader role="status" aria-label="Chargement du tableau de correction" />
         </Center>
@@ -65,7 +67,7 @@ export function GraderPage() {
   if (query.isError) {
     return (
       <Stack>
-        <Title order={1}>Correction</Title>
+        <PageHeading>Correction</PageHeading>
         <Alert color="red">Impossible de charger le tableau de correction.</Alert>
       </Stack>
     );
@@ -158,7 +160,7 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
 
   return (
     <Stack gap="sm">
-      <Title order={1}>Correction : {chapter.title}</Title>
+      <PageHeading>Correction : {chapter.title}</PageHeading>
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <TextInput
           label="Rechercher par nom ou prénom"

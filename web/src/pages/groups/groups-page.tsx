@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { paths } from '../../config/paths';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
 import { planGroupSave, type GroupRow } from './plan-save';
+import { PageHeading } from '../../components/page-heading';
 
 /** SPEC §2 "Groups (/groups)": editable names, delete per row, add, link to members, save. */
 export function GroupsPage() {
@@ -44,7 +45,7 @@ export function GroupsPage() {
 
   return (
     <Stack>
-      <Title order={1}>Gestion des groupes</Title>
+      <PageHeading>Gestion des groupes</PageHeading>
       <Table striped aria-label="Groupes" maw={760}>
         <Table.Thead>
           <Table.Tr>

@@ -11,6 +11,7 @@ import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 import { TestReturnBar, useTestReturnChapter, withTestReturn } from '../../layout/test-return-bar';
 import { filterGradeInput, STATUS_TEXT, useGradeEditor } from './use-grade-editor';
+import { PageHeading } from '../../components/page-heading';
 
 export const NO_ANSWER = 'Aucune réponse enregistrée.';
 const HISTORY_TITLE = 'Historique des réponses';
@@ -26,7 +27,7 @@ export function HistoryPage() {
     return (
       <Stack>
         {returnBar}
-        <Title order={1}>{HISTORY_TITLE}</Title>
+        <PageHeading>{HISTORY_TITLE}</PageHeading>
         <Center py="xl">
           <Loader role="status" aria-label="Chargement de l’historique" />
         </Center>
@@ -37,7 +38,7 @@ export function HistoryPage() {
     return (
       <Stack>
         {returnBar}
-        <Title order={1}>{HISTORY_TITLE}</Title>
+        <PageHeading>{HISTORY_TITLE}</PageHeading>
         <Alert color="red">Impossible de charger cet historique.</Alert>
       </Stack>
     );
@@ -59,9 +60,9 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
 
   return (
     <Stack>
-      <Title order={1}>
+      <PageHeading>
         {name} — {exercise.title}
-      </Title>
+      </PageHeading>
       <Text c="gray.7">{exercise.chapterTitle}</Text>
 
       {answers.length === 0 ? (

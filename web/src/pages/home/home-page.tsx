@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { fetchPublicConfig } from '../../api/config';
 import { paths } from '../../config/paths';
+import { PageHeading } from '../../components/page-heading';
 
 /** The contact address, or a neutral wording while it loads or if the server cannot give it. */
 function ContactEmail() {
@@ -15,7 +16,7 @@ function ContactEmail() {
 export function HomePage() {
   return (
     <Stack maw={760}>
-      <Title order={1}>Accueil</Title>
+      <PageHeading>Accueil</PageHeading>
       <Text>
         Bienvenue sur Olympe, la plateforme de préparation aux olympiades de mathématiques. Vous y
         trouverez les tests en ligne, les épreuves sur papier et leurs corrections.

@@ -54,7 +54,8 @@ export function ExtensionsSection({ chapterId, extensions }: { chapterId: string
       {extensions.length === 0 ? (
         <Text>Aucune prolongation pour ce chapitre.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        // On a phone the table scrolls sideways: the scrolling box takes the focus so a keyboard can scroll it (axe).
+        <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Prolongations (défilement horizontal)' } }}>
           <Table striped aria-label="Prolongations">
             <Table.Thead>
               <Table.Tr>

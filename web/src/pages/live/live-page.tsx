@@ -5,6 +5,7 @@ import { formatParisDateTime } from '@olympe/contract';
 import { fetchLiveChapter, opsKeys } from '../../api/ops';
 import { ExtensionsSection } from './extensions-section';
 import { LIVE_REFRESH_MS, liveFigures, minuteLabels } from './live';
+import { PageHeading } from '../../components/page-heading';
 
 /** docs/operations.md "Watching the big day": an admin follows a running chapter, refreshed every 5 s (admins only: routes.tsx). */
 export function LivePage() {
@@ -32,7 +33,7 @@ export function LivePage() {
   return (
     <Stack>
       <Group justify="space-between" align="baseline">
-        <Title order={1}>En direct : {live.title}</Title>
+        <PageHeading>En direct : {live.title}</PageHeading>
         <Text size="sm" c="gray.8" aria-live="polite">
           Mis à jour le {formatParisDateTime(live.at)}
           {query.isError ? ' (dernière actualisation échouée)' : ''}

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import { login } from '../../api/auth';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
+import { PageHeading } from '../../components/page-heading';
 
 /** SPEC §2 "Login": on success the session is loaded, then the user goes to /profile. */
 export function LoginPage() {
@@ -29,7 +30,7 @@ export function LoginPage() {
 
   return (
     <Stack maw={420}>
-      <Title order={1}>Connexion</Title>
+      <PageHeading>Connexion</PageHeading>
       <form onSubmit={handleSubmit}>
         <Stack>
           <TextInput

@@ -23,6 +23,7 @@ import { SchoolMap } from '../../components/SchoolMap';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
+import { PageHeading } from '../../components/page-heading';
 
 /** The form of the selected institution; `_id` null: a new one, not yet saved. */
 interface Draft {
@@ -110,7 +111,7 @@ export function MapPage() {
 
   return (
     <Stack>
-      <Title order={1}>Établissements</Title>
+      <PageHeading>Établissements</PageHeading>
       <Text size="sm">
         Cliquez sur la carte pour ajouter un établissement, ou sur un marqueur pour le sélectionner ; un clic sur la carte
         déplace alors l’établissement sélectionné.

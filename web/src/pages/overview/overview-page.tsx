@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo, useState, type ChangeEvent } from 'react';
-import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { formatParisDateTime } from '@olympe/contract';
@@ -7,6 +7,7 @@ import { fetchOverview, gradingKeys } from '../../api/grading';
 import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { paths } from '../../config/paths';
 import { buildLines, filterLines, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
+import { PageHeading } from '../../components/page-heading';
 
 /** SPEC §9: window height minus 200 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
@@ -54,7 +55,7 @@ export function OverviewPage() {
 
   return (
     <Stack gap="sm">
-      <Title order={1}>Aperçu des corrections</Title>
+      <PageHeading>Aperçu des corrections</PageHeading>
       <Group align="flex-end">
         <TextInput label="Élève" value={filters.student} onChange={set('student')} />
         <TextInput label="Correcteur" value={filters.grader} onChange={set('grader')} />

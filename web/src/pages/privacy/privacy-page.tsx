@@ -1,6 +1,7 @@
 import { Anchor, List, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { fetchPublicConfig } from '../../api/config';
+import { PageHeading } from '../../components/page-heading';
 
 /** The contact address from the server's configuration (CONTACT_EMAIL). */
 function Contact() {
@@ -30,7 +31,7 @@ const KEPT: Array<{ what: string; why: string }> = [
 export function PrivacyPage() {
   return (
     <Stack maw={760}>
-      <Title order={1}>Données personnelles</Title>
+      <PageHeading>Données personnelles</PageHeading>
       <Text>
         Olympe conserve le strict nécessaire pour organiser les épreuves, les corriger et publier les
         résultats. Aucune donnée n’est vendue ni utilisée à des fins publicitaires, et aucun outil de

@@ -11,7 +11,6 @@ import {
   Stack,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { Navigate } from 'react-router';
@@ -30,6 +29,7 @@ import {
   type ProfileValues,
 } from './profile-form';
 import { SchoolPicker } from './school-picker';
+import { PageHeading } from '../../components/page-heading';
 
 /** SPEC §2 "Profile": the title's tag by role; pupils have none. */
 export const STAFF_SCHOOL_HINT =
@@ -88,7 +88,7 @@ export function ProfilePage() {
   return (
     <Stack maw={760}>
       <Group gap="sm" align="center">
-        <Title order={1}>Mon profil</Title>
+        <PageHeading>Mon profil</PageHeading>
         {tag && (
           <Badge size="lg" variant="filled">
             {tag}

@@ -19,6 +19,7 @@ import {
   type RegistrationRow,
   type StatusFilter,
 } from './registrations';
+import { PageHeading } from '../../components/page-heading';
 
 /** SPEC §9: the registrations table is the window height minus 220 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 220px))';
@@ -66,7 +67,7 @@ export function RegistrationsPage() {
 
   return (
     <Stack>
-      <Title order={1}>Aperçu du Chapitre</Title>
+      <PageHeading>Aperçu du Chapitre</PageHeading>
       {title && <Text c="dimmed">{title}</Text>}
       {query.isPending ? (
         <Center py="xl">

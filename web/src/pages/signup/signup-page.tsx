@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { register } from '../../api/auth';
 import { useCountdown } from '../../hooks/use-countdown';
+import { PageHeading } from '../../components/page-heading';
 
 /** SPEC §9: the send button waits 60 s before a new link can be asked (the server limits too). */
 export const RESEND_DELAY_S = 60;
@@ -33,7 +34,7 @@ export function SignupPage() {
 
   return (
     <Stack maw={480}>
-      <Title order={1}>Inscription</Title>
+      <PageHeading>Inscription</PageHeading>
       <Text>
         Saisissez votre adresse e-mail : vous recevrez un lien pour choisir votre mot de passe. Si vous
         avez déjà un compte, ce lien vous permet d'en changer le mot de passe.

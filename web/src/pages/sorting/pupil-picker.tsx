@@ -7,7 +7,7 @@ import { searchPupils, sortingKeys } from '../../api/sorting';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
-/** "Nom Prénom (établissement)": what the picker lists and shows once chosen. */
+/** "Nom Prénom (établissement)": what the picker lists; once chosen the field shows the name, the school below. */
 export function pupilLabel(p: SortingPupil): string {
   return p.institution?.name ? `${pupilName(p)} (${p.institution.name})` : pupilName(p);
 }
@@ -19,7 +19,7 @@ export function pupilLabel(p: SortingPupil): string {
 export function pupilGroups(registered: SortingPupil[], found: SortingPupil[], chosen: SortingPupil | null) {
   const seen = new Set<string>();
   const take = (list: SortingPupil[]) =>
-    list.filter((p) => !seen.has(p._id) && (seen.add(p._id), true)).map((p): ComboboxItem => ({ value: p._id, label: pupilLabel(p) }));
+    list.filter((p) => !seen.has(p._id) && (seen.add(p._id), true)).map((p): ComboboxItem => ({ value: p._id, label: pupilName(p) }));
   const atCenter = take(registered.filter((p) => p.atCenter));
   const others = take(registered.filter((p) => !p.atCenter && p.registered));
   const rest = take([...registered.filter((p) => !p.registered), ...found, ...(chosen ? [chosen] : [])]);
@@ -53,7 +53,7 @@ export const PupilPicker = forwardRef<HTMLInputElement, PupilPickerProps>(functi
 ) {
   const [search, setSearch] = useState('');
   const chosen = value ? (known.get(value) ?? null) : null;
-  const typing = search.trim().length >= 2 && (!chosen || search !== pupilLabel(chosen));
+  const typing = search.trim().length >= 2 && (!chosen || search !== pupilName(chosen));
   const [debounced] = useDebouncedValue(typing ? normalizeText(search) : '', SEARCH_DEBOUNCE_MS);
   const found = useQuery({
     queryKey: sortingKeys.pupils(chapterId, debounced),
@@ -67,6 +67,12 @@ export const PupilPicker = forwardRef<HTMLInputElement, PupilPickerProps>(functi
   }, [found.data, onFound]);
 
   const data = useMemo(() => pupilGroups(registered, found.data ?? [], chosen), [registered, found.data, chosen]);
+  // The list names the school too (two pupils may share a name); the one-line field keeps the name alone,
+  // which a 1280 px screen's side panel cut when it carried the school (« Bernoulli Zoé (Collège… »).
+  const fullLabels = useMemo(
+    () => new Map([...registered, ...(found.data ?? []), ...(chosen ? [chosen] : [])].map((p) => [p._id, pupilLabel(p)])),
+    [registered, found.data, chosen],
+  );
 
   // Accent- and case-insensitive on the names (the label also carries the school).
   const filter: OptionsFilter = ({ options, search: query }) => {
@@ -97,6 +103,8 @@ export const PupilPicker = forwardRef<HTMLInputElement, PupilPickerProps>(functi
         if (e.key === 'Escape') onDone();
       }}
       filter={filter}
+      renderOption={({ option }) => fullLabels.get(option.value) ?? option.label}
+      description={chosen?.institution?.name ?? undefined}
       selectFirstOptionOnChange
       allowDeselect={false}
       nothingFoundMessage={found.isFetching ? 'Recherche…' : 'Aucun élève trouvé'}

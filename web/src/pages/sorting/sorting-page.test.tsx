@@ -104,7 +104,9 @@ describe('SortingPage', () => {
     // Page 2: the pupil is carried; ↓ moves to the second exercise; space turns the page.
     press('ArrowRight');
     expect(screen.getByText('Page 2 sur 3')).toBeTruthy();
-    expect(searchBox().value).toBe('Dupré Éléonore (Collège Pascal)');
+    // The list named the school; the one-line field holds the name alone, the school shows below it.
+    expect(searchBox().value).toBe('Dupré Éléonore');
+    expect(screen.getByText('Collège Pascal')).toBeTruthy();
     press('ArrowDown');
     expect((screen.getByRole('checkbox', { name: 'Géométrie' }) as HTMLInputElement).checked).toBe(true);
     expect((screen.getByRole('checkbox', { name: 'Arithmétique' }) as HTMLInputElement).checked).toBe(false);
@@ -116,7 +118,7 @@ describe('SortingPage', () => {
     press('ArrowRight');
     expect(screen.getByText('Page 3 sur 3')).toBeTruthy();
     expect(screen.getByText('Suggestion lue sur le QR code')).toBeTruthy();
-    expect(searchBox().value).toBe('Noël Bastien (Collège Pascal)');
+    expect(searchBox().value).toBe('Noël Bastien');
 
     await act(async () => press('Enter'));
     await waitFor(() => expect(api.labelCopy).toHaveBeenCalledTimes(1));

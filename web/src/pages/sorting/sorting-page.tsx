@@ -14,7 +14,6 @@ import {
   SegmentedControl,
   Stack,
   Text,
-  Title,
 } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconDeviceFloppy, IconQrcode, IconRotateClockwise } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -37,6 +36,7 @@ import { usePdfDocument } from '../../components/PdfView/use-pdf';
 import { PageView, PdfFailed } from './page-view';
 import { PupilPicker } from './pupil-picker';
 import { buildLabels, commandForKey, initSorting, sortingReducer, type KeyTarget } from './sorting-state';
+import { PageHeading } from '../../components/page-heading';
 
 const RESERVATION_RENEW_MS = 4 * 60_000;
 export const SORTING_START_LABEL = 'Commencer le tri';
@@ -89,7 +89,7 @@ export function SortingPage() {
   }
   return (
     <Stack>
-      <Title order={1}>{SORTING_TITLE}</Title>
+      <PageHeading>{SORTING_TITLE}</PageHeading>
       {body}
     </Stack>
   );
@@ -181,10 +181,11 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
           {remaining > 1 ? `${remaining} fichiers à trier` : 'dernier fichier à trier'}
         </Text>
         <Grid gap="lg">
-          <Grid.Col span={{ base: 12, md: 8 }}>
+          {/* 7/5 rather than 8/4: at 1280 px the side panel was too narrow for the chosen pupil's name. */}
+          <Grid.Col span={{ base: 12, md: 7 }}>
             {failed ? <PdfFailed /> : <PageView doc={doc} pageNumber={state.current + 1} rotation={page.rotation} label={`Copie scannée, ${pageLabel.toLowerCase()}`} />}
           </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 4 }}>
+          <Grid.Col span={{ base: 12, md: 5 }}>
             <Paper withBorder p="md">
               <Stack gap="md">
                 <Group justify="space-between">
@@ -280,7 +281,16 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
                   ) : null}
                 </Group>
                 {onLastPage ? (
-                  <Button onClick={submit} loading={save.isPending} leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}>
+                  // A Mantine button keeps its label on one line and cuts it: this one wraps instead.
+                  <Button
+                    onClick={submit}
+                    loading={save.isPending}
+                    leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
+                    h="auto"
+                    mih={36}
+                    py={6}
+                    styles={{ label: { whiteSpace: 'normal', textAlign: 'center', overflow: 'visible' } }}
+                  >
                     {SORTING_SAVE_LABEL}
                   </Button>
                 ) : null}
@@ -299,7 +309,8 @@ function KeyHelp() {
   const rows: Array<[string[], string]> = [
     [['→', '←'], 'page suivante, précédente'],
     [['↑', '↓'], 'exercice précédent, suivant'],
-    [['Espace'], 'tourner de 90°'],
+    // A focused box or button keeps Space for itself, as a keyboard user expects (sorting-state.ts).
+    [['Espace'], 'tourner de 90° (sauf sur une case à cocher, un bouton ou un champ, où Espace garde son rôle)'],
     [['/'], 'chercher un élève (Entrée pour choisir)'],
     [['B'], 'page blanche'],
     [['Entrée'], 'sur la dernière page : sauvegarder'],

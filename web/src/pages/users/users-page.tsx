@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo, useState } from 'react';
-import { Alert, Button, Center, Group, Loader, Modal, Stack, Text, Textarea, TextInput, Title, Tooltip, ActionIcon } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Modal, Stack, Text, Textarea, TextInput, Tooltip, ActionIcon } from '@mantine/core';
 import { UserDataActions } from '../privacy/user-data-actions';
 import { ExtraTimeDialog, extraTimeLabel } from './extra-time-dialog';
 import { IconCopy, IconDownload, IconSearch } from '@tabler/icons-react';
@@ -25,6 +25,7 @@ import {
   removeEmails,
   yesNo,
 } from './members';
+import { PageHeading } from '../../components/page-heading';
 
 // Stable functions: the table caches sort keys per function (fast re-sorts while searching).
 const byFirstName = (m: GroupMember) => m.firstName;
@@ -48,7 +49,7 @@ export function UsersPage() {
   if (query.isError) {
     return (
       <Stack>
-        <Title order={1}>Gestion du groupe</Title>
+        <PageHeading>Gestion du groupe</PageHeading>
         <Alert color="red">Impossible de charger ce groupe.</Alert>
       </Stack>
     );
@@ -181,7 +182,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
 
   return (
     <Stack gap="sm">
-      <Title order={1}>Gestion du groupe {name}</Title>
+      <PageHeading>Gestion du groupe {name}</PageHeading>
       <Modal
         opened={dataOf !== null}
         onClose={() => setDataOf(null)}

@@ -1,11 +1,12 @@
 import { useState, type MouseEvent } from 'react';
-import { Alert, Anchor, Group, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Stack } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import { PDF_PATH_PATTERN } from '@olympe/contract';
 import { fetchPdfLink } from '../../api/files';
 import { PdfView } from '../../components/PdfView';
 import { TestReturnBar, useTestReturnChapter } from '../../layout/test-return-bar';
+import { PageHeading } from '../../components/page-heading';
 
 export const NOT_A_PDF_TEXT = 'Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.';
 
@@ -46,7 +47,7 @@ export function ViewerPage() {
   if (!path) {
     return (
       <Stack>
-        <Title order={1}>Visualisateur</Title>
+        <PageHeading>Visualisateur</PageHeading>
         <Alert color="red" title="Lien invalide">
           {NOT_A_PDF_TEXT}
         </Alert>
@@ -58,7 +59,7 @@ export function ViewerPage() {
     <Stack>
       {testChapter && <TestReturnBar chapterId={testChapter} />}
       <Group justify="space-between" align="center">
-        <Title order={1}>Visualisateur</Title>
+        <PageHeading>Visualisateur</PageHeading>
         <Anchor href={`/api/${path}`} onClick={download} aria-busy={busy}>
           <Group gap={4} component="span">
             <IconDownload size={16} aria-hidden="true" />
