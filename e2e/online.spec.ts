@@ -110,7 +110,7 @@ test.describe('Épreuve en ligne', () => {
       await page.setViewportSize({ width: 1280, height: 720 });
       await page.evaluate(() => window.scrollTo(0, 0));
       await expect(input(0)).toHaveAttribute('placeholder', '?');
-      await expect(card(0).getByRole('link', { name: 'Historique' })).toHaveAttribute('href', `/history/${me.id}/${exercises[0].id}`);
+      await expect(card(0).getByRole('link', { name: 'Historique' })).toHaveAttribute('href', `/history/${me.id}/${exercises[0].id}?epreuve=${chapterId}`);
 
       // Online: saved after the debounce.
       for (const i of [0, 1]) {
@@ -217,10 +217,12 @@ test.describe('Épreuve en ligne', () => {
       const seeCopy = pdfCard.getByRole('link', { name: 'Voir la copie' });
       await expect(seeCopy).toBeVisible();
       await seeCopy.click();
-      await expect(page).toHaveURL(new RegExp(`/history/${me.id}/${pdfExercise!.id}$`));
+      // Opened from the running test: the page keeps the way back to it (« Retour à l’épreuve »).
+      await expect(page).toHaveURL(new RegExp(`/history/${me.id}/${pdfExercise!.id}\\?epreuve=${chapterId}$`));
+      await expect(page.getByRole('link', { name: 'Retour à l’épreuve' })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Sophie Germain — Rédaction' })).toBeVisible();
       await page.getByRole('link', { name: 'Visualiser' }).click();
-      await expect(page).toHaveURL(/\/viewer\/pdfs\/[0-9a-f-]{36}\.pdf$/);
+      await expect(page).toHaveURL(new RegExp(`/viewer/pdfs/[0-9a-f-]{36}\\.pdf\\?epreuve=${chapterId}$`));
       await expect(page.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
       const after = await ok<{ users: Record<string, { data: string[] }> }>(await request.get(`/api/answer/table/${chapterId}`, { headers: admin }));
       expect(after.users[me.id].data[5]).toBe('?');
