@@ -55,6 +55,11 @@ export async function loginByApi(page: Page, email: string, password = PASSWORD)
  * with it; the others still name controls by an aria-label that drops their visible text.
  */
 export async function expectAccessible(page: Page, label: string, options: { labelInName?: boolean } = {}): Promise<void> {
+  // A dialog still fading in has its colours mixed with the page behind: axe would measure a contrast no one sees.
+  // Endless ones (a loader's spin) are left alone.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+  );
   const builder = new AxeBuilder({ page });
   if (options.labelInName) builder.options({ rules: { 'label-content-name-mismatch': { enabled: true } } });
   const results = await builder.analyze();
