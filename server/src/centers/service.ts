@@ -16,7 +16,6 @@ import type { Db, Tx } from '../db/client.js';
 import { one, rows } from '../db/query.js';
 import {
   accessGroups,
-  auditLog,
   centerRefusals,
   centerRegistrations,
   centers,
@@ -27,6 +26,7 @@ import {
 } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { computeCenterStatus, isCenterValidated, isExtraOption, registrationVerdict, type CenterFacts } from './status.js';
+import { audit } from '../db/audit.js';
 
 
 /** Centres only exist for paper chapters (SPEC §2: the panels are shown on offline chapters). */
@@ -341,7 +341,7 @@ export async function refuseRegistration(db: Db, auth: AuthContext, chapterId: s
     }
     await tx.delete(centerRegistrations).where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
     await tx.insert(centerRefusals).values({ chapterId, institutionId, userId, refusedBy: auth.userId }).onConflictDoNothing();
-    await tx.insert(auditLog).values({ actorId: auth.actorId ?? auth.userId, action: 'center.refuse', targetId: userId, details: { chapterId, institutionId } });
+    await audit(tx, auth, 'center.refuse', userId, { chapterId, institutionId });
   });
 }
 

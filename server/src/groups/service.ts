@@ -3,9 +3,10 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
-import { auditLog, groupMembers, groups, institutions, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from '../db/schema.js';
+import { groupMembers, groups, institutions, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from '../db/schema.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { presentGroupMember } from '../users/presenters.js';
+import { audit } from '../db/audit.js';
 
 /** GET /group: the caller's own groups; admins see every group. */
 export async function listVisibleGroups(db: Db, auth: AuthContext): Promise<GroupSummary[]> {
@@ -77,10 +78,6 @@ async function assertNameFree(db: Tx, name: string, exceptId: string | null) {
     )
     .limit(1);
   if (clash.length > 0) throw conflict(`Un groupe s’appelle déjà « ${name} ».`);
-}
-
-function audit(db: Tx, auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
-  return db.insert(auditLog).values({ actorId: auth.actorId ?? auth.userId, action, targetId, details });
 }
 
 /** POST /group: a new empty group. */

@@ -3,9 +3,10 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { findChapter } from '../chapters/service.js';
 import type { Db } from '../db/client.js';
-import { auditLog, chapterSessions, sessionExtensions, users } from '../db/schema.js';
+import { chapterSessions, sessionExtensions, users } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import { reopenFinishedSession } from './finish.js';
+import { audit } from '../db/audit.js';
 
 async function findUser(db: Db, by: { id: string } | { email: string }) {
   const [user] = await db
@@ -27,12 +28,7 @@ export async function setExtraTime(db: Db, auth: AuthContext, userId: string, pe
   const user = await findUser(db, { id: userId });
   await db.transaction(async (tx) => {
     await tx.update(users).set({ extraTimePercent: percent }).where(eq(users.id, userId));
-    await tx.insert(auditLog).values({
-      actorId: auth.actorId ?? auth.userId,
-      action: 'user.extra-time',
-      targetId: userId,
-      details: { percent, previous: user.extraTimePercent },
-    });
+    await audit(tx, auth, 'user.extra-time', userId, { percent, previous: user.extraTimePercent });
   });
   return percent === 0
     ? `Temps supplémentaire retiré pour ${nameOf(user)}`
@@ -56,12 +52,7 @@ export async function addExtension(db: Db, auth: AuthContext, chapterId: string,
       .update(chapterSessions)
       .set({ endTime: sql`${chapterSessions.endTime} + ${input.minutes} * interval '1 minute'` })
       .where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, user.id), isNull(chapterSessions.finishedAt)));
-    await tx.insert(auditLog).values({
-      actorId,
-      action: 'session.extension',
-      targetId: user.id,
-      details: { chapterId, minutes: input.minutes, reason: input.reason },
-    });
+    await audit(tx, auth, 'session.extension', user.id, { chapterId, minutes: input.minutes, reason: input.reason });
   });
   await reopenFinishedSession(db, chapterId, user.id);
   return `${input.minutes} minute${input.minutes > 1 ? 's' : ''} ajoutée${input.minutes > 1 ? 's' : ''} pour ${nameOf(user)}`;

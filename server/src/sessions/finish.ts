@@ -2,10 +2,11 @@ import type { SessionStateView } from '@olympe/contract';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
-import { auditLog, chapterSessions } from '../db/schema.js';
+import { chapterSessions } from '../db/schema.js';
 import { conflict, forbidden } from '../errors.js';
 import { loadChapterContext, presentSessionState } from './service.js';
 import { computeSessionState } from './state.js';
+import { audit } from '../db/audit.js';
 
 export const STAFF_FINISH_MESSAGE = 'Seuls les élèves qui passent l’épreuve peuvent la terminer.';
 export const NOT_STARTED_FINISH_MESSAGE = 'Vous n’avez pas commencé cette épreuve : il n’y a rien à terminer.';
@@ -33,12 +34,7 @@ export async function finishChapter(db: Db, auth: AuthContext, chapterId: string
       .where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, auth.userId), isNull(chapterSessions.finishedAt)))
       .returning({ userId: chapterSessions.userId });
     if (rows.length === 0) return false;
-    await tx.insert(auditLog).values({
-      actorId: auth.actorId ?? auth.userId,
-      action: 'session.finish',
-      targetId: auth.userId,
-      details: { chapterId, remainingSeconds: ctx.state.remainingTime },
-    });
+    await audit(tx, auth, 'session.finish', auth.userId, { chapterId, remainingSeconds: ctx.state.remainingTime });
     return true;
   });
   if (!finished) throw conflict(ALREADY_OVER_MESSAGE);
