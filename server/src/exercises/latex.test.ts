@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildChapterLatex, escapeLatex, latexFileName, markdownToLatex, sanitizeMath, splitMath } from './latex.js';
+import {
+  buildChapterLatex,
+  escapeLatex,
+  latexFileName,
+  markdownToLatex,
+  nestableEnvironments,
+  sanitizeMath,
+  splitMath,
+} from './latex.js';
 
 describe('escapeLatex', () => {
   it('escapes the ten special characters', () => {
@@ -86,5 +94,35 @@ describe('latexFileName', () => {
     expect(latexFileName('Coupe Olympe 2026 — Tour 1')).toBe('Coupe Olympe 2026 — Tour 1.tex');
     expect(latexFileName('a/b:c')).toBe('a b c.tex');
     expect(latexFileName('  ')).toBe('sujet.tex');
+  });
+});
+
+describe('nestableEnvironments', () => {
+  it('turns the display environments KaTeX takes between $$ into forms that nest in \\[ \\]', () => {
+    expect(nestableEnvironments('\\begin{align*} a &= b \\\\ c &= d \\end{align*}')).toBe(
+      '\\begin{aligned} a &= b \\\\ c &= d \\end{aligned}',
+    );
+    expect(nestableEnvironments('\\begin{gather}x\\\\y\\end{gather}')).toBe('\\begin{gathered}x\\\\y\\end{gathered}');
+    expect(nestableEnvironments('\\begin{alignat*}{2} a &= b \\end{alignat*}')).toBe('\\begin{alignedat}{2} a &= b \\end{alignedat}');
+    expect(nestableEnvironments('\\begin{equation} x = 1 \\label{eq:1}\\tag{1} \\end{equation}')).toBe(' x = 1  ');
+  });
+
+  it('leaves the environments that already nest alone', () => {
+    const cases = '\\begin{cases} 1 & x > 0 \\\\ 0 & \\text{sinon} \\end{cases}';
+    expect(nestableEnvironments(cases)).toBe(cases);
+    expect(nestableEnvironments('\\begin{pmatrix} 1 \\end{pmatrix}')).toBe('\\begin{pmatrix} 1 \\end{pmatrix}');
+  });
+
+  it('is applied by markdownToLatex to display and inline formulas', () => {
+    expect(markdownToLatex('$$\\begin{align*} a &= 1 \\end{align*}$$')).toBe('\\[ \\begin{aligned} a &= 1 \\end{aligned} \\]');
+  });
+});
+
+describe('French spaces and symbols', () => {
+  it('prints the narrow no-break space as a thin space, in text and in formulas', () => {
+    expect(escapeLatex('«\u202fBonjour\u202f»\u202f; 1\u202f000')).toBe('«\\,Bonjour\\,»\\,; 1\\,000');
+    expect(sanitizeMath('60°')).toBe('60^{\\circ}');
+    expect(sanitizeMath('x ∈ ℝ, n ∈ ℕ')).toBe('x \\in  \\mathbb{R}, n \\in  \\mathbb{N}');
+    expect(escapeLatex('dans ℝ')).toBe('dans $\\mathbb{R}$');
   });
 });

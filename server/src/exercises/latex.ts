@@ -3,7 +3,8 @@ import { subjectFileName } from '@olympe/contract';
 /**
  * The subject of a chapter as a LaTeX document (SPEC §2 /exos/{id}, §9 "LaTeX subject export").
  * Statements are Markdown with $…$ and $$…$$ (the same text MathText renders): math passes
- * through, everything else is escaped. Needs only Debian's texlive-latex-base and lmodern.
+ * through, everything else is escaped. pdflatex needs only Debian's texlive-latex-base and lmodern;
+ * lualatex also needs texlive-luatex and texlive-latex-recommended (fontspec).
  */
 
 export interface LatexChapter {
@@ -45,6 +46,25 @@ const TEXT_UNICODE: Record<string, string> = {
   '\u03c0': '$\\pi$',
   '\u221a': '$\\surd$',
   '\u2192': '$\\rightarrow$',
+  '\u2208': '$\\in$',
+  '\u2200': '$\\forall$',
+  '\u2203': '$\\exists$',
+  // The narrow no-break space French puts before ; : ! ? and inside « », and the thin space.
+  '\u202f': '\\,',
+  '\u2009': '\\,',
+  '\u2011': '-',
+  // Superscript letters of French ordinals (3ᵉ, 1ʳᵉ, 2ⁿᵈ, nᵒ).
+  '\u1d49': '\\textsuperscript{e}',
+  '\u02b3': '\\textsuperscript{r}',
+  '\u207f': '\\textsuperscript{n}',
+  '\u1d48': '\\textsuperscript{d}',
+  '\u1d52': '\\textsuperscript{o}',
+  '\u02e2': '\\textsuperscript{s}',
+  '\u211d': '$\\mathbb{R}$',
+  '\u2115': '$\\mathbb{N}$',
+  '\u2124': '$\\mathbb{Z}$',
+  '\u211a': '$\\mathbb{Q}$',
+  '\u2102': '$\\mathbb{C}$',
 };
 
 /** The same symbols typed inside a formula. */
@@ -62,6 +82,26 @@ const MATH_UNICODE: Record<string, string> = {
   '\u221a': '\\sqrt ',
   '\u2192': '\\rightarrow ',
   '\u00a0': '~',
+  '\u202f': '\\,',
+  '\u2009': '\\,',
+  '\u00b0': '^{\\circ}',
+  '\u2026': '\\dots ',
+  '\u2208': '\\in ',
+  '\u2209': '\\notin ',
+  '\u2282': '\\subset ',
+  '\u222a': '\\cup ',
+  '\u2229': '\\cap ',
+  '\u2205': '\\emptyset ',
+  '\u2200': '\\forall ',
+  '\u2203': '\\exists ',
+  '\u2211': '\\sum ',
+  '\u21d2': '\\Rightarrow ',
+  '\u21d4': '\\Leftrightarrow ',
+  '\u211d': '\\mathbb{R}',
+  '\u2115': '\\mathbb{N}',
+  '\u2124': '\\mathbb{Z}',
+  '\u211a': '\\mathbb{Q}',
+  '\u2102': '\\mathbb{C}',
 };
 
 // Printable with utf8 input and T1 fonts: Latin-1, Latin Extended-A, usual French punctuation.
@@ -90,9 +130,46 @@ function escapeChars(text: string, keepMarkers: boolean): string {
 // Commands that read or write files, or redefine the language, are neutralised in formulas.
 const DANGEROUS = /\\(input|include|includeonly|write\d*|read|openin|openout|immediate|catcode|def|edef|gdef|xdef|let|futurelet|csname|endcsname|usepackage|RequirePackage|documentclass|special|newcommand|renewcommand|providecommand|newenvironment|renewenvironment|begin\{document|end\{document|makeatletter|loop|repeat|jobname|shipout|output|everypar|outer|expandafter|afterassignment|uppercase|lowercase|scantokens|detokenize|pdfprimitive|directlua|ShellEscape|verbatim)(?![a-zA-Z])/g;
 
+/**
+ * Display environments KaTeX accepts between $$…$$ but LaTeX refuses inside \[ \] (« Erroneous nesting
+ * of equation structures »), with the inner form that means the same there. KaTeX never numbers
+ * them, so neither does the export.
+ */
+const DISPLAY_ENVIRONMENTS: Record<string, string> = {
+  align: 'aligned',
+  'align*': 'aligned',
+  flalign: 'aligned',
+  'flalign*': 'aligned',
+  eqnarray: 'aligned',
+  'eqnarray*': 'aligned',
+  gather: 'gathered',
+  'gather*': 'gathered',
+  multline: 'gathered',
+  'multline*': 'gathered',
+  alignat: 'alignedat',
+  'alignat*': 'alignedat',
+  equation: '',
+  'equation*': '',
+  split: 'aligned',
+};
+
+/** align, gather, equation… typed in a formula, turned into the forms that nest in \[ \] and $…$. */
+export function nestableEnvironments(math: string): string {
+  return math
+    .replace(/\\(begin|end)\{([a-z]+\*?)\}/g, (whole, edge: string, name: string) => {
+      if (!(name in DISPLAY_ENVIRONMENTS)) return whole;
+      const inner = DISPLAY_ENVIRONMENTS[name];
+      return inner ? `\\${edge}{${inner}}` : '';
+    })
+    .replace(/\\(?:label|tag\*?)\{[^{}]*\}|\\(?:nonumber|notag)(?![a-zA-Z])/g, '');
+}
+
 /** A formula as typed between dollars, made safe: no file access, no unbalanced braces, no stray unicode. */
 export function sanitizeMath(math: string): string {
-  let body = math.replace(DANGEROUS, (_m, name: string) => `\\backslash\\mathrm{${name.replace(/[^a-zA-Z0-9]/g, '')}}`);
+  let body = nestableEnvironments(math).replace(
+    DANGEROUS,
+    (_m, name: string) => `\\backslash\\mathrm{${name.replace(/[^a-zA-Z0-9]/g, '')}}`,
+  );
   let out = '';
   let depth = 0;
   for (let i = 0; i < body.length; i++) {
@@ -254,21 +331,72 @@ export function markdownToLatex(md: string): string {
     .trim();
 }
 
-const PREAMBLE = String.raw`\documentclass[11pt,a4paper]{article}
-\usepackage[utf8]{inputenc}
-\usepackage[T1]{fontenc}
-\usepackage{lmodern}
+/**
+ * Compiles with pdflatex (utf8 input, T1 fonts, Latin Modern) and with lualatex or xelatex (fontspec,
+ * Latin Modern in OpenType): under LuaTeX the T1 set-up prints « » and ’ as other letters, so each
+ * engine gets its own fonts (decision 55). Then the macros KaTeX knows and LaTeX lacks, so that a
+ * statement that renders on the web compiles here.
+ */
+const PREAMBLE = String.raw`% Compile with pdflatex, lualatex or xelatex.
+\documentclass[11pt,a4paper]{article}
+\usepackage{iftex}
+\ifPDFTeX
+  \usepackage[utf8]{inputenc}
+  \usepackage[T1]{fontenc}
+  \usepackage{lmodern}
+\else
+  \usepackage{fontspec}
+\fi
 \usepackage{amsmath,amssymb}
+\usepackage{color}
 \usepackage[margin=2.2cm]{geometry}
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{0.6em}
 \pagestyle{plain}
-% Shortcuts KaTeX knows and LaTeX does not.
+% Macros KaTeX knows and LaTeX does not.
 \providecommand{\R}{\mathbb{R}}
 \providecommand{\N}{\mathbb{N}}
 \providecommand{\Z}{\mathbb{Z}}
 \providecommand{\Q}{\mathbb{Q}}
 \providecommand{\C}{\mathbb{C}}
+\providecommand{\Reals}{\mathbb{R}}
+\providecommand{\reals}{\mathbb{R}}
+\providecommand{\natnums}{\mathbb{N}}
+\providecommand{\Complex}{\mathbb{C}}
+\providecommand{\cnums}{\mathbb{C}}
+\providecommand{\degree}{{^\circ}}
+\providecommand{\gt}{>}
+\providecommand{\lt}{<}
+\providecommand{\empty}{\emptyset}
+\providecommand{\infin}{\infty}
+\providecommand{\isin}{\in}
+\providecommand{\bold}{\mathbf}
+\providecommand{\Bbb}{\mathbb}
+\providecommand{\bm}{\boldsymbol}
+\providecommand{\mathscr}{\mathcal}
+\providecommand{\rarr}{\rightarrow}
+\providecommand{\larr}{\leftarrow}
+\providecommand{\lrarr}{\leftrightarrow}
+\providecommand{\Rarr}{\Rightarrow}
+\providecommand{\Larr}{\Leftarrow}
+\providecommand{\Lrarr}{\Leftrightarrow}
+\providecommand{\rArr}{\Rightarrow}
+\providecommand{\lArr}{\Leftarrow}
+\providecommand{\hArr}{\Leftrightarrow}
+\providecommand{\Harr}{\Leftrightarrow}
+\providecommand{\llbracket}{\mathopen{[\mkern-3mu[}}
+\providecommand{\rrbracket}{\mathclose{]\mkern-3mu]}}
+\providecommand{\tg}{\operatorname{tg}}
+\providecommand{\cotg}{\operatorname{cotg}}
+\providecommand{\ctg}{\operatorname{ctg}}
+\providecommand{\arctg}{\operatorname{arctg}}
+\providecommand{\cosec}{\operatorname{cosec}}
+\providecommand{\sh}{\operatorname{sh}}
+\providecommand{\ch}{\operatorname{ch}}
+\providecommand{\argmax}{\operatorname*{arg\,max}}
+\providecommand{\argmin}{\operatorname*{arg\,min}}
+\providecommand{\overparen}[1]{\overset{\frown}{#1}}
+\providecommand{\cancel}[1]{#1}
 `;
 
 /** The whole subject: title, pupils' instructions, then each exercise and, when several, each version. */
