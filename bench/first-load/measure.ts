@@ -57,6 +57,9 @@ for (const r of rows) console.log(`  ${r.file.padEnd(40)} ${kB(r.gzip).padStart(
 console.log(`  JS ${kB(jsTotal)} kB in ${rows.length} files + CSS ${kB(cssTotal)} kB = ${kB(jsTotal + cssTotal)} kB`);
 if (notPreloaded.length) console.log(`  static imports not preloaded: ${notPreloaded.join(', ')}`);
 if (notImported.length) console.log(`  preloaded but not statically imported: ${notImported.join(', ')}`);
+// zod 4 keeps its internals under `_zod`: any first-load file carrying it pulled in the schemas (decision 54).
+const withZod = js.filter((u) => file(u).includes('_zod'));
+console.log(`  zod in the first load: ${withZod.length ? `yes (${withZod.join(', ')})` : 'no'}`);
 
 // The home route: its lazy chunk, plus what it statically imports beyond the first load.
 const entryCode = file(entry[0]).toString('utf8');

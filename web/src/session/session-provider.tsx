@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { isAxiosError } from 'axios';
+import { isApiError } from '../api/client';
 import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, whenAnswersSent } from './answer-queues';
 import { computeRoles } from './roles';
 import { loadSession, sessionKey } from './load-session';
@@ -18,7 +18,7 @@ export const LOGOUT_FLUSH_MS = 5000;
  */
 /** The server answered and refused the session (4xx): not a network cut nor a server error. */
 function refusesToken(error: unknown): boolean {
-  const status = isAxiosError(error) ? error.response?.status : undefined;
+  const status = isApiError(error) ? error.status : undefined;
   return status !== undefined && status >= 400 && status < 500;
 }
 

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router';
 import type { GroupDetail, GroupMember } from '@olympe/contract';
+import { ApiError } from '../../api/client';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/fixtures';
@@ -99,10 +100,7 @@ describe('UsersPage', () => {
   });
 
   it('puts unknown e-mails back in the input so they can be removed, never dropping them', async () => {
-    api.saveGroupMembers.mockRejectedValueOnce({
-      isAxiosError: true,
-      response: { status: 400, data: { message: '…', unknown: ['inconnu@x.fr'] } },
-    });
+    api.saveGroupMembers.mockRejectedValueOnce(new ApiError('http', { status: 400, data: { message: '…', code: 'bad_request', unknown: ['inconnu@x.fr'] } }));
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup();
     await screen.findByText('3/3 membres', {}, { timeout: 5000 });

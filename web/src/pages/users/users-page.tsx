@@ -4,9 +4,9 @@ import { UserDataActions } from '../privacy/user-data-actions';
 import { ExtraTimeDialog, extraTimeLabel } from './extra-time-dialog';
 import { IconCopy, IconDownload, IconSearch } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { isAxiosError } from 'axios';
 import { useParams } from 'react-router';
 import type { GroupMember } from '@olympe/contract';
+import { isApiError } from '../../api/client';
 import { fetchGroup, groupKeys, saveGroupMembers } from '../../api/groups';
 import { showNotice } from '../../api/notify';
 import { sortRows, VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
@@ -111,7 +111,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
       await queryClient.invalidateQueries({ queryKey: groupKeys.detail(groupId) });
     } catch (error) {
       // Unknown e-mails come back by name: they go into the input, ready for "Retirer".
-      const data = isAxiosError(error) ? (error.response?.data as { unknown?: string[] } | undefined) : undefined;
+      const data = isApiError(error) ? (error.response?.data as { unknown?: string[] } | undefined) : undefined;
       if (data?.unknown?.length) {
         setUnknown(data.unknown);
         setEmailInput(data.unknown.join('\n'));
