@@ -46,7 +46,9 @@ describe('routes', () => {
     ['/nimporte/quoi', 'Page introuvable'],
   ])('renders %s as "%s"', async (url, title) => {
     renderAt(url);
-    expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeTruthy();
+    // Each screen's chunk loads on first use; the contract with zod comes with the first screen that needs it,
+    // not with the shell (decision 54), which takes more than a second on a busy machine.
+    expect(await screen.findByRole('heading', { name: title, level: 1 }, { timeout: 5000 })).toBeTruthy();
   });
 
   it.each([
