@@ -9,6 +9,47 @@ const pages = readdirSync(new URL('./web/src/pages', import.meta.url), { withFil
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
+/** axios left for a typed fetch wrapper (web/src/api/client.ts, decision 56): nothing imports it again. */
+const noAxios = { name: 'axios', message: 'Les appels HTTP passent par web/src/api/client.ts (décision 54).' };
+
+/**
+ * Pages read and write data through the hooks of web/src/api/<area>.ts (docs/architecture.md « The web's
+ * data pattern »), never with TanStack Query's hooks inline.
+ */
+const noInlineQueries = {
+  name: '@tanstack/react-query',
+  importNames: ['useQuery', 'useQueries', 'useSuspenseQuery', 'useInfiniteQuery', 'useMutation'],
+  message: 'Une page utilise les hooks de web/src/api/<domaine>.ts (requêtes et mutations), pas useQuery/useMutation en ligne.',
+};
+
+/**
+ * Temporary: these screens are being rewritten on other branches right now; each moves to its api
+ * hooks when that work lands, and leaves this list.
+ */
+const pagesStillQueryingInline = ['history', 'grader', 'overview', 'exos', 'chapters', 'registrations', 'chapter', 'map', 'profile', 'confirm', 'login', 'signup'];
+
+/**
+ * The first load (what index.html loads) carries no zod: the code it runs imports values from the
+ * contract's schema-free modules (`@olympe/contract/profile`, `/text`, `/dates`, `/numeric`,
+ * `/password`), types from anywhere (bench/first-load, decision 56).
+ */
+const firstLoadFiles = [
+  'web/src/main.tsx',
+  'web/src/app.tsx',
+  'web/src/routes.tsx',
+  'web/src/theme.ts',
+  'web/src/layout/**/*.{ts,tsx}',
+  'web/src/session/**/*.{ts,tsx}',
+  'web/src/config/**/*.ts',
+  'web/src/api/client.ts',
+  'web/src/api/notify.ts',
+];
+const noContractBarrelValues = {
+  name: '@olympe/contract',
+  allowTypeImports: true,
+  message: 'Le premier chargement n’embarque pas zod : importez les valeurs d’un module sans schéma (@olympe/contract/profile, /text, /dates…).',
+};
+
 /** A screen may use another screen's file only when listed here (a component both need, not yet moved). */
 const sharedBetweenPages = {
   // The chapter page is being reworked on another branch: the button moves to components/ after it lands.
@@ -37,6 +78,7 @@ export default tseslint.config(
       ],
     },
     rules: {
+      'no-restricted-imports': ['error', { paths: [noAxios] }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
@@ -82,6 +124,16 @@ export default tseslint.config(
         { patterns: [{ regex: '^(?!zod$|zod/|\\.{1,2}/)', message: 'contract/ importe seulement zod et ses propres fichiers.' }] },
       ],
     },
+  },
+  {
+    files: ['web/src/pages/**/*.{ts,tsx}'],
+    ignores: [...pagesStillQueryingInline.map((page) => `web/src/pages/${page}/**`), 'web/src/pages/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noAxios, noInlineQueries] }] },
+  },
+  {
+    files: firstLoadFiles,
+    ignores: ['web/src/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noAxios, noContractBarrelValues] }] },
   },
   {
     // app.ts is where routes are registered.

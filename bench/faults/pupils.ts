@@ -40,7 +40,7 @@ class SaveFailure extends Error {
   }
 }
 
-/** Same rule as web/src/api/answers.ts classifySaveError (that module pulls in axios and the page's client). */
+/** Same rule as web/src/api/answers.ts classifySaveError (that module pulls in the page's HTTP client). */
 function classify(error: unknown) {
   if (!(error instanceof SaveFailure) || error.status === 0) return { retry: true as const };
   const s = error.status;

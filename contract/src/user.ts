@@ -1,21 +1,9 @@
 import { z } from 'zod';
+import { DEFAULT_CHOICES, GENDERS, GRADES } from './profile.js';
 
-export const GRADES = ['5eme', '4eme', '3eme', '2nde', '1ere', 'Tale', 'other'] as const;
-export const GRADE_LABELS: Record<Grade, string> = {
-  '5eme': '5ème',
-  '4eme': '4ème',
-  '3eme': '3ème',
-  '2nde': '2nde',
-  '1ere': '1ère',
-  Tale: 'Terminale',
-  other: 'Autre',
-};
-export const GENDERS = ['male', 'female', 'other'] as const;
-export const DEFAULT_CHOICES = ['local', 'global'] as const;
-
-export type Grade = (typeof GRADES)[number];
-export type Gender = (typeof GENDERS)[number];
-export type DefaultChoice = (typeof DEFAULT_CHOICES)[number];
+// The profile's values and rules carry no schema: the first load imports them from `@olympe/contract/profile`
+// without zod (decision 56). Re-exported here so `@olympe/contract` and './user.js' keep offering them.
+export { DEFAULT_CHOICES, GENDERS, GRADE_LABELS, GRADES, isProfileComplete, type DefaultChoice, type Gender, type Grade } from './profile.js';
 
 export const institutionRef = z.object({ _id: z.string(), name: z.string(), email: z.string().nullable().optional() });
 
@@ -52,24 +40,6 @@ export const chapterSummarySchema = z.object({
   offline: z.boolean(),
 });
 export type ChapterSummary = z.infer<typeof chapterSummarySchema>;
-
-/**
- * SPEC §5: complete when firstName, lastName, institution name and gender are present AND the user
- * is an admin, or in the group teachers or members, or has birthDate, grade, defaultChoice and emailParent.
- */
-export function isProfileComplete(
-  user: Pick<
-    User,
-    'firstName' | 'lastName' | 'institution' | 'gender' | 'isAdmin' | 'birthDate' | 'grade' | 'defaultChoice' | 'emailParent'
-  >,
-  groupNames: readonly string[],
-): boolean {
-  const base = !!user.firstName && !!user.lastName && !!user.institution?.name && !!user.gender;
-  if (!base) return false;
-  if (user.isAdmin) return true;
-  if (groupNames.includes('teachers') || groupNames.includes('members')) return true;
-  return !!user.birthDate && !!user.grade && !!user.defaultChoice && !!user.emailParent;
-}
 
 const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 const optionalEmail = z.preprocess(

@@ -1,4 +1,5 @@
 import type { ChapterAnalysis } from '@olympe/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
 export const analysisKeys = {
@@ -9,4 +10,11 @@ export const analysisKeys = {
 export async function fetchChapterAnalysis(chapterId: string): Promise<ChapterAnalysis> {
   const { data } = await api.get<ChapterAnalysis>(`/answer/analysis/${chapterId}`);
   return data;
+}
+
+export const chapterAnalysisQuery = (chapterId: string) =>
+  queryOptions({ queryKey: analysisKeys.chapter(chapterId), queryFn: () => fetchChapterAnalysis(chapterId), enabled: !!chapterId });
+
+export function useChapterAnalysis(chapterId: string) {
+  return useQuery(chapterAnalysisQuery(chapterId));
 }

@@ -1,7 +1,6 @@
 import type { AnswerSaved, MyAnswer } from '@olympe/contract';
-import axios from 'axios';
 import type { QueuedAnswer, SendFailure } from '../lib/answer-queue';
-import { GENERIC_ERROR_MESSAGE, api } from './client';
+import { GENERIC_ERROR_MESSAGE, api, isApiError } from './client';
 
 export const answerKeys = {
   mine: (chapterId: string) => ['my-answers', chapterId] as const,
@@ -31,7 +30,7 @@ export async function saveAnswer(entry: Pick<QueuedAnswer, 'exerciseId' | 'answe
  * 429); give up with the server's message on any other refusal (403 deadline, 400 bad value).
  */
 export function classifySaveError(error: unknown): SendFailure {
-  if (!axios.isAxiosError(error) || !error.response) return { retry: true };
+  if (!isApiError(error) || !error.response) return { retry: true };
   const { status, data } = error.response;
   if (status >= 500 || status === 401 || status === 408 || status === 429) return { retry: true };
   const message = data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string' ? (data as { message: string }).message : GENERIC_ERROR_MESSAGE;

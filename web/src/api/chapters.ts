@@ -1,4 +1,5 @@
 import type { AccessGroup, ChapterDetail, ChapterSummary } from '@olympe/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
 /** GET /chapter: the chapters the caller may see, for the sidebar's test lists. */
@@ -45,4 +46,23 @@ export async function updateChapter(id: string, body: ChapterUpdate, quiet = fal
 
 export async function deleteChapter(id: string, quiet = false): Promise<void> {
   await api.delete(`/chapter/${id}`, { skipNotifications: quiet });
+}
+
+export const chapterQuery = (id: string) => queryOptions({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id), enabled: !!id });
+
+/** One chapter as admins see it (access groups, both instructions). */
+export function useChapter(id: string) {
+  return useQuery(chapterQuery(id));
+}
+
+/**
+ * PATCH /chapter/{id}, not quiet (the server's message, or the client's error notice, tells the
+ * outcome); the chapter reloads after a success, before the mutation stops pending.
+ */
+export function useUpdateChapter(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChapterUpdate) => updateChapter(id, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: chapterKeys.detail(id) }),
+  });
 }

@@ -1,27 +1,72 @@
-import axios, { type AxiosError, type AxiosResponse } from 'axios';
+import type { ErrorCode } from '@olympe/contract';
 import { readToken } from '../session/token';
 import { showNotice } from './notify';
 
-declare module 'axios' {
-  interface AxiosRequestConfig {
-    /** Background calls (e.g. the home page's contact address) must not raise notifications. */
-    skipNotifications?: boolean;
-  }
-}
+/**
+ * The one HTTP client of the app (docs/product.md, decision 56): a small typed wrapper over `fetch` with
+ * the call surface the api modules use — `api.get<T>(url, options)` resolving to `{ data }`, failures
+ * rejected as `ApiError` — a fixed base, a 30 s timeout, the bearer token read at each call, and the
+ * success/error notifications.
+ */
 
+export const API_BASE = '/api';
 export const API_TIMEOUT_MS = 30000;
 export const NETWORK_ERROR_MESSAGE = 'Erreur réseau : Le serveur ne répond pas.';
 export const GENERIC_ERROR_MESSAGE = 'Une erreur est survenue';
 
-/** The one HTTP client of the app (SPEC §7): fixed base, 30 s timeout, bearer from the stored jwt. */
-export const api = axios.create({ baseURL: '/api', timeout: API_TIMEOUT_MS });
+export interface RequestOptions {
+  /** Background calls (e.g. the home page's contact address, autosaves) must not raise notifications. */
+  skipNotifications?: boolean;
+  /** Query string: each own property, `null`/`undefined` ones left out, others as `String(value)`. */
+  params?: object;
+  /** How the body is read: JSON (default; an empty body gives `undefined`), text, Blob or ArrayBuffer. */
+  responseType?: 'json' | 'text' | 'blob' | 'arraybuffer';
+  headers?: Record<string, string>;
+  /** Cancels the call (TanStack Query passes one to query functions); a cancelled call is never notified. */
+  signal?: AbortSignal;
+  /** Milliseconds before the call fails as a network error; `API_TIMEOUT_MS` by default. */
+  timeout?: number;
+}
 
-api.interceptors.request.use((config) => {
-  // Read at request time, not at creation: login and logout change the token during the session.
-  const token = readToken();
-  if (token) config.headers.set('Authorization', `Bearer ${token}`);
-  return config;
-});
+export interface ApiResponse<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+}
+
+/** Why a call failed without an HTTP answer (`kind`), or the HTTP answer itself (`response`). */
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted';
+
+/**
+ * A failed call. `response` is set when the server answered (status and parsed body); `status`,
+ * `code` and `message` are read from it — `code` is the stable code of decision 51 — so callers
+ * branch on `error.code` or `error.status`, never on a copied French string.
+ */
+export class ApiError<T = unknown> extends Error {
+  readonly kind: ApiErrorKind;
+  readonly response: { status: number; data: T; headers: Headers } | undefined;
+  readonly status: number | undefined;
+  readonly code: ErrorCode | undefined;
+
+  constructor(kind: ApiErrorKind, response?: { status: number; data: T; headers?: Headers }, options?: { cause?: unknown }) {
+    const serverMessage = response ? messageOf(response.data) : null;
+    super(serverMessage ?? (kind === 'http' ? `HTTP ${response?.status}` : kind), options);
+    this.name = 'ApiError';
+    this.kind = kind;
+    this.response = response && { status: response.status, data: response.data, headers: response.headers ?? new Headers() };
+    this.status = response?.status;
+    this.code = response ? codeOf(response.data) : undefined;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** A failure with no answer from the server (offline, timeout): worth trying again later. */
+export function isNetworkError(error: unknown): boolean {
+  return isApiError(error) && (error.kind === 'network' || error.kind === 'timeout');
+}
 
 function messageOf(data: unknown): string | null {
   if (data && typeof data === 'object' && 'message' in data) {
@@ -31,9 +76,17 @@ function messageOf(data: unknown): string | null {
   return null;
 }
 
-/** SPEC §8: a success carrying `message` is shown in green. */
-export function handleSuccess(response: AxiosResponse): AxiosResponse {
-  if (!response.config?.skipNotifications) {
+function codeOf(data: unknown): ErrorCode | undefined {
+  if (data && typeof data === 'object' && 'code' in data) {
+    const { code } = data as { code: unknown };
+    if (typeof code === 'string') return code as ErrorCode;
+  }
+  return undefined;
+}
+
+/** Green notice for a success carrying `message` (docs/product.md: notifications). */
+export function handleSuccess<T>(response: ApiResponse<T>, options: RequestOptions = {}): ApiResponse<T> {
+  if (!options.skipNotifications) {
     const message = messageOf(response.data);
     if (message) showNotice(message, 'green');
   }
@@ -41,21 +94,112 @@ export function handleSuccess(response: AxiosResponse): AxiosResponse {
 }
 
 /**
- * SPEC §8: a server error in red with its message, no response at all as a network error. Pages that
- * run several quiet calls and report one outcome call this with the error they caught.
+ * A server error in red with its message, no response at all as a network error. Pages that run several
+ * quiet calls and report one outcome call this with the error they caught.
  */
 export function notifyError(error: unknown): void {
   // One network notice at a time, however many calls fail together or retry.
-  if (axios.isAxiosError(error) && !error.response) showNotice(NETWORK_ERROR_MESSAGE, 'red', { id: 'network-error' });
+  if (isNetworkError(error)) showNotice(NETWORK_ERROR_MESSAGE, 'red', { id: 'network-error' });
   else {
-    const message = axios.isAxiosError(error) ? messageOf(error.response?.data) : null;
+    const message = isApiError(error) && error.response ? messageOf(error.response.data) : null;
     showNotice(message ? `Erreur : ${message}` : GENERIC_ERROR_MESSAGE, 'red');
   }
 }
 
-export function handleError(error: AxiosError): Promise<never> {
-  if (!error.config?.skipNotifications && !axios.isCancel(error)) notifyError(error);
+function handleError(error: unknown, options: RequestOptions): Promise<never> {
+  if (!options.skipNotifications && !(isApiError(error) && error.kind === 'aborted')) notifyError(error);
   return Promise.reject(error);
 }
 
-api.interceptors.response.use(handleSuccess, handleError);
+function urlOf(path: string, params: RequestOptions['params']): string {
+  const url = API_BASE + (path.startsWith('/') ? path : `/${path}`);
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params ?? {}) as [string, unknown][]) {
+    if (value !== null && value !== undefined) query.append(key, String(value));
+  }
+  const qs = query.toString();
+  return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
+}
+
+/** JSON unless the body is already one `fetch` sends as is (multipart, file, text). */
+function bodyOf(body: unknown, headers: Headers): BodyInit | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string' || body instanceof FormData || body instanceof Blob || body instanceof URLSearchParams || body instanceof ArrayBuffer) {
+    return body;
+  }
+  headers.set('Content-Type', 'application/json');
+  return JSON.stringify(body);
+}
+
+async function readBody(response: Response, type: RequestOptions['responseType']): Promise<unknown> {
+  if (type === 'blob') return response.blob();
+  if (type === 'arraybuffer') return response.arrayBuffer();
+  const text = await response.text();
+  if (type === 'text') return text;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // A proxy's HTML error page or a plain-text body: handed over as text, as axios did.
+    return text;
+  }
+}
+
+async function send<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<ApiResponse<T>> {
+  const headers = new Headers(options.headers);
+  // Read at request time, not at creation: login and logout change the token during the session.
+  const token = readToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+
+  // One controller for both ways a call ends early: the caller's signal, or the timeout.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeout ?? API_TIMEOUT_MS);
+  const cancel = () => controller.abort();
+  if (options.signal?.aborted) controller.abort();
+  options.signal?.addEventListener('abort', cancel, { once: true });
+  const failure = (cause: unknown) => new ApiError(timedOut ? 'timeout' : controller.signal.aborted ? 'aborted' : 'network', undefined, { cause });
+  try {
+    let response: Response;
+    try {
+      response = await fetch(urlOf(path, options.params), { method, headers, body: bodyOf(body, headers), signal: controller.signal });
+    } catch (cause) {
+      throw failure(cause);
+    }
+    // An error body is JSON (`{ message, code }`) whatever the call expected.
+    const data = await readBody(response, response.ok ? options.responseType : 'json').catch((cause: unknown) => {
+      throw failure(cause);
+    });
+    if (!response.ok) throw new ApiError('http', { status: response.status, data, headers: response.headers });
+    return { data: data as T, status: response.status, headers: response.headers };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', cancel);
+  }
+}
+
+function call<T>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  return send<T>(method, path, body, options).then(
+    (response) => handleSuccess(response, options),
+    (error: unknown) => handleError(error, options),
+  );
+}
+
+/*
+ * The generics are axios's (`T` the body, `R` the resolved value), so code and test mocks written against
+ * the former client compile unchanged: `api.get<User>(url)` resolves to `{ data: User, status, headers }`.
+ */
+export const api = {
+  get: <T = any, R = ApiResponse<T>>(url: string, options?: RequestOptions): Promise<R> => call<T>('GET', url, undefined, options) as Promise<R>,
+  delete: <T = any, R = ApiResponse<T>>(url: string, options?: RequestOptions): Promise<R> =>
+    call<T>('DELETE', url, undefined, options) as Promise<R>,
+  post: <T = any, R = ApiResponse<T>>(url: string, body?: unknown, options?: RequestOptions): Promise<R> =>
+    call<T>('POST', url, body, options) as Promise<R>,
+  put: <T = any, R = ApiResponse<T>>(url: string, body?: unknown, options?: RequestOptions): Promise<R> =>
+    call<T>('PUT', url, body, options) as Promise<R>,
+  patch: <T = any, R = ApiResponse<T>>(url: string, body?: unknown, options?: RequestOptions): Promise<R> =>
+    call<T>('PATCH', url, body, options) as Promise<R>,
+};

@@ -1,3 +1,4 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
 export interface PublicConfig {
@@ -9,4 +10,11 @@ export interface PublicConfig {
 export async function fetchPublicConfig(): Promise<PublicConfig> {
   const { data } = await api.get<PublicConfig>('/config', { skipNotifications: true });
   return data;
+}
+
+/** Read once per visit: the settings do not change while the app runs. */
+export const publicConfigQuery = queryOptions({ queryKey: ['config'], queryFn: fetchPublicConfig, staleTime: Infinity });
+
+export function usePublicConfig() {
+  return useQuery(publicConfigQuery);
 }

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { api } from './client';
 
 /** POST /pdfs: multipart with `user`, then `exercise` or `chapter`, then the file; answers the stored path. */
@@ -26,3 +27,8 @@ export async function fetchPdfLink(path: string): Promise<string> {
 
 /** SPEC §5: uploads accept PDF only; other files dropped or chosen are ignored. */
 export const isPdfFile = (file: File) => file.type === 'application/pdf' || /\.pdf$/i.test(file.name);
+
+/** A signed link asked at click time (a download cannot send the bearer header), so it never expires on an open page. */
+export function usePdfLink() {
+  return useMutation({ mutationFn: (path: string) => fetchPdfLink(path) });
+}

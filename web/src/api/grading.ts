@@ -8,8 +8,7 @@ import type {
   OverviewRow,
   SelectedAnswer,
 } from '@olympe/contract';
-import axios from 'axios';
-import { api } from './client';
+import { api, isApiError } from './client';
 
 export const gradingKeys = {
   table: (chapterId: string) => ['grading', 'table', chapterId] as const,
@@ -60,7 +59,7 @@ export async function saveGrade(body: GradeSave): Promise<GradeSaveOutcome> {
     const { data } = await api.post<GradeSaved>('/answer/grade/', body, { skipNotifications: true });
     return { ok: true, saved: data };
   } catch (error) {
-    if (axios.isAxiosError(error) && error.response?.status === 409) {
+    if (isApiError(error) && error.response?.status === 409) {
       return { ok: false, conflict: error.response.data as GradeConflict };
     }
     throw error;

@@ -1,4 +1,5 @@
 import type { CreateGroup, GroupDetail, GroupSummary, UpdateGroupResult } from '@olympe/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
 /** GET /group: the caller's groups (names such as 'teachers', 'members'); admins get every group. */
@@ -39,4 +40,27 @@ export async function deleteGroup(id: string, quiet = false): Promise<void> {
 export async function saveGroupMembers(id: string, members: string[]): Promise<UpdateGroupResult> {
   const { data } = await api.patch<UpdateGroupResult>(`/group/${id}`, { members });
   return data;
+}
+
+export const myGroupsQuery = queryOptions({ queryKey: groupKeys.all, queryFn: fetchMyGroups });
+
+/** The caller's groups (every group for admins). */
+export function useMyGroups() {
+  return useQuery(myGroupsQuery);
+}
+
+export const groupQuery = (id: string) => queryOptions({ queryKey: groupKeys.detail(id), queryFn: () => fetchGroup(id), enabled: !!id });
+
+/** One group with its members (admins). */
+export function useGroup(id: string) {
+  return useQuery(groupQuery(id));
+}
+
+/** Saves a group's whole member list, then reloads the group; a 400 names the unknown e-mails. */
+export function useSaveGroupMembers(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (members: string[]) => saveGroupMembers(id, members),
+    onSuccess: () => client.invalidateQueries({ queryKey: groupKeys.detail(id) }),
+  });
 }

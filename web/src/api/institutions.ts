@@ -8,7 +8,6 @@ import {
   type SchoolIndex,
 } from '@olympe/contract';
 import { api } from './client';
-import { fetchPublicConfig } from './config';
 
 export const institutionKeys = { all: ['institutions'] as const };
 
@@ -34,10 +33,8 @@ export function useSchoolIndex(list: Institution[] | undefined): SchoolIndex<Ins
   return useMemo(() => (list ? buildSchoolIndex(list) : undefined), [list]);
 }
 
-/** The public settings (tile URL), shared with the home page's query. */
-export function usePublicConfig() {
-  return useQuery({ queryKey: ['config'], queryFn: fetchPublicConfig, staleTime: Infinity });
-}
+/** The public settings (tile URL), shared with the home page's query (api/config.ts). */
+export { usePublicConfig } from './config';
 
 interface Saved {
   message: string;

@@ -1,4 +1,5 @@
 import type { AnonymiseResult, Extension, LiveChapter } from '@olympe/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
 export const opsKeys = {
@@ -31,4 +32,40 @@ export async function saveExtraTime(uid: string, percent: number): Promise<void>
 /** POST /chapter/{id}/extension (admins): minutes added to one pupil's end after an incident. */
 export async function addExtension(chapterId: string, body: Extension): Promise<void> {
   await api.post(`/chapter/${chapterId}/extension`, body);
+}
+
+/** The live figures, asked again every `refreshMs` even in a background tab (the admin watches another window). */
+export const liveChapterQuery = (chapterId: string, refreshMs: number) =>
+  queryOptions({
+    queryKey: opsKeys.live(chapterId),
+    queryFn: () => fetchLiveChapter(chapterId),
+    enabled: chapterId !== '',
+    refetchInterval: refreshMs,
+    refetchIntervalInBackground: true,
+  });
+
+export function useLiveChapter(chapterId: string, refreshMs: number) {
+  return useQuery(liveChapterQuery(chapterId, refreshMs));
+}
+
+/** Adds minutes to one pupil's end, then reloads the live figures (which list the extensions). */
+export function useAddExtension(chapterId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Extension) => addExtension(chapterId, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: opsKeys.live(chapterId) }),
+  });
+}
+
+export function useSaveExtraTime(uid: string) {
+  return useMutation({ mutationFn: (percent: number) => saveExtraTime(uid, percent) });
+}
+
+/** Everything about one person, fetched on demand (a click), not cached: a download, not a screen's data. */
+export function useUserExport(uid: string) {
+  return useMutation({ mutationFn: () => fetchUserExport(uid) });
+}
+
+export function useAnonymiseUser(uid: string) {
+  return useMutation({ mutationFn: () => anonymiseUser(uid) });
 }

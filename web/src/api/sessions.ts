@@ -1,4 +1,5 @@
 import type { Receipt, SessionStateView } from '@olympe/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
 export const sessionKeys = {
@@ -33,4 +34,12 @@ export async function finishChapter(chapterId: string): Promise<SessionStateView
 export async function fetchReceipt(chapterId: string): Promise<Receipt> {
   const { data } = await api.get<Receipt>(`/chapter/receipt/${chapterId}`);
   return data;
+}
+
+export const sessionStateQuery = (chapterId: string) =>
+  queryOptions({ queryKey: sessionKeys.state(chapterId), queryFn: () => fetchSessionState(chapterId) });
+
+/** The pupil's session state of one chapter (status, time left from the server's clock). */
+export function useSessionState(chapterId: string) {
+  return useQuery(sessionStateQuery(chapterId));
 }

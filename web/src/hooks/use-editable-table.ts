@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { notifyError } from '../api/client';
 import { showNotice } from '../api/notify';
 
@@ -39,7 +39,19 @@ export function useEditableTable<Data, Row extends { key: string }, Deleted = ne
   const queryClient = useQueryClient();
   const [rows, setRows] = useState<Row[]>([]);
   const [deleted, setDeleted] = useState<Deleted[]>([]);
-  const [saving, setSaving] = useState(false);
+  // The calls, the one notice and the reloads: `saving` until the table has reloaded.
+  const saving = useMutation({
+    mutationFn: ({ run }: { run: () => Promise<void>; queryKey: QueryKey; after?: () => Promise<void> }) => run(),
+    onSuccess: () => showNotice('Modifications enregistrées', 'green'),
+    onError: (error) => {
+      notifyError(error);
+      console.error(error);
+    },
+    onSettled: async (_data, _error, { queryKey, after }) => {
+      await queryClient.invalidateQueries({ queryKey });
+      await after?.();
+    },
+  });
 
   useEffect(() => {
     if (data) {
@@ -74,19 +86,9 @@ export function useEditableTable<Data, Row extends { key: string }, Deleted = ne
       showNotice(`Erreur : ${plan.error}`, 'red');
       return;
     }
-    setSaving(true);
-    try {
-      await run(plan);
-      showNotice('Modifications enregistrées', 'green');
-    } catch (error) {
-      notifyError(error);
-      console.error(error);
-    } finally {
-      setSaving(false);
-      await queryClient.invalidateQueries({ queryKey });
-      await after?.();
-    }
+    // Failures are told by onError: the promise only says the save is over.
+    await saving.mutateAsync({ run: () => run(plan), queryKey, after }).catch(() => undefined);
   }
 
-  return { rows, deleted, update, remove, add, save, saving };
+  return { rows, deleted, update, remove, add, save, saving: saving.isPending };
 }

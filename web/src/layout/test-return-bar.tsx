@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import { Anchor, Group, Paper, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { fetchSessionState, sessionKeys } from '../api/sessions';
+import { sessionKeys, useSessionState } from '../api/sessions';
 import { paths } from '../config/paths';
 import { useServerCountdown } from '../hooks/use-server-countdown';
 import { FIRST_WARNING_SECONDS, formatRemaining } from '../pages/chapter/chapter-view';
@@ -29,7 +29,7 @@ export function useTestReturnChapter(): string | null {
  */
 export function TestReturnBar({ chapterId }: { chapterId: string }) {
   const client = useQueryClient();
-  const query = useQuery({ queryKey: sessionKeys.state(chapterId), queryFn: () => fetchSessionState(chapterId) });
+  const query = useSessionState(chapterId);
   const refresh = useCallback(() => void client.invalidateQueries({ queryKey: sessionKeys.state(chapterId) }), [client, chapterId]);
   const remaining = useServerCountdown(query.data, query.dataUpdatedAt, refresh);
   if (!query.data?.timed || query.data.status === 'pending' || query.data.status === 'before') return null;

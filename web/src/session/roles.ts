@@ -1,4 +1,5 @@
-import { isProfileComplete, type GroupSummary, type User } from '@olympe/contract';
+import type { GroupSummary, User } from '@olympe/contract';
+import { isProfileComplete } from '@olympe/contract/profile';
 
 export interface Roles {
   isAdmin: boolean;

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useNavigate } from 'react-router';
+import { ApiError } from '../api/client';
 import { renderWithProviders } from '../test/render';
 import { CHAPTERS, makeUser } from '../test/fixtures';
 import { answerQueueFor } from './answer-queues';
@@ -74,7 +75,7 @@ describe('SessionProvider', () => {
 
   it('logs out and removes the token when the server refuses it', async () => {
     localStorage.setItem('jwt', 'expire');
-    api.fetchMyGroups.mockRejectedValue(Object.assign(new Error('401'), { isAxiosError: true, response: { status: 401 } }));
+    api.fetchMyGroups.mockRejectedValue(new ApiError('http', { status: 401, data: { message: 'Session expirée', code: 'session_expired' } }));
     renderProbe();
     await waitFor(() => expect(localStorage.getItem('jwt')).toBeNull());
     expect(screen.getByTestId('user').textContent).toBe('anonyme');
@@ -82,7 +83,7 @@ describe('SessionProvider', () => {
 
   it('keeps the token through a network cut and loads the session when the network returns', async () => {
     localStorage.setItem('jwt', 'garde');
-    const offline = Object.assign(new Error('Network Error'), { isAxiosError: true, response: undefined });
+    const offline = new ApiError('network');
     api.fetchMe.mockRejectedValueOnce(offline).mockResolvedValue(makeUser());
     renderProbe();
     await waitFor(() => expect(api.fetchMe).toHaveBeenCalledTimes(1));

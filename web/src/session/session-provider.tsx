@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { isAxiosError } from 'axios';
 import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, whenAnswersSent } from './answer-queues';
 import { computeRoles } from './roles';
-import { loadSession, sessionKey } from './load-session';
+import { loadSession, sessionKey, sessionQuery } from './load-session';
 import { SessionContext, type Session } from './session-context';
 import { clearToken, readToken, writeToken } from './token';
 import { UnsentAnswersModal, type LogoutStep } from './unsent-answers-modal';
@@ -16,28 +15,13 @@ export const LOGOUT_FLUSH_MS = 5000;
  * Holds the session of SPEC §4: reloaded from the token on start and on every route change;
  * a failed load logs the user out. Must sit inside the router (it watches the location).
  */
-/** The server answered and refused the session (4xx): not a network cut nor a server error. */
-function refusesToken(error: unknown): boolean {
-  const status = isAxiosError(error) ? error.response?.status : undefined;
-  return status !== undefined && status >= 400 && status < 500;
-}
-
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(readToken);
   const { pathname } = useLocation();
 
-  const query = useQuery({
-    queryKey: sessionKey(token),
-    queryFn: loadSession,
-    enabled: token !== null,
-    // No network or a server down is not a reason to forget who is logged in: the session loads
-    // again until it answers (a pupil who reloads during a cut keeps her queued answers and her
-    // account). Only an answer that refuses the token logs out.
-    retry: (_failures, error) => !refusesToken(error),
-    retryDelay: (failures) => Math.min(1000 * 2 ** failures, 10_000),
-    staleTime: Infinity,
-  });
+  // Loaded again until the server answers; only an answer that refuses the token logs out (load-session.ts).
+  const query = useQuery(sessionQuery(token));
 
   const userId = token ? query.data?.user._id : undefined;
   const userIdRef = useRef(userId);

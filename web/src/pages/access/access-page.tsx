@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import {
   ActionIcon,
   Button,
@@ -13,10 +12,9 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { GENDERS, GRADE_LABELS, GRADES, type Gender, type Grade } from '@olympe/contract';
-import { chapterKeys, fetchChapter, updateChapter } from '../../api/chapters';
+import { useChapter, useUpdateChapter } from '../../api/chapters';
 import { showNotice } from '../../api/notify';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
@@ -30,14 +28,13 @@ const gradeOptions = GRADES.map((g) => ({ value: g, label: GRADE_LABELS[g] }));
 /** SPEC §2 "Access (/access/{id})": the chapter's access groups; the first matching one decides. */
 export function AccessPage() {
   const { id = '' } = useParams();
-  const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id) });
+  const query = useChapter(id);
+  const saveGroups = useUpdateChapter(id);
   // The groups are saved as a whole list: a removed row needs no call of its own.
   const { rows, update, remove, add } = useEditableTable({
     data: query.data,
     toRows: (chapter) => (chapter.groups ?? []).map(toFormRow),
   });
-  const [saving, setSaving] = useState(false);
 
   const title = 'Permissions d’accès';
   if (query.isPending) return <TitledLoader title={title} label="Chargement des accès" />;
@@ -52,21 +49,13 @@ export function AccessPage() {
 
   // Not the hook's save: the one call is not quiet (the server's own message, or the client's error
   // notice, tells the outcome), and the groups reload only after a success, before the button stops loading.
-  async function save() {
+  function save() {
     const result = toAccessGroups(rows);
     if ('error' in result) {
       showNotice(`Erreur : ${result.error}`, 'red');
       return;
     }
-    setSaving(true);
-    try {
-      await updateChapter(id, { groups: result.groups });
-      await queryClient.invalidateQueries({ queryKey: chapterKeys.detail(id) });
-    } catch (error) {
-      console.error(error);
-    } finally {
-      setSaving(false);
-    }
+    saveGroups.mutate({ groups: result.groups }, { onError: (error) => console.error(error) });
   }
 
   return (
@@ -192,7 +181,7 @@ export function AccessPage() {
         <Button variant="default" onClick={() => add(newAccessRow())}>
           Ajouter un groupe d’accès
         </Button>
-        <Button onClick={save} loading={saving}>
+        <Button onClick={save} loading={saveGroups.isPending}>
           Enregistrer
         </Button>
       </Group>

@@ -5,8 +5,8 @@ import type { ChapterAnalysis } from '@olympe/contract';
 import { renderWithProviders } from '../../test/render';
 import { AnalysisPage } from './analysis-page';
 
-const api = vi.hoisted(() => ({ fetchChapterAnalysis: vi.fn() }));
-vi.mock('../../api/analysis', () => ({ ...api, analysisKeys: { chapter: (id: string) => ['analysis', id] } }));
+const http = vi.hoisted(() => ({ get: vi.fn() }));
+vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
 
 const person = (id: string, firstName: string, lastName: string) => ({ _id: id, firstName, lastName });
 const DATA: ChapterAnalysis = {
@@ -63,10 +63,10 @@ const DATA: ChapterAnalysis = {
 };
 
 describe('AnalysisPage', () => {
-  beforeEach(() => api.fetchChapterAnalysis.mockReset());
+  beforeEach(() => http.get.mockReset());
 
   it('shows the warning, the explanations, pupils by score with each term, and the pairs of an address', async () => {
-    api.fetchChapterAnalysis.mockResolvedValue(DATA);
+    http.get.mockResolvedValue({ data: DATA });
     renderWithProviders(
       <Routes>
         <Route path="/analysis/:id" element={<AnalysisPage />} />
@@ -74,7 +74,7 @@ describe('AnalysisPage', () => {
       { route: '/analysis/c1' },
     );
     expect(await screen.findByRole('heading', { name: 'Analyse de la triche : Tour 1' })).toBeTruthy();
-    expect(api.fetchChapterAnalysis).toHaveBeenCalledWith('c1');
+    expect(http.get).toHaveBeenCalledWith('/answer/analysis/c1');
     expect(screen.getByText('Un indice, jamais un verdict')).toBeTruthy();
     expect(screen.getByText('Comment lire ces chiffres')).toBeTruthy();
 
@@ -92,7 +92,7 @@ describe('AnalysisPage', () => {
   });
 
   it('says when nobody started and no address is shared', async () => {
-    api.fetchChapterAnalysis.mockResolvedValue({ ...DATA, individualAnalysis: [], pairAnalysis: [] });
+    http.get.mockResolvedValue({ data: { ...DATA, individualAnalysis: [], pairAnalysis: [] } });
     renderWithProviders(
       <Routes>
         <Route path="/analysis/:id" element={<AnalysisPage />} />

@@ -1,10 +1,9 @@
 import { useMemo } from 'react';
 import { Alert, Anchor, Badge, Center, Group, List, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { MAX_PAIRS_PER_IP, SUSPICIOUS_WINDOW_SECONDS, type ChapterAnalysis, type IpGroup } from '@olympe/contract';
-import { analysisKeys, fetchChapterAnalysis } from '../../api/analysis';
+import { useChapterAnalysis } from '../../api/analysis';
 import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { paths } from '../../config/paths';
 import {
@@ -71,7 +70,7 @@ const columns: VirtualColumn<IndividualRow>[] = [
 /** SPEC §2 "Analyse de la triche" (/analysis/{id}), admins. */
 export function AnalysisPage() {
   const { id = '' } = useParams();
-  const query = useQuery({ queryKey: analysisKeys.chapter(id), queryFn: () => fetchChapterAnalysis(id), enabled: !!id });
+  const query = useChapterAnalysis(id);
   if (query.isPending) {
     return (
       <Stack>

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView, User } from '@olympe/contract';
-import { AxiosError, AxiosHeaders } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
 import { ChapterPage } from './chapter-page';
@@ -309,7 +309,7 @@ describe('numeric answers', () => {
   });
 
   it('shows the offline state on a network failure and sends again when the network returns', async () => {
-    api.saveAnswer.mockRejectedValueOnce(new AxiosError('Network Error', 'ERR_NETWORK'));
+    api.saveAnswer.mockRejectedValueOnce(new ApiError('network'));
     renderPage();
     const input = await screen.findByLabelText('Votre réponse :');
     fireEvent.change(input, { target: { value: '12' } });
@@ -322,8 +322,8 @@ describe('numeric answers', () => {
   });
 
   it('says clearly when the server refuses a save after the deadline', async () => {
-    const response = { status: 403, data: { message: "L'épreuve est terminée." }, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } };
-    api.saveAnswer.mockRejectedValueOnce(new AxiosError('403', 'ERR_BAD_REQUEST', undefined, undefined, response));
+    const response = { status: 403, data: { message: "L'épreuve est terminée." } };
+    api.saveAnswer.mockRejectedValueOnce(new ApiError('http', response));
     renderPage();
     fireEvent.change(await screen.findByLabelText('Votre réponse :'), { target: { value: '4' } });
     expect(await screen.findByRole('alert')).toBeTruthy();
@@ -381,7 +381,7 @@ describe('PDF answers', () => {
   const OFFLINE_TEXT = 'Hors ligne — la réponse sera envoyée dès le retour du réseau';
 
   it('keeps a copy that could not be sent for want of network and sends it when the network returns', async () => {
-    api.uploadPdf.mockRejectedValueOnce(new AxiosError('Network Error', 'ERR_NETWORK')).mockResolvedValue('pdfs/cccccccc-cccc-4ccc-8ccc-cccccccccccc.pdf');
+    api.uploadPdf.mockRejectedValueOnce(new ApiError('network')).mockResolvedValue('pdfs/cccccccc-cccc-4ccc-8ccc-cccccccccccc.pdf');
     const file = await choosePdf();
     fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe(OFFLINE_TEXT));
@@ -404,7 +404,7 @@ describe('PDF answers', () => {
 
   it('does not upload a stored copy again when only recording the answer failed, and keeps its first seq', async () => {
     api.uploadPdf.mockResolvedValue('pdfs/dddddddd-dddd-4ddd-8ddd-dddddddddddd.pdf');
-    api.saveAnswer.mockRejectedValueOnce(new AxiosError('Network Error', 'ERR_NETWORK'));
+    api.saveAnswer.mockRejectedValueOnce(new ApiError('network'));
     await choosePdf();
     fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe(OFFLINE_TEXT));
@@ -416,8 +416,8 @@ describe('PDF answers', () => {
   });
 
   it('stops and says why when the server refuses the copy', async () => {
-    const response = { status: 403, data: { message: "L'épreuve est terminée." }, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } };
-    api.uploadPdf.mockRejectedValue(new AxiosError('403', 'ERR_BAD_REQUEST', undefined, undefined, response));
+    const response = { status: 403, data: { message: "L'épreuve est terminée." } };
+    api.uploadPdf.mockRejectedValue(new ApiError('http', response));
     await choosePdf();
     fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe("Non enregistré : L'épreuve est terminée."));

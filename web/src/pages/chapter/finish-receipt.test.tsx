@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ChapterPage as ChapterPageData, Receipt, SessionStateView, User } from '@olympe/contract';
-import { AxiosError } from 'axios';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
 import { ChapterPage, UNSENT_BEFORE_FINISH } from './chapter-page';
@@ -135,7 +135,7 @@ describe('« Terminer l’épreuve »', () => {
 
   it('sends the answers still on this device first, and finishes nothing while one cannot be sent', async () => {
     api.fetchSessionState.mockResolvedValue(RUNNING);
-    api.saveAnswer.mockRejectedValue(new AxiosError('Network Error', 'ERR_NETWORK'));
+    api.saveAnswer.mockRejectedValue(new ApiError('network'));
     renderPage();
     fireEvent.change(await screen.findByLabelText('Votre réponse :'), { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Terminer l’épreuve' }));

@@ -4,14 +4,8 @@ import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
 import { GroupsPage } from './groups-page';
 
-const api = vi.hoisted(() => ({ fetchMyGroups: vi.fn(), createGroup: vi.fn(), renameGroup: vi.fn(), deleteGroup: vi.fn(), calls: [] as string[] }));
-vi.mock('../../api/groups', () => ({
-  fetchMyGroups: api.fetchMyGroups,
-  createGroup: api.createGroup,
-  renameGroup: api.renameGroup,
-  deleteGroup: api.deleteGroup,
-  groupKeys: { all: ['groups'], detail: (id: string) => ['groups', id] },
-}));
+const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), patch: vi.fn(), delete: vi.fn(), calls: [] as string[] }));
+vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
 
 function setup() {
   renderWithProviders(
@@ -23,16 +17,28 @@ function setup() {
 
 describe('GroupsPage', () => {
   beforeEach(() => {
-    api.calls = [];
-    api.fetchMyGroups.mockReset().mockResolvedValue([
-      { _id: 't', name: 'teachers' },
-      { _id: 'm', name: 'members' },
-      { _id: 's', name: 'Stage' },
-      { _id: 'c', name: 'Club' },
-    ]);
-    api.createGroup.mockReset().mockImplementation(async ({ name }) => void api.calls.push(`create ${name}`));
-    api.renameGroup.mockReset().mockImplementation(async (id, name) => void api.calls.push(`rename ${id} ${name}`));
-    api.deleteGroup.mockReset().mockImplementation(async (id) => void api.calls.push(`delete ${id}`));
+    http.calls = [];
+    http.get.mockReset().mockResolvedValue({
+      data: [
+        { _id: 't', name: 'teachers' },
+        { _id: 'm', name: 'members' },
+        { _id: 's', name: 'Stage' },
+        { _id: 'c', name: 'Club' },
+      ],
+    });
+    // Each save call is noted by what it does: « create name », « rename id name », « delete id ».
+    http.post.mockReset().mockImplementation(async (_url: string, { name }: { name: string }) => {
+      http.calls.push(`create ${name}`);
+      return { data: { _id: 'new', name } };
+    });
+    http.patch.mockReset().mockImplementation(async (url: string, { name }: { name: string }) => {
+      http.calls.push(`rename ${url.split('/')[2]} ${name}`);
+      return { data: {} };
+    });
+    http.delete.mockReset().mockImplementation(async (url: string) => {
+      http.calls.push(`delete ${url.split('/')[2]}`);
+      return { data: undefined };
+    });
   });
 
   it('protects teachers and members, links saved groups to their members page', async () => {
@@ -50,7 +56,7 @@ describe('GroupsPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Ajouter un groupe' }));
     expect((screen.getByLabelText('Nom du groupe (nouveau)') as HTMLInputElement).value).toBe('Nouveau groupe');
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
-    await waitFor(() => expect(api.calls).toEqual(['delete c', 'create Nouveau groupe', 'rename s Stage 2026']));
+    await waitFor(() => expect(http.calls).toEqual(['delete c', 'create Nouveau groupe', 'rename s Stage 2026']));
   });
 
   it('makes no call when a name is blank', async () => {
@@ -58,6 +64,6 @@ describe('GroupsPage', () => {
     fireEvent.change(await screen.findByLabelText('Nom du groupe Stage'), { target: { value: ' ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
     await new Promise((r) => setTimeout(r, 20));
-    expect(api.calls).toEqual([]);
+    expect(http.calls).toEqual([]);
   });
 });

@@ -1,9 +1,8 @@
 import { ActionIcon, Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { NEW_GROUP_NAME, SYSTEM_GROUP_NAMES } from '@olympe/contract';
-import { createGroup, deleteGroup, fetchMyGroups, groupKeys, renameGroup } from '../../api/groups';
+import { createGroup, deleteGroup, groupKeys, renameGroup, useMyGroups } from '../../api/groups';
 import { paths } from '../../config/paths';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
@@ -13,7 +12,7 @@ import { PageHeading } from '../../components/page-heading';
 /** SPEC §2 "Groups (/groups)": editable names, delete per row, add, link to members, save. */
 export function GroupsPage() {
   const session = useSession();
-  const query = useQuery({ queryKey: groupKeys.all, queryFn: fetchMyGroups });
+  const query = useMyGroups();
   const { rows, update, remove, add, save, saving } = useEditableTable({
     data: query.data,
     toRows: (groups) => groups.map((g): GroupRow => ({ key: g._id, _id: g._id, name: g.name, savedName: g.name })),

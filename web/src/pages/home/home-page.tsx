@@ -1,13 +1,12 @@
 import { Accordion, Anchor, List, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { fetchPublicConfig } from '../../api/config';
+import { usePublicConfig } from '../../api/config';
 import { paths } from '../../config/paths';
 import { PageHeading } from '../../components/page-heading';
 
 /** The contact address, or a neutral wording while it loads or if the server cannot give it. */
 function ContactEmail() {
-  const { data } = useQuery({ queryKey: ['config'], queryFn: fetchPublicConfig, staleTime: Infinity });
+  const { data } = usePublicConfig();
   if (!data?.contactEmail) return <>l'adresse de contact de l'équipe</>;
   return <Anchor href={`mailto:${data.contactEmail}`}>{data.contactEmail}</Anchor>;
 }

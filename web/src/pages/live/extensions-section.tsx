@@ -1,31 +1,30 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { formatParisDateTime, type LiveChapter } from '@olympe/contract';
-import { addExtension, opsKeys } from '../../api/ops';
+import { useAddExtension } from '../../api/ops';
 
 /**
  * Incidents during a timed chapter (a power cut, a crashed computer): an admin gives one pupil more
  * minutes, even after their end (the session reopens). Every extension is listed with who and why.
  */
 export function ExtensionsSection({ chapterId, extensions }: { chapterId: string; extensions: LiveChapter['extensions'] }) {
-  const client = useQueryClient();
   const [email, setEmail] = useState('');
   const [minutes, setMinutes] = useState<number | string>(10);
   const [reason, setReason] = useState('');
-  const add = useMutation({
-    mutationFn: () => addExtension(chapterId, { email, minutes: Number(minutes), reason }),
-    onSuccess: async () => {
-      setEmail('');
-      setReason('');
-      await client.invalidateQueries({ queryKey: opsKeys.live(chapterId) });
-    },
-    // The client already showed the server's French message.
-    onError: (error) => console.error(error),
-  });
+  const add = useAddExtension(chapterId);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    add.mutate();
+    add.mutate(
+      { email, minutes: Number(minutes), reason },
+      {
+        onSuccess: () => {
+          setEmail('');
+          setReason('');
+        },
+        // The client already showed the server's French message.
+        onError: (error) => console.error(error),
+      },
+    );
   };
 
   return (

@@ -9,12 +9,8 @@ import { RequireRole } from '../../layout/require-role';
 import { LivePage } from './live-page';
 import { liveFigures, minuteLabels } from './live';
 
-const api = vi.hoisted(() => ({ fetchLiveChapter: vi.fn(), addExtension: vi.fn() }));
-vi.mock('../../api/ops', () => ({
-  fetchLiveChapter: api.fetchLiveChapter,
-  addExtension: api.addExtension,
-  opsKeys: { live: (id: string) => ['ops', 'live', id] },
-}));
+const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn() }));
+vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
 
 const LIVE: LiveChapter = {
   chapterId: 'c1',
@@ -78,13 +74,13 @@ describe('live helpers', () => {
 });
 
 describe('LivePage', () => {
-  beforeEach(() => api.fetchLiveChapter.mockReset());
+  beforeEach(() => http.get.mockReset());
 
   it('shows an admin the figures of the chapter and a table of saves per minute', async () => {
-    api.fetchLiveChapter.mockResolvedValue(LIVE);
+    http.get.mockResolvedValue({ data: LIVE });
     renderAs(true);
     expect(await screen.findByRole('heading', { name: 'En direct : Tour 1' })).toBeTruthy();
-    expect(api.fetchLiveChapter).toHaveBeenCalledWith('c1');
+    expect(http.get).toHaveBeenCalledWith('/chapter/c1/live');
     expect(within(screen.getByRole('group', { name: 'Élèves ayant commencé' })).getByText('812')).toBeTruthy();
     expect(within(screen.getByRole('group', { name: 'Enregistrent (dernière minute)' })).getByText('455 réponses')).toBeTruthy();
     expect(within(screen.getByRole('group', { name: 'Erreurs serveur (5 dernières minutes)' })).getByText('à surveiller')).toBeTruthy();
@@ -93,8 +89,8 @@ describe('LivePage', () => {
   });
 
   it('lists the extensions with who and why, and adds one for a pupil named by e-mail', async () => {
-    api.fetchLiveChapter.mockResolvedValue(LIVE);
-    api.addExtension.mockResolvedValue(undefined);
+    http.get.mockResolvedValue({ data: LIVE });
+    http.post.mockResolvedValue({ data: undefined });
     renderAs(true);
     expect(within(await screen.findByRole('group', { name: 'Avec temps supplémentaire' })).getByText('14')).toBeTruthy();
     const table = screen.getByRole('table', { name: 'Prolongations' });
@@ -104,12 +100,12 @@ describe('LivePage', () => {
     fireEvent.change(screen.getByLabelText(/Minutes ajoutées/), { target: { value: '15' } });
     fireEvent.change(screen.getByLabelText(/Raison/), { target: { value: 'Ordinateur bloqué' } });
     fireEvent.click(screen.getByRole('button', { name: 'Ajouter la prolongation' }));
-    await waitFor(() => expect(api.addExtension).toHaveBeenCalledWith('c1', { email: 'leo@exemple.fr', minutes: 15, reason: 'Ordinateur bloqué' }));
+    await waitFor(() => expect(http.post).toHaveBeenCalledWith('/chapter/c1/extension', { email: 'leo@exemple.fr', minutes: 15, reason: 'Ordinateur bloqué' }));
   });
 
   it('tells a non-admin they have no access and asks nothing from the server', async () => {
     renderAs(false);
     expect(screen.getByText("Vous n'avez pas accès à cette ressource.")).toBeTruthy();
-    expect(api.fetchLiveChapter).not.toHaveBeenCalled();
+    expect(http.get).not.toHaveBeenCalled();
   });
 });

@@ -1,8 +1,7 @@
 import { Alert, Badge, Box, Center, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { formatParisDateTime } from '@olympe/contract';
-import { fetchLiveChapter, opsKeys } from '../../api/ops';
+import { useLiveChapter } from '../../api/ops';
 import { ExtensionsSection } from './extensions-section';
 import { LIVE_REFRESH_MS, liveFigures, minuteLabels } from './live';
 import { PageHeading } from '../../components/page-heading';
@@ -10,13 +9,7 @@ import { PageHeading } from '../../components/page-heading';
 /** docs/operations.md "Watching the big day": an admin follows a running chapter, refreshed every 5 s (admins only: routes.tsx). */
 export function LivePage() {
   const { id = '' } = useParams();
-  const query = useQuery({
-    queryKey: opsKeys.live(id),
-    queryFn: () => fetchLiveChapter(id),
-    enabled: id !== '',
-    refetchInterval: LIVE_REFRESH_MS,
-    refetchIntervalInBackground: true,
-  });
+  const query = useLiveChapter(id, LIVE_REFRESH_MS);
 
   if (query.isPending) {
     return (

@@ -3,9 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import { PrivacyPage } from './privacy-page';
 
-vi.mock('../../api/config', () => ({
-  fetchPublicConfig: vi.fn().mockResolvedValue({ contactEmail: 'rgpd@olympe.example', tileUrl: '' }),
-}));
+const http = vi.hoisted(() => ({ get: vi.fn() }));
+vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
+http.get.mockImplementation(async (url: string) => (url === '/config' ? { data: { contactEmail: 'rgpd@olympe.example', tileUrl: '' } } : new Promise(() => {})));
 
 describe('PrivacyPage', () => {
   it('says what is kept, why, how long, and whom to write to', async () => {

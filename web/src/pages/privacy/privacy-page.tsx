@@ -1,11 +1,10 @@
 import { Anchor, List, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { fetchPublicConfig } from '../../api/config';
+import { usePublicConfig } from '../../api/config';
 import { PageHeading } from '../../components/page-heading';
 
 /** The contact address from the server's configuration (CONTACT_EMAIL). */
 function Contact() {
-  const { data } = useQuery({ queryKey: ['config'], queryFn: fetchPublicConfig, staleTime: Infinity });
+  const { data } = usePublicConfig();
   if (!data?.contactEmail) return <>l'adresse de contact de l'équipe (page d'accueil)</>;
   return <Anchor href={`mailto:${data.contactEmail}`}>{data.contactEmail}</Anchor>;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { anonymiseUser, fetchUserExport } from '../../api/ops';
+import { useAnonymiseUser, useUserExport } from '../../api/ops';
 
 /** Saves a JSON object as a file in the browser. */
 function download(name: string, data: unknown) {
@@ -18,30 +18,22 @@ function download(name: string, data: unknown) {
  */
 export function UserDataActions({ uid, name, onAnonymised }: { uid: string; name: string; onAnonymised?: () => void }) {
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
+  // On failure the client already showed the server's message: nothing more to do here.
+  const exported = useUserExport(uid);
+  const anonymised = useAnonymiseUser(uid);
+  const busy = exported.isPending || anonymised.isPending;
 
-  async function exportData() {
-    setBusy(true);
-    try {
-      download(`olympe-utilisateur-${uid}.json`, await fetchUserExport(uid));
-    } catch {
-      // The client already showed the server's message.
-    } finally {
-      setBusy(false);
-    }
+  function exportData() {
+    exported.mutate(undefined, { onSuccess: (data) => download(`olympe-utilisateur-${uid}.json`, data) });
   }
 
-  async function anonymise() {
-    setBusy(true);
-    try {
-      await anonymiseUser(uid);
-      setConfirming(false);
-      onAnonymised?.();
-    } catch {
-      // The client already showed the server's message.
-    } finally {
-      setBusy(false);
-    }
+  function anonymise() {
+    anonymised.mutate(undefined, {
+      onSuccess: () => {
+        setConfirming(false);
+        onAnonymised?.();
+      },
+    });
   }
 
   return (

@@ -1,9 +1,8 @@
 import { forwardRef, useEffect, useMemo, useState } from 'react';
 import { Select, type ComboboxItem, type ComboboxParsedItem, type OptionsFilter } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { matchesQuery, normalizeText, pupilName, type SortingPupil } from '@olympe/contract';
-import { searchPupils, sortingKeys } from '../../api/sorting';
+import { usePupilSearch } from '../../api/sorting';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -55,12 +54,7 @@ export const PupilPicker = forwardRef<HTMLInputElement, PupilPickerProps>(functi
   const chosen = value ? (known.get(value) ?? null) : null;
   const typing = search.trim().length >= 2 && (!chosen || search !== pupilName(chosen));
   const [debounced] = useDebouncedValue(typing ? normalizeText(search) : '', SEARCH_DEBOUNCE_MS);
-  const found = useQuery({
-    queryKey: sortingKeys.pupils(chapterId, debounced),
-    queryFn: () => searchPupils(chapterId, debounced),
-    enabled: debounced.length >= 2,
-    staleTime: 60_000,
-  });
+  const found = usePupilSearch(chapterId, debounced);
 
   useEffect(() => {
     if (found.data) onFound(found.data);

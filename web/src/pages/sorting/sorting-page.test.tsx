@@ -6,10 +6,16 @@ import { renderWithProviders } from '../../test/render';
 import { SORTING_START_LABEL, SortingPage } from './sorting-page';
 
 const api = vi.hoisted(() => ({ selectCopy: vi.fn(), searchPupils: vi.fn(), labelCopy: vi.fn() }));
-vi.mock('../../api/sorting', () => ({
-  ...api,
-  sortingKeys: { selection: (id: string) => ['s', id], pupils: (id: string, q: string) => ['p', id, q] },
+// The HTTP client answers from the fakes above, named after the calls of api/sorting.ts they stand for:
+// GET /answer/unlabeled/select/{id}, GET /answer/unlabeled/pupils/{id}?q=, POST /answer/label/{copyId}.
+const http = vi.hoisted(() => ({
+  get: vi.fn(async (url: string, options?: { params?: { q?: string } }) => {
+    const [, , , kind, chapterId] = url.split('/');
+    return { data: kind === 'select' ? await api.selectCopy(chapterId) : await api.searchPupils(chapterId, options?.params?.q) };
+  }),
+  post: vi.fn(async (url: string, labels: unknown) => ({ data: await api.labelCopy(url.split('/')[3], labels) })),
 }));
+vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
 // The PDF never arrives in jsdom: the page shows its loader; the choices are what is tested.
 vi.mock('../../api/files', () => ({ fetchPdf: () => new Promise(() => {}) }));
 vi.mock('../../components/PdfView/pdfjs', () => ({ openPdf: vi.fn() }));

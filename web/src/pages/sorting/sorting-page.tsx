@@ -16,7 +16,6 @@ import {
   Text,
 } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconDeviceFloppy, IconQrcode, IconRotateClockwise } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import {
   ROTATIONS,
@@ -29,8 +28,7 @@ import {
   type SortingPupil,
   type SortingSelection,
 } from '@olympe/contract';
-import { labelCopy, selectCopy, sortingKeys } from '../../api/sorting';
-import { gradingKeys } from '../../api/grading';
+import { useLabelCopy, useSortingSelection } from '../../api/sorting';
 import { paths } from '../../config/paths';
 import { usePdfDocument } from '../../components/PdfView/use-pdf';
 import { PageView, PdfFailed } from './page-view';
@@ -49,12 +47,7 @@ export function SortingPage() {
   const [started, setStarted] = useState(false);
   // Asked again every few minutes while the page is open: the server hands the same copy back
   // and renews the 10-minute reservation, so a long scan is not given to another sorter.
-  const query = useQuery({
-    queryKey: sortingKeys.selection(id),
-    queryFn: () => selectCopy(id),
-    enabled: !!id && started,
-    refetchInterval: RESERVATION_RENEW_MS,
-  });
+  const query = useSortingSelection(id, started, RESERVATION_RENEW_MS);
 
   let body;
   if (!started) {
@@ -109,7 +102,6 @@ function targetOf(element: EventTarget | null): KeyTarget | null {
 
 function SortingWorkbench({ chapterId, selection }: { chapterId: string; selection: NonNullable<SortingSelection> }) {
   const { copy, exercises, pupils, chapter, remaining } = selection;
-  const queryClient = useQueryClient();
   const [state, dispatch] = useReducer(sortingReducer, undefined, () =>
     initSorting({ pageCount: copy.pages, exerciseIds: exercises.map((e) => e._id), suggestions: copy.suggestions }),
   );
@@ -136,15 +128,8 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
     });
   }, []);
 
-  const save = useMutation({
-    mutationFn: (labels: Parameters<typeof labelCopy>[1]) => labelCopy(copy._id, labels),
-    // Pending until the next copy is on screen, so a second press cannot send this one again.
-    onSuccess: async () => {
-      void queryClient.invalidateQueries({ queryKey: gradingKeys.unlabeled(chapterId) });
-      void queryClient.invalidateQueries({ queryKey: gradingKeys.table(chapterId) });
-      await queryClient.invalidateQueries({ queryKey: sortingKeys.selection(chapterId) });
-    },
-  });
+  // Pending until the next copy is on screen, so a second press cannot send this one again.
+  const save = useLabelCopy(chapterId, copy._id);
 
   function submit() {
     const built = buildLabels(state);

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Modal, NumberInput, Stack } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { EXTRA_TIME_MAX_PERCENT } from '@olympe/contract';
-import { saveExtraTime } from '../../api/ops';
+import { useSaveExtraTime } from '../../api/ops';
 
 export const EXTRA_TIME_HELP =
   'En pourcentage de la durée de chaque épreuve chronométrée ; un tiers-temps correspond à 33 %. La fin de la fenêtre de passage est repoussée d’autant pour cet élève seulement.';
@@ -22,12 +21,7 @@ export function ExtraTimeDialog({
   onSaved: () => void;
 }) {
   const [value, setValue] = useState<number | string>(percent);
-  const save = useMutation({
-    mutationFn: () => saveExtraTime(uid, Number(value)),
-    onSuccess: onSaved,
-    // The client already showed the server's French message.
-    onError: (error) => console.error(error),
-  });
+  const save = useSaveExtraTime(uid);
   const valid = typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= EXTRA_TIME_MAX_PERCENT;
   return (
     <Modal opened onClose={onClose} title={`Temps supplémentaire de ${name}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
@@ -48,7 +42,14 @@ export function ExtraTimeDialog({
           <Button variant="default" onClick={onClose}>
             Annuler
           </Button>
-          <Button onClick={() => save.mutate()} loading={save.isPending} disabled={!valid}>
+          <Button
+            onClick={() =>
+              // The client already showed the server's French message.
+              save.mutate(Number(value), { onSuccess: onSaved, onError: (error) => console.error(error) })
+            }
+            loading={save.isPending}
+            disabled={!valid}
+          >
             Enregistrer
           </Button>
         </Group>

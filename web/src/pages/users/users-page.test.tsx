@@ -2,20 +2,17 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router';
 import type { GroupDetail, GroupMember } from '@olympe/contract';
+import { ApiError } from '../../api/client';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/fixtures';
 import { UsersPage } from './users-page';
 
-const api = vi.hoisted(() => ({ fetchGroup: vi.fn(), saveGroupMembers: vi.fn(), logto: vi.fn() }));
-vi.mock('../../api/groups', () => ({
-  fetchGroup: api.fetchGroup,
-  saveGroupMembers: api.saveGroupMembers,
-  groupKeys: { all: ['groups'], detail: (id: string) => ['groups', id] },
-}));
+const api = vi.hoisted(() => ({ logto: vi.fn() }));
 vi.mock('../../api/users', () => ({ logto: api.logto }));
-const ops = vi.hoisted(() => ({ fetchUserExport: vi.fn(), anonymiseUser: vi.fn(), saveExtraTime: vi.fn() }));
-vi.mock('../../api/ops', () => ops);
+// GET /group/g1, PATCH /group/g1 (members), PUT /user/{uid}/extra-time, POST /user/{uid}/anonymise.
+const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), patch: vi.fn() }));
+vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
 
 const member = (id: string, fields: Partial<GroupMember>): GroupMember => {
   const { isMember: _m, isTeacher: _t, ...user } = makeUser({ _id: id, ...fields });
@@ -49,8 +46,8 @@ const textarea = () => screen.getByLabelText(/Liste d’adresses e-mail/) as HTM
 
 describe('UsersPage', () => {
   beforeEach(() => {
-    Object.values(api).forEach((fn) => fn.mockReset());
-    api.fetchGroup.mockResolvedValue(GROUP);
+    [...Object.values(api), ...Object.values(http)].forEach((fn) => fn.mockReset());
+    http.get.mockResolvedValue({ data: GROUP });
   });
 
   it('shows the title, the counter, the rows by last name with SPEC display values, and searches', async () => {
@@ -71,7 +68,7 @@ describe('UsersPage', () => {
   });
 
   it('shows each member’s extra time and lets the admin set it', async () => {
-    ops.saveExtraTime.mockResolvedValue(undefined);
+    http.put.mockResolvedValue({ data: undefined });
     setup();
     expect(await screen.findByRole('button', { name: 'Temps supplémentaire de Hugo Abel : 33\u00a0%' }, { timeout: 5000 })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Temps supplémentaire de Chloé Lefèvre : —' }));
@@ -81,11 +78,11 @@ describe('UsersPage', () => {
     fireEvent.change(field, { target: { value: '33' } });
     const dialog = screen.getByRole('dialog', { name: 'Temps supplémentaire de Chloé Lefèvre' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
-    await waitFor(() => expect(ops.saveExtraTime).toHaveBeenCalledWith('u1', 33));
+    await waitFor(() => expect(http.put).toHaveBeenCalledWith('/user/u1/extra-time', { percent: 33 }));
   });
 
   it('adds with the split rule and saves the full list', async () => {
-    api.saveGroupMembers.mockResolvedValue({ message: 'ok', added: 1, removed: 1 });
+    http.patch.mockResolvedValue({ data: { message: 'ok', added: 1, removed: 1 } });
     setup();
     await screen.findByText('3/3 membres', {}, { timeout: 5000 });
     fireEvent.change(textarea(), { target: { value: 'Nouveau@X.fr; chloe@x.fr,\nhugo@x.fr' } });
@@ -95,14 +92,11 @@ describe('UsersPage', () => {
     expect(screen.getByText(/À ajouter \(1\) : nouveau@x.fr/)).toBeTruthy();
     expect(screen.getByText(/À retirer \(1\) : hugo@x.fr/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
-    await waitFor(() => expect(api.saveGroupMembers).toHaveBeenCalledWith('g1', ['chloe@x.fr', 'admin@x.fr', 'nouveau@x.fr']), { timeout: 5000 });
+    await waitFor(() => expect(http.patch).toHaveBeenCalledWith('/group/g1', { members: ['chloe@x.fr', 'admin@x.fr', 'nouveau@x.fr'] }), { timeout: 5000 });
   });
 
   it('puts unknown e-mails back in the input so they can be removed, never dropping them', async () => {
-    api.saveGroupMembers.mockRejectedValueOnce({
-      isAxiosError: true,
-      response: { status: 400, data: { message: '…', unknown: ['inconnu@x.fr'] } },
-    });
+    http.patch.mockRejectedValueOnce(new ApiError('http', { status: 400, data: { message: '…', code: 'bad_request', unknown: ['inconnu@x.fr'] } }));
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup();
     await screen.findByText('3/3 membres', {}, { timeout: 5000 });
@@ -111,7 +105,7 @@ describe('UsersPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
     await waitFor(() => expect(textarea().value).toBe('inconnu@x.fr'), { timeout: 5000 });
     expect(screen.getByText(/Ces adresses ne correspondent à aucun compte.*inconnu@x.fr/)).toBeTruthy();
-    api.saveGroupMembers.mockResolvedValueOnce({ message: 'ok', added: 0, removed: 0 });
+    http.patch.mockResolvedValueOnce({ data: { message: 'ok', added: 0, removed: 0 } });
     fireEvent.click(screen.getByRole('button', { name: 'Retirer' }));
     // Nothing left to change: the list is the saved one again.
     expect((screen.getByRole('button', { name: 'Enregistrer' }) as HTMLButtonElement).disabled).toBe(true);
@@ -129,7 +123,7 @@ describe('UsersPage', () => {
   });
 
   it('"Données" opens the personal-data actions of that member; anonymising reloads the group', async () => {
-    ops.anonymiseUser.mockResolvedValue(undefined);
+    http.post.mockResolvedValue({ data: { message: 'ok', filesErased: 0 } });
     setup();
     await screen.findByText('3/3 membres', {}, { timeout: 5000 });
     fireEvent.click(screen.getByRole('button', { name: /Données personnelles de Chloé Lefèvre/ }));
@@ -137,7 +131,7 @@ describe('UsersPage', () => {
     expect(within(dialog).getByRole('button', { name: 'Exporter ses données (JSON)' })).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Anonymiser le compte' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Anonymiser' }));
-    await waitFor(() => expect(ops.anonymiseUser).toHaveBeenCalledWith('u1'));
-    await waitFor(() => expect(api.fetchGroup).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(http.post).toHaveBeenCalledWith('/user/u1/anonymise'));
+    await waitFor(() => expect(http.get).toHaveBeenCalledTimes(2));
   });
 });

@@ -3,11 +3,11 @@ import { Alert, Button, Center, Group, Loader, Modal, Stack, Text, Textarea, Tex
 import { UserDataActions } from '../privacy/user-data-actions';
 import { ExtraTimeDialog, extraTimeLabel } from './extra-time-dialog';
 import { IconCopy, IconDownload, IconSearch } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { isAxiosError } from 'axios';
+import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import type { GroupMember } from '@olympe/contract';
-import { fetchGroup, groupKeys, saveGroupMembers } from '../../api/groups';
+import { isApiError } from '../../api/client';
+import { groupKeys, useGroup, useSaveGroupMembers } from '../../api/groups';
 import { showNotice } from '../../api/notify';
 import { sortRows, VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { useImpersonation } from '../../hooks/use-impersonation';
@@ -37,7 +37,7 @@ const TABLE_HEIGHT = 'max(320px, calc(100vh - 250px))';
 /** SPEC §2 "Group members (/users/{id})": search, table, CSV, e-mail list, "Simuler". */
 export function UsersPage() {
   const { id = '' } = useParams();
-  const query = useQuery({ queryKey: groupKeys.detail(id), queryFn: () => fetchGroup(id), enabled: !!id });
+  const query = useGroup(id);
 
   if (query.isPending) {
     return (
@@ -78,7 +78,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
   const [pending, setPending] = useState<string[] | null>(null);
   const [emailInput, setEmailInput] = useState('');
   const [unknown, setUnknown] = useState<string[]>([]);
-  const [saving, setSaving] = useState(false);
+  const saveMembers = useSaveGroupMembers(groupId);
   const list = pending ?? savedEmails;
   const changes = useMemo(() => diffEmails(savedEmails, list), [savedEmails, list]);
   const dirty = changes.added.length + changes.removed.length > 0;
@@ -102,24 +102,22 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
     }
   }
 
-  async function save() {
-    setSaving(true);
-    try {
-      await saveGroupMembers(groupId, list);
-      setPending(null);
-      setUnknown([]);
-      await queryClient.invalidateQueries({ queryKey: groupKeys.detail(groupId) });
-    } catch (error) {
-      // Unknown e-mails come back by name: they go into the input, ready for "Retirer".
-      const data = isAxiosError(error) ? (error.response?.data as { unknown?: string[] } | undefined) : undefined;
-      if (data?.unknown?.length) {
-        setUnknown(data.unknown);
-        setEmailInput(data.unknown.join('\n'));
-      }
-      console.error(error);
-    } finally {
-      setSaving(false);
-    }
+  function save() {
+    saveMembers.mutate(list, {
+      onSuccess: () => {
+        setPending(null);
+        setUnknown([]);
+      },
+      onError: (error) => {
+        // Unknown e-mails come back by name: they go into the input, ready for "Retirer".
+        const data = isApiError(error) ? (error.response?.data as { unknown?: string[] } | undefined) : undefined;
+        if (data?.unknown?.length) {
+          setUnknown(data.unknown);
+          setEmailInput(data.unknown.join('\n'));
+        }
+        console.error(error);
+      },
+    });
   }
 
   const columns = useMemo<VirtualColumn<GroupMember>[]>(
@@ -274,7 +272,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
         >
           Retirer
         </Button>
-        <Button onClick={save} loading={saving} disabled={!dirty}>
+        <Button onClick={save} loading={saveMembers.isPending} disabled={!dirty}>
           Enregistrer
         </Button>
         {dirty && (

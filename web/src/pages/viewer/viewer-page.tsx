@@ -1,9 +1,9 @@
-import { useState, type MouseEvent } from 'react';
+import type { MouseEvent } from 'react';
 import { Alert, Anchor, Group, Stack } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import { PDF_PATH_PATTERN } from '@olympe/contract';
-import { fetchPdfLink } from '../../api/files';
+import { usePdfLink } from '../../api/files';
 import { PdfView } from '../../components/PdfView';
 import { TestReturnBar, useTestReturnChapter } from '../../layout/test-return-bar';
 import { PageHeading } from '../../components/page-heading';
@@ -19,29 +19,27 @@ export const NOT_A_PDF_TEXT = 'Ce lien ne d√©signe pas un fichier PDF : rien n‚Ä
 export function ViewerPage() {
   const requested = useParams()['*'] ?? '';
   const path = PDF_PATH_PATTERN.test(requested) ? requested : null;
-  const [busy, setBusy] = useState(false);
+  const link = usePdfLink();
+  const busy = link.isPending;
   // Opened from a running timed test: the way back and the time left (a read of the session state only).
   const testChapter = useTestReturnChapter();
 
   // A download cannot send the bearer header: ask for a short-lived signed link at click time,
   // so the link never expires on a page left open.
-  async function download(event: MouseEvent<HTMLAnchorElement>) {
+  function download(event: MouseEvent<HTMLAnchorElement>) {
     event.preventDefault();
     if (busy || !path) return;
-    setBusy(true);
-    try {
-      const url = await fetchPdfLink(path);
-      const link = document.createElement('a');
-      link.href = `${url}&download=1`;
-      link.download = path.split('/').pop() ?? 'copie.pdf';
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-    } catch (error) {
-      console.error(error);
-    } finally {
-      setBusy(false);
-    }
+    link.mutate(path, {
+      onSuccess: (url) => {
+        const anchor = document.createElement('a');
+        anchor.href = `${url}&download=1`;
+        anchor.download = path.split('/').pop() ?? 'copie.pdf';
+        document.body.appendChild(anchor);
+        anchor.click();
+        anchor.remove();
+      },
+      onError: (error) => console.error(error),
+    });
   }
 
   if (!path) {

@@ -1,0 +1,40 @@
+import type { User } from './user.js';
+
+/**
+ * A user's profile values and the rule that says when it is complete: plain data and functions, no
+ * schema, so the web app's first load imports them (`@olympe/contract/profile`) without zod (decision 56).
+ */
+export const GRADES = ['5eme', '4eme', '3eme', '2nde', '1ere', 'Tale', 'other'] as const;
+export const GRADE_LABELS: Record<Grade, string> = {
+  '5eme': '5ème',
+  '4eme': '4ème',
+  '3eme': '3ème',
+  '2nde': '2nde',
+  '1ere': '1ère',
+  Tale: 'Terminale',
+  other: 'Autre',
+};
+export const GENDERS = ['male', 'female', 'other'] as const;
+export const DEFAULT_CHOICES = ['local', 'global'] as const;
+
+export type Grade = (typeof GRADES)[number];
+export type Gender = (typeof GENDERS)[number];
+export type DefaultChoice = (typeof DEFAULT_CHOICES)[number];
+
+/**
+ * SPEC §5: complete when firstName, lastName, institution name and gender are present AND the user
+ * is an admin, or in the group teachers or members, or has birthDate, grade, defaultChoice and emailParent.
+ */
+export function isProfileComplete(
+  user: Pick<
+    User,
+    'firstName' | 'lastName' | 'institution' | 'gender' | 'isAdmin' | 'birthDate' | 'grade' | 'defaultChoice' | 'emailParent'
+  >,
+  groupNames: readonly string[],
+): boolean {
+  const base = !!user.firstName && !!user.lastName && !!user.institution?.name && !!user.gender;
+  if (!base) return false;
+  if (user.isAdmin) return true;
+  if (groupNames.includes('teachers') || groupNames.includes('members')) return true;
+  return !!user.birthDate && !!user.grade && !!user.defaultChoice && !!user.emailParent;
+}
