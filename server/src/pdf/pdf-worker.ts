@@ -72,5 +72,5 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
   }
   if (task.kind === 'inspect') return { ok: true, pages: doc.getPageCount() };
   if (task.kind === 'split') return { ok: true, parts: await splitDocument(doc, task.parts) };
-  return { ok: true, readings: await readScanDocument(doc, task.secret, task.chapterId) };
+  return { ok: true, readings: await readScanDocument(doc, task.bytes, task.secret, task.chapterId) };
 }

@@ -112,6 +112,11 @@ async function knownIds(db: Db, chapterId: string, readings: PageReading[]): Pro
 export function suggestionsOf(readings: PageReading[], known: KnownIds): PageLabel[] {
   const out: PageLabel[] = [];
   for (const r of readings) {
+    // No ink: suggested blank (dropped when the copy is labelled), like a cover page.
+    if (r.status === 'blank') {
+      out.push({ pageNum: r.page + 1, user: null, exercises: [], rotation: 0 });
+      continue;
+    }
     if (r.status !== 'read' || !r.code) continue;
     const { exerciseId, userId } = r.code;
     if (exerciseId && !known.exercises.has(exerciseId)) continue;
@@ -127,7 +132,7 @@ export function suggestionsOf(readings: PageReading[], known: KnownIds): PageLab
 }
 
 function countByStatus(readings: PageReading[]): Record<PageStatus, number> {
-  const counts: Record<PageStatus, number> = { read: 0, foreign: 0, forged: 0, unreadable: 0, 'no-image': 0 };
+  const counts: Record<PageStatus, number> = { read: 0, foreign: 0, forged: 0, unreadable: 0, blank: 0, 'no-image': 0 };
   for (const r of readings) counts[r.status]++;
   return counts;
 }
