@@ -300,13 +300,18 @@ describe('uploaded scans sort themselves', () => {
     expect((await jobOf(copyId)).result).toMatchObject({ labeled: false });
   });
 
-  it('a scan with no picture to read gets empty suggestions, and the copy waits for a sorter', async () => {
+  it('a PDF printed without a picture (vector pages) is rendered and read like a scan', async () => {
     const res = await raw(`/api/sheets/${chapterId}.pdf?institution=${A}&spare=0`, admin.headers);
     const copyId = await fileScan(res.bytes, 'imprime-en-pdf.pdf');
+    // Held by a sorter: suggestions only, the pupils' answers of the tests above stay as they are.
+    const sorter = await createUser(t, 'member');
+    await t.database.db.update(unlabeledAnswers).set({ reservedBy: sorter.id, reservedAt: new Date() }).where(eq(unlabeledAnswers.id, copyId));
     await runPendingJobs(t.app.deps);
-    expect((await copyRow(copyId)).suggestions).toEqual([]);
-    expect((await jobOf(copyId)).result).toMatchObject({ pages: 9, 'no-image': 9, labeled: false });
-  });
+    const copy = await copyRow(copyId);
+    expect(copy.suggestions?.map((s) => s.pageNum)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(copy.pageReadings).toEqual(Array(9).fill('read'));
+    expect((await jobOf(copyId)).result).toMatchObject({ pages: 9, read: 9, 'no-image': 0, labeled: false });
+  }, 60_000);
 });
 
 describe('job queue', () => {
