@@ -160,7 +160,13 @@ async function measure<T>(seeded: Seeded, work: () => Promise<T>) {
       await sleep(100);
     }
   })();
+  // On a loaded machine a reading takes long: the figures so far, every 30 s.
+  const t0 = performance.now();
+  const interim = setInterval(() => {
+    console.log(`  ${round((performance.now() - t0) / 1000)} s: health ${JSON.stringify(stats(health))}, save ${JSON.stringify(stats(saves))}, failures ${failures.length}`);
+  }, 30_000);
   const result = await work();
+  clearInterval(interim);
   done = true;
   await Promise.all([healthLoop, saveLoop]);
   return { result, health: stats(health), save: stats(saves), saveFailures: failures.length, firstFailure: failures[0] };
@@ -176,7 +182,7 @@ async function main() {
   try {
     for (let i = 0; ; i++) {
       if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) break;
-      if (i > 600) throw new Error('server not answering');
+      if (i > 3000) throw new Error('server not answering');
       await sleep(100);
     }
     const start = await fetch(`${BASE}/api/chapter/start/${seeded.onlineId}`, { method: 'POST', headers: { authorization: `Bearer ${seeded.pupil}` } });
