@@ -60,6 +60,10 @@ export const sortingPupilSchema = z.object({
 });
 export type SortingPupil = z.infer<typeof sortingPupilSchema>;
 
+/** What the scan reader found on a page: a code, no ink at all, or neither. */
+export const pageReadingSchema = z.enum(['read', 'unread', 'blank']);
+export type PageReading = z.infer<typeof pageReadingSchema>;
+
 /** The unlabelled copy handed to a sorter (SPEC §3 "Unlabelled answer"). */
 export const sortingCopySchema = z.object({
   _id: z.string(),
@@ -73,6 +77,10 @@ export const sortingCopySchema = z.object({
   reservedUntil: z.string(),
   /** Per-page labels read from the QR codes, to confirm or correct; null when none. */
   suggestions: z.array(pageLabelSchema).nullable(),
+  /** What the reader found on each page, in order; null until the scan was read. */
+  pageReadings: z.array(pageReadingSchema).nullable(),
+  /** Why the scan could not be read (French); null when it was, or is still to be. */
+  readError: z.string().nullable(),
 });
 export type SortingCopy = z.infer<typeof sortingCopySchema>;
 

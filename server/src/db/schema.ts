@@ -200,9 +200,11 @@ export const files = pgTable(
     originalName: text('original_name').notNull().default(''),
     size: integer('size').notNull(),
     pages: integer('pages'),
+    /** SHA-256 of the bytes (hex): the same scan filed twice is caught (decision 58); null before it was kept. */
+    sha256: text('sha256'),
     createdAt: createdAt(),
   },
-  (t) => [index('files_owner_idx').on(t.ownerId)],
+  (t) => [index('files_owner_idx').on(t.ownerId), index('files_sha256_idx').on(t.sha256)],
 );
 
 export const answers = pgTable(
@@ -278,6 +280,10 @@ export const unlabeledAnswers = pgTable(
      * [{pageNum, user, exercises, rotation}] — null until the file was decoded.
      */
     suggestions: jsonb('suggestions').$type<Array<{ pageNum: number; user: string | null; exercises: string[]; rotation: number }>>(),
+    /** What the reader found on each page, in order: 'read' | 'unread' | 'blank'; null until read. */
+    pageReadings: jsonb('page_readings').$type<Array<'read' | 'unread' | 'blank'>>(),
+    /** Why the reader could not read the file (French), shown on the sorting page; null otherwise. */
+    readError: text('read_error'),
   },
   (t) => [
     index('unlabeled_chapter_idx').on(t.chapterId, t.labeledAt, t.createdAt),

@@ -7,7 +7,7 @@ import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { loadExerciseContext } from '../sessions/service.js';
 import { checkSaveAllowed } from '../sessions/state.js';
 import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/service.js';
-import { pdfPageCount } from '../pdf/pdf-pool.js';
+import { inspectPdf } from '../pdf/pdf-pool.js';
 import type { FileStore } from './store.js';
 
 /** Download links that cannot send the Authorization header stay valid this long. */
@@ -20,16 +20,16 @@ export const tooLarge = (maxBytes: number) =>
  * DESIGN §3 Files: accepted only when the bytes start with `%PDF-`, pdf-lib parses them and they
  * fit the size limit. Returns the page count. The parse runs in a PDF worker (pdf/pdf-pool.ts):
  * a file that inflates past the budget, or passes the worker's memory or time cap, is refused
- * with 413; the server is busy reading PDFs: 503.
+ * with 413; the server is busy reading PDFs: 503. Also returns the file's SHA-256 (hex).
  */
-export async function checkPdfBytes(bytes: Buffer, maxBytes: number): Promise<number> {
+export async function checkPdfBytes(bytes: Buffer, maxBytes: number): Promise<{ pages: number; sha256: string }> {
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   if (bytes.length === 0) throw badRequest('Le fichier est vide.');
   if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('Ce fichier n’est pas un PDF.');
   // Owner-password PDFs (permissions only) open in every viewer: the worker accepts them.
-  const pages = await pdfPageCount(bytes);
-  if (pages < 1) throw badRequest('Ce PDF ne contient aucune page.');
-  return pages;
+  const inspected = await inspectPdf(bytes);
+  if (inspected.pages < 1) throw badRequest('Ce PDF ne contient aucune page.');
+  return inspected;
 }
 
 export interface UploadInput {
@@ -67,7 +67,7 @@ export async function uploadPdf(
     throw badRequest('Indiquez l’exercice ou le chapitre auquel le fichier se rapporte.');
   }
 
-  const pages = await checkPdfBytes(input.bytes, deps.maxPdfBytes);
+  const { pages, sha256 } = await checkPdfBytes(input.bytes, deps.maxPdfBytes);
   const id = randomUUID();
   await store.put(id, input.bytes);
   try {
@@ -78,6 +78,7 @@ export async function uploadPdf(
       originalName: cleanName(input.originalName),
       size: input.bytes.length,
       pages,
+      sha256,
     });
   } catch (err) {
     await store.delete(id);

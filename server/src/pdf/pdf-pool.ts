@@ -88,12 +88,17 @@ function refusal(outcome: PdfOutcome): never | void {
   throw outcome.refused === 'bomb' ? new AppError(413, PDF_BOMB_MESSAGE) : badRequest(PDF_UNREADABLE_MESSAGE);
 }
 
-/** Page count of a PDF, or the AppError that refuses it (413 bomb/memory/time, 400 unreadable, 503 busy). */
-export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
+/** Page count and SHA-256 (hex) of a PDF, or the AppError that refuses it (413 bomb/memory/time, 400 unreadable, 503 busy). */
+export async function inspectPdf(bytes: Uint8Array): Promise<{ pages: number; sha256: string }> {
   const outcome = await run({ kind: 'inspect', bytes }, pdfLimits.inspectMs);
   refusal(outcome);
   if (!('pages' in outcome)) throw new Error('unexpected PDF worker answer');
-  return outcome.pages;
+  return { pages: outcome.pages, sha256: outcome.sha256 };
+}
+
+/** Page count of a PDF (inspectPdf). */
+export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
+  return (await inspectPdf(bytes)).pages;
 }
 
 /** sorting/split.ts's split, in a worker. */

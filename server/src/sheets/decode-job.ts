@@ -60,7 +60,14 @@ export function decodeJobHandler(deps: DecodeDeps): JobHandler {
     } catch (err) {
       // A file the PDF worker refuses (bomb, memory, time, unreadable) will be refused again: the
       // job is done and every page waits for a sorter. A full worker queue (503) is retried later.
-      if (err instanceof AppError && err.statusCode !== 503) return { pages: 0, refused: err.message, labeled: false };
+      if (err instanceof AppError && err.statusCode !== 503) {
+        // Shown on the sorting page: the copy is sorted by hand (issue 23).
+        await deps.db
+          .update(unlabeledAnswers)
+          .set({ readError: err.message })
+          .where(and(eq(unlabeledAnswers.id, copy.id), isNull(unlabeledAnswers.labeledAt)));
+        return { pages: 0, refused: err.message, labeled: false };
+      }
       throw err;
     }
     const ms = performance.now() - started;
@@ -69,7 +76,7 @@ export function decodeJobHandler(deps: DecodeDeps): JobHandler {
 
     const [saved] = await deps.db
       .update(unlabeledAnswers)
-      .set({ suggestions })
+      .set({ suggestions, pageReadings: pageReadingsOf(readings, suggestions) })
       // A retried job, or a sorter who labelled the copy meanwhile, finds it already done.
       .where(and(eq(unlabeledAnswers.id, copy.id), isNull(unlabeledAnswers.labeledAt), isNull(unlabeledAnswers.suggestions)))
       .returning({ id: unlabeledAnswers.id });
@@ -112,6 +119,11 @@ async function knownIds(db: Db, chapterId: string, readings: PageReading[]): Pro
 export function suggestionsOf(readings: PageReading[], known: KnownIds): PageLabel[] {
   const out: PageLabel[] = [];
   for (const r of readings) {
+    // No ink: suggested blank (dropped when the copy is labelled), like a cover page.
+    if (r.status === 'blank') {
+      out.push({ pageNum: r.page + 1, user: null, exercises: [], rotation: 0 });
+      continue;
+    }
     if (r.status !== 'read' || !r.code) continue;
     const { exerciseId, userId } = r.code;
     if (exerciseId && !known.exercises.has(exerciseId)) continue;
@@ -126,8 +138,14 @@ export function suggestionsOf(readings: PageReading[], known: KnownIds): PageLab
   return out;
 }
 
+/** Per page, what the sorting page shows: read (a suggestion), blank (suggested blank), unread. */
+export function pageReadingsOf(readings: PageReading[], suggestions: PageLabel[]): Array<'read' | 'unread' | 'blank'> {
+  const suggested = new Set(suggestions.map((s) => s.pageNum));
+  return readings.map((r) => (r.status === 'blank' ? 'blank' : suggested.has(r.page + 1) ? 'read' : 'unread'));
+}
+
 function countByStatus(readings: PageReading[]): Record<PageStatus, number> {
-  const counts: Record<PageStatus, number> = { read: 0, foreign: 0, forged: 0, unreadable: 0, 'no-image': 0 };
+  const counts: Record<PageStatus, number> = { read: 0, foreign: 0, forged: 0, unreadable: 0, blank: 0, 'no-image': 0 };
   for (const r of readings) counts[r.status]++;
   return counts;
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import type { Gray } from './raster.js';
+import { parsePgm, type Gray } from './raster.js';
 import { QR_BOX } from './render.js';
 
 /**
@@ -103,14 +103,6 @@ export const printJpeg = (pdf: Uint8Array, dpi: number, quality = 75) =>
 
 export const printGray = (pdf: Uint8Array, dpi: number) => printWith(pdf, ['-r', String(dpi)], '.pgm', parsePgm);
 
-function parsePgm(buf: Buffer): Gray {
-  // "P5\n<w> <h>\n<max>\n" then one byte per pixel.
-  const header = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(buf.subarray(0, 64).toString('latin1'));
-  if (!header) throw new Error('not a binary PGM');
-  const width = Number(header[1]);
-  const height = Number(header[2]);
-  return { width, height, data: new Uint8Array(buf.subarray(header[0].length, header[0].length + width * height)) };
-}
 
 /**
  * One picture per page, the page sized to the picture at `dpi`: JPEG as copiers write, or raw

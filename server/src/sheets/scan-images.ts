@@ -18,10 +18,10 @@ import { toGray, type Gray } from './raster.js';
  * The scanned image of one page, as a scanner PDF holds it: one picture filling the page.
  *
  * Read: DCTDecode (JPEG, what scanners write for greyscale and colour) and FlateDecode samples
- * (8-bit grey/RGB/CMYK or 1-bit, with or without PNG predictors). Not read: CCITT fax and JBIG2
- * (black-and-white scanner modes), JPEG 2000, and pages that are not a picture (a PDF made by a
- * word processor): no pure-JS decoder or renderer for them fits the server, so such pages go to
- * manual sorting like any unreadable page (bench/sheets/README.md).
+ * (8-bit grey/RGB/CMYK or 1-bit, with or without PNG predictors): ZXing reads them as they are,
+ * the cheapest way. Everything else (CCITT fax, JBIG2, JPEG 2000, several pictures on a page,
+ * pages that are not a picture) and any page whose picture gives no code is rendered by poppler
+ * (pdf/render-page.ts, decision 57).
  */
 export interface PageImage {
   picture: { kind: 'jpeg'; bytes: Uint8Array } | { kind: 'pixels'; gray: Gray };

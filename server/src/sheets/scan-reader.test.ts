@@ -77,15 +77,23 @@ describe('reading scanned answer sheets', () => {
     ]);
   });
 
-  it('reads raw (Flate) scanner pictures; a page that is no picture is left to manual sorting', async () => {
+  it('reads raw (Flate) scanner pictures, and vector pages through the renderer', async () => {
     const printed = await printGray(await soilSheets(sheets, [{ page: 3, turn: 180 }, { page: 4, turn: 180, noise: 0.1 }]), 150);
     const flate = await scannerPdf(printed, 150);
     expect((await readScan(flate, secret, chapterId)).map((r) => [r.status, r.rotation, r.code?.page])).toEqual([
       ['read', 180, 1],
       ['read', 180, 2],
     ]);
-    // The generated sheets themselves: vector pages, no picture.
+    // The generated sheets themselves: vector pages, no picture, rendered by pdftoppm.
     const readings = await readScan(sheets, secret, chapterId);
-    expect(new Set(readings.map((r) => r.status))).toEqual(new Set(['no-image']));
+    expect(readings.map((r) => r.status)).toEqual(Array(10).fill('read'));
+    readings.forEach((r, i) => expect(r.code).toEqual({ chapterId, ...expected[i] }));
+  });
+
+  it('a page without ink is blank; a page with ink but no code is unreadable', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([595, 842]);
+    doc.addPage([595, 842]).drawText('Brouillon : 2 + 2 = 4, puis la suite de la démonstration', { x: 60, y: 500, size: 14 });
+    expect((await readScan(await doc.save(), secret, chapterId)).map((r) => r.status)).toEqual(['blank', 'unreadable']);
   });
 });

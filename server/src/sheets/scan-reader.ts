@@ -1,7 +1,9 @@
 import { PDFDocument, type PDFPage } from 'pdf-lib';
 import { decodeSheetCode, type SheetCode } from './payload.js';
-import { pageImage } from './scan-images.js';
-import { findSheetCodes, nearestQuarter } from './read-code.js';
+import { dpiFor, openRenderSource, RenderError, renderPage } from '../pdf/render-page.js';
+import { pageImage, type PageImage } from './scan-images.js';
+import { inkShare, type Gray } from './raster.js';
+import { findSheetCodes, nearestQuarter, type FoundCode } from './read-code.js';
 
 export type PageStatus =
   /** A code of this chapter, verified. */
@@ -10,9 +12,11 @@ export type PageStatus =
   | 'foreign'
   /** Something that looks like a sheet code but fails the check value. */
   | 'forged'
-  /** A picture without a readable code (torn, smudged, not a sheet). */
+  /** Ink without a readable code (torn, smudged, not a sheet). */
   | 'unreadable'
-  /** No picture this reader can decode (see scan-images.ts). */
+  /** No ink beyond a speck (BLANK_INK_SHARE): a duplex back, an empty sheet. */
+  | 'blank'
+  /** A page the renderer could not draw (damaged, past a cap). */
   | 'no-image';
 
 export interface PageReading {
@@ -27,35 +31,80 @@ export interface PageReading {
 const looksLikeSheetCode = (bytes: Uint8Array) => bytes[0] === 0x11 || bytes[0] === 0x12;
 
 /**
+ * A page whose ink covers less than this share of its surface (raster.ts inkShare) is suggested
+ * blank: 0.05 % of an A4 page is ~30 mm² of ink, less than a short word; a printed answer sheet
+ * (its header and code alone) is over 1 %.
+ */
+export const BLANK_INK_SHARE = 0.0005;
+
+/** Bench knob: `embeddedFirst: false` renders every page, even one whose picture reads as is. */
+export const readerOptions = { embeddedFirst: true };
+
+/**
  * Reads the code of every page of a scanned PDF, on this thread (tests; the decode job reads in a
  * PDF worker, pdf/pdf-pool.ts, where a hostile file is capped in time and memory).
  */
 export async function readScan(pdf: Uint8Array, secret: string, chapterId: string): Promise<PageReading[]> {
   const doc = await PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false });
-  return readScanDocument(doc, secret, chapterId);
+  return readScanDocument(doc, pdf, secret, chapterId);
 }
 
-/** The reading itself, on an already loaded scan (run by pdf/pdf-worker.ts). */
-export async function readScanDocument(doc: PDFDocument, secret: string, chapterId: string): Promise<PageReading[]> {
+/**
+ * The reading itself, on an already loaded scan (run by pdf/pdf-worker.ts): page by page, one
+ * page's pixels held at a time. The picture a scanner put on the page is tried first (ZXing reads
+ * its JPEG as is, 2–4 times cheaper than rendering); a page it does not read, or whose picture
+ * this code cannot decode, is rendered by poppler (pdf/render-page.ts, decision 57).
+ */
+export async function readScanDocument(doc: PDFDocument, bytes: Uint8Array, secret: string, chapterId: string): Promise<PageReading[]> {
   const readings: PageReading[] = [];
-  for (const [index, page] of doc.getPages().entries()) {
-    readings.push(await readPage(doc, page, index, secret, chapterId));
+  const source = await openRenderSource(bytes);
+  try {
+    for (const [index, page] of doc.getPages().entries()) {
+      readings.push(await readPage(doc, page, index, source.file, secret, chapterId));
+    }
+  } finally {
+    await source.close();
   }
   return readings;
 }
 
-async function readPage(doc: PDFDocument, page: PDFPage, index: number, secret: string, chapterId: string): Promise<PageReading> {
-  const image = pageImage(doc, page);
-  if (!image) return { page: index, status: 'no-image', code: null, rotation: 0 };
-  const found = await findSheetCodes(image, looksLikeSheetCode);
-  if (found.length === 0) return { page: index, status: 'unreadable', code: null, rotation: 0 };
+async function readPage(doc: PDFDocument, page: PDFPage, index: number, file: string, secret: string, chapterId: string): Promise<PageReading> {
+  if (readerOptions.embeddedFirst) {
+    let image: PageImage | null = null;
+    try {
+      image = pageImage(doc, page);
+    } catch {
+      image = null;
+    }
+    if (image) {
+      const reading = codeReading(await findSheetCodes(image, looksLikeSheetCode), image.displayTurn, index, secret, chapterId);
+      if (reading) return reading;
+    }
+  }
+  const box = page.getCropBox();
+  let gray: Gray;
+  try {
+    gray = await renderPage(file, index, dpiFor(box.width, box.height));
+  } catch (err) {
+    if (err instanceof RenderError) return { page: index, status: 'no-image', code: null, rotation: 0 };
+    throw err;
+  }
+  const reading = codeReading(await findSheetCodes({ picture: { kind: 'pixels', gray }, displayTurn: 0 }, looksLikeSheetCode), 0, index, secret, chapterId);
+  if (reading) return reading;
+  const status = inkShare(gray) < BLANK_INK_SHARE ? 'blank' : 'unreadable';
+  return { page: index, status, code: null, rotation: 0 };
+}
+
+/** What the codes found on a page say; null when there is none. */
+function codeReading(found: FoundCode[], displayTurn: number, index: number, secret: string, chapterId: string): PageReading | null {
+  if (found.length === 0) return null;
   // Two sheet codes on one page (a sheet photocopied onto another): the first verified one wins.
   const verified = found.map((f) => ({ ...f, code: decodeSheetCode(secret, f.bytes) }));
   const best = verified.find((f) => f.code?.chapterId === chapterId) ?? verified.find((f) => f.code);
   if (!best?.code) return { page: index, status: 'forged', code: null, rotation: 0 };
   const { code } = best;
   // The code prints upright on an upright sheet: turning the page back by its turn makes it upright.
-  const rotation = (360 - nearestQuarter(best.angle + image.displayTurn)) % 360;
+  const rotation = (360 - nearestQuarter(best.angle + displayTurn)) % 360;
   if (code.chapterId !== chapterId) return { page: index, status: 'foreign', code, rotation };
   return { page: index, status: 'read', code, rotation };
 }

@@ -57,7 +57,16 @@ export async function seedSortingDemo(db: Db, store: FileStore, input: SortingDe
     });
     const [row] = await db
       .insert(unlabeledAnswers)
-      .values({ chapterId: input.chapterId, fileId, institutionId, uploadedBy: input.uploadedBy })
+      .values({
+        chapterId: input.chapterId,
+        fileId,
+        institutionId,
+        uploadedBy: input.uploadedBy,
+        // What the scan reader (decision 57) finds on these sheets without codes: every page to
+        // sort by hand, the empty last one suggested blank (shown on the sorting page).
+        pageReadings: pages.map((p) => (p.text ? 'unread' : 'blank')),
+        suggestions: [{ pageNum: pages.length, user: null, exercises: [], rotation: 0 }],
+      })
       .returning({ id: unlabeledAnswers.id });
     ids.push(row.id);
   }

@@ -7,7 +7,7 @@ import { notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 import { registeredPupils } from './pupils.js';
 import { countPages } from './split.js';
-import { cleanSuggestions } from './suggestions.js';
+import { cleanPageReadings, cleanSuggestions } from './suggestions.js';
 
 /** The reservation window as SQL (DESIGN §3: a sorter holds a copy 10 minutes). */
 export const RESERVATION = sql.raw(`interval '${SORTING_RESERVATION_MINUTES} minutes'`);
@@ -20,6 +20,8 @@ interface ReservedRow {
   created_at: string;
   reserved_until: string;
   suggestions: unknown;
+  page_readings: unknown;
+  read_error: string | null;
   pages: number | null;
   original_name: string;
 }
@@ -52,8 +54,8 @@ export async function selectCopy(deps: { db: Db; store: FileStore }, auth: AuthC
         ORDER BY (reserved_by IS NOT DISTINCT FROM ${me}::uuid) DESC, created_at, id
         LIMIT 1
         FOR UPDATE SKIP LOCKED)
-      RETURNING id, file_id, institution_id, created_at, reserved_at, suggestions)
-    SELECT p.id, p.file_id, p.institution_id, i.name AS institution_name, p.suggestions,
+      RETURNING id, file_id, institution_id, created_at, reserved_at, suggestions, page_readings, read_error)
+    SELECT p.id, p.file_id, p.institution_id, i.name AS institution_name, p.suggestions, p.page_readings, p.read_error,
       to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
       to_char((p.reserved_at + ${RESERVATION}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS reserved_until,
       f.pages, f.original_name
@@ -89,6 +91,8 @@ export async function selectCopy(deps: { db: Db; store: FileStore }, auth: AuthC
       createdAt: row.created_at,
       reservedUntil: row.reserved_until,
       suggestions,
+      pageReadings: cleanPageReadings(row.page_readings, pages),
+      readError: row.read_error,
     },
     chapter: { _id: chapter.id, title: chapter.title },
     remaining,

@@ -1,4 +1,4 @@
-import type { PageLabel } from '@olympe/contract';
+import type { PageLabel, PageReading } from '@olympe/contract';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,4 +25,12 @@ export function cleanSuggestions(raw: unknown, pageCount: number): PageLabel[] |
   }
   if (byPage.size === 0) return null;
   return [...byPage.values()].sort((a, b) => a.pageNum - b.pageNum);
+}
+
+const PAGE_READINGS = new Set(['read', 'unread', 'blank']);
+
+/** What the reader found on each page, as stored (decode-job.ts); null unless it is one word a page. */
+export function cleanPageReadings(raw: unknown, pageCount: number): PageReading[] | null {
+  if (!Array.isArray(raw) || raw.length !== pageCount) return null;
+  return raw.every((r) => typeof r === 'string' && PAGE_READINGS.has(r)) ? (raw as PageReading[]) : null;
 }

@@ -39,17 +39,34 @@ export async function registerUnlabeled(
     if (!school) throw notFound('Établissement introuvable.');
   }
   const fileId = fileIdOf(input.answer);
-  const [file] = await db.select({ ownerId: files.ownerId }).from(files).where(eq(files.id, fileId));
+  const [file] = await db.select({ ownerId: files.ownerId, sha256: files.sha256 }).from(files).where(eq(files.id, fileId));
   if (!file) throw notFound('Fichier introuvable.');
   if (file.ownerId !== auth.userId && !auth.isAdmin) throw forbidden('Ce fichier a été déposé par quelqu’un d’autre.');
   const [existing] = await db.select({ id: unlabeledAnswers.id }).from(unlabeledAnswers).where(eq(unlabeledAnswers.fileId, fileId));
   if (existing) throw conflict('Cette copie est déjà enregistrée.');
+  if (file.sha256) await assertNotFiledBefore(db, chapterId, file.sha256);
   const [row] = await db
     .insert(unlabeledAnswers)
     .values({ chapterId, fileId, institutionId, uploadedBy: auth.userId })
     .returning({ id: unlabeledAnswers.id });
   await enqueueDecode(db, row.id);
   return { _id: row.id };
+}
+
+/**
+ * The same scan sent twice (same bytes, so same SHA-256) for a chapter is refused (decision 58):
+ * its pages would be sorted twice and each pupil's answer replaced by the same pages again.
+ */
+async function assertNotFiledBefore(db: Db, chapterId: string, sha256: string): Promise<void> {
+  const [twin] = await db
+    .select({ originalName: files.originalName })
+    .from(unlabeledAnswers)
+    .innerJoin(files, eq(files.id, unlabeledAnswers.fileId))
+    .where(and(eq(unlabeledAnswers.chapterId, chapterId), eq(files.sha256, sha256)))
+    .limit(1);
+  if (!twin) return;
+  const name = twin.originalName ? ` (\u00ab\u00a0${twin.originalName}\u00a0\u00bb)` : '';
+  throw conflict(`Ce fichier a déjà été déposé pour ce chapitre${name}\u202f: il ne sera pas trié une seconde fois.`);
 }
 
 /**

@@ -30,6 +30,8 @@ const SELECTION: NonNullable<SortingSelection> = {
     createdAt: '2026-05-01T08:00:00.000Z',
     reservedUntil: '2026-05-01T08:10:00.000Z',
     suggestions: [{ pageNum: 3, user: 'u2', exercises: ['e2'], rotation: 90 }],
+    pageReadings: ['unread', 'unread', 'read'],
+    readError: null,
   },
   chapter: { _id: 'c1', title: 'Demi-finale' },
   remaining: 2,
@@ -147,4 +149,39 @@ describe('SortingPage', () => {
     expect(screen.getByText('Page 1 sur 2')).toBeTruthy();
     expect(api.labelCopy).not.toHaveBeenCalled();
   });
+
+  it('shows what the reader found on each page; confirming the suggested pages leads to the first unread one', async () => {
+    const suggestions = [
+      { pageNum: 1, user: 'u1', exercises: ['e1'], rotation: 90 as const },
+      { pageNum: 3, user: null, exercises: [], rotation: 0 as const },
+    ];
+    api.selectCopy.mockResolvedValue({ ...SELECTION, copy: { ...SELECTION.copy, suggestions, pageReadings: ['read', 'unread', 'blank'] } });
+    setup();
+    // The narrow no-break space before the colon is normalised to a space by Testing Library.
+    expect(await screen.findByText('Lecture des codes : 1 page lue, 1 non lue, 1 blanche')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Page 2\u202f: non lue' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Page 1\u202f: lue' }).getAttribute('aria-current')).toBe('page');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirmer les 2 pages suggérées' }));
+    expect(await screen.findByText('Page 2 sur 3')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Confirmer/ })).toBeNull();
+    expect(api.labelCopy).not.toHaveBeenCalled();
+  }, 20_000);
+
+  it('a copy whose every page was read is confirmed and saved in one click; a failed reading says why', async () => {
+    api.labelCopy.mockResolvedValue({});
+    const suggestions = [1, 2, 3].map((pageNum) => ({ pageNum, user: pageNum === 3 ? null : 'u2', exercises: pageNum === 3 ? [] : ['e2'], rotation: 0 as const }));
+    api.selectCopy.mockResolvedValueOnce({ ...SELECTION, copy: { ...SELECTION.copy, suggestions, pageReadings: ['read', 'read', 'blank'] } });
+    api.selectCopy.mockResolvedValueOnce({ ...SELECTION, copy: { ...SELECTION.copy, _id: 'copy2', suggestions: null, pageReadings: null, readError: 'Ce PDF est illisible ou endommagé.' } });
+    setup();
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirmer les 3 pages suggérées et sauvegarder' }));
+    await waitFor(() =>
+      expect(api.labelCopy).toHaveBeenCalledWith('copy1', [
+        { pageNum: 1, user: 'u2', exercises: ['e2'], rotation: 0 },
+        { pageNum: 2, user: 'u2', exercises: ['e2'], rotation: 0 },
+        { pageNum: 3, user: null, exercises: [], rotation: 0 },
+      ]),
+    );
+    expect(await screen.findByText('Lecture automatique impossible')).toBeTruthy();
+    expect(screen.getByText(/Ce PDF est illisible ou endommagé. Triez les pages de ce fichier à la main./)).toBeTruthy();
+  }, 20_000);
 });

@@ -33,7 +33,8 @@ import { paths } from '../../config/paths';
 import { usePdfDocument } from '../../components/PdfView/use-pdf';
 import { PageView, PdfFailed } from './page-view';
 import { PupilPicker } from './pupil-picker';
-import { buildLabels, commandForKey, initSorting, sortingReducer, type KeyTarget } from './sorting-state';
+import { ReadingSummary } from './reading-summary';
+import { buildLabels, commandForKey, initSorting, pendingSuggestions, sortingReducer, type KeyTarget } from './sorting-state';
 import { PageHeading } from '../../components/page-heading';
 
 const RESERVATION_RENEW_MS = 4 * 60_000;
@@ -156,6 +157,10 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
   }
 
   const pageLabel = `Page ${state.current + 1} sur ${state.pageCount}`;
+  const toConfirm = pendingSuggestions(state);
+  const allSuggested = state.suggestions.every((s) => s !== null);
+  // Every page labelled by the reader: confirming is saving; otherwise the sorter goes on with the others.
+  const confirmAll = () => (allSuggested ? submit() : dispatch({ type: 'confirmSuggested' }));
   const exerciseTitles = useMemo(() => new Map(exercises.map((e) => [e._id, e.title])), [exercises]);
 
   return (
@@ -165,6 +170,14 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
           {chapter.title} — {copy.institution?.name ?? 'établissement non précisé'} — {copy.originalName || 'copie scannée'} —{' '}
           {remaining > 1 ? `${remaining} fichiers à trier` : 'dernier fichier à trier'}
         </Text>
+        <ReadingSummary readings={copy.pageReadings} readError={copy.readError} current={state.current} onGoto={(p) => dispatch({ type: 'goto', page: p })} />
+        {toConfirm > 0 ? (
+          <Group>
+            <Button variant="light" color="blue.9" onClick={confirmAll} loading={allSuggested && save.isPending} leftSection={<IconQrcode size={16} aria-hidden="true" />}>
+              {`Confirmer ${toConfirm > 1 ? `les ${toConfirm} pages suggérées` : 'la page suggérée'}${allSuggested ? ' et sauvegarder' : ''}`}
+            </Button>
+          </Group>
+        ) : null}
         <Grid gap="lg">
           {/* 7/5 rather than 8/4: at 1280 px the side panel was too narrow for the chosen pupil's name. */}
           <Grid.Col span={{ base: 12, md: 7 }}>

@@ -35,7 +35,8 @@ export type SortingAction =
   | { type: 'setExercises'; exercises: string[] }
   | { type: 'moveExercise'; delta: 1 | -1 }
   | { type: 'rotate' }
-  | { type: 'setRotation'; rotation: Rotation };
+  | { type: 'setRotation'; rotation: Rotation }
+  | { type: 'confirmSuggested' };
 
 const ROTATION_STEPS: Rotation[] = [0, 90, 180, 270];
 const toRotation = (r: number): Rotation => ROTATION_STEPS[((Math.round(r / 90) % 4) + 4) % 4];
@@ -126,7 +127,28 @@ export function sortingReducer(state: SortingState, action: SortingAction): Sort
       return editCurrent(state, (p) => ({ rotation: toRotation(p.rotation + 90) }));
     case 'setRotation':
       return editCurrent(state, () => ({ rotation: action.rotation }));
+    case 'confirmSuggested':
+      return confirmSuggested(state);
   }
+}
+
+/** Pages with a QR suggestion (or a blank one) the sorter has not changed yet. */
+export const pendingSuggestions = (state: SortingState) =>
+  state.suggestions.filter((s, i) => s !== null && (state.pages[i]?.suggested ?? true)).length;
+
+/**
+ * « Confirmer les pages suggérées »: every page the reader labelled keeps its suggestion, confirmed,
+ * and the sorter is taken to the first page it did not label (the last page when there is none).
+ */
+export function confirmSuggested(state: SortingState): SortingState {
+  const pages = state.pages.map((page, i) => {
+    if (state.suggestions[i] === null) return page;
+    const choice = page ?? firstChoice(state, i);
+    return { ...choice, suggested: false };
+  });
+  const firstUnread = state.suggestions.findIndex((s) => s === null);
+  const current = firstUnread >= 0 ? firstUnread : state.pageCount - 1;
+  return ensurePage({ ...state, pages, current }, current);
 }
 
 /** ↑/↓: the selection becomes the one exercise before the first chosen, or after the last chosen. */

@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parsePgm, type Gray } from '../sheets/raster.js';
+
+/**
+ * Pages rendered to grey pixels by poppler's `pdftoppm` (Debian package poppler-utils), a child
+ * process per page (decision 57): every encoding a copier writes (DCT, JPEG 2000, CCITT G3/G4,
+ * JBIG2 with globals, Flate/LZW at any depth, masks, several pictures a page), vector pages,
+ * `/Rotate`, crop and media boxes. The page comes out as displayed, so a code's turn in the
+ * pixels is its turn on the displayed page.
+ *
+ * Each render is capped in time, address space and pixels, and runs niced: a hostile page costs
+ * one short-lived process, never the API's event loop (the caller is a PDF worker thread).
+ */
+export const renderLimits = {
+  /** Resolution of a page read for its codes: a code module is ~5 px at 150 dpi. */
+  dpi: 150,
+  /** Pixels of one rendered page at most (an A3 page at 150 dpi is 4.4 MP): bigger pages render at a lower resolution. */
+  maxPixels: 12e6,
+  /** Wall time of one page's render. */
+  timeoutMs: 30_000,
+  /** Address space of the renderer (ulimit -v): a JPEG 2000 bomb fails inside it. */
+  memoryMb: 1024,
+  niceness: 10,
+};
+
+export class RenderError extends Error {}
+
+/** A scan written once to a temporary file, rendered page by page, then removed. */
+export interface RenderSource {
+  file: string;
+  close(): Promise<void>;
+}
+
+export async function openRenderSource(bytes: Uint8Array): Promise<RenderSource> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'olympe-render-'));
+  const file = path.join(dir, 'scan.pdf');
+  await writeFile(file, bytes);
+  return { file, close: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The resolution that keeps a page of `widthPt` × `heightPt` points within the pixel cap. */
+export function dpiFor(widthPt: number, heightPt: number, wanted = renderLimits.dpi): number {
+  const squareInches = (Math.abs(widthPt) / 72) * (Math.abs(heightPt) / 72);
+  if (!(squareInches > 0)) return wanted;
+  return Math.max(10, Math.min(wanted, Math.floor(Math.sqrt(renderLimits.maxPixels / squareInches))));
+}
+
+/**
+ * Page `index` (0-based) of the PDF at `file`, in grey, as displayed. Throws RenderError when
+ * poppler cannot render it or passes a cap.
+ */
+export function renderPage(file: string, index: number, dpi: number): Promise<Gray> {
+  const page = String(index + 1);
+  const args = ['-gray', '-r', String(dpi), '-f', page, '-l', page, file];
+  // ulimit in a shell, then exec: no shell stays between us and the renderer; arguments are never
+  // interpreted by the shell ("$@").
+  const script = `ulimit -v ${renderLimits.memoryMb * 1024} && exec nice -n ${renderLimits.niceness} pdftoppm "$@"`;
+  return new Promise((resolve, reject) => {
+    execFile(
+      '/bin/sh',
+      ['-c', script, 'pdftoppm', ...args],
+      { encoding: 'buffer', timeout: renderLimits.timeoutMs, killSignal: 'SIGKILL', maxBuffer: renderLimits.maxPixels + 4096 },
+      (err, stdout) => {
+        if (err) return reject(new RenderError(`pdftoppm failed on page ${page}: ${err.message.split('\n')[0]}`));
+        try {
+          resolve(parsePgm(stdout));
+        } catch (e) {
+          reject(new RenderError(`pdftoppm gave no picture for page ${page}: ${(e as Error).message}`));
+        }
+      },
+    );
+  });
+}

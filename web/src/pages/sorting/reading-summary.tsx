@@ -1,0 +1,66 @@
+import { Alert, Box, Button, Group, Stack, Text } from '@mantine/core';
+import type { PageReading } from '@olympe/contract';
+
+const WORDS: Record<PageReading, { one: string; many: string; color: string }> = {
+  read: { one: 'lue', many: 'lues', color: 'teal.9' },
+  unread: { one: 'non lue', many: 'non lues', color: 'orange.9' },
+  blank: { one: 'blanche', many: 'blanches', color: 'gray.7' },
+};
+
+/** « 8 pages lues, 1 non lue, 1 blanche » (zero counts left out). */
+export function readingCounts(readings: PageReading[]): string {
+  const parts = (['read', 'unread', 'blank'] as const).flatMap((status) => {
+    const n = readings.filter((r) => r === status).length;
+    return n ? [`${n} ${n > 1 ? WORDS[status].many : WORDS[status].one}`] : [];
+  });
+  if (parts.length === 0) return '';
+  const first = parts[0].replace(/^(\d+) /, (_, n: string) => `${n} page${Number(n) > 1 ? 's' : ''} `);
+  return [first, ...parts.slice(1)].join(', ');
+}
+
+/**
+ * What the scan reader found on each page of the copy (issue 23): a count, then one button a
+ * page, coloured and named by its status, that shows the page. A reading that failed says why.
+ */
+export function ReadingSummary(props: {
+  readings: PageReading[] | null;
+  readError: string | null;
+  current: number;
+  onGoto: (page: number) => void;
+}) {
+  const { readings, readError, current, onGoto } = props;
+  if (readError) {
+    return (
+      <Alert color="orange" title="Lecture automatique impossible">
+        {readError} Triez les pages de ce fichier à la main.
+      </Alert>
+    );
+  }
+  if (!readings) {
+    return <Text size="sm" c="gray.8">Les codes de ce fichier n’ont pas encore été lus : triez les pages à la main ou revenez dans quelques minutes.</Text>;
+  }
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        Lecture des codes{'\u202f'}: {readingCounts(readings)}
+      </Text>
+      <Box mah={96} style={{ overflowY: 'auto' }}>
+        <Group gap={4} role="group" aria-label="Pages lues, non lues et blanches">
+          {readings.map((status, i) => (
+            <Button
+              key={i}
+              size="compact-xs"
+              variant={i === current ? 'outline' : 'filled'}
+              color={WORDS[status].color}
+              aria-current={i === current ? 'page' : undefined}
+              aria-label={`Page ${i + 1}\u202f: ${WORDS[status].one}`}
+              onClick={() => onGoto(i)}
+            >
+              {i + 1}
+            </Button>
+          ))}
+        </Group>
+      </Box>
+    </Stack>
+  );
+}
