@@ -139,10 +139,11 @@ const presentMember = (r: Omit<MemberRow, 'center_id'>): CenterMember => ({
         },
       }
     : {}),
+  present: r.present ?? null,
 });
 
 const presentOverviewUser = (r: Omit<MemberRow, 'center_id'>): OverviewUser => {
-  const { schoolChange: _, ...member } = presentMember(r);
+  const { schoolChange: _, present: __, ...member } = presentMember(r);
   return { ...member, email: r.email };
 };
 

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { TEACHERS_GROUP_ID } from '../db/schema.js';
+import { addJob } from '../jobs/worker.js';
 
 /**
  * Issue 22: notification mails are queued here, inside the transaction of the event that causes
@@ -76,10 +77,11 @@ export async function queueResults(tx: Tx, chapterId: string): Promise<number> {
 }
 
 /** A test opening in 24 hours: the pupils an access group admits (the caller computed them). */
-export async function queueOpening(tx: Tx, e: { chapterId: string; groupId: string; startMs: number; userIds: string[] }): Promise<number> {
+export async function queueOpening(tx: Tx, e: { chapterId: string; startMs: number; userIds: string[] }): Promise<number> {
+  // Keyed by chapter and start, not by access group: saving a chapter rewrites its groups (new ids).
   if (e.userIds.length === 0) return 0;
   return queueDeliveries(tx, 'opening', sql`
-    SELECT concat_ws(':', 'opening', ${e.groupId}::text, ${String(e.startMs)}::text, a.user_id::text) AS key, a.user_id, a."to",
+    SELECT concat_ws(':', 'opening', ${e.chapterId}::text, ${String(e.startMs)}::text, a.user_id::text) AS key, a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'start', ${new Date(e.startMs).toISOString()}::text) AS payload
     FROM (${addressesOf(false)}) a
     WHERE a.user_id IN (${sql.join(e.userIds.map((u) => sql`${u}::uuid`), sql`, `)})`);
@@ -100,4 +102,9 @@ export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date
     WHERE EXISTS (
       SELECT 1 FROM center_registrations r
       WHERE r.institution_id = t.institution_id AND r.created_at >= ${e.from.toISOString()}::timestamptz AND r.created_at < ${e.to.toISOString()}::timestamptz)`);
+}
+
+/** Results published (the chapter's analysis flag turned on): a job queues the mails to who took part. */
+export async function queueResultsPublished(tx: Tx, chapterId: string): Promise<void> {
+  await addJob(tx, MAIL_RESULTS_JOB, { chapterId });
 }

@@ -104,7 +104,7 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ o
     for (const g of groups) {
       const start = g.accessStart?.getTime();
       if (!start || start <= now.getTime() || start > now.getTime() + 24 * 3_600_000) continue;
-      opening += await queueOpening(db, { chapterId, groupId: g.id, startMs: start, userIds: byGroup.get(g.id) ?? [] });
+      opening += await queueOpening(db, { chapterId, startMs: start, userIds: byGroup.get(g.id) ?? [] });
     }
   }
   let digest = 0;
