@@ -197,8 +197,9 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/center/overview/:chapterId', '/api/center/overview/{paper}', '401 403 403 403 403 403 ok'),
   r('GET /api/center/:chapterId', '/api/center/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('PATCH /api/center/:chapterId', '/api/center/{paper}', '401 403 403 ok 403 403 ok', { institution: '{schoolA}', instructions: 'Salle 12' }),
-  // Issue 22, the exam day: the pupil their own convocation, the centre's staff all of it; otherPupil and member are registered nowhere.
-  r('GET /api/center/convocation/:chapterId.pdf', '/api/center/convocation/{paper}.pdf?institution={schoolA}', '401 ok 404 ok 403 404 ok'),
+  // Issue 22, the exam day: a pupil gets their own convocation whatever the query (otherPupil registered
+  // through PATCH /center/user above), the centre's staff all of it; the member is registered nowhere.
+  r('GET /api/center/convocation/:chapterId.pdf', '/api/center/convocation/{paper}.pdf?institution={schoolA}', '401 ok ok ok 403 404 ok'),
   r('GET /api/center/attendance-sheet/:chapterId.pdf', '/api/center/attendance-sheet/{paper}.pdf?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('GET /api/center/registered/:chapterId.xlsx', '/api/center/registered/{paper}.xlsx?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('PUT /api/center/attendance/:chapterId', '/api/center/attendance/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok', (f: Fixture) => [

@@ -1,9 +1,10 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { MapContainer, Marker, TileLayer } from 'react-leaflet';
+import { MapContainer, Marker, Popup, TileLayer } from 'react-leaflet';
 import { CENTER_STATUS_LABELS, MAP_DEFAULT_VIEW, type CenterOption, type CenterStatus, type PlacedMarker } from '@olympe/contract';
 import { markerIconBase } from '../../../components/SchoolMap/leaflet-icon';
 import { isSelectable } from './center-options';
+import { CenterDetailsList } from './center-details';
 import './center-map.css';
 
 const iconCache = new Map<string, L.Icon>();
@@ -50,10 +51,23 @@ export default function CenterMap({ height, tileUrl, markers, selectedId, onSele
               icon={iconOf(item.status, item._id === selectedId)}
               title={label}
               alt={label}
-              keyboard={selectable}
-              interactive={selectable}
-              eventHandlers={selectable ? { click: () => onSelect(item) } : undefined}
-            />
+              keyboard
+            >
+              {/* Issue 22: a click opens the centre's details; registering takes a button and a confirmation. */}
+              <Popup>
+                <div className="center-popup">
+                  <strong>{item.name}</strong>
+                  <div>{CENTER_STATUS_LABELS[item.status]}</div>
+                  {item.details ? <CenterDetailsList details={item.details} compact /> : item.address && <div>{item.address}</div>}
+                  {selectable && item._id !== selectedId && (
+                    <button type="button" className="center-popup__choose" onClick={() => onSelect(item)}>
+                      Choisir ce centre
+                    </button>
+                  )}
+                  {item._id === selectedId && <div>Vous êtes inscrit dans ce centre.</div>}
+                </div>
+              </Popup>
+            </Marker>
           );
         })}
       </MapContainer>

@@ -10,6 +10,7 @@ const option = (id: string, status: CenterStatus, extra = false, own = false, la
   longitude: lat === null ? null : 2,
   status,
   instructions: '',
+  details: null,
   own,
   extra,
 });
