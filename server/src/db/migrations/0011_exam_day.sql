@@ -23,4 +23,5 @@ ALTER TABLE "jobs" ADD COLUMN "not_before" timestamp with time zone;--> statemen
 ALTER TABLE "mail_deliveries" ADD CONSTRAINT "mail_deliveries_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "mail_deliveries_key_idx" ON "mail_deliveries" USING btree ("key");--> statement-breakpoint
 CREATE INDEX "mail_deliveries_status_idx" ON "mail_deliveries" USING btree ("kind","status");--> statement-breakpoint
-ALTER TABLE "center_registrations" ADD CONSTRAINT "center_registrations_attendance_by_users_id_fk" FOREIGN KEY ("attendance_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
+ALTER TABLE "center_registrations" ADD CONSTRAINT "center_registrations_attendance_by_users_id_fk" FOREIGN KEY ("attendance_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "jobs_queue_order_idx" ON "jobs" USING btree ("created_at","id") WHERE status IN ('pending', 'running');
