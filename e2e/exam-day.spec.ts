@@ -41,13 +41,15 @@ test.describe('Jour de l’épreuve dans un centre papier', () => {
   });
 
   test('[ÉLÈVE] s’inscrit après confirmation et télécharge sa convocation', async ({ page, request }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const pupil = await apiAccount(request, 'eleve-jour', pupilProfile({ firstName: 'Ada', lastName: `Lovelace ${t}`, institution: centre.id }));
     await loginByApi(page, pupil.email);
     await page.goto(`/chapter/${chapterId}`);
-    const field = page.getByRole('textbox', { name: 'Centre sélectionné' });
-    await field.click();
-    await page.getByRole('option', { name: new RegExp(centre.name) }).click();
+    // A click on the marker only opens its popup, with the details and a button.
+    await page.getByRole('button', { name: new RegExp(`^${centre.name} : Centre ouvert`) }).click();
+    const popup = page.locator('.center-popup');
+    await expect(popup).toContainText('Salle 12');
+    await popup.getByRole('button', { name: 'Choisir ce centre' }).click();
     const dialog = page.getByRole('dialog', { name: 'Confirmer votre centre d’examen' });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(centre.name);
@@ -67,7 +69,7 @@ test.describe('Jour de l’épreuve dans un centre papier', () => {
   });
 
   test('[ENSEIGNANT] imprime la feuille d’émargement et note les absents ; [ADMIN] voit le tableau des centres', async ({ page, request }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const pupils = [];
     for (const name of ['Agnesi', 'Bernoulli']) {
       const p = await apiAccount(request, 'eleve-jour', pupilProfile({ firstName: 'Maria', lastName: `${name} ${t}`, institution: centre.id }));
