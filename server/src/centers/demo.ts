@@ -65,7 +65,7 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
   // fills as soon as the app's mail worker starts.
   const polePupils = registrations.filter((r) => r.institutionId === pole).map((r) => r.userId);
   for (const [i, userId] of polePupils.entries()) {
-    await db.update(centerRegistrations).set({ present: i > 0, attendanceAt: new Date(), attendanceBy: input.teacherId }).where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
+    await db.update(centerRegistrations).set({ present: i > 0, attendanceAt: new Date() }).where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
   }
   const notified = [...registrations.map((r) => r.userId), ...(claimant ? [claimant] : [])];
   if (notified.length > 0) await db.update(users).set({ emailNotifications: true }).where(inArray(users.id, notified));
