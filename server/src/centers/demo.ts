@@ -69,7 +69,6 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
   }
   const notified = [...registrations.map((r) => r.userId), ...(claimant ? [claimant] : [])];
   if (notified.length > 0) await db.update(users).set({ emailNotifications: true }).where(inArray(users.id, notified));
-  await db.update(users).set({ emailNotifications: true }).where(eq(users.id, input.teacherId));
   for (const r of [...registrations, ...(claimant ? [{ chapterId, userId: claimant, institutionId: own }] : [])]) {
     await queueConvocation(db, { chapterId, userId: r.userId, institutionId: r.institutionId, registeredMs: 0 });
   }
