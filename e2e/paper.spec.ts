@@ -3,6 +3,12 @@ import { expect as baseExpect, test, type APIRequestContext, type Page } from '@
 import { PDFDocument } from 'pdf-lib';
 import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
+/** Issue 22: choosing a centre asks first; the journeys confirm in the dialog. */
+async function confirmCentre(page: Page) {
+  const dialog = page.getByRole('dialog', { name: 'Confirmer votre centre d’examen' });
+  await dialog.getByRole('button', { name: 'Confirmer l’inscription' }).click();
+}
+
 
 type Headers = Record<string, string>;
 
@@ -102,6 +108,8 @@ test.describe('Épreuve papier', () => {
           const marker = page.getByRole('button', { name: `${schoolA.name} : Centre ouvert` });
           await expect(marker).toBeVisible({ timeout: 15_000 });
           await marker.click();
+          // The marker opens its popup with the centre's details; its button asks for confirmation.
+          await page.getByRole('button', { name: 'Choisir ce centre' }).click();
         } else {
           // As a pupil would among many schools: type to narrow the list, then pick.
           await field.click();
@@ -111,6 +119,7 @@ test.describe('Épreuve papier', () => {
       await field.press('ArrowDown');
       await field.press('Enter');
         }
+        await confirmCentre(page);
         await expect(page.getByText('Centre d’examen enregistré').last()).toBeVisible();
         await expect(field).toHaveValue(optionOf(i === 0 ? 'Centre ouvert' : 'Centre complet'));
         await expect(page.getByRole('heading', { name: `Instructions du centre ${schoolA.name}` })).toBeVisible();
@@ -130,6 +139,7 @@ test.describe('Épreuve papier', () => {
       await expect(page.getByRole('option', { name: optionOf('Centre complet') })).toBeVisible();
       await field.press('ArrowDown');
       await field.press('Enter');
+      await confirmCentre(page);
       await expect(page.getByText('Erreur : Ce centre est complet.').last()).toBeVisible();
       await expect(field).toHaveValue('');
       await expect(page.getByRole('heading', { name: /^Instructions du centre/ })).toHaveCount(0);
@@ -260,6 +270,7 @@ test.describe('Épreuve papier', () => {
       await expect(option).toBeVisible();
       expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
       await option.click();
+      await confirmCentre(page);
       await expect(page.getByText('Centre d’examen enregistré').last()).toBeVisible();
       await expect(field).toHaveValue(`${host.name} (Centre ouvert)`);
       expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { centerDayStatsSchema, centerDetailsPatchSchema, centerDetailsSchema } from './exam-day.js';
 import { GRADES } from './user.js';
 
 /** DESIGN §3 Centres: the status of an institution for one paper chapter, as the selection map shows it. */
@@ -41,6 +42,8 @@ export const centerMemberSchema = z.object({
    * fit a full centre as one of its own): when, and from which school. Absent otherwise.
    */
   schoolChange: z.object({ at: z.string(), previous: ref.nullable() }).optional(),
+  /** Attendance recorded by the centre's staff (issue 22); null until recorded. */
+  present: z.boolean().nullable().optional(),
 });
 export type CenterMember = z.infer<typeof centerMemberSchema>;
 
@@ -60,6 +63,10 @@ export const centerSchema = z.object({
   isPole: z.boolean(),
   status: z.enum(CENTER_STATUSES),
   members: z.array(centerMemberSchema),
+  /** The details as set by the centre (null: the default applies) and as pupils see them. */
+  details: centerDetailsSchema,
+  own: z.object({ sittingAt: z.string().nullable(), address: z.string().nullable(), room: z.string(), bring: z.string() }),
+  stats: centerDayStatsSchema,
 });
 export type Center = z.infer<typeof centerSchema>;
 
@@ -73,7 +80,7 @@ const nbPlaces = z
  * PATCH /center/{chapterId}: school staff answer for their own school; an admin may name the
  * institution and mark the centre as a pole (open to all).
  */
-export const centerPatchSchema = z.object({
+export const centerPatchSchema = centerDetailsPatchSchema.extend({
   opened: z.boolean({ error: 'Réponse invalide (oui ou non attendu).' }).nullable().optional(),
   instructions: z
     .string({ error: 'Les instructions doivent être un texte.' })
@@ -95,6 +102,8 @@ export const centerOptionSchema = z.object({
   status: z.enum(CENTER_STATUSES),
   /** Instructions given by the centre; empty until it opened. */
   instructions: z.string(),
+  /** Date, address, room and what to bring; null until the centre opened. */
+  details: centerDetailsSchema.nullable(),
   /** The caller's own school. */
   own: z.boolean(),
   /** Hidden behind "more possibilities" for this caller (local/global rule). */
@@ -159,6 +168,7 @@ export const centerOverviewSchema = z.object({
       isPole: z.boolean(),
       status: z.enum(CENTER_STATUSES),
       members: z.array(overviewUserSchema),
+      stats: centerDayStatsSchema,
     }),
   ),
 });

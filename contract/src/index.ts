@@ -7,6 +7,7 @@ export * from './chapters.js';
 export * from './dates.js';
 export * from './sessions.js';
 export * from './centers.js';
+export * from './exam-day.js';
 export * from './grading.js';
 export * from './ops.js';
 export * from './sorting.js';

@@ -33,6 +33,8 @@ import { answerRoutes } from './answers/routes.js';
 import { fileRoutes } from './files/routes.js';
 import { gradingRoutes } from './grading/routes.js';
 import { centerRoutes } from './centers/routes.js';
+import { examDayRoutes } from './centers/exam-day-routes.js';
+import { mailRoutes } from './mail/routes.js';
 import { sortingRoutes } from './sorting/routes.js';
 import { opsRoutes } from './ops/routes.js';
 import { closePdfPool } from './pdf/pdf-pool.js';
@@ -105,7 +107,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // 'wasm-unsafe-eval' lets the centre page compile zxing-wasm to read convocation QR codes (issue 22); no JS eval.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         // Mantine and KaTeX inject style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', tileOrigin(config.tileUrl)],
@@ -170,7 +173,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(answerRoutes, { deps });
       await api.register(fileRoutes, { deps });
       await api.register(gradingRoutes, { deps });
+      await api.register(examDayRoutes, { deps });
       await api.register(centerRoutes, { deps });
+      await api.register(mailRoutes, { deps });
       await api.register(sortingRoutes, { deps });
       await api.register(opsRoutes, { deps });
       await api.register(analysisRoutes, { deps });

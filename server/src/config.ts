@@ -30,6 +30,10 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** off: this instance runs no background jobs (tests that run the queue themselves, API-only instances). */
   JOBS_WORKER: z.enum(['on', 'off']).default('on'),
+  /** Notification mails sent per second by one instance (throttle; 0: as fast as the server takes them). */
+  MAIL_RATE_PER_SECOND: z.coerce.number().min(0).default(20),
+  /** Mails in flight at once in one instance. */
+  MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**
    * Which peers may set X-Forwarded-For (decision 24): `loopback` (a reverse proxy on this host),
    * a comma-separated list of addresses, CIDR ranges or proxy-addr names (loopback, linklocal,
@@ -72,6 +76,9 @@ export interface Config {
   metricsToken?: string;
   /** Run the background job queue in this instance (JOBS_WORKER, default on). */
   jobsWorker?: boolean;
+  /** Notification mails: per-instance rate (per second, 0 = unthrottled) and parallel sends. */
+  mailRate?: number;
+  mailConcurrency?: number;
   /** Fastify's trustProxy: whose X-Forwarded-For becomes request.ip (rate limits, the IPs of the cheat analysis). */
   trustProxy?: boolean | string;
   /** Serve the OpenAPI description at /api/docs (API_DOCS). */
@@ -138,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Confi
         : undefined,
     metricsToken: e.METRICS_TOKEN,
     jobsWorker: e.JOBS_WORKER === 'on',
+    mailRate: e.MAIL_RATE_PER_SECOND,
+    mailConcurrency: e.MAIL_CONCURRENCY,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     apiDocs: e.API_DOCS ? e.API_DOCS === 'on' : defaults.apiDocs,
   };

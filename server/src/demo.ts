@@ -28,7 +28,7 @@ async function main() {
   console.log(`\nOlympe (démonstration) est prêt : ${url}\n`);
   console.log(`Comptes de démonstration (mot de passe pour tous : ${DEMO_PASSWORD}) :`);
   for (const a of accounts) console.log(`  ${a.email.padEnd(width)}  ${a.role}`);
-  console.log(`\nLes courriels (inscription, mot de passe) sont écrits dans ${path.join(config.dataDir, 'outbox')}.`);
+  console.log(`\nLes courriels (inscription, mot de passe, convocations et notifications) sont écrits dans ${path.join(config.dataDir, 'outbox')}.`);
   console.log('Arrêt : Ctrl+C.\n');
   const stop = async () => {
     await app.close();

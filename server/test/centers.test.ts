@@ -310,7 +310,7 @@ describe('registration rules', () => {
     expect(center.body.members.filter((m: { institution: { _id: string } }) => m.institution._id === A)).toHaveLength(2);
     const users = await get(`/api/center/users/${chapter}`, teacherA);
     expect(users.body).toHaveLength(3);
-    expect(Object.keys(users.body[0]).sort()).toEqual(['_id', 'firstName', 'grade', 'institution', 'lastName']);
+    expect(Object.keys(users.body[0]).sort()).toEqual(['_id', 'firstName', 'grade', 'institution', 'lastName', 'present']);
   });
 
   it('nobody registers at a school that said no, not even its own pupils', async () => {

@@ -14,6 +14,7 @@ import {
   statementVersions,
   unlabeledAnswers,
 } from '../src/db/schema.js';
+import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
 import { createUser, inject, lastLinkTo, PASSWORD, PUPIL_PROFILE, tokenOf, type TestApp } from './helpers.js';
 
 /**
@@ -25,6 +26,9 @@ import { createUser, inject, lastLinkTo, PASSWORD, PUPIL_PROFILE, tokenOf, type 
  * Adding a route = adding one `r(...)` line: the route as Fastify names it, the URL to call with
  * `{fixture}` placeholders, the seven expectations, and a body when it takes one.
  */
+
+/** JWT_SECRET of buildTestApp: the unsubscribe links are signed with it. */
+const MATRIX_SECRET = 'test-secret-test-secret-test-secret';
 
 /** Who calls, in the order of the expectation columns. */
 export const CALLERS = ['anonymous', 'pupil', 'otherPupil', 'teacher', 'otherTeacher', 'member', 'admin'] as const;
@@ -193,6 +197,18 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/center/overview/:chapterId', '/api/center/overview/{paper}', '401 403 403 403 403 403 ok'),
   r('GET /api/center/:chapterId', '/api/center/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('PATCH /api/center/:chapterId', '/api/center/{paper}', '401 403 403 ok 403 403 ok', { institution: '{schoolA}', instructions: 'Salle 12' }),
+  // Issue 22, the exam day: a pupil gets their own convocation whatever the query (otherPupil registered
+  // through PATCH /center/user above), the centre's staff all of it; the member is registered nowhere.
+  r('GET /api/center/convocation/:chapterId.pdf', '/api/center/convocation/{paper}.pdf?institution={schoolA}', '401 ok ok ok 403 404 ok'),
+  r('GET /api/center/attendance-sheet/:chapterId.pdf', '/api/center/attendance-sheet/{paper}.pdf?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r('GET /api/center/registered/:chapterId.xlsx', '/api/center/registered/{paper}.xlsx?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r('PUT /api/center/attendance/:chapterId', '/api/center/attendance/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok', (f: Fixture) => [
+    { user: f.userIds.pupil, present: true },
+  ]),
+  // One-click unsubscribe works without login (RFC 8058): the link's HMAC is the only key.
+  r('GET /api/mail/unsubscribe', (f: Fixture) => unsubscribeUrl('', MATRIX_SECRET, f.userIds.otherPupil), 'ok ok ok ok ok ok ok'),
+  r('POST /api/mail/unsubscribe', (f: Fixture) => unsubscribeUrl('', MATRIX_SECRET, f.userIds.otherPupil), 'ok ok ok ok ok ok ok', {}),
+  r('GET /api/mail/stats', '/api/mail/stats', '401 403 403 403 403 403 ok'),
   r('GET /api/answer/unlabeled/stats/:id', '/api/answer/unlabeled/stats/{paper}', '401 403 403 403 403 ok ok'),
   r('GET /api/answer/unlabeled/:chapterId', '/api/answer/unlabeled/{paper}', '401 403 403 ok ok ok ok'),
   // otherTeacher tries to file the teacher's scan: refused.

@@ -25,6 +25,8 @@ export async function startSmtp(): Promise<{ port: number; received: Received[];
       });
     },
   });
+  // A client killed mid-session (bench/mail's kill -9) resets its connection: not the server's failure.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
   return { port, received, close: () => new Promise<void>((r) => server.close(() => r())) };

@@ -58,6 +58,7 @@ export const routes: RouteObject[] = [
             path: 'registrations/:id',
             element: page(() => import('./pages/registrations/registrations-page'), 'RegistrationsPage', 'admin'),
           },
+          { path: 'centre/:id', element: page(() => import('./pages/center-day/center-day-page'), 'CenterDayPage') },
           { path: 'donnees-personnelles', element: page(() => import('./pages/privacy/privacy-page'), 'PrivacyPage') },
           { path: 'live/:id', element: page(() => import('./pages/live/live-page'), 'LivePage', 'admin') },
           { path: '*', element: page(() => import('./pages/not-found/not-found-page'), 'NotFoundPage') },

@@ -1,4 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { queueConvocation } from '../mail/notifications.js';
 import type { Db } from '../db/client.js';
 import { centerRegistrations, centers, users } from '../db/schema.js';
 
@@ -20,11 +21,13 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
   const { chapterId, institutionIds: ids, pupilIds } = input;
   if (ids.length < 5) throw new Error('seedCentersDemo needs at least 5 institutions');
   const [own, second, small, pole, refusing] = ids;
+  // Issue 22: dates (Paris), addresses, rooms and what to bring; the others take the chapter's defaults.
+  const sitting = demoSitting();
   const rows: Array<typeof centers.$inferInsert> = [
-    { chapterId, institutionId: own, opened: true, nbPlaces: 20, instructions: 'Salle polyvalente, bâtiment B. Arrivée à 8 h 30, munissez-vous d’une pièce d’identité.' },
-    { chapterId, institutionId: second, opened: true, nbPlaces: 5, instructions: 'Accueil au CDI à 9 h. Calculatrice interdite.' },
-    { chapterId, institutionId: small, opened: true, nbPlaces: 1, instructions: 'Salle 12, rez-de-chaussée.' },
-    { chapterId, institutionId: pole, opened: true, isPole: true, nbPlaces: 0, instructions: 'Centre pôle : amphithéâtre A, ouverture des portes à 8 h.' },
+    { chapterId, institutionId: own, opened: true, nbPlaces: 20, instructions: 'Salle polyvalente, bâtiment B. Arrivée à 8 h 30, munissez-vous d’une pièce d’identité.', sittingAt: sitting, room: 'Salle polyvalente (bâtiment B)', bring: 'Pièce d’identité, stylos, règle, compas, rapporteur.' },
+    { chapterId, institutionId: second, opened: true, nbPlaces: 5, instructions: 'Accueil au CDI à 9 h. Calculatrice interdite.', sittingAt: new Date(sitting.getTime() + 30 * 60_000), room: 'CDI' },
+    { chapterId, institutionId: small, opened: true, nbPlaces: 1, instructions: 'Salle 12, rez-de-chaussée.', room: 'Salle 12' },
+    { chapterId, institutionId: pole, opened: true, isPole: true, nbPlaces: 0, instructions: 'Centre pôle : amphithéâtre A, ouverture des portes à 8 h.', sittingAt: sitting, address: 'Campus des Cézeaux, 24 avenue Blaise-Pascal, 63170 Aubière', room: 'Amphithéâtre A' },
     { chapterId, institutionId: refusing, opened: false },
   ];
   await db
@@ -37,6 +40,10 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
         nbPlaces: sql`excluded.nb_places`,
         instructions: sql`excluded.instructions`,
         isPole: sql`excluded.is_pole`,
+        sittingAt: sql`excluded.sitting_at`,
+        address: sql`excluded.address`,
+        room: sql`excluded.room`,
+        bring: sql`excluded.bring`,
       },
     });
   // The first pupils: at the pole centre, the small centre (full once a pupil from elsewhere is there), the second.
@@ -53,4 +60,22 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
       .where(eq(users.id, claimant));
     await db.insert(centerRegistrations).values({ chapterId, userId: claimant, institutionId: own }).onConflictDoNothing();
   }
+  // Issue 22: the pole centre recorded its attendance (one absent), and the registered pupils who
+  // turned notifications on get their convocation by mail: the demo's outbox (DATA_DIR/outbox)
+  // fills as soon as the app's mail worker starts.
+  const polePupils = registrations.filter((r) => r.institutionId === pole).map((r) => r.userId);
+  for (const [i, userId] of polePupils.entries()) {
+    await db.update(centerRegistrations).set({ present: i > 0, attendanceAt: new Date() }).where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
+  }
+  const notified = [...registrations.map((r) => r.userId), ...(claimant ? [claimant] : [])];
+  if (notified.length > 0) await db.update(users).set({ emailNotifications: true }).where(inArray(users.id, notified));
+  for (const r of [...registrations, ...(claimant ? [{ chapterId, userId: claimant, institutionId: own }] : [])]) {
+    await queueConvocation(db, { chapterId, userId: r.userId, institutionId: r.institutionId, registeredMs: 0 });
+  }
+}
+
+/** The demo sitting: ten days from now at 9 h, Paris time (UTC+1 or +2; 8 h UTC is 9 h or 10 h there). */
+function demoSitting(): Date {
+  const d = new Date(Date.now() + 10 * 86_400_000);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 8, 0));
 }

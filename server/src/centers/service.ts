@@ -27,6 +27,9 @@ import {
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { computeCenterStatus, isCenterValidated, isExtraOption, registrationVerdict, type CenterFacts } from './status.js';
 import { audit } from '../db/audit.js';
+import { queueCenterChange, queueConvocation } from '../mail/notifications.js';
+import { centerDayStats, detailsChange } from './attendance.js';
+import { chapterStartOf, effectiveDetails, sittingFromWallClock } from './details.js';
 
 
 /** Centres only exist for paper chapters (SPEC §2: the panels are shown on offline chapters). */
@@ -62,7 +65,10 @@ export function assertMayChooseCenter(auth: AuthContext): void {
 }
 
 async function findInstitution(db: Tx, id: string) {
-  const [row] = await db.select({ id: institutions.id, name: institutions.name }).from(institutions).where(eq(institutions.id, id));
+  const [row] = await db
+    .select({ id: institutions.id, name: institutions.name, address: institutions.address })
+    .from(institutions)
+    .where(eq(institutions.id, id));
   if (!row) throw notFound('Établissement introuvable.');
   return row;
 }
@@ -101,6 +107,7 @@ type MemberRow = {
   changed_ms?: number | null;
   previous_id?: string | null;
   previous_name?: string | null;
+  present?: boolean | null;
 };
 
 async function registeredUsers(db: Tx, chapterId: string, institutionId?: string): Promise<MemberRow[]> {
@@ -108,7 +115,7 @@ async function registeredUsers(db: Tx, chapterId: string, institutionId?: string
     SELECT u.id, u.email, u.first_name, u.last_name, u.grade, u.institution_id, i.name AS institution_name,
       r.institution_id AS center_id,
       CASE WHEN u.institution_changed_at > c.created_at THEN (extract(epoch FROM u.institution_changed_at) * 1000)::float8 END AS changed_ms,
-      p.id AS previous_id, p.name AS previous_name
+      p.id AS previous_id, p.name AS previous_name, r.present
     FROM center_registrations r
     JOIN chapters c ON c.id = r.chapter_id
     JOIN users u ON u.id = r.user_id
@@ -132,10 +139,11 @@ const presentMember = (r: Omit<MemberRow, 'center_id'>): CenterMember => ({
         },
       }
     : {}),
+  present: r.present ?? null,
 });
 
 const presentOverviewUser = (r: Omit<MemberRow, 'center_id'>): OverviewUser => {
-  const { schoolChange: _, ...member } = presentMember(r);
+  const { schoolChange: _, present: __, ...member } = presentMember(r);
   return { ...member, email: r.email };
 };
 
@@ -147,6 +155,7 @@ export async function getCenter(db: Db, auth: AuthContext, chapterId: string, re
   const row = await findCenterRow(db, chapterId, institutionId);
   const members = await registeredUsers(db, chapterId, institutionId);
   const outside = members.filter((m) => m.institution_id !== institutionId).length;
+  const [stats] = await centerDayStats(db, chapterId, institutionId);
   return {
     institution: { _id: institution.id, name: institution.name },
     opened: row?.opened ?? null,
@@ -155,6 +164,14 @@ export async function getCenter(db: Db, auth: AuthContext, chapterId: string, re
     isPole: row?.isPole ?? false,
     status: computeCenterStatus(factsOf(row), outside),
     members: members.map(presentMember),
+    details: effectiveDetails(row, institution.address, await chapterStartOf(db, chapterId)),
+    own: {
+      sittingAt: row?.sittingAt ? row.sittingAt.toISOString() : null,
+      address: row?.address ?? null,
+      room: row?.room ?? '',
+      bring: row?.bring ?? '',
+    },
+    stats: stats?.stats ?? { registered: 0, present: 0, absent: 0, copies: 0, pagesSorted: 0 },
   };
 }
 
@@ -180,13 +197,28 @@ export async function updateCenter(db: Db, auth: AuthContext, chapterId: string,
   if (patch.instructions !== undefined) set.instructions = patch.instructions;
   if (patch.nb_places !== undefined) set.nbPlaces = patch.nb_places;
   if (patch.isPole !== undefined) set.isPole = patch.isPole;
-  await db
-    .insert(centers)
-    .values({ chapterId, institutionId, ...set })
-    .onConflictDoUpdate({
-      target: [centers.chapterId, centers.institutionId],
-      set: Object.keys(set).length > 0 ? set : { chapterId },
-    });
+  if (patch.sittingAt !== undefined) set.sittingAt = sittingFromWallClock(patch.sittingAt);
+  if (patch.address !== undefined) set.address = patch.address?.trim() ? patch.address.trim() : null;
+  if (patch.room !== undefined) set.room = patch.room.trim();
+  if (patch.bring !== undefined) set.bring = patch.bring.trim();
+  await db.transaction(async (tx) => {
+    const before = await findCenterRow(tx, chapterId, institutionId);
+    const [after] = await tx
+      .insert(centers)
+      .values({ chapterId, institutionId, ...set })
+      .onConflictDoUpdate({
+        target: [centers.chapterId, centers.institutionId],
+        set: Object.keys(set).length > 0 ? set : { chapterId },
+      })
+      .returning();
+    // Registered pupils hear of a change of what they were told (issue 22), once per change.
+    const change = detailsChange(before, after);
+    if (change) {
+      const at = new Date();
+      await tx.update(centers).set({ detailsChangedAt: at }).where(eq(centers.id, after.id));
+      await queueCenterChange(tx, { chapterId, institutionId, closed: change === 'closed', at });
+    }
+  });
 }
 
 type OptionRow = {
@@ -201,6 +233,11 @@ type OptionRow = {
   instructions: string | null;
   has_center: boolean;
   outside: number;
+  sitting_at: Date | string | null;
+  center_address: string | null;
+  room: string | null;
+  bring: string | null;
+  chapter_start: Date | string | null;
 };
 
 async function loadOptionRows(db: Tx, chapterId: string, opts: { ownId: string | null; withRegistered: boolean; only?: string }) {
@@ -214,7 +251,9 @@ async function loadOptionRows(db: Tx, chapterId: string, opts: { ownId: string |
     )
     SELECT i.id, i.name, i.address, i.latitude, i.longitude,
       c.opened, c.nb_places, c.is_pole, c.instructions, (c.id IS NOT NULL) AS has_center,
-      coalesce(k.outside, 0)::int AS outside
+      coalesce(k.outside, 0)::int AS outside,
+      c.sitting_at, c.address AS center_address, c.room, c.bring,
+      (SELECT min(g.access_start) FROM access_groups g WHERE g.chapter_id = ${chapterId}) AS chapter_start
     FROM institutions i
     LEFT JOIN centers c ON c.institution_id = i.id AND c.chapter_id = ${chapterId}
     LEFT JOIN counts k ON k.institution_id = i.id
@@ -246,6 +285,13 @@ function presentOption(r: OptionRow, viewer: Awaited<ReturnType<typeof viewerOf>
     status,
     // SPEC §4: instructions only once the centre is open (a pole centre is open to all).
     instructions: isCenterValidated(facts) ? (r.instructions ?? '') : '',
+    details: isCenterValidated(facts)
+      ? effectiveDetails(
+          { sittingAt: r.sitting_at, address: r.center_address, room: r.room ?? '', bring: r.bring ?? '' },
+          r.address,
+          r.chapter_start,
+        )
+      : null,
     own: r.id === viewer.institutionId,
     extra: isExtraOption(viewer, { institutionId: r.id, status }),
   };
@@ -313,10 +359,14 @@ export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: str
     const verdict = registrationVerdict(status, own);
     if (!verdict.ok) throw badRequest(verdict.message);
     if (verdict.checkPlaces && status === 'full') throw conflict(CENTER_FULL_MESSAGE);
-    await tx.execute(sql`
+    const written = await rows<{ created_ms: number }>(tx, sql`
       INSERT INTO center_registrations (chapter_id, user_id, institution_id) VALUES (${chapterId}, ${auth.userId}, ${institutionId})
-      ON CONFLICT (chapter_id, user_id) DO UPDATE SET institution_id = EXCLUDED.institution_id, created_at = now()
-      WHERE center_registrations.institution_id IS DISTINCT FROM EXCLUDED.institution_id`);
+      ON CONFLICT (chapter_id, user_id) DO UPDATE SET institution_id = EXCLUDED.institution_id, created_at = now(),
+        present = NULL, attendance_at = NULL, attendance_by = NULL
+      WHERE center_registrations.institution_id IS DISTINCT FROM EXCLUDED.institution_id
+      RETURNING (extract(epoch FROM created_at) * 1000)::float8 AS created_ms`);
+    // A new or moved registration: its convocation goes out by mail (same transaction: never lost, never twice).
+    if (written[0]) await queueConvocation(tx, { chapterId, userId: auth.userId, institutionId, registeredMs: Number(written[0].created_ms) });
   });
 }
 
@@ -364,6 +414,7 @@ export async function getCenterOverview(db: Db, chapterId: string): Promise<Cent
   await findPaperChapter(db, chapterId);
   const registered = await registeredUsers(db, chapterId);
   const centerRows = await loadOptionRows(db, chapterId, { ownId: null, withRegistered: true });
+  const statsOf = new Map((await centerDayStats(db, chapterId)).map((s) => [s.institutionId, s.stats]));
   const byCenter = new Map<string, OverviewUser[]>();
   for (const r of registered) {
     const list = byCenter.get(r.center_id) ?? [];
@@ -383,6 +434,7 @@ export async function getCenterOverview(db: Db, chapterId: string): Promise<Cent
         isPole: facts?.isPole ?? false,
         status: computeCenterStatus(facts, Number(c.outside)),
         members: byCenter.get(c.id) ?? [],
+        stats: statsOf.get(c.id) ?? { registered: 0, present: 0, absent: 0, copies: 0, pagesSorted: 0 },
       };
     });
 

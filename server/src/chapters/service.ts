@@ -1,6 +1,7 @@
 import type { AccessGroup, ChapterCreate, ChapterDetail, ChapterPatch, ChapterSummary } from '@olympe/contract';
 import { asc, eq } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
+import { queueResultsPublished } from '../mail/notifications.js';
 import type { Db, Tx } from '../db/client.js';
 import { accessGroups, chapters, users } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
@@ -117,9 +118,11 @@ export async function createChapter(db: Db, input: ChapterCreate): Promise<Chapt
 /** PATCH /chapter/{id}: the fields present; `groups` replaces the whole access table, in order. */
 export async function updateChapter(db: Db, id: string, patch: ChapterPatch): Promise<void> {
   await db.transaction(async (tx) => {
-    await findChapter(tx, id);
+    const before = await findChapter(tx, id);
     const { groups, ...fields } = patch;
     if (Object.keys(fields).length > 0) await tx.update(chapters).set(fields).where(eq(chapters.id, id));
+    // Publishing the results (issue 22): who took part hears of it by mail, once.
+    if (fields.analysis === true && !before.analysis) await queueResultsPublished(tx, id);
     if (groups) {
       await tx.delete(accessGroups).where(eq(accessGroups.chapterId, id));
       if (groups.length > 0) {

@@ -305,6 +305,15 @@ export const centers = pgTable(
     nbPlaces: integer('nb_places').notNull().default(0),
     /** A pole centre (status 'center') is open to all pupils. */
     isPole: boolean('is_pole').notNull().default(false),
+    /** The sitting (Paris time shown); null: the chapter's earliest access start (decision on exam day). */
+    sittingAt: timestamp('sitting_at', { withTimezone: true }),
+    /** Where to come; null: the institution's postal address. */
+    address: text('address'),
+    room: text('room').notNull().default(''),
+    /** What to bring; empty: the default list. */
+    bring: text('bring').notNull().default(''),
+    /** Last change of the details pupils were told about (date, address, room, bring, opened). */
+    detailsChangedAt: timestamp('details_changed_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('centers_chapter_institution_idx').on(t.chapterId, t.institutionId)],
 );
@@ -318,6 +327,10 @@ export const centerRegistrations = pgTable(
       .notNull()
       .references(() => institutions.id),
     createdAt: createdAt(),
+    /** Attendance recorded by the centre's staff after the sitting; null: not recorded yet. */
+    present: boolean('present'),
+    attendanceAt: timestamp('attendance_at', { withTimezone: true }),
+    attendanceBy: uuid('attendance_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     primaryKey({ columns: [t.chapterId, t.userId] }),
@@ -454,6 +467,37 @@ export const jobs = pgTable(
     result: jsonb('result').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** A retried job waits until then (back-off); null: at once. */
+    notBefore: timestamp('not_before', { withTimezone: true }),
   },
-  (t) => [index('jobs_pending_idx').on(t.kind, t.status, t.createdAt)],
+  (t) => [
+    index('jobs_pending_idx').on(t.kind, t.status, t.createdAt),
+    // The claim walks this in order and stops at the first free row: with 10,000 queued mails, sorting
+    // them all on every claim made sending O(n²) (bench/mail).
+    index('jobs_queue_order_idx').on(t.createdAt, t.id).where(sql`status IN ('pending', 'running')`),
+  ],
+);
+
+/**
+ * One notification mail to one address (issue 22). `key` makes enqueuing idempotent (the same
+ * event never queues a second mail) and the sending job checks `status` before sending, so a
+ * restarted queue never sends a mail twice nor skips one (decision on mail delivery).
+ */
+export const mailDeliveries = pgTable(
+  'mail_deliveries',
+  {
+    id: id(),
+    key: text('key').notNull(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    to: text('to').notNull(),
+    /** What the mail is about, e.g. {chapterId, institutionId}. */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** pending, sent, failed, skipped (the pupil turned notifications off meanwhile). */
+    status: text('status').notNull().default('pending'),
+    error: text('error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('mail_deliveries_key_idx').on(t.key), index('mail_deliveries_status_idx').on(t.kind, t.status)],
 );

@@ -61,6 +61,7 @@ export async function claimJob(db: Db, opts: ClaimOptions): Promise<Job | null> 
       WHERE kind IN (${kinds})
         AND (status = 'pending' OR (status = 'running' AND locked_at < ${staleBefore}::timestamptz))
         AND attempts < ${opts.maxAttempts}
+        AND (not_before IS NULL OR not_before <= now())
       ORDER BY created_at, id
       LIMIT 1
       FOR UPDATE SKIP LOCKED)
@@ -73,11 +74,20 @@ export async function completeJob(db: Db, id: string, result: Record<string, unk
   await db.update(jobs).set({ status: 'done', result, error: null, lockedAt: null, finishedAt: new Date() }).where(eq(jobs.id, id));
 }
 
-/** Records a failure: the job goes back to the queue until it has used its attempts. */
-export async function failJob(db: Db, job: Job, error: string, maxAttempts: number): Promise<void> {
+/**
+ * Records a failure: the job goes back to the queue until it has used its attempts, waiting
+ * `retryAfterMs` first when given (back-off, e.g. a refused SMTP connection).
+ */
+export async function failJob(db: Db, job: Job, error: string, maxAttempts: number, retryAfterMs = 0): Promise<void> {
   const final = job.attempts >= maxAttempts;
   await db
     .update(jobs)
-    .set({ status: final ? 'failed' : 'pending', error: error.slice(0, 2000), lockedAt: null, finishedAt: final ? new Date() : null })
+    .set({
+      status: final ? 'failed' : 'pending',
+      error: error.slice(0, 2000),
+      lockedAt: null,
+      finishedAt: final ? new Date() : null,
+      notBefore: !final && retryAfterMs > 0 ? new Date(Date.now() + retryAfterMs) : null,
+    })
     .where(eq(jobs.id, job.id));
 }

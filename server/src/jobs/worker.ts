@@ -14,6 +14,10 @@ export interface WorkerDeps {
 export interface RunOptions extends Partial<Omit<ClaimOptions, 'kinds'>> {
   /** Checked between jobs: a stopping server finishes the job in hand and takes no other. */
   shouldStop?: () => boolean;
+  /** Back-off before the n-th retry of a failed job (n = attempts so far); none by default. */
+  retryDelayMs?: (attempts: number) => number;
+  /** Called before each job: the mail worker waits there to keep its configured rate. */
+  beforeJob?: () => Promise<void>;
 }
 
 /**
@@ -41,6 +45,7 @@ export async function runPendingJobs(deps: WorkerDeps, handlers: Record<string, 
   };
   let count = 0;
   while (!opts.shouldStop?.()) {
+    await opts.beforeJob?.();
     const job = await claimJob(deps.db, claim);
     if (!job) break;
     count++;
@@ -52,7 +57,7 @@ export async function runPendingJobs(deps: WorkerDeps, handlers: Record<string, 
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       deps.log.error({ job: job.id, kind: job.kind, attempt: job.attempts, err }, 'job failed');
-      await failJob(deps.db, job, message, claim.maxAttempts);
+      await failJob(deps.db, job, message, claim.maxAttempts, opts.retryDelayMs?.(job.attempts) ?? 0);
     }
   }
   return count;

@@ -10,6 +10,10 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** Notifications (issue 22): a stable Message-ID per delivery, List-Unsubscribe headers, the convocation PDF. */
+  messageId?: string;
+  headers?: Record<string, string>;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 export interface Mailer {

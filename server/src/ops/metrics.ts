@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/client.js';
-import { one } from '../db/query.js';
+import { one, rows } from '../db/query.js';
 
 /**
  * Prometheus metrics of one instance (docs/operations.md "Watching"). Request figures are counted
@@ -62,6 +62,19 @@ export function createMetrics(db: Db): Metrics {
     registers: [registry],
     async collect() {
       this.set(await countOf(db, sql`SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'running')`));
+    },
+  });
+
+  new Gauge({
+    name: 'olympe_mail_deliveries',
+    help: 'Notification mails by kind and status: pending, sent, failed, skipped (whole database)',
+    labelNames: ['kind', 'status'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const list = await rows<{ kind: string; status: string; n: number }>(db, sql`
+        SELECT kind, status, count(*)::int AS n FROM mail_deliveries GROUP BY kind, status`);
+      for (const r of list) this.set({ kind: r.kind, status: r.status }, Number(r.n));
     },
   });
 

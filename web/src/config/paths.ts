@@ -25,4 +25,6 @@ export const paths = {
   overview: (id: string) => `/overview/${id}`,
   analysis: (id: string) => `/analysis/${id}`,
   registrations: (id: string) => `/registrations/${id}`,
+  /** Issue 22: a school's exam day (registered pupils, convocations, attendance). */
+  centerDay: (id: string) => `/centre/${id}`,
 } as const;

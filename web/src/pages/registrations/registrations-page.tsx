@@ -9,6 +9,7 @@ import { downloadCsv } from '../../lib/csv';
 import { useSession } from '../../session/session-context';
 import { AnswerSheetsButton } from '../chapter/paper/answer-sheets-button';
 import { PoleCenters } from './pole-centers';
+import { CenterDayTable } from './center-day-table';
 import {
   filterRegistrations,
   flattenOverview,
@@ -77,6 +78,7 @@ export function RegistrationsPage() {
         <Alert color="red">Impossible de charger les inscriptions de ce chapitre.</Alert>
       ) : (
         <>
+          <CenterDayTable overview={query.data} />
           <PoleCenters chapterId={id} />
           <CenterSheets chapterId={id} centers={query.data.members.map((g) => g.institution)} />
           <Group align="end">

@@ -11,10 +11,11 @@ const user = (id: string, lastName: string, school = 'Collège Pascal'): Overvie
   institution: { _id: 's', name: school },
 });
 
+const stats = { registered: 1, present: 0, absent: 0, copies: 0, pagesSorted: 0 };
 const overview: CenterOverview = {
   members: [
-    { institution: { _id: 'a', name: 'Lycée Pôle' }, validated: true, opened: true, isPole: true, status: 'center', members: [user('1', 'Dupont')] },
-    { institution: { _id: 'b', name: 'Collège Attente' }, validated: false, opened: null, isPole: false, status: 'unknown', members: [user('2', 'Martin'), user('3', 'Noël')] },
+    { institution: { _id: 'a', name: 'Lycée Pôle' }, validated: true, opened: true, isPole: true, status: 'center', members: [user('1', 'Dupont')], stats },
+    { institution: { _id: 'b', name: 'Collège Attente' }, validated: false, opened: null, isPole: false, status: 'unknown', members: [user('2', 'Martin'), user('3', 'Noël')], stats },
   ],
   unregistered: [user('4', 'Zola', 'Lycée Hugo')],
 };

@@ -1,10 +1,13 @@
 import { useState } from 'react';
 import { AnswerSheetsButton } from './answer-sheets-button';
-import { Alert, Button, Group, Loader, Modal, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Modal, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   formatParisDateTime,
   GRADE_LABELS,
+  isoToParisWallClock,
   NO_OUTSIDE_PUPILS_TEXT,
   NO_OWN_PUPILS_TEXT,
   type Center,
@@ -38,7 +41,12 @@ export function CenterManagementPanel({ chapterId, userId }: { chapterId: string
         </Title>
         {/* Keyed by the saved values: a reload after saving starts the form from the server's state. */}
         <CentersHeader chapterId={chapterId} />
-        <CenterForm key={`${center.opened}:${center.nb_places}:${center.instructions}`} chapterId={chapterId} center={center} />
+        <CenterForm key={JSON.stringify([center.opened, center.nb_places, center.instructions, center.own])} chapterId={chapterId} center={center} />
+        {center.opened && (
+          <Anchor component={Link} to={paths.centerDay(chapterId)} w="fit-content">
+            Jour de l’épreuve : liste des inscrits, convocations, émargement et présences
+          </Anchor>
+        )}
         <Registered center={center} chapterId={chapterId} />
         <Stack gap="xs" component="section" aria-labelledby="answer-sheets-title">
           <Title order={3} size="h4" id="answer-sheets-title">
@@ -72,6 +80,11 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
   const [opened, setOpened] = useState<boolean | null>(center.opened);
   const [instructions, setInstructions] = useState(center.instructions);
   const [places, setPlaces] = useState(String(center.nb_places));
+  // Issue 22: the sitting (Paris wall clock), address, room and what to bring; empty = the default shown below.
+  const [sittingAt, setSittingAt] = useState(center.own.sittingAt ? isoToParisWallClock(center.own.sittingAt) : '');
+  const [address, setAddress] = useState(center.own.address ?? '');
+  const [room, setRoom] = useState(center.own.room);
+  const [bring, setBring] = useState(center.own.bring);
   const [saving, setSaving] = useState(false);
   const parsed = parsePlaces(places);
   const placesError = 'error' in parsed ? parsed.error : null;
@@ -80,7 +93,10 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
     if ('error' in parsed) return;
     setSaving(true);
     try {
-      await saveCenter(chapterId, opened ? { opened, instructions, nb_places: parsed.value } : { opened });
+      await saveCenter(
+        chapterId,
+        opened ? { opened, instructions, nb_places: parsed.value, sittingAt: sittingAt || null, address: address.trim() || null, room, bring } : { opened },
+      );
       await client.invalidateQueries({ queryKey: centerKeys.all });
     } catch (error) {
       // SPEC §8: a failed centre save is only logged (the client already showed the server's message).
@@ -128,6 +144,31 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
               if (isRefusedKey(e)) e.preventDefault();
             }}
             onChange={(e) => setPlaces(e.currentTarget.value)}
+          />
+          <TextInput
+            label="Date et heure de l’épreuve (heure de Paris)"
+            description={center.details.defaults.sittingAt && center.details.sittingAt ? 'Vide : la date d’ouverture de l’épreuve.' : undefined}
+            type="datetime-local"
+            maw={320}
+            value={sittingAt}
+            onChange={(e) => setSittingAt(e.currentTarget.value)}
+          />
+          <TextInput
+            label="Adresse du centre"
+            description={`Vide : ${center.details.defaults.address ? center.details.address || 'l’adresse de l’établissement' : 'l’adresse de l’établissement'}.`}
+            maxLength={500}
+            value={address}
+            onChange={(e) => setAddress(e.currentTarget.value)}
+          />
+          <TextInput label="Salle" maxLength={200} maw={320} value={room} onChange={(e) => setRoom(e.currentTarget.value)} />
+          <Textarea
+            label="À apporter"
+            description="Vide : pièce d’identité, de quoi écrire, règle et compas."
+            autosize
+            minRows={2}
+            maxLength={2000}
+            value={bring}
+            onChange={(e) => setBring(e.currentTarget.value)}
           />
         </>
       )}

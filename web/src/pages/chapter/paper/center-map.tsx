@@ -1,9 +1,11 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { MapContainer, Marker, TileLayer } from 'react-leaflet';
+import { useState } from 'react';
+import { MapContainer, Marker, Popup, TileLayer, useMapEvents } from 'react-leaflet';
 import { CENTER_STATUS_LABELS, MAP_DEFAULT_VIEW, type CenterOption, type CenterStatus, type PlacedMarker } from '@olympe/contract';
 import { markerIconBase } from '../../../components/SchoolMap/leaflet-icon';
-import { isSelectable } from './center-options';
+import { fanOutAtZoom, isSelectable } from './center-options';
+import { CenterDetailsList } from './center-details';
 import './center-map.css';
 
 const iconCache = new Map<string, L.Icon>();
@@ -25,8 +27,16 @@ export interface CenterMapProps {
   onSelect: (option: CenterOption) => void;
 }
 
+/** Follows the map's zoom, so centres at one place are fanned out by screen pixels. */
+function ZoomWatcher({ onZoom }: { onZoom: (zoom: number) => void }) {
+  const map = useMapEvents({ zoomend: () => onZoom(map.getZoom()) });
+  return null;
+}
+
 /** The map of exam centres (Leaflet, loaded with the paper panel only). */
-export default function CenterMap({ height, tileUrl, markers, selectedId, onSelect }: CenterMapProps) {
+export default function CenterMap({ height, tileUrl, markers: given, selectedId, onSelect }: CenterMapProps) {
+  const [zoom, setZoom] = useState<number>(MAP_DEFAULT_VIEW.zoom);
+  const markers = fanOutAtZoom(given, zoom);
   return (
     <div role="region" aria-label="Carte des centres d’examen">
       <MapContainer
@@ -36,6 +46,7 @@ export default function CenterMap({ height, tileUrl, markers, selectedId, onSele
         style={{ height }}
         scrollWheelZoom
       >
+        <ZoomWatcher onZoom={setZoom} />
         {tileUrl && (
           <TileLayer url={tileUrl} attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>' />
         )}
@@ -50,10 +61,23 @@ export default function CenterMap({ height, tileUrl, markers, selectedId, onSele
               icon={iconOf(item.status, item._id === selectedId)}
               title={label}
               alt={label}
-              keyboard={selectable}
-              interactive={selectable}
-              eventHandlers={selectable ? { click: () => onSelect(item) } : undefined}
-            />
+              keyboard
+            >
+              {/* Issue 22: a click opens the centre's details; registering takes a button and a confirmation. */}
+              <Popup>
+                <div className="center-popup">
+                  <strong>{item.name}</strong>
+                  <div>{CENTER_STATUS_LABELS[item.status]}</div>
+                  {item.details ? <CenterDetailsList details={item.details} compact /> : item.address && <div>{item.address}</div>}
+                  {selectable && item._id !== selectedId && (
+                    <button type="button" className="center-popup__choose" onClick={() => onSelect(item)}>
+                      Choisir ce centre
+                    </button>
+                  )}
+                  {item._id === selectedId && <div>Vous êtes inscrit dans ce centre.</div>}
+                </div>
+              </Popup>
+            </Marker>
           );
         })}
       </MapContainer>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CenterOption, CenterStatus } from '@olympe/contract';
-import { isSelectable, parsePlaces, partitionPdfs, selectCenterMarkers, splitMembers, visibleOptions } from './center-options';
+import { fanOutAtZoom, isSelectable, parsePlaces, partitionPdfs, selectCenterMarkers, splitMembers, visibleOptions } from './center-options';
 
 const option = (id: string, status: CenterStatus, extra = false, own = false, lat: number | null = 45): CenterOption => ({
   _id: id,
@@ -10,6 +10,7 @@ const option = (id: string, status: CenterStatus, extra = false, own = false, la
   longitude: lat === null ? null : 2,
   status,
   instructions: '',
+  details: null,
   own,
   extra,
 });
@@ -74,5 +75,20 @@ describe('centre options', () => {
     expect(parsePlaces('12.5')).toHaveProperty('error');
     expect(parsePlaces('-1')).toHaveProperty('error');
     expect(parsePlaces('1e3')).toHaveProperty('error');
+  });
+});
+
+describe('fanOutAtZoom', () => {
+  it('puts centres at one place on a circle of the same screen radius at every zoom; lone centres stay', () => {
+    const same = [option('a', 'yes'), option('b', 'yes'), option('c', 'yes'), option('lone', 'yes', false, false, 48)];
+    const placed = selectCenterMarkers(same, null).markers;
+    for (const zoom of [5, 12]) {
+      const fanned = fanOutAtZoom(placed, zoom);
+      const px = 256 * 2 ** zoom / 360;
+      const [a, b] = fanned;
+      const distancePx = Math.hypot((a.lng - b.lng) * px, ((a.lat - b.lat) * px) / Math.cos((45 * Math.PI) / 180));
+      expect(distancePx).toBeGreaterThan(20);
+      expect(fanned[3]).toEqual(placed[3]);
+    }
   });
 });

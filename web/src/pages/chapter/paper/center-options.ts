@@ -58,3 +58,36 @@ export function parsePlaces(text: string): { value: number } | { error: string }
   if (value > 100_000) return { error: 'Nombre de places trop grand.' };
   return { value };
 }
+
+/**
+ * Issue 22: centres at the same place (several schools of one campus) are fanned out on a circle of
+ * `radiusPx` screen pixels at the current zoom, so each marker stays visible and clickable at any zoom
+ * (the fixed 0.0002° offset of spreadSameLocation is a few metres: one pixel at country zoom).
+ */
+export function fanOutAtZoom<T extends { latitude: number | null; longitude: number | null }>(
+  markers: readonly PlacedMarker<T>[],
+  zoom: number,
+  radiusPx = 16,
+): PlacedMarker<T>[] {
+  const groups = new Map<string, number[]>();
+  markers.forEach((m, i) => {
+    const key = `${m.item.latitude?.toFixed(5)},${m.item.longitude?.toFixed(5)}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  const out = [...markers];
+  // Web Mercator: one pixel is 360 / (256 × 2^zoom) degrees of longitude.
+  const degPerPx = 360 / (256 * 2 ** zoom);
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    members.forEach((index, k) => {
+      const m = markers[index];
+      const lat0 = m.item.latitude ?? m.lat;
+      const lng0 = m.item.longitude ?? m.lng;
+      const angle = (2 * Math.PI * k) / members.length;
+      const dLng = radiusPx * degPerPx * Math.cos(angle);
+      const dLat = radiusPx * degPerPx * Math.sin(angle) * Math.cos((lat0 * Math.PI) / 180);
+      out[index] = { ...m, lat: lat0 + dLat, lng: lng0 + dLng };
+    });
+  }
+  return out;
+}

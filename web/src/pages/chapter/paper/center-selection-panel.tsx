@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Alert, Button, Center, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Modal, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CENTER_STATUS_LABELS, NO_INSTRUCTIONS_TEXT, type CenterOption } from '@olympe/contract';
 import { centerKeys, chooseCenter, fetchCenterOptions, fetchUserCenter } from '../../../api/centers';
@@ -7,6 +7,8 @@ import { usePublicConfig } from '../../../api/institutions';
 import { useSession } from '../../../session/session-context';
 import { CenterLegend } from './center-legend';
 import { isSelectable, selectCenterMarkers, visibleOptions } from './center-options';
+import { CenterDetailsList } from './center-details';
+import { centerFileUrl, downloadCenterFile } from '../../../api/exam-day';
 
 const CenterMap = lazy(() => import('./center-map'));
 const CENTER_MAP_HEIGHT = 420;
@@ -65,9 +67,24 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
     }));
   }, [shown, selectedId, mine.data]);
 
-  const pick = (option: Pick<CenterOption, '_id' | 'status'>) => {
+  // Issue 22: a click on a marker or in the list asks first; only « Confirmer l’inscription » registers.
+  const [asked, setAsked] = useState<CenterOption | null>(null);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const pick = (option: CenterOption) => {
     if (!isSelectable(option) || option._id === selectedId || choose.isPending) return;
-    choose.mutate(option._id);
+    setAsked(option);
+  };
+  const confirm = () => {
+    if (!asked) return;
+    choose.mutate(asked._id, { onSettled: () => setAsked(null) });
+  };
+  const downloadConvocation = async () => {
+    setDownloadError(null);
+    try {
+      await downloadCenterFile(centerFileUrl.convocation(chapterId), 'convocation.pdf');
+    } catch (error) {
+      setDownloadError((error as Error).message);
+    }
   };
 
   if (options.isPending) return <Loader aria-label="Chargement des centres" />;
@@ -117,7 +134,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
             allowDeselect={false}
             disabled={choose.isPending}
             onChange={(value) => {
-              const option = all.find((o) => o._id === value);
+              const option = all.find((o) => o._id === value) ?? (mine.data?.center?._id === value ? mine.data.center : undefined);
               if (option) pick(option);
             }}
             w={420}
@@ -130,13 +147,54 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
             <Title order={3} size="h4" id="center-instructions-title">
               Instructions du centre {registration.institution.name}
             </Title>
+            {mine.data?.center?.details && <CenterDetailsList details={mine.data.center.details} />}
             {mine.data?.center?.instructions.trim() ? (
               <Text style={{ whiteSpace: 'pre-wrap' }}>{mine.data.center.instructions}</Text>
             ) : (
               <Text>{NO_INSTRUCTIONS_TEXT}</Text>
             )}
+            {mine.data?.center?.details && (
+              <Group>
+                <Button variant="light" w="fit-content" onClick={downloadConvocation}>
+                  Télécharger ma convocation
+                </Button>
+              </Group>
+            )}
+            {downloadError && (
+              <Alert color="red" role="alert">
+                {downloadError}
+              </Alert>
+            )}
           </Stack>
         )}
+        <Modal
+          opened={asked !== null}
+          onClose={() => setAsked(null)}
+          title="Confirmer votre centre d’examen"
+          closeButtonProps={{ 'aria-label': 'Fermer' }}
+        >
+          {asked && (
+            <Stack>
+              <Text>
+                Vous allez vous inscrire au centre <strong>{asked.name}</strong>
+                {selectedId ? ' ; votre inscription actuelle sera annulée et sa place libérée.' : '.'}
+              </Text>
+              {asked.details ? (
+                <CenterDetailsList details={asked.details} compact />
+              ) : (
+                <Text size="sm">{asked.address || 'Adresse non renseignée'} — la date sera précisée par le centre.</Text>
+              )}
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => setAsked(null)}>
+                  Annuler
+                </Button>
+                <Button onClick={confirm} loading={choose.isPending}>
+                  Confirmer l’inscription
+                </Button>
+              </Group>
+            </Stack>
+          )}
+        </Modal>
       </Stack>
     </Paper>
   );

@@ -49,6 +49,7 @@ const option = (id: string, name: string, status: CenterOption['status'], extra 
   longitude: 2,
   status,
   instructions,
+  details: null,
   own,
   extra,
 });
@@ -97,7 +98,11 @@ describe('CenterSelectionPanel', () => {
     fireEvent.click(screen.getByText('marqueur Collège Refus'));
     fireEvent.click(screen.getByText('marqueur Collège Pascal'));
     expect(api.chooseCenter).not.toHaveBeenCalled();
+    // Issue 22: a click asks for confirmation first, with the centre's name; only the confirmation registers.
     fireEvent.click(screen.getByText('marqueur Lycée Lointain'));
+    expect(await screen.findByRole('dialog', { name: 'Confirmer votre centre d’examen' })).toBeTruthy();
+    expect(api.chooseCenter).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirmer l’inscription' }));
     await waitFor(() => expect(api.chooseCenter).toHaveBeenCalledWith(CHAPTER, 'far'));
   });
 
@@ -152,6 +157,9 @@ describe('CenterManagementPanel', () => {
     isPole: false,
     status: 'unknown',
     members: [],
+    details: { sittingAt: null, address: '1 rue des Écoles', room: '', bring: 'Stylo', defaults: { sittingAt: true, address: true, bring: true } },
+    own: { sittingAt: null, address: null, room: '', bring: '' },
+    stats: { registered: 0, present: 0, absent: 0, copies: 0, pagesSorted: 0 },
     ...c,
   });
 
@@ -169,7 +177,17 @@ describe('CenterManagementPanel', () => {
     fireEvent.change(places, { target: { value: '12' } });
     fireEvent.change(screen.getByLabelText('Instructions pour les élèves'), { target: { value: 'Salle 3' } });
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
-    await waitFor(() => expect(api.saveCenter).toHaveBeenCalledWith(CHAPTER, { opened: true, instructions: 'Salle 3', nb_places: 12 }));
+    await waitFor(() =>
+      expect(api.saveCenter).toHaveBeenCalledWith(CHAPTER, {
+        opened: true,
+        instructions: 'Salle 3',
+        nb_places: 12,
+        sittingAt: null,
+        address: null,
+        room: '',
+        bring: '',
+      }),
+    );
   });
 
   it('lists own and outside pupils separately', async () => {

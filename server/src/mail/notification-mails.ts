@@ -1,0 +1,118 @@
+import { formatSitting, type CenterDetails } from '@olympe/contract';
+
+/** Issue 22: the French notification mails, plain text and HTML, each with its unsubscribe link. */
+
+export interface MailBody {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const SIGNATURE = 'L’équipe Olympe';
+
+/** Paragraphs to a mail: text joined by blank lines, HTML as <p>, then the unsubscribe footer. */
+function compose(subject: string, greeting: string, paragraphs: string[], links: { unsubscribe: string; action?: { label: string; url: string } }): MailBody {
+  const footer = `Vous recevez ce message car les notifications par e-mail sont activées sur votre compte Olympe. Pour ne plus les recevoir : ${links.unsubscribe}`;
+  const text = [greeting, ...paragraphs, ...(links.action ? [`${links.action.label} : ${links.action.url}`] : []), SIGNATURE, '—', footer].join('\n\n');
+  const html = [
+    `<p>${escapeHtml(greeting)}</p>`,
+    ...paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
+    ...(links.action ? [`<p><a href="${escapeHtml(links.action.url)}">${escapeHtml(links.action.label)}</a></p>`] : []),
+    `<p>${escapeHtml(SIGNATURE)}</p>`,
+    `<hr><p style="font-size:12px;color:#555">Vous recevez ce message car les notifications par e-mail sont activées sur votre compte Olympe. <a href="${escapeHtml(links.unsubscribe)}">Ne plus recevoir ces e-mails</a></p>`,
+  ].join('\n');
+  return { subject: `Olympe : ${subject}`, text, html };
+}
+
+const hello = (name: string | null) => (name ? `Bonjour ${name},` : 'Bonjour,');
+
+function whereWhen(centre: string, d: CenterDetails): string[] {
+  return [
+    `Centre : ${centre}${d.address ? `\nAdresse : ${d.address}` : ''}${d.room ? `\nSalle : ${d.room}` : ''}`,
+    d.sittingAt ? `Date : le ${formatSitting(d.sittingAt)} (heure de Paris)` : 'La date sera précisée par le centre.',
+    `À apporter : ${d.bring}`,
+  ];
+}
+
+export interface Links {
+  unsubscribe: string;
+  chapter: string;
+}
+
+/** Registration confirmed, the convocation attached; sent to the pupil and to the parents' addresses. */
+export function convocationMail(p: { pupil: string; forParent: boolean; chapter: string; centre: string; details: CenterDetails }, links: Links): MailBody {
+  const who = p.forParent ? `${p.pupil} est inscrit(e)` : 'Votre inscription est confirmée';
+  return compose(
+    `convocation à l’épreuve « ${p.chapter} »`,
+    p.forParent ? 'Bonjour,' : hello(p.pupil),
+    [
+      `${who} pour l’épreuve « ${p.chapter} ».`,
+      ...whereWhen(p.centre, p.details),
+      'La convocation est jointe à ce message : présentez-la, imprimée ou sur téléphone, à l’entrée de la salle.',
+    ],
+    { unsubscribe: links.unsubscribe, action: { label: 'Voir l’épreuve sur Olympe', url: links.chapter } },
+  );
+}
+
+/** The centre's date, address or room changed, or it closed. */
+export function centerChangeMail(p: { pupil: string | null; chapter: string; centre: string; closed: boolean; details: CenterDetails }, links: Links): MailBody {
+  if (p.closed) {
+    return compose(
+      `le centre ${p.centre} n’accueille plus l’épreuve`,
+      hello(p.pupil),
+      [
+        `Le centre ${p.centre} a indiqué qu’il n’organise plus l’épreuve « ${p.chapter} ».`,
+        'Choisissez un autre centre d’examen sur la page de l’épreuve.',
+      ],
+      { unsubscribe: links.unsubscribe, action: { label: 'Choisir un autre centre', url: links.chapter } },
+    );
+  }
+  return compose(
+    `changement pour votre centre d’examen`,
+    hello(p.pupil),
+    [`Le centre ${p.centre} a modifié les informations de l’épreuve « ${p.chapter} ». Les voici à jour :`, ...whereWhen(p.centre, p.details)],
+    { unsubscribe: links.unsubscribe, action: { label: 'Télécharger la convocation à jour', url: links.chapter } },
+  );
+}
+
+/** A test opens in 24 hours. */
+export function openingMail(p: { pupil: string | null; chapter: string; start: string; offline: boolean }, links: Links): MailBody {
+  return compose(
+    `l’épreuve « ${p.chapter} » ouvre demain`,
+    hello(p.pupil),
+    [
+      `L’épreuve « ${p.chapter} » ouvre le ${formatSitting(p.start)} (heure de Paris).`,
+      p.offline ? 'Elle se passe sur papier dans votre centre d’examen : vérifiez votre convocation.' : 'Elle se passe en ligne sur Olympe : connectez-vous quelques minutes avant.',
+    ],
+    { unsubscribe: links.unsubscribe, action: { label: 'Voir l’épreuve', url: links.chapter } },
+  );
+}
+
+/** Results published for a test the pupil took part in. */
+export function resultsMail(p: { pupil: string | null; chapter: string }, links: Links): MailBody {
+  return compose(
+    `résultats de l’épreuve « ${p.chapter} »`,
+    hello(p.pupil),
+    [`Les résultats de l’épreuve « ${p.chapter} » sont publiés.`],
+    { unsubscribe: links.unsubscribe, action: { label: 'Voir mes résultats', url: links.chapter } },
+  );
+}
+
+/** Daily digest to a school's staff: who registered at their centre yesterday. */
+export function digestMail(
+  p: { staff: string | null; day: string; centres: Array<{ chapter: string; pupils: string[]; total: number; places: number }> },
+  links: Links,
+): MailBody {
+  const lines = p.centres.map(
+    (c) => `« ${c.chapter} » : ${c.pupils.length} nouvelle${c.pupils.length > 1 ? 's' : ''} inscription${c.pupils.length > 1 ? 's' : ''} (${c.total} inscrit${c.total > 1 ? 's' : ''} au total, ${c.places} place${c.places > 1 ? 's' : ''} pour les élèves extérieurs)\n${c.pupils.map((n) => `– ${n}`).join('\n')}`,
+  );
+  return compose(
+    `inscriptions dans votre centre (${p.day})`,
+    hello(p.staff),
+    [`Voici les élèves inscrits dans votre centre le ${p.day} :`, ...lines],
+    { unsubscribe: links.unsubscribe, action: { label: 'Ouvrir la page du centre', url: links.chapter } },
+  );
+}

@@ -1,0 +1,110 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../db/client.js';
+import { rows } from '../db/query.js';
+import { TEACHERS_GROUP_ID } from '../db/schema.js';
+import { addJob } from '../jobs/worker.js';
+
+/**
+ * Issue 22: notification mails are queued here, inside the transaction of the event that causes
+ * them (a registration, a centre change, a publication), as rows of mail_deliveries with a unique
+ * key plus one `mail.send` job each. Queuing the same event twice adds nothing (ON CONFLICT DO
+ * NOTHING on the key); the job sends each delivery at most once (mail/send-job.ts).
+ */
+
+export const MAIL_SEND_JOB = 'mail.send';
+/** Queues the « results published » mails of a chapter (a publication adds it). */
+export const MAIL_RESULTS_JOB = 'mail.results';
+
+export type MailKind = 'convocation' | 'center-change' | 'opening' | 'results' | 'digest';
+
+/**
+ * Inserts the deliveries a SELECT yields — columns key, user_id, to, payload (jsonb) — and a
+ * send job for each one that was new. Returns how many were new.
+ */
+async function queueDeliveries(tx: Tx, kind: MailKind, select: SQL): Promise<number> {
+  const added = await rows<{ n: number }>(tx, sql`
+    WITH wanted AS (${select}),
+    added AS (
+      INSERT INTO mail_deliveries (key, kind, user_id, "to", payload)
+      SELECT key, ${kind}, user_id, "to", payload FROM wanted
+      ON CONFLICT (key) DO NOTHING
+      RETURNING id),
+    jobs_added AS (
+      INSERT INTO jobs (kind, payload) SELECT ${MAIL_SEND_JOB}, jsonb_build_object('deliveryId', id) FROM added RETURNING 1)
+    SELECT count(*)::int AS n FROM jobs_added`);
+  return Number(added[0]?.n ?? 0);
+}
+
+/**
+ * Every address of a pupil who turned notifications on: their own, and (for the convocation) the
+ * student and parents' addresses of their profile, each once.
+ */
+const addressesOf = (withFamily: boolean) => sql`
+  SELECT DISTINCT ON (u.id, lower(trim(a.addr))) u.id AS user_id, lower(trim(a.addr)) AS "to", a.family
+  FROM users u
+  CROSS JOIN LATERAL (VALUES (u.email, false), (u.email_student, true), (u.email_parent, true), (u.email_other_parent, true)) AS a(addr, family)
+  WHERE u.email_notifications AND a.addr IS NOT NULL AND trim(a.addr) LIKE '%_@_%'
+    ${withFamily ? sql`` : sql`AND NOT a.family`}`;
+
+/** Registration confirmed (new or moved): the convocation to the pupil and their parents. */
+export async function queueConvocation(tx: Tx, e: { chapterId: string; userId: string; institutionId: string; registeredMs: number }): Promise<number> {
+  return queueDeliveries(tx, 'convocation', sql`
+    SELECT concat_ws(':', 'convocation', ${e.chapterId}::text, ${e.userId}::text, ${String(Math.round(e.registeredMs))}::text, a."to") AS key,
+      a.user_id, a."to",
+      jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'family', a.family) AS payload
+    FROM (${addressesOf(true)}) a WHERE a.user_id = ${e.userId}`);
+}
+
+/** A centre's date/address/room changed, or it closed: every pupil registered there. */
+export async function queueCenterChange(tx: Tx, e: { chapterId: string; institutionId: string; closed: boolean; at: Date }): Promise<number> {
+  return queueDeliveries(tx, 'center-change', sql`
+    SELECT concat_ws(':', 'center-change', ${e.chapterId}::text, ${e.institutionId}::text, ${String(e.at.getTime())}::text, a.user_id::text) AS key,
+      a.user_id, a."to",
+      jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'closed', ${e.closed}::boolean) AS payload
+    FROM (${addressesOf(false)}) a
+    JOIN center_registrations r ON r.user_id = a.user_id AND r.chapter_id = ${e.chapterId} AND r.institution_id = ${e.institutionId}`);
+}
+
+/** Results published: every pupil who took part (an answer, a started session, or present at a centre). */
+export async function queueResults(tx: Tx, chapterId: string): Promise<number> {
+  return queueDeliveries(tx, 'results', sql`
+    SELECT concat_ws(':', 'results', ${chapterId}::text, a.user_id::text) AS key, a.user_id, a."to",
+      jsonb_build_object('chapterId', ${chapterId}::text) AS payload
+    FROM (${addressesOf(false)}) a
+    WHERE EXISTS (SELECT 1 FROM chapter_sessions s WHERE s.chapter_id = ${chapterId} AND s.user_id = a.user_id)
+      OR EXISTS (SELECT 1 FROM answers x JOIN exercises e ON e.id = x.exercise_id WHERE e.chapter_id = ${chapterId} AND x.user_id = a.user_id)
+      OR EXISTS (SELECT 1 FROM center_registrations r WHERE r.chapter_id = ${chapterId} AND r.user_id = a.user_id AND r.present)`);
+}
+
+/** A test opening in 24 hours: the pupils an access group admits (the caller computed them). */
+export async function queueOpening(tx: Tx, e: { chapterId: string; startMs: number; userIds: string[] }): Promise<number> {
+  // Keyed by chapter and start, not by access group: saving a chapter rewrites its groups (new ids).
+  if (e.userIds.length === 0) return 0;
+  return queueDeliveries(tx, 'opening', sql`
+    SELECT concat_ws(':', 'opening', ${e.chapterId}::text, ${String(e.startMs)}::text, a.user_id::text) AS key, a.user_id, a."to",
+      jsonb_build_object('chapterId', ${e.chapterId}::text, 'start', ${new Date(e.startMs).toISOString()}::text) AS payload
+    FROM (${addressesOf(false)}) a
+    WHERE a.user_id IN (${sql.join(e.userIds.map((u) => sql`${u}::uuid`), sql`, `)})`);
+}
+
+/**
+ * The daily digest of Paris day `day` ('YYYY-MM-DD', between `from` and `to`): each staff member
+ * of a school whose centre got registrations that day, once.
+ */
+export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date }): Promise<number> {
+  return queueDeliveries(tx, 'digest', sql`
+    SELECT concat_ws(':', 'digest', ${e.day}::text, a.user_id::text) AS key, a.user_id, a."to",
+      jsonb_build_object('day', ${e.day}::text, 'from', ${e.from.toISOString()}::text, 'to', ${e.to.toISOString()}::text,
+        'institutionId', t.institution_id::text) AS payload
+    FROM (${addressesOf(false)}) a
+    JOIN users t ON t.id = a.user_id
+    JOIN group_members g ON g.user_id = t.id AND g.group_id = ${TEACHERS_GROUP_ID}
+    WHERE EXISTS (
+      SELECT 1 FROM center_registrations r
+      WHERE r.institution_id = t.institution_id AND r.created_at >= ${e.from.toISOString()}::timestamptz AND r.created_at < ${e.to.toISOString()}::timestamptz)`);
+}
+
+/** Results published (the chapter's analysis flag turned on): a job queues the mails to who took part. */
+export async function queueResultsPublished(tx: Tx, chapterId: string): Promise<void> {
+  await addJob(tx, MAIL_RESULTS_JOB, { chapterId });
+}

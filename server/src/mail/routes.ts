@@ -1,0 +1,64 @@
+import { mailStatsSchema, savedMessageSchema } from '@olympe/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireRole } from '../auth/context.js';
+import type { Deps } from '../deps.js';
+import type { JobWorker } from '../jobs/worker.js';
+import { startMailClock, startMailWorkers } from './scheduler.js';
+import { mailStats, unsubscribe } from './service.js';
+
+const unsubscribeQuery = z.object({
+  u: z.uuid({ error: 'Lien de désinscription invalide.' }),
+  t: z.string({ error: 'Lien de désinscription invalide.' }).max(100, { error: 'Lien de désinscription invalide.' }),
+});
+const tags = ['mail'];
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * Issue 22: notification mails — one-click unsubscribe without login (RFC 8058), the admins'
+ * counts, and this instance's mail workers and clock (started when the app is ready).
+ */
+export const mailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  if (deps.config.jobsWorker !== false) {
+    let workers: JobWorker[] = [];
+    let clock: { stop(): void } | undefined;
+    app.addHook('onReady', async () => {
+      workers = startMailWorkers(deps);
+      clock = startMailClock(deps);
+    });
+    app.addHook('onClose', async () => {
+      clock?.stop();
+      await Promise.all(workers.map((w) => w.stop()));
+    });
+  }
+  // RFC 8058: mail clients POST « List-Unsubscribe=One-Click » as a form; the body says nothing more.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, body, done) => done(null, body));
+
+  app.post(
+    '/mail/unsubscribe',
+    { schema: { tags, querystring: unsubscribeQuery, response: { 200: savedMessageSchema } } },
+    async (request) => {
+      await unsubscribe(deps, request.query.u, request.query.t);
+      return { message: 'Vous ne recevrez plus d’e-mails de notification d’Olympe.' };
+    },
+  );
+
+  // The link itself only shows a button: a link scanner opening it must not unsubscribe anyone.
+  app.get('/mail/unsubscribe', { schema: { tags, querystring: unsubscribeQuery } }, async (request, reply) => {
+    const action = `/api/mail/unsubscribe?u=${encodeURIComponent(request.query.u)}&t=${encodeURIComponent(request.query.t)}`;
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Se désabonner des e-mails d’Olympe</title></head>` +
+          `<body><main><h1>Se désabonner des e-mails d’Olympe</h1><p>Vous ne recevrez plus les notifications par e-mail (convocations, changements de centre, résultats). Vous pourrez les réactiver dans votre profil.</p>` +
+          `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Me désabonner</button></form></main></body></html>`,
+      );
+  });
+
+  app.get(
+    '/mail/stats',
+    { preHandler: requireRole('admin'), schema: { tags, response: { 200: mailStatsSchema } } },
+    async () => mailStats(deps.db),
+  );
+};

@@ -1,0 +1,151 @@
+import { isoToParisWallClock, formatFrenchDate } from '@olympe/contract';
+import { sql } from 'drizzle-orm';
+import { convocationOf, loadExamCentre } from '../centers/exam-day.js';
+import type { Db } from '../db/client.js';
+import { one, rows } from '../db/query.js';
+import type { Deps } from '../deps.js';
+import type { Job } from '../jobs/queue.js';
+import type { JobHandler } from '../jobs/worker.js';
+import type { Mail } from './mailer.js';
+import { centerChangeMail, convocationMail, digestMail, openingMail, resultsMail, type MailBody } from './notification-mails.js';
+import { queueResults } from './notifications.js';
+import { unsubscribeUrl } from './unsubscribe.js';
+
+type DeliveryRow = {
+  id: string;
+  kind: string;
+  to: string;
+  status: string;
+  payload: Record<string, unknown>;
+  user_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  notifications: boolean | null;
+  institution_id: string | null;
+};
+
+const fullName = (r: { first_name: string | null; last_name: string | null }) => [r.first_name, r.last_name].filter(Boolean).join(' ') || null;
+
+async function chapterOf(db: Db, id: string) {
+  return one<{ title: string; offline: boolean }>(db, sql`SELECT title, offline FROM chapters WHERE id = ${id}`);
+}
+
+/** The mail a delivery stands for, built from the database as it is now; null: nothing to say any more. */
+async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<Mail, 'attachments'>) | null> {
+  const p = d.payload as Record<string, string & boolean>;
+  const base = deps.config.publicUrl;
+  const links = (chapterId: string | null) => ({
+    unsubscribe: unsubscribeUrl(base, deps.config.jwtSecret, d.user_id ?? ''),
+    chapter: chapterId ? `${base}/chapter/${chapterId}` : base,
+  });
+  const name = fullName(d);
+  switch (d.kind) {
+    case 'convocation': {
+      const c = await convocationOf(deps.db, p.chapterId, p.institutionId, d.user_id ?? '');
+      // Moved to another centre meanwhile: that registration has its own mail.
+      if (!c.pupil || !c.bytes || !c.centre.validated) return null;
+      const body = convocationMail({ pupil: name ?? 'Votre enfant', forParent: !!p.family, chapter: c.centre.chapterTitle, centre: c.centre.centreName, details: c.centre.details }, links(p.chapterId));
+      return { ...body, attachments: [{ filename: 'convocation.pdf', content: Buffer.from(c.bytes), contentType: 'application/pdf' }] };
+    }
+    case 'center-change': {
+      const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
+      return centerChangeMail({ pupil: name, chapter: centre.chapterTitle, centre: centre.centreName, closed: !!p.closed, details: centre.details }, links(p.chapterId));
+    }
+    case 'opening': {
+      const chapter = await chapterOf(deps.db, p.chapterId);
+      return chapter ? openingMail({ pupil: name, chapter: chapter.title, start: p.start, offline: chapter.offline }, links(p.chapterId)) : null;
+    }
+    case 'results': {
+      const chapter = await chapterOf(deps.db, p.chapterId);
+      return chapter ? resultsMail({ pupil: name, chapter: chapter.title }, links(p.chapterId)) : null;
+    }
+    case 'digest': {
+      const list = await rows<{ chapter_id: string; title: string; first_name: string | null; last_name: string | null; is_new: boolean; places: number }>(deps.db, sql`
+        SELECT r.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places,
+          (r.created_at >= ${p.from}::timestamptz AND r.created_at < ${p.to}::timestamptz) AS is_new
+        FROM center_registrations r JOIN chapters c ON c.id = r.chapter_id JOIN users u ON u.id = r.user_id
+        LEFT JOIN centers ce ON ce.chapter_id = r.chapter_id AND ce.institution_id = r.institution_id
+        WHERE r.institution_id = ${p.institutionId}
+        ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`);
+      const byChapter = new Map<string, { chapter: string; pupils: string[]; total: number; places: number }>();
+      for (const r of list) {
+        const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], total: 0, places: Number(r.places) };
+        entry.total++;
+        if (r.is_new) entry.pupils.push(fullName(r) ?? 'Élève');
+        byChapter.set(r.chapter_id, entry);
+      }
+      const centres = [...byChapter.values()].filter((c) => c.pupils.length > 0);
+      if (centres.length === 0) return null;
+      return digestMail({ staff: name, day: formatFrenchDate(p.day), centres }, links(null));
+    }
+    default:
+      return null;
+  }
+}
+
+const setStatus = (db: Db, id: string, status: string, error: string | null = null) =>
+  db.execute(sql`UPDATE mail_deliveries SET status = ${status}, error = ${error},
+    sent_at = CASE WHEN ${status} = 'sent' THEN now() ELSE sent_at END WHERE id = ${id}`);
+
+/**
+ * Sends one delivery. Idempotent: a delivery already sent (or skipped) is never sent again, so a
+ * job taken again after its instance was killed does not duplicate the mail; the Message-ID is the
+ * delivery's, so the one send that can repeat — killed between the SMTP server's « 250 » and the
+ * commit of `sent`, a window of one database round trip — carries the same Message-ID (decision on mail delivery).
+ */
+export function mailSendHandler(deps: Deps, maxAttempts: number): JobHandler {
+  return async (job: Job) => {
+    const id = String(job.payload.deliveryId);
+    const d = await one<DeliveryRow>(deps.db, sql`
+      SELECT d.id, d.kind, d."to", d.status, d.payload, d.user_id, u.first_name, u.last_name,
+        u.email_notifications AS notifications, u.institution_id
+      FROM mail_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.id = ${id}`);
+    if (!d) return { skipped: 'gone' };
+    if (d.status !== 'pending') return { already: d.status };
+    // The pupil turned notifications off (or unsubscribed) after the mail was queued.
+    if (!d.notifications) {
+      await setStatus(deps.db, d.id, 'skipped', 'notifications désactivées');
+      return { skipped: 'unsubscribed' };
+    }
+    const body = await buildMail(deps, d);
+    if (!body) {
+      await setStatus(deps.db, d.id, 'skipped', 'plus d’objet');
+      return { skipped: 'obsolete' };
+    }
+    const unsubscribe = unsubscribeUrl(deps.config.publicUrl, deps.config.jwtSecret, d.user_id ?? '');
+    try {
+      await deps.mailer.send({
+        to: d.to,
+        ...body,
+        messageId: `<${d.id}@olympe.mail>`,
+        headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      });
+    } catch (err) {
+      if (job.attempts >= maxAttempts) await setStatus(deps.db, d.id, 'failed', err instanceof Error ? err.message.slice(0, 500) : 'erreur SMTP');
+      throw err;
+    }
+    await setStatus(deps.db, d.id, 'sent');
+    return { sent: d.kind };
+  };
+}
+
+/** mail.results {chapterId}: queues the « results published » mails of a chapter. */
+export function mailResultsHandler(deps: Deps): JobHandler {
+  return async (job) => ({ queued: await queueResults(deps.db, String(job.payload.chapterId)) });
+}
+
+/** The Paris calendar day before `now`, and its bounds as instants. */
+export function previousParisDay(now: Date): { day: string; from: Date; to: Date } {
+  const today = isoToParisWallClock(now).slice(0, 10);
+  const midnight = (d: string) => {
+    // Paris midnight of `d`: try both offsets (+1 h winter, +2 h summer) and keep the one that is midnight there.
+    for (const offset of [1, 2]) {
+      const t = new Date(`${d}T00:00:00Z`).getTime() - offset * 3_600_000;
+      if (isoToParisWallClock(new Date(t)).endsWith('T00:00')) return new Date(t);
+    }
+    return new Date(`${d}T00:00:00Z`);
+  };
+  const to = midnight(today);
+  const yesterday = isoToParisWallClock(new Date(to.getTime() - 12 * 3_600_000)).slice(0, 10);
+  return { day: yesterday, from: midnight(yesterday), to };
+}
