@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CELL_ARBITRATION, NOT_ASSIGNED_MESSAGE } from '@olympe/contract';
-import { answers, chapters, exercises, gradeAudit, statementVersions } from '../src/db/schema.js';
+import { answers, chapters, exercises, gradeAudit, gradings, statementVersions } from '../src/db/schema.js';
 import { pickVersionIndex } from '../src/exercises/versions.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 
@@ -243,7 +243,42 @@ describe('anonymous correction', () => {
   });
 });
 
+describe('chapter options', () => {
+  it('sets anonymous and double correction with a tolerance on /chapters, shows them to staff only, refuses bad values', async () => {
+    const { chapterId } = await chapterWith();
+    const res = await send('PATCH', `/api/chapter/${chapterId}`, admin, { anonymousGrading: true, doubleGrading: true, gradingTolerance: 1.5 });
+    expect(res.status).toBe(200);
+    const member = await createUser(t, 'member');
+    expect((await get(`/api/chapter/${chapterId}`, member.headers)).body).toMatchObject({ anonymousGrading: true, doubleGrading: true, gradingTolerance: 1.5 });
+    for (const [payload, message] of [
+      [{ gradingTolerance: -1 }, /ne peut pas être négatif/],
+      [{ gradingTolerance: 0.125 }, /deux décimales/],
+      [{ doubleGrading: 'oui' }, /vrai ou faux/],
+    ] as const) {
+      const bad = await send('PATCH', `/api/chapter/${chapterId}`, admin, payload);
+      expect(bad.status, JSON.stringify(payload)).toBe(400);
+      expect(bad.body.message).toMatch(message);
+    }
+    expect((await db().select().from(chapters).where(eq(chapters.id, chapterId)))[0].gradingTolerance).toBe(1.5);
+  });
+});
+
 describe('double correction', () => {
+  it('lets one of two correctors saving the second grading at once through; the other gets 409 and the copy keeps two gradings', async () => {
+    const { pdf } = await chapterWith({ doubleGrading: true, gradingTolerance: 0 });
+    const [a, b, c] = [await createUser(t, 'member'), await createUser(t, 'member'), await createUser(t, 'member')];
+    const p = await pupil();
+    const copy = await answer(p.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000009.pdf');
+    await gradeAs(a.headers, p.id, pdf, '3');
+    const [hb, hc] = [await deskOf(b.headers, p.id, pdf), await deskOf(c.headers, p.id, pdf)];
+    const body = (h: { result: { answerId: string } }, grade: string) => ({ answerId: h.result.answerId, grade, grade_comment: '', hidden: false, expectedGradeTimestamp: null });
+    const results = await Promise.all([send('POST', '/api/answer/grade', b.headers, body(hb, '3')), send('POST', '/api/answer/grade', c.headers, body(hc, '3'))]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const rowsOf = await db().select().from(gradings).where(eq(gradings.answerId, copy.id));
+    expect(rowsOf).toHaveLength(2);
+    expect((await db().select().from(answers).where(eq(answers.id, copy.id)))[0].grade).toBe('3');
+  });
+
   it('keeps the two gradings blind until both are in, settles by the mean within tolerance and sends the rest to arbitration', async () => {
     const { chapterId, pdf } = await chapterWith({ doubleGrading: true, gradingTolerance: 2 });
     const first = await createUser(t, 'member', { firstName: 'Premier', lastName: 'Correcteur' });
