@@ -102,8 +102,8 @@ export function currentGradings(db: Tx, exerciseIds: readonly string[]): Promise
     sql`SELECT a.id AS answer_id, a.user_id, a.exercise_id, a.grade,
           coalesce(array_agg(g.grade ORDER BY g.created_at, g.id) FILTER (WHERE NOT g.arbitration), '{}') AS grades,
           bool_or(g.arbitration) AS arbitrated
-        FROM gradings g JOIN answers a ON a.id = g.answer_id
-        WHERE g.exercise_id = ANY(${uuidArray(exerciseIds)}) AND ${isCurrent('a')}
+        FROM gradings g CROSS JOIN LATERAL (SELECT a.* FROM answers a WHERE a.id = g.answer_id AND ${isCurrent('a')}) a
+        WHERE g.exercise_id = ANY(${uuidArray(exerciseIds)})
         GROUP BY a.id, a.user_id, a.exercise_id, a.grade`,
   );
 }
@@ -121,10 +121,13 @@ export function correctorProgress(db: Tx, exerciseIds: readonly string[]): Promi
   if (exerciseIds.length === 0) return Promise.resolve([]);
   return rows<CorrectorProgressRow>(
     db,
+    // Driven by the gradings (LATERAL: one answer looked up by id each), never a scan of every answer.
     sql`SELECT g.grader_id, u.first_name, u.last_name, count(*)::int AS copies,
           avg(CASE WHEN g.grade ~ '^[0-9]+([.][0-9]+)?$' THEN g.grade::float8 END)::float8 AS mean
-        FROM gradings g JOIN answers a ON a.id = g.answer_id JOIN users u ON u.id = g.grader_id
-        WHERE g.exercise_id = ANY(${uuidArray(exerciseIds)}) AND NOT g.arbitration AND ${isCurrent('a')}
+        FROM gradings g
+        CROSS JOIN LATERAL (SELECT 1 FROM answers a WHERE a.id = g.answer_id AND ${isCurrent('a')}) cur
+        JOIN users u ON u.id = g.grader_id
+        WHERE g.exercise_id = ANY(${uuidArray(exerciseIds)}) AND NOT g.arbitration AND g.grader_id IS NOT NULL
         GROUP BY g.grader_id, u.first_name, u.last_name
         ORDER BY u.last_name, u.first_name, g.grader_id`,
   );
