@@ -9,6 +9,7 @@ export * from './sessions.js';
 export * from './centers.js';
 export * from './exam-day.js';
 export * from './grading.js';
+export * from './marks.js';
 export * from './ops.js';
 export * from './sorting.js';
 export * from './analysis.js';

@@ -1,4 +1,4 @@
-import { CELL_NONE, type GradingTable } from '@olympe/contract';
+import { CELL_ARBITRATION, CELL_NONE, CELL_UNGRADED, type ExerciseProgress, type GradingTable } from '@olympe/contract';
 
 /** One pupil as the table query returns them: their current answers packed in `cells`. */
 export interface TableRow {
@@ -66,4 +66,51 @@ export function presentTableUser(row: Omit<TableRow, 'cells'>, data: string[]): 
     birthDate: row.birth_date,
     data,
   };
+}
+
+/**
+ * Anonymous correction: each pupil becomes their pseudonym, with no name, e-mail, gender, class or
+ * birth date, and the pupils are listed in pseudonym order (last-name order would hint at names).
+ */
+export function anonymiseTableUsers(users: GradingTable['users'], pseudonyms: ReadonlyMap<string, string>): GradingTable['users'] {
+  const ids = Object.keys(users).sort((a, b) => (pseudonyms.get(a) ?? '').localeCompare(pseudonyms.get(b) ?? '') || a.localeCompare(b));
+  const out: GradingTable['users'] = {};
+  for (const id of ids) {
+    const pseudonym = pseudonyms.get(id) ?? 'Copie ????';
+    out[id] = { firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym, data: users[id].data };
+  }
+  return out;
+}
+
+/**
+ * Per exercise: copies answered, with 0, 1 or 2 gradings, and awaiting arbitration. Single correction
+ * (`counts` null): a graded cell is one grading. Double correction: the gradings of each current copy
+ * (`{userId}:{exerciseId}` → count); a copy graded with no grading (automatic correction) counts as settled.
+ */
+export function tableProgress(users: GradingTable['users'], exerciseIds: readonly string[], counts: ReadonlyMap<string, number> | null): ExerciseProgress[] {
+  const n = exerciseIds.length;
+  // Plain counters per exercise, read cell by cell (10,000 × 12 cells on the bench: no closures, no allocation).
+  const answered = new Array<number>(n).fill(0);
+  const graded = [new Array<number>(n).fill(0), new Array<number>(n).fill(0), new Array<number>(n).fill(0)];
+  const arbitration = new Array<number>(n).fill(0);
+  for (const userId in users) {
+    const data = users[userId].data;
+    for (let i = 0; i < n; i++) {
+      const v = data[i];
+      if (v === CELL_NONE || v === '') continue;
+      answered[i]++;
+      if (v === CELL_ARBITRATION) arbitration[i]++;
+      let k = v === CELL_UNGRADED ? 0 : 1;
+      if (counts) k = Math.min(2, counts.get(`${userId}:${exerciseIds[i]}`) ?? (k === 0 ? 0 : 2));
+      graded[k][i]++;
+    }
+  }
+  return exerciseIds.map((exercise, i) => ({
+    exercise,
+    answered: answered[i],
+    graded0: graded[0][i],
+    graded1: graded[1][i],
+    graded2: graded[2][i],
+    arbitration: arbitration[i],
+  }));
 }
