@@ -52,6 +52,34 @@ describe('useGradeEditor', () => {
     expect(save.mock.calls[1][0]).toMatchObject({ grade: '6', expectedGradeTimestamp: '2026-01-01T11:00:00.000Z' });
   });
 
+  it('is not « saved » before a save of this copy succeeded, and flush says whether the grade is stored', async () => {
+    const save = vi.fn(async (body: GradeSave): Promise<GradeSaveOutcome> => ({
+      ok: true,
+      saved: { answerId: body.answerId, grade: body.grade as string, grade_comment: '', hidden: false, grade_timestamp: '2026-01-01T10:00:00.001Z' },
+    }));
+    const { result } = renderHook(() => useGradeEditor(initial, save));
+    expect(result.current.status).toBe('idle');
+    // Typed then undone: nothing was saved, so still not « Enregistré ».
+    act(() => result.current.edit({ grade: '2' }));
+    act(() => result.current.edit({ grade: '' }));
+    await act(async () => vi.advanceTimersByTime(GRADE_SAVE_DEBOUNCE_MS));
+    expect(save).not.toHaveBeenCalled();
+    expect(result.current.status).toBe('idle');
+    let stored = true;
+    await act(async () => {
+      stored = await result.current.flush();
+    });
+    expect(stored).toBe(false);
+
+    act(() => result.current.edit({ grade: '3' }));
+    await act(async () => {
+      stored = await result.current.flush();
+    });
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(stored).toBe(true);
+    expect(result.current.status).toBe('saved');
+  });
+
   it('does not send an invalid grade', async () => {
     const save = vi.fn();
     const { result } = renderHook(() => useGradeEditor(initial, save));

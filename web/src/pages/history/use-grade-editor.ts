@@ -13,9 +13,14 @@ export interface GradeForm {
   hidden: boolean;
 }
 
-export type SaveStatus = 'saved' | 'dirty' | 'saving' | 'invalid' | 'error' | 'conflict';
+export type SaveStatus = 'idle' | 'saved' | 'dirty' | 'saving' | 'invalid' | 'error' | 'conflict';
+
+/** What the status line says before any save of this copy (issue 20: never « Enregistré » yet). */
+export const UNGRADED_TEXT = 'Non corrigé';
 
 export const STATUS_TEXT: Record<SaveStatus, string> = {
+  // Before a save: « Non corrigé » for a copy without a grade, nothing for one graded earlier.
+  idle: '',
   saved: 'Enregistré',
   dirty: 'Modifications en attente…',
   saving: 'Enregistrement…',
@@ -42,8 +47,10 @@ const sameForm = (a: GradeForm, b: GradeForm) => a.grade === b.grade && a.commen
  */
 export function useGradeEditor(initial: GradeState & { answerId: string }, save: (body: GradeSave) => Promise<GradeSaveOutcome> = defaultSave) {
   const [form, setForm] = useState<GradeForm>(() => formOf(initial));
-  const [status, setStatus] = useState<SaveStatus>('saved');
+  // « Enregistré » only once a save of this copy succeeded: an untouched copy starts idle.
+  const [status, setStatus] = useState<SaveStatus>('idle');
   const [savedOnce, setSavedOnce] = useState(false);
+  const savedOnceRef = useRef(false);
   const [conflict, setConflict] = useState<string | null>(null);
   const formRef = useRef(form);
   const versionRef = useRef<string | null>(initial.grade_timestamp ?? null);
@@ -60,7 +67,8 @@ export function useGradeEditor(initial: GradeState & { answerId: string }, save:
     }
     const snapshot = formRef.current;
     if (sameForm(snapshot, lastSavedRef.current)) {
-      if (mountedRef.current) setStatus('saved');
+      // Typed then undone: back to what the line said before, never « Enregistré » without a save.
+      if (mountedRef.current) setStatus(savedOnceRef.current ? 'saved' : 'idle');
       return;
     }
     const grade = normalizeGrade(snapshot.grade);
@@ -81,6 +89,7 @@ export function useGradeEditor(initial: GradeState & { answerId: string }, save:
         if (outcome.ok) {
           versionRef.current = outcome.saved.grade_timestamp;
           lastSavedRef.current = snapshot;
+          savedOnceRef.current = true;
           if (!mountedRef.current) return;
           setSavedOnce(true);
           setConflict(null);
@@ -131,10 +140,14 @@ export function useGradeEditor(initial: GradeState & { answerId: string }, save:
     [schedule],
   );
 
-  /** Saves now what is pending (before leaving for the next copy). */
-  const flush = useCallback(async () => {
+  /**
+   * Saves now what is pending (before leaving for the next copy); true when the copy's grade is
+   * stored, i.e. a save of this copy succeeded and nothing is left unsaved.
+   */
+  const flush = useCallback(async (): Promise<boolean> => {
     clearTimeout(timerRef.current);
     await run();
+    return savedOnceRef.current && sameForm(formRef.current, lastSavedRef.current);
   }, [run]);
 
   useEffect(() => {
