@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gradingOptionsSchema, maxPointsSchema, schemeItemSchema, schemeItemsInputSchema } from './marks.js';
 import { GENDERS, GRADES } from './user.js';
 
 /** SPEC §3 Exercise.answerFormat. */
@@ -97,6 +98,10 @@ export const chapterDetailSchema = z.object({
   headerCenters: z.string().optional(),
   /** Admins and members only. */
   groups: z.array(accessGroupViewSchema).optional(),
+  /** Issue 20, admins and members only: anonymous and double correction. */
+  anonymousGrading: z.boolean().optional(),
+  doubleGrading: z.boolean().optional(),
+  gradingTolerance: z.number().optional(),
 });
 export type ChapterDetail = z.infer<typeof chapterDetailSchema>;
 
@@ -117,6 +122,7 @@ export const chapterPatchSchema = z
     headerStudents: richText,
     headerCenters: richText,
     groups: z.array(accessGroupSchema).max(ACCESS_GROUPS_MAX, { error: 'Trop de groupes d’accès.' }),
+    ...gradingOptionsSchema.shape,
   })
   .partial();
 export type ChapterPatch = z.output<typeof chapterPatchSchema>;
@@ -156,6 +162,8 @@ export const exerciseCreateSchema = z
     answerFormat: answerFormat.default('numeric'),
     statementVersions: versions.default([{ content: NEW_VERSION_CONTENT, answer: null }]),
     chapter: z.uuid({ error: 'Chapitre invalide.' }),
+    maxPoints: maxPointsSchema.optional(),
+    schemeItems: schemeItemsInputSchema.optional(),
   })
   .superRefine(checkAnswers);
 export type ExerciseCreate = z.output<typeof exerciseCreateSchema>;
@@ -167,6 +175,9 @@ export const exercisePatchSchema = z
     answerFormat,
     statementVersions: versions,
     chapter: z.uuid({ error: 'Chapitre invalide.' }),
+    /** Issue 20: the exercise's maximum (≥ 0, default 1) and its marking-scheme items (sum ≤ maxPoints). */
+    maxPoints: maxPointsSchema,
+    schemeItems: schemeItemsInputSchema,
   })
   .partial()
   .superRefine(checkAnswers);
@@ -179,6 +190,9 @@ export const exerciseRawSchema = z.object({
   answerFormat: z.enum(ANSWER_FORMATS),
   chapter: z.string(),
   statementVersions: z.array(z.object({ content: z.string(), answer: z.string().nullable() })),
+  /** Issue 20 (always sent). */
+  maxPoints: z.number().optional(),
+  schemeItems: z.array(schemeItemSchema).optional(),
 });
 export type ExerciseRaw = z.infer<typeof exerciseRawSchema>;
 
@@ -191,6 +205,10 @@ export const exerciseViewSchema = z.object({
   statement: z.string(),
   /** Admins and members only: every version with its expected answer. */
   statementVersions: exerciseRawSchema.shape.statementVersions.optional(),
+  /** Issue 20 (always sent): what the exercise is worth, for « total / maximum ». */
+  maxPoints: z.number().optional(),
+  /** Issue 20, admins and members only. */
+  schemeItems: z.array(schemeItemSchema).optional(),
 });
 export type ExerciseView = z.infer<typeof exerciseViewSchema>;
 
@@ -202,6 +220,8 @@ export const chapterPageSchema = z.object({
   analysis: z.boolean(),
   headerStudents: z.string(),
   exercises: z.array(exerciseViewSchema),
+  /** Issue 20 (always sent): the sum of the answerable exercises' maxPoints. */
+  maxTotal: z.number().optional(),
 });
 export type ChapterPage = z.infer<typeof chapterPageSchema>;
 

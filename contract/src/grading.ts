@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  correctorProgressSchema,
+  deskSchema,
+  DOUBLE_STATUSES,
+  exerciseProgressSchema,
+  gradingViewSchema,
+  personSchema,
+} from './marks.js';
 
 /**
  * Grading (SPEC §2 "Correction", "History", "Overview"; DESIGN §3 Answers). Schemas shared by the
@@ -68,12 +76,35 @@ export function normalizeGrade(input: string | number | null): string | null | u
 }
 
 const instant = z.string();
-const person = z.object({ _id: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable() });
+const person = personSchema;
 
 /** GET /answer/table/{id}: the chapter, its answerable exercises in order, and the pupils keyed by id. */
 export const gradingTableSchema = z.object({
-  chapter: z.object({ _id: z.string(), title: z.string(), offline: z.boolean(), analysis: z.boolean() }),
-  exercises: z.array(z.object({ _id: z.string(), title: z.string(), answerFormat: z.string() })),
+  chapter: z.object({
+    _id: z.string(),
+    title: z.string(),
+    offline: z.boolean(),
+    analysis: z.boolean(),
+    /** Issue 20 (always sent): grading options; under anonymous correction a corrector gets pseudonyms. */
+    anonymousGrading: z.boolean().optional(),
+    doubleGrading: z.boolean().optional(),
+    gradingTolerance: z.number().optional(),
+  }),
+  exercises: z.array(
+    z.object({
+      _id: z.string(),
+      title: z.string(),
+      answerFormat: z.string(),
+      /** Issue 20 (always sent): the exercise's maximum. */
+      maxPoints: z.number().optional(),
+    }),
+  ),
+  /** Issue 20 (always sent): the sum of the exercises' maxPoints, for « total / maximum ». */
+  maxTotal: z.number().optional(),
+  /** Issue 20 (always sent): per exercise, copies with 0, 1, 2 gradings and awaiting arbitration, in the order of `exercises`. */
+  progress: z.array(exerciseProgressSchema).optional(),
+  /** Issue 20 (always sent): per corrector, copies graded and mean grade given. */
+  correctors: z.array(correctorProgressSchema).optional(),
   users: z.record(
     z.string(),
     z.object({
@@ -83,7 +114,9 @@ export const gradingTableSchema = z.object({
       grade: z.string().nullable(),
       gender: z.string().nullable(),
       birthDate: z.string().nullable(),
-      /** One value per exercise, in the order of `exercises`. */
+      /** Anonymous correction, for correctors: « Copie 0042 »; names, e-mail ('') and profile fields are then blank. */
+      pseudonym: z.string().optional(),
+      /** One value per exercise, in the order of `exercises` (CELL_ARBITRATION '≠' awaits an admin in double correction). */
       data: z.array(z.string()),
     }),
   ),
@@ -104,6 +137,8 @@ export const gradeStateSchema = z.object({
   /** The conflict check: send it back as `expectedGradeTimestamp`. */
   grade_timestamp: instant.nullable().optional(),
   grader: person.nullable().optional(),
+  /** Issue 20: ids of the marking-scheme items ticked with this grade. */
+  items: z.array(z.string()).optional(),
 });
 export type GradeState = z.infer<typeof gradeStateSchema>;
 
@@ -121,6 +156,8 @@ export const answerHistorySchema = z.object({
   result: gradeStateSchema.nullable(),
   /** True when the caller may grade (members, admins): the page shows the editable block. */
   canGrade: z.boolean(),
+  /** Issue 20, members and admins only: the statement, expected answer, points, scheme, double-correction state. */
+  desk: deskSchema.optional(),
 });
 export type AnswerHistory = z.infer<typeof answerHistorySchema>;
 
@@ -131,6 +168,11 @@ export const gradeSaveSchema = z.object({
   grade_comment: z.string({ error: 'Le commentaire doit être un texte.' }).max(20_000, { error: 'Le commentaire est trop long.' }).nullable().default(''),
   hidden: z.boolean({ error: 'Le champ « Cacher la copie » doit valoir vrai ou faux.' }).default(false),
   expectedGradeTimestamp: z.iso.datetime({ offset: true, error: 'Version de la copie invalide ou absente.' }).nullable(),
+  /**
+   * Issue 20: ids of the marking-scheme items ticked, stored with the grade. When `grade` is null and
+   * items are ticked, the grade is their sum; a grade typed by hand wins over the sum.
+   */
+  items: z.array(z.uuid({ error: 'Élément de barème invalide.' })).max(50, { error: 'Trop d’éléments de barème.' }).optional(),
 });
 export type GradeSave = z.input<typeof gradeSaveSchema>;
 
@@ -140,6 +182,11 @@ export const gradeSavedSchema = z.object({
   grade_comment: z.string(),
   hidden: z.boolean(),
   grade_timestamp: instant,
+  /** Issue 20: the items stored with the grade. */
+  items: z.array(z.string()).optional(),
+  /** Issue 20, double correction: where the copy stands after this save, and its final grade once settled. */
+  status: z.enum(DOUBLE_STATUSES).optional(),
+  finalGrade: z.string().nullable().optional(),
 });
 export type GradeSaved = z.infer<typeof gradeSavedSchema>;
 
@@ -164,6 +211,9 @@ export const overviewRowSchema = z.object({
   grade: z.string().nullable(),
   grade_comment: z.string().nullable(),
   grade_timestamp: instant.nullable(),
+  /** Issue 20, double correction: both gradings and the arbitration (a corrector sees others' only once both are in). */
+  status: z.enum(DOUBLE_STATUSES).optional(),
+  gradings: z.array(gradingViewSchema).optional(),
 });
 export type OverviewRow = z.infer<typeof overviewRowSchema>;
 

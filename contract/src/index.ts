@@ -8,6 +8,7 @@ export * from './dates.js';
 export * from './sessions.js';
 export * from './centers.js';
 export * from './grading.js';
+export * from './marks.js';
 export * from './ops.js';
 export * from './sorting.js';
 export * from './analysis.js';

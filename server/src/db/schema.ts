@@ -116,6 +116,11 @@ export const chapters = pgTable('chapters', {
   headerCenters: text('header_centers').notNull().default(''),
   offline: boolean('offline').notNull().default(false),
   analysis: boolean('analysis').notNull().default(false),
+  /** Issue 20: correctors who are not admins see pseudonyms instead of pupils' names (decision on pseudonyms). */
+  anonymousGrading: boolean('anonymous_grading').notNull().default(false),
+  /** Issue 20: each copy graded by two correctors; further apart than the tolerance (points) → arbitration. */
+  doubleGrading: boolean('double_grading').notNull().default(false),
+  gradingTolerance: doublePrecision('grading_tolerance').notNull().default(0),
   createdAt: createdAt(),
 });
 
@@ -146,6 +151,10 @@ export const exercises = pgTable(
     position: integer('position').notNull().default(0),
     title: text('title').notNull(),
     answerFormat: text('answer_format').notNull().default('numeric'),
+    /** Issue 20: what the exercise is worth; a grade above it is refused; automatic correction gives it. */
+    maxPoints: doublePrecision('max_points').notNull().default(1),
+    /** Issue 20: marking-scheme items [{id, text, points}]; a grade keeps the ids of the items ticked. */
+    schemeItems: jsonb('scheme_items').$type<Array<{ id: string; text: string; points: number }>>().notNull().default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
   },
   (t) => [index('exercises_chapter_idx').on(t.chapterId, t.position)],
@@ -252,6 +261,9 @@ export const gradeAudit = pgTable(
     oldComment: text('old_comment'),
     newComment: text('new_comment'),
     hidden: boolean('hidden').notNull().default(false),
+    /** Issue 20: 'grade' (the copy's grade), 'grading' (one of two in double correction) or 'arbitration'. */
+    kind: text('kind').notNull().default('grade'),
+    items: text('items').array(),
     at: createdAt(),
   },
   (t) => [index('grade_audit_answer_idx').on(t.answerId)],
@@ -450,4 +462,56 @@ export const jobs = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [index('jobs_pending_idx').on(t.kind, t.status, t.createdAt)],
+);
+
+/**
+ * One corrector's grading of one answer (issue 20). Single correction: the row of whoever holds the
+ * grade (its ticked items). Double correction: two independent rows, plus an admin's arbitration row;
+ * the settled grade is written on the answer row (decision on double correction).
+ */
+export const gradings = pgTable(
+  'gradings',
+  {
+    id: id(),
+    answerId: uuid('answer_id')
+      .notNull()
+      .references(() => answers.id, { onDelete: 'cascade' }),
+    exerciseId: uuid('exercise_id')
+      .notNull()
+      .references(() => exercises.id, { onDelete: 'cascade' }),
+    graderId: uuid('grader_id').references(() => users.id, { onDelete: 'set null' }),
+    grade: text('grade'),
+    gradeComment: text('grade_comment').notNull().default(''),
+    items: text('items').array().notNull().default(sql`'{}'::text[]`),
+    arbitration: boolean('arbitration').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('gradings_answer_grader_uq').on(t.answerId, t.graderId, t.arbitration),
+    index('gradings_exercise_idx').on(t.exerciseId, t.graderId),
+  ],
+);
+
+/** « Copie 0042 »: a pupil's number in one chapter under anonymous correction, given once, in a random order. */
+export const gradingPseudonyms = pgTable(
+  'grading_pseudonyms',
+  {
+    chapterId: chapterRef(),
+    userId: userRef(),
+    number: integer('number').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chapterId, t.userId] }), uniqueIndex('grading_pseudonyms_number_uq').on(t.chapterId, t.number)],
+);
+
+/** Which correctors grade which exercise (issue 20); an exercise without rows is open to every corrector. */
+export const gradingAssignments = pgTable(
+  'grading_assignments',
+  {
+    exerciseId: uuid('exercise_id')
+      .notNull()
+      .references(() => exercises.id, { onDelete: 'cascade' }),
+    userId: userRef(),
+  },
+  (t) => [primaryKey({ columns: [t.exerciseId, t.userId] }), index('grading_assignments_user_idx').on(t.userId)],
 );
