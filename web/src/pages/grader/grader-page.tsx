@@ -1,5 +1,5 @@
 import { useCallback, useDeferredValue, useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
-import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconRobot, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -130,27 +130,30 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
 
   const columns = useMemo<VirtualColumn<GradingRow>[]>(
     () => [
-      { key: 'lastName', header: 'Nom', cell: (r) => r.lastName, sortValue: byLastName, width: 180 },
-      { key: 'firstName', header: 'Prénom', cell: (r) => r.firstName, sortValue: byFirstName, width: 150 },
+      { key: 'lastName', header: 'Nom', cell: (r) => r.lastName, sortValue: byLastName, width: 180, fullText: (r) => r.lastName ?? '' },
+      { key: 'firstName', header: 'Prénom', cell: (r) => r.firstName, sortValue: byFirstName, width: 150, fullText: (r) => r.firstName ?? '' },
       { key: 'total', header: 'TOT', cell: (r) => formatTotal(r.total), sortValue: byTotal, width: 80, align: 'center' },
       ...exercises.map<VirtualColumn<GradingRow>>((exercise, i) => ({
         key: exercise._id,
         width: 110,
         align: 'center',
         header: (
-          <UnstyledButton
-            onClick={() => openNext(exercise._id)}
-            disabled={selecting !== null}
-            title={`Corriger la copie suivante : ${exercise.title}`}
-            style={{ display: 'block', width: '100%', textAlign: 'center', fontWeight: 700 }}
-          >
-            <Text span inherit lineClamp={1}>
-              {exercise.title}
-            </Text>
+          // Issue 20: the title wraps (three lines, then cut) and shows whole in a tooltip on hover and on focus.
+          <Tooltip label={exercise.title} events={{ hover: true, focus: true, touch: false }} multiline maw={320} withinPortal>
+            <UnstyledButton
+              onClick={() => openNext(exercise._id)}
+              disabled={selecting !== null}
+              aria-label={`Corriger la copie suivante : ${exercise.title}`}
+              style={{ display: 'block', width: '100%', textAlign: 'center', fontWeight: 700, overflowWrap: 'anywhere' }}
+            >
+              <Text span inherit lineClamp={3}>
+                {exercise.title}
+              </Text>
             <Text span size="xs" fw={400} display="block" aria-label={`${counts[i].graded} corrigées sur ${counts[i].answered} réponses`}>
-              {counts[i].graded} / {counts[i].answered}
-            </Text>
-          </UnstyledButton>
+                {counts[i].graded} / {counts[i].answered}
+              </Text>
+            </UnstyledButton>
+          </Tooltip>
         ),
         cell: (r) => <GradeCell row={r} exerciseId={exercise._id} exerciseTitle={exercise.title} value={r.data[i]} />,
       })),
