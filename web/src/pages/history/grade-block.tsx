@@ -3,13 +3,14 @@ import { Alert, Button, Checkbox, Group, Kbd, Paper, Stack, Text, TextInput, Tit
 import { IconArrowRight, IconCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
-import type { AnswerHistory, GradeState } from '@olympe/contract';
+import { formatPoints, gradeFromItems, type AnswerHistory, type GradeState } from '@olympe/contract';
 import { gradingKeys, relabelAnswer, useNextCopy } from '../../api/grading';
 import { MathText } from '../../components/MathText';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
-import { filterGradeInput, STATUS_TEXT, UNGRADED_TEXT, useGradeEditor, type SaveStatus } from './use-grade-editor';
+import { filterGradeInput, invalidGradeText, STATUS_TEXT, UNGRADED_TEXT, useGradeEditor, type SaveStatus } from './use-grade-editor';
 import { isNextCopyShortcut } from './desk-keys';
+import { isTypedGrade, tickItem } from './desk';
 
 /** Said when the shortcut is pressed on a copy not graded yet. */
 export const GRADE_FIRST_TEXT = 'Saisissez une note avant de passer à la copie suivante.';
@@ -36,10 +37,14 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const { form, status, savedOnce, conflict, edit, flush } = useGradeEditor(initial);
+  const { exercise, desk } = history;
+  const scheme = desk?.schemeItems ?? [];
+  const start = { ...initial, items: initial.items ?? desk?.items ?? [] };
+  const { form, status, savedOnce, conflict, edit, flush } = useGradeEditor(start, undefined, desk?.maxPoints);
   const [moving, setMoving] = useState(false);
   const [hint, setHint] = useState<string | null>(null);
-  const { exercise } = history;
+  // A grade typed by hand wins over the sum of the ticked items (issue 20); emptying the field hands it back.
+  const [typed, setTyped] = useState(() => isTypedGrade(start.grade, scheme, start.items));
   const openNext = useNextCopy(exercise.chapter);
   const arrivedFromDesk = !!(location.state as DeskState | null)?.fromDesk;
 
@@ -98,19 +103,39 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
         <Group align="flex-end">
           <TextInput
             label="Note"
-            description="Chiffres et point, ou X (copie blanche ou excusée)"
+            description={`${desk ? `Sur ${formatPoints(desk.maxPoints)}. ` : ''}Chiffres et point, ou X (copie blanche ou excusée)`}
             value={form.grade}
             inputMode="decimal"
             autoComplete="off"
             // Arriving by « Copie suivante »: the keyboard goes on where it was, in the grade field.
             autoFocus={arrivedFromDesk}
             aria-describedby={SHORTCUT_ID}
-            onChange={(e) => edit({ grade: filterGradeInput(e.currentTarget.value) })}
+            onChange={(e) => {
+              const grade = filterGradeInput(e.currentTarget.value);
+              setTyped(grade !== '');
+              edit({ grade });
+            }}
             w={220}
-            error={status === 'invalid' ? STATUS_TEXT.invalid : undefined}
+            error={invalidGradeText(status, desk?.maxPoints)}
           />
           <Checkbox label="Cacher la copie" checked={form.hidden} onChange={(e) => edit({ hidden: e.currentTarget.checked })} mb={6} />
         </Group>
+        {scheme.length > 0 ? (
+          <Stack gap={6} role="group" aria-labelledby="desk-scheme">
+            <Text fw={600} size="sm" id="desk-scheme">
+              Barème coché : {formatPoints(Number(gradeFromItems(scheme, form.items)))} / {formatPoints(desk?.maxPoints ?? 0)}
+              {typed && form.items.length > 0 ? ' (note saisie à la main)' : ''}
+            </Text>
+            {scheme.map((item) => (
+              <Checkbox
+                key={item.id}
+                label={`${item.text} : ${formatPoints(item.points)} pt${item.points > 1 ? 's' : ''}`}
+                checked={form.items.includes(item.id)}
+                onChange={(e) => edit(tickItem(form, scheme, item.id, e.currentTarget.checked, typed))}
+              />
+            ))}
+          </Stack>
+        ) : null}
         <MathText
           value={form.comment}
           label="Commentaire général"

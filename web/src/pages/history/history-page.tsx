@@ -9,6 +9,8 @@ import { paths } from '../../config/paths';
 import { TestReturnBar, useTestReturnChapter, withTestReturn } from '../../layout/test-return-bar';
 import { PageHeading } from '../../components/page-heading';
 import { GradeBlock } from './grade-block';
+import { DeskPanel } from './desk-panel';
+import { personName } from './desk';
 
 export const NO_ANSWER = 'Aucune réponse enregistrée.';
 const HISTORY_TITLE = 'Historique des réponses';
@@ -53,14 +55,15 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
   const { user, exercise, answers, result, canGrade } = history;
   const isPdf = exercise.answerFormat === 'pdf';
   const latest = answers[0];
-  const name = `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
+  const name = personName(user);
 
   return (
     <Stack>
       <PageHeading>
         {name} — {exercise.title}
       </PageHeading>
-      <Text c="gray.7">{exercise.chapterTitle}</Text>
+      {/* Staff read the chapter in the desk panel (a link to its grading table); pupils here. */}
+      {history.desk ? null : <Text c="gray.7">{exercise.chapterTitle}</Text>}
 
       {answers.length === 0 ? (
         <Text>{NO_ANSWER}</Text>
@@ -94,17 +97,20 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
       )}
 
       {canGrade && result?.answerId ? (
-        // The desk: the grade block comes first in the page (first Tab stops, above the copy on a
-        // phone); on a wide screen it sits right of the copy and stays in view while the copy scrolls.
+        // The desk: statement and grade block come first in the page (first Tab stops, above the copy
+        // on a phone); on a wide screen they sit right of the copy.
         <Grid gap="md">
-          <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
-            <div style={{ position: 'sticky', top: 'var(--mantine-spacing-md)' }}>
+          <Grid.Col span={{ base: 12, md: isPdf ? 5 : 8 }} order={{ base: 1, md: 2 }}>
+            <Stack gap="md">
+              {history.desk ? <DeskPanel desk={history.desk} exerciseTitle={exercise.title} /> : null}
               <GradeBlock initial={{ ...result, answerId: result.answerId }} history={history} />
-            </div>
+            </Stack>
           </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
-            {isPdf && latest ? <PdfView key={latest.answer} path={latest.answer} label="Copie" /> : null}
-          </Grid.Col>
+          {isPdf ? (
+            <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
+              {latest ? <PdfView key={latest.answer} path={latest.answer} label="Copie" /> : null}
+            </Grid.Col>
+          ) : null}
         </Grid>
       ) : (
         <>
