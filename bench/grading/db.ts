@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { AuthContext } from '../../server/src/auth/context.js';
 
 /** The bench's own throw-away database on the given server (dropped and created again). */
 export const BENCH_DB = 'olympe_bench_grading';
@@ -25,3 +26,6 @@ export const createBenchDb = async () => {
   await admin(`CREATE DATABASE ${BENCH_DB}`);
 };
 export const dropBenchDb = () => admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
+
+/** The corrector the service-only timings read the table as (a member, not an admin: names as usual). */
+export const BENCH_VIEWER: AuthContext = { userId: '00000000-0000-4000-8000-0000000000ff', isAdmin: false, isMember: true, isTeacher: false, institutionId: null };

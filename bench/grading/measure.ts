@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
-import { benchUrl, createBenchDb, dropBenchDb } from './db.js';
+import { BENCH_VIEWER, benchUrl, createBenchDb, dropBenchDb } from './db.js';
 import { seedGradingBench } from './seed.js';
 import { getGradingTable } from '../../server/src/grading/service.js';
 
@@ -68,7 +68,7 @@ try {
   const serviceTimes: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();
-    await getGradingTable(database.db, bench.chapterId);
+    await getGradingTable(database.db, BENCH_VIEWER, bench.chapterId);
     serviceTimes.push(performance.now() - t);
   }
   console.log(`  getGradingTable alone (SQL + rows): median ${ms(median(serviceTimes))}`);

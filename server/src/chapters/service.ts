@@ -100,7 +100,16 @@ export async function getChapterDetail(db: Db, auth: AuthContext, id: string, no
     analysis: chapter.analysis,
     headerStudents: chapter.headerStudents,
   };
-  if (staff) return { ...base, headerCenters: chapter.headerCenters, groups: (await rulesOfChapter(db, id)).map(presentAccessGroup) };
+  if (staff) {
+    return {
+      ...base,
+      headerCenters: chapter.headerCenters,
+      groups: (await rulesOfChapter(db, id)).map(presentAccessGroup),
+      anonymousGrading: chapter.anonymousGrading,
+      doubleGrading: chapter.doubleGrading,
+      gradingTolerance: chapter.gradingTolerance,
+    };
+  }
   if (auth.isTeacher) return { ...base, headerCenters: chapter.headerCenters };
   return base;
 }

@@ -1,6 +1,12 @@
 import { getChapterSessionState, loadChapterContext } from '../sessions/service.js';
+import { randomUUID } from 'node:crypto';
 import {
+  formatPoints,
+  MAX_POINTS_DEFAULT,
   parseDecimal,
+  sumPoints,
+  type SchemeItem,
+  type SchemeItemInput,
   type AnswerFormat,
   type ChapterPage,
   type ExerciseCreate,
@@ -62,6 +68,8 @@ export function presentRaw(e: ExerciseWithVersions): ExerciseRaw {
     answerFormat: e.answerFormat as AnswerFormat,
     chapter: e.chapterId,
     statementVersions: e.versions.map((v) => ({ content: v.content, answer: v.answer })),
+    maxPoints: e.maxPoints,
+    schemeItems: e.schemeItems,
   };
 }
 
@@ -74,8 +82,12 @@ function presentForUser(e: ExerciseWithVersions, userId: string, staff: boolean)
     answerFormat: e.answerFormat as AnswerFormat,
     chapter: e.chapterId,
     statement: version?.content ?? '',
+    maxPoints: e.maxPoints,
   };
-  if (staff) view.statementVersions = presentRaw(e).statementVersions;
+  if (staff) {
+    view.statementVersions = presentRaw(e).statementVersions;
+    view.schemeItems = e.schemeItems;
+  }
   return view;
 }
 
@@ -113,6 +125,22 @@ async function writeVersions(tx: Tx, exerciseId: string, versions: { content: st
   }
 }
 
+/**
+ * Marking-scheme items as stored: each keeps its id (grades refer to it) or gets a new one. Their sum
+ * may not exceed the exercise's maximum (issue 20: a scheme describes how the points are earned).
+ */
+function normaliseScheme(items: readonly SchemeItemInput[], maxPoints: number): SchemeItem[] {
+  const stored = items.map((i) => ({ id: i.id ?? randomUUID(), text: i.text, points: i.points }));
+  const total = sumPoints(stored.map((i) => i.points));
+  if (total > maxPoints + 1e-9) {
+    throw badRequest(
+      `Les éléments du barème totalisent ${formatPoints(total)} points : plus que les ${formatPoints(maxPoints)} points de l’exercice.`,
+    );
+  }
+  if (new Set(stored.map((i) => i.id)).size !== stored.length) throw badRequest('Deux éléments du barème ont le même identifiant.');
+  return stored;
+}
+
 /** POST /exos: appended at the end of the chapter. */
 export async function createExercise(db: Db, input: ExerciseCreate): Promise<ExerciseRaw> {
   return db.transaction(async (tx) => {
@@ -125,9 +153,11 @@ export async function createExercise(db: Db, input: ExerciseCreate): Promise<Exe
       .select({ next: sql<number>`coalesce(max(${exercises.position}), -1) + 1` })
       .from(exercises)
       .where(eq(exercises.chapterId, input.chapter));
+    const maxPoints = input.maxPoints ?? MAX_POINTS_DEFAULT;
+    const schemeItems = normaliseScheme(input.schemeItems ?? [], maxPoints);
     const [row] = await tx
       .insert(exercises)
-      .values({ chapterId: input.chapter, position: Number(next), title: input.title, answerFormat: format })
+      .values({ chapterId: input.chapter, position: Number(next), title: input.title, answerFormat: format, maxPoints, schemeItems })
       .returning();
     await writeVersions(tx, row.id, versions);
     return presentRaw(await findExercise(tx, row.id));
@@ -145,6 +175,11 @@ export async function updateExercise(db: Db, id: string, patch: ExercisePatch): 
     const fields: Partial<typeof exercises.$inferInsert> = {};
     if (patch.title !== undefined) fields.title = patch.title;
     if (patch.answerFormat !== undefined) fields.answerFormat = patch.answerFormat;
+    if (patch.maxPoints !== undefined || patch.schemeItems !== undefined) {
+      // The scheme is re-checked against the resulting maximum: lowering it below the items' sum is refused.
+      fields.maxPoints = patch.maxPoints ?? current.maxPoints;
+      fields.schemeItems = normaliseScheme(patch.schemeItems ?? current.schemeItems, fields.maxPoints);
+    }
     if (Object.keys(fields).length > 0) await tx.update(exercises).set(fields).where(eq(exercises.id, id));
     if (patch.statementVersions !== undefined || patch.answerFormat !== undefined) await writeVersions(tx, id, normalised);
   });
@@ -183,6 +218,7 @@ export async function getChapterPage(db: Db, auth: AuthContext, chapterId: strin
     analysis: chapter.analysis,
     headerStudents: chapter.headerStudents,
     exercises: list.map((e) => presentForUser(e, auth.userId, staff)),
+    maxTotal: sumPoints(list.filter((e) => e.answerFormat !== 'none').map((e) => e.maxPoints)),
   };
 }
 

@@ -1,4 +1,7 @@
 import {
+  arbitrationRowSchema,
+  assignmentsSaveSchema,
+  assignmentsSchema,
   answerHistorySchema,
   autoCorrectionSchema,
   gradeConflictSchema,
@@ -6,6 +9,7 @@ import {
   gradeSaveSchema,
   gradingTableSchema,
   overviewRowSchema,
+  savedMessageSchema,
   selectedAnswerSchema,
   unlabeledStatsSchema,
 } from '@olympe/contract';
@@ -13,11 +17,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
+import { getAssignments, saveAssignments } from './assignments.js';
 import {
   autoCorrectChapter,
   countUnlabeled,
   getAnswerHistory,
   getGradingTable,
+  listArbitration,
   listOverview,
   saveGrade,
   selectNextAnswer,
@@ -51,7 +57,7 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     // (grading/table.ts), so it is not re-validated with zod (~15 ms); it leaves as bytes, which
     // Fastify and the HTTP layer pass along without encoding a 2.3 MB string again (~4 ms).
     async (request, reply) => {
-      const table = await getGradingTable(deps.db, request.params.id);
+      const table = await getGradingTable(deps.db, authOf(request), request.params.id);
       const body = Buffer.from(JSON.stringify(table));
       return reply.type('application/json; charset=utf-8').send(body as unknown as typeof table);
     },
@@ -94,7 +100,28 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
   app.get(
     '/answer/overview/:chapterId',
     { preHandler: member, schema: { tags, params: chapterIdParams, response: { 200: z.array(overviewRowSchema) } } },
-    async (request) => listOverview(deps.db, request.params.chapterId),
+    async (request) => listOverview(deps.db, authOf(request), request.params.chapterId),
+  );
+
+  app.get(
+    '/answer/arbitration/:chapterId',
+    { preHandler: requireRole('admin'), schema: { tags, params: chapterIdParams, response: { 200: z.array(arbitrationRowSchema) } } },
+    async (request) => listArbitration(deps.db, request.params.chapterId),
+  );
+
+  app.get(
+    '/chapter/:id/assignments',
+    { preHandler: member, schema: { tags, params: chapterParams, response: { 200: assignmentsSchema } } },
+    async (request) => getAssignments(deps.db, request.params.id),
+  );
+
+  app.put(
+    '/chapter/:id/assignments',
+    { preHandler: requireRole('admin'), schema: { tags, params: chapterParams, body: assignmentsSaveSchema, response: { 200: savedMessageSchema } } },
+    async (request) => {
+      await saveAssignments(deps.db, authOf(request), request.params.id, request.body);
+      return { message: 'Répartition des corrections enregistrée' };
+    },
   );
 
   app.get(

@@ -1,11 +1,24 @@
 import {
+  CELL_ARBITRATION,
   CELL_NONE,
   CELL_UNGRADED,
+  cellNumber,
   GRADE_CONFLICT_MESSAGE,
   GRADE_MESSAGE,
+  GRADE_NEGATIVE_MESSAGE,
+  gradeAboveMaxMessage,
+  gradeFromItems,
   NEWER_ANSWER_MESSAGE,
   normalizeGrade,
+  NOT_ASSIGNED_MESSAGE,
+  sumPoints,
   type AnswerHistory,
+  type ArbitrationRow,
+  type Desk,
+  type DoubleStatus,
+  type GradingView,
+  type Person,
+  type SchemeItem,
   type AutoCorrectionResult,
   type GradeConflict,
   type GradeSaved,
@@ -14,14 +27,29 @@ import {
   type OverviewRow,
   type SelectedAnswer,
 } from '@olympe/contract';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { hasRole, type AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { audit } from '../db/audit.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { pickVersionIndex } from '../exercises/versions.js';
 import { autoGrade } from './autocorrect.js';
-import { buildTableUsers, type TableRow } from './table.js';
+import { deskRole, doubleFinal, doubleStatus, visibleGradings } from './double.js';
+import {
+  assignmentsOf,
+  chapterOptionsColumns,
+  correctorProgress,
+  currentGradings,
+  gradingsOf,
+  isoMs,
+  keepOnlyGrading,
+  pseudonymsFor,
+  upsertGrading,
+  type ChapterOptionsRow,
+  type GradingRow,
+} from './queries.js';
+import { anonymiseTableUsers, buildTableUsers, tableProgress, type TableRow } from './table.js';
 
 /** A corrector who opened a copy holds it this long: "next copy" hands others a different one. */
 export const CLAIM_MINUTES = 10;
@@ -32,31 +60,38 @@ export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle
 /** A constant of the statement's own text (never user input): folded once by the planner. */
 const textLiteral = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
 
-/** Timestamps travel as ISO text cut to the millisecond, so the conflict check compares what the client got. */
-const isoMs = (column: SQL) =>
-  sql`to_char(date_trunc('milliseconds', ${column}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-interface ChapterRow {
-  id: string;
-  title: string;
-  offline: boolean;
-  analysis: boolean;
-}
-
-async function loadChapter(db: Tx, chapterId: string): Promise<ChapterRow> {
-  const [chapter] = await rows<ChapterRow>(
-    db,
-    sql`SELECT id, title, offline, analysis FROM chapters WHERE id = ${chapterId}::uuid`,
-  );
+async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow> {
+  const [chapter] = await rows<ChapterOptionsRow>(db, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid`);
   if (!chapter) throw notFound(CHAPTER_NOT_FOUND);
   return chapter;
 }
 
+/**
+ * Anonymous correction (decision on what correctors see): in an anonymous chapter, a caller who is
+ * not an admin gets pseudonyms and no name, e-mail, school, gender or birth date of pupils.
+ */
+const seesPseudonyms = (auth: AuthContext, chapter: Pick<ChapterOptionsRow, 'anonymous_grading'>) =>
+  chapter.anonymous_grading && !auth.isAdmin;
+
+/** A pupil as a grading response names them: names, or only the pseudonym. */
+function presentStudent(id: string, first: string | null, last: string | null, pseudonym: string | undefined): Person {
+  return pseudonym === undefined ? { _id: id, firstName: first, lastName: last } : { _id: id, firstName: null, lastName: null, pseudonym };
+}
+
+const presentGrading = (g: GradingRow): GradingView => ({
+  grader: g.grader_id ? { _id: g.grader_id, firstName: g.first_name, lastName: g.last_name } : null,
+  grade: g.grade,
+  grade_comment: g.grade_comment,
+  items: g.items ?? [],
+  timestamp: g.timestamp,
+  arbitration: g.arbitration,
+});
+
 /** The answerable exercises of a chapter in table order (SPEC §2: one column per exercise whose format is not none). */
 async function answerableExercises(db: Tx, chapterId: string) {
-  return rows<{ id: string; title: string; answer_format: string }>(
+  return rows<{ id: string; title: string; answer_format: string; max_points: number }>(
     db,
-    sql`SELECT id, title, answer_format FROM exercises
+    sql`SELECT id, title, answer_format, max_points FROM exercises
         WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none'
         ORDER BY position, created_at, id`,
   );
@@ -75,7 +110,7 @@ async function answerableExercises(db: Tx, chapterId: string) {
  * and btrim (which copies the answer and walks it character by character in UTF-8) only runs on an
  * answer that starts with a space: 4–8 ms less SQL. bench/grading: 10,000 × 12.
  */
-export async function getGradingTable(db: Db, chapterId: string): Promise<GradingTable> {
+export async function getGradingTable(db: Db, auth: AuthContext, chapterId: string): Promise<GradingTable> {
   const chapter = await loadChapter(db, chapterId);
   const exercises = await answerableExercises(db, chapterId);
   let users: GradingTable['users'] = {};
@@ -107,9 +142,40 @@ export async function getGradingTable(db: Db, chapterId: string): Promise<Gradin
     });
     users = buildTableUsers(table, exercises.length);
   }
+  const exerciseIds = exercises.map((e) => e.id);
+  // Double correction: how many gradings each current copy has, and the copies awaiting an admin (cell ≠).
+  const counts = new Map<string, number>();
+  if (chapter.double_grading) {
+    const index = new Map(exerciseIds.map((id, i) => [id, i]));
+    for (const g of await currentGradings(db, exerciseIds)) {
+      const graded = g.grades.filter((x) => x !== null);
+      counts.set(`${g.user_id}:${g.exercise_id}`, graded.length);
+      const status = g.arbitrated ? 'arbitrated' : doubleStatus(graded.map((grade) => ({ grader_id: null, grade, arbitration: false })), chapter.grading_tolerance);
+      const user = users[g.user_id];
+      if (status === 'arbitration' && g.grade === null && user) user.data[index.get(g.exercise_id)!] = CELL_ARBITRATION;
+    }
+  }
+  const progress = tableProgress(users, exerciseIds, chapter.double_grading ? counts : null);
+  const correctors = (await correctorProgress(db, exerciseIds)).map((c) => ({
+    corrector: { _id: c.grader_id, firstName: c.first_name, lastName: c.last_name },
+    copies: Number(c.copies),
+    meanGrade: c.mean === null ? null : Math.round(Number(c.mean) * 100) / 100,
+  }));
+  if (seesPseudonyms(auth, chapter)) users = anonymiseTableUsers(users, await pseudonymsFor(db, chapterId, Object.keys(users)));
   return {
-    chapter: { _id: chapter.id, title: chapter.title, offline: chapter.offline, analysis: chapter.analysis },
-    exercises: exercises.map((e) => ({ _id: e.id, title: e.title, answerFormat: e.answer_format })),
+    chapter: {
+      _id: chapter.id,
+      title: chapter.title,
+      offline: chapter.offline,
+      analysis: chapter.analysis,
+      anonymousGrading: chapter.anonymous_grading,
+      doubleGrading: chapter.double_grading,
+      gradingTolerance: chapter.grading_tolerance,
+    },
+    exercises: exercises.map((e) => ({ _id: e.id, title: e.title, answerFormat: e.answer_format, maxPoints: e.max_points })),
+    maxTotal: sumPoints(exercises.map((e) => e.max_points)),
+    progress,
+    correctors,
     users,
   };
 }
@@ -139,12 +205,25 @@ async function claimAnswer(db: Tx, userId: string, answerId: string): Promise<bo
  * Two correctors asking together get different copies (the claim is an upsert on the answer id).
  */
 export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: string): Promise<SelectedAnswer> {
-  const [exercise] = await rows<{ id: string; answer_format: string }>(
+  const [exercise] = await rows<{ id: string; answer_format: string; double_grading: boolean }>(
     db,
-    sql`SELECT id, answer_format FROM exercises WHERE id = ${exerciseId}::uuid`,
+    sql`SELECT e.id, e.answer_format, c.double_grading FROM exercises e JOIN chapters c ON c.id = e.chapter_id WHERE e.id = ${exerciseId}::uuid`,
   );
   if (!exercise) throw notFound(EXERCISE_NOT_FOUND);
   if (exercise.answer_format === 'none') throw badRequest('Cet exercice n’attend pas de réponse.');
+  // Dividing the work (issue 20): an exercise with assigned correctors hands copies to them only (admins excepted).
+  const assigned = (await assignmentsOf(db, [exerciseId])).get(exerciseId);
+  if (assigned && !auth.isAdmin && !assigned.includes(auth.userId)) return { message: NOT_ASSIGNED_MESSAGE };
+  // Double correction: a copy needs a grading while it has fewer than two and no arbitration, and
+  // never goes back to a corrector who graded it; copies already graded once come first, to settle.
+  const needsGrading = exercise.double_grading
+    ? sql`(cur.grade IS NULL OR EXISTS (SELECT 1 FROM gradings g WHERE g.answer_id = cur.id))
+        AND NOT EXISTS (SELECT 1 FROM gradings g WHERE g.answer_id = cur.id AND (g.arbitration OR g.grader_id = ${auth.userId}::uuid))
+        AND (SELECT count(*) FROM gradings g WHERE g.answer_id = cur.id AND g.grade IS NOT NULL) < 2`
+    : sql`cur.grade IS NULL`;
+  const order = exercise.double_grading
+    ? sql`(SELECT count(*) FROM gradings g WHERE g.answer_id = cur.id) DESC, cur.created_at, cur.id`
+    : sql`cur.created_at, cur.id`;
   for (let attempt = 0; attempt < 3; attempt++) {
     const candidates = await rows<{ id: string; user_id: string }>(
       db,
@@ -156,12 +235,12 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
         ORDER BY a.user_id, a.seq DESC, a.created_at DESC
       )
       SELECT cur.id, cur.user_id FROM cur
-      WHERE cur.grade IS NULL AND btrim(cur.answer) <> ''
+      WHERE ${needsGrading} AND btrim(cur.answer) <> ''
         AND NOT EXISTS (
           SELECT 1 FROM grading_claims g
           WHERE g.answer_id = cur.id AND g.user_id <> ${auth.userId}::uuid
             AND g.claimed_at > now() - make_interval(mins => ${CLAIM_MINUTES}))
-      ORDER BY cur.created_at, cur.id
+      ORDER BY ${order}
       LIMIT 5`,
     );
     if (candidates.length === 0) break;
@@ -200,26 +279,29 @@ function presentState(a: AnswerRow): GradeState & { answerId: string } {
 /**
  * GET /answer/history/{uid}/{eid}: the pupil's answers to the exercise (newest first) and the grade
  * block of the current one. Members and admins: any pupil, the full block (an empty one when not
- * graded yet). A pupil: only their own history, and only grade and comment once results are
- * published (SPEC §6); another pupil's is 403.
+ * graded yet) and the desk (issue 20: the pupil's statement version, expected answer, points, scheme,
+ * double-correction state); under anonymous correction a corrector gets the pseudonym only. A pupil:
+ * only their own history, and only grade and comment once results are published (SPEC §6); another
+ * pupil's is 403.
  */
 export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string, exerciseId: string): Promise<AnswerHistory> {
   const staff = hasRole(auth, 'member');
   if (!staff && auth.userId !== userId) throw forbidden();
-  const [head] = await rows<{
-    user_id: string | null;
-    first_name: string | null;
-    last_name: string | null;
-    exercise_id: string;
-    title: string;
-    answer_format: string;
-    chapter_id: string;
-    chapter_title: string;
-    analysis: boolean;
-  }>(
+  const [head] = await rows<
+    ChapterOptionsRow & {
+      user_id: string | null;
+      first_name: string | null;
+      last_name: string | null;
+      exercise_id: string;
+      exercise_title: string;
+      answer_format: string;
+      max_points: number;
+      scheme_items: SchemeItem[];
+    }
+  >(
     db,
-    sql`SELECT u.id AS user_id, u.first_name, u.last_name, e.id AS exercise_id, e.title, e.answer_format,
-          c.id AS chapter_id, c.title AS chapter_title, c.analysis
+    sql`SELECT u.id AS user_id, u.first_name, u.last_name, e.id AS exercise_id, e.title AS exercise_title, e.answer_format,
+          e.max_points, e.scheme_items, ${chapterOptionsColumns}
         FROM exercises e JOIN chapters c ON c.id = e.chapter_id LEFT JOIN users u ON u.id = ${userId}::uuid
         WHERE e.id = ${exerciseId}::uuid`,
   );
@@ -234,25 +316,91 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string
   );
   const current = history[0];
   let result: GradeState | null = null;
-  if (current && staff) {
-    result = presentState(current);
-    if (current.grade === null) await claimAnswer(db, auth.userId, current.id);
+  let desk: Desk | undefined;
+  if (staff) {
+    const gradings = current ? await gradingsOf(db, [current.id]) : [];
+    desk = await buildDesk(db, auth, head, gradings);
+    if (current) {
+      result = presentState(current);
+      if (head.double_grading) result = doubleResult(current, gradings, desk.role, auth.userId);
+      else result.items = gradings.find((g) => !g.arbitration && g.grader_id === current.grader_id)?.items ?? [];
+      desk.items = result.items ?? [];
+      if (current.grade === null && desk.role !== 'done') await claimAnswer(db, auth.userId, current.id);
+    }
   } else if (current && head.analysis) {
     // Allow-list for pupils: never the grader, the hidden flag or the version.
     result = { grade: current.grade, grade_comment: current.grade_comment ?? '' };
   }
+  const pseudonym = staff && seesPseudonyms(auth, head) ? (await pseudonymsFor(db, head.id, [userId])).get(userId) : undefined;
   return {
-    user: { _id: head.user_id, firstName: head.first_name, lastName: head.last_name },
+    user: presentStudent(head.user_id, head.first_name, head.last_name, pseudonym),
     exercise: {
       _id: head.exercise_id,
-      title: head.title,
+      title: head.exercise_title,
       answerFormat: head.answer_format,
-      chapter: head.chapter_id,
-      chapterTitle: head.chapter_title,
+      chapter: head.id,
+      chapterTitle: head.title,
     },
     answers: history.map((a) => ({ _id: a.id, answer: a.answer, timestamp: a.timestamp })),
     result,
     canGrade: staff,
+    ...(desk ? { desk } : {}),
+  };
+}
+
+/** The desk beside one copy (staff only): the version this pupil received and how the copy is graded. */
+async function buildDesk(
+  db: Tx,
+  auth: AuthContext,
+  head: ChapterOptionsRow & { user_id: string | null; exercise_id: string; answer_format: string; max_points: number; scheme_items: SchemeItem[] },
+  gradings: GradingRow[],
+): Promise<Desk> {
+  const versions = await rows<{ content: string; answer: string | null }>(
+    db,
+    sql`SELECT content, answer FROM statement_versions WHERE exercise_id = ${head.exercise_id}::uuid ORDER BY position, id`,
+  );
+  const index = pickVersionIndex(head.user_id!, head.exercise_id, versions.length);
+  const version = versions[index];
+  const desk: Desk = {
+    chapter: {
+      _id: head.id,
+      title: head.title,
+      anonymousGrading: head.anonymous_grading,
+      doubleGrading: head.double_grading,
+      gradingTolerance: head.grading_tolerance,
+    },
+    statement: version?.content ?? '',
+    version: index + 1,
+    expectedAnswer: head.answer_format === 'numeric' ? (version?.answer ?? null) : null,
+    maxPoints: head.max_points,
+    schemeItems: head.scheme_items ?? [],
+    role: 'single',
+    items: [],
+  };
+  if (head.double_grading) {
+    desk.status = doubleStatus(gradings, head.grading_tolerance);
+    desk.gradings = visibleGradings(gradings, auth.userId).map(presentGrading);
+    desk.role = deskRole(gradings, auth.userId, auth.isAdmin);
+  }
+  return desk;
+}
+
+/**
+ * Double correction: the grade block is what this caller's save edits — their own grading (empty
+ * while they have none), the arbitration for an admin once both are in, or the settled grade, read only.
+ */
+function doubleResult(current: AnswerRow, gradings: GradingRow[], role: Desk['role'], callerId: string): GradeState & { answerId: string } {
+  const target =
+    role === 'arbiter' ? gradings.find((g) => g.arbitration) : role === 'done' ? undefined : gradings.find((g) => !g.arbitration && g.grader_id === callerId);
+  if (role === 'done') return { ...presentState(current), items: [] };
+  return {
+    answerId: current.id,
+    grade: target?.grade ?? null,
+    grade_comment: target?.grade_comment ?? '',
+    hidden: current.hidden,
+    grade_timestamp: target?.timestamp ?? null,
+    grader: target?.grader_id ? { _id: target.grader_id, firstName: target.first_name, lastName: target.last_name } : null,
+    items: target?.items ?? [],
   };
 }
 
@@ -262,37 +410,75 @@ export interface GradeInput {
   grade_comment: string | null;
   hidden: boolean;
   expectedGradeTimestamp: string | null;
+  items?: string[];
 }
 
 export type GradeOutcome = { ok: true; saved: GradeSaved } | { ok: false; conflict: GradeConflict };
+
+type LockedAnswer = AnswerRow &
+  ChapterOptionsRow & {
+    user_id: string;
+    exercise_id: string;
+    withdrawn: boolean;
+    current_id: string | null;
+    ts_ms: number | null;
+    max_points: number;
+    scheme_items: SchemeItem[];
+  };
+
+/** A typed grade as stored, checked against the exercise: ≥ 0, at most maxPoints, items of its scheme (issue 20). */
+function checkGrade(input: GradeInput, exercise: Pick<LockedAnswer, 'max_points' | 'scheme_items'>): { grade: string | null; items: string[] } {
+  const items = [...new Set(input.items ?? [])];
+  const known = new Set((exercise.scheme_items ?? []).map((i) => i.id));
+  if (items.some((id) => !known.has(id))) throw badRequest('Élément de barème inconnu pour cet exercice.');
+  let grade = normalizeGrade(input.grade);
+  if (grade === undefined) throw badRequest(GRADE_MESSAGE);
+  // A grade typed by hand wins; without one, the ticked items give their sum.
+  if (grade === null && items.length > 0) grade = gradeFromItems(exercise.scheme_items, items);
+  const value = grade === null ? null : cellNumber(grade);
+  if (value !== null && value > exercise.max_points + 1e-9) throw badRequest(gradeAboveMaxMessage(exercise.max_points));
+  return { grade, items };
+}
+
+/** Negative numbers are refused with their own message (normalizeGrade refuses them as malformed). */
+function refuseNegative(grade: string | number | null) {
+  if ((typeof grade === 'number' && grade < 0) || (typeof grade === 'string' && /^\s*[-−]/.test(grade))) throw badRequest(GRADE_NEGATIVE_MESSAGE);
+}
+
+/** The next version of a grade: now, moved forward even for two saves in the same millisecond. */
+const nextVersion = (previousMs: number | null | undefined) => new Date(Math.max(Date.now(), Math.floor(previousMs ?? 0) + 1));
 
 /**
  * POST /answer/grade: writes the grade on the answer row and appends to grade_audit, in one
  * transaction holding the row lock. The corrector sends the grade_timestamp they started from:
  * if the copy changed since (another corrector saved), nothing is written and the current state
  * comes back (409) — the later save wins only when made from the latest state, never silently.
+ * Issue 20: the grade is checked against the exercise's maxPoints and stored with the ticked
+ * scheme items; in a double-correction chapter the save is the caller's own grading (or an admin's
+ * arbitration) and the copy's grade is settled from them (saveDoubleGrading).
  */
 export async function saveGrade(db: Db, auth: AuthContext, input: GradeInput): Promise<GradeOutcome> {
-  const grade = normalizeGrade(input.grade);
-  if (grade === undefined) throw badRequest(GRADE_MESSAGE);
+  refuseNegative(input.grade);
+  if (normalizeGrade(input.grade) === undefined) throw badRequest(GRADE_MESSAGE);
   const comment = input.grade_comment ?? '';
   const expected = input.expectedGradeTimestamp === null ? null : new Date(input.expectedGradeTimestamp).toISOString();
   return db.transaction(async (tx) => {
-    const [row] = await rows<
-      AnswerRow & { user_id: string; exercise_id: string; withdrawn: boolean; current_id: string | null; ts_ms: number | null }
-    >(
+    const [row] = await rows<LockedAnswer>(
       tx,
       sql`SELECT ${stateColumns}, a.user_id, a.exercise_id, a.withdrawn_at IS NOT NULL AS withdrawn,
             (extract(epoch FROM a.grade_timestamp) * 1000)::float8 AS ts_ms,
             (SELECT b.id FROM answers b
              WHERE b.user_id = a.user_id AND b.exercise_id = a.exercise_id AND b.withdrawn_at IS NULL
-             ORDER BY b.seq DESC, b.created_at DESC LIMIT 1) AS current_id
+             ORDER BY b.seq DESC, b.created_at DESC LIMIT 1) AS current_id,
+            e.max_points, e.scheme_items, ${chapterOptionsColumns}
           FROM answers a LEFT JOIN users gu ON gu.id = a.grader_id
+            JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id
           WHERE a.id = ${input.answerId}::uuid
           FOR UPDATE OF a`,
     );
     if (!row) throw notFound('Copie introuvable.');
     if (row.withdrawn) throw badRequest(WITHDRAWN_MESSAGE);
+    const { grade, items } = checkGrade(input, row);
     if (row.current_id !== row.id) {
       const [current] = await rows<AnswerRow>(
         tx,
@@ -300,18 +486,23 @@ export async function saveGrade(db: Db, auth: AuthContext, input: GradeInput): P
       );
       return { ok: false, conflict: { message: NEWER_ANSWER_MESSAGE, current: presentState(current ?? row) } };
     }
+    // The copy is saved: the caller's hold on it ends, so a second corrector may have it at once.
+    await tx.execute(sql`DELETE FROM grading_claims WHERE answer_id = ${row.id}::uuid AND user_id = ${auth.userId}::uuid`);
+    if (row.double_grading) return saveDoubleGrading(tx, auth, row, { grade, comment, items, hidden: input.hidden, expected });
+    const gradings = await gradingsOf(tx, [row.id], true);
+    const mine = gradings.find((g) => !g.arbitration && g.grader_id === row.grader_id);
     if (row.grade_timestamp !== expected) {
-      return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current: presentState(row) } };
+      return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current: { ...presentState(row), items: mine?.items ?? [] } } };
     }
-    const unchanged = row.grade === grade && (row.grade_comment ?? '') === comment && row.hidden === input.hidden;
+    const sameItems = (mine?.items ?? []).join() === items.join();
+    const unchanged = row.grade === grade && (row.grade_comment ?? '') === comment && row.hidden === input.hidden && sameItems;
     if (unchanged) {
       return {
         ok: true,
-        saved: { answerId: row.id, grade, grade_comment: comment, hidden: row.hidden, grade_timestamp: row.grade_timestamp ?? '' },
+        saved: { answerId: row.id, grade, grade_comment: comment, hidden: row.hidden, grade_timestamp: row.grade_timestamp ?? '', items },
       };
     }
-    // The version moves forward even for two saves in the same millisecond.
-    const now = new Date(Math.max(Date.now(), Math.floor(row.ts_ms ?? 0) + 1));
+    const now = nextVersion(row.ts_ms);
     const [updated] = await rows<{ grade_timestamp: string }>(
       tx,
       sql`UPDATE answers SET grade = ${grade}, grade_comment = ${comment}, hidden = ${input.hidden},
@@ -319,19 +510,114 @@ export async function saveGrade(db: Db, auth: AuthContext, input: GradeInput): P
           WHERE id = ${row.id}::uuid
           RETURNING ${isoMs(sql`grade_timestamp`)} AS grade_timestamp`,
     );
-    await tx.execute(sql`
-      INSERT INTO grade_audit (answer_id, grader_id, old_grade, new_grade, old_comment, new_comment, hidden)
-      VALUES (${row.id}::uuid, ${auth.userId}::uuid, ${row.grade}, ${grade}, ${row.grade_comment}, ${comment}, ${input.hidden})`);
+    // The grade and its items belong to whoever saved it last (single correction).
+    await keepOnlyGrading(tx, row.id, auth.userId);
+    await upsertGrading(tx, { answerId: row.id, exerciseId: row.exercise_id, graderId: auth.userId, grade, comment, items, arbitration: false, at: now });
+    await appendGradeAudit(tx, auth, row.id, { old: row.grade, new: grade, oldComment: row.grade_comment, newComment: comment, hidden: input.hidden, kind: 'grade', items });
     return {
       ok: true,
-      saved: { answerId: row.id, grade, grade_comment: comment, hidden: input.hidden, grade_timestamp: updated.grade_timestamp },
+      saved: { answerId: row.id, grade, grade_comment: comment, hidden: input.hidden, grade_timestamp: updated.grade_timestamp, items },
     };
   });
 }
 
-/** GET /answer/overview/{chapterId}: the graded current answers of the chapter, latest first. */
-export async function listOverview(db: Db, chapterId: string): Promise<OverviewRow[]> {
-  await loadChapter(db, chapterId);
+function appendGradeAudit(
+  tx: Tx,
+  auth: AuthContext,
+  answerId: string,
+  e: { old: string | null; new: string | null; oldComment: string | null; newComment: string; hidden: boolean; kind: 'grade' | 'grading' | 'arbitration'; items: string[] | null },
+) {
+  const items = e.items === null ? null : `{${e.items.map((i) => `"${i}"`).join(',')}}`;
+  return tx.execute(sql`
+    INSERT INTO grade_audit (answer_id, grader_id, old_grade, new_grade, old_comment, new_comment, hidden, kind, items)
+    VALUES (${answerId}::uuid, ${auth.userId}::uuid, ${e.old}, ${e.new}, ${e.oldComment}, ${e.newComment}, ${e.hidden}, ${e.kind}, ${items}::text[])`);
+}
+
+/**
+ * Double correction (decision on double correction): the caller's save is their own grading (first
+ * or second), or an admin's arbitration once both are in; a third corrector gets 409. Then the copy's
+ * grade is settled: arbitration, else the mean of two grades within the tolerance, else nothing
+ * (awaiting arbitration). Every grading and every change of the settled grade is audited.
+ */
+async function saveDoubleGrading(
+  tx: Tx,
+  auth: AuthContext,
+  row: LockedAnswer,
+  input: { grade: string | null; comment: string; items: string[]; hidden: boolean; expected: string | null },
+): Promise<GradeOutcome> {
+  const gradings = await gradingsOf(tx, [row.id], true);
+  const role = deskRole(gradings, auth.userId, auth.isAdmin);
+  if (role === 'done') throw conflict('Cette copie a déjà ses deux corrections : seul un administrateur peut encore la trancher.');
+  const arbitration = role === 'arbiter';
+  const target = gradings.find((g) => g.arbitration === arbitration && g.grader_id === auth.userId) ?? (arbitration ? gradings.find((g) => g.arbitration) : undefined);
+  if ((target?.timestamp ?? null) !== input.expected) {
+    const current = doubleResult(row, gradings, role, auth.userId);
+    return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current } };
+  }
+  const at = nextVersion(target?.ts_ms);
+  if (arbitration && target && target.grader_id !== auth.userId) {
+    // Another admin's arbitration is replaced: one arbitration per copy.
+    await tx.execute(sql`DELETE FROM gradings WHERE id = ${target.id}::uuid`);
+  }
+  const timestamp = await upsertGrading(tx, {
+    answerId: row.id,
+    exerciseId: row.exercise_id,
+    graderId: auth.userId,
+    grade: input.grade,
+    comment: input.comment,
+    items: input.items,
+    arbitration,
+    at,
+  });
+  await appendGradeAudit(tx, auth, row.id, {
+    old: target?.grade ?? null,
+    new: input.grade,
+    oldComment: target?.grade_comment ?? null,
+    newComment: input.comment,
+    hidden: input.hidden,
+    kind: arbitration ? 'arbitration' : 'grading',
+    items: input.items,
+  });
+  if (arbitration) {
+    await audit(tx, auth, 'grade.arbitrate', row.id, { grade: input.grade, gradings: gradings.filter((g) => !g.arbitration).map((g) => ({ grader: g.grader_id, grade: g.grade })) });
+  }
+  const after = await gradingsOf(tx, [row.id]);
+  const status: DoubleStatus = doubleStatus(after, row.grading_tolerance);
+  const finalGrade = doubleFinal(after, row.grading_tolerance);
+  const finalComment = settledComment(after);
+  if (finalGrade !== row.grade || (finalGrade !== null && finalComment !== (row.grade_comment ?? '')) || row.hidden !== input.hidden) {
+    const now = nextVersion(row.ts_ms);
+    await tx.execute(sql`UPDATE answers SET grade = ${finalGrade}, grade_comment = ${finalGrade === null ? null : finalComment},
+        hidden = ${input.hidden}, grader_id = ${auth.userId}::uuid, grade_timestamp = ${finalGrade === null ? null : now.toISOString()}::timestamptz
+      WHERE id = ${row.id}::uuid`);
+    if (finalGrade !== row.grade) {
+      await appendGradeAudit(tx, auth, row.id, { old: row.grade, new: finalGrade, oldComment: row.grade_comment, newComment: finalComment, hidden: input.hidden, kind: 'grade', items: null });
+    }
+  }
+  return {
+    ok: true,
+    saved: { answerId: row.id, grade: input.grade, grade_comment: input.comment, hidden: input.hidden, grade_timestamp: timestamp, items: input.items, status, finalGrade },
+  };
+}
+
+/** The comment the pupil reads once a double-corrected copy is settled: the arbiter's, else both correctors' non-empty ones. */
+function settledComment(gradings: readonly GradingRow[]): string {
+  const arbitration = gradings.find((g) => g.arbitration);
+  if (arbitration) return arbitration.grade_comment;
+  return gradings
+    .filter((g) => !g.arbitration && g.grade_comment.trim() !== '')
+    .map((g) => g.grade_comment)
+    .join('\n\n');
+}
+
+/**
+ * GET /answer/overview/{chapterId}: the graded current answers of the chapter, latest first. Issue 20:
+ * double correction adds each copy's gradings and status (a copy with gradings but no settled grade
+ * is listed too; a corrector sees another's grading only once both are in); under anonymous
+ * correction a corrector sees pseudonyms.
+ */
+export async function listOverview(db: Db, auth: AuthContext, chapterId: string): Promise<OverviewRow[]> {
+  const chapter = await loadChapter(db, chapterId);
   const list = await rows<{
     id: string;
     user_id: string;
@@ -360,17 +646,67 @@ export async function listOverview(db: Db, chapterId: string): Promise<OverviewR
     FROM cur JOIN users s ON s.id = cur.user_id JOIN exercises e ON e.id = cur.exercise_id
     LEFT JOIN users g ON g.id = cur.grader_id
     WHERE cur.grade_timestamp IS NOT NULL
-    ORDER BY cur.grade_timestamp DESC, cur.id`,
+      ${chapter.double_grading ? sql`OR EXISTS (SELECT 1 FROM gradings gr WHERE gr.answer_id = cur.id)` : sql``}
+    ORDER BY cur.grade_timestamp DESC NULLS LAST, cur.id`,
   );
-  return list.map((r) => ({
-    _id: r.id,
-    student: { _id: r.user_id, firstName: r.s_first, lastName: r.s_last },
-    grader: r.grader_id ? { _id: r.grader_id, firstName: r.g_first, lastName: r.g_last } : null,
-    exercise: { _id: r.exercise_id, title: r.title },
-    grade: r.grade,
-    grade_comment: r.grade_comment,
-    grade_timestamp: r.grade_timestamp,
-  }));
+  const byAnswer = new Map<string, GradingRow[]>();
+  if (chapter.double_grading) {
+    for (const g of await gradingsOf(db, list.map((r) => r.id))) byAnswer.set(g.answer_id, [...(byAnswer.get(g.answer_id) ?? []), g]);
+  }
+  const pseudonyms = seesPseudonyms(auth, chapter) ? await pseudonymsFor(db, chapterId, list.map((r) => r.user_id)) : null;
+  return list.map((r) => {
+    const row: OverviewRow = {
+      _id: r.id,
+      student: presentStudent(r.user_id, r.s_first, r.s_last, pseudonyms?.get(r.user_id) ?? (pseudonyms ? 'Copie ????' : undefined)),
+      grader: r.grader_id ? { _id: r.grader_id, firstName: r.g_first, lastName: r.g_last } : null,
+      exercise: { _id: r.exercise_id, title: r.title },
+      grade: r.grade,
+      grade_comment: r.grade_comment,
+      grade_timestamp: r.grade_timestamp,
+    };
+    if (chapter.double_grading) {
+      const gradings = byAnswer.get(r.id) ?? [];
+      row.status = doubleStatus(gradings, chapter.grading_tolerance);
+      // Admins supervise: they see every grading; a corrector, only once both are in.
+      row.gradings = (auth.isAdmin ? gradings : visibleGradings(gradings, auth.userId)).map(presentGrading);
+    }
+    return row;
+  });
+}
+
+/** GET /answer/arbitration/{chapterId} (admins): the current copies whose two gradings are further apart than the tolerance. */
+export async function listArbitration(db: Db, chapterId: string): Promise<ArbitrationRow[]> {
+  const chapter = await loadChapter(db, chapterId);
+  if (!chapter.double_grading) return [];
+  const exercises = await answerableExercises(db, chapterId);
+  const byId = new Map(exercises.map((e) => [e.id, e]));
+  const waiting = (await currentGradings(db, exercises.map((e) => e.id))).filter(
+    (g) =>
+      !g.arbitrated &&
+      g.grade === null &&
+      doubleStatus(g.grades.filter((x) => x !== null).map((grade) => ({ grader_id: null, grade, arbitration: false })), chapter.grading_tolerance) === 'arbitration',
+  );
+  if (waiting.length === 0) return [];
+  const gradings = await gradingsOf(db, waiting.map((w) => w.answer_id));
+  const students = await rows<{ id: string; first_name: string | null; last_name: string | null }>(
+    db,
+    sql`SELECT id, first_name, last_name FROM users WHERE id = ANY(${`{${[...new Set(waiting.map((w) => w.user_id))].join(',')}}`}::uuid[])`,
+  );
+  const studentOf = new Map(students.map((u) => [u.id, u]));
+  const order = new Map(exercises.map((e, i) => [e.id, i]));
+  return waiting
+    .sort((a, b) => order.get(a.exercise_id)! - order.get(b.exercise_id)! || a.answer_id.localeCompare(b.answer_id))
+    .map((w) => {
+      const s = studentOf.get(w.user_id);
+      const e = byId.get(w.exercise_id)!;
+      return {
+        answerId: w.answer_id,
+        url: `${w.user_id}/${w.exercise_id}`,
+        student: presentStudent(w.user_id, s?.first_name ?? null, s?.last_name ?? null, undefined),
+        exercise: { _id: e.id, title: e.title, maxPoints: e.max_points },
+        gradings: gradings.filter((g) => g.answer_id === w.answer_id).map(presentGrading),
+      };
+    });
 }
 
 /** GET /answer/unlabeled/stats/{id}: scanned copies of the chapter still to sort. */
@@ -387,21 +723,22 @@ const AUTO_BATCH = 5_000;
 
 /**
  * POST /answer/auto/{chapterId} (DESIGN §3 Auto-correction): every numeric exercise's current
- * answer against the pupil's version's expected answer: 1 correct, 0 wrong, empty untouched.
+ * answer against the pupil's version's expected answer: maxPoints correct (issue 20), 0 wrong, empty untouched.
  * Never overwrites a person's grade: only ungraded answers and earlier automatic grades (grader
  * null) are written, and the UPDATE re-checks it, so a corrector saving meanwhile wins. Each
  * change is audited under the admin who ran it.
  */
 export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: string): Promise<AutoCorrectionResult> {
   await loadChapter(db, chapterId);
-  const versions = await rows<{ exercise_id: string; answers: Array<string | null> }>(
+  const versions = await rows<{ exercise_id: string; answers: Array<string | null>; max_points: number }>(
     db,
-    sql`SELECT e.id AS exercise_id, array_agg(v.answer ORDER BY v.position, v.id) AS answers
+    sql`SELECT e.id AS exercise_id, array_agg(v.answer ORDER BY v.position, v.id) AS answers, e.max_points
         FROM exercises e JOIN statement_versions v ON v.exercise_id = e.id
         WHERE e.chapter_id = ${chapterId}::uuid AND e.answer_format = 'numeric'
         GROUP BY e.id`,
   );
   const expectedOf = new Map(versions.map((v) => [v.exercise_id, v.answers]));
+  const maxOf = new Map(versions.map((v) => [v.exercise_id, v.max_points]));
   if (expectedOf.size === 0) {
     return { message: 'Correction automatique : ce chapitre n’a pas d’exercice numérique.', graded: 0, unchanged: 0 };
   }
@@ -421,7 +758,9 @@ export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: s
   for (const a of current) {
     const answers = expectedOf.get(a.exercise_id)!;
     const expected = answers[pickVersionIndex(a.user_id, a.exercise_id, answers.length)] ?? null;
-    const grade = autoGrade(a.answer, expected);
+    // Issue 20: a right answer is worth the exercise's maxPoints.
+    const right = autoGrade(a.answer, expected);
+    const grade = right === null ? null : right === '1' ? String(maxOf.get(a.exercise_id)!) : '0';
     if (grade !== null && grade !== a.grade) changes.push({ id: a.id, old: a.grade, new: grade });
   }
   const now = new Date().toISOString();

@@ -1,4 +1,4 @@
-import { CELL_NONE, type GradingTable } from '@olympe/contract';
+import { CELL_ARBITRATION, CELL_NONE, cellKind, type ExerciseProgress, type GradingTable } from '@olympe/contract';
 
 /** One pupil as the table query returns them: their current answers packed in `cells`. */
 export interface TableRow {
@@ -66,4 +66,42 @@ export function presentTableUser(row: Omit<TableRow, 'cells'>, data: string[]): 
     birthDate: row.birth_date,
     data,
   };
+}
+
+/**
+ * Anonymous correction: each pupil becomes their pseudonym, with no name, e-mail, gender, class or
+ * birth date, and the pupils are listed in pseudonym order (last-name order would hint at names).
+ */
+export function anonymiseTableUsers(users: GradingTable['users'], pseudonyms: ReadonlyMap<string, string>): GradingTable['users'] {
+  const ids = Object.keys(users).sort((a, b) => (pseudonyms.get(a) ?? '').localeCompare(pseudonyms.get(b) ?? '') || a.localeCompare(b));
+  const out: GradingTable['users'] = {};
+  for (const id of ids) {
+    const pseudonym = pseudonyms.get(id) ?? 'Copie ????';
+    out[id] = { firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym, data: users[id].data };
+  }
+  return out;
+}
+
+/**
+ * Per exercise: copies answered, with 0, 1 or 2 gradings, and awaiting arbitration. Single correction
+ * (`counts` null): a graded cell is one grading. Double correction: the gradings of each current copy
+ * (`{userId}:{exerciseId}` → count); a copy graded with no grading (automatic correction) counts as settled.
+ */
+export function tableProgress(users: GradingTable['users'], exerciseIds: readonly string[], counts: ReadonlyMap<string, number> | null): ExerciseProgress[] {
+  const progress = exerciseIds.map((exercise) => ({ exercise, answered: 0, graded0: 0, graded1: 0, graded2: 0, arbitration: 0 }));
+  for (const [userId, user] of Object.entries(users)) {
+    for (let i = 0; i < exerciseIds.length; i++) {
+      const kind = cellKind(user.data[i]);
+      if (kind === 'none') continue;
+      const p = progress[i];
+      p.answered++;
+      if (user.data[i] === CELL_ARBITRATION) p.arbitration++;
+      let n = kind === 'ungraded' ? 0 : 1;
+      if (counts) n = Math.min(2, counts.get(`${userId}:${exerciseIds[i]}`) ?? (kind === 'ungraded' ? 0 : 2));
+      if (n === 0) p.graded0++;
+      else if (n === 1) p.graded1++;
+      else p.graded2++;
+    }
+  }
+  return progress;
 }

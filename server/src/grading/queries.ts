@@ -1,0 +1,202 @@
+import { pseudonymOf } from '@olympe/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../db/client.js';
+import { rows } from '../db/query.js';
+
+/**
+ * Named SQL of issue 20 (gradings, pseudonyms, assignments, progress): no rules here, the service
+ * decides what to do with the rows.
+ */
+
+/** Timestamps travel as ISO text cut to the millisecond, so the conflict check compares what the client got. */
+export const isoMs = (column: SQL) =>
+  sql`to_char(date_trunc('milliseconds', ${column}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+
+/** The answer is its pupil's current one for the exercise (highest seq, then latest, not withdrawn). */
+const isCurrent = (a: string) =>
+  sql.raw(`${a}.withdrawn_at IS NULL AND NOT EXISTS (
+    SELECT 1 FROM answers b WHERE b.user_id = ${a}.user_id AND b.exercise_id = ${a}.exercise_id AND b.withdrawn_at IS NULL
+      AND (b.seq, b.created_at, b.id) > (${a}.seq, ${a}.created_at, ${a}.id))`);
+
+export interface ChapterOptionsRow {
+  id: string;
+  title: string;
+  offline: boolean;
+  analysis: boolean;
+  anonymous_grading: boolean;
+  double_grading: boolean;
+  grading_tolerance: number;
+}
+
+export const chapterOptionsColumns = sql`c.id, c.title, c.offline, c.analysis, c.anonymous_grading, c.double_grading, c.grading_tolerance`;
+
+export interface GradingRow {
+  id: string;
+  answer_id: string;
+  grader_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  grade: string | null;
+  grade_comment: string;
+  items: string[];
+  arbitration: boolean;
+  timestamp: string;
+  ts_ms: number;
+}
+
+const gradingColumns = sql`g.id, g.answer_id, g.grader_id, u.first_name, u.last_name, g.grade, g.grade_comment, g.items,
+  g.arbitration, ${isoMs(sql`g.updated_at`)} AS timestamp, (extract(epoch FROM g.updated_at) * 1000)::float8 AS ts_ms`;
+
+/** The gradings of some answers, oldest first (first corrector, second, then the arbitration). */
+export function gradingsOf(db: Tx, answerIds: readonly string[], lock = false): Promise<GradingRow[]> {
+  if (answerIds.length === 0) return Promise.resolve([]);
+  return rows<GradingRow>(
+    db,
+    sql`SELECT ${gradingColumns} FROM gradings g LEFT JOIN users u ON u.id = g.grader_id
+        WHERE g.answer_id = ANY(${uuidArray(answerIds)})
+        ORDER BY g.arbitration, g.created_at, g.id ${lock ? sql`FOR UPDATE OF g` : sql``}`,
+  );
+}
+
+/** Writes one corrector's grading of an answer (insert or update), and returns its new version. */
+export async function upsertGrading(
+  db: Tx,
+  g: { answerId: string; exerciseId: string; graderId: string; grade: string | null; comment: string; items: readonly string[]; arbitration: boolean; at: Date },
+): Promise<string> {
+  const [row] = await rows<{ timestamp: string }>(
+    db,
+    sql`INSERT INTO gradings (answer_id, exercise_id, grader_id, grade, grade_comment, items, arbitration, created_at, updated_at)
+        VALUES (${g.answerId}::uuid, ${g.exerciseId}::uuid, ${g.graderId}::uuid, ${g.grade}, ${g.comment},
+          ${`{${g.items.map((i) => `"${i}"`).join(',')}}`}::text[], ${g.arbitration}, ${g.at.toISOString()}::timestamptz, ${g.at.toISOString()}::timestamptz)
+        ON CONFLICT (answer_id, grader_id, arbitration) DO UPDATE
+          SET grade = EXCLUDED.grade, grade_comment = EXCLUDED.grade_comment, items = EXCLUDED.items, updated_at = EXCLUDED.updated_at
+        RETURNING ${isoMs(sql`updated_at`)} AS timestamp`,
+  );
+  return row.timestamp;
+}
+
+/** Single correction: the copy's grade belongs to one corrector, so the others' rows of it go. */
+export async function keepOnlyGrading(db: Tx, answerId: string, graderId: string): Promise<void> {
+  await db.execute(sql`DELETE FROM gradings WHERE answer_id = ${answerId}::uuid AND (grader_id IS NULL OR grader_id <> ${graderId}::uuid)`);
+}
+
+export interface CurrentGradingsRow {
+  answer_id: string;
+  user_id: string;
+  exercise_id: string;
+  grade: string | null;
+  grades: Array<string | null>;
+  arbitrated: boolean;
+}
+
+/**
+ * Per current answer of the given exercises that has gradings: the graders' grades (first and
+ * second, in order), whether an admin arbitrated, and the answer's settled grade.
+ */
+export function currentGradings(db: Tx, exerciseIds: readonly string[]): Promise<CurrentGradingsRow[]> {
+  if (exerciseIds.length === 0) return Promise.resolve([]);
+  return rows<CurrentGradingsRow>(
+    db,
+    sql`SELECT a.id AS answer_id, a.user_id, a.exercise_id, a.grade,
+          coalesce(array_agg(g.grade ORDER BY g.created_at, g.id) FILTER (WHERE NOT g.arbitration), '{}') AS grades,
+          bool_or(g.arbitration) AS arbitrated
+        FROM gradings g JOIN answers a ON a.id = g.answer_id
+        WHERE g.exercise_id = ANY(${uuidArray(exerciseIds)}) AND ${isCurrent('a')}
+        GROUP BY a.id, a.user_id, a.exercise_id, a.grade`,
+  );
+}
+
+export interface CorrectorProgressRow {
+  grader_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  copies: number;
+  mean: number | null;
+}
+
+/** Per corrector: gradings given on the current copies of these exercises, and the mean of the numeric ones. */
+export function correctorProgress(db: Tx, exerciseIds: readonly string[]): Promise<CorrectorProgressRow[]> {
+  if (exerciseIds.length === 0) return Promise.resolve([]);
+  return rows<CorrectorProgressRow>(
+    db,
+    sql`SELECT g.grader_id, u.first_name, u.last_name, count(*)::int AS copies,
+          avg(CASE WHEN g.grade ~ '^[0-9]+([.][0-9]+)?$' THEN g.grade::float8 END)::float8 AS mean
+        FROM gradings g JOIN answers a ON a.id = g.answer_id JOIN users u ON u.id = g.grader_id
+        WHERE g.exercise_id = ANY(${uuidArray(exerciseIds)}) AND NOT g.arbitration AND ${isCurrent('a')}
+        GROUP BY g.grader_id, u.first_name, u.last_name
+        ORDER BY u.last_name, u.first_name, g.grader_id`,
+  );
+}
+
+/**
+ * The pseudonyms of these pupils in a chapter (decision on pseudonyms): numbers are given once, to
+ * the pupils who have none yet, in an order drawn from a hash of (pupil, chapter) so a number says
+ * nothing of names or sign-up order; an advisory lock keeps two readers from giving one number twice.
+ */
+export async function pseudonymsFor(db: Tx, chapterId: string, userIds: readonly string[]): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
+  if (userIds.length === 0) return result;
+  const read = () =>
+    rows<{ user_id: string; number: number }>(
+      db,
+      sql`SELECT user_id, number FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid AND user_id = ANY(${uuidArray(userIds)})`,
+    );
+  let found = await read();
+  if (found.length < new Set(userIds).size) {
+    const known = new Set(found.map((r) => r.user_id));
+    const missing = [...new Set(userIds)].filter((id) => !known.has(id));
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`pseudonyms:${chapterId}`}))`);
+      await tx.execute(sql`
+        INSERT INTO grading_pseudonyms (chapter_id, user_id, number)
+        SELECT ${chapterId}::uuid, m.id,
+          coalesce((SELECT max(number) FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid), 0)
+            + row_number() OVER (ORDER BY md5(m.id::text || ${chapterId}), m.id)
+        FROM unnest(${uuidArray(missing)}) AS m(id)
+        WHERE NOT EXISTS (SELECT 1 FROM grading_pseudonyms p WHERE p.chapter_id = ${chapterId}::uuid AND p.user_id = m.id)
+        ON CONFLICT DO NOTHING`);
+    });
+    found = await read();
+  }
+  for (const r of found) result.set(r.user_id, pseudonymOf(Number(r.number)));
+  return result;
+}
+
+/** The correctors assigned to each exercise that has any. */
+export async function assignmentsOf(db: Tx, exerciseIds: readonly string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>();
+  if (exerciseIds.length === 0) return map;
+  const list = await rows<{ exercise_id: string; user_id: string }>(
+    db,
+    sql`SELECT exercise_id, user_id FROM grading_assignments WHERE exercise_id = ANY(${uuidArray(exerciseIds)}) ORDER BY user_id`,
+  );
+  for (const r of list) map.set(r.exercise_id, [...(map.get(r.exercise_id) ?? []), r.user_id]);
+  return map;
+}
+
+/** Members and admins, who may be given exercises to grade. */
+export function listCorrectors(db: Tx): Promise<Array<{ id: string; first_name: string | null; last_name: string | null }>> {
+  return rows(
+    db,
+    sql`SELECT u.id, u.first_name, u.last_name FROM users u
+        WHERE u.is_admin OR EXISTS (SELECT 1 FROM group_members gm JOIN groups g ON g.id = gm.group_id
+                                    WHERE gm.user_id = u.id AND g.system_key = 'members')
+        ORDER BY u.last_name, u.first_name, u.id`,
+  );
+}
+
+/** Replaces the assignments of a chapter's exercises. */
+export async function replaceAssignments(db: Tx, exerciseIds: readonly string[], pairs: ReadonlyArray<{ exercise: string; user: string }>) {
+  if (exerciseIds.length > 0) {
+    await db.execute(sql`DELETE FROM grading_assignments WHERE exercise_id = ANY(${uuidArray(exerciseIds)})`);
+  }
+  if (pairs.length > 0) {
+    await db.execute(sql`
+      INSERT INTO grading_assignments (exercise_id, user_id)
+      SELECT p.exercise_id, p.user_id FROM json_to_recordset(${JSON.stringify(pairs.map((p) => ({ exercise_id: p.exercise, user_id: p.user })))}::json)
+        AS p(exercise_id uuid, user_id uuid)
+      ON CONFLICT DO NOTHING`);
+  }
+}
