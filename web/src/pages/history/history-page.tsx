@@ -96,7 +96,8 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
         </Table>
       )}
 
-      {canGrade && result?.answerId ? (
+      {/* Double correction: a third corrector on a copy already graded twice only reads it (an admin arbitrates). */}
+      {canGrade && result?.answerId && history.desk?.role !== 'done' ? (
         // The desk: statement and grade block come first in the page (first Tab stops, above the copy
         // on a phone); on a wide screen they sit right of the copy.
         <Grid gap="md">
@@ -114,6 +115,7 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
         </Grid>
       ) : (
         <>
+          {history.desk ? <DeskPanel desk={history.desk} exerciseTitle={exercise.title} /> : null}
           {result ? <ReadOnlyResult result={result} /> : null}
           {isPdf && latest ? <PdfView key={latest.answer} path={latest.answer} label="Copie" /> : null}
         </>
