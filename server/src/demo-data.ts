@@ -6,7 +6,7 @@ import type { Db } from './db/client.js';
 import type { FileStore } from './files/store.js';
 import { seedSortingDemo } from './sorting/demo.js';
 import { groupMembers, MEMBERS_GROUP_ID, sessionExtensions, TEACHERS_GROUP_ID, users } from './db/schema.js';
-import { seedGradingDemo } from './grading/demo.js';
+import { seedDoubleGradingDemo, seedGradingDemo } from './grading/demo.js';
 import { seedGroupsDemo } from './groups/demo.js';
 import { seedInstitutionsDemo } from './institutions/demo.js';
 import { seedAnswersDemo } from './sessions/demo.js';
@@ -29,12 +29,13 @@ const GRADES = ['4eme', '3eme', '2nde', '1ere'] as const;
 export async function seedDemo(db: Db, store: FileStore, passwordHash: string): Promise<DemoAccount[]> {
   const schoolIds = await seedInstitutionsDemo(db);
   const school = schoolIds[0];
-  const [admin, member, teacher, pupil] = await db
+  const [admin, member, member2, teacher, pupil] = await db
     .insert(users)
     .values(
       [
         { email: 'admin@olympe.demo', firstName: 'Alice', lastName: 'Administratrice', gender: 'female', isAdmin: true },
         { email: 'correcteur@olympe.demo', firstName: 'Bruno', lastName: 'Correcteur', gender: 'male' },
+        { email: 'correcteur2@olympe.demo', firstName: 'Camille', lastName: 'Seconde-Correctrice', gender: 'female' },
         { email: 'prof@olympe.demo', firstName: 'Claire', lastName: 'Professeure', gender: 'female' },
         {
           email: 'eleve@olympe.demo',
@@ -68,6 +69,7 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
     .returning({ id: users.id });
   await db.insert(groupMembers).values([
     { groupId: MEMBERS_GROUP_ID, userId: member.id },
+    { groupId: MEMBERS_GROUP_ID, userId: member2.id },
     { groupId: TEACHERS_GROUP_ID, userId: teacher.id },
   ]);
   await seedGroupsDemo(db, [pupil.id, ...pupils.slice(0, 8).map((p) => p.id)]);
@@ -79,6 +81,13 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
   await seedCentersDemo(db, { chapterId: chapters.paperId, institutionIds: schoolIds, teacherId: teacher.id, pupilIds });
   // Two scanned copies waiting in "Triage", and focus/blur traces for "Analyse de la triche".
   await seedSortingDemo(db, store, { chapterId: chapters.paperId, uploadedBy: member.id });
+  // Issue 20: the paper chapter graded blind and twice, out of 7, one copy awaiting arbitration.
+  await seedDoubleGradingDemo(db, store, {
+    chapterId: chapters.paperId,
+    exerciseIds: chapters.exerciseIds.paper,
+    pupilIds: pupilIds.slice(0, 6),
+    correctorIds: [member.id, member2.id],
+  });
   await seedAnalysisDemo(db, { chapterId: chapters.timedId, pupilIds: pupilIds.slice(-8) });
   // Extra time (tiers-temps) for one pupil, and an incident extension on the timed chapter (/live).
   await db.update(users).set({ extraTimePercent: 33 }).where(eq(users.id, pupilIds[0]));
@@ -92,6 +101,7 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
   return [
     { email: 'admin@olympe.demo', role: 'administrateur' },
     { email: 'correcteur@olympe.demo', role: 'correcteur' },
+    { email: 'correcteur2@olympe.demo', role: 'correctrice (double correction anonyme de l’épreuve papier)' },
     { email: 'prof@olympe.demo', role: 'personnel scolaire' },
     { email: 'eleve@olympe.demo', role: 'élève (profil complet)' },
     { email: 'eleve01@olympe.demo', role: 'élève avec un tiers-temps (33 %)' },

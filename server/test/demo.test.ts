@@ -50,5 +50,19 @@ describe('demo data', () => {
     const all = await inject(t, { method: 'GET', url: '/api/chapter', headers: admin });
     const lives = await Promise.all(all.body.map((c: { _id: string }) => inject(t, { method: 'GET', url: `/api/chapter/${c._id}/live`, headers: admin })));
     expect(lives.flatMap((l) => l.body.extensions)).toHaveLength(1);
+
+    // Issue 20: the paper chapter is graded blind and twice, out of 7; one copy awaits arbitration.
+    const second = { authorization: `Bearer ${tokens['correcteur2@olympe.demo']}` };
+    const table = (await inject(t, { method: 'GET', url: `/api/answer/table/${paper._id}`, headers: second })).body;
+    expect(table.chapter).toMatchObject({ anonymousGrading: true, doubleGrading: true, gradingTolerance: 1 });
+    expect(table.maxTotal).toBe(14);
+    const users = Object.values(table.users) as Array<{ pseudonym: string; lastName: string | null; data: string[] }>;
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.every((u) => /^Copie \d{4}$/.test(u.pseudonym) && u.lastName === null)).toBe(true);
+    expect(users.map((u) => u.data[0])).toEqual(expect.arrayContaining(['6.5', '≠', '?']));
+    const arbitration = await inject(t, { method: 'GET', url: `/api/answer/arbitration/${paper._id}`, headers: admin });
+    expect(arbitration.body).toHaveLength(1);
+    const assignments = await inject(t, { method: 'GET', url: `/api/chapter/${paper._id}/assignments`, headers: second });
+    expect(assignments.body.exercises[1].correctors).toHaveLength(1);
   });
 });

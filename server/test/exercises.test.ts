@@ -189,7 +189,7 @@ describe('what pupils read', () => {
     const statement = ['Version A : $1+1$', 'Version B : $2+2$', 'Version C : $3+3$'][index];
 
     const one = await inject(t, { method: 'GET', url: `/api/exos/${exercise.id}`, headers: pupil.headers });
-    expect(one.body).toEqual({ _id: exercise.id, title: 'Somme', answerFormat: 'numeric', chapter: chapter.id, statement });
+    expect(one.body).toEqual({ _id: exercise.id, title: 'Somme', answerFormat: 'numeric', chapter: chapter.id, statement, maxPoints: 1 });
 
     const page = await inject(t, { method: 'GET', url: `/api/exos/chapter/${chapter.id}`, headers: pupil.headers });
     expect(page.body).toEqual({
@@ -198,7 +198,8 @@ describe('what pupils read', () => {
       offline: false,
       analysis: false,
       headerStudents: 'Bonne chance',
-      exercises: [{ _id: exercise.id, title: 'Somme', answerFormat: 'numeric', chapter: chapter.id, statement }],
+      exercises: [{ _id: exercise.id, title: 'Somme', answerFormat: 'numeric', chapter: chapter.id, statement, maxPoints: 1 }],
+      maxTotal: 1,
     });
     expect(JSON.stringify(page.body)).not.toMatch(/"answer"|statementVersions/);
   });

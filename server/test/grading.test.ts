@@ -30,10 +30,11 @@ async function chapterWith(fields: Partial<typeof chapters.$inferInsert> = {}) {
   const [n1, pdf, none, n2] = await db()
     .insert(exercises)
     .values([
-      { chapterId: c.id, position: 0, title: 'Somme', answerFormat: 'numeric' },
-      { chapterId: c.id, position: 1, title: 'Preuve', answerFormat: 'pdf' },
-      { chapterId: c.id, position: 2, title: 'Lecture', answerFormat: 'none' },
-      { chapterId: c.id, position: 3, title: 'Produit', answerFormat: 'numeric' },
+      // Issue 20: worth 20 points, so the hand-typed grades below (7, 12.5…) are within the maximum.
+      { chapterId: c.id, position: 0, title: 'Somme', answerFormat: 'numeric', maxPoints: 20 },
+      { chapterId: c.id, position: 1, title: 'Preuve', answerFormat: 'pdf', maxPoints: 20 },
+      { chapterId: c.id, position: 2, title: 'Lecture', answerFormat: 'none', maxPoints: 20 },
+      { chapterId: c.id, position: 3, title: 'Produit', answerFormat: 'numeric', maxPoints: 20 },
     ])
     .returning();
   await db().insert(statementVersions).values([
@@ -126,7 +127,7 @@ describe('permissions of every grading route', () => {
     const base = { answerId: a.id, grade: '3', grade_comment: '', hidden: false, expectedGradeTimestamp: null };
     const bad: Array<[Record<string, unknown>, RegExp]> = [
       [{ ...base, grade: 'abc' }, /^Note invalide/],
-      [{ ...base, grade: '-1' }, /^Note invalide/],
+      [{ ...base, grade: '-1' }, /^Une note ne peut pas être négative/],
       [{ ...base, grade: '1e3' }, /^Note invalide/],
       [{ ...base, grade: true }, /^Données invalides/],
       [{ ...base, answerId: 'x' }, /^Données invalides \(answerId\)/],
@@ -187,7 +188,15 @@ describe('GET /answer/table/{id}', () => {
 
     const res = await get(`/api/answer/table/${chapterId}`, member.headers);
     expect(res.status).toBe(200);
-    expect(res.body.chapter).toEqual({ _id: chapterId, title: 'Table', offline: true, analysis: false });
+    expect(res.body.chapter).toEqual({
+      _id: chapterId,
+      title: 'Table',
+      offline: true,
+      analysis: false,
+      anonymousGrading: false,
+      doubleGrading: false,
+      gradingTolerance: 0,
+    });
     expect(res.body.exercises.map((e: { _id: string }) => e._id)).toEqual([n1, pdf, n2]);
     // The web sorts by last name (accent-insensitive); the server sends every pupil with a current answer.
     expect(Object.keys(res.body.users).sort()).toEqual([eve.id, ann.id, bob.id].sort());
@@ -369,7 +378,7 @@ describe('GET /answer/history/{uid}/{eid}', () => {
     expect(res.body.exercise).toEqual({ _id: n1, title: 'Somme', answerFormat: 'numeric', chapter: chapterId, chapterTitle: 'Histoire' });
     expect(res.body.answers.map((a: { answer: string }) => a.answer)).toEqual(['2', '1']);
     expect(res.body.answers[0].timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(res.body.result).toEqual({ answerId: latest.id, grade: null, grade_comment: '', hidden: false, grade_timestamp: null, grader: null });
+    expect(res.body.result).toEqual({ answerId: latest.id, grade: null, grade_comment: '', hidden: false, grade_timestamp: null, grader: null, items: [] });
     expect(res.body.canGrade).toBe(true);
   });
 
@@ -400,7 +409,7 @@ describe('GET /answer/history/{uid}/{eid}', () => {
 });
 
 describe('POST /answer/auto/{chapterId}', () => {
-  it('grades numeric current answers 1 or 0 against the pupil’s version, never touching empty answers or a person’s grade', async () => {
+  it('grades numeric current answers maxPoints (here 20) or 0 against the pupil’s version, never touching empty answers or a person’s grade', async () => {
     const { chapterId, n1, n2, pdf } = await chapterWith();
     const admin = await createUser(t, 'admin');
     const member = await createUser(t, 'member');
@@ -422,8 +431,8 @@ describe('POST /answer/auto/{chapterId}', () => {
     const res = await post(`/api/answer/auto/${chapterId}`, admin.headers);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ graded: 5, message: 'Correction automatique terminée : 5 copies notées.' });
-    expect((await answerRow(aRight.id)).grade).toBe('1');
-    expect((await answerRow(aN2.id)).grade).toBe('1');
+    expect((await answerRow(aRight.id)).grade).toBe('20');
+    expect((await answerRow(aN2.id)).grade).toBe('20');
     expect((await answerRow(aWrong.id)).grade).toBe('0');
     expect((await answerRow(aJunk.id)).grade).toBe('0');
     expect((await answerRow(aOlderLatest.id)).grade).toBe('0');
@@ -433,7 +442,7 @@ describe('POST /answer/auto/{chapterId}', () => {
     const auto = await answerRow(aRight.id);
     expect(auto.graderId).toBeNull();
     expect(auto.gradeTimestamp).not.toBeNull();
-    expect(await auditOf(aRight.id)).toMatchObject([{ graderId: admin.id, oldGrade: null, newGrade: '1' }]);
+    expect(await auditOf(aRight.id)).toMatchObject([{ graderId: admin.id, oldGrade: null, newGrade: '20' }]);
 
     // Run again: nothing changes, nothing audited twice.
     const again = await post(`/api/answer/auto/${chapterId}`, admin.headers);

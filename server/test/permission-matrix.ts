@@ -181,6 +181,10 @@ export const MATRIX: MatrixRow[] = [
   r('POST /api/answer/grade', '/api/answer/grade', '401 403 403 403 403 ok ok', grade('pdf')),
   r('POST /api/answer/grade/', '/api/answer/grade/', '401 403 403 403 403 ok ok', grade('numeric')),
   r('GET /api/answer/overview/:chapterId', '/api/answer/overview/{timed}', '401 403 403 403 403 ok ok'),
+  // Issue 20: arbitration list (admins), assignment of exercises to correctors (read: staff who grade; write: admins).
+  r('GET /api/answer/arbitration/:chapterId', '/api/answer/arbitration/{timed}', '401 403 403 403 403 403 ok'),
+  r('GET /api/chapter/:id/assignments', '/api/chapter/{timed}/assignments', '401 403 403 403 403 ok ok'),
+  r('PUT /api/chapter/:id/assignments', '/api/chapter/{timed}/assignments', '401 403 403 403 403 403 ok', { assignments: [] }),
   // Paper chapters: centres and scanned copies
   r('GET /api/center/institutions/:chapterId', '/api/center/institutions/{paper}', '401 ok ok ok ok ok ok'),
   r('GET /api/center/user/:chapterId', '/api/center/user/{paper}', '401 ok ok ok ok ok ok'),

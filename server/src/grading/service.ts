@@ -32,7 +32,7 @@ import { hasRole, type AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { audit } from '../db/audit.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import { pickVersionIndex } from '../exercises/versions.js';
 import { autoGrade } from './autocorrect.js';
 import { deskRole, doubleFinal, doubleStatus, visibleGradings } from './double.js';
@@ -55,6 +55,7 @@ import { anonymiseTableUsers, buildTableUsers, tableProgress, type TableRow } fr
 export const CLAIM_MINUTES = 10;
 const CHAPTER_NOT_FOUND = 'Chapitre introuvable.';
 const EXERCISE_NOT_FOUND = 'Exercice introuvable.';
+const BOTH_GRADED_MESSAGE = 'Cette copie a déjà ses deux corrections : seul un administrateur peut encore la trancher.';
 export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle ne peut plus être notée.';
 
 /** A constant of the statement's own text (never user input): folded once by the planner. */
@@ -416,7 +417,7 @@ export interface GradeInput {
 export type GradeOutcome = { ok: true; saved: GradeSaved } | { ok: false; conflict: GradeConflict };
 
 type LockedAnswer = AnswerRow &
-  ChapterOptionsRow & {
+  Pick<ChapterOptionsRow, 'double_grading' | 'grading_tolerance'> & {
     user_id: string;
     exercise_id: string;
     withdrawn: boolean;
@@ -470,7 +471,7 @@ export async function saveGrade(db: Db, auth: AuthContext, input: GradeInput): P
             (SELECT b.id FROM answers b
              WHERE b.user_id = a.user_id AND b.exercise_id = a.exercise_id AND b.withdrawn_at IS NULL
              ORDER BY b.seq DESC, b.created_at DESC LIMIT 1) AS current_id,
-            e.max_points, e.scheme_items, ${chapterOptionsColumns}
+            e.max_points, e.scheme_items, c.double_grading, c.grading_tolerance
           FROM answers a LEFT JOIN users gu ON gu.id = a.grader_id
             JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id
           WHERE a.id = ${input.answerId}::uuid
@@ -547,7 +548,7 @@ async function saveDoubleGrading(
 ): Promise<GradeOutcome> {
   const gradings = await gradingsOf(tx, [row.id], true);
   const role = deskRole(gradings, auth.userId, auth.isAdmin);
-  if (role === 'done') throw conflict('Cette copie a déjà ses deux corrections : seul un administrateur peut encore la trancher.');
+  if (role === 'done') return { ok: false, conflict: { message: BOTH_GRADED_MESSAGE, current: doubleResult(row, gradings, role, auth.userId) } };
   const arbitration = role === 'arbiter';
   const target = gradings.find((g) => g.arbitration === arbitration && g.grader_id === auth.userId) ?? (arbitration ? gradings.find((g) => g.arbitration) : undefined);
   if ((target?.timestamp ?? null) !== input.expected) {

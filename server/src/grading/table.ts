@@ -1,4 +1,4 @@
-import { CELL_ARBITRATION, CELL_NONE, cellKind, type ExerciseProgress, type GradingTable } from '@olympe/contract';
+import { CELL_ARBITRATION, CELL_NONE, CELL_UNGRADED, type ExerciseProgress, type GradingTable } from '@olympe/contract';
 
 /** One pupil as the table query returns them: their current answers packed in `cells`. */
 export interface TableRow {
@@ -88,20 +88,29 @@ export function anonymiseTableUsers(users: GradingTable['users'], pseudonyms: Re
  * (`{userId}:{exerciseId}` → count); a copy graded with no grading (automatic correction) counts as settled.
  */
 export function tableProgress(users: GradingTable['users'], exerciseIds: readonly string[], counts: ReadonlyMap<string, number> | null): ExerciseProgress[] {
-  const progress = exerciseIds.map((exercise) => ({ exercise, answered: 0, graded0: 0, graded1: 0, graded2: 0, arbitration: 0 }));
-  for (const [userId, user] of Object.entries(users)) {
-    for (let i = 0; i < exerciseIds.length; i++) {
-      const kind = cellKind(user.data[i]);
-      if (kind === 'none') continue;
-      const p = progress[i];
-      p.answered++;
-      if (user.data[i] === CELL_ARBITRATION) p.arbitration++;
-      let n = kind === 'ungraded' ? 0 : 1;
-      if (counts) n = Math.min(2, counts.get(`${userId}:${exerciseIds[i]}`) ?? (kind === 'ungraded' ? 0 : 2));
-      if (n === 0) p.graded0++;
-      else if (n === 1) p.graded1++;
-      else p.graded2++;
+  const n = exerciseIds.length;
+  // Plain counters per exercise, read cell by cell (10,000 × 12 cells on the bench: no closures, no allocation).
+  const answered = new Array<number>(n).fill(0);
+  const graded = [new Array<number>(n).fill(0), new Array<number>(n).fill(0), new Array<number>(n).fill(0)];
+  const arbitration = new Array<number>(n).fill(0);
+  for (const userId in users) {
+    const data = users[userId].data;
+    for (let i = 0; i < n; i++) {
+      const v = data[i];
+      if (v === CELL_NONE || v === '') continue;
+      answered[i]++;
+      if (v === CELL_ARBITRATION) arbitration[i]++;
+      let k = v === CELL_UNGRADED ? 0 : 1;
+      if (counts) k = Math.min(2, counts.get(`${userId}:${exerciseIds[i]}`) ?? (k === 0 ? 0 : 2));
+      graded[k][i]++;
     }
   }
-  return progress;
+  return exerciseIds.map((exercise, i) => ({
+    exercise,
+    answered: answered[i],
+    graded0: graded[0][i],
+    graded1: graded[1][i],
+    graded2: graded[2][i],
+    arbitration: arbitration[i],
+  }));
 }
