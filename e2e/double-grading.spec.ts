@@ -30,7 +30,8 @@ const EXERCISE = 'Somme des carrés des douze premiers entiers naturels';
 
 test.describe('Double correction', () => {
   test('[CORRECTEUR, CORRECTEUR, ADMIN] corrigent à l’aveugle deux fois une copie anonyme, puis l’administrateur arbitre', async ({ request, browser }) => {
-    test.setTimeout(240_000);
+    // Three people, axe at both widths on five states: minutes on a shared machine.
+    test.setTimeout(480_000);
     const admin = await adminHeaders(request);
     const title = `Double ${tag()}`;
 
