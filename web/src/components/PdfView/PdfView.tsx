@@ -41,7 +41,7 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
         </Center>
       ) : (
         <Stack gap="xs">
-          <Group gap="xs" role="toolbar" aria-label={`Zoom : ${label}`} wrap="nowrap">
+          <Group gap="xs" role="toolbar" aria-label={`Zoom : ${label}`} wrap="wrap">
             <ActionIcon variant="default" size="lg" aria-label="Zoom arrière" onClick={() => setZoom(zoomOut)} disabled={zoom <= ZOOM_STEPS[0]}>
               <IconZoomOut size={18} aria-hidden="true" />
             </ActionIcon>
