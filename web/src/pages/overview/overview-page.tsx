@@ -1,9 +1,8 @@
 import { useDeferredValue, useMemo, useState, type ChangeEvent } from 'react';
 import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { formatParisDateTime } from '@olympe/contract';
-import { fetchOverview, gradingKeys } from '../../api/grading';
+import { useOverview } from '../../api/grading';
 import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { paths } from '../../config/paths';
 import { buildLines, filterLines, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
@@ -46,7 +45,7 @@ const columns: VirtualColumn<OverviewLine>[] = [
 /** SPEC §2 "Aperçu des corrections" (/overview/{id}). */
 export function OverviewPage() {
   const { id = '' } = useParams();
-  const query = useQuery({ queryKey: gradingKeys.overview(id), queryFn: () => fetchOverview(id), enabled: !!id });
+  const query = useOverview(id);
   const [filters, setFilters] = useState<OverviewFilters>({ student: '', grader: '', exercise: '' });
   const deferred = useDeferredValue(filters);
   const lines = useMemo(() => buildLines(query.data ?? []), [query.data]);
