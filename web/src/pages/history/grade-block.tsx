@@ -67,12 +67,6 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
       setMoving(false);
     }
   }
-  // After a save the desk beside (double-correction state, gradings now visible) is read again;
-  // this block keeps its own state (it only reads `initial` when mounted).
-  useEffect(() => {
-    if (status === 'saved') void queryClient.invalidateQueries({ queryKey: gradingKeys.history(history.user._id, exercise._id) });
-  }, [status, queryClient, history.user._id, exercise._id]);
-
   const nextRef = useRef(nextCopy);
   nextRef.current = nextCopy;
 
