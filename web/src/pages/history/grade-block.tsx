@@ -149,7 +149,7 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
           </Text>
           <Group gap="sm">
             {roles.isAdmin && exercise.answerFormat === 'pdf' ? (
-              <Button variant="light" color="orange" onClick={sendBackToSorting}>
+              <Button variant="default" c="red.9" onClick={sendBackToSorting}>
                 Remettre au triage
               </Button>
             ) : null}
