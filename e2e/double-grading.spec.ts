@@ -105,10 +105,13 @@ test.describe('Double correction', () => {
 
     // Zoom: the page is drawn again wider (sharp), and « Ajuster à la largeur » brings it back.
     const canvas = p1.getByRole('img', { name: 'Copie, page 1 sur 1' });
-    const fitWidth = await canvas.evaluate((c) => (c as HTMLCanvasElement).width);
+    // Measured against the scroll region (the view), not a width read while the page may still be resizing.
+    const ratio = () => canvas.evaluate((c) => c.getBoundingClientRect().width / c.closest('[role="region"]')!.clientWidth);
     await p1.getByRole('button', { name: 'Zoom avant' }).click();
     await expect(p1.getByTestId('pdf-zoom')).toHaveText('125\u202f%');
-    await expect.poll(() => canvas.evaluate((c) => (c as HTMLCanvasElement).width)).toBeGreaterThan(fitWidth * 1.2);
+    await expect.poll(ratio).toBeGreaterThan(1.2);
+    // Drawn again at the zoom (bitmap as wide as its CSS box times the device ratio), not stretched.
+    await expect.poll(() => canvas.evaluate((c) => (c as HTMLCanvasElement).width / c.getBoundingClientRect().width)).toBeGreaterThan(0.95);
     await p1.getByRole('button', { name: 'Ajuster à la largeur' }).click();
     await expect(p1.getByTestId('pdf-zoom')).toHaveText('100\u202f%');
 
