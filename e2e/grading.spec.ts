@@ -66,7 +66,7 @@ test.describe('Correction', () => {
     await expect(page.getByRole('link', { name: 'Alice Abel, Carrés : à corriger' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Exporter en CSV' })).toHaveCount(0);
     await expectAccessible(page, '/grader/{id} (correcteur)');
-    await page.getByTitle('Corriger la copie suivante : Carrés').click();
+    await page.getByRole('button', { name: 'Corriger la copie suivante : Carrés' }).click();
 
     const gradeOne = async (grade: string, options: { comment?: string; hide?: boolean } = {}) => {
       await expect(page).toHaveURL(new RegExp(`/history/[0-9a-f-]{36}/${ex1}$`));

@@ -11,6 +11,9 @@ export interface ExerciseFields {
   title: string;
   answerFormat: AnswerFormat;
   statementVersions: Array<{ content: string; answer: string | null }>;
+  /** Issue 20: what the exercise is worth (default 1) and its marking-scheme items. */
+  maxPoints?: number;
+  schemeItems?: Array<{ id?: string; text: string; points: number }>;
 }
 
 /** GET /exos/raw/{chapterId}: every exercise with all versions and expected answers (admin). */

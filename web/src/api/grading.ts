@@ -8,6 +8,8 @@ import type {
   OverviewRow,
   SelectedAnswer,
 } from '@olympe/contract';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { api, isApiError } from './client';
 
 export const gradingKeys = {
@@ -47,6 +49,29 @@ export async function fetchHistory(userId: string, exerciseId: string): Promise<
   return data;
 }
 
+export const historyQuery = (userId: string, exerciseId: string) =>
+  queryOptions({ queryKey: gradingKeys.history(userId, exerciseId), queryFn: () => fetchHistory(userId, exerciseId), enabled: !!userId && !!exerciseId });
+
+/** One pupil's answers to one exercise, with the grade block (the corrector's desk). */
+export function useHistory(userId: string, exerciseId: string) {
+  return useQuery(historyQuery(userId, exerciseId));
+}
+
+/**
+ * The next copy of an exercise for the desk: the table behind is marked stale (it must show the
+ * grade just given when the corrector goes back), then the server picks the copy.
+ */
+export function useNextCopy(chapterId: string) {
+  const client = useQueryClient();
+  return useCallback(
+    async (exerciseId: string): Promise<SelectedAnswer> => {
+      void client.invalidateQueries({ queryKey: gradingKeys.table(chapterId) });
+      return selectNextAnswer(exerciseId);
+    },
+    [client, chapterId],
+  );
+}
+
 export type GradeSaveOutcome = { ok: true; saved: GradeSaved } | { ok: false; conflict: GradeConflict };
 
 /**
@@ -69,6 +94,13 @@ export async function saveGrade(body: GradeSave): Promise<GradeSaveOutcome> {
 /** POST /answer/relabel/ (admins, PDF answers): sends the copy back to sorting. */
 export async function relabelAnswer(answerId: string): Promise<void> {
   await api.post('/answer/relabel/', { answerId });
+}
+
+export const overviewQuery = (chapterId: string) =>
+  queryOptions({ queryKey: gradingKeys.overview(chapterId), queryFn: () => fetchOverview(chapterId), enabled: !!chapterId });
+
+export function useOverview(chapterId: string) {
+  return useQuery(overviewQuery(chapterId));
 }
 
 /** GET /answer/overview/{chapterId}. */

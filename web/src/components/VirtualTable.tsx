@@ -28,6 +28,11 @@ export interface VirtualColumn<T> {
   sortValue?: (row: T) => string | number | null | undefined;
   /** Accessible name of the sort button when the header is not plain text. */
   sortLabel?: string;
+  /**
+   * The cell's full text: its text wraps (up to two lines, then cut) and the whole text shows on
+   * hover (issue 20: names and titles are never cut to « Somme d… » without a way to read them).
+   */
+  fullText?: (row: T) => string;
 }
 
 export type SortDirection = 'asc' | 'desc';
@@ -84,6 +89,11 @@ export function sortRows<T>(rows: readonly T[], value: (row: T) => string | numb
 }
 
 const cellStyle: CSSProperties = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' };
+// Headers wrap between words (and inside a word too long for the column) instead of being cut.
+const headerStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'anywhere', verticalAlign: 'bottom' };
+const wrapCellStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'anywhere' };
+// Two lines, then an ellipsis; the title attribute gives the rest.
+const clampStyle: CSSProperties = { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' };
 
 export function VirtualTable<T>({
   rows,
@@ -152,12 +162,12 @@ export function VirtualTable<T>({
               const ariaSort = column.sortValue ? (direction ? (direction === 'asc' ? 'ascending' : 'descending') : 'none') : undefined;
               const Icon = !direction ? IconArrowsSort : direction === 'asc' ? IconArrowUp : IconArrowDown;
               return (
-                <Table.Th key={column.key} aria-sort={ariaSort} style={{ width: column.width, textAlign: column.align }}>
+                <Table.Th key={column.key} aria-sort={ariaSort} style={{ ...headerStyle, width: column.width, textAlign: column.align }}>
                   {column.sortValue ? (
                     <UnstyledButton
                       onClick={() => toggleSort(column.key)}
                       aria-label={column.sortLabel}
-                      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 700, fontSize: 'inherit', maxWidth: '100%' }}
+                      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 700, fontSize: 'inherit', maxWidth: '100%', textAlign: 'inherit' }}
                     >
                       {column.header}
                       <Icon size={14} aria-hidden="true" />
@@ -184,12 +194,22 @@ export function VirtualTable<T>({
           {items.map((item) => {
             const row = sorted[item.index];
             return (
+              // A row whose text wraps is taller than rowHeight: rows are not measured (the rendered
+              // window then covers more than the view, never less), the scroll bar is approximate.
               <Table.Tr key={rowKey(row)} aria-rowindex={item.index + 2} style={{ height: rowHeight }}>
-                {columns.map((column) => (
-                  <Table.Td key={column.key} style={{ ...cellStyle, textAlign: column.align }}>
-                    {column.cell(row, item.index)}
-                  </Table.Td>
-                ))}
+                {columns.map((column) =>
+                  column.fullText ? (
+                    <Table.Td key={column.key} style={{ ...wrapCellStyle, textAlign: column.align }}>
+                      <div style={clampStyle} title={column.fullText(row)}>
+                        {column.cell(row, item.index)}
+                      </div>
+                    </Table.Td>
+                  ) : (
+                    <Table.Td key={column.key} style={{ ...cellStyle, textAlign: column.align }}>
+                      {column.cell(row, item.index)}
+                    </Table.Td>
+                  ),
+                )}
               </Table.Tr>
             );
           })}

@@ -1,7 +1,9 @@
-import { useRef } from 'react';
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { useRef, useState } from 'react';
+import { ActionIcon, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconArrowAutofitWidth, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { PDF_FAILED_TEXT, useElementWidth, usePageCanvas, usePdfDocument } from './use-pdf';
+import { FIT_WIDTH, formatZoom, pageWidth, zoomIn, zoomOut, ZOOM_STEPS } from './zoom';
 
 export interface PdfViewProps {
   /** The stored path, e.g. "pdfs/<id>.pdf". */
@@ -16,12 +18,18 @@ const RESIZE_DEBOUNCE_MS = 150;
  * SPEC §2 Viewer: every page drawn on its own canvas, stacked, scaled to the container width and
  * drawn again when that width changes. The bytes come through the one API client (bearer
  * header); pdf.js is imported only when this component mounts.
+ *
+ * Issue 20: zoom in and out and « Ajuster à la largeur » (buttons big enough for a finger). A zoom
+ * draws the pages again at the new size, so handwriting stays sharp instead of a stretched bitmap;
+ * past the width the pages scroll sideways in a focusable region (arrows scroll it).
  */
 export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const { doc, failed } = usePdfDocument(path);
+  const [zoom, setZoom] = useState<number>(FIT_WIDTH);
   // A window resize redraws the pages once it settles.
   const width = useElementWidth(containerRef, RESIZE_DEBOUNCE_MS);
+  const drawn = pageWidth(width, zoom);
 
   return (
     <div ref={containerRef} style={{ width: '100%' }}>
@@ -32,10 +40,46 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
           <Loader role="status" aria-label="Chargement du PDF" />
         </Center>
       ) : (
-        <Stack gap="sm">
-          {Array.from({ length: doc.numPages }, (_, i) => (
-            <PdfPage key={i} doc={doc} pageNumber={i + 1} width={width} label={`${label}, page ${i + 1} sur ${doc.numPages}`} />
-          ))}
+        <Stack gap="xs">
+          <Group gap="xs" role="toolbar" aria-label={`Zoom : ${label}`} wrap="wrap">
+            <ActionIcon variant="default" size="lg" aria-label="Zoom arrière" onClick={() => setZoom(zoomOut)} disabled={zoom <= ZOOM_STEPS[0]}>
+              <IconZoomOut size={18} aria-hidden="true" />
+            </ActionIcon>
+            <Text size="sm" w={52} ta="center" aria-live="polite" data-testid="pdf-zoom">
+              {formatZoom(zoom)}
+            </Text>
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label="Zoom avant"
+              onClick={() => setZoom(zoomIn)}
+              disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]}
+            >
+              <IconZoomIn size={18} aria-hidden="true" />
+            </ActionIcon>
+            <Button
+              variant="default"
+              size="sm"
+              leftSection={<IconArrowAutofitWidth size={18} aria-hidden="true" />}
+              onClick={() => setZoom(FIT_WIDTH)}
+              disabled={zoom === FIT_WIDTH}
+            >
+              Ajuster à la largeur
+            </Button>
+          </Group>
+          <div
+            role="region"
+            aria-label={`${label} : pages`}
+            // Focusable so the keyboard can scroll a zoomed page (axe: scrollable-region-focusable).
+            tabIndex={0}
+            style={{ overflowX: 'auto', maxWidth: '100%' }}
+          >
+            <Stack gap="sm" w={drawn > 0 ? drawn : undefined}>
+              {Array.from({ length: doc.numPages }, (_, i) => (
+                <PdfPage key={i} doc={doc} pageNumber={i + 1} width={drawn} label={`${label}, page ${i + 1} sur ${doc.numPages}`} />
+              ))}
+            </Stack>
+          </div>
         </Stack>
       )}
     </div>

@@ -19,6 +19,7 @@ import {
   isHiddenInAnalysis,
   timeWarning,
   totalScore,
+  totalText,
 } from './chapter-view';
 import { ExerciseCard } from './exercise-card';
 import { FINISH_LABEL, FinishConfirmModal } from './finish-confirm-modal';
@@ -134,7 +135,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           <RichText content={page.headerStudents} label="Instructions générales" />
         </Paper>
       )}
-      {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalScore(page.exercises, answers)}</Text>}
+      {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
       {remaining !== null && remaining > 0 && (
         // Stays under the header while the pupil scrolls through the exercises (a phone shows one at a time).
         <Box py={4} bg="var(--mantine-color-body)" style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}>

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   availabilityText,
   chapterView,
+  scoreText,
+  totalText,
   formatDuration,
   formatParisClock,
   formatRemaining,
@@ -120,5 +122,16 @@ describe('isHiddenInAnalysis', () => {
     expect(isHiddenInAnalysis('', answer(null))).toBe(true);
     expect(isHiddenInAnalysis('', answer('Bien'))).toBe(false);
     expect(isHiddenInAnalysis('Énoncé', undefined)).toBe(false);
+  });
+});
+
+describe('scores against the maximum (issue 20)', () => {
+  it('reads « total / maximum » with a decimal comma, and the bare total without a maximum', () => {
+    expect(totalText(7.5, 12)).toBe('7,5\u00a0/\u00a012');
+    expect(totalText(7, undefined)).toBe('7');
+    expect(scoreText('1.5', 2)).toBe('1,5\u00a0/\u00a02');
+    expect(scoreText(null, 2)).toBe('0\u00a0/\u00a02');
+    expect(scoreText('X', 2)).toBe('X\u00a0/\u00a02');
+    expect(scoreText('1', undefined)).toBe('1');
   });
 });

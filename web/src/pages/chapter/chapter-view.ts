@@ -1,4 +1,4 @@
-import { formatFrenchDate, formatParisDateTime, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
+import { formatFrenchDate, formatParisDateTime, formatPoints, formatTotal, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
 
 /** SPEC §9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
 export function formatRemaining(seconds: number): string {
@@ -110,4 +110,16 @@ export function isRefusedKey(event: { key: string; ctrlKey: boolean; metaKey: bo
 /** SPEC §2: in analysis mode an exercise is hidden when its statement is empty and it has no grade comment. */
 export function isHiddenInAnalysis(statement: string, answer: MyAnswer | undefined): boolean {
   return statement.trim() === '' && !answer?.grade_comment?.trim();
+}
+
+/** Issue 20: « 7 / 12 » (decimal comma) once the server sends the maximum; the bare total before. */
+export function totalText(total: number, maxTotal: number | undefined): string {
+  return maxTotal === undefined ? String(total) : formatTotal(total, maxTotal);
+}
+
+/** Issue 20: an exercise's score against its points (« 1,5 / 2 »; « X » stays as is; none is 0). */
+export function scoreText(grade: string | null, maxPoints: number | undefined): string {
+  if (maxPoints === undefined) return grade ?? '0';
+  const n = grade === null ? 0 : parseDecimal(grade);
+  return n === null ? `${grade}\u00a0/\u00a0${formatPoints(maxPoints)}` : formatTotal(n, maxPoints);
 }

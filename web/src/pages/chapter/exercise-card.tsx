@@ -8,6 +8,7 @@ import { saveStateLabel, type AnswerQueue, type SaveState } from '../../lib/answ
 import { RichText } from './rich-text';
 import { withTestReturn } from '../../layout/test-return-bar';
 import { usePdfUpload } from './use-pdf-upload';
+import { scoreText } from './chapter-view';
 
 interface Props {
   exercise: ExerciseView;
@@ -39,7 +40,8 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, testCh
         )}
         {analysis && exercise.answerFormat !== 'none' && (
           <Stack gap={4}>
-            <Text fw={600}>Score : {answer?.grade ?? 0}</Text>
+            {/* Issue 20: the grade read against what the exercise is worth (« 1 / 2 »). */}
+            <Text fw={600}>Score : {scoreText(answer?.grade ?? null, exercise.maxPoints)}</Text>
             <Text fw={600}>Commentaire :</Text>
             {answer?.grade_comment ? <RichText content={answer.grade_comment} label={`Commentaire : ${exercise.title}`} /> : null}
           </Stack>

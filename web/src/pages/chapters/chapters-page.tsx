@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ActionIcon, Anchor, Button, Checkbox, Group, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -10,6 +11,7 @@ import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
 import { planChapterSave, rowOf, runChapterSave } from './plan-save';
 import { PageHeading } from '../../components/page-heading';
+import { GradingOptionsDialog } from './grading-options-dialog';
 
 /** SPEC §2 "Chapter management (/chapters)": editable titles and flags, delete, add, links, save. */
 export function ChaptersPage() {
@@ -20,6 +22,8 @@ export function ChaptersPage() {
     toRows: (chapters) => chapters.map(rowOf),
     deletedOf: (row) => row._id,
   });
+  // Issue 20: the grading options (anonymous, double correction) of one saved chapter, in a dialog.
+  const [optionsOf, setOptionsOf] = useState<{ id: string; name: string } | null>(null);
 
   const paperIds = new Set((query.data ?? []).filter((c) => c.offline).map((c) => c._id));
   const title = 'Gestion des chapitres';
@@ -101,6 +105,9 @@ export function ChaptersPage() {
                         <Anchor component={Link} to={paths.exos(row._id)} aria-label={`Exercices du chapitre ${name}`}>
                           Exercices
                         </Anchor>
+                        <Anchor component="button" type="button" onClick={() => setOptionsOf({ id: row._id!, name })} aria-label={`Options de correction du chapitre ${name}`}>
+                          Correction
+                        </Anchor>
                         <Anchor component={Link} to={paths.access(row._id)} aria-label={`Accès au chapitre ${name}`}>
                           Accès
                         </Anchor>
@@ -129,6 +136,7 @@ export function ChaptersPage() {
           })}
         </Table.Tbody>
       </Table>
+      {optionsOf ? <GradingOptionsDialog chapterId={optionsOf.id} name={optionsOf.name} onClose={() => setOptionsOf(null)} /> : null}
       <Group>
         <Button variant="default" onClick={addChapter}>
           Ajouter un chapitre

@@ -18,6 +18,7 @@ import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { draftOf, hasChanges, newExercise, newVersion, planExerciseSave } from './plan-save';
 import { PageHeading } from '../../components/page-heading';
+import { SchemeEditor } from './scheme-editor';
 
 const formatOptions = ANSWER_FORMATS.map((f) => ({ value: f, label: ANSWER_FORMAT_LABELS[f] }));
 
@@ -149,6 +150,17 @@ export function ExosPage() {
                     allowDeselect={false}
                     onChange={(v) => v && edit(d.key, { answerFormat: v as AnswerFormat })}
                   />
+                  {d.answerFormat !== 'none' && (
+                    <TextInput
+                      mt="xs"
+                      label="Noté sur"
+                      aria-label={`Noté sur (points) : exercice ${n}`}
+                      description="Points, ex. 2,5"
+                      inputMode="decimal"
+                      value={d.maxPoints}
+                      onChange={(e) => edit(d.key, { maxPoints: e.currentTarget.value })}
+                    />
+                  )}
                 </Table.Td>
                 <Table.Td>
                   <Stack gap="sm">
@@ -204,6 +216,7 @@ export function ExosPage() {
                     >
                       Ajouter une version
                     </Button>
+                    {d.answerFormat !== 'none' && <SchemeEditor n={n} scheme={d.scheme} onChange={(scheme) => edit(d.key, { scheme })} />}
                   </Stack>
                 </Table.Td>
                 <Table.Td>

@@ -20,9 +20,36 @@ describe('planExerciseSave', () => {
   it('creates new exercises with the SPEC §9 defaults', () => {
     expect(planExerciseSave([saved, newExercise()], ['old'])).toEqual({
       deletes: ['old'],
-      creates: [{ title: 'Nouvel exercice', answerFormat: 'numeric', statementVersions: [{ content: 'Nouvelle version', answer: null }] }],
+      creates: [
+        { title: 'Nouvel exercice', answerFormat: 'numeric', statementVersions: [{ content: 'Nouvelle version', answer: null }], maxPoints: 1, schemeItems: [] },
+      ],
       updates: [],
     });
+  });
+
+  it('sends the points and the marking scheme (issue 20), refusing a scheme above the points', () => {
+    const scheme = [
+      { key: 's1', id: '7c1b2a3d-0000-4000-8000-000000000001', text: 'Initialisation', points: '1' },
+      { key: 's2', text: ' Hérédité ', points: '1,5' },
+    ];
+    expect(planExerciseSave([{ ...saved, maxPoints: '2,5', scheme }], [])).toMatchObject({
+      updates: [
+        {
+          _id: 'e1',
+          changes: {
+            maxPoints: 2.5,
+            schemeItems: [
+              { id: '7c1b2a3d-0000-4000-8000-000000000001', text: 'Initialisation', points: 1 },
+              { text: 'Hérédité', points: 1.5 },
+            ],
+          },
+        },
+      ],
+    });
+    expect(planExerciseSave([{ ...saved, maxPoints: '2', scheme }], [])).toEqual({
+      error: 'Exercice 1 : le barème totalise 2,5 points pour un exercice noté sur 2.',
+    });
+    expect(planExerciseSave([{ ...saved, maxPoints: '-1' }], [])).toMatchObject({ error: expect.stringContaining('positif ou nul') });
   });
 
   it('patches only the changed fields', () => {

@@ -1,4 +1,6 @@
 import {
+  formatPoints,
+  MAX_POINTS_DEFAULT,
   NEW_EXERCISE_TITLE,
   NEW_VERSION_CONTENT,
   TITLE_MAX,
@@ -23,8 +25,21 @@ export interface ExerciseDraft {
   title: string;
   answerFormat: AnswerFormat;
   versions: VersionDraft[];
+  /** Issue 20: points as typed (« 2,5 ») and the marking-scheme items. */
+  maxPoints: string;
+  scheme: SchemeDraft[];
   saved?: ExerciseFields;
 }
+
+export interface SchemeDraft {
+  key: string;
+  /** Kept from the server so grades that ticked this item still point at it. */
+  id?: string;
+  text: string;
+  points: string;
+}
+
+export const newSchemeItem = (): SchemeDraft => ({ key: newKey(), text: '', points: '1' });
 
 let counter = 0;
 export const newKey = () => `k-${Date.now()}-${counter++}`;
@@ -37,6 +52,8 @@ export const newExercise = (): ExerciseDraft => ({
   title: NEW_EXERCISE_TITLE,
   answerFormat: 'numeric',
   versions: [newVersion()],
+  maxPoints: formatPoints(MAX_POINTS_DEFAULT),
+  scheme: [],
 });
 
 export function draftOf(e: ExerciseRaw): ExerciseDraft {
@@ -46,7 +63,15 @@ export function draftOf(e: ExerciseRaw): ExerciseDraft {
     title: e.title,
     answerFormat: e.answerFormat,
     versions: e.statementVersions.map((v) => ({ key: newKey(), content: v.content, answer: v.answer ?? '' })),
-    saved: { title: e.title, answerFormat: e.answerFormat, statementVersions: e.statementVersions },
+    maxPoints: formatPoints(e.maxPoints ?? MAX_POINTS_DEFAULT),
+    scheme: (e.schemeItems ?? []).map((i) => ({ key: newKey(), id: i.id, text: i.text, points: formatPoints(i.points) })),
+    saved: {
+      title: e.title,
+      answerFormat: e.answerFormat,
+      statementVersions: e.statementVersions,
+      maxPoints: e.maxPoints ?? MAX_POINTS_DEFAULT,
+      schemeItems: (e.schemeItems ?? []).map((i) => ({ id: i.id, text: i.text, points: i.points })),
+    },
   };
 }
 
@@ -59,6 +84,8 @@ export function fieldsOf(d: ExerciseDraft): ExerciseFields {
       content: v.content,
       answer: d.answerFormat === 'numeric' && v.answer.trim() !== '' ? v.answer.trim() : null,
     })),
+    maxPoints: parseDecimal(d.maxPoints) ?? MAX_POINTS_DEFAULT,
+    schemeItems: d.scheme.map((i) => ({ ...(i.id ? { id: i.id } : {}), text: i.text.trim(), points: parseDecimal(i.points) ?? 0 })),
   };
 }
 
@@ -77,6 +104,8 @@ export function changesOf(d: ExerciseDraft): Partial<ExerciseFields> {
   if (now.title !== saved.title) changes.title = now.title;
   if (now.answerFormat !== saved.answerFormat) changes.answerFormat = now.answerFormat;
   if (JSON.stringify(now.statementVersions) !== JSON.stringify(saved.statementVersions)) changes.statementVersions = now.statementVersions;
+  if (now.maxPoints !== saved.maxPoints) changes.maxPoints = now.maxPoints;
+  if (JSON.stringify(now.schemeItems) !== JSON.stringify(saved.schemeItems ?? [])) changes.schemeItems = now.schemeItems;
   return changes;
 }
 
@@ -92,6 +121,16 @@ export function planExerciseSave(drafts: readonly ExerciseDraft[], deletedIds: r
     if (title.length > TITLE_MAX) return { error: `${label} : le titre est trop long (${TITLE_MAX} caractères au plus).` };
     if (d.versions.length === 0) return { error: `${label} : un exercice doit avoir au moins une version.` };
     if (d.versions.length > VERSIONS_MAX) return { error: `${label} : ${VERSIONS_MAX} versions au plus.` };
+    const max = parseDecimal(d.maxPoints);
+    if (max === null || max < 0) return { error: `${label} : les points doivent être un nombre positif ou nul.` };
+    let sum = 0;
+    for (const [k, item] of d.scheme.entries()) {
+      const points = parseDecimal(item.points);
+      if (item.text.trim() === '') return { error: `${label} : l’élément de barème ${k + 1} n’a pas de texte.` };
+      if (points === null || points < 0) return { error: `${label} : les points de l’élément de barème ${k + 1} doivent être un nombre positif ou nul.` };
+      sum += points;
+    }
+    if (sum > max + 1e-9) return { error: `${label} : le barème totalise ${formatPoints(sum)} points pour un exercice noté sur ${formatPoints(max)}.` };
     if (d.answerFormat === 'numeric') {
       for (const [k, v] of d.versions.entries()) {
         if (v.answer.trim() !== '' && parseDecimal(v.answer) === null) {

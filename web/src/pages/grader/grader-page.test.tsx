@@ -74,7 +74,7 @@ describe('GraderPage', () => {
     fireEvent.change(await screen.findByLabelText('Rechercher par nom ou prénom'), { target: { value: 'elie' } });
     await waitFor(() => expect(screen.getByText('1/2 élèves')).toBeTruthy());
     expect(screen.getByRole('button', { name: /Exporter en CSV/ })).toBeTruthy();
-    fireEvent.click(screen.getByTitle('Corriger la copie suivante : Preuve'));
+    fireEvent.click(screen.getByRole('button', { name: 'Corriger la copie suivante : Preuve' }));
     expect(await screen.findByText('Page historique')).toBeTruthy();
     expect(api.selectNextAnswer).toHaveBeenCalledWith('e2');
   });

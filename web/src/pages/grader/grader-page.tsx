@@ -1,9 +1,9 @@
 import { useCallback, useDeferredValue, useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
-import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconRobot, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { cellKind, type GradingTable } from '@olympe/contract';
+import { formatPoints, type GradingTable } from '@olympe/contract';
 import {
   fetchGradingTable,
   fetchUnlabeledCount,
@@ -20,12 +20,14 @@ import {
   countByExercise,
   filterRows,
   formatTotal,
+  gradingCellKind,
   resultsCsvRows,
   resultsFileName,
   totalCounts,
   type GradingRow,
 } from './grading-table';
 import { PageHeading } from '../../components/page-heading';
+import { ArbitrationList, AssignmentsPanel, CorrectorProgressLine, ProgressCounts } from './marks-sections';
 
 /** SPEC §9: grading table height is the window height minus 200 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
@@ -40,6 +42,8 @@ const CELL_STYLES: Record<string, CSSProperties> = {
   graded: { background: 'var(--mantine-color-green-1)', color: 'var(--mantine-color-gray-9)' },
   excused: { background: 'var(--mantine-color-gray-2)', color: 'var(--mantine-color-gray-8)' },
   ungraded: { background: 'var(--mantine-color-red-1)', color: 'var(--mantine-color-red-9)' },
+  // Issue 20: « ≠ », two grades too far apart, awaiting an admin.
+  arbitration: { background: 'var(--mantine-color-orange-1)', color: 'var(--mantine-color-gray-9)', outline: '2px solid var(--mantine-color-orange-7)' },
 };
 const cellLinkStyle: CSSProperties = {
   display: 'block',
@@ -130,32 +134,49 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
 
   const columns = useMemo<VirtualColumn<GradingRow>[]>(
     () => [
-      { key: 'lastName', header: 'Nom', cell: (r) => r.lastName, sortValue: byLastName, width: 180 },
-      { key: 'firstName', header: 'Prénom', cell: (r) => r.firstName, sortValue: byFirstName, width: 150 },
-      { key: 'total', header: 'TOT', cell: (r) => formatTotal(r.total), sortValue: byTotal, width: 80, align: 'center' },
+      { key: 'lastName', header: 'Nom', cell: (r) => r.lastName, sortValue: byLastName, width: 180, fullText: (r) => r.lastName ?? '' },
+      { key: 'firstName', header: 'Prénom', cell: (r) => r.firstName, sortValue: byFirstName, width: 150, fullText: (r) => r.firstName ?? '' },
+      {
+        key: 'total',
+        // Issue 20: totals read against the maximum (« TOT » on 12).
+        header: table.maxTotal !== undefined ? `TOT / ${formatPoints(table.maxTotal)}` : 'TOT',
+        sortLabel: table.maxTotal !== undefined ? `TOT sur ${formatPoints(table.maxTotal)}` : undefined,
+        cell: (r) => formatTotal(r.total),
+        sortValue: byTotal,
+        width: 90,
+        align: 'center',
+      },
       ...exercises.map<VirtualColumn<GradingRow>>((exercise, i) => ({
         key: exercise._id,
-        width: 110,
+        width: table.chapter.doubleGrading ? 140 : 120,
         align: 'center',
         header: (
-          <UnstyledButton
-            onClick={() => openNext(exercise._id)}
-            disabled={selecting !== null}
-            title={`Corriger la copie suivante : ${exercise.title}`}
-            style={{ display: 'block', width: '100%', textAlign: 'center', fontWeight: 700 }}
-          >
-            <Text span inherit lineClamp={1}>
-              {exercise.title}
-            </Text>
+          // Issue 20: the title wraps (three lines, then cut) and shows whole in a tooltip on hover and on focus.
+          <Tooltip label={exercise.title} events={{ hover: true, focus: true, touch: false }} multiline maw={320} withinPortal>
+            <UnstyledButton
+              onClick={() => openNext(exercise._id)}
+              disabled={selecting !== null}
+              aria-label={`Corriger la copie suivante : ${exercise.title}`}
+              style={{ display: 'block', width: '100%', textAlign: 'center', fontWeight: 700, overflowWrap: 'anywhere' }}
+            >
+              <Text span inherit lineClamp={3}>
+                {exercise.title}
+              </Text>
             <Text span size="xs" fw={400} display="block" aria-label={`${counts[i].graded} corrigées sur ${counts[i].answered} réponses`}>
-              {counts[i].graded} / {counts[i].answered}
-            </Text>
-          </UnstyledButton>
+                {counts[i].graded} / {counts[i].answered}
+              </Text>
+              {exercise.maxPoints !== undefined ? (
+                <Text span size="xs" fw={400} display="block">
+                  sur {formatPoints(exercise.maxPoints)}
+                </Text>
+              ) : null}
+            </UnstyledButton>
+          </Tooltip>
         ),
         cell: (r) => <GradeCell row={r} exerciseId={exercise._id} exerciseTitle={exercise.title} value={r.data[i]} />,
       })),
     ],
-    [exercises, counts, selecting, openNext],
+    [exercises, counts, selecting, openNext, table.maxTotal, table.chapter.doubleGrading],
   );
 
   return (
@@ -203,6 +224,10 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
           </>
         )}
       </Group>
+      {table.progress && table.chapter.doubleGrading ? <ProgressCounts exercises={exercises} progress={table.progress} /> : null}
+      {table.correctors && table.correctors.length > 0 ? <CorrectorProgressLine correctors={table.correctors} /> : null}
+      {roles.isAdmin && table.chapter.doubleGrading ? <ArbitrationList chapterId={chapterId} /> : null}
+      {roles.isAdmin ? <AssignmentsPanel chapterId={chapterId} /> : null}
       {/* Cells are plain links (cheap to render by the hundred while scrolling); one handler keeps
           their navigation inside the app, and modified clicks (new tab) to the browser. */}
       <div onClick={followCellLink}>
@@ -222,10 +247,10 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
 
 /** SPEC §2: green with the grade, gray X, red "?", each linking to the history; blank when no answer. */
 function GradeCell({ row, exerciseId, exerciseTitle, value }: { row: GradingRow; exerciseId: string; exerciseTitle: string; value: string }) {
-  const kind = cellKind(value);
+  const kind = gradingCellKind(value);
   if (kind === 'none') return null;
   const who = `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim();
-  const what = kind === 'ungraded' ? 'à corriger' : kind === 'excused' ? 'X' : `note ${value}`;
+  const what = kind === 'ungraded' ? 'à corriger' : kind === 'excused' ? 'X' : kind === 'arbitration' ? 'à arbitrer (≠)' : `note ${value}`;
   return (
     <a
       href={paths.history(row.id, exerciseId)}

@@ -1,4 +1,4 @@
-import { cellKind, CELL_EXCUSED, CELL_NONE, normalizeText, totalOf, type GradingTable } from '@olympe/contract';
+import { CELL_ARBITRATION, cellKind, CELL_EXCUSED, CELL_NONE, normalizeText, totalOf, type CellKind, type GradingTable } from '@olympe/contract';
 import type { CsvCell } from '../../lib/csv';
 
 /** One line of the grading table, with what the page needs precomputed once per load. */
@@ -20,9 +20,17 @@ export function buildRows(table: GradingTable): GradingRow[] {
   return Object.entries(table.users).map(([id, u]) => ({
     id,
     ...u,
+    // Anonymous correction (issue 20): a corrector gets « Copie 0042 » in place of the names.
+    lastName: u.pseudonym ?? u.lastName,
     total: totalOf(u.data),
-    search: normalizeText(`${u.lastName ?? ''} ${u.firstName ?? ''}`),
+    search: normalizeText(u.pseudonym ?? `${u.lastName ?? ''} ${u.firstName ?? ''}`),
   }));
+}
+
+/** A cell's kind, with « ≠ » (double correction, two grades too far apart) awaiting an admin. */
+export type GradingCellKind = CellKind | 'arbitration';
+export function gradingCellKind(value: string): GradingCellKind {
+  return value === CELL_ARBITRATION ? 'arbitration' : cellKind(value);
 }
 
 /** SPEC §2: "Rechercher par nom ou prénom", accent- and case-insensitive; every word must match. */
@@ -42,10 +50,10 @@ export function countByExercise(rows: readonly GradingRow[], exerciseCount: numb
   const counts = Array.from({ length: exerciseCount }, () => ({ graded: 0, answered: 0 }));
   for (const row of rows) {
     for (let i = 0; i < exerciseCount; i++) {
-      const kind = cellKind(row.data[i] ?? CELL_NONE);
+      const kind = gradingCellKind(row.data[i] ?? CELL_NONE);
       if (kind === 'none') continue;
       counts[i].answered++;
-      if (kind !== 'ungraded') counts[i].graded++;
+      if (kind !== 'ungraded' && kind !== 'arbitration') counts[i].graded++;
     }
   }
   return counts;
@@ -82,7 +90,7 @@ export function resultsCsvRows(rows: readonly GradingRow[], exercises: GradingTa
       r.total,
       ...exercises.map((_, i) => {
         const v = r.data[i] ?? CELL_NONE;
-        return v === CELL_NONE || v === CELL_EXCUSED ? '' : v;
+        return v === CELL_NONE || v === CELL_EXCUSED || v === CELL_ARBITRATION ? '' : v;
       }),
     ]),
   ];

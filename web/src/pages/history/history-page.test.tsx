@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../api/client';
@@ -60,5 +60,58 @@ describe('HistoryPage opened from a running timed test', () => {
     expect((await screen.findByRole('link', { name: /Visualiser/ })).getAttribute('href')).toBe(`/viewer/${FILE}`);
     expect(screen.queryByRole('link', { name: 'Retour à l’épreuve' })).toBeNull();
     await waitFor(() => expect(vi.mocked(api.get).mock.calls.map((c) => c[0])).not.toContain(`/chapter/start/${CHAPTER}`));
+  });
+});
+
+describe('HistoryPage as the corrector’s desk', () => {
+  const SCHEME = [
+    { id: '7c1b2a3d-0000-4000-8000-000000000001', text: 'Initialisation', points: 1 },
+    { id: '7c1b2a3d-0000-4000-8000-000000000002', text: 'Hérédité', points: 1.5 },
+  ];
+  const deskHistory = {
+    user: { _id: 'u1', firstName: null, lastName: null, pseudonym: 'Copie 0042' },
+    exercise: { _id: 'e1', title: 'Somme des carrés', answerFormat: 'numeric', chapter: CHAPTER, chapterTitle: 'Tour 1' },
+    answers: [{ _id: 'a1', answer: '650', timestamp: '2026-11-25T18:10:00.000Z' }],
+    result: { answerId: 'a1', grade: null, grade_comment: '', hidden: false, grade_timestamp: null },
+    canGrade: true,
+    desk: {
+      chapter: { _id: CHAPTER, title: 'Tour 1', anonymousGrading: true, doubleGrading: true, gradingTolerance: 1 },
+      statement: 'Calculer $1^2 + \\dots + 12^2$.',
+      version: 2,
+      expectedAnswer: '650',
+      maxPoints: 2.5,
+      schemeItems: SCHEME,
+      status: 'partial',
+      gradings: [],
+      role: 'second',
+      items: [],
+    },
+  };
+
+  beforeEach(() => {
+    vi.mocked(api.get).mockImplementation(async (url: string) => {
+      if (url.startsWith('/answer/history/')) return { data: deskHistory };
+      return { data: {} };
+    });
+    vi.mocked(api.post).mockResolvedValue({ data: { answerId: 'a1', grade: '2.5', grade_comment: '', hidden: false, grade_timestamp: '2026-11-25T18:20:00.000Z' } });
+  });
+
+  it('shows the pseudonym, the version’s expected answer, the points and the chapter link; never « Enregistré » before a save', async () => {
+    renderHistory('/history/u1/e1');
+    expect(await screen.findByRole('heading', { level: 1, name: /Copie 0042 — Somme des carrés/ })).toBeTruthy();
+    expect(screen.getByText(/Version 2 · noté sur 2,5/)).toBeTruthy();
+    expect(screen.getByText('Réponse attendue :').textContent).toContain('650');
+    expect(screen.getByRole('link', { name: 'Tour 1' }).getAttribute('href')).toBe(`/grader/${CHAPTER}`);
+    expect(screen.getByText(/Deuxième correction/)).toBeTruthy();
+    expect(screen.getByRole('status', { name: '' }).textContent).not.toContain('Enregistré');
+    expect(screen.getByText('Non corrigé')).toBeTruthy();
+    expect(screen.getByText(/enregistre la note et ouvre la copie suivante/).textContent).toMatch(/Raccourci : Ctrl \+ Entrée/);
+  });
+
+  it('makes the grade the sum of the ticked items', async () => {
+    renderHistory('/history/u1/e1');
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Initialisation : 1 pt' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Hérédité : 1,5 pts' }));
+    expect((screen.getByRole('textbox', { name: 'Note' }) as HTMLInputElement).value).toBe('2.5');
   });
 });

@@ -1,17 +1,16 @@
-import { useState } from 'react';
-import { Alert, Button, Center, Checkbox, Group, Loader, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconArrowRight, IconCheck, IconEye } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Alert, Button, Center, Grid, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconEye } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
 import { formatParisDateTime, type AnswerHistory, type GradeState } from '@olympe/contract';
-import { fetchHistory, gradingKeys, relabelAnswer, selectNextAnswer } from '../../api/grading';
+import { useHistory } from '../../api/grading';
 import { MathText } from '../../components/MathText';
 import { PdfView } from '../../components/PdfView';
 import { paths } from '../../config/paths';
-import { useSession } from '../../session/session-context';
 import { TestReturnBar, useTestReturnChapter, withTestReturn } from '../../layout/test-return-bar';
-import { filterGradeInput, STATUS_TEXT, useGradeEditor } from './use-grade-editor';
 import { PageHeading } from '../../components/page-heading';
+import { GradeBlock } from './grade-block';
+import { DeskPanel } from './desk-panel';
+import { personName } from './desk';
 
 export const NO_ANSWER = 'Aucune réponse enregistrée.';
 const HISTORY_TITLE = 'Historique des réponses';
@@ -21,7 +20,7 @@ export function HistoryPage() {
   const { uid = '', eid = '' } = useParams();
   // Opened from a running timed test (« Voir la copie », « Historique »): the way back and the time left.
   const testChapter = useTestReturnChapter();
-  const query = useQuery({ queryKey: gradingKeys.history(uid, eid), queryFn: () => fetchHistory(uid, eid), enabled: !!uid && !!eid });
+  const query = useHistory(uid, eid);
   const returnBar = testChapter ? <TestReturnBar chapterId={testChapter} /> : null;
   if (query.isPending) {
     return (
@@ -56,14 +55,15 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
   const { user, exercise, answers, result, canGrade } = history;
   const isPdf = exercise.answerFormat === 'pdf';
   const latest = answers[0];
-  const name = `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
+  const name = personName(user);
 
   return (
     <Stack>
       <PageHeading>
         {name} — {exercise.title}
       </PageHeading>
-      <Text c="gray.7">{exercise.chapterTitle}</Text>
+      {/* Staff read the chapter in the desk panel (a link to its grading table); pupils here. */}
+      {history.desk ? null : <Text c="gray.7">{exercise.chapterTitle}</Text>}
 
       {answers.length === 0 ? (
         <Text>{NO_ANSWER}</Text>
@@ -96,13 +96,30 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
         </Table>
       )}
 
-      {canGrade && result?.answerId ? (
-        <GradeBlock initial={{ ...result, answerId: result.answerId }} history={history} />
-      ) : result ? (
-        <ReadOnlyResult result={result} />
-      ) : null}
-
-      {isPdf && latest ? <PdfView key={latest.answer} path={latest.answer} label="Copie" /> : null}
+      {/* Double correction: a third corrector on a copy already graded twice only reads it (an admin arbitrates). */}
+      {canGrade && result?.answerId && history.desk?.role !== 'done' ? (
+        // The desk: statement and grade block come first in the page (first Tab stops, above the copy
+        // on a phone); on a wide screen they sit right of the copy.
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, md: isPdf ? 5 : 8 }} order={{ base: 1, md: 2 }}>
+            <Stack gap="md">
+              {history.desk ? <DeskPanel desk={history.desk} exerciseTitle={exercise.title} /> : null}
+              <GradeBlock initial={{ ...result, answerId: result.answerId }} history={history} />
+            </Stack>
+          </Grid.Col>
+          {isPdf ? (
+            <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
+              {latest ? <PdfView key={latest.answer} path={latest.answer} label="Copie" /> : null}
+            </Grid.Col>
+          ) : null}
+        </Grid>
+      ) : (
+        <>
+          {history.desk ? <DeskPanel desk={history.desk} exerciseTitle={exercise.title} /> : null}
+          {result ? <ReadOnlyResult result={result} /> : null}
+          {isPdf && latest ? <PdfView key={latest.answer} path={latest.answer} label="Copie" /> : null}
+        </>
+      )}
     </Stack>
   );
 }
@@ -117,87 +134,6 @@ function ReadOnlyResult({ result }: { result: GradeState }) {
           Note : <strong>{result.grade ?? '–'}</strong>
         </Text>
         {result.grade_comment ? <MathText value={result.grade_comment} label="Commentaire" /> : null}
-      </Stack>
-    </Paper>
-  );
-}
-
-function GradeBlock({ initial, history }: { initial: GradeState & { answerId: string }; history: AnswerHistory }) {
-  const { roles } = useSession();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { form, status, savedOnce, conflict, edit, flush } = useGradeEditor(initial);
-  const [moving, setMoving] = useState(false);
-  const { exercise } = history;
-
-  async function nextCopy() {
-    setMoving(true);
-    try {
-      await flush();
-      // The table behind must show the new grade when the corrector goes back.
-      void queryClient.invalidateQueries({ queryKey: gradingKeys.table(exercise.chapter) });
-      const next = await selectNextAnswer(exercise._id);
-      if (next.url) navigate(`/history/${next.url}`);
-    } catch (error) {
-      console.error(error);
-    } finally {
-      setMoving(false);
-    }
-  }
-
-  async function sendBackToSorting() {
-    if (!window.confirm('Remettre cette copie au triage ? Elle quittera le tableau de correction.')) return;
-    try {
-      await relabelAnswer(initial.answerId);
-      void queryClient.invalidateQueries({ queryKey: gradingKeys.table(exercise.chapter) });
-      navigate(paths.grader(exercise.chapter));
-    } catch (error) {
-      console.error(error);
-    }
-  }
-
-  // Mantine's green.9 on white is below 4.5:1 for small text (axe): the word stays dark, the tick is green.
-  const statusColor = status === 'invalid' || status === 'error' || status === 'conflict' ? 'red.9' : 'gray.8';
-  return (
-    <Paper withBorder p="md">
-      <Stack gap="sm">
-        <Title order={2}>Résultat</Title>
-        {conflict ? <Alert color="red">{conflict}</Alert> : null}
-        <Group align="flex-end">
-          <TextInput
-            label="Note"
-            description="Chiffres et point, ou X (copie blanche ou excusée)"
-            value={form.grade}
-            inputMode="decimal"
-            onChange={(e) => edit({ grade: filterGradeInput(e.currentTarget.value) })}
-            w={220}
-            error={status === 'invalid' ? STATUS_TEXT.invalid : undefined}
-          />
-          <Checkbox label="Cacher la copie" checked={form.hidden} onChange={(e) => edit({ hidden: e.currentTarget.checked })} mb={6} />
-        </Group>
-        <MathText
-          value={form.comment}
-          label="Commentaire général"
-          placeholder="Cliquez pour écrire un commentaire…"
-          onChange={(comment) => edit({ comment })}
-        />
-        <Group justify="space-between">
-          <Text size="sm" c={statusColor} role="status" aria-live="polite">
-            {status === 'saved' ? <IconCheck size={14} aria-hidden="true" color="var(--mantine-color-green-8)" style={{ verticalAlign: 'middle' }} /> : null} {STATUS_TEXT[status]}
-          </Text>
-          <Group gap="sm">
-            {roles.isAdmin && exercise.answerFormat === 'pdf' ? (
-              <Button variant="light" color="orange" onClick={sendBackToSorting}>
-                Remettre au triage
-              </Button>
-            ) : null}
-            {savedOnce ? (
-              <Button onClick={nextCopy} loading={moving} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
-                Copie suivante
-              </Button>
-            ) : null}
-          </Group>
-        </Group>
       </Stack>
     </Paper>
   );

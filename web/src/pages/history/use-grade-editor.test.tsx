@@ -44,12 +44,40 @@ describe('useGradeEditor', () => {
     await act(async () => vi.advanceTimersByTime(GRADE_SAVE_DEBOUNCE_MS));
     expect(result.current.status).toBe('conflict');
     expect(result.current.conflict).toBe('Cette copie a été modifiée…');
-    expect(result.current.form).toEqual({ grade: '5', comment: 'Autre', hidden: true });
+    expect(result.current.form).toEqual({ grade: '5', comment: 'Autre', hidden: true, items: [] });
     expect(result.current.savedOnce).toBe(false);
 
     act(() => result.current.edit({ grade: '6' }));
     await act(async () => vi.advanceTimersByTime(GRADE_SAVE_DEBOUNCE_MS));
     expect(save.mock.calls[1][0]).toMatchObject({ grade: '6', expectedGradeTimestamp: '2026-01-01T11:00:00.000Z' });
+  });
+
+  it('is not « saved » before a save of this copy succeeded, and flush says whether the grade is stored', async () => {
+    const save = vi.fn(async (body: GradeSave): Promise<GradeSaveOutcome> => ({
+      ok: true,
+      saved: { answerId: body.answerId, grade: body.grade as string, grade_comment: '', hidden: false, grade_timestamp: '2026-01-01T10:00:00.001Z' },
+    }));
+    const { result } = renderHook(() => useGradeEditor(initial, save));
+    expect(result.current.status).toBe('idle');
+    // Typed then undone: nothing was saved, so still not « Enregistré ».
+    act(() => result.current.edit({ grade: '2' }));
+    act(() => result.current.edit({ grade: '' }));
+    await act(async () => vi.advanceTimersByTime(GRADE_SAVE_DEBOUNCE_MS));
+    expect(save).not.toHaveBeenCalled();
+    expect(result.current.status).toBe('idle');
+    let stored = true;
+    await act(async () => {
+      stored = await result.current.flush();
+    });
+    expect(stored).toBe(false);
+
+    act(() => result.current.edit({ grade: '3' }));
+    await act(async () => {
+      stored = await result.current.flush();
+    });
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(stored).toBe(true);
+    expect(result.current.status).toBe('saved');
   });
 
   it('does not send an invalid grade', async () => {
@@ -59,6 +87,21 @@ describe('useGradeEditor', () => {
     await act(async () => vi.advanceTimersByTime(GRADE_SAVE_DEBOUNCE_MS));
     expect(save).not.toHaveBeenCalled();
     expect(result.current.status).toBe('invalid');
+  });
+
+  it('refuses a grade above the exercise’s maximum without sending it (X passes)', async () => {
+    const save = vi.fn(async (body: GradeSave): Promise<GradeSaveOutcome> => ({
+      ok: true,
+      saved: { answerId: body.answerId, grade: body.grade as string, grade_comment: '', hidden: false, grade_timestamp: '2026-01-01T10:00:00.001Z' },
+    }));
+    const { result } = renderHook(() => useGradeEditor(initial, save, 2));
+    act(() => result.current.edit({ grade: '2.5' }));
+    await act(async () => vi.advanceTimersByTime(GRADE_SAVE_DEBOUNCE_MS));
+    expect(save).not.toHaveBeenCalled();
+    expect(result.current.status).toBe('aboveMax');
+    act(() => result.current.edit({ grade: 'X', items: ['i1'] }));
+    await act(async () => vi.advanceTimersByTime(GRADE_SAVE_DEBOUNCE_MS));
+    expect(save.mock.calls[0][0]).toMatchObject({ grade: 'X', items: ['i1'] });
   });
 
   it('keeps digits, the dot and X in the grade field', () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { normalizeGrade, type GradeState } from '@olympe/contract';
+import { gradeAboveMaxMessage, normalizeGrade, type GradeState } from '@olympe/contract';
 import type { GradeSave } from '@olympe/contract';
 import { saveGrade as defaultSave, type GradeSaveOutcome } from '../../api/grading';
 import { showNotice } from '../../api/notify';
@@ -11,15 +11,23 @@ export interface GradeForm {
   grade: string;
   comment: string;
   hidden: boolean;
+  /** Ids of the marking-scheme items ticked (issue 20), stored with the grade. */
+  items: string[];
 }
 
-export type SaveStatus = 'saved' | 'dirty' | 'saving' | 'invalid' | 'error' | 'conflict';
+export type SaveStatus = 'idle' | 'saved' | 'dirty' | 'saving' | 'invalid' | 'aboveMax' | 'error' | 'conflict';
+
+/** What the status line says before any save of this copy (issue 20: never « Enregistré » yet). */
+export const UNGRADED_TEXT = 'Non corrigé';
 
 export const STATUS_TEXT: Record<SaveStatus, string> = {
+  // Before a save: « Non corrigé » for a copy without a grade, nothing for one graded earlier.
+  idle: '',
   saved: 'Enregistré',
   dirty: 'Modifications en attente…',
   saving: 'Enregistrement…',
   invalid: 'Note invalide : chiffres et point, ou X.',
+  aboveMax: 'Note trop élevée pour cet exercice.',
   error: 'Échec de l’enregistrement : nouvel essai à la prochaine modification.',
   conflict: 'Copie modifiée par un autre correcteur : sa version est affichée.',
 };
@@ -31,19 +39,41 @@ export const formOf = (state: GradeState): GradeForm => ({
   grade: state.grade ?? '',
   comment: state.grade_comment ?? '',
   hidden: !!state.hidden,
+  items: state.items ?? [],
 });
 
-const sameForm = (a: GradeForm, b: GradeForm) => a.grade === b.grade && a.comment === b.comment && a.hidden === b.hidden;
+const sameItems = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
+const sameForm = (a: GradeForm, b: GradeForm) =>
+  a.grade === b.grade && a.comment === b.comment && a.hidden === b.hidden && sameItems(a.items, b.items);
+
+/** Issue 20: a number above the exercise's maximum is refused here as by the server (X always passes). */
+export function isAboveMax(grade: string | null, maxPoints: number | undefined): boolean {
+  if (grade === null || grade === 'X' || maxPoints === undefined) return false;
+  return Number(grade) > maxPoints + 1e-9;
+}
+
+/** The line under the grade field when it is refused. */
+export function invalidGradeText(status: SaveStatus, maxPoints: number | undefined): string | undefined {
+  if (status === 'invalid') return STATUS_TEXT.invalid;
+  if (status === 'aboveMax') return maxPoints === undefined ? STATUS_TEXT.aboveMax : gradeAboveMaxMessage(maxPoints);
+  return undefined;
+}
 
 /**
  * The editable grade block: each edit is saved 500 ms later; saves never overlap (the next one
  * starts from the version the previous one returned). A 409 replaces the form with the state
  * another corrector saved, and says so. Pending edits are flushed on `flush()` and on unmount.
  */
-export function useGradeEditor(initial: GradeState & { answerId: string }, save: (body: GradeSave) => Promise<GradeSaveOutcome> = defaultSave) {
+export function useGradeEditor(
+  initial: GradeState & { answerId: string },
+  save: (body: GradeSave) => Promise<GradeSaveOutcome> = defaultSave,
+  maxPoints?: number,
+) {
   const [form, setForm] = useState<GradeForm>(() => formOf(initial));
-  const [status, setStatus] = useState<SaveStatus>('saved');
+  // « Enregistré » only once a save of this copy succeeded: an untouched copy starts idle.
+  const [status, setStatus] = useState<SaveStatus>('idle');
   const [savedOnce, setSavedOnce] = useState(false);
+  const savedOnceRef = useRef(false);
   const [conflict, setConflict] = useState<string | null>(null);
   const formRef = useRef(form);
   const versionRef = useRef<string | null>(initial.grade_timestamp ?? null);
@@ -60,12 +90,17 @@ export function useGradeEditor(initial: GradeState & { answerId: string }, save:
     }
     const snapshot = formRef.current;
     if (sameForm(snapshot, lastSavedRef.current)) {
-      if (mountedRef.current) setStatus('saved');
+      // Typed then undone: back to what the line said before, never « Enregistré » without a save.
+      if (mountedRef.current) setStatus(savedOnceRef.current ? 'saved' : 'idle');
       return;
     }
     const grade = normalizeGrade(snapshot.grade);
     if (grade === undefined) {
       if (mountedRef.current) setStatus('invalid');
+      return;
+    }
+    if (isAboveMax(grade, maxPoints)) {
+      if (mountedRef.current) setStatus('aboveMax');
       return;
     }
     if (mountedRef.current) setStatus('saving');
@@ -77,10 +112,12 @@ export function useGradeEditor(initial: GradeState & { answerId: string }, save:
           grade_comment: snapshot.comment,
           hidden: snapshot.hidden,
           expectedGradeTimestamp: versionRef.current,
+          items: snapshot.items,
         });
         if (outcome.ok) {
           versionRef.current = outcome.saved.grade_timestamp;
           lastSavedRef.current = snapshot;
+          savedOnceRef.current = true;
           if (!mountedRef.current) return;
           setSavedOnce(true);
           setConflict(null);
@@ -113,7 +150,7 @@ export function useGradeEditor(initial: GradeState & { answerId: string }, save:
     }
     // Edits made during the save go out next.
     if (mountedRef.current && !sameForm(formRef.current, lastSavedRef.current)) schedule();
-  }, [save]);
+  }, [save, maxPoints]);
 
   const schedule = useCallback(() => {
     clearTimeout(timerRef.current);
@@ -131,10 +168,14 @@ export function useGradeEditor(initial: GradeState & { answerId: string }, save:
     [schedule],
   );
 
-  /** Saves now what is pending (before leaving for the next copy). */
-  const flush = useCallback(async () => {
+  /**
+   * Saves now what is pending (before leaving for the next copy); true when the copy's grade is
+   * stored, i.e. a save of this copy succeeded and nothing is left unsaved.
+   */
+  const flush = useCallback(async (): Promise<boolean> => {
     clearTimeout(timerRef.current);
     await run();
+    return savedOnceRef.current && sameForm(formRef.current, lastSavedRef.current);
   }, [run]);
 
   useEffect(() => {

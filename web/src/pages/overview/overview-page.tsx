@@ -1,9 +1,8 @@
 import { useDeferredValue, useMemo, useState, type ChangeEvent } from 'react';
 import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { formatParisDateTime } from '@olympe/contract';
-import { fetchOverview, gradingKeys } from '../../api/grading';
+import { useOverview } from '../../api/grading';
 import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { paths } from '../../config/paths';
 import { buildLines, filterLines, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
@@ -17,15 +16,18 @@ const byExercise = (l: OverviewLine) => l.exercise.title;
 const byDate = (l: OverviewLine) => l.grade_timestamp ?? '';
 
 const columns: VirtualColumn<OverviewLine>[] = [
-  { key: 'student', header: 'Élève', cell: (l) => l.studentName, sortValue: byStudent },
-  { key: 'grader', header: 'Correcteur', cell: (l) => l.graderName, sortValue: byGrader },
-  { key: 'exercise', header: 'Exercice', cell: (l) => l.exercise.title, sortValue: byExercise },
+  // Issue 20: names and titles wrap (full text on hover) instead of « Somme d… ».
+  { key: 'student', header: 'Élève', cell: (l) => l.studentName, sortValue: byStudent, fullText: (l) => l.studentName },
+  { key: 'grader', header: 'Correcteur', cell: (l) => l.graderName, sortValue: byGrader, fullText: (l) => l.graderName },
+  { key: 'exercise', header: 'Exercice', cell: (l) => l.exercise.title, sortValue: byExercise, fullText: (l) => l.exercise.title },
   { key: 'grade', header: 'Note', width: 70, align: 'center', cell: (l) => l.grade ?? '' },
   {
     key: 'comment',
     header: 'Commentaire',
-    width: '22%',
-    cell: (l) => <span title={l.grade_comment ?? ''}>{truncateComment(l.grade_comment)}</span>,
+    // SPEC §9: cut at 40 characters (not by the column's width): the cell wraps to show all 40.
+    width: '24%',
+    cell: (l) => truncateComment(l.grade_comment),
+    fullText: (l) => l.grade_comment ?? '',
   },
   { key: 'date', header: 'Date', width: 215, sortValue: byDate, cell: (l) => (l.grade_timestamp ? formatParisDateTime(l.grade_timestamp) : '') },
   {
@@ -43,7 +45,7 @@ const columns: VirtualColumn<OverviewLine>[] = [
 /** SPEC §2 "Aperçu des corrections" (/overview/{id}). */
 export function OverviewPage() {
   const { id = '' } = useParams();
-  const query = useQuery({ queryKey: gradingKeys.overview(id), queryFn: () => fetchOverview(id), enabled: !!id });
+  const query = useOverview(id);
   const [filters, setFilters] = useState<OverviewFilters>({ student: '', grader: '', exercise: '' });
   const deferred = useDeferredValue(filters);
   const lines = useMemo(() => buildLines(query.data ?? []), [query.data]);

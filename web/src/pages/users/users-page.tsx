@@ -122,8 +122,8 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
 
   const columns = useMemo<VirtualColumn<GroupMember>[]>(
     () => [
-      { key: 'firstName', header: 'Prénom', width: '12%', cell: (m) => m.firstName, sortValue: byFirstName },
-      { key: 'lastName', header: 'Nom', width: '14%', cell: (m) => m.lastName, sortValue: byLastName },
+      { key: 'firstName', header: 'Prénom', width: '12%', cell: (m) => m.firstName, sortValue: byFirstName, fullText: (m) => m.firstName ?? '' },
+      { key: 'lastName', header: 'Nom', width: '14%', cell: (m) => m.lastName, sortValue: byLastName, fullText: (m) => m.lastName ?? '' },
       { key: 'grade', header: 'Classe', width: 70, cell: (m) => gradeLabel(m.grade) },
       { key: 'gender', header: 'Genre', width: 64, cell: (m) => (m.gender ? GENDER_SHORT[m.gender] : '') },
       {

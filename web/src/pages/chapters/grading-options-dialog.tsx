@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Loader, Modal, NumberInput, Stack, Switch, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { ChapterDetail, GradingOptions } from '@olympe/contract';
+import { chapterKeys, fetchChapter } from '../../api/chapters';
+import { useSaveGradingOptions } from '../../api/marks';
+
+/**
+ * Issue 20: a chapter's grading options, set by an admin from /chapters: anonymous correction (the
+ * correctors see « Copie 0042 », never a name) and double correction with its tolerance in points.
+ */
+export function GradingOptionsDialog({ chapterId, name, onClose }: { chapterId: string; name: string; onClose: () => void }) {
+  const query = useQuery({ queryKey: chapterKeys.detail(chapterId), queryFn: () => fetchChapter(chapterId) });
+  return (
+    <Modal opened onClose={onClose} title={`Correction : ${name}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
+      {query.isPending ? (
+        <Loader role="status" aria-label="Chargement des options de correction" />
+      ) : query.isError ? (
+        <Alert color="red">Impossible de charger ce chapitre.</Alert>
+      ) : (
+        <OptionsForm chapterId={chapterId} chapter={query.data} onClose={onClose} />
+      )}
+    </Modal>
+  );
+}
+
+function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapter: ChapterDetail; onClose: () => void }) {
+  const [options, setOptions] = useState<GradingOptions>({
+    anonymousGrading: chapter.anonymousGrading ?? false,
+    doubleGrading: chapter.doubleGrading ?? false,
+    gradingTolerance: chapter.gradingTolerance ?? 0,
+  });
+  const save = useSaveGradingOptions(chapterId);
+  return (
+    <Stack>
+      <Switch
+        label="Correction anonyme"
+        description="Les correcteurs voient « Copie 0042 » au lieu du nom, sans e-mail ni établissement. Les administrateurs voient les noms."
+        checked={options.anonymousGrading}
+        onChange={(e) => {
+          const anonymousGrading = e.currentTarget.checked;
+          setOptions((o) => ({ ...o, anonymousGrading }));
+        }}
+      />
+      <Switch
+        label="Double correction"
+        description="Chaque copie est corrigée par deux correcteurs différents, sans voir la note de l’autre. Dans la tolérance, la note finale est la moyenne ; au-delà, un administrateur arbitre."
+        checked={options.doubleGrading}
+        onChange={(e) => {
+          const doubleGrading = e.currentTarget.checked;
+          setOptions((o) => ({ ...o, doubleGrading }));
+        }}
+      />
+      <NumberInput
+        label="Tolérance (points)"
+        description="Écart au-delà duquel les deux notes vont à l’arbitrage."
+        min={0}
+        step={0.5}
+        decimalScale={2}
+        decimalSeparator=","
+        disabled={!options.doubleGrading}
+        value={options.gradingTolerance}
+        onChange={(value) => setOptions((o) => ({ ...o, gradingTolerance: typeof value === 'number' ? value : 0 }))}
+        maw={200}
+      />
+      {save.isError ? <Text c="red.9">Les options n’ont pas été enregistrées.</Text> : null}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Annuler
+        </Button>
+        <Button loading={save.isPending} onClick={() => save.mutate(options, { onSuccess: onClose })}>
+          Enregistrer les options
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

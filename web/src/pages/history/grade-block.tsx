@@ -1,0 +1,169 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button, Checkbox, Group, Kbd, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconArrowRight, IconCheck } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLocation, useNavigate } from 'react-router';
+import { formatPoints, gradeFromItems, type AnswerHistory, type GradeState } from '@olympe/contract';
+import { gradingKeys, relabelAnswer, useNextCopy } from '../../api/grading';
+import { MathText } from '../../components/MathText';
+import { paths } from '../../config/paths';
+import { useSession } from '../../session/session-context';
+import { filterGradeInput, invalidGradeText, STATUS_TEXT, UNGRADED_TEXT, useGradeEditor, type SaveStatus } from './use-grade-editor';
+import { isNextCopyShortcut } from './desk-keys';
+import { isTypedGrade, tickItem } from './desk';
+
+/** Said when the shortcut is pressed on a copy not graded yet. */
+export const GRADE_FIRST_TEXT = 'Saisissez une note avant de passer à la copie suivante.';
+
+/** The router state a « Copie suivante » carries: the next copy opens with the grade field focused. */
+interface DeskState {
+  fromDesk?: boolean;
+}
+
+const SHORTCUT_ID = 'desk-shortcut';
+
+function statusText(status: SaveStatus, graded: boolean): string {
+  return status === 'idle' ? (graded ? '' : UNGRADED_TEXT) : STATUS_TEXT[status];
+}
+
+/**
+ * The corrector's grade block (SPEC §2 « Résultat », issue 20): grade, hide, comment, saved 500 ms
+ * after each edit; « Enregistré » only after a save of this copy succeeded. « Copie suivante » (and
+ * Ctrl + Entrée anywhere on the page) saves what is pending, then opens the next copy with the grade
+ * field focused, so a whole pile is graded from the keyboard.
+ */
+export function GradeBlock({ initial, history }: { initial: GradeState & { answerId: string }; history: AnswerHistory }) {
+  const { roles } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const { exercise, desk } = history;
+  const scheme = desk?.schemeItems ?? [];
+  const start = { ...initial, items: initial.items ?? desk?.items ?? [] };
+  const { form, status, savedOnce, conflict, edit, flush } = useGradeEditor(start, undefined, desk?.maxPoints);
+  const [moving, setMoving] = useState(false);
+  const [hint, setHint] = useState<string | null>(null);
+  // A grade typed by hand wins over the sum of the ticked items (issue 20); emptying the field hands it back.
+  const [typed, setTyped] = useState(() => isTypedGrade(start.grade, scheme, start.items));
+  const openNext = useNextCopy(exercise.chapter);
+  const arrivedFromDesk = !!(location.state as DeskState | null)?.fromDesk;
+
+  async function nextCopy() {
+    if (moving) return;
+    setMoving(true);
+    setHint(null);
+    try {
+      const stored = await flush();
+      if (!stored) {
+        setHint(GRADE_FIRST_TEXT);
+        return;
+      }
+      const next = await openNext(exercise._id);
+      // Without a url the server's message (nothing left to grade) is already shown.
+      if (next.url) navigate(`/history/${next.url}`, { state: { fromDesk: true } satisfies DeskState });
+    } catch (error) {
+      console.error(error);
+    } finally {
+      setMoving(false);
+    }
+  }
+  const nextRef = useRef(nextCopy);
+  nextRef.current = nextCopy;
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (!isNextCopyShortcut(event)) return;
+      event.preventDefault();
+      // An open comment commits on blur: leave it first so its text is saved with the grade.
+      if (document.activeElement instanceof HTMLTextAreaElement) document.activeElement.blur();
+      void nextRef.current();
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  async function sendBackToSorting() {
+    if (!window.confirm('Remettre cette copie au triage ? Elle quittera le tableau de correction.')) return;
+    try {
+      await relabelAnswer(initial.answerId);
+      void queryClient.invalidateQueries({ queryKey: gradingKeys.table(exercise.chapter) });
+      navigate(paths.grader(exercise.chapter));
+    } catch (error) {
+      console.error(error);
+    }
+  }
+
+  // Mantine's green.9 on white is below 4.5:1 for small text (axe): the word stays dark, the tick is green.
+  const statusColor = status === 'invalid' || status === 'error' || status === 'conflict' ? 'red.9' : 'gray.8';
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={2}>Résultat</Title>
+        {conflict ? <Alert color="red">{conflict}</Alert> : null}
+        <Group align="flex-end">
+          <TextInput
+            label="Note"
+            description={`${desk ? `Sur ${formatPoints(desk.maxPoints)}. ` : ''}Chiffres et point, ou X (copie blanche ou excusée)`}
+            value={form.grade}
+            inputMode="decimal"
+            autoComplete="off"
+            // Arriving by « Copie suivante »: the keyboard goes on where it was, in the grade field.
+            autoFocus={arrivedFromDesk}
+            aria-describedby={SHORTCUT_ID}
+            onChange={(e) => {
+              const grade = filterGradeInput(e.currentTarget.value);
+              setTyped(grade !== '');
+              edit({ grade });
+            }}
+            w={220}
+            error={invalidGradeText(status, desk?.maxPoints)}
+          />
+          <Checkbox label="Cacher la copie" checked={form.hidden} onChange={(e) => edit({ hidden: e.currentTarget.checked })} mb={6} />
+        </Group>
+        {scheme.length > 0 ? (
+          <Stack gap={6} role="group" aria-labelledby="desk-scheme">
+            <Text fw={600} size="sm" id="desk-scheme">
+              Barème coché : {formatPoints(Number(gradeFromItems(scheme, form.items)))} / {formatPoints(desk?.maxPoints ?? 0)}
+              {typed && form.items.length > 0 ? ' (note saisie à la main)' : ''}
+            </Text>
+            {scheme.map((item) => (
+              <Checkbox
+                key={item.id}
+                label={`${item.text} : ${formatPoints(item.points)} pt${item.points > 1 ? 's' : ''}`}
+                checked={form.items.includes(item.id)}
+                onChange={(e) => edit(tickItem(form, scheme, item.id, e.currentTarget.checked, typed))}
+              />
+            ))}
+          </Stack>
+        ) : null}
+        <MathText
+          value={form.comment}
+          label="Commentaire général"
+          placeholder="Cliquez pour écrire un commentaire…"
+          onChange={(comment) => edit({ comment })}
+        />
+        <Group justify="space-between">
+          <Text size="sm" c={statusColor} role="status" aria-live="polite" data-testid="grade-status">
+            {status === 'saved' ? <IconCheck size={14} aria-hidden="true" color="var(--mantine-color-green-8)" style={{ verticalAlign: 'middle' }} /> : null}{' '}
+            {hint ?? statusText(status, initial.grade !== null && initial.grade !== undefined && initial.grade !== '')}
+          </Text>
+          <Group gap="sm">
+            {roles.isAdmin && exercise.answerFormat === 'pdf' ? (
+              <Button variant="default" c="red.9" onClick={sendBackToSorting}>
+                Remettre au triage
+              </Button>
+            ) : null}
+            {savedOnce ? (
+              <Button onClick={nextCopy} loading={moving} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
+                Copie suivante
+              </Button>
+            ) : null}
+          </Group>
+        </Group>
+        <Text size="sm" c="gray.7" id={SHORTCUT_ID}>
+          Raccourci : <Kbd>Ctrl</Kbd> + <Kbd>Entrée</Kbd> enregistre la note et ouvre la copie suivante (depuis n’importe quel champ).
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}
