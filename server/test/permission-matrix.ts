@@ -1,4 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import {
   accessGroups,
@@ -309,8 +310,10 @@ export function listAppRoutes(tree: string): string[] {
   return out.sort();
 }
 
+/** A PDF with its own bytes (a random title): the same scan filed twice is refused (decision 58). */
 async function makePdf(pages = 1): Promise<Buffer> {
   const doc = await PDFDocument.create();
+  doc.setTitle(randomUUID());
   for (let i = 0; i < pages; i++) doc.addPage([200, 200]);
   return Buffer.from(await doc.save());
 }
@@ -447,16 +450,16 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     (await db.select({ id: answers.id }).from(answers).where(eq(answers.exerciseId, exerciseId)))[0].id;
 
   // Scanned copies: one filed (the unlabelled copy), one per staff caller left to file.
-  const filed = await uploadPdf(t, teacher.headers, { chapter: paper.id }, pdfBytes);
+  const filed = await uploadPdf(t, teacher.headers, { chapter: paper.id }, await makePdf(2));
   await expectOk(inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paper.id}`, headers: teacher.headers, payload: { answer: filed } }), 'file scan');
   const scans = {
-    teacher: await uploadPdf(t, teacher.headers, { chapter: paper.id }, pdfBytes),
-    member: await uploadPdf(t, member.headers, { chapter: paper.id }, pdfBytes),
-    admin: await uploadPdf(t, admin.headers, { chapter: paper.id }, pdfBytes),
+    teacher: await uploadPdf(t, teacher.headers, { chapter: paper.id }, await makePdf(2)),
+    member: await uploadPdf(t, member.headers, { chapter: paper.id }, await makePdf(2)),
+    admin: await uploadPdf(t, admin.headers, { chapter: paper.id }, await makePdf(2)),
   };
   // Two more filed copies to label: one reserved by the member (as GET .../select would), one for the admin.
   const fileCopy = async () => {
-    const path = await uploadPdf(t, teacher.headers, { chapter: paper.id }, pdfBytes);
+    const path = await uploadPdf(t, teacher.headers, { chapter: paper.id }, await makePdf(2));
     const res = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paper.id}`, headers: teacher.headers, payload: { answer: path } });
     return (await expectOk(Promise.resolve(res), 'file copy'))._id as string;
   };
