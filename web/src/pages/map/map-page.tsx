@@ -1,7 +1,7 @@
 import { Suspense, useMemo, useState, type FormEvent } from 'react';
 import { Alert, Button, Center, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Navigate } from 'react-router';
+import { LoginRedirect } from '../../components/login-gate';
 import {
   selectInstitutionMarkers,
   spreadSameLocation,
@@ -81,7 +81,7 @@ export function MapPage() {
     onSettled: () => setConfirmDelete(false),
   });
 
-  if (!token) return <Navigate to={paths.login} replace />;
+  if (!token) return <LoginRedirect />;
 
   const select = (i: Institution) => {
     setConfirmDelete(false);
