@@ -1,7 +1,7 @@
 import type { Roles } from '../../../session/roles';
 import { useSession } from '../../../session/session-context';
 import { CenterManagementPanel } from './center-management-panel';
-import { CenterSelectionPanel } from './center-selection-panel';
+import { CenterSelectionPanel } from '../../../components/CenterSelection';
 
 export type PaperPanelKind = 'selection' | 'management' | 'none';
 

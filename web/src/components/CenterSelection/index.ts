@@ -1,0 +1,1 @@
+export { CenterSelectionPanel } from './center-selection-panel';
