@@ -10,6 +10,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (the outbox adds X-Olympe-Lien). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -37,7 +39,7 @@ export function createMailer(opts: {
       // In the outbox, the link is also a header: headers are not quoted-printable, so it can be copied
       // from the .eml as it is (the body's link is cut and carries =3D for each "=").
       const link = opts.smtpUrl ? null : firstLinkOf(mail);
-      const info = await transport.sendMail({ from: opts.from, ...mail, ...(link ? { headers: { 'X-Olympe-Lien': link } } : {}) });
+      const info = await transport.sendMail({ from: opts.from, ...mail, ...(link ? { headers: { ...mail.headers, 'X-Olympe-Lien': link } } : {}) });
       if (!opts.smtpUrl) {
         mkdirSync(opts.outboxDir, { recursive: true });
         const file = path.join(opts.outboxDir, outboxFileName(mail));
