@@ -1,8 +1,10 @@
 import { useMemo } from 'react';
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import {
   buildSchoolIndex,
+  schoolSearchWords,
   type Institution,
+  type SchoolSearchResponse,
   type InstitutionCreate,
   type InstitutionUpdate,
   type SchoolIndex,
@@ -10,7 +12,30 @@ import {
 import { api } from './client';
 import { fetchPublicConfig } from './config';
 
-export const institutionKeys = { all: ['institutions'] as const };
+export const institutionKeys = {
+  all: ['institutions'] as const,
+  search: (q: string) => ['institutions', 'search', q] as const,
+};
+
+/** GET /institution/search: schools by name, town, postcode or UAI, found by the server (issue 24). */
+export async function searchInstitutions(q: string): Promise<SchoolSearchResponse> {
+  const { data } = await api.get<SchoolSearchResponse>('/institution/search', { params: { q } });
+  return data;
+}
+
+export const schoolSearchQuery = (q: string) =>
+  queryOptions({
+    queryKey: institutionKeys.search(schoolSearchWords(q).join(' ')),
+    queryFn: () => searchInstitutions(q),
+    enabled: schoolSearchWords(q).length > 0,
+    staleTime: 60_000,
+    // The previous results stay on screen while the next ones load: no flicker at each letter.
+    placeholderData: keepPreviousData,
+  });
+
+export function useSchoolSearch(q: string) {
+  return useQuery(schoolSearchQuery(q));
+}
 
 /** GET /institution: every institution (up to ~70,000 with the national directory). */
 export async function fetchInstitutions(): Promise<Institution[]> {
