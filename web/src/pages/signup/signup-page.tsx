@@ -70,7 +70,7 @@ export function SignupPage() {
         </Stack>
       </form>
       {sentTo !== null && (
-        <Alert variant="light" color="green" icon={<IconMailForward aria-hidden />} title="Courriel envoyé">
+        <Alert role="note" variant="light" color="green" icon={<IconMailForward aria-hidden />} title="Courriel envoyé">
           <Stack gap={4}>
             <Text size="sm" c="dark.9" role="status">
               Un courriel a été envoyé à <strong>{sentTo}</strong> ; vérifiez les indésirables. Ouvrez le lien qu’il
