@@ -14,7 +14,7 @@ import { centerKeys, fetchCenter, refuseRegistration, saveCenter } from '../../.
 import { chapterKeys, fetchChapter } from '../../../api/chapters';
 import { isRefusedKey } from '../chapter-view';
 import { RichText } from '../rich-text';
-import { parsePlaces, splitMembers } from '../../../components/CenterSelection/center-options';
+import { parsePlaces, splitMembers } from './center-options';
 import { ScansSection } from './scans-section';
 
 export const OPEN_QUESTION = 'Votre établissement peut-il organiser l’épreuve ?';

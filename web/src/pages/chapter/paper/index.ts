@@ -1,3 +1,3 @@
 export { CenterManagementPanel } from './center-management-panel';
-export { CenterSelectionPanel } from '../../../components/CenterSelection';
+export { CenterSelectionPanel } from './center-selection-panel';
 export { PaperPanel, paperPanelKind } from './paper-panel';

@@ -1,7 +1,7 @@
 import type { Roles } from '../../../session/roles';
 import { useSession } from '../../../session/session-context';
 import { CenterManagementPanel } from './center-management-panel';
-import { CenterSelectionPanel } from '../../../components/CenterSelection';
+import { CenterSelectionPanel } from './center-selection-panel';
 
 export type PaperPanelKind = 'selection' | 'management' | 'none';
 

@@ -6,7 +6,7 @@ import { LOGGED_OUT, SessionContext } from '../../../session/session-context';
 import { NO_ROLES, type Roles } from '../../../session/roles';
 import { renderWithProviders } from '../../../test/render';
 import { CenterManagementPanel } from './center-management-panel';
-import { CenterSelectionPanel, HIDE_EXTRA_LABEL, OWN_SCHOOL_REFUSES, REFUSED_TEXT } from '../../../components/CenterSelection/center-selection-panel';
+import { CenterSelectionPanel, HIDE_EXTRA_LABEL, OWN_SCHOOL_REFUSES, REFUSED_TEXT } from './center-selection-panel';
 import { paperPanelKind } from './paper-panel';
 
 const api = vi.hoisted(() => ({
@@ -28,7 +28,7 @@ vi.mock('../../../api/chapters', async (importOriginal) => ({
 vi.mock('../../../api/notify', () => ({ showNotice: api.showNotice }));
 vi.mock('../../../api/institutions', () => ({ usePublicConfig: () => ({ data: { tileUrl: '' } }) }));
 // The Leaflet map is replaced by one button per drawn marker (the real one is checked in e2e).
-vi.mock('../../../components/CenterSelection/center-map', () => ({
+vi.mock('./center-map', () => ({
   default: (props: { markers: Array<{ item: CenterOption }>; onSelect: (o: CenterOption) => void }) => (
     <div>
       {props.markers.map(({ item }) => (

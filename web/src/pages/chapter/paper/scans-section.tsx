@@ -8,7 +8,7 @@ import { centerKeys, fetchUnlabeled, registerUnlabeled } from '../../../api/cent
 import { uploadPdf } from '../../../api/files';
 import { showNotice } from '../../../api/notify';
 import { paths } from '../../../config/paths';
-import { partitionPdfs } from '../../../components/CenterSelection/center-options';
+import { partitionPdfs } from './center-options';
 
 export const NO_COPIES_TEXT = 'Aucune copie déposée pour l’instant.';
 

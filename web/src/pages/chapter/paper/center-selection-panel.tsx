@@ -2,9 +2,9 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alert, Button, Center, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CENTER_STATUS_LABELS, NO_INSTRUCTIONS_TEXT, type CenterOption } from '@olympe/contract';
-import { centerKeys, chooseCenter, fetchCenterOptions, fetchUserCenter } from '../../api/centers';
-import { usePublicConfig } from '../../api/institutions';
-import { useSession } from '../../session/session-context';
+import { centerKeys, chooseCenter, fetchCenterOptions, fetchUserCenter } from '../../../api/centers';
+import { usePublicConfig } from '../../../api/institutions';
+import { useSession } from '../../../session/session-context';
 import { CenterLegend } from './center-legend';
 import { isSelectable, selectCenterMarkers, visibleOptions } from './center-options';
 

@@ -2,7 +2,7 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { MapContainer, Marker, TileLayer } from 'react-leaflet';
 import { CENTER_STATUS_LABELS, MAP_DEFAULT_VIEW, type CenterOption, type CenterStatus, type PlacedMarker } from '@olympe/contract';
-import { markerIconBase } from '../SchoolMap/leaflet-icon';
+import { markerIconBase } from '../../../components/SchoolMap/leaflet-icon';
 import { isSelectable } from './center-options';
 import './center-map.css';
 

@@ -1,1 +1,0 @@
-export { CenterSelectionPanel } from './center-selection-panel';
