@@ -1,7 +1,9 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import {
   buildSchoolIndex,
+  SCHOOL_FILTER_DEBOUNCE_MS,
   schoolSearchWords,
   type Institution,
   type SchoolSearchResponse,
@@ -33,9 +35,20 @@ export const schoolSearchQuery = (q: string) =>
     placeholderData: keepPreviousData,
   });
 
-export function useSchoolSearch(q: string) {
-  return useQuery(schoolSearchQuery(q));
+/** The state of a school search box: what is typed, and the server's answer to it (debounced 300 ms). */
+export function useSchoolSearch() {
+  const [query, setQuery] = useState('');
+  const [debounced] = useDebouncedValue(query, SCHOOL_FILTER_DEBOUNCE_MS);
+  const search = useQuery(schoolSearchQuery(debounced));
+  return {
+    query,
+    setQuery,
+    /** Null while nothing searchable is typed. */
+    data: schoolSearchWords(debounced).length > 0 ? (search.data ?? null) : null,
+    loading: search.isFetching,
+  };
 }
+export type SchoolSearchState = ReturnType<typeof useSchoolSearch>;
 
 /** GET /institution: every institution (up to ~70,000 with the national directory). */
 export async function fetchInstitutions(): Promise<Institution[]> {

@@ -1,19 +1,19 @@
-import { useState } from 'react';
 import { Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { SCHOOL_FILTER_DEBOUNCE_MS, schoolSearchWords, type SchoolSearchResult } from '@olympe/contract';
-import { useSchoolSearch } from '../api/institutions';
+import type { SchoolSearchResponse, SchoolSearchResult } from '@olympe/contract';
+
+interface Props {
+  /** The box's state, from the page (useSchoolSearch of api/institutions). */
+  search: { query: string; setQuery: (q: string) => void; data: SchoolSearchResponse | null; loading: boolean };
+  onChoose: (school: SchoolSearchResult) => void;
+  selectedId?: string | null;
+}
 
 /**
  * The school search box of the profile and of /map (issue 24): by name, town, postcode or UAI, accents
  * and case ignored, answered by the server (GET /institution/search) so nobody downloads the whole
  * directory to search it. Choosing a result hands the school to the page, whose map then follows it.
  */
-export function SchoolSearch({ onChoose, selectedId }: { onChoose: (school: SchoolSearchResult) => void; selectedId?: string | null }) {
-  const [query, setQuery] = useState('');
-  const [debounced] = useDebouncedValue(query, SCHOOL_FILTER_DEBOUNCE_MS);
-  const search = useSchoolSearch(debounced);
-  const active = schoolSearchWords(debounced).length > 0;
+export function SchoolSearch({ search, onChoose, selectedId }: Props) {
   const results = search.data?.results ?? [];
 
   return (
@@ -22,11 +22,11 @@ export function SchoolSearch({ onChoose, selectedId }: { onChoose: (school: Scho
         label="Rechercher un établissement"
         description="Par nom, ville, code postal ou code UAI (accents et majuscules ignorés)."
         type="search"
-        value={query}
-        onChange={(e) => setQuery(e.currentTarget.value)}
-        rightSection={search.isFetching ? <Loader size="xs" aria-hidden /> : null}
+        value={search.query}
+        onChange={(e) => search.setQuery(e.currentTarget.value)}
+        rightSection={search.loading ? <Loader size="xs" aria-hidden /> : null}
       />
-      {active && search.data && (
+      {search.data && (
         <Stack gap={2}>
           <Text size="sm" aria-live="polite">
             {results.length === 0

@@ -34,7 +34,7 @@ vi.mock('../../api/centers', async (importOriginal) => ({
   fetchCenterOptions: async () => [],
   fetchUserCenter: async () => ({ registration: null, center: null }),
 }));
-vi.mock('../../components/CenterSelection/center-map', () => ({ default: () => null }));
+vi.mock('./paper/center-map', () => ({ default: () => null }));
 
 const CHAPTER = '11111111-1111-4111-8111-111111111111';
 let userCounter = 0;

@@ -18,11 +18,11 @@ import {
   updateInstitution,
   useInstitutions,
   usePublicConfig,
+  useSchoolSearch,
 } from '../../api/institutions';
 import { SchoolMap } from '../../components/SchoolMap';
 import { SchoolSearch } from '../../components/school-search';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
-import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 import { PageHeading } from '../../components/page-heading';
 
@@ -60,6 +60,7 @@ export function MapPage() {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [focus, setFocus] = useState<{ lat: number; lng: number; zoom: number } | null>(null);
+  const schoolSearch = useSchoolSearch();
   const isAdmin = roles.isAdmin;
 
   const inView = useMemo(() => (list && bounds ? withinBounds(list, bounds) : []), [list, bounds]);
@@ -126,7 +127,7 @@ export function MapPage() {
         Cliquez sur la carte pour ajouter un établissement, ou sur un marqueur pour le sélectionner ; un clic sur la carte
         déplace alors l’établissement sélectionné.
       </Text>
-      <SchoolSearch onChoose={found} selectedId={draft?._id ?? null} />
+      <SchoolSearch search={schoolSearch} onChoose={found} selectedId={draft?._id ?? null} />
       <Text size="sm" aria-live="polite">
         {status}
       </Text>

@@ -20,7 +20,8 @@ import axios from 'axios';
 import { saveProfile } from '../../api/auth';
 import { showNotice } from '../../api/notify';
 import { LoginRedirect } from '../../components/login-gate';
-import { CenterSelectionPanel } from '../../components/CenterSelection';
+// The chapter page's own panel, shared as it is (eslint sharedBetweenPages): it fetches its own data.
+import { CenterSelectionPanel } from '../chapter/paper/center-selection-panel';
 import type { Roles } from '../../session/roles';
 import { useSession } from '../../session/session-context';
 import {
@@ -57,7 +58,9 @@ type FieldErrors = Partial<Record<keyof ProfileValues, string>>;
 
 /** The contract's own checks, run before sending: each refusal goes next to its field, in French. */
 export function fieldErrorsOf(values: ProfileValues): FieldErrors {
-  const parsed = profileUpdateSchema.safeParse(updateOf(values));
+  // The school comes from the picker (a real id): the server alone checks it.
+  const { institution: _school, ...fields } = updateOf(values);
+  const parsed = profileUpdateSchema.omit({ institution: true }).safeParse(fields);
   const errors: FieldErrors = {};
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -169,7 +172,7 @@ export function ProfilePage() {
             <TextInput label="Nom" withAsterisk={required.lastName} autoComplete="family-name" {...text('lastName')} />
             <NativeSelect
               label="Genre"
-              withAsterisk={required.gender || staff}
+              withAsterisk={required.gender}
               data={[EMPTY, ...genderOptions]}
               value={values.gender}
               error={errors.gender}

@@ -8,7 +8,7 @@ import {
   type Bounds,
   type Institution,
 } from '@olympe/contract';
-import { useInstitutions, usePublicConfig } from '../../api/institutions';
+import { useInstitutions, usePublicConfig, useSchoolSearch } from '../../api/institutions';
 import { SchoolSearch } from '../../components/school-search';
 import { SchoolMap } from '../../components/SchoolMap';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
@@ -31,6 +31,7 @@ interface Props {
 export function SchoolPicker({ value, onChange, required, pupil = true, error }: Props) {
   const { data: list, isPending } = useInstitutions();
   const { data: config } = usePublicConfig();
+  const schoolSearch = useSchoolSearch();
   const [bounds, setBounds] = useState<Bounds | null>(null);
   const [focus, setFocus] = useState<{ lat: number; lng: number; zoom: number } | null>(null);
 
@@ -81,7 +82,7 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
         </Stack>
       </Alert>
       )}
-      <SchoolSearch onChoose={choose} selectedId={value?._id} />
+      <SchoolSearch search={schoolSearch} onChoose={choose} selectedId={value?._id} />
       <Text size="sm" aria-live="polite">
         {isPending
           ? 'Chargement des établissements…'

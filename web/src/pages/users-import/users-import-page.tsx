@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Center, FileInput, Group, List, Loader, Stack, Table, Text } from '@mantine/core';
 import type { ImportLine, ImportReport, SchoolSearchResult } from '@olympe/contract';
 import axios from 'axios';
+import { useSchoolSearch } from '../../api/institutions';
 import { useImportPupils } from '../../api/users';
 import { LoginRedirect } from '../../components/login-gate';
 import { PageHeading } from '../../components/page-heading';
@@ -39,6 +40,7 @@ export function UsersImportPage() {
   const [school, setSchool] = useState<SchoolSearchResult | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
   const run = useImportPupils();
+  const schoolSearch = useSchoolSearch();
 
   if (!token) return <LoginRedirect />;
   if (loading || !user) {
@@ -99,7 +101,7 @@ export function UsersImportPage() {
         <Stack>
           {roles.isAdmin ? (
             <Stack gap={4}>
-              <SchoolSearch onChoose={(s) => { setSchool(s); setReport(null); }} selectedId={school?._id ?? null} />
+              <SchoolSearch search={schoolSearch} onChoose={(s) => { setSchool(s); setReport(null); }} selectedId={school?._id ?? null} />
               <Text size="sm">
                 Établissement : <strong>{school ? school.name : 'aucun choisi (cherchez-le ci-dessus)'}</strong>
               </Text>
