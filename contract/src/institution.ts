@@ -44,6 +44,16 @@ const longitude = z
   .min(-180, { error: 'Longitude invalide.' })
   .max(180, { error: 'Longitude invalide.' });
 const confirmed = z.boolean({ error: 'La valeur de « Vérifié » doit être oui ou non.' });
+/** The national school code (UAI, e.g. 0341234A): set by admins so people find the school by it (issue 24). */
+const uai = z.preprocess(
+  emptyToNull,
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[0-9]{7}[A-Z]$/, { error: 'Code UAI invalide (7 chiffres et une lettre, par exemple 0341234A).' })
+    .nullable(),
+);
 
 /** POST /institution: a click on the map gives the coordinates; only admins may send `confirmed`. */
 export const institutionCreateSchema = z.object({
@@ -53,6 +63,7 @@ export const institutionCreateSchema = z.object({
   latitude,
   longitude,
   confirmed: confirmed.optional(),
+  uai: uai.optional(),
 });
 export type InstitutionCreate = z.infer<typeof institutionCreateSchema>;
 
@@ -65,6 +76,7 @@ export const institutionUpdateSchema = z
     latitude,
     longitude,
     confirmed,
+    uai,
   })
   .partial();
 export type InstitutionUpdate = z.infer<typeof institutionUpdateSchema>;

@@ -102,6 +102,21 @@ describe('school search on the server', () => {
     expect((await search('lyon', {})).status).toBe(401);
   });
 
+  it('lets admins alone give a school its UAI, once', async () => {
+    const admin = await createUser(t, 'admin');
+    const pupil = await createUser(t, 'pupil');
+    const body = { name: 'Lycée Blaise Pascal', address: '36 avenue Carnot, 63000 Clermont-Ferrand', latitude: 45.77, longitude: 3.09, uai: '0630001a' };
+    expect((await inject(t, { method: 'POST', url: '/api/institution', headers: pupil.headers, payload: body })).status).toBe(403);
+    const created = await inject(t, { method: 'POST', url: '/api/institution', headers: admin.headers, payload: { ...body, confirmed: true } });
+    expect(created.status).toBe(200);
+    expect((await search('0630001A', pupil.headers)).body.results[0]).toMatchObject({ name: 'Lycée Blaise Pascal', uai: '0630001A' });
+    const again = await inject(t, { method: 'POST', url: '/api/institution', headers: admin.headers, payload: { ...body, name: 'Doublon' } });
+    expect(again.status).toBe(409);
+    const bad = await inject(t, { method: 'POST', url: '/api/institution', headers: admin.headers, payload: { ...body, uai: '12' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.uai).toMatch(/Code UAI invalide/);
+  });
+
   it('follows a renamed school (the trigger keeps the words)', async () => {
     const admin = await createUser(t, 'admin');
     const [extra] = await t.database.db.insert(institutions).values({ name: 'Collège Ancien Nom', confirmed: true }).returning({ id: institutions.id });

@@ -8,7 +8,7 @@ import {
 } from '@olympe/contract';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { one, rows } from '../db/query.js';
 import { HOME_SCHOOLING_ID, institutions, users } from '../db/schema.js';
 import { conflict, forbidden, notFound } from '../errors.js';
@@ -25,6 +25,13 @@ const columns = {
 };
 
 const CONFIRM_FORBIDDEN = 'Seul un administrateur peut vérifier un établissement.';
+const UAI_FORBIDDEN = 'Seul un administrateur peut donner le code UAI d’un établissement.';
+
+/** A UAI names one school: a second one with the same code is refused (409) before the unique index would (500). */
+async function assertUaiFree(tx: Tx, uai: string, self: string | null): Promise<void> {
+  const [taken] = await tx.select({ id: institutions.id, name: institutions.name }).from(institutions).where(eq(institutions.uai, uai));
+  if (taken && taken.id !== self) throw conflict(`Le code UAI ${uai} est déjà celui de « ${taken.name} ».`);
+}
 
 /**
  * How many unconfirmed schools one non-admin may have proposed at once (decisions.md §29): enough
@@ -111,7 +118,9 @@ export async function searchInstitutions(db: Db, viewer: InstitutionViewer, quer
  */
 export async function createInstitution(db: Db, auth: AuthContext, input: InstitutionCreate): Promise<Institution> {
   if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
+  if (input.uai !== undefined && !auth.isAdmin) throw forbidden(UAI_FORBIDDEN);
   return db.transaction(async (tx) => {
+    if (input.uai) await assertUaiFree(tx, input.uai, null);
     if (!auth.isAdmin) {
       // The author's row is locked so that parallel proposals are counted one after the other.
       await tx.select({ id: users.id }).from(users).where(eq(users.id, auth.userId)).for('update');
@@ -130,6 +139,7 @@ export async function createInstitution(db: Db, auth: AuthContext, input: Instit
         latitude: input.latitude,
         longitude: input.longitude,
         confirmed: auth.isAdmin ? (input.confirmed ?? false) : false,
+        uai: auth.isAdmin ? (input.uai ?? null) : null,
         createdBy: auth.userId,
       })
       .returning(columns);
@@ -160,6 +170,8 @@ export async function updateInstitution(
     if (!current) throw notFound('Établissement introuvable.');
     assertCanEdit(auth, current);
     if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
+    if (input.uai !== undefined && !auth.isAdmin) throw forbidden(UAI_FORBIDDEN);
+    if (input.uai) await assertUaiFree(tx, input.uai, id);
     const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     const [row] =
       Object.keys(changes).length > 0
