@@ -19,7 +19,7 @@ const PUPILS = Number(process.env.BENCH_PUPILS ?? 5_000);
 const SCHOOLS = Number(process.env.BENCH_SCHOOLS ?? 70_000);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'olympe-bench-first-hour-'));
 const databaseUrl = process.env.DATABASE_URL;
-const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: path.join(dir, 'db') });
+const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: dir });
 await database.migrate();
 const csv = path.join(dir, 'annuaire.csv');
 await generateAnnuaire(csv, SCHOOLS);
