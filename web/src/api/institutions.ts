@@ -1,15 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import {
-  buildSchoolIndex,
   SCHOOL_FILTER_DEBOUNCE_MS,
   schoolSearchWords,
   type Institution,
   type SchoolSearchResponse,
   type InstitutionCreate,
   type InstitutionUpdate,
-  type SchoolIndex,
 } from '@olympe/contract';
 import { api } from './client';
 import { fetchPublicConfig } from './config';
@@ -48,7 +46,6 @@ export function useSchoolSearch() {
     loading: search.isFetching,
   };
 }
-export type SchoolSearchState = ReturnType<typeof useSchoolSearch>;
 
 /** GET /institution: every institution (up to ~70,000 with the national directory). */
 export async function fetchInstitutions(): Promise<Institution[]> {
@@ -65,11 +62,6 @@ export const institutionsQuery = queryOptions({
 
 export function useInstitutions() {
   return useQuery(institutionsQuery);
-}
-
-/** The list with its normalised search strings, computed once per list (a keystroke must stay < 50 ms). */
-export function useSchoolIndex(list: Institution[] | undefined): SchoolIndex<Institution> | undefined {
-  return useMemo(() => (list ? buildSchoolIndex(list) : undefined), [list]);
 }
 
 /** The public settings (tile URL), shared with the home page's query. */
