@@ -151,7 +151,17 @@ export function ProfilePage() {
         )}
       </Group>
       {missing.length > 0 ? (
-        <Alert color="yellow" variant="light" title="Profil incomplet" aria-label="Profil incomplet">
+        <Alert
+          color="yellow"
+          variant="light"
+          aria-label="Profil incomplet"
+          title={
+            // Mantine's yellow title is below AA contrast: the words stay dark (decision 53).
+            <Text fw={700} size="sm" c="dark.9">
+              Profil incomplet
+            </Text>
+          }
+        >
           <Text size="sm" c="dark.9">
             Pour accéder aux épreuves, complétez : {missing.join(', ')}.
           </Text>

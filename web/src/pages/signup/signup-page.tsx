@@ -70,7 +70,13 @@ export function SignupPage() {
         </Stack>
       </form>
       {sentTo !== null && (
-        <Alert role="note" variant="light" color="green" icon={<IconMailForward aria-hidden />} title="Courriel envoyé">
+        <Alert role="note" variant="light" color="green" icon={<IconMailForward aria-hidden />} title={
+            // Mantine's green title is below AA contrast: the words stay dark (decision 53).
+            <Text fw={700} size="sm" c="dark.9">
+              Courriel envoyé
+            </Text>
+          }
+        >
           <Stack gap={4}>
             <Text size="sm" c="dark.9" role="status">
               Un courriel a été envoyé à <strong>{sentTo}</strong> ; vérifiez les indésirables. Ouvrez le lien qu’il

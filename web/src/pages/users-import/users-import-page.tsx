@@ -115,7 +115,7 @@ export function UsersImportPage() {
           )}
           <FileInput
             label="Fichier des élèves"
-            placeholder="Choisir un fichier CSV ou XLSX"
+            description="Un fichier CSV ou XLSX."
             accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             value={file}
             onChange={(f) => {
