@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Center, FileInput, Group, List, Loader, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Center, FileInput, Group, List, Loader, Stack, Table, Text } from '@mantine/core';
 import type { ImportLine, ImportReport, SchoolSearchResult } from '@olympe/contract';
 import axios from 'axios';
 import { useSchoolSearch } from '../../api/institutions';
@@ -122,7 +122,6 @@ export function UsersImportPage() {
               setFile(f);
               setReport(null);
             }}
-            clearable
           />
           <Group>
             <Button type="submit" disabled={!ready} loading={run.isPending && run.variables?.preview === true}>
@@ -179,9 +178,9 @@ function ImportResult({ report, pending, onConfirm }: { report: ImportReport; pe
               <Table.Td>{`${l.firstName} ${l.lastName}`.trim() || '—'}</Table.Td>
               <Table.Td>{l.email || '—'}</Table.Td>
               <Table.Td>
-                <Badge variant="outline" color={OUTCOME[l.outcome].color}>
+                <Text size="sm" fw={700} c={OUTCOME[l.outcome].color}>
                   {report.preview ? OUTCOME[l.outcome].preview : OUTCOME[l.outcome].done}
-                </Badge>
+                </Text>
                 {l.message && (
                   <Text size="xs" c="dark.7">
                     {l.message}
