@@ -16,7 +16,7 @@ const TEMPLATE: string[][] = [
 ];
 
 const OUTCOME: Record<ImportLine['outcome'], { preview: string; done: string; color: string }> = {
-  created: { preview: 'Sera créé', done: 'Créé', color: 'green.9' },
+  created: { preview: 'Sera créé', done: 'Créé', color: 'dark.9' },
   existing: { preview: 'Existe déjà', done: 'Existait déjà', color: 'blue.9' },
   rejected: { preview: 'Refusé', done: 'Refusé', color: 'red.9' },
 };
