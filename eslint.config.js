@@ -56,6 +56,9 @@ const sharedBetweenPages = {
   registrations: ['./chapter/paper/answer-sheets-button.tsx'],
   // The admin's data actions on a person: one admin screen shows them on another's user list.
   users: ['./privacy/user-data-actions.tsx'],
+  // SPEC §2 Profile: the pupil chooses centres with the chapter page's own panel (issue 24). It fetches its
+  // data itself, so it cannot live in components/; it moves with the chapter page's rework.
+  profile: ['./chapter/paper/center-selection-panel.tsx'],
 };
 
 export default tseslint.config(

@@ -19,6 +19,10 @@ export const ERROR_CODES = [
   'rate_limited',
   'unavailable',
   'internal',
+  /** A set-password link already used (GET /auth/link, issue 24): /confirm offers to log in or ask a new one. */
+  'link_used',
+  /** A set-password link past its 48 hours. */
+  'link_expired',
 ] as const;
 
 export const errorCodeSchema = z.enum(ERROR_CODES);

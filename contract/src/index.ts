@@ -16,3 +16,5 @@ export * from './analysis.js';
 export * from './sheets.js';
 export * from './numeric.js';
 export * from './errors.js';
+export * from './auth.js';
+export * from './user-import.js';

@@ -44,6 +44,16 @@ const longitude = z
   .min(-180, { error: 'Longitude invalide.' })
   .max(180, { error: 'Longitude invalide.' });
 const confirmed = z.boolean({ error: 'La valeur de « Vérifié » doit être oui ou non.' });
+/** The national school code (UAI, e.g. 0341234A): set by admins so people find the school by it (issue 24). */
+const uai = z.preprocess(
+  emptyToNull,
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[0-9]{7}[A-Z]$/, { error: 'Code UAI invalide (7 chiffres et une lettre, par exemple 0341234A).' })
+    .nullable(),
+);
 
 /** POST /institution: a click on the map gives the coordinates; only admins may send `confirmed`. */
 export const institutionCreateSchema = z.object({
@@ -53,6 +63,7 @@ export const institutionCreateSchema = z.object({
   latitude,
   longitude,
   confirmed: confirmed.optional(),
+  uai: uai.optional(),
 });
 export type InstitutionCreate = z.infer<typeof institutionCreateSchema>;
 
@@ -65,6 +76,7 @@ export const institutionUpdateSchema = z
     latitude,
     longitude,
     confirmed,
+    uai,
   })
   .partial();
 export type InstitutionUpdate = z.infer<typeof institutionUpdateSchema>;
@@ -187,3 +199,31 @@ export function refinesQuery(previous: string, next: string): boolean {
   const nw = normalizeText(next).split(' ').filter(Boolean);
   return pw.every((w) => nw.some((n) => n.includes(w)));
 }
+
+/**
+ * The words of a school search, folded as the database folds a school's words (migration
+ * 0012_first_hour, function institution_search_words): accents and case dropped, split on anything
+ * but letters and digits. « Saint-Étienne 42000 » → ['saint', 'etienne', '42000'].
+ */
+export function schoolSearchWords(query: string): string[] {
+  const words = normalizeText(query.replace(/[’']/g, ' ')).split(/[^a-z0-9œæ]+/).filter(Boolean);
+  return [...new Set(words)].slice(0, MAX_SEARCH_WORDS);
+}
+const MAX_SEARCH_WORDS = 8;
+
+/** GET /institution/search: at most this many schools, the best first. */
+export const SCHOOL_SEARCH_LIMIT = 20;
+
+export const schoolSearchQuerySchema = z.object({
+  q: z.string().max(200, { error: 'Recherche trop longue (200 caractères au plus).' }),
+});
+
+/** One school found: the map's fields plus the UAI, shown beside the name. */
+export const schoolSearchResultSchema = institutionSchema.extend({ uai: z.string().nullable() });
+export type SchoolSearchResult = z.infer<typeof schoolSearchResultSchema>;
+export const schoolSearchResponseSchema = z.object({
+  results: z.array(schoolSearchResultSchema),
+  /** More schools match than were sent: the user should narrow the search. */
+  more: z.boolean(),
+});
+export type SchoolSearchResponse = z.infer<typeof schoolSearchResponseSchema>;

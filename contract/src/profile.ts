@@ -38,3 +38,32 @@ export function isProfileComplete(
   if (groupNames.includes('teachers') || groupNames.includes('members')) return true;
   return !!user.birthDate && !!user.grade && !!user.defaultChoice && !!user.emailParent;
 }
+
+/** True for school staff, correctors and admins: they have no pupil-only fields (class, birth date, parents…). */
+export function isStaffProfile(user: Pick<User, 'isAdmin'>, groupNames: readonly string[]): boolean {
+  return user.isAdmin || groupNames.includes('teachers') || groupNames.includes('members');
+}
+
+/**
+ * What is still missing for the profile to be complete (the rule of isProfileComplete), as the
+ * labels of the profile form, in the form's order. Empty when the profile is complete.
+ */
+export function missingProfileFields(
+  user: Pick<
+    User,
+    'firstName' | 'lastName' | 'institution' | 'gender' | 'isAdmin' | 'birthDate' | 'grade' | 'defaultChoice' | 'emailParent'
+  >,
+  groupNames: readonly string[],
+): string[] {
+  const missing: string[] = [];
+  if (!user.firstName) missing.push('Prénom');
+  if (!user.lastName) missing.push('Nom');
+  if (!user.gender) missing.push('Genre');
+  const pupil = !isStaffProfile(user, groupNames);
+  if (pupil && !user.birthDate) missing.push('Date de naissance');
+  if (pupil && !user.grade) missing.push('Classe');
+  if (pupil && !user.emailParent) missing.push("E-mail d'un parent");
+  if (pupil && !user.defaultChoice) missing.push("Choix par défaut du centre d'examen");
+  if (!user.institution?.name) missing.push('Établissement');
+  return missing;
+}

@@ -3,7 +3,18 @@ import { DEFAULT_CHOICES, GENDERS, GRADES } from './profile.js';
 
 // The profile's values and rules carry no schema: the first load imports them from `@olympe/contract/profile`
 // without zod (decision 56). Re-exported here so `@olympe/contract` and './user.js' keep offering them.
-export { DEFAULT_CHOICES, GENDERS, GRADE_LABELS, GRADES, isProfileComplete, type DefaultChoice, type Gender, type Grade } from './profile.js';
+export {
+  DEFAULT_CHOICES,
+  GENDERS,
+  GRADE_LABELS,
+  GRADES,
+  isProfileComplete,
+  isStaffProfile,
+  missingProfileFields,
+  type DefaultChoice,
+  type Gender,
+  type Grade,
+} from './profile.js';
 
 export const institutionRef = z.object({ _id: z.string(), name: z.string(), email: z.string().nullable().optional() });
 

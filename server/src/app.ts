@@ -25,7 +25,7 @@ import { groupRoutes } from './groups/routes.js';
 import { refuseWhileClosing, registerErrorHandling, sendFrameworkError } from './http/errors.js';
 import { addErrorCodes } from './errors.js';
 import { institutionRoutes } from './institutions/routes.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
+import { createMailer, type Mail, type Mailer } from './mail/mailer.js';
 import { postgresRateLimiter, redisRateLimiter, startRateLimitPurge } from './http/rate-limit.js';
 import { userRoutes } from './users/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
@@ -54,6 +54,8 @@ export interface AppOptions {
   config: Config;
   database: Database;
   mailer?: Mailer;
+  /** Called after each mail written to the outbox (no SMTP_URL): the demo prints its link. */
+  onOutboxMail?: (mail: Mail, file: string) => void;
   logger?: boolean;
   /** Where the JSON log lines go (tests read them); stdout by default. */
   logStream?: { write(line: string): void };
@@ -90,6 +92,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         from: config.mailFrom,
         outboxDir: path.join(config.dataDir, 'outbox'),
         log: app.log,
+        onOutboxMail: opts.onOutboxMail,
       }),
   };
   app.decorate('deps', deps);

@@ -317,7 +317,7 @@ describe('bad input on every route with parameters or a body', () => {
   for (const row of MATRIX) {
     const hasInput = row.body !== undefined || row.route.includes(':') || (typeof row.url === 'string' && row.url.includes('?'));
     // POST /api/pdfs (multipart) has its own cases below.
-    if (!hasInput || row.route === 'POST /api/pdfs') continue;
+    if (!hasInput || row.route === 'POST /api/pdfs' || row.route === 'POST /api/users/import') continue;
     it(`${row.route}`, async () => {
       const cases = await casesOf(row, operationOf(row));
       expect(cases.length).toBeGreaterThan(0);
@@ -350,6 +350,38 @@ describe('bad input on every route with parameters or a body', () => {
       multipartCase('truncated PDF', { exercise: f.ids.pdf }, f.pdfBytes.subarray(0, 40)),
       { name: 'JSON instead of multipart', url: '/api/pdfs', payload: { exercise: f.ids.pdf, file: 'x' } },
       { name: 'broken multipart', url: '/api/pdfs', raw: '--x\r\nnope', contentType: 'multipart/form-data; boundary=x' },
+    ];
+    const failures: string[] = [];
+    for (const c of cases) {
+      const failure = await runCase(row, c);
+      if (failure) failures.push(failure);
+    }
+    total += cases.length;
+    expect(failures).toEqual([]);
+  });
+
+  it('POST /api/users/import (multipart, as school staff)', async () => {
+    const row = MATRIX.find((r) => r.route === 'POST /api/users/import')!;
+    const header = 'E-mail;Prénom;Nom;Date de naissance;Classe;Genre\n';
+    const importCase = (name: string, fields: Record<string, string>, bytes?: Buffer, status?: number): Case => {
+      const { payload, contentType } = new Multipart(fields, bytes ? { name: 'eleves.csv', bytes } : undefined).encode();
+      return { name, url: '/api/users/import', raw: payload, contentType, status, caller: 'teacher' };
+    };
+    const good = Buffer.from(`${header}jamais@exemple.fr;Ada;Lovelace;10/12/2011;3e;F\n`);
+    const cases: Case[] = [
+      importCase('no file', {}),
+      importCase('empty file', {}, Buffer.alloc(0)),
+      importCase('malformed school id', { institution: 'pas-un-identifiant' }, good),
+      importCase('NUL in the school id', { institution: NUL }, good),
+      importCase('another school', { institution: f.ids.schoolB }, good, 403),
+      importCase('no header', {}, Buffer.from('jamais@exemple.fr;Ada;Lovelace\n')),
+      importCase('header only', {}, Buffer.from(header)),
+      importCase('binary garbage', {}, Buffer.from([0, 1, 2, 3, 0, 255, 254, 0])),
+      importCase('broken XLSX', {}, Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(300, 7)])),
+      importCase('old .xls', {}, Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(300)])),
+      importCase('10 MB', {}, Buffer.from(TEN_MB), 413),
+      { name: 'JSON instead of multipart', url: '/api/users/import', payload: { file: 'x' }, caller: 'teacher' },
+      { name: 'broken multipart', url: '/api/users/import', raw: '--x\r\nnope', contentType: 'multipart/form-data; boundary=x', caller: 'teacher' },
     ];
     const failures: string[] = [];
     for (const c of cases) {

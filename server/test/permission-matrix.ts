@@ -128,9 +128,17 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/metrics', '/api/metrics', '401 403 403 403 403 403 ok'),
   // Accounts
   r('POST /api/auth/register', '/api/auth/register', 'ok ok ok ok ok ok ok', (_f: Fixture, c: Caller) => ({ email: `inscription-${c.toLowerCase()}@exemple.fr` })),
+  // Checked before the confirm row uses the same tokens: the check does not use them up.
+  r('GET /api/auth/link/:token', (f: Fixture, c: Caller) => `/api/auth/link/${encodeURIComponent(f.confirmTokens[c])}`, 'ok ok ok ok ok ok ok'),
   r('POST /api/auth/confirm', '/api/auth/confirm', 'ok ok ok ok ok ok ok', (f: Fixture, c: Caller) => ({ token: f.confirmTokens[c], password: PASSWORD })),
   r('POST /api/auth/login', '/api/auth/login', 'ok ok ok ok ok ok ok', (f: Fixture) => ({ email: f.emails.pupil, password: PASSWORD })),
   r('PUT /api/auth/me', '/api/auth/me', '401 ok ok ok ok ok ok', {}),
+  // Staff import into their own school (no field), admins name one; every caller's file is its own pupil.
+  r('POST /api/users/import', '/api/users/import', '401 403 403 ok ok 403 ok', (f: Fixture, c: Caller) =>
+    new Multipart(c === 'admin' ? { institution: f.ids.schoolA } : {}, {
+      name: 'eleves.csv',
+      bytes: Buffer.from(`E-mail;Prénom;Nom;Date de naissance;Classe;Genre\nimport-${c.toLowerCase()}@exemple.fr;Ada;Lovelace;10/12/2011;3e;F\n`),
+    })),
   r('GET /api/user/:uid', '/api/user/{pupil}', '401 ok 403 403 403 ok ok'),
   r('PUT /api/user/:uid/extra-time', '/api/user/{victim}/extra-time', '401 403 403 403 403 403 ok', { percent: 33 }),
   r('POST /api/user/logto', '/api/user/logto', '401 403 403 403 403 403 ok', { uid: '{pupil}' }),
@@ -144,6 +152,7 @@ export const MATRIX: MatrixRow[] = [
   r('DELETE /api/group/:id', '/api/group/{groupToDelete}', '401 403 403 403 403 403 ok'),
   // Institutions
   r('GET /api/institution', '/api/institution', '401 ok ok ok ok ok ok'),
+  r('GET /api/institution/search', '/api/institution/search?q=lyon', '401 ok ok ok ok ok ok'),
   r('POST /api/institution', '/api/institution', '401 ok ok ok ok ok ok', { name: 'Lycée proposé', latitude: 45.76, longitude: 4.83 }),
   r('PATCH /api/institution/:id', '/api/institution/{proposed}', '401 ok 403 403 403 403 ok', { address: '1 rue des Écoles' }),
   r('DELETE /api/institution/:id', '/api/institution/{institutionToDelete}', '401 403 403 403 403 403 ok'),

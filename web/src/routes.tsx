@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
           { path: 'chapters', element: page(() => import('./pages/chapters/chapters-page'), 'ChaptersPage', 'admin') },
           { path: 'groups', element: page(() => import('./pages/groups/groups-page'), 'GroupsPage', 'admin') },
           { path: 'map', element: page(() => import('./pages/map/map-page'), 'MapPage') },
+          { path: 'eleves/import', element: page(() => import('./pages/users-import/users-import-page'), 'UsersImportPage') },
           { path: 'users/:id', id: 'Users', element: page(() => import('./pages/users/users-page'), 'UsersPage', 'admin') },
           {
             path: 'chapter/:id',

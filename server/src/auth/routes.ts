@@ -1,10 +1,10 @@
-import { profileUpdateSchema, userSchema } from '@olympe/contract';
+import { confirmResultSchema, linkCheckSchema, profileUpdateSchema, returnPathSchema, userSchema } from '@olympe/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { getUserById, updateOwnProfile } from '../users/service.js';
 import { authOf, requireAuth } from './context.js';
-import { confirmPassword, loginUser, REGISTER_MESSAGE, registerUser } from './service.js';
+import { checkPasswordLink, confirmPassword, loginUser, REGISTER_MESSAGE, registerUser } from './service.js';
 
 const email = z.string().trim().max(254).pipe(z.email({ error: 'Adresse e-mail invalide.' }));
 const messageSchema = z.object({ message: z.string() });
@@ -12,9 +12,9 @@ const messageSchema = z.object({ message: z.string() });
 export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.post(
     '/auth/register',
-    { schema: { tags: ['auth'], body: z.object({ email }), response: { 200: messageSchema } } },
+    { schema: { tags: ['auth'], body: z.object({ email, retour: returnPathSchema }), response: { 200: messageSchema } } },
     async (request) => {
-      await registerUser(deps, { ...request.body, ip: request.ip });
+      await registerUser(deps, { email: request.body.email, returnTo: request.body.retour, ip: request.ip });
       return { message: REGISTER_MESSAGE };
     },
   );
@@ -28,13 +28,25 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
           token: z.string().min(1, { error: 'Lien incomplet.' }).max(200),
           password: z.string().max(256, { error: 'Mot de passe trop long.' }),
         }),
-        response: { 200: messageSchema },
+        response: { 200: confirmResultSchema },
       },
     },
-    async (request) => {
-      await confirmPassword(deps, { ...request.body, ip: request.ip });
-      return { message: 'Mot de passe enregistré. Vous pouvez vous connecter.' };
+    async (request) => ({
+      message: 'Mot de passe enregistré : vous êtes connecté.',
+      token: await confirmPassword(deps, { ...request.body, ip: request.ip }),
+    }),
+  );
+
+  app.get(
+    '/auth/link/:token',
+    {
+      schema: {
+        tags: ['auth'],
+        params: z.object({ token: z.string().min(1, { error: 'Lien incomplet.' }).max(200, { error: 'Lien invalide.' }) }),
+        response: { 200: linkCheckSchema },
+      },
     },
+    async (request) => checkPasswordLink(deps, { token: request.params.token, ip: request.ip }),
   );
 
   app.post(

@@ -5,7 +5,7 @@ import { isPasswordValid, PASSWORD_RULES_MESSAGE } from '@olympe/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import { emailTokens, users } from '../db/schema.js';
-import { AppError, badRequest, unauthorized } from '../errors.js';
+import { AppError, badRequest, notFound, unauthorized } from '../errors.js';
 import { hitRateLimit, hitRateLimits } from '../http/rate-limit.js';
 import { passwordLinkMail } from '../mail/mailer.js';
 import { FairQueue } from './fair-queue.js';
@@ -16,6 +16,9 @@ export const REGISTER_MESSAGE =
   'Si cette adresse est valide, un courriel vient de lui être envoyé. Suivez le lien qu’il contient pour choisir votre mot de passe.';
 const INVALID_CREDENTIALS = 'Identifiants invalides.';
 const INVALID_LINK = 'Ce lien n’est plus valide. Inscrivez-vous à nouveau avec la même adresse pour en recevoir un nouveau.';
+const UNKNOWN_LINK = 'Ce lien est inconnu : il a peut-être été mal copié. Demandez-en un nouveau avec votre adresse.';
+const USED_LINK = 'Ce lien a déjà servi : un mot de passe a été choisi avec lui. Connectez-vous, ou demandez un nouveau lien avec votre adresse.';
+const EXPIRED_LINK = 'Ce lien a expiré (il est valable 48 heures). Demandez-en un nouveau avec votre adresse.';
 
 /**
  * Per client address, counted before any hashing (docs/decisions.md, "Logins under a flood").
@@ -112,7 +115,7 @@ export const passwordHashQueue = () => ({ running: argon2Slots.activeCount, wait
  * DESIGN §3 Accounts: the same answer whether the e-mail exists or not. A new e-mail gets an
  * account and a confirmation link; a known one gets a password-reset link.
  */
-export async function registerUser(deps: Deps, input: { email: string; ip: string }): Promise<void> {
+export async function registerUser(deps: Deps, input: { email: string; ip: string; returnTo?: string }): Promise<void> {
   const email = normaliseEmail(input.email);
   await hitRateLimit(deps.limiter, { key: `register-ip:${input.ip}`, ...IP_LIMITS.register });
   await hitRateLimit(deps.limiter, {
@@ -124,13 +127,13 @@ export async function registerUser(deps: Deps, input: { email: string; ip: strin
   const [created] = await deps.db.insert(users).values({ email }).onConflictDoNothing().returning({ id: users.id });
   const user =
     created ?? (await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1))[0];
-  await sendPasswordLink(deps, { userId: user.id, email, kind: created ? 'signup' : 'reset' });
+  await sendPasswordLink(deps, { userId: user.id, email, kind: created ? 'signup' : 'reset', returnTo: input.returnTo });
 }
 
 /** Creates a single-use 48 h link and mails it. */
 export async function sendPasswordLink(
   deps: Deps,
-  opts: { userId: string; email: string; kind: 'signup' | 'reset' | 'admin' },
+  opts: { userId: string; email: string; kind: 'signup' | 'reset' | 'admin' | 'invite'; returnTo?: string; institutionName?: string },
 ): Promise<string> {
   const { token, hash: tokenHash } = newEmailToken();
   await deps.db.insert(emailTokens).values({
@@ -139,9 +142,11 @@ export async function sendPasswordLink(
     purpose: opts.kind,
     expiresAt: new Date(Date.now() + LINK_VALIDITY_MS),
   });
-  const link = `${deps.config.publicUrl}/confirm?token=${encodeURIComponent(token)}`;
+  // The page the user was going to comes back with the link (safeReturnPath checked it).
+  const back = opts.returnTo ? `&retour=${encodeURIComponent(opts.returnTo)}` : '';
+  const link = `${deps.config.publicUrl}/confirm?token=${encodeURIComponent(token)}${back}`;
   try {
-    await deps.mailer.send(passwordLinkMail(opts.email, link, opts.kind));
+    await deps.mailer.send(passwordLinkMail(opts.email, link, opts.kind, opts.institutionName));
   } catch (err) {
     deps.log.error({ err }, 'mail sending failed');
     throw new AppError(503, 'L’envoi du courriel a échoué. Réessayez dans quelques minutes.');
@@ -150,10 +155,29 @@ export async function sendPasswordLink(
 }
 
 /**
+ * GET /auth/link/{token}: tells whether a link can still set a password, without using it, so that
+ * /confirm says at once that a link is unknown, used or expired instead of after the password.
+ * Rate-limited as the confirmation itself: it must not become a way to try tokens.
+ */
+export async function checkPasswordLink(deps: Deps, input: { token: string; ip: string }): Promise<{ valid: true; email: string }> {
+  await hitRateLimit(deps.limiter, { key: `confirm-ip:${input.ip}`, ...IP_LIMITS.confirm });
+  const [row] = await deps.db
+    .select({ usedAt: emailTokens.usedAt, expiresAt: emailTokens.expiresAt, email: users.email })
+    .from(emailTokens)
+    .innerJoin(users, eq(users.id, emailTokens.userId))
+    .where(eq(emailTokens.tokenHash, hashEmailToken(input.token)))
+    .limit(1);
+  if (!row) throw notFound(UNKNOWN_LINK);
+  if (row.usedAt) throw new AppError(410, USED_LINK, 'link_used');
+  if (row.expiresAt.getTime() <= Date.now()) throw new AppError(410, EXPIRED_LINK, 'link_expired');
+  return { valid: true, email: row.email };
+}
+
+/**
  * Sets the password from a link: single use, 48 h, the five rules re-checked; older tokens are
  * revoked. The link is checked before the password is hashed, so a made-up link costs no argon2.
  */
-export async function confirmPassword(deps: Deps, input: { token: string; password: string; ip: string }): Promise<void> {
+export async function confirmPassword(deps: Deps, input: { token: string; password: string; ip: string }): Promise<string> {
   await hitRateLimit(deps.limiter, { key: `confirm-ip:${input.ip}`, ...IP_LIMITS.confirm });
   if (!isPasswordValid(input.password)) throw badRequest(PASSWORD_RULES_MESSAGE);
   const tokenHash = hashEmailToken(input.token);
@@ -162,20 +186,24 @@ export async function confirmPassword(deps: Deps, input: { token: string; passwo
   const [valid] = await deps.db.select({ userId: emailTokens.userId }).from(emailTokens).where(usable()).limit(1);
   if (!valid) throw badRequest(INVALID_LINK);
   const passwordHash = await hashPassword(input.password, input.ip);
-  await deps.db.transaction(async (tx) => {
+  const user = await deps.db.transaction(async (tx) => {
     // Checked again: the same link may have been used while the password was being hashed.
     const [row] = await tx.update(emailTokens).set({ usedAt: new Date() }).where(usable()).returning({ userId: emailTokens.userId });
     if (!row) throw badRequest(INVALID_LINK);
-    await tx
+    const [updated] = await tx
       .update(users)
-      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
-      .where(eq(users.id, row.userId));
+      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, lastLoginAt: new Date() })
+      .where(eq(users.id, row.userId))
+      .returning({ id: users.id, tokenVersion: users.tokenVersion });
     // Any other link still in a mailbox dies with this password choice.
     await tx
       .update(emailTokens)
       .set({ usedAt: new Date() })
       .where(and(eq(emailTokens.userId, row.userId), isNull(emailTokens.usedAt)));
+    return updated;
   });
+  // Whoever holds the link just proved they own the address: logged in at once (issue 24).
+  return deps.signer.sign({ userId: user.id, tokenVersion: user.tokenVersion });
 }
 
 /**

@@ -52,6 +52,27 @@ export const institutions = pgTable(
   (t) => [uniqueIndex('institutions_uai_idx').on(t.uai), index('institutions_confirmed_idx').on(t.confirmed)],
 );
 
+/**
+ * The words of each school's name, address (street, postcode, town) and UAI, accents and case folded:
+ * the server-side school search (decision N, « School search on the server ») finds each query word as
+ * the prefix of one of these through a btree, instead of scanning 70,000 schools. Kept up to date by the
+ * trigger `institution_words_sync` of migration 0012_first_hour, whatever writes the school; derived,
+ * so not in backups (ops/backup.ts): restoring the schools rebuilds it.
+ */
+export const institutionWords = pgTable(
+  'institution_words',
+  {
+    word: text('word').notNull(),
+    /** No foreign key: the trigger also deletes a school's words, and a backup restore truncates institutions alone. */
+    institutionId: uuid('institution_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.word, t.institutionId] }),
+    index('institution_words_prefix_idx').on(t.word.op('text_pattern_ops')),
+    index('institution_words_institution_idx').on(t.institutionId),
+  ],
+);
+
 export const users = pgTable(
   'users',
   {

@@ -102,7 +102,13 @@ export function registerErrorHandling(app: FastifyInstance) {
       const issue = error.validation[0];
       const where = issue?.instancePath ? issue.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
       const what = issue?.message ?? 'valeur invalide';
-      return reply.status(400).send({ message: `Données invalides${where ? ` (${where})` : ''} : ${what}` });
+      // `fields`: each field's own French message, for forms that show it next to the field (issue 24).
+      const fields: Record<string, string> = {};
+      for (const i of error.validation) {
+        const key = i.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        if (key && !(key in fields) && i.message) fields[key] = i.message;
+      }
+      return reply.status(400).send({ message: `Données invalides${where ? ` (${where})` : ''} : ${what}`, fields });
     }
     const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
     if (known) return reply.status(known[0]).send({ message: known[1] });

@@ -1,9 +1,16 @@
-import { type Institution, institutionCreateSchema, institutionSchema, institutionUpdateSchema } from '@olympe/contract';
+import {
+  type Institution,
+  institutionCreateSchema,
+  institutionSchema,
+  institutionUpdateSchema,
+  schoolSearchQuerySchema,
+  schoolSearchResponseSchema,
+} from '@olympe/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
-import { createInstitution, deleteInstitution, listInstitutionsJson, updateInstitution } from './service.js';
+import { createInstitution, deleteInstitution, listInstitutionsJson, searchInstitutions, updateInstitution } from './service.js';
 
 const idParams = z.object({ id: z.uuid({ error: 'Identifiant d’établissement invalide.' }) });
 const messageSchema = z.object({ message: z.string() });
@@ -19,6 +26,15 @@ export const institutionRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (a
         .type('application/json; charset=utf-8')
         .serializer((payload) => payload as string)
         .send((await listInstitutionsJson(deps.db, authOf(request))) as unknown as Institution[]),
+  );
+
+  app.get(
+    '/institution/search',
+    {
+      preHandler: requireAuth,
+      schema: { tags: ['institutions'], querystring: schoolSearchQuerySchema, response: { 200: schoolSearchResponseSchema } },
+    },
+    async (request) => searchInstitutions(deps.db, authOf(request), request.query.q),
   );
 
   app.post(

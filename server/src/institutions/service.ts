@@ -1,8 +1,15 @@
-import type { Institution, InstitutionCreate, InstitutionUpdate } from '@olympe/contract';
+import {
+  schoolSearchWords,
+  SCHOOL_SEARCH_LIMIT,
+  type Institution,
+  type InstitutionCreate,
+  type InstitutionUpdate,
+  type SchoolSearchResponse,
+} from '@olympe/contract';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
-import type { Db } from '../db/client.js';
-import { one } from '../db/query.js';
+import type { Db, Tx } from '../db/client.js';
+import { one, rows } from '../db/query.js';
 import { HOME_SCHOOLING_ID, institutions, users } from '../db/schema.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { presentInstitution } from './presenters.js';
@@ -18,6 +25,13 @@ const columns = {
 };
 
 const CONFIRM_FORBIDDEN = 'Seul un administrateur peut vérifier un établissement.';
+const UAI_FORBIDDEN = 'Seul un administrateur peut donner le code UAI d’un établissement.';
+
+/** A UAI names one school: a second one with the same code is refused (409) before the unique index would (500). */
+async function assertUaiFree(tx: Tx, uai: string, self: string | null): Promise<void> {
+  const [taken] = await tx.select({ id: institutions.id, name: institutions.name }).from(institutions).where(eq(institutions.uai, uai));
+  if (taken && taken.id !== self) throw conflict(`Le code UAI ${uai} est déjà celui de « ${taken.name} ».`);
+}
 
 /**
  * How many unconfirmed schools one non-admin may have proposed at once (decisions.md §29): enough
@@ -59,13 +73,54 @@ export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): P
   return row!.json;
 }
 
+interface SearchRow {
+  id: string;
+  name: string;
+  address: string;
+  email: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  confirmed: boolean;
+  uai: string | null;
+}
+
+/**
+ * GET /institution/search?q=: schools by name, town, postcode or UAI, accents and case ignored. Each
+ * word of the query must start one of the school's words (table institution_words, kept by a trigger):
+ * one btree range per word, intersected, instead of scanning 70,000 names (decision « School search on
+ * the server »). An exact UAI comes first, then schools whose name matches, then by name.
+ */
+export async function searchInstitutions(db: Db, viewer: InstitutionViewer, query: string): Promise<SchoolSearchResponse> {
+  const words = schoolSearchWords(query);
+  if (words.length === 0) return { results: [], more: false };
+  // The longest word first: the smallest range drives the intersection.
+  const ordered = [...words].sort((a, b) => b.length - a.length);
+  const [first, ...others] = ordered.map((w) => `${w}%`);
+  const found = await rows<SearchRow>(db, sql`
+    SELECT i.id, i.name, i.address, i.email,
+      round(i.latitude::numeric, 6)::float8 AS latitude, round(i.longitude::numeric, 6)::float8 AS longitude,
+      i.confirmed, i.uai
+    FROM institutions i
+    WHERE i.id IN (SELECT institution_id FROM institution_words WHERE word LIKE ${first})
+      ${sql.join(others.map((w) => sql`AND i.id IN (SELECT institution_id FROM institution_words WHERE word LIKE ${w})`), sql` `)}
+      AND ${visibleTo(viewer)}
+    ORDER BY lower(coalesce(i.uai, '')) = ${words.join('')} DESC, i.id = ${HOME_SCHOOLING_ID} DESC, i.name, i.id
+    LIMIT ${SCHOOL_SEARCH_LIMIT + 1}`);
+  return {
+    results: found.slice(0, SCHOOL_SEARCH_LIMIT).map((r) => ({ ...presentInstitution(r), uai: r.uai })),
+    more: found.length > SCHOOL_SEARCH_LIMIT,
+  };
+}
+
 /**
  * POST /institution: any logged-in user proposes a school; it stays unconfirmed unless an admin
  * says otherwise. A non-admin holds at most MAX_PENDING_INSTITUTIONS unconfirmed ones.
  */
 export async function createInstitution(db: Db, auth: AuthContext, input: InstitutionCreate): Promise<Institution> {
   if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
+  if (input.uai !== undefined && !auth.isAdmin) throw forbidden(UAI_FORBIDDEN);
   return db.transaction(async (tx) => {
+    if (input.uai) await assertUaiFree(tx, input.uai, null);
     if (!auth.isAdmin) {
       // The author's row is locked so that parallel proposals are counted one after the other.
       await tx.select({ id: users.id }).from(users).where(eq(users.id, auth.userId)).for('update');
@@ -84,6 +139,7 @@ export async function createInstitution(db: Db, auth: AuthContext, input: Instit
         latitude: input.latitude,
         longitude: input.longitude,
         confirmed: auth.isAdmin ? (input.confirmed ?? false) : false,
+        uai: auth.isAdmin ? (input.uai ?? null) : null,
         createdBy: auth.userId,
       })
       .returning(columns);
@@ -114,6 +170,8 @@ export async function updateInstitution(
     if (!current) throw notFound('Établissement introuvable.');
     assertCanEdit(auth, current);
     if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
+    if (input.uai !== undefined && !auth.isAdmin) throw forbidden(UAI_FORBIDDEN);
+    if (input.uai) await assertUaiFree(tx, input.uai, id);
     const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     const [row] =
       Object.keys(changes).length > 0

@@ -33,6 +33,11 @@ export async function addJob(db: Tx, kind: string, payload: Record<string, unkno
   return id;
 }
 
+/** Wakes this process's workers after jobs were inserted in bulk (users/import.ts). */
+export function wakeJobWorkers(): void {
+  wake.emit('job');
+}
+
 /**
  * Runs queued jobs one after another until none is left (or `shouldStop`); returns how many ran.
  * Tests call it directly to run the queue deterministically.

@@ -10,7 +10,7 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
-  /** Notifications (issue 22): a stable Message-ID per delivery, List-Unsubscribe headers, the convocation PDF. */
+  /** Notifications: a stable Message-ID per delivery, List-Unsubscribe headers, the convocation PDF; the outbox adds X-Olympe-Lien. */
   messageId?: string;
   headers?: Record<string, string>;
   attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
@@ -30,33 +30,69 @@ export function createMailer(opts: {
   from: string;
   outboxDir: string;
   log: FastifyBaseLogger;
+  /** Called after each outbox file is written (the demo prints the mail's link). */
+  onOutboxMail?: (mail: Mail, file: string) => void;
 }): Mailer {
   const transport = opts.smtpUrl
     ? nodemailer.createTransport(opts.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from: opts.from, ...mail });
+      // In the outbox, the link is also a header: headers are not quoted-printable, so it can be copied
+      // from the .eml as it is (the body's link is cut and carries =3D for each "=").
+      const link = opts.smtpUrl ? null : firstLinkOf(mail);
+      const info = await transport.sendMail({ from: opts.from, ...mail, ...(link ? { headers: { ...mail.headers, 'X-Olympe-Lien': link } } : {}) });
       if (!opts.smtpUrl) {
         mkdirSync(opts.outboxDir, { recursive: true });
-        const file = path.join(opts.outboxDir, `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.eml`);
+        const file = path.join(opts.outboxDir, outboxFileName(mail));
         writeFileSync(file, (info as unknown as { message: Buffer }).message);
         opts.log.info({ to: mail.to, file }, `Courriel écrit dans ${file}`);
+        opts.onOutboxMail?.(mail, file);
       }
       await opts.db.insert(sentMails).values({ to: mail.to, subject: mail.subject, text: mail.text });
     },
   };
 }
 
+const slug = (s: string, max: number) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9@.]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max);
+
+/**
+ * An outbox file is named by date, recipient and subject, so the demo's folder reads as a mailbox:
+ * `2026-11-25T19-30-27-123Z_eleve@exemple.fr_olympe-confirmez-votre-adresse.eml`. The random tail
+ * keeps two mails of the same millisecond apart.
+ */
+export function outboxFileName(mail: Pick<Mail, 'to' | 'subject'>, now = new Date()): string {
+  const date = now.toISOString().replace(/:/g, '-').replace('.', '-');
+  return `${date}_${slug(mail.to, 80)}_${slug(mail.subject, 60)}_${Math.random().toString(36).slice(2, 6)}.eml`;
+}
+
+/** The first link of a mail's text (the demo prints it). */
+export function firstLinkOf(mail: Pick<Mail, 'text'>): string | null {
+  return /https?:\/\/\S+/.exec(mail.text)?.[0] ?? null;
+}
+
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The French mail that carries a set-password link (sign-up, password reset, first admin). */
-export function passwordLinkMail(to: string, link: string, kind: 'signup' | 'reset' | 'admin'): Mail {
+export function passwordLinkMail(to: string, link: string, kind: 'signup' | 'reset' | 'admin' | 'invite', institutionName?: string): Mail {
   const subject =
-    kind === 'reset' ? 'Olympe : nouveau mot de passe' : 'Olympe : confirmez votre adresse et choisissez un mot de passe';
-  const intro =
     kind === 'reset'
+      ? 'Olympe : nouveau mot de passe'
+      : kind === 'invite'
+        ? 'Olympe : votre établissement vous a inscrit'
+        : 'Olympe : confirmez votre adresse et choisissez un mot de passe';
+  const intro =
+    kind === 'invite'
+      ? `Votre établissement${institutionName ? ` (${institutionName})` : ''} vous a créé un compte sur Olympe, la coupe de sélection de la préparation aux olympiades de mathématiques. Pour l’activer, choisissez votre mot de passe, puis complétez votre profil.`
+      : kind === 'reset'
       ? 'Vous avez demandé à recevoir un nouveau lien pour choisir votre mot de passe.'
       : kind === 'admin'
         ? 'Un compte administrateur Olympe a été créé pour cette adresse.'

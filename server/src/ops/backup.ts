@@ -24,7 +24,8 @@ export const BACKUP_FORMAT = 'olympe-backup';
 const VERSION = 1;
 const PAGE = 2000;
 /** Bytes of files travel in files/, not in the dump, whatever the store. */
-const NOT_DUMPED = new Set(['file_blobs']);
+// institution_words is derived from institutions by a trigger: restoring the schools rebuilds it.
+const NOT_DUMPED = new Set(['file_blobs', 'institution_words']);
 const UUID_PDF = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/;
 
 export interface Manifest {

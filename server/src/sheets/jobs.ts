@@ -4,12 +4,15 @@ import type { FileStore } from '../files/store.js';
 import { openFileStore } from '../files/store-select.js';
 import { runPendingJobs as runJobs, type JobHandler } from '../jobs/worker.js';
 import { labelCopy } from '../sorting/label.js';
+import { INVITE_JOB, inviteJobHandler } from '../users/import.js';
 import { DECODE_JOB, decodeJobHandler, type AutoLabel } from './decode-job.js';
 
-/** The background jobs of this area, by kind. */
+/** The background jobs of the app, by kind (this worker runs them all). */
 export function jobHandlers(deps: Deps, store: FileStore): Record<string, JobHandler> {
   return {
     [DECODE_JOB]: decodeJobHandler({ db: deps.db, store, secret: deps.config.jwtSecret, autoLabel: autoLabelWith(deps, store) }),
+    // Invitations of pupils created by a bulk import (issue 24).
+    [INVITE_JOB]: inviteJobHandler(deps),
   };
 }
 

@@ -1,4 +1,5 @@
-import type { ProfileUpdate, User } from '@olympe/contract';
+import type { ConfirmResult, LinkCheck, ProfileUpdate, User } from '@olympe/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
 export interface Credentials {
@@ -12,14 +13,31 @@ export async function login(credentials: Credentials): Promise<string> {
   return data.token;
 }
 
-/** POST /auth/register: sends the confirmation (or reset) link; the message is shown by the client. */
-export async function register(email: string): Promise<void> {
-  await api.post('/auth/register', { email });
+/**
+ * POST /auth/register: sends the confirmation (or reset) link; the message is shown by the client.
+ * `retour`: the page to come back to, carried in the link.
+ */
+export async function register(email: string, retour?: string | null): Promise<void> {
+  await api.post('/auth/register', retour ? { email, retour } : { email });
 }
 
-/** POST /auth/confirm: sets the password chosen from the e-mailed link. */
-export async function confirm(input: { token: string; password: string }): Promise<void> {
-  await api.post('/auth/confirm', input);
+/** POST /auth/confirm: sets the password chosen from the e-mailed link; answers a session token. */
+export async function confirm(input: { token: string; password: string }): Promise<ConfirmResult> {
+  const { data } = await api.post<ConfirmResult>('/auth/confirm', input);
+  return data;
+}
+
+/** GET /auth/link/{token}: is the link still good (without using it)? Its refusal is shown on the page, not as a toast. */
+export async function checkLink(token: string): Promise<LinkCheck> {
+  const { data } = await api.get<LinkCheck>(`/auth/link/${encodeURIComponent(token)}`, { skipNotifications: true });
+  return data;
+}
+
+export const linkCheckQuery = (token: string) =>
+  queryOptions({ queryKey: ['auth', 'link', token], queryFn: () => checkLink(token), retry: false, staleTime: Infinity, enabled: token !== '' });
+
+export function useLinkCheck(token: string) {
+  return useQuery(linkCheckQuery(token));
 }
 
 export type { ProfileUpdate } from '@olympe/contract';
@@ -27,5 +45,11 @@ export type { ProfileUpdate } from '@olympe/contract';
 /** PUT /auth/me: `{}` reloads the user, profile fields update it (SPEC §7). */
 export async function fetchMe(update: ProfileUpdate = {}): Promise<User> {
   const { data } = await api.put<User>('/auth/me', update);
+  return data;
+}
+
+/** PUT /auth/me from the profile form: a refusal is shown next to its field by the page, not as a toast. */
+export async function saveProfile(update: ProfileUpdate): Promise<User> {
+  const { data } = await api.put<User>('/auth/me', update, { skipNotifications: true });
   return data;
 }

@@ -1,15 +1,50 @@
-import { useMemo } from 'react';
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import {
-  buildSchoolIndex,
+  SCHOOL_FILTER_DEBOUNCE_MS,
+  schoolSearchWords,
   type Institution,
+  type SchoolSearchResponse,
   type InstitutionCreate,
   type InstitutionUpdate,
-  type SchoolIndex,
 } from '@olympe/contract';
 import { api } from './client';
 
-export const institutionKeys = { all: ['institutions'] as const };
+export const institutionKeys = {
+  all: ['institutions'] as const,
+  search: (q: string) => ['institutions', 'search', q] as const,
+};
+
+/** GET /institution/search: schools by name, town, postcode or UAI, found by the server (issue 24). */
+export async function searchInstitutions(q: string): Promise<SchoolSearchResponse> {
+  const { data } = await api.get<SchoolSearchResponse>('/institution/search', { params: { q } });
+  return data;
+}
+
+export const schoolSearchQuery = (q: string) =>
+  queryOptions({
+    queryKey: institutionKeys.search(schoolSearchWords(q).join(' ')),
+    queryFn: () => searchInstitutions(q),
+    enabled: schoolSearchWords(q).length > 0,
+    staleTime: 60_000,
+    // The previous results stay on screen while the next ones load: no flicker at each letter.
+    placeholderData: keepPreviousData,
+  });
+
+/** The state of a school search box: what is typed, and the server's answer to it (debounced 300 ms). */
+export function useSchoolSearch() {
+  const [query, setQuery] = useState('');
+  const [debounced] = useDebouncedValue(query, SCHOOL_FILTER_DEBOUNCE_MS);
+  const search = useQuery(schoolSearchQuery(debounced));
+  return {
+    query,
+    setQuery,
+    /** Null while nothing searchable is typed. */
+    data: schoolSearchWords(debounced).length > 0 ? (search.data ?? null) : null,
+    loading: search.isFetching,
+  };
+}
 
 /** GET /institution: every institution (up to ~70,000 with the national directory). */
 export async function fetchInstitutions(): Promise<Institution[]> {
@@ -26,11 +61,6 @@ export const institutionsQuery = queryOptions({
 
 export function useInstitutions() {
   return useQuery(institutionsQuery);
-}
-
-/** The list with its normalised search strings, computed once per list (a keystroke must stay < 50 ms). */
-export function useSchoolIndex(list: Institution[] | undefined): SchoolIndex<Institution> | undefined {
-  return useMemo(() => (list ? buildSchoolIndex(list) : undefined), [list]);
 }
 
 /** The public settings (tile URL), shared with the home page's query (api/config.ts). */

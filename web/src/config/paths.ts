@@ -7,6 +7,11 @@ export const paths = {
   privacy: '/donnees-personnelles',
   live: (id: string) => `/live/${id}`,
   login: '/login',
+  /** The login page that comes back to `returnTo` afterwards (issue 24). */
+  loginFor: (returnTo: string) => `/login?retour=${encodeURIComponent(returnTo)}`,
+  /** The sign-up page that carries `returnTo` into the e-mailed link. */
+  signupFor: (returnTo: string) => `/signup?retour=${encodeURIComponent(returnTo)}`,
+  usersImport: '/eleves/import',
   signup: '/signup',
   confirm: '/confirm',
   profile: '/profile',

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Alert, Center, Loader, Stack, Title } from '@mantine/core';
-import { Navigate } from 'react-router';
-import { paths } from '../config/paths';
+import { LoginRedirect } from '../components/login-gate';
 import { useSession } from '../session/session-context';
 
 export const FORBIDDEN_PAGE_TEXT = "Vous n'avez pas accès à cette ressource.";
@@ -13,7 +12,7 @@ export const FORBIDDEN_PAGE_TEXT = "Vous n'avez pas accès à cette ressource.";
  */
 export function RequireRole({ role, children }: { role: 'admin' | 'member'; children: ReactNode }) {
   const { token, loading, roles } = useSession();
-  if (!token) return <Navigate to={paths.login} replace />;
+  if (!token) return <LoginRedirect />;
   if (loading) {
     return (
       <Center py="xl">

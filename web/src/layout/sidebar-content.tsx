@@ -48,6 +48,10 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
         )}
       </NavSection>
 
+      {(roles.isAdmin || roles.isTeacher) && (
+        <NavSection title="Mon établissement">{link(paths.usersImport, 'Inscrire des élèves')}</NavSection>
+      )}
+
       <NavSection title="Pages utiles">
         {link(paths.home, 'Accueil')}
         {link(paths.privacy, 'Données personnelles')}

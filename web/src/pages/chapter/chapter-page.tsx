@@ -29,6 +29,7 @@ import { PaperPanel } from './paper';
 import { RichText } from './rich-text';
 import { useAnswerQueue } from './use-answer-queue';
 import { PageHeading } from '../../components/page-heading';
+import { LoginRequired } from '../../components/login-gate';
 
 export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';
 export const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
@@ -40,7 +41,7 @@ export const START_LABEL = "Commencer l'épreuve en temps limité";
 export function ChapterPage() {
   const { id = '' } = useParams();
   const session = useSession();
-  if (!session.token) return <Text>{LOGIN_REQUIRED}</Text>;
+  if (!session.token) return <LoginRequired message={LOGIN_REQUIRED} />;
   if (!session.user) {
     // Also what a pupil sees after reloading during a network cut: her queued answers wait on this device.
     return (

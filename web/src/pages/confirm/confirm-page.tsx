@@ -1,17 +1,77 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
-import { useNavigate, useSearchParams } from 'react-router';
-import { isPasswordValid, PASSWORD_RULES_MESSAGE } from '@olympe/contract';
-import { confirm } from '../../api/auth';
+import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { isPasswordValid, PASSWORD_RULES_MESSAGE, safeReturnPath } from '@olympe/contract';
+import axios from 'axios';
+import { confirm, useLinkCheck } from '../../api/auth';
 import { paths } from '../../config/paths';
+import { useSession } from '../../session/session-context';
 import { PasswordChecklist } from './password-checklist';
 import { PageHeading } from '../../components/page-heading';
 
-/** SPEC §2 "Confirm": the password is chosen from the e-mailed link (?token=...). */
+const LINK_PROBLEM = 'Ce lien ne permet pas de choisir un mot de passe.';
+
+/** The server's French reason for a refused link, or a generic one (network). */
+function reasonOf(error: unknown): string {
+  const data: unknown = axios.isAxiosError(error) ? error.response?.data : null;
+  if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') return data.message;
+  return 'Le lien n’a pas pu être vérifié : vérifiez votre connexion, puis rechargez la page.';
+}
+
+/**
+ * SPEC §2 "Confirm", as issue 24 changed it: the link is checked as soon as the page opens (without
+ * being used), a bad or used link says so at once with a way to get a new one, and after choosing
+ * a password the user is logged in and taken where they were going (`?retour=`, else the profile).
+ */
 export function ConfirmPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
+  const returnTo = safeReturnPath(params.get('retour')) ?? paths.profile;
+  const link = useLinkCheck(token);
+
+  return (
+    <Stack maw={480}>
+      <PageHeading>Choix du mot de passe</PageHeading>
+      {!token ? (
+        <LinkProblem reason="Ce lien est incomplet : ouvrez le lien reçu par e-mail en entier, ou demandez-en un nouveau." returnTo={returnTo} />
+      ) : link.isPending ? (
+        <Center py="md">
+          <Loader role="status" aria-label="Vérification du lien" />
+        </Center>
+      ) : link.isError ? (
+        <LinkProblem reason={reasonOf(link.error)} returnTo={returnTo} />
+      ) : (
+        <PasswordForm token={token} email={link.data.email} returnTo={returnTo} />
+      )}
+    </Stack>
+  );
+}
+
+function LinkProblem({ reason, returnTo }: { reason: string; returnTo: string }) {
+  return (
+    <Alert color="red" variant="light" title={LINK_PROBLEM}>
+      <Stack gap="xs">
+        <Text size="sm" c="red.9">
+          {reason}
+        </Text>
+        <Text size="sm">
+          <Anchor component={Link} to={paths.signupFor(returnTo)}>
+            Recevoir un nouveau lien
+          </Anchor>{' '}
+          (saisissez la même adresse : vos données sont conservées) ou{' '}
+          <Anchor component={Link} to={paths.loginFor(returnTo)}>
+            se connecter
+          </Anchor>{' '}
+          si vous avez déjà choisi votre mot de passe.
+        </Text>
+      </Stack>
+    </Alert>
+  );
+}
+
+function PasswordForm({ token, email, returnTo }: { token: string; email: string; returnTo: string }) {
   const navigate = useNavigate();
+  const session = useSession();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -26,8 +86,9 @@ export function ConfirmPage() {
     setError(null);
     setPending(true);
     try {
-      await confirm({ token, password });
-      await navigate(paths.login);
+      const { token: sessionToken } = await confirm({ token, password });
+      await session.login(sessionToken);
+      await navigate(returnTo);
     } catch {
       // SPEC §8: confirm swallows errors; the client's notification already told the user.
       setPending(false);
@@ -35,33 +96,29 @@ export function ConfirmPage() {
   }
 
   return (
-    <Stack maw={480}>
-      <PageHeading>Choix du mot de passe</PageHeading>
-      {!token && (
-        <Text>Ce lien est incomplet : ouvrez le lien reçu par e-mail, ou inscrivez-vous à nouveau.</Text>
-      )}
-      <form onSubmit={handleSubmit} noValidate>
-        <Stack>
-          <PasswordInput
-            label="Mot de passe"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-          />
-          <PasswordChecklist password={password} />
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              <Text size="sm" c="red.9">
-                {error}
-              </Text>
-            </Alert>
-          )}
-          <Button type="submit" loading={pending}>
-            Continuer
-          </Button>
-        </Stack>
-      </form>
-    </Stack>
+    <form onSubmit={handleSubmit} noValidate>
+      <Stack>
+        {/* The account the link belongs to: a password manager files the password under it. */}
+        <TextInput label="Adresse e-mail" value={email} readOnly autoComplete="username" />
+        <PasswordInput
+          label="Mot de passe"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+        />
+        <PasswordChecklist password={password} />
+        {error && (
+          <Alert color="red" variant="light" role="alert">
+            <Text size="sm" c="red.9">
+              {error}
+            </Text>
+          </Alert>
+        )}
+        <Button type="submit" loading={pending}>
+          Continuer
+        </Button>
+      </Stack>
+    </form>
   );
 }

@@ -1,15 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { safeReturnPath } from '@olympe/contract';
 import { login } from '../../api/auth';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 import { PageHeading } from '../../components/page-heading';
 
-/** SPEC §2 "Login": on success the session is loaded, then the user goes to /profile. */
+/**
+ * SPEC §2 "Login": on success the session is loaded, then the user goes to /profile — or back to the
+ * page that asked them to log in (`?retour=`, issue 24).
+ */
 export function LoginPage() {
   const session = useSession();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const returnTo = safeReturnPath(params.get('retour'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
@@ -20,7 +26,7 @@ export function LoginPage() {
     try {
       const token = await login({ email, password });
       await session.login(token);
-      await navigate(paths.profile);
+      await navigate(returnTo ?? paths.profile);
     } catch (error) {
       // SPEC §8: a failed login is only logged; the client already showed the server's message.
       console.error(error);
@@ -56,7 +62,7 @@ export function LoginPage() {
       {/* As the home page's help says: signing up again with the same address mails a new link. */}
       <Text size="sm">
         Mot de passe oublié ?{' '}
-        <Anchor component={Link} to={paths.signup}>
+        <Anchor component={Link} to={returnTo ? paths.signupFor(returnTo) : paths.signup}>
           Inscrivez-vous à nouveau avec la même adresse
         </Anchor>{' '}
         : un lien pour en choisir un nouveau vous sera envoyé, vos données sont conservées.

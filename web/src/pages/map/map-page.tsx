@@ -1,7 +1,7 @@
 import { Suspense, useMemo, useState, type FormEvent } from 'react';
 import { Alert, Button, Center, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Navigate } from 'react-router';
+import { LoginRedirect } from '../../components/login-gate';
 import {
   selectInstitutionMarkers,
   spreadSameLocation,
@@ -18,14 +18,18 @@ import {
   updateInstitution,
   useInstitutions,
   usePublicConfig,
+  useSchoolSearch,
 } from '../../api/institutions';
 import { SchoolMap } from '../../components/SchoolMap';
+import { SchoolSearch } from '../../components/school-search';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
-import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 import { PageHeading } from '../../components/page-heading';
 
 /** The form of the selected institution; `_id` null: a new one, not yet saved. */
+/** How close the map goes to a school found by the search. */
+const FOCUS_ZOOM = 16;
+
 interface Draft {
   _id: string | null;
   name: string;
@@ -55,6 +59,8 @@ export function MapPage() {
   const [bounds, setBounds] = useState<Bounds | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [focus, setFocus] = useState<{ lat: number; lng: number; zoom: number } | null>(null);
+  const schoolSearch = useSchoolSearch();
   const isAdmin = roles.isAdmin;
 
   const inView = useMemo(() => (list && bounds ? withinBounds(list, bounds) : []), [list, bounds]);
@@ -81,11 +87,16 @@ export function MapPage() {
     onSettled: () => setConfirmDelete(false),
   });
 
-  if (!token) return <Navigate to={paths.login} replace />;
+  if (!token) return <LoginRedirect />;
 
   const select = (i: Institution) => {
     setConfirmDelete(false);
     setDraft(draftOf(i));
+  };
+  // A school found by the search is selected and the map goes to it (issue 24).
+  const found = (i: Institution) => {
+    select(i);
+    if (i.latitude !== null && i.longitude !== null) setFocus({ lat: i.latitude, lng: i.longitude, zoom: FOCUS_ZOOM });
   };
   // A click adds a new institution there, or moves the selected one.
   const clickMap = (lat: number, lng: number) => {
@@ -116,6 +127,7 @@ export function MapPage() {
         Cliquez sur la carte pour ajouter un établissement, ou sur un marqueur pour le sélectionner ; un clic sur la carte
         déplace alors l’établissement sélectionné.
       </Text>
+      <SchoolSearch search={schoolSearch} onChoose={found} selectedId={draft?._id ?? null} />
       <Text size="sm" aria-live="polite">
         {status}
       </Text>
@@ -137,6 +149,7 @@ export function MapPage() {
           onBoundsChange={setBounds}
           onSelect={select}
           onMapClick={clickMap}
+          focus={focus}
           renderPopup={(i) => (
             <>
               <strong>{i.name}</strong>

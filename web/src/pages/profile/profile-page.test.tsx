@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { GroupSummary, Institution, User } from '@olympe/contract';
+import { normalizeText, type GroupSummary, type Institution, type User } from '@olympe/contract';
+import type { AxiosRequestConfig } from 'axios';
 import { api } from '../../api/client';
 import { computeRoles } from '../../session/roles';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
@@ -19,8 +20,14 @@ const SCHOOLS: Institution[] = [
 ];
 
 beforeEach(() => {
-  vi.mocked(api.get).mockImplementation(async (url: string) => {
+  vi.mocked(api.get).mockImplementation(async (url: string, config?: AxiosRequestConfig) => {
     if (url === '/institution') return { data: SCHOOLS };
+    if (url === '/institution/search') {
+      // The server's search, as far as these tests need it: every word in the name or the address.
+      const words = normalizeText(String((config?.params as { q?: string } | undefined)?.q ?? '')).split(' ').filter(Boolean);
+      const results = SCHOOLS.filter((i) => words.every((w) => normalizeText(`${i.name} ${i.address}`).includes(w))).map((i) => ({ ...i, uai: null }));
+      return { data: { results, more: false } };
+    }
     if (url === '/config') return { data: { contactEmail: 'c@olympe.test', tileUrl: '' } };
     throw new Error(`unexpected GET ${url}`);
   });
@@ -79,7 +86,27 @@ describe('ProfilePage', () => {
     const required = _role === 'teacher' ? ['Prénom', 'Nom'] : ['Prénom', 'Nom', 'Établissement'];
     for (const label of required) expect(isMarkedRequired(label), label).toBe(true);
     expect(!!screen.queryByText(STAFF_SCHOOL_HINT)).toBe(_role === 'teacher');
-    for (const label of ['Genre', 'Date de naissance', 'Classe', "E-mail d'un parent"]) expect(isMarkedRequired(label), label).toBe(false);
+    expect(isMarkedRequired('Genre')).toBe(false);
+    // Issue 24: pupil-only fields are not even shown to staff and correctors.
+    for (const label of ['Date de naissance', 'Classe', "E-mail d'un parent", "E-mail de l'autre parent", "Choix par défaut du centre d'examen"]) {
+      expect(screen.queryByLabelText(new RegExp(`^${label}`)), label).toBeNull();
+    }
+    expect(screen.queryByText(/instruits en famille/)).toBeNull();
+  });
+
+  it('says what is missing for the profile to be complete', () => {
+    renderProfile(makeUser({ firstName: null, grade: null, emailParent: null }));
+    expect(screen.getByText(/Pour accéder aux épreuves, complétez : Prénom, Classe, E-mail d'un parent\./)).toBeTruthy();
+  });
+
+  it('shows a refused field next to it, in French, without sending anything', async () => {
+    renderProfile(makeUser());
+    fireEvent.change(screen.getByLabelText(/^E-mail d'un parent/), { target: { value: 'pas-une-adresse' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Adresse e-mail invalide.')).toBeTruthy();
+    expect(screen.getByLabelText(/^E-mail d'un parent/).getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText(/emailParent/)).toBeNull();
+    expect(api.put).not.toHaveBeenCalled();
   });
 
   it('shows the grades with their French labels and the saved values', () => {
@@ -99,7 +126,7 @@ describe('ProfilePage', () => {
     fireEvent.click(screen.getByLabelText('Recevoir les notifications par e-mail'));
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
     await waitFor(() => expect(api.put).toHaveBeenCalled());
-    expect(vi.mocked(api.put).mock.calls[0]).toEqual([
+    expect(vi.mocked(api.put).mock.calls[0].slice(0, 2)).toEqual([
       '/auth/me',
       {
         firstName: 'Ada',

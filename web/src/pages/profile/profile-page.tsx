@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import {
+  Alert,
   Badge,
   Button,
   Center,
@@ -11,12 +12,16 @@ import {
   Stack,
   Text,
   TextInput,
+  Title,
 } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { Navigate } from 'react-router';
-import { fetchMe } from '../../api/auth';
+import { isStaffProfile, missingProfileFields, profileUpdateSchema } from '@olympe/contract';
+import axios from 'axios';
+import { saveProfile } from '../../api/auth';
 import { showNotice } from '../../api/notify';
-import { paths } from '../../config/paths';
+import { LoginRedirect } from '../../components/login-gate';
+// The chapter page's own panel, shared as it is (eslint sharedBetweenPages): it fetches its own data.
+import { CenterSelectionPanel } from '../chapter/paper/center-selection-panel';
 import type { Roles } from '../../session/roles';
 import { useSession } from '../../session/session-context';
 import {
@@ -35,6 +40,11 @@ import { PageHeading } from '../../components/page-heading';
 export const STAFF_SCHOOL_HINT =
   'Vos droits de personnel scolaire portent sur cet établissement : pour en changer, demandez à un administrateur.';
 
+/** The group names the contract's profile rules read, from the session's roles. */
+function groupNamesOf(roles: Roles): string[] {
+  return [...(roles.isTeacher ? ['teachers'] : []), ...(roles.isMember ? ['members'] : [])];
+}
+
 export function roleTag(roles: Roles): string | null {
   if (roles.isAdmin) return 'Administrateur';
   if (roles.isMember) return 'Correcteur';
@@ -44,10 +54,38 @@ export function roleTag(roles: Roles): string | null {
 
 const EMPTY = { value: '', label: '—' };
 
+type FieldErrors = Partial<Record<keyof ProfileValues, string>>;
+
+/** The contract's own checks, run before sending: each refusal goes next to its field, in French. */
+export function fieldErrorsOf(values: ProfileValues): FieldErrors {
+  // The school comes from the picker (a real id): the server alone checks it.
+  const { institution: _school, ...fields } = updateOf(values);
+  const parsed = profileUpdateSchema.omit({ institution: true }).safeParse(fields);
+  const errors: FieldErrors = {};
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0] as keyof ProfileValues;
+      errors[key] ??= issue.message;
+    }
+  }
+  return errors;
+}
+
+/** A server refusal: the body's `fields` by field, else its message for the whole form. */
+function serverErrorsOf(error: unknown): { fields: FieldErrors; message: string | null } {
+  const data: unknown = axios.isAxiosError(error) ? error.response?.data : null;
+  if (!data || typeof data !== 'object') return { fields: {}, message: 'Le serveur ne répond pas : vos modifications ne sont pas enregistrées.' };
+  const fields = 'fields' in data && data.fields && typeof data.fields === 'object' ? (data.fields as FieldErrors) : {};
+  const message = 'message' in data && typeof data.message === 'string' ? data.message : null;
+  return Object.keys(fields).length > 0 ? { fields, message: null } : { fields: {}, message };
+}
+
 /** SPEC §2 "Profile": the user's fields, the school map, saved through PUT /auth/me. */
 export function ProfilePage() {
-  const { token, user, roles, loading, reload } = useSession();
+  const { token, user, roles, loading, reload, chapters } = useSession();
   const [values, setValues] = useState<ProfileValues | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
 
   // A fresh form for each user (impersonation switches user without leaving the page).
   const userId = user?._id;
@@ -57,15 +95,25 @@ export function ProfilePage() {
   }, [userId]);
 
   const save = useMutation({
-    mutationFn: (v: ProfileValues) => fetchMe(updateOf(v)),
+    mutationFn: (v: ProfileValues) => saveProfile(updateOf(v)),
     onSuccess: async (saved) => {
       setValues(valuesOf(saved));
-      showNotice('Modifications enregistrées', 'green');
+      setErrors({});
+      setFormError(null);
+      const missing = missingProfileFields(saved, groupNamesOf(roles));
+      // Saved, but an incomplete profile still opens no test: say so rather than a plain green tick.
+      if (missing.length === 0) showNotice('Modifications enregistrées', 'green');
+      else showNotice(`Modifications enregistrées. Il manque encore : ${missing.join(', ')}.`, 'yellow');
       await reload();
+    },
+    onError: (error) => {
+      const { fields, message } = serverErrorsOf(error);
+      setErrors(fields);
+      setFormError(message);
     },
   });
 
-  if (!token) return <Navigate to={paths.login} replace />;
+  if (!token) return <LoginRedirect />;
   if (loading || !user || !values) {
     return (
       <Center py="xl">
@@ -75,14 +123,21 @@ export function ProfilePage() {
   }
   const tag = roleTag(roles);
   const required = requiredFields(roles);
+  const staff = isStaffProfile(roles, groupNamesOf(roles));
+  const missing = missingProfileFields(user, groupNamesOf(roles));
+  const paperChapters = chapters.filter((c) => c.offline && !c.analysis);
   const set = <K extends keyof ProfileValues>(key: K, value: ProfileValues[K]) => setValues({ ...values, [key]: value });
   const text = (key: 'firstName' | 'lastName' | 'emailStudent' | 'emailParent' | 'emailOtherParent') => ({
     value: values[key],
+    error: errors[key],
     onChange: (e: { currentTarget: HTMLInputElement }) => set(key, e.currentTarget.value),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate(values);
+    const found = fieldErrorsOf(values);
+    setErrors(found);
+    setFormError(Object.keys(found).length > 0 ? 'Corrigez les champs signalés : rien n’a été enregistré.' : null);
+    if (Object.keys(found).length === 0) save.mutate(values);
   };
 
   return (
@@ -95,6 +150,25 @@ export function ProfilePage() {
           </Badge>
         )}
       </Group>
+      {missing.length > 0 ? (
+        <Alert
+          color="yellow"
+          variant="light"
+          aria-label="Profil incomplet"
+          title={
+            // Mantine's yellow title is below AA contrast: the words stay dark (decision 53).
+            <Text fw={700} size="sm" c="dark.9">
+              Profil incomplet
+            </Text>
+          }
+        >
+          <Text size="sm" c="dark.9">
+            Pour accéder aux épreuves, complétez : {missing.join(', ')}.
+          </Text>
+        </Alert>
+      ) : (
+        <Text size="sm">Votre profil est complet.</Text>
+      )}
       <form onSubmit={submit} noValidate aria-label="Profil">
         <Stack>
           <TextInput
@@ -111,14 +185,20 @@ export function ProfilePage() {
               withAsterisk={required.gender}
               data={[EMPTY, ...genderOptions]}
               value={values.gender}
+              error={errors.gender}
               onChange={(e) => set('gender', e.currentTarget.value as ProfileValues['gender'])}
             />
+          </SimpleGrid>
+          {/* Pupil-only fields: school staff, correctors and admins never fill them (issue 24). */}
+          {!staff && (
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
               label="Date de naissance"
               type="date"
               withAsterisk={required.birthDate}
               value={values.birthDate}
               max={new Date().toISOString().slice(0, 10)}
+              error={errors.birthDate}
               onChange={(e) => set('birthDate', e.currentTarget.value)}
             />
             <NativeSelect
@@ -126,6 +206,7 @@ export function ProfilePage() {
               withAsterisk={required.grade}
               data={[EMPTY, ...gradeOptions]}
               value={values.grade}
+              error={errors.grade}
               onChange={(e) => set('grade', e.currentTarget.value as ProfileValues['grade'])}
             />
             <NativeSelect
@@ -133,12 +214,14 @@ export function ProfilePage() {
               withAsterisk={required.defaultChoice}
               data={[EMPTY, ...defaultChoiceOptions]}
               value={values.defaultChoice}
+              error={errors.defaultChoice}
               onChange={(e) => set('defaultChoice', e.currentTarget.value as ProfileValues['defaultChoice'])}
             />
             <TextInput label="E-mail de l'élève" type="email" autoComplete="email" {...text('emailStudent')} />
             <TextInput label="E-mail d'un parent" type="email" withAsterisk={required.emailParent} {...text('emailParent')} />
             <TextInput label="E-mail de l'autre parent" type="email" {...text('emailOtherParent')} />
           </SimpleGrid>
+          )}
           <Checkbox
             label="Recevoir les notifications par e-mail"
             checked={values.emailNotifications}
@@ -159,8 +242,17 @@ export function ProfilePage() {
             <SchoolPicker
               value={values.institution}
               required={required.institution}
+              pupil={!staff}
+              error={errors.institution}
               onChange={(i) => set('institution', { _id: i._id, name: i.name })}
             />
+          )}
+          {formError && (
+            <Alert color="red" variant="light" role="alert">
+              <Text size="sm" c="red.9">
+                {formError}
+              </Text>
+            </Alert>
           )}
           <Group>
             <Button type="submit" loading={save.isPending}>
@@ -169,6 +261,26 @@ export function ProfilePage() {
           </Group>
         </Stack>
       </form>
+      {/* SPEC §2 Profile: pupils choose their centre for each open paper test, with the chapter page's own panel. */}
+      {!staff && paperChapters.length > 0 && (
+        <Stack component="section" aria-labelledby="profile-centres-title">
+          <Title order={2} size="h3" id="profile-centres-title">
+            Centres d’examen des épreuves papier
+          </Title>
+          {missing.length > 0 ? (
+            <Text size="sm">Complétez votre profil pour choisir un centre d’examen.</Text>
+          ) : (
+            paperChapters.map((c) => (
+              <Stack key={c._id} gap="xs">
+                <Title order={3} size="h4">
+                  {c.title}
+                </Title>
+                <CenterSelectionPanel chapterId={c._id} />
+              </Stack>
+            ))
+          )}
+        </Stack>
+      )}
     </Stack>
   );
 }

@@ -1,54 +1,41 @@
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Center, Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
 import {
-  matchSchoolPositions,
   normalizeText,
-  refinesQuery,
-  SCHOOL_FILTER_DEBOUNCE_MS,
   selectProfileMarkers,
   spreadSameLocation,
   withinBounds,
   type Bounds,
   type Institution,
 } from '@olympe/contract';
-import { useInstitutions, usePublicConfig, useSchoolIndex } from '../../api/institutions';
+import { useInstitutions, usePublicConfig, useSchoolSearch } from '../../api/institutions';
+import { SchoolSearch } from '../../components/school-search';
 import { SchoolMap } from '../../components/SchoolMap';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
 
-const SHOWN_RESULTS = 8;
 const FOCUS_ZOOM = 16;
 
 interface Props {
   value: { _id: string; name: string } | null;
   onChange: (institution: Institution) => void;
   required: boolean;
+  /** Pupils get the home-schooling entry; staff do not (issue 24). */
+  pupil?: boolean;
+  error?: string;
 }
 
 /**
  * SPEC §2 Profile: the school is chosen on a map with a filter box (name or address, accents and
  * case ignored, debounced 300 ms); markers only when 100 or fewer schools are in view.
  */
-export function SchoolPicker({ value, onChange, required }: Props) {
+export function SchoolPicker({ value, onChange, required, pupil = true, error }: Props) {
   const { data: list, isPending } = useInstitutions();
   const { data: config } = usePublicConfig();
-  const index = useSchoolIndex(list);
-  const [query, setQuery] = useState('');
-  const [debounced] = useDebouncedValue(query, SCHOOL_FILTER_DEBOUNCE_MS);
+  const schoolSearch = useSchoolSearch();
   const [bounds, setBounds] = useState<Bounds | null>(null);
   const [focus, setFocus] = useState<{ lat: number; lng: number; zoom: number } | null>(null);
 
-  // One more letter can only narrow the previous result: search within it (70,000 schools, < 50 ms a keystroke).
-  const last = useRef<{ index: typeof index; query: string; positions: number[] } | null>(null);
-  const filtered = useMemo(() => {
-    if (!index) return [];
-    const prev = last.current;
-    const within = prev && prev.index === index && refinesQuery(prev.query, debounced) ? prev.positions : undefined;
-    const positions = matchSchoolPositions(index, debounced, within);
-    last.current = { index, query: debounced, positions };
-    return positions.map((i) => index.items[i]);
-  }, [index, debounced]);
-  const inView = useMemo(() => (bounds ? withinBounds(filtered, bounds) : []), [filtered, bounds]);
+  const inView = useMemo(() => (bounds && list ? withinBounds(list, bounds) : []), [list, bounds]);
   const selection = useMemo(() => selectProfileMarkers(inView), [inView]);
   const placed = useMemo(() => spreadSameLocation(selection.markers), [selection]);
   const homeSchooling = useMemo(() => list?.find((i) => normalizeText(i.name) === 'instruction en famille'), [list]);
@@ -64,7 +51,7 @@ export function SchoolPicker({ value, onChange, required }: Props) {
   }, [list]);
 
   const choose = (institution: Institution) => {
-    onChange(institution);
+    onChange({ _id: institution._id, name: institution.name, address: institution.address, email: institution.email, latitude: institution.latitude, longitude: institution.longitude, confirmed: institution.confirmed });
     if (institution.latitude != null && institution.longitude != null) {
       setFocus({ lat: institution.latitude, lng: institution.longitude, zoom: FOCUS_ZOOM });
     }
@@ -78,8 +65,10 @@ export function SchoolPicker({ value, onChange, required }: Props) {
         readOnly
         value={value?.name ?? ''}
         placeholder="Aucun établissement choisi"
+        error={error}
         description="Choisissez votre établissement sur la carte (cliquez sur son marqueur) ou dans les résultats de la recherche."
       />
+      {pupil && (
       <Alert color="blue" variant="light" title="Instruction en famille">
         <Stack gap={6} align="flex-start">
           <Text size="sm">
@@ -92,38 +81,8 @@ export function SchoolPicker({ value, onChange, required }: Props) {
           )}
         </Stack>
       </Alert>
-      <TextInput
-        label="Rechercher un établissement"
-        description="Par nom ou par adresse (accents et majuscules ignorés)."
-        type="search"
-        value={query}
-        onChange={(e) => setQuery(e.currentTarget.value)}
-      />
-      {debounced.trim() !== '' && index && (
-        <Stack gap={2} aria-live="polite">
-          <Text size="sm">
-            {filtered.length === 0
-              ? 'Aucun établissement ne correspond à la recherche.'
-              : `${filtered.length} établissement${filtered.length > 1 ? 's' : ''} trouvé${filtered.length > 1 ? 's' : ''}${filtered.length > SHOWN_RESULTS ? ` (les ${SHOWN_RESULTS} premiers ci-dessous)` : ''}.`}
-          </Text>
-          <ul aria-label="Résultats de la recherche" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-            {filtered.slice(0, SHOWN_RESULTS).map((i) => (
-              <li key={i._id}>
-                <UnstyledButton onClick={() => choose(i)} py={4} style={{ textDecoration: 'underline' }}>
-                  <Text size="sm" span fw={i._id === value?._id ? 700 : 400}>
-                    {i.name}
-                  </Text>
-                  {i.address && (
-                    <Text size="xs" span c="dimmed">
-                      {' '}— {i.address}
-                    </Text>
-                  )}
-                </UnstyledButton>
-              </li>
-            ))}
-          </ul>
-        </Stack>
       )}
+      <SchoolSearch search={schoolSearch} onChoose={choose} selectedId={value?._id} />
       <Text size="sm" aria-live="polite">
         {isPending
           ? 'Chargement des établissements…'

@@ -33,7 +33,11 @@ describe('SignupPage', () => {
 
   it('sends the e-mail, then counts 60 s down with the button disabled', () => {
     send();
-    expect(registerMock).toHaveBeenCalledWith('eleve@example.fr');
+    expect(registerMock).toHaveBeenCalledWith('eleve@example.fr', null);
+    // Issue 24: a lasting message names the address and where to look.
+    expect(screen.getByText(/Un courriel a été envoyé à/).textContent).toContain('eleve@example.fr');
+    expect(screen.getByText(/vérifiez les indésirables/)).toBeTruthy();
+    expect(screen.getByText(/nouvel envoi dans 60 s/)).toBeTruthy();
     expect(submitButton().disabled).toBe(true);
     expect(submitButton().textContent).toBe('Renvoyer dans 60s');
 
@@ -46,6 +50,7 @@ describe('SignupPage', () => {
 
     act(() => vi.advanceTimersByTime(1000));
     expect(submitButton().disabled).toBe(false);
+    expect(screen.getByText(/Un courriel a été envoyé à/)).toBeTruthy();
     expect(submitButton().textContent).toBe('Renvoyer');
   });
 

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
-import { IconInfoCircle } from '@tabler/icons-react';
+import { IconInfoCircle, IconMailForward } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { safeReturnPath } from '@olympe/contract';
 import { register } from '../../api/auth';
 import { useCountdown } from '../../hooks/use-countdown';
 import { PageHeading } from '../../components/page-heading';
@@ -13,20 +15,27 @@ function buttonLabel(remaining: number, sent: boolean): string {
   return sent ? 'Renvoyer' : 'Envoyer';
 }
 
-/** SPEC §2 "Signup": one e-mail field; the confirmation link is sent by mail. */
+/**
+ * SPEC §2 "Signup": one e-mail field; the confirmation link is sent by mail. Once sent, a message
+ * stays on the page (issue 24: a toast alone was gone before it was read) with the address and
+ * where to look; `?retour=` travels in the link so the new user lands where they were going.
+ */
 export function SignupPage() {
+  const [params] = useSearchParams();
+  const returnTo = safeReturnPath(params.get('retour'));
   const [email, setEmail] = useState('');
-  const [sent, setSent] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const { remaining, start } = useCountdown();
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (remaining > 0) return;
     // The countdown starts at once so a double click cannot send two mails.
-    setSent(true);
+    const address = email.trim();
+    setSentTo(address);
     start(RESEND_DELAY_S);
     try {
-      await register(email);
+      await register(address, returnTo);
     } catch {
       // SPEC §8: signup swallows errors; the client's notification already told the user.
     }
@@ -56,10 +65,31 @@ export function SignupPage() {
             onChange={(e) => setEmail(e.currentTarget.value)}
           />
           <Button type="submit" disabled={remaining > 0}>
-            {buttonLabel(remaining, sent)}
+            {buttonLabel(remaining, sentTo !== null)}
           </Button>
         </Stack>
       </form>
+      {sentTo !== null && (
+        <Alert role="note" variant="light" color="green" icon={<IconMailForward aria-hidden />} title={
+            // Mantine's green title is below AA contrast: the words stay dark (decision 53).
+            <Text fw={700} size="sm" c="dark.9">
+              Courriel envoyé
+            </Text>
+          }
+        >
+          <Stack gap={4}>
+            <Text size="sm" c="dark.9" role="status">
+              Un courriel a été envoyé à <strong>{sentTo}</strong> ; vérifiez les indésirables. Ouvrez le lien qu’il
+              contient (valable 48 heures) pour choisir votre mot de passe.
+            </Text>
+            <Text size="sm" c="dark.9">
+              {remaining > 0
+                ? `Rien reçu ? Vous pourrez demander un nouvel envoi dans ${remaining} s.`
+                : 'Rien reçu ? Vérifiez l’adresse ci-dessus, puis renvoyez.'}
+            </Text>
+          </Stack>
+        </Alert>
+      )}
     </Stack>
   );
 }

@@ -1,0 +1,168 @@
+import { type Gender, type Grade, normalizeText, pastDate } from '@olympe/contract';
+import { z } from 'zod';
+
+/**
+ * The pure part of the bulk import of pupils (issue 24): which column is which, and what each line
+ * becomes. No database here: service-side matching of existing accounts is in import.ts.
+ */
+
+/** A cell as the file reader gives it: CSV text, or an XLSX value (a date arrives as a Date). */
+export type Cell = string | number | boolean | Date | null;
+
+export const IMPORT_COLUMNS = {
+  email: { label: 'E-mail', names: ['email', 'e mail', 'courriel', 'adresse e mail', 'adresse mail', 'mail', 'adresse electronique', 'e mail eleve', 'courriel eleve'] },
+  firstName: { label: 'Prénom', names: ['prenom', 'first name', 'firstname'] },
+  lastName: { label: 'Nom', names: ['nom', 'nom de famille', 'last name', 'lastname'] },
+  birthDate: { label: 'Date de naissance', names: ['date de naissance', 'naissance', 'ne e le', 'ne le', 'birth date', 'birthdate'] },
+  grade: { label: 'Classe', names: ['classe', 'niveau', 'grade'] },
+  gender: { label: 'Genre', names: ['genre', 'sexe', 'gender'] },
+  emailParent: { label: 'E-mail parent', names: ['e mail parent', 'email parent', 'courriel parent', 'mail parent', 'e mail du parent', 'courriel du parent', 'e mail responsable', 'courriel responsable'] },
+} as const;
+export type ImportColumn = keyof typeof IMPORT_COLUMNS;
+const OPTIONAL: ReadonlySet<ImportColumn> = new Set(['emailParent']);
+
+/** "E-mail", "Date de naissance", "Prénom" → "e mail", "date de naissance", "prenom". */
+const headerKey = (cell: Cell) => normalizeText(String(cell ?? '')).replace(/[^a-z0-9]+/g, ' ').trim();
+
+export type ColumnPositions = Record<ImportColumn, number>;
+
+/** Finds the columns by their header (any order, accents and case ignored); throws the French reason when one is missing. */
+export function findColumns(header: readonly Cell[]): ColumnPositions {
+  const keys = header.map(headerKey);
+  const positions = {} as ColumnPositions;
+  const missing: string[] = [];
+  for (const [column, { label, names }] of Object.entries(IMPORT_COLUMNS) as Array<[ImportColumn, (typeof IMPORT_COLUMNS)[ImportColumn]]>) {
+    const at = keys.findIndex((k) => (names as readonly string[]).includes(k));
+    positions[column] = at;
+    if (at < 0 && !OPTIONAL.has(column)) missing.push(`« ${label} »`);
+  }
+  if (missing.length > 0) {
+    throw new Error(
+      `La première ligne doit nommer les colonnes. Colonne${missing.length > 1 ? 's' : ''} introuvable${missing.length > 1 ? 's' : ''} : ${missing.join(', ')}. Attendues : E-mail, Prénom, Nom, Date de naissance, Classe, Genre (et, si vous l’avez, E-mail parent).`,
+    );
+  }
+  return positions;
+}
+
+const GRADE_WORDS: Record<string, Grade> = {
+  '5': '5eme', '5e': '5eme', '5eme': '5eme', cinquieme: '5eme',
+  '4': '4eme', '4e': '4eme', '4eme': '4eme', quatrieme: '4eme',
+  '3': '3eme', '3e': '3eme', '3eme': '3eme', troisieme: '3eme',
+  '2': '2nde', '2e': '2nde', '2nde': '2nde', '2de': '2nde', seconde: '2nde',
+  '1': '1ere', '1e': '1ere', '1ere': '1ere', '1re': '1ere', premiere: '1ere',
+  t: 'Tale', tale: 'Tale', term: 'Tale', terminale: 'Tale', tle: 'Tale',
+  autre: 'other', other: 'other',
+};
+
+/** "3e", "3ème B", "Seconde 4", "Terminale" → the grade; the class's letter or number after it is ignored. */
+export function parseGrade(value: string): Grade | null {
+  const t = normalizeText(value).replace(/[^a-z0-9 ]+/g, ' ').trim();
+  if (!t) return null;
+  return GRADE_WORDS[t] ?? GRADE_WORDS[t.split(' ')[0]] ?? null;
+}
+
+const GENDER_WORDS: Record<string, Gender> = {
+  f: 'female', fille: 'female', feminin: 'female', femme: 'female', female: 'female',
+  m: 'male', g: 'male', garcon: 'male', masculin: 'male', homme: 'male', male: 'male',
+  o: 'other', autre: 'other', other: 'other', x: 'other',
+};
+
+export function parseGender(value: string): Gender | null {
+  return GENDER_WORDS[normalizeText(value)] ?? null;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A birth date as people type it: 14/03/2011, 14-03-2011, 14.03.2011, 2011-03-14, or a spreadsheet
+ * date (a Date, or Excel's day number). Returns AAAA-MM-JJ, or null when it is not a date at all.
+ */
+export function parseBirthDate(value: Cell): string | null {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return null;
+    // Spreadsheet dates are midnight UTC of the day written.
+    return `${value.getUTCFullYear()}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())}`;
+  }
+  if (typeof value === 'number') {
+    // Excel's serial day (1900 system): day 25569 is 1970-01-01.
+    if (value < 1 || value > 2_958_465) return null;
+    return new Date(Math.round((value - 25569) * 86_400_000)).toISOString().slice(0, 10);
+  }
+  const s = String(value ?? '').trim();
+  let m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s);
+  if (m) return `${m[3]}-${pad(Number(m[2]))}-${pad(Number(m[1]))}`;
+  m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s);
+  if (m) return `${m[1]}-${pad(Number(m[2]))}-${pad(Number(m[3]))}`;
+  return null;
+}
+
+const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
+
+export interface PupilLine {
+  line: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  birthDate: string;
+  grade: Grade;
+  gender: Gender;
+  emailParent: string | null;
+}
+
+export type ParsedLine =
+  | { ok: true; pupil: PupilLine }
+  | { ok: false; line: number; email: string; firstName: string; lastName: string; message: string };
+
+const text = (cell: Cell | undefined) => (cell instanceof Date ? cell.toISOString().slice(0, 10) : String(cell ?? '')).trim();
+
+/**
+ * One line of the file (its number as a spreadsheet shows it) → a pupil, or every reason it is
+ * refused, in French, naming the column as the file's header does.
+ */
+export function parsePupilLine(cells: readonly Cell[], at: ColumnPositions, line: number): ParsedLine {
+  const get = (c: ImportColumn) => (at[c] < 0 ? undefined : cells[at[c]]);
+  const rawEmail = text(get('email'));
+  const firstName = text(get('firstName')).replace(/\s+/g, ' ');
+  const lastName = text(get('lastName')).replace(/\s+/g, ' ');
+  const problems: string[] = [];
+
+  const parsedEmail = email.safeParse(rawEmail);
+  if (!rawEmail) problems.push('e-mail manquant');
+  else if (!parsedEmail.success) problems.push(`e-mail invalide (« ${rawEmail.slice(0, 60)} »)`);
+  if (!firstName) problems.push('prénom manquant');
+  else if (firstName.length > 100) problems.push('prénom trop long (100 caractères au plus)');
+  if (!lastName) problems.push('nom manquant');
+  else if (lastName.length > 100) problems.push('nom trop long (100 caractères au plus)');
+
+  const rawBirth = get('birthDate');
+  const birthDate = parseBirthDate(rawBirth ?? null);
+  if (text(rawBirth) === '') problems.push('date de naissance manquante');
+  else if (!birthDate) problems.push(`date de naissance illisible (« ${text(rawBirth).slice(0, 20)} », attendu JJ/MM/AAAA)`);
+  else if (!pastDate.safeParse(birthDate).success) problems.push(`date de naissance impossible (« ${text(rawBirth).slice(0, 20)} »)`);
+
+  const rawGrade = text(get('grade'));
+  const grade = parseGrade(rawGrade);
+  if (!rawGrade) problems.push('classe manquante');
+  else if (!grade) problems.push(`classe inconnue (« ${rawGrade.slice(0, 20)} », attendu 5e, 4e, 3e, 2nde, 1re, Terminale ou Autre)`);
+
+  const rawGender = text(get('gender'));
+  const gender = parseGender(rawGender);
+  if (!rawGender) problems.push('genre manquant');
+  else if (!gender) problems.push(`genre inconnu (« ${rawGender.slice(0, 20)} », attendu F, M ou Autre)`);
+
+  const rawParent = text(get('emailParent'));
+  const parent = rawParent ? email.safeParse(rawParent) : null;
+  if (parent && !parent.success) problems.push(`e-mail du parent invalide (« ${rawParent.slice(0, 60)} »)`);
+
+  if (problems.length > 0 || !parsedEmail.success || !birthDate || !grade || !gender) {
+    const message = problems.join(' ; ');
+    return { ok: false, line, email: rawEmail, firstName, lastName, message: message.charAt(0).toUpperCase() + message.slice(1) + '.' };
+  }
+  return {
+    ok: true,
+    pupil: { line, email: parsedEmail.data, firstName, lastName, birthDate, grade, gender, emailParent: parent?.success ? parent.data : null },
+  };
+}
+
+/** A line with no value at all (a spreadsheet's trailing empty rows) is not a pupil. */
+export const isBlankLine = (cells: readonly Cell[]) => cells.every((c) => text(c ?? null) === '');

@@ -1,0 +1,174 @@
+import type { ImportLine, ImportReport } from '@olympe/contract';
+import { eq, inArray } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import { sendPasswordLink } from '../auth/service.js';
+import { audit } from '../db/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { institutions, jobs, users } from '../db/schema.js';
+import type { Deps } from '../deps.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import type { Job } from '../jobs/queue.js';
+import { wakeJobWorkers } from '../jobs/worker.js';
+import { type Cell, findColumns, isBlankLine, parsePupilLine, type PupilLine } from './import-rows.js';
+
+/** The background job that mails one imported pupil the link to choose a password. */
+export const INVITE_JOB = 'invite-pupil';
+
+const OTHER_SCHOOL = 'Compte déjà existant, rattaché à un autre établissement : il n’est pas modifié.';
+const SAME_SCHOOL = 'Compte déjà existant dans cet établissement : rien à faire.';
+const NO_SCHOOL = 'Compte déjà existant : il n’est pas modifié ; l’élève choisit son établissement dans son profil.';
+
+/** Rows written per statement: 500 × 9 parameters stays far below PostgreSQL's 65,535. */
+const BATCH = 500;
+
+/**
+ * Which school an import fills: an admin names it; school staff import into their own school only
+ * (asking for another is 403, as DESIGN §3 scopes staff rights by their school).
+ */
+export async function resolveImportSchool(db: Db, auth: AuthContext, requested: string | undefined): Promise<{ id: string; name: string }> {
+  let id: string;
+  if (auth.isAdmin) {
+    if (!requested) throw badRequest('Choisissez l’établissement dans lequel inscrire les élèves.');
+    id = requested;
+  } else {
+    if (!auth.institutionId) throw forbidden('Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.');
+    if (requested && requested !== auth.institutionId) throw forbidden('Vous ne pouvez inscrire des élèves que dans votre établissement.');
+    id = auth.institutionId;
+  }
+  const [school] = await db.select({ id: institutions.id, name: institutions.name }).from(institutions).where(eq(institutions.id, id));
+  if (!school) throw notFound('Établissement introuvable.');
+  return school;
+}
+
+/**
+ * POST /users/import (issue 24): every line becomes an account of the school (created), is matched
+ * by e-mail to an account that already exists (left as it is: never duplicated, never moved to
+ * another school), or is refused with its reason. Importing the same file twice creates nothing.
+ * Accounts and their invitation jobs are written in one transaction; the mails leave through the
+ * job queue. `preview` answers the same report without writing anything.
+ */
+export async function importPupils(
+  deps: Deps,
+  auth: AuthContext,
+  input: { school: { id: string; name: string }; rows: Cell[][]; preview: boolean },
+): Promise<ImportReport> {
+  const [header, ...body] = input.rows;
+  if (!header) throw badRequest('Ce fichier est vide.');
+  let columns;
+  try {
+    columns = findColumns(header);
+  } catch (err) {
+    throw badRequest((err as Error).message);
+  }
+  const lines: ImportLine[] = [];
+  const pupils: PupilLine[] = [];
+  const seen = new Map<string, number>();
+  body.forEach((cells, i) => {
+    if (isBlankLine(cells)) return;
+    const line = i + 2;
+    const parsed = parsePupilLine(cells, columns, line);
+    if (!parsed.ok) {
+      lines.push({ line, email: parsed.email, firstName: parsed.firstName, lastName: parsed.lastName, outcome: 'rejected', message: parsed.message });
+      return;
+    }
+    const { pupil } = parsed;
+    const earlier = seen.get(pupil.email);
+    if (earlier !== undefined) {
+      lines.push({ ...pick(pupil), outcome: 'rejected', message: `Adresse déjà présente ligne ${earlier} de ce fichier.` });
+      return;
+    }
+    seen.set(pupil.email, line);
+    pupils.push(pupil);
+    lines.push({ ...pick(pupil), outcome: 'created' });
+  });
+  if (lines.length === 0) throw badRequest('Ce fichier ne contient aucun élève sous sa ligne d’en-tête.');
+
+  const outcomeOf = new Map(lines.map((l) => [l.line, l]));
+  const markExisting = (pupil: PupilLine, institutionId: string | null) => {
+    const entry = outcomeOf.get(pupil.line)!;
+    entry.outcome = 'existing';
+    entry.message = institutionId === input.school.id ? SAME_SCHOOL : institutionId ? OTHER_SCHOOL : NO_SCHOOL;
+  };
+
+  const run = async (db: Tx) => {
+    for (let from = 0; from < pupils.length; from += BATCH) {
+      const batch = pupils.slice(from, from + BATCH);
+      const known = await db
+        .select({ email: users.email, institutionId: users.institutionId })
+        .from(users)
+        .where(inArray(users.email, batch.map((p) => p.email)));
+      const knownBy = new Map(known.map((k) => [k.email, k.institutionId]));
+      const fresh = batch.filter((p) => !knownBy.has(p.email));
+      for (const p of batch) if (knownBy.has(p.email)) markExisting(p, knownBy.get(p.email) ?? null);
+      if (input.preview || fresh.length === 0) continue;
+      const created = await db
+        .insert(users)
+        .values(
+          fresh.map((p) => ({
+            email: p.email,
+            firstName: p.firstName,
+            lastName: p.lastName,
+            birthDate: p.birthDate,
+            grade: p.grade,
+            gender: p.gender,
+            emailParent: p.emailParent,
+            institutionId: input.school.id,
+          })),
+        )
+        // Created meanwhile by a sign-up or a parallel import: matched, not duplicated.
+        .onConflictDoNothing()
+        .returning({ id: users.id, email: users.email });
+      const createdEmails = new Set(created.map((c) => c.email));
+      for (const p of fresh) if (!createdEmails.has(p.email)) markExisting(p, null);
+      if (created.length > 0) {
+        await db.insert(jobs).values(created.map((c) => ({ kind: INVITE_JOB, payload: { userId: c.id, institutionId: input.school.id } })));
+      }
+    }
+  };
+
+  if (input.preview) await run(deps.db);
+  else {
+    await deps.db.transaction(async (tx) => {
+      await run(tx);
+      const counts = countOutcomes(lines);
+      await audit(tx, auth, 'users.import', input.school.id, { created: counts.created, existing: counts.existing, rejected: counts.rejected });
+    });
+    wakeJobWorkers();
+  }
+  const counts = countOutcomes(lines);
+  return {
+    created: counts.created,
+    existing: counts.existing,
+    rejected: lines.filter((l) => l.outcome === 'rejected').map((l) => ({ line: l.line, message: l.message ?? '' })),
+    preview: input.preview,
+    institution: { _id: input.school.id, name: input.school.name },
+    lines,
+  };
+}
+
+const pick = (p: PupilLine) => ({ line: p.line, email: p.email, firstName: p.firstName, lastName: p.lastName });
+
+function countOutcomes(lines: ImportLine[]) {
+  const counts = { created: 0, existing: 0, rejected: 0 };
+  for (const l of lines) counts[l.outcome]++;
+  return counts;
+}
+
+/**
+ * The invitation job: mails the pupil a 48 h link to choose a password, unless they chose one
+ * meanwhile (signed up by themselves). A failed mail throws: the queue tries again later.
+ */
+export function inviteJobHandler(deps: Deps) {
+  return async (job: Job): Promise<Record<string, unknown>> => {
+    const userId = String(job.payload.userId);
+    const [row] = await deps.db
+      .select({ email: users.email, passwordHash: users.passwordHash, school: institutions.name })
+      .from(users)
+      .leftJoin(institutions, eq(institutions.id, users.institutionId))
+      .where(eq(users.id, userId));
+    if (!row) return { skipped: 'compte supprimé' };
+    if (row.passwordHash) return { skipped: 'mot de passe déjà choisi' };
+    await sendPasswordLink(deps, { userId, email: row.email, kind: 'invite', institutionName: row.school ?? undefined });
+    return { sent: true };
+  };
+}
