@@ -10,7 +10,7 @@ const pages = readdirSync(new URL('./web/src/pages', import.meta.url), { withFil
   .map((d) => d.name);
 
 /** axios left for a typed fetch wrapper (web/src/api/client.ts, decision 56): nothing imports it again. */
-const noAxios = { name: 'axios', message: 'Les appels HTTP passent par web/src/api/client.ts (décision 54).' };
+const noAxios = { name: 'axios', message: 'Les appels HTTP passent par web/src/api/client.ts (décision 56).' };
 
 /**
  * Pages read and write data through the hooks of web/src/api/<area>.ts (docs/architecture.md « The web's
@@ -56,7 +56,7 @@ const sharedBetweenPages = {
   registrations: ['./chapter/paper/answer-sheets-button.tsx'],
   // The admin's data actions on a person: one admin screen shows them on another's user list.
   users: ['./privacy/user-data-actions.tsx'],
-  // SPEC §2 Profile: the pupil chooses centres with the chapter page's own panel (issue 24). It fetches its
+  // docs/product.md#spec-2 Profile: the pupil chooses centres with the chapter page's own panel (issue 24). It fetches its
   // data itself, so it cannot live in components/; it moves with the chapter page's rework.
   profile: ['./chapter/paper/center-selection-panel.tsx'],
 };
@@ -86,7 +86,7 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
       ],
-      // STYLE §8: kebab-case files; `.test`, `.spec`, `.config`, `.d` middles are not part of the name.
+      // docs/product.md#style (§8): kebab-case files; `.test`, `.spec`, `.config`, `.d` middles are not part of the name.
       'check-file/filename-naming-convention': ['error', { '**/*.{ts,tsx}': 'KEBAB_CASE' }, { ignoreMiddleExtensions: true }],
       'import-x/no-restricted-paths': [
         'error',

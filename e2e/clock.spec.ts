@@ -4,7 +4,7 @@ import { adminHeaders, apiAccount, loginByApi, ok, pupilProfile, screenshot, tag
 /**
  * Issue "Prove it", clocks: the browser's clock 13 minutes off (Playwright's clock, flowing from a
  * shifted time) does not move the countdown — the page counts down from the server's remainingTime
- * (SPEC §4) and stays within 2 s of what GET /api/chapter/start/{id} says, before and after a reload.
+ * (docs/product.md#spec-4) and stays within 2 s of what GET /api/chapter/start/{id} says, before and after a reload.
  */
 
 const DURATION_MIN = 30;

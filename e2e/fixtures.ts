@@ -150,7 +150,7 @@ export async function ok<T = any>(res: APIResponse): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** A complete pupil profile (SPEC §5) for API set-up, at home schooling unless told otherwise. */
+/** A complete pupil profile (docs/product.md#spec-5) for API set-up, at home schooling unless told otherwise. */
 export const pupilProfile = (fields: Record<string, unknown> = {}): Record<string, unknown> => ({
   birthDate: '2010-05-04',
   gender: 'female',

@@ -2,7 +2,7 @@ import { expect, test, type Download, type Page } from '@playwright/test';
 import { adminHeaders, adminPage, apiAccount, loginByApi, ok, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 /**
- * Issue "Prove it", XSS (DESIGN §4: user-written text is rendered as text or sanitised Markdown):
+ * Issue "Prove it", XSS (docs/product.md#design-4: user-written text is rendered as text or sanitised Markdown):
  * payloads stored through the API in every user-written field, then every screen showing them is
  * opened in Chromium. CSP is bypassed on purpose so the rendering itself is tested (the CSP is a
  * second wall, tested in server/test/security.test.ts): an injected handler would run and set
@@ -29,7 +29,7 @@ const rich = (marker: string) =>
     '$$\\url{javascript:alert(1)}$$',
   ].join('\n\n');
 
-/** Cells a spreadsheet would run as formulas (DESIGN §4). */
+/** Cells a spreadsheet would run as formulas (docs/product.md#design-4). */
 const FORMULAS = { cmd: "=cmd|' /C calc'!A0", plus: '+1', minus: '-1', at: '@SUM(1+1)', link: '=HYPERLINK("http://evil.example","x")' };
 
 const pupilProfile = (firstName: string, lastName: string, institution: string) => ({

@@ -200,7 +200,7 @@ export async function runAutosaveBench(): Promise<void> {
       if (stopping) return;
       const token = tokens[i];
       const userId = pupilIds[i];
-      // The chapter page's calls (SPEC §4): state, start, state again after the reload, page, answers.
+      // The chapter page's calls (docs/product.md#spec-4): state, start, state again after the reload, page, answers.
       await call('GET /chapter/start', 'GET', `${base}/chapter/start/${chapter.id}`, token);
       await call('POST /chapter/start', 'POST', `${base}/chapter/start/${chapter.id}`, token);
       await Promise.all([

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 
 /**
- * Cheat analysis (SPEC §2 "Analyse de la triche", §3 Analysis, §9; DESIGN §3 "Cheat analysis").
+ * Cheat analysis (docs/product.md#spec-2 "Analyse de la triche", §3 Analysis, §9; docs/product.md#design-3 "Cheat analysis").
  * The exact definition of every figure: server/src/analysis/compute.ts and bench/analysis/README.md;
  * the page explains each in one sentence.
  */
 
-/** SPEC §9: at most 5 suspicious pairs per IP address. */
+/** docs/product.md#spec-9: at most 5 suspicious pairs per IP address. */
 export const MAX_PAIRS_PER_IP = 5;
-/** DESIGN §3: a correct answer saved this many seconds (inclusive) after returning from a blur is suspicious. */
+/** docs/product.md#design-3: a correct answer saved this many seconds (inclusive) after returning from a blur is suspicious. */
 export const SUSPICIOUS_WINDOW_SECONDS = 30;
-/** DESIGN §3: timeFor70Pct measures the time until this share of the final answers existed. */
+/** docs/product.md#design-3: timeFor70Pct measures the time until this share of the final answers existed. */
 export const ANSWER_SHARE_PERCENT = 70;
 
 const person = z.object({ _id: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable() });
@@ -36,12 +36,12 @@ export const individualAnalysisSchema = z.object({
   answered: z.number().int().min(0),
   /** Where the name links: the first suspicious exercise, else the first answered one (chapter order). */
   historyExerciseId: z.string().nullable(),
-  /** SPEC §2: round(blur seconds / 60) + blur events + suspicious correct answers. */
+  /** docs/product.md#spec-2: round(blur seconds / 60) + blur events + suspicious correct answers. */
   score: z.number().int().min(0),
 });
 export type IndividualAnalysis = z.infer<typeof individualAnalysisSchema>;
 
-/** SPEC §3 pair entry: two pupils of one address, their common wrong answers and every identical answer. */
+/** docs/product.md#spec-3 pair entry: two pupils of one address, their common wrong answers and every identical answer. */
 export const pairAnalysisSchema = z.object({
   user1: person,
   user2: person,
@@ -74,7 +74,7 @@ export interface ScoreTerms {
   suspicious: number;
 }
 
-/** The three terms of the score (SPEC §2), so the page can show each. */
+/** The three terms of the score (docs/product.md#spec-2), so the page can show each. */
 export function scoreTerms(entry: Pick<IndividualAnalysis, 'totalBlurDuration' | 'totalBlurEvents' | 'suspiciousCorrectAnswers'>): ScoreTerms {
   return {
     blurMinutes: Math.round(entry.totalBlurDuration / 60),
@@ -83,7 +83,7 @@ export function scoreTerms(entry: Pick<IndividualAnalysis, 'totalBlurDuration' |
   };
 }
 
-/** SPEC §2: score = round(blur seconds / 60) + blur events + suspicious correct answers. */
+/** docs/product.md#spec-2: score = round(blur seconds / 60) + blur events + suspicious correct answers. */
 export function analysisScore(entry: Pick<IndividualAnalysis, 'totalBlurDuration' | 'totalBlurEvents' | 'suspiciousCorrectAnswers'>): number {
   const t = scoreTerms(entry);
   return t.blurMinutes + t.blurEvents + t.suspicious;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { centerDayStatsSchema, centerDetailsPatchSchema, centerDetailsSchema } from './exam-day.js';
 import { GRADES } from './user.js';
 
-/** DESIGN §3 Centres: the status of an institution for one paper chapter, as the selection map shows it. */
+/** docs/product.md#design-3 Centres: the status of an institution for one paper chapter, as the selection map shows it. */
 export const CENTER_STATUSES = ['unknown', 'yes', 'center', 'no', 'full'] as const;
 export type CenterStatus = (typeof CENTER_STATUSES)[number];
 
@@ -15,14 +15,14 @@ export const CENTER_STATUS_LABELS: Record<CenterStatus, string> = {
   no: 'N’organise pas l’épreuve',
 };
 
-/** SPEC §9: the centre map draws at most 500 centres. */
+/** docs/product.md#spec-9: the centre map draws at most 500 centres. */
 export const CENTER_MAP_MAX_MARKERS = 500;
-/** SPEC §9: default number of places for outside pupils. */
+/** docs/product.md#spec-9: default number of places for outside pupils. */
 export const DEFAULT_NB_PLACES = 0;
 export const CENTER_INSTRUCTIONS_MAX = 20_000;
 export const NB_PLACES_MAX = 100_000;
 
-/** SPEC §8 exact texts. */
+/** docs/product.md#spec-8 exact texts. */
 export const NO_INSTRUCTIONS_TEXT = 'Les instructions pour ce centre ne sont pas encore disponibles.';
 export const NO_OWN_PUPILS_TEXT = "Aucun élève de votre établissement n'est inscrit pour l'instant.";
 export const NO_OUTSIDE_PUPILS_TEXT = "Aucun élève extérieur n'est inscrit pour l'instant.";
@@ -30,7 +30,7 @@ export const CENTER_FULL_MESSAGE = 'Ce centre est complet.';
 
 const ref = z.object({ _id: z.string(), name: z.string() });
 
-/** A pupil registered at a centre (SPEC §3 Centre.members). */
+/** A pupil registered at a centre (docs/product.md#spec-3 Centre.members). */
 export const centerMemberSchema = z.object({
   _id: z.string(),
   firstName: z.string().nullable(),
@@ -124,7 +124,7 @@ export const userCenterPatchSchema = z.object({
   institution: z.uuid({ error: 'Identifiant d’établissement invalide.' }),
 });
 
-/** GET /answer/unlabeled/{chapterId}: a scanned copy waiting for sorting (SPEC §3 Unlabelled answer). */
+/** GET /answer/unlabeled/{chapterId}: a scanned copy waiting for sorting (docs/product.md#spec-3 Unlabelled answer). */
 export const unlabeledAnswerSchema = z.object({
   _id: z.string(),
   answer: z.string(),
@@ -156,7 +156,7 @@ export const overviewUserSchema = z.object({
 });
 export type OverviewUser = z.infer<typeof overviewUserSchema>;
 
-/** SPEC §3 Registration overview: unregistered users, and members grouped by centre with the centre flag. */
+/** docs/product.md#spec-3 Registration overview: unregistered users, and members grouped by centre with the centre flag. */
 export const centerOverviewSchema = z.object({
   unregistered: z.array(overviewUserSchema),
   members: z.array(
@@ -174,5 +174,5 @@ export const centerOverviewSchema = z.object({
 });
 export type CenterOverview = z.infer<typeof centerOverviewSchema>;
 
-/** SPEC §2 Registrations: the centre status shown per participant. */
+/** docs/product.md#spec-2 Registrations: the centre status shown per participant. */
 export const centerFlagLabel = (validated: boolean) => (validated ? 'VALIDÉ' : 'EN ATTENTE');

@@ -42,7 +42,7 @@ describe('accessGroupSchema', () => {
 
 describe('exercise schemas', () => {
   const chapter = '00000000-0000-4000-8000-000000000abc';
-  it('gives a new exercise the SPEC §9 defaults', () => {
+  it('gives a new exercise the docs/product.md#spec-9 defaults', () => {
     expect(exerciseCreateSchema.parse({ chapter })).toEqual({
       chapter,
       title: 'Nouvel exercice',

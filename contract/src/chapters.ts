@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { gradingOptionsSchema, maxPointsSchema, schemeItemSchema, schemeItemsInputSchema } from './marks.js';
 import { GENDERS, GRADES } from './user.js';
 
-/** SPEC §3 Exercise.answerFormat. */
+/** docs/product.md#spec-3 Exercise.answerFormat. */
 export const ANSWER_FORMATS = ['none', 'numeric', 'pdf'] as const;
 export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
 export const ANSWER_FORMAT_LABELS: Record<AnswerFormat, string> = {
@@ -11,7 +11,7 @@ export const ANSWER_FORMAT_LABELS: Record<AnswerFormat, string> = {
   pdf: 'Copie PDF',
 };
 
-/** SPEC §9 defaults. */
+/** docs/product.md#spec-9 defaults. */
 export const NEW_CHAPTER_TITLE = 'Nouveau chapitre';
 export const NEW_EXERCISE_TITLE = 'Nouvel exercice';
 export const NEW_VERSION_CONTENT = 'Nouvelle version';
@@ -24,7 +24,7 @@ export const ACCESS_GROUPS_MAX = 100;
 
 /**
  * A numeric answer as a number: comma or dot as decimal separator, surrounding spaces ignored
- * (DESIGN §3 Auto-correction). Null when the text is not a plain decimal number.
+ * (docs/product.md#design-3 Auto-correction). Null when the text is not a plain decimal number.
  */
 export function parseDecimal(text: string): number | null {
   const t = text.trim().replace(',', '.');
@@ -47,7 +47,7 @@ const isoDate = z.iso.date({ error: 'Date invalide (format AAAA-MM-JJ attendu).'
 }, 'Cette date n’existe pas.');
 const instant = z.iso.datetime({ offset: true, error: 'Date et heure invalides.' });
 
-/** SPEC §3 Access group, as sent and received (instants are ISO strings; the web converts Paris time). */
+/** docs/product.md#spec-3 Access group, as sent and received (instants are ISO strings; the web converts Paris time). */
 export const accessGroupSchema = z
   .object({
     name: z.string().trim().max(TITLE_MAX, { error: 'Nom de groupe trop long.' }).default(NEW_ACCESS_GROUP_NAME),
@@ -113,7 +113,7 @@ export const chapterCreateSchema = z.object({
 });
 export type ChapterCreate = z.output<typeof chapterCreateSchema>;
 
-/** PATCH /chapter/{id}: any subset (SPEC §7: headers; or title/flags; or groups). */
+/** PATCH /chapter/{id}: any subset (docs/product.md#spec-7: headers; or title/flags; or groups). */
 export const chapterPatchSchema = z
   .object({
     title,
@@ -228,7 +228,7 @@ export type ChapterPage = z.infer<typeof chapterPageSchema>;
 export const savedMessageSchema = z.object({ message: z.string() });
 export const createdWithIdSchema = z.object({ _id: z.string(), message: z.string() });
 
-/** The LaTeX subject's file name: the chapter title without path characters, plus .tex (SPEC §9). */
+/** The LaTeX subject's file name: the chapter title without path characters, plus .tex (docs/product.md#spec-9). */
 export function subjectFileName(title: string): string {
   const base = title
     .normalize('NFC')

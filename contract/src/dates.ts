@@ -1,6 +1,6 @@
 /**
- * The one date module (STYLE §12): access dates are entered and shown as Europe/Paris wall-clock
- * time whatever the browser's zone (SPEC §5). Intl only, no dependency.
+ * The one date module (docs/product.md#style (§12)): access dates are entered and shown as Europe/Paris wall-clock
+ * time whatever the browser's zone (docs/product.md#spec-5). Intl only, no dependency.
  */
 
 export const PARIS_TIME_ZONE = 'Europe/Paris';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellKind, cellNumber, cellValue, gradeSaveSchema, normalizeGrade, totalOf } from './grading.js';
 
-describe('cellValue (SPEC §3 grading table values)', () => {
+describe('cellValue (docs/product.md#spec-3 grading table values)', () => {
   it('is blank without a current answer, or with an empty one nobody graded', () => {
     expect(cellValue(null)).toBe(' ');
     expect(cellValue(undefined)).toBe(' ');

@@ -9,17 +9,17 @@ import {
 } from './marks.js';
 
 /**
- * Grading (SPEC §2 "Correction", "History", "Overview"; DESIGN §3 Answers). Schemas shared by the
+ * Grading (docs/product.md#spec-2 "Correction", "History", "Overview"; docs/product.md#design-3 Answers). Schemas shared by the
  * server routes and the web pages, and the pure cell / total rules both sides apply.
  */
 
-/** SPEC §3 Grading table values: ' ' no answer, '?' answered not graded, 'X' excused or blank, or the number. */
+/** docs/product.md#spec-3 Grading table values: ' ' no answer, '?' answered not graded, 'X' excused or blank, or the number. */
 export const CELL_NONE = ' ';
 export const CELL_UNGRADED = '?';
 export const CELL_EXCUSED = 'X';
 export type CellKind = 'none' | 'ungraded' | 'excused' | 'graded';
 
-/** A stored grade: digits with an optional decimal part (SPEC §5: the grade field takes digits and the dot), or X. */
+/** A stored grade: digits with an optional decimal part (docs/product.md#spec-5: the grade field takes digits and the dot), or X. */
 export const GRADE_NUMBER_PATTERN = /^\d{1,6}(\.\d{1,4})?$/;
 export const GRADE_MESSAGE = 'Note invalide : un nombre (chiffres et point) ou X est attendu.';
 
@@ -32,7 +32,7 @@ export function cellKind(value: string): CellKind {
 }
 
 /**
- * The value of a cell from the pupil's current answer (DESIGN §3): no current answer, or an empty
+ * The value of a cell from the pupil's current answer (docs/product.md#design-3): no current answer, or an empty
  * one (a cleared numeric answer) that nobody graded, is ' '; a grade wins over everything.
  */
 export function cellValue(current: { answered: boolean; grade: string | null } | null | undefined): string {
@@ -49,7 +49,7 @@ export function cellNumber(value: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** SPEC §4/§5: the total sums the numeric values and ignores the others. Rounded to 4 decimals (0.1 + 0.2). */
+/** docs/product.md#spec-4/§5: the total sums the numeric values and ignores the others. Rounded to 4 decimals (0.1 + 0.2). */
 export function totalOf(values: readonly string[]): number {
   let sum = 0;
   for (const v of values) sum += cellNumber(v) ?? 0;
@@ -142,7 +142,7 @@ export const gradeStateSchema = z.object({
 });
 export type GradeState = z.infer<typeof gradeStateSchema>;
 
-/** GET /answer/history/{uid}/{eid}. `result` is null when there is nothing to show (see SPEC §6 for pupils). */
+/** GET /answer/history/{uid}/{eid}. `result` is null when there is nothing to show (see docs/product.md#spec-6 for pupils). */
 export const answerHistorySchema = z.object({
   user: person,
   exercise: z.object({
@@ -202,7 +202,7 @@ export const gradeConflictSchema = z.object({
 });
 export type GradeConflict = z.infer<typeof gradeConflictSchema>;
 
-/** SPEC §3 Overview row. */
+/** docs/product.md#spec-3 Overview row. */
 export const overviewRowSchema = z.object({
   _id: z.string(),
   student: person,

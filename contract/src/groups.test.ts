@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isReservedGroupName, splitEmailList, updateGroupSchema } from './groups.js';
 
-describe('splitEmailList (SPEC §5)', () => {
+describe('splitEmailList (docs/product.md#spec-5)', () => {
   it('splits on spaces, tabs, new lines, commas and semicolons', () => {
     expect(splitEmailList('a@x.fr b@x.fr\tc@x.fr\nd@x.fr\r\ne@x.fr,f@x.fr;g@x.fr')).toEqual([
       'a@x.fr',

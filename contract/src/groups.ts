@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { userSchema } from './user.js';
 
-/** SPEC §9: default name of a group added on /groups. */
+/** docs/product.md#spec-9: default name of a group added on /groups. */
 export const NEW_GROUP_NAME = 'Nouveau groupe';
-/** The two groups that define roles (DESIGN §3): never deleted nor renamed, names reserved. */
+/** The two groups that define roles (docs/product.md#design-3): never deleted nor renamed, names reserved. */
 export const SYSTEM_GROUP_NAMES = ['teachers', 'members'] as const;
 /** Upper bound of one PATCH /group/{id} members list (a whole cup's pupils fit). */
 export const MAX_GROUP_EMAILS = 50_000;
 
 /**
- * SPEC §5: a group e-mail list is split on whitespace, commas or semicolons and lower-cased.
+ * docs/product.md#spec-5: a group e-mail list is split on whitespace, commas or semicolons and lower-cased.
  * Empty pieces are dropped and duplicates kept once (first occurrence order).
  */
 export function splitEmailList(text: string): string[] {
@@ -49,7 +49,7 @@ export type GroupDetail = z.infer<typeof groupDetailSchema>;
 export const createGroupSchema = z.object({ name: groupNameSchema });
 export type CreateGroup = z.infer<typeof createGroupSchema>;
 
-/** PATCH /group/{id}: either a new name, or the full list of member e-mails (SPEC §7). */
+/** PATCH /group/{id}: either a new name, or the full list of member e-mails (docs/product.md#spec-7). */
 export const updateGroupSchema = z
   .object({
     name: groupNameSchema.optional(),

@@ -22,7 +22,7 @@ const school = (name: string, address = '', extra: Partial<{ latitude: number | 
   ...extra,
 });
 
-describe('school filter (SPEC §2 Profile)', () => {
+describe('school filter (docs/product.md#spec-2 Profile)', () => {
   const schools = [
     school('Collège Émile Zola', '12 rue de la Paix, 75002 Paris'),
     school('Lycée Sainte-Hélène', '3 avenue Foch, 69006 Lyon'),
@@ -76,7 +76,7 @@ describe('incremental filtering', () => {
   });
 });
 
-describe('spreading markers at the same location (SPEC §5)', () => {
+describe('spreading markers at the same location (docs/product.md#spec-5)', () => {
   it('shifts the n-th extra marker by n × 0.0002° of longitude, latitude unchanged', () => {
     const placed = spreadSameLocation([
       school('A', '', { latitude: 45.1, longitude: 3.2 }),

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { normalizeText } from './text.js';
 
-/** SPEC §2 / §9: default view of every map (France). */
+/** docs/product.md#spec-2 / §9: default view of every map (France). */
 export const MAP_DEFAULT_VIEW = { lat: 46, lng: 2.3522, zoom: 5 } as const;
-/** SPEC §9: the profile map draws at most 100 schools; the institutions map at most 500 markers. */
+/** docs/product.md#spec-9: the profile map draws at most 100 schools; the institutions map at most 500 markers. */
 export const PROFILE_MAP_MAX_MARKERS = 100;
 export const INSTITUTION_MAP_MAX_MARKERS = 500;
-/** SPEC §5 / §9: schools at identical coordinates (5 decimals) are spread by this many degrees of longitude. */
+/** docs/product.md#spec-5 / §9: schools at identical coordinates (5 decimals) are spread by this many degrees of longitude. */
 export const SAME_LOCATION_OFFSET = 0.0002;
-/** SPEC §9 debounces. */
+/** docs/product.md#spec-9 debounces. */
 export const MAP_REDRAW_DEBOUNCE_MS = 200;
 export const SCHOOL_FILTER_DEBOUNCE_MS = 300;
 
-/** An institution as GET /institution presents it (SPEC §3 field names). */
+/** An institution as GET /institution presents it (docs/product.md#spec-3 field names). */
 export const institutionSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -87,13 +87,13 @@ export interface MarkerSelection<T> {
   tooMany: boolean;
 }
 
-/** SPEC §2 Profile: markers are drawn only when 100 or fewer schools are in view. */
+/** docs/product.md#spec-2 Profile: markers are drawn only when 100 or fewer schools are in view. */
 export function selectProfileMarkers<T>(inView: readonly T[], max = PROFILE_MAP_MAX_MARKERS): MarkerSelection<T> {
   return inView.length <= max ? { markers: [...inView], tooMany: false } : { markers: [], tooMany: true };
 }
 
 /**
- * SPEC §5 Institutions map: at most 500 markers; above that, admins see only the first 500
+ * docs/product.md#spec-5 Institutions map: at most 500 markers; above that, admins see only the first 500
  * unconfirmed ones (the ones waiting for them) and non-admins see none.
  */
 export function selectInstitutionMarkers<T extends { confirmed: boolean }>(
@@ -138,7 +138,7 @@ export interface PlacedMarker<T> {
 }
 
 /**
- * SPEC §5: markers at identical coordinates (compared at 5 decimals) are spread sideways, the
+ * docs/product.md#spec-5: markers at identical coordinates (compared at 5 decimals) are spread sideways, the
  * n-th extra one by n × 0.0002° of longitude, so each can be seen and clicked.
  */
 export function spreadSameLocation<T extends Located>(items: readonly T[]): PlacedMarker<T>[] {
@@ -166,7 +166,7 @@ export function buildSchoolIndex<T extends { name: string; address: string }>(it
 }
 
 /**
- * SPEC §2 Profile filter: by name or address, accent- and case-insensitive; every word must match.
+ * docs/product.md#spec-2 Profile filter: by name or address, accent- and case-insensitive; every word must match.
  * Returns positions in the index. `within` narrows the search to an earlier result: when the user
  * types one more letter, only the previous matches can still match (keeps keystrokes cheap).
  */

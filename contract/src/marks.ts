@@ -115,7 +115,7 @@ export type GradingOptions = z.infer<typeof gradingOptionsSchema>;
 export const DOUBLE_STATUSES = ['none', 'partial', 'arbitration', 'settled', 'arbitrated'] as const;
 export type DoubleStatus = (typeof DOUBLE_STATUSES)[number];
 
-/** Table cell of a copy awaiting arbitration (SPEC §3 cell values, issue 20). */
+/** Table cell of a copy awaiting arbitration (docs/product.md#spec-3 cell values, issue 20). */
 export const CELL_ARBITRATION = '≠';
 
 /**

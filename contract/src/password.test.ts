@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPassword, isPasswordValid, PASSWORD_SPECIALS } from './password.js';
 
-describe('password rules (SPEC §5)', () => {
+describe('password rules (docs/product.md#spec-5)', () => {
   it('requires at least 8 characters (7 fails, 8 passes)', () => {
     expect(checkPassword('Ab1!xyz').length).toBe(false);
     expect(checkPassword('Ab1!xyzw').length).toBe(true);

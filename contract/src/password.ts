@@ -1,4 +1,4 @@
-/** The five password rules of SPEC §5, shared by the confirm page's live checklist and the server. */
+/** The five password rules of docs/product.md#spec-5, shared by the confirm page's live checklist and the server. */
 export const PASSWORD_SPECIALS = '!@#$%^&*(),.?":{}|<=>';
 
 export interface PasswordRule {

@@ -22,7 +22,7 @@ export type Gender = (typeof GENDERS)[number];
 export type DefaultChoice = (typeof DEFAULT_CHOICES)[number];
 
 /**
- * SPEC §5: complete when firstName, lastName, institution name and gender are present AND the user
+ * docs/product.md#spec-5: complete when firstName, lastName, institution name and gender are present AND the user
  * is an admin, or in the group teachers or members, or has birthDate, grade, defaultChoice and emailParent.
  */
 export function isProfileComplete(

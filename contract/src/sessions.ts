@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
 /**
- * SPEC §3 Chapter session: `pending` only for a timed chapter not yet started; `before`/`after`
+ * docs/product.md#spec-3 Chapter session: `pending` only for a timed chapter not yet started; `before`/`after`
  * outside the access window (or after the personal deadline).
  */
 export const SESSION_STATUSES = ['before', 'pending', 'started', 'after'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
-/** DESIGN §3 "Sessions and time": saves in flight are accepted this long after the deadline. */
+/** docs/product.md#design-3 "Sessions and time": saves in flight are accepted this long after the deadline. */
 export const SAVE_GRACE_MS = 5_000;
 
 const instant = z.string().nullable();

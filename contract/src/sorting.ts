@@ -1,18 +1,18 @@
 import { z } from 'zod';
 
 /**
- * Sorting of scanned copies (SPEC §2 "Triage", §3 "Sorting entry per page", DESIGN §3 Sorting):
+ * Sorting of scanned copies (docs/product.md#spec-2 "Triage", §3 "Sorting entry per page", docs/product.md#design-3 Sorting):
  * the shapes shared by the server routes and the sorting page.
  */
 
-/** SPEC §9: rotation steps of 90 degrees. */
+/** docs/product.md#spec-9: rotation steps of 90 degrees. */
 export const ROTATIONS = [0, 90, 180, 270] as const;
 export type Rotation = (typeof ROTATIONS)[number];
 
-/** DESIGN §3: a sorter holds the copy they opened this long. */
+/** docs/product.md#design-3: a sorter holds the copy they opened this long. */
 export const SORTING_RESERVATION_MINUTES = 10;
 
-/** SPEC §2 / §8 exact texts. */
+/** docs/product.md#spec-2 / §8 exact texts. */
 export const SORTING_TITLE = 'Triage';
 export const SORTING_EMPTY_TEXT = 'Aucune copie à trier pour le moment.';
 export const SORTING_SAVE_LABEL = 'Sauvegarder et passer au fichier suivant';
@@ -21,7 +21,7 @@ export const SORTING_SUGGESTION_TEXT = 'Suggestion lue sur le QR code';
 
 const uuid = (error: string) => z.uuid({ error });
 
-/** SPEC §3 "Sorting entry per page": user null means a blank page, dropped. */
+/** docs/product.md#spec-3 "Sorting entry per page": user null means a blank page, dropped. */
 export const pageLabelSchema = z.object({
   pageNum: z
     .number({ error: 'Le numéro de page doit être un nombre.' })
@@ -64,7 +64,7 @@ export type SortingPupil = z.infer<typeof sortingPupilSchema>;
 export const pageReadingSchema = z.enum(['read', 'unread', 'blank']);
 export type PageReading = z.infer<typeof pageReadingSchema>;
 
-/** The unlabelled copy handed to a sorter (SPEC §3 "Unlabelled answer"). */
+/** The unlabelled copy handed to a sorter (docs/product.md#spec-3 "Unlabelled answer"). */
 export const sortingCopySchema = z.object({
   _id: z.string(),
   /** pdfs/<uuid>.pdf */

@@ -1,5 +1,5 @@
 /**
- * The one text normaliser (STYLE §12): accent- and case-insensitive matching for every search box
+ * The one text normaliser (docs/product.md#style (§12)): accent- and case-insensitive matching for every search box
  * and filter. Decomposes (NFD), drops combining marks, lower-cases, folds spaces.
  */
 export function normalizeText(s: string | null | undefined): string {

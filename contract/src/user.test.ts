@@ -3,7 +3,7 @@ import { isProfileComplete, type User } from './user.js';
 
 type Profile = Parameters<typeof isProfileComplete>[0];
 
-/** A pupil with every field SPEC §5 asks for. */
+/** A pupil with every field docs/product.md#spec-5 asks for. */
 const fullPupil: Profile = {
   firstName: 'Alice',
   lastName: 'Martin',
@@ -24,7 +24,7 @@ const baseOnly: Profile = {
   emailParent: null,
 };
 
-describe('isProfileComplete (SPEC §5)', () => {
+describe('isProfileComplete (docs/product.md#spec-5)', () => {
   it('is complete for a pupil with every field', () => {
     expect(isProfileComplete(fullPupil, [])).toBe(true);
   });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-/** DESIGN §5: every setting, parsed once at boot. Names are fixed. */
+/** docs/product.md#design-5: every setting, parsed once at boot. Names are fixed. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -162,7 +162,7 @@ function addressOf(from: string): string {
   return /<([^>]+)>/.exec(from)?.[1] ?? from;
 }
 
-/** DESIGN §5: JWT_SECRET is generated once into DATA_DIR when absent, so tokens survive restarts. */
+/** docs/product.md#design-5: JWT_SECRET is generated once into DATA_DIR when absent, so tokens survive restarts. */
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();

@@ -5,7 +5,7 @@ import type { Db } from './db/client.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { Mailer } from './mail/mailer.js';
 
-/** What services need, built once in buildApp and passed down (STYLE §7: no globals). */
+/** What services need, built once in buildApp and passed down (docs/product.md#style (§7): no globals). */
 export interface Deps {
   db: Db;
   config: Config;

@@ -28,7 +28,7 @@ export function errorCodeFor(status: number): ErrorCode {
   }
 }
 
-/** Typed application errors (STYLE §4): services throw them, the one error handler maps them. */
+/** Typed application errors (docs/product.md#style (§4)): services throw them, the one error handler maps them. */
 export class AppError extends Error {
   readonly code: ErrorCode;
 

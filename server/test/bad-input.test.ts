@@ -7,7 +7,7 @@ import { bodyFor, type Caller, CALLERS, type Fixture, fill, MATRIX, type MatrixR
 
 /**
  * Issue "Prove it": bad input gets a 4xx with a French {message}, never a stack trace, and changes
- * nothing (DESIGN §3, §4). The cases are generated for every route of the permission matrix from
+ * nothing (docs/product.md#design-3, §4). The cases are generated for every route of the permission matrix from
  * its OpenAPI description (params, query, body schema); each is sent by a caller the route accepts,
  * so validation and the services, not the guard, decide.
  */

@@ -90,7 +90,7 @@ describe('exercise routes: who may call them', () => {
 });
 
 describe('exercise CRUD', () => {
-  it('creates with the defaults of SPEC §9, appended at the end', async () => {
+  it('creates with the defaults of docs/product.md#spec-9, appended at the end', async () => {
     const { chapter } = await seed();
     const res = await inject(t, { method: 'POST', url: '/api/exos', headers: admin, payload: { chapter: chapter.id } });
     expect(res.status).toBe(201);

@@ -85,7 +85,7 @@ export async function createUser(
   return { id: row.id, email, token, headers: { authorization: `Bearer ${token}` } };
 }
 
-/** A complete pupil profile (SPEC §5), so chapter content is open to them. */
+/** A complete pupil profile (docs/product.md#spec-5), so chapter content is open to them. */
 export const PUPIL_PROFILE = {
   firstName: 'Sophie',
   lastName: 'Germain',

@@ -19,7 +19,7 @@ import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
 import { createUser, inject, lastLinkTo, PASSWORD, PUPIL_PROFILE, tokenOf, type TestApp } from './helpers.js';
 
 /**
- * The permission matrix (DESIGN §3 "Who may call what", STYLE §3 "the permission tests read the
+ * The permission matrix (docs/product.md#design-3 "Who may call what", docs/product.md#style (§3) "the permission tests read the
  * same table"): for every API route, what each kind of caller gets. permission-matrix.test.ts walks
  * it against a seeded database and fails on any route of the app missing here; bad-input.test.ts
  * derives its sweep from the same rows.

@@ -7,7 +7,7 @@ import { hitRateLimit, purgeExpiredRateLimits, RATE_LIMIT_MAX_WINDOW_SECONDS, re
 import { buildTestApp, inject, type TestApp } from './helpers.js';
 
 /**
- * REDIS_URL (DESIGN §5): rate limits shared by every instance through Redis. Needs a real Redis:
+ * REDIS_URL (docs/product.md#design-5): rate limits shared by every instance through Redis. Needs a real Redis:
  * TEST_REDIS_URL (CI sets redis://127.0.0.1:6379); without it the Redis cases are not run and the
  * run says so in its name, so a green run never claims them.
  */

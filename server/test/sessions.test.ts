@@ -13,7 +13,7 @@ afterAll(async () => t.close());
 
 const minutes = (n: number) => new Date(Date.now() + n * 60_000);
 
-/** A pupil whose profile is complete (SPEC §5), so chapter content is open to them. */
+/** A pupil whose profile is complete (docs/product.md#spec-5), so chapter content is open to them. */
 const pupil = (fields: Parameters<typeof createUser>[2] = {}) =>
   createUser(t, 'pupil', {
     firstName: 'Sophie',

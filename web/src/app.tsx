@@ -6,7 +6,7 @@ import { NOTIFICATION_DURATION_MS } from './api/notify';
 import { routes } from './routes';
 import { cssVariablesResolver, theme } from './theme';
 
-// No automatic retries: each failed attempt would raise another red notification (SPEC §8),
+// No automatic retries: each failed attempt would raise another red notification (docs/product.md#spec-8),
 // and refetch on focus would reload data the user may be editing.
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },

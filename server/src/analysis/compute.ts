@@ -11,7 +11,7 @@ import { autoGrade, parseNumericAnswer } from '../grading/autocorrect.js';
 import { pickVersionIndex } from '../exercises/versions.js';
 
 /**
- * DESIGN §3 "Cheat analysis", pure: every figure from rows loaded in a few set-based queries
+ * docs/product.md#design-3 "Cheat analysis", pure: every figure from rows loaded in a few set-based queries
  * (service.ts). Instants are epoch milliseconds. Definitions (also on the page, one sentence each):
  *
  * - End of a pupil's time: their deadline (min(start + duration, access end), following the
@@ -118,7 +118,7 @@ export function answerKey(answer: string): string {
 }
 
 /**
- * The expected answer of the pupil's version (DESIGN §3 Statement versions), hashed once per
+ * The expected answer of the pupil's version (docs/product.md#design-3 Statement versions), hashed once per
  * (pupil, exercise): the hash is the costliest step at 2,000 pupils × 20 exercises.
  */
 function expectedFor(s: PupilState, k: number, exercise: AnalysisExercise): string | null {

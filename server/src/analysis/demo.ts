@@ -19,7 +19,7 @@ type Plan = {
 };
 
 /**
- * The stories the cheat-analysis page should tell (SPEC §2 "Analyse de la triche"): a pupil away
+ * The stories the cheat-analysis page should tell (docs/product.md#spec-2 "Analyse de la triche"): a pupil away
  * often and long who answers right just after coming back; two pupils of one school sharing the
  * same wrong answers; a pupil who also answered from home; the others quiet.
  */

@@ -7,7 +7,7 @@ import { getChapterAnalysis } from './service.js';
 
 const chapterIdParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 
-/** Cheat analysis (SPEC §2 "Analyse de la triche", §7; DESIGN §3 "Who may call what": admins only). */
+/** Cheat analysis (docs/product.md#spec-2 "Analyse de la triche", §7; docs/product.md#design-3 "Who may call what": admins only). */
 export const analysisRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/answer/analysis/:chapterId',

@@ -42,7 +42,7 @@ const RECORD = '\x1f';
 const recordsOf = (text: string | null) => (text ? text.split(RECORD) : []);
 
 /**
- * Everything the analysis of a chapter needs (DESIGN §3 "Cheat analysis"), in set-based queries
+ * Everything the analysis of a chapter needs (docs/product.md#design-3 "Cheat analysis"), in set-based queries
  * run together (never one per pupil). Pupils are everyone with a session, a focus event or an
  * answer in the chapter. Events and answer rows travel as one text per pupil (far cheaper for
  * node-postgres than one row each, as bench/grading found); answer rows are grouped by (exercise,

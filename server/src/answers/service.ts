@@ -255,7 +255,7 @@ async function guardedInsertOne(
 }
 
 /**
- * POST /answer (DESIGN §3 Answers): appends one row to the history. A save repeating a stored
+ * POST /answer (docs/product.md#design-3 Answers): appends one row to the history. A save repeating a stored
  * (user, exercise, seq) is a no-op; an older seq is kept in the history but never becomes the
  * current answer, which is the row with the highest seq. Refused after the deadline + grace.
  *
@@ -339,7 +339,7 @@ async function checkAnswerValue(db: Db, auth: AuthContext, format: string, answe
     if (!id) throw badRequest('Réponse invalide : le chemin d’un PDF téléversé est attendu.');
     const [file] = await db.select({ ownerId: files.ownerId }).from(files).where(eq(files.id, id));
     if (!file) throw badRequest('Fichier PDF introuvable : téléversez-le d’abord.');
-    // DESIGN §3: a PDF answer must reference a file the same user uploaded.
+    // docs/product.md#design-3: a PDF answer must reference a file the same user uploaded.
     if (file.ownerId !== auth.userId) throw forbidden('Ce fichier ne vous appartient pas.');
     return id;
   }

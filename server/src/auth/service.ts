@@ -112,7 +112,7 @@ async function verifyNobody(password: string, client: string): Promise<void> {
 export const passwordHashQueue = () => ({ running: argon2Slots.activeCount, waiting: argon2Slots.pendingCount });
 
 /**
- * DESIGN §3 Accounts: the same answer whether the e-mail exists or not. A new e-mail gets an
+ * docs/product.md#design-3 Accounts: the same answer whether the e-mail exists or not. A new e-mail gets an
  * account and a confirmation link; a known one gets a password-reset link.
  */
 export async function registerUser(deps: Deps, input: { email: string; ip: string; returnTo?: string }): Promise<void> {
@@ -217,7 +217,7 @@ const loginLine = new FairQueue(8);
 
 /**
  * Limits per address and per (e-mail, address), not per account alone: a whole school shares one
- * address (DESIGN §3). Wrong passwords slow the account down (LOGIN_SLOWDOWN) instead of locking
+ * address (docs/product.md#design-3). Wrong passwords slow the account down (LOGIN_SLOWDOWN) instead of locking
  * it. Whatever is wrong, the answer is "Identifiants invalides.", after about the same time.
  */
 export async function loginUser(deps: Deps, input: { email: string; password: string; ip: string }): Promise<string> {
@@ -249,7 +249,7 @@ export async function loginUser(deps: Deps, input: { email: string; password: st
   return deps.signer.sign({ userId: user.id, tokenVersion: user.tokenVersion });
 }
 
-/** DESIGN §3: ADMIN_EMAIL exists and is admin at start-up; it is mailed a link until it has a password. */
+/** docs/product.md#design-3: ADMIN_EMAIL exists and is admin at start-up; it is mailed a link until it has a password. */
 export async function bootstrapAdmin(deps: Deps, email: string): Promise<void> {
   const [row] = await deps.db
     .insert(users)

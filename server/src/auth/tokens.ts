@@ -12,7 +12,7 @@ export interface TokenClaims {
   actorId?: string;
 }
 
-/** DESIGN §3: HS256 JWT carrying the user id and the token version, valid 7 days. */
+/** docs/product.md#design-3: HS256 JWT carrying the user id and the token version, valid 7 days. */
 export function createTokenSigner(secret: string) {
   const key = new TextEncoder().encode(secret);
   const hmacKey = createSecretKey(Buffer.from(key));

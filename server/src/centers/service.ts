@@ -32,7 +32,7 @@ import { centerDayStats, detailsChange } from './attendance.js';
 import { chapterStartOf, effectiveDetails, sittingFromWallClock } from './details.js';
 
 
-/** Centres only exist for paper chapters (SPEC §2: the panels are shown on offline chapters). */
+/** Centres only exist for paper chapters (docs/product.md#spec-2: the panels are shown on offline chapters). */
 async function findPaperChapter(db: Tx, chapterId: string) {
   const chapter = await findChapter(db, chapterId);
   if (!chapter.offline) throw badRequest('Ce chapitre n’est pas une épreuve papier.');
@@ -40,7 +40,7 @@ async function findPaperChapter(db: Tx, chapterId: string) {
 }
 
 /**
- * DESIGN §3 "Who may call what": school staff reach only their own institution's centre; an
+ * docs/product.md#design-3 "Who may call what": school staff reach only their own institution's centre; an
  * admin names any institution (or falls back to their own).
  */
 export function centerInstitutionOf(auth: AuthContext, requested?: string): string {
@@ -55,7 +55,7 @@ export function centerInstitutionOf(auth: AuthContext, requested?: string): stri
 }
 
 /**
- * SPEC §6: pupils choose a centre, and so does a teacher who is also a member; a member or a
+ * docs/product.md#spec-6: pupils choose a centre, and so does a teacher who is also a member; a member or a
  * teacher alone does not. Admins may do everything.
  */
 export function assertMayChooseCenter(auth: AuthContext): void {
@@ -283,7 +283,7 @@ function presentOption(r: OptionRow, viewer: Awaited<ReturnType<typeof viewerOf>
     latitude: r.latitude,
     longitude: r.longitude,
     status,
-    // SPEC §4: instructions only once the centre is open (a pole centre is open to all).
+    // docs/product.md#spec-4: instructions only once the centre is open (a pole centre is open to all).
     instructions: isCenterValidated(facts) ? (r.instructions ?? '') : '',
     details: isCenterValidated(facts)
       ? effectiveDetails(
@@ -335,7 +335,7 @@ export async function getUserCenter(db: Db, auth: AuthContext, chapterId: string
 
 /**
  * PATCH /center/user/{chapterId}: registers the caller at a centre, or moves them (which frees
- * their previous place). DESIGN §3: the status is checked in the transaction that writes, under
+ * their previous place). docs/product.md#design-3: the status is checked in the transaction that writes, under
  * the centre row's lock, so concurrent pupils never take the same last place.
  */
 export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: string, institutionId: string, now = new Date()): Promise<void> {

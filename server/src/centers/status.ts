@@ -8,7 +8,7 @@ export interface CenterFacts {
 }
 
 /**
- * DESIGN §3 Centres: `center` for a pole centre (marked by an admin, open to all), `no` when the
+ * docs/product.md#design-3 Centres: `center` for a pole centre (marked by an admin, open to all), `no` when the
  * school said it will not organise the test, `unknown` before it answered, `full` when opened and
  * the registrations of pupils from other schools reached nb_places, else `yes`.
  */
@@ -31,7 +31,7 @@ export interface Viewer {
 }
 
 /**
- * SPEC §2 Centre selection: pole centres are always shown; a pupil whose default choice is local
+ * docs/product.md#spec-2 Centre selection: pole centres are always shown; a pupil whose default choice is local
  * also sees their own school and the other schools that answered or may answer (unknown, yes,
  * full); everything else (for a global pupil: all but the poles) waits behind the "more" button.
  * Admins see every centre directly.
@@ -46,7 +46,7 @@ export function isExtraOption(viewer: Viewer, option: { institutionId: string; s
 export type RegistrationVerdict = { ok: true; checkPlaces: boolean } | { ok: false; message: string };
 
 /**
- * Whether a pupil may register at a centre (DESIGN §3): never at a school that said no; their own
+ * Whether a pupil may register at a centre (docs/product.md#design-3): never at a school that said no; their own
  * school always fits; a pole centre is open to all; another school only once it opened, and only
  * while places for outside pupils remain (checked under a row lock by the caller).
  */

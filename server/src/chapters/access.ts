@@ -1,4 +1,4 @@
-/** One row of a chapter's access table (SPEC §3 Access group). */
+/** One row of a chapter's access table (docs/product.md#spec-3 Access group). */
 export interface AccessRule {
   authorizedGenders: readonly string[];
   authorizedGrades: readonly string[];
@@ -16,7 +16,7 @@ export interface Candidate {
 }
 
 /**
- * DESIGN §3 "Chapters and access": the first group, in table order, whose genders, grades and
+ * docs/product.md#design-3 "Chapters and access": the first group, in table order, whose genders, grades and
  * birth-date bounds all admit the user decides the window and the duration. An empty list or a
  * missing bound admits anyone; bounds are inclusive dates (ISO strings compare as dates).
  */

@@ -76,7 +76,7 @@ const PAPER_EXERCISES: DemoExercise[] = [
 ];
 
 /**
- * Demonstration chapters (SPEC §2 screens): a timed online round open now for a week, an untimed
+ * Demonstration chapters (docs/product.md#spec-2 screens): a timed online round open now for a week, an untimed
  * training chapter, and a paper semi-final with instructions for exam centres. Returns the ids.
  */
 export async function seedChaptersDemo(db: Db, now = new Date()): Promise<ChaptersDemo> {

@@ -10,7 +10,7 @@ import { matchAccessRule, resolveAccess, type WindowStatus } from './access.js';
 type ChapterRow = typeof chapters.$inferSelect;
 type AccessRow = typeof accessGroups.$inferSelect;
 
-/** Admins and members see and read every chapter in full (DESIGN §3 "Who may call what"). */
+/** Admins and members see and read every chapter in full (docs/product.md#design-3 "Who may call what"). */
 export const isChapterStaff = (auth: AuthContext) => auth.isAdmin || auth.isMember;
 
 const presentSummary = (c: ChapterRow): ChapterSummary => ({
@@ -29,7 +29,7 @@ async function candidateOf(db: Tx, userId: string) {
 }
 
 /**
- * GET /chapter (DESIGN §3): admins and members see every chapter; teachers the paper ones;
+ * GET /chapter (docs/product.md#design-3): admins and members see every chapter; teachers the paper ones;
  * everyone else the chapters where one of the access groups admits them.
  */
 export async function listVisibleChapters(db: Db, auth: AuthContext): Promise<ChapterSummary[]> {

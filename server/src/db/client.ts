@@ -20,7 +20,7 @@ export interface Database {
 
 const migrationsFolder = path.resolve(import.meta.dirname, 'migrations');
 
-/** DESIGN §2: embedded PGlite in DATA_DIR/db unless DATABASE_URL names a PostgreSQL server. */
+/** docs/product.md#design-2: embedded PGlite in DATA_DIR/db unless DATABASE_URL names a PostgreSQL server. */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string; pglite?: PGlite }): Promise<Database> {
   if (opts.databaseUrl && !opts.pglite) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });

@@ -29,7 +29,7 @@ const userRef = () =>
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
 
-/** Fixed ids of rows created by migrations (DESIGN §3 Roles; issue 3 home schooling). */
+/** Fixed ids of rows created by migrations (docs/product.md#design-3 Roles; issue 3 home schooling). */
 export const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
 export const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
 export const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
@@ -150,7 +150,7 @@ export const accessGroups = pgTable(
   {
     id: id(),
     chapterId: chapterRef(),
-    /** Table order: the first matching group decides the window (DESIGN §3). */
+    /** Table order: the first matching group decides the window (docs/product.md#design-3). */
     position: integer('position').notNull(),
     name: text('name').notNull().default('all'),
     authorizedGenders: text('authorized_genders').array().notNull().default(sql`'{}'::text[]`),
@@ -248,7 +248,7 @@ export const answers = pgTable(
     /** Numeric text, or a PDF path for pdf exercises. */
     answer: text('answer').notNull(),
     fileId: uuid('file_id').references(() => files.id),
-    /** Client sequence: an older save never replaces a newer one (DESIGN §3 Answers). */
+    /** Client sequence: an older save never replaces a newer one (docs/product.md#design-3 Answers). */
     seq: bigint('seq', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
     ip: text('ip'),
@@ -303,7 +303,7 @@ export const unlabeledAnswers = pgTable(
     institutionId: uuid('institution_id').references(() => institutions.id),
     uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
-    /** A sorter holds a copy for 10 minutes (DESIGN §3 Sorting). */
+    /** A sorter holds a copy for 10 minutes (docs/product.md#design-3 Sorting). */
     reservedBy: uuid('reserved_by').references(() => users.id, { onDelete: 'set null' }),
     reservedAt: timestamp('reserved_at', { withTimezone: true }),
     labeledAt: timestamp('labeled_at', { withTimezone: true }),
@@ -453,7 +453,7 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_at_idx').on(t.at)],
 );
 
-/** Fixed-window counters shared by every instance (DESIGN §4: no state in process memory). */
+/** Fixed-window counters shared by every instance (docs/product.md#design-4: no state in process memory). */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   count: integer('count').notNull(),

@@ -1,7 +1,7 @@
 import { subjectFileName } from '@olympe/contract';
 
 /**
- * The subject of a chapter as a LaTeX document (SPEC §2 /exos/{id}, §9 "LaTeX subject export").
+ * The subject of a chapter as a LaTeX document (docs/product.md#spec-2 /exos/{id}, §9 "LaTeX subject export").
  * Statements are Markdown with $…$ and $$…$$ (the same text MathText renders): math passes
  * through, everything else is escaped. pdflatex needs only Debian's texlive-latex-base and lmodern;
  * lualatex also needs texlive-luatex and texlive-latex-recommended (fontspec).
@@ -419,5 +419,5 @@ export function buildChapterLatex(chapter: LatexChapter, exercises: readonly Lat
   return `${PREAMBLE}\\begin{document}\n\n${body.join('\n')}\n\\end{document}\n`;
 }
 
-/** SPEC §9: the subject is named after the chapter title (shared with the web's download). */
+/** docs/product.md#spec-9: the subject is named after the chapter title (shared with the web's download). */
 export const latexFileName = subjectFileName;

@@ -227,7 +227,7 @@ async function staffReadable(db: Db, auth: AuthContext, chapterId: string, now: 
   const access = await chapterAccessFor(db, auth, chapterId, now);
   let readable = statementsReadable(access);
   if (!access.staff) {
-    // DESIGN §3 Sessions: outside analysis mode, statements only while the session is started with
+    // docs/product.md#design-3 Sessions: outside analysis mode, statements only while the session is started with
     // time left; this also refuses callers whose profile is incomplete (403).
     const session = await getChapterSessionState(db, auth, chapterId);
     readable &&= access.chapter.analysis || session.status === 'started';

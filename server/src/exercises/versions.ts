@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * DESIGN §3 "Statement versions": each pupil gets one version per exercise, chosen by a stable
+ * docs/product.md#design-3 "Statement versions": each pupil gets one version per exercise, chosen by a stable
  * hash of (user, exercise), so neighbours see different numbers. The choice depends only on the
  * number of versions: editing their content keeps every pupil on the same version.
  */

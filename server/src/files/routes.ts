@@ -50,7 +50,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       const chapterId = fields.chapter || undefined;
       if (exerciseId && !uuidField.safeParse(exerciseId).success) throw badRequest('Exercice invalide.');
       if (chapterId && !uuidField.safeParse(chapterId).success) throw badRequest('Chapitre invalide.');
-      // `user` (SPEC §7) is informative only: the owner is always the caller.
+      // `user` (docs/product.md#spec-7) is informative only: the owner is always the caller.
       return uploadPdf({ db: deps.db, store, maxPdfBytes }, authOf(request), { bytes, originalName, exerciseId, chapterId });
     },
   );

@@ -17,7 +17,7 @@ export const tooLarge = (maxBytes: number) =>
   new AppError(413, `Le fichier dépasse la taille maximale autorisée (${Math.round(maxBytes / (1024 * 1024))} Mo).`);
 
 /**
- * DESIGN §3 Files: accepted only when the bytes start with `%PDF-`, pdf-lib parses them and they
+ * docs/product.md#design-3 Files: accepted only when the bytes start with `%PDF-`, pdf-lib parses them and they
  * fit the size limit. Returns the page count. The parse runs in a PDF worker (pdf/pdf-pool.ts):
  * a file that inflates past the budget, or passes the worker's memory or time cap, is refused
  * with 413; the server is busy reading PDFs: 503. Also returns the file's SHA-256 (hex).
@@ -93,7 +93,7 @@ function cleanName(name: string): string {
 }
 
 /**
- * Who may read a stored PDF (DESIGN §3 Files): its owner, members, admins, school staff of the
+ * Who may read a stored PDF (docs/product.md#design-3 Files): its owner, members, admins, school staff of the
  * uploading or owner's institution, and a pupil whose answer references it (labelled scans).
  */
 export async function assertCanSeeFile(db: Db, auth: AuthContext, fileId: string): Promise<void> {

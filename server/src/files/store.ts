@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * Where PDF bytes live, by file id (DESIGN §3 Files: never a user-given name). Kept small on
+ * Where PDF bytes live, by file id (docs/product.md#design-3 Files: never a user-given name). Kept small on
  * purpose: an S3 or PostgreSQL store only has to implement these three calls.
  */
 export interface FileStore {

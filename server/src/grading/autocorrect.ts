@@ -1,7 +1,7 @@
 import { parseNumericAnswerText, sameNumber } from '@olympe/contract';
 
 /**
- * DESIGN §3 Auto-correction: the pupil's latest answer against their version's expected answer,
+ * docs/product.md#design-3 Auto-correction: the pupil's latest answer against their version's expected answer,
  * compared as exact numbers with the parser the answer field and the save route use (contract
  * numeric.ts): comma or dot, a leading minus (`-` or `−`), spaces between thousands, `a/b`.
  * Returns the value's canonical text (`0,5`, `-3`, `1/3`), one per value, or null when the text is

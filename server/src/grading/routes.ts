@@ -39,7 +39,7 @@ const historyParams = z.object({
 const tags = ['grading'];
 
 /**
- * Grading (SPEC §2 "Correction", "History", "Overview"; DESIGN §3 "Who may call what"): members
+ * Grading (docs/product.md#spec-2 "Correction", "History", "Overview"; docs/product.md#design-3 "Who may call what"): members
  * and admins grade, read any history, select copies and review; auto-correction is admin only;
  * a pupil reads only their own history.
  */
@@ -81,7 +81,7 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     async (request) => getAnswerHistory(deps.db, authOf(request), request.params.uid, request.params.eid),
   );
 
-  // SPEC §7 writes the path with a trailing slash; both forms are served.
+  // docs/product.md#spec-7 writes the path with a trailing slash; both forms are served.
   for (const url of ['/answer/grade', '/answer/grade/']) {
     app.post(
       url,

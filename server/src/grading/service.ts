@@ -88,7 +88,7 @@ const presentGrading = (g: GradingRow): GradingView => ({
   arbitration: g.arbitration,
 });
 
-/** The answerable exercises of a chapter in table order (SPEC §2: one column per exercise whose format is not none). */
+/** The answerable exercises of a chapter in table order (docs/product.md#spec-2: one column per exercise whose format is not none). */
 async function answerableExercises(db: Tx, chapterId: string) {
   return rows<{ id: string; title: string; answer_format: string; max_points: number }>(
     db,
@@ -282,7 +282,7 @@ function presentState(a: AnswerRow): GradeState & { answerId: string } {
  * block of the current one. Members and admins: any pupil, the full block (an empty one when not
  * graded yet) and the desk (issue 20: the pupil's statement version, expected answer, points, scheme,
  * double-correction state); under anonymous correction a corrector gets the pseudonym only. A pupil:
- * only their own history, and only grade and comment once results are published (SPEC §6); another
+ * only their own history, and only grade and comment once results are published (docs/product.md#spec-6); another
  * pupil's is 403.
  */
 export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string, exerciseId: string): Promise<AnswerHistory> {
@@ -723,7 +723,7 @@ export async function countUnlabeled(db: Db, chapterId: string): Promise<{ count
 const AUTO_BATCH = 5_000;
 
 /**
- * POST /answer/auto/{chapterId} (DESIGN §3 Auto-correction): every numeric exercise's current
+ * POST /answer/auto/{chapterId} (docs/product.md#design-3 Auto-correction): every numeric exercise's current
  * answer against the pupil's version's expected answer: maxPoints correct (issue 20), 0 wrong, empty untouched.
  * Never overwrites a person's grade: only ungraded answers and earlier automatic grades (grader
  * null) are written, and the UPDATE re-checks it, so a corrector saving meanwhile wins. Each

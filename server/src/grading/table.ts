@@ -46,7 +46,7 @@ export function cellsToData(cells: string | null, exerciseCount: number): string
 }
 
 /**
- * SPEC §3 Grading table: keyed by user id (in the query's order, by last name), one value per
+ * docs/product.md#spec-3 Grading table: keyed by user id (in the query's order, by last name), one value per
  * answerable exercise in exercise order, following the cell rule of `cellValue`.
  */
 export function buildTableUsers(rows: readonly TableRow[], exerciseCount: number): GradingTable['users'] {

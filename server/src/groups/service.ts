@@ -102,7 +102,7 @@ export async function renameGroup(db: Db, auth: AuthContext, id: string, name: s
   });
 }
 
-/** DELETE /group/{id}. The role groups cannot be deleted (DESIGN §3). */
+/** DELETE /group/{id}. The role groups cannot be deleted (docs/product.md#design-3). */
 export async function deleteGroup(db: Db, auth: AuthContext, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const group = await findGroup(tx, id, true);
@@ -118,7 +118,7 @@ export type SetMembersResult = { unknown: string[] } | { unknown: []; added: num
 
 
 /**
- * PATCH /group/{id} with members: the list is the whole new membership (SPEC §7). If any e-mail
+ * PATCH /group/{id} with members: the list is the whole new membership (docs/product.md#spec-7). If any e-mail
  * matches no account, nothing changes and the unknown e-mails are returned, so none is silently dropped.
  * The list travels as one JSON parameter: 10,000 addresses stay one statement on either driver.
  */

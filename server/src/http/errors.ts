@@ -73,7 +73,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
- * The single error handler (STYLE §4): always `{message}` in French, never a stack trace. Also
+ * The single error handler (docs/product.md#style (§4)): always `{message}` in French, never a stack trace. Also
  * refuses NUL characters in any body, query or parameter before validation, so no route reaches
  * the database with one (PostgreSQL text cannot hold it) and such a request changes nothing.
  */

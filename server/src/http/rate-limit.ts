@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { AppError, tooMany } from '../errors.js';
 
 /**
- * A fixed-window counter shared by every instance (DESIGN §4): in PostgreSQL by default, in Redis
+ * A fixed-window counter shared by every instance (docs/product.md#design-4): in PostgreSQL by default, in Redis
  * when REDIS_URL is set (one round trip that never touches the database during a login storm).
  */
 export interface RateLimiter {

@@ -57,7 +57,7 @@ function visibleTo(viewer: InstitutionViewer) {
  * GET /institution: the whole list (~70,000 with the national directory) as JSON text built by the
  * database in one value. Materialising 70,000 rows one by one cost seconds on PGlite and a few
  * hundred ms of event-loop time for validation and serialisation; the SELECT below is the
- * allow-list of fields (SPEC §3 names), coordinates rounded to 6 decimals (~10 cm).
+ * allow-list of fields (docs/product.md#spec-3 names), coordinates rounded to 6 decimals (~10 cm).
  */
 export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): Promise<string> {
   const row = await one<{ json: string }>(db, sql`
@@ -154,7 +154,7 @@ function assertCanEdit(auth: AuthContext, row: { confirmed: boolean; createdBy: 
   throw forbidden('Vous ne pouvez pas modifier cet établissement.');
 }
 
-/** PATCH /institution/{id}: only admins set `confirmed` (SPEC §4 Institution). */
+/** PATCH /institution/{id}: only admins set `confirmed` (docs/product.md#spec-4 Institution). */
 export async function updateInstitution(
   db: Db,
   auth: AuthContext,

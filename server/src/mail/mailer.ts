@@ -21,7 +21,7 @@ export interface Mailer {
 }
 
 /**
- * DESIGN §2/§5: SMTP_URL sends for real; without it each mail becomes one .eml file in
+ * docs/product.md#design-2/§5: SMTP_URL sends for real; without it each mail becomes one .eml file in
  * DATA_DIR/outbox, so sign-up works on a laptop. Every mail is also recorded in sent_mails.
  */
 export function createMailer(opts: {

@@ -8,7 +8,7 @@ const WINDOW_MINUTES = 15;
 
 /**
  * GET /chapter/{id}/live: the figures of a running chapter, computed from the database so every
- * instance shows the same (DESIGN §4); only the error count is this instance's own. Answers are
+ * instance shows the same (docs/product.md#design-4); only the error count is this instance's own. Answers are
  * read once, grouped by minute: a timed round holds about a million rows, so nothing here rescans them.
  */
 export async function getLiveChapter(db: Db, chapterId: string, serverErrors: number): Promise<LiveChapter> {

@@ -184,7 +184,7 @@ function rulesOf(row: ContextRow) {
 }
 
 /**
- * Resolves the chapter, the access group deciding for the caller (DESIGN §3: first match in table
+ * Resolves the chapter, the access group deciding for the caller (docs/product.md#design-3: first match in table
  * order), their session row and the state at `now`. Throws 404 for an unknown chapter, 403 when
  * no access group admits a pupil or their profile is incomplete.
  */
@@ -221,7 +221,7 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
       allowance: NO_ALLOWANCE,
     };
   }
-  // SPEC §5/§6: the rule of assertProfileComplete (users/service), evaluated on the row already loaded.
+  // docs/product.md#spec-5/§6: the rule of assertProfileComplete (users/service), evaluated on the row already loaded.
   const groupNames = auth.isTeacher ? ['teachers'] : [];
   const profile = {
     firstName: row.first_name,
@@ -249,7 +249,7 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
   const allowance: Allowance = { extraTimePercent: Number(row.extra_time_percent ?? 0), extensionMinutes: Number(row.extension_minutes ?? 0) };
   let rule: TimeRule | null = matchAccessRule(accessProfile, rules);
   if (!rule && auth.isTeacher && chapter.offline) {
-    // School staff reach every paper chapter (DESIGN §3); they follow the first group's window, untimed.
+    // School staff reach every paper chapter (docs/product.md#design-3); they follow the first group's window, untimed.
     if (!rules[0]) {
       const state: SessionState = { status: 'before', remainingTime: null, timed: false, deadline: null };
       return { chapter, staff: false, rule: null, session: null, state, accessProfile, allowance };
@@ -271,7 +271,7 @@ export function presentSessionState(ctx: ChapterContext): SessionStateView {
     status: ctx.state.status,
     remainingTime: ctx.state.remainingTime,
     timed: ctx.state.timed,
-    // Shown before the pupil starts (SPEC §2 start button): what they commit to.
+    // Shown before the pupil starts (docs/product.md#spec-2 start button): what they commit to.
     // The pupil's own duration: their extra time and extensions included.
     duration: ctx.state.timed && ctx.rule?.timeDuration ? Math.round((ctx.rule.timeDuration * 60_000 + extra) / 1000) : null,
     accessStart: iso(ctx.rule?.accessStart),
@@ -326,7 +326,7 @@ export async function startChapter(db: Db, auth: AuthContext, chapterId: string)
 }
 
 /**
- * POST /chapter/event/{chapterId}: SPEC §4 focus tracking, kept only while the chapter is timed,
+ * POST /chapter/event/{chapterId}: docs/product.md#spec-4 focus tracking, kept only while the chapter is timed,
  * started and time remains; returns whether the event was stored.
  */
 export async function recordFocusEvent(

@@ -1,6 +1,6 @@
 import { SAVE_GRACE_MS, type SessionStatus } from '@olympe/contract';
 
-/** The part of an access group that decides time (SPEC §3 Access group). */
+/** The part of an access group that decides time (docs/product.md#spec-3 Access group). */
 export interface TimeRule {
   /** Minutes; 0 or null means untimed. */
   timeDuration: number | null;
@@ -46,7 +46,7 @@ export interface SessionState {
 export const isTimed = (rule: Pick<TimeRule, 'timeDuration'>) => (rule.timeDuration ?? 0) > 0;
 
 /**
- * DESIGN §3 "Sessions and time", pure: `before` until the window opens, `after` once it closed
+ * docs/product.md#design-3 "Sessions and time", pure: `before` until the window opens, `after` once it closed
  * or the personal deadline passed, `pending` for a timed chapter not yet started, else `started`.
  * The deadline follows the current rule (an admin extending a duration helps pupils already started).
  */
@@ -103,7 +103,7 @@ export const NOT_STARTED_MESSAGE = 'Commencez l’épreuve avant de répondre.';
 
 /**
  * Whether an answer may be saved now: while started, and up to SAVE_GRACE_MS after the deadline
- * for saves that were in flight (DESIGN §3). A timed chapter never started takes no answer.
+ * for saves that were in flight (docs/product.md#design-3). A timed chapter never started takes no answer.
  */
 export function checkSaveAllowed(state: SessionState, now: Date, started: boolean): SaveVerdict {
   if (state.status === 'started') return { ok: true };

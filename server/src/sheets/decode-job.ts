@@ -112,7 +112,7 @@ async function knownIds(db: Db, chapterId: string, readings: PageReading[]): Pro
 }
 
 /**
- * SPEC §3 "Sorting entry per page" (pageNum from 1): an answer page gives its pupil (null on a blank
+ * docs/product.md#spec-3 "Sorting entry per page" (pageNum from 1): an answer page gives its pupil (null on a blank
  * sheet, to be chosen by the sorter) and exercise; a cover page is a page with no pupil, dropped
  * when the copy is labelled.
  */

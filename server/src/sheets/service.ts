@@ -76,7 +76,7 @@ const signature = (secret: string, req: SheetRequest, exp: number) =>
     .digest('base64url');
 
 /**
- * A browser download cannot send the Authorization header: like PDF links (DESIGN §3 Files), the
+ * A browser download cannot send the Authorization header: like PDF links (docs/product.md#design-3 Files), the
  * caller, once authorised, gets a URL valid for a few minutes that serves exactly this request.
  */
 export function signSheetLink(secret: string, req: SheetRequest, nowMs = Date.now()): { url: string; expiresAt: string } {

@@ -83,7 +83,7 @@ const safeName = (name: string) => name.replace(/[\\/\u0000-\u001f\u007f]/g, ' '
 const pageList = (pages: number[]) => (pages.length === 1 ? `p${pages[0]}` : `p${pages[0]}-${pages[pages.length - 1]}`);
 
 /**
- * POST /answer/label/{answerId} (DESIGN §3 Sorting): splits the scan into one PDF per (pupil,
+ * POST /answer/label/{answerId} (docs/product.md#design-3 Sorting): splits the scan into one PDF per (pupil,
  * exercise) and appends them as answers. The PDFs are written first; the files rows, the answers
  * and the "labelled" mark then go in one transaction, and on any failure the written PDFs are
  * removed: a failure leaves no partial answers. The original scan is kept.

@@ -16,7 +16,7 @@ export interface LabelPlan {
 }
 
 /**
- * The checks of a label array that need no database (SPEC §3 "Sorting entry per page"): page
+ * The checks of a label array that need no database (docs/product.md#spec-3 "Sorting entry per page"): page
  * numbers within the PDF, each page at most once, a pupil's page names an exercise. Pages with no
  * pupil are blank and dropped; pages not sent are dropped too. Groups the rest by (pupil,
  * exercise), pages in order. Throws a French 400 on the first fault, in page order.

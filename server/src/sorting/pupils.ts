@@ -4,7 +4,7 @@ import type { Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
 
-/** DESIGN §3 Roles: a pupil is anyone who is neither admin, nor member, nor school staff. */
+/** docs/product.md#design-3 Roles: a pupil is anyone who is neither admin, nor member, nor school staff. */
 export const isPupilSql = (user: SQL) => sql`(NOT ${user}.is_admin AND NOT EXISTS (
   SELECT 1 FROM group_members gm WHERE gm.user_id = ${user}.id
     AND gm.group_id IN (${TEACHERS_GROUP_ID}::uuid, ${MEMBERS_GROUP_ID}::uuid)))`;

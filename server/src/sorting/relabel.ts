@@ -6,7 +6,7 @@ import { rows } from '../db/query.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 
 /**
- * POST /answer/relabel/ (admins; DESIGN §3 Sorting): the PDF of an answer becomes an unlabelled
+ * POST /answer/relabel/ (admins; docs/product.md#design-3 Sorting): the PDF of an answer becomes an unlabelled
  * copy of the chapter again, filed under the pupil's institution, and the answer is withdrawn (it
  * leaves the grading table; its history row stays for the record). One transaction.
  */

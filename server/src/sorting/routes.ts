@@ -25,7 +25,7 @@ const copyParams = z.object({ answerId: z.uuid({ error: 'Identifiant de copie in
 const tags = ['sorting'];
 
 /**
- * Scanned copies: filed by school staff (or members), then sorted by members and admins (SPEC §2
+ * Scanned copies: filed by school staff (or members), then sorted by members and admins (docs/product.md#spec-2
  * "Triage"); an admin sends a PDF answer back to sorting.
  */
 export const sortingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
@@ -87,7 +87,7 @@ export const sortingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     async (request) => labelCopy({ db: deps.db, store }, authOf(request), request.params.answerId, request.body),
   );
 
-  // SPEC §7 writes the trailing slash; both spellings are accepted, as for /answer/grade.
+  // docs/product.md#spec-7 writes the trailing slash; both spellings are accepted, as for /answer/grade.
   for (const url of ['/answer/relabel', '/answer/relabel/']) {
     app.post(
       url,

@@ -9,7 +9,7 @@ import { registeredPupils } from './pupils.js';
 import { countPages } from './split.js';
 import { cleanPageReadings, cleanSuggestions } from './suggestions.js';
 
-/** The reservation window as SQL (DESIGN §3: a sorter holds a copy 10 minutes). */
+/** The reservation window as SQL (docs/product.md#design-3: a sorter holds a copy 10 minutes). */
 export const RESERVATION = sql.raw(`interval '${SORTING_RESERVATION_MINUTES} minutes'`);
 
 interface ReservedRow {
@@ -33,7 +33,7 @@ export async function loadSortingChapter(db: Tx, chapterId: string): Promise<{ i
 }
 
 /**
- * GET /answer/unlabeled/select/{chapterId} (DESIGN §3 Sorting): the caller's own reserved copy if
+ * GET /answer/unlabeled/select/{chapterId} (docs/product.md#design-3 Sorting): the caller's own reserved copy if
  * they hold one, else the oldest unlabelled copy nobody else reserved in the last 10 minutes,
  * reserved in the same statement. FOR UPDATE SKIP LOCKED: two sorters asking together get two
  * different copies, on PGlite and PostgreSQL alike. Null when nothing is left.

@@ -7,7 +7,7 @@ export interface SplitPart {
 }
 
 /**
- * DESIGN §3 Sorting: one PDF per (pupil, exercise), pages in order, each rotated as chosen. The
+ * docs/product.md#design-3 Sorting: one PDF per (pupil, exercise), pages in order, each rotated as chosen. The
  * chosen rotation adds to the page's own /Rotate, so the sorter's view (pdf.js draws the page with
  * its /Rotate, then turns it) is what the corrector gets. The scan is parsed once, in a PDF worker
  * (pdf/pdf-pool.ts), for all parts; a hostile file is refused there (413/400).

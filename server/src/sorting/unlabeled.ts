@@ -12,7 +12,7 @@ const fileIdOf = (path: string) => path.slice('pdfs/'.length, -'.pdf'.length);
 
 /**
  * The institution a scanned copy is filed under: school staff file only under their own school
- * (DESIGN §3: a teacher reaches their own institution's uploads); members and admins choose.
+ * (docs/product.md#design-3: a teacher reaches their own institution's uploads); members and admins choose.
  */
 function copyInstitutionOf(auth: AuthContext, requested: string | null | undefined): string | null {
   if (hasRole(auth, 'member')) return requested ?? auth.institutionId;

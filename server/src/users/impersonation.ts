@@ -5,7 +5,7 @@ import { auditLog, users } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
 
 /**
- * POST /user/logto (DESIGN §3): an admin obtains a token of a non-admin user. The token carries the
+ * POST /user/logto (docs/product.md#design-3): an admin obtains a token of a non-admin user. The token carries the
  * admin as `actorId`, and the impersonation is written to the audit log (who, whom, when, from where).
  */
 export async function impersonateUser(deps: Deps, auth: AuthContext, targetId: string, ip: string): Promise<string> {

@@ -23,7 +23,7 @@ const BATCH = 500;
 
 /**
  * Which school an import fills: an admin names it; school staff import into their own school only
- * (asking for another is 403, as DESIGN §3 scopes staff rights by their school).
+ * (asking for another is 403, as docs/product.md#design-3 scopes staff rights by their school).
  */
 export async function resolveImportSchool(db: Db, auth: AuthContext, requested: string | undefined): Promise<{ id: string; name: string }> {
   let id: string;

@@ -77,7 +77,7 @@ async function hasRunningTimedSession(db: Db, userId: string): Promise<boolean> 
 export const PROFILE_INCOMPLETE_MESSAGE = 'Complétez votre profil pour accéder aux contenus.';
 
 /**
- * SPEC §5 / §6: a user whose profile is incomplete gets no chapter content. The rule is the one
+ * docs/product.md#spec-5 / §6: a user whose profile is incomplete gets no chapter content. The rule is the one
  * `isProfileComplete` of the contract, shared with the web app's sidebar.
  */
 export async function assertProfileComplete(db: Db, auth: AuthContext): Promise<void> {

@@ -42,7 +42,7 @@ export function useLinkCheck(token: string) {
 
 export type { ProfileUpdate } from '@olympe/contract';
 
-/** PUT /auth/me: `{}` reloads the user, profile fields update it (SPEC §7). */
+/** PUT /auth/me: `{}` reloads the user, profile fields update it (docs/product.md#spec-7). */
 export async function fetchMe(update: ProfileUpdate = {}): Promise<User> {
   const { data } = await api.put<User>('/auth/me', update);
   return data;

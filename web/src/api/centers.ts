@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import type { Center, CenterOption, CenterOverview, CenterPatch, UnlabeledAnswer, UserCenter } from '@olympe/contract';
 import { api } from './client';
 
@@ -59,4 +60,13 @@ export async function fetchUnlabeled(chapterId: string): Promise<UnlabeledAnswer
 /** POST /answer/unlabeled/{chapterId}: files an uploaded PDF (path from POST /pdfs) as a scanned copy. */
 export async function registerUnlabeled(chapterId: string, answer: string, institution: string | null): Promise<void> {
   await api.post(`/answer/unlabeled/${chapterId}`, { answer, institution });
+}
+
+/** The teacher's own centre for a chapter (GET /center/{chapterId}), as the centre page shows it. */
+export function useCenter(chapterId: string | undefined) {
+  return useQuery({
+    queryKey: centerKeys.center(chapterId ?? ''),
+    queryFn: () => fetchCenter(chapterId!),
+    enabled: !!chapterId,
+  });
 }

@@ -34,7 +34,7 @@ export async function createChapter(body: ChapterFields, quiet = false): Promise
   return data;
 }
 
-/** PATCH /chapter/{id} (SPEC §7): headers; or title/flags (only the changed ones); or access groups. */
+/** PATCH /chapter/{id} (docs/product.md#spec-7): headers; or title/flags (only the changed ones); or access groups. */
 export type ChapterUpdate =
   | Partial<ChapterFields>
   | { headerStudents?: string; headerCenters?: string }

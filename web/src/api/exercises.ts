@@ -42,7 +42,7 @@ export async function deleteExercise(id: string, quiet = false): Promise<void> {
   await api.delete(`/exos/${id}`, { skipNotifications: quiet });
 }
 
-/** GET /exos/latex/{chapterId}, saved by the browser as "{chapter title}.tex" (SPEC §9). */
+/** GET /exos/latex/{chapterId}, saved by the browser as "{chapter title}.tex" (docs/product.md#spec-9). */
 export async function downloadSubject(chapterId: string, chapterTitle: string): Promise<void> {
   const { data } = await api.get<Blob>(`/exos/latex/${chapterId}`, { responseType: 'blob' });
   const url = URL.createObjectURL(new Blob([data], { type: 'application/x-tex;charset=utf-8' }));

@@ -25,7 +25,7 @@ export async function fetchPdfLink(path: string): Promise<string> {
   return data.url;
 }
 
-/** SPEC §5: uploads accept PDF only; other files dropped or chosen are ignored. */
+/** docs/product.md#spec-5: uploads accept PDF only; other files dropped or chosen are ignored. */
 export const isPdfFile = (file: File) => file.type === 'application/pdf' || /\.pdf$/i.test(file.name);
 
 /** A signed link asked at click time (a download cannot send the bearer header), so it never expires on an open page. */

@@ -105,7 +105,7 @@ export function useOverview(chapterId: string) {
 
 /** GET /answer/overview/{chapterId}. */
 export async function fetchOverview(chapterId: string): Promise<OverviewRow[]> {
-  // SPEC §8: a failed overview fetch is logged as "Failed to fetch data".
+  // docs/product.md#spec-8: a failed overview fetch is logged as "Failed to fetch data".
   try {
     const { data } = await api.get<OverviewRow[]>(`/answer/overview/${chapterId}`);
     return data;

@@ -19,7 +19,7 @@ export async function startChapter(chapterId: string): Promise<SessionStateView>
   return data;
 }
 
-/** POST /chapter/event/{chapterId}: focus tracking (SPEC §8: failures are only logged, no notification). */
+/** POST /chapter/event/{chapterId}: focus tracking (docs/product.md#spec-8: failures are only logged, no notification). */
 export async function sendFocusEvent(chapterId: string, eventType: 'focus' | 'blur'): Promise<void> {
   await api.post(`/chapter/event/${chapterId}`, { eventType }, { skipNotifications: true });
 }

@@ -5,12 +5,12 @@ import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { normalizeText } from '@olympe/contract';
 
 /**
- * THE one virtual table of the app (STYLE §12): members, grading, overview, registrations.
+ * THE one virtual table of the app (docs/product.md#style (§12)): members, grading, overview, registrations.
  *
  * A real <table> (so screen readers and axe see rows and cells) inside a scroll container of the
  * given height, with a sticky header. Only the rows in view plus an overscan are in the DOM; two
  * spacer rows keep the scroll height. aria-rowcount / aria-rowindex tell assistive technology the
- * full size. SPEC §9's old tuning (50-row blocks, 4 blocks per cluster, i.e. ~200 rows rendered)
+ * full size. docs/product.md#spec-9's old tuning (50-row blocks, 4 blocks per cluster, i.e. ~200 rows rendered)
  * is replaced by a row-level window: OVERSCAN rows above and below the view is enough to scroll
  * without blank flashes, and keeps the DOM at about 60 rows whatever the list size.
  */

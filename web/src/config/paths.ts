@@ -1,5 +1,5 @@
 /**
- * Every URL of SPEC §2 in one place: `pattern` for the router, builders for links,
+ * Every URL of docs/product.md#spec-2 in one place: `pattern` for the router, builders for links,
  * so a renamed route is changed once.
  */
 export const paths = {

@@ -77,7 +77,7 @@ export function useEditableTable<Data, Row extends { key: string }, Deleted = ne
   }
 
   /**
-   * SPEC §7 "Enregistrer": nothing is sent when the plan finds a problem; otherwise the calls run,
+   * docs/product.md#spec-7 "Enregistrer": nothing is sent when the plan finds a problem; otherwise the calls run,
    * one notification tells the outcome, and the table reloads from the server either way.
    */
   async function save<Plan extends object>({ plan: planOf, run, queryKey, after }: SaveSteps<Row, Deleted, Plan>) {

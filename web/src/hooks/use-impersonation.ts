@@ -7,7 +7,7 @@ import { useSession } from '../session/session-context';
 import { clearAdminToken, readAdminToken, readToken, writeAdminToken } from '../session/token';
 
 /**
- * "Simuler" (SPEC §6) and "Revenir à mon compte". The server writes every impersonation to its
+ * "Simuler" (docs/product.md#spec-6) and "Revenir à mon compte". The server writes every impersonation to its
  * audit log; here the admin's own token is kept under `jwt_admin` while the app runs on the other
  * user's token, and data cached under the previous identity is dropped at each switch.
  */

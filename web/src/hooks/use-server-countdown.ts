@@ -3,7 +3,7 @@ import type { SessionStateView } from '@olympe/contract';
 import { useCountdown } from './use-countdown';
 
 /**
- * SPEC §4: the countdown starts from the server's remainingTime at receipt (never the browser's
+ * docs/product.md#spec-4: the countdown starts from the server's remainingTime at receipt (never the browser's
  * absolute clock: only the time elapsed since the answer arrived counts), ticks each second, and
  * calls `onZero` at zero. Null when unlimited.
  */

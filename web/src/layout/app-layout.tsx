@@ -7,7 +7,7 @@ import { paths } from '../config/paths';
 import { Sidebar } from './sidebar';
 import { MAIN_CONTENT_ID, SkipLink } from './skip-link';
 
-// SPEC §9: mobile breakpoint 768 px, which is Mantine's `sm` (48em). A max width keeps the
+// docs/product.md#spec-9: mobile breakpoint 768 px, which is Mantine's `sm` (48em). A max width keeps the
 // mobile drawer narrower than the screen, so the overlay beside it can be clicked to close it.
 const MOBILE_BREAKPOINT = 'sm';
 const HEADER_HEIGHT = 56;
@@ -17,7 +17,7 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
 
-  // SPEC §2: the drawer closes on navigation.
+  // docs/product.md#spec-2: the drawer closes on navigation.
   useEffect(close, [pathname, close]);
 
   return (

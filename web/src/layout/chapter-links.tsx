@@ -6,7 +6,7 @@ import { paths } from '../config/paths';
 
 interface ChapterLinksProps {
   chapters: readonly ChapterSummary[];
-  /** SPEC §2: members get a "Corriger" shortcut to the grading table of each chapter. */
+  /** docs/product.md#spec-2: members get a "Corriger" shortcut to the grading table of each chapter. */
   showGrader: boolean;
   pathname: string;
 }

@@ -20,7 +20,7 @@ export interface SidebarContentProps {
 
 export const CONNECTING_TEXT = 'Connexion au serveur…';
 
-/** The sidebar of SPEC §2 "Sidebar layout", driven only by its props so every rule is testable. */
+/** The sidebar of docs/product.md#spec-2 "Sidebar layout", driven only by its props so every rule is testable. */
 export function SidebarContent({ user, roles, chapters, pathname, onLogout, connecting = false }: SidebarContentProps) {
   const link = (to: string, label: string) => (
     <NavLink component={Link} to={to} label={label} active={pathname === to} />

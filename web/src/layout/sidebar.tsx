@@ -3,7 +3,7 @@ import { paths } from '../config/paths';
 import { useSession } from '../session/session-context';
 import { SidebarContent } from './sidebar-content';
 
-/** Connects the sidebar to the session; logging out lands on /login (SPEC §2). */
+/** Connects the sidebar to the session; logging out lands on /login (docs/product.md#spec-2). */
 export function Sidebar() {
   const { user, roles, chapters, logout, loading } = useSession();
   const { pathname } = useLocation();

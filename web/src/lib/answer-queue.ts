@@ -1,5 +1,5 @@
 /**
- * DESIGN §4 "Nothing a student typed is lost": every keystroke's value is written to localStorage
+ * docs/product.md#design-4 "Nothing a student typed is lost": every keystroke's value is written to localStorage
  * at once (it survives a reload or a closed tab), then sent after the debounce; failures are
  * retried with exponential back-off. One pending value per (user, exercise): a newer value
  * replaces the unsent older one, and each carries a strictly increasing `seq` the server uses to
@@ -30,7 +30,7 @@ export interface AnswerQueueOptions {
   classify: (error: unknown) => SendFailure;
   storage?: Storage;
   now?: () => number;
-  /** SPEC §4: numeric answers are saved 500 ms after the last keystroke, per exercise. */
+  /** docs/product.md#spec-4: numeric answers are saved 500 ms after the last keystroke, per exercise. */
   debounceMs?: number;
   baseRetryMs?: number;
   maxRetryMs?: number;
@@ -303,7 +303,7 @@ export function pruneStoredAnswers(keepUserId: string, storage: Storage = window
   writeMap(storage, LATEST_KEY, readMap(storage, LATEST_KEY), (key) => userOfKey(key) === keepUserId || key in entries);
 }
 
-/** The per-exercise status text (DESIGN §4), as the page shows it. */
+/** The per-exercise status text (docs/product.md#design-4), as the page shows it. */
 export function saveStateLabel(state: SaveState): string | null {
   switch (state.kind) {
     case 'saved':

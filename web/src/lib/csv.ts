@@ -1,8 +1,8 @@
 /**
- * The one CSV writer of the app (STYLE §12). SPEC §9: semicolon-separated, every field quoted,
+ * The one CSV writer of the app (docs/product.md#style (§12)). docs/product.md#spec-9: semicolon-separated, every field quoted,
  * quotes doubled. A UTF-8 byte-order mark lets spreadsheet software read accents right, and a cell
  * starting with = + - @ (or a tab / carriage return) is prefixed with ' so it is never run as a
- * formula (DESIGN §4, CSV injection).
+ * formula (docs/product.md#design-4, CSV injection).
  */
 export const CSV_SEPARATOR = ';';
 export const CSV_BOM = '\uFEFF';

@@ -11,7 +11,7 @@ export interface Roles {
 export const NO_ROLES: Roles = { isAdmin: false, isMember: false, isTeacher: false, profileComplete: false };
 
 /**
- * SPEC §6: admin by flag; member and teacher by flag or by membership of the groups named
+ * docs/product.md#spec-6: admin by flag; member and teacher by flag or by membership of the groups named
  * 'members' and 'teachers' (the server may send either, so both are honoured).
  */
 export function computeRoles(user: User | null, groups: readonly GroupSummary[]): Roles {
@@ -25,7 +25,7 @@ export function computeRoles(user: User | null, groups: readonly GroupSummary[])
   };
 }
 
-/** SPEC §2: "Tests papiers" is shown to admins, to non-teachers, and to teachers with a school. */
+/** docs/product.md#spec-2: "Tests papiers" is shown to admins, to non-teachers, and to teachers with a school. */
 export function canSeePaperTests(user: User | null, roles: Roles): boolean {
   return roles.isAdmin || !roles.isTeacher || !!user?.institution?.name;
 }

@@ -12,7 +12,7 @@ import { UnsentAnswersModal, type LogoutStep } from './unsent-answers-modal';
 export const LOGOUT_FLUSH_MS = 5000;
 
 /**
- * Holds the session of SPEC §4: reloaded from the token on start and on every route change;
+ * Holds the session of docs/product.md#spec-4: reloaded from the token on start and on every route change;
  * a failed load logs the user out. Must sit inside the router (it watches the location).
  */
 export function SessionProvider({ children }: { children: ReactNode }) {

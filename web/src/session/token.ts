@@ -1,4 +1,4 @@
-/** SPEC §9: the jwt lives in localStorage under the key `jwt`. */
+/** docs/product.md#spec-9: the jwt lives in localStorage under the key `jwt`. */
 export const TOKEN_KEY = 'jwt';
 
 export function readToken(): string | null {

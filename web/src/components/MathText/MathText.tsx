@@ -50,7 +50,7 @@ function MathPlaceholder({ value, label }: { value: string; label: string }) {
 }
 
 /**
- * The one rich-text block of the app (STYLE §12): Markdown with KaTeX formulas, sanitised.
+ * The one rich-text block of the app (docs/product.md#style (§12)): Markdown with KaTeX formulas, sanitised.
  * Editable blocks show the rendering until clicked, then a text area; on blur the edit is
  * committed (onChange) and the block renders again.
  */

@@ -15,7 +15,7 @@ export interface PdfViewProps {
 const RESIZE_DEBOUNCE_MS = 150;
 
 /**
- * SPEC §2 Viewer: every page drawn on its own canvas, stacked, scaled to the container width and
+ * docs/product.md#spec-2 Viewer: every page drawn on its own canvas, stacked, scaled to the container width and
  * drawn again when that width changes. The bytes come through the one API client (bearer
  * header); pdf.js is imported only when this component mounts.
  *

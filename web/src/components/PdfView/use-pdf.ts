@@ -27,7 +27,7 @@ export function usePdfDocument(path: string): { doc: PDFDocumentProxy | null; fa
         }
         setDoc(loaded);
       } catch (error) {
-        // SPEC §8: a PDF render failure is only logged.
+        // docs/product.md#spec-8: a PDF render failure is only logged.
         console.error(error);
         if (!cancelled) setFailed(true);
       }

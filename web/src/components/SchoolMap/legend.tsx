@@ -4,7 +4,7 @@ const dot = (color: string) => (
   <span aria-hidden style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: color, marginRight: 4 }} />
 );
 
-/** Colour key of the markers (SPEC §4: unconfirmed institutions have a different colour). */
+/** Colour key of the markers (docs/product.md#spec-4: unconfirmed institutions have a different colour). */
 export function MarkerLegend() {
   return (
     <Group gap="md">

@@ -5,7 +5,7 @@ import { markerIconBase as base } from './leaflet-icon';
 
 export type MarkerKind = 'confirmed' | 'unconfirmed' | 'selected';
 
-/** SPEC §2/§4: confirmed and unconfirmed schools have different marker colours (CSS filter on the one bundled icon). */
+/** docs/product.md#spec-2/§4: confirmed and unconfirmed schools have different marker colours (CSS filter on the one bundled icon). */
 export const markerIcons: Record<MarkerKind, L.Icon> = {
   confirmed: new L.Icon({ ...base, className: 'school-marker school-marker--confirmed' }),
   unconfirmed: new L.Icon({ ...base, className: 'school-marker school-marker--unconfirmed' }),

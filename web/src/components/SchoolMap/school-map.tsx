@@ -11,7 +11,7 @@ export interface SchoolMapProps {
   tileUrl: string;
   markers: PlacedMarker<Institution>[];
   selectedId?: string | null;
-  /** Called once the map is ready, then after each move or zoom (debounced 200 ms, SPEC §9). */
+  /** Called once the map is ready, then after each move or zoom (debounced 200 ms, docs/product.md#spec-9). */
   onBoundsChange: (bounds: Bounds) => void;
   onSelect: (institution: Institution) => void;
   /** A click on the map itself (not on a marker). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newAccessRow, toAccessGroups, toFormRow } from './access-form';
 
 describe('access form ↔ access groups', () => {
-  it('starts a new row as SPEC §2 says and sends it as "anyone"', () => {
+  it('starts a new row as docs/product.md#spec-2 says and sends it as "anyone"', () => {
     const row = newAccessRow();
     expect(row).toMatchObject({ name: 'all', genders: ['male', 'female', 'other'], duration: '', start: '', end: '' });
     expect(row.grades).toHaveLength(7);

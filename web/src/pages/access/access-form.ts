@@ -12,7 +12,7 @@ import {
 
 /**
  * A row of the /access table as the form holds it: dates as the inputs show them, in Europe/Paris
- * wall-clock time whatever the browser's zone (SPEC §5); '' for an empty field.
+ * wall-clock time whatever the browser's zone (docs/product.md#spec-5); '' for an empty field.
  */
 export interface AccessFormRow {
   key: string;
@@ -30,7 +30,7 @@ export interface AccessFormRow {
 let counter = 0;
 const newKey = () => `g-${Date.now()}-${counter++}`;
 
-/** SPEC §2: a new group is named "all", with all genders, all grades, no dates and no duration. */
+/** docs/product.md#spec-2: a new group is named "all", with all genders, all grades, no dates and no duration. */
 export function newAccessRow(): AccessFormRow {
   return {
     key: newKey(),

@@ -25,7 +25,7 @@ const GENDER_LABELS: Record<Gender, string> = { male: 'Garçon', female: 'Fille'
 const genderOptions = GENDERS.map((g) => ({ value: g, label: GENDER_LABELS[g] }));
 const gradeOptions = GRADES.map((g) => ({ value: g, label: GRADE_LABELS[g] }));
 
-/** SPEC §2 "Access (/access/{id})": the chapter's access groups; the first matching one decides. */
+/** docs/product.md#spec-2 "Access (/access/{id})": the chapter's access groups; the first matching one decides. */
 export function AccessPage() {
   const { id = '' } = useParams();
   const query = useChapter(id);

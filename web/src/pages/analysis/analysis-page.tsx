@@ -67,7 +67,7 @@ const columns: VirtualColumn<IndividualRow>[] = [
   },
 ];
 
-/** SPEC §2 "Analyse de la triche" (/analysis/{id}), admins. */
+/** docs/product.md#spec-2 "Analyse de la triche" (/analysis/{id}), admins. */
 export function AnalysisPage() {
   const { id = '' } = useParams();
   const query = useChapterAnalysis(id);
@@ -97,7 +97,7 @@ function AnalysisView({ data }: { data: ChapterAnalysis }) {
   const names = useMemo(() => namesById(data), [data]);
   const titles = useMemo(() => new Map(data.exercises.map((e) => [e._id, e.title])), [data]);
   // Short lists take their own height (the header may wrap to three lines); long ones scroll
-  // inside the window, SPEC §9 style.
+  // inside the window, docs/product.md#spec-9 style.
   const height = `min(${ROW_HEIGHT * Math.max(rows.length, 1) + 110}px, max(320px, calc(100vh - 200px)))`;
 
   return (

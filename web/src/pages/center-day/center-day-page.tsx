@@ -1,9 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Checkbox, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { formatSitting, GRADE_LABELS } from '@olympe/contract';
-import { centerKeys, fetchCenter } from '../../api/centers';
+import { formatSitting, GRADE_LABELS, type Center } from '@olympe/contract';
+import { useCenter } from '../../api/centers';
 import { centerFileUrl, downloadCenterFile, useSaveAttendance } from '../../api/exam-day';
 import { PageHeading } from '../../components/page-heading';
 import { downloadCsv } from '../../lib/csv';
@@ -21,13 +20,13 @@ export function CenterDayPage() {
   const { id = '' } = useParams();
   const { chapters } = useSession();
   const title = chapters.find((c) => c._id === id)?.title ?? '';
-  const query = useQuery({ queryKey: centerKeys.center(id), queryFn: () => fetchCenter(id), enabled: !!id });
+  const query = useCenter(id);
   if (query.isPending) return <Loader aria-label="Chargement du centre" />;
   if (query.isError) return <Alert color="red">Impossible de charger le centre de votre établissement.</Alert>;
   return <CenterDay key={query.dataUpdatedAt} chapterId={id} chapterTitle={title} center={query.data} />;
 }
 
-function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; chapterTitle: string; center: Awaited<ReturnType<typeof fetchCenter>> }) {
+function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; chapterTitle: string; center: Center }) {
   const [ticks, setTicks] = useState<Ticks>(() => initialTicks(center.members));
   const [fileError, setFileError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);

@@ -37,7 +37,7 @@ export const FINISHED = 'Vous avez terminé l’épreuve : vos réponses ne peuv
 export const NOT_YET = "L'épreuve n'est pas encore disponible.";
 export const START_LABEL = "Commencer l'épreuve en temps limité";
 
-/** SPEC §2 "Chapter page" (/chapter/{id}): the online test, its countdown, and its results once published. */
+/** docs/product.md#spec-2 "Chapter page" (/chapter/{id}): the online test, its countdown, and its results once published. */
 export function ChapterPage() {
   const { id = '' } = useParams();
   const session = useSession();
@@ -67,7 +67,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
   const answersQuery = useQuery({
     queryKey: answerKeys.mine(chapterId),
     queryFn: () => fetchMyAnswers(chapterId),
-    // SPEC §4: saved answers are loaded with the exercises, only when they are shown.
+    // docs/product.md#spec-4: saved answers are loaded with the exercises, only when they are shown.
     enabled: view === 'exercises' && (page?.exercises.length ?? 0) > 0,
   });
 
@@ -83,7 +83,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
   const start = useMutation({
     mutationFn: () => startChapter(chapterId),
     onSuccess: reload,
-    // SPEC §8: a start failure is only logged (the client already showed the server's message).
+    // docs/product.md#spec-8: a start failure is only logged (the client already showed the server's message).
     onError: (error) => console.error(error),
   });
 
@@ -251,7 +251,7 @@ function serverMessage(error: unknown): string | null {
   return typeof message === 'string' ? message : null;
 }
 
-/** DESIGN §3/§4: an answer the server refused for good (deadline passed) is said clearly, by exercise. */
+/** docs/product.md#design-3/§4: an answer the server refused for good (deadline passed) is said clearly, by exercise. */
 function RefusedAnswers({ queue, userId, page }: { queue: AnswerQueue; userId: string; page: ChapterPageData }) {
   const refused = page.exercises
     .map((e) => ({ title: e.title, state: queue.stateOf(userId, e._id) }))
@@ -268,12 +268,12 @@ function RefusedAnswers({ queue, userId, page }: { queue: AnswerQueue; userId: s
   );
 }
 
-/** SPEC §4: while the chapter is timed, started and time remains, window focus and blur are reported. */
+/** docs/product.md#spec-4: while the chapter is timed, started and time remains, window focus and blur are reported. */
 function useFocusTracking(chapterId: string, active: boolean) {
   useEffect(() => {
     if (!active) return;
     const report = (eventType: 'focus' | 'blur') => () => {
-      // SPEC §8: a failed report is only logged.
+      // docs/product.md#spec-8: a failed report is only logged.
       sendFocusEvent(chapterId, eventType).catch((error: unknown) => console.error(error));
     };
     const onFocus = report('focus');

@@ -39,7 +39,7 @@ describe('availabilityText', () => {
 
 describe('chapterView', () => {
   const base = { offline: false, analysis: false, status: 'started' as const, remainingTime: null };
-  it('follows SPEC §2 order', () => {
+  it('follows docs/product.md#spec-2 order', () => {
     expect(chapterView(base)).toBe('exercises');
     expect(chapterView({ ...base, remainingTime: 10 })).toBe('exercises');
     expect(chapterView({ ...base, remainingTime: 0 })).toBe('ended');

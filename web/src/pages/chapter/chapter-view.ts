@@ -1,12 +1,12 @@
 import { formatFrenchDate, formatParisDateTime, formatPoints, formatTotal, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
 
-/** SPEC §9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
+/** docs/product.md#spec-9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
 export function formatRemaining(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** SPEC §2: "Contenu disponible à partir du {date} jusqu'au {date}." in Paris time. */
+/** docs/product.md#spec-2: "Contenu disponible à partir du {date} jusqu'au {date}." in Paris time. */
 export function availabilityText(accessStart: string | null, accessEnd: string | null): string | null {
   if (!accessStart && !accessEnd) return null;
   const from = accessStart ? ` à partir du ${formatParisDateTime(accessStart)}` : '';
@@ -71,7 +71,7 @@ export function timeWarning(remaining: number | null): string | null {
 export type ChapterView = 'paper' | 'ended' | 'before' | 'pending' | 'exercises';
 
 /**
- * Which block the page shows, in SPEC §2's order: the paper panel for offline chapters outside
+ * Which block the page shows, in docs/product.md#spec-2's order: the paper panel for offline chapters outside
  * analysis mode; the end message for `after` or no time left; `before`; the start button; else
  * the exercises. Analysis mode always lists the exercises (with scores).
  */
@@ -84,7 +84,7 @@ export function chapterView(input: { offline: boolean; analysis: boolean; status
   return 'exercises';
 }
 
-/** SPEC §4: the total is the sum of numeric grades of answerable exercises; unset counts 0, `X` is ignored. */
+/** docs/product.md#spec-4: the total is the sum of numeric grades of answerable exercises; unset counts 0, `X` is ignored. */
 export function totalScore(exercises: ReadonlyArray<{ _id: string; answerFormat: AnswerFormat }>, answers: readonly MyAnswer[]): number {
   const byExercise = new Map(answers.map((a) => [a.exercise, a]));
   let total = 0;
@@ -98,7 +98,7 @@ export function totalScore(exercises: ReadonlyArray<{ _id: string; answerFormat:
 }
 
 /**
- * Key-press filter of the places field (SPEC §5): printable keys other than digits and the dot are
+ * Key-press filter of the places field (docs/product.md#spec-5): printable keys other than digits and the dot are
  * refused; shortcuts and navigation pass. Numeric answers take every key (docs/decisions.md).
  */
 export function isRefusedKey(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): boolean {
@@ -107,7 +107,7 @@ export function isRefusedKey(event: { key: string; ctrlKey: boolean; metaKey: bo
   return !/[0-9.]/.test(event.key);
 }
 
-/** SPEC §2: in analysis mode an exercise is hidden when its statement is empty and it has no grade comment. */
+/** docs/product.md#spec-2: in analysis mode an exercise is hidden when its statement is empty and it has no grade comment. */
 export function isHiddenInAnalysis(statement: string, answer: MyAnswer | undefined): boolean {
   return statement.trim() === '' && !answer?.grade_comment?.trim();
 }

@@ -22,7 +22,7 @@ interface Props {
   onUploaded: () => void;
 }
 
-/** One exercise of SPEC §2 "Chapter page": title, statement, the answer input of its format, and in analysis mode its score. */
+/** One exercise of docs/product.md#spec-2 "Chapter page": title, statement, the answer input of its format, and in analysis mode its score. */
 export function ExerciseCard({ exercise, answer, analysis, userId, queue, testChapter = null, onUploaded }: Props) {
   const titleId = useId();
   return (
@@ -85,7 +85,7 @@ function NumericAnswer({
   queue: AnswerQueue;
   testChapter: string | null;
 }) {
-  // A value typed on this device and newer than the server's is shown (DESIGN §4, after a reload).
+  // A value typed on this device and newer than the server's is shown (docs/product.md#design-4, after a reload).
   const [value, setValue] = useState(() => queue.valueToShow(userId, exerciseId, answer));
   // Every key reaches the field (a filter that drops `,` or `-` saved `05` for `0,5`); a value the
   // automatic correction could not read is said so and never queued (docs/decisions.md).
@@ -150,7 +150,7 @@ function PdfAnswer({
   return (
     <Stack gap="xs">
       {answer ? (
-        // SPEC §2: "Voir la copie" is a history link (the history page lists every copy with "Visualiser").
+        // docs/product.md#spec-2: "Voir la copie" is a history link (the history page lists every copy with "Visualiser").
         <Anchor component={Link} to={withTestReturn(paths.history(userId, exerciseId), testChapter)}>
           Voir la copie
         </Anchor>

@@ -23,7 +23,7 @@ interface Props {
  * will end in Paris time (the window end when it comes first, as the server decides), no pause.
  */
 export function StartConfirmModal({ opened, state, receivedAt, extraTime, loading, onCancel, onConfirm }: Props) {
-  // SPEC §4: the server is the clock (a pupil's computer may be minutes off).
+  // docs/product.md#spec-4: the server is the clock (a pupil's computer may be minutes off).
   const now = Date.parse(state.serverTime) + Math.max(0, Date.now() - (receivedAt || Date.now()));
   const plan = state.duration !== null ? startPlan(state.duration, state.accessEnd, now) : null;
   return (

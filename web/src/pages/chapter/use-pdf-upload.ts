@@ -15,7 +15,7 @@ interface PendingCopy {
 }
 
 /**
- * A PDF answer of the chapter page (DESIGN §4, "never lose an answer"): the file is uploaded, then
+ * A PDF answer of the chapter page (docs/product.md#design-4, "never lose an answer"): the file is uploaded, then
  * recorded as the answer. Without network (no response, 5xx, 429, 401) the copy is kept in memory
  * and sent again every PDF_RETRY_MS and when the network returns, with "Hors ligne — …" shown and a
  * warning before leaving the page; a refusal (deadline, not a PDF, too large) is shown and stops.

@@ -13,7 +13,7 @@ import { planChapterSave, rowOf, runChapterSave } from './plan-save';
 import { PageHeading } from '../../components/page-heading';
 import { GradingOptionsDialog } from './grading-options-dialog';
 
-/** SPEC §2 "Chapter management (/chapters)": editable titles and flags, delete, add, links, save. */
+/** docs/product.md#spec-2 "Chapter management (/chapters)": editable titles and flags, delete, add, links, save. */
 export function ChaptersPage() {
   const session = useSession();
   const query = useQuery({ queryKey: chapterKeys.all, queryFn: fetchChapters });
@@ -36,7 +36,7 @@ export function ChaptersPage() {
   const saveChapters = () =>
     save({
       plan: planChapterSave,
-      // SPEC §7: deletions first, then creations and updates, then the list reloads. Calls are
+      // docs/product.md#spec-7: deletions first, then creations and updates, then the list reloads. Calls are
       // quiet; one notification tells the outcome.
       run: (plan) =>
         runChapterSave(plan, {

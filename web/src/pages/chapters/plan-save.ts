@@ -11,7 +11,7 @@ export interface ChapterRow extends ChapterFields {
 export interface ChapterSavePlan {
   deletes: string[];
   creates: ChapterFields[];
-  /** Only the fields that changed (SPEC §7: title, analysis, offline "only if changed"). */
+  /** Only the fields that changed (docs/product.md#spec-7: title, analysis, offline "only if changed"). */
   updates: Array<{ _id: string; changes: Partial<ChapterFields> }>;
 }
 
@@ -21,7 +21,7 @@ export const rowOf = (c: ChapterSummary): ChapterRow => {
 };
 
 /**
- * What "Enregistrer" sends, in SPEC §7 order (deletions, then creations and updates), or the
+ * What "Enregistrer" sends, in docs/product.md#spec-7 order (deletions, then creations and updates), or the
  * first problem found before any call, so that a bad table changes nothing.
  */
 export function planChapterSave(rows: readonly ChapterRow[], deletedIds: readonly string[]): ChapterSavePlan | { error: string } {

@@ -2,24 +2,24 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isPasswordValid, PASSWORD_RULES_MESSAGE, safeReturnPath } from '@olympe/contract';
-import axios from 'axios';
 import { confirm, useLinkCheck } from '../../api/auth';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 import { PasswordChecklist } from './password-checklist';
 import { PageHeading } from '../../components/page-heading';
+import { isApiError } from '../../api/client';
 
 const LINK_PROBLEM = 'Ce lien ne permet pas de choisir un mot de passe.';
 
 /** The server's French reason for a refused link, or a generic one (network). */
 function reasonOf(error: unknown): string {
-  const data: unknown = axios.isAxiosError(error) ? error.response?.data : null;
+  const data: unknown = isApiError(error) ? error.response?.data : null;
   if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') return data.message;
   return 'Le lien n’a pas pu être vérifié : vérifiez votre connexion, puis rechargez la page.';
 }
 
 /**
- * SPEC §2 "Confirm", as issue 24 changed it: the link is checked as soon as the page opens (without
+ * docs/product.md#spec-2 "Confirm", as issue 24 changed it: the link is checked as soon as the page opens (without
  * being used), a bad or used link says so at once with a way to get a new one, and after choosing
  * a password the user is logged in and taken where they were going (`?retour=`, else the profile).
  */
@@ -78,7 +78,7 @@ function PasswordForm({ token, email, returnTo }: { token: string; email: string
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // SPEC §5: on a rule failure the message appears and no call is made.
+    // docs/product.md#spec-5: on a rule failure the message appears and no call is made.
     if (!isPasswordValid(password)) {
       setError(PASSWORD_RULES_MESSAGE);
       return;
@@ -90,7 +90,7 @@ function PasswordForm({ token, email, returnTo }: { token: string; email: string
       await session.login(sessionToken);
       await navigate(returnTo);
     } catch {
-      // SPEC §8: confirm swallows errors; the client's notification already told the user.
+      // docs/product.md#spec-8: confirm swallows errors; the client's notification already told the user.
       setPending(false);
     }
   }

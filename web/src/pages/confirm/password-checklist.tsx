@@ -3,7 +3,7 @@ import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { PASSWORD_RULES } from '@olympe/contract';
 
 /**
- * The live checklist of SPEC §5. Each rule's state is carried by the icon's shape and by text,
+ * The live checklist of docs/product.md#spec-5. Each rule's state is carried by the icon's shape and by text,
  * never by colour alone (WCAG 1.4.1).
  */
 export function PasswordChecklist({ password }: { password: string }) {

@@ -23,7 +23,7 @@ import { SchemeEditor } from './scheme-editor';
 const formatOptions = ANSWER_FORMATS.map((f) => ({ value: f, label: ANSWER_FORMAT_LABELS[f] }));
 
 /**
- * SPEC §2 "Exercise management (/exos/{id})", "Gestion du chapitre": the instructions (saved when
+ * docs/product.md#spec-2 "Exercise management (/exos/{id})", "Gestion du chapitre": the instructions (saved when
  * the text area is left), the exercise table (saved with "Enregistrer") and the LaTeX subject.
  */
 export function ExosPage() {
@@ -65,7 +65,7 @@ export function ExosPage() {
   const saveExercises = () =>
     save({
       plan: planExerciseSave,
-      // Same order as the chapter list (SPEC §7): deletions, then creations, then updates; quiet calls, one outcome.
+      // Same order as the chapter list (docs/product.md#spec-7): deletions, then creations, then updates; quiet calls, one outcome.
       run: async ({ deletes, creates, updates }) => {
         for (const exerciseId of deletes) await deleteExercise(exerciseId, true);
         for (const fields of creates) await createExercise({ ...fields, chapter: id }, true);

@@ -17,7 +17,7 @@ describe('planExerciseSave', () => {
     expect(planExerciseSave([saved], [])).toEqual({ deletes: [], creates: [], updates: [] });
   });
 
-  it('creates new exercises with the SPEC §9 defaults', () => {
+  it('creates new exercises with the docs/product.md#spec-9 defaults', () => {
     expect(planExerciseSave([saved, newExercise()], ['old'])).toEqual({
       deletes: ['old'],
       creates: [

@@ -46,7 +46,7 @@ export const newKey = () => `k-${Date.now()}-${counter++}`;
 
 export const newVersion = (content = NEW_VERSION_CONTENT): VersionDraft => ({ key: newKey(), content, answer: '' });
 
-/** SPEC §9: "Nouvel exercice", numeric, first version "Nouvelle version". */
+/** docs/product.md#spec-9: "Nouvel exercice", numeric, first version "Nouvelle version". */
 export const newExercise = (): ExerciseDraft => ({
   key: newKey(),
   title: NEW_EXERCISE_TITLE,

@@ -29,7 +29,7 @@ import {
 import { PageHeading } from '../../components/page-heading';
 import { ArbitrationList, AssignmentsPanel, CorrectorProgressLine, ProgressCounts } from './marks-sections';
 
-/** SPEC §9: grading table height is the window height minus 200 px. */
+/** docs/product.md#spec-9: grading table height is the window height minus 200 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
 // Stable functions: the table caches sort keys per function.
 const byLastName = (r: GradingRow) => r.lastName;
@@ -54,7 +54,7 @@ const cellLinkStyle: CSSProperties = {
   textDecoration: 'none',
 };
 
-/** SPEC §2 "Correction : {title}" (/grader/{id}). */
+/** docs/product.md#spec-2 "Correction : {title}" (/grader/{id}). */
 export function GraderPage() {
   const { id = '' } = useParams();
   const query = useQuery({ queryKey: gradingKeys.table(id), queryFn: () => fetchGradingTable(id), enabled: !!id });
@@ -245,7 +245,7 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
   );
 }
 
-/** SPEC §2: green with the grade, gray X, red "?", each linking to the history; blank when no answer. */
+/** docs/product.md#spec-2: green with the grade, gray X, red "?", each linking to the history; blank when no answer. */
 function GradeCell({ row, exerciseId, exerciseTitle, value }: { row: GradingRow; exerciseId: string; exerciseTitle: string; value: string }) {
   const kind = gradingCellKind(value);
   if (kind === 'none') return null;

@@ -42,7 +42,7 @@ describe('grading table rows', () => {
     expect(totalCounts(counts)).toEqual({ graded: 4, answered: 5 });
   });
 
-  it('exports the SPEC §9 columns, empty for blank and X, quoted and neutralised', () => {
+  it('exports the docs/product.md#spec-9 columns, empty for blank and X, quoted and neutralised', () => {
     const csvRows = resultsCsvRows(rows, exercises);
     expect(csvRows[0]).toEqual(['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance', 'Total', 'Somme', 'Preuve "longue"', 'Produit']);
     expect(csvRows[1]).toEqual(['elodie@exemple.fr', 'Élodie', 'Lefèvre', '2nde', 'female', '2009-03-04', 3, '3', '', '?']);

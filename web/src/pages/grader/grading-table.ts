@@ -33,7 +33,7 @@ export function gradingCellKind(value: string): GradingCellKind {
   return value === CELL_ARBITRATION ? 'arbitration' : cellKind(value);
 }
 
-/** SPEC §2: "Rechercher par nom ou prénom", accent- and case-insensitive; every word must match. */
+/** docs/product.md#spec-2: "Rechercher par nom ou prénom", accent- and case-insensitive; every word must match. */
 export function filterRows(rows: readonly GradingRow[], query: string): GradingRow[] {
   const words = normalizeText(query).split(' ').filter(Boolean);
   if (words.length === 0) return rows as GradingRow[];
@@ -67,13 +67,13 @@ export function totalCounts(counts: readonly ExerciseCount[]): ExerciseCount {
 /** Totals without float noise: 2.5 → "2.5", 3 → "3". */
 export const formatTotal = (n: number) => String(n);
 
-/** SPEC §9: "{chapter title}_results.csv". */
+/** docs/product.md#spec-9: "{chapter title}_results.csv". */
 export const resultsFileName = (title: string) => `${title}_results.csv`;
 
 export const RESULTS_CSV_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance', 'Total'] as const;
 
 /**
- * SPEC §9 grading CSV: e-mail, first name, last name, grade, gender, birth date (date part only),
+ * docs/product.md#spec-9 grading CSV: e-mail, first name, last name, grade, gender, birth date (date part only),
  * total, then one column per exercise, empty for ' ' or X. Codes are kept as stored (2nde, female)
  * so the file can be re-imported; the writer quotes, doubles quotes and neutralises formulas.
  */

@@ -9,7 +9,7 @@ import { useSession } from '../../session/session-context';
 import { planGroupSave, type GroupRow } from './plan-save';
 import { PageHeading } from '../../components/page-heading';
 
-/** SPEC §2 "Groups (/groups)": editable names, delete per row, add, link to members, save. */
+/** docs/product.md#spec-2 "Groups (/groups)": editable names, delete per row, add, link to members, save. */
 export function GroupsPage() {
   const session = useSession();
   const query = useMyGroups();
@@ -31,7 +31,7 @@ export function GroupsPage() {
   const saveGroups = () =>
     save({
       plan: planGroupSave,
-      // SPEC §7 order (as for chapters): deletions first, then creations and renames, then reload.
+      // docs/product.md#spec-7 order (as for chapters): deletions first, then creations and renames, then reload.
       // Each call is quiet; one notification tells the outcome.
       run: async (plan) => {
         for (const g of plan.deletes) await deleteGroup(g._id, true);

@@ -27,7 +27,7 @@ function statusText(status: SaveStatus, graded: boolean): string {
 }
 
 /**
- * The corrector's grade block (SPEC §2 « Résultat », issue 20): grade, hide, comment, saved 500 ms
+ * The corrector's grade block (docs/product.md#spec-2 « Résultat », issue 20): grade, hide, comment, saved 500 ms
  * after each edit; « Enregistré » only after a save of this copy succeeded. « Copie suivante » (and
  * Ctrl + Entrée anywhere on the page) saves what is pending, then opens the next copy with the grade
  * field focused, so a whole pile is graded from the keyboard.

@@ -15,7 +15,7 @@ import { personName } from './desk';
 export const NO_ANSWER = 'Aucune réponse enregistrée.';
 const HISTORY_TITLE = 'Historique des réponses';
 
-/** SPEC §2 "History" (/history/{uid}/{eid}): the pupil's answers, the grade block, the latest PDF. */
+/** docs/product.md#spec-2 "History" (/history/{uid}/{eid}): the pupil's answers, the grade block, the latest PDF. */
 export function HistoryPage() {
   const { uid = '', eid = '' } = useParams();
   // Opened from a running timed test (« Voir la copie », « Historique »): the way back and the time left.
@@ -124,7 +124,7 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
   );
 }
 
-/** SPEC §6: a non-member sees the grade ("–" if none) and the comment, read-only. */
+/** docs/product.md#spec-6: a non-member sees the grade ("–" if none) and the comment, read-only. */
 function ReadOnlyResult({ result }: { result: GradeState }) {
   return (
     <Paper withBorder p="md">

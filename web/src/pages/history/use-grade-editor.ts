@@ -4,7 +4,7 @@ import type { GradeSave } from '@olympe/contract';
 import { saveGrade as defaultSave, type GradeSaveOutcome } from '../../api/grading';
 import { showNotice } from '../../api/notify';
 
-/** SPEC §4/§9: a grade is saved 500 ms after the last edit. */
+/** docs/product.md#spec-4/§9: a grade is saved 500 ms after the last edit. */
 export const GRADE_SAVE_DEBOUNCE_MS = 500;
 
 export interface GradeForm {
@@ -32,7 +32,7 @@ export const STATUS_TEXT: Record<SaveStatus, string> = {
   conflict: 'Copie modifiée par un autre correcteur : sa version est affichée.',
 };
 
-/** SPEC §5: the grade field takes digits and the dot (and X for an excused or blank copy). */
+/** docs/product.md#spec-5: the grade field takes digits and the dot (and X for an excused or blank copy). */
 export const filterGradeInput = (text: string) => text.replace(/,/g, '.').replace(/[^0-9.xX]/g, '').toUpperCase().slice(0, 12);
 
 export const formOf = (state: GradeState): GradeForm => ({

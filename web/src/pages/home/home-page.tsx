@@ -11,7 +11,7 @@ function ContactEmail() {
   return <Anchor href={`mailto:${data.contactEmail}`}>{data.contactEmail}</Anchor>;
 }
 
-/** SPEC §2 "Home": welcome text and three collapsible tutorials. */
+/** docs/product.md#spec-2 "Home": welcome text and three collapsible tutorials. */
 export function HomePage() {
   return (
     <Stack maw={760}>

@@ -8,7 +8,7 @@ import { useSession } from '../../session/session-context';
 import { PageHeading } from '../../components/page-heading';
 
 /**
- * SPEC §2 "Login": on success the session is loaded, then the user goes to /profile — or back to the
+ * docs/product.md#spec-2 "Login": on success the session is loaded, then the user goes to /profile — or back to the
  * page that asked them to log in (`?retour=`, issue 24).
  */
 export function LoginPage() {
@@ -28,7 +28,7 @@ export function LoginPage() {
       await session.login(token);
       await navigate(returnTo ?? paths.profile);
     } catch (error) {
-      // SPEC §8: a failed login is only logged; the client already showed the server's message.
+      // docs/product.md#spec-8: a failed login is only logged; the client already showed the server's message.
       console.error(error);
       setPending(false);
     }

@@ -50,7 +50,7 @@ const draftOf = (i: Institution): Draft => ({
   lng: i.longitude ?? 0,
 });
 
-/** SPEC §2 "Institutions map (/map)": click to add or move, a popup per marker, a form, save and cancel. */
+/** docs/product.md#spec-2 "Institutions map (/map)": click to add or move, a popup per marker, a form, save and cancel. */
 export function MapPage() {
   const { token, roles } = useSession();
   const queryClient = useQueryClient();

@@ -8,7 +8,7 @@ import { paths } from '../../config/paths';
 import { buildLines, filterLines, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
 import { PageHeading } from '../../components/page-heading';
 
-/** SPEC §9: window height minus 200 px. */
+/** docs/product.md#spec-9: window height minus 200 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
 const byStudent = (l: OverviewLine) => l.student.lastName ?? l.studentName;
 const byGrader = (l: OverviewLine) => l.graderName;
@@ -24,7 +24,7 @@ const columns: VirtualColumn<OverviewLine>[] = [
   {
     key: 'comment',
     header: 'Commentaire',
-    // SPEC §9: cut at 40 characters (not by the column's width): the cell wraps to show all 40.
+    // docs/product.md#spec-9: cut at 40 characters (not by the column's width): the cell wraps to show all 40.
     width: '24%',
     cell: (l) => truncateComment(l.grade_comment),
     fullText: (l) => l.grade_comment ?? '',
@@ -42,7 +42,7 @@ const columns: VirtualColumn<OverviewLine>[] = [
   },
 ];
 
-/** SPEC §2 "Aperçu des corrections" (/overview/{id}). */
+/** docs/product.md#spec-2 "Aperçu des corrections" (/overview/{id}). */
 export function OverviewPage() {
   const { id = '' } = useParams();
   const query = useOverview(id);

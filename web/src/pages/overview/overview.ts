@@ -1,6 +1,6 @@
 import { normalizeText, type OverviewRow } from '@olympe/contract';
 
-/** SPEC §9: the overview shows the comment cut at 40 characters. */
+/** docs/product.md#spec-9: the overview shows the comment cut at 40 characters. */
 export const COMMENT_MAX = 40;
 
 export function truncateComment(comment: string | null): string {
@@ -37,7 +37,7 @@ export interface OverviewFilters {
   exercise: string;
 }
 
-/** SPEC §2: three accent-insensitive text filters (student, grader, exercise); all must match. */
+/** docs/product.md#spec-2: three accent-insensitive text filters (student, grader, exercise); all must match. */
 export function filterLines(lines: readonly OverviewLine[], filters: OverviewFilters): OverviewLine[] {
   const wanted = (Object.keys(filters) as Array<keyof OverviewFilters>)
     .map((k) => [k, normalizeText(filters[k])] as const)

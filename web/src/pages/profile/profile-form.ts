@@ -23,7 +23,7 @@ export const DEFAULT_CHOICE_LABELS: Record<DefaultChoice, string> = {
 };
 
 export const genderOptions = GENDERS.map((g) => ({ value: g, label: GENDER_LABELS[g] }));
-/** SPEC §3: grades shown as 5ème … Terminale, Autre. */
+/** docs/product.md#spec-3: grades shown as 5ème … Terminale, Autre. */
 export const gradeOptions = GRADES.map((g) => ({ value: g, label: GRADE_LABELS[g] }));
 export const defaultChoiceOptions = DEFAULT_CHOICES.map((c) => ({ value: c, label: DEFAULT_CHOICE_LABELS[c] }));
 
@@ -34,7 +34,7 @@ export function valuesOf(user: User): ProfileValues {
     emailStudent: user.emailStudent ?? '',
     emailParent: user.emailParent ?? '',
     emailOtherParent: user.emailOtherParent ?? '',
-    // Date only (SPEC §5): the input and the API both use YYYY-MM-DD.
+    // Date only (docs/product.md#spec-5): the input and the API both use YYYY-MM-DD.
     birthDate: user.birthDate?.slice(0, 10) ?? '',
     gender: user.gender ?? '',
     grade: user.grade ?? '',
@@ -63,7 +63,7 @@ export function updateOf(v: ProfileValues): ProfileUpdate {
 }
 
 /**
- * SPEC §2 Profile: first name, last name and school are marked required for everyone; gender,
+ * docs/product.md#spec-2 Profile: first name, last name and school are marked required for everyone; gender,
  * birth date, class, one parent e-mail and default choice too for users neither teacher nor member.
  */
 export function requiredFields(roles: Pick<Roles, 'isTeacher' | 'isMember'>) {

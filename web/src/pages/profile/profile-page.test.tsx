@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { normalizeText, type GroupSummary, type Institution, type User } from '@olympe/contract';
-import type { AxiosRequestConfig } from 'axios';
+import type { RequestOptions } from '../../api/client';
 import { api } from '../../api/client';
 import { computeRoles } from '../../session/roles';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
@@ -20,7 +20,7 @@ const SCHOOLS: Institution[] = [
 ];
 
 beforeEach(() => {
-  vi.mocked(api.get).mockImplementation(async (url: string, config?: AxiosRequestConfig) => {
+  vi.mocked(api.get).mockImplementation(async (url: string, config?: RequestOptions) => {
     if (url === '/institution') return { data: SCHOOLS };
     if (url === '/institution/search') {
       // The server's search, as far as these tests need it: every word in the name or the address.

@@ -16,7 +16,6 @@ import {
 } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { isStaffProfile, missingProfileFields, profileUpdateSchema } from '@olympe/contract';
-import axios from 'axios';
 import { saveProfile } from '../../api/auth';
 import { showNotice } from '../../api/notify';
 import { LoginRedirect } from '../../components/login-gate';
@@ -35,8 +34,9 @@ import {
 } from './profile-form';
 import { SchoolPicker } from './school-picker';
 import { PageHeading } from '../../components/page-heading';
+import { isApiError } from '../../api/client';
 
-/** SPEC §2 "Profile": the title's tag by role; pupils have none. */
+/** docs/product.md#spec-2 "Profile": the title's tag by role; pupils have none. */
 export const STAFF_SCHOOL_HINT =
   'Vos droits de personnel scolaire portent sur cet établissement : pour en changer, demandez à un administrateur.';
 
@@ -73,14 +73,14 @@ export function fieldErrorsOf(values: ProfileValues): FieldErrors {
 
 /** A server refusal: the body's `fields` by field, else its message for the whole form. */
 function serverErrorsOf(error: unknown): { fields: FieldErrors; message: string | null } {
-  const data: unknown = axios.isAxiosError(error) ? error.response?.data : null;
+  const data: unknown = isApiError(error) ? error.response?.data : null;
   if (!data || typeof data !== 'object') return { fields: {}, message: 'Le serveur ne répond pas : vos modifications ne sont pas enregistrées.' };
   const fields = 'fields' in data && data.fields && typeof data.fields === 'object' ? (data.fields as FieldErrors) : {};
   const message = 'message' in data && typeof data.message === 'string' ? data.message : null;
   return Object.keys(fields).length > 0 ? { fields, message: null } : { fields: {}, message };
 }
 
-/** SPEC §2 "Profile": the user's fields, the school map, saved through PUT /auth/me. */
+/** docs/product.md#spec-2 "Profile": the user's fields, the school map, saved through PUT /auth/me. */
 export function ProfilePage() {
   const { token, user, roles, loading, reload, chapters } = useSession();
   const [values, setValues] = useState<ProfileValues | null>(null);
@@ -261,7 +261,7 @@ export function ProfilePage() {
           </Group>
         </Stack>
       </form>
-      {/* SPEC §2 Profile: pupils choose their centre for each open paper test, with the chapter page's own panel. */}
+      {/* docs/product.md#spec-2 Profile: pupils choose their centre for each open paper test, with the chapter page's own panel. */}
       {!staff && paperChapters.length > 0 && (
         <Stack component="section" aria-labelledby="profile-centres-title">
           <Title order={2} size="h3" id="profile-centres-title">

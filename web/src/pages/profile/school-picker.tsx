@@ -25,7 +25,7 @@ interface Props {
 }
 
 /**
- * SPEC §2 Profile: the school is chosen on a map with a filter box (name or address, accents and
+ * docs/product.md#spec-2 Profile: the school is chosen on a map with a filter box (name or address, accents and
  * case ignored, debounced 300 ms); markers only when 100 or fewer schools are in view.
  */
 export function SchoolPicker({ value, onChange, required, pupil = true, error }: Props) {

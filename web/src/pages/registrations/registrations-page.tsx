@@ -22,7 +22,7 @@ import {
 } from './registrations';
 import { PageHeading } from '../../components/page-heading';
 
-/** SPEC §9: the registrations table is the window height minus 220 px. */
+/** docs/product.md#spec-9: the registrations table is the window height minus 220 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 220px))';
 export const FETCH_ERROR_LOG = 'Erreur lors de la récupération des inscriptions';
 
@@ -42,7 +42,7 @@ const columns: VirtualColumn<RegistrationRow>[] = [
   { key: 'school', header: 'Établissement', cell: (r) => r.user.institution?.name ?? '', fullText: (r) => r.user.institution?.name ?? '' },
 ];
 
-/** SPEC §2 "Aperçu du Chapitre" (/registrations/{id}, admins): participants by centre, search, filter, count, CSV. */
+/** docs/product.md#spec-2 "Aperçu du Chapitre" (/registrations/{id}, admins): participants by centre, search, filter, count, CSV. */
 export function RegistrationsPage() {
   const { id = '' } = useParams();
   const { chapters } = useSession();
@@ -53,7 +53,7 @@ export function RegistrationsPage() {
       try {
         return await fetchCenterOverview(id);
       } catch (error) {
-        // SPEC §8: the registrations fetch logs a French message.
+        // docs/product.md#spec-8: the registrations fetch logs a French message.
         console.error(FETCH_ERROR_LOG, error);
         throw error;
       }

@@ -21,7 +21,7 @@ export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
   { value: 'unregistered', label: UNREGISTERED_LABEL },
 ];
 
-/** SPEC §2: participants grouped by registration centre (centre order), then the unregistered. */
+/** docs/product.md#spec-2: participants grouped by registration centre (centre order), then the unregistered. */
 export function flattenOverview(overview: CenterOverview): RegistrationRow[] {
   const rows: RegistrationRow[] = [];
   for (const group of overview.members) {
@@ -41,7 +41,7 @@ export function filterRegistrations(rows: readonly RegistrationRow[], query: str
 
 export const gradeText = (grade: OverviewUser['grade']) => (grade ? GRADE_LABELS[grade] : '');
 
-/** SPEC §9: registrations_{chapter}.csv. */
+/** docs/product.md#spec-9: registrations_{chapter}.csv. */
 export const registrationsCsvName = (chapterTitle: string) => `registrations_${chapterTitle}.csv`;
 
 export function registrationsCsvRows(rows: readonly RegistrationRow[]): CsvCell[][] {

@@ -7,7 +7,7 @@ import { register } from '../../api/auth';
 import { useCountdown } from '../../hooks/use-countdown';
 import { PageHeading } from '../../components/page-heading';
 
-/** SPEC §9: the send button waits 60 s before a new link can be asked (the server limits too). */
+/** docs/product.md#spec-9: the send button waits 60 s before a new link can be asked (the server limits too). */
 export const RESEND_DELAY_S = 60;
 
 function buttonLabel(remaining: number, sent: boolean): string {
@@ -16,7 +16,7 @@ function buttonLabel(remaining: number, sent: boolean): string {
 }
 
 /**
- * SPEC §2 "Signup": one e-mail field; the confirmation link is sent by mail. Once sent, a message
+ * docs/product.md#spec-2 "Signup": one e-mail field; the confirmation link is sent by mail. Once sent, a message
  * stays on the page (issue 24: a toast alone was gone before it was read) with the address and
  * where to look; `?retour=` travels in the link so the new user lands where they were going.
  */
@@ -37,7 +37,7 @@ export function SignupPage() {
     try {
       await register(address, returnTo);
     } catch {
-      // SPEC §8: signup swallows errors; the client's notification already told the user.
+      // docs/product.md#spec-8: signup swallows errors; the client's notification already told the user.
     }
   }
 

@@ -43,7 +43,7 @@ interface PupilPickerProps {
 }
 
 /**
- * SPEC §2 Triage: choose a pupil by first or last name, accent-insensitive; registered pupils
+ * docs/product.md#spec-2 Triage: choose a pupil by first or last name, accent-insensitive; registered pupils
  * first, then a server search (2 characters or more) for everyone else.
  */
 export const PupilPicker = forwardRef<HTMLInputElement, PupilPickerProps>(function PupilPicker(

@@ -40,7 +40,7 @@ import { PageHeading } from '../../components/page-heading';
 const RESERVATION_RENEW_MS = 4 * 60_000;
 export const SORTING_START_LABEL = 'Commencer le tri';
 
-/** SPEC §2 "Triage" (/sorting/{id}): one unlabelled scanned copy at a time, sorted page by page. */
+/** docs/product.md#spec-2 "Triage" (/sorting/{id}): one unlabelled scanned copy at a time, sorted page by page. */
 export function SortingPage() {
   const { id = '' } = useParams();
   // Asking for a copy reserves it: a link alone (the URL holds the chapter) must not do that, the

@@ -210,7 +210,7 @@ function activatesItself(target: KeyTarget | null): boolean {
 }
 
 /**
- * SPEC §2 Triage keys: → next page, ← previous, ↑/↓ previous/next exercise, Space turns the page
+ * docs/product.md#spec-2 Triage keys: → next page, ← previous, ↑/↓ previous/next exercise, Space turns the page
  * 90°; also "/" to search a pupil, "b" for a blank page, Enter on the last page to save. Nothing
  * fires while typing in a text field, nor with Ctrl, Alt or Meta held.
  */

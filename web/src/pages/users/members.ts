@@ -1,10 +1,10 @@
 import { GRADE_LABELS, normalizeText, splitEmailList, type GroupMember } from '@olympe/contract';
 import type { CsvCell } from '../../lib/csv';
 
-/** SPEC §2: gender shown as M/F/O. */
+/** docs/product.md#spec-2: gender shown as M/F/O. */
 export const GENDER_SHORT: Record<string, string> = { male: 'M', female: 'F', other: 'O' };
 
-/** SPEC §2: birth date shown dd-mm-yyyy. A date-only string: no time zone is involved. */
+/** docs/product.md#spec-2: birth date shown dd-mm-yyyy. A date-only string: no time zone is involved. */
 export function formatBirthDate(date: string | null): string {
   const m = date ? /^(\d{4})-(\d{2})-(\d{2})/.exec(date) : null;
   return m ? `${m[3]}-${m[2]}-${m[1]}` : '';
@@ -14,7 +14,7 @@ export const yesNo = (value: boolean) => (value ? 'Oui' : 'Non');
 export const gradeLabel = (grade: GroupMember['grade']) => (grade ? GRADE_LABELS[grade] : '');
 
 /**
- * Search (SPEC §2: first name, last name or e-mail; accent- and case-insensitive). The normalised
+ * Search (docs/product.md#spec-2: first name, last name or e-mail; accent- and case-insensitive). The normalised
  * text of each member is computed once per load, so a keystroke over 10,000 members only runs
  * `includes` on prepared strings.
  */
@@ -34,7 +34,7 @@ export function filterMembers(members: readonly GroupMember[], index: readonly s
   return out;
 }
 
-/** "Ajouter": the list plus the e-mails of the input (SPEC §5 split rule), each once. */
+/** "Ajouter": the list plus the e-mails of the input (docs/product.md#spec-5 split rule), each once. */
 export function addEmails(list: readonly string[], input: string): string[] {
   return [...new Set([...list, ...splitEmailList(input)])];
 }
@@ -52,7 +52,7 @@ export function diffEmails(saved: readonly string[], pending: readonly string[])
   return { added: pending.filter((e) => !before.has(e)), removed: saved.filter((e) => !after.has(e)) };
 }
 
-/** SPEC §9: the group members CSV has 16 columns. */
+/** docs/product.md#spec-9: the group members CSV has 16 columns. */
 export const MEMBER_CSV_HEADER = [
   'Identifiant',
   'Prénom',
@@ -98,5 +98,5 @@ export function memberCsvRows(members: readonly GroupMember[]): CsvCell[][] {
   ];
 }
 
-/** SPEC §9: the file is named after the group plus _members.csv. */
+/** docs/product.md#spec-9: the file is named after the group plus _members.csv. */
 export const memberCsvFileName = (groupName: string) => `${groupName}_members.csv`;

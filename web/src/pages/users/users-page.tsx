@@ -31,10 +31,10 @@ import { PageHeading } from '../../components/page-heading';
 const byFirstName = (m: GroupMember) => m.firstName;
 const byLastName = (m: GroupMember) => m.lastName;
 
-/** SPEC §9: the members table is the window height minus 250 px. */
+/** docs/product.md#spec-9: the members table is the window height minus 250 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 250px))';
 
-/** SPEC §2 "Group members (/users/{id})": search, table, CSV, e-mail list, "Simuler". */
+/** docs/product.md#spec-2 "Group members (/users/{id})": search, table, CSV, e-mail list, "Simuler". */
 export function UsersPage() {
   const { id = '' } = useParams();
   const query = useGroup(id);
@@ -97,7 +97,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
     try {
       await start(member._id);
     } catch (error) {
-      // SPEC §8: a failed logto is only logged (the client already showed the server's message).
+      // docs/product.md#spec-8: a failed logto is only logged (the client already showed the server's message).
       console.error(error);
     }
   }

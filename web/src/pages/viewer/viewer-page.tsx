@@ -11,7 +11,7 @@ import { PageHeading } from '../../components/page-heading';
 export const NOT_A_PDF_TEXT = 'Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.';
 
 /**
- * SPEC §2 "Visualisateur" (/viewer/{path}): a download link and every page of the PDF.
+ * docs/product.md#spec-2 "Visualisateur" (/viewer/{path}): a download link and every page of the PDF.
  * The path comes from the URL, so anyone can craft it: it is requested (with the reader's token)
  * only when it names a stored PDF ("pdfs/<uuid>.pdf", a read-only route). Any other path, such as
  * "answer/unlabeled/select/…" that reserves a copy, is refused before a single request.

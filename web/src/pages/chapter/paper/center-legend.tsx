@@ -12,7 +12,7 @@ export const CENTER_STATUS_COLORS: Record<CenterStatus, string> = {
 
 const ORDER: CenterStatus[] = ['center', 'yes', 'full', 'unknown', 'no'];
 
-/** SPEC §2: the centre map has a colour legend per status. */
+/** docs/product.md#spec-2: the centre map has a colour legend per status. */
 export function CenterLegend() {
   return (
     <Group gap="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Légende de la carte">

@@ -23,7 +23,7 @@ import { ScansSection } from './scans-section';
 export const OPEN_QUESTION = 'Votre établissement peut-il organiser l’épreuve ?';
 
 /**
- * SPEC §2 "Centre management panel" (school staff): the yes/no answer, instructions and places
+ * docs/product.md#spec-2 "Centre management panel" (school staff): the yes/no answer, instructions and places
  * when yes, the registered pupils (own school and others), and the scanned copies.
  */
 export function CenterManagementPanel({ chapterId, userId }: { chapterId: string; userId: string }) {
@@ -99,7 +99,7 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
       );
       await client.invalidateQueries({ queryKey: centerKeys.all });
     } catch (error) {
-      // SPEC §8: a failed centre save is only logged (the client already showed the server's message).
+      // docs/product.md#spec-8: a failed centre save is only logged (the client already showed the server's message).
       console.error(error);
     } finally {
       setSaving(false);
@@ -139,7 +139,7 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
             maw={320}
             value={places}
             error={placesError}
-            // SPEC §5: only digits and the dot are accepted from the keyboard.
+            // docs/product.md#spec-5: only digits and the dot are accepted from the keyboard.
             onKeyDown={(e) => {
               if (isRefusedKey(e)) e.preventDefault();
             }}

@@ -16,8 +16,8 @@ export function visibleOptions(options: readonly CenterOption[], showExtra: bool
 const PRIORITY: Record<CenterStatus, number> = { center: 1, yes: 2, full: 3, unknown: 4, no: 5 };
 
 /**
- * SPEC §2/§9: the centre map draws at most 500 centres. Beyond that the own school, pole and open
- * centres come first. Centres at the same place are spread sideways (SPEC §5).
+ * docs/product.md#spec-2/§9: the centre map draws at most 500 centres. Beyond that the own school, pole and open
+ * centres come first. Centres at the same place are spread sideways (docs/product.md#spec-5).
  */
 export function selectCenterMarkers(
   options: readonly CenterOption[],
@@ -30,7 +30,7 @@ export function selectCenterMarkers(
   return { markers: spreadSameLocation(ordered), tooMany: located.length > max };
 }
 
-/** SPEC §2: centres with status no are not clickable. */
+/** docs/product.md#spec-2: centres with status no are not clickable. */
 export const isSelectable = (option: Pick<CenterOption, 'status'>) => option.status !== 'no';
 
 /** The management panel's two lists: pupils of the school, and pupils from elsewhere. */
@@ -41,7 +41,7 @@ export function splitMembers(members: readonly CenterMember[], institutionId: st
   return { own, outside };
 }
 
-/** SPEC §5: uploads accept PDF only; other files are ignored (and the user is told which). */
+/** docs/product.md#spec-5: uploads accept PDF only; other files are ignored (and the user is told which). */
 export function partitionPdfs<F extends { name: string; type: string }>(files: readonly F[]) {
   const pdfs: F[] = [];
   const ignored: F[] = [];
@@ -49,7 +49,7 @@ export function partitionPdfs<F extends { name: string; type: string }>(files: r
   return { pdfs, ignored };
 }
 
-/** The places field (number, minimum 0): the value to send, or a French error. Empty means 0 (SPEC §9 default). */
+/** The places field (number, minimum 0): the value to send, or a French error. Empty means 0 (docs/product.md#spec-9 default). */
 export function parsePlaces(text: string): { value: number } | { error: string } {
   const t = text.trim();
   if (t === '') return { value: 0 };

@@ -21,7 +21,7 @@ export const HIDE_EXTRA_LABEL = 'Masquer les autres possibilités';
 export const LOAD_ERROR_LOG = 'Erreur lors de la récupération des données';
 
 /**
- * SPEC §2 "Centre selection panel": the map of centres with its legend, the selected centre (a
+ * docs/product.md#spec-2 "Centre selection panel": the map of centres with its legend, the selected centre (a
  * field that also works with the keyboard), its instructions, the local/global rule (extra
  * possibilities behind a button; admins see everything) and the own-school warning.
  */
@@ -36,7 +36,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
       try {
         return await fetchUserCenter(chapterId);
       } catch (error) {
-        // SPEC §8: the failure is logged and no instructions are shown.
+        // docs/product.md#spec-8: the failure is logged and no instructions are shown.
         console.error(LOAD_ERROR_LOG, error);
         throw error;
       }
@@ -46,7 +46,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
   const choose = useMutation({
     mutationFn: (institution: string) => chooseCenter(chapterId, institution),
     onSuccess: () => client.invalidateQueries({ queryKey: centerKeys.all }),
-    // SPEC §8: a failed centre save is only logged (the client already showed the server's message).
+    // docs/product.md#spec-8: a failed centre save is only logged (the client already showed the server's message).
     onError: (error) => console.error(error),
   });
 

@@ -6,7 +6,7 @@ import { CenterSelectionPanel } from './center-selection-panel';
 export type PaperPanelKind = 'selection' | 'management' | 'none';
 
 /**
- * SPEC §2 / §6: on a paper chapter a pupil, or a teacher who is also a member, chooses a centre;
+ * docs/product.md#spec-2 / §6: on a paper chapter a pupil, or a teacher who is also a member, chooses a centre;
  * a teacher who is not a member manages their school's centre. Admins see the selection panel
  * with every centre; a member alone has no centre to choose.
  */

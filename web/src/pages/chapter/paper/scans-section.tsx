@@ -14,13 +14,13 @@ export const NO_COPIES_TEXT = 'Aucune copie déposée pour l’instant.';
 
 const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
 
-/** SPEC §5: dropped or chosen files that are not PDFs are ignored, and the user is told which. */
+/** docs/product.md#spec-5: dropped or chosen files that are not PDFs are ignored, and the user is told which. */
 export function ignoredFilesMessage(names: readonly string[]): string {
   return `${names.length > 1 ? 'Fichiers ignorés' : 'Fichier ignoré'} (PDF uniquement) : ${names.join(', ')}`;
 }
 
 /**
- * SPEC §2: upload of scanned PDF answer sheets (several at once, PDF only) and the list of the
+ * docs/product.md#spec-2: upload of scanned PDF answer sheets (several at once, PDF only) and the list of the
  * school's uploaded copies, each with "Visualiser". Each file goes through POST /pdfs, then is
  * filed for sorting with POST /answer/unlabeled.
  */
@@ -54,7 +54,7 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
         await registerUnlabeled(chapterId, path, institutionId);
         done++;
       } catch (error) {
-        // SPEC §8: an upload failure is only logged (the client already showed the server's message).
+        // docs/product.md#spec-8: an upload failure is only logged (the client already showed the server's message).
         console.error(error);
         failed.push(file);
       }
