@@ -469,12 +469,21 @@ describe('extra fields', () => {
       method: 'POST',
       url: '/api/institution',
       headers: f.headers.pupil,
-      payload: { name: 'École test', latitude: 1, longitude: 2, _id: fixedId, id: fixedId, createdBy: f.userIds.admin, uai: '0000000X' },
+      payload: { name: 'École test', latitude: 1, longitude: 2, _id: fixedId, id: fixedId, createdBy: f.userIds.admin },
     });
     expect(school.status).toBe(200);
     expect(school.body.institution._id).not.toBe(fixedId);
     const [stored] = await t.database.db.select().from(institutions).where(eq(institutions.id, school.body.institution._id));
     expect([stored.createdBy, stored.uai, stored.confirmed]).toEqual([pupilId, null, false]);
+    // The UAI is named by the schema but only admins set it (decision 67): refused, not stored.
+    const withUai = await inject(t, {
+      method: 'POST',
+      url: '/api/institution',
+      headers: f.headers.pupil,
+      payload: { name: 'École UAI', latitude: 1, longitude: 2, uai: '0000000X' },
+    });
+    expect(withUai.status).toBe(403);
+    expect(await t.database.db.select().from(institutions).where(eq(institutions.name, 'École UAI'))).toEqual([]);
 
     const saved = await inject(t, {
       method: 'POST',

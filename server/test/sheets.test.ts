@@ -106,7 +106,7 @@ describe('GET /sheets/{chapterId}.pdf (personalised answer sheets)', () => {
   });
 
   it('bad input gets a French 400; unknown chapters 404', async () => {
-    expect((await sheetsOf(teacherA.headers, '?spare=9')).body).toEqual({ message: expect.stringContaining('Au plus 5 pages supplémentaires'), code: 'bad_request' });
+    expect((await sheetsOf(teacherA.headers, '?spare=9')).body).toMatchObject({ message: expect.stringContaining('Au plus 5 pages supplémentaires'), code: 'bad_request' });
     expect((await sheetsOf(teacherA.headers, '?spare=-1')).status).toBe(400);
     expect((await sheetsOf(teacherA.headers, '?institution=pas-un-id')).status).toBe(400);
     expect((await inject(t, { method: 'GET', url: '/api/sheets/pas-un-id.pdf', headers: teacherA.headers })).status).toBe(400);
