@@ -25,9 +25,14 @@ test.describe('Fondations', () => {
     expect(confirmCalls).toBe(0);
     await password.fill(PASSWORD);
     await page.getByRole('button', { name: 'Continuer' }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    // Logged in at once and taken to the profile (no way back in this link).
+    await expect(page).toHaveURL(/\/profile$/);
     expect(confirmCalls).toBe(1);
+    await expect(page.getByRole('link', { name: 'Mon profil' })).toBeVisible();
 
+    // Log out, then in again through the form.
+    await page.getByRole('button', { name: 'Se déconnecter' }).or(page.getByRole('link', { name: 'Se déconnecter' })).click();
+    await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Connexion' })).toBeVisible();
     await expect(page).toHaveTitle('Connexion — Olympe');
     await expectAccessible(page, '/login');

@@ -5,7 +5,7 @@ import { accessGroups, centerRegistrations, centers, chapters, institutions, job
 import { queueTimedMails, runMailJobs } from '../src/mail/scheduler.js';
 import { queueResults } from '../src/mail/notifications.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
-import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
+import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { startSmtp } from './smtp.js';
 
 /** Issue 22 through the API, with a real SMTP server on loopback (no mock transport). */
@@ -21,12 +21,7 @@ const SECRET = 'test-secret-test-secret-test-secret';
 
 const pupilOf = (institutionId: string, fields: Record<string, unknown> = {}) =>
   createUser(t, 'pupil', {
-    firstName: 'Sophie',
-    lastName: 'Germain',
-    gender: 'female',
-    birthDate: '2010-04-01',
-    grade: '3eme',
-    defaultChoice: 'local',
+    ...PUPIL_PROFILE,
     institutionId,
     emailNotifications: true,
     emailParent: 'parent.germain@exemple.fr',

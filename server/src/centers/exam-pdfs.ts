@@ -1,6 +1,6 @@
 import { convocationQrText, DEFAULT_BRING_TEXT, formatSitting, GRADE_LABELS, type CenterDetails } from '@olympe/contract';
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
-import { qrBits } from '../sheets/qr.js';
+import { registerQrImage } from '../sheets/qr-image.js';
 
 const W = 595.28;
 const H = 841.89;
@@ -67,18 +67,7 @@ async function penOf(doc: PDFDocument): Promise<Pen> {
 }
 
 function drawQr(doc: PDFDocument, page: PDFPage, text: string, x: number, y: number, size: number) {
-  const qr = qrBits(new TextEncoder().encode(text));
-  const image = doc.context.stream(qr.bits, {
-    Type: 'XObject',
-    Subtype: 'Image',
-    Width: qr.size,
-    Height: qr.size,
-    BitsPerComponent: 1,
-    ImageMask: true,
-    Decode: [1, 0],
-    Interpolate: false,
-  });
-  const ref = doc.context.register(image);
+  const ref = registerQrImage(doc, new TextEncoder().encode(text));
   const name = page.node.newXObject('Qr', ref);
   const ops = `q 0 g ${size} 0 0 ${size} ${x.toFixed(2)} ${y.toFixed(2)} cm ${name.asString()} Do Q\n`;
   page.node.addContentStream(doc.context.register(doc.context.stream(ops)));

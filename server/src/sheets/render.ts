@@ -1,6 +1,6 @@
 import { PDFDocument, PDFName, rgb, StandardFonts, type PDFEmbeddedPage, type PDFFont, type PDFPage } from 'pdf-lib';
 import { encodeSheetCode } from './payload.js';
-import { qrBits } from './qr.js';
+import { registerQrImage } from './qr-image.js';
 
 /** A4 in points. */
 const W = 595.28;
@@ -82,20 +82,8 @@ export async function renderAnswerSheets(input: SheetInput): Promise<Uint8Array>
     const name = pupil ? nameOfPupil(pupil) : '';
     const addPage = (template: PDFEmbeddedPage, exerciseId: string | null, p: number) => {
       const page = doc.addPage([W, H]);
-      const qr = qrBits(encodeSheetCode(input.secret, { chapterId: input.chapter.id, exerciseId, userId: pupil?.id ?? null, page: p }));
-      const image = doc.context.stream(qr.bits, {
-        Type: 'XObject',
-        Subtype: 'Image',
-        Width: qr.size,
-        Height: qr.size,
-        BitsPerComponent: 1,
-        ImageMask: true,
-        // 1 = dark module = painted.
-        Decode: [1, 0],
-        Interpolate: false,
-      });
       page.node.setXObject(TEMPLATE, template.ref);
-      page.node.setXObject(QR, doc.context.register(image));
+      page.node.setXObject(QR, registerQrImage(doc, encodeSheetCode(input.secret, { chapterId: input.chapter.id, exerciseId, userId: pupil?.id ?? null, page: p })));
       page.node.setFontDictionary(NAME_FONT, nameFont.ref);
       page.node.addContentStream(doc.context.register(doc.context.stream(`q /Tpl Do Q\n${name}${QR_DRAW}`)));
     };
