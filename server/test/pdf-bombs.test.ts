@@ -174,7 +174,8 @@ describe('the decode job and hostile PDFs', () => {
     const started = performance.now();
     await runPendingJobs(t.app.deps);
     expect(performance.now() - started).toBeLessThan(5000);
-    expect(await jobOf(copyId)).toMatchObject({ status: 'done', attempts: 1, result: { pages: 1, 'no-image': 1, labeled: false } });
+    // The picture is refused; the page is then rendered by pdftoppm (decision 57), which reads no code in it.
+    expect(await jobOf(copyId)).toMatchObject({ status: 'done', attempts: 1, result: { pages: 1, read: 0, unreadable: 1, labeled: false } });
   });
 
   it('a reading past its time cap ends the job the same way, and the next reading works', async () => {
@@ -191,6 +192,7 @@ describe('the decode job and hostile PDFs', () => {
     doc.addPage();
     const next = await fileCopy(Buffer.from(await doc.save()));
     await runPendingJobs(t.app.deps);
-    expect(await jobOf(next)).toMatchObject({ status: 'done', result: { pages: 1, 'no-image': 1, labeled: false } });
+    // An empty page: rendered, no ink, suggested blank (decision 57).
+    expect(await jobOf(next)).toMatchObject({ status: 'done', result: { pages: 1, read: 0, blank: 1, labeled: false } });
   });
 });

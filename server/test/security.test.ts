@@ -14,7 +14,7 @@ describe('security headers and CORS', () => {
   });
   afterAll(async () => t.close());
 
-  it('sends a CSP that allows only the app itself, data fonts (KaTeX), blob workers (pdf.js) and the tile server', async () => {
+  it('sends a CSP that allows only the app itself, data fonts (KaTeX), blob workers (pdf.js), WebAssembly (QR scanner) and the tile server', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     const csp = String(res.headers['content-security-policy']);
     const directives = Object.fromEntries(
@@ -24,7 +24,8 @@ describe('security headers and CORS', () => {
       }),
     );
     expect(directives['default-src']).toEqual(["'self'"]);
-    expect(directives['script-src']).toEqual(["'self'"]);
+    // 'wasm-unsafe-eval' lets the QR scanner of the centre page compile zxing-wasm; no eval of JavaScript.
+    expect(directives['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'"]);
     expect(directives['frame-ancestors']).toEqual(["'none'"]);
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(directives['connect-src']).toEqual(["'self'"]);

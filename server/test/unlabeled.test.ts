@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,9 +51,15 @@ function multipart(fields: Record<string, string>, file: { name: string; bytes: 
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** A scan uploaded through POST /pdfs as the web does (chapter field), returning its path. */
+/**
+ * A scan uploaded through POST /pdfs as the web does (chapter field), returning its path. Each has its
+ * own bytes (a random title): the same scan filed twice is refused (decision 58).
+ */
 async function uploadScan(headers: Headers, name = 'scan.pdf'): Promise<string> {
-  const { payload, contentType } = multipart({ chapter: chapterId }, { name, bytes: pdfBytes });
+  const doc = await PDFDocument.load(pdfBytes);
+  doc.setTitle(randomUUID());
+  const bytes = Buffer.from(await doc.save());
+  const { payload, contentType } = multipart({ chapter: chapterId }, { name, bytes });
   const res = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...headers, 'content-type': contentType }, payload });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.path as string;

@@ -160,7 +160,9 @@ export async function restoreBackup(deps: { db: Db; store: FileStore }, fromDir:
 
   await deps.db.transaction(async (tx) => {
     // Rows seeded by migrations (role groups, home schooling) come back from the backup itself.
-    await tx.execute(sql`TRUNCATE ${sql.join(tables.map((t) => sql.identifier(t)), sql`, `)}`);
+    // The derived tables are emptied too: restoring the schools fills institution_words again by its trigger.
+    const derived = ['institution_words'];
+    await tx.execute(sql`TRUNCATE ${sql.join([...tables, ...derived].map((t) => sql.identifier(t)), sql`, `)}`);
     for (const table of await insertOrder(tx, tables)) {
       let batch: string[] = [];
       const flush = async () => {

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
 import { ConfirmPage } from './confirm-page';
+import { ApiError } from '../../api/client';
 
 const confirmMock = vi.hoisted(() => vi.fn());
 const linkState = vi.hoisted(() => ({ value: {} as Record<string, unknown> }));
@@ -95,7 +96,7 @@ describe('ConfirmPage', () => {
     linkState.value = {
       isPending: false,
       isError: true,
-      error: Object.assign(new Error('410'), { isAxiosError: true, response: { data: { message: 'Ce lien a déjà servi.', code: 'link_used' } } }),
+      error: new ApiError('http', { status: 410, data: { message: 'Ce lien a déjà servi.', code: 'link_used' } }),
     };
     setup();
     expect(screen.getByText('Ce lien a déjà servi.')).toBeTruthy();
