@@ -79,7 +79,7 @@ test.describe('Horloge du navigateur décalée', () => {
         // The confirmation's end time is the server's now + 30 min (this machine's clock), not the browser's.
         const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
         const ends = [-1, 0].map((m) => parisClock(Date.now() + (DURATION_MIN + m) * 60_000));
-        await expect(confirm).toContainText(new RegExp(`se terminera à (${ends.join('|')}) \\(heure de Paris\\)`));
+        await expect(confirm).toContainText(new RegExp(`se terminera (le \\d{1,2} \\S+ \\d{4} )?à (${ends.join('|')}) \\(heure de Paris\\)`));
         await confirm.getByRole('button', { name: 'Commencer maintenant' }).click();
         const timer = page.getByRole('timer');
         await expect(timer).toHaveText(/Temps restant : (29|30):\d{2}/);

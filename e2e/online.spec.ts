@@ -89,7 +89,7 @@ test.describe('Épreuve en ligne', () => {
       // Starting cannot be undone: the pupil confirms, having read how long, until when, and that there is no pause.
       await start.click();
       const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
-      await expect(confirm).toContainText(/Vous aurez 30 minutes : l’épreuve se terminera à \d{1,2} h \d{2} \(heure de Paris\)\./);
+      await expect(confirm).toContainText(/Vous aurez 30 minutes : l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à \d{1,2} h \d{2} \(heure de Paris\)\./);
       await expect(confirm).toContainText('Le chronomètre ne peut pas être mis en pause');
       await expectAccessible(page, '/chapter/{id} (confirmation du début)');
       await confirm.getByRole('button', { name: 'Commencer maintenant' }).click();

@@ -71,7 +71,7 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       await expect(page.getByText(extraLine)).toBeVisible();
       await page.getByRole('button', { name: "Commencer l'épreuve en temps limité" }).click();
       const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
-      await expect(confirm).toContainText('Vous aurez 1 h 20 : l’épreuve se terminera à');
+      await expect(confirm).toContainText(/Vous aurez 1 h 20 : l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à/);
       await expect(confirm.getByText(extraLine)).toBeVisible();
       await expectAccessible(page, 'confirmation du départ avec tiers-temps');
       await page.screenshot({ path: screenshot('extra-time-confirm.png') });

@@ -5,7 +5,7 @@ import {
   scoreText,
   totalText,
   formatDuration,
-  formatParisClock,
+  parisMoment,
   formatRemaining,
   isHiddenInAnalysis,
   isRefusedKey,
@@ -81,9 +81,9 @@ describe('start confirmation', () => {
   });
 
   it('says a Paris clock time, with the date when it is another day', () => {
-    expect(formatParisClock('2026-11-25T19:35:00Z', '2026-11-25T18:00:00Z')).toBe('20 h 35');
-    expect(formatParisClock('2026-07-14T07:05:00Z', '2026-07-14T06:00:00Z')).toBe('9 h 05');
-    expect(formatParisClock('2026-11-25T23:15:00Z', '2026-11-25T22:00:00Z')).toBe('le 26 novembre 2026 à 0 h 15');
+    expect(parisMoment('2026-11-25T19:35:00Z', '2026-11-25T18:00:00Z')).toBe('à 20 h 35');
+    expect(parisMoment('2026-07-14T07:05:00Z', '2026-07-14T06:00:00Z')).toBe('à 9 h 05');
+    expect(parisMoment('2026-11-25T23:15:00Z', '2026-11-25T22:00:00Z')).toBe('le 26 novembre 2026 à 0 h 15');
   });
 
   it('ends at start + duration, or at the window end when it comes first', () => {

@@ -24,12 +24,12 @@ export function formatDuration(seconds: number): string {
   return `${hours} h ${String(rest).padStart(2, '0')}`;
 }
 
-/** An instant as a Paris clock time, « 20 h 35 », with its date when it is not on `today`'s Paris date. */
-export function formatParisClock(instant: string | Date, today: string | Date): string {
+/** An instant in Paris time as it follows a verb: « à 20 h 35 », or « le 26 novembre 2026 à 0 h 15 » when it is not on `today`’s Paris date. */
+export function parisMoment(instant: string | Date, today: string | Date): string {
   const [date, time] = isoToParisWallClock(instant).split('T');
   const [h, m] = time.split(':');
   const clock = `${Number(h)} h ${m}`;
-  return date === isoToParisWallClock(today).slice(0, 10) ? clock : `le ${formatFrenchDate(date)} à ${clock}`;
+  return date === isoToParisWallClock(today).slice(0, 10) ? `à ${clock}` : `le ${formatFrenchDate(date)} à ${clock}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { SessionStateView } from '@olympe/contract';
-import { formatDuration, formatParisClock, startPlan } from './chapter-view';
+import { formatDuration, parisMoment, startPlan } from './chapter-view';
 
 export const CONFIRM_START = 'Commencer maintenant';
 export const NO_PAUSE =
@@ -32,8 +32,8 @@ export function StartConfirmModal({ opened, state, receivedAt, extraTime, loadin
         {plan && state.duration !== null && (
           <Text>
             {plan.capped
-              ? `L’épreuve dure ${formatDuration(state.duration)}, mais elle ferme à ${formatParisClock(plan.end, new Date(now))} (heure de Paris) : vous aurez ${formatDuration(plan.seconds)}.`
-              : `Vous aurez ${formatDuration(state.duration)} : l’épreuve se terminera à ${formatParisClock(plan.end, new Date(now))} (heure de Paris).`}
+              ? `L’épreuve dure ${formatDuration(state.duration)}, mais elle ferme ${parisMoment(plan.end, new Date(now))} (heure de Paris) : vous aurez ${formatDuration(plan.seconds)}.`
+              : `Vous aurez ${formatDuration(state.duration)} : l’épreuve se terminera ${parisMoment(plan.end, new Date(now))} (heure de Paris).`}
           </Text>
         )}
         {extraTime && <Text>{extraTime}</Text>}
