@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildAddress, classifyRow, COLUMNS, CsvParser, indexColumns, isCollegeOrLycee } from './import.js';
+import { CsvParser } from './csv-parser.js';
+import { buildAddress, classifyRow, COLUMNS, indexColumns, isCollegeOrLycee } from './import.js';
 
 const parseAll = (text: string, chunkSize = text.length) => {
   const p = new CsvParser(';');
