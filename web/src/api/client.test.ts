@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, GENERIC_ERROR_MESSAGE, isNetworkError, NETWORK_ERROR_MESSAGE } from './client';
+import { api, ApiError, GENERIC_ERROR_MESSAGE, isNetworkError, NETWORK_ERROR_MESSAGE, refusalOf } from './client';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -142,5 +142,16 @@ describe('api client', () => {
     respond(503, { message: 'indisponible' });
     await expect(api.get('/config', { skipNotifications: true })).rejects.toBeInstanceOf(ApiError);
     expect(show).not.toHaveBeenCalled();
+  });
+});
+
+describe('refusalOf', () => {
+  it('reads the server’s message and per-field messages, and nothing when the server did not answer', () => {
+    const refused = new ApiError('http', { status: 400, data: { message: 'Vérifiez le formulaire.', fields: { birthDate: 'Date invalide.' } } });
+    expect(refusalOf(refused)).toEqual({ message: 'Vérifiez le formulaire.', fields: { birthDate: 'Date invalide.' } });
+    expect(refusalOf(new ApiError('http', { status: 403, data: { message: 'Accès refusé.' } }))).toEqual({ message: 'Accès refusé.', fields: {} });
+    expect(refusalOf(new ApiError('http', { status: 502, data: '<html>' }))).toEqual({ message: null, fields: {} });
+    expect(refusalOf(new ApiError('network'))).toBeNull();
+    expect(refusalOf(new Error('boom'))).toBeNull();
   });
 });

@@ -63,6 +63,17 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/**
+ * What the server said when it refused a request: its French message and, for a form, its
+ * per-field messages (`{ message, fields }` bodies of 400s). Null when the server did not answer.
+ */
+export function refusalOf(error: unknown): { message: string | null; fields: Record<string, string> } | null {
+  if (!isApiError(error) || !error.response) return null;
+  const { data } = error.response;
+  const fields = data && typeof data === 'object' && 'fields' in data && data.fields && typeof data.fields === 'object' ? (data.fields as Record<string, string>) : {};
+  return { message: messageOf(data), fields };
+}
+
 /** A failure with no answer from the server (offline, timeout): worth trying again later. */
 export function isNetworkError(error: unknown): boolean {
   return isApiError(error) && (error.kind === 'network' || error.kind === 'timeout');

@@ -7,15 +7,13 @@ import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 import { PasswordChecklist } from './password-checklist';
 import { PageHeading } from '../../components/page-heading';
-import { isApiError } from '../../api/client';
+import { refusalOf } from '../../api/client';
 
 const LINK_PROBLEM = 'Ce lien ne permet pas de choisir un mot de passe.';
 
 /** The server's French reason for a refused link, or a generic one (network). */
 function reasonOf(error: unknown): string {
-  const data: unknown = isApiError(error) ? error.response?.data : null;
-  if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') return data.message;
-  return 'Le lien n’a pas pu être vérifié : vérifiez votre connexion, puis rechargez la page.';
+  return refusalOf(error)?.message ?? 'Le lien n’a pas pu être vérifié : vérifiez votre connexion, puis rechargez la page.';
 }
 
 /**

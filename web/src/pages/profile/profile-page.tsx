@@ -34,7 +34,7 @@ import {
 } from './profile-form';
 import { SchoolPicker } from './school-picker';
 import { PageHeading } from '../../components/page-heading';
-import { isApiError } from '../../api/client';
+import { refusalOf } from '../../api/client';
 
 /** docs/product.md#spec-2 "Profile": the title's tag by role; pupils have none. */
 export const STAFF_SCHOOL_HINT =
@@ -73,11 +73,9 @@ export function fieldErrorsOf(values: ProfileValues): FieldErrors {
 
 /** A server refusal: the body's `fields` by field, else its message for the whole form. */
 function serverErrorsOf(error: unknown): { fields: FieldErrors; message: string | null } {
-  const data: unknown = isApiError(error) ? error.response?.data : null;
-  if (!data || typeof data !== 'object') return { fields: {}, message: 'Le serveur ne répond pas : vos modifications ne sont pas enregistrées.' };
-  const fields = 'fields' in data && data.fields && typeof data.fields === 'object' ? (data.fields as FieldErrors) : {};
-  const message = 'message' in data && typeof data.message === 'string' ? data.message : null;
-  return Object.keys(fields).length > 0 ? { fields, message: null } : { fields: {}, message };
+  const refusal = refusalOf(error);
+  if (!refusal) return { fields: {}, message: 'Le serveur ne répond pas : vos modifications ne sont pas enregistrées.' };
+  return Object.keys(refusal.fields).length > 0 ? { fields: refusal.fields as FieldErrors, message: null } : { fields: {}, message: refusal.message };
 }
 
 /** docs/product.md#spec-2 "Profile": the user's fields, the school map, saved through PUT /auth/me. */

@@ -5,7 +5,7 @@ import { useSchoolSearch } from '../../api/institutions';
 import { useImportPupils } from '../../api/users';
 import { LoginRedirect } from '../../components/login-gate';
 import { PageHeading } from '../../components/page-heading';
-import { isApiError } from '../../api/client';
+import { refusalOf } from '../../api/client';
 import { SchoolSearch } from '../../components/school-search';
 import { downloadCsv } from '../../lib/csv';
 import { useSession } from '../../session/session-context';
@@ -24,9 +24,7 @@ const OUTCOME: Record<ImportLine['outcome'], { preview: string; done: string; co
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('fr-FR')} ${n > 1 ? many : one}`;
 
 function reasonOf(error: unknown): string {
-  const data: unknown = isApiError(error) ? error.response?.data : null;
-  if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') return data.message;
-  return 'Le serveur ne répond pas : réessayez dans un instant.';
+  return refusalOf(error)?.message ?? 'Le serveur ne répond pas : réessayez dans un instant.';
 }
 
 /**
