@@ -63,6 +63,7 @@ describe('routes', () => {
     '/analysis/abc',
     '/registrations/abc',
     '/live/abc',
+    '/centre/abc',
   ])('sends a visitor who is not logged in from the management screen %s to the login page', async (url) => {
     const router = renderAt(url);
     expect(await screen.findByRole('heading', { name: 'Connexion', level: 1 })).toBeTruthy();

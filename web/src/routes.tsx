@@ -8,7 +8,7 @@ import { RouteError } from './layout/route-error';
  * Each screen is its own chunk (React.lazy), so heavy libraries (maps, PDF, KaTeX) load with the
  * route that needs them and never with the home page.
  */
-function page<K extends string>(load: () => Promise<{ [P in K]: ComponentType }>, name: K, role?: 'admin' | 'member') {
+function page<K extends string>(load: () => Promise<{ [P in K]: ComponentType }>, name: K, role?: 'admin' | 'member' | 'teacher') {
   const Page = lazy<ComponentType>(() => load().then((module) => ({ default: module[name] })));
   // A management screen's code is not even loaded for a caller without its role.
   return role ? (
@@ -59,7 +59,7 @@ export const routes: RouteObject[] = [
             path: 'registrations/:id',
             element: page(() => import('./pages/registrations/registrations-page'), 'RegistrationsPage', 'admin'),
           },
-          { path: 'centre/:id', element: page(() => import('./pages/center-day/center-day-page'), 'CenterDayPage') },
+          { path: 'centre/:id', element: page(() => import('./pages/center-day/center-day-page'), 'CenterDayPage', 'teacher') },
           { path: 'donnees-personnelles', element: page(() => import('./pages/privacy/privacy-page'), 'PrivacyPage') },
           { path: 'live/:id', element: page(() => import('./pages/live/live-page'), 'LivePage', 'admin') },
           { path: '*', element: page(() => import('./pages/not-found/not-found-page'), 'NotFoundPage') },

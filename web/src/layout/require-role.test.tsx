@@ -5,7 +5,7 @@ import { NO_ROLES, type Roles } from '../session/roles';
 import { renderWithProviders } from '../test/render';
 import { FORBIDDEN_PAGE_TEXT, RequireRole } from './require-role';
 
-function renderAs(session: Partial<Session>, role: 'admin' | 'member') {
+function renderAs(session: Partial<Session>, role: 'admin' | 'member' | 'teacher') {
   renderWithProviders(
     <SessionContext.Provider value={{ ...LOGGED_OUT, ...session }}>
       <RequireRole role={role}>
@@ -34,6 +34,8 @@ describe('RequireRole', () => {
     ['a pupil', roles({}), 'admin'],
     ['a teacher', roles({ isTeacher: true }), 'member'],
     ['a corrector', roles({ isMember: true }), 'admin'],
+    ['a pupil', roles({}), 'teacher'],
+    ['a corrector', roles({ isMember: true }), 'teacher'],
   ] as const)('shows %s one sentence instead of the screen', (_, r, role) => {
     renderAs({ token: 't', roles: r }, role);
     expect(screen.getByText(FORBIDDEN_PAGE_TEXT)).toBeTruthy();
@@ -45,6 +47,8 @@ describe('RequireRole', () => {
     ['an admin', roles({ isAdmin: true }), 'admin'],
     ['an admin', roles({ isAdmin: true }), 'member'],
     ['a corrector', roles({ isMember: true }), 'member'],
+    ['a teacher', roles({ isTeacher: true }), 'teacher'],
+    ['an admin', roles({ isAdmin: true }), 'teacher'],
   ] as const)('shows %s the screen', (_, r, role) => {
     renderAs({ token: 't', roles: r }, role);
     expect(screen.getByText('Écran de gestion')).toBeTruthy();

@@ -7,10 +7,10 @@ export const FORBIDDEN_PAGE_TEXT = "Vous n'avez pas accès à cette ressource.";
 
 /**
  * The management screens, as the API guards them: `admin` for administrators, `member` for correctors
- * and administrators. A visitor who is not logged in goes to the login page; a logged-in user without
+ * and administrators, `teacher` for school staff and administrators (a centre's day). A visitor who is not logged in goes to the login page; a logged-in user without
  * the role sees one sentence instead of a screen of controls whose every call would be refused.
  */
-export function RequireRole({ role, children }: { role: 'admin' | 'member'; children: ReactNode }) {
+export function RequireRole({ role, children }: { role: 'admin' | 'member' | 'teacher'; children: ReactNode }) {
   const { token, loading, roles } = useSession();
   if (!token) return <LoginRedirect />;
   if (loading) {
@@ -20,7 +20,7 @@ export function RequireRole({ role, children }: { role: 'admin' | 'member'; chil
       </Center>
     );
   }
-  if (roles.isAdmin || (role === 'member' && roles.isMember)) return children;
+  if (roles.isAdmin || (role === 'member' && roles.isMember) || (role === 'teacher' && roles.isTeacher)) return children;
   return (
     <Stack>
       <Title order={1}>Accès refusé</Title>
