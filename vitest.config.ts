@@ -1,7 +1,11 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core to the main process: a single worker on a 2-core machine.
+    // The files are independent (a database each), so use every core.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
         test: {
