@@ -21,7 +21,7 @@ import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { createTokenSigner } from '../../server/src/auth/tokens.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { chapters, groupMembers, institutions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';
-import { objStmBomb } from '../../server/src/pdf/bombs.js';
+import { objStmBomb } from '../../server/test/fixtures/pdf-bombs.js';
 
 const env = process.env;
 const ROOT = path.resolve(import.meta.dirname, '../..');

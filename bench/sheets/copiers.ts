@@ -9,8 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { COPIER_ENCODINGS, copierScan, type CopierEncoding } from '../../server/src/sheets/copier-scan.js';
-import type { Soiling } from '../../server/src/sheets/fake-scan.js';
+import { COPIER_ENCODINGS, copierScan, type CopierEncoding } from '../../server/test/fixtures/copier-scan.js';
+import type { Soiling } from '../../server/test/fixtures/fake-scan.js';
 import { renderAnswerSheets } from '../../server/src/sheets/render.js';
 import { readerOptions, readScan, type PageReading } from '../../server/src/sheets/scan-reader.js';
 

@@ -16,7 +16,7 @@ import { PDFDocument } from 'pdf-lib';
 import { createTokenSigner } from '../../server/src/auth/tokens.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { accessGroups, centerRegistrations, centers, chapters, exercises, groupMembers, institutions, statementVersions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';
-import { copierScan } from '../../server/src/sheets/copier-scan.js';
+import { copierScan } from '../../server/test/fixtures/copier-scan.js';
 import { renderAnswerSheets } from '../../server/src/sheets/render.js';
 
 const env = process.env;

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
-import { fakeScan, type Soiling } from '../../server/src/sheets/fake-scan.js';
+import { fakeScan, type Soiling } from '../../server/test/fixtures/fake-scan.js';
 import { renderAnswerSheets, type SheetInput } from '../../server/src/sheets/render.js';
 import { readScan } from '../../server/src/sheets/scan-reader.js';
 

@@ -5,7 +5,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chapters, files, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
 import { openFileStore } from '../src/files/store-select.js';
-import { deepNesting, hugeArray, imageBomb, objStmBomb, pageTreeFanOut, xrefLoop, xrefStreamBomb } from '../src/pdf/bombs.js';
+import { deepNesting, hugeArray, imageBomb, objStmBomb, pageTreeFanOut, xrefLoop, xrefStreamBomb } from './fixtures/pdf-bombs.js';
 import { closePdfPool, pdfLimits } from '../src/pdf/pdf-pool.js';
 import { enqueueDecode } from '../src/sheets/decode-job.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';

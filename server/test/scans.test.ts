@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { PDFArray, PDFDocument, PDFName, PDFNumber, rgb } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, centerRegistrations, centers, chapters, exercises, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
-import { COPIER_ENCODINGS, copierScan, type CopierEncoding } from '../src/sheets/copier-scan.js';
+import { COPIER_ENCODINGS, copierScan, type CopierEncoding } from './fixtures/copier-scan.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, centerRegistrations, centers, chapters, exercises, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
 import { claimJob, enqueueJob, JOB_DEFAULTS } from '../src/jobs/queue.js';
 import { runPendingJobs as runJobs } from '../src/jobs/worker.js';
-import { fakeScan } from '../src/sheets/fake-scan.js';
+import { fakeScan } from './fixtures/fake-scan.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { renderAnswerSheets } from '../src/sheets/render.js';
 import { buildTestApp, createUser, inject, loginAs, PUPIL_PROFILE, type RoleName, type TestApp } from './helpers.js';

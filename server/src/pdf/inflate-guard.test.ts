@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { objStmBomb, rawPdf, xrefStreamBomb, zeroBomb } from './bombs.js';
+import { objStmBomb, rawPdf, xrefStreamBomb, zeroBomb } from '../../test/fixtures/pdf-bombs.js';
 import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError } from './inflate-guard.js';
 import { loadWithinBudget } from './pdf-worker.js';
 

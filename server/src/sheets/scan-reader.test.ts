@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { degrees, PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fakeScan, printGray, scannerPdf, soilSheets } from './fake-scan.js';
+import { fakeScan, printGray, scannerPdf, soilSheets } from '../../test/fixtures/fake-scan.js';
 import { renderAnswerSheets } from './render.js';
 import { readScan } from './scan-reader.js';
 
