@@ -3,9 +3,11 @@ import { and, eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, centerRegistrations, centers, chapters, exercises, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
-import { claimJob, enqueueJob, JOB_DEFAULTS } from '../src/jobs/queue.js';
+import type { FileStore } from '../src/files/store.js';
+import { claimJob, enqueueJob, JOB_DEFAULTS, type Job } from '../src/jobs/queue.js';
 import { runPendingJobs as runJobs } from '../src/jobs/worker.js';
 import { fakeScan } from './fixtures/fake-scan.js';
+import { DECODE_JOB, decodeJobHandler, READING_FAILED } from '../src/sheets/decode-job.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { renderAnswerSheets } from '../src/sheets/render.js';
 import { buildTestApp, createUser, inject, loginAs, PUPIL_PROFILE, type RoleName, type TestApp } from './helpers.js';
@@ -375,6 +377,26 @@ describe('job queue', () => {
     const [row] = await db.select().from(jobs).where(and(eq(jobs.id, id)));
     expect(row).toMatchObject({ status: 'failed', attempts: 3, error: 'boom' });
     expect(row.finishedAt).not.toBeNull();
+  });
+
+  it('a scan whose reading fails at every try says so on its copy, for the sorter; earlier tries leave it waiting', async () => {
+    const db = t.database.db;
+    const blank = (await raw(`/api/sheets/${chapterId}/blank.pdf?spare=0`, teacherA.headers)).bytes;
+    const copyId = await fileScan(await fakeScan(blank, [{ page: 0 }]), 'illisible.pdf');
+    const seen: Array<string | null> = [];
+    const broken = decodeJobHandler({
+      db,
+      store: { get: async () => Promise.reject(new Error('disque indisponible')) } as unknown as FileStore,
+      secret: 'x',
+    });
+    const handler = async (job: Job) => {
+      seen.push((await copyRow(copyId)).readError);
+      return broken(job);
+    };
+    await runJobs({ db, log: silent }, { [DECODE_JOB]: handler });
+    expect(seen).toEqual([null, null, null]);
+    expect((await jobOf(copyId)).status).toBe('failed');
+    expect((await copyRow(copyId)).readError).toBe(READING_FAILED);
   });
 });
 

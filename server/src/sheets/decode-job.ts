@@ -4,7 +4,7 @@ import type { Db, Tx } from '../db/client.js';
 import { exercises, unlabeledAnswers, users } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { FileStore } from '../files/store.js';
-import type { Job } from '../jobs/queue.js';
+import { JOB_DEFAULTS, type Job } from '../jobs/queue.js';
 import { addJob, type JobHandler } from '../jobs/worker.js';
 import { readScanInWorker } from '../pdf/pdf-pool.js';
 import type { PageReading, PageStatus } from './scan-reader.js';
@@ -35,6 +35,28 @@ export interface DecodeDeps {
  * (pdf/pdf-pool.ts), off the event loop.
  */
 export function decodeJobHandler(deps: DecodeDeps): JobHandler {
+  const decode = decodeCopy(deps);
+  return async (job: Job) => {
+    try {
+      return await decode(job);
+    } catch (err) {
+      // The last try failed (the store, the database, a full PDF queue three times): the copy says so
+      // on the sorting page, which would otherwise wait for suggestions that will never come.
+      if (job.attempts >= JOB_DEFAULTS.maxAttempts) {
+        await deps.db
+          .update(unlabeledAnswers)
+          .set({ readError: READING_FAILED })
+          .where(and(eq(unlabeledAnswers.id, String(job.payload.unlabeledId ?? '')), isNull(unlabeledAnswers.labeledAt), isNull(unlabeledAnswers.suggestions)));
+      }
+      throw err;
+    }
+  };
+}
+
+/** Shown on the sorting page for a copy whose reading failed for good. */
+export const READING_FAILED = 'La lecture automatique de cette copie a échoué : triez-la à la main.';
+
+function decodeCopy(deps: DecodeDeps): JobHandler {
   return async (job: Job) => {
     const unlabeledId = String(job.payload.unlabeledId ?? '');
     const [copy] = await deps.db
