@@ -1,5 +1,5 @@
 import type { ConfirmResult, LinkCheck, ProfileUpdate, User } from '@olympe/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
 export interface Credentials {
@@ -52,4 +52,9 @@ export async function fetchMe(update: ProfileUpdate = {}): Promise<User> {
 export async function saveProfile(update: ProfileUpdate): Promise<User> {
   const { data } = await api.put<User>('/auth/me', update, { skipNotifications: true });
   return data;
+}
+
+/** The profile form's save: the page says what was saved, or puts each refusal next to its field. */
+export function useSaveProfile(callbacks: { onSuccess: (saved: User) => Promise<void>; onError: (error: unknown) => void }) {
+  return useMutation({ mutationFn: saveProfile, ...callbacks });
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   SCHOOL_FILTER_DEBOUNCE_MS,
   schoolSearchWords,
@@ -89,7 +89,7 @@ export async function deleteInstitution(id: string): Promise<void> {
 }
 
 /** Puts a saved institution in the cached list instead of refetching 70,000 rows. */
-export function storeInstitution(client: QueryClient, saved: Institution) {
+function storeInstitution(client: QueryClient, saved: Institution) {
   client.setQueryData<Institution[]>(institutionKeys.all, (list) => {
     if (!list) return list;
     const at = list.findIndex((i) => i._id === saved._id);
@@ -100,6 +100,33 @@ export function storeInstitution(client: QueryClient, saved: Institution) {
   });
 }
 
-export function forgetInstitution(client: QueryClient, id: string) {
+function forgetInstitution(client: QueryClient, id: string) {
   client.setQueryData<Institution[]>(institutionKeys.all, (list) => list?.filter((i) => i._id !== id));
+}
+
+export type InstitutionSave = { id: null; body: InstitutionCreate } | { id: string; body: InstitutionUpdate };
+
+/** Saves the map's form (a new school when `id` is null) and puts the result in the cached list. */
+export function useSaveInstitution(onSaved: (saved: Institution) => void) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (save: InstitutionSave) => (save.id === null ? createInstitution(save.body) : updateInstitution(save.id, save.body)),
+    onSuccess: (saved) => {
+      storeInstitution(client, saved);
+      onSaved(saved);
+    },
+  });
+}
+
+/** Deletes a school and takes it out of the cached list. */
+export function useDeleteInstitution(callbacks: { onDeleted: () => void; onSettled: () => void }) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => deleteInstitution(id),
+    onSuccess: (_data, id) => {
+      forgetInstitution(client, id);
+      callbacks.onDeleted();
+    },
+    onSettled: callbacks.onSettled,
+  });
 }

@@ -1,6 +1,5 @@
 import { Suspense, useMemo, useState, type FormEvent } from 'react';
 import { Alert, Button, Center, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LoginRedirect } from '../../components/login-gate';
 import {
   selectInstitutionMarkers,
@@ -10,16 +9,7 @@ import {
   type Bounds,
   type Institution,
 } from '@olympe/contract';
-import {
-  createInstitution,
-  deleteInstitution,
-  forgetInstitution,
-  storeInstitution,
-  updateInstitution,
-  useInstitutions,
-  usePublicConfig,
-  useSchoolSearch,
-} from '../../api/institutions';
+import { useDeleteInstitution, useInstitutions, usePublicConfig, useSaveInstitution, useSchoolSearch } from '../../api/institutions';
 import { SchoolMap } from '../../components/SchoolMap';
 import { SchoolSearch } from '../../components/school-search';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
@@ -53,7 +43,6 @@ const draftOf = (i: Institution): Draft => ({
 /** docs/product.md#spec-2 "Institutions map (/map)": click to add or move, a popup per marker, a form, save and cancel. */
 export function MapPage() {
   const { token, roles } = useSession();
-  const queryClient = useQueryClient();
   const { data: list, isPending } = useInstitutions();
   const { data: config } = usePublicConfig();
   const [bounds, setBounds] = useState<Bounds | null>(null);
@@ -67,25 +56,8 @@ export function MapPage() {
   const selection = useMemo(() => selectInstitutionMarkers(inView, isAdmin), [inView, isAdmin]);
   const placed = useMemo(() => spreadSameLocation(selection.markers), [selection]);
 
-  const save = useMutation({
-    mutationFn: (d: Draft) => {
-      const fields = { name: d.name, address: d.address, email: d.email, latitude: d.lat, longitude: d.lng };
-      if (d._id === null) return createInstitution(isAdmin ? { ...fields, confirmed: d.confirmed } : fields);
-      return updateInstitution(d._id, isAdmin ? { ...fields, confirmed: d.confirmed } : fields);
-    },
-    onSuccess: (saved) => {
-      storeInstitution(queryClient, saved);
-      setDraft(draftOf(saved));
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => deleteInstitution(id),
-    onSuccess: (_data, id) => {
-      forgetInstitution(queryClient, id);
-      setDraft(null);
-    },
-    onSettled: () => setConfirmDelete(false),
-  });
+  const save = useSaveInstitution((saved) => setDraft(draftOf(saved)));
+  const remove = useDeleteInstitution({ onDeleted: () => setDraft(null), onSettled: () => setConfirmDelete(false) });
 
   if (!token) return <LoginRedirect />;
 
@@ -105,7 +77,10 @@ export function MapPage() {
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (draft) save.mutate(draft);
+    if (!draft) return;
+    const fields = { name: draft.name, address: draft.address, email: draft.email, latitude: draft.lat, longitude: draft.lng };
+    const body = isAdmin ? { ...fields, confirmed: draft.confirmed } : fields;
+    save.mutate(draft._id === null ? { id: null, body } : { id: draft._id, body });
   };
   const cancel = () => {
     setConfirmDelete(false);

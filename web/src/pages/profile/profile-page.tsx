@@ -14,9 +14,8 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { isStaffProfile, missingProfileFields, profileUpdateSchema } from '@olympe/contract';
-import { saveProfile } from '../../api/auth';
+import { useSaveProfile } from '../../api/auth';
 import { showNotice } from '../../api/notify';
 import { LoginRedirect } from '../../components/login-gate';
 // The chapter page's own panel, shared as it is (eslint sharedBetweenPages): it fetches its own data.
@@ -92,8 +91,7 @@ export function ProfilePage() {
     // Only when the person changes: session reloads on navigation must not wipe unsaved edits.
   }, [userId]);
 
-  const save = useMutation({
-    mutationFn: (v: ProfileValues) => saveProfile(updateOf(v)),
+  const save = useSaveProfile({
     onSuccess: async (saved) => {
       setValues(valuesOf(saved));
       setErrors({});
@@ -135,7 +133,7 @@ export function ProfilePage() {
     const found = fieldErrorsOf(values);
     setErrors(found);
     setFormError(Object.keys(found).length > 0 ? 'Corrigez les champs signalés : rien n’a été enregistré.' : null);
-    if (Object.keys(found).length === 0) save.mutate(values);
+    if (Object.keys(found).length === 0) save.mutate(updateOf(values));
   };
 
   return (
