@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useImpersonation } from '../hooks/use-impersonation';
 import { useSession } from '../session/session-context';
@@ -6,8 +5,7 @@ import { useSession } from '../session/session-context';
 /** Shown on every page while an admin acts as another user ("Simuler"). */
 export function ImpersonationBanner() {
   const { user } = useSession();
-  const { impersonating, stop } = useImpersonation();
-  const [pending, setPending] = useState(false);
+  const { impersonating, stop, stopping } = useImpersonation();
   if (!impersonating) return null;
   const who = user ? [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email : '…';
   return (
@@ -28,15 +26,8 @@ export function ImpersonationBanner() {
           size="xs"
           variant="filled"
           color="dark"
-          loading={pending}
-          onClick={async () => {
-            setPending(true);
-            try {
-              await stop();
-            } finally {
-              setPending(false);
-            }
-          }}
+          loading={stopping}
+          onClick={() => stop()}
         >
           Revenir à mon compte
         </Button>

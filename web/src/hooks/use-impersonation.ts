@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { logto } from '../api/users';
 import { paths } from '../config/paths';
@@ -54,5 +54,8 @@ export function useImpersonation() {
     await navigate(paths.groups);
   }, [session, navigate, forgetPageData]);
 
-  return { impersonating: session.token !== null && readAdminToken() !== null, start, stop };
+  // « Revenir à mon compte » shows its progress from the mutation's own state.
+  const stopping = useMutation({ mutationFn: stop });
+
+  return { impersonating: session.token !== null && readAdminToken() !== null, start, stop: stopping.mutate, stopping: stopping.isPending };
 }
