@@ -22,6 +22,7 @@ import { createTokenSigner } from '../../server/src/auth/tokens.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { chapters, groupMembers, institutions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';
 import { objStmBomb } from '../../server/test/fixtures/pdf-bombs.js';
+import { latencyStats, pollHealth } from '../lib/health.js';
 
 const env = process.env;
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -157,37 +158,16 @@ interface HealthStats {
   peakRssMb: number;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
-
 /** Asks /api/health every 20 ms (and samples the server's RSS) until `work` settles. */
 async function polling<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; health: HealthStats }> {
-  let done = false;
-  const latencies: number[] = [];
-  let failed = 0;
   let peakRss = 0;
-  const poller = (async () => {
-    while (!done) {
-      const started = performance.now();
-      try {
-        const res = await fetch(`${BASE}/api/health`, { signal: AbortSignal.timeout(30_000) });
-        await res.arrayBuffer();
-        if (!res.ok) failed++;
-      } catch {
-        failed++;
-      }
-      latencies.push(performance.now() - started);
-      peakRss = Math.max(peakRss, memory(pid).rssMb);
-      await sleep(20);
-    }
-  })();
+  const poller = pollHealth(BASE, 20, () => {
+    peakRss = Math.max(peakRss, memory(pid).rssMb);
+  });
   const result = await work();
-  done = true;
-  await poller;
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return {
-    result,
-    health: { polls: sorted.length, p50: round(percentile(sorted, 50), 1), p99: round(percentile(sorted, 99), 1), max: round(sorted.at(-1) ?? 0, 1), failed, peakRssMb: peakRss },
-  };
+  await poller.stop();
+  const { n, p50, p99, max } = latencyStats(poller.latencies);
+  return { result, health: { polls: n, p50, p99, max, failed: poller.failed, peakRssMb: peakRss } };
 }
 
 interface Upload {

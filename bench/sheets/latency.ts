@@ -18,6 +18,7 @@ import { openDatabase } from '../../server/src/db/client.js';
 import { accessGroups, centerRegistrations, centers, chapters, exercises, groupMembers, institutions, statementVersions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';
 import { copierScan } from '../../server/test/fixtures/copier-scan.js';
 import { renderAnswerSheets } from '../../server/src/sheets/render.js';
+import { latencyStats, pollHealth } from '../lib/health.js';
 
 const env = process.env;
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -124,28 +125,16 @@ function startServer(dataDir: string): { child: ChildProcess; log: string[] } {
   return { child, log };
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { n: s.length, p50: round(percentile(s, 50), 1), p99: round(percentile(s, 99), 1), max: round(s.at(-1) ?? 0, 1) };
-};
+const stats = latencyStats;
 
 /** Health every 20 ms and a save every 100 ms until `work` settles. */
 async function measure<T>(seeded: Seeded, work: () => Promise<T>) {
-  const health: number[] = [];
+  const poller = pollHealth(BASE);
+  const health = poller.latencies;
   const saves: number[] = [];
   const failures: string[] = [];
   let done = false;
   let seq = Date.now();
-  const healthLoop = (async () => {
-    while (!done) {
-      const t0 = performance.now();
-      const res = await fetch(`${BASE}/api/health`);
-      await res.arrayBuffer();
-      health.push(performance.now() - t0);
-      await sleep(20);
-    }
-  })();
   const saveLoop = (async () => {
     while (!done) {
       const t0 = performance.now();
@@ -168,7 +157,7 @@ async function measure<T>(seeded: Seeded, work: () => Promise<T>) {
   const result = await work();
   clearInterval(interim);
   done = true;
-  await Promise.all([healthLoop, saveLoop]);
+  await Promise.all([poller.stop(), saveLoop]);
   return { result, health: stats(health), save: stats(saves), saveFailures: failures.length, firstFailure: failures[0] };
 }
 
