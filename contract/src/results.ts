@@ -123,3 +123,21 @@ export type DeletionImpact = z.infer<typeof deletionImpactSchema>;
 /** GET /answer/auto/{chapterId}/count: how many copies « Correction automatique » would grade now. */
 export const autoCorrectionCountSchema = z.object({ count: z.number().int() });
 export type AutoCorrectionCount = z.infer<typeof autoCorrectionCountSchema>;
+
+/**
+ * The column titles of a school's results, in French, for both the CSV and the XLSX (issue 21):
+ * name, class, gender, each exercise « sur » its maximum, total, then rank and qualification when shown.
+ */
+export function institutionResultsHeader(results: Pick<InstitutionResults, 'exercises' | 'maxTotal' | 'pupils' | 'qualificationText'>): string[] {
+  const onPoints = (n: number) => String(Math.round(n * 10_000) / 10_000).replace('.', ',');
+  return [
+    'Nom',
+    'Prénom',
+    'Classe',
+    'Genre',
+    ...results.exercises.map((e) => `${e.title} (sur ${onPoints(e.maxPoints)})`),
+    `Total (sur ${onPoints(results.maxTotal)})`,
+    ...(results.pupils.some((p) => p.rank !== undefined) ? ['Rang', 'Participants', 'Centile'] : []),
+    ...(results.qualificationText !== undefined ? ['Qualifié(e)'] : []),
+  ];
+}

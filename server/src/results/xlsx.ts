@@ -1,4 +1,4 @@
-import { GENDER_LABELS, GRADE_LABELS, type InstitutionResults } from '@olympe/contract';
+import { GENDER_LABELS, GRADE_LABELS, institutionResultsHeader, type InstitutionResults } from '@olympe/contract';
 import writeXlsxFile, { type Row } from 'write-excel-file/node';
 
 /** Cell text: a header or a label (a string cell is never read as a formula by a spreadsheet). */
@@ -6,22 +6,6 @@ const text = (value: string) => ({ value, type: String });
 const header = (value: string) => ({ value, type: String, fontWeight: 'bold' as const });
 /** Points as real numbers, shown with a decimal comma by a French spreadsheet. */
 const points = (value: number | null) => (value === null ? null : { value, type: Number, format: '0.##' });
-
-/** The column titles of a school's results, in French (issue 21). */
-export function institutionHeader(results: InstitutionResults): string[] {
-  const ranked = results.pupils.some((p) => p.rank !== undefined);
-  const qualifies = results.qualificationText !== undefined;
-  return [
-    'Nom',
-    'Prénom',
-    'Classe',
-    'Genre',
-    ...results.exercises.map((e) => `${e.title} (sur ${String(e.maxPoints).replace('.', ',')})`),
-    `Total (sur ${String(results.maxTotal).replace('.', ',')})`,
-    ...(ranked ? ['Rang', 'Participants', 'Centile'] : []),
-    ...(qualifies ? ['Qualifié(e)'] : []),
-  ];
-}
 
 /**
  * A school's results as an .xlsx workbook (issue 21): typed numbers, French labels for class and
@@ -31,7 +15,7 @@ export async function institutionWorkbook(results: InstitutionResults): Promise<
   const ranked = results.pupils.some((p) => p.rank !== undefined);
   const qualifies = results.qualificationText !== undefined;
   const data: Row[] = [
-    institutionHeader(results).map(header),
+    institutionResultsHeader(results).map(header),
     ...results.pupils.map((p): Row => [
       text(p.lastName ?? ''),
       text(p.firstName ?? ''),
