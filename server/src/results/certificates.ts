@@ -81,23 +81,28 @@ export async function chapterCertificatesZip(db: Db, chapterId: string, now = ne
   return { title: results.chapter.title, chunks: zipChunks(results, holders, now) };
 }
 
-async function* zipChunks(results: ChapterResults, holders: Holder[], now: Date): AsyncGenerator<Buffer> {
-  const batches: Holder[][] = [];
-  for (let i = 0; i < holders.length; i += BATCH) batches.push(holders.slice(i, i + BATCH));
-  const render = (batch: Holder[]) => {
-    const p = renderCertificatesInWorker(batch.map((h) => certificateOf(results, h, now)));
+function zipChunks(results: ChapterResults, holders: Holder[], now: Date): AsyncGenerator<Buffer> {
+  return zipCertificates(holders.map((h, i) => ({ name: entryName(i, h), data: certificateOf(results, h, now) })));
+}
+
+/**
+ * The ZIP of certificates, as chunks: batches rendered in the PDF worker pool (two in flight, one
+ * per thread), each written out as soon as it is back. bench/certificates measures it.
+ */
+export async function* zipCertificates(entries: ReadonlyArray<{ name: string; data: CertificateData }>): AsyncGenerator<Buffer> {
+  const batches: Array<typeof entries> = [];
+  for (let i = 0; i < entries.length; i += BATCH) batches.push(entries.slice(i, i + BATCH));
+  const render = (batch: typeof entries) => {
+    const p = renderCertificatesInWorker(batch.map((e) => e.data));
     p.catch(() => undefined); // awaited below; this keeps a batch failing while another is awaited from being "unhandled"
     return p;
   };
   const pending = batches.slice(0, 2).map(render);
   const zip = new ZipStreamWriter();
-  let index = 0;
   for (let b = 0; b < batches.length; b++) {
     const rendered = await pending[b];
     if (b + 2 < batches.length) pending.push(render(batches[b + 2]));
-    const parts = rendered.map((r, i) => zip.entry(entryName(index + i, batches[b][i]), r.bytes, r.crc));
-    index += rendered.length;
-    yield Buffer.concat(parts);
+    yield Buffer.concat(rendered.map((r, i) => zip.entry(batches[b][i].name, r.bytes, r.crc)));
   }
   yield zip.end();
 }
