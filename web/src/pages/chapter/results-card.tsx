@@ -1,4 +1,4 @@
-import { Badge, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { formatTotal, type ResultsCard } from '@olympe/contract';
 
 /** One exercise's grade as a pupil reads it: « 2,5 / 4 », « Excusé (X) » or « Non noté ». */
@@ -34,9 +34,10 @@ export function ResultsCardView({ card, heading = 'Vos résultats' }: { card: Re
         </Group>
         {card.qualified !== undefined &&
           (card.qualified ? (
-            <Badge color="green.9" size="lg" radius="sm" style={{ textTransform: 'none', height: 'auto', whiteSpace: 'normal' }}>
-              {card.qualificationText}
-            </Badge>
+            <Paper withBorder p="xs" radius="sm" style={{ borderColor: 'var(--mantine-color-green-7)', borderWidth: 2 }}>
+              {/* Default text colour on white: the green border carries the good news (axe measured green text short of AA here). */}
+              <Text fw={700}>{card.qualificationText}</Text>
+            </Paper>
           ) : (
             <Text c="gray.8">Pas de qualification pour le tour suivant.</Text>
           ))}
