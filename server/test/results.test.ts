@@ -133,6 +133,17 @@ describe('results card', () => {
     expect((await get(`/api/chapter/${f.chapterId}`, f.ada.headers)).body.analysis).toBe(true);
   });
 
+  it('locks answers once the scheduled instant has passed, as the flag does', async () => {
+    const f = await gradedChapter({ publishAt: new Date(Date.now() + 3_600_000) });
+    const eve = await pupilOf(f.schoolA.id, 'Eve');
+    const save = (value: string) => inject(t, { method: 'POST', url: '/api/answer', headers: eve.headers, payload: { exerciseId: f.num, answer: value, seq: seq++ } });
+    expect((await save('41')).status).toBe(200);
+    await db().update(chapters).set({ publishAt: new Date(Date.now() - 1000) }).where(eq(chapters.id, f.chapterId));
+    const locked = await save('42');
+    expect(locked.status).toBe(403);
+    expect(locked.body.message).toBe('Les résultats sont publiés : les réponses ne sont plus modifiables.');
+  });
+
   it('leaves rank and qualification out when the chapter does not show them', async () => {
     const f = await gradedChapter({ analysis: true });
     const card = (await get(`/api/results/${f.chapterId}`, f.bob.headers)).body;
