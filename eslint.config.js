@@ -59,6 +59,8 @@ const sharedBetweenPages = {
   // docs/product.md#spec-2 Profile: the pupil chooses centres with the chapter page's own panel (issue 24). It fetches its
   // data itself, so it cannot live in components/; it moves with the chapter page's rework.
   profile: ['./chapter/paper/center-selection-panel.tsx'],
+  // Issue 21: the admin's preview is the pupil's own results card.
+  chapters: ['./chapter/results-card.tsx'],
 };
 
 export default tseslint.config(

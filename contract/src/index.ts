@@ -18,3 +18,4 @@ export * from './numeric.js';
 export * from './errors.js';
 export * from './auth.js';
 export * from './user-import.js';
+export * from './results.js';

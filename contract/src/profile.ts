@@ -15,6 +15,8 @@ export const GRADE_LABELS: Record<Grade, string> = {
   other: 'Autre',
 };
 export const GENDERS = ['male', 'female', 'other'] as const;
+/** French words for a gender, in profiles and exports (issue 21: no raw codes in a spreadsheet). */
+export const GENDER_LABELS: Record<Gender, string> = { male: 'Masculin', female: 'Féminin', other: 'Autre' };
 export const DEFAULT_CHOICES = ['local', 'global'] as const;
 
 export type Grade = (typeof GRADES)[number];

@@ -5,6 +5,7 @@ import { DEFAULT_CHOICES, GENDERS, GRADES } from './profile.js';
 // without zod (decision 56). Re-exported here so `@olympe/contract` and './user.js' keep offering them.
 export {
   DEFAULT_CHOICES,
+  GENDER_LABELS,
   GENDERS,
   GRADE_LABELS,
   GRADES,

@@ -39,6 +39,7 @@ import { sortingRoutes } from './sorting/routes.js';
 import { opsRoutes } from './ops/routes.js';
 import { closePdfPool } from './pdf/pdf-pool.js';
 import { analysisRoutes } from './analysis/routes.js';
+import { resultsRoutes } from './results/routes.js';
 import { sheetRoutes } from './sheets/routes.js';
 import { loggerOptions, observeRequests } from './ops/logging.js';
 
@@ -183,6 +184,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(opsRoutes, { deps });
       await api.register(analysisRoutes, { deps });
       await api.register(sheetRoutes, { deps });
+      await api.register(resultsRoutes, { deps });
     },
     { prefix: '/api' },
   );

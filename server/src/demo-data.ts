@@ -4,6 +4,7 @@ import { seedChaptersDemo } from './chapters/demo.js';
 import { seedAnalysisDemo } from './analysis/demo.js';
 import type { Db } from './db/client.js';
 import type { FileStore } from './files/store.js';
+import { seedResultsDemo } from './results/demo.js';
 import { seedSortingDemo } from './sorting/demo.js';
 import { groupMembers, MEMBERS_GROUP_ID, sessionExtensions, TEACHERS_GROUP_ID, users } from './db/schema.js';
 import { seedDoubleGradingDemo, seedGradingDemo } from './grading/demo.js';
@@ -89,6 +90,8 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
     correctorIds: [member.id, member2.id],
   });
   await seedAnalysisDemo(db, { chapterId: chapters.timedId, pupilIds: pupilIds.slice(-8) });
+  // Issue 21: a published final with rank, percentile and a threshold, the demo pupil's card and certificate.
+  await seedResultsDemo(db, { pupilIds: [...new Set([pupil.id, ...pupilIds.filter((_, i) => i % 5 === 0), ...pupilIds.slice(1, 6)])], graderId: member.id });
   // Extra time (tiers-temps) for one pupil, and an incident extension on the timed chapter (/live).
   await db.update(users).set({ extraTimePercent: 33 }).where(eq(users.id, pupilIds[0]));
   await db.insert(sessionExtensions).values({

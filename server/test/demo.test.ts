@@ -64,5 +64,13 @@ describe('demo data', () => {
     expect(arbitration.body).toHaveLength(1);
     const assignments = await inject(t, { method: 'GET', url: `/api/chapter/${paper._id}/assignments`, headers: second });
     expect(assignments.body.exercises[1].correctors).toHaveLength(1);
+
+    // Issue 21: a published final; the demo pupil reads her card (rank shown, qualified), her teacher the school's results.
+    const final = all.body.find((c: { title: string }) => c.title === 'Coupe Olympe 2025 — Finale');
+    const pupil = { authorization: `Bearer ${tokens['eleve@olympe.demo']}` };
+    const card = await inject(t, { method: 'GET', url: `/api/results/${final._id}`, headers: pupil });
+    expect(card.body).toMatchObject({ total: 17.5, maxTotal: 20, rank: 2, qualified: true, qualificationText: 'Qualifié(e) pour le stage olympique' });
+    const school = await inject(t, { method: 'GET', url: `/api/results/${final._id}/institution`, headers: teacher });
+    expect(school.body.pupils.length).toBeGreaterThan(1);
   });
 });

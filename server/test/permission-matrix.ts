@@ -245,6 +245,19 @@ export const MATRIX: MatrixRow[] = [
     ],
   ),
   r('GET /api/answer/analysis/:chapterId', '/api/answer/analysis/{timed}', '401 403 403 403 403 403 ok'),
+  // Issue 21, results: a published chapter the pupil took (graded); counts for the confirmation dialogs.
+  r('GET /api/answer/auto/:chapterId/count', '/api/answer/auto/{timed}/count', '401 403 403 403 403 403 ok'),
+  r('GET /api/results/:chapterId', '/api/results/{published}', '401 ok ok ok ok ok ok'),
+  r('GET /api/results/:chapterId/preview/:userId', '/api/results/{published}/preview/{pupil}', '401 403 403 403 403 403 ok'),
+  r('GET /api/results/:chapterId/publication', '/api/results/{published}/publication', '401 403 403 403 403 403 ok'),
+  r('PUT /api/results/:chapterId/publication', '/api/results/{published}/publication', '401 403 403 403 403 403 ok', { mode: 'now', showRank: true }),
+  r('GET /api/results/:chapterId/institution', '/api/results/{published}/institution?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r('GET /api/results/:chapterId/institution.xlsx', '/api/results/{published}/institution.xlsx?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r('GET /api/results/:chapterId/certificate.pdf', '/api/results/{published}/certificate.pdf?user={pupil}', '401 ok 403 403 403 403 ok'),
+  r('GET /api/results/:chapterId/certificates.zip', '/api/results/{published}/certificates.zip', '401 403 403 403 403 403 ok'),
+  r('GET /api/results/impact/chapter/:id', '/api/results/impact/chapter/{published}', '401 403 403 403 403 403 ok'),
+  r('GET /api/results/impact/exercise/:id', '/api/results/impact/exercise/{publishedExercise}', '401 403 403 403 403 403 ok'),
+  r('GET /api/results/impact/group/:id', '/api/results/impact/group/{group}', '401 403 403 403 403 403 ok'),
   // Last: relabelling withdraws the pupil's PDF answers the grading rows above use.
   r('POST /api/answer/relabel', '/api/answer/relabel', '401 403 403 403 403 403 ok', { answerId: '{pupilPdfAnswer}' }),
   r('POST /api/answer/relabel/', '/api/answer/relabel/', '401 403 403 403 403 403 ok', { answerId: '{pupilPaperAnswer}' }),
@@ -445,6 +458,15 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     await db.insert(centerRegistrations).values({ chapterId: paper.id, userId: claimant.id, institutionId: schoolA.id });
     claimants[`claimant_${caller}`] = claimant.id;
   }
+  // Issue 21: a chapter whose results are published, open to all, the pupil's copy graded.
+  const [published] = await db.insert(chapters).values({ title: 'Tour publié', analysis: true }).returning();
+  await db.insert(accessGroups).values({ chapterId: published.id, position: 0 });
+  const [publishedExercise] = await db
+    .insert(exercises)
+    .values({ chapterId: published.id, position: 0, title: 'Somme publiée', answerFormat: 'numeric', maxPoints: 2 })
+    .returning();
+  await db.insert(statementVersions).values({ exerciseId: publishedExercise.id, position: 0, content: '…', answer: '3' });
+  await db.insert(answers).values({ userId: pupil.id, exerciseId: publishedExercise.id, answer: '3', seq: 1, grade: '2' });
   const [group, groupToDelete] = await db.insert(groups).values([{ name: 'Stage d’hiver' }, { name: 'Groupe à supprimer' }]).returning();
   await db.insert(groupMembers).values({ groupId: group.id, userId: pupil.id });
 
@@ -501,6 +523,8 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     timed: timed.id,
     paper: paper.id,
     chapterToDelete: chapterToDelete.id,
+    published: published.id,
+    publishedExercise: publishedExercise.id,
     finishable: finishable.id,
     ended: ended.id,
     numeric: numeric.id,

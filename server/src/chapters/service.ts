@@ -5,6 +5,7 @@ import { queueResultsPublished } from '../mail/notifications.js';
 import type { Db, Tx } from '../db/client.js';
 import { accessGroups, chapters, users } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
+import { isChapterPublished } from './publication.js';
 import { matchAccessRule, resolveAccess, type WindowStatus } from './access.js';
 
 type ChapterRow = typeof chapters.$inferSelect;
@@ -16,7 +17,7 @@ export const isChapterStaff = (auth: AuthContext) => auth.isAdmin || auth.isMemb
 const presentSummary = (c: ChapterRow): ChapterSummary => ({
   _id: c.id,
   title: c.title,
-  analysis: c.analysis,
+  analysis: isChapterPublished(c),
   offline: c.offline,
 });
 
@@ -98,7 +99,7 @@ export async function getChapterDetail(db: Db, auth: AuthContext, id: string, no
     _id: chapter.id,
     title: chapter.title,
     offline: chapter.offline,
-    analysis: chapter.analysis,
+    analysis: isChapterPublished(chapter, now),
     headerStudents: chapter.headerStudents,
   };
   if (staff) {
@@ -129,7 +130,9 @@ export async function updateChapter(db: Db, id: string, patch: ChapterPatch): Pr
   await db.transaction(async (tx) => {
     const before = await findChapter(tx, id);
     const { groups, ...fields } = patch;
-    if (Object.keys(fields).length > 0) await tx.update(chapters).set(fields).where(eq(chapters.id, id));
+    // Issue 21: unpublishing also drops a scheduled publication, or the schedule would publish again.
+    const changes = fields.analysis === false ? { ...fields, publishAt: null } : fields;
+    if (Object.keys(changes).length > 0) await tx.update(chapters).set(changes).where(eq(chapters.id, id));
     // Publishing the results (issue 22): who took part hears of it by mail, once.
     if (fields.analysis === true && !before.analysis) await queueResultsPublished(tx, id);
     if (groups) {

@@ -142,6 +142,13 @@ export const chapters = pgTable('chapters', {
   /** Issue 20: each copy graded by two correctors; further apart than the tolerance (points) → arbitration. */
   doubleGrading: boolean('double_grading').notNull().default(false),
   gradingTolerance: doublePrecision('grading_tolerance').notNull().default(0),
+  /** Issue 21: results published by the server itself once this instant has passed (decision on publication). */
+  publishAt: timestamp('publish_at', { withTimezone: true }),
+  /** Issue 21: pupils see their rank, the number of participants and their percentile. */
+  showRank: boolean('show_rank').notNull().default(false),
+  /** Issue 21: points from which a pupil is qualified (null: no qualification), and the words they read. */
+  qualificationThreshold: doublePrecision('qualification_threshold'),
+  qualificationText: text('qualification_text').notNull().default('Qualifié(e) pour le tour suivant'),
   createdAt: createdAt(),
 });
 

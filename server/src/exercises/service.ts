@@ -19,6 +19,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { chapterAccessFor, findChapter, isChapterStaff, type ChapterAccess } from '../chapters/service.js';
 import { windowStatus } from '../chapters/access.js';
+import { isChapterPublished } from '../chapters/publication.js';
 import type { Db, Tx } from '../db/client.js';
 import { exercises, statementVersions } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
@@ -95,10 +96,13 @@ function presentForUser(e: ExerciseWithVersions, userId: string, staff: boolean)
  * Whether a non-staff caller may read the statements now: the window must have opened, and a paper
  * chapter's subject stays off-line until its grades are published. Timed sessions come on top of this.
  */
-function statementsReadable(access: Pick<ChapterAccess, 'staff' | 'status'> & { rule: object | null; chapter: Pick<ChapterAccess['chapter'], 'offline' | 'analysis'> }): boolean {
+function statementsReadable(
+  access: Pick<ChapterAccess, 'staff' | 'status'> & { rule: object | null; chapter: Pick<ChapterAccess['chapter'], 'offline' | 'analysis' | 'publishAt'> },
+  now: Date,
+): boolean {
   if (access.staff) return true;
   if (!access.rule || access.status === 'before') return false;
-  return !access.chapter.offline || access.chapter.analysis;
+  return !access.chapter.offline || isChapterPublished(access.chapter, now);
 }
 
 /** GET /exos/raw/{chapterId}: every exercise with every version and expected answer (admin). */
@@ -215,7 +219,7 @@ export async function getChapterPage(db: Db, auth: AuthContext, chapterId: strin
     _id: chapter.id,
     title: chapter.title,
     offline: chapter.offline,
-    analysis: chapter.analysis,
+    analysis: isChapterPublished(chapter, now),
     headerStudents: chapter.headerStudents,
     exercises: list.map((e) => presentForUser(e, auth.userId, staff)),
     maxTotal: sumPoints(list.filter((e) => e.answerFormat !== 'none').map((e) => e.maxPoints)),
@@ -225,12 +229,12 @@ export async function getChapterPage(db: Db, auth: AuthContext, chapterId: strin
 /** Admins, members and school staff: the chapter's access rules as chapterAccessFor reads them. */
 async function staffReadable(db: Db, auth: AuthContext, chapterId: string, now: Date) {
   const access = await chapterAccessFor(db, auth, chapterId, now);
-  let readable = statementsReadable(access);
+  let readable = statementsReadable(access, now);
   if (!access.staff) {
     // docs/product.md#design-3 Sessions: outside analysis mode, statements only while the session is started with
     // time left; this also refuses callers whose profile is incomplete (403).
     const session = await getChapterSessionState(db, auth, chapterId);
-    readable &&= access.chapter.analysis || session.status === 'started';
+    readable &&= isChapterPublished(access.chapter, now) || session.status === 'started';
   }
   return { chapter: access.chapter, readable, staff: access.staff };
 }
@@ -244,6 +248,6 @@ async function pupilReadable(db: Db, auth: AuthContext, chapterId: string, now: 
   const chapter = await findChapter(db, chapterId);
   const ctx = await loadChapterContext(db, auth, chapterId, now);
   const status = ctx.rule ? windowStatus(ctx.rule, now) : null;
-  const readable = statementsReadable({ chapter, staff: false, rule: ctx.rule, status }) && (chapter.analysis || ctx.state.status === 'started');
+  const readable = statementsReadable({ chapter, staff: false, rule: ctx.rule, status }, now) && (ctx.chapter.analysis || ctx.state.status === 'started');
   return { chapter, readable, staff: false };
 }

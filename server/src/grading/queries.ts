@@ -25,12 +25,14 @@ export interface ChapterOptionsRow {
   title: string;
   offline: boolean;
   analysis: boolean;
+  /** Issue 21: the scheduled publication, epoch milliseconds (see isChapterPublished). */
+  publish_ms: number | null;
   anonymous_grading: boolean;
   double_grading: boolean;
   grading_tolerance: number;
 }
 
-export const chapterOptionsColumns = sql`c.id, c.title, c.offline, c.analysis, c.anonymous_grading, c.double_grading, c.grading_tolerance`;
+export const chapterOptionsColumns = sql`c.id, c.title, c.offline, c.analysis, (extract(epoch FROM c.publish_at) * 1000)::float8 AS publish_ms, c.anonymous_grading, c.double_grading, c.grading_tolerance`;
 
 export interface GradingRow {
   id: string;

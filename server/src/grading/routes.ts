@@ -3,6 +3,7 @@ import {
   assignmentsSaveSchema,
   assignmentsSchema,
   answerHistorySchema,
+  autoCorrectionCountSchema,
   autoCorrectionSchema,
   gradeConflictSchema,
   gradeSavedSchema,
@@ -20,6 +21,7 @@ import type { Deps } from '../deps.js';
 import { getAssignments, saveAssignments } from './assignments.js';
 import {
   autoCorrectChapter,
+  countAutoCorrection,
   countUnlabeled,
   getAnswerHistory,
   getGradingTable,
@@ -73,6 +75,13 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     '/answer/auto/:chapterId',
     { preHandler: requireRole('admin'), schema: { tags, params: chapterIdParams, response: { 200: autoCorrectionSchema } } },
     async (request) => autoCorrectChapter(deps.db, authOf(request), request.params.chapterId),
+  );
+
+  // Issue 21: the count the confirmation dialog shows before a run (« 1 234 copies seront notées »).
+  app.get(
+    '/answer/auto/:chapterId/count',
+    { preHandler: requireRole('admin'), schema: { tags, params: chapterIdParams, response: { 200: autoCorrectionCountSchema } } },
+    async (request) => countAutoCorrection(deps.db, request.params.chapterId),
   );
 
   app.get(

@@ -35,6 +35,7 @@ import { audit } from '../db/audit.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { pickVersionIndex } from '../exercises/versions.js';
 import { autoGrade } from './autocorrect.js';
+import { isChapterPublished } from '../chapters/publication.js';
 import { deskRole, doubleFinal, doubleStatus, visibleGradings } from './double.js';
 import {
   assignmentsOf,
@@ -168,7 +169,7 @@ export async function getGradingTable(db: Db, auth: AuthContext, chapterId: stri
       _id: chapter.id,
       title: chapter.title,
       offline: chapter.offline,
-      analysis: chapter.analysis,
+      analysis: isChapterPublished({ analysis: chapter.analysis, publishAt: chapter.publish_ms }),
       anonymousGrading: chapter.anonymous_grading,
       doubleGrading: chapter.double_grading,
       gradingTolerance: chapter.grading_tolerance,
@@ -328,7 +329,7 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string
       desk.items = result.items ?? [];
       if (current.grade === null && desk.role !== 'done') await claimAnswer(db, auth.userId, current.id);
     }
-  } else if (current && head.analysis) {
+  } else if (current && isChapterPublished({ analysis: head.analysis, publishAt: head.publish_ms })) {
     // Allow-list for pupils: never the grader, the hidden flag or the version.
     result = { grade: current.grade, grade_comment: current.grade_comment ?? '' };
   }
@@ -720,16 +721,8 @@ export async function countUnlabeled(db: Db, chapterId: string): Promise<{ count
   return { count: Number(row.count) };
 }
 
-const AUTO_BATCH = 5_000;
-
-/**
- * POST /answer/auto/{chapterId} (docs/product.md#design-3 Auto-correction): every numeric exercise's current
- * answer against the pupil's version's expected answer: maxPoints correct (issue 20), 0 wrong, empty untouched.
- * Never overwrites a person's grade: only ungraded answers and earlier automatic grades (grader
- * null) are written, and the UPDATE re-checks it, so a corrector saving meanwhile wins. Each
- * change is audited under the admin who ran it.
- */
-export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: string): Promise<AutoCorrectionResult> {
+/** What « Correction automatique » would write now (null: no numeric exercise); the run and its count share it. */
+async function planAutoCorrection(db: Db, chapterId: string) {
   await loadChapter(db, chapterId);
   const versions = await rows<{ exercise_id: string; answers: Array<string | null>; max_points: number }>(
     db,
@@ -740,9 +733,7 @@ export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: s
   );
   const expectedOf = new Map(versions.map((v) => [v.exercise_id, v.answers]));
   const maxOf = new Map(versions.map((v) => [v.exercise_id, v.max_points]));
-  if (expectedOf.size === 0) {
-    return { message: 'Correction automatique : ce chapitre n’a pas d’exercice numérique.', graded: 0, unchanged: 0 };
-  }
+  if (expectedOf.size === 0) return null;
   const ids = [...expectedOf.keys()];
   const current = await rows<{ id: string; user_id: string; exercise_id: string; answer: string; grade: string | null }>(
     db,
@@ -764,6 +755,27 @@ export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: s
     const grade = right === null ? null : right === '1' ? String(maxOf.get(a.exercise_id)!) : '0';
     if (grade !== null && grade !== a.grade) changes.push({ id: a.id, old: a.grade, new: grade });
   }
+  return { changes, current };
+}
+
+/** GET /answer/auto/{chapterId}/count (issue 21): how many copies a run would grade, for the confirmation dialog. */
+export async function countAutoCorrection(db: Db, chapterId: string): Promise<{ count: number }> {
+  return { count: (await planAutoCorrection(db, chapterId))?.changes.length ?? 0 };
+}
+
+const AUTO_BATCH = 5_000;
+
+/**
+ * POST /answer/auto/{chapterId} (docs/product.md#design-3 Auto-correction): every numeric exercise's current
+ * answer against the pupil's version's expected answer: maxPoints correct (issue 20), 0 wrong, empty untouched.
+ * Never overwrites a person's grade: only ungraded answers and earlier automatic grades (grader
+ * null) are written, and the UPDATE re-checks it, so a corrector saving meanwhile wins. Each
+ * change is audited under the admin who ran it.
+ */
+export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: string): Promise<AutoCorrectionResult> {
+  const plan = await planAutoCorrection(db, chapterId);
+  if (!plan) return { message: 'Correction automatique : ce chapitre n’a pas d’exercice numérique.', graded: 0, unchanged: 0 };
+  const { changes, current } = plan;
   const now = new Date().toISOString();
   let graded = 0;
   await db.transaction(async (tx) => {

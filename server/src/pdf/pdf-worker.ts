@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { decodePDFRawStream, ParseSpeeds, PDFDocument, type PDFRawStream } from 'pdf-lib';
+import { renderCertificates, type CertificateData, type RenderedCertificate } from '../results/certificate.js';
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { splitDocument, type SplitPart } from '../sorting/split.js';
 import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWithin } from './inflate-guard.js';
@@ -13,7 +14,8 @@ import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWith
 export type PdfTask =
   | { kind: 'inspect'; bytes: Uint8Array }
   | { kind: 'split'; bytes: Uint8Array; parts: SplitPart[] }
-  | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string };
+  | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string }
+  | { kind: 'certificates'; certificates: CertificateData[] };
 
 export type PdfRefusal = 'bomb' | 'unreadable';
 
@@ -21,6 +23,7 @@ export type PdfOutcome =
   | { ok: true; pages: number; sha256: string }
   | { ok: true; parts: Array<{ bytes: Uint8Array; pages: number }> }
   | { ok: true; readings: PageReading[] }
+  | { ok: true; certificates: RenderedCertificate[] }
   | { ok: false; refused: PdfRefusal };
 
 interface ByteStreamClass {
@@ -63,6 +66,8 @@ export async function loadWithinBudget(bytes: Uint8Array, opts: { prescan?: bool
 }
 
 export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
+  // Issue 21: certificates are written, not parsed; here so that 10,000 of them never hold the event loop.
+  if (task.kind === 'certificates') return { ok: true, certificates: await renderCertificates(task.certificates) };
   let doc: PDFDocument;
   try {
     doc = await loadWithinBudget(task.bytes);

@@ -1,6 +1,7 @@
 import { isProfileComplete, type SessionStateView } from '@olympe/contract';
 import { authColumnsSql, type AuthContext } from '../auth/context.js';
 import { matchAccessRule } from '../chapters/access.js';
+import { isChapterPublished } from '../chapters/publication.js';
 import { queryRows, type Db } from '../db/client.js';
 import { chapterSessions, focusEvents } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
@@ -54,6 +55,7 @@ interface ContextRow {
   title: string;
   offline: boolean;
   analysis: boolean;
+  publish_ms: number | null;
   exercise_id: string | null;
   answer_format: string | null;
   user_id: string | null;
@@ -98,13 +100,16 @@ const callerColumnsSql = `u.id AS user_id, u.first_name, u.last_name, u.gender, 
         'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
       FROM access_groups g WHERE g.chapter_id = c.id) AS rules`;
 
+/** The scheduled publication (issue 21), as epoch milliseconds like every instant of these rows. */
+const PUBLISH_MS_SQL = '(extract(epoch FROM c.publish_at) * 1000)::float8 AS publish_ms';
+
 const callerJoinsSql = (user: string) => `LEFT JOIN users u ON u.id = ${user}
   LEFT JOIN institutions i ON i.id = u.institution_id
   LEFT JOIN chapter_sessions s ON s.chapter_id = c.id AND s.user_id = ${user}`;
 
 /** The chapter's context for a chapter call (GET/POST /chapter/start, events, answers): $1 user, $2 chapter. */
 const CHAPTER_CONTEXT_SQL = `
-  SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, NULL::uuid AS exercise_id, NULL::text AS answer_format,
+  SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, ${PUBLISH_MS_SQL}, NULL::uuid AS exercise_id, NULL::text AS answer_format,
     ${callerColumnsSql}
   FROM chapters c
   ${callerJoinsSql('$1::uuid')}
@@ -132,7 +137,7 @@ async function queryContext(db: Db, auth: AuthContext, target: { chapterId: stri
  * its text) to re-check a memoised decision inside the insert statement itself.
  */
 export const exerciseContextSql = (user: string, exercise: string, actor: string) => `
-  SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, e.id AS exercise_id, e.answer_format,
+  SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, ${PUBLISH_MS_SQL}, e.id AS exercise_id, e.answer_format,
     ${callerColumnsSql},
     ${authColumnsSql(actor)}
   FROM exercises e JOIN chapters c ON c.id = e.chapter_id
@@ -208,7 +213,9 @@ export async function loadExerciseContext(
 }
 
 function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContext {
-  const chapter: ChapterInfo = { id: row.chapter_id, title: row.title, offline: row.offline, analysis: row.analysis };
+  // Issue 21: `analysis` here means "published", scheduled publication included.
+  const analysis = isChapterPublished({ analysis: row.analysis, publishAt: row.publish_ms }, now);
+  const chapter: ChapterInfo = { id: row.chapter_id, title: row.title, offline: row.offline, analysis };
   if (isStaff(auth)) {
     const accessProfile = { gender: row.gender, grade: row.grade, birthDate: row.birth_date };
     return {

@@ -24,6 +24,7 @@ import {
 import { ExerciseCard } from './exercise-card';
 import { FINISH_LABEL, FinishConfirmModal } from './finish-confirm-modal';
 import { ReceiptPanel } from './receipt-panel';
+import { PupilResults, SchoolResults } from './results-panel';
 import { StartConfirmModal } from './start-confirm-modal';
 import { PaperPanel } from './paper';
 import { RichText } from './rich-text';
@@ -58,6 +59,9 @@ export const UNSENT_BEFORE_FINISH = 'Des réponses n’ont pas encore été envo
 
 function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: string; userId: string; extraTimePercent: number }) {
   const client = useQueryClient();
+  const { roles } = useSession();
+  const isStaff = roles.isAdmin || roles.isMember || roles.isTeacher;
+  const isTeacher = roles.isTeacher && !roles.isAdmin;
   const queue = useAnswerQueue(userId);
   const stateQuery = useQuery({ queryKey: sessionKeys.state(chapterId), queryFn: () => fetchSessionState(chapterId) });
   const pageQuery = useQuery({ queryKey: exerciseKeys.page(chapterId), queryFn: () => fetchChapterPage(chapterId) });
@@ -137,6 +141,9 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
         </Paper>
       )}
       {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
+      {/* Issue 21: once published, the pupil's results card and certificate; school staff their pupils' results. */}
+      {page.analysis && !isStaff && <PupilResults chapterId={chapterId} title={page.title} />}
+      {page.analysis && isTeacher && <SchoolResults chapterId={chapterId} title={page.title} />}
       {remaining !== null && remaining > 0 && (
         // Stays under the header while the pupil scrolls through the exercises (a phone shows one at a time).
         <Box py={4} bg="var(--mantine-color-body)" style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}>

@@ -9,9 +9,22 @@ import { paths } from '../../config/paths';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
-import { planChapterSave, rowOf, runChapterSave } from './plan-save';
+import { planChapterSave, rowOf, runChapterSave, type ChapterRow } from './plan-save';
 import { PageHeading } from '../../components/page-heading';
 import { GradingOptionsDialog } from './grading-options-dialog';
+import { PublicationDialog } from './publication-dialog';
+import { useDeletionImpact } from '../../api/results';
+import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
+import type { DeletionImpact } from '@olympe/contract';
+
+/** What deleting a chapter takes with it, said before (issue 21). */
+export function chapterDeletionMessage(name: string, impact: DeletionImpact): string {
+  const what =
+    impact.answers === 0
+      ? `ses ${countOf(impact.exercises, 'exercice')} (aucune copie)`
+      : `ses ${countOf(impact.exercises, 'exercice')}, ${countOf(impact.answers, 'copie')} de ${countOf(impact.pupils, 'élève')} et ${countOf(impact.grades, 'note')}`;
+  return `« ${name} » sera supprimé à l’enregistrement avec ${what}.`;
+}
 
 /** docs/product.md#spec-2 "Chapter management (/chapters)": editable titles and flags, delete, add, links, save. */
 export function ChaptersPage() {
@@ -24,6 +37,10 @@ export function ChaptersPage() {
   });
   // Issue 20: the grading options (anonymous, double correction) of one saved chapter, in a dialog.
   const [optionsOf, setOptionsOf] = useState<{ id: string; name: string } | null>(null);
+  // Issue 21: publication in a dialog; a saved chapter's deletion confirmed with what goes with it.
+  const [publicationOf, setPublicationOf] = useState<{ id: string; name: string; mode?: 'now' | 'unpublished' } | null>(null);
+  const [deleting, setDeleting] = useState<{ row: ChapterRow; name: string } | null>(null);
+  const impact = useDeletionImpact('chapter', deleting?.row._id ?? null);
 
   const paperIds = new Set((query.data ?? []).filter((c) => c.offline).map((c) => c._id));
   const title = 'Gestion des chapitres';
@@ -90,13 +107,23 @@ export function ChaptersPage() {
                   <Checkbox
                     aria-label={`Notes publiées : ${name}`}
                     checked={row.analysis}
-                    onChange={(e) => update(row.key, { analysis: e.currentTarget.checked })}
+                    onChange={(e) => {
+                      const checked = e.currentTarget.checked;
+                      // Issue 21: a saved chapter is published or withdrawn through its dialog, confirmed with counts.
+                      if (row._id) setPublicationOf({ id: row._id, name, mode: checked ? 'now' : 'unpublished' });
+                      else update(row.key, { analysis: checked });
+                    }}
                   />
                 </Table.Td>
                 <Table.Td>
                   <Group gap="sm" wrap="nowrap">
                     <Tooltip label="Supprimer">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Supprimer le chapitre ${name}`} onClick={() => remove(row)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Supprimer le chapitre ${name}`}
+                        onClick={() => (row._id ? setDeleting({ row, name }) : remove(row))}
+                      >
                         <IconTrash size={18} aria-hidden="true" />
                       </ActionIcon>
                     </Tooltip>
@@ -107,6 +134,9 @@ export function ChaptersPage() {
                         </Anchor>
                         <Anchor component="button" type="button" onClick={() => setOptionsOf({ id: row._id!, name })} aria-label={`Options de correction du chapitre ${name}`}>
                           Correction
+                        </Anchor>
+                        <Anchor component="button" type="button" onClick={() => setPublicationOf({ id: row._id!, name })} aria-label={`Publication des résultats du chapitre ${name}`}>
+                          Publication
                         </Anchor>
                         <Anchor component={Link} to={paths.access(row._id)} aria-label={`Accès au chapitre ${name}`}>
                           Accès
@@ -137,6 +167,21 @@ export function ChaptersPage() {
         </Table.Tbody>
       </Table>
       {optionsOf ? <GradingOptionsDialog chapterId={optionsOf.id} name={optionsOf.name} onClose={() => setOptionsOf(null)} /> : null}
+      {publicationOf ? (
+        <PublicationDialog chapterId={publicationOf.id} name={publicationOf.name} initialMode={publicationOf.mode} onClose={() => setPublicationOf(null)} />
+      ) : null}
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Supprimer ce chapitre ?"
+        message={deleting && impact.data ? chapterDeletionMessage(deleting.name, impact.data) : null}
+        confirmLabel="Supprimer"
+        danger
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) remove(deleting.row);
+          setDeleting(null);
+        }}
+      />
       <Group>
         <Button variant="default" onClick={addChapter}>
           Ajouter un chapitre

@@ -19,6 +19,8 @@ import { useEditableTable } from '../../hooks/use-editable-table';
 import { draftOf, hasChanges, newExercise, newVersion, planExerciseSave } from './plan-save';
 import { PageHeading } from '../../components/page-heading';
 import { SchemeEditor } from './scheme-editor';
+import { useDeletionImpact } from '../../api/results';
+import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 
 const formatOptions = ANSWER_FORMATS.map((f) => ({ value: f, label: ANSWER_FORMAT_LABELS[f] }));
 
@@ -37,6 +39,9 @@ export function ExosPage() {
     deletedOf: (d) => d._id,
   });
   const [downloading, setDownloading] = useState(false);
+  // Issue 21: a saved exercise's deletion is confirmed with the copies and grades that go with it.
+  const [deleting, setDeleting] = useState<(typeof drafts)[number] | null>(null);
+  const impact = useDeletionImpact('exercise', deleting?._id ?? null);
 
   const plan = useMemo(() => planExerciseSave(drafts, deleted), [drafts, deleted]);
   const dirty = 'error' in plan || hasChanges(plan);
@@ -221,7 +226,7 @@ export function ExosPage() {
                 </Table.Td>
                 <Table.Td>
                   <Tooltip label="Supprimer l’exercice">
-                    <ActionIcon variant="subtle" color="red" aria-label={`Supprimer l’exercice ${n} (${d.title})`} onClick={() => removeExercise(d)}>
+                    <ActionIcon variant="subtle" color="red" aria-label={`Supprimer l’exercice ${n} (${d.title})`} onClick={() => (d._id ? setDeleting(d) : removeExercise(d))}>
                       <IconTrash size={18} aria-hidden="true" />
                     </ActionIcon>
                   </Tooltip>
@@ -247,6 +252,22 @@ export function ExosPage() {
           Télécharger le sujet (LaTeX)
         </Button>
       </Group>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Supprimer cet exercice ?"
+        message={
+          deleting && impact.data
+            ? `« ${deleting.title} » sera supprimé à l’enregistrement${impact.data.answers > 0 ? ` avec ${countOf(impact.data.answers, 'copie')} de ${countOf(impact.data.pupils, 'élève')} et ${countOf(impact.data.grades, 'note')}` : ' (aucune copie)'}.`
+            : null
+        }
+        confirmLabel="Supprimer"
+        danger
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) removeExercise(deleting);
+          setDeleting(null);
+        }}
+      />
     </Stack>
   );
 }

@@ -5,7 +5,7 @@ import type { GradingTable } from '@olympe/contract';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { NO_ROLES } from '../../session/roles';
 import { renderWithProviders } from '../../test/render';
-import { GraderPage } from './grader-page';
+import { autoCorrectionMessage, GraderPage } from './grader-page';
 
 const api = vi.hoisted(() => ({
   fetchGradingTable: vi.fn(),
@@ -16,6 +16,10 @@ const api = vi.hoisted(() => ({
 vi.mock('../../api/grading', () => ({
   ...api,
   gradingKeys: { table: (id: string) => ['t', id], unlabeled: (id: string) => ['u', id] },
+}));
+const results = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../api/results', () => ({
+  useAutoCorrectionCount: (_id: string, enabled: boolean) => ({ data: enabled ? results.count : undefined }),
 }));
 
 const TABLE: GradingTable = {
@@ -79,10 +83,23 @@ describe('GraderPage', () => {
     expect(api.selectNextAnswer).toHaveBeenCalledWith('e2');
   });
 
-  it('runs the automatic correction for admins and reloads the table', async () => {
+  it('asks with the count of copies before the automatic correction, then runs it and reloads the table', async () => {
     api.runAutoCorrection.mockResolvedValue({ message: 'ok', graded: 1, unchanged: 0 });
+    results.count = 1234;
     setup(true);
     fireEvent.click(await screen.findByRole('button', { name: /Correction automatique/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lancer la correction automatique ?' });
+    // The matcher folds spaces; the message itself keeps French no-break spaces.
+    expect(await within(dialog).findByText(/^1 234 copies seront notées/)).toBeTruthy();
+    expect(autoCorrectionMessage(1234)).toMatch(/^1\u202f234\u00a0copies seront notées/);
+    expect(autoCorrectionMessage(1)).toMatch(/^1\u00a0copie sera notée/);
+    expect(api.runAutoCorrection).not.toHaveBeenCalled();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.runAutoCorrection).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('button', { name: /Correction automatique/ }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Lancer la correction' }));
     await waitFor(() => expect(api.fetchGradingTable).toHaveBeenCalledTimes(2));
     expect(api.runAutoCorrection).toHaveBeenCalledWith('c1');
   });

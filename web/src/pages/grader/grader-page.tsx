@@ -27,6 +27,8 @@ import {
   type GradingRow,
 } from './grading-table';
 import { PageHeading } from '../../components/page-heading';
+import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
+import { useAutoCorrectionCount } from '../../api/results';
 import { ArbitrationList, AssignmentsPanel, CorrectorProgressLine, ProgressCounts } from './marks-sections';
 
 /** docs/product.md#spec-9: grading table height is the window height minus 200 px. */
@@ -53,6 +55,12 @@ const cellLinkStyle: CSSProperties = {
   textAlign: 'center',
   textDecoration: 'none',
 };
+
+/** « 1 234 copies seront notées » (issue 21); the grades given by a person are never touched. */
+export function autoCorrectionMessage(count: number): string {
+  if (count === 0) return 'Aucune copie ne sera notée : toutes les réponses numériques sont déjà notées.';
+  return `${countOf(count, 'copie')} ${count > 1 ? 'seront notées' : 'sera notée'} (réponses numériques ; les notes données par un correcteur ne changent pas).`;
+}
 
 /** docs/product.md#spec-2 "Correction : {title}" (/grader/{id}). */
 export function GraderPage() {
@@ -104,6 +112,9 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
     onError: (error) => console.error(error),
   });
 
+  // Issue 21: the run is confirmed with the number of copies it will grade.
+  const [confirmAuto, setConfirmAuto] = useState(false);
+  const autoCount = useAutoCorrectionCount(chapterId, confirmAuto);
   const [selecting, setSelecting] = useState<string | null>(null);
   const openNext = useCallback(
     async (exerciseId: string) => {
@@ -217,13 +228,25 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
               variant="light"
               leftSection={<IconRobot size={16} aria-hidden="true" />}
               loading={auto.isPending}
-              onClick={() => auto.mutate()}
+              onClick={() => setConfirmAuto(true)}
             >
               Correction automatique
             </Button>
           </>
         )}
       </Group>
+      <ConfirmDialog
+        opened={confirmAuto}
+        title="Lancer la correction automatique ?"
+        message={autoCount.data === undefined ? null : autoCorrectionMessage(autoCount.data)}
+        confirmLabel="Lancer la correction"
+        loading={auto.isPending}
+        onCancel={() => setConfirmAuto(false)}
+        onConfirm={() => {
+          setConfirmAuto(false);
+          auto.mutate();
+        }}
+      />
       {table.progress && table.chapter.doubleGrading ? <ProgressCounts exercises={exercises} progress={table.progress} /> : null}
       {table.correctors && table.correctors.length > 0 ? <CorrectorProgressLine correctors={table.correctors} /> : null}
       {roles.isAdmin && table.chapter.doubleGrading ? <ArbitrationList chapterId={chapterId} /> : null}

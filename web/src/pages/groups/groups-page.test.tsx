@@ -18,14 +18,18 @@ function setup() {
 describe('GroupsPage', () => {
   beforeEach(() => {
     http.calls = [];
-    http.get.mockReset().mockResolvedValue({
-      data: [
-        { _id: 't', name: 'teachers' },
-        { _id: 'm', name: 'members' },
-        { _id: 's', name: 'Stage' },
-        { _id: 'c', name: 'Club' },
-      ],
-    });
+    http.get.mockReset().mockImplementation(async (url: string) =>
+      url.startsWith('/results/impact/group/')
+        ? { data: { members: 3 } }
+        : {
+            data: [
+              { _id: 't', name: 'teachers' },
+              { _id: 'm', name: 'members' },
+              { _id: 's', name: 'Stage' },
+              { _id: 'c', name: 'Club' },
+            ],
+          },
+    );
     // Each save call is noted by what it does: « create name », « rename id name », « delete id ».
     http.post.mockReset().mockImplementation(async (_url: string, { name }: { name: string }) => {
       http.calls.push(`create ${name}`);
@@ -53,6 +57,10 @@ describe('GroupsPage', () => {
     setup();
     fireEvent.change(await screen.findByLabelText('Nom du groupe Stage'), { target: { value: 'Stage 2026' } });
     fireEvent.click(screen.getByRole('button', { name: 'Supprimer le groupe Club' }));
+    // Issue 21: confirmed with the number of members who leave it.
+    expect(await screen.findByText(/^Le groupe « Club » sera supprimé à l’enregistrement : 3 membres le quittent\./)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Supprimer' }));
+    await waitFor(() => expect(screen.queryByLabelText('Nom du groupe Club')).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Ajouter un groupe' }));
     expect((screen.getByLabelText('Nom du groupe (nouveau)') as HTMLInputElement).value).toBe('Nouveau groupe');
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));

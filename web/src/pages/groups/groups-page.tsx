@@ -8,6 +8,9 @@ import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
 import { planGroupSave, type GroupRow } from './plan-save';
 import { PageHeading } from '../../components/page-heading';
+import { useGroupImpact } from '../../api/results';
+import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
+import { useState } from 'react';
 
 /** docs/product.md#spec-2 "Groups (/groups)": editable names, delete per row, add, link to members, save. */
 export function GroupsPage() {
@@ -18,6 +21,10 @@ export function GroupsPage() {
     toRows: (groups) => groups.map((g): GroupRow => ({ key: g._id, _id: g._id, name: g.name, savedName: g.name })),
     deletedOf: (row) => (row._id ? { _id: row._id, name: row.savedName ?? row.name } : undefined),
   });
+
+  // Issue 21: a saved group's deletion is confirmed with its number of members.
+  const [deleting, setDeleting] = useState<GroupRow | null>(null);
+  const impact = useGroupImpact(deleting?._id ?? null);
 
   // The loader alone: the title comes with the table (the other table pages show it above the loader).
   if (query.isPending) {
@@ -90,7 +97,7 @@ export function GroupsPage() {
                       color="red"
                       aria-label={`Supprimer le groupe ${row.name}`}
                       disabled={system}
-                      onClick={() => remove(row)}
+                      onClick={() => (row._id ? setDeleting(row) : remove(row))}
                     >
                       <IconTrash size={18} aria-hidden="true" />
                     </ActionIcon>
@@ -109,6 +116,22 @@ export function GroupsPage() {
           Enregistrer
         </Button>
       </Group>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Supprimer ce groupe ?"
+        message={
+          deleting && impact.data
+            ? `Le groupe « ${deleting.savedName ?? deleting.name} » sera supprimé à l’enregistrement : ${countOf(impact.data.members, 'membre')} ${impact.data.members > 1 ? 'le quittent' : 'le quitte'}. Les comptes, les copies et les notes restent.`
+            : null
+        }
+        confirmLabel="Supprimer"
+        danger
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) remove(deleting);
+          setDeleting(null);
+        }}
+      />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_CHOICES, GENDERS, GRADE_LABELS, GRADES, type DefaultChoice, type Gender, type Grade, type User } from '@olympe/contract';
+import { DEFAULT_CHOICES, GENDER_LABELS, GENDERS, GRADE_LABELS, GRADES, type DefaultChoice, type Gender, type Grade, type User } from '@olympe/contract';
 import type { ProfileUpdate } from '../../api/auth';
 import type { Roles } from '../../session/roles';
 
@@ -16,7 +16,6 @@ export interface ProfileValues {
   institution: { _id: string; name: string } | null;
 }
 
-export const GENDER_LABELS: Record<Gender, string> = { male: 'Masculin', female: 'Féminin', other: 'Autre' };
 export const DEFAULT_CHOICE_LABELS: Record<DefaultChoice, string> = {
   local: 'Passer l’épreuve dans mon établissement',
   global: 'Passer l’épreuve dans un centre ouvert à tous',

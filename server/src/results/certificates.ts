@@ -1,0 +1,108 @@
+import { formatFrenchDate, formatTotal, parisDateOf, RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
+import { sql } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import { isChapterPublished } from '../chapters/publication.js';
+import type { Db } from '../db/client.js';
+import { rows } from '../db/query.js';
+import { forbidden } from '../errors.js';
+import { renderCertificatesInWorker } from '../pdf/pdf-pool.js';
+import type { CertificateData } from './certificate.js';
+import { loadChapterResults, type ChapterResults } from './service.js';
+import { ZipStreamWriter } from './zip-stream.js';
+
+export const NOT_A_PARTICIPANT_MESSAGE = 'Aucune participation à cette épreuve : pas d’attestation.';
+
+/** Certificates per worker task: small enough to stream steadily, large enough to keep the threads busy. */
+const BATCH = 250;
+
+interface Holder {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  institution: string | null;
+}
+
+function certificateOf(results: ChapterResults, holder: Holder, now: Date): CertificateData {
+  const total = results.totals.get(holder.id) ?? 0;
+  const threshold = results.chapter.qualificationThreshold;
+  return {
+    firstName: holder.first_name ?? '',
+    lastName: holder.last_name ?? '',
+    institution: holder.institution,
+    chapterTitle: results.chapter.title,
+    total: formatTotal(total, results.maxTotal),
+    qualification: threshold !== null && total >= threshold ? results.chapter.qualificationText : null,
+    issuedOn: formatFrenchDate(parisDateOf(now)),
+  };
+}
+
+function holdersOf(db: Db, ids: readonly string[]): Promise<Holder[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return rows<Holder>(
+    db,
+    sql`SELECT u.id, u.first_name, u.last_name, i.name AS institution
+        FROM users u LEFT JOIN institutions i ON i.id = u.institution_id
+        WHERE u.id = ANY(${`{${ids.join(',')}}`}::uuid[]) ORDER BY u.last_name, u.first_name, u.id`,
+  );
+}
+
+/**
+ * GET /results/{chapterId}/certificate.pdf: the caller's own certificate once published; `user`
+ * names another pupil, which only an admin may (403 otherwise). Written in the PDF worker pool.
+ */
+export async function ownCertificate(db: Db, auth: AuthContext, chapterId: string, user?: string, now = new Date()) {
+  const target = user ?? auth.userId;
+  if (target !== auth.userId && !auth.isAdmin) throw forbidden('Vous ne pouvez télécharger que votre propre attestation.');
+  const results = await loadChapterResults(db, chapterId);
+  if (!auth.isAdmin && !isChapterPublished(results.chapter, now)) throw forbidden(RESULTS_NOT_PUBLISHED_MESSAGE);
+  if (!results.totals.has(target)) throw forbidden(NOT_A_PARTICIPANT_MESSAGE);
+  const [holder] = await holdersOf(db, [target]);
+  const [rendered] = await renderCertificatesInWorker([certificateOf(results, holder, now)]);
+  return { bytes: rendered.bytes, fileName: certificateFileName(results.chapter.title) };
+}
+
+/** « Attestation - Tour 1.pdf », without characters a file system refuses. */
+export function certificateFileName(title: string): string {
+  const base = title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  return `Attestation - ${base || 'épreuve'}.pdf`;
+}
+
+const entryName = (index: number, h: Holder) =>
+  `${String(index + 1).padStart(5, '0')} ${`${h.last_name ?? ''} ${h.first_name ?? ''}`.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim()}.pdf`;
+
+/**
+ * GET /results/{chapterId}/certificates.zip (admins): every participant's certificate, rendered by
+ * batches in the worker pool (two batches in flight, one per thread) and streamed as they come.
+ * The chapter is loaded first, so that an unknown one is a 404 before any byte is sent.
+ */
+export async function chapterCertificatesZip(db: Db, chapterId: string, now = new Date()) {
+  const results = await loadChapterResults(db, chapterId);
+  const holders = await holdersOf(db, [...results.totals.keys()]);
+  return { title: results.chapter.title, chunks: zipChunks(results, holders, now) };
+}
+
+function zipChunks(results: ChapterResults, holders: Holder[], now: Date): AsyncGenerator<Buffer> {
+  return zipCertificates(holders.map((h, i) => ({ name: entryName(i, h), data: certificateOf(results, h, now) })));
+}
+
+/**
+ * The ZIP of certificates, as chunks: batches rendered in the PDF worker pool (two in flight, one
+ * per thread), each written out as soon as it is back. bench/certificates measures it.
+ */
+export async function* zipCertificates(entries: ReadonlyArray<{ name: string; data: CertificateData }>): AsyncGenerator<Buffer> {
+  const batches: Array<typeof entries> = [];
+  for (let i = 0; i < entries.length; i += BATCH) batches.push(entries.slice(i, i + BATCH));
+  const render = (batch: typeof entries) => {
+    const p = renderCertificatesInWorker(batch.map((e) => e.data));
+    p.catch(() => undefined); // awaited below; this keeps a batch failing while another is awaited from being "unhandled"
+    return p;
+  };
+  const pending = batches.slice(0, 2).map(render);
+  const zip = new ZipStreamWriter();
+  for (let b = 0; b < batches.length; b++) {
+    const rendered = await pending[b];
+    if (b + 2 < batches.length) pending.push(render(batches[b + 2]));
+    yield Buffer.concat(rendered.map((r, i) => zip.entry(batches[b][i].name, r.bytes, r.crc)));
+  }
+  yield zip.end();
+}

@@ -1,0 +1,253 @@
+import {
+  RESULTS_NOT_PUBLISHED_MESSAGE,
+  sumPoints,
+  type DeletionImpact,
+  type Publication,
+  type PublicationUpdate,
+} from '@olympe/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { AuthContext } from '../auth/context.js';
+import { isChapterPublished } from '../chapters/publication.js';
+import { chapterAccessFor, findChapter } from '../chapters/service.js';
+import { audit } from '../db/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { one, rows } from '../db/query.js';
+import { chapters } from '../db/schema.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { queueResultsPublished } from '../mail/notifications.js';
+import { Ranking, roundTotal } from './ranking.js';
+
+type ChapterRow = typeof chapters.$inferSelect;
+
+export interface ResultExerciseRow {
+  id: string;
+  title: string;
+  maxPoints: number;
+}
+
+export interface GradeCell {
+  grade: string | null;
+  comment: string;
+}
+
+/** A chapter's results as the presenters need them: its answerable exercises, every participant's total, and the ranking. */
+export interface ChapterResults {
+  chapter: ChapterRow;
+  exercises: ResultExerciseRow[];
+  maxTotal: number;
+  /** Participants: who has a current answer to one of the chapter's answerable exercises. */
+  totals: Map<string, number>;
+  ranking: Ranking;
+}
+
+/** The current answers of a chapter's answerable exercises (the latest save per pupil and exercise). */
+const currentAnswersSql = (chapterId: string) => sql`
+  SELECT DISTINCT ON (a.user_id, a.exercise_id) a.user_id, a.exercise_id, a.grade, a.grade_comment
+  FROM answers a JOIN exercises e ON e.id = a.exercise_id
+  WHERE e.chapter_id = ${chapterId}::uuid AND e.answer_format <> 'none' AND a.withdrawn_at IS NULL
+  ORDER BY a.user_id, a.exercise_id, a.seq DESC, a.created_at DESC`;
+
+/** Loads a chapter's exercises and every participant's total (one row per participant, summed by the database). */
+export async function loadChapterResults(db: Tx, chapterId: string): Promise<ChapterResults> {
+  const chapter = await findChapter(db, chapterId);
+  const exercises = await rows<{ id: string; title: string; max_points: number }>(
+    db,
+    sql`SELECT id, title, max_points FROM exercises
+        WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' ORDER BY position, id`,
+  );
+  // docs/product.md#design-3: the total sums the numeric grades; X and ungraded count nothing.
+  const totalRows = await rows<{ user_id: string; total: number | string }>(
+    db,
+    sql`SELECT cur.user_id,
+          coalesce(sum(CASE WHEN cur.grade ~ '^-?[0-9]+([.][0-9]+)?$' THEN cur.grade::float8 END), 0)::float8 AS total
+        FROM (${currentAnswersSql(chapterId)}) cur GROUP BY cur.user_id`,
+  );
+  const totals = new Map(totalRows.map((r) => [r.user_id, roundTotal(Number(r.total))]));
+  return {
+    chapter,
+    exercises: exercises.map((e) => ({ id: e.id, title: e.title, maxPoints: e.max_points })),
+    maxTotal: sumPoints(exercises.map((e) => e.max_points)),
+    totals,
+    ranking: new Ranking(totals.values()),
+  };
+}
+
+/** The current answers (grade and comment) of some pupils in a chapter, by pupil then exercise. */
+export async function gradesOf(db: Tx, chapterId: string, userIds: readonly string[]): Promise<Map<string, Map<string, GradeCell>>> {
+  const out = new Map<string, Map<string, GradeCell>>();
+  if (userIds.length === 0) return out;
+  const found = await rows<{ user_id: string; exercise_id: string; grade: string | null; grade_comment: string | null }>(
+    db,
+    sql`SELECT * FROM (${currentAnswersSql(chapterId)}) cur WHERE cur.user_id = ANY(${`{${userIds.join(',')}}`}::uuid[])`,
+  );
+  for (const r of found) {
+    let cells = out.get(r.user_id);
+    if (!cells) out.set(r.user_id, (cells = new Map()));
+    cells.set(r.exercise_id, { grade: r.grade, comment: r.grade_comment ?? '' });
+  }
+  return out;
+}
+
+/**
+ * GET /results/{chapterId}: the caller's own results, once published (403 before, with the French
+ * message). A pupil who did not take part still needs the chapter's access to read its card.
+ */
+export async function loadOwnResults(db: Db, auth: AuthContext, chapterId: string, now = new Date()) {
+  const results = await loadChapterResults(db, chapterId);
+  if (!isChapterPublished(results.chapter, now)) throw forbidden(RESULTS_NOT_PUBLISHED_MESSAGE);
+  if (!results.totals.has(auth.userId)) await chapterAccessFor(db, auth, chapterId, now);
+  return { results, grades: (await gradesOf(db, chapterId, [auth.userId])).get(auth.userId) ?? new Map<string, GradeCell>() };
+}
+
+/** GET /results/{chapterId}/preview/{userId} (admins): exactly the card that pupil gets, published or not. */
+export async function loadPreview(db: Db, chapterId: string, userId: string) {
+  const results = await loadChapterResults(db, chapterId);
+  const [user] = await rows<{ id: string }>(db, sql`SELECT id FROM users WHERE id = ${userId}::uuid`);
+  if (!user) throw notFound('Élève introuvable.');
+  return { results, grades: (await gradesOf(db, chapterId, [userId])).get(userId) ?? new Map<string, GradeCell>() };
+}
+
+/**
+ * The institution whose results a caller reads: school staff their own, from their membership on
+ * the server (never a field they send); an admin names one.
+ */
+export function resultsInstitutionOf(auth: AuthContext, requested?: string): string {
+  if (auth.isAdmin) {
+    const id = requested ?? auth.institutionId;
+    if (!id) throw badRequest('Indiquez l’établissement.');
+    return id;
+  }
+  if (!auth.institutionId) throw forbidden('Renseignez votre établissement dans votre profil pour voir les résultats de ses élèves.');
+  if (requested && requested !== auth.institutionId) throw forbidden('Vous ne pouvez voir que les résultats des élèves de votre établissement.');
+  return auth.institutionId;
+}
+
+export interface InstitutionPupil {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  grade: string | null;
+  gender: string | null;
+}
+
+/** GET /results/{chapterId}/institution: the participants of one school, once published (admins: any time). */
+export async function loadInstitutionResults(db: Db, auth: AuthContext, chapterId: string, requested?: string, now = new Date()) {
+  const institutionId = resultsInstitutionOf(auth, requested);
+  const results = await loadChapterResults(db, chapterId);
+  if (!auth.isAdmin && !isChapterPublished(results.chapter, now)) throw forbidden(RESULTS_NOT_PUBLISHED_MESSAGE);
+  const institution = await one<{ id: string; name: string }>(db, sql`SELECT id, name FROM institutions WHERE id = ${institutionId}::uuid`);
+  if (!institution) throw notFound('Établissement introuvable.');
+  const pupils = (
+    await rows<InstitutionPupil>(
+      db,
+      sql`SELECT id, first_name, last_name, grade, gender FROM users
+          WHERE institution_id = ${institutionId}::uuid ORDER BY last_name, first_name, id`,
+    )
+  ).filter((p) => results.totals.has(p.id));
+  const grades = await gradesOf(
+    db,
+    chapterId,
+    pupils.map((p) => p.id),
+  );
+  return { results, institution, pupils, grades };
+}
+
+/** GET /results/{chapterId}/publication (admins). */
+export async function getPublication(db: Db, chapterId: string, now = new Date()): Promise<Publication> {
+  const results = await loadChapterResults(db, chapterId);
+  const { chapter } = results;
+  const counts = await one<{ answers: number; graded: number }>(
+    db,
+    sql`SELECT count(*)::int AS answers, count(cur.grade)::int AS graded FROM (${currentAnswersSql(chapterId)}) cur`,
+  );
+  const ids = [...results.totals.keys()];
+  const pupils =
+    ids.length === 0
+      ? []
+      : await rows<{ id: string; first_name: string | null; last_name: string | null }>(
+          db,
+          sql`SELECT id, first_name, last_name FROM users WHERE id = ANY(${`{${ids.join(',')}}`}::uuid[]) ORDER BY last_name, first_name, id`,
+        );
+  return {
+    _id: chapter.id,
+    title: chapter.title,
+    analysis: chapter.analysis,
+    publishAt: chapter.publishAt?.toISOString() ?? null,
+    published: isChapterPublished(chapter, now),
+    showRank: chapter.showRank,
+    qualificationThreshold: chapter.qualificationThreshold,
+    qualificationText: chapter.qualificationText,
+    maxTotal: results.maxTotal,
+    counts: { pupils: ids.length, answers: Number(counts?.answers ?? 0), graded: Number(counts?.graded ?? 0) },
+    pupils: pupils.map((p) => ({ _id: p.id, firstName: p.first_name, lastName: p.last_name })),
+  };
+}
+
+/**
+ * PUT /results/{chapterId}/publication (admins): publish now, at an instant, or withdraw; and the
+ * options pupils' cards follow. Audited; publishing now mails who took part (as the flag did).
+ */
+export async function updatePublication(db: Db, auth: AuthContext, chapterId: string, input: PublicationUpdate, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await findChapter(tx, chapterId);
+    const timing =
+      input.mode === 'now'
+        ? { analysis: true, publishAt: null }
+        : input.mode === 'scheduled'
+          ? { analysis: false, publishAt: new Date(input.publishAt!) }
+          : { analysis: false, publishAt: null };
+    const options = {
+      showRank: input.showRank,
+      qualificationThreshold: input.qualificationThreshold,
+      qualificationText: input.qualificationText,
+    };
+    await tx.update(chapters).set({ ...timing, ...options }).where(eq(chapters.id, chapterId));
+    await audit(tx, auth, 'chapter.publication', chapterId, {
+      before: {
+        analysis: before.analysis,
+        publishAt: before.publishAt?.toISOString() ?? null,
+        showRank: before.showRank,
+        qualificationThreshold: before.qualificationThreshold,
+        qualificationText: before.qualificationText,
+      },
+      after: { ...timing, publishAt: timing.publishAt?.toISOString() ?? null, ...options },
+    });
+    if (input.mode === 'now' && !isChapterPublished(before, now)) await queueResultsPublished(tx, chapterId);
+  });
+}
+
+/** What deleting a chapter takes with it (issue 21: the dialog says it before). */
+export async function chapterDeletionImpact(db: Db, chapterId: string): Promise<DeletionImpact> {
+  await findChapter(db, chapterId);
+  return impactOf(db, sql`e.chapter_id = ${chapterId}::uuid`);
+}
+
+/** What deleting an exercise takes with it. */
+export async function exerciseDeletionImpact(db: Db, exerciseId: string): Promise<DeletionImpact> {
+  const found = await one<{ id: string }>(db, sql`SELECT id FROM exercises WHERE id = ${exerciseId}::uuid`);
+  if (!found) throw notFound('Exercice introuvable.');
+  return impactOf(db, sql`e.id = ${exerciseId}::uuid`);
+}
+
+async function impactOf(db: Db, where: ReturnType<typeof sql>): Promise<DeletionImpact> {
+  const row = await one<{ exercises: number; pupils: number; answers: number; grades: number }>(
+    db,
+    sql`SELECT (SELECT count(*)::int FROM exercises e WHERE ${where}) AS exercises,
+          count(DISTINCT a.user_id)::int AS pupils,
+          count(DISTINCT (a.user_id, a.exercise_id))::int AS answers,
+          count(DISTINCT (a.user_id, a.exercise_id)) FILTER (WHERE a.grade IS NOT NULL)::int AS grades
+        FROM answers a JOIN exercises e ON e.id = a.exercise_id WHERE ${where} AND a.withdrawn_at IS NULL`,
+  );
+  return { exercises: Number(row?.exercises ?? 0), pupils: Number(row?.pupils ?? 0), answers: Number(row?.answers ?? 0), grades: Number(row?.grades ?? 0) };
+}
+
+/** What deleting a group takes with it: its memberships (pupils' accounts and answers stay). */
+export async function groupDeletionImpact(db: Db, groupId: string): Promise<{ members: number }> {
+  const row = await one<{ found: number; members: number }>(
+    db,
+    sql`SELECT (SELECT count(*)::int FROM groups WHERE id = ${groupId}::uuid) AS found,
+          (SELECT count(*)::int FROM group_members WHERE group_id = ${groupId}::uuid) AS members`,
+  );
+  if (!row || Number(row.found) === 0) throw notFound('Groupe introuvable.');
+  return { members: Number(row.members) };
+}

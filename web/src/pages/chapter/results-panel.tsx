@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Loader, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { formatPoints, formatTotal, GRADE_LABELS } from '@olympe/contract';
+import { downloadCertificate, downloadInstitutionXlsx, useInstitutionResults, useResultsCard } from '../../api/results';
+import { isApiError } from '../../api/client';
+import { downloadCsv } from '../../lib/csv';
+import { institutionCsvRows } from './institution-results';
+import { rankText, ResultsCardView } from './results-card';
+
+/** A download button that says the server's refusal under it (it is not a notification: the pupil may miss one). */
+function DownloadButton({ label, run }: { label: string; run: () => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Stack gap={4}>
+      <Button
+        variant="light"
+        w="fit-content"
+        leftSection={<IconDownload size={16} aria-hidden="true" />}
+        loading={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          try {
+            await run();
+          } catch (e) {
+            setError(e instanceof Error ? e.message : 'Le fichier n’a pas pu être téléchargé.');
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {label}
+      </Button>
+      {error && (
+        <Text c="red.9" size="sm" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** Issue 21: the pupil's results card once published, and their certificate. */
+export function PupilResults({ chapterId, title }: { chapterId: string; title: string }) {
+  const query = useResultsCard(chapterId, true);
+  if (query.isPending) return <Loader size="sm" aria-label="Chargement des résultats" />;
+  if (query.isError) {
+    return isApiError(query.error) && query.error.status === 403 ? null : <Alert color="red">Impossible de charger vos résultats.</Alert>;
+  }
+  return (
+    <Stack gap="sm">
+      <ResultsCardView card={query.data} />
+      <DownloadButton label="Télécharger mon attestation" run={() => downloadCertificate(chapterId, title)} />
+    </Stack>
+  );
+}
+
+/** Issue 21: school staff see how their school's pupils did, with CSV and XLSX. */
+export function SchoolResults({ chapterId, title }: { chapterId: string; title: string }) {
+  const query = useInstitutionResults(chapterId, true);
+  if (query.isPending) return <Loader size="sm" aria-label="Chargement des résultats de l’établissement" />;
+  if (query.isError) return isApiError(query.error) && query.error.status === 403 ? null : <Alert color="red">Impossible de charger les résultats.</Alert>;
+  const results = query.data;
+  const ranked = results.pupils.some((p) => p.rank !== undefined);
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="school-results">
+      <Title order={2} size="h3" id="school-results">
+        Résultats de vos élèves ({results.institution.name})
+      </Title>
+      {results.pupils.length === 0 ? (
+        <Text>Aucun élève de votre établissement n’a participé.</Text>
+      ) : (
+        <ScrollArea type="auto">
+          <Table striped aria-label="Résultats des élèves de l’établissement">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Élève</Table.Th>
+                <Table.Th>Classe</Table.Th>
+                {results.exercises.map((e) => (
+                  <Table.Th key={e._id} ta="right">
+                    {e.title} (sur {formatPoints(e.maxPoints)})
+                  </Table.Th>
+                ))}
+                <Table.Th ta="right">Total</Table.Th>
+                {ranked && <Table.Th>Rang</Table.Th>}
+                {results.qualificationText !== undefined && <Table.Th>Qualifié(e)</Table.Th>}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {results.pupils.map((p) => (
+                <Table.Tr key={p._id}>
+                  <Table.Td>
+                    {p.lastName} {p.firstName}
+                  </Table.Td>
+                  <Table.Td>{p.grade ? GRADE_LABELS[p.grade] : ''}</Table.Td>
+                  {p.grades.map((g, i) => (
+                    <Table.Td key={results.exercises[i]._id} ta="right">
+                      {g.excused ? 'X' : g.grade === null ? '—' : formatPoints(g.grade)}
+                    </Table.Td>
+                  ))}
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {formatTotal(p.total, results.maxTotal)}
+                  </Table.Td>
+                  {ranked && <Table.Td style={{ whiteSpace: 'nowrap' }}>{p.rank !== undefined && p.participants !== undefined ? rankText(p.rank, p.participants) : ''}</Table.Td>}
+                  {results.qualificationText !== undefined && <Table.Td>{p.qualified ? 'Oui' : 'Non'}</Table.Td>}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+      )}
+      <Group>
+        <Button
+          variant="light"
+          leftSection={<IconDownload size={16} aria-hidden="true" />}
+          onClick={() => downloadCsv(`Résultats - ${title}.csv`, institutionCsvRows(results))}
+        >
+          Exporter en CSV
+        </Button>
+        <DownloadButton label="Exporter en XLSX" run={() => downloadInstitutionXlsx(chapterId, title)} />
+      </Group>
+    </Stack>
+  );
+}

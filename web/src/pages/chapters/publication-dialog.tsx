@@ -1,0 +1,145 @@
+import { useState } from 'react';
+import { Alert, Button, Checkbox, Group, Loader, Modal, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  DEFAULT_QUALIFICATION_TEXT,
+  formatParisDateTime,
+  isoToParisWallClock,
+  isWallClock,
+  parisWallClockToIso,
+  type Publication,
+  type PublicationUpdateInput,
+} from '@olympe/contract';
+import { downloadCertificatesZip, usePreview, usePublication, useUpdatePublication } from '../../api/results';
+import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
+import { ResultsCardView } from '../chapter/results-card';
+
+type Mode = PublicationUpdateInput['mode'];
+
+/** What the confirmation says before a publication change (issue 21), with its counts. */
+export function publicationMessage(p: Pick<Publication, 'counts' | 'published'>, mode: Mode, publishAt: string | null): string {
+  const pupils = countOf(p.counts.pupils, 'élève');
+  const graded = `${countOf(p.counts.graded, 'copie notée', 'copies notées')} sur ${countOf(p.counts.answers, 'copie')}`;
+  if (mode === 'now') return `${pupils} verront leurs notes, leurs commentaires et leur total dès maintenant (${graded}).`;
+  if (mode === 'scheduled' && publishAt) return `${pupils} verront leurs résultats le ${formatParisDateTime(publishAt!)} (heure de Paris), sans autre action (${graded} à ce jour).`;
+  return p.published ? `${pupils} ne verront plus leurs résultats ; les réponses restent verrouillées jusqu’à une nouvelle publication.` : 'Les résultats restent non publiés.';
+}
+
+/** Issue 21: publish now or at a time (Paris), the options pupils' cards follow, and a preview for one pupil. */
+export function PublicationDialog({ chapterId, name, initialMode, onClose }: { chapterId: string; name: string; initialMode?: Mode; onClose: () => void }) {
+  const query = usePublication(chapterId);
+  return (
+    <Modal opened onClose={onClose} title={`Publication des résultats : ${name}`} size="lg" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+      {query.isPending ? (
+        <Loader role="status" aria-label="Chargement de la publication" />
+      ) : query.isError ? (
+        <Alert color="red">Impossible de charger la publication de ce chapitre.</Alert>
+      ) : (
+        <PublicationForm chapterId={chapterId} publication={query.data} initialMode={initialMode} onClose={onClose} />
+      )}
+    </Modal>
+  );
+}
+
+function stateText(p: Publication): string {
+  if (p.analysis) return 'Résultats publiés.';
+  if (p.publishAt) return p.published ? `Résultats publiés le ${formatParisDateTime(p.publishAt)}.` : `Publication programmée le ${formatParisDateTime(p.publishAt)} (heure de Paris).`;
+  return 'Résultats non publiés.';
+}
+
+function PublicationForm({ chapterId, publication, initialMode, onClose }: { chapterId: string; publication: Publication; initialMode?: Mode; onClose: () => void }) {
+  const current: Mode = publication.analysis ? 'now' : publication.publishAt ? 'scheduled' : 'unpublished';
+  const [mode, setMode] = useState<Mode>(initialMode ?? current);
+  const [wall, setWall] = useState(publication.publishAt ? isoToParisWallClock(publication.publishAt) : '');
+  const [showRank, setShowRank] = useState(publication.showRank);
+  const [threshold, setThreshold] = useState<number | ''>(publication.qualificationThreshold ?? '');
+  const [text, setText] = useState(publication.qualificationText);
+  const [previewOf, setPreviewOf] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const preview = usePreview(chapterId, previewOf);
+  const save = useUpdatePublication(chapterId);
+  const wallError = mode === 'scheduled' && !isWallClock(wall) ? 'Indiquez la date et l’heure de publication.' : null;
+  const publishAt = mode === 'scheduled' && !wallError ? parisWallClockToIso(wall) : null;
+  const body: PublicationUpdateInput = {
+    mode,
+    publishAt,
+    showRank,
+    qualificationThreshold: threshold === '' ? null : threshold,
+    qualificationText: text,
+  };
+  return (
+    <Stack>
+      <Text fw={600}>{stateText(publication)}</Text>
+      <Radio.Group label="Publication" value={mode} onChange={(v) => setMode(v as Mode)}>
+        <Stack gap={6} mt={4}>
+          <Radio value="now" label="Publier maintenant" />
+          <Radio value="scheduled" label="Programmer la publication" />
+          <Radio value="unpublished" label="Ne pas publier" />
+        </Stack>
+      </Radio.Group>
+      {mode === 'scheduled' && (
+        <TextInput
+          type="datetime-local"
+          label="Date et heure de publication (heure de Paris)"
+          value={wall}
+          onChange={(e) => setWall(e.currentTarget.value)}
+          error={wall && wallError}
+        />
+      )}
+      <Checkbox label="Montrer aux élèves leur rang et leur centile" checked={showRank} onChange={(e) => setShowRank(e.currentTarget.checked)} />
+      <NumberInput
+        label="Seuil de qualification (points)"
+        description={`Vide : pas de qualification. Total maximal : ${String(publication.maxTotal).replace('.', ',')}.`}
+        min={0}
+        step={0.5}
+        decimalScale={2}
+        decimalSeparator=","
+        value={threshold}
+        onChange={(v) => setThreshold(typeof v === 'number' ? v : '')}
+      />
+      <TextInput label="Mention des élèves qualifiés" placeholder={DEFAULT_QUALIFICATION_TEXT} value={text} onChange={(e) => setText(e.currentTarget.value)} />
+      <Select
+        label="Aperçu pour un élève"
+        placeholder={publication.pupils.length === 0 ? 'Aucun participant' : 'Choisir un élève'}
+        searchable
+        limit={50}
+        nothingFoundMessage="Aucun élève"
+        data={publication.pupils.map((p) => ({ value: p._id, label: `${p.lastName ?? ''} ${p.firstName ?? ''}`.trim() || 'Sans nom' }))}
+        value={previewOf}
+        onChange={setPreviewOf}
+      />
+      {previewOf && preview.data && <ResultsCardView card={preview.data} heading="Aperçu de la carte de résultats" />}
+      {previewOf && <Text size="sm" c="gray.8">L’aperçu montre les options enregistrées : enregistrez pour voir l’effet d’un changement.</Text>}
+      <Group justify="space-between">
+        <Button variant="subtle" onClick={() => void downloadCertificatesZip(chapterId, publication.title).catch((e: Error) => console.error(e))}>
+          Télécharger toutes les attestations (ZIP)
+        </Button>
+        <Group>
+          <Button variant="default" onClick={onClose}>
+            Annuler
+          </Button>
+          <Button onClick={() => setConfirming(true)} disabled={!!wallError}>
+            Enregistrer
+          </Button>
+        </Group>
+      </Group>
+      <ConfirmDialog
+        opened={confirming}
+        title={mode === 'now' ? 'Publier les résultats ?' : mode === 'scheduled' ? 'Programmer la publication ?' : 'Retirer la publication ?'}
+        message={confirming ? publicationMessage(publication, mode, publishAt) : null}
+        confirmLabel={mode === 'now' ? 'Publier' : mode === 'scheduled' ? 'Programmer' : 'Retirer la publication'}
+        danger={mode === 'unpublished'}
+        loading={save.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() =>
+          save.mutate(body, {
+            onSuccess: () => {
+              setConfirming(false);
+              onClose();
+            },
+            onError: () => setConfirming(false),
+          })
+        }
+      />
+    </Stack>
+  );
+}
