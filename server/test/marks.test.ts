@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CELL_ARBITRATION, NOT_ASSIGNED_MESSAGE } from '@olympe/contract';
-import { answers, chapters, exercises, gradeAudit, gradings, statementVersions } from '../src/db/schema.js';
+import { answers, chapters, exercises, gradeAudit, gradingClaims, gradings, statementVersions } from '../src/db/schema.js';
 import { pickVersionIndex } from '../src/exercises/versions.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 
@@ -370,6 +370,41 @@ describe('double correction', () => {
     expect(next.body.url).toBeUndefined();
     // c is handed the copy a graded (it needs its second grading, and b holds the other one).
     expect((await get(`/api/answer/select/${pdf}`, c.headers)).body.url).toBe(`${aPupil}/${pdf}`);
+  });
+});
+
+describe('holding a copy while grading it', () => {
+  it('does not hold a copy again when its corrector reads it after grading: a second corrector takes it at once', async () => {
+    const { pdf } = await chapterWith({ doubleGrading: true, gradingTolerance: 1 });
+    const [a, b] = [await createUser(t, 'member'), await createUser(t, 'member')];
+    const p = await pupil();
+    const copy = await answer(p.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000010.pdf');
+    expect((await get(`/api/answer/select/${pdf}`, a.headers)).body.url).toBe(`${p.id}/${pdf}`);
+    // Before a grades it, the copy is a's: b is handed nothing.
+    expect((await get(`/api/answer/select/${pdf}`, b.headers)).body.url).toBeUndefined();
+    expect((await gradeAs(a.headers, p.id, pdf, '4')).status).toBe(200);
+    // The desk reads the copy again after each save (fresh double-correction state), twice here.
+    for (let i = 0; i < 2; i++) expect((await deskOf(a.headers, p.id, pdf)).desk).toMatchObject({ role: 'first', status: 'partial' });
+    expect(await db().select().from(gradingClaims).where(eq(gradingClaims.answerId, copy.id))).toEqual([]);
+    expect((await get(`/api/answer/select/${pdf}`, b.headers)).body.url).toBe(`${p.id}/${pdf}`);
+    expect((await gradeAs(b.headers, p.id, pdf, '4.5')).body).toMatchObject({ status: 'settled', finalGrade: '4.25' });
+  });
+
+  it('holds a copy opened from the table only for a corrector who has to grade it and holds no other copy', async () => {
+    const { pdf } = await chapterWith({ doubleGrading: true, gradingTolerance: 1 });
+    const [a, b] = [await createUser(t, 'member'), await createUser(t, 'member')];
+    const [p1, p2] = [await pupil(), await pupil()];
+    const c1 = await answer(p1.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000011.pdf');
+    const c2 = await answer(p2.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000012.pdf');
+    const holders = async (answerId: string) => (await db().select().from(gradingClaims).where(eq(gradingClaims.answerId, answerId))).map((c) => c.userId);
+    await deskOf(a.headers, p1.id, pdf);
+    expect(await holders(c1.id)).toEqual([a.id]);
+    // a already holds p1's copy: reading p2's does not move the hold, nor take p2's copy.
+    await deskOf(a.headers, p2.id, pdf);
+    expect([await holders(c1.id), await holders(c2.id)]).toEqual([[a.id], []]);
+    // b reading a's held copy does not take it.
+    await deskOf(b.headers, p1.id, pdf);
+    expect(await holders(c1.id)).toEqual([a.id]);
   });
 });
 

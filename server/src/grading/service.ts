@@ -201,6 +201,40 @@ async function claimAnswer(db: Tx, userId: string, answerId: string): Promise<bo
 }
 
 /**
+ * Opening a copy (GET /answer/history) holds it like « Copie suivante » does, but only when the
+ * corrector holds no other copy still in time: a read never moves a hold the next-copy flow gave, and
+ * never takes a copy another corrector holds. Returns whether the caller now holds it.
+ */
+async function holdIfIdle(db: Tx, userId: string, answerId: string): Promise<boolean> {
+  const held = await rows<{ answer_id: string }>(
+    db,
+    sql`
+    INSERT INTO grading_claims (answer_id, user_id, claimed_at)
+    SELECT ${answerId}::uuid, ${userId}::uuid, now()
+    WHERE NOT EXISTS (
+      SELECT 1 FROM grading_claims o
+      WHERE o.user_id = ${userId}::uuid AND o.answer_id <> ${answerId}::uuid
+        AND o.claimed_at > now() - make_interval(mins => ${CLAIM_MINUTES}))
+    ON CONFLICT (answer_id) DO UPDATE SET user_id = EXCLUDED.user_id, claimed_at = EXCLUDED.claimed_at
+      WHERE grading_claims.user_id = EXCLUDED.user_id
+         OR grading_claims.claimed_at <= now() - make_interval(mins => ${CLAIM_MINUTES})
+    RETURNING answer_id`,
+  );
+  return held.length > 0;
+}
+
+/**
+ * Whether this copy still waits for the caller's grade: single correction, while it has none;
+ * double correction, while the caller has not graded it, it has fewer than two gradings and no arbitration.
+ */
+function awaitsCallersGrade(current: Pick<AnswerRow, 'grade'>, double: boolean, gradings: readonly GradingRow[], callerId: string): boolean {
+  if (!double) return current.grade === null;
+  if (gradings.some((g) => g.arbitration || g.grader_id === callerId)) return false;
+  // As the next-copy flow: an automatic grade without gradings settles the copy.
+  return (current.grade === null || gradings.length > 0) && gradings.filter((g) => g.grade !== null).length < 2;
+}
+
+/**
  * GET /answer/select/{exerciseId}: the oldest current answer that is answered and not graded,
  * and not opened by another corrector in the last 10 minutes; it is then held for the caller.
  * Two correctors asking together get different copies (the claim is an upsert on the answer id).
@@ -326,7 +360,9 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string
       if (head.double_grading) result = doubleResult(current, gradings, desk.role, auth.userId);
       else result.items = gradings.find((g) => !g.arbitration && g.grader_id === current.grader_id)?.items ?? [];
       desk.items = result.items ?? [];
-      if (current.grade === null && desk.role !== 'done') await claimAnswer(db, auth.userId, current.id);
+      // A read holds the copy only for a corrector who still has to grade it and holds nothing else:
+      // re-reading a copy just graded (the desk does after each save) never takes it back from the next corrector.
+      if (awaitsCallersGrade(current, head.double_grading, gradings, auth.userId)) await holdIfIdle(db, auth.userId, current.id);
     }
   } else if (current && head.analysis) {
     // Allow-list for pupils: never the grader, the hidden flag or the version.
