@@ -665,6 +665,7 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
     g_last: string | null;
     exercise_id: string;
     title: string;
+    max_points: number;
     grade: string | null;
     grade_comment: string | null;
     grade_timestamp: string | null;
@@ -679,7 +680,7 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
     )
     SELECT cur.id, cur.user_id, s.first_name AS s_first, s.last_name AS s_last,
       cur.grader_id, g.first_name AS g_first, g.last_name AS g_last,
-      e.id AS exercise_id, e.title, cur.grade, cur.grade_comment, ${isoMs(sql`cur.grade_timestamp`)} AS grade_timestamp
+      e.id AS exercise_id, e.title, e.max_points, cur.grade, cur.grade_comment, ${isoMs(sql`cur.grade_timestamp`)} AS grade_timestamp
     FROM cur JOIN users s ON s.id = cur.user_id JOIN exercises e ON e.id = cur.exercise_id
     LEFT JOIN users g ON g.id = cur.grader_id
     WHERE cur.grade_timestamp IS NOT NULL
@@ -696,7 +697,7 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
       _id: r.id,
       student: presentStudent(r.user_id, r.s_first, r.s_last, pseudonyms?.get(r.user_id) ?? (pseudonyms ? 'Copie ????' : undefined)),
       grader: r.grader_id ? { _id: r.grader_id, firstName: r.g_first, lastName: r.g_last } : null,
-      exercise: { _id: r.exercise_id, title: r.title },
+      exercise: { _id: r.exercise_id, title: r.title, maxPoints: r.max_points },
       grade: r.grade,
       grade_comment: r.grade_comment,
       grade_timestamp: r.grade_timestamp,
