@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CELL_ARBITRATION, NOT_ASSIGNED_MESSAGE } from '@olympe/contract';
-import { answers, chapters, exercises, gradeAudit, gradingClaims, gradings, statementVersions } from '../src/db/schema.js';
+import { answers, auditLog, chapters, exercises, gradeAudit, gradingClaims, gradings, statementVersions } from '../src/db/schema.js';
 import { pickVersionIndex } from '../src/exercises/versions.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 
@@ -261,6 +261,59 @@ describe('chapter options', () => {
       expect(bad.body.message).toMatch(message);
     }
     expect((await db().select().from(chapters).where(eq(chapters.id, chapterId)))[0].gradingTolerance).toBe(1.5);
+  });
+});
+
+describe('grading options: set on creation, audited', () => {
+  const optionsAudit = (chapterId: string) =>
+    db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'chapter.grading-options'), eq(auditLog.targetId, chapterId)))
+      .orderBy(auditLog.id);
+
+  it('applies the grading options given to POST /chapter as PATCH does, refuses bad ones, and audits them', async () => {
+    const created = await send('POST', '/api/chapter', admin, { title: 'Finale', anonymousGrading: true, doubleGrading: true, gradingTolerance: 0.5 });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const member = await createUser(t, 'member');
+    expect((await get(`/api/chapter/${created.body._id}`, member.headers)).body).toMatchObject({ anonymousGrading: true, doubleGrading: true, gradingTolerance: 0.5 });
+    const [entry] = await optionsAudit(created.body._id);
+    expect(entry).toMatchObject({ actorId: adminId, details: { before: null, after: { anonymousGrading: true, doubleGrading: true, gradingTolerance: 0.5 } } });
+
+    // Without options: the defaults, and nothing to audit.
+    const plain = await send('POST', '/api/chapter', admin, { title: 'Sans options' });
+    expect((await db().select().from(chapters).where(eq(chapters.id, plain.body._id)))[0]).toMatchObject({ anonymousGrading: false, doubleGrading: false });
+    expect(await optionsAudit(plain.body._id)).toEqual([]);
+
+    const before = (await db().select().from(chapters)).length;
+    for (const [payload, message] of [
+      [{ title: 'Mauvaise', gradingTolerance: -1 }, /ne peut pas être négatif/],
+      [{ title: 'Mauvaise', doubleGrading: 'oui' }, /vrai ou faux/],
+    ] as const) {
+      const bad = await send('POST', '/api/chapter', admin, payload);
+      expect(bad.status, JSON.stringify(payload)).toBe(400);
+      expect(bad.body.message).toMatch(message);
+    }
+    expect(await db().select().from(chapters)).toHaveLength(before);
+  });
+
+  it('audits a change of the grading options on PATCH with the options before and after, and nothing else', async () => {
+    const { chapterId } = await chapterWith();
+    expect((await send('PATCH', `/api/chapter/${chapterId}`, admin, { title: 'Coupe renommée' })).status).toBe(200);
+    expect((await send('PATCH', `/api/chapter/${chapterId}`, admin, { doubleGrading: false })).status).toBe(200); // unchanged
+    expect(await optionsAudit(chapterId)).toEqual([]);
+    expect((await send('PATCH', `/api/chapter/${chapterId}`, admin, { doubleGrading: true, gradingTolerance: 2 })).status).toBe(200);
+    expect((await send('PATCH', `/api/chapter/${chapterId}`, admin, { anonymousGrading: true })).status).toBe(200);
+    expect((await optionsAudit(chapterId)).map((a) => [a.actorId, a.details])).toEqual([
+      [
+        adminId,
+        { before: { anonymousGrading: false, doubleGrading: false, gradingTolerance: 0 }, after: { anonymousGrading: false, doubleGrading: true, gradingTolerance: 2 } },
+      ],
+      [
+        adminId,
+        { before: { anonymousGrading: false, doubleGrading: true, gradingTolerance: 2 }, after: { anonymousGrading: true, doubleGrading: true, gradingTolerance: 2 } },
+      ],
+    ]);
   });
 });
 
