@@ -1,7 +1,5 @@
 import {
   CELL_ARBITRATION,
-  CELL_NONE,
-  CELL_UNGRADED,
   cellNumber,
   GRADE_CONFLICT_MESSAGE,
   GRADE_MESSAGE,
@@ -41,6 +39,7 @@ import {
   chapterOptionsColumns,
   correctorProgress,
   currentGradings,
+  gradingTableQuery,
   gradingsOf,
   isoMs,
   keepOnlyGrading,
@@ -57,9 +56,6 @@ const CHAPTER_NOT_FOUND = 'Chapitre introuvable.';
 const EXERCISE_NOT_FOUND = 'Exercice introuvable.';
 const BOTH_GRADED_MESSAGE = 'Cette copie a déjà ses deux corrections : seul un administrateur peut encore la trancher.';
 export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle ne peut plus être notée.';
-
-/** A constant of the statement's own text (never user input): folded once by the planner. */
-const textLiteral = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
 
 async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow> {
   const [chapter] = await rows<ChapterOptionsRow>(db, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid`);
@@ -99,51 +95,35 @@ async function answerableExercises(db: Tx, chapterId: string) {
 }
 
 /**
- * GET /answer/table/{id}: one query for the whole table. Per exercise, DISTINCT ON keeps the
- * current answer of each pupil (highest seq, then latest; withdrawn copies excluded) straight from
- * answers_current_idx (index-only once vacuumed), in user order; the branches are one UNION ALL that
- * PostgreSQL merges in user order (Merge Append), so the cells are grouped per pupil without a hash
- * table — hashing ~110,000 cells spilled to disk at the default work_mem and cost a third of the
- * query, hence `enable_hashagg = off` for this transaction only. The grouped cells are joined to the
- * pupils, sorted by last name. Each cell travels as its final value, `idx:value` joined by U+001F, one
- * text per pupil (cheaper to parse than arrays). The cell is the rule of `cellValue` written to be
- * cheap per index tuple: an ungraded or blank cell is a constant of the statement (no concatenation),
- * and btrim (which copies the answer and walks it character by character in UTF-8) only runs on an
- * answer that starts with a space: 4–8 ms less SQL. bench/grading: 10,000 × 12.
+ * GET /answer/table/{id}: the chapter and its exercises in one round trip, then the cells
+ * (`gradingTableQuery`) beside the per-corrector lines, then the double-correction counts and the
+ * pseudonyms for chapters with those options. bench/grading: 10,000 × 12.
  */
 export async function getGradingTable(db: Db, auth: AuthContext, chapterId: string): Promise<GradingTable> {
-  const chapter = await loadChapter(db, chapterId);
-  const exercises = await answerableExercises(db, chapterId);
-  let users: GradingTable['users'] = {};
-  if (exercises.length > 0) {
-    const branches = exercises.map(
-      (exercise, idx) => sql`(
-        SELECT DISTINCT ON (a.user_id) a.user_id,
-          CASE WHEN a.grade <> '' THEN ${textLiteral(`${idx}:`)} || a.grade
-            WHEN a.answer <> '' AND (NOT starts_with(a.answer, ' ') OR btrim(a.answer) <> '') THEN ${textLiteral(`${idx}:${CELL_UNGRADED}`)}
-            ELSE ${textLiteral(`${idx}:${CELL_NONE}`)} END AS cell
-        FROM answers a
-        WHERE a.exercise_id = ${exercise.id}::uuid AND a.withdrawn_at IS NULL
-        ORDER BY a.user_id, a.seq DESC, a.created_at DESC)`,
-    );
-    const table = await db.transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL enable_hashagg = off`);
-      return rows<TableRow>(
-        tx,
-        sql`
-        WITH agg AS (
-          SELECT user_id, string_agg(cell, E'\x1f') AS cells
-          FROM (${sql.join(branches, sql` UNION ALL `)}) cur
-          GROUP BY user_id
-        )
-        SELECT u.id, u.first_name, u.last_name, u.email, u.grade, u.gender, u.birth_date::text AS birth_date, agg.cells
-        FROM agg JOIN users u ON u.id = agg.user_id
-        ORDER BY u.last_name, u.first_name, u.id`,
-      );
-    });
-    users = buildTableUsers(table, exercises.length);
-  }
+  // The chapter and its exercises in one round trip (a missing chapter: no row).
+  const [head] = await rows<ChapterOptionsRow & { exercises: Array<{ id: string; title: string; answer_format: string; max_points: number }> }>(
+    db,
+    sql`SELECT ${chapterOptionsColumns},
+          coalesce((SELECT json_agg(json_build_object('id', e.id, 'title', e.title, 'answer_format', e.answer_format, 'max_points', e.max_points)
+                                    ORDER BY e.position, e.created_at, e.id)
+                    FROM exercises e WHERE e.chapter_id = c.id AND e.answer_format <> 'none'), '[]') AS exercises
+        FROM chapters c WHERE c.id = ${chapterId}::uuid`,
+  );
+  if (!head) throw notFound(CHAPTER_NOT_FOUND);
+  const { exercises, ...chapter } = head;
   const exerciseIds = exercises.map((e) => e.id);
+  // The cells and the per-corrector lines do not depend on each other: on PostgreSQL they run on two
+  // pooled connections at once (PGlite has one and runs them in turn).
+  const [table, progressRows] = await Promise.all([
+    exercises.length === 0
+      ? Promise.resolve([])
+      : db.transaction(async (tx) => {
+          await tx.execute(sql`SET LOCAL enable_hashagg = off`);
+          return rows<TableRow>(tx, gradingTableQuery(exerciseIds));
+        }),
+    correctorProgress(db, exerciseIds),
+  ]);
+  let users: GradingTable['users'] = buildTableUsers(table, exercises.length);
   // Double correction: how many gradings each current copy has, and the copies awaiting an admin (cell ≠).
   const counts = new Map<string, number>();
   if (chapter.double_grading) {
@@ -157,7 +137,7 @@ export async function getGradingTable(db: Db, auth: AuthContext, chapterId: stri
     }
   }
   const progress = tableProgress(users, exerciseIds, chapter.double_grading ? counts : null);
-  const correctors = (await correctorProgress(db, exerciseIds)).map((c) => ({
+  const correctors = progressRows.map((c) => ({
     corrector: { _id: c.grader_id, firstName: c.first_name, lastName: c.last_name },
     copies: Number(c.copies),
     meanGrade: c.mean === null ? null : Math.round(Number(c.mean) * 100) / 100,
