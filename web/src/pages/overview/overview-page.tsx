@@ -124,6 +124,8 @@ export function OverviewPage() {
           label="Aperçu des corrections"
           initialSort={{ key: 'date', direction: 'desc' }}
           emptyText="Aucune correction pour le moment."
+          // Under this, the columns of fixed width leave nothing to the names: the table scrolls sideways.
+          minWidth={double ? 1100 : 820}
         />
       )}
     </Stack>
