@@ -37,27 +37,28 @@ const exerciseColumn: VirtualColumn<OverviewLine> = {
   fullText: (l) => l.exercise.title,
 };
 // Issue 20: the settled grade against the exercise's points, decimal comma (« 6,75 / 10 »).
-const gradeColumn: VirtualColumn<OverviewLine> = { key: 'grade', header: 'Note', width: 90, align: 'center', cell: gradeText, sortValue: byGrade };
-// Double correction: both correctors' grades and the arbitration, each with who gave it.
+const gradeColumn: VirtualColumn<OverviewLine> = { key: 'grade', header: 'Note', width: 80, align: 'center', cell: gradeText, sortValue: byGrade };
+// Double correction: both correctors' grades and the arbitration, each with who gave it (in place of
+// « Correcteur », which would name only whoever saved last).
 const doubleColumns: VirtualColumn<OverviewLine>[] = [
-  { key: 'first', header: '1re correction', width: '11%', cell: (l) => gradingText(l.first), fullText: (l) => gradingText(l.first) },
-  { key: 'second', header: '2e correction', width: '11%', cell: (l) => gradingText(l.second), fullText: (l) => gradingText(l.second) },
-  { key: 'arbitration', header: 'Arbitrage', width: '11%', cell: arbitrationText, fullText: arbitrationText },
+  { key: 'first', header: '1re correction', width: 110, cell: (l) => gradingText(l.first), fullText: (l) => gradingText(l.first) },
+  { key: 'second', header: '2e correction', width: 110, cell: (l) => gradingText(l.second), fullText: (l) => gradingText(l.second) },
+  { key: 'arbitration', header: 'Arbitrage', width: 110, cell: arbitrationText, fullText: arbitrationText },
 ];
 const tailColumns: VirtualColumn<OverviewLine>[] = [
   {
     key: 'comment',
     header: 'Commentaire',
     // docs/product.md#spec-9: cut at 40 characters (not by the column's width): the cell wraps to show all 40.
-    width: '20%',
+    width: 170,
     cell: (l) => truncateComment(l.grade_comment),
     fullText: (l) => l.grade_comment ?? '',
   },
-  { key: 'date', header: 'Date', width: 190, sortValue: byDate, fullText: dateText, cell: dateText },
+  { key: 'date', header: 'Date', width: 140, sortValue: byDate, fullText: dateText, cell: dateText },
   {
     key: 'link',
     header: 'Lien',
-    width: 60,
+    width: 56,
     cell: (l) => (
       <Anchor component={Link} to={paths.history(l.student._id, l.exercise._id)} aria-label={`Voir la copie de ${l.studentName}, ${l.exercise.title}`}>
         Voir
@@ -68,7 +69,7 @@ const tailColumns: VirtualColumn<OverviewLine>[] = [
 
 const columnsFor = (double: boolean): VirtualColumn<OverviewLine>[] =>
   double
-    ? [studentColumn, graderColumn, exerciseColumn, gradeColumn, ...doubleColumns, ...tailColumns]
+    ? [studentColumn, exerciseColumn, gradeColumn, ...doubleColumns, ...tailColumns]
     : [studentColumn, graderColumn, exerciseColumn, gradeColumn, ...tailColumns];
 
 /** docs/product.md#spec-2 "Aperçu des corrections" (/overview/{id}). */
@@ -125,7 +126,7 @@ export function OverviewPage() {
           initialSort={{ key: 'date', direction: 'desc' }}
           emptyText="Aucune correction pour le moment."
           // Under this, the columns of fixed width leave nothing to the names: the table scrolls sideways.
-          minWidth={double ? 1100 : 820}
+          minWidth={double ? 960 : 760}
         />
       )}
     </Stack>

@@ -50,10 +50,12 @@ export function gradeText(line: Pick<OverviewLine, 'grade' | 'exercise'>): strin
   return line.grade === null ? '' : `${formatGrade(line.grade)}\u00a0/\u00a0${formatPoints(line.exercise.maxPoints)}`;
 }
 
-/** One grading as a cell: « 6,5 — Rémi Dupré ». */
+/** One grading as a cell: « 6,5 — Rémi Dupré » (just the grade for someone without a name). */
 export function gradingText(g: GradingView | undefined): string {
   if (!g) return '';
-  return `${g.grade === null ? '–' : formatGrade(g.grade)} — ${fullName(g.grader) || AUTOMATIC}`;
+  const grade = g.grade === null ? '–' : formatGrade(g.grade);
+  const name = g.grader ? fullName(g.grader) : AUTOMATIC;
+  return name ? `${grade} — ${name}` : grade;
 }
 
 /** The arbitration cell: the arbiter's grade, « À arbitrer » while two grades too far apart wait for an admin. */
@@ -86,7 +88,7 @@ export const overviewCsvName = (chapterTitle: string) => `corrections_${chapterT
  * kept as stored (2.5), as in the results CSV; the comment is whole.
  */
 export function overviewCsvRows(lines: readonly OverviewLine[], double: boolean): CsvCell[][] {
-  const name = (g: GradingView | undefined) => (g ? fullName(g.grader) || AUTOMATIC : '');
+  const name = (g: GradingView | undefined) => (g ? (g.grader ? fullName(g.grader) : AUTOMATIC) : '');
   const header = ['Élève', 'Exercice', 'Note', 'Sur', 'Correcteur', 'Commentaire', 'Date'];
   if (double) header.push('1re correction', '1er correcteur', '2e correction', '2e correcteur', 'Arbitrage', 'Arbitre');
   return [
