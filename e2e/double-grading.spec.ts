@@ -1,4 +1,4 @@
-import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import {
   addToGroup,
   adminHeaders,
@@ -6,6 +6,7 @@ import {
   apiAccount,
   expectAccessible,
   expectAccessibleAtBothWidths,
+  expectNotCut,
   loginByApi,
   MEMBERS_GROUP_ID,
   ok,
@@ -122,6 +123,9 @@ test.describe('Double correction', () => {
     await p1.keyboard.press('Space');
     await expect(p1.getByRole('textbox', { name: 'Note' })).toHaveValue('3');
     await expect(status1).toHaveText(/Enregistré/);
+    // The desk reads the copy again after the save: its double-correction state follows.
+    await expect(p1.getByText('Une correction sur deux')).toBeVisible();
+    await expect(p1.getByText('Pas encore corrigée')).toHaveCount(0);
     await expect(p1.getByRole('button', { name: 'Copie suivante' })).toBeVisible();
     await expectAccessible(p1, 'history (desk, enregistré)', { labelInName: true });
     await p1.screenshot({ path: screenshot('double-desk-1280.png'), fullPage: true });
@@ -165,6 +169,28 @@ test.describe('Double correction', () => {
     await pa.goto(`/grader/${chapterId}`);
     await expect(pa.getByRole('link', { name: `Alice Abel, ${EXERCISE} : note 2` })).toBeVisible();
     await expect(pa.getByRole('heading', { name: 'À arbitrer (0)' })).toBeVisible();
+
+    // The overview keeps both gradings and the arbitration, grades with the decimal comma and their maximum;
+    // nothing in it is cut, at 1280 px as at 375 px.
+    await pa.goto(`/overview/${chapterId}`);
+    const overview = pa.getByRole('region', { name: 'Aperçu des corrections' });
+    await expect(overview).toContainText('3 — Paul Premier');
+    await expect(overview).toContainText('0,5 — Sophie Second');
+    await expect(overview).toContainText('2\u00a0/\u00a04');
+    await expect(pa.getByRole('button', { name: 'Exporter en CSV' })).toBeVisible();
+    for (const width of [1280, 375]) {
+      await pa.setViewportSize({ width, height: 900 });
+      await expectNotCut(`/overview à ${width} px`, [
+        ...['Élève', 'Exercice', 'Note', '1re correction', '2e correction', 'Arbitrage', 'Commentaire', 'Date'].map(
+          (name) => [`« ${name} »`, pa.getByRole('columnheader', { name, exact: true })] as [string, Locator],
+        ),
+        ['l’exercice', overview.getByRole('cell', { name: EXERCISE, exact: true })],
+        ['la première correction', overview.getByRole('cell', { name: '3 — Paul Premier', exact: true })],
+      ]);
+      await pa.screenshot({ path: screenshot(`double-overview-${width}.png`), fullPage: true });
+    }
+    await expectAccessible(pa, 'overview (double correction)');
+    await pa.setViewportSize({ width: 1280, height: 900 });
 
     // Both correctors now see both gradings and the arbitration on the copy.
     await p2.reload();

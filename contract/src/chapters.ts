@@ -105,11 +105,12 @@ export const chapterDetailSchema = z.object({
 });
 export type ChapterDetail = z.infer<typeof chapterDetailSchema>;
 
-/** POST /chapter. */
+/** POST /chapter; the grading options (issue 20) as PATCH takes them, each optional (the chapter's defaults otherwise). */
 export const chapterCreateSchema = z.object({
   title,
   analysis: z.boolean().default(false),
   offline: z.boolean().default(false),
+  ...gradingOptionsSchema.partial().shape,
 });
 export type ChapterCreate = z.output<typeof chapterCreateSchema>;
 

@@ -207,7 +207,8 @@ export const overviewRowSchema = z.object({
   _id: z.string(),
   student: person,
   grader: person.nullable(),
-  exercise: z.object({ _id: z.string(), title: z.string() }),
+  /** `maxPoints`: what the exercise is graded on (issue 20: a grade is shown with its maximum). */
+  exercise: z.object({ _id: z.string(), title: z.string(), maxPoints: z.number() }),
   grade: z.string().nullable(),
   grade_comment: z.string().nullable(),
   grade_timestamp: instant.nullable(),

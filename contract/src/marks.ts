@@ -81,6 +81,15 @@ export function formatPoints(n: number): string {
   return String(Math.round(n * 10_000) / 10_000).replace('.', ',');
 }
 
+/**
+ * A stored grade as every page shows it (« 6,5 »): a number in points with the decimal comma; any
+ * other value (X, the cells « ? », « ≠ », « - ») as it is; none gives ''.
+ */
+export function formatGrade(grade: string | null | undefined): string {
+  if (grade === null || grade === undefined) return '';
+  return /^\d+(\.\d+)?$/.test(grade) ? formatPoints(Number(grade)) : grade;
+}
+
 /** « 12,5 / 20 »: a total and its maximum with a non-breaking space around the slash. */
 export function formatTotal(total: number, maximum: number): string {
   return `${formatPoints(total)}\u00a0/\u00a0${formatPoints(maximum)}`;

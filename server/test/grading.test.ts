@@ -364,6 +364,21 @@ describe('GET /answer/select/{exerciseId}', () => {
   });
 });
 
+describe('reading a graded copy', () => {
+  it('does not hold it again after its corrector graded it', async () => {
+    const { n1 } = await chapterWith();
+    const c1 = await createUser(t, 'member');
+    const p = await pupil('Relu');
+    const copy = await answer(p.id, n1, '3');
+    const h = (await get(`/api/answer/history/${p.id}/${n1}`, c1.headers)).body;
+    expect(await db().select().from(gradingClaims).where(eq(gradingClaims.answerId, copy.id))).toHaveLength(1);
+    const saved = await grade(c1.headers, { answerId: h.result.answerId, grade: '1', grade_comment: '', hidden: false, expectedGradeTimestamp: null });
+    expect(saved.status).toBe(200);
+    await get(`/api/answer/history/${p.id}/${n1}`, c1.headers);
+    expect(await db().select().from(gradingClaims).where(eq(gradingClaims.answerId, copy.id))).toEqual([]);
+  });
+});
+
 describe('GET /answer/history/{uid}/{eid}', () => {
   it('gives members the answers (newest first) and an empty grade block to fill', async () => {
     const { n1, chapterId } = await chapterWith({ title: 'Histoire' });

@@ -34,7 +34,7 @@ export const chapterRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
       schema: { tags, body: chapterCreateSchema, response: { 201: chapterSummarySchema.extend({ message: z.string() }) } },
     },
     async (request, reply) => {
-      const chapter = await createChapter(deps.db, request.body);
+      const chapter = await createChapter(deps.db, authOf(request), request.body);
       return reply.status(201).send({ ...chapter, message: 'Chapitre créé' });
     },
   );
@@ -46,7 +46,7 @@ export const chapterRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
       schema: { tags, params: idParams, body: chapterPatchSchema, response: { 200: savedMessageSchema } },
     },
     async (request) => {
-      await updateChapter(deps.db, request.params.id, request.body);
+      await updateChapter(deps.db, authOf(request), request.params.id, request.body);
       return { message: 'Modifications enregistrées' };
     },
   );

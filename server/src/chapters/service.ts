@@ -1,7 +1,8 @@
-import type { AccessGroup, ChapterCreate, ChapterDetail, ChapterPatch, ChapterSummary } from '@olympe/contract';
+import type { AccessGroup, ChapterCreate, ChapterDetail, ChapterPatch, ChapterSummary, GradingOptions } from '@olympe/contract';
 import { asc, eq } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { queueResultsPublished } from '../mail/notifications.js';
+import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { accessGroups, chapters, users } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
@@ -116,23 +117,41 @@ export async function getChapterDetail(db: Db, auth: AuthContext, id: string, no
   return base;
 }
 
-/** POST /chapter. */
-export async function createChapter(db: Db, input: ChapterCreate): Promise<ChapterSummary> {
-  const [row] = await db
-    .insert(chapters)
-    .values({ title: input.title, analysis: input.analysis, offline: input.offline })
-    .returning();
-  return presentSummary(row);
+const GRADING_OPTIONS = ['anonymousGrading', 'doubleGrading', 'gradingTolerance'] as const satisfies ReadonlyArray<keyof GradingOptions>;
+const gradingOptionsOf = (c: Pick<ChapterRow, (typeof GRADING_OPTIONS)[number]>): GradingOptions => ({
+  anonymousGrading: c.anonymousGrading,
+  doubleGrading: c.doubleGrading,
+  gradingTolerance: c.gradingTolerance,
+});
+
+/**
+ * Grading options decide who sees names and how a grade is settled (issue 20): an admin's change of them is
+ * an audit entry `chapter.grading-options` with the options before and after (none before for a new chapter).
+ */
+async function auditGradingOptions(tx: Tx, auth: AuthContext, chapterId: string, before: GradingOptions | null, after: GradingOptions) {
+  if (before && GRADING_OPTIONS.every((k) => before[k] === after[k])) return;
+  await audit(tx, auth, 'chapter.grading-options', chapterId, { before, after });
+}
+
+/** POST /chapter, with its grading options if given (as PATCH applies them). */
+export async function createChapter(db: Db, auth: AuthContext, input: ChapterCreate): Promise<ChapterSummary> {
+  return db.transaction(async (tx) => {
+    const { title, analysis, offline, ...options } = input;
+    const [row] = await tx.insert(chapters).values({ title, analysis, offline, ...options }).returning();
+    if (Object.keys(options).length > 0) await auditGradingOptions(tx, auth, row.id, null, gradingOptionsOf(row));
+    return presentSummary(row);
+  });
 }
 
 /** PATCH /chapter/{id}: the fields present; `groups` replaces the whole access table, in order. */
-export async function updateChapter(db: Db, id: string, patch: ChapterPatch): Promise<void> {
+export async function updateChapter(db: Db, auth: AuthContext, id: string, patch: ChapterPatch): Promise<void> {
   await db.transaction(async (tx) => {
     const before = await findChapter(tx, id);
     const { groups, ...fields } = patch;
     // Issue 21: unpublishing also drops a scheduled publication, or the schedule would publish again.
     const changes = fields.analysis === false ? { ...fields, publishAt: null } : fields;
     if (Object.keys(changes).length > 0) await tx.update(chapters).set(changes).where(eq(chapters.id, id));
+    await auditGradingOptions(tx, auth, id, gradingOptionsOf(before), gradingOptionsOf({ ...before, ...fields }));
     // Publishing the results (issue 22): who took part hears of it by mail, once.
     if (fields.analysis === true && !before.analysis) await queueResultsPublished(tx, id);
     if (groups) {

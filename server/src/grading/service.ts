@@ -1,7 +1,5 @@
 import {
   CELL_ARBITRATION,
-  CELL_NONE,
-  CELL_UNGRADED,
   cellNumber,
   GRADE_CONFLICT_MESSAGE,
   GRADE_MESSAGE,
@@ -42,6 +40,7 @@ import {
   chapterOptionsColumns,
   correctorProgress,
   currentGradings,
+  gradingTableQuery,
   gradingsOf,
   isoMs,
   keepOnlyGrading,
@@ -58,9 +57,6 @@ const CHAPTER_NOT_FOUND = 'Chapitre introuvable.';
 const EXERCISE_NOT_FOUND = 'Exercice introuvable.';
 const BOTH_GRADED_MESSAGE = 'Cette copie a déjà ses deux corrections : seul un administrateur peut encore la trancher.';
 export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle ne peut plus être notée.';
-
-/** A constant of the statement's own text (never user input): folded once by the planner. */
-const textLiteral = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
 
 async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow> {
   const [chapter] = await rows<ChapterOptionsRow>(db, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid`);
@@ -100,51 +96,35 @@ async function answerableExercises(db: Tx, chapterId: string) {
 }
 
 /**
- * GET /answer/table/{id}: one query for the whole table. Per exercise, DISTINCT ON keeps the
- * current answer of each pupil (highest seq, then latest; withdrawn copies excluded) straight from
- * answers_current_idx (index-only once vacuumed), in user order; the branches are one UNION ALL that
- * PostgreSQL merges in user order (Merge Append), so the cells are grouped per pupil without a hash
- * table — hashing ~110,000 cells spilled to disk at the default work_mem and cost a third of the
- * query, hence `enable_hashagg = off` for this transaction only. The grouped cells are joined to the
- * pupils, sorted by last name. Each cell travels as its final value, `idx:value` joined by U+001F, one
- * text per pupil (cheaper to parse than arrays). The cell is the rule of `cellValue` written to be
- * cheap per index tuple: an ungraded or blank cell is a constant of the statement (no concatenation),
- * and btrim (which copies the answer and walks it character by character in UTF-8) only runs on an
- * answer that starts with a space: 4–8 ms less SQL. bench/grading: 10,000 × 12.
+ * GET /answer/table/{id}: the chapter and its exercises in one round trip, then the cells
+ * (`gradingTableQuery`) beside the per-corrector lines, then the double-correction counts and the
+ * pseudonyms for chapters with those options. bench/grading: 10,000 × 12.
  */
 export async function getGradingTable(db: Db, auth: AuthContext, chapterId: string): Promise<GradingTable> {
-  const chapter = await loadChapter(db, chapterId);
-  const exercises = await answerableExercises(db, chapterId);
-  let users: GradingTable['users'] = {};
-  if (exercises.length > 0) {
-    const branches = exercises.map(
-      (exercise, idx) => sql`(
-        SELECT DISTINCT ON (a.user_id) a.user_id,
-          CASE WHEN a.grade <> '' THEN ${textLiteral(`${idx}:`)} || a.grade
-            WHEN a.answer <> '' AND (NOT starts_with(a.answer, ' ') OR btrim(a.answer) <> '') THEN ${textLiteral(`${idx}:${CELL_UNGRADED}`)}
-            ELSE ${textLiteral(`${idx}:${CELL_NONE}`)} END AS cell
-        FROM answers a
-        WHERE a.exercise_id = ${exercise.id}::uuid AND a.withdrawn_at IS NULL
-        ORDER BY a.user_id, a.seq DESC, a.created_at DESC)`,
-    );
-    const table = await db.transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL enable_hashagg = off`);
-      return rows<TableRow>(
-        tx,
-        sql`
-        WITH agg AS (
-          SELECT user_id, string_agg(cell, E'\x1f') AS cells
-          FROM (${sql.join(branches, sql` UNION ALL `)}) cur
-          GROUP BY user_id
-        )
-        SELECT u.id, u.first_name, u.last_name, u.email, u.grade, u.gender, u.birth_date::text AS birth_date, agg.cells
-        FROM agg JOIN users u ON u.id = agg.user_id
-        ORDER BY u.last_name, u.first_name, u.id`,
-      );
-    });
-    users = buildTableUsers(table, exercises.length);
-  }
+  // The chapter and its exercises in one round trip (a missing chapter: no row).
+  const [head] = await rows<ChapterOptionsRow & { exercises: Array<{ id: string; title: string; answer_format: string; max_points: number }> }>(
+    db,
+    sql`SELECT ${chapterOptionsColumns},
+          coalesce((SELECT json_agg(json_build_object('id', e.id, 'title', e.title, 'answer_format', e.answer_format, 'max_points', e.max_points)
+                                    ORDER BY e.position, e.created_at, e.id)
+                    FROM exercises e WHERE e.chapter_id = c.id AND e.answer_format <> 'none'), '[]') AS exercises
+        FROM chapters c WHERE c.id = ${chapterId}::uuid`,
+  );
+  if (!head) throw notFound(CHAPTER_NOT_FOUND);
+  const { exercises, ...chapter } = head;
   const exerciseIds = exercises.map((e) => e.id);
+  // The cells and the per-corrector lines do not depend on each other: on PostgreSQL they run on two
+  // pooled connections at once (PGlite has one and runs them in turn).
+  const [table, progressRows] = await Promise.all([
+    exercises.length === 0
+      ? Promise.resolve([])
+      : db.transaction(async (tx) => {
+          await tx.execute(sql`SET LOCAL enable_hashagg = off`);
+          return rows<TableRow>(tx, gradingTableQuery(exerciseIds));
+        }),
+    correctorProgress(db, exerciseIds),
+  ]);
+  let users: GradingTable['users'] = buildTableUsers(table, exercises.length);
   // Double correction: how many gradings each current copy has, and the copies awaiting an admin (cell ≠).
   const counts = new Map<string, number>();
   if (chapter.double_grading) {
@@ -158,7 +138,7 @@ export async function getGradingTable(db: Db, auth: AuthContext, chapterId: stri
     }
   }
   const progress = tableProgress(users, exerciseIds, chapter.double_grading ? counts : null);
-  const correctors = (await correctorProgress(db, exerciseIds)).map((c) => ({
+  const correctors = progressRows.map((c) => ({
     corrector: { _id: c.grader_id, firstName: c.first_name, lastName: c.last_name },
     copies: Number(c.copies),
     meanGrade: c.mean === null ? null : Math.round(Number(c.mean) * 100) / 100,
@@ -199,6 +179,40 @@ async function claimAnswer(db: Tx, userId: string, answerId: string): Promise<bo
   if (claimed.length === 0) return false;
   await db.execute(sql`DELETE FROM grading_claims WHERE user_id = ${userId}::uuid AND answer_id <> ${answerId}::uuid`);
   return true;
+}
+
+/**
+ * Opening a copy (GET /answer/history) holds it like « Copie suivante » does, but only when the
+ * corrector holds no other copy still in time: a read never moves a hold the next-copy flow gave, and
+ * never takes a copy another corrector holds. Returns whether the caller now holds it.
+ */
+async function holdIfIdle(db: Tx, userId: string, answerId: string): Promise<boolean> {
+  const held = await rows<{ answer_id: string }>(
+    db,
+    sql`
+    INSERT INTO grading_claims (answer_id, user_id, claimed_at)
+    SELECT ${answerId}::uuid, ${userId}::uuid, now()
+    WHERE NOT EXISTS (
+      SELECT 1 FROM grading_claims o
+      WHERE o.user_id = ${userId}::uuid AND o.answer_id <> ${answerId}::uuid
+        AND o.claimed_at > now() - make_interval(mins => ${CLAIM_MINUTES}))
+    ON CONFLICT (answer_id) DO UPDATE SET user_id = EXCLUDED.user_id, claimed_at = EXCLUDED.claimed_at
+      WHERE grading_claims.user_id = EXCLUDED.user_id
+         OR grading_claims.claimed_at <= now() - make_interval(mins => ${CLAIM_MINUTES})
+    RETURNING answer_id`,
+  );
+  return held.length > 0;
+}
+
+/**
+ * Whether this copy still waits for the caller's grade: single correction, while it has none;
+ * double correction, while the caller has not graded it, it has fewer than two gradings and no arbitration.
+ */
+function awaitsCallersGrade(current: Pick<AnswerRow, 'grade'>, double: boolean, gradings: readonly GradingRow[], callerId: string): boolean {
+  if (!double) return current.grade === null;
+  if (gradings.some((g) => g.arbitration || g.grader_id === callerId)) return false;
+  // As the next-copy flow: an automatic grade without gradings settles the copy.
+  return (current.grade === null || gradings.length > 0) && gradings.filter((g) => g.grade !== null).length < 2;
 }
 
 /**
@@ -327,7 +341,9 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string
       if (head.double_grading) result = doubleResult(current, gradings, desk.role, auth.userId);
       else result.items = gradings.find((g) => !g.arbitration && g.grader_id === current.grader_id)?.items ?? [];
       desk.items = result.items ?? [];
-      if (current.grade === null && desk.role !== 'done') await claimAnswer(db, auth.userId, current.id);
+      // A read holds the copy only for a corrector who still has to grade it and holds nothing else:
+      // re-reading a copy just graded (the desk does after each save) never takes it back from the next corrector.
+      if (awaitsCallersGrade(current, head.double_grading, gradings, auth.userId)) await holdIfIdle(db, auth.userId, current.id);
     }
   } else if (current && isChapterPublished({ analysis: head.analysis, publishAt: head.publish_ms })) {
     // Allow-list for pupils: never the grader, the hidden flag or the version.
@@ -630,6 +646,7 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
     g_last: string | null;
     exercise_id: string;
     title: string;
+    max_points: number;
     grade: string | null;
     grade_comment: string | null;
     grade_timestamp: string | null;
@@ -644,7 +661,7 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
     )
     SELECT cur.id, cur.user_id, s.first_name AS s_first, s.last_name AS s_last,
       cur.grader_id, g.first_name AS g_first, g.last_name AS g_last,
-      e.id AS exercise_id, e.title, cur.grade, cur.grade_comment, ${isoMs(sql`cur.grade_timestamp`)} AS grade_timestamp
+      e.id AS exercise_id, e.title, e.max_points, cur.grade, cur.grade_comment, ${isoMs(sql`cur.grade_timestamp`)} AS grade_timestamp
     FROM cur JOIN users s ON s.id = cur.user_id JOIN exercises e ON e.id = cur.exercise_id
     LEFT JOIN users g ON g.id = cur.grader_id
     WHERE cur.grade_timestamp IS NOT NULL
@@ -661,7 +678,7 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
       _id: r.id,
       student: presentStudent(r.user_id, r.s_first, r.s_last, pseudonyms?.get(r.user_id) ?? (pseudonyms ? 'Copie ????' : undefined)),
       grader: r.grader_id ? { _id: r.grader_id, firstName: r.g_first, lastName: r.g_last } : null,
-      exercise: { _id: r.exercise_id, title: r.title },
+      exercise: { _id: r.exercise_id, title: r.title, maxPoints: r.max_points },
       grade: r.grade,
       grade_comment: r.grade_comment,
       grade_timestamp: r.grade_timestamp,

@@ -55,6 +55,11 @@ export interface VirtualTableProps<T> {
   /** Shown in a single row when there are no rows. */
   emptyText?: ReactNode;
   overscan?: number;
+  /**
+   * Below this width (px) the table stops shrinking and the region scrolls sideways: a table of many
+   * columns stays readable on a phone instead of squeezing some columns to nothing.
+   */
+  minWidth?: number;
 }
 
 export const OVERSCAN = 20;
@@ -105,6 +110,7 @@ export function VirtualTable<T>({
   initialSort,
   emptyText,
   overscan = OVERSCAN,
+  minWidth,
 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [sort, setSort] = useState<SortState | undefined>(initialSort);
@@ -153,7 +159,7 @@ export function VirtualTable<T>({
         highlightOnHover
         aria-label={label}
         aria-rowcount={sorted.length + 1}
-        style={{ tableLayout: 'fixed', width: '100%' }}
+        style={{ tableLayout: 'fixed', width: '100%', minWidth }}
       >
         <Table.Thead style={{ zIndex: 1 }}>
           <Table.Tr aria-rowindex={1}>

@@ -1,4 +1,4 @@
-import { formatFrenchDate, formatParisDateTime, formatPoints, formatTotal, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
+import { formatFrenchDate, formatGrade, formatParisDateTime, formatPoints, formatTotal, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
 
 /** docs/product.md#spec-9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
 export function formatRemaining(seconds: number): string {
@@ -119,7 +119,7 @@ export function totalText(total: number, maxTotal: number | undefined): string {
 
 /** Issue 20: an exercise's score against its points (« 1,5 / 2 »; « X » stays as is; none is 0). */
 export function scoreText(grade: string | null, maxPoints: number | undefined): string {
-  if (maxPoints === undefined) return grade ?? '0';
+  if (maxPoints === undefined) return grade === null ? '0' : formatGrade(grade);
   const n = grade === null ? 0 : parseDecimal(grade);
   return n === null ? `${grade}\u00a0/\u00a0${formatPoints(maxPoints)}` : formatTotal(n, maxPoints);
 }

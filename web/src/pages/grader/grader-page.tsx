@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, T
 import { IconDownload, IconRobot, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { formatPoints, type GradingTable } from '@olympe/contract';
+import { formatGrade, formatPoints, type GradingTable } from '@olympe/contract';
 import {
   fetchGradingTable,
   fetchUnlabeledCount,
@@ -19,7 +19,6 @@ import {
   buildRows,
   countByExercise,
   filterRows,
-  formatTotal,
   gradingCellKind,
   resultsCsvRows,
   resultsFileName,
@@ -140,7 +139,7 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
   }
 
   function exportCsv() {
-    downloadCsv(resultsFileName(chapter.title), resultsCsvRows(sortRows(rows, byLastName, 'asc'), exercises));
+    downloadCsv(resultsFileName(chapter.title), resultsCsvRows(sortRows(rows, byLastName, 'asc'), exercises, table.maxTotal));
   }
 
   const columns = useMemo<VirtualColumn<GradingRow>[]>(
@@ -152,7 +151,7 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
         // Issue 20: totals read against the maximum (« TOT » on 12).
         header: table.maxTotal !== undefined ? `TOT / ${formatPoints(table.maxTotal)}` : 'TOT',
         sortLabel: table.maxTotal !== undefined ? `TOT sur ${formatPoints(table.maxTotal)}` : undefined,
-        cell: (r) => formatTotal(r.total),
+        cell: (r) => formatPoints(r.total),
         sortValue: byTotal,
         width: 90,
         align: 'center',
@@ -273,7 +272,7 @@ function GradeCell({ row, exerciseId, exerciseTitle, value }: { row: GradingRow;
   const kind = gradingCellKind(value);
   if (kind === 'none') return null;
   const who = `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim();
-  const what = kind === 'ungraded' ? 'à corriger' : kind === 'excused' ? 'X' : kind === 'arbitration' ? 'à arbitrer (≠)' : `note ${value}`;
+  const what = kind === 'ungraded' ? 'à corriger' : kind === 'excused' ? 'X' : kind === 'arbitration' ? 'à arbitrer (≠)' : `note ${formatGrade(value)}`;
   return (
     <a
       href={paths.history(row.id, exerciseId)}
@@ -281,7 +280,7 @@ function GradeCell({ row, exerciseId, exerciseTitle, value }: { row: GradingRow;
       style={{ ...cellLinkStyle, ...CELL_STYLES[kind] }}
       aria-label={`${who}, ${exerciseTitle} : ${what}`}
     >
-      {value}
+      {formatGrade(value)}
     </a>
   );
 }

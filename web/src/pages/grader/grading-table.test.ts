@@ -54,6 +54,11 @@ describe('grading table rows', () => {
     expect(resultsFileName('Tour 1')).toBe('Tour 1_results.csv');
   });
 
+  it('says the maximum in the total’s and each exercise’s header once the table has points', () => {
+    const withPoints = exercises.map((e, i) => ({ ...e, maxPoints: [7, 2.5, 1][i] }));
+    expect(resultsCsvRows(rows, withPoints, 10.5)[0].slice(6)).toEqual(['Total (/ 10,5)', 'Somme (/ 7)', 'Preuve "longue" (/ 2,5)', 'Produit (/ 1)']);
+  });
+
   it('filters 10,000 pupils per keystroke quickly', () => {
     const many: GradingTable = { ...table, users: {} };
     for (let i = 0; i < 10_000; i++) {

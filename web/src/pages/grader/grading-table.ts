@@ -1,4 +1,4 @@
-import { CELL_ARBITRATION, cellKind, CELL_EXCUSED, CELL_NONE, normalizeText, totalOf, type CellKind, type GradingTable } from '@olympe/contract';
+import { CELL_ARBITRATION, cellKind, CELL_EXCUSED, CELL_NONE, formatPoints, normalizeText, totalOf, type CellKind, type GradingTable } from '@olympe/contract';
 import type { CsvCell } from '../../lib/csv';
 
 /** One line of the grading table, with what the page needs precomputed once per load. */
@@ -64,22 +64,23 @@ export function totalCounts(counts: readonly ExerciseCount[]): ExerciseCount {
   return counts.reduce((a, c) => ({ graded: a.graded + c.graded, answered: a.answered + c.answered }), { graded: 0, answered: 0 });
 }
 
-/** Totals without float noise: 2.5 → "2.5", 3 → "3". */
-export const formatTotal = (n: number) => String(n);
-
 /** docs/product.md#spec-9: "{chapter title}_results.csv". */
 export const resultsFileName = (title: string) => `${title}_results.csv`;
 
-export const RESULTS_CSV_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance', 'Total'] as const;
+export const RESULTS_CSV_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance'] as const;
+
+/** A CSV header that says what the column is graded on (issue 20): « Total (/ 42) », « Somme (/ 7) ». */
+export const outOf = (label: string, maximum: number | undefined) => (maximum === undefined ? label : `${label} (/ ${formatPoints(maximum)})`);
 
 /**
  * docs/product.md#spec-9 grading CSV: e-mail, first name, last name, grade, gender, birth date (date part only),
- * total, then one column per exercise, empty for ' ' or X. Codes are kept as stored (2nde, female)
- * so the file can be re-imported; the writer quotes, doubles quotes and neutralises formulas.
+ * total, then one column per exercise, empty for ' ' or X; the total's and each exercise's headers say their
+ * maximum. Codes and grades are kept as stored (2nde, female, 2.5) so the file can be re-imported; the writer
+ * quotes, doubles quotes and neutralises formulas.
  */
-export function resultsCsvRows(rows: readonly GradingRow[], exercises: GradingTable['exercises']): CsvCell[][] {
+export function resultsCsvRows(rows: readonly GradingRow[], exercises: GradingTable['exercises'], maxTotal?: number): CsvCell[][] {
   return [
-    [...RESULTS_CSV_HEADER, ...exercises.map((e) => e.title)],
+    [...RESULTS_CSV_HEADER, outOf('Total', maxTotal), ...exercises.map((e) => outOf(e.title, e.maxPoints))],
     ...rows.map((r) => [
       r.email,
       r.firstName,

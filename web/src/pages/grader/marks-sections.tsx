@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Button, Collapse, Group, List, MultiSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatPoints, type Assignments, type CorrectorProgress, type ExerciseProgress, type GradingTable, type Person } from '@olympe/contract';
+import { formatGrade, formatPoints, type Assignments, type CorrectorProgress, type ExerciseProgress, type GradingTable, type Person } from '@olympe/contract';
 import { useArbitration, useAssignments, useSaveAssignments } from '../../api/marks';
 import { correctorSpread, nameOf } from './marks';
 
@@ -88,7 +88,7 @@ export function ArbitrationList({ chapterId }: { chapterId: string }) {
               <Anchor component={Link} to={`/history/${r.url}`}>
                 {nameOf(r.student)} — {r.exercise.title}
               </Anchor>{' '}
-              : notes {r.gradings.map((g) => g.grade ?? '–').join(' et ')} sur {formatPoints(r.exercise.maxPoints)}
+              : notes {r.gradings.map((g) => (g.grade === null ? '–' : formatGrade(g.grade))).join(' et ')} sur {formatPoints(r.exercise.maxPoints)}
             </List.Item>
           ))}
         </List>

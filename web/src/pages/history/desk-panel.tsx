@@ -1,6 +1,6 @@
 import { Anchor, Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { formatParisDateTime, formatPoints, type Desk, type DeskRole, type DoubleStatus, type GradingView } from '@olympe/contract';
+import { formatGrade, formatParisDateTime, formatPoints, type Desk, type DeskRole, type DoubleStatus, type GradingView } from '@olympe/contract';
 import { MathText } from '../../components/MathText';
 import { paths } from '../../config/paths';
 import { personName } from './desk';
@@ -93,7 +93,7 @@ function GradingsTable({ gradings }: { gradings: GradingView[] }) {
               {personName(g.grader) || 'Correction automatique'}
               {g.arbitration ? ' (arbitrage)' : ''}
             </Table.Td>
-            <Table.Td>{g.grade ?? '–'}</Table.Td>
+            <Table.Td>{g.grade === null ? '–' : formatGrade(g.grade)}</Table.Td>
             <Table.Td>{formatParisDateTime(g.timestamp)}</Table.Td>
           </Table.Tr>
         ))}

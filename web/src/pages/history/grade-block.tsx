@@ -67,6 +67,13 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
       setMoving(false);
     }
   }
+  // After each save the desk beside is read again (double-correction state, the other grading once
+  // both are in); this block keeps its own state (it reads `initial` only when mounted). The server
+  // does not hold a copy again for the corrector who just graded it, so this read frees it for the next.
+  useEffect(() => {
+    if (status === 'saved') void queryClient.invalidateQueries({ queryKey: gradingKeys.history(history.user._id, exercise._id) });
+  }, [status, queryClient, history.user._id, exercise._id]);
+
   const nextRef = useRef(nextCopy);
   nextRef.current = nextCopy;
 

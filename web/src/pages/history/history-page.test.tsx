@@ -108,6 +108,34 @@ describe('HistoryPage as the corrector’s desk', () => {
     expect(screen.getByText(/enregistre la note et ouvre la copie suivante/).textContent).toMatch(/Raccourci : Ctrl \+ Entrée/);
   });
 
+  it('reads the desk again after a save: the double-correction badge follows the copy, the grade typed stays', async () => {
+    let reads = 0;
+    vi.mocked(api.get).mockImplementation(async (url: string) => {
+      if (!url.startsWith('/answer/history/')) return { data: {} };
+      reads++;
+      if (reads === 1) return { data: deskHistory };
+      const gradings = [1, 2].map((n) => ({
+        grader: { _id: `g${n}`, firstName: 'Correcteur', lastName: String(n) },
+        grade: n === 1 ? '2' : '2.5',
+        grade_comment: '',
+        items: [],
+        timestamp: '2026-11-25T18:20:00.000Z',
+        arbitration: false,
+      }));
+      return { data: { ...deskHistory, desk: { ...deskHistory.desk, status: 'settled', gradings } } };
+    });
+    vi.mocked(api.post).mockResolvedValue({
+      data: { answerId: 'a1', grade: '2.5', grade_comment: '', hidden: false, grade_timestamp: '2026-11-25T18:20:00.000Z', items: [], status: 'settled', finalGrade: '2.25' },
+    });
+    renderHistory('/history/u1/e1');
+    expect(await screen.findByText('Une correction sur deux')).toBeTruthy();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Note' }), { target: { value: '2.5' } });
+    expect(await screen.findByText('Réglée : moyenne des deux notes', {}, { timeout: 3000 })).toBeTruthy();
+    expect(reads).toBe(2);
+    expect(screen.queryByText('Une correction sur deux')).toBeNull();
+    expect((screen.getByRole('textbox', { name: 'Note' }) as HTMLInputElement).value).toBe('2.5');
+  });
+
   it('makes the grade the sum of the ticked items', async () => {
     renderHistory('/history/u1/e1');
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Initialisation : 1 pt' }));

@@ -1,7 +1,7 @@
 import { Alert, Button, Center, Grid, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { formatParisDateTime, type AnswerHistory, type GradeState } from '@olympe/contract';
+import { formatGrade, formatParisDateTime, type AnswerHistory, type GradeState } from '@olympe/contract';
 import { useHistory } from '../../api/grading';
 import { MathText } from '../../components/MathText';
 import { PdfView } from '../../components/PdfView';
@@ -131,7 +131,7 @@ function ReadOnlyResult({ result }: { result: GradeState }) {
       <Stack gap="xs">
         <Title order={2}>Résultat</Title>
         <Text>
-          Note : <strong>{result.grade ?? '–'}</strong>
+          Note : <strong>{result.grade === null ? '–' : formatGrade(result.grade)}</strong>
         </Text>
         {result.grade_comment ? <MathText value={result.grade_comment} label="Commentaire" /> : null}
       </Stack>

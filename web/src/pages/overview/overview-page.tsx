@@ -1,11 +1,15 @@
 import { useDeferredValue, useMemo, useState, type ChangeEvent } from 'react';
-import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { formatParisDateTime } from '@olympe/contract';
+import { formatParisDateTime, parseDecimal } from '@olympe/contract';
+import { useChapter } from '../../api/chapters';
 import { useOverview } from '../../api/grading';
+import { downloadCsv } from '../../lib/csv';
+import { useSession } from '../../session/session-context';
 import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { paths } from '../../config/paths';
-import { buildLines, filterLines, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
+import { arbitrationText, buildLines, filterLines, gradeText, gradingText, overviewCsvName, overviewCsvRows, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
 import { PageHeading } from '../../components/page-heading';
 
 /** docs/product.md#spec-9: window height minus 200 px. */
@@ -14,26 +18,47 @@ const byStudent = (l: OverviewLine) => l.student.lastName ?? l.studentName;
 const byGrader = (l: OverviewLine) => l.graderName;
 const byExercise = (l: OverviewLine) => l.exercise.title;
 const byDate = (l: OverviewLine) => l.grade_timestamp ?? '';
+const byGrade = (l: OverviewLine) => (l.grade === null ? null : (parseDecimal(l.grade) ?? l.grade));
+const dateText = (l: OverviewLine) => (l.grade_timestamp ? formatParisDateTime(l.grade_timestamp) : '');
 
-const columns: VirtualColumn<OverviewLine>[] = [
-  // Issue 20: names and titles wrap (full text on hover) instead of « Somme d… ».
-  { key: 'student', header: 'Élève', cell: (l) => l.studentName, sortValue: byStudent, fullText: (l) => l.studentName },
-  { key: 'grader', header: 'Correcteur', cell: (l) => l.graderName, sortValue: byGrader, fullText: (l) => l.graderName },
-  { key: 'exercise', header: 'Exercice', cell: (l) => l.exercise.title, sortValue: byExercise, fullText: (l) => l.exercise.title },
-  { key: 'grade', header: 'Note', width: 70, align: 'center', cell: (l) => l.grade ?? '' },
+const studentColumn: VirtualColumn<OverviewLine> = {
+  key: 'student',
+  header: 'Élève',
+  cell: (l) => l.studentName,
+  sortValue: byStudent,
+  fullText: (l) => l.studentName,
+};
+const graderColumn: VirtualColumn<OverviewLine> = { key: 'grader', header: 'Correcteur', cell: (l) => l.graderName, sortValue: byGrader, fullText: (l) => l.graderName };
+const exerciseColumn: VirtualColumn<OverviewLine> = {
+  key: 'exercise',
+  header: 'Exercice',
+  cell: (l) => l.exercise.title,
+  sortValue: byExercise,
+  fullText: (l) => l.exercise.title,
+};
+// Issue 20: the settled grade against the exercise's points, decimal comma (« 6,75 / 10 »).
+const gradeColumn: VirtualColumn<OverviewLine> = { key: 'grade', header: 'Note', width: 80, align: 'center', cell: gradeText, sortValue: byGrade };
+// Double correction: both correctors' grades and the arbitration, each with who gave it (in place of
+// « Correcteur », which would name only whoever saved last).
+const doubleColumns: VirtualColumn<OverviewLine>[] = [
+  { key: 'first', header: '1re correction', width: 110, cell: (l) => gradingText(l.first), fullText: (l) => gradingText(l.first) },
+  { key: 'second', header: '2e correction', width: 110, cell: (l) => gradingText(l.second), fullText: (l) => gradingText(l.second) },
+  { key: 'arbitration', header: 'Arbitrage', width: 110, cell: arbitrationText, fullText: arbitrationText },
+];
+const tailColumns: VirtualColumn<OverviewLine>[] = [
   {
     key: 'comment',
     header: 'Commentaire',
     // docs/product.md#spec-9: cut at 40 characters (not by the column's width): the cell wraps to show all 40.
-    width: '24%',
+    width: 170,
     cell: (l) => truncateComment(l.grade_comment),
     fullText: (l) => l.grade_comment ?? '',
   },
-  { key: 'date', header: 'Date', width: 215, sortValue: byDate, cell: (l) => (l.grade_timestamp ? formatParisDateTime(l.grade_timestamp) : '') },
+  { key: 'date', header: 'Date', width: 140, sortValue: byDate, fullText: dateText, cell: dateText },
   {
     key: 'link',
     header: 'Lien',
-    width: 70,
+    width: 56,
     cell: (l) => (
       <Anchor component={Link} to={paths.history(l.student._id, l.exercise._id)} aria-label={`Voir la copie de ${l.studentName}, ${l.exercise.title}`}>
         Voir
@@ -41,6 +66,11 @@ const columns: VirtualColumn<OverviewLine>[] = [
     ),
   },
 ];
+
+const columnsFor = (double: boolean): VirtualColumn<OverviewLine>[] =>
+  double
+    ? [studentColumn, exerciseColumn, gradeColumn, ...doubleColumns, ...tailColumns]
+    : [studentColumn, graderColumn, exerciseColumn, gradeColumn, ...tailColumns];
 
 /** docs/product.md#spec-2 "Aperçu des corrections" (/overview/{id}). */
 export function OverviewPage() {
@@ -50,6 +80,11 @@ export function OverviewPage() {
   const deferred = useDeferredValue(filters);
   const lines = useMemo(() => buildLines(query.data ?? []), [query.data]);
   const shown = useMemo(() => filterLines(lines, deferred), [lines, deferred]);
+  const double = useMemo(() => lines.some((l) => l.status !== undefined), [lines]);
+  const columns = useMemo(() => columnsFor(double), [double]);
+  const { roles } = useSession();
+  // The chapter's title names the CSV file (admins only, who read the chapter).
+  const chapter = useChapter(roles.isAdmin ? id : '');
   const set = (key: keyof OverviewFilters) => (e: ChangeEvent<HTMLInputElement>) => {
     const value = e.currentTarget.value;
     setFilters((f) => ({ ...f, [key]: value }));
@@ -65,6 +100,15 @@ export function OverviewPage() {
         <Text aria-live="polite">
           {shown.length}/{lines.length} corrections
         </Text>
+        {roles.isAdmin && query.data ? (
+          <Button
+            variant="light"
+            leftSection={<IconDownload size={16} aria-hidden="true" />}
+            onClick={() => downloadCsv(overviewCsvName(chapter.data?.title ?? id), overviewCsvRows(shown, double))}
+          >
+            Exporter en CSV
+          </Button>
+        ) : null}
       </Group>
       {query.isPending ? (
         <Center py="xl">
@@ -81,6 +125,8 @@ export function OverviewPage() {
           label="Aperçu des corrections"
           initialSort={{ key: 'date', direction: 'desc' }}
           emptyText="Aucune correction pour le moment."
+          // Under this, the columns of fixed width leave nothing to the names: the table scrolls sideways.
+          minWidth={double ? 960 : 760}
         />
       )}
     </Stack>

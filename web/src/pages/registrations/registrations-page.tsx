@@ -37,7 +37,7 @@ const columns: VirtualColumn<RegistrationRow>[] = [
   { key: 'status', header: 'Statut', width: 110, cell: (r) => r.status, sortValue: byStatus },
   { key: 'lastName', header: 'Nom', width: '14%', cell: (r) => r.user.lastName, sortValue: byLastName, fullText: (r) => r.user.lastName ?? '' },
   { key: 'firstName', header: 'Prénom', width: '12%', cell: (r) => r.user.firstName, sortValue: byFirstName, fullText: (r) => r.user.firstName ?? '' },
-  { key: 'email', header: 'E-mail', width: '19%', cell: (r) => <span title={r.user.email}>{r.user.email}</span> },
+  { key: 'email', header: 'E-mail', width: '19%', cell: (r) => r.user.email, fullText: (r) => r.user.email },
   { key: 'grade', header: 'Classe', width: 80, cell: (r) => gradeText(r.user.grade) },
   { key: 'school', header: 'Établissement', cell: (r) => r.user.institution?.name ?? '', fullText: (r) => r.user.institution?.name ?? '' },
 ];

@@ -127,7 +127,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
       { key: 'grade', header: 'Classe', width: 70, cell: (m) => gradeLabel(m.grade) },
       { key: 'gender', header: 'Genre', width: 64, cell: (m) => (m.gender ? GENDER_SHORT[m.gender] : '') },
       {
-        // The e-mail takes what the other columns leave (its full text is in the cell's title).
+        // The e-mail takes what the other columns leave; it wraps (two lines, full text on hover) rather than being cut.
         key: 'email',
         header: (
           <Group gap={4} wrap="nowrap">
@@ -139,7 +139,8 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
             </Tooltip>
           </Group>
         ),
-        cell: (m) => <span title={m.email}>{m.email}</span>,
+        cell: (m) => m.email,
+        fullText: (m) => m.email,
       },
       { key: 'birthDate', header: 'Date de naissance', width: 110, cell: (m) => formatBirthDate(m.birthDate) },
       { key: 'notifications', header: 'Notifications', width: 116, cell: (m) => yesNo(m.emailNotifications) },
