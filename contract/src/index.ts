@@ -4,6 +4,7 @@ export * from './user.js';
 export * from './groups.js';
 export * from './institution.js';
 export * from './chapters.js';
+export * from './bin.js';
 export * from './dates.js';
 export * from './sessions.js';
 export * from './centers.js';

@@ -162,6 +162,8 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/chapter/:id', '/api/chapter/{timed}', '401 ok 403 403 403 ok ok'),
   r('PATCH /api/chapter/:id', '/api/chapter/{timed}', '401 403 403 403 403 403 ok', { headerStudents: 'Bonne chance' }),
   r('DELETE /api/chapter/:id', '/api/chapter/{chapterToDelete}', '401 403 403 403 403 403 ok'),
+  r('POST /api/chapter/:id/restore', '/api/chapter/{chapterInBin}/restore', '401 403 403 403 403 403 ok'),
+  r('GET /api/bin', '/api/bin', '401 403 403 403 403 403 ok'),
   r('GET /api/chapter/:id/live', '/api/chapter/{timed}/live', '401 403 403 403 403 403 ok'),
   r('GET /api/exos/raw/:chapterId', '/api/exos/raw/{timed}', '401 403 403 403 403 403 ok'),
   r('GET /api/exos/chapter/:id', '/api/exos/chapter/{timed}', '401 ok 403 403 403 ok ok'),
@@ -170,6 +172,7 @@ export const MATRIX: MatrixRow[] = [
   r('POST /api/exos', '/api/exos', '401 403 403 403 403 403 ok', { chapter: '{timed}', title: 'Exercice ajouté' }),
   r('PATCH /api/exos/:id', '/api/exos/{numeric}', '401 403 403 403 403 403 ok', { title: 'Somme des angles' }),
   r('DELETE /api/exos/:id', '/api/exos/{exerciseToDelete}', '401 403 403 403 403 403 ok'),
+  r('POST /api/exos/:id/restore', '/api/exos/{exerciseInBin}/restore', '401 403 403 403 403 403 ok'),
   // Taking a chapter
   r('GET /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
   r('POST /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
@@ -421,15 +424,18 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     },
     { chapterId: paper.id, position: 0, accessStart: new Date(Date.now() - hour), accessEnd: new Date(Date.now() + 24 * hour) },
   ]);
-  const [numeric, pdf, exerciseToDelete, paperPdf] = await db
+  const [numeric, pdf, exerciseToDelete, paperPdf, exerciseInBin] = await db
     .insert(exercises)
     .values([
       { chapterId: timed.id, position: 0, title: 'Somme', answerFormat: 'numeric' },
       { chapterId: timed.id, position: 1, title: 'Preuve', answerFormat: 'pdf' },
       { chapterId: timed.id, position: 2, title: 'À supprimer', answerFormat: 'numeric' },
       { chapterId: paper.id, position: 0, title: 'Problème papier', answerFormat: 'pdf' },
+      { chapterId: timed.id, position: 3, title: 'Dans la corbeille', answerFormat: 'numeric', deletedAt: new Date() },
     ])
     .returning();
+  // Issue 21: a chapter in the bin, to restore.
+  const [chapterInBin] = await db.insert(chapters).values({ title: 'Chapitre dans la corbeille', deletedAt: new Date() }).returning();
   await db.insert(statementVersions).values([
     { exerciseId: numeric.id, position: 0, content: 'Combien font $6 \\times 7$ ?', answer: '42' },
     { exerciseId: pdf.id, position: 0, content: 'Démontrer.' },
@@ -501,6 +507,8 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     timed: timed.id,
     paper: paper.id,
     chapterToDelete: chapterToDelete.id,
+    chapterInBin: chapterInBin.id,
+    exerciseInBin: exerciseInBin.id,
     finishable: finishable.id,
     ended: ended.id,
     numeric: numeric.id,

@@ -62,7 +62,7 @@ export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle
 const textLiteral = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
 
 async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow> {
-  const [chapter] = await rows<ChapterOptionsRow>(db, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid`);
+  const [chapter] = await rows<ChapterOptionsRow>(db, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`);
   if (!chapter) throw notFound(CHAPTER_NOT_FOUND);
   return chapter;
 }
@@ -93,7 +93,7 @@ async function answerableExercises(db: Tx, chapterId: string) {
   return rows<{ id: string; title: string; answer_format: string; max_points: number }>(
     db,
     sql`SELECT id, title, answer_format, max_points FROM exercises
-        WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none'
+        WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' AND deleted_at IS NULL
         ORDER BY position, created_at, id`,
   );
 }
@@ -208,7 +208,8 @@ async function claimAnswer(db: Tx, userId: string, answerId: string): Promise<bo
 export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: string): Promise<SelectedAnswer> {
   const [exercise] = await rows<{ id: string; answer_format: string; double_grading: boolean }>(
     db,
-    sql`SELECT e.id, e.answer_format, c.double_grading FROM exercises e JOIN chapters c ON c.id = e.chapter_id WHERE e.id = ${exerciseId}::uuid`,
+    sql`SELECT e.id, e.answer_format, c.double_grading FROM exercises e JOIN chapters c ON c.id = e.chapter_id
+        WHERE e.id = ${exerciseId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL`,
   );
   if (!exercise) throw notFound(EXERCISE_NOT_FOUND);
   if (exercise.answer_format === 'none') throw badRequest('Cet exercice n’attend pas de réponse.');
@@ -304,7 +305,7 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string
     sql`SELECT u.id AS user_id, u.first_name, u.last_name, e.id AS exercise_id, e.title AS exercise_title, e.answer_format,
           e.max_points, e.scheme_items, ${chapterOptionsColumns}
         FROM exercises e JOIN chapters c ON c.id = e.chapter_id LEFT JOIN users u ON u.id = ${userId}::uuid
-        WHERE e.id = ${exerciseId}::uuid`,
+        WHERE e.id = ${exerciseId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL`,
   );
   if (!head) throw notFound(EXERCISE_NOT_FOUND);
   if (!head.user_id) throw notFound('Élève introuvable.');
@@ -474,7 +475,7 @@ export async function saveGrade(db: Db, auth: AuthContext, input: GradeInput): P
             e.max_points, e.scheme_items, c.double_grading, c.grading_tolerance
           FROM answers a LEFT JOIN users gu ON gu.id = a.grader_id
             JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id
-          WHERE a.id = ${input.answerId}::uuid
+          WHERE a.id = ${input.answerId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL
           FOR UPDATE OF a`,
     );
     if (!row) throw notFound('Copie introuvable.');
@@ -638,7 +639,7 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
     WITH cur AS (
       SELECT DISTINCT ON (a.user_id, a.exercise_id) a.*
       FROM answers a JOIN exercises e ON e.id = a.exercise_id
-      WHERE e.chapter_id = ${chapterId}::uuid AND a.withdrawn_at IS NULL
+      WHERE e.chapter_id = ${chapterId}::uuid AND e.deleted_at IS NULL AND a.withdrawn_at IS NULL
       ORDER BY a.user_id, a.exercise_id, a.seq DESC, a.created_at DESC
     )
     SELECT cur.id, cur.user_id, s.first_name AS s_first, s.last_name AS s_last,
@@ -735,7 +736,7 @@ export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: s
     db,
     sql`SELECT e.id AS exercise_id, array_agg(v.answer ORDER BY v.position, v.id) AS answers, e.max_points
         FROM exercises e JOIN statement_versions v ON v.exercise_id = e.id
-        WHERE e.chapter_id = ${chapterId}::uuid AND e.answer_format = 'numeric'
+        WHERE e.chapter_id = ${chapterId}::uuid AND e.answer_format = 'numeric' AND e.deleted_at IS NULL
         GROUP BY e.id`,
   );
   const expectedOf = new Map(versions.map((v) => [v.exercise_id, v.answers]));
