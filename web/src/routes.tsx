@@ -35,6 +35,7 @@ export const routes: RouteObject[] = [
           { path: 'profile', element: page(() => import('./pages/profile/profile-page'), 'ProfilePage') },
           { path: 'chapters', element: page(() => import('./pages/chapters/chapters-page'), 'ChaptersPage', 'admin') },
           { path: 'groups', element: page(() => import('./pages/groups/groups-page'), 'GroupsPage', 'admin') },
+          { path: 'corbeille', element: page(() => import('./pages/bin/bin-page'), 'BinPage', 'admin') },
           { path: 'map', element: page(() => import('./pages/map/map-page'), 'MapPage') },
           { path: 'eleves/import', element: page(() => import('./pages/users-import/users-import-page'), 'UsersImportPage') },
           { path: 'users/:id', id: 'Users', element: page(() => import('./pages/users/users-page'), 'UsersPage', 'admin') },

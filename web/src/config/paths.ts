@@ -17,6 +17,8 @@ export const paths = {
   profile: '/profile',
   chapters: '/chapters',
   groups: '/groups',
+  /** Issue 21: deleted chapters and exercises, restorable for 30 days. */
+  bin: '/corbeille',
   map: '/map',
   users: (id: string) => `/users/${id}`,
   chapter: (id: string) => `/chapter/${id}`,

@@ -62,6 +62,7 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
           {link(paths.groups, 'Groupes')}
           {link(paths.chapters, 'Chapitres')}
           {link(paths.map, 'Établissements')}
+          {link(paths.bin, 'Corbeille')}
         </NavSection>
       )}
 
