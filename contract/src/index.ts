@@ -5,6 +5,7 @@ export * from './groups.js';
 export * from './institution.js';
 export * from './chapters.js';
 export * from './bin.js';
+export * from './regrade.js';
 export * from './dates.js';
 export * from './sessions.js';
 export * from './centers.js';

@@ -40,6 +40,7 @@ import { opsRoutes } from './ops/routes.js';
 import { closePdfPool } from './pdf/pdf-pool.js';
 import { analysisRoutes } from './analysis/routes.js';
 import { sheetRoutes } from './sheets/routes.js';
+import { regradeRoutes } from './regrade/routes.js';
 import { loggerOptions, observeRequests } from './ops/logging.js';
 
 z.config(z.locales.fr());
@@ -183,6 +184,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(opsRoutes, { deps });
       await api.register(analysisRoutes, { deps });
       await api.register(sheetRoutes, { deps });
+      await api.register(regradeRoutes, { deps });
     },
     { prefix: '/api' },
   );

@@ -13,6 +13,7 @@ import {
   groups,
   institutions,
   statementVersions,
+  regradeRequests,
   unlabeledAnswers,
 } from '../src/db/schema.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
@@ -173,6 +174,23 @@ export const MATRIX: MatrixRow[] = [
   r('PATCH /api/exos/:id', '/api/exos/{numeric}', '401 403 403 403 403 403 ok', { title: 'Somme des angles' }),
   r('DELETE /api/exos/:id', '/api/exos/{exerciseToDelete}', '401 403 403 403 403 403 ok'),
   r('POST /api/exos/:id/restore', '/api/exos/{exerciseInBin}/restore', '401 403 403 403 403 403 ok'),
+  // Regrade requests (issue 21): the pupil asks about their own answer; correctors answer one request each.
+  r('POST /api/regrade', '/api/regrade', '401 ok 403 403 403 403 403', { answerId: '{regradableAnswer}', message: 'Merci de revoir ma copie.' }),
+  r('GET /api/regrade/mine/:chapterId', '/api/regrade/mine/{published}', '401 ok ok ok ok ok ok'),
+  r('GET /api/regrade', '/api/regrade?chapter={published}', '401 403 403 403 403 ok ok'),
+  r(
+    'POST /api/regrade/:id/accept',
+    (_f: Fixture, c: Caller) => `/api/regrade/${c === 'admin' ? '{requestForAdmin}' : '{requestForMember}'}/accept`,
+    '401 403 403 403 403 ok ok',
+    { grade: '1', reply: 'Accepté.' },
+  ),
+  r(
+    'POST /api/regrade/:id/decline',
+    (_f: Fixture, c: Caller) => `/api/regrade/${c === 'admin' ? '{declineForAdmin}' : '{declineForMember}'}/decline`,
+    '401 403 403 403 403 ok ok',
+    { reply: 'Refusé.' },
+  ),
+  r('PUT /api/regrade/window/:chapterId', '/api/regrade/window/{published}', '401 403 403 403 403 403 ok', { regradeUntil: '2099-01-01T12:00:00+01:00' }),
   // Taking a chapter
   r('GET /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
   r('POST /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
@@ -434,6 +452,23 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
       { chapterId: timed.id, position: 3, title: 'Dans la corbeille', answerFormat: 'numeric', deletedAt: new Date() },
     ])
     .returning();
+  // Issue 21: a published chapter open to regrade requests, the pupil's graded answers, and open requests to answer.
+  const [published] = await db
+    .insert(chapters)
+    .values({ title: 'Tour publié', analysis: true, regradeUntil: new Date(Date.now() + 24 * hour) })
+    .returning();
+  const publishedExercises = await db
+    .insert(exercises)
+    .values([0, 1, 2, 3, 4].map((position) => ({ chapterId: published.id, position, title: `Publié ${position}`, answerFormat: 'numeric' })))
+    .returning();
+  const publishedAnswers = await db
+    .insert(answers)
+    .values(publishedExercises.map((e) => ({ userId: pupil.id, exerciseId: e.id, answer: '1', grade: '0', gradeTimestamp: new Date() })))
+    .returning();
+  const [requestForMember, requestForAdmin, declineForMember, declineForAdmin] = await db
+    .insert(regradeRequests)
+    .values(publishedAnswers.slice(1).map((a) => ({ answerId: a.id, chapterId: published.id, exerciseId: a.exerciseId, userId: pupil.id, message: 'Revoir' })))
+    .returning();
   // Issue 21: a chapter in the bin, to restore.
   const [chapterInBin] = await db.insert(chapters).values({ title: 'Chapitre dans la corbeille', deletedAt: new Date() }).returning();
   await db.insert(statementVersions).values([
@@ -508,6 +543,12 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     paper: paper.id,
     chapterToDelete: chapterToDelete.id,
     chapterInBin: chapterInBin.id,
+    published: published.id,
+    regradableAnswer: publishedAnswers[0].id,
+    requestForMember: requestForMember.id,
+    requestForAdmin: requestForAdmin.id,
+    declineForMember: declineForMember.id,
+    declineForAdmin: declineForAdmin.id,
     exerciseInBin: exerciseInBin.id,
     finishable: finishable.id,
     ended: ended.id,

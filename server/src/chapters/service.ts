@@ -15,6 +15,14 @@ type AccessRow = typeof accessGroups.$inferSelect;
 /** Admins and members see and read every chapter in full (docs/product.md#design-3 "Who may call what"). */
 export const isChapterStaff = (auth: AuthContext) => auth.isAdmin || auth.isMember;
 
+/**
+ * Whether a chapter's grades are published (docs/product.md « Notes publiées »: the `analysis` flag).
+ * The one test every results, regrade and statistics rule asks; `now` is for a scheduled publication.
+ */
+export function isPublished(chapter: Pick<ChapterRow, 'analysis'>, _now: Date): boolean {
+  return chapter.analysis;
+}
+
 const presentSummary = (c: ChapterRow): ChapterSummary => ({
   _id: c.id,
   title: c.title,

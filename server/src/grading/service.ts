@@ -459,7 +459,7 @@ const nextVersion = (previousMs: number | null | undefined) => new Date(Math.max
  * scheme items; in a double-correction chapter the save is the caller's own grading (or an admin's
  * arbitration) and the copy's grade is settled from them (saveDoubleGrading).
  */
-export async function saveGrade(db: Db, auth: AuthContext, input: GradeInput): Promise<GradeOutcome> {
+export async function saveGrade(db: Tx, auth: AuthContext, input: GradeInput): Promise<GradeOutcome> {
   refuseNegative(input.grade);
   if (normalizeGrade(input.grade) === undefined) throw badRequest(GRADE_MESSAGE);
   const comment = input.grade_comment ?? '';
