@@ -59,10 +59,19 @@ export const myRegradeSchema = z.object({
 });
 export type MyRegrade = z.infer<typeof myRegradeSchema>;
 
-/** GET /regrade/mine/{chapterId}: whether the pupil may ask now, until when, and their requests. */
+/** One of the pupil's current answers a request may be about (only once the grades are published). */
+export const regradableAnswerSchema = z.object({
+  answerId: z.uuid(),
+  exercise: z.object({ _id: z.uuid(), title: z.string(), maxPoints: z.number() }),
+  grade: z.string().nullable(),
+});
+export type RegradableAnswer = z.infer<typeof regradableAnswerSchema>;
+
+/** GET /regrade/mine/{chapterId}: whether the pupil may ask now, until when, their answers and their requests. */
 export const myRegradesSchema = z.object({
   open: z.boolean(),
   regradeUntil: instant.nullable(),
+  answers: z.array(regradableAnswerSchema),
   requests: z.array(myRegradeSchema),
 });
 export type MyRegrades = z.infer<typeof myRegradesSchema>;

@@ -90,7 +90,11 @@ describe('POST /regrade', () => {
       body: { message: 'Les demandes de réexamen sont closes depuis le 10 janvier 2026 à 18:00.' },
     });
     const mine = await inject(t, { method: 'GET', url: `/api/regrade/mine/${closed.chapterId}`, headers: closed.pupil.headers });
-    expect(mine.body).toEqual({ open: false, regradeUntil: '2026-01-10T17:00:00.000Z', requests: [] });
+    expect(mine.body).toMatchObject({ open: false, regradeUntil: '2026-01-10T17:00:00.000Z', requests: [] });
+    expect(mine.body.answers).toHaveLength(2);
+    // Before publication the pupil's grades are not given.
+    const hidden = await inject(t, { method: 'GET', url: `/api/regrade/mine/${unpublished.chapterId}`, headers: unpublished.pupil.headers });
+    expect(hidden.body).toMatchObject({ open: false, answers: [] });
   });
 
   it('rejects an empty or too long message in French and stores nothing', async () => {
@@ -132,6 +136,10 @@ describe('answering a request', () => {
     const mine = await inject(t, { method: 'GET', url: `/api/regrade/mine/${s.chapterId}`, headers: s.pupil.headers });
     expect(mine.body).toMatchObject({
       open: true,
+      answers: [
+        { answerId: s.a1, grade: '4.5', exercise: { _id: s.e1, title: 'Somme', maxPoints: 5 } },
+        { answerId: s.a2, grade: '2', exercise: { _id: s.e2, title: 'Produit', maxPoints: 5 } },
+      ],
       requests: [{ status: 'accepted', reply: 'Vous avez raison pour la ligne 3.', oldGrade: '2', newGrade: '4.5', exercise: { title: 'Somme' } }],
     });
     // Handled once: a second answer is a conflict; the pupil may ask again about the same exercise.

@@ -55,6 +55,8 @@ export const routes: RouteObject[] = [
           { path: 'access/:id', element: page(() => import('./pages/access/access-page'), 'AccessPage', 'admin') },
           { path: 'sorting/:id', element: page(() => import('./pages/sorting/sorting-page'), 'SortingPage', 'member') },
           { path: 'overview/:id', element: page(() => import('./pages/overview/overview-page'), 'OverviewPage', 'member') },
+          { path: 'regrade', element: page(() => import('./pages/regrade/regrade-page'), 'RegradeChooserPage', 'member') },
+          { path: 'regrade/:id', element: page(() => import('./pages/regrade/regrade-page'), 'RegradePage', 'member') },
           { path: 'analysis/:id', element: page(() => import('./pages/analysis/analysis-page'), 'AnalysisPage', 'admin') },
           {
             path: 'registrations/:id',

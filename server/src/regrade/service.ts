@@ -131,7 +131,23 @@ export async function listMyRegrades(db: Db, auth: AuthContext, chapterId: strin
         ORDER BY r.created_at DESC, r.id`,
   );
   const window = { analysis: chapter.analysis, regrade_until: chapter.regradeUntil };
-  return { open: windowOpen(window, now), regradeUntil: iso(chapter.regradeUntil), requests: list.map(presentMine) };
+  // Grades only once published: before, a pupil reads no grade of theirs anywhere.
+  const current = isPublished(chapter, now)
+    ? await rows<{ id: string; exercise_id: string; title: string; max_points: number; grade: string | null }>(
+        db,
+        sql`SELECT DISTINCT ON (e.position, e.id) a.id, e.id AS exercise_id, e.title, e.max_points, a.grade
+            FROM exercises e JOIN answers a ON a.exercise_id = e.id
+            WHERE e.chapter_id = ${chapterId}::uuid AND e.deleted_at IS NULL AND e.answer_format <> 'none'
+              AND a.user_id = ${auth.userId}::uuid AND a.withdrawn_at IS NULL
+            ORDER BY e.position, e.id, a.seq DESC, a.created_at DESC`,
+      )
+    : [];
+  return {
+    open: windowOpen(window, now),
+    regradeUntil: iso(chapter.regradeUntil),
+    answers: current.map((a) => ({ answerId: a.id, exercise: { _id: a.exercise_id, title: a.title, maxPoints: a.max_points }, grade: a.grade })),
+    requests: list.map(presentMine),
+  };
 }
 
 /**

@@ -31,6 +31,9 @@ export const paths = {
   sorting: (id: string) => `/sorting/${id}`,
   overview: (id: string) => `/overview/${id}`,
   analysis: (id: string) => `/analysis/${id}`,
+  /** Issue 21: a chapter's regrade requests (correctors and admins); without an id, the chapter to choose. */
+  regradeChooser: '/regrade',
+  regrade: (id: string) => `/regrade/${id}`,
   registrations: (id: string) => `/registrations/${id}`,
   /** Issue 22: a school's exam day (registered pupils, convocations, attendance). */
   centerDay: (id: string) => `/centre/${id}`,

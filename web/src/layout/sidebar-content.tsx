@@ -57,6 +57,10 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
         {link(paths.privacy, 'Données personnelles')}
       </NavSection>
 
+      {(roles.isAdmin || roles.isMember) && (
+        <NavSection title="Correction">{link(paths.regradeChooser, 'Réexamens')}</NavSection>
+      )}
+
       {roles.isAdmin && (
         <NavSection title="Administration">
           {link(paths.groups, 'Groupes')}

@@ -24,6 +24,7 @@ import {
 import { ExerciseCard } from './exercise-card';
 import { FINISH_LABEL, FinishConfirmModal } from './finish-confirm-modal';
 import { ReceiptPanel } from './receipt-panel';
+import { RegradePanel } from './regrade-panel';
 import { StartConfirmModal } from './start-confirm-modal';
 import { PaperPanel } from './paper';
 import { RichText } from './rich-text';
@@ -137,6 +138,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
         </Paper>
       )}
       {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
+      {page.analysis && <RegradePanel chapterId={chapterId} />}
       {remaining !== null && remaining > 0 && (
         // Stays under the header while the pupil scrolls through the exercises (a phone shows one at a time).
         <Box py={4} bg="var(--mantine-color-body)" style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}>
