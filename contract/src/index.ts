@@ -6,6 +6,7 @@ export * from './institution.js';
 export * from './chapters.js';
 export * from './bin.js';
 export * from './regrade.js';
+export * from './stats.js';
 export * from './dates.js';
 export * from './sessions.js';
 export * from './centers.js';

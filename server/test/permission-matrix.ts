@@ -191,6 +191,13 @@ export const MATRIX: MatrixRow[] = [
     { reply: 'Refusé.' },
   ),
   r('PUT /api/regrade/window/:chapterId', '/api/regrade/window/{published}', '401 403 403 403 403 403 ok', { regradeUntil: '2099-01-01T12:00:00+01:00' }),
+  // Statistics and errata (issue 21)
+  r('GET /api/stats/:chapterId', '/api/stats/{published}', '401 403 403 403 403 ok ok'),
+  r('POST /api/stats/:chapterId/errata', '/api/stats/{published}/errata', '401 403 403 403 403 403 ok', {
+    exerciseId: '{publishedExercise}',
+    version: 0,
+    answer: '2',
+  }),
   // Taking a chapter
   r('GET /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
   r('POST /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
@@ -461,6 +468,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     .insert(exercises)
     .values([0, 1, 2, 3, 4].map((position) => ({ chapterId: published.id, position, title: `Publié ${position}`, answerFormat: 'numeric' })))
     .returning();
+  await db.insert(statementVersions).values(publishedExercises.map((e) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: '1' })));
   const publishedAnswers = await db
     .insert(answers)
     .values(publishedExercises.map((e) => ({ userId: pupil.id, exerciseId: e.id, answer: '1', grade: '0', gradeTimestamp: new Date() })))
@@ -545,6 +553,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     chapterInBin: chapterInBin.id,
     published: published.id,
     regradableAnswer: publishedAnswers[0].id,
+    publishedExercise: publishedExercises[0].id,
     requestForMember: requestForMember.id,
     requestForAdmin: requestForAdmin.id,
     declineForMember: declineForMember.id,

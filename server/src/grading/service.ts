@@ -728,15 +728,22 @@ const AUTO_BATCH = 5_000;
  * answer against the pupil's version's expected answer: maxPoints correct (issue 20), 0 wrong, empty untouched.
  * Never overwrites a person's grade: only ungraded answers and earlier automatic grades (grader
  * null) are written, and the UPDATE re-checks it, so a corrector saving meanwhile wins. Each
- * change is audited under the admin who ran it.
+ * change is audited under the admin who ran it. `only` limits it to the pupils of one version of one
+ * exercise (issue 21 errata: that version's expected answer was corrected).
  */
-export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: string): Promise<AutoCorrectionResult> {
+export async function autoCorrectChapter(
+  db: Tx,
+  auth: AuthContext,
+  chapterId: string,
+  only?: { exerciseId: string; version: number },
+): Promise<AutoCorrectionResult> {
   await loadChapter(db, chapterId);
   const versions = await rows<{ exercise_id: string; answers: Array<string | null>; max_points: number }>(
     db,
     sql`SELECT e.id AS exercise_id, array_agg(v.answer ORDER BY v.position, v.id) AS answers, e.max_points
         FROM exercises e JOIN statement_versions v ON v.exercise_id = e.id
         WHERE e.chapter_id = ${chapterId}::uuid AND e.answer_format = 'numeric' AND e.deleted_at IS NULL
+          ${only ? sql`AND e.id = ${only.exerciseId}::uuid` : sql``}
         GROUP BY e.id`,
   );
   const expectedOf = new Map(versions.map((v) => [v.exercise_id, v.answers]));
@@ -757,9 +764,13 @@ export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: s
     WHERE cur.grade IS NULL OR cur.grader_id IS NULL`,
   );
   const changes: Array<{ id: string; old: string | null; new: string }> = [];
+  let considered = 0;
   for (const a of current) {
     const answers = expectedOf.get(a.exercise_id)!;
-    const expected = answers[pickVersionIndex(a.user_id, a.exercise_id, answers.length)] ?? null;
+    const version = pickVersionIndex(a.user_id, a.exercise_id, answers.length);
+    if (only && version !== only.version) continue;
+    considered++;
+    const expected = answers[version] ?? null;
     // Issue 20: a right answer is worth the exercise's maxPoints.
     const right = autoGrade(a.answer, expected);
     const grade = right === null ? null : right === '1' ? String(maxOf.get(a.exercise_id)!) : '0';
@@ -790,5 +801,5 @@ export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: s
     }
   });
   const copies = graded > 1 ? 'copies notées' : 'copie notée';
-  return { message: `Correction automatique terminée : ${graded} ${copies}.`, graded, unchanged: current.length - graded };
+  return { message: `Correction automatique terminée : ${graded} ${copies}.`, graded, unchanged: considered - graded };
 }
