@@ -57,6 +57,8 @@ export const routes: RouteObject[] = [
           { path: 'overview/:id', element: page(() => import('./pages/overview/overview-page'), 'OverviewPage', 'member') },
           { path: 'regrade', element: page(() => import('./pages/regrade/regrade-page'), 'RegradeChooserPage', 'member') },
           { path: 'regrade/:id', element: page(() => import('./pages/regrade/regrade-page'), 'RegradePage', 'member') },
+          { path: 'stats', element: page(() => import('./pages/stats/stats-page'), 'StatsChooserPage', 'member') },
+          { path: 'stats/:id', element: page(() => import('./pages/stats/stats-page'), 'StatsPage', 'member') },
           { path: 'analysis/:id', element: page(() => import('./pages/analysis/analysis-page'), 'AnalysisPage', 'admin') },
           {
             path: 'registrations/:id',

@@ -34,6 +34,9 @@ export const paths = {
   /** Issue 21: a chapter's regrade requests (correctors and admins); without an id, the chapter to choose. */
   regradeChooser: '/regrade',
   regrade: (id: string) => `/regrade/${id}`,
+  /** Issue 21: a chapter's statistics and errata (correctors and admins). */
+  statsChooser: '/stats',
+  stats: (id: string) => `/stats/${id}`,
   registrations: (id: string) => `/registrations/${id}`,
   /** Issue 22: a school's exam day (registered pupils, convocations, attendance). */
   centerDay: (id: string) => `/centre/${id}`,

@@ -58,7 +58,10 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
       </NavSection>
 
       {(roles.isAdmin || roles.isMember) && (
-        <NavSection title="Correction">{link(paths.regradeChooser, 'Réexamens')}</NavSection>
+        <NavSection title="Correction">
+          {link(paths.regradeChooser, 'Réexamens')}
+          {link(paths.statsChooser, 'Statistiques')}
+        </NavSection>
       )}
 
       {roles.isAdmin && (
