@@ -64,5 +64,19 @@ describe('demo data', () => {
     expect(arbitration.body).toHaveLength(1);
     const assignments = await inject(t, { method: 'GET', url: `/api/chapter/${paper._id}/assignments`, headers: second });
     expect(assignments.body.exercises[1].correctors).toHaveLength(1);
+
+    // Issue 21: a published chapter with a pending regrade request, statistics with an errata candidate, and one chapter in the bin.
+    const results = all.body.find((c: { title: string }) => c.title.includes('résultats publiés'));
+    const corrector = { authorization: `Bearer ${tokens['correcteur@olympe.demo']}` };
+    const queue = await inject(t, { method: 'GET', url: `/api/regrade?chapter=${results._id}`, headers: corrector });
+    expect(queue.body.requests.map((r: { status: string }) => r.status)).toEqual(['open', 'declined']);
+    const pupil = { authorization: `Bearer ${tokens['eleve@olympe.demo']}` };
+    const mine = await inject(t, { method: 'GET', url: `/api/regrade/mine/${results._id}`, headers: pupil });
+    expect(mine.body).toMatchObject({ open: true, requests: [{ status: 'open' }] });
+    const stats = await inject(t, { method: 'GET', url: `/api/stats/${results._id}`, headers: corrector });
+    expect(stats.body.exercises[0].versions.filter((v: { flagged: boolean }) => v.flagged)).toHaveLength(1);
+    expect(stats.body.exercises[1].versions.some((v: { flagged: boolean }) => v.flagged)).toBe(false);
+    const bin = await inject(t, { method: 'GET', url: '/api/bin', headers: admin });
+    expect(bin.body).toMatchObject([{ kind: 'chapter', title: 'Entraînement 2025 (supprimé)' }]);
   });
 });
