@@ -6,7 +6,7 @@ import { useAskRegrade, useMyRegrades } from '../../api/regrade';
 export const REGRADE_TITLE = 'Demandes de réexamen';
 export const ASK_LABEL = 'Demander un réexamen';
 
-const STATUS_COLORS: Record<RegradeStatus, string> = { open: 'blue.9', accepted: 'green.9', declined: 'gray.8' };
+const STATUS_COLORS: Record<RegradeStatus, string> = { open: 'blue.9', accepted: 'teal.9', declined: 'gray.8' };
 const gradeText = (grade: string | null) => (grade === null ? 'non notée' : formatPoints(Number(grade)));
 
 function RequestCard({ request }: { request: MyRegrade }) {

@@ -62,7 +62,7 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
           <Title order={2} size="h4">
             {who} — {request.exercise.title}
           </Title>
-          <Badge color={request.status === 'open' ? 'blue.9' : request.status === 'accepted' ? 'green.9' : 'gray.8'}>
+          <Badge color={request.status === 'open' ? 'blue.9' : request.status === 'accepted' ? 'teal.9' : 'gray.8'}>
             {REGRADE_STATUS_LABELS[request.status]}
           </Badge>
         </Group>
