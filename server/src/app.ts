@@ -41,6 +41,8 @@ import { closePdfPool } from './pdf/pdf-pool.js';
 import { analysisRoutes } from './analysis/routes.js';
 import { resultsRoutes } from './results/routes.js';
 import { sheetRoutes } from './sheets/routes.js';
+import { regradeRoutes } from './regrade/routes.js';
+import { statsRoutes } from './stats/routes.js';
 import { loggerOptions, observeRequests } from './ops/logging.js';
 
 z.config(z.locales.fr());
@@ -185,6 +187,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(analysisRoutes, { deps });
       await api.register(sheetRoutes, { deps });
       await api.register(resultsRoutes, { deps });
+      await api.register(regradeRoutes, { deps });
+      await api.register(statsRoutes, { deps });
     },
     { prefix: '/api' },
   );

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { seedCentersDemo } from './centers/demo.js';
-import { seedChaptersDemo } from './chapters/demo.js';
+import { seedBinDemo, seedChaptersDemo } from './chapters/demo.js';
 import { seedAnalysisDemo } from './analysis/demo.js';
 import type { Db } from './db/client.js';
 import type { FileStore } from './files/store.js';
@@ -11,6 +11,7 @@ import { seedDoubleGradingDemo, seedGradingDemo } from './grading/demo.js';
 import { seedGroupsDemo } from './groups/demo.js';
 import { seedInstitutionsDemo } from './institutions/demo.js';
 import { seedAnswersDemo } from './sessions/demo.js';
+import { seedRegradeDemo } from './regrade/demo.js';
 
 export const DEMO_PASSWORD = 'Olympe#2026';
 
@@ -101,6 +102,9 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
     reason: 'Ordinateur bloqué pendant 8 minutes (salle 3)',
     createdBy: admin.id,
   });
+  // Issue 21: a published chapter with statistics, an errata candidate and a pending regrade request; one chapter in the bin.
+  await seedRegradeDemo(db, { pupilId: pupil.id, pupilIds, graderId: member.id });
+  await seedBinDemo(db);
   return [
     { email: 'admin@olympe.demo', role: 'administrateur' },
     { email: 'correcteur@olympe.demo', role: 'correcteur' },

@@ -43,7 +43,8 @@ describe('chapter routes: who may call them', () => {
       const c = await newChapter();
       const res = await inject(t, { method: 'DELETE', url: `/api/chapter/${c.id}`, headers: await loginAs(t, role) });
       expect(res.status).toBe(expected(role, admins, 200));
-      expect(!!(await chapterRow(c.id))).toBe(role !== 'admin');
+      // Issue 21: the admin's delete moves it to the bin; anyone else's leaves it live.
+      expect((await chapterRow(c.id)).deletedAt !== null).toBe(role === 'admin');
     });
   }
 
@@ -216,11 +217,12 @@ describe('PATCH /chapter/{id}', () => {
 });
 
 describe('DELETE /chapter/{id}', () => {
-  it('removes the chapter with its access groups and answers 404 the second time', async () => {
+  it('moves the chapter to the bin, access groups kept for a restore, and answers 404 the second time', async () => {
     const c = await newChapter();
     await t.database.db.insert(accessGroups).values({ chapterId: c.id, position: 0 });
-    expect((await inject(t, { method: 'DELETE', url: `/api/chapter/${c.id}`, headers: admin })).body).toEqual({ message: 'Chapitre supprimé' });
-    expect(await t.database.db.select().from(accessGroups).where(eq(accessGroups.chapterId, c.id))).toEqual([]);
+    expect((await inject(t, { method: 'DELETE', url: `/api/chapter/${c.id}`, headers: admin })).body).toEqual({ message: 'Chapitre placé dans la corbeille' });
+    expect((await inject(t, { method: 'GET', url: `/api/chapter/${c.id}`, headers: admin })).status).toBe(404);
+    expect(await t.database.db.select().from(accessGroups).where(eq(accessGroups.chapterId, c.id))).toHaveLength(1);
     expect((await inject(t, { method: 'DELETE', url: `/api/chapter/${c.id}`, headers: admin })).status).toBe(404);
   });
 });

@@ -72,5 +72,17 @@ describe('demo data', () => {
     expect(card.body).toMatchObject({ total: 17.5, maxTotal: 20, rank: 2, qualified: true, qualificationText: 'Qualifié(e) pour le stage olympique' });
     const school = await inject(t, { method: 'GET', url: `/api/results/${final._id}/institution`, headers: teacher });
     expect(school.body.pupils.length).toBeGreaterThan(1);
+    // Issue 21: a published chapter with a pending regrade request, statistics with an errata candidate, and one chapter in the bin.
+    const results = all.body.find((c: { title: string }) => c.title.includes('résultats publiés'));
+    const corrector = { authorization: `Bearer ${tokens['correcteur@olympe.demo']}` };
+    const queue = await inject(t, { method: 'GET', url: `/api/regrade?chapter=${results._id}`, headers: corrector });
+    expect(queue.body.requests.map((r: { status: string }) => r.status)).toEqual(['open', 'declined']);
+    const mine = await inject(t, { method: 'GET', url: `/api/regrade/mine/${results._id}`, headers: pupil });
+    expect(mine.body).toMatchObject({ open: true, requests: [{ status: 'open' }] });
+    const stats = await inject(t, { method: 'GET', url: `/api/stats/${results._id}`, headers: corrector });
+    expect(stats.body.exercises[0].versions.filter((v: { flagged: boolean }) => v.flagged)).toHaveLength(1);
+    expect(stats.body.exercises[1].versions.some((v: { flagged: boolean }) => v.flagged)).toBe(false);
+    const bin = await inject(t, { method: 'GET', url: '/api/bin', headers: admin });
+    expect(bin.body).toMatchObject([{ kind: 'chapter', title: 'Entraînement 2025 (supprimé)' }]);
   });
 });

@@ -174,10 +174,11 @@ describe('exercise CRUD', () => {
     expect((await inject(t, { method: 'GET', url: `/api/exos/${missing}`, headers: admin })).body.message).toBe('Exercice introuvable.');
   });
 
-  it('deletes an exercise with its versions', async () => {
+  it('moves an exercise to the bin, its versions kept for a restore', async () => {
     const { exercise } = await seed();
-    expect((await inject(t, { method: 'DELETE', url: `/api/exos/${exercise.id}`, headers: admin })).body).toEqual({ message: 'Exercice supprimé' });
-    expect(await versionsOf(exercise.id)).toEqual([]);
+    expect((await inject(t, { method: 'DELETE', url: `/api/exos/${exercise.id}`, headers: admin })).body).toEqual({ message: 'Exercice placé dans la corbeille' });
+    expect((await inject(t, { method: 'GET', url: `/api/exos/${exercise.id}`, headers: admin })).status).toBe(404);
+    expect(await versionsOf(exercise.id)).toHaveLength(3);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   groups,
   institutions,
   statementVersions,
+  regradeRequests,
   unlabeledAnswers,
 } from '../src/db/schema.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
@@ -162,6 +163,8 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/chapter/:id', '/api/chapter/{timed}', '401 ok 403 403 403 ok ok'),
   r('PATCH /api/chapter/:id', '/api/chapter/{timed}', '401 403 403 403 403 403 ok', { headerStudents: 'Bonne chance' }),
   r('DELETE /api/chapter/:id', '/api/chapter/{chapterToDelete}', '401 403 403 403 403 403 ok'),
+  r('POST /api/chapter/:id/restore', '/api/chapter/{chapterInBin}/restore', '401 403 403 403 403 403 ok'),
+  r('GET /api/bin', '/api/bin', '401 403 403 403 403 403 ok'),
   r('GET /api/chapter/:id/live', '/api/chapter/{timed}/live', '401 403 403 403 403 403 ok'),
   r('GET /api/exos/raw/:chapterId', '/api/exos/raw/{timed}', '401 403 403 403 403 403 ok'),
   r('GET /api/exos/chapter/:id', '/api/exos/chapter/{timed}', '401 ok 403 403 403 ok ok'),
@@ -170,6 +173,31 @@ export const MATRIX: MatrixRow[] = [
   r('POST /api/exos', '/api/exos', '401 403 403 403 403 403 ok', { chapter: '{timed}', title: 'Exercice ajouté' }),
   r('PATCH /api/exos/:id', '/api/exos/{numeric}', '401 403 403 403 403 403 ok', { title: 'Somme des angles' }),
   r('DELETE /api/exos/:id', '/api/exos/{exerciseToDelete}', '401 403 403 403 403 403 ok'),
+  r('POST /api/exos/:id/restore', '/api/exos/{exerciseInBin}/restore', '401 403 403 403 403 403 ok'),
+  // Regrade requests (issue 21): the pupil asks about their own answer; correctors answer one request each.
+  r('POST /api/regrade', '/api/regrade', '401 ok 403 403 403 403 403', { answerId: '{regradableAnswer}', message: 'Merci de revoir ma copie.' }),
+  r('GET /api/regrade/mine/:chapterId', '/api/regrade/mine/{published}', '401 ok ok ok ok ok ok'),
+  r('GET /api/regrade', '/api/regrade?chapter={published}', '401 403 403 403 403 ok ok'),
+  r(
+    'POST /api/regrade/:id/accept',
+    (_f: Fixture, c: Caller) => `/api/regrade/${c === 'admin' ? '{requestForAdmin}' : '{requestForMember}'}/accept`,
+    '401 403 403 403 403 ok ok',
+    { grade: '1', reply: 'Accepté.' },
+  ),
+  r(
+    'POST /api/regrade/:id/decline',
+    (_f: Fixture, c: Caller) => `/api/regrade/${c === 'admin' ? '{declineForAdmin}' : '{declineForMember}'}/decline`,
+    '401 403 403 403 403 ok ok',
+    { reply: 'Refusé.' },
+  ),
+  r('PUT /api/regrade/window/:chapterId', '/api/regrade/window/{published}', '401 403 403 403 403 403 ok', { regradeUntil: '2099-01-01T12:00:00+01:00' }),
+  // Statistics and errata (issue 21)
+  r('GET /api/stats/:chapterId', '/api/stats/{published}', '401 403 403 403 403 ok ok'),
+  r('POST /api/stats/:chapterId/errata', '/api/stats/{published}/errata', '401 403 403 403 403 403 ok', {
+    exerciseId: '{publishedExercise}',
+    version: 0,
+    answer: '2',
+  }),
   // Taking a chapter
   r('GET /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
   r('POST /api/chapter/start/:id', '/api/chapter/start/{timed}', '401 ok 403 403 403 ok ok'),
@@ -434,15 +462,38 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     },
     { chapterId: paper.id, position: 0, accessStart: new Date(Date.now() - hour), accessEnd: new Date(Date.now() + 24 * hour) },
   ]);
-  const [numeric, pdf, exerciseToDelete, paperPdf] = await db
+  const [numeric, pdf, exerciseToDelete, paperPdf, exerciseInBin] = await db
     .insert(exercises)
     .values([
       { chapterId: timed.id, position: 0, title: 'Somme', answerFormat: 'numeric' },
       { chapterId: timed.id, position: 1, title: 'Preuve', answerFormat: 'pdf' },
       { chapterId: timed.id, position: 2, title: 'À supprimer', answerFormat: 'numeric' },
       { chapterId: paper.id, position: 0, title: 'Problème papier', answerFormat: 'pdf' },
+      { chapterId: timed.id, position: 3, title: 'Dans la corbeille', answerFormat: 'numeric', deletedAt: new Date() },
     ])
     .returning();
+  // Issue 21: a published chapter open to regrade requests, the pupil's graded answers, and open requests to answer.
+  const [published] = await db
+    .insert(chapters)
+    .values({ title: 'Tour publié', analysis: true, regradeUntil: new Date(Date.now() + 24 * hour) })
+    .returning();
+  // Open to all: the pupil's results card and certificate (results routes) come from it too.
+  await db.insert(accessGroups).values({ chapterId: published.id, position: 0 });
+  const publishedExercises = await db
+    .insert(exercises)
+    .values([0, 1, 2, 3, 4].map((position) => ({ chapterId: published.id, position, title: `Publié ${position}`, answerFormat: 'numeric' })))
+    .returning();
+  await db.insert(statementVersions).values(publishedExercises.map((e) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: '1' })));
+  const publishedAnswers = await db
+    .insert(answers)
+    .values(publishedExercises.map((e) => ({ userId: pupil.id, exerciseId: e.id, answer: '1', grade: '0', gradeTimestamp: new Date() })))
+    .returning();
+  const [requestForMember, requestForAdmin, declineForMember, declineForAdmin] = await db
+    .insert(regradeRequests)
+    .values(publishedAnswers.slice(1).map((a) => ({ answerId: a.id, chapterId: published.id, exerciseId: a.exerciseId, userId: pupil.id, message: 'Revoir' })))
+    .returning();
+  // Issue 21: a chapter in the bin, to restore.
+  const [chapterInBin] = await db.insert(chapters).values({ title: 'Chapitre dans la corbeille', deletedAt: new Date() }).returning();
   await db.insert(statementVersions).values([
     { exerciseId: numeric.id, position: 0, content: 'Combien font $6 \\times 7$ ?', answer: '42' },
     { exerciseId: pdf.id, position: 0, content: 'Démontrer.' },
@@ -458,15 +509,6 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     await db.insert(centerRegistrations).values({ chapterId: paper.id, userId: claimant.id, institutionId: schoolA.id });
     claimants[`claimant_${caller}`] = claimant.id;
   }
-  // Issue 21: a chapter whose results are published, open to all, the pupil's copy graded.
-  const [published] = await db.insert(chapters).values({ title: 'Tour publié', analysis: true }).returning();
-  await db.insert(accessGroups).values({ chapterId: published.id, position: 0 });
-  const [publishedExercise] = await db
-    .insert(exercises)
-    .values({ chapterId: published.id, position: 0, title: 'Somme publiée', answerFormat: 'numeric', maxPoints: 2 })
-    .returning();
-  await db.insert(statementVersions).values({ exerciseId: publishedExercise.id, position: 0, content: '…', answer: '3' });
-  await db.insert(answers).values({ userId: pupil.id, exerciseId: publishedExercise.id, answer: '3', seq: 1, grade: '2' });
   const [group, groupToDelete] = await db.insert(groups).values([{ name: 'Stage d’hiver' }, { name: 'Groupe à supprimer' }]).returning();
   await db.insert(groupMembers).values({ groupId: group.id, userId: pupil.id });
 
@@ -523,8 +565,15 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     timed: timed.id,
     paper: paper.id,
     chapterToDelete: chapterToDelete.id,
+    chapterInBin: chapterInBin.id,
     published: published.id,
-    publishedExercise: publishedExercise.id,
+    regradableAnswer: publishedAnswers[0].id,
+    publishedExercise: publishedExercises[0].id,
+    requestForMember: requestForMember.id,
+    requestForAdmin: requestForAdmin.id,
+    declineForMember: declineForMember.id,
+    declineForAdmin: declineForAdmin.id,
+    exerciseInBin: exerciseInBin.id,
     finishable: finishable.id,
     ended: ended.id,
     numeric: numeric.id,

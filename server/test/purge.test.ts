@@ -81,11 +81,11 @@ describe('purge of inactive accounts', () => {
 });
 
 describe('npm run purge', () => {
-  it('refuses a missing or absurd year with a French usage line', async () => {
-    for (const args of [[], ['--before'], ['--before', '24']]) {
+  it('refuses a missing or absurd year, or an unknown option, with a French usage line', async () => {
+    for (const args of [['--before'], ['--before', '24'], ['--bin']]) {
       const err = await run('node', ['--import', 'tsx', 'server/src/ops/purge-cli.ts', ...args], { cwd: root }).catch((e) => e);
       expect(err.code).toBe(1);
-      expect(err.stderr).toContain('Usage : npm run purge -- --before ANNÉE [--dry-run]');
+      expect(err.stderr).toContain('Usage : npm run purge -- [--before ANNÉE] [--dry-run]');
     }
   });
 
@@ -95,6 +95,7 @@ describe('npm run purge', () => {
       cwd: root,
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
     });
+    expect(stdout).toContain('Corbeille (plus de 30 jours) : 0 chapitre(s) et 0 exercice(s) seraient supprimés.');
     expect(stdout).toContain('Comptes inactifs depuis avant le 1er janvier 2024 : 0 seraient supprimés, 0 seraient anonymisés.');
   }, 60_000);
 });

@@ -35,6 +35,7 @@ export const routes: RouteObject[] = [
           { path: 'profile', element: page(() => import('./pages/profile/profile-page'), 'ProfilePage') },
           { path: 'chapters', element: page(() => import('./pages/chapters/chapters-page'), 'ChaptersPage', 'admin') },
           { path: 'groups', element: page(() => import('./pages/groups/groups-page'), 'GroupsPage', 'admin') },
+          { path: 'corbeille', element: page(() => import('./pages/bin/bin-page'), 'BinPage', 'admin') },
           { path: 'map', element: page(() => import('./pages/map/map-page'), 'MapPage') },
           { path: 'eleves/import', element: page(() => import('./pages/users-import/users-import-page'), 'UsersImportPage') },
           { path: 'users/:id', id: 'Users', element: page(() => import('./pages/users/users-page'), 'UsersPage', 'admin') },
@@ -54,6 +55,10 @@ export const routes: RouteObject[] = [
           { path: 'access/:id', element: page(() => import('./pages/access/access-page'), 'AccessPage', 'admin') },
           { path: 'sorting/:id', element: page(() => import('./pages/sorting/sorting-page'), 'SortingPage', 'member') },
           { path: 'overview/:id', element: page(() => import('./pages/overview/overview-page'), 'OverviewPage', 'member') },
+          { path: 'regrade', element: page(() => import('./pages/regrade/regrade-page'), 'RegradeChooserPage', 'member') },
+          { path: 'regrade/:id', element: page(() => import('./pages/regrade/regrade-page'), 'RegradePage', 'member') },
+          { path: 'stats', element: page(() => import('./pages/stats/stats-page'), 'StatsChooserPage', 'member') },
+          { path: 'stats/:id', element: page(() => import('./pages/stats/stats-page'), 'StatsPage', 'member') },
           { path: 'analysis/:id', element: page(() => import('./pages/analysis/analysis-page'), 'AnalysisPage', 'admin') },
           {
             path: 'registrations/:id',

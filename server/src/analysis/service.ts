@@ -49,13 +49,13 @@ const recordsOf = (text: string | null) => (text ? text.split(RECORD) : []);
  * text, ip) first: the first and last save of each text is all the figures need.
  */
 export async function loadAnalysisInput(db: Db, chapterId: string, now = new Date()) {
-  const chapterFilter = sql`e.chapter_id = ${chapterId}::uuid AND e.answer_format <> 'none'`;
+  const chapterFilter = sql`e.chapter_id = ${chapterId}::uuid AND e.answer_format <> 'none' AND e.deleted_at IS NULL`;
   // Exercise positions in table order, the same order as the exercises query below.
   const ex = sql`ex AS (
     SELECT e.id, e.answer_format, (row_number() OVER (ORDER BY e.position, e.created_at, e.id) - 1)::int AS idx
     FROM exercises e WHERE ${chapterFilter})`;
   const [chapters, rules, exercises, sessions, events, groups, current] = await Promise.all([
-    rows<{ id: string; title: string }>(db, sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid`),
+    rows<{ id: string; title: string }>(db, sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`),
     rows<RuleRow>(
       db,
       sql`SELECT authorized_genders, authorized_grades, birth_date_min::text AS birth_date_min, birth_date_max::text AS birth_date_max,

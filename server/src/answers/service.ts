@@ -363,7 +363,7 @@ export async function listMyChapterAnswers(db: Db, auth: AuthContext, chapterId:
     })
     .from(answers)
     .innerJoin(exercises, eq(exercises.id, answers.exerciseId))
-    .where(and(eq(exercises.chapterId, chapterId), eq(answers.userId, auth.userId), isNull(answers.withdrawnAt)))
+    .where(and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt), eq(answers.userId, auth.userId), isNull(answers.withdrawnAt)))
     .orderBy(answers.exerciseId, desc(answers.seq), desc(answers.createdAt));
   const published = ctx.chapter.analysis;
   return rows.map((r) => ({

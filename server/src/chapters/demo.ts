@@ -125,3 +125,13 @@ export async function seedChaptersDemo(db: Db, now = new Date()): Promise<Chapte
     },
   };
 }
+
+/** Issue 21: one chapter in the bin (« Corbeille »), deleted three days ago, restorable with its exercise. */
+export async function seedBinDemo(db: Db): Promise<{ chapterId: string }> {
+  const [binned] = await db
+    .insert(chapters)
+    .values({ title: 'Entraînement 2025 (supprimé)', deletedAt: new Date(Date.now() - 3 * 86_400_000) })
+    .returning();
+  await db.insert(exercises).values({ chapterId: binned.id, position: 0, title: 'Un exercice de l’an dernier', answerFormat: 'numeric' });
+  return { chapterId: binned.id };
+}

@@ -1,4 +1,5 @@
 import {
+  binEntrySchema,
   chapterCreateSchema,
   chapterDetailSchema,
   chapterPatchSchema,
@@ -9,7 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
-import { createChapter, deleteChapter, getChapterDetail, listVisibleChapters, updateChapter } from './service.js';
+import { createChapter, deleteChapter, getChapterDetail, listBin, listVisibleChapters, restoreChapter, updateChapter } from './service.js';
 
 const idParams = z.object({ id: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 const tags = ['chapters'];
@@ -55,8 +56,23 @@ export const chapterRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     '/chapter/:id',
     { preHandler: requireRole('admin'), schema: { tags, params: idParams, response: { 200: savedMessageSchema } } },
     async (request) => {
-      await deleteChapter(deps.db, request.params.id);
-      return { message: 'Chapitre supprimé' };
+      await deleteChapter(deps.db, authOf(request), request.params.id);
+      return { message: 'Chapitre placé dans la corbeille' };
     },
+  );
+
+  app.post(
+    '/chapter/:id/restore',
+    { preHandler: requireRole('admin'), schema: { tags, params: idParams, response: { 200: savedMessageSchema } } },
+    async (request) => {
+      await restoreChapter(deps.db, authOf(request), request.params.id);
+      return { message: 'Chapitre restauré' };
+    },
+  );
+
+  app.get(
+    '/bin',
+    { preHandler: requireRole('admin'), schema: { tags, response: { 200: z.array(binEntrySchema) } } },
+    async () => listBin(deps.db),
   );
 };

@@ -1,9 +1,10 @@
-import type { AccessGroup, ChapterCreate, ChapterDetail, ChapterPatch, ChapterSummary, GradingOptions } from '@olympe/contract';
-import { asc, eq } from 'drizzle-orm';
+import { BIN_DAYS, type AccessGroup, type BinEntry, type ChapterCreate, type ChapterDetail, type ChapterPatch, type ChapterSummary, type GradingOptions } from '@olympe/contract';
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { queueResultsPublished } from '../mail/notifications.js';
-import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { audit } from '../db/audit.js';
+import { rows } from '../db/query.js';
 import { accessGroups, chapters, users } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
 import { isChapterPublished } from './publication.js';
@@ -35,7 +36,7 @@ async function candidateOf(db: Tx, userId: string) {
  * everyone else the chapters where one of the access groups admits them.
  */
 export async function listVisibleChapters(db: Db, auth: AuthContext): Promise<ChapterSummary[]> {
-  const all = await db.select().from(chapters).orderBy(asc(chapters.createdAt), asc(chapters.title));
+  const all = await db.select().from(chapters).where(isNull(chapters.deletedAt)).orderBy(asc(chapters.createdAt), asc(chapters.title));
   if (isChapterStaff(auth)) return all.map(presentSummary);
 
   const me = await candidateOf(db, auth.userId);
@@ -46,8 +47,9 @@ export async function listVisibleChapters(db: Db, auth: AuthContext): Promise<Ch
     .map(presentSummary);
 }
 
+/** A live chapter: one in the bin is not found (issue 21: hidden everywhere until restored). */
 export async function findChapter(db: Tx, id: string): Promise<ChapterRow> {
-  const [row] = await db.select().from(chapters).where(eq(chapters.id, id));
+  const [row] = await db.select().from(chapters).where(and(eq(chapters.id, id), isNull(chapters.deletedAt)));
   if (!row) throw notFound('Chapitre introuvable.');
   return row;
 }
@@ -176,8 +178,73 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
   });
 }
 
-/** DELETE /chapter/{id}: exercises, access groups, sessions and answers go with it (cascade). */
-export async function deleteChapter(db: Db, id: string): Promise<void> {
-  const deleted = await db.delete(chapters).where(eq(chapters.id, id)).returning({ id: chapters.id });
-  if (deleted.length === 0) throw notFound('Chapitre introuvable.');
+/**
+ * DELETE /chapter/{id} (issue 21): the chapter goes to the bin with everything in it; restoring it
+ * within 30 days brings back its exercises, answers and grades untouched. Audited.
+ */
+export async function deleteChapter(db: Db, auth: AuthContext, id: string, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(chapters)
+      .set({ deletedAt: now })
+      .where(and(eq(chapters.id, id), isNull(chapters.deletedAt)))
+      .returning({ id: chapters.id, title: chapters.title });
+    if (!row) throw notFound('Chapitre introuvable.');
+    await audit(tx, auth, 'chapter.delete', id, { title: row.title });
+  });
+}
+
+/** POST /chapter/{id}/restore (issue 21): out of the bin, as it was. Audited. */
+export async function restoreChapter(db: Db, auth: AuthContext, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(chapters)
+      .set({ deletedAt: null })
+      .where(and(eq(chapters.id, id), isNotNull(chapters.deletedAt)))
+      .returning({ id: chapters.id, title: chapters.title });
+    if (!row) throw notFound('Ce chapitre n’est pas dans la corbeille.');
+    await audit(tx, auth, 'chapter.restore', id, { title: row.title });
+  });
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * GET /bin (issue 21, « Corbeille »): deleted chapters and exercises, newest first, with the answers
+ * they hold (what a restore brings back) and the date the purge may remove them.
+ */
+export async function listBin(db: Db): Promise<BinEntry[]> {
+  const found = await rows<{
+    kind: 'chapter' | 'exercise';
+    id: string;
+    title: string;
+    chapter_title: string;
+    chapter_deleted: boolean;
+    deleted_at: Date | string;
+    answers: number;
+  }>(
+    db,
+    sql`
+    SELECT 'chapter' AS kind, c.id, c.title, c.title AS chapter_title, true AS chapter_deleted, c.deleted_at,
+           (SELECT count(*)::int FROM answers a JOIN exercises e ON e.id = a.exercise_id WHERE e.chapter_id = c.id) AS answers
+    FROM chapters c WHERE c.deleted_at IS NOT NULL
+    UNION ALL
+    SELECT 'exercise', e.id, e.title, c.title, c.deleted_at IS NOT NULL, e.deleted_at,
+           (SELECT count(*)::int FROM answers a WHERE a.exercise_id = e.id)
+    FROM exercises e JOIN chapters c ON c.id = e.chapter_id WHERE e.deleted_at IS NOT NULL
+    ORDER BY deleted_at DESC, id`,
+  );
+  return found.map((r) => {
+    const deletedAt = new Date(r.deleted_at);
+    return {
+      kind: r.kind,
+      _id: r.id,
+      title: r.title,
+      chapterTitle: r.chapter_title,
+      chapterDeleted: !!r.chapter_deleted,
+      deletedAt: deletedAt.toISOString(),
+      purgeAfter: new Date(deletedAt.getTime() + BIN_DAYS * DAY_MS).toISOString(),
+      answers: Number(r.answers),
+    };
+  });
 }

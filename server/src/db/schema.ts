@@ -149,6 +149,10 @@ export const chapters = pgTable('chapters', {
   /** Issue 21: points from which a pupil is qualified (null: no qualification), and the words they read. */
   qualificationThreshold: doublePrecision('qualification_threshold'),
   qualificationText: text('qualification_text').notNull().default('Qualifié(e) pour le tour suivant'),
+  /** Issue 21: pupils may ask for a regrade after publication until then (Paris time entered); null: not open. */
+  regradeUntil: timestamp('regrade_until', { withTimezone: true }),
+  /** Issue 21: in the bin since then (hidden everywhere, restorable for 30 days, then purged); null: live. */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
 
@@ -183,6 +187,8 @@ export const exercises = pgTable(
     maxPoints: doublePrecision('max_points').notNull().default(1),
     /** Issue 20: marking-scheme items [{id, text, points}]; a grade keeps the ids of the items ticked. */
     schemeItems: jsonb('scheme_items').$type<Array<{ id: string; text: string; points: number }>>().notNull().default(sql`'[]'::jsonb`),
+    /** Issue 21: in the bin since then, like a chapter; an exercise of a binned chapter is hidden with it. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('exercises_chapter_idx').on(t.chapterId, t.position)],
@@ -592,4 +598,38 @@ export const gradingAssignments = pgTable(
     userId: userRef(),
   },
   (t) => [primaryKey({ columns: [t.exerciseId, t.userId] }), index('grading_assignments_user_idx').on(t.userId)],
+);
+
+/**
+ * A pupil's request for a second look at one of their graded answers (issue 21), after publication and
+ * until the chapter's `regradeUntil`; one open request per pupil and exercise. A corrector accepts it
+ * with a new grade (recorded as a grading) or declines it, with a reply the pupil reads.
+ */
+export const regradeRequests = pgTable(
+  'regrade_requests',
+  {
+    id: id(),
+    answerId: uuid('answer_id')
+      .notNull()
+      .references(() => answers.id, { onDelete: 'cascade' }),
+    chapterId: chapterRef(),
+    exerciseId: uuid('exercise_id')
+      .notNull()
+      .references(() => exercises.id, { onDelete: 'cascade' }),
+    userId: userRef(),
+    message: text('message').notNull(),
+    /** open, accepted, declined. */
+    status: text('status').notNull().default('open'),
+    reply: text('reply'),
+    oldGrade: text('old_grade'),
+    newGrade: text('new_grade'),
+    handledBy: uuid('handled_by').references(() => users.id, { onDelete: 'set null' }),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('regrade_requests_open_uq').on(t.userId, t.exerciseId).where(sql`status = 'open'`),
+    index('regrade_requests_chapter_idx').on(t.chapterId, t.status, t.createdAt),
+    index('regrade_requests_user_idx').on(t.userId, t.chapterId),
+  ],
 );

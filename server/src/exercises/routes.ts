@@ -20,6 +20,7 @@ import {
   getExerciseFor,
   listRawExercises,
   loadChapterExercises,
+  restoreExercise,
   updateExercise,
 } from './service.js';
 
@@ -97,8 +98,17 @@ export const exerciseRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app,
     '/exos/:id',
     { preHandler: requireRole('admin'), schema: { tags, params: exerciseParams, response: { 200: savedMessageSchema } } },
     async (request) => {
-      await deleteExercise(deps.db, request.params.id);
-      return { message: 'Exercice supprimé' };
+      await deleteExercise(deps.db, authOf(request), request.params.id);
+      return { message: 'Exercice placé dans la corbeille' };
+    },
+  );
+
+  app.post(
+    '/exos/:id/restore',
+    { preHandler: requireRole('admin'), schema: { tags, params: exerciseParams, response: { 200: savedMessageSchema } } },
+    async (request) => {
+      await restoreExercise(deps.db, authOf(request), request.params.id);
+      return { message: 'Exercice restauré' };
     },
   );
 };

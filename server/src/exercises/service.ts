@@ -15,14 +15,15 @@ import {
   type ExerciseView,
   type StatementVersion,
 } from '@olympe/contract';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { chapterAccessFor, findChapter, isChapterStaff, type ChapterAccess } from '../chapters/service.js';
 import { windowStatus } from '../chapters/access.js';
 import { isChapterPublished } from '../chapters/publication.js';
+import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
-import { exercises, statementVersions } from '../db/schema.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { chapters, exercises, statementVersions } from '../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { pickVersionIndex } from './versions.js';
 
 type ExerciseRow = typeof exercises.$inferSelect;
@@ -31,12 +32,12 @@ interface ExerciseWithVersions extends ExerciseRow {
   versions: VersionRow[];
 }
 
-/** Exercises of a chapter in order, each with its versions in order (two queries, any size). */
+/** Exercises of a chapter in order, each with its versions in order (two queries, any size); binned ones left out. */
 export async function loadChapterExercises(db: Tx, chapterId: string): Promise<ExerciseWithVersions[]> {
   const rows = await db
     .select()
     .from(exercises)
-    .where(eq(exercises.chapterId, chapterId))
+    .where(and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt)))
     .orderBy(asc(exercises.position), asc(exercises.createdAt));
   return attachVersions(db, rows);
 }
@@ -56,10 +57,15 @@ async function attachVersions(db: Tx, rows: ExerciseRow[]): Promise<ExerciseWith
   return rows.map((r) => ({ ...r, versions: versions.filter((v) => v.exerciseId === r.id) }));
 }
 
+/** A live exercise of a live chapter: one in the bin, or in a binned chapter, is not found (issue 21). */
 async function findExercise(db: Tx, id: string): Promise<ExerciseWithVersions> {
-  const [row] = await db.select().from(exercises).where(eq(exercises.id, id));
+  const [row] = await db
+    .select({ exercise: exercises })
+    .from(exercises)
+    .innerJoin(chapters, eq(chapters.id, exercises.chapterId))
+    .where(and(eq(exercises.id, id), isNull(exercises.deletedAt), isNull(chapters.deletedAt)));
   if (!row) throw notFound('Exercice introuvable.');
-  return (await attachVersions(db, [row]))[0];
+  return (await attachVersions(db, [row.exercise]))[0];
 }
 
 export function presentRaw(e: ExerciseWithVersions): ExerciseRaw {
@@ -189,10 +195,31 @@ export async function updateExercise(db: Db, id: string, patch: ExercisePatch): 
   });
 }
 
-/** DELETE /exos/{id}: its versions and answers go with it (cascade). */
-export async function deleteExercise(db: Db, id: string): Promise<void> {
-  const deleted = await db.delete(exercises).where(eq(exercises.id, id)).returning({ id: exercises.id });
-  if (deleted.length === 0) throw notFound('Exercice introuvable.');
+/**
+ * DELETE /exos/{id} (issue 21): the exercise goes to the bin; restoring it within 30 days brings back
+ * its versions, answers and grades. Audited.
+ */
+export async function deleteExercise(db: Db, auth: AuthContext, id: string, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    const exercise = await findExercise(tx, id);
+    await tx.update(exercises).set({ deletedAt: now }).where(eq(exercises.id, id));
+    await audit(tx, auth, 'exercise.delete', id, { title: exercise.title, chapterId: exercise.chapterId });
+  });
+}
+
+/** POST /exos/{id}/restore (issue 21): back in its chapter at its place; its chapter must be live. Audited. */
+export async function restoreExercise(db: Db, auth: AuthContext, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ title: exercises.title, chapterId: exercises.chapterId, chapterDeletedAt: chapters.deletedAt })
+      .from(exercises)
+      .innerJoin(chapters, eq(chapters.id, exercises.chapterId))
+      .where(and(eq(exercises.id, id), isNotNull(exercises.deletedAt)));
+    if (!row) throw notFound('Cet exercice n’est pas dans la corbeille.');
+    if (row.chapterDeletedAt) throw conflict('Son chapitre est dans la corbeille : restaurez d’abord le chapitre.');
+    await tx.update(exercises).set({ deletedAt: null }).where(eq(exercises.id, id));
+    await audit(tx, auth, 'exercise.restore', id, { title: row.title, chapterId: row.chapterId });
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { hasRole, type AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { chapters, files } from '../db/schema.js';
@@ -61,7 +61,7 @@ export async function uploadPdf(
     }
   } else if (input.chapterId) {
     if (!hasRole(auth, 'teacher') && !hasRole(auth, 'member')) throw forbidden();
-    const [chapter] = await db.select({ id: chapters.id }).from(chapters).where(eq(chapters.id, input.chapterId));
+    const [chapter] = await db.select({ id: chapters.id }).from(chapters).where(and(eq(chapters.id, input.chapterId), isNull(chapters.deletedAt)));
     if (!chapter) throw notFound('Chapitre introuvable.');
   } else {
     throw badRequest('Indiquez l’exercice ou le chapitre auquel le fichier se rapporte.');

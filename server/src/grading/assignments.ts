@@ -8,11 +8,11 @@ import { badRequest, notFound } from '../errors.js';
 import { assignmentsOf, listCorrectors, replaceAssignments } from './queries.js';
 
 async function chapterExercises(db: Db, chapterId: string) {
-  const [chapter] = await rows<{ id: string }>(db, sql`SELECT id FROM chapters WHERE id = ${chapterId}::uuid`);
+  const [chapter] = await rows<{ id: string }>(db, sql`SELECT id FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`);
   if (!chapter) throw notFound('Chapitre introuvable.');
   return rows<{ id: string; title: string }>(
     db,
-    sql`SELECT id, title FROM exercises WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' ORDER BY position, created_at, id`,
+    sql`SELECT id, title FROM exercises WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' AND deleted_at IS NULL ORDER BY position, created_at, id`,
   );
 }
 

@@ -59,7 +59,7 @@ const BOTH_GRADED_MESSAGE = 'Cette copie a déjà ses deux corrections : seul un
 export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle ne peut plus être notée.';
 
 async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow> {
-  const [chapter] = await rows<ChapterOptionsRow>(db, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid`);
+  const [chapter] = await rows<ChapterOptionsRow>(db, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`);
   if (!chapter) throw notFound(CHAPTER_NOT_FOUND);
   return chapter;
 }
@@ -90,7 +90,7 @@ async function answerableExercises(db: Tx, chapterId: string) {
   return rows<{ id: string; title: string; answer_format: string; max_points: number }>(
     db,
     sql`SELECT id, title, answer_format, max_points FROM exercises
-        WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none'
+        WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' AND deleted_at IS NULL
         ORDER BY position, created_at, id`,
   );
 }
@@ -223,7 +223,8 @@ function awaitsCallersGrade(current: Pick<AnswerRow, 'grade'>, double: boolean, 
 export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: string): Promise<SelectedAnswer> {
   const [exercise] = await rows<{ id: string; answer_format: string; double_grading: boolean }>(
     db,
-    sql`SELECT e.id, e.answer_format, c.double_grading FROM exercises e JOIN chapters c ON c.id = e.chapter_id WHERE e.id = ${exerciseId}::uuid`,
+    sql`SELECT e.id, e.answer_format, c.double_grading FROM exercises e JOIN chapters c ON c.id = e.chapter_id
+        WHERE e.id = ${exerciseId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL`,
   );
   if (!exercise) throw notFound(EXERCISE_NOT_FOUND);
   if (exercise.answer_format === 'none') throw badRequest('Cet exercice n’attend pas de réponse.');
@@ -319,7 +320,7 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string
     sql`SELECT u.id AS user_id, u.first_name, u.last_name, e.id AS exercise_id, e.title AS exercise_title, e.answer_format,
           e.max_points, e.scheme_items, ${chapterOptionsColumns}
         FROM exercises e JOIN chapters c ON c.id = e.chapter_id LEFT JOIN users u ON u.id = ${userId}::uuid
-        WHERE e.id = ${exerciseId}::uuid`,
+        WHERE e.id = ${exerciseId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL`,
   );
   if (!head) throw notFound(EXERCISE_NOT_FOUND);
   if (!head.user_id) throw notFound('Élève introuvable.');
@@ -475,7 +476,7 @@ const nextVersion = (previousMs: number | null | undefined) => new Date(Math.max
  * scheme items; in a double-correction chapter the save is the caller's own grading (or an admin's
  * arbitration) and the copy's grade is settled from them (saveDoubleGrading).
  */
-export async function saveGrade(db: Db, auth: AuthContext, input: GradeInput): Promise<GradeOutcome> {
+export async function saveGrade(db: Tx, auth: AuthContext, input: GradeInput): Promise<GradeOutcome> {
   refuseNegative(input.grade);
   if (normalizeGrade(input.grade) === undefined) throw badRequest(GRADE_MESSAGE);
   const comment = input.grade_comment ?? '';
@@ -491,7 +492,7 @@ export async function saveGrade(db: Db, auth: AuthContext, input: GradeInput): P
             e.max_points, e.scheme_items, c.double_grading, c.grading_tolerance
           FROM answers a LEFT JOIN users gu ON gu.id = a.grader_id
             JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id
-          WHERE a.id = ${input.answerId}::uuid
+          WHERE a.id = ${input.answerId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL
           FOR UPDATE OF a`,
     );
     if (!row) throw notFound('Copie introuvable.');
@@ -656,7 +657,7 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
     WITH cur AS (
       SELECT DISTINCT ON (a.user_id, a.exercise_id) a.*
       FROM answers a JOIN exercises e ON e.id = a.exercise_id
-      WHERE e.chapter_id = ${chapterId}::uuid AND a.withdrawn_at IS NULL
+      WHERE e.chapter_id = ${chapterId}::uuid AND e.deleted_at IS NULL AND a.withdrawn_at IS NULL
       ORDER BY a.user_id, a.exercise_id, a.seq DESC, a.created_at DESC
     )
     SELECT cur.id, cur.user_id, s.first_name AS s_first, s.last_name AS s_last,
@@ -738,14 +739,18 @@ export async function countUnlabeled(db: Db, chapterId: string): Promise<{ count
   return { count: Number(row.count) };
 }
 
+/** Which versions « Correction automatique » covers: a whole chapter, or one version of one exercise (errata). */
+type AutoScope = { exerciseId: string; version: number } | undefined;
+
 /** What « Correction automatique » would write now (null: no numeric exercise); the run and its count share it. */
-async function planAutoCorrection(db: Db, chapterId: string) {
+async function planAutoCorrection(db: Tx, chapterId: string, only?: AutoScope) {
   await loadChapter(db, chapterId);
   const versions = await rows<{ exercise_id: string; answers: Array<string | null>; max_points: number }>(
     db,
     sql`SELECT e.id AS exercise_id, array_agg(v.answer ORDER BY v.position, v.id) AS answers, e.max_points
         FROM exercises e JOIN statement_versions v ON v.exercise_id = e.id
-        WHERE e.chapter_id = ${chapterId}::uuid AND e.answer_format = 'numeric'
+        WHERE e.chapter_id = ${chapterId}::uuid AND e.answer_format = 'numeric' AND e.deleted_at IS NULL
+          ${only ? sql`AND e.id = ${only.exerciseId}::uuid` : sql``}
         GROUP BY e.id`,
   );
   const expectedOf = new Map(versions.map((v) => [v.exercise_id, v.answers]));
@@ -764,15 +769,19 @@ async function planAutoCorrection(db: Db, chapterId: string) {
     WHERE cur.grade IS NULL OR cur.grader_id IS NULL`,
   );
   const changes: Array<{ id: string; old: string | null; new: string }> = [];
+  let considered = 0;
   for (const a of current) {
     const answers = expectedOf.get(a.exercise_id)!;
-    const expected = answers[pickVersionIndex(a.user_id, a.exercise_id, answers.length)] ?? null;
+    const version = pickVersionIndex(a.user_id, a.exercise_id, answers.length);
+    if (only && version !== only.version) continue;
+    considered++;
+    const expected = answers[version] ?? null;
     // Issue 20: a right answer is worth the exercise's maxPoints.
     const right = autoGrade(a.answer, expected);
     const grade = right === null ? null : right === '1' ? String(maxOf.get(a.exercise_id)!) : '0';
     if (grade !== null && grade !== a.grade) changes.push({ id: a.id, old: a.grade, new: grade });
   }
-  return { changes, current };
+  return { changes, considered };
 }
 
 /** GET /answer/auto/{chapterId}/count (issue 21): how many copies a run would grade, for the confirmation dialog. */
@@ -787,12 +796,13 @@ const AUTO_BATCH = 5_000;
  * answer against the pupil's version's expected answer: maxPoints correct (issue 20), 0 wrong, empty untouched.
  * Never overwrites a person's grade: only ungraded answers and earlier automatic grades (grader
  * null) are written, and the UPDATE re-checks it, so a corrector saving meanwhile wins. Each
- * change is audited under the admin who ran it.
+ * change is audited under the admin who ran it. `only` limits it to the pupils of one version of one
+ * exercise (issue 21 errata: that version's expected answer was corrected).
  */
-export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: string): Promise<AutoCorrectionResult> {
-  const plan = await planAutoCorrection(db, chapterId);
+export async function autoCorrectChapter(db: Tx, auth: AuthContext, chapterId: string, only?: AutoScope): Promise<AutoCorrectionResult> {
+  const plan = await planAutoCorrection(db, chapterId, only);
   if (!plan) return { message: 'Correction automatique : ce chapitre n’a pas d’exercice numérique.', graded: 0, unchanged: 0 };
-  const { changes, current } = plan;
+  const { changes, considered } = plan;
   const now = new Date().toISOString();
   let graded = 0;
   await db.transaction(async (tx) => {
@@ -818,5 +828,5 @@ export async function autoCorrectChapter(db: Db, auth: AuthContext, chapterId: s
     }
   });
   const copies = graded > 1 ? 'copies notées' : 'copie notée';
-  return { message: `Correction automatique terminée : ${graded} ${copies}.`, graded, unchanged: current.length - graded };
+  return { message: `Correction automatique terminée : ${graded} ${copies}.`, graded, unchanged: considered - graded };
 }

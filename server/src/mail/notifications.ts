@@ -72,7 +72,7 @@ export async function queueResults(tx: Tx, chapterId: string): Promise<number> {
       jsonb_build_object('chapterId', ${chapterId}::text) AS payload
     FROM (${addressesOf(false)}) a
     WHERE EXISTS (SELECT 1 FROM chapter_sessions s WHERE s.chapter_id = ${chapterId} AND s.user_id = a.user_id)
-      OR EXISTS (SELECT 1 FROM answers x JOIN exercises e ON e.id = x.exercise_id WHERE e.chapter_id = ${chapterId} AND x.user_id = a.user_id)
+      OR EXISTS (SELECT 1 FROM answers x JOIN exercises e ON e.id = x.exercise_id WHERE e.chapter_id = ${chapterId} AND e.deleted_at IS NULL AND x.user_id = a.user_id)
       OR EXISTS (SELECT 1 FROM center_registrations r WHERE r.chapter_id = ${chapterId} AND r.user_id = a.user_id AND r.present)`);
 }
 

@@ -74,7 +74,7 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ o
   const db = deps.db;
   const soon = await rows<{ chapter_id: string }>(db, sql`
     SELECT DISTINCT chapter_id FROM access_groups
-    WHERE access_start > ${now.toISOString()}::timestamptz AND access_start <= ${new Date(now.getTime() + 24 * 3_600_000).toISOString()}::timestamptz`);
+    WHERE chapter_id IN (SELECT id FROM chapters WHERE deleted_at IS NULL) AND access_start > ${now.toISOString()}::timestamptz AND access_start <= ${new Date(now.getTime() + 24 * 3_600_000).toISOString()}::timestamptz`);
   let opening = 0;
   for (const { chapter_id: chapterId } of soon) {
     const groups = (

@@ -27,7 +27,7 @@ type DeliveryRow = {
 const fullName = (r: { first_name: string | null; last_name: string | null }) => [r.first_name, r.last_name].filter(Boolean).join(' ') || null;
 
 async function chapterOf(db: Db, id: string) {
-  return one<{ title: string; offline: boolean }>(db, sql`SELECT title, offline FROM chapters WHERE id = ${id}`);
+  return one<{ title: string; offline: boolean }>(db, sql`SELECT title, offline FROM chapters WHERE id = ${id} AND deleted_at IS NULL`);
 }
 
 /** The mail a delivery stands for, built from the database as it is now; null: nothing to say any more. */
@@ -65,7 +65,7 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
           (r.created_at >= ${p.from}::timestamptz AND r.created_at < ${p.to}::timestamptz) AS is_new
         FROM center_registrations r JOIN chapters c ON c.id = r.chapter_id JOIN users u ON u.id = r.user_id
         LEFT JOIN centers ce ON ce.chapter_id = r.chapter_id AND ce.institution_id = r.institution_id
-        WHERE r.institution_id = ${p.institutionId}
+        WHERE r.institution_id = ${p.institutionId} AND c.deleted_at IS NULL
         ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`);
       const byChapter = new Map<string, { chapter: string; pupils: string[]; total: number; places: number }>();
       for (const r of list) {

@@ -24,7 +24,7 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
       LATERAL (SELECT count(*)::int AS blurs,
                  count(*) FILTER (WHERE e.created_at > now() - interval '1 minute')::int AS blurs_last_minute
                FROM focus_events e WHERE e.chapter_id = c.id AND e.event_type = 'blur') f
-    WHERE c.id = ${chapterId}::uuid`);
+    WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`);
   if (!row) throw notFound('Chapitre introuvable.');
 
   // One pass over the last minutes of answers: per minute, and who saved in the last 60 s.
@@ -34,7 +34,7 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
       count(*) FILTER (WHERE a.created_at > now() - interval '1 minute')::int AS last_minute,
       array_agg(DISTINCT a.user_id::text) FILTER (WHERE a.created_at > now() - interval '1 minute') AS savers
     FROM answers a
-    WHERE a.exercise_id IN (SELECT id FROM exercises WHERE chapter_id = ${chapterId}::uuid)
+    WHERE a.exercise_id IN (SELECT id FROM exercises WHERE chapter_id = ${chapterId}::uuid AND deleted_at IS NULL)
       AND a.created_at >= date_trunc('minute', now()) - ${WINDOW_MINUTES - 1} * interval '1 minute'
     GROUP BY 1`);
   const savesPerMinute: number[] = new Array(WINDOW_MINUTES).fill(0);

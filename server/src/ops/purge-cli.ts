@@ -1,23 +1,31 @@
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { openFileStore } from '../files/store-select.js';
-import { purgeInactiveUsers } from './purge.js';
+import { purgeBin, purgeInactiveUsers } from './purge.js';
 
-/** `npm run purge -- --before 2024 [--dry-run]`: see docs/operations.md. */
+const USAGE = 'Usage : npm run purge -- [--before ANNÉE] [--dry-run]  (ex. --before 2024)';
+
+/**
+ * `npm run purge [-- --before 2024] [--dry-run]`: see docs/operations.md. Always empties the bin of
+ * entries older than 30 days (issue 21); with `--before`, also purges inactive accounts.
+ */
 async function main(argv: string[]) {
   const at = argv.indexOf('--before');
-  const year = at >= 0 ? Number(argv[at + 1]) : NaN;
-  if (!Number.isInteger(year) || year < 2000 || year > 2100) {
-    throw new Error('Usage : npm run purge -- --before ANNÉE [--dry-run]  (ex. --before 2024)');
-  }
+  const year = at >= 0 ? Number(argv[at + 1]) : null;
+  if (year !== null && (!Number.isInteger(year) || year < 2000 || year > 2100)) throw new Error(USAGE);
+  const unknown = argv.filter((a, i) => a !== '--dry-run' && a !== '--before' && !(at >= 0 && i === at + 1));
+  if (unknown.length > 0) throw new Error(USAGE);
   const dryRun = argv.includes('--dry-run');
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await database.migrate();
+    const verb = dryRun ? 'seraient' : 'ont été';
+    const bin = await purgeBin(database.db, new Date(), { dryRun });
+    console.log(`Corbeille (plus de 30 jours) : ${bin.chapters} chapitre(s) et ${bin.exercises} exercice(s) ${dryRun ? 'seraient supprimés' : 'supprimés définitivement'}.`);
+    if (year === null) return;
     const store = openFileStore({ config, db: database.db });
     const r = await purgeInactiveUsers({ db: database.db, store }, year, { dryRun });
-    const verb = dryRun ? 'seraient' : 'ont été';
     console.log(
       `Comptes inactifs depuis avant le 1er janvier ${year} : ${r.deleted} ${verb} supprimés, ${r.anonymised} ${verb} anonymisés` +
         (dryRun ? '.' : ` (${r.filesErased} fichiers effacés).`),

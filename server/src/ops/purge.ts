@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { rows } from '../db/query.js';
 import type { FileStore } from '../files/store.js';
-import { ANONYMOUS_EMAIL_DOMAIN } from '@olympe/contract';
+import { ANONYMOUS_EMAIL_DOMAIN, BIN_DAYS } from '@olympe/contract';
 import { eraseFiles, scrubUser } from './privacy.js';
 
 export interface PurgeResult {
@@ -76,4 +76,45 @@ export async function purgeInactiveUsers(
     deleted ? result.deleted++ : result.anonymised++;
   }
   return result;
+}
+
+export interface BinPurgeResult {
+  chapters: number;
+  exercises: number;
+}
+
+/**
+ * Empties the bin (issue 21): chapters and exercises deleted more than BIN_DAYS days before `now`
+ * are deleted for good, with their answers and grades (cascade). Each one is written to the audit
+ * log, with no actor (the command). `dryRun` only counts.
+ */
+export async function purgeBin(db: Db, now: Date, opts: { dryRun?: boolean } = {}): Promise<BinPurgeResult> {
+  const cutoff = new Date(now.getTime() - BIN_DAYS * 86_400_000).toISOString();
+  if (opts.dryRun) {
+    const [r] = await rows<{ chapters: number; exercises: number }>(db, sql`
+      SELECT (SELECT count(*)::int FROM chapters WHERE deleted_at < ${cutoff}::timestamptz) AS chapters,
+             (SELECT count(*)::int FROM exercises e JOIN chapters c ON c.id = e.chapter_id
+              WHERE e.deleted_at < ${cutoff}::timestamptz AND (c.deleted_at IS NULL OR c.deleted_at >= ${cutoff}::timestamptz)) AS exercises`);
+    return { chapters: Number(r.chapters), exercises: Number(r.exercises) };
+  }
+  return db.transaction(async (tx) => {
+    // Exercises first: an exercise of a purged chapter goes with its chapter and is counted there.
+    const exercises = await rows<{ id: string; title: string }>(tx, sql`
+      DELETE FROM exercises e USING chapters c
+      WHERE c.id = e.chapter_id AND e.deleted_at < ${cutoff}::timestamptz AND (c.deleted_at IS NULL OR c.deleted_at >= ${cutoff}::timestamptz)
+      RETURNING e.id, e.title`);
+    const chapters = await rows<{ id: string; title: string }>(tx, sql`
+      DELETE FROM chapters WHERE deleted_at < ${cutoff}::timestamptz RETURNING id, title`);
+    const entries = [
+      ...chapters.map((c) => ({ action: 'chapter.purge', id: c.id, title: c.title })),
+      ...exercises.map((e) => ({ action: 'exercise.purge', id: e.id, title: e.title })),
+    ];
+    if (entries.length > 0) {
+      await tx.execute(sql`
+        INSERT INTO audit_log (action, target_id, details)
+        SELECT x.action, x.id, jsonb_build_object('title', x.title)
+        FROM json_to_recordset(${JSON.stringify(entries)}::json) AS x(action text, id uuid, title text)`);
+    }
+    return { chapters: chapters.length, exercises: exercises.length };
+  });
 }

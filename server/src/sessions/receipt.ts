@@ -64,14 +64,14 @@ export async function getReceipt(db: Db, auth: AuthContext, secret: string, chap
   const exerciseRows = await db
     .select({ id: exercises.id, title: exercises.title, position: exercises.position, answerFormat: exercises.answerFormat })
     .from(exercises)
-    .where(eq(exercises.chapterId, chapterId))
+    .where(and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt)))
     .orderBy(asc(exercises.position), asc(exercises.id));
   // The current answer is the one GET /answer/chapter shows and grading reads: highest seq, then latest.
   const current = await db
     .selectDistinctOn([answers.exerciseId], { id: answers.id, exercise: answers.exerciseId, answer: answers.answer, seq: answers.seq, createdAt: answers.createdAt })
     .from(answers)
     .innerJoin(exercises, eq(exercises.id, answers.exerciseId))
-    .where(and(eq(exercises.chapterId, chapterId), eq(answers.userId, userId), isNull(answers.withdrawnAt)))
+    .where(and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt), eq(answers.userId, userId), isNull(answers.withdrawnAt)))
     .orderBy(answers.exerciseId, desc(answers.seq), desc(answers.createdAt));
   const byExercise = new Map(current.map((a) => [a.exercise, a]));
   const lines = exerciseRows.map((e) => {

@@ -113,7 +113,7 @@ const CHAPTER_CONTEXT_SQL = `
     ${callerColumnsSql}
   FROM chapters c
   ${callerJoinsSql('$1::uuid')}
-  WHERE c.id = $2::uuid`;
+  WHERE c.id = $2::uuid AND c.deleted_at IS NULL`;
 
 /**
  * One round trip, one prepared statement: the chapter (or the exercise and its chapter), the
@@ -142,7 +142,7 @@ export const exerciseContextSql = (user: string, exercise: string, actor: string
     ${authColumnsSql(actor)}
   FROM exercises e JOIN chapters c ON c.id = e.chapter_id
   ${callerJoinsSql(user)}
-  WHERE e.id = ${exercise}`;
+  WHERE e.id = ${exercise} AND e.deleted_at IS NULL AND c.deleted_at IS NULL`;
 
 export const EXERCISE_CONTEXT_SQL = exerciseContextSql('$1::uuid', '$2::uuid', '$3::uuid');
 

@@ -128,7 +128,7 @@ interface KnownIds {
 /** Codes name exercises and pupils by id: one deleted since the sheets were printed is not suggested. */
 async function knownIds(db: Db, chapterId: string, readings: PageReading[]): Promise<KnownIds> {
   const userIds = [...new Set(readings.flatMap((r) => (r.status === 'read' && r.code?.userId ? [r.code.userId] : [])))];
-  const exerciseRows = await db.select({ id: exercises.id }).from(exercises).where(eq(exercises.chapterId, chapterId));
+  const exerciseRows = await db.select({ id: exercises.id }).from(exercises).where(and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt)));
   const userRows = userIds.length ? await db.select({ id: users.id }).from(users).where(inArray(users.id, userIds)) : [];
   return { exercises: new Set(exerciseRows.map((r) => r.id)), users: new Set(userRows.map((r) => r.id)) };
 }

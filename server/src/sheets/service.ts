@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { centerInstitutionOf } from '../centers/service.js';
 import { findChapter } from '../chapters/service.js';
@@ -40,7 +40,7 @@ export async function loadSheetInput(db: Db, secret: string, req: SheetRequest):
   const pdfExercises = await db
     .select({ id: exercises.id, title: exercises.title })
     .from(exercises)
-    .where(and(eq(exercises.chapterId, chapter.id), eq(exercises.answerFormat, 'pdf')))
+    .where(and(eq(exercises.chapterId, chapter.id), eq(exercises.answerFormat, 'pdf'), isNull(exercises.deletedAt)))
     .orderBy(asc(exercises.position), asc(exercises.createdAt));
   if (pdfExercises.length === 0) throw badRequest('Ce chapitre n’a aucun exercice à rendre sur papier (format PDF).');
 

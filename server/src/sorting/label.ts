@@ -51,7 +51,7 @@ async function checkTargets(db: Tx, chapterId: string, plan: LabelPlan): Promise
   const found = exerciseIds.length
     ? await rows<{ id: string; chapter_id: string; answer_format: string; title: string }>(
         db,
-        sql`SELECT id, chapter_id, answer_format, title FROM exercises WHERE id = ANY(${uuidArray(exerciseIds)})`,
+        sql`SELECT id, chapter_id, answer_format, title FROM exercises WHERE id = ANY(${uuidArray(exerciseIds)}) AND deleted_at IS NULL`,
       )
     : [];
   const exercises = new Map(found.map((e) => [e.id, e]));

@@ -22,8 +22,8 @@ export async function relabelAnswer(db: Db, auth: AuthContext, answerId: string)
     }>(
       tx,
       sql`SELECT a.id, a.file_id, a.withdrawn_at IS NOT NULL AS withdrawn, e.answer_format, e.chapter_id, u.institution_id
-          FROM answers a JOIN exercises e ON e.id = a.exercise_id JOIN users u ON u.id = a.user_id
-          WHERE a.id = ${answerId}::uuid
+          FROM answers a JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id JOIN users u ON u.id = a.user_id
+          WHERE a.id = ${answerId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL
           FOR UPDATE OF a`,
     );
     if (!answer) throw notFound('Copie introuvable.');

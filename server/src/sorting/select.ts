@@ -27,7 +27,7 @@ interface ReservedRow {
 }
 
 export async function loadSortingChapter(db: Tx, chapterId: string): Promise<{ id: string; title: string }> {
-  const [chapter] = await rows<{ id: string; title: string }>(db, sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid`);
+  const [chapter] = await rows<{ id: string; title: string }>(db, sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`);
   if (!chapter) throw notFound('Chapitre introuvable.');
   return chapter;
 }
@@ -76,7 +76,7 @@ export async function selectCopy(deps: { db: Db; store: FileStore }, auth: AuthC
   );
   const exercises = await rows<{ id: string; title: string }>(
     db,
-    sql`SELECT id, title FROM exercises WHERE chapter_id = ${chapterId}::uuid AND answer_format = 'pdf' ORDER BY position, created_at, id`,
+    sql`SELECT id, title FROM exercises WHERE chapter_id = ${chapterId}::uuid AND answer_format = 'pdf' AND deleted_at IS NULL ORDER BY position, created_at, id`,
   );
   const suggestions = cleanSuggestions(row.suggestions, pages);
   const suggestedIds = (suggestions ?? []).flatMap((s) => (s.user ? [s.user] : []));

@@ -17,6 +17,8 @@ export const paths = {
   profile: '/profile',
   chapters: '/chapters',
   groups: '/groups',
+  /** Issue 21: deleted chapters and exercises, restorable for 30 days. */
+  bin: '/corbeille',
   map: '/map',
   users: (id: string) => `/users/${id}`,
   chapter: (id: string) => `/chapter/${id}`,
@@ -29,6 +31,12 @@ export const paths = {
   sorting: (id: string) => `/sorting/${id}`,
   overview: (id: string) => `/overview/${id}`,
   analysis: (id: string) => `/analysis/${id}`,
+  /** Issue 21: a chapter's regrade requests (correctors and admins); without an id, the chapter to choose. */
+  regradeChooser: '/regrade',
+  regrade: (id: string) => `/regrade/${id}`,
+  /** Issue 21: a chapter's statistics and errata (correctors and admins). */
+  statsChooser: '/stats',
+  stats: (id: string) => `/stats/${id}`,
   registrations: (id: string) => `/registrations/${id}`,
   /** Issue 22: a school's exam day (registered pupils, convocations, attendance). */
   centerDay: (id: string) => `/centre/${id}`,

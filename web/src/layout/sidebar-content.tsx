@@ -57,11 +57,19 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
         {link(paths.privacy, 'Données personnelles')}
       </NavSection>
 
+      {(roles.isAdmin || roles.isMember) && (
+        <NavSection title="Correction">
+          {link(paths.regradeChooser, 'Réexamens')}
+          {link(paths.statsChooser, 'Statistiques')}
+        </NavSection>
+      )}
+
       {roles.isAdmin && (
         <NavSection title="Administration">
           {link(paths.groups, 'Groupes')}
           {link(paths.chapters, 'Chapitres')}
           {link(paths.map, 'Établissements')}
+          {link(paths.bin, 'Corbeille')}
         </NavSection>
       )}
 

@@ -25,6 +25,7 @@ import { ExerciseCard } from './exercise-card';
 import { FINISH_LABEL, FinishConfirmModal } from './finish-confirm-modal';
 import { ReceiptPanel } from './receipt-panel';
 import { PupilResults, SchoolResults } from './results-panel';
+import { RegradePanel } from './regrade-panel';
 import { StartConfirmModal } from './start-confirm-modal';
 import { PaperPanel } from './paper';
 import { RichText } from './rich-text';
@@ -144,6 +145,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
       {/* Issue 21: once published, the pupil's results card and certificate; school staff their pupils' results. */}
       {page.analysis && !isStaff && <PupilResults chapterId={chapterId} title={page.title} />}
       {page.analysis && isTeacher && <SchoolResults chapterId={chapterId} title={page.title} />}
+      {page.analysis && <RegradePanel chapterId={chapterId} />}
       {remaining !== null && remaining > 0 && (
         // Stays under the header while the pupil scrolls through the exercises (a phone shows one at a time).
         <Box py={4} bg="var(--mantine-color-body)" style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}>

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { Badge, Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { formatParisDateTime, formatPoints, REGRADE_MESSAGE_MAX, REGRADE_STATUS_LABELS, type MyRegrade, type RegradeStatus } from '@olympe/contract';
+import { useAskRegrade, useMyRegrades } from '../../api/regrade';
+
+export const REGRADE_TITLE = 'Demandes de réexamen';
+export const ASK_LABEL = 'Demander un réexamen';
+
+const STATUS_COLORS: Record<RegradeStatus, string> = { open: 'blue.9', accepted: 'teal.9', declined: 'gray.8' };
+const gradeText = (grade: string | null) => (grade === null ? 'non notée' : formatPoints(Number(grade)));
+
+function RequestCard({ request }: { request: MyRegrade }) {
+  return (
+    <Paper withBorder p="sm" component="article" aria-label={`Réexamen : ${request.exercise.title}`}>
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Text fw={700}>{request.exercise.title}</Text>
+        <Badge color={STATUS_COLORS[request.status]}>{REGRADE_STATUS_LABELS[request.status]}</Badge>
+      </Group>
+      <Text size="sm" c="gray.8">
+        Demandé le {formatParisDateTime(request.createdAt)}
+      </Text>
+      <Text mt="xs" style={{ whiteSpace: 'pre-wrap' }}>
+        {request.message}
+      </Text>
+      {request.status === 'accepted' && (
+        <Text mt="xs" fw={700}>
+          Nouvelle note : {gradeText(request.newGrade)} (avant : {gradeText(request.oldGrade)})
+        </Text>
+      )}
+      {request.reply !== null && (
+        <Text mt="xs" style={{ whiteSpace: 'pre-wrap' }}>
+          <Text span fw={700}>
+            Réponse du correcteur :
+          </Text>{' '}
+          {request.reply}
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+/**
+ * Issue 21, on a published chapter's page: the pupil's regrade requests with their status and the
+ * corrector's reply, and while the window is open a form to ask about one of their answers.
+ */
+export function RegradePanel({ chapterId }: { chapterId: string }) {
+  const query = useMyRegrades(chapterId);
+  const ask = useAskRegrade(chapterId);
+  const [answerId, setAnswerId] = useState<string | null>(null);
+  const [message, setMessage] = useState('');
+  if (!query.isSuccess) return null;
+  const { open, regradeUntil, answers, requests } = query.data;
+  if (!open && requests.length === 0) return null;
+  const pending = new Set(requests.filter((r) => r.status === 'open').map((r) => r.exercise._id));
+  const choices = answers
+    .filter((a) => !pending.has(a.exercise._id))
+    .map((a) => ({ value: a.answerId, label: `${a.exercise.title} (${gradeText(a.grade)} sur ${formatPoints(a.exercise.maxPoints)})` }));
+  const submit = () => {
+    if (!answerId) return;
+    ask.mutate(
+      { answerId, message },
+      {
+        onSuccess: () => {
+          setAnswerId(null);
+          setMessage('');
+        },
+      },
+    );
+  };
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="regrade-title">
+      <Stack gap="sm">
+        <Title order={2} size="h3" id="regrade-title">
+          {REGRADE_TITLE}
+        </Title>
+        {open && regradeUntil && (
+          <Text>Vous pouvez demander le réexamen d’une de vos réponses jusqu’au {formatParisDateTime(regradeUntil)}, en expliquant pourquoi.</Text>
+        )}
+        {!open && regradeUntil && <Text>Les demandes de réexamen sont closes depuis le {formatParisDateTime(regradeUntil)}.</Text>}
+        {requests.map((r) => (
+          <RequestCard key={r._id} request={r} />
+        ))}
+        {open && choices.length > 0 && (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              submit();
+            }}
+          >
+            <Stack gap="xs">
+              <Select label="Exercice" placeholder="Choisissez l’exercice" data={choices} value={answerId} onChange={setAnswerId} required />
+              <Textarea
+                label="Votre message"
+                description="Dites ce qui, selon vous, n’a pas été vu ou compté."
+                autosize
+                minRows={3}
+                maxLength={REGRADE_MESSAGE_MAX}
+                value={message}
+                onChange={(e) => setMessage(e.currentTarget.value)}
+                required
+              />
+              <Group>
+                <Button type="submit" loading={ask.isPending} disabled={!answerId || message.trim() === ''}>
+                  {ASK_LABEL}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,175 @@
+import { useState } from 'react';
+import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  formatParisDateTime,
+  formatPoints,
+  isoToParisWallClock,
+  parisWallClockToIso,
+  REGRADE_REPLY_MAX,
+  REGRADE_STATUS_LABELS,
+  type Person,
+  type RegradeQueueItem,
+} from '@olympe/contract';
+import { Link, useParams } from 'react-router';
+import { useAnswerRegrade, useRegradeQueue, useSaveRegradeWindow } from '../../api/regrade';
+import { ChapterChooser } from '../../components/chapter-chooser';
+import { PageHeading } from '../../components/page-heading';
+import { paths } from '../../config/paths';
+import { useSession } from '../../session/session-context';
+
+const TITLE = 'Demandes de réexamen';
+
+const nameOf = (p: Person) => p.pseudonym ?? ([p.firstName, p.lastName].filter(Boolean).join(' ') || 'Élève sans nom');
+const gradeText = (grade: string | null) => (grade === null ? 'non notée' : formatPoints(Number(grade)));
+
+/** The admin's closing date of the chapter's requests, entered in Paris time. */
+function WindowForm({ chapterId, regradeUntil }: { chapterId: string; regradeUntil: string | null }) {
+  const save = useSaveRegradeWindow(chapterId);
+  const [value, setValue] = useState(regradeUntil ? isoToParisWallClock(regradeUntil) : '');
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate(value === '' ? null : parisWallClockToIso(value));
+      }}
+    >
+      <Group align="flex-end" wrap="wrap">
+        <TextInput
+          type="datetime-local"
+          label="Date de clôture des réexamens (heure de Paris)"
+          description="Vide : les élèves ne peuvent pas demander de réexamen."
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+        />
+        <Button type="submit" loading={save.isPending}>
+          Enregistrer la date
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+function RequestItem({ chapterId, request }: { chapterId: string; request: RegradeQueueItem }) {
+  const answer = useAnswerRegrade(chapterId);
+  const [grade, setGrade] = useState(request.grade === null ? '' : formatPoints(Number(request.grade)));
+  const [reply, setReply] = useState('');
+  const who = nameOf(request.student);
+  const send = (accept: boolean) => answer.mutate({ id: request._id, accept, grade, reply });
+  return (
+    <Paper withBorder p="md" component="article" aria-label={`Demande de ${who}, ${request.exercise.title}`}>
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} size="h4">
+            {who} — {request.exercise.title}
+          </Title>
+          <Badge color={request.status === 'open' ? 'blue.9' : request.status === 'accepted' ? 'teal.9' : 'gray.8'}>
+            {REGRADE_STATUS_LABELS[request.status]}
+          </Badge>
+        </Group>
+        <Text size="sm" c="gray.8">
+          Demandé le {formatParisDateTime(request.createdAt)} · note actuelle : {gradeText(request.grade)} sur {formatPoints(request.exercise.maxPoints)}
+        </Text>
+        <Text style={{ whiteSpace: 'pre-wrap' }}>{request.message}</Text>
+        <Anchor component={Link} to={paths.history(request.student._id, request.exercise._id)}>
+          Voir la copie de {who}
+        </Anchor>
+        {request.status === 'open' ? (
+          <Stack gap="xs">
+            <TextInput
+              label={`Nouvelle note (sur ${formatPoints(request.exercise.maxPoints)})`}
+              inputMode="decimal"
+              value={grade}
+              onChange={(e) => setGrade(e.currentTarget.value)}
+              maw={220}
+            />
+            <Textarea
+              label="Réponse à l’élève"
+              autosize
+              minRows={2}
+              maxLength={REGRADE_REPLY_MAX}
+              value={reply}
+              onChange={(e) => setReply(e.currentTarget.value)}
+              required
+            />
+            <Group>
+              <Button onClick={() => send(true)} loading={answer.isPending && answer.variables?.accept === true} disabled={reply.trim() === ''}>
+                Accepter avec cette note
+              </Button>
+              <Button
+                variant="outline"
+                color="red.9"
+                onClick={() => send(false)}
+                loading={answer.isPending && answer.variables?.accept === false}
+                disabled={reply.trim() === ''}
+              >
+                Refuser
+              </Button>
+            </Group>
+          </Stack>
+        ) : (
+          <>
+            {request.status === 'accepted' && (
+              <Text fw={700}>
+                Note passée de {gradeText(request.oldGrade)} à {gradeText(request.newGrade)}
+              </Text>
+            )}
+            <Text style={{ whiteSpace: 'pre-wrap' }}>
+              <Text span fw={700}>
+                Réponse{request.handledBy ? ` de ${nameOf(request.handledBy)}` : ''}
+                {request.handledAt ? ` le ${formatParisDateTime(request.handledAt)}` : ''} :
+              </Text>{' '}
+              {request.reply}
+            </Text>
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Issue 21 (/regrade/{chapterId}, correctors and admins): a chapter's regrade requests, open ones first. */
+export function RegradePage() {
+  const { id = '' } = useParams();
+  const { roles } = useSession();
+  const query = useRegradeQueue(id);
+  if (query.isPending) {
+    return (
+      <Stack>
+        <PageHeading>{TITLE}</PageHeading>
+        <Center py="xl">
+          <Loader role="status" aria-label="Chargement des demandes" />
+        </Center>
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Stack>
+        <PageHeading>{TITLE}</PageHeading>
+        <Alert color="red.9">Les demandes n’ont pas pu être chargées.</Alert>
+      </Stack>
+    );
+  }
+  const { chapter, requests } = query.data;
+  const open = requests.filter((r) => r.status === 'open').length;
+  return (
+    <Stack>
+      <PageHeading>{`${TITLE} — ${chapter.title}`}</PageHeading>
+      <Text>
+        {chapter.regradeUntil
+          ? `Les élèves peuvent demander un réexamen jusqu’au ${formatParisDateTime(chapter.regradeUntil)}${chapter.published ? '' : ', une fois les notes publiées'}.`
+          : 'Les demandes de réexamen ne sont pas ouvertes pour ce chapitre.'}{' '}
+        {open === 0 ? 'Aucune demande en attente.' : open === 1 ? '1 demande en attente.' : `${open} demandes en attente.`}
+      </Text>
+      {roles.isAdmin && <WindowForm key={chapter.regradeUntil ?? ''} chapterId={chapter._id} regradeUntil={chapter.regradeUntil} />}
+      {requests.map((r) => (
+        <RequestItem key={r._id} chapterId={chapter._id} request={r} />
+      ))}
+    </Stack>
+  );
+}
+
+/** /regrade from the menu: which chapter's requests to open. */
+export function RegradeChooserPage() {
+  return <ChapterChooser title={TITLE} to={paths.regrade} />;
+}
