@@ -107,8 +107,8 @@ export async function getGradingTable(db: Db, auth: AuthContext, chapterId: stri
     sql`SELECT ${chapterOptionsColumns},
           coalesce((SELECT json_agg(json_build_object('id', e.id, 'title', e.title, 'answer_format', e.answer_format, 'max_points', e.max_points)
                                     ORDER BY e.position, e.created_at, e.id)
-                    FROM exercises e WHERE e.chapter_id = c.id AND e.answer_format <> 'none'), '[]') AS exercises
-        FROM chapters c WHERE c.id = ${chapterId}::uuid`,
+                    FROM exercises e WHERE e.chapter_id = c.id AND e.answer_format <> 'none' AND e.deleted_at IS NULL), '[]') AS exercises
+        FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`,
   );
   if (!head) throw notFound(CHAPTER_NOT_FOUND);
   const { exercises, ...chapter } = head;

@@ -44,7 +44,7 @@ export interface ChapterResults {
 const currentAnswersSql = (chapterId: string) => sql`
   SELECT DISTINCT ON (a.user_id, a.exercise_id) a.user_id, a.exercise_id, a.grade, a.grade_comment
   FROM answers a JOIN exercises e ON e.id = a.exercise_id
-  WHERE e.chapter_id = ${chapterId}::uuid AND e.answer_format <> 'none' AND a.withdrawn_at IS NULL
+  WHERE e.chapter_id = ${chapterId}::uuid AND e.answer_format <> 'none' AND e.deleted_at IS NULL AND a.withdrawn_at IS NULL
   ORDER BY a.user_id, a.exercise_id, a.seq DESC, a.created_at DESC`;
 
 /** Loads a chapter's exercises and every participant's total (one row per participant, summed by the database). */
@@ -53,7 +53,7 @@ export async function loadChapterResults(db: Tx, chapterId: string): Promise<Cha
   const exercises = await rows<{ id: string; title: string; max_points: number }>(
     db,
     sql`SELECT id, title, max_points FROM exercises
-        WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' ORDER BY position, id`,
+        WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' AND deleted_at IS NULL ORDER BY position, id`,
   );
   // docs/product.md#design-3: the total sums the numeric grades; X and ungraded count nothing.
   const totalRows = await rows<{ user_id: string; total: number | string }>(
@@ -224,7 +224,7 @@ export async function chapterDeletionImpact(db: Db, chapterId: string): Promise<
 
 /** What deleting an exercise takes with it. */
 export async function exerciseDeletionImpact(db: Db, exerciseId: string): Promise<DeletionImpact> {
-  const found = await one<{ id: string }>(db, sql`SELECT id FROM exercises WHERE id = ${exerciseId}::uuid`);
+  const found = await one<{ id: string }>(db, sql`SELECT id FROM exercises WHERE id = ${exerciseId}::uuid AND deleted_at IS NULL`);
   if (!found) throw notFound('Exercice introuvable.');
   return impactOf(db, sql`e.id = ${exerciseId}::uuid`);
 }
@@ -232,11 +232,11 @@ export async function exerciseDeletionImpact(db: Db, exerciseId: string): Promis
 async function impactOf(db: Db, where: ReturnType<typeof sql>): Promise<DeletionImpact> {
   const row = await one<{ exercises: number; pupils: number; answers: number; grades: number }>(
     db,
-    sql`SELECT (SELECT count(*)::int FROM exercises e WHERE ${where}) AS exercises,
+    sql`SELECT (SELECT count(*)::int FROM exercises e WHERE ${where} AND e.deleted_at IS NULL) AS exercises,
           count(DISTINCT a.user_id)::int AS pupils,
           count(DISTINCT (a.user_id, a.exercise_id))::int AS answers,
           count(DISTINCT (a.user_id, a.exercise_id)) FILTER (WHERE a.grade IS NOT NULL)::int AS grades
-        FROM answers a JOIN exercises e ON e.id = a.exercise_id WHERE ${where} AND a.withdrawn_at IS NULL`,
+        FROM answers a JOIN exercises e ON e.id = a.exercise_id WHERE ${where} AND e.deleted_at IS NULL AND a.withdrawn_at IS NULL`,
   );
   return { exercises: Number(row?.exercises ?? 0), pupils: Number(row?.pupils ?? 0), answers: Number(row?.answers ?? 0), grades: Number(row?.grades ?? 0) };
 }

@@ -3,7 +3,7 @@ import { ActionIcon, Anchor, Button, Checkbox, Group, Stack, Table, Text, TextIn
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { NEW_CHAPTER_TITLE } from '@olympe/contract';
+import { BIN_DAYS, NEW_CHAPTER_TITLE } from '@olympe/contract';
 import { chapterKeys, createChapter, deleteChapter, fetchChapters, updateChapter } from '../../api/chapters';
 import { paths } from '../../config/paths';
 import { TitledLoader } from '../../components/TitledLoader';
@@ -23,7 +23,7 @@ export function chapterDeletionMessage(name: string, impact: DeletionImpact): st
     impact.answers === 0
       ? `ses ${countOf(impact.exercises, 'exercice')} (aucune copie)`
       : `ses ${countOf(impact.exercises, 'exercice')}, ${countOf(impact.answers, 'copie')} de ${countOf(impact.pupils, 'élève')} et ${countOf(impact.grades, 'note')}`;
-  return `« ${name} » sera supprimé à l’enregistrement avec ${what}.`;
+  return `« ${name} » ira à la corbeille à l’enregistrement avec ${what} ; un administrateur peut l’en sortir pendant ${BIN_DAYS} jours.`;
 }
 
 /** docs/product.md#spec-2 "Chapter management (/chapters)": editable titles and flags, delete, add, links, save. */

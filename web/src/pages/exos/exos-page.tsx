@@ -3,7 +3,7 @@ import { ActionIcon, Button, Group, Paper, Select, Stack, Table, Text, TextInput
 import { IconDownload, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { ANSWER_FORMAT_LABELS, ANSWER_FORMATS, type AnswerFormat } from '@olympe/contract';
+import { ANSWER_FORMAT_LABELS, ANSWER_FORMATS, BIN_DAYS, type AnswerFormat } from '@olympe/contract';
 import { chapterKeys, fetchChapter, updateChapter } from '../../api/chapters';
 import {
   createExercise,
@@ -257,7 +257,7 @@ export function ExosPage() {
         title="Supprimer cet exercice ?"
         message={
           deleting && impact.data
-            ? `« ${deleting.title} » sera supprimé à l’enregistrement${impact.data.answers > 0 ? ` avec ${countOf(impact.data.answers, 'copie')} de ${countOf(impact.data.pupils, 'élève')} et ${countOf(impact.data.grades, 'note')}` : ' (aucune copie)'}.`
+            ? `« ${deleting.title} » ira à la corbeille à l’enregistrement${impact.data.answers > 0 ? ` avec ${countOf(impact.data.answers, 'copie')} de ${countOf(impact.data.pupils, 'élève')} et ${countOf(impact.data.grades, 'note')}` : ' (aucune copie)'} ; un administrateur peut l’en sortir pendant ${BIN_DAYS} jours.`
             : null
         }
         confirmLabel="Supprimer"
