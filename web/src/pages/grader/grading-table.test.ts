@@ -45,12 +45,13 @@ describe('grading table rows', () => {
   it('exports the docs/product.md#spec-9 columns, empty for blank and X, quoted and neutralised', () => {
     const csvRows = resultsCsvRows(rows, exercises);
     expect(csvRows[0]).toEqual(['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance', 'Total', 'Somme', 'Preuve "longue"', 'Produit']);
-    expect(csvRows[1]).toEqual(['elodie@exemple.fr', 'Élodie', 'Lefèvre', '2nde', 'female', '2009-03-04', 3, '3', '', '?']);
-    expect(csvRows[2]).toEqual(['=cmd@exemple.fr', 'Hugo', 'Martin', '1ere', 'male', '', 3.5, '', '2.5', '1']);
+    // Words and decimal commas, as a French spreadsheet reads them (issue 21).
+    expect(csvRows[1]).toEqual(['elodie@exemple.fr', 'Élodie', 'Lefèvre', '2nde', 'Féminin', '2009-03-04', '3', '3', '', '?']);
+    expect(csvRows[2]).toEqual(['=cmd@exemple.fr', 'Hugo', 'Martin', '1ère', 'Masculin', '', '3,5', '', '2,5', '1']);
     const text = toCsv(csvRows);
     expect(text).toContain('"Preuve ""longue"""');
     expect(text).toContain(`"'=cmd@exemple.fr";"Hugo"`);
-    expect(text.split('\r\n')[1]).toBe('"elodie@exemple.fr";"Élodie";"Lefèvre";"2nde";"female";"2009-03-04";"3";"3";"";"?"');
+    expect(text.split('\r\n')[1]).toBe('"elodie@exemple.fr";"Élodie";"Lefèvre";"2nde";"Féminin";"2009-03-04";"3";"3";"";"?"');
     expect(resultsFileName('Tour 1')).toBe('Tour 1_results.csv');
   });
 

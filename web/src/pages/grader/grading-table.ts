@@ -1,4 +1,19 @@
-import { CELL_ARBITRATION, cellKind, CELL_EXCUSED, CELL_NONE, formatPoints, normalizeText, totalOf, type CellKind, type GradingTable } from '@olympe/contract';
+import {
+  CELL_ARBITRATION,
+  cellKind,
+  CELL_EXCUSED,
+  CELL_NONE,
+  formatGrade,
+  formatPoints,
+  GENDER_LABELS,
+  GRADE_LABELS,
+  normalizeText,
+  totalOf,
+  type CellKind,
+  type Gender,
+  type Grade,
+  type GradingTable,
+} from '@olympe/contract';
 import type { CsvCell } from '../../lib/csv';
 
 /** One line of the grading table, with what the page needs precomputed once per load. */
@@ -75,8 +90,9 @@ export const outOf = (label: string, maximum: number | undefined) => (maximum ==
 /**
  * docs/product.md#spec-9 grading CSV: e-mail, first name, last name, grade, gender, birth date (date part only),
  * total, then one column per exercise, empty for ' ' or X; the total's and each exercise's headers say their
- * maximum. Codes and grades are kept as stored (2nde, female, 2.5) so the file can be re-imported; the writer
- * quotes, doubles quotes and neutralises formulas.
+ * maximum. Issue 21: it opens right in a French spreadsheet, so class and gender are words (« 3ème »,
+ * « Féminin ») and points have the decimal comma (« 2,5 »); the writer quotes, doubles quotes and
+ * neutralises formulas.
  */
 export function resultsCsvRows(rows: readonly GradingRow[], exercises: GradingTable['exercises'], maxTotal?: number): CsvCell[][] {
   return [
@@ -85,13 +101,13 @@ export function resultsCsvRows(rows: readonly GradingRow[], exercises: GradingTa
       r.email,
       r.firstName,
       r.lastName,
-      r.grade,
-      r.gender,
+      r.grade ? (GRADE_LABELS[r.grade as Grade] ?? r.grade) : '',
+      r.gender ? (GENDER_LABELS[r.gender as Gender] ?? r.gender) : '',
       r.birthDate ? r.birthDate.slice(0, 10) : '',
-      r.total,
+      formatPoints(r.total),
       ...exercises.map((_, i) => {
         const v = r.data[i] ?? CELL_NONE;
-        return v === CELL_NONE || v === CELL_EXCUSED || v === CELL_ARBITRATION ? '' : v;
+        return v === CELL_NONE || v === CELL_EXCUSED || v === CELL_ARBITRATION ? '' : formatGrade(v);
       }),
     ]),
   ];
