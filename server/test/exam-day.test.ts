@@ -253,11 +253,28 @@ describe('delivery guarantees', () => {
     const first = await queueTimedMails(t.app.deps, now);
     expect(first.opening).toBeGreaterThan(0);
     expect(first.digest).toBe(1);
-    expect(await queueTimedMails(t.app.deps, now)).toEqual({ opening: 0, digest: 0 });
+    expect(await queueTimedMails(t.app.deps, now)).toEqual({ published: 0, opening: 0, digest: 0 });
     const before = smtp.received.length;
     await runMailJobs(t.app.deps);
     const digest = smtp.received.slice(before).find((m) => m.to[0] === (teacherA as unknown as { email: string }).email);
     expect(digest).toBeDefined();
     expect(unfold(digest!.data)).toMatch(/Coupe papier/);
+  });
+
+  it('a publication scheduled for an instant now past mails its participants once, whichever instance ticks', async () => {
+    const db = t.database.db;
+    const pupil = await pupilOf(B, { email: 'planifie@exemple.fr', emailParent: null });
+    const [c] = await db.insert(chapters).values({ title: 'Coupe planifiée', offline: false, publishAt: new Date('2027-04-01T16:00:00Z') }).returning();
+    await db.execute(sql`INSERT INTO chapter_sessions (chapter_id, user_id) VALUES (${c.id}, ${pupil.id})`);
+    // Before the instant: nothing.
+    expect((await queueTimedMails(t.app.deps, new Date('2027-04-01T15:59:00Z'))).published).toBe(0);
+    // Two instances tick after it: one takes the chapter, the other finds nothing to do.
+    const ticks = await Promise.all([queueTimedMails(t.app.deps, new Date('2027-04-01T16:01:00Z')), queueTimedMails(t.app.deps, new Date('2027-04-01T16:01:00Z'))]);
+    expect(ticks.map((r) => r.published).sort()).toEqual([0, 1]);
+    const [row] = await db.select().from(chapters).where(eq(chapters.id, c.id));
+    expect(row.analysis).toBe(true);
+    const before = smtp.received.length;
+    await runMailJobs(t.app.deps);
+    expect(smtp.received.slice(before).filter((m) => m.to[0] === 'planifie@exemple.fr')).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@ import { matchAccessRule } from '../chapters/access.js';
 import { rows } from '../db/query.js';
 import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
 import type { Deps } from '../deps.js';
-import { MAIL_RESULTS_JOB, MAIL_SEND_JOB, queueDigest, queueOpening } from './notifications.js';
+import { MAIL_RESULTS_JOB, MAIL_SEND_JOB, queueDigest, queueOpening, queueResultsPublished } from './notifications.js';
 import { mailResultsHandler, mailSendHandler, previousParisDay } from './send-job.js';
 import { isoToParisWallClock } from '@olympe/contract';
 import { startJobWorker, runPendingJobs, type JobHandler, type JobWorker, type RunOptions } from '../jobs/worker.js';
@@ -67,11 +67,22 @@ type GroupRow = {
 
 /**
  * Queues what the clock decides (every instance may run it: the delivery keys make it idempotent):
- * « the test opens in 24 hours » for access groups opening within a day, and after 7 h (Paris)
- * the staff digest of the day before.
+ * the « résultats publiés » mails of a publication scheduled for an instant now past, « the test
+ * opens in 24 hours » for access groups opening within a day, and after 7 h (Paris) the staff digest
+ * of the day before.
  */
-export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ opening: number; digest: number }> {
+export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ published: number; opening: number; digest: number }> {
   const db = deps.db;
+  // A scheduled publication is in force from its instant (chapters/publication.ts); here its flag is set
+  // and its participants are mailed, once: the UPDATE takes each chapter for one instance only.
+  const published = await db.transaction(async (tx) => {
+    const due = await rows<{ id: string }>(tx, sql`
+      UPDATE chapters SET analysis = true
+      WHERE NOT analysis AND deleted_at IS NULL AND publish_at <= ${now.toISOString()}::timestamptz
+      RETURNING id`);
+    for (const { id } of due) await queueResultsPublished(tx, id);
+    return due.length;
+  });
   const soon = await rows<{ chapter_id: string }>(db, sql`
     SELECT DISTINCT chapter_id FROM access_groups
     WHERE chapter_id IN (SELECT id FROM chapters WHERE deleted_at IS NULL) AND access_start > ${now.toISOString()}::timestamptz AND access_start <= ${new Date(now.getTime() + 24 * 3_600_000).toISOString()}::timestamptz`);
@@ -109,7 +120,7 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ o
   }
   let digest = 0;
   if (Number(isoToParisWallClock(now).slice(11, 13)) >= DIGEST_HOUR) digest = await queueDigest(db, previousParisDay(now));
-  return { opening, digest };
+  return { published, opening, digest };
 }
 
 /** Checks the clock-driven mails every `everyMs` in the background. */
