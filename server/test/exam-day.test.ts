@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
+import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessGroups, centerRegistrations, centers, chapters, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';
 import { queueTimedMails, runMailJobs } from '../src/mail/scheduler.js';
@@ -138,6 +139,10 @@ describe('registration, convocation and its mail', () => {
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
     expect(xlsx.headers['content-disposition']).toMatch(/inscrits-/);
+    const rows = await readSheet(xlsx.rawPayload);
+    expect(rows[0]).toEqual(['Nom', 'Prénom', 'Classe', 'Établissement', 'Présence']);
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.slice(1).every((r) => typeof r[0] === 'string' && r[0].length > 0)).toBe(true);
   });
 
   it('records attendance all or nothing, and counts it against the registrations', async () => {

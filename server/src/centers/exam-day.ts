@@ -99,7 +99,7 @@ export async function registeredXlsx(db: Db, auth: AuthContext, chapterId: strin
   const institutionId = centerInstitutionOf(auth, requested);
   const centre = await loadExamCentre(db, chapterId, institutionId);
   const pupils = await loadExamPupils(db, chapterId, institutionId);
-  return { bytes: registeredPupilsXlsx(pupils), name: `inscrits-${centre.centreName}.xlsx` };
+  return { bytes: await registeredPupilsXlsx(pupils), name: `inscrits-${centre.centreName}.xlsx` };
 }
 
 /** PUT /center/attendance/{chapterId}: the staff's presence list for their centre. */
