@@ -125,6 +125,8 @@ test.describe('Correction', () => {
       await adminTab.goto(`/grader/${chapterId}`);
       await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : à corriger' })).toBeVisible();
       await adminTab.getByRole('button', { name: 'Correction automatique' }).click();
+      // Issue 21: it asks first, with the count of copies it will grade.
+      await adminTab.getByRole('dialog', { name: 'Lancer la correction automatique ?' }).getByRole('button', { name: 'Lancer la correction' }).click();
       await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : note 1' })).toBeVisible();
       await expect(adminTab.getByRole('link', { name: 'Chloé Cauchy, Cubes : note 0' })).toBeVisible();
       await expect(adminTab.getByRole('link', { name: 'Alice Abel, Racines : note 0' })).toBeVisible();

@@ -149,7 +149,7 @@ test.describe('Ordinateur partagé', () => {
       const calls: string[] = [];
       page.on('request', (r) => {
         const url = new URL(r.url());
-        if (url.pathname.startsWith('/api/') && !['/api/auth/me', '/api/group', '/api/chapter'].includes(url.pathname)) calls.push(`${r.method()} ${url.pathname}`);
+        if (url.pathname.startsWith('/api/') && !['/api/auth/me', '/api/group', '/api/chapter', '/api/config'].includes(url.pathname)) calls.push(`${r.method()} ${url.pathname}`);
       });
       await page.goto(`/viewer/answer/unlabeled/select/${chapterId}`);
       await expect(page.getByText('Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.')).toBeVisible();

@@ -230,7 +230,8 @@ test.describe('XSS et injection de formules', () => {
     const [results] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exporter en CSV' }).click()]);
     const resultRows = await csvOf(results);
     expectNeutralised(resultRows, 'grading CSV');
-    expect(resultRows[0]).toContain(`'${FORMULAS.link} ${short(m('Exercice'))}`);
+    // The header says the exercise's maximum after its title (issue 20).
+    expect(resultRows[0]).toContain(`'${FORMULAS.link} ${short(m('Exercice'))} (/ 1)`);
     await visit(page, dialogs, `/history/${pupil.id}/${exercise._id}`, [m('Prenom'), m('Exercice'), m('Commentaire')]);
     await visit(page, dialogs, `/overview/${online._id}`, [m('Prenom'), m('Commentaire')]);
     // The cheat analysis names the pupil who answered; the sorting page shows a filed scan.
