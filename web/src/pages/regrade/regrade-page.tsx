@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import {
   formatParisDateTime,
   formatPoints,
@@ -14,6 +14,7 @@ import { Link, useParams } from 'react-router';
 import { useAnswerRegrade, useRegradeQueue, useSaveRegradeWindow } from '../../api/regrade';
 import { ChapterChooser } from '../../components/chapter-chooser';
 import { PageHeading } from '../../components/page-heading';
+import { TitledLoader } from '../../components/TitledLoader';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 
@@ -132,16 +133,7 @@ export function RegradePage() {
   const { id = '' } = useParams();
   const { roles } = useSession();
   const query = useRegradeQueue(id);
-  if (query.isPending) {
-    return (
-      <Stack>
-        <PageHeading>{TITLE}</PageHeading>
-        <Center py="xl">
-          <Loader role="status" aria-label="Chargement des demandes" />
-        </Center>
-      </Stack>
-    );
-  }
+  if (query.isPending) return <TitledLoader title={TITLE} label="Chargement des demandes" />;
   if (query.isError) {
     return (
       <Stack>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { ERRATA_FLAG_TEXT, formatPoints, type ExerciseStats, type VersionStats } from '@olympe/contract';
 import { useParams } from 'react-router';
 import { useApplyErrata, useChapterStats } from '../../api/stats';
 import { ChapterChooser } from '../../components/chapter-chooser';
 import { PageHeading } from '../../components/page-heading';
+import { TitledLoader } from '../../components/TitledLoader';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 import { GradeHistogram } from './grade-histogram';
@@ -97,16 +98,7 @@ export function StatsPage() {
   const { id = '' } = useParams();
   const { roles } = useSession();
   const query = useChapterStats(id);
-  if (query.isPending) {
-    return (
-      <Stack>
-        <PageHeading>{TITLE}</PageHeading>
-        <Center py="xl">
-          <Loader role="status" aria-label="Chargement des statistiques" />
-        </Center>
-      </Stack>
-    );
-  }
+  if (query.isPending) return <TitledLoader title={TITLE} label="Chargement des statistiques" />;
   if (query.isError) {
     return (
       <Stack>
