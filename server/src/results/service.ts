@@ -117,7 +117,7 @@ export function resultsInstitutionOf(auth: AuthContext, requested?: string): str
     if (!id) throw badRequest('Indiquez l’établissement.');
     return id;
   }
-  if (!auth.institutionId) throw forbidden('Renseignez votre établissement dans votre profil pour voir les résultats de ses élèves.');
+  if (!auth.institutionId) throw forbidden('Votre compte n’est rattaché à aucun établissement : demandez à un administrateur de l’y rattacher.');
   if (requested && requested !== auth.institutionId) throw forbidden('Vous ne pouvez voir que les résultats des élèves de votre établissement.');
   return auth.institutionId;
 }
