@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -6,6 +7,12 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.js';
+
+/** PGlite creates its own folder but not its parents: a data folder just emptied (npm run demo) has none. */
+function pgliteDir(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  return path.join(dataDir, 'db');
+}
 
 export type Db = ReturnType<typeof drizzlePg<typeof schema>>;
 /** A transaction or the database itself: services take it as an optional `tx`. */
@@ -34,7 +41,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       close: () => pool.end(),
     };
   }
-  const client = opts.pglite ?? (await PGlite.create(path.join(opts.dataDir ?? './data', 'db')));
+  const client = opts.pglite ?? (await PGlite.create(pgliteDir(opts.dataDir ?? './data')));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
