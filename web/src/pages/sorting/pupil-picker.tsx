@@ -1,4 +1,5 @@
-import { forwardRef, useEffect, useMemo, useState } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Select, type ComboboxItem, type ComboboxParsedItem, type OptionsFilter } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { matchesQuery, normalizeText, pupilName, type SortingPupil } from '@olympe/contract';
@@ -29,6 +30,16 @@ export function pupilGroups(registered: SortingPupil[], found: SortingPupil[], c
   ].filter((g) => g.items.length > 0);
 }
 
+/** What the sorting page's « / » shortcut calls. */
+export interface PupilPickerHandle {
+  /**
+   * Empties the search and focuses it, so the name typed next replaces the pupil shown. The field is emptied
+   * in the same event rather than relying on a DOM selection that a render could collapse (a journey once
+   * typed « bernoulli » after « Abélard Émile »); leaving the field (Escape, a choice) shows the pupil again.
+   */
+  startSearch(): void;
+}
+
 interface PupilPickerProps {
   chapterId: string;
   registered: SortingPupil[];
@@ -46,11 +57,22 @@ interface PupilPickerProps {
  * docs/product.md#spec-2 Triage: choose a pupil by first or last name, accent-insensitive; registered pupils
  * first, then a server search (2 characters or more) for everyone else.
  */
-export const PupilPicker = forwardRef<HTMLInputElement, PupilPickerProps>(function PupilPicker(
+export const PupilPicker = forwardRef<PupilPickerHandle, PupilPickerProps>(function PupilPicker(
   { chapterId, registered, value, known, disabled, onChange, onDone, onFound },
   ref,
 ) {
   const [search, setSearch] = useState('');
+  const inputRef = useRef<HTMLInputElement>(null);
+  useImperativeHandle(
+    ref,
+    () => ({
+      startSearch() {
+        flushSync(() => setSearch(''));
+        inputRef.current?.focus();
+      },
+    }),
+    [],
+  );
   const chosen = value ? (known.get(value) ?? null) : null;
   const typing = search.trim().length >= 2 && (!chosen || search !== pupilName(chosen));
   const [debounced] = useDebouncedValue(typing ? normalizeText(search) : '', SEARCH_DEBOUNCE_MS);
@@ -81,12 +103,13 @@ export const PupilPicker = forwardRef<HTMLInputElement, PupilPickerProps>(functi
 
   return (
     <Select
-      ref={ref}
+      ref={inputRef}
       label="Élève"
       placeholder="Rechercher par nom ou prénom"
       searchable
       data={data}
       value={value}
+      searchValue={search}
       onSearchChange={setSearch}
       onChange={(id) => {
         const pupil = id ? known.get(id) : undefined;

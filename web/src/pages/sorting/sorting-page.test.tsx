@@ -115,6 +115,13 @@ describe('SortingPage', () => {
     // The list named the school; the one-line field holds the name alone, the school shows below it.
     expect(searchBox().value).toBe('Dupré Éléonore');
     expect(screen.getByText('Collège Pascal')).toBeTruthy();
+    // « / » empties the search, so a name typed next replaces the pupil; Escape gives the field back its name.
+    press('/');
+    expect(document.activeElement).toBe(searchBox());
+    expect(searchBox().value).toBe('');
+    press('Escape', searchBox());
+    await waitFor(() => expect(document.activeElement).toBe(region()));
+    expect(searchBox().value).toBe('Dupré Éléonore');
     press('ArrowDown');
     expect((screen.getByRole('checkbox', { name: 'Géométrie' }) as HTMLInputElement).checked).toBe(true);
     expect((screen.getByRole('checkbox', { name: 'Arithmétique' }) as HTMLInputElement).checked).toBe(false);

@@ -32,7 +32,7 @@ import { useLabelCopy, useSortingSelection } from '../../api/sorting';
 import { paths } from '../../config/paths';
 import { usePdfDocument } from '../../components/PdfView/use-pdf';
 import { PageView, PdfFailed } from './page-view';
-import { PupilPicker } from './pupil-picker';
+import { PupilPicker, type PupilPickerHandle } from './pupil-picker';
 import { ReadingSummary } from './reading-summary';
 import { buildLabels, commandForKey, initSorting, pendingSuggestions, sortingReducer, type KeyTarget } from './sorting-state';
 import { PageHeading } from '../../components/page-heading';
@@ -109,7 +109,7 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
   const [known, setKnown] = useState(() => new Map(pupils.map((p) => [p._id, p])));
   const [problem, setProblem] = useState<string | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
-  const searchRef = useRef<HTMLInputElement>(null);
+  const searchRef = useRef<PupilPickerHandle>(null);
   const { doc, failed } = usePdfDocument(copy.answer);
 
   const page = state.pages[state.current]!;
@@ -149,9 +149,7 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
     event.preventDefault();
     if (command.type === 'save') submit();
     else if (command.type === 'focusSearch') {
-      // Selected, so typing a name replaces the pupil shown.
-      searchRef.current?.focus();
-      searchRef.current?.select();
+      searchRef.current?.startSearch();
     }
     else dispatch(command);
   }
