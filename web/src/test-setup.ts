@@ -1,5 +1,9 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// CI runs on two cores with every test file at once: a lazily loaded chunk (KaTeX) can take more than
+// Testing Library's default second to arrive. Waiting longer changes nothing when the thing shows up.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks the browser APIs Mantine reads on mount (see Mantine's testing guide).
 const { getComputedStyle } = window;
