@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { adminHeaders, adminPage, apiAccount, expectAccessibleAtBothWidths, loginByApi, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
@@ -65,6 +66,17 @@ test.describe('Résultats', () => {
     await expect(preview.getByText('Qualifié(e) pour le tour suivant')).toBeVisible();
     await expectAccessibleAtBothWidths(page, '/chapters (publication et aperçu)');
     await page.screenshot({ path: screenshot('results-publication-preview.png'), fullPage: true });
+    // A threshold typed but not saved: the preview already shows its effect (Alice's 10 points fall short of 11).
+    await dialog.getByLabel('Seuil de qualification (points)').fill('11');
+    await expect(preview.getByText('Pas de qualification pour le tour suivant.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
+    await expect(dialog).toHaveCount(0);
+
+    // The whole chapter's grades as a spreadsheet, from the grading page.
+    await page.goto(`/grader/${chapterId}`);
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exporter en XLSX' }).click()]);
+    expect(xlsx.suggestedFilename()).toBe(`Notes - ${title}.xlsx`);
+    expect(readFileSync(await xlsx.path()).subarray(0, 2).toString()).toBe('PK');
 
     // Bruno reads his card (second, not qualified: 4 + 0 = 4 < 8) and downloads his certificate.
     const pupilContext = await browser.newContext();

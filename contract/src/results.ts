@@ -55,6 +55,21 @@ export const publicationUpdateSchema = z
     path: ['publishAt'],
   });
 export type PublicationUpdate = z.output<typeof publicationUpdateSchema>;
+
+/**
+ * GET /results/{chapterId}/preview/{userId} query (issue 21): the options of the dialog, saved or not, so the
+ * preview shows what the pupil will see once they are saved. Absent: the saved options.
+ */
+export const previewOptionsSchema = z.object({
+  showRank: z.enum(['true', 'false'], { error: 'Affichage du rang invalide (true ou false).' }).optional(),
+  /** Points; an empty value means no threshold. */
+  qualificationThreshold: z
+    .union([z.literal(''), z.coerce.number({ error: 'Le seuil de qualification doit être un nombre de points.' }).min(0, { error: 'Le seuil de qualification ne peut pas être négatif.' }).max(100_000, { error: 'Le seuil de qualification est trop grand.' })])
+    .optional(),
+  qualificationText: z.string().trim().max(QUALIFICATION_TEXT_MAX, { error: `La mention est trop longue (${QUALIFICATION_TEXT_MAX} caractères au plus).` }).optional(),
+});
+export type PreviewOptions = z.input<typeof previewOptionsSchema>;
+export type PreviewOptionsQuery = z.output<typeof previewOptionsSchema>;
 export type PublicationUpdateInput = z.input<typeof publicationUpdateSchema>;
 
 /** One exercise of a results card: the grade (null: not graded or not answered), `excused` for X. */

@@ -281,6 +281,7 @@ export const MATRIX: MatrixRow[] = [
   r('PUT /api/results/:chapterId/publication', '/api/results/{published}/publication', '401 403 403 403 403 403 ok', { mode: 'now', showRank: true }),
   r('GET /api/results/:chapterId/institution', '/api/results/{published}/institution?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('GET /api/results/:chapterId/institution.xlsx', '/api/results/{published}/institution.xlsx?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r('GET /api/results/:chapterId/grades.xlsx', '/api/results/{published}/grades.xlsx', '401 403 403 403 403 403 ok'),
   r('GET /api/results/:chapterId/certificate.pdf', '/api/results/{published}/certificate.pdf?user={pupil}', '401 ok 403 403 403 403 ok'),
   r('GET /api/results/:chapterId/certificates.zip', '/api/results/{published}/certificates.zip', '401 403 403 403 403 403 ok'),
   r('GET /api/results/impact/chapter/:id', '/api/results/impact/chapter/{published}', '401 403 403 403 403 403 ok'),

@@ -191,6 +191,18 @@ describe('publication', () => {
     // The admin's preview is exactly the pupil's card, before publication too.
     const preview = await get(`/api/results/${f.chapterId}/preview/${f.ada.id}`, admin);
     expect(preview.body).toMatchObject({ total: 13.5, rank: 1, qualified: true, qualificationText: 'Qualifiée pour la finale' });
+    // Options not saved yet: the preview shows their effect, and saves nothing.
+    const unsaved = await get(`/api/results/${f.chapterId}/preview/${f.ada.id}?showRank=false&qualificationThreshold=14&qualificationText=Finaliste`, admin);
+    expect(unsaved.status).toBe(200);
+    expect(unsaved.body).toMatchObject({ total: 13.5, qualified: false, qualificationText: 'Finaliste' });
+    expect(unsaved.body).not.toHaveProperty('rank');
+    const noThreshold = await get(`/api/results/${f.chapterId}/preview/${f.ada.id}?qualificationThreshold=`, admin);
+    expect(noThreshold.body).not.toHaveProperty('qualified');
+    expect(noThreshold.body).toMatchObject({ rank: 1 });
+    const refused = await get(`/api/results/${f.chapterId}/preview/${f.ada.id}?qualificationThreshold=-2&showRank=oui`, admin);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/négatif|Affichage du rang invalide/);
+    expect((await get(url, admin)).body).toMatchObject({ showRank: true, qualificationThreshold: 10, qualificationText: 'Qualifiée pour la finale' });
 
     await put(url, admin, { mode: 'now', showRank: true, qualificationThreshold: 10, qualificationText: 'Qualifiée pour la finale' });
     const card = await get(`/api/results/${f.chapterId}`, f.ada.headers);
@@ -259,6 +271,39 @@ describe('school results', () => {
       expect(fods).toMatch(/office:value-type="string"[^>]*>\s*<text:p>Féminin<\/text:p>/);
       expect(fods).toMatch(/<text:p>3ème<\/text:p>/);
       // (A headless conversion keeps no view settings: the frozen header row is checked in the sheet's XML above.)
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('the chapter’s grades for admins', () => {
+  it('exports every pupil’s grades as an XLSX that LibreOffice reads as numbers, dates and French words', async () => {
+    const f = await gradedChapter();
+    await db().update(exercises).set({ title: '=HYPERLINK("http://x")' }).where(eq(exercises.id, f.pdf));
+    const res = await t.app.inject({ method: 'GET', url: `/api/results/${f.chapterId}/grades.xlsx`, headers: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('Notes - Tour 1.xlsx')}`);
+    const sheet = await readSheet(res.rawPayload);
+    expect(sheet[0]).toEqual(['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance', 'Total (/ 14)', 'Somme (/ 4)', '=HYPERLINK("http://x") (/ 10)']);
+    expect(sheet.slice(1).map((row) => row[2])).toEqual(['Ada', 'Bob', 'Cyd', 'Dan']);
+    expect(sheet[1].slice(0, 5)).toEqual([f.ada.email, 'Prénom', 'Ada', '3ème', 'Féminin']);
+    expect(sheet[1].slice(6)).toEqual([13.5, 4, 9.5]);
+    expect(sheet[4].slice(6)).toEqual([3, 'X', 3]);
+    expect(zipEntry(res.rawPayload, 'xl/worksheets/sheet1.xml')).toMatch(/<pane[^>]*ySplit="1"[^>]*state="frozen"/);
+
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'olympe-lo-'));
+    try {
+      writeFileSync(path.join(dir, 'notes.xlsx'), res.rawPayload);
+      await execFileAsync('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'fods', '--outdir', dir, path.join(dir, 'notes.xlsx')], {
+        timeout: 90_000,
+      });
+      const fods = readFileSync(path.join(dir, 'notes.fods'), 'utf8');
+      expect(fods).toMatch(/office:value-type="float" office:value="13\.5"/);
+      expect(fods).toMatch(new RegExp(`office:value-type="date" office:date-value="${PUPIL_PROFILE.birthDate.slice(0, 10)}`));
+      // A title that looks like a formula stays text: no formula cell anywhere.
+      expect(fods).not.toMatch(/table:formula=/);
+      expect(fods).toMatch(/<text:p>=HYPERLINK\(&quot;http:\/\/x&quot;\) \(\/ 10\)<\/text:p>/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 import {
   deletionImpactSchema,
+  previewOptionsSchema,
   institutionResultsSchema,
   publicationSchema,
   publicationUpdateSchema,
@@ -24,7 +25,8 @@ import {
   loadPreview,
   updatePublication,
 } from './service.js';
-import { institutionWorkbook } from './xlsx.js';
+import { getGradingTable } from '../grading/service.js';
+import { chapterGradesWorkbook, institutionWorkbook } from './xlsx.js';
 
 const chapterParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 const previewParams = chapterParams.extend({ userId: z.uuid({ error: 'Identifiant d’élève invalide.' }) });
@@ -60,9 +62,9 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
 
   app.get(
     '/results/:chapterId/preview/:userId',
-    { preHandler: admin, schema: { tags, params: previewParams, response: { 200: resultsCardSchema } } },
+    { preHandler: admin, schema: { tags, params: previewParams, querystring: previewOptionsSchema, response: { 200: resultsCardSchema } } },
     async (request) => {
-      const { results, grades } = await loadPreview(deps.db, request.params.chapterId, request.params.userId);
+      const { results, grades } = await loadPreview(deps.db, request.params.chapterId, request.params.userId, request.query);
       return presentResultsCard(results, request.params.userId, grades);
     },
   );
@@ -101,6 +103,16 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
       const bytes = await institutionWorkbook(results);
       const name = `Résultats - ${fileTitle(results.chapter.title)} - ${fileTitle(results.institution.name)}.xlsx`;
       return attachment(reply, name, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').send(bytes);
+    },
+  );
+
+  app.get(
+    '/results/:chapterId/grades.xlsx',
+    { preHandler: admin, schema: { tags, params: chapterParams } },
+    async (request, reply) => {
+      const table = await getGradingTable(deps.db, authOf(request), request.params.chapterId);
+      const bytes = await chapterGradesWorkbook(table);
+      return attachment(reply, `Notes - ${fileTitle(table.chapter.title)}.xlsx`, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').send(bytes);
     },
   );
 

@@ -1,5 +1,6 @@
 import {
   RESULTS_NOT_PUBLISHED_MESSAGE,
+  type PreviewOptionsQuery,
   sumPoints,
   type DeletionImpact,
   type Publication,
@@ -99,9 +100,23 @@ export async function loadOwnResults(db: Db, auth: AuthContext, chapterId: strin
   return { results, grades: (await gradesOf(db, chapterId, [auth.userId])).get(auth.userId) ?? new Map<string, GradeCell>() };
 }
 
-/** GET /results/{chapterId}/preview/{userId} (admins): exactly the card that pupil gets, published or not. */
-export async function loadPreview(db: Db, chapterId: string, userId: string) {
-  const results = await loadChapterResults(db, chapterId);
+/**
+ * GET /results/{chapterId}/preview/{userId} (admins): exactly the card that pupil gets, published or not, under the
+ * options the dialog holds (saved or not: the admin sees the effect of a change before saving it).
+ */
+export async function loadPreview(db: Db, chapterId: string, userId: string, options: PreviewOptionsQuery = {}) {
+  const saved = await loadChapterResults(db, chapterId);
+  const { chapter } = saved;
+  const threshold = options.qualificationThreshold;
+  const results: ChapterResults = {
+    ...saved,
+    chapter: {
+      ...chapter,
+      showRank: options.showRank === undefined ? chapter.showRank : options.showRank === 'true',
+      qualificationThreshold: threshold === undefined ? chapter.qualificationThreshold : threshold === '' ? null : threshold,
+      qualificationText: options.qualificationText || chapter.qualificationText,
+    },
+  };
   const [user] = await rows<{ id: string }>(db, sql`SELECT id FROM users WHERE id = ${userId}::uuid`);
   if (!user) throw notFound('Élève introuvable.');
   return { results, grades: (await gradesOf(db, chapterId, [userId])).get(userId) ?? new Map<string, GradeCell>() };

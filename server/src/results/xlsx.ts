@@ -1,4 +1,16 @@
-import { GENDER_LABELS, GRADE_LABELS, institutionResultsHeader, type InstitutionResults } from '@olympe/contract';
+import {
+  CELL_EXCUSED,
+  GENDER_LABELS,
+  GRADE_LABELS,
+  cellKind,
+  cellNumber,
+  institutionResultsHeader,
+  totalOf,
+  type Gender,
+  type Grade,
+  type GradingTable,
+  type InstitutionResults,
+} from '@olympe/contract';
 import writeXlsxFile, { type Row } from 'write-excel-file/node';
 
 /** Cell text: a header or a label (a string cell is never read as a formula by a spreadsheet). */
@@ -29,3 +41,40 @@ export async function institutionWorkbook(results: InstitutionResults): Promise<
   ];
   return writeXlsxFile(data, { sheet: 'Résultats', stickyRowsCount: 1, columns: data[0].map((_, i) => ({ width: i < 2 ? 20 : 14 })) }).toBuffer();
 }
+
+/** « Total (/ 42) », as the grading CSV heads its columns (issue 20). */
+const outOf = (label: string, maximum: number | undefined) => (maximum === undefined ? label : `${label} (/ ${String(maximum).replace('.', ',')})`);
+
+/**
+ * The whole chapter's grades for admins (issue 21), the columns of the grading CSV (docs/product.md#spec-9): e-mail,
+ * names, class and gender in French, birth date as a date, the total and one column per exercise as numbers;
+ * « X » for an excused copy, empty where there is no grade (no answer, not graded, awaiting arbitration).
+ */
+export async function chapterGradesWorkbook(table: GradingTable): Promise<Buffer> {
+  const head = [...GRADES_HEADER, outOf('Total', table.maxTotal), ...table.exercises.map((e) => outOf(e.title, e.maxPoints))];
+  const pupils = Object.values(table.users).sort(
+    (a, b) => byText(a.lastName, b.lastName) || byText(a.firstName, b.firstName) || byText(a.email, b.email),
+  );
+  const data: Row[] = [
+    head.map(header),
+    ...pupils.map((u): Row => [
+      text(u.email),
+      text(u.firstName ?? ''),
+      text(u.lastName ?? ''),
+      text(u.grade ? (GRADE_LABELS[u.grade as Grade] ?? u.grade) : ''),
+      text(u.gender ? (GENDER_LABELS[u.gender as Gender] ?? u.gender) : ''),
+      u.birthDate ? { value: new Date(`${u.birthDate.slice(0, 10)}T00:00:00Z`), type: Date, format: 'dd/mm/yyyy' } : null,
+      points(totalOf(u.data)),
+      ...u.data.map((v) => (cellKind(v) === 'excused' ? text(CELL_EXCUSED) : points(cellNumber(v)))),
+    ]),
+  ];
+  return writeXlsxFile(data, {
+    sheet: 'Notes',
+    stickyRowsCount: 1,
+    columns: head.map((_, i) => ({ width: i === 0 ? 30 : i < 3 ? 20 : 14 })),
+  }).toBuffer();
+}
+
+const GRADES_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance'];
+const collator = new Intl.Collator('fr', { sensitivity: 'base' });
+const byText = (a: string | null, b: string | null) => collator.compare(a ?? '', b ?? '');

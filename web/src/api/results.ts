@@ -2,11 +2,12 @@ import type {
   AutoCorrectionCount,
   DeletionImpact,
   InstitutionResults,
+  PreviewOptions,
   Publication,
   PublicationUpdateInput,
   ResultsCard,
 } from '@olympe/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { chapterKeys } from './chapters';
 import { api } from './client';
 import { downloadCenterFile } from './exam-day';
@@ -16,7 +17,7 @@ import { downloadCenterFile } from './exam-day';
 export const resultsKeys = {
   all: ['results'] as const,
   card: (chapterId: string) => ['results', 'card', chapterId] as const,
-  preview: (chapterId: string, userId: string) => ['results', 'preview', chapterId, userId] as const,
+  preview: (chapterId: string, userId: string, options: PreviewOptions = {}) => ['results', 'preview', chapterId, userId, options] as const,
   publication: (chapterId: string) => ['results', 'publication', chapterId] as const,
   institution: (chapterId: string) => ['results', 'institution', chapterId] as const,
   impact: (kind: string, id: string) => ['results', 'impact', kind, id] as const,
@@ -34,13 +35,19 @@ export function useResultsCard(chapterId: string, enabled: boolean) {
 }
 
 /** GET /results/{chapterId}/preview/{userId} (admins): the card that pupil gets. */
-export async function fetchPreview(chapterId: string, userId: string): Promise<ResultsCard> {
-  const { data } = await api.get<ResultsCard>(`/results/${chapterId}/preview/${userId}`);
+export async function fetchPreview(chapterId: string, userId: string, options: PreviewOptions = {}): Promise<ResultsCard> {
+  const { data } = await api.get<ResultsCard>(`/results/${chapterId}/preview/${userId}`, { params: options });
   return data;
 }
 
-export function usePreview(chapterId: string, userId: string | null) {
-  return useQuery({ queryKey: resultsKeys.preview(chapterId, userId ?? ''), queryFn: () => fetchPreview(chapterId, userId!), enabled: !!userId });
+/** The card under the dialog's options, saved or not; the previous card stays shown while the next one loads. */
+export function usePreview(chapterId: string, userId: string | null, options: PreviewOptions = {}) {
+  return useQuery({
+    queryKey: resultsKeys.preview(chapterId, userId ?? '', options),
+    queryFn: () => fetchPreview(chapterId, userId!, options),
+    enabled: !!userId,
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** GET /results/{chapterId}/publication (admins). */
@@ -88,6 +95,8 @@ export const downloadCertificate = (chapterId: string, title: string) =>
   downloadCenterFile(`/results/${chapterId}/certificate.pdf`, `Attestation - ${title}.pdf`);
 export const downloadInstitutionXlsx = (chapterId: string, title: string) =>
   downloadCenterFile(`/results/${chapterId}/institution.xlsx`, `Résultats - ${title}.xlsx`);
+export const downloadChapterGradesXlsx = (chapterId: string, title: string) =>
+  downloadCenterFile(`/results/${chapterId}/grades.xlsx`, `Notes - ${title}.xlsx`);
 export const downloadCertificatesZip = (chapterId: string, title: string) =>
   downloadCenterFile(`/results/${chapterId}/certificates.zip`, `Attestations - ${title}.zip`);
 

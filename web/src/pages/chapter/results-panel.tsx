@@ -1,46 +1,12 @@
-import { useState } from 'react';
 import { Alert, Button, Group, Loader, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { formatPoints, formatTotal, GRADE_LABELS } from '@olympe/contract';
 import { downloadCertificate, downloadInstitutionXlsx, useInstitutionResults, useResultsCard } from '../../api/results';
 import { isApiError } from '../../api/client';
 import { downloadCsv } from '../../lib/csv';
+import { DownloadButton } from '../../components/download-button';
 import { institutionCsvRows } from './institution-results';
 import { rankText, ResultsCardView } from './results-card';
-
-/** A download button that says the server's refusal under it (it is not a notification: the pupil may miss one). */
-function DownloadButton({ label, run }: { label: string; run: () => Promise<void> }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <Stack gap={4}>
-      <Button
-        variant="light"
-        w="fit-content"
-        leftSection={<IconDownload size={16} aria-hidden="true" />}
-        loading={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            await run();
-          } catch (e) {
-            setError(e instanceof Error ? e.message : 'Le fichier n’a pas pu être téléchargé.');
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        {label}
-      </Button>
-      {error && (
-        <Text c="red.9" size="sm" role="alert">
-          {error}
-        </Text>
-      )}
-    </Stack>
-  );
-}
 
 /** Issue 21: the pupil's results card once published, and their certificate. */
 export function PupilResults({ chapterId, title }: { chapterId: string; title: string }) {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useDebouncedValue } from '@mantine/hooks';
 import { Alert, Button, Checkbox, Group, Loader, Modal, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   DEFAULT_QUALIFICATION_TEXT,
@@ -9,6 +10,7 @@ import {
   type Publication,
   type PublicationUpdateInput,
 } from '@olympe/contract';
+import { DownloadButton } from '../../components/download-button';
 import { downloadCertificatesZip, usePreview, usePublication, useUpdatePublication } from '../../api/results';
 import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import { ResultsCardView } from '../chapter/results-card';
@@ -55,7 +57,12 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
   const [text, setText] = useState(publication.qualificationText);
   const [previewOf, setPreviewOf] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const preview = usePreview(chapterId, previewOf);
+  // The preview follows the options as they are typed (debounced), before they are saved.
+  const [previewOptions] = useDebouncedValue(
+    { showRank: String(showRank) as 'true' | 'false', qualificationThreshold: threshold === '' ? '' : threshold, qualificationText: text },
+    300,
+  );
+  const preview = usePreview(chapterId, previewOf, previewOptions);
   const save = useUpdatePublication(chapterId);
   const wallError = mode === 'scheduled' && !isWallClock(wall) ? 'Indiquez la date et l’heure de publication.' : null;
   const publishAt = mode === 'scheduled' && !wallError ? parisWallClockToIso(wall) : null;
@@ -108,11 +115,13 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
         onChange={setPreviewOf}
       />
       {previewOf && preview.data && <ResultsCardView card={preview.data} heading="Aperçu de la carte de résultats" />}
-      {previewOf && <Text size="sm" c="gray.8">L’aperçu montre les options enregistrées : enregistrez pour voir l’effet d’un changement.</Text>}
+      {previewOf && <Text size="sm" c="gray.8">L’aperçu suit les options ci-dessus, même avant leur enregistrement.</Text>}
       <Group justify="space-between">
-        <Button variant="subtle" onClick={() => void downloadCertificatesZip(chapterId, publication.title).catch((e: Error) => console.error(e))}>
-          Télécharger toutes les attestations (ZIP)
-        </Button>
+        <DownloadButton
+          variant="subtle"
+          label="Télécharger toutes les attestations (ZIP)"
+          run={() => downloadCertificatesZip(chapterId, publication.title)}
+        />
         <Group>
           <Button variant="default" onClick={onClose}>
             Annuler

@@ -14,6 +14,8 @@ import {
 import { sortRows, VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { paths } from '../../config/paths';
 import { downloadCsv } from '../../lib/csv';
+import { DownloadButton } from '../../components/download-button';
+import { downloadChapterGradesXlsx } from '../../api/results';
 import { useSession } from '../../session/session-context';
 import {
   buildRows,
@@ -223,6 +225,7 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
             <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={exportCsv}>
               Exporter en CSV
             </Button>
+            <DownloadButton label="Exporter en XLSX" run={() => downloadChapterGradesXlsx(chapterId, chapter.title)} />
             <Button
               variant="light"
               leftSection={<IconRobot size={16} aria-hidden="true" />}
