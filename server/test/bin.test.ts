@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, answers, auditLog, chapters, exercises, gradeAudit, statementVersions } from '../src/db/schema.js';
+import { accessGroups, answers, auditLog, chapters, exercises, files, gradeAudit, statementVersions, unlabeledAnswers } from '../src/db/schema.js';
+import { openFileStore } from '../src/files/store-select.js';
 import { purgeBin } from '../src/ops/purge.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 
@@ -13,6 +14,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const db = () => t.database.db;
+const store = () => openFileStore({ config: t.config, db: db() });
 const DAY = 86_400_000;
 
 /** A published chapter open to all, with a numeric exercise (answered and graded by one pupil) and a PDF one. */
@@ -140,11 +142,11 @@ describe('purgeBin', () => {
     await db().update(chapters).set({ deletedAt: new Date(now.getTime() - 29 * DAY) }).where(eq(chapters.id, recent.chapterId));
     await db().update(exercises).set({ deletedAt: new Date(now.getTime() - 40 * DAY) }).where(eq(exercises.id, oldExercise.numeric));
 
-    const counted = await purgeBin(db(), now, { dryRun: true });
+    const counted = await purgeBin({ db: db(), store: store() }, now, { dryRun: true });
     expect(counted.chapters).toBeGreaterThanOrEqual(1);
     expect(await db().select().from(chapters).where(eq(chapters.id, old.chapterId))).toHaveLength(1);
 
-    const done = await purgeBin(db(), now);
+    const done = await purgeBin({ db: db(), store: store() }, now);
     expect(done).toEqual(counted);
     expect(await db().select().from(chapters).where(eq(chapters.id, old.chapterId))).toEqual([]);
     expect(await db().select().from(answers).where(eq(answers.id, old.answerId))).toEqual([]);
@@ -159,5 +161,38 @@ describe('purgeBin', () => {
     ).rows as Array<{ n: number }>;
     expect(Number(n)).toBeGreaterThanOrEqual(1);
     expect(await db().select().from(auditLog).where(and(eq(auditLog.targetId, recent.chapterId), eq(auditLog.action, 'chapter.purge')))).toEqual([]);
+  });
+
+  it('erases the PDF files only the purged answers and scans used, and keeps a file a kept answer still uses', async () => {
+    const old = await gradedChapter('Copies anciennes');
+    const kept = await gradedChapter('Copies gardées');
+    const pdfBytes = Buffer.from('%PDF-1.4 copie');
+    const stored = async () => {
+      const [f] = await db().insert(files).values({ size: pdfBytes.length }).returning();
+      await store().put(f.id, pdfBytes);
+      return f.id;
+    };
+    const own = await stored();
+    const shared = await stored();
+    const scan = await stored();
+    await db().insert(answers).values([
+      { userId: old.pupil.id, exerciseId: old.pdf, answer: `pdfs/${own}.pdf`, fileId: own, seq: 2 },
+      { userId: old.pupil.id, exerciseId: old.numeric, answer: `pdfs/${shared}.pdf`, fileId: shared, seq: 3 },
+      { userId: kept.pupil.id, exerciseId: kept.pdf, answer: `pdfs/${shared}.pdf`, fileId: shared, seq: 2 },
+    ]);
+    await db().insert(unlabeledAnswers).values({ chapterId: old.chapterId, fileId: scan });
+    const now = new Date();
+    await db().update(chapters).set({ deletedAt: new Date(now.getTime() - 31 * DAY) }).where(eq(chapters.id, old.chapterId));
+
+    const counted = await purgeBin({ db: db(), store: store() }, now, { dryRun: true });
+    expect(counted.filesErased).toBe(2);
+    expect(await store().get(own)).not.toBeNull();
+    const done = await purgeBin({ db: db(), store: store() }, now);
+    expect(done.filesErased).toBe(2);
+    expect(await store().get(own)).toBeNull();
+    expect(await store().get(scan)).toBeNull();
+    expect(await db().select().from(files).where(eq(files.id, own))).toEqual([]);
+    expect(await store().get(shared)).toEqual(pdfBytes);
+    expect(await db().select().from(files).where(eq(files.id, shared))).toHaveLength(1);
   });
 });

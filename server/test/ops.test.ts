@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answers, auditLog, chapterSessions, focusEvents, groupMembers, institutions, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
+import { answers, auditLog, chapters, chapterSessions, focusEvents, groupMembers, institutions, regradeRequests, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
 import { loggerOptions, observeRequests } from '../src/ops/logging.js';
 import { buildTestApp, createUser, inject, loginAs, PASSWORD, type RoleName, type TestApp } from './helpers.js';
 import { makeChapter, makePdf, multipart } from './ops-helpers.js';
@@ -193,6 +193,35 @@ describe('GET /api/user/:uid/export', () => {
     expect(text).not.toContain('password_hash');
     expect(text).not.toContain('$argon2');
     expect(text).not.toContain('token_hash');
+  });
+});
+
+describe('the export and the anonymisation, for what came with results (issue 21)', () => {
+  it('gives answers of a binned chapter with the date they went to the bin, and the regrade requests; anonymising empties their words', async () => {
+    const db = t.database.db;
+    const binned = await makeChapter(t.database.db, 'Tour à la corbeille');
+    const pupil = await createUser(t, 'pupil', { firstName: 'Émilie', lastName: 'Du Châtelet' });
+    const [answer] = await db.insert(answers).values({ userId: pupil.id, exerciseId: binned.numericId, answer: '3', seq: 1, grade: '0' }).returning();
+    await db.insert(regradeRequests).values({
+      answerId: answer.id,
+      chapterId: binned.chapterId,
+      exerciseId: binned.numericId,
+      userId: pupil.id,
+      message: 'Je m’appelle Émilie, j’ai écrit 3 et non 8.',
+    });
+    const deletedAt = new Date('2026-11-20T10:00:00Z');
+    await db.update(chapters).set({ deletedAt }).where(eq(chapters.id, binned.chapterId));
+
+    const res = await inject(t, { method: 'GET', url: `/api/user/${pupil.id}/export`, headers: admin.headers });
+    expect(res.status).toBe(200);
+    expect(res.body.answers).toHaveLength(1);
+    expect(new Date(res.body.answers[0].in_bin_since).toISOString()).toBe(deletedAt.toISOString());
+    expect(res.body.regradeRequests).toMatchObject([{ message: 'Je m’appelle Émilie, j’ai écrit 3 et non 8.', status: 'open' }]);
+    expect(res.body.sessionExtensions).toEqual([]);
+
+    expect((await inject(t, { method: 'POST', url: `/api/user/${pupil.id}/anonymise`, headers: admin.headers })).status).toBe(200);
+    const [request] = await db.select().from(regradeRequests).where(eq(regradeRequests.userId, pupil.id));
+    expect(request).toMatchObject({ message: '', status: 'open' });
   });
 });
 

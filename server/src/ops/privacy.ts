@@ -15,7 +15,8 @@ async function jsonRows(db: Tx, query: SQL): Promise<Row[]> {
 
 /**
  * GET /user/{uid}/export: everything stored about one person (RGPD right of access), as stored,
- * minus secrets (password hash, token hashes).
+ * minus secrets (password hash, token hashes). Answers of a chapter or exercise in the bin are still held,
+ * so they are given too, with `in_bin_since` (issue 21).
  */
 export async function exportUser(db: Db, uid: string): Promise<Row> {
   const [user] = await jsonRows(db, sql`SELECT to_jsonb(u) - 'password_hash' - 'token_version' AS j FROM users u WHERE u.id = ${uid}::uuid`);
@@ -37,9 +38,16 @@ export async function exportUser(db: Db, uid: string): Promise<Row> {
       SELECT to_jsonb(s) || jsonb_build_object('chapter_title', c.title) AS j
       FROM chapter_sessions s JOIN chapters c ON c.id = s.chapter_id WHERE s.user_id = ${uid}::uuid ORDER BY s.started_at`),
     answers: await jsonRows(db, sql`
-      SELECT to_jsonb(a) || jsonb_build_object('exercise_title', e.title, 'chapter_id', e.chapter_id) AS j
-      FROM answers a JOIN exercises e ON e.id = a.exercise_id WHERE a.user_id = ${uid}::uuid ORDER BY a.created_at, a.id`),
+      SELECT to_jsonb(a) || jsonb_build_object('exercise_title', e.title, 'chapter_id', e.chapter_id,
+               'in_bin_since', coalesce(e.deleted_at, c.deleted_at)) AS j
+      FROM answers a JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id
+      WHERE a.user_id = ${uid}::uuid ORDER BY a.created_at, a.id`),
     gradeHistory: await jsonRows(db, sql`SELECT to_jsonb(g) AS j FROM grade_audit g WHERE g.answer_id IN (${answerIds}) ORDER BY g.id`),
+    gradings: await jsonRows(db, sql`SELECT to_jsonb(g) AS j FROM gradings g WHERE g.answer_id IN (${answerIds}) ORDER BY g.created_at, g.id`),
+    regradeRequests: await jsonRows(db, sql`SELECT to_jsonb(r) AS j FROM regrade_requests r WHERE r.user_id = ${uid}::uuid ORDER BY r.created_at`),
+    sessionExtensions: await jsonRows(db, sql`SELECT to_jsonb(x) AS j FROM session_extensions x WHERE x.user_id = ${uid}::uuid ORDER BY x.created_at`),
+    centerRefusals: await jsonRows(db, sql`SELECT to_jsonb(r) AS j FROM center_refusals r WHERE r.user_id = ${uid}::uuid ORDER BY r.created_at`),
+    mailDeliveries: await jsonRows(db, sql`SELECT to_jsonb(d) AS j FROM mail_deliveries d WHERE d.user_id = ${uid}::uuid ORDER BY d.created_at`),
     focusEvents: await jsonRows(db, sql`SELECT to_jsonb(f) AS j FROM focus_events f WHERE f.user_id = ${uid}::uuid ORDER BY f.id`),
     centerRegistrations: await jsonRows(db, sql`SELECT to_jsonb(r) AS j FROM center_registrations r WHERE r.user_id = ${uid}::uuid`),
     files: await jsonRows(db, sql`
@@ -96,6 +104,8 @@ export async function scrubUser(tx: Tx, uid: string): Promise<string[]> {
   await tx.execute(sql`DELETE FROM center_registrations WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM grading_claims WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`UPDATE answers SET ip = NULL WHERE user_id = ${uid}::uuid`);
+  // The words a pupil wrote to ask for a review may name them; the decision (grades) stays for statistics.
+  await tx.execute(sql`UPDATE regrade_requests SET message = '' WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`UPDATE focus_events SET ip = NULL WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`UPDATE files SET original_name = '' WHERE owner_id = ${uid}::uuid`);
   if (emails.length) {

@@ -21,10 +21,13 @@ async function main(argv: string[]) {
   try {
     await database.migrate();
     const verb = dryRun ? 'seraient' : 'ont été';
-    const bin = await purgeBin(database.db, new Date(), { dryRun });
-    console.log(`Corbeille (plus de 30 jours) : ${bin.chapters} chapitre(s) et ${bin.exercises} exercice(s) ${dryRun ? 'seraient supprimés' : 'supprimés définitivement'}.`);
-    if (year === null) return;
     const store = openFileStore({ config, db: database.db });
+    const bin = await purgeBin({ db: database.db, store }, new Date(), { dryRun });
+    console.log(
+      `Corbeille (plus de 30 jours) : ${bin.chapters} chapitre(s) et ${bin.exercises} exercice(s) ${dryRun ? 'seraient supprimés' : 'supprimés définitivement'}` +
+        ` (${bin.filesErased} fichier(s) ${dryRun ? 'seraient effacés' : 'effacés'}).`,
+    );
+    if (year === null) return;
     const r = await purgeInactiveUsers({ db: database.db, store }, year, { dryRun });
     console.log(
       `Comptes inactifs depuis avant le 1er janvier ${year} : ${r.deleted} ${verb} supprimés, ${r.anonymised} ${verb} anonymisés` +

@@ -81,23 +81,38 @@ export async function purgeInactiveUsers(
 export interface BinPurgeResult {
   chapters: number;
   exercises: number;
+  /** Files (answer PDFs, scans) no longer used by anything once the entries are gone: rows deleted, bytes erased. */
+  filesErased: number;
 }
 
 /**
  * Empties the bin (issue 21): chapters and exercises deleted more than BIN_DAYS days before `now`
- * are deleted for good, with their answers and grades (cascade). Each one is written to the audit
- * log, with no actor (the command). `dryRun` only counts.
+ * are deleted for good, with their answers and grades (cascade), and the PDF files only those answers
+ * and the chapters' unsorted scans used (the rows in the transaction, the bytes once it committed).
+ * Each entry is written to the audit log, with no actor (the command). `dryRun` only counts.
  */
-export async function purgeBin(db: Db, now: Date, opts: { dryRun?: boolean } = {}): Promise<BinPurgeResult> {
+export async function purgeBin(deps: { db: Db; store: FileStore }, now: Date, opts: { dryRun?: boolean } = {}): Promise<BinPurgeResult> {
+  const { db } = deps;
   const cutoff = new Date(now.getTime() - BIN_DAYS * 86_400_000).toISOString();
+  const doomedExercises = sql`
+    SELECT e.id FROM exercises e JOIN chapters c ON c.id = e.chapter_id
+    WHERE e.deleted_at < ${cutoff}::timestamptz OR c.deleted_at < ${cutoff}::timestamptz`;
+  const doomedFiles = sql`
+    SELECT file_id FROM answers WHERE file_id IS NOT NULL AND exercise_id IN (${doomedExercises})
+    UNION SELECT file_id FROM unlabeled_answers WHERE chapter_id IN (SELECT id FROM chapters WHERE deleted_at < ${cutoff}::timestamptz)`;
   if (opts.dryRun) {
-    const [r] = await rows<{ chapters: number; exercises: number }>(db, sql`
+    const [r] = await rows<{ chapters: number; exercises: number; files: number }>(db, sql`
       SELECT (SELECT count(*)::int FROM chapters WHERE deleted_at < ${cutoff}::timestamptz) AS chapters,
              (SELECT count(*)::int FROM exercises e JOIN chapters c ON c.id = e.chapter_id
-              WHERE e.deleted_at < ${cutoff}::timestamptz AND (c.deleted_at IS NULL OR c.deleted_at >= ${cutoff}::timestamptz)) AS exercises`);
-    return { chapters: Number(r.chapters), exercises: Number(r.exercises) };
+              WHERE e.deleted_at < ${cutoff}::timestamptz AND (c.deleted_at IS NULL OR c.deleted_at >= ${cutoff}::timestamptz)) AS exercises,
+             (SELECT count(*)::int FROM (${doomedFiles}) f
+              WHERE NOT EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.file_id AND a.exercise_id NOT IN (${doomedExercises}))
+                AND NOT EXISTS (SELECT 1 FROM unlabeled_answers u WHERE u.file_id = f.file_id
+                                AND u.chapter_id NOT IN (SELECT id FROM chapters WHERE deleted_at < ${cutoff}::timestamptz))) AS files`);
+    return { chapters: Number(r.chapters), exercises: Number(r.exercises), filesErased: Number(r.files) };
   }
-  return db.transaction(async (tx) => {
+  const { result, fileIds } = await db.transaction(async (tx) => {
+    const candidates = (await rows<{ file_id: string }>(tx, doomedFiles)).map((r) => r.file_id);
     // Exercises first: an exercise of a purged chapter goes with its chapter and is counted there.
     const exercises = await rows<{ id: string; title: string }>(tx, sql`
       DELETE FROM exercises e USING chapters c
@@ -105,6 +120,15 @@ export async function purgeBin(db: Db, now: Date, opts: { dryRun?: boolean } = {
       RETURNING e.id, e.title`);
     const chapters = await rows<{ id: string; title: string }>(tx, sql`
       DELETE FROM chapters WHERE deleted_at < ${cutoff}::timestamptz RETURNING id, title`);
+    // A file another answer still points at (the same scan filed for a kept chapter) stays.
+    const erased =
+      candidates.length === 0
+        ? []
+        : await rows<{ id: string }>(tx, sql`
+            DELETE FROM files f WHERE f.id IN (SELECT x::uuid FROM json_array_elements_text(${JSON.stringify(candidates)}::json) AS x)
+              AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id)
+              AND NOT EXISTS (SELECT 1 FROM unlabeled_answers u WHERE u.file_id = f.id)
+            RETURNING f.id`);
     const entries = [
       ...chapters.map((c) => ({ action: 'chapter.purge', id: c.id, title: c.title })),
       ...exercises.map((e) => ({ action: 'exercise.purge', id: e.id, title: e.title })),
@@ -115,6 +139,8 @@ export async function purgeBin(db: Db, now: Date, opts: { dryRun?: boolean } = {
         SELECT x.action, x.id, jsonb_build_object('title', x.title)
         FROM json_to_recordset(${JSON.stringify(entries)}::json) AS x(action text, id uuid, title text)`);
     }
-    return { chapters: chapters.length, exercises: exercises.length };
+    return { result: { chapters: chapters.length, exercises: exercises.length, filesErased: erased.length }, fileIds: erased.map((f) => f.id) };
   });
+  await eraseFiles(deps.store, fileIds);
+  return result;
 }
