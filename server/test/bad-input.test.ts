@@ -418,6 +418,24 @@ describe('bad input on every route with parameters or a body', () => {
       one('PATCH /api/center/:chapterId', 'negative places', fill('/api/center/{paper}', f), { institution: f.ids.schoolA, nb_places: -1 }),
       one('GET /api/pdfs/:file', 'forged signature', `/api/pdfs/${f.ids.pupilFile}.pdf?exp=9999999999&sig=abc`, undefined, 'anonymous'),
       one('GET /api/pdfs/:file', 'path traversal', '/api/pdfs/..%2F..%2Fetc%2Fpasswd'),
+      // Results (issue 21): what the schemas allow but the rules refuse.
+      one('POST /api/regrade', 'a message of spaces only', '/api/regrade', { answerId: f.ids.regradableAnswer, message: '   ' }, 'pupil'),
+      one('POST /api/regrade', 'another pupil’s answer', '/api/regrade', { answerId: f.ids.pupilNumericAnswer, message: 'Revoyez.' }, 'teacher'),
+      one('POST /api/regrade/:id/accept', 'a grade above the maximum', fill('/api/regrade/{requestForAdmin}/accept', f), { grade: '999', reply: 'Non.' }, 'admin'),
+      one('POST /api/regrade/:id/accept', 'a negative grade', fill('/api/regrade/{requestForAdmin}/accept', f), { grade: '-1', reply: 'Non.' }, 'admin'),
+      one('POST /api/stats/:chapterId/errata', 'letters as the expected answer', fill('/api/stats/{published}/errata', f), {
+        exerciseId: f.ids.publishedExercise,
+        version: 0,
+        answer: 'deux',
+      }),
+      one('POST /api/stats/:chapterId/errata', 'a version that does not exist', fill('/api/stats/{published}/errata', f), {
+        exerciseId: f.ids.publishedExercise,
+        version: 42,
+        answer: '2',
+      }),
+      one('PUT /api/results/:chapterId/publication', 'scheduled without a date', fill('/api/results/{published}/publication', f), { mode: 'scheduled' }),
+      one('GET /api/results/:chapterId/preview/:userId', 'a negative threshold in the preview', fill(`/api/results/{published}/preview/{pupil}?qualificationThreshold=-5`, f)),
+      one('PUT /api/regrade/window/:chapterId', 'a date that is not one', fill('/api/regrade/window/{published}', f), { regradeUntil: '31/12/2099' }),
     ];
     const failures: string[] = [];
     for (const [row, c] of cases) {
