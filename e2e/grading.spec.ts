@@ -78,7 +78,9 @@ test.describe('Correction', () => {
         const area = page.getByRole('textbox', { name: 'Commentaire général' });
         await area.fill(options.comment);
         await area.press('Tab');
-        await expect(page.getByRole('button', { name: 'Modifier : Commentaire général' }).locator('.katex').first()).toBeVisible();
+        const shown = page.getByRole('button', { name: 'Modifier : Commentaire général' });
+        if (options.comment.includes('$')) await expect(shown.locator('.katex').first()).toBeVisible();
+        else await expect(shown).toContainText(options.comment);
       }
       if (options.hide) await page.getByRole('checkbox', { name: 'Cacher la copie' }).check();
       await expect(status).toHaveText(/Enregistré/);
@@ -93,7 +95,8 @@ test.describe('Correction', () => {
     graded.set(await gradeOne('0', { hide: true }), '0');
     await page.getByRole('button', { name: 'Copie suivante' }).click();
     await expect.poll(() => graded.has(new URL(page.url()).pathname.split('/')[2])).toBe(false);
-    graded.set(await gradeOne('1'), '1');
+    const longComment = 'Juste, mais la dernière ligne mériterait une justification.';
+    graded.set(await gradeOne('1', { comment: longComment }), '1');
     expect(graded.size).toBe(3);
     // Nothing is left to grade on this exercise.
     await page.getByRole('button', { name: 'Copie suivante' }).click();
@@ -110,6 +113,13 @@ test.describe('Correction', () => {
     await expect(page.getByRole('heading', { name: 'Aperçu des corrections' })).toBeVisible();
     await expect(page.getByRole('link', { name: /Voir la copie de Alice Abel, Carrés/ })).toBeVisible();
     await expectAccessible(page, '/overview/{id}');
+    // A keyboard user on a row reads its cells whole, as the mouse does by hovering (issue 20).
+    const longRow = page.getByRole('row').filter({ hasText: 'Juste, mais la dernière ligne mériterait…' });
+    const whole = longRow.getByText(longComment, { exact: true });
+    await expect(whole).toBeHidden();
+    await longRow.getByRole('link').focus();
+    await expect(whole).toBeVisible();
+    await expect(longRow.getByText('Juste, mais la dernière ligne mériterait…', { exact: true })).toBeHidden();
 
     // The PDF copy in the viewer: pages drawn on canvases.
     await page.goto(`/viewer/${upload.path}`);

@@ -74,3 +74,21 @@ describe('VirtualTable', () => {
     expect(screen.getByText('Aucun membre.')).toBeTruthy();
   });
 });
+
+describe('cells with their full text', () => {
+  it('hold the whole text beside a cut one, for hovering (title) and for a focused row', () => {
+    const long = 'Un commentaire bien plus long que les quarante caractères affichés';
+    const cut: VirtualColumn<Row>[] = [
+      { key: 'name', header: 'Nom', cell: (r) => (r.name ?? '').slice(0, 10) + '…', fullText: (r) => r.name ?? '' },
+      { key: 'id', header: 'Id', cell: (r) => r.id, fullText: (r) => r.id },
+    ];
+    renderWithProviders(<VirtualTable rows={[{ id: 'r1', name: long }]} columns={cut} rowKey={(r) => r.id} height={300} label="Commentaires" />);
+    const cell = screen.getByRole('cell', { name: new RegExp(long) });
+    expect(cell.querySelector('[title]')?.getAttribute('title')).toBe(long);
+    // The cut text and the whole one, each in its span (CSS shows the whole one when the row has the focus).
+    expect(within(cell).getByText('Un comment…')).toBeTruthy();
+    expect(within(cell).getByText(long)).toBeTruthy();
+    // A cell that shows all its text holds it once.
+    expect(screen.getAllByText('r1')).toHaveLength(1);
+  });
+});

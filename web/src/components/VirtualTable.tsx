@@ -3,6 +3,7 @@ import { Table, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { normalizeText } from '@olympe/contract';
+import classes from './virtual-table.module.css';
 
 /**
  * THE one virtual table of the app (docs/product.md#style (§12)): members, grading, overview, registrations.
@@ -97,8 +98,6 @@ const cellStyle: CSSProperties = { whiteSpace: 'nowrap', overflow: 'hidden', tex
 // Headers wrap between words (and inside a word too long for the column) instead of being cut.
 const headerStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'anywhere', verticalAlign: 'bottom' };
 const wrapCellStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'anywhere' };
-// Two lines, then an ellipsis; the title attribute gives the rest.
-const clampStyle: CSSProperties = { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' };
 
 export function VirtualTable<T>({
   rows,
@@ -202,13 +201,11 @@ export function VirtualTable<T>({
             return (
               // A row whose text wraps is taller than rowHeight: rows are not measured (the rendered
               // window then covers more than the view, never less), the scroll bar is approximate.
-              <Table.Tr key={rowKey(row)} aria-rowindex={item.index + 2} style={{ height: rowHeight }}>
+              <Table.Tr key={rowKey(row)} aria-rowindex={item.index + 2} style={{ height: rowHeight }} className={classes.row}>
                 {columns.map((column) =>
                   column.fullText ? (
                     <Table.Td key={column.key} style={{ ...wrapCellStyle, textAlign: column.align }}>
-                      <div style={clampStyle} title={column.fullText(row)}>
-                        {column.cell(row, item.index)}
-                      </div>
+                      <ClampedCell content={column.cell(row, item.index)} whole={column.fullText(row)} />
                     </Table.Td>
                   ) : (
                     <Table.Td key={column.key} style={{ ...cellStyle, textAlign: column.align }}>
@@ -226,6 +223,26 @@ export function VirtualTable<T>({
           )}
         </Table.Tbody>
       </Table>
+    </div>
+  );
+}
+
+/**
+ * A cell cut to two lines, whole on hover (title) and whenever its row holds the keyboard focus. Where the
+ * cell shows less than its whole text (a comment cut at 40 characters), the whole text takes its place then.
+ */
+function ClampedCell({ content, whole }: { content: ReactNode; whole: string }) {
+  const cut = typeof content === 'string' && content !== whole;
+  return (
+    <div className={classes.clamp} title={whole}>
+      {cut ? (
+        <>
+          <span className={classes.cut}>{content}</span>
+          <span className={classes.whole}>{whole}</span>
+        </>
+      ) : (
+        content
+      )}
     </div>
   );
 }
