@@ -78,6 +78,25 @@ export function centerChangeMail(p: { pupil: string | null; chapter: string; cen
   );
 }
 
+/**
+ * The pupil is no longer registered at a centre (its staff turned them away): which centre, which
+ * test, and what to do — choose another centre on the test's page before the sitting.
+ */
+export function departureMail(p: { pupil: string | null; chapter: string; centre: string; sittingAt: string | null; registeredElsewhere: string | null }, links: Links): MailBody {
+  const before = p.sittingAt ? ` avant le ${formatSitting(p.sittingAt)} (heure de Paris)` : ' au plus tôt';
+  return compose(
+    `vous n’êtes plus inscrit(e) au centre ${p.centre}`,
+    hello(p.pupil),
+    [
+      `Le centre ${p.centre} a retiré votre inscription à l’épreuve « ${p.chapter} » : vous n’y êtes plus inscrit(e) et vous ne pouvez pas vous y réinscrire.`,
+      p.registeredElsewhere
+        ? `Vous êtes inscrit(e) au centre ${p.registeredElsewhere} : vous n’avez rien d’autre à faire.`
+        : `Pour passer l’épreuve, choisissez un autre centre d’examen sur la page de l’épreuve${before}.`,
+    ],
+    { unsubscribe: links.unsubscribe, action: { label: 'Choisir un autre centre', url: links.chapter } },
+  );
+}
+
 /** A test opens in 24 hours. */
 export function openingMail(p: { pupil: string | null; chapter: string; start: string; offline: boolean }, links: Links): MailBody {
   return compose(

@@ -15,7 +15,7 @@ export const MAIL_SEND_JOB = 'mail.send';
 /** Queues the « results published » mails of a chapter (a publication adds it). */
 export const MAIL_RESULTS_JOB = 'mail.results';
 
-export type MailKind = 'convocation' | 'center-change' | 'opening' | 'results' | 'digest';
+export type MailKind = 'convocation' | 'center-change' | 'center-departure' | 'opening' | 'results' | 'digest';
 
 /**
  * Inserts the deliveries a SELECT yields — columns key, user_id, to, payload (jsonb) — and a
@@ -53,6 +53,19 @@ export async function queueConvocation(tx: Tx, e: { chapterId: string; userId: s
       a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'family', a.family) AS payload
     FROM (${addressesOf(true)}) a WHERE a.user_id = ${e.userId}`);
+}
+
+/**
+ * A pupil left a centre without another one (its staff turned them away): the pupil alone is told,
+ * keyed by the registration that ended (its creation instant), so a later registration that ends
+ * again is a new mail and this one is never queued twice (decision 81).
+ */
+export async function queueDeparture(tx: Tx, e: { chapterId: string; userId: string; institutionId: string; registeredMs: number; reason: 'refused' }): Promise<number> {
+  return queueDeliveries(tx, 'center-departure', sql`
+    SELECT concat_ws(':', 'center-departure', ${e.chapterId}::text, ${e.userId}::text, ${e.institutionId}::text, ${String(Math.round(e.registeredMs))}::text, a."to") AS key,
+      a.user_id, a."to",
+      jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'reason', ${e.reason}::text) AS payload
+    FROM (${addressesOf(false)}) a WHERE a.user_id = ${e.userId}`);
 }
 
 /** A centre's date/address/room changed, or it closed: every pupil registered there. */

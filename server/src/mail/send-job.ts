@@ -7,7 +7,7 @@ import type { Deps } from '../deps.js';
 import type { Job } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
 import type { Mail } from './mailer.js';
-import { centerChangeMail, convocationMail, digestMail, openingMail, resultsMail, type MailBody } from './notification-mails.js';
+import { centerChangeMail, convocationMail, departureMail, digestMail, openingMail, resultsMail, type MailBody } from './notification-mails.js';
 import { queueResults } from './notifications.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
@@ -50,6 +50,18 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
     case 'center-change': {
       const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
       return centerChangeMail({ pupil: name, chapter: centre.chapterTitle, centre: centre.centreName, closed: !!p.closed, details: centre.details }, links(p.chapterId));
+    }
+    case 'center-departure': {
+      const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
+      const now = await one<{ name: string; same: boolean }>(deps.db, sql`
+        SELECT i.name, r.institution_id = ${p.institutionId} AS same FROM center_registrations r JOIN institutions i ON i.id = r.institution_id
+        WHERE r.chapter_id = ${p.chapterId} AND r.user_id = ${d.user_id}`);
+      // Registered at that centre again meanwhile: nothing true to say any more.
+      if (now?.same) return null;
+      return departureMail(
+        { pupil: name, chapter: centre.chapterTitle, centre: centre.centreName, sittingAt: centre.details.sittingAt, registeredElsewhere: now?.name ?? null },
+        links(p.chapterId),
+      );
     }
     case 'opening': {
       const chapter = await chapterOf(deps.db, p.chapterId);
