@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, centerRegistrations, centers, chapters, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';
+import { accessGroups, centerRefusals, centerRegistrations, centers, chapters, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';
 import { queueTimedMails, runMailJobs } from '../src/mail/scheduler.js';
 import { queueResults } from '../src/mail/notifications.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
@@ -342,5 +342,21 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
     const texts = mailsTo('revient@exemple.fr').map((m) => readable(m.data)).filter((m) => m.includes('retiré votre inscription'));
     expect(texts).toHaveLength(2);
     expect(texts.some((m) => m.includes('Le centre Lycée Henri Poincaré a retiré'))).toBe(true);
+  });
+
+  it('the staff digest of the day lists the pupils the centre turned away', async () => {
+    const db = t.database.db;
+    const [sophie] = await db.select().from(users).where(eq(users.email, 'sophie@exemple.fr'));
+    await db.update(centerRefusals).set({ createdAt: new Date('2027-05-01T12:00:00Z') }).where(eq(centerRefusals.userId, sophie.id));
+    // No registration that day: the refusal alone brings the digest.
+    expect((await queueTimedMails(t.app.deps, new Date('2027-05-02T10:00:00Z'))).digest).toBe(1);
+    const before = smtp.received.length;
+    await runMailJobs(t.app.deps);
+    const digest = smtp.received.slice(before).find((m) => m.to[0] === (teacherA as unknown as { email: string }).email);
+    expect(digest).toBeDefined();
+    const text = readable(digest!.data);
+    expect(text).toContain('Voici les élèves inscrits dans votre centre le 1er mai 2027, et ceux qui l’ont quitté :');
+    expect(text).toContain('« Coupe papier » : 0 nouvelle inscription, 1 départ (');
+    expect(text).toContain('– Sophie Germain : inscription retirée par le centre');
   });
 });

@@ -120,18 +120,20 @@ export function resultsMail(p: { pupil: string | null; chapter: string }, links:
   );
 }
 
-/** Daily digest to a school's staff: who registered at their centre yesterday. */
+/** Daily digest to a school's staff: who registered at their centre yesterday, and who left it (turned away). */
 export function digestMail(
-  p: { staff: string | null; day: string; centres: Array<{ chapter: string; pupils: string[]; total: number; places: number }> },
+  p: { staff: string | null; day: string; centres: Array<{ chapter: string; pupils: string[]; departed: string[]; total: number; places: number }> },
   links: Links,
 ): MailBody {
-  const lines = p.centres.map(
-    (c) => `« ${c.chapter} » : ${c.pupils.length} nouvelle${c.pupils.length > 1 ? 's' : ''} inscription${c.pupils.length > 1 ? 's' : ''} (${c.total} inscrit${c.total > 1 ? 's' : ''} au total, ${c.places} place${c.places > 1 ? 's' : ''} pour les élèves extérieurs)\n${c.pupils.map((n) => `– ${n}`).join('\n')}`,
-  );
+  const lines = p.centres.map((c) => {
+    const departed = c.departed;
+    const head = `« ${c.chapter} » : ${c.pupils.length} nouvelle${c.pupils.length > 1 ? 's' : ''} inscription${c.pupils.length > 1 ? 's' : ''}${departed.length > 0 ? `, ${departed.length} départ${departed.length > 1 ? 's' : ''}` : ''} (${c.total} inscrit${c.total > 1 ? 's' : ''} au total, ${c.places} place${c.places > 1 ? 's' : ''} pour les élèves extérieurs)`;
+    return [head, ...c.pupils.map((n) => `– ${n}`), ...departed.map((n) => `– ${n} : inscription retirée par le centre`)].join('\n');
+  });
   return compose(
     `inscriptions dans votre centre (${p.day})`,
     hello(p.staff),
-    [`Voici les élèves inscrits dans votre centre le ${p.day} :`, ...lines],
+    [`Voici les élèves inscrits dans votre centre le ${p.day}${p.centres.some((c) => c.departed.length > 0) ? ', et ceux qui l’ont quitté' : ''} :`, ...lines],
     { unsubscribe: links.unsubscribe, action: { label: 'Ouvrir la page du centre', url: links.chapter } },
   );
 }

@@ -102,7 +102,7 @@ export async function queueOpening(tx: Tx, e: { chapterId: string; startMs: numb
 
 /**
  * The daily digest of Paris day `day` ('YYYY-MM-DD', between `from` and `to`): each staff member
- * of a school whose centre got registrations that day, once.
+ * of a school whose centre got registrations, or turned pupils away, that day, once.
  */
 export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date }): Promise<number> {
   return queueDeliveries(tx, 'digest', sql`
@@ -114,7 +114,10 @@ export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date
     JOIN group_members g ON g.user_id = t.id AND g.group_id = ${TEACHERS_GROUP_ID}
     WHERE EXISTS (
       SELECT 1 FROM center_registrations r
-      WHERE r.institution_id = t.institution_id AND r.created_at >= ${e.from.toISOString()}::timestamptz AND r.created_at < ${e.to.toISOString()}::timestamptz)`);
+      WHERE r.institution_id = t.institution_id AND r.created_at >= ${e.from.toISOString()}::timestamptz AND r.created_at < ${e.to.toISOString()}::timestamptz)
+    OR EXISTS (
+      SELECT 1 FROM center_refusals f
+      WHERE f.institution_id = t.institution_id AND f.created_at >= ${e.from.toISOString()}::timestamptz AND f.created_at < ${e.to.toISOString()}::timestamptz)`);
 }
 
 /** Results published (the chapter's analysis flag turned on): a job queues the mails to who took part. */
