@@ -98,6 +98,15 @@ test.describe('Jour de l’épreuve dans un centre papier', () => {
     await expect(row.getByRole('cell').nth(1)).toHaveText('2');
     await expect(row.getByRole('cell').nth(2)).toHaveText('1');
     await expect(row.getByRole('cell').nth(3)).toHaveText('1');
+    // The same table as files: the CSV written by the page, the XLSX served to admins.
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Tableau des centres (CSV)' }).click()]);
+    expect(csv.suggestedFilename()).toMatch(/^centres_Coupe papier .*\.csv$/);
+    const csvText = readFileSync(await csv.path(), 'utf8');
+    expect(csvText).toContain('"Centre";"Inscrits";"Présents";"Absents";"Copies reçues";"Pages triées";"À relancer"');
+    expect(csvText).toContain(`"${centre.name}";"2";"1";"1";"0";"0"`);
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Tableau des centres (XLSX)' }).click()]);
+    expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect(readFileSync(await xlsx.path()).subarray(0, 2).toString()).toBe('PK');
     await expectAccessible(page, '/registrations/{id} (jour de l’épreuve)');
   });
 });

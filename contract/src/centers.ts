@@ -176,3 +176,34 @@ export type CenterOverview = z.infer<typeof centerOverviewSchema>;
 
 /** docs/product.md#spec-2 Registrations: the centre status shown per participant. */
 export const centerFlagLabel = (validated: boolean) => (validated ? 'VALIDÉ' : 'EN ATTENTE');
+
+/** What the admins must chase for one centre (issue 22): no answer yet, or no copy uploaded once present pupils were recorded. */
+export function centerFollowUp(c: CenterOverview['members'][number]): string {
+  const todo: string[] = [];
+  if (c.opened === null && !c.isPole) todo.push('n’a pas répondu');
+  if (c.stats.copies === 0) todo.push('aucune copie déposée');
+  if (c.stats.present + c.stats.absent === 0) todo.push('présences non saisies');
+  return todo.join(', ');
+}
+
+/** The exam-day table per centre (issue 22): its column headers, shared by the page, the CSV and the XLSX. */
+export const CENTER_DAY_HEADERS = ['Centre', 'Inscrits', 'Présents', 'Absents', 'Copies reçues', 'Pages triées', 'À relancer'] as const;
+
+export interface CenterDayRow {
+  id: string;
+  name: string;
+  registered: number;
+  present: number;
+  absent: number;
+  copies: number;
+  pagesSorted: number;
+  /** '' when there is nothing to chase. */
+  followUp: string;
+}
+
+/** The centres of the overview in French alphabetical order, one row each. */
+export function centerDayRows(overview: CenterOverview): CenterDayRow[] {
+  return [...overview.members]
+    .sort((a, b) => a.institution.name.localeCompare(b.institution.name, 'fr'))
+    .map((c) => ({ id: c.institution._id, name: c.institution.name, ...c.stats, followUp: centerFollowUp(c) }));
+}

@@ -75,6 +75,7 @@ export type MailStats = z.infer<typeof mailStatsSchema>;
 export const MAIL_KIND_LABELS: Record<string, string> = {
   convocation: 'Inscription confirmée (convocation)',
   'center-change': 'Centre modifié ou fermé',
+  'center-departure': 'Inscription retirée par le centre',
   opening: 'Épreuve ouverte dans 24 heures',
   results: 'Résultats publiés',
   digest: 'Récapitulatif quotidien des inscriptions',

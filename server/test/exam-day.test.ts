@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, centerRegistrations, centers, chapters, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';
+import { accessGroups, centerRefusals, centerRegistrations, centers, chapters, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';
 import { queueTimedMails, runMailJobs } from '../src/mail/scheduler.js';
 import { queueResults } from '../src/mail/notifications.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
@@ -281,5 +281,82 @@ describe('delivery guarantees', () => {
     const before = smtp.received.length;
     await runMailJobs(t.app.deps);
     expect(smtp.received.slice(before).filter((m) => m.to[0] === 'planifie@exemple.fr')).toHaveLength(1);
+  });
+});
+
+/** Quoted-printable mail text as read: soft breaks joined, =XX bytes decoded as UTF-8. */
+const readable = (data: string) =>
+  Buffer.from(data.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+
+describe('a pupil turned away by a centre is told by mail (decision 81)', () => {
+  const refuse = (headers: Headers, user: string) => inject(t, { method: 'POST', url: `/api/center/refuse/${chapterId}`, headers, payload: { user } });
+  const register = (headers: Headers, institution: string) => inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers, payload: { institution } });
+  const mailsTo = (address: string) => smtp.received.filter((m) => m.to[0] === address);
+
+  it('sends the pupil (not the parents) one French mail with the unsubscribe headers, once', async () => {
+    const pupil = await pupilOf(A, { firstName: 'Sophie', lastName: 'Germain', email: 'sophie@exemple.fr', emailParent: 'parent.sophie@exemple.fr' });
+    expect((await register(pupil.headers, A)).status).toBe(200);
+    await runMailJobs(t.app.deps);
+    const res = await refuse(teacherA.headers, pupil.id);
+    expect(res.status).toBe(200);
+    await runMailJobs(t.app.deps);
+    await runMailJobs(t.app.deps);
+    const departures = (await deliveries('center-departure')).filter((d) => d.userId === pupil.id);
+    expect(departures.map((d) => [d.to, d.status])).toEqual([['sophie@exemple.fr', 'sent']]);
+    expect(departures[0].key).toMatch(new RegExp(`^center-departure:${chapterId}:${pupil.id}:${A}:\\d+:sophie@exemple\\.fr$`));
+    const received = mailsTo('sophie@exemple.fr').filter((m) => readable(m.data).includes('retiré votre inscription'));
+    expect(received).toHaveLength(1);
+    expect(mailsTo('parent.sophie@exemple.fr').filter((m) => readable(m.data).includes('retiré'))).toHaveLength(0);
+    const text = readable(received[0].data);
+    expect(text).toContain('Bonjour Sophie Germain,');
+    expect(text).toContain('Le centre Collège Blaise Pascal a retiré votre inscription à l’épreuve « Coupe papier » : vous n’y êtes plus inscrit(e)');
+    expect(text).toContain('choisissez un autre centre d’examen sur la page de l’épreuve avant le 12 mars 2027 à 9\u00a0h\u00a030 (heure de Paris).');
+    // Headers are not quoted-printable: read them raw.
+    const headers = unfold(received[0].data);
+    expect(headers).toMatch(/List-Unsubscribe:\s+<http:\/\/olympe\.test\/api\/mail\/unsubscribe\?u=[0-9a-f-]{36}&t=/);
+    expect(headers).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+  });
+
+  it('sends nothing to a pupil who turned notifications off', async () => {
+    const pupil = await pupilOf(A, { email: 'discret@exemple.fr', emailNotifications: false });
+    await register(pupil.headers, A);
+    expect((await refuse(teacherA.headers, pupil.id)).status).toBe(200);
+    await runMailJobs(t.app.deps);
+    expect((await deliveries('center-departure')).filter((d) => d.userId === pupil.id)).toHaveLength(0);
+    expect(mailsTo('discret@exemple.fr')).toHaveLength(0);
+  });
+
+  it('a new registration that ends again is a new mail, under another key', async () => {
+    const pupil = await pupilOf(A, { email: 'revient@exemple.fr', emailParent: null });
+    await register(pupil.headers, A);
+    await refuse(teacherA.headers, pupil.id);
+    // The pupil moves to school B, registers at its centre, and B's staff turn them away too.
+    await t.database.db.update(users).set({ institutionId: B }).where(eq(users.id, pupil.id));
+    expect((await register(pupil.headers, B)).status).toBe(200);
+    const teacherB2 = await createUser(t, 'teacher', { institutionId: B });
+    expect((await refuse(teacherB2.headers, pupil.id)).status).toBe(200);
+    await runMailJobs(t.app.deps);
+    const keys = (await deliveries('center-departure')).filter((d) => d.userId === pupil.id).map((d) => d.key);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(2);
+    const texts = mailsTo('revient@exemple.fr').map((m) => readable(m.data)).filter((m) => m.includes('retiré votre inscription'));
+    expect(texts).toHaveLength(2);
+    expect(texts.some((m) => m.includes('Le centre Lycée Henri Poincaré a retiré'))).toBe(true);
+  });
+
+  it('the staff digest of the day lists the pupils the centre turned away', async () => {
+    const db = t.database.db;
+    const [sophie] = await db.select().from(users).where(eq(users.email, 'sophie@exemple.fr'));
+    await db.update(centerRefusals).set({ createdAt: new Date('2027-05-01T12:00:00Z') }).where(eq(centerRefusals.userId, sophie.id));
+    // No registration that day: the refusal alone brings the digest.
+    expect((await queueTimedMails(t.app.deps, new Date('2027-05-02T10:00:00Z'))).digest).toBe(1);
+    const before = smtp.received.length;
+    await runMailJobs(t.app.deps);
+    const digest = smtp.received.slice(before).find((m) => m.to[0] === (teacherA as unknown as { email: string }).email);
+    expect(digest).toBeDefined();
+    const text = readable(digest!.data);
+    expect(text).toContain('Voici les élèves inscrits dans votre centre le 1er mai 2027, et ceux qui l’ont quitté :');
+    expect(text).toContain('« Coupe papier » : 0 nouvelle inscription, 1 départ (');
+    expect(text).toContain('– Sophie Germain : inscription retirée par le centre');
   });
 });

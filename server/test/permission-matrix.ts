@@ -244,6 +244,7 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/center/convocation/:chapterId.pdf', '/api/center/convocation/{paper}.pdf?institution={schoolA}', '401 ok ok ok 403 404 ok'),
   r('GET /api/center/attendance-sheet/:chapterId.pdf', '/api/center/attendance-sheet/{paper}.pdf?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('GET /api/center/registered/:chapterId.xlsx', '/api/center/registered/{paper}.xlsx?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r('GET /api/center/overview/:chapterId/centres.xlsx', '/api/center/overview/{paper}/centres.xlsx', '401 403 403 403 403 403 ok'),
   r('PUT /api/center/attendance/:chapterId', '/api/center/attendance/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok', (f: Fixture) => [
     { user: f.userIds.pupil, present: true },
   ]),

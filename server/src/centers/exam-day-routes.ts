@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
-import { attendanceSheetPdf, convocationPdf, putAttendance, registeredXlsx } from './exam-day.js';
+import { attendanceSheetPdf, centerDayWorkbook, convocationPdf, putAttendance, registeredXlsx } from './exam-day.js';
 
 const chapterParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 const institutionQuery = z.object({ institution: z.uuid({ error: 'Identifiant d’établissement invalide.' }).optional() });
@@ -43,6 +43,13 @@ export const examDayRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
         await registeredXlsx(deps.db, authOf(request), request.params.chapterId, request.query.institution),
         'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       ),
+  );
+
+  app.get(
+    '/center/overview/:chapterId/centres.xlsx',
+    { preHandler: requireRole('admin'), schema: { tags, params: chapterParams } },
+    async (request, reply) =>
+      sendFile(reply, await centerDayWorkbook(deps.db, request.params.chapterId), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
   );
 
   app.put(

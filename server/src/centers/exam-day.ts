@@ -1,4 +1,4 @@
-import type { AttendanceBody } from '@olympe/contract';
+import { centerDayRows, type AttendanceBody } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { findChapter } from '../chapters/service.js';
@@ -8,8 +8,8 @@ import { badRequest, notFound } from '../errors.js';
 import { recordAttendance } from './attendance.js';
 import { effectiveDetails } from './details.js';
 import { renderAttendanceSheet, renderConvocations, type ExamCentre, type ExamPupil } from './exam-pdfs.js';
-import { centerInstitutionOf } from './service.js';
-import { registeredPupilsXlsx } from './xlsx.js';
+import { centerInstitutionOf, getCenterOverview } from './service.js';
+import { centerDayXlsx, registeredPupilsXlsx } from './xlsx.js';
 
 type CentreRow = {
   name: string;
@@ -100,6 +100,13 @@ export async function registeredXlsx(db: Db, auth: AuthContext, chapterId: strin
   const centre = await loadExamCentre(db, chapterId, institutionId);
   const pupils = await loadExamPupils(db, chapterId, institutionId);
   return { bytes: await registeredPupilsXlsx(pupils), name: `inscrits-${centre.centreName}.xlsx` };
+}
+
+/** GET /center/overview/{chapterId}/centres.xlsx (admins): the exam-day table per centre. */
+export async function centerDayWorkbook(db: Db, chapterId: string): Promise<{ bytes: Uint8Array; name: string }> {
+  const overview = await getCenterOverview(db, chapterId);
+  const chapter = await findChapter(db, chapterId);
+  return { bytes: await centerDayXlsx(centerDayRows(overview)), name: `centres_${chapter.title}.xlsx` };
 }
 
 /** PUT /center/attendance/{chapterId}: the staff's presence list for their centre. */

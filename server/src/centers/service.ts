@@ -27,7 +27,7 @@ import {
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { computeCenterStatus, isCenterValidated, isExtraOption, registrationVerdict, type CenterFacts } from './status.js';
 import { audit } from '../db/audit.js';
-import { queueCenterChange, queueConvocation } from '../mail/notifications.js';
+import { queueCenterChange, queueConvocation, queueDeparture } from '../mail/notifications.js';
 import { centerDayStats, detailsChange } from './attendance.js';
 import { chapterStartOf, effectiveDetails, sittingFromWallClock } from './details.js';
 
@@ -375,15 +375,16 @@ export const REFUSED_MESSAGE = 'Ce centre a refusé votre inscription : choisiss
 /**
  * POST /center/refuse/{chapterId}: the centre's staff turn away a registered pupil who claims their
  * school (own pupils always fit, so such a claim passes a full centre). Pupils of other schools hold
- * the places the centre opened and cannot be turned away. The pupil is told on their centre panel
+ * the places the centre opened and cannot be turned away. The pupil is told on their centre panel and by mail
  * and cannot register at this centre again for this chapter; the refusal is in the audit log.
  */
 export async function refuseRegistration(db: Db, auth: AuthContext, chapterId: string, userId: string, requested?: string): Promise<void> {
   const institutionId = centerInstitutionOf(auth, requested);
   await findPaperChapter(db, chapterId);
   await db.transaction(async (tx) => {
-    const row = await one<{ institution_id: string | null }>(tx, sql`
-      SELECT u.institution_id FROM center_registrations r JOIN users u ON u.id = r.user_id
+    const row = await one<{ institution_id: string | null; created_ms: number }>(tx, sql`
+      SELECT u.institution_id, (extract(epoch FROM r.created_at) * 1000)::float8 AS created_ms
+      FROM center_registrations r JOIN users u ON u.id = r.user_id
       WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId} AND r.user_id = ${userId} FOR UPDATE OF r`);
     if (!row) throw notFound('Cet élève n’est pas inscrit dans ce centre.');
     if (row.institution_id !== institutionId) {
@@ -392,6 +393,8 @@ export async function refuseRegistration(db: Db, auth: AuthContext, chapterId: s
     await tx.delete(centerRegistrations).where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
     await tx.insert(centerRefusals).values({ chapterId, institutionId, userId, refusedBy: auth.userId }).onConflictDoNothing();
     await audit(tx, auth, 'center.refuse', userId, { chapterId, institutionId });
+    // The pupil hears of it by mail too (same transaction: never lost, never twice).
+    await queueDeparture(tx, { chapterId, userId, institutionId, registeredMs: Number(row.created_ms), reason: 'refused' });
   });
 }
 

@@ -1,4 +1,4 @@
-import { GRADE_LABELS } from '@olympe/contract';
+import { CENTER_DAY_HEADERS, GRADE_LABELS, type CenterDayRow } from '@olympe/contract';
 import writeXlsxFile, { type Row } from 'write-excel-file/node';
 import type { ExamPupil } from './exam-pdfs.js';
 
@@ -22,4 +22,19 @@ export async function registeredPupilsXlsx(pupils: ExamPupil[]): Promise<Buffer>
     ]),
   ];
   return writeXlsxFile(data, { sheet: 'Inscrits', stickyRowsCount: 1, columns: [{ width: 20 }, { width: 20 }, { width: 12 }, { width: 30 }, { width: 12 }] }).toBuffer();
+}
+
+/** A count as a real number (a French spreadsheet sums it). */
+const count = (value: number) => ({ value, type: Number, format: '0' });
+
+/**
+ * The exam-day table per centre (issue 22, admins): the same columns as the registrations page,
+ * counts typed as numbers, centre names as text cells (never read as a formula).
+ */
+export async function centerDayXlsx(rows: CenterDayRow[]): Promise<Buffer> {
+  const data: Row[] = [
+    CENTER_DAY_HEADERS.map((value) => ({ value, type: String, fontWeight: 'bold' as const })),
+    ...rows.map((r): Row => [text(r.name), count(r.registered), count(r.present), count(r.absent), count(r.copies), count(r.pagesSorted), text(r.followUp)]),
+  ];
+  return writeXlsxFile(data, { sheet: 'Centres', stickyRowsCount: 1, columns: [{ width: 34 }, { width: 10 }, { width: 10 }, { width: 10 }, { width: 14 }, { width: 13 }, { width: 50 }] }).toBuffer();
 }

@@ -78,6 +78,25 @@ export function centerChangeMail(p: { pupil: string | null; chapter: string; cen
   );
 }
 
+/**
+ * The pupil is no longer registered at a centre (its staff turned them away): which centre, which
+ * test, and what to do — choose another centre on the test's page before the sitting.
+ */
+export function departureMail(p: { pupil: string | null; chapter: string; centre: string; sittingAt: string | null; registeredElsewhere: string | null }, links: Links): MailBody {
+  const before = p.sittingAt ? ` avant le ${formatSitting(p.sittingAt)} (heure de Paris)` : ' au plus tôt';
+  return compose(
+    `vous n’êtes plus inscrit(e) au centre ${p.centre}`,
+    hello(p.pupil),
+    [
+      `Le centre ${p.centre} a retiré votre inscription à l’épreuve « ${p.chapter} » : vous n’y êtes plus inscrit(e) et vous ne pouvez pas vous y réinscrire.`,
+      p.registeredElsewhere
+        ? `Vous êtes inscrit(e) au centre ${p.registeredElsewhere} : vous n’avez rien d’autre à faire.`
+        : `Pour passer l’épreuve, choisissez un autre centre d’examen sur la page de l’épreuve${before}.`,
+    ],
+    { unsubscribe: links.unsubscribe, action: { label: 'Choisir un autre centre', url: links.chapter } },
+  );
+}
+
 /** A test opens in 24 hours. */
 export function openingMail(p: { pupil: string | null; chapter: string; start: string; offline: boolean }, links: Links): MailBody {
   return compose(
@@ -101,18 +120,20 @@ export function resultsMail(p: { pupil: string | null; chapter: string }, links:
   );
 }
 
-/** Daily digest to a school's staff: who registered at their centre yesterday. */
+/** Daily digest to a school's staff: who registered at their centre yesterday, and who left it (turned away). */
 export function digestMail(
-  p: { staff: string | null; day: string; centres: Array<{ chapter: string; pupils: string[]; total: number; places: number }> },
+  p: { staff: string | null; day: string; centres: Array<{ chapter: string; pupils: string[]; departed: string[]; total: number; places: number }> },
   links: Links,
 ): MailBody {
-  const lines = p.centres.map(
-    (c) => `« ${c.chapter} » : ${c.pupils.length} nouvelle${c.pupils.length > 1 ? 's' : ''} inscription${c.pupils.length > 1 ? 's' : ''} (${c.total} inscrit${c.total > 1 ? 's' : ''} au total, ${c.places} place${c.places > 1 ? 's' : ''} pour les élèves extérieurs)\n${c.pupils.map((n) => `– ${n}`).join('\n')}`,
-  );
+  const lines = p.centres.map((c) => {
+    const departed = c.departed;
+    const head = `« ${c.chapter} » : ${c.pupils.length} nouvelle${c.pupils.length > 1 ? 's' : ''} inscription${c.pupils.length > 1 ? 's' : ''}${departed.length > 0 ? `, ${departed.length} départ${departed.length > 1 ? 's' : ''}` : ''} (${c.total} inscrit${c.total > 1 ? 's' : ''} au total, ${c.places} place${c.places > 1 ? 's' : ''} pour les élèves extérieurs)`;
+    return [head, ...c.pupils.map((n) => `– ${n}`), ...departed.map((n) => `– ${n} : inscription retirée par le centre`)].join('\n');
+  });
   return compose(
     `inscriptions dans votre centre (${p.day})`,
     hello(p.staff),
-    [`Voici les élèves inscrits dans votre centre le ${p.day} :`, ...lines],
+    [`Voici les élèves inscrits dans votre centre le ${p.day}${p.centres.some((c) => c.departed.length > 0) ? ', et ceux qui l’ont quitté' : ''} :`, ...lines],
     { unsubscribe: links.unsubscribe, action: { label: 'Ouvrir la page du centre', url: links.chapter } },
   );
 }

@@ -15,7 +15,7 @@ export const MAIL_SEND_JOB = 'mail.send';
 /** Queues the « results published » mails of a chapter (a publication adds it). */
 export const MAIL_RESULTS_JOB = 'mail.results';
 
-export type MailKind = 'convocation' | 'center-change' | 'opening' | 'results' | 'digest';
+export type MailKind = 'convocation' | 'center-change' | 'center-departure' | 'opening' | 'results' | 'digest';
 
 /**
  * Inserts the deliveries a SELECT yields — columns key, user_id, to, payload (jsonb) — and a
@@ -55,6 +55,19 @@ export async function queueConvocation(tx: Tx, e: { chapterId: string; userId: s
     FROM (${addressesOf(true)}) a WHERE a.user_id = ${e.userId}`);
 }
 
+/**
+ * A pupil left a centre without another one (its staff turned them away): the pupil alone is told,
+ * keyed by the registration that ended (its creation instant), so a later registration that ends
+ * again is a new mail and this one is never queued twice (decision 81).
+ */
+export async function queueDeparture(tx: Tx, e: { chapterId: string; userId: string; institutionId: string; registeredMs: number; reason: 'refused' }): Promise<number> {
+  return queueDeliveries(tx, 'center-departure', sql`
+    SELECT concat_ws(':', 'center-departure', ${e.chapterId}::text, ${e.userId}::text, ${e.institutionId}::text, ${String(Math.round(e.registeredMs))}::text, a."to") AS key,
+      a.user_id, a."to",
+      jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'reason', ${e.reason}::text) AS payload
+    FROM (${addressesOf(false)}) a WHERE a.user_id = ${e.userId}`);
+}
+
 /** A centre's date/address/room changed, or it closed: every pupil registered there. */
 export async function queueCenterChange(tx: Tx, e: { chapterId: string; institutionId: string; closed: boolean; at: Date }): Promise<number> {
   return queueDeliveries(tx, 'center-change', sql`
@@ -89,7 +102,7 @@ export async function queueOpening(tx: Tx, e: { chapterId: string; startMs: numb
 
 /**
  * The daily digest of Paris day `day` ('YYYY-MM-DD', between `from` and `to`): each staff member
- * of a school whose centre got registrations that day, once.
+ * of a school whose centre got registrations, or turned pupils away, that day, once.
  */
 export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date }): Promise<number> {
   return queueDeliveries(tx, 'digest', sql`
@@ -101,7 +114,10 @@ export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date
     JOIN group_members g ON g.user_id = t.id AND g.group_id = ${TEACHERS_GROUP_ID}
     WHERE EXISTS (
       SELECT 1 FROM center_registrations r
-      WHERE r.institution_id = t.institution_id AND r.created_at >= ${e.from.toISOString()}::timestamptz AND r.created_at < ${e.to.toISOString()}::timestamptz)`);
+      WHERE r.institution_id = t.institution_id AND r.created_at >= ${e.from.toISOString()}::timestamptz AND r.created_at < ${e.to.toISOString()}::timestamptz)
+    OR EXISTS (
+      SELECT 1 FROM center_refusals f
+      WHERE f.institution_id = t.institution_id AND f.created_at >= ${e.from.toISOString()}::timestamptz AND f.created_at < ${e.to.toISOString()}::timestamptz)`);
 }
 
 /** Results published (the chapter's analysis flag turned on): a job queues the mails to who took part. */

@@ -7,7 +7,7 @@ import type { Deps } from '../deps.js';
 import type { Job } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
 import type { Mail } from './mailer.js';
-import { centerChangeMail, convocationMail, digestMail, openingMail, resultsMail, type MailBody } from './notification-mails.js';
+import { centerChangeMail, convocationMail, departureMail, digestMail, openingMail, resultsMail, type MailBody } from './notification-mails.js';
 import { queueResults } from './notifications.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
@@ -51,6 +51,18 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
       const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
       return centerChangeMail({ pupil: name, chapter: centre.chapterTitle, centre: centre.centreName, closed: !!p.closed, details: centre.details }, links(p.chapterId));
     }
+    case 'center-departure': {
+      const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
+      const now = await one<{ name: string; same: boolean }>(deps.db, sql`
+        SELECT i.name, r.institution_id = ${p.institutionId} AS same FROM center_registrations r JOIN institutions i ON i.id = r.institution_id
+        WHERE r.chapter_id = ${p.chapterId} AND r.user_id = ${d.user_id}`);
+      // Registered at that centre again meanwhile: nothing true to say any more.
+      if (now?.same) return null;
+      return departureMail(
+        { pupil: name, chapter: centre.chapterTitle, centre: centre.centreName, sittingAt: centre.details.sittingAt, registeredElsewhere: now?.name ?? null },
+        links(p.chapterId),
+      );
+    }
     case 'opening': {
       const chapter = await chapterOf(deps.db, p.chapterId);
       return chapter ? openingMail({ pupil: name, chapter: chapter.title, start: p.start, offline: chapter.offline }, links(p.chapterId)) : null;
@@ -67,14 +79,27 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
         LEFT JOIN centers ce ON ce.chapter_id = r.chapter_id AND ce.institution_id = r.institution_id
         WHERE r.institution_id = ${p.institutionId} AND c.deleted_at IS NULL
         ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`);
-      const byChapter = new Map<string, { chapter: string; pupils: string[]; total: number; places: number }>();
+      const byChapter = new Map<string, { chapter: string; pupils: string[]; departed: string[]; total: number; places: number }>();
       for (const r of list) {
-        const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], total: 0, places: Number(r.places) };
+        const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], departed: [], total: 0, places: Number(r.places) };
         entry.total++;
         if (r.is_new) entry.pupils.push(fullName(r) ?? 'Élève');
         byChapter.set(r.chapter_id, entry);
       }
-      const centres = [...byChapter.values()].filter((c) => c.pupils.length > 0);
+      // Departures of the day: the pupils the centre turned away (decision 81).
+      const refused = await rows<{ chapter_id: string; title: string; first_name: string | null; last_name: string | null; places: number }>(deps.db, sql`
+        SELECT f.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places
+        FROM center_refusals f JOIN chapters c ON c.id = f.chapter_id JOIN users u ON u.id = f.user_id
+        LEFT JOIN centers ce ON ce.chapter_id = f.chapter_id AND ce.institution_id = f.institution_id
+        WHERE f.institution_id = ${p.institutionId} AND c.deleted_at IS NULL
+          AND f.created_at >= ${p.from}::timestamptz AND f.created_at < ${p.to}::timestamptz
+        ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`);
+      for (const r of refused) {
+        const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], departed: [], total: 0, places: Number(r.places) };
+        entry.departed.push(fullName(r) ?? 'Élève');
+        byChapter.set(r.chapter_id, entry);
+      }
+      const centres = [...byChapter.values()].filter((c) => c.pupils.length > 0 || c.departed.length > 0);
       if (centres.length === 0) return null;
       return digestMail({ staff: name, day: formatFrenchDate(p.day), centres }, links(null));
     }

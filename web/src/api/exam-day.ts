@@ -14,6 +14,9 @@ export const centerFileUrl = {
   registeredXlsx: (chapterId: string) => `/center/registered/${chapterId}.xlsx`,
 };
 
+/** GET /center/overview/{chapterId}/centres.xlsx (admins): the exam-day table per centre. */
+export const centerDayXlsxUrl = (chapterId: string) => `/center/overview/${chapterId}/centres.xlsx`;
+
 /** The server's French message inside a Blob error body (downloads ask for a Blob). */
 async function blobMessage(error: unknown): Promise<string | null> {
   const data = (error as { response?: { data?: unknown } } | null)?.response?.data;

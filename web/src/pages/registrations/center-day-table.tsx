@@ -1,23 +1,32 @@
-import { Stack, Table, Text, Title } from '@mantine/core';
-import { MAIL_KIND_LABELS, type CenterOverview } from '@olympe/contract';
-import { useMailStats } from '../../api/exam-day';
-
-/** What the admins must chase for one centre (issue 22): no answer yet, or no copy uploaded once present pupils were recorded. */
-export function followUpOf(c: CenterOverview['members'][number]): string {
-  const todo: string[] = [];
-  if (c.opened === null && !c.isPole) todo.push('n’a pas répondu');
-  if (c.stats.copies === 0) todo.push('aucune copie déposée');
-  if (c.stats.present + c.stats.absent === 0) todo.push('présences non saisies');
-  return todo.join(', ');
-}
+import { useState } from 'react';
+import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { centerDayRows, MAIL_KIND_LABELS, type CenterOverview } from '@olympe/contract';
+import { centerDayXlsxUrl, downloadCenterFile, useMailStats } from '../../api/exam-day';
+import { downloadCsv } from '../../lib/csv';
+import { centerDayCsvName, centerDayCsvRows } from './registrations';
 
 /**
  * Issue 22: the exam day per centre — registered, present, absent, copies received, pages sorted —
  * and which centres have not answered or not uploaded yet; with the notification mails' counts.
+ * The table downloads as CSV (built here, like the page's other CSV) and as XLSX (from the server).
  */
-export function CenterDayTable({ overview }: { overview: CenterOverview }) {
+export function CenterDayTable({ chapterId, chapterTitle, overview }: { chapterId: string; chapterTitle: string; overview: CenterOverview }) {
   const mail = useMailStats();
-  const centres = [...overview.members].sort((a, b) => a.institution.name.localeCompare(b.institution.name, 'fr'));
+  const centres = centerDayRows(overview);
+  const [busy, setBusy] = useState(false);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const downloadXlsx = async () => {
+    setFileError(null);
+    setBusy(true);
+    try {
+      await downloadCenterFile(centerDayXlsxUrl(chapterId), `${centerDayCsvName(chapterTitle).replace(/\.csv$/, '')}.xlsx`);
+    } catch (error) {
+      setFileError((error as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <Stack gap="xs" component="section" aria-labelledby="center-day-title">
       <Title order={2} size="h4" id="center-day-title">
@@ -26,34 +35,53 @@ export function CenterDayTable({ overview }: { overview: CenterOverview }) {
       {centres.length === 0 ? (
         <Text size="sm">Aucun centre n’a encore d’inscrit.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={720} maxHeight={360}>
-          <Table striped stickyHeader aria-label="Jour de l’épreuve par centre">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Centre</Table.Th>
-                <Table.Th>Inscrits</Table.Th>
-                <Table.Th>Présents</Table.Th>
-                <Table.Th>Absents</Table.Th>
-                <Table.Th>Copies reçues</Table.Th>
-                <Table.Th>Pages triées</Table.Th>
-                <Table.Th>À relancer</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {centres.map((c) => (
-                <Table.Tr key={c.institution._id}>
-                  <Table.Td>{c.institution.name}</Table.Td>
-                  <Table.Td>{c.stats.registered}</Table.Td>
-                  <Table.Td>{c.stats.present}</Table.Td>
-                  <Table.Td>{c.stats.absent}</Table.Td>
-                  <Table.Td>{c.stats.copies}</Table.Td>
-                  <Table.Td>{c.stats.pagesSorted}</Table.Td>
-                  <Table.Td>{followUpOf(c) || '—'}</Table.Td>
+        <>
+          <Group gap="xs">
+            <Button
+              variant="light"
+              leftSection={<IconDownload size={16} aria-hidden="true" />}
+              onClick={() => downloadCsv(centerDayCsvName(chapterTitle), centerDayCsvRows(centres))}
+            >
+              Tableau des centres (CSV)
+            </Button>
+            <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} loading={busy} onClick={() => void downloadXlsx()}>
+              Tableau des centres (XLSX)
+            </Button>
+          </Group>
+          {fileError && (
+            <Alert color="red" role="alert">
+              {fileError}
+            </Alert>
+          )}
+          <Table.ScrollContainer minWidth={720} maxHeight={360}>
+            <Table striped stickyHeader aria-label="Jour de l’épreuve par centre">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Centre</Table.Th>
+                  <Table.Th>Inscrits</Table.Th>
+                  <Table.Th>Présents</Table.Th>
+                  <Table.Th>Absents</Table.Th>
+                  <Table.Th>Copies reçues</Table.Th>
+                  <Table.Th>Pages triées</Table.Th>
+                  <Table.Th>À relancer</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              </Table.Thead>
+              <Table.Tbody>
+                {centres.map((c) => (
+                  <Table.Tr key={c.id}>
+                    <Table.Td>{c.name}</Table.Td>
+                    <Table.Td>{c.registered}</Table.Td>
+                    <Table.Td>{c.present}</Table.Td>
+                    <Table.Td>{c.absent}</Table.Td>
+                    <Table.Td>{c.copies}</Table.Td>
+                    <Table.Td>{c.pagesSorted}</Table.Td>
+                    <Table.Td>{c.followUp || '—'}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </>
       )}
       {mail.data && (
         <Text size="sm" role="status">

@@ -78,7 +78,7 @@ export function RegistrationsPage() {
         <Alert color="red">Impossible de charger les inscriptions de ce chapitre.</Alert>
       ) : (
         <>
-          <CenterDayTable overview={query.data} />
+          <CenterDayTable chapterId={id} chapterTitle={title || id} overview={query.data} />
           <PoleCenters chapterId={id} />
           <CenterSheets chapterId={id} centers={query.data.members.map((g) => g.institution)} />
           <Group align="end">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CenterOverview, OverviewUser } from '@olympe/contract';
-import { filterRegistrations, flattenOverview, registrationsCsvName, registrationsCsvRows } from './registrations';
+import { centerDayRows, type CenterOverview, type OverviewUser } from '@olympe/contract';
+import { toCsv } from '../../lib/csv';
+import { centerDayCsvName, centerDayCsvRows, filterRegistrations, flattenOverview, registrationsCsvName, registrationsCsvRows } from './registrations';
 
 const user = (id: string, lastName: string, school = 'Collège Pascal'): OverviewUser => ({
   _id: id,
@@ -48,5 +49,27 @@ describe('registrations overview', () => {
     expect(csv[0][0]).toBe('Centre');
     expect(csv[1]).toEqual(['Lycée Pôle', 'VALIDÉ', 'Dupont', 'Élise', '1@exemple.fr', '3ème', 'Collège Pascal']);
     expect(csv[4][0]).toBe('');
+  });
+});
+
+describe('exam-day table per centre', () => {
+  it('sorts the centres in French order and says what to chase', () => {
+    expect(centerDayRows(overview).map((r) => [r.name, r.followUp])).toEqual([
+      ['Collège Attente', 'n’a pas répondu, aucune copie déposée, présences non saisies'],
+      ['Lycée Pôle', 'aucune copie déposée, présences non saisies'],
+    ]);
+  });
+
+  it('exports centres_{chapter}.csv: French headers, counts as numbers, a formula-looking centre name neutralised', () => {
+    const risky: CenterOverview = {
+      unregistered: [],
+      members: [{ ...overview.members[0], institution: { _id: 'x', name: '=cmd|’/C calc’!A0' }, stats: { registered: 12, present: 10, absent: 2, copies: 9, pagesSorted: 30 } }],
+    };
+    expect(centerDayCsvName('Coupe 2026')).toBe('centres_Coupe 2026.csv');
+    const rows = centerDayCsvRows(centerDayRows(risky));
+    expect(rows[0]).toEqual(['Centre', 'Inscrits', 'Présents', 'Absents', 'Copies reçues', 'Pages triées', 'À relancer']);
+    expect(rows[1].slice(1, 6)).toEqual([12, 10, 2, 9, 30]);
+    const lines = toCsv(rows).split('\r\n');
+    expect(lines[1]).toBe(`"'=cmd|’/C calc’!A0";"12";"10";"2";"9";"30";""`);
   });
 });

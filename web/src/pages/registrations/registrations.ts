@@ -1,4 +1,4 @@
-import { centerFlagLabel, GRADE_LABELS, matchesQuery, type CenterOverview, type OverviewUser } from '@olympe/contract';
+import { CENTER_DAY_HEADERS, centerFlagLabel, GRADE_LABELS, matchesQuery, type CenterDayRow, type CenterOverview, type OverviewUser } from '@olympe/contract';
 import type { CsvCell } from '../../lib/csv';
 
 export const UNREGISTERED_LABEL = 'Non inscrit';
@@ -57,4 +57,12 @@ export function registrationsCsvRows(rows: readonly RegistrationRow[]): CsvCell[
       r.user.institution?.name ?? '',
     ]),
   ];
+}
+
+/** Issue 22: the exam-day table per centre as centres_{chapter}.csv. */
+export const centerDayCsvName = (chapterTitle: string) => `centres_${chapterTitle}.csv`;
+
+/** Counts stay numbers (integers: no decimal separator to choose); centre names go through the CSV writer's formula guard. */
+export function centerDayCsvRows(rows: readonly CenterDayRow[]): CsvCell[][] {
+  return [[...CENTER_DAY_HEADERS], ...rows.map((r) => [r.name, r.registered, r.present, r.absent, r.copies, r.pagesSorted, r.followUp])];
 }
