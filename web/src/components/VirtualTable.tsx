@@ -172,10 +172,12 @@ export function VirtualTable<T>({
                     <UnstyledButton
                       onClick={() => toggleSort(column.key)}
                       aria-label={column.sortLabel}
-                      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 700, fontSize: 'inherit', maxWidth: '100%', textAlign: 'inherit' }}
+                      // Inline, so a narrow column sends the arrow to the next line rather than breaking the
+                      // word (« Exercic / e »).
+                      style={{ display: 'inline', fontWeight: 700, fontSize: 'inherit', textAlign: 'inherit' }}
                     >
-                      {column.header}
-                      <Icon size={14} aria-hidden="true" />
+                      {column.header}{' '}
+                      <Icon size={14} aria-hidden="true" style={{ verticalAlign: '-2px' }} />
                     </UnstyledButton>
                   ) : (
                     column.header

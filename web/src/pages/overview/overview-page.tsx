@@ -37,13 +37,15 @@ const exerciseColumn: VirtualColumn<OverviewLine> = {
   fullText: (l) => l.exercise.title,
 };
 // Issue 20: the settled grade against the exercise's points, decimal comma (« 6,75 / 10 »).
-const gradeColumn: VirtualColumn<OverviewLine> = { key: 'grade', header: 'Note', width: 80, align: 'center', cell: gradeText, sortValue: byGrade };
+const gradeColumn: VirtualColumn<OverviewLine> = { key: 'grade', header: 'Note', width: 84, align: 'center', cell: gradeText, sortValue: byGrade };
 // Double correction: both correctors' grades and the arbitration, each with who gave it (in place of
-// « Correcteur », which would name only whoever saved last).
+// « Correcteur », which would name only whoever saved last). Widths leave the pupil's and the exercise's
+// names about 100 px each at 1280 px (the sidebar takes 275): « 0,5 — Sophie Second » and « 27 novembre
+// 2026 à 13:51 » take two lines, the 40 characters of a comment too.
 const doubleColumns: VirtualColumn<OverviewLine>[] = [
-  { key: 'first', header: '1re correction', width: 110, cell: (l) => gradingText(l.first), fullText: (l) => gradingText(l.first) },
-  { key: 'second', header: '2e correction', width: 110, cell: (l) => gradingText(l.second), fullText: (l) => gradingText(l.second) },
-  { key: 'arbitration', header: 'Arbitrage', width: 110, cell: arbitrationText, fullText: arbitrationText },
+  { key: 'first', header: '1re correction', width: 120, cell: (l) => gradingText(l.first), fullText: (l) => gradingText(l.first) },
+  { key: 'second', header: '2e correction', width: 120, cell: (l) => gradingText(l.second), fullText: (l) => gradingText(l.second) },
+  { key: 'arbitration', header: 'Arbitrage', width: 100, cell: arbitrationText, fullText: arbitrationText },
 ];
 const tailColumns: VirtualColumn<OverviewLine>[] = [
   {
@@ -54,7 +56,7 @@ const tailColumns: VirtualColumn<OverviewLine>[] = [
     cell: (l) => truncateComment(l.grade_comment),
     fullText: (l) => l.grade_comment ?? '',
   },
-  { key: 'date', header: 'Date', width: 140, sortValue: byDate, fullText: dateText, cell: dateText },
+  { key: 'date', header: 'Date', width: 120, sortValue: byDate, fullText: dateText, cell: dateText },
   {
     key: 'link',
     header: 'Lien',
