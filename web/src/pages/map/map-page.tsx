@@ -417,7 +417,11 @@ export function MapPage() {
         title="Déplacer un établissement vérifié"
         message={pendingMove && draft && draftAt ? moveQuestion(draft.name, distanceMetres(draftAt, pendingMove.to)) : ''}
         confirmLabel="Déplacer"
-        onCancel={() => setPendingMove(null)}
+        onCancel={() => {
+          setPendingMove(null);
+          // The fields show where the school stays, not the refused coordinates.
+          if (draft) setDraft({ ...draft, latText: textOf(draft.lat), lngText: textOf(draft.lng) });
+        }}
         onConfirm={() => {
           if (pendingMove) applyMove(pendingMove.to, pendingMove.focus, pendingMove.extra);
           setPendingMove(null);
