@@ -4,6 +4,7 @@ import {
   adminPage,
   createAccount,
   expectAccessible,
+  expectAccessibleAtBothWidths,
   loginByApi,
   pageToken,
   screenshot,
@@ -134,6 +135,82 @@ test.describe('Profil et établissements', () => {
       await expect(form.getByRole('combobox', { name: 'Vérifié' })).toHaveValue('true');
     } finally {
       if (id) await request.delete(`/api/institution/${id}`, { headers: await adminHeaders(request) });
+    }
+  });
+
+  test('[ADMIN] place un établissement au clavier, puis déplace un établissement vérifié avec confirmation et annulation', async ({ page, request }) => {
+    const name = `Collège Clavier ${tag()}`;
+    await adminPage(page);
+    await page.goto('/map');
+    await expect(page.locator('.leaflet-container')).toBeVisible();
+
+    // Keyboard only: the button, then the typed coordinates with a decimal comma, then the name.
+    await page.getByRole('button', { name: 'Ajouter un établissement' }).press('Enter');
+    await expect(page.getByRole('heading', { name: 'Nouvel établissement' })).toBeVisible();
+    const position = page.getByRole('form', { name: 'Position de l’établissement' });
+    const latitude = position.getByRole('textbox', { name: 'Latitude' });
+    const longitude = position.getByRole('textbox', { name: 'Longitude' });
+    await latitude.focus();
+    await page.keyboard.type('48,85,66');
+    await page.keyboard.press('Tab');
+    await expect(longitude).toBeFocused();
+    await page.keyboard.type('2,3522');
+    await page.keyboard.press('Enter');
+    await expect(position.getByText('La latitude doit être un nombre entre -90 et 90, par exemple 48,8566.')).toBeVisible();
+    await latitude.focus();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('48,8566');
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.leaflet-marker-icon[title="Nouvel établissement"]')).toBeVisible();
+    await expectAccessibleAtBothWidths(page, '/map (placé au clavier)');
+    const form = page.getByRole('form', { name: 'Établissement sélectionné' });
+    await form.getByRole('textbox', { name: 'Nom' }).focus();
+    await page.keyboard.type(name);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Établissement enregistré')).toBeVisible();
+
+    const headers = await adminHeaders(request);
+    const find = async () =>
+      ((await (await request.get('/api/institution', { headers })).json()) as { _id: string; name: string; latitude: number; longitude: number }[]).find(
+        (i) => i.name === name,
+      );
+    const saved = await find();
+    expect(saved).toMatchObject({ latitude: 48.8566, longitude: 2.3522 });
+    try {
+      // Verified with the keyboard too.
+      await form.getByRole('combobox', { name: 'Vérifié' }).selectOption({ label: 'Oui' });
+      await form.getByRole('button', { name: 'Enregistrer' }).press('Enter');
+      await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
+
+      // Moving it now asks first, naming it and the distance; « Annuler » keeps it in Paris.
+      await latitude.fill('45,764');
+      await longitude.fill('4,8357');
+      await longitude.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Déplacer un établissement vérifié' });
+      await expect(dialog).toContainText(`Déplacer l’établissement «\u00a0${name}\u00a0» de 391\u00a0km\u00a0?`);
+      await expectAccessibleAtBothWidths(page, '/map (confirmation du déplacement)');
+      await dialog.getByRole('button', { name: 'Annuler' }).press('Enter');
+      await expect(dialog).toBeHidden();
+      await expect(latitude).toHaveValue('48,8566');
+      await expect(page.getByRole('button', { name: 'Annuler le déplacement' })).toHaveCount(0);
+
+      // « Déplacer », save, then « Annuler le déplacement »: back in Paris, saved.
+      await latitude.fill('45,764');
+      await longitude.fill('4,8357');
+      await longitude.press('Enter');
+      await dialog.getByRole('button', { name: 'Déplacer' }).press('Enter');
+      await expect(dialog).toBeHidden();
+      await form.getByRole('button', { name: 'Enregistrer' }).press('Enter');
+      await expect(page.getByText('Établissement déplacé et enregistré.')).toBeVisible();
+      expect(await find()).toMatchObject({ latitude: 45.764, longitude: 4.8357 });
+      await expectAccessibleAtBothWidths(page, '/map (déplacement annulable)');
+      await page.getByRole('button', { name: 'Annuler le déplacement' }).press('Enter');
+      await expect(latitude).toHaveValue('48,8566');
+      await expect.poll(async () => (await find())?.latitude).toBe(48.8566);
+      expect(await find()).toMatchObject({ latitude: 48.8566, longitude: 2.3522 });
+      await page.screenshot({ path: screenshot('map-keyboard-undo.png'), fullPage: true });
+    } finally {
+      if (saved) await request.delete(`/api/institution/${saved._id}`, { headers });
     }
   });
 });

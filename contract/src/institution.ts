@@ -227,3 +227,20 @@ export const schoolSearchResponseSchema = z.object({
   more: z.boolean(),
 });
 export type SchoolSearchResponse = z.infer<typeof schoolSearchResponseSchema>;
+
+/**
+ * GET /institution/geocode (decision 87): an address typed on /map, sent to the configured geocoder
+ * (GEOCODER_URL) by the server. 3 characters at least: a shorter query finds nothing useful.
+ */
+export const GEOCODE_RESULTS_LIMIT = 5;
+export const geocodeQuerySchema = z.object({
+  q: z
+    .string({ error: 'Saisissez une adresse.' })
+    .trim()
+    .min(3, { error: 'Adresse trop courte (3 caractères au moins).' })
+    .max(200, { error: 'Adresse trop longue (200 caractères au plus).' }),
+});
+export const geocodeResultSchema = z.object({ label: z.string(), latitude: z.number(), longitude: z.number() });
+export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
+export const geocodeResponseSchema = z.object({ results: z.array(geocodeResultSchema) });
+export type GeocodeResponse = z.infer<typeof geocodeResponseSchema>;

@@ -167,6 +167,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       api.get('/config', { schema: { tags: ['config'] } }, async () => ({
         contactEmail: config.contactEmail,
         tileUrl: config.tileUrl,
+        // Decision 87: whether /map offers the address search.
+        geocoder: !!config.geocoderUrl,
       }));
       if (apiDocs) api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
       await api.register(authRoutes, { deps });

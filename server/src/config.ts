@@ -18,6 +18,11 @@ const envSchema = z.object({
   MAX_PDF_MB: z.coerce.number().positive().default(30),
   REDIS_URL: z.string().optional(),
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  /**
+   * The address search of /map (decision 87): a Nominatim-compatible `/search` URL or an
+   * api-adresse.data.gouv.fr-compatible one; unset or empty: off, the page shows no address field.
+   */
+  GEOCODER_URL: z.string().url({ error: 'une adresse http(s) de service de géocodage' }).regex(/^https?:\/\//i, 'une adresse http(s)').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Operations (docs/operations.md): where PDFs live, and who may scrape /api/metrics.
   FILE_STORE: z.enum(['disk', 'postgres', 's3']).default('disk'),
@@ -67,6 +72,8 @@ export interface Config {
   maxPdfBytes: number;
   redisUrl?: string;
   tileUrl: string;
+  /** GEOCODER_URL: the address search of /map; absent, off. */
+  geocoderUrl?: string;
   logLevel: string;
   /** Serve the built web app from this folder when it exists. */
   webDist?: string;
@@ -128,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Confi
     maxPdfBytes: Math.round(e.MAX_PDF_MB * 1024 * 1024),
     redisUrl: e.REDIS_URL,
     tileUrl: e.TILE_URL,
+    geocoderUrl: e.GEOCODER_URL,
     logLevel: e.LOG_LEVEL,
     // WEB_DIST lets parallel browser runs serve their own build; production uses web/dist.
     webDist: path.resolve(process.env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),

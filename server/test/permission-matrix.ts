@@ -154,6 +154,8 @@ export const MATRIX: MatrixRow[] = [
   // Institutions
   r('GET /api/institution', '/api/institution', '401 ok ok ok ok ok ok'),
   r('GET /api/institution/search', '/api/institution/search?q=lyon', '401 ok ok ok ok ok ok'),
+  // The matrix app has no GEOCODER_URL: signed in, the route says the search is off (geocode.test.ts turns it on).
+  r('GET /api/institution/geocode', '/api/institution/geocode?q=rue%20de%20Rivoli', '401 404 404 404 404 404 404'),
   r('POST /api/institution', '/api/institution', '401 ok ok ok ok ok ok', { name: 'Lycée proposé', latitude: 45.76, longitude: 4.83 }),
   r('PATCH /api/institution/:id', '/api/institution/{proposed}', '401 ok 403 403 403 403 ok', { address: '1 rue des Écoles' }),
   r('DELETE /api/institution/:id', '/api/institution/{institutionToDelete}', '401 403 403 403 403 403 ok'),

@@ -1,4 +1,6 @@
 import {
+  geocodeQuerySchema,
+  geocodeResponseSchema,
   type Institution,
   institutionCreateSchema,
   institutionSchema,
@@ -10,9 +12,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
+import { hitRateLimit } from '../http/rate-limit.js';
+import { geocode, GEOCODER_OFF } from './geocode.js';
+import { notFound } from '../errors.js';
 import { createInstitution, deleteInstitution, listInstitutionsJson, searchInstitutions, updateInstitution } from './service.js';
 
 const idParams = z.object({ id: z.uuid({ error: 'Identifiant d’établissement invalide.' }) });
+/** Address searches per user: a person placing schools one by one never comes near. */
+export const GEOCODE_LIMIT = {
+  limit: 30,
+  windowSeconds: 60,
+  message: 'Trop de recherches d’adresse en peu de temps. Patientez une minute avant de réessayer.',
+};
 const messageSchema = z.object({ message: z.string() });
 
 export const institutionRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
@@ -35,6 +46,22 @@ export const institutionRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (a
       schema: { tags: ['institutions'], querystring: schoolSearchQuerySchema, response: { 200: schoolSearchResponseSchema } },
     },
     async (request) => searchInstitutions(deps.db, authOf(request), request.query.q),
+  );
+
+  // Decision 87: the address search of /map, off (404) unless GEOCODER_URL is set.
+  app.get(
+    '/institution/geocode',
+    {
+      preHandler: requireAuth,
+      schema: { tags: ['institutions'], querystring: geocodeQuerySchema, response: { 200: geocodeResponseSchema } },
+    },
+    async (request) => {
+      const { userId } = authOf(request);
+      if (!deps.config.geocoderUrl) throw notFound(GEOCODER_OFF);
+      // Per user: the geocoder is a shared public service (Nominatim allows one request a second).
+      await hitRateLimit(deps.limiter, { key: `geocode:${userId}`, ...GEOCODE_LIMIT });
+      return { results: await geocode(deps.config.geocoderUrl, deps.config.publicUrl, request.query.q) };
+    },
   );
 
   app.post(

@@ -4,6 +4,8 @@ import { api } from './client';
 export interface PublicConfig {
   contactEmail: string;
   tileUrl: string;
+  /** An address search on /map (GEOCODER_URL set, decision 87); absent on older servers. */
+  geocoder?: boolean;
 }
 
 /** GET /config: public settings; silent because the home page must not greet visitors with errors. */

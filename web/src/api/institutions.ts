@@ -5,6 +5,7 @@ import {
   SCHOOL_FILTER_DEBOUNCE_MS,
   schoolSearchWords,
   type Institution,
+  type GeocodeResponse,
   type SchoolSearchResponse,
   type InstitutionCreate,
   type InstitutionUpdate,
@@ -129,4 +130,15 @@ export function useDeleteInstitution(callbacks: { onDeleted: () => void; onSettl
     },
     onSettled: callbacks.onSettled,
   });
+}
+
+/** GET /institution/geocode: the places the server's geocoder finds for an address (decision 87). */
+export async function geocodeAddress(q: string): Promise<GeocodeResponse> {
+  const { data } = await api.get<GeocodeResponse>('/institution/geocode', { params: { q } });
+  return data;
+}
+
+/** The address search of /map: run on demand (a button), not at each letter typed. */
+export function useGeocode() {
+  return useMutation({ mutationFn: geocodeAddress });
 }

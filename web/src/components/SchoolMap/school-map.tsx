@@ -19,8 +19,8 @@ export interface SchoolMapProps {
   renderPopup?: (institution: Institution) => ReactNode;
   /** A position not yet saved (the /map page's new or moved institution). */
   draft?: { lat: number; lng: number } | null;
-  /** Centres the map here when it changes (e.g. a school chosen from the list). */
-  focus?: { lat: number; lng: number; zoom: number } | null;
+  /** Centres the map here when it changes (e.g. a school chosen from the list); no zoom: the current one. */
+  focus?: { lat: number; lng: number; zoom?: number } | null;
   height?: number | string;
 }
 
@@ -55,7 +55,7 @@ function ViewWatcher({ onBoundsChange, onMapClick }: Pick<SchoolMapProps, 'onBou
 function Focus({ focus }: { focus: SchoolMapProps['focus'] }) {
   const map = useMap();
   useEffect(() => {
-    if (focus) map.setView([focus.lat, focus.lng], focus.zoom);
+    if (focus) map.setView([focus.lat, focus.lng], focus.zoom ?? map.getZoom());
   }, [map, focus]);
   return null;
 }

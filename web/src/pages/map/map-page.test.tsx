@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Institution } from '@olympe/contract';
 import { api } from '../../api/client';
@@ -44,12 +44,16 @@ const school = (i: number, confirmed = true): Institution => ({
   confirmed,
 });
 let list: Institution[] = [];
+let geocoderOn = false;
 
 beforeEach(() => {
+  vi.clearAllMocks();
   list = [school(1), school(2, false)];
+  geocoderOn = false;
   vi.mocked(api.get).mockImplementation(async (url: string) => {
     if (url === '/institution') return { data: list };
-    if (url === '/config') return { data: { contactEmail: 'c@olympe.test', tileUrl: '' } };
+    if (url === '/config') return { data: { contactEmail: 'c@olympe.test', tileUrl: '', geocoder: geocoderOn } };
+    if (url === '/institution/geocode') return { data: { results: [{ label: '1 Rue de la République 69001 Lyon', latitude: 45.764, longitude: 4.8357 }] } };
     throw new Error(`unexpected GET ${url}`);
   });
   vi.mocked(api.post).mockImplementation(async (_url: string, body: any) => ({ data: { message: 'ok', institution: { ...school(9, false), ...body, _id: 'new' } } }));
@@ -140,5 +144,91 @@ describe('MapPage (/map)', () => {
     renderMap(false);
     expect(await screen.findByText(/501 établissements dans la zone affichée : zoomez/)).toBeTruthy();
     expect(screen.getByText('0 marqueurs')).toBeTruthy();
+  });
+
+  it('places a new school with the keyboard: « Latitude » and « Longitude » with a decimal comma', async () => {
+    renderMap(false);
+    await screen.findByText('2 marqueurs');
+    fireEvent.click(screen.getByRole('button', { name: 'Ajouter un établissement' }));
+    expect(screen.getByRole('heading', { name: 'Nouvel établissement' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^Nom/), { target: { value: 'Lycée Clavier' } });
+    // Not placed yet: saving says what to do first.
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText(/Placez d’abord l’établissement/)).toBeTruthy();
+    expect(api.post).not.toHaveBeenCalled();
+    // A typo is refused in French, and nothing moves.
+    fireEvent.change(screen.getByLabelText('Latitude'), { target: { value: '48,85,66' } });
+    fireEvent.change(screen.getByLabelText('Longitude'), { target: { value: '2,3522' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Placer sur la carte' }));
+    expect(screen.getByText('La latitude doit être un nombre entre -90 et 90, par exemple 48,8566.')).toBeTruthy();
+    expect(screen.queryByText(/^brouillon/)).toBeNull();
+    fireEvent.change(screen.getByLabelText('Latitude'), { target: { value: '48,8566' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Placer sur la carte' }));
+    expect(screen.getByText('brouillon 48.8566,2.3522')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(api.post).toHaveBeenCalled());
+    expect(vi.mocked(api.post).mock.calls[0]).toEqual([
+      '/institution',
+      { name: 'Lycée Clavier', address: '', email: '', latitude: 48.8566, longitude: 2.3522 },
+    ]);
+  });
+
+  it('moving a verified school asks first, names it and the distance; « Annuler » keeps it where it was', async () => {
+    renderMap(true);
+    fireEvent.click(await screen.findByRole('button', { name: 'marqueur Collège 1' }));
+    expect((screen.getByLabelText('Latitude') as HTMLInputElement).value).toBe('46,001');
+    fireEvent.click(screen.getByRole('button', { name: 'clic sur la carte' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Déplacer un établissement vérifié' });
+    expect(dialog.textContent).toContain('Déplacer l’établissement «\u00a0Collège 1\u00a0» de 136\u00a0km\u00a0?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByText('brouillon 46.001,2')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Annuler le déplacement' })).toBeNull();
+  });
+
+  it('« Déplacer » moves it; « Annuler le déplacement » puts it back, saving again once the move was saved', async () => {
+    renderMap(true);
+    fireEvent.click(await screen.findByRole('button', { name: 'marqueur Collège 1' }));
+    // Typed coordinates of a verified school are confirmed too.
+    fireEvent.change(screen.getByLabelText('Latitude'), { target: { value: '45' } });
+    fireEvent.change(screen.getByLabelText('Longitude'), { target: { value: '3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Placer sur la carte' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Déplacer' }));
+    expect(await screen.findByText('brouillon 45,3')).toBeTruthy();
+    // Undo before saving: back where it was, nothing sent.
+    fireEvent.click(screen.getByRole('button', { name: 'Annuler le déplacement' }));
+    expect(screen.getByText('brouillon 46.001,2')).toBeTruthy();
+    expect((screen.getByLabelText('Latitude') as HTMLInputElement).value).toBe('46,001');
+    expect(api.patch).not.toHaveBeenCalled();
+    // Move, save, then undo: the former position is saved again.
+    fireEvent.click(screen.getByRole('button', { name: 'clic sur la carte' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Déplacer' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(api.patch).toHaveBeenCalledTimes(1));
+    expect(vi.mocked(api.patch).mock.calls[0][1]).toMatchObject({ latitude: 45, longitude: 3 });
+    fireEvent.click(await screen.findByRole('button', { name: 'Annuler le déplacement' }));
+    await waitFor(() => expect(api.patch).toHaveBeenCalledTimes(2));
+    expect(vi.mocked(api.patch).mock.calls[1]).toEqual(['/institution/i1', { latitude: 46.001, longitude: 2 }]);
+    expect(screen.getByText('brouillon 46.001,2')).toBeTruthy();
+  });
+
+  it('the address search exists only when the server has a geocoder, and places the school', async () => {
+    renderMap(false);
+    fireEvent.click(await screen.findByRole('button', { name: 'Ajouter un établissement' }));
+    expect(screen.queryByLabelText('Rechercher une adresse')).toBeNull();
+  });
+
+  it('with a geocoder: a found address places the school and fills an empty address', async () => {
+    geocoderOn = true;
+    renderMap(false);
+    await screen.findByText('2 marqueurs');
+    fireEvent.click(screen.getByRole('button', { name: 'Ajouter un établissement' }));
+    fireEvent.change(await screen.findByLabelText('Rechercher une adresse'), { target: { value: 'rue de la République Lyon' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Chercher' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Placer ici : 1 Rue de la République 69001 Lyon' }));
+    expect(vi.mocked(api.get)).toHaveBeenCalledWith('/institution/geocode', { params: { q: 'rue de la République Lyon' } });
+    expect(screen.getByText('brouillon 45.764,4.8357')).toBeTruthy();
+    expect((screen.getByLabelText('Adresse postale') as HTMLInputElement).value).toBe('1 Rue de la République 69001 Lyon');
+    expect((screen.getByLabelText('Longitude') as HTMLInputElement).value).toBe('4,8357');
   });
 });

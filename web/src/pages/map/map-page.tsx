@@ -1,5 +1,7 @@
 import { Suspense, useMemo, useState, type FormEvent } from 'react';
 import { Alert, Button, Center, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { distanceMetres, formatCoordinate, formatDistance, inFrance, parseCoordinate } from './coordinates';
 import { LoginRedirect } from '../../components/login-gate';
 import {
   selectInstitutionMarkers,
@@ -9,7 +11,14 @@ import {
   type Bounds,
   type Institution,
 } from '@olympe/contract';
-import { useDeleteInstitution, useInstitutions, usePublicConfig, useSaveInstitution, useSchoolSearch } from '../../api/institutions';
+import {
+  useDeleteInstitution,
+  useGeocode,
+  useInstitutions,
+  usePublicConfig,
+  useSaveInstitution,
+  useSchoolSearch,
+} from '../../api/institutions';
 import { SchoolMap } from '../../components/SchoolMap';
 import { SchoolSearch } from '../../components/school-search';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
@@ -26,9 +35,29 @@ interface Draft {
   address: string;
   email: string;
   confirmed: boolean;
+  /** Verified as saved (not the form's « Vérifié »): moving it asks first (issue 25). */
+  savedConfirmed: boolean;
+  /** Null: a new school added with the keyboard, not placed yet. */
+  lat: number | null;
+  lng: number | null;
+  /** The « Latitude » / « Longitude » fields as typed. */
+  latText: string;
+  lngText: string;
+}
+
+interface Position {
   lat: number;
   lng: number;
 }
+
+/** The last move of a placed school, which « Annuler le déplacement » reverts (saved again if the move was). */
+interface Undo {
+  id: string | null;
+  from: Position;
+  saved: boolean;
+}
+
+const textOf = (v: number | null) => (v === null ? '' : formatCoordinate(v));
 
 const draftOf = (i: Institution): Draft => ({
   _id: i._id,
@@ -36,9 +65,27 @@ const draftOf = (i: Institution): Draft => ({
   address: i.address,
   email: i.email ?? '',
   confirmed: i.confirmed,
-  lat: i.latitude ?? 0,
-  lng: i.longitude ?? 0,
+  savedConfirmed: i.confirmed,
+  lat: i.latitude,
+  lng: i.longitude,
+  latText: textOf(i.latitude),
+  lngText: textOf(i.longitude),
 });
+
+const newDraft = (at: Position | null): Draft => ({
+  _id: null,
+  name: '',
+  address: '',
+  email: '',
+  confirmed: false,
+  savedConfirmed: false,
+  lat: at?.lat ?? null,
+  lng: at?.lng ?? null,
+  latText: textOf(at?.lat ?? null),
+  lngText: textOf(at?.lng ?? null),
+});
+
+const positionOf = (d: Draft): Position | null => (d.lat === null || d.lng === null ? null : { lat: d.lat, lng: d.lng });
 
 /** docs/product.md#spec-2 "Institutions map (/map)": click to add or move, a popup per marker, a form, save and cancel. */
 export function MapPage() {
@@ -48,21 +95,34 @@ export function MapPage() {
   const [bounds, setBounds] = useState<Bounds | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [focus, setFocus] = useState<{ lat: number; lng: number; zoom: number } | null>(null);
+  const [focus, setFocus] = useState<{ lat: number; lng: number; zoom?: number } | null>(null);
+  const [coordinateErrors, setCoordinateErrors] = useState<{ lat?: string; lng?: string; position?: string }>({});
+  /** A move of a verified school waiting for « Déplacer » in the dialog. */
+  const [pendingMove, setPendingMove] = useState<{ to: Position; focus: boolean; extra?: Partial<Draft> } | null>(null);
+  const [undo, setUndo] = useState<Undo | null>(null);
+  const [address, setAddress] = useState('');
   const schoolSearch = useSchoolSearch();
+  const geocoder = useGeocode();
   const isAdmin = roles.isAdmin;
 
   const inView = useMemo(() => (list && bounds ? withinBounds(list, bounds) : []), [list, bounds]);
   const selection = useMemo(() => selectInstitutionMarkers(inView, isAdmin), [inView, isAdmin]);
   const placed = useMemo(() => spreadSameLocation(selection.markers), [selection]);
 
-  const save = useSaveInstitution((saved) => setDraft(draftOf(saved)));
+  const save = useSaveInstitution((saved) => {
+    setDraft(draftOf(saved));
+    // A move now saved: undoing it saves the former position again.
+    setUndo((u) => (u && (u.id === saved._id || u.id === null) ? { ...u, id: saved._id, saved: true } : u));
+  });
   const remove = useDeleteInstitution({ onDeleted: () => setDraft(null), onSettled: () => setConfirmDelete(false) });
 
   if (!token) return <LoginRedirect />;
 
   const select = (i: Institution) => {
     setConfirmDelete(false);
+    setCoordinateErrors({});
+    setUndo(null);
+    geocoder.reset();
     setDraft(draftOf(i));
   };
   // A school found by the search is selected and the map goes to it (issue 24).
@@ -70,22 +130,83 @@ export function MapPage() {
     select(i);
     if (i.latitude !== null && i.longitude !== null) setFocus({ lat: i.latitude, lng: i.longitude, zoom: FOCUS_ZOOM });
   };
+  /** Puts the selected school at `to`; the position it leaves can be restored. */
+  const applyMove = (to: Position, follow: boolean, extra: Partial<Draft> = {}) => {
+    if (!draft) return;
+    const from = positionOf(draft);
+    if (from) setUndo({ id: draft._id, from, saved: false });
+    setCoordinateErrors({});
+    setDraft({ ...draft, ...extra, lat: to.lat, lng: to.lng, latText: formatCoordinate(to.lat), lngText: formatCoordinate(to.lng) });
+    if (follow) setFocus({ ...to });
+  };
+  /** Moving a verified school asks first (issue 25): a stray click must not send it far away. */
+  const requestMove = (to: Position, follow: boolean, extra?: Partial<Draft>) => {
+    if (!draft) return;
+    const from = positionOf(draft);
+    if (draft._id && draft.savedConfirmed && from && (from.lat !== to.lat || from.lng !== to.lng)) setPendingMove({ to, focus: follow, extra });
+    else applyMove(to, follow, extra);
+  };
+  const revertMove = () => {
+    if (!undo || !draft) return;
+    const { from } = undo;
+    setUndo(null);
+    setCoordinateErrors({});
+    setDraft({ ...draft, lat: from.lat, lng: from.lng, latText: formatCoordinate(from.lat), lngText: formatCoordinate(from.lng) });
+    setFocus({ ...from });
+    if (undo.saved && draft._id) save.mutate({ id: draft._id, body: { latitude: from.lat, longitude: from.lng } });
+  };
   // A click adds a new institution there, or moves the selected one.
   const clickMap = (lat: number, lng: number) => {
     setConfirmDelete(false);
-    setDraft((d) => (d ? { ...d, lat, lng } : { _id: null, name: '', address: '', email: '', confirmed: false, lat, lng }));
+    if (draft) requestMove({ lat, lng }, false);
+    else {
+      setUndo(null);
+      setDraft(newDraft({ lat, lng }));
+    }
+  };
+  // Without the mouse: a new school whose position is typed or found by its address.
+  const addByKeyboard = () => {
+    setConfirmDelete(false);
+    setCoordinateErrors({});
+    setUndo(null);
+    geocoder.reset();
+    setDraft(newDraft(null));
+  };
+  const placeTyped = (e: FormEvent) => {
+    e.preventDefault();
+    if (!draft) return;
+    const lat = parseCoordinate(draft.latText, 'latitude');
+    const lng = parseCoordinate(draft.lngText, 'longitude');
+    if (!lat.ok || !lng.ok) {
+      setCoordinateErrors({ lat: lat.ok ? undefined : lat.reason, lng: lng.ok ? undefined : lng.reason });
+      return;
+    }
+    requestMove({ lat: lat.value, lng: lng.value }, true);
+  };
+  const searchAddress = (e: FormEvent) => {
+    e.preventDefault();
+    if (address.trim().length >= 3) geocoder.mutate(address.trim());
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!draft) return;
-    const fields = { name: draft.name, address: draft.address, email: draft.email, latitude: draft.lat, longitude: draft.lng };
+    const at = positionOf(draft);
+    if (!at) {
+      setCoordinateErrors({ position: 'Placez d’abord l’établissement : cliquez sur la carte, ou saisissez sa latitude et sa longitude.' });
+      return;
+    }
+    const fields = { name: draft.name, address: draft.address, email: draft.email, latitude: at.lat, longitude: at.lng };
     const body = isAdmin ? { ...fields, confirmed: draft.confirmed } : fields;
     save.mutate(draft._id === null ? { id: null, body } : { id: draft._id, body });
   };
   const cancel = () => {
     setConfirmDelete(false);
+    setCoordinateErrors({});
+    setUndo(null);
     setDraft(null);
   };
+  const draftAt = draft ? positionOf(draft) : null;
+  const undoable = undo && draft && undo.id === draft._id ? undo : null;
 
   const status = isPending
     ? 'Chargement des établissements…'
@@ -100,8 +221,14 @@ export function MapPage() {
       <PageHeading>Établissements</PageHeading>
       <Text size="sm">
         Cliquez sur la carte pour ajouter un établissement, ou sur un marqueur pour le sélectionner ; un clic sur la carte
-        déplace alors l’établissement sélectionné.
+        déplace alors l’établissement sélectionné. Sans souris, ajoutez-le avec le bouton ci-dessous puis saisissez sa
+        latitude et sa longitude.
       </Text>
+      <Group>
+        <Button variant="light" onClick={addByKeyboard}>
+          Ajouter un établissement
+        </Button>
+      </Group>
       <SchoolSearch search={schoolSearch} onChoose={found} selectedId={draft?._id ?? null} />
       <Text size="sm" aria-live="polite">
         {status}
@@ -120,7 +247,7 @@ export function MapPage() {
           tileUrl={config?.tileUrl ?? ''}
           markers={placed}
           selectedId={draft?._id ?? null}
-          draft={draft ? { lat: draft.lat, lng: draft.lng } : null}
+          draft={draftAt}
           onBoundsChange={setBounds}
           onSelect={select}
           onMapClick={clickMap}
@@ -136,14 +263,106 @@ export function MapPage() {
         />
       </Suspense>
       {draft ? (
+        <Stack maw={560}>
+          <Title order={2} size="h3">
+            {draft._id ? 'Établissement sélectionné' : 'Nouvel établissement'}
+          </Title>
+          <form onSubmit={placeTyped} aria-label="Position de l’établissement" noValidate>
+            <Stack gap="xs">
+              <Group align="flex-start" grow>
+                <TextInput
+                  label="Latitude"
+                  description="Par exemple 48,8566"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  value={draft.latText}
+                  error={coordinateErrors.lat}
+                  onChange={(e) => setDraft({ ...draft, latText: e.currentTarget.value })}
+                />
+                <TextInput
+                  label="Longitude"
+                  description="Par exemple 2,3522"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  value={draft.lngText}
+                  error={coordinateErrors.lng}
+                  onChange={(e) => setDraft({ ...draft, lngText: e.currentTarget.value })}
+                />
+              </Group>
+              <Group>
+                <Button type="submit" variant="light">
+                  Placer sur la carte
+                </Button>
+              </Group>
+              <div aria-live="polite">
+                {coordinateErrors.position && (
+                  <Text size="sm" c="red.8">
+                    {coordinateErrors.position}
+                  </Text>
+                )}
+                {draftAt && !inFrance(draftAt.lat, draftAt.lng) && (
+                  <Text size="sm" c="orange.9">
+                    Cette position est hors de France et de ses territoires d’outre-mer : vérifiez la latitude et la
+                    longitude (inversées ?).
+                  </Text>
+                )}
+              </div>
+              {undoable && (
+                <Alert variant="light" color="blue" aria-live="polite">
+                  <Group justify="space-between">
+                    <Text size="sm">Établissement déplacé{undoable.saved ? ' et enregistré' : ''}.</Text>
+                    <Button size="xs" variant="default" onClick={revertMove}>
+                      Annuler le déplacement
+                    </Button>
+                  </Group>
+                </Alert>
+              )}
+            </Stack>
+          </form>
+          {config?.geocoder && (
+            <form onSubmit={searchAddress} aria-label="Recherche d’adresse">
+              <Stack gap="xs">
+                <Group align="flex-end">
+                  <TextInput
+                    label="Rechercher une adresse"
+                    description="La position trouvée place l’établissement sur la carte."
+                    style={{ flex: 1 }}
+                    value={address}
+                    onChange={(e) => setAddress(e.currentTarget.value)}
+                  />
+                  <Button type="submit" variant="light" loading={geocoder.isPending} disabled={address.trim().length < 3}>
+                    Chercher
+                  </Button>
+                </Group>
+                {geocoder.data && (
+                  <div aria-live="polite">
+                    {geocoder.data.results.length === 0 ? (
+                      <Text size="sm">Aucune adresse trouvée.</Text>
+                    ) : (
+                      <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                        {geocoder.data.results.map((r) => (
+                          <li key={`${r.label}:${r.latitude}:${r.longitude}`}>
+                            <Button
+                              variant="subtle"
+                              size="compact-sm"
+                              onClick={() => {
+                                // An empty address takes the one found.
+                                requestMove({ lat: r.latitude, lng: r.longitude }, true, draft.address.trim() ? {} : { address: r.label });
+                              }}
+                            >
+                              {`Placer ici : ${r.label}`}
+                            </Button>
+                          </li>
+                        ))}
+                      </Stack>
+                    )}
+                  </div>
+                )}
+              </Stack>
+            </form>
+          )}
         <form onSubmit={submit} aria-label="Établissement sélectionné">
-          <Stack maw={560}>
-            <Title order={2} size="h3">
-              {draft._id ? 'Établissement sélectionné' : 'Nouvel établissement'}
-            </Title>
-            <Text size="sm">
-              Position : {draft.lat.toFixed(5)}, {draft.lng.toFixed(5)}
-            </Text>
+          <Stack>
             <TextInput label="Nom" required value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
             <TextInput
               label="Adresse postale"
@@ -187,11 +406,32 @@ export function MapPage() {
             </Group>
           </Stack>
         </form>
+        </Stack>
       ) : (
         <Alert variant="light" color="gray">
           Aucun établissement sélectionné.
         </Alert>
       )}
+      <ConfirmDialog
+        opened={pendingMove !== null}
+        title="Déplacer un établissement vérifié"
+        message={pendingMove && draft && draftAt ? moveQuestion(draft.name, distanceMetres(draftAt, pendingMove.to)) : ''}
+        confirmLabel="Déplacer"
+        onCancel={() => {
+          setPendingMove(null);
+          // The fields show where the school stays, not the refused coordinates.
+          if (draft) setDraft({ ...draft, latText: textOf(draft.lat), lngText: textOf(draft.lng) });
+        }}
+        onConfirm={() => {
+          if (pendingMove) applyMove(pendingMove.to, pendingMove.focus, pendingMove.extra);
+          setPendingMove(null);
+        }}
+      />
     </Stack>
   );
+}
+
+/** « Déplacer l’établissement « Collège X » de 412 km ? » (the name carries no article we could agree with). */
+export function moveQuestion(name: string, metres: number): string {
+  return `Déplacer l’établissement «\u00a0${name}\u00a0» de ${formatDistance(metres)}\u00a0?`;
 }
