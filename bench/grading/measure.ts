@@ -69,9 +69,11 @@ try {
     const middle = order[Math.floor(order.length / 2)];
     const cases: Array<[string, string]> = [
       ['whole table', base],
-      ['first page, limit=200 (with the header)', `${base}?limit=200`],
+      ['header, limit=0', `${base}?limit=0`],
+      ['first page, limit=200', `${base}?limit=200`],
       ['middle page, limit=200', `${base}?limit=200&after=${middle}`],
       ['middle page, limit=500', `${base}?limit=500&after=${middle}`],
+      ['header, limit=0, q=lefevre 12', `${base}?limit=0&q=lefevre%2012`],
       ['first page, limit=200, q=lefevre 12', `${base}?limit=200&q=lefevre%2012`],
     ];
     const times = new Map<string, number[]>(cases.map(([label]) => [label, []]));

@@ -17,7 +17,7 @@ import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 /**
  * Decision 83: GET /answer/table/{id}?limit=&after=&q= pages the grading table. The pages, walked
  * with `page.next`, concatenate to the whole table (same order, same cells, same pseudonyms), the
- * first page carries the header's counts, and bad paging parameters get a French 400.
+ * header (`limit=0`) has the whole table's counts, and bad paging parameters get a French 400.
  */
 
 let t: TestApp;
@@ -76,11 +76,14 @@ async function seedChapter(fields: Partial<typeof chapters.$inferInsert> = {}) {
   return { chapterId: c.id, num: num.id, pdf: pdf.id, pupils };
 }
 
-/** Walks the pages with `page.next`: the users in order, and the first page. */
+/** Walks the pages with `page.next`: the users in order, and the header (`limit=0`). */
 async function walk(chapterId: string, headers: Headers, limit: number, q?: string) {
   const users: GradingTable['users'] = {};
   let after: string | null = null;
-  let first: GradingTable | undefined;
+  const head = await get(`/api/answer/table/${chapterId}?${new URLSearchParams({ limit: '0', ...(q === undefined ? {} : { q }) })}`, headers);
+  expect(head.status, JSON.stringify(head.body)).toBe(200);
+  const first = head.body as GradingTable;
+  expect(first.users).toEqual({});
   for (let n = 0; n < 100; n++) {
     const params = new URLSearchParams({ limit: String(limit) });
     if (after) params.set('after', after);
@@ -88,14 +91,14 @@ async function walk(chapterId: string, headers: Headers, limit: number, q?: stri
     const res = await get(`/api/answer/table/${chapterId}?${params}`, headers);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const body = res.body as GradingTable;
-    first ??= body;
     expect(Object.keys(body.users).length).toBeLessThanOrEqual(limit);
-    if (after) expect(body.progress).toBeUndefined();
+    expect(body.progress).toBeUndefined();
+    expect(body.page!.counts).toBeUndefined();
     Object.assign(users, body.users);
     after = body.page!.next;
     if (after === null) break;
   }
-  return { users, first: first! };
+  return { users, first };
 }
 
 /** The header's counts as the web page computes them from the whole table. */
@@ -109,7 +112,7 @@ function countsOf(table: GradingTable) {
 }
 
 describe('GET /answer/table/{id}?limit=: pages', () => {
-  it('concatenate to the whole table in its order, equal names included, at every page size; the first page carries the header', async () => {
+  it('concatenate to the whole table in its order, equal names included, at every page size; the header has its counts', async () => {
     const { chapterId } = await seedChapter();
     const whole = (await get(`/api/answer/table/${chapterId}`, member)).body as GradingTable;
     expect(whole.page).toBeUndefined();
@@ -207,7 +210,8 @@ describe('GET /answer/table/{id}?limit=: pages', () => {
     const { chapterId, pupils } = await seedChapter();
     const base = `/api/answer/table/${chapterId}`;
     const cases: Array<[string, string]> = [
-      ['?limit=0', GRADING_LIMIT_MESSAGE],
+      ['?limit=-1', GRADING_LIMIT_MESSAGE],
+      [`?limit=0&after=${pupils[0]}`, 'ne prend pas de curseur'],
       ['?limit=501', GRADING_LIMIT_MESSAGE],
       ['?limit=2.5', GRADING_LIMIT_MESSAGE],
       ['?limit=beaucoup', GRADING_LIMIT_MESSAGE],

@@ -209,9 +209,9 @@ function presentTableHead(chapter: ChapterOptionsRow, exercises: readonly TableE
 /**
  * GET /answer/table/{id}?limit=&after=&q= (decision 83): one page of the table, in the whole table's
  * order (names, or pseudonym numbers for a corrector of an anonymous chapter), `page.next` the `after`
- * of the next page. The first page (no `after`) also carries what the header needs, computed without
- * the cells of every pupil: the per-exercise counts and progress, the per-corrector lines, and how many
- * pupils the table and the search hold.
+ * of the next page. `limit=0` asks for what the header needs instead, computed without the cells of
+ * every pupil: the per-exercise counts and progress, the per-corrector lines, and how many pupils the
+ * table and the search hold (a request of its own: the first rows never wait for it).
  */
 export async function getGradingTablePage(
   db: Db,
@@ -224,10 +224,12 @@ export async function getGradingTablePage(
   const exerciseIds = exercises.map((e) => e.id);
   const anonymous = seesPseudonyms(auth, chapter);
   const words = normalizeText(params.q ?? '').split(' ').filter(Boolean);
-  const first = params.after === undefined;
+  const header = params.limit === 0;
   if (exercises.length === 0) {
     if (params.after !== undefined) throw badRequest(GRADING_UNKNOWN_AFTER_MESSAGE);
-    return { ...head, progress: [], correctors: [], users: {}, page: { next: null, pupils: 0, matched: 0, counts: [] } };
+    return header
+      ? { ...head, progress: [], correctors: [], users: {}, page: { next: null, pupils: 0, matched: 0, counts: [] } }
+      : { ...head, users: {}, page: { next: null } };
   }
   // Pseudonyms are given to the whole table at once, as the whole table gives them (same numbers).
   if (anonymous) {
@@ -249,13 +251,14 @@ export async function getGradingTablePage(
         ? { kind: 'pseudonyms', number: Number(cursor.number) }
         : { kind: 'names', lastName: cursor.last_name, firstName: cursor.first_name, id: params.after };
   }
-  const [found, summary] = await Promise.all([
-    rows<TableRow & { number: number | null }>(
-      db,
-      gradingPageQuery({ chapterId, exerciseIds, anonymous, start, words, limit: params.limit + 1 }),
-    ),
-    first ? pageSummary(db, chapterId, exerciseIds, anonymous, words, chapter) : Promise.resolve(null),
-  ]);
+  if (header) {
+    const summary = await pageSummary(db, chapterId, exerciseIds, anonymous, words, chapter);
+    return { ...head, progress: summary.progress, correctors: summary.correctors, users: {}, page: { next: null, ...summary.page } };
+  }
+  const found = await rows<TableRow & { number: number | null }>(
+    db,
+    gradingPageQuery({ chapterId, exerciseIds, anonymous, start, words, limit: params.limit + 1 }),
+  );
   const more = found.length > params.limit;
   const shown = more ? found.slice(0, params.limit) : found;
   const users: GradingTable['users'] = {};
@@ -269,12 +272,10 @@ export async function getGradingTablePage(
       if (g.awaitsArbitration && users[g.user_id]) users[g.user_id].data[g.exerciseIndex] = CELL_ARBITRATION;
     }
   }
-  const next = more ? shown[shown.length - 1].id : null;
-  if (!summary) return { ...head, users, page: { next } };
-  return { ...head, progress: summary.progress, correctors: summary.correctors, users, page: { next, ...summary.page } };
+  return { ...head, users, page: { next: more ? shown[shown.length - 1].id : null } };
 }
 
-/** What the header of a paged table needs, from the first page's request (decision 83). */
+/** What the header of a paged table needs (`limit=0`, decision 83). */
 async function pageSummary(db: Db, chapterId: string, exerciseIds: readonly string[], anonymous: boolean, words: readonly string[], chapter: ChapterOptionsRow) {
   const [counts, pupils, progressRows, graded] = await Promise.all([
     rows<{ idx: number; answered: number; graded: number }>(db, gradingCountsQuery(exerciseIds)),

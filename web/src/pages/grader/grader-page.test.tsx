@@ -8,6 +8,7 @@ import { renderWithProviders } from '../../test/render';
 import { autoCorrectionMessage, GraderPage } from './grader-page';
 
 const api = vi.hoisted(() => ({
+  fetchGradingHeader: vi.fn(),
   fetchGradingPage: vi.fn(),
   fetchGradingTable: vi.fn(),
   fetchUnlabeledCount: vi.fn(),
@@ -16,7 +17,7 @@ const api = vi.hoisted(() => ({
 }));
 vi.mock('../../api/grading', () => ({
   ...api,
-  gradingKeys: { table: (id: string) => ['t', id], pages: (id: string, q: string) => ['t', id, q], unlabeled: (id: string) => ['u', id] },
+  gradingKeys: { table: (id: string) => ['t', id], pages: (id: string, q: string) => ['t', id, 'p', q], header: (id: string, q: string) => ['t', id, 'h', q], unlabeled: (id: string) => ['u', id] },
 }));
 const results = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../api/results', () => ({
@@ -63,6 +64,7 @@ describe('GraderPage', () => {
     Object.values(api).forEach((fn) => fn.mockReset());
     api.fetchGradingTable.mockResolvedValue(TABLE);
     api.fetchGradingPage.mockImplementation(async (_id: string, params: { q: string }) => (params.q ? ELIE : TABLE));
+    api.fetchGradingHeader.mockImplementation(async (_id: string, q: string) => (q ? ELIE : TABLE));
     api.fetchUnlabeledCount.mockResolvedValue(4);
   });
 
@@ -71,7 +73,7 @@ describe('GraderPage', () => {
     expect(await screen.findByRole('heading', { name: 'Correction : Demi-finale' })).toBeTruthy();
     expect(await screen.findByRole('link', { name: 'Triage : 4 fichiers' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Revue' }).getAttribute('href')).toBe('/overview/c1');
-    expect(screen.getByText('2/2 élèves')).toBeTruthy();
+    expect(await screen.findByText('2/2 élèves')).toBeTruthy();
     expect(screen.getByText('2/3 copies corrigées')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Exporter en CSV/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /Correction automatique/ })).toBeNull();
@@ -94,6 +96,7 @@ describe('GraderPage', () => {
     await waitFor(() => expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(2));
     await waitFor(() => expect(screen.getByText('1/2 élèves')).toBeTruthy());
     expect(api.fetchGradingPage).toHaveBeenCalledWith('c1', { after: null, q: 'elie' });
+    expect(api.fetchGradingHeader).toHaveBeenCalledWith('c1', 'elie');
     expect(screen.getByRole('button', { name: /Exporter en CSV/ })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Corriger la copie suivante : Preuve' }));
     expect(await screen.findByText('Page historique')).toBeTruthy();
@@ -122,7 +125,8 @@ describe('GraderPage', () => {
   });
 
   it('loads the next page when the rows in view reach the end of those loaded', async () => {
-    const first: GradingTable = { ...TABLE, page: { ...TABLE.page!, next: 'u1', pupils: 3, matched: 3 } };
+    const first: GradingTable = { ...TABLE, page: { next: 'u1' } };
+    api.fetchGradingHeader.mockResolvedValue({ ...TABLE, users: {}, page: { ...TABLE.page!, pupils: 3, matched: 3 } });
     const second: GradingTable = {
       ...TABLE,
       progress: undefined,
@@ -135,7 +139,7 @@ describe('GraderPage', () => {
     expect(api.fetchGradingPage).toHaveBeenCalledWith('c1', { after: 'u1', q: '' });
     expect(api.fetchGradingPage).toHaveBeenCalledTimes(2);
     expect(screen.getByText('3/3 élèves')).toBeTruthy();
-    // The header's counts are the first page's (the whole chapter), not those of the rows loaded.
+    // The header's counts are the whole chapter's (its own request), not those of the rows loaded.
     expect(screen.getByText('2/3 copies corrigées')).toBeTruthy();
   });
 });

@@ -6,6 +6,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatGrade, formatPoints, normalizeText, type GradingTable } from '@olympe/contract';
 import {
+  fetchGradingHeader,
   fetchGradingPage,
   fetchGradingTable,
   fetchUnlabeledCount,
@@ -19,7 +20,6 @@ import { downloadCsv } from '../../lib/csv';
 import { useSession } from '../../session/session-context';
 import {
   buildRows,
-  countByExercise,
   filterRows,
   gradingCellKind,
   resultsCsvRows,
@@ -66,7 +66,8 @@ const SEARCH_DEBOUNCE_MS = 250;
 
 /**
  * docs/product.md#spec-2 "Correction : {title}" (/grader/{id}). The table is paged by the server
- * (decision 83): pages of GRADING_PAGE_SIZE pupils load as it scrolls, the search runs on the server.
+ * (decision 83): pages of GRADING_PAGE_SIZE pupils load as it scrolls, the search runs on the server,
+ * and the header's counts come from a request of their own, beside the first page.
  */
 export function GraderPage() {
   const { id = '' } = useParams();
@@ -78,6 +79,12 @@ export function GraderPage() {
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.page?.next ?? undefined,
     // A new search keeps the rows in view until its first page arrives.
+    placeholderData: keepPreviousData,
+    enabled: !!id,
+  });
+  const header = useQuery({
+    queryKey: gradingKeys.header(id, q),
+    queryFn: () => fetchGradingHeader(id, q),
     placeholderData: keepPreviousData,
     enabled: !!id,
   });
@@ -107,6 +114,7 @@ export function GraderPage() {
     <GradingBoard
       chapterId={id}
       pages={query.data.pages}
+      header={header.data}
       search={search}
       onSearch={setSearch}
       onEndReached={loadMore}
@@ -117,15 +125,17 @@ export function GraderPage() {
 
 interface GradingBoardProps {
   chapterId: string;
-  /** The pages loaded so far; the first carries the chapter, the exercises and the header's counts. */
+  /** The pages loaded so far; the first carries the chapter and the exercises. */
   pages: readonly GradingTable[];
+  /** The header (`limit=0`): counts, progress, correctors; undefined until it arrives. */
+  header: GradingTable | undefined;
   search: string;
   onSearch: (value: string) => void;
   onEndReached: () => void;
   loadingMore: boolean;
 }
 
-function GradingBoard({ chapterId, pages, search, onSearch, onEndReached, loadingMore }: GradingBoardProps) {
+function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached, loadingMore }: GradingBoardProps) {
   const { roles } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -134,13 +144,11 @@ function GradingBoard({ chapterId, pages, search, onSearch, onEndReached, loadin
   // The server searched already; the same filter on the rows loaded narrows them at once while it answers.
   const deferredSearch = useDeferredValue(search);
   const shown = useMemo(() => filterRows(rows, deferredSearch), [rows, deferredSearch]);
-  const counts = useMemo(
-    () => table.page?.counts ?? countByExercise(rows, table.exercises.length),
-    [table.page?.counts, rows, table.exercises.length],
-  );
-  const overall = totalCounts(counts);
-  const pupils = table.page?.pupils ?? rows.length;
-  const matched = table.page?.matched ?? shown.length;
+  // The whole chapter's counts, from the header; the rows loaded would undercount.
+  const counts = header?.page?.counts;
+  const overall = counts ? totalCounts(counts) : undefined;
+  const pupils = header?.page?.pupils;
+  const matched = header?.page?.matched;
   const { chapter, exercises } = table;
 
   const unlabeled = useQuery({
@@ -234,9 +242,15 @@ function GradingBoard({ chapterId, pages, search, onSearch, onEndReached, loadin
               <Text span inherit lineClamp={3}>
                 {exercise.title}
               </Text>
-            <Text span size="xs" fw={400} display="block" aria-label={`${counts[i].graded} corrigées sur ${counts[i].answered} réponses`}>
-                {counts[i].graded} / {counts[i].answered}
-              </Text>
+              {counts ? (
+                <Text span size="xs" fw={400} display="block" aria-label={`${counts[i].graded} corrigées sur ${counts[i].answered} réponses`}>
+                  {counts[i].graded} / {counts[i].answered}
+                </Text>
+              ) : (
+                <Text span size="xs" fw={400} display="block">
+                  …
+                </Text>
+              )}
               {exercise.maxPoints !== undefined ? (
                 <Text span size="xs" fw={400} display="block">
                   sur {formatPoints(exercise.maxPoints)}
@@ -264,10 +278,10 @@ function GradingBoard({ chapterId, pages, search, onSearch, onEndReached, loadin
         />
         <Group gap="md">
           <Text aria-live="polite">
-            {matched}/{pupils} élèves
+            {matched ?? '…'}/{pupils ?? '…'} élèves
           </Text>
           <Text>
-            {overall.graded}/{overall.answered} copies corrigées
+            {overall ? `${overall.graded}/${overall.answered}` : '…'} copies corrigées
           </Text>
         </Group>
       </Group>
@@ -308,8 +322,8 @@ function GradingBoard({ chapterId, pages, search, onSearch, onEndReached, loadin
           auto.mutate();
         }}
       />
-      {table.progress && table.chapter.doubleGrading ? <ProgressCounts exercises={exercises} progress={table.progress} /> : null}
-      {table.correctors && table.correctors.length > 0 ? <CorrectorProgressLine correctors={table.correctors} /> : null}
+      {header?.progress && table.chapter.doubleGrading ? <ProgressCounts exercises={exercises} progress={header.progress} /> : null}
+      {header?.correctors && header.correctors.length > 0 ? <CorrectorProgressLine correctors={header.correctors} /> : null}
       {roles.isAdmin && table.chapter.doubleGrading ? <ArbitrationList chapterId={chapterId} /> : null}
       {roles.isAdmin ? <AssignmentsPanel chapterId={chapterId} /> : null}
       {/* Cells are plain links (cheap to render by the hundred while scrolling); one handler keeps
@@ -321,7 +335,7 @@ function GradingBoard({ chapterId, pages, search, onSearch, onEndReached, loadin
           rowKey={(r) => r.id}
           height={TABLE_HEIGHT}
           label={`Correction : ${chapter.title}`}
-          emptyText={pupils === 0 ? 'Aucun élève n’a encore répondu.' : 'Aucun élève ne correspond à la recherche.'}
+          emptyText={pupils === 0 || (pupils === undefined && !search) ? 'Aucun élève n’a encore répondu.' : 'Aucun élève ne correspond à la recherche.'}
           onEndReached={onEndReached}
           totalRows={deferredSearch === search ? matched : undefined}
         />
