@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { AuthContext } from '../../server/src/auth/context.js';
 
-/** The bench's own throw-away database on the given server (dropped and created again). */
-export const BENCH_DB = 'olympe_bench_grading';
+/** The bench's own throw-away database on the given server (dropped and created again); BENCH_DB names another, for two runs side by side. */
+export const BENCH_DB = process.env.BENCH_DB ?? 'olympe_bench_grading';
 export const SERVER_URL = process.env.BENCH_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export function benchUrl(): string {

@@ -4,6 +4,7 @@
  * app.inject (no network) and reports body sizes.
  *
  *   node --import tsx bench/grading/measure.ts          # PUPILS=10000 RUNS=10 by default
+ *   PAGED=1 node --import tsx bench/grading/measure.ts  # decision 83: pages against the whole table, interleaved
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -59,63 +60,98 @@ try {
     return body;
   }
 
-  await time(`GET /answer/table, no vacuum yet`, 'GET', `/api/answer/table/${bench.chapterId}`, member);
-  // What autovacuum does after the day's saves: the covering index then answers alone.
-  await database.db.execute(sql`VACUUM ANALYZE answers`);
-  const table = JSON.parse(await time(`GET /answer/table (${PUPILS} pupils)`, 'GET', `/api/answer/table/${bench.chapterId}`, member));
-  console.log(`  rows: ${Object.keys(table.users).length}, cells per row: ${table.exercises.length}`);
-  // The service alone (SQL + building the rows), without JSON serialisation and HTTP.
-  const serviceTimes: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await getGradingTable(database.db, BENCH_VIEWER, bench.chapterId);
-    serviceTimes.push(performance.now() - t);
-  }
-  console.log(`  getGradingTable alone (SQL + rows): median ${ms(median(serviceTimes))}`);
+  if (process.env.PAGED) {
+    // Decision 83: the paged route against the whole table, each measured once per round in turn so
+    // the machine's load hits them alike; the middle page starts after the pupil halfway in the order.
+    await database.db.execute(sql`VACUUM ANALYZE answers`);
+    const base = `/api/answer/table/${bench.chapterId}`;
+    const order = Object.keys(JSON.parse((await app.inject({ method: 'GET', url: base, headers: member })).body).users);
+    const middle = order[Math.floor(order.length / 2)];
+    const cases: Array<[string, string]> = [
+      ['whole table', base],
+      ['header, limit=0', `${base}?limit=0`],
+      ['first page, limit=200', `${base}?limit=200`],
+      ['middle page, limit=200', `${base}?limit=200&after=${middle}`],
+      ['middle page, limit=500', `${base}?limit=500&after=${middle}`],
+      ['header, limit=0, q=lefevre 12', `${base}?limit=0&q=lefevre%2012`],
+      ['first page, limit=200, q=lefevre 12', `${base}?limit=200&q=lefevre%2012`],
+    ];
+    const times = new Map<string, number[]>(cases.map(([label]) => [label, []]));
+    const sizes = new Map<string, number>();
+    for (let round = 0; round <= RUNS; round++) {
+      for (const [label, url] of cases) {
+        const start = performance.now();
+        const res = await app.inject({ method: 'GET', url, headers: member });
+        const elapsed = performance.now() - start;
+        if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        // Round 0 warms each shape up (plans, caches) and is not counted.
+        if (round > 0) times.get(label)!.push(elapsed);
+        sizes.set(label, Buffer.byteLength(res.body));
+      }
+    }
+    for (const [label] of cases) {
+      const xs = times.get(label)!;
+      console.log(`${label.padEnd(44)} median ${ms(median(xs)).padStart(7)}  min ${ms(Math.min(...xs)).padStart(7)}  max ${ms(Math.max(...xs)).padStart(7)}  body ${(sizes.get(label)! / 1024).toFixed(0)} KiB`);
+    }
+  } else {
+    await time(`GET /answer/table, no vacuum yet`, 'GET', `/api/answer/table/${bench.chapterId}`, member);
+    // What autovacuum does after the day's saves: the covering index then answers alone.
+    await database.db.execute(sql`VACUUM ANALYZE answers`);
+    const table = JSON.parse(await time(`GET /answer/table (${PUPILS} pupils)`, 'GET', `/api/answer/table/${bench.chapterId}`, member));
+    console.log(`  rows: ${Object.keys(table.users).length}, cells per row: ${table.exercises.length}`);
+    // The service alone (SQL + building the rows), without JSON serialisation and HTTP.
+    const serviceTimes: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t = performance.now();
+      await getGradingTable(database.db, BENCH_VIEWER, bench.chapterId);
+      serviceTimes.push(performance.now() - t);
+    }
+    console.log(`  getGradingTable alone (SQL + rows): median ${ms(median(serviceTimes))}`);
 
-  // A morning of grading: 5,000 copies graded (grade is in answers_current_idx, so each save is a new
-  // row version and clears its page's all-visible mark). The table is timed at once, then again once
-  // autovacuum has been through answers (migration 0014: after ~4,000 changes; the defaults wait for
-  // ~29,000). DEFAULT_AUTOVACUUM=1 resets the table to the defaults, for the comparison.
-  if (process.env.DEFAULT_AUTOVACUUM) await database.db.execute(sql`ALTER TABLE answers RESET (autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold, autovacuum_vacuum_insert_scale_factor, autovacuum_vacuum_insert_threshold, autovacuum_analyze_scale_factor)`);
-  await database.db.execute(sql`
-    UPDATE answers SET grade = '3', grader_id = ${bench.memberId}::uuid, grade_timestamp = now()
-    WHERE id IN (SELECT id FROM answers WHERE grade IS NULL AND withdrawn_at IS NULL AND seq = 2 ORDER BY md5(id::text) LIMIT 5000)`);
-  const vacuumed = async () =>
-    ((await database.db.execute(sql`SELECT coalesce(last_autovacuum, 'epoch') AS at FROM pg_stat_user_tables WHERE relname = 'answers'`)) as unknown as { rows: Array<{ at: string }> }).rows[0].at;
-  const before = String(await vacuumed());
-  await time('GET /answer/table, 5,000 grades later', 'GET', `/api/answer/table/${bench.chapterId}`, member);
-  const waitStart = performance.now();
-  // A server run with autovacuum off (a test server, say) would only make us wait.
-  const daemon = ((await database.db.execute(sql`SHOW autovacuum`)) as unknown as { rows: Array<{ autovacuum: string }> }).rows[0].autovacuum;
-  const waitMs = daemon === 'on' ? Number(process.env.WAIT_S ?? 180) * 1000 : 0;
-  if (daemon !== 'on') console.log('  autovacuum is off on this server: bench/grading/visibility.ts compares the two states');
-  while (String(await vacuumed()) === before && performance.now() - waitStart < waitMs) await new Promise((r) => setTimeout(r, 2000));
-  const autovacuumed = String(await vacuumed()) !== before;
-  console.log(`  autovacuum of answers ${autovacuumed ? `after ${ms(performance.now() - waitStart)}` : `not run within ${ms(waitMs)}`}`);
-  await time(`GET /answer/table, ${autovacuumed ? 'after autovacuum' : 'still not vacuumed'}`, 'GET', `/api/answer/table/${bench.chapterId}`, member);
+    // A morning of grading: 5,000 copies graded (grade is in answers_current_idx, so each save is a new
+    // row version and clears its page's all-visible mark). The table is timed at once, then again once
+    // autovacuum has been through answers (migration 0014: after ~4,000 changes; the defaults wait for
+    // ~29,000). DEFAULT_AUTOVACUUM=1 resets the table to the defaults, for the comparison.
+    if (process.env.DEFAULT_AUTOVACUUM) await database.db.execute(sql`ALTER TABLE answers RESET (autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold, autovacuum_vacuum_insert_scale_factor, autovacuum_vacuum_insert_threshold, autovacuum_analyze_scale_factor)`);
+    await database.db.execute(sql`
+      UPDATE answers SET grade = '3', grader_id = ${bench.memberId}::uuid, grade_timestamp = now()
+      WHERE id IN (SELECT id FROM answers WHERE grade IS NULL AND withdrawn_at IS NULL AND seq = 2 ORDER BY md5(id::text) LIMIT 5000)`);
+    const vacuumed = async () =>
+      ((await database.db.execute(sql`SELECT coalesce(last_autovacuum, 'epoch') AS at FROM pg_stat_user_tables WHERE relname = 'answers'`)) as unknown as { rows: Array<{ at: string }> }).rows[0].at;
+    const before = String(await vacuumed());
+    await time('GET /answer/table, 5,000 grades later', 'GET', `/api/answer/table/${bench.chapterId}`, member);
+    const waitStart = performance.now();
+    // A server run with autovacuum off (a test server, say) would only make us wait.
+    const daemon = ((await database.db.execute(sql`SHOW autovacuum`)) as unknown as { rows: Array<{ autovacuum: string }> }).rows[0].autovacuum;
+    const waitMs = daemon === 'on' ? Number(process.env.WAIT_S ?? 180) * 1000 : 0;
+    if (daemon !== 'on') console.log('  autovacuum is off on this server: bench/grading/visibility.ts compares the two states');
+    while (String(await vacuumed()) === before && performance.now() - waitStart < waitMs) await new Promise((r) => setTimeout(r, 2000));
+    const autovacuumed = String(await vacuumed()) !== before;
+    console.log(`  autovacuum of answers ${autovacuumed ? `after ${ms(performance.now() - waitStart)}` : `not run within ${ms(waitMs)}`}`);
+    await time(`GET /answer/table, ${autovacuumed ? 'after autovacuum' : 'still not vacuumed'}`, 'GET', `/api/answer/table/${bench.chapterId}`, member);
 
-  const pdfExercise = bench.exerciseIds[11];
-  await time('GET /answer/select (next copy, PDF exercise)', 'GET', `/api/answer/select/${pdfExercise}`, member);
-  await time('GET /answer/overview (graded copies)', 'GET', `/api/answer/overview/${bench.chapterId}`, member, 3);
-  const anyUser = Object.keys(table.users)[0];
-  const history = JSON.parse(await time('GET /answer/history', 'GET', `/api/answer/history/${anyUser}/${pdfExercise}`, member));
-  let version: string | null = history.result.grade_timestamp;
-  const saves: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/answer/grade/',
-      headers: member,
-      payload: { answerId: history.result.answerId, grade: String(i % 5), grade_comment: `Essai ${i}`, hidden: false, expectedGradeTimestamp: version },
-    });
-    saves.push(performance.now() - start);
-    version = JSON.parse(res.body).grade_timestamp;
+    const pdfExercise = bench.exerciseIds[11];
+    await time('GET /answer/select (next copy, PDF exercise)', 'GET', `/api/answer/select/${pdfExercise}`, member);
+    await time('GET /answer/overview (graded copies)', 'GET', `/api/answer/overview/${bench.chapterId}`, member, 3);
+    const anyUser = Object.keys(table.users)[0];
+    const history = JSON.parse(await time('GET /answer/history', 'GET', `/api/answer/history/${anyUser}/${pdfExercise}`, member));
+    let version: string | null = history.result.grade_timestamp;
+    const saves: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const start = performance.now();
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/answer/grade/',
+        headers: member,
+        payload: { answerId: history.result.answerId, grade: String(i % 5), grade_comment: `Essai ${i}`, hidden: false, expectedGradeTimestamp: version },
+      });
+      saves.push(performance.now() - start);
+      version = JSON.parse(res.body).grade_timestamp;
+    }
+    console.log(`${'POST /answer/grade (with audit)'.padEnd(44)} median ${ms(median(saves))}  max ${ms(Math.max(...saves))}`);
+    await time('POST /answer/auto (first run)', 'POST', `/api/answer/auto/${bench.chapterId}`, admin, 1);
+    await time('POST /answer/auto (again, nothing to change)', 'POST', `/api/answer/auto/${bench.chapterId}`, admin, 1);
   }
-  console.log(`${'POST /answer/grade (with audit)'.padEnd(44)} median ${ms(median(saves))}  max ${ms(Math.max(...saves))}`);
-  await time('POST /answer/auto (first run)', 'POST', `/api/answer/auto/${bench.chapterId}`, admin, 1);
-  await time('POST /answer/auto (again, nothing to change)', 'POST', `/api/answer/auto/${bench.chapterId}`, admin, 1);
   await app.close();
 } finally {
   await database.close();

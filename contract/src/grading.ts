@@ -78,6 +78,36 @@ export function normalizeGrade(input: string | number | null): string | null | u
 const instant = z.string();
 const person = personSchema;
 
+/** Issue 20, paged grading table: at most this many pupils per page (`limit`). */
+export const GRADING_PAGE_MAX = 500;
+export const GRADING_LIMIT_MESSAGE = `Taille de page invalide : un nombre entier de 0 à ${GRADING_PAGE_MAX} est attendu.`;
+export const GRADING_AFTER_MESSAGE = 'Curseur de page invalide : l’identifiant du dernier élève de la page précédente est attendu.';
+export const GRADING_UNKNOWN_AFTER_MESSAGE = 'Curseur de page inconnu : cet élève n’est plus dans le tableau, rechargez-le.';
+
+/**
+ * GET /answer/table/{id}?limit=&after=&q= (decision 83). Without `limit` the whole table, as before.
+ * With it, one page of pupils in the table's order; `after` is the id of the last pupil of the
+ * previous page (`page.next`), `q` keeps the pupils whose name (or pseudonym) holds every word.
+ * `limit=0` asks for the header alone (counts, progress, correctors), a request of its own so the
+ * first rows never wait for it.
+ */
+export const gradingTableQuerySchema = z
+  .object({
+    limit: z.coerce
+      .number({ error: GRADING_LIMIT_MESSAGE })
+      .int({ error: GRADING_LIMIT_MESSAGE })
+      .min(0, { error: GRADING_LIMIT_MESSAGE })
+      .max(GRADING_PAGE_MAX, { error: GRADING_LIMIT_MESSAGE })
+      .optional(),
+    after: z.uuid({ error: GRADING_AFTER_MESSAGE }).optional(),
+    q: z.string({ error: 'Recherche invalide.' }).max(200, { error: 'Recherche trop longue (200 caractères au plus).' }).optional(),
+  })
+  .refine((v) => v.limit !== undefined || (v.after === undefined && v.q === undefined), {
+    error: 'Les paramètres « after » et « q » demandent une taille de page (« limit »).',
+  })
+  .refine((v) => v.limit !== 0 || v.after === undefined, { error: 'L’en-tête du tableau (« limit=0 ») ne prend pas de curseur (« after »).' });
+export type GradingTableQuery = z.infer<typeof gradingTableQuerySchema>;
+
 /** GET /answer/table/{id}: the chapter, its answerable exercises in order, and the pupils keyed by id. */
 export const gradingTableSchema = z.object({
   chapter: z.object({
@@ -101,10 +131,25 @@ export const gradingTableSchema = z.object({
   ),
   /** Issue 20 (always sent): the sum of the exercises' maxPoints, for « total / maximum ». */
   maxTotal: z.number().optional(),
-  /** Issue 20 (always sent): per exercise, copies with 0, 1, 2 gradings and awaiting arbitration, in the order of `exercises`. */
+  /**
+   * Issue 20 (sent with the whole table and with the header of a paged one, `limit=0`, not with its pages):
+   * per exercise, copies with 0, 1, 2 gradings and awaiting arbitration, in the order of `exercises`.
+   */
   progress: z.array(exerciseProgressSchema).optional(),
-  /** Issue 20 (always sent): per corrector, copies graded and mean grade given. */
+  /** Issue 20 (sent like `progress`): per corrector, copies graded and mean grade given. */
   correctors: z.array(correctorProgressSchema).optional(),
+  /** Paged requests only (decision 83). */
+  page: z
+    .object({
+      /** The `after` of the next page; null on the last page. */
+      next: z.string().nullable(),
+      /** Header (`limit=0`) only: pupils in the whole table, and those the search `q` keeps. */
+      pupils: z.number().int().optional(),
+      matched: z.number().int().optional(),
+      /** Header only: per exercise, in the order of `exercises`, cells graded (a number or X) and answered (any but ' '). */
+      counts: z.array(z.object({ graded: z.number().int(), answered: z.number().int() })).optional(),
+    })
+    .optional(),
   users: z.record(
     z.string(),
     z.object({

@@ -23,6 +23,100 @@ const isCurrent = (a: string) =>
 /** A constant of the statement's own text (never user input): folded once by the planner. */
 const textLiteral = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
 
+/** An answer `a` is answered: something left once spaces are trimmed (btrim only when it starts with one). */
+const answeredSql = sql`a.answer <> '' AND (NOT starts_with(a.answer, ' ') OR btrim(a.answer) <> '')`;
+
+/** The packed cell `idx:value` of answer `a` (the rule of `cellValue`; see gradingTableQuery). */
+const packedCell = (idx: number) =>
+  sql`CASE WHEN a.grade <> '' THEN ${textLiteral(`${idx}:`)} || a.grade
+            WHEN ${answeredSql} THEN ${textLiteral(`${idx}:${CELL_UNGRADED}`)}
+            ELSE ${textLiteral(`${idx}:${CELL_NONE}`)} END`;
+
+/** Pupil `u` has a current answer to one of these exercises: a row of the whole table. */
+export const inGradingTable = (exerciseIds: readonly string[]) =>
+  sql`EXISTS (SELECT 1 FROM answers a WHERE a.user_id = u.id AND a.exercise_id = ANY(${uuidArray(exerciseIds)}) AND a.withdrawn_at IS NULL)`;
+
+/** Where a page starts (decision 83): after this pupil in name order, or after this pseudonym number. */
+export type PageStart = { kind: 'names'; lastName: string | null; firstName: string | null; id: string } | { kind: 'pseudonyms'; number: number } | null;
+
+/**
+ * Rows after (last, first, id) in the order `ORDER BY u.last_name, u.first_name, u.id` (NULLs last,
+ * PostgreSQL's default for ASC), written without row comparison so NULL names compare as that order does.
+ */
+function afterNames(start: { lastName: string | null; firstName: string | null; id: string }): SQL {
+  const afterFirst =
+    start.firstName === null
+      ? sql`(u.first_name IS NULL AND u.id > ${start.id}::uuid)`
+      : sql`(u.first_name > ${start.firstName} OR u.first_name IS NULL OR (u.first_name = ${start.firstName} AND u.id > ${start.id}::uuid))`;
+  return start.lastName === null
+    ? sql`(u.last_name IS NULL AND ${afterFirst})`
+    : sql`(u.last_name > ${start.lastName} OR u.last_name IS NULL OR (u.last_name = ${start.lastName} AND ${afterFirst}))`;
+}
+
+/** The pseudonym text of `ps.number`, lower case, as `pseudonymOf` writes it (« copie 0042 »). */
+const pseudonymText = sql`'copie ' || CASE WHEN ps.number >= 1000 THEN ps.number::text ELSE lpad(ps.number::text, 4, '0') END`;
+
+/** Accent- and case-insensitive « last first » like the web's search (normalizeText: NFD, marks dropped, lower case). */
+const normalizedNames = sql`regexp_replace(normalize(lower(coalesce(u.last_name, '') || ' ' || coalesce(u.first_name, '')), NFD), ${'[\u0300-\u036f]'}, '', 'g')`;
+
+/** Every word (already normalised) in the pupil's names, or in their pseudonym under anonymous correction; TRUE without words. */
+export function gradingSearch(words: readonly string[], anonymous: boolean): SQL {
+  if (words.length === 0) return sql`TRUE`;
+  const haystack = anonymous ? pseudonymText : normalizedNames;
+  return sql.join(
+    words.map((w) => sql`${haystack} LIKE ${`%${w.replace(/[\\%_]/g, '\\$&')}%`}`),
+    sql` AND `,
+  );
+}
+
+/**
+ * One page of the grading table (decision 83), in the whole table's order: by last name, first name
+ * and id, or, under anonymous correction, by pseudonym number (`anonymous`: joined to grading_pseudonyms
+ * as `ps`, which must hold every pupil of the table). The pupils are picked first (LIMIT), then each
+ * one's cells are looked up in answers_current_idx, one probe per exercise, packed as gradingTableQuery
+ * packs them.
+ */
+export function gradingPageQuery(opts: {
+  chapterId: string;
+  exerciseIds: readonly string[];
+  anonymous: boolean;
+  start: PageStart;
+  words: readonly string[];
+  limit: number;
+}): SQL {
+  const { chapterId, exerciseIds, anonymous, start, limit } = opts;
+  const cells = exerciseIds.map(
+    (id, idx) => sql`(SELECT ${packedCell(idx)} FROM answers a
+        WHERE a.exercise_id = ${id}::uuid AND a.user_id = p.id AND a.withdrawn_at IS NULL
+        ORDER BY a.seq DESC, a.created_at DESC LIMIT 1)`,
+  );
+  const after = start === null ? sql`TRUE` : start.kind === 'names' ? afterNames(start) : sql`ps.number > ${start.number}`;
+  const columns = sql`u.id, u.first_name, u.last_name, u.email, u.grade, u.gender, u.birth_date::text AS birth_date`;
+  const picked = anonymous
+    ? sql`SELECT ${columns}, ps.number FROM grading_pseudonyms ps JOIN users u ON u.id = ps.user_id
+          WHERE ps.chapter_id = ${chapterId}::uuid AND ${inGradingTable(exerciseIds)} AND ${gradingSearch(opts.words, true)} AND ${after}
+          ORDER BY ps.number LIMIT ${limit}`
+    : sql`SELECT ${columns}, NULL::int AS number FROM users u
+          WHERE ${inGradingTable(exerciseIds)} AND ${gradingSearch(opts.words, false)} AND ${after}
+          ORDER BY u.last_name, u.first_name, u.id LIMIT ${limit}`;
+  return sql`SELECT p.*, concat_ws(E'\x1f', ${sql.join(cells, sql`, `)}) AS cells
+    FROM (${picked}) p
+    ORDER BY ${anonymous ? sql`p.number` : sql`p.last_name, p.first_name, p.id`}`;
+}
+
+/** Per exercise (in order): current copies answered (cell other than ' ') and graded (a number or X), one index-only scan each. */
+export function gradingCountsQuery(exerciseIds: readonly string[]): SQL {
+  const branches = exerciseIds.map(
+    (id, idx) => sql`(
+        SELECT ${idx}::int AS idx, (count(*) FILTER (WHERE b.answered))::int AS answered, (count(*) FILTER (WHERE b.graded))::int AS graded
+        FROM (SELECT DISTINCT ON (a.user_id) a.grade <> '' AS graded, (a.grade <> '' OR (${answeredSql})) AS answered
+              FROM answers a
+              WHERE a.exercise_id = ${id}::uuid AND a.withdrawn_at IS NULL
+              ORDER BY a.user_id, a.seq DESC, a.created_at DESC) b)`,
+  );
+  return sql`SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) c ORDER BY idx`;
+}
+
 /**
  * The grading table's cells, one row per pupil with a current answer (grading/table.ts `TableRow`), run
  * with `enable_hashagg = off` in its transaction. Per exercise, DISTINCT ON keeps the current answer of
@@ -40,9 +134,7 @@ export function gradingTableQuery(exerciseIds: readonly string[]): SQL {
   const branches = exerciseIds.map(
     (id, idx) => sql`(
         SELECT DISTINCT ON (a.user_id) a.user_id,
-          CASE WHEN a.grade <> '' THEN ${textLiteral(`${idx}:`)} || a.grade
-            WHEN a.answer <> '' AND (NOT starts_with(a.answer, ' ') OR btrim(a.answer) <> '') THEN ${textLiteral(`${idx}:${CELL_UNGRADED}`)}
-            ELSE ${textLiteral(`${idx}:${CELL_NONE}`)} END AS cell
+          ${packedCell(idx)} AS cell
         FROM answers a
         WHERE a.exercise_id = ${id}::uuid AND a.withdrawn_at IS NULL
         ORDER BY a.user_id, a.seq DESC, a.created_at DESC)`,
@@ -129,21 +221,28 @@ export interface CurrentGradingsRow {
   grade: string | null;
   grades: Array<string | null>;
   arbitrated: boolean;
+  /** The copy's cell is not ' ' (graded, or something left once spaces are trimmed). */
+  answered: boolean;
 }
 
 /**
  * Per current answer of the given exercises that has gradings: the graders' grades (first and
  * second, in order), whether an admin arbitrated, and the answer's settled grade.
  */
-export function currentGradings(db: Tx, exerciseIds: readonly string[]): Promise<CurrentGradingsRow[]> {
-  if (exerciseIds.length === 0) return Promise.resolve([]);
+export function currentGradings(db: Tx, exerciseIds: readonly string[], userIds?: readonly string[]): Promise<CurrentGradingsRow[]> {
+  if (exerciseIds.length === 0 || userIds?.length === 0) return Promise.resolve([]);
+  // A page of the table (decision 83): only these pupils' answers, found by answers_user_exercise_idx.
+  const ofUsers = userIds
+    ? sql`AND g.answer_id IN (SELECT b.id FROM answers b WHERE b.user_id = ANY(${uuidArray(userIds)}) AND b.exercise_id = ANY(${uuidArray(exerciseIds)}))`
+    : sql``;
   return rows<CurrentGradingsRow>(
     db,
     sql`SELECT a.id AS answer_id, a.user_id, a.exercise_id, a.grade,
           coalesce(array_agg(g.grade ORDER BY g.created_at, g.id) FILTER (WHERE NOT g.arbitration), '{}') AS grades,
-          bool_or(g.arbitration) AS arbitrated
+          bool_or(g.arbitration) AS arbitrated,
+          coalesce(bool_or(a.grade <> '' OR (${answeredSql})), false) AS answered
         FROM gradings g CROSS JOIN LATERAL (SELECT a.* FROM answers a WHERE a.id = g.answer_id AND ${isCurrent('a')}) a
-        WHERE g.exercise_id = ANY(${uuidArray(exerciseIds)})
+        WHERE g.exercise_id = ANY(${uuidArray(exerciseIds)}) ${ofUsers}
         GROUP BY a.id, a.user_id, a.exercise_id, a.grade`,
   );
 }

@@ -8,6 +8,7 @@ import {
   gradeConflictSchema,
   gradeSavedSchema,
   gradeSaveSchema,
+  gradingTableQuerySchema,
   gradingTableSchema,
   overviewRowSchema,
   savedMessageSchema,
@@ -25,6 +26,7 @@ import {
   countUnlabeled,
   getAnswerHistory,
   getGradingTable,
+  getGradingTablePage,
   listArbitration,
   listOverview,
   saveGrade,
@@ -53,13 +55,18 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     {
       preHandler: member,
       // The schema documents the reply (OpenAPI); it is not used to serialise it, see below.
-      schema: { tags, params: chapterParams, response: { 200: gradingTableSchema } },
+      schema: { tags, params: chapterParams, querystring: gradingTableQuerySchema, response: { 200: gradingTableSchema } },
     },
     // 10,000 pupils × 12 cells (bench/grading): the table is built field by field from the query
     // (grading/table.ts), so it is not re-validated with zod (~15 ms); it leaves as bytes, which
     // Fastify and the HTTP layer pass along without encoding a 2.3 MB string again (~4 ms).
+    // With `limit`, one page of it (decision 83).
     async (request, reply) => {
-      const table = await getGradingTable(deps.db, authOf(request), request.params.id);
+      const { limit, after, q } = request.query;
+      const table =
+        limit === undefined
+          ? await getGradingTable(deps.db, authOf(request), request.params.id)
+          : await getGradingTablePage(deps.db, authOf(request), request.params.id, { limit, after, q });
       const body = Buffer.from(JSON.stringify(table));
       return reply.type('application/json; charset=utf-8').send(body as unknown as typeof table);
     },

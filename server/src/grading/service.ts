@@ -4,6 +4,9 @@ import {
   GRADE_CONFLICT_MESSAGE,
   GRADE_MESSAGE,
   GRADE_NEGATIVE_MESSAGE,
+  GRADING_UNKNOWN_AFTER_MESSAGE,
+  normalizeText,
+  pseudonymOf,
   gradeAboveMaxMessage,
   gradeFromItems,
   NEWER_ANSWER_MESSAGE,
@@ -40,16 +43,32 @@ import {
   chapterOptionsColumns,
   correctorProgress,
   currentGradings,
+  gradingCountsQuery,
+  gradingPageQuery,
+  gradingSearch,
   gradingTableQuery,
   gradingsOf,
+  inGradingTable,
   isoMs,
   keepOnlyGrading,
   pseudonymsFor,
   upsertGrading,
   type ChapterOptionsRow,
+  type CorrectorProgressRow,
+  type CurrentGradingsRow,
   type GradingRow,
+  type PageStart,
 } from './queries.js';
-import { anonymiseTableUsers, buildTableUsers, tableProgress, type TableRow } from './table.js';
+import {
+  anonymiseTableUser,
+  anonymiseTableUsers,
+  buildTableUsers,
+  cellsToData,
+  presentTableUser,
+  progressFromCounts,
+  tableProgress,
+  type TableRow,
+} from './table.js';
 
 /** A corrector who opened a copy holds it this long: "next copy" hands others a different one. */
 export const CLAIM_MINUTES = 10;
@@ -101,17 +120,7 @@ async function answerableExercises(db: Tx, chapterId: string) {
  * pseudonyms for chapters with those options. bench/grading: 10,000 × 12.
  */
 export async function getGradingTable(db: Db, auth: AuthContext, chapterId: string): Promise<GradingTable> {
-  // The chapter and its exercises in one round trip (a missing chapter: no row).
-  const [head] = await rows<ChapterOptionsRow & { exercises: Array<{ id: string; title: string; answer_format: string; max_points: number }> }>(
-    db,
-    sql`SELECT ${chapterOptionsColumns},
-          coalesce((SELECT json_agg(json_build_object('id', e.id, 'title', e.title, 'answer_format', e.answer_format, 'max_points', e.max_points)
-                                    ORDER BY e.position, e.created_at, e.id)
-                    FROM exercises e WHERE e.chapter_id = c.id AND e.answer_format <> 'none' AND e.deleted_at IS NULL), '[]') AS exercises
-        FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`,
-  );
-  if (!head) throw notFound(CHAPTER_NOT_FOUND);
-  const { exercises, ...chapter } = head;
+  const { exercises, chapter } = await loadTableHead(db, chapterId);
   const exerciseIds = exercises.map((e) => e.id);
   // The cells and the per-corrector lines do not depend on each other: on PostgreSQL they run on two
   // pooled connections at once (PGlite has one and runs them in turn).
@@ -128,22 +137,60 @@ export async function getGradingTable(db: Db, auth: AuthContext, chapterId: stri
   // Double correction: how many gradings each current copy has, and the copies awaiting an admin (cell ≠).
   const counts = new Map<string, number>();
   if (chapter.double_grading) {
-    const index = new Map(exerciseIds.map((id, i) => [id, i]));
-    for (const g of await currentGradings(db, exerciseIds)) {
-      const graded = g.grades.filter((x) => x !== null);
-      counts.set(`${g.user_id}:${g.exercise_id}`, graded.length);
-      const status = g.arbitrated ? 'arbitrated' : doubleStatus(graded.map((grade) => ({ grader_id: null, grade, arbitration: false })), chapter.grading_tolerance);
+    for (const g of doubleCopies(await currentGradings(db, exerciseIds), exerciseIds, chapter.grading_tolerance)) {
+      counts.set(`${g.user_id}:${g.exercise_id}`, g.gradings);
       const user = users[g.user_id];
-      if (status === 'arbitration' && g.grade === null && user) user.data[index.get(g.exercise_id)!] = CELL_ARBITRATION;
+      if (g.awaitsArbitration && user) user.data[g.exerciseIndex] = CELL_ARBITRATION;
     }
   }
   const progress = tableProgress(users, exerciseIds, chapter.double_grading ? counts : null);
-  const correctors = progressRows.map((c) => ({
+  if (seesPseudonyms(auth, chapter)) users = anonymiseTableUsers(users, await pseudonymsFor(db, chapterId, Object.keys(users)));
+  return { ...presentTableHead(chapter, exercises), progress, correctors: presentCorrectors(progressRows), users };
+}
+
+type TableExercise = { id: string; title: string; answer_format: string; max_points: number };
+
+/** The chapter and its answerable exercises in one round trip (a missing chapter: 404). */
+async function loadTableHead(db: Db, chapterId: string): Promise<{ chapter: ChapterOptionsRow; exercises: TableExercise[] }> {
+  const [head] = await rows<ChapterOptionsRow & { exercises: TableExercise[] }>(
+    db,
+    sql`SELECT ${chapterOptionsColumns},
+          coalesce((SELECT json_agg(json_build_object('id', e.id, 'title', e.title, 'answer_format', e.answer_format, 'max_points', e.max_points)
+                                    ORDER BY e.position, e.created_at, e.id)
+                    FROM exercises e WHERE e.chapter_id = c.id AND e.answer_format <> 'none' AND e.deleted_at IS NULL), '[]') AS exercises
+        FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`,
+  );
+  if (!head) throw notFound(CHAPTER_NOT_FOUND);
+  const { exercises, ...chapter } = head;
+  return { chapter, exercises };
+}
+
+/** Double correction: per current copy with gradings, its gradings given and whether it awaits an admin (cell « ≠ »). */
+function doubleCopies(found: readonly CurrentGradingsRow[], exerciseIds: readonly string[], tolerance: number) {
+  const index = new Map(exerciseIds.map((id, i) => [id, i]));
+  return found.map((g) => {
+    const graded = g.grades.filter((x) => x !== null);
+    const status = g.arbitrated ? 'arbitrated' : doubleStatus(graded.map((grade) => ({ grader_id: null, grade, arbitration: false })), tolerance);
+    return {
+      user_id: g.user_id,
+      exercise_id: g.exercise_id,
+      exerciseIndex: index.get(g.exercise_id)!,
+      answered: g.answered,
+      graded: g.grade !== null && g.grade !== '',
+      gradings: graded.length,
+      awaitsArbitration: status === 'arbitration' && g.grade === null,
+    };
+  });
+}
+
+const presentCorrectors = (progressRows: readonly CorrectorProgressRow[]): NonNullable<GradingTable['correctors']> =>
+  progressRows.map((c) => ({
     corrector: { _id: c.grader_id, firstName: c.first_name, lastName: c.last_name },
     copies: Number(c.copies),
     meanGrade: c.mean === null ? null : Math.round(Number(c.mean) * 100) / 100,
   }));
-  if (seesPseudonyms(auth, chapter)) users = anonymiseTableUsers(users, await pseudonymsFor(db, chapterId, Object.keys(users)));
+
+function presentTableHead(chapter: ChapterOptionsRow, exercises: readonly TableExercise[]): Pick<GradingTable, 'chapter' | 'exercises' | 'maxTotal'> {
   return {
     chapter: {
       _id: chapter.id,
@@ -156,9 +203,101 @@ export async function getGradingTable(db: Db, auth: AuthContext, chapterId: stri
     },
     exercises: exercises.map((e) => ({ _id: e.id, title: e.title, answerFormat: e.answer_format, maxPoints: e.max_points })),
     maxTotal: sumPoints(exercises.map((e) => e.max_points)),
+  };
+}
+
+/**
+ * GET /answer/table/{id}?limit=&after=&q= (decision 83): one page of the table, in the whole table's
+ * order (names, or pseudonym numbers for a corrector of an anonymous chapter), `page.next` the `after`
+ * of the next page. `limit=0` asks for what the header needs instead, computed without the cells of
+ * every pupil: the per-exercise counts and progress, the per-corrector lines, and how many pupils the
+ * table and the search hold (a request of its own: the first rows never wait for it).
+ */
+export async function getGradingTablePage(
+  db: Db,
+  auth: AuthContext,
+  chapterId: string,
+  params: { limit: number; after?: string; q?: string },
+): Promise<GradingTable> {
+  const { exercises, chapter } = await loadTableHead(db, chapterId);
+  const head = presentTableHead(chapter, exercises);
+  const exerciseIds = exercises.map((e) => e.id);
+  const anonymous = seesPseudonyms(auth, chapter);
+  const words = normalizeText(params.q ?? '').split(' ').filter(Boolean);
+  const header = params.limit === 0;
+  if (exercises.length === 0) {
+    if (params.after !== undefined) throw badRequest(GRADING_UNKNOWN_AFTER_MESSAGE);
+    return header
+      ? { ...head, progress: [], correctors: [], users: {}, page: { next: null, pupils: 0, matched: 0, counts: [] } }
+      : { ...head, users: {}, page: { next: null } };
+  }
+  // Pseudonyms are given to the whole table at once, as the whole table gives them (same numbers).
+  if (anonymous) {
+    const missing = await rows<{ id: string }>(
+      db,
+      sql`SELECT u.id FROM users u WHERE ${inGradingTable(exerciseIds)}
+          AND NOT EXISTS (SELECT 1 FROM grading_pseudonyms ps WHERE ps.chapter_id = ${chapterId}::uuid AND ps.user_id = u.id)`,
+    );
+    if (missing.length > 0) await pseudonymsFor(db, chapterId, missing.map((m) => m.id));
+  }
+  let start: PageStart = null;
+  if (params.after !== undefined) {
+    const [cursor] = anonymous
+      ? await rows<{ number: number }>(db, sql`SELECT number FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid AND user_id = ${params.after}::uuid`)
+      : await rows<{ last_name: string | null; first_name: string | null }>(db, sql`SELECT last_name, first_name FROM users WHERE id = ${params.after}::uuid`);
+    if (!cursor) throw badRequest(GRADING_UNKNOWN_AFTER_MESSAGE);
+    start =
+      'number' in cursor
+        ? { kind: 'pseudonyms', number: Number(cursor.number) }
+        : { kind: 'names', lastName: cursor.last_name, firstName: cursor.first_name, id: params.after };
+  }
+  if (header) {
+    const summary = await pageSummary(db, chapterId, exerciseIds, anonymous, words, chapter);
+    return { ...head, progress: summary.progress, correctors: summary.correctors, users: {}, page: { next: null, ...summary.page } };
+  }
+  const found = await rows<TableRow & { number: number | null }>(
+    db,
+    gradingPageQuery({ chapterId, exerciseIds, anonymous, start, words, limit: params.limit + 1 }),
+  );
+  const more = found.length > params.limit;
+  const shown = more ? found.slice(0, params.limit) : found;
+  const users: GradingTable['users'] = {};
+  for (const row of shown) {
+    const user = presentTableUser(row, cellsToData(row.cells, exercises.length));
+    users[row.id] = anonymous ? anonymiseTableUser(user, pseudonymOf(Number(row.number))) : user;
+  }
+  if (chapter.double_grading && shown.length > 0) {
+    const ids = shown.map((r) => r.id);
+    for (const g of doubleCopies(await currentGradings(db, exerciseIds, ids), exerciseIds, chapter.grading_tolerance)) {
+      if (g.awaitsArbitration && users[g.user_id]) users[g.user_id].data[g.exerciseIndex] = CELL_ARBITRATION;
+    }
+  }
+  return { ...head, users, page: { next: more ? shown[shown.length - 1].id : null } };
+}
+
+/** What the header of a paged table needs (`limit=0`, decision 83). */
+async function pageSummary(db: Db, chapterId: string, exerciseIds: readonly string[], anonymous: boolean, words: readonly string[], chapter: ChapterOptionsRow) {
+  const [counts, pupils, progressRows, graded] = await Promise.all([
+    rows<{ idx: number; answered: number; graded: number }>(db, gradingCountsQuery(exerciseIds)),
+    rows<{ pupils: number; matched: number }>(
+      db,
+      sql`SELECT count(*)::int AS pupils, (count(*) FILTER (WHERE ${gradingSearch(words, anonymous)}))::int AS matched
+          FROM users u ${anonymous ? sql`LEFT JOIN grading_pseudonyms ps ON ps.chapter_id = ${chapterId}::uuid AND ps.user_id = u.id` : sql``}
+          WHERE ${inGradingTable(exerciseIds)}`,
+    ),
+    correctorProgress(db, exerciseIds),
+    chapter.double_grading ? currentGradings(db, exerciseIds) : Promise.resolve(null),
+  ]);
+  const byIndex = exerciseIds.map((_, i) => counts.find((c) => Number(c.idx) === i) ?? { answered: 0, graded: 0 });
+  const { progress, counts: headerCounts } = progressFromCounts(
+    byIndex.map((c) => ({ answered: Number(c.answered), graded: Number(c.graded) })),
+    exerciseIds,
+    graded ? doubleCopies(graded, exerciseIds, chapter.grading_tolerance) : null,
+  );
+  return {
     progress,
-    correctors,
-    users,
+    correctors: presentCorrectors(progressRows),
+    page: { pupils: Number(pupils[0]?.pupils ?? 0), matched: Number(pupils[0]?.matched ?? 0), counts: headerCounts },
   };
 }
 

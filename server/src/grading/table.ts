@@ -73,13 +73,18 @@ export function presentTableUser(row: Omit<TableRow, 'cells'>, data: string[]): 
  * birth date, and the pupils are listed in pseudonym order (last-name order would hint at names).
  */
 export function anonymiseTableUsers(users: GradingTable['users'], pseudonyms: ReadonlyMap<string, string>): GradingTable['users'] {
-  const ids = Object.keys(users).sort((a, b) => (pseudonyms.get(a) ?? '').localeCompare(pseudonyms.get(b) ?? '') || a.localeCompare(b));
+  // Numeric order (« Copie 9999 » before « Copie 10000 »), the order of a paged table (decision 83).
+  const ids = Object.keys(users).sort(
+    (a, b) => (pseudonyms.get(a) ?? '').localeCompare(pseudonyms.get(b) ?? '', 'fr', { numeric: true }) || a.localeCompare(b),
+  );
   const out: GradingTable['users'] = {};
-  for (const id of ids) {
-    const pseudonym = pseudonyms.get(id) ?? 'Copie ????';
-    out[id] = { firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym, data: users[id].data };
-  }
+  for (const id of ids) out[id] = anonymiseTableUser(users[id], pseudonyms.get(id) ?? 'Copie ????');
   return out;
+}
+
+/** One pupil of the table as a corrector of an anonymous chapter sees them. */
+export function anonymiseTableUser(user: GradingTable['users'][string], pseudonym: string): GradingTable['users'][string] {
+  return { firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym, data: user.data };
 }
 
 /**
@@ -113,4 +118,55 @@ export function tableProgress(users: GradingTable['users'], exerciseIds: readonl
     graded2: graded[2][i],
     arbitration: arbitration[i],
   }));
+}
+
+/** One current copy with gradings, as the progress of a paged table reads it (double correction). */
+export interface GradedCopy {
+  exerciseIndex: number;
+  /** The copy's cell before arbitration: answered (not ' '), graded (a number or X). */
+  answered: boolean;
+  graded: boolean;
+  /** Gradings given (non-null grades). */
+  gradings: number;
+  /** Two grades too far apart and no final grade: the cell shows « ≠ ». */
+  awaitsArbitration: boolean;
+}
+
+/**
+ * `tableProgress` without the cells (decision 83, first page of a paged table): from each exercise's
+ * counts of answered and graded current copies, and, in double correction, the copies with gradings.
+ * Single correction: a graded cell is one grading. Double: a copy without gradings counts as settled when
+ * graded (automatic correction) and as 0 otherwise, as in `tableProgress`. Returns the progress and the
+ * header's counts, « ≠ » counted as answered and not graded.
+ */
+export function progressFromCounts(
+  counts: ReadonlyArray<{ answered: number; graded: number }>,
+  exerciseIds: readonly string[],
+  copies: readonly GradedCopy[] | null,
+): { progress: ExerciseProgress[]; counts: Array<{ graded: number; answered: number }> } {
+  const answered = counts.map((c) => c.answered);
+  const graded = counts.map((c) => c.graded);
+  const buckets = [counts.map((c) => c.answered - c.graded), counts.map(() => 0), counts.map((c) => (copies ? c.graded : 0))];
+  if (!copies) buckets[1] = [...graded];
+  const arbitration = counts.map(() => 0);
+  for (const c of copies ?? []) {
+    const i = c.exerciseIndex;
+    if (c.answered) buckets[c.graded ? 2 : 0][i]--;
+    if (c.awaitsArbitration) {
+      arbitration[i]++;
+      if (!c.answered) answered[i]++;
+    }
+    if (c.answered || c.awaitsArbitration) buckets[Math.min(2, c.gradings)][i]++;
+  }
+  return {
+    progress: exerciseIds.map((exercise, i) => ({
+      exercise,
+      answered: answered[i],
+      graded0: buckets[0][i],
+      graded1: buckets[1][i],
+      graded2: buckets[2][i],
+      arbitration: arbitration[i],
+    })),
+    counts: exerciseIds.map((_, i) => ({ graded: graded[i], answered: answered[i] })),
+  };
 }

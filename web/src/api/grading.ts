@@ -14,6 +14,9 @@ import { api, isApiError } from './client';
 
 export const gradingKeys = {
   table: (chapterId: string) => ['grading', 'table', chapterId] as const,
+  /** Under `table`: invalidating the table reloads its pages too. */
+  pages: (chapterId: string, q: string) => ['grading', 'table', chapterId, 'pages', q] as const,
+  header: (chapterId: string, q: string) => ['grading', 'table', chapterId, 'header', q] as const,
   unlabeled: (chapterId: string) => ['grading', 'unlabeled', chapterId] as const,
   history: (userId: string, exerciseId: string) => ['grading', 'history', userId, exerciseId] as const,
   overview: (chapterId: string) => ['grading', 'overview', chapterId] as const,
@@ -22,6 +25,23 @@ export const gradingKeys = {
 /** GET /answer/table/{id}: exercises in order and the pupils keyed by id. */
 export async function fetchGradingTable(chapterId: string): Promise<GradingTable> {
   const { data } = await api.get<GradingTable>(`/answer/table/${chapterId}`);
+  return data;
+}
+
+/** Pupils per page of the grading table (decision 83): a few screens of rows, ~50 KB. */
+export const GRADING_PAGE_SIZE = 200;
+
+/** GET /answer/table/{id}?limit=&after=&q= (decision 83): one page of pupils. */
+export async function fetchGradingPage(chapterId: string, params: { after: string | null; q: string }): Promise<GradingTable> {
+  const { data } = await api.get<GradingTable>(`/answer/table/${chapterId}`, {
+    params: { limit: GRADING_PAGE_SIZE, ...(params.after ? { after: params.after } : {}), ...(params.q ? { q: params.q } : {}) },
+  });
+  return data;
+}
+
+/** GET /answer/table/{id}?limit=0&q= (decision 83): the header alone (counts, progress, correctors, pupils), beside the pages. */
+export async function fetchGradingHeader(chapterId: string, q: string): Promise<GradingTable> {
+  const { data } = await api.get<GradingTable>(`/answer/table/${chapterId}`, { params: { limit: 0, ...(q ? { q } : {}) } });
   return data;
 }
 

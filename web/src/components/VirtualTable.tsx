@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Table, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
@@ -61,6 +61,13 @@ export interface VirtualTableProps<T> {
    * columns stays readable on a phone instead of squeezing some columns to nothing.
    */
   minWidth?: number;
+  /**
+   * Rows paged by the server (decision 83): called when the rows in view come within `overscan` rows of
+   * the last one loaded (the caller ignores it while a page is on its way or when none is left), and the
+   * full size for aria-rowcount when more rows than loaded exist.
+   */
+  onEndReached?: () => void;
+  totalRows?: number;
 }
 
 export const OVERSCAN = 20;
@@ -110,6 +117,8 @@ export function VirtualTable<T>({
   emptyText,
   overscan = OVERSCAN,
   minWidth,
+  onEndReached,
+  totalRows,
 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [sort, setSort] = useState<SortState | undefined>(initialSort);
@@ -133,6 +142,10 @@ export function VirtualTable<T>({
       }),
   });
   const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length > 0 ? items[items.length - 1].index : -1;
+  useEffect(() => {
+    if (onEndReached && sorted.length > 0 && lastIndex >= sorted.length - 1 - overscan) onEndReached();
+  }, [onEndReached, lastIndex, sorted.length, overscan]);
   const paddingTop = items.length > 0 ? items[0].start : 0;
   const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
 
@@ -157,7 +170,7 @@ export function VirtualTable<T>({
         striped
         highlightOnHover
         aria-label={label}
-        aria-rowcount={sorted.length + 1}
+        aria-rowcount={Math.max(sorted.length, totalRows ?? 0) + 1}
         style={{ tableLayout: 'fixed', width: '100%', minWidth }}
       >
         <Table.Thead style={{ zIndex: 1 }}>

@@ -8,6 +8,8 @@ import { renderWithProviders } from '../../test/render';
 import { autoCorrectionMessage, GraderPage } from './grader-page';
 
 const api = vi.hoisted(() => ({
+  fetchGradingHeader: vi.fn(),
+  fetchGradingPage: vi.fn(),
   fetchGradingTable: vi.fn(),
   fetchUnlabeledCount: vi.fn(),
   runAutoCorrection: vi.fn(),
@@ -15,7 +17,7 @@ const api = vi.hoisted(() => ({
 }));
 vi.mock('../../api/grading', () => ({
   ...api,
-  gradingKeys: { table: (id: string) => ['t', id], unlabeled: (id: string) => ['u', id] },
+  gradingKeys: { table: (id: string) => ['t', id], pages: (id: string, q: string) => ['t', id, 'p', q], header: (id: string, q: string) => ['t', id, 'h', q], unlabeled: (id: string) => ['u', id] },
 }));
 const results = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../api/results', () => ({
@@ -28,11 +30,23 @@ const TABLE: GradingTable = {
     { _id: 'e1', title: 'Somme', answerFormat: 'numeric' },
     { _id: 'e2', title: 'Preuve', answerFormat: 'pdf' },
   ],
+  // The server's order (decision 83): the page keeps it.
   users: {
-    u1: { firstName: 'Zoé', lastName: 'Martin', email: 'z@x.fr', grade: '2nde', gender: 'female', birthDate: null, data: ['3', '?'] },
     u2: { firstName: 'Hugo', lastName: 'Élie', email: 'h@x.fr', grade: '2nde', gender: 'male', birthDate: null, data: ['X', ' '] },
+    u1: { firstName: 'Zoé', lastName: 'Martin', email: 'z@x.fr', grade: '2nde', gender: 'female', birthDate: null, data: ['3', '?'] },
+  },
+  page: {
+    next: null,
+    pupils: 2,
+    matched: 2,
+    counts: [
+      { graded: 2, answered: 2 },
+      { graded: 0, answered: 1 },
+    ],
   },
 };
+/** What the server answers to the search « elie ». */
+const ELIE: GradingTable = { ...TABLE, users: { u2: TABLE.users.u2 }, page: { ...TABLE.page!, matched: 1 } };
 
 function setup(isAdmin: boolean) {
   renderWithProviders(
@@ -49,20 +63,22 @@ describe('GraderPage', () => {
   beforeEach(() => {
     Object.values(api).forEach((fn) => fn.mockReset());
     api.fetchGradingTable.mockResolvedValue(TABLE);
+    api.fetchGradingPage.mockImplementation(async (_id: string, params: { q: string }) => (params.q ? ELIE : TABLE));
+    api.fetchGradingHeader.mockImplementation(async (_id: string, q: string) => (q ? ELIE : TABLE));
     api.fetchUnlabeledCount.mockResolvedValue(4);
   });
 
-  it('shows the title, counters, sorting and review links, rows by last name and coloured cells', async () => {
+  it('shows the title, counters, sorting and review links, rows in the server’s order and coloured cells', async () => {
     setup(false);
     expect(await screen.findByRole('heading', { name: 'Correction : Demi-finale' })).toBeTruthy();
     expect(await screen.findByRole('link', { name: 'Triage : 4 fichiers' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Revue' }).getAttribute('href')).toBe('/overview/c1');
-    expect(screen.getByText('2/2 élèves')).toBeTruthy();
+    expect(await screen.findByText('2/2 élèves')).toBeTruthy();
     expect(screen.getByText('2/3 copies corrigées')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Exporter en CSV/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /Correction automatique/ })).toBeNull();
     const rows = within(screen.getByRole('table')).getAllByRole('row');
-    // Header, then Élie before Martin (accent-insensitive sort).
+    // Header, then the rows as the server sent them.
     expect(rows[1].textContent).toContain('Élie');
     expect(rows[2].textContent).toContain('Martin');
     const cell = screen.getByRole('link', { name: 'Zoé Martin, Somme : note 3' });
@@ -75,8 +91,12 @@ describe('GraderPage', () => {
   it('filters by name without accents and opens the next copy from a header', async () => {
     api.selectNextAnswer.mockResolvedValue({ url: 'u1/e2' });
     setup(true);
-    fireEvent.change(await screen.findByLabelText('Rechercher par nom ou prénom'), { target: { value: 'elie' } });
+    fireEvent.change(await screen.findByLabelText('Rechercher par nom ou prénom'), { target: { value: 'Élie' } });
+    // The rows loaded narrow at once; the server's answer (searched there) brings the count.
+    await waitFor(() => expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(2));
     await waitFor(() => expect(screen.getByText('1/2 élèves')).toBeTruthy());
+    expect(api.fetchGradingPage).toHaveBeenCalledWith('c1', { after: null, q: 'elie' });
+    expect(api.fetchGradingHeader).toHaveBeenCalledWith('c1', 'elie');
     expect(screen.getByRole('button', { name: /Exporter en CSV/ })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Corriger la copie suivante : Preuve' }));
     expect(await screen.findByText('Page historique')).toBeTruthy();
@@ -100,7 +120,26 @@ describe('GraderPage', () => {
 
     fireEvent.click(screen.getByRole('button', { name: /Correction automatique/ }));
     fireEvent.click(await screen.findByRole('button', { name: 'Lancer la correction' }));
-    await waitFor(() => expect(api.fetchGradingTable).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(api.fetchGradingPage).toHaveBeenCalledTimes(2));
     expect(api.runAutoCorrection).toHaveBeenCalledWith('c1');
+  });
+
+  it('loads the next page when the rows in view reach the end of those loaded', async () => {
+    const first: GradingTable = { ...TABLE, page: { next: 'u1' } };
+    api.fetchGradingHeader.mockResolvedValue({ ...TABLE, users: {}, page: { ...TABLE.page!, pupils: 3, matched: 3 } });
+    const second: GradingTable = {
+      ...TABLE,
+      progress: undefined,
+      users: { u3: { firstName: 'Ada', lastName: 'Noether', email: 'a@x.fr', grade: null, gender: null, birthDate: null, data: ['?', ' '] } },
+      page: { next: null },
+    };
+    api.fetchGradingPage.mockImplementation(async (_id: string, params: { after: string | null }) => (params.after === 'u1' ? second : first));
+    setup(false);
+    expect(await screen.findByRole('link', { name: 'Ada Noether, Somme : à corriger' })).toBeTruthy();
+    expect(api.fetchGradingPage).toHaveBeenCalledWith('c1', { after: 'u1', q: '' });
+    expect(api.fetchGradingPage).toHaveBeenCalledTimes(2);
+    expect(screen.getByText('3/3 élèves')).toBeTruthy();
+    // The header's counts are the whole chapter's (its own request), not those of the rows loaded.
+    expect(screen.getByText('2/3 copies corrigées')).toBeTruthy();
   });
 });

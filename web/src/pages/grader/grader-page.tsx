@@ -1,10 +1,13 @@
 import { useCallback, useDeferredValue, useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
-import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconDownload, IconRobot, IconSearch } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate, useParams } from 'react-router';
-import { formatGrade, formatPoints, type GradingTable } from '@olympe/contract';
+import { formatGrade, formatPoints, normalizeText, type GradingTable } from '@olympe/contract';
 import {
+  fetchGradingHeader,
+  fetchGradingPage,
   fetchGradingTable,
   fetchUnlabeledCount,
   gradingKeys,
@@ -19,7 +22,6 @@ import { downloadChapterGradesXlsx } from '../../api/results';
 import { useSession } from '../../session/session-context';
 import {
   buildRows,
-  countByExercise,
   filterRows,
   gradingCellKind,
   resultsCsvRows,
@@ -34,10 +36,8 @@ import { ArbitrationList, AssignmentsPanel, CorrectorProgressLine, ProgressCount
 
 /** docs/product.md#spec-9: grading table height is the window height minus 200 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
-// Stable functions: the table caches sort keys per function.
+// Stable function: sortRows caches sort keys per function (the CSV export sorts by last name).
 const byLastName = (r: GradingRow) => r.lastName;
-const byFirstName = (r: GradingRow) => r.firstName;
-const byTotal = (r: GradingRow) => r.total;
 
 /** Cell colours with readable contrast (axe): light backgrounds, dark text. */
 const CELL_STYLES: Record<string, CSSProperties> = {
@@ -63,10 +63,37 @@ export function autoCorrectionMessage(count: number): string {
   return `${countOf(count, 'copie')} ${count > 1 ? 'seront notées' : 'sera notée'} (réponses numériques ; les notes données par un correcteur ne changent pas).`;
 }
 
-/** docs/product.md#spec-2 "Correction : {title}" (/grader/{id}). */
+/** The search asks the server once typing pauses this long. */
+const SEARCH_DEBOUNCE_MS = 250;
+
+/**
+ * docs/product.md#spec-2 "Correction : {title}" (/grader/{id}). The table is paged by the server
+ * (decision 83): pages of GRADING_PAGE_SIZE pupils load as it scrolls, the search runs on the server,
+ * and the header's counts come from a request of their own, beside the first page.
+ */
 export function GraderPage() {
   const { id = '' } = useParams();
-  const query = useQuery({ queryKey: gradingKeys.table(id), queryFn: () => fetchGradingTable(id), enabled: !!id });
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(normalizeText(search), SEARCH_DEBOUNCE_MS);
+  const query = useInfiniteQuery({
+    queryKey: gradingKeys.pages(id, q),
+    queryFn: ({ pageParam }) => fetchGradingPage(id, { after: pageParam, q }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.page?.next ?? undefined,
+    // A new search keeps the rows in view until its first page arrives.
+    placeholderData: keepPreviousData,
+    enabled: !!id,
+  });
+  const header = useQuery({
+    queryKey: gradingKeys.header(id, q),
+    queryFn: () => fetchGradingHeader(id, q),
+    placeholderData: keepPreviousData,
+    enabled: !!id,
+  });
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   if (query.isPending) {
     return (
       <Stack>
@@ -85,20 +112,45 @@ export function GraderPage() {
       </Stack>
     );
   }
-  return <GradingBoard chapterId={id} table={query.data} />;
+  return (
+    <GradingBoard
+      chapterId={id}
+      pages={query.data.pages}
+      header={header.data}
+      search={search}
+      onSearch={setSearch}
+      onEndReached={loadMore}
+      loadingMore={isFetchingNextPage}
+    />
+  );
 }
 
-function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingTable }) {
+interface GradingBoardProps {
+  chapterId: string;
+  /** The pages loaded so far; the first carries the chapter and the exercises. */
+  pages: readonly GradingTable[];
+  /** The header (`limit=0`): counts, progress, correctors; undefined until it arrives. */
+  header: GradingTable | undefined;
+  search: string;
+  onSearch: (value: string) => void;
+  onEndReached: () => void;
+  loadingMore: boolean;
+}
+
+function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached, loadingMore }: GradingBoardProps) {
   const { roles } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
-  // Typing stays responsive over 10,000 rows: the table follows the deferred value.
+  const table = pages[0];
+  const rows = useMemo(() => pages.flatMap((page) => buildRows(page)), [pages]);
+  // The server searched already; the same filter on the rows loaded narrows them at once while it answers.
   const deferredSearch = useDeferredValue(search);
-  const rows = useMemo(() => buildRows(table), [table]);
   const shown = useMemo(() => filterRows(rows, deferredSearch), [rows, deferredSearch]);
-  const counts = useMemo(() => countByExercise(rows, table.exercises.length), [rows, table.exercises.length]);
-  const overall = totalCounts(counts);
+  // The whole chapter's counts, from the header; the rows loaded would undercount.
+  const counts = header?.page?.counts;
+  const overall = counts ? totalCounts(counts) : undefined;
+  const pupils = header?.page?.pupils;
+  const matched = header?.page?.matched;
   const { chapter, exercises } = table;
 
   const unlabeled = useQuery({
@@ -140,21 +192,39 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
     navigate(link.getAttribute('href')!);
   }
 
-  function exportCsv() {
-    downloadCsv(resultsFileName(chapter.title), resultsCsvRows(sortRows(rows, byLastName, 'asc'), exercises, table.maxTotal));
+  // The export needs every pupil: the whole table, asked for on click.
+  const [exporting, setExporting] = useState(false);
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const whole = await queryClient.fetchQuery({ queryKey: gradingKeys.table(chapterId), queryFn: () => fetchGradingTable(chapterId), staleTime: 0 });
+      downloadCsv(resultsFileName(whole.chapter.title), resultsCsvRows(sortRows(buildRows(whole), byLastName, 'asc'), whole.exercises, whole.maxTotal));
+    } catch (error) {
+      console.error(error);
+    } finally {
+      setExporting(false);
+    }
   }
 
   const columns = useMemo<VirtualColumn<GradingRow>[]>(
     () => [
-      { key: 'lastName', header: 'Nom', cell: (r) => r.lastName, sortValue: byLastName, width: 180, fullText: (r) => r.lastName ?? '' },
-      { key: 'firstName', header: 'Prénom', cell: (r) => r.firstName, sortValue: byFirstName, width: 150, fullText: (r) => r.firstName ?? '' },
+      // The rows come in the server's order (decision 83): the columns are not sorted by a click.
+      { key: 'lastName', header: 'Nom', cell: (r) => r.lastName, width: 180, fullText: (r) => r.lastName ?? '' },
+      { key: 'firstName', header: 'Prénom', cell: (r) => r.firstName, width: 150, fullText: (r) => r.firstName ?? '' },
       {
         key: 'total',
         // Issue 20: totals read against the maximum (« TOT » on 12).
-        header: table.maxTotal !== undefined ? `TOT / ${formatPoints(table.maxTotal)}` : 'TOT',
-        sortLabel: table.maxTotal !== undefined ? `TOT sur ${formatPoints(table.maxTotal)}` : undefined,
+        header:
+          table.maxTotal !== undefined ? (
+            // Read « TOT sur 12 », shown « TOT / 12 ».
+            <>
+              TOT <span aria-hidden="true">/</span>
+              <VisuallyHidden>sur</VisuallyHidden> {formatPoints(table.maxTotal)}
+            </>
+          ) : (
+            'TOT'
+          ),
         cell: (r) => formatPoints(r.total),
-        sortValue: byTotal,
         width: 90,
         align: 'center',
       },
@@ -174,9 +244,15 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
               <Text span inherit lineClamp={3}>
                 {exercise.title}
               </Text>
-            <Text span size="xs" fw={400} display="block" aria-label={`${counts[i].graded} corrigées sur ${counts[i].answered} réponses`}>
-                {counts[i].graded} / {counts[i].answered}
-              </Text>
+              {counts ? (
+                <Text span size="xs" fw={400} display="block" aria-label={`${counts[i].graded} corrigées sur ${counts[i].answered} réponses`}>
+                  {counts[i].graded} / {counts[i].answered}
+                </Text>
+              ) : (
+                <Text span size="xs" fw={400} display="block">
+                  …
+                </Text>
+              )}
               {exercise.maxPoints !== undefined ? (
                 <Text span size="xs" fw={400} display="block">
                   sur {formatPoints(exercise.maxPoints)}
@@ -199,15 +275,15 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
           label="Rechercher par nom ou prénom"
           leftSection={<IconSearch size={16} aria-hidden="true" />}
           value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
+          onChange={(e) => onSearch(e.currentTarget.value)}
           w={320}
         />
         <Group gap="md">
           <Text aria-live="polite">
-            {shown.length}/{rows.length} élèves
+            {matched ?? '…'}/{pupils ?? '…'} élèves
           </Text>
           <Text>
-            {overall.graded}/{overall.answered} copies corrigées
+            {overall ? `${overall.graded}/${overall.answered}` : '…'} copies corrigées
           </Text>
         </Group>
       </Group>
@@ -222,7 +298,7 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
         </Anchor>
         {roles.isAdmin && (
           <>
-            <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={exportCsv}>
+            <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} loading={exporting} onClick={exportCsv}>
               Exporter en CSV
             </Button>
             <DownloadButton label="Exporter en XLSX" run={() => downloadChapterGradesXlsx(chapterId, chapter.title)} />
@@ -249,8 +325,8 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
           auto.mutate();
         }}
       />
-      {table.progress && table.chapter.doubleGrading ? <ProgressCounts exercises={exercises} progress={table.progress} /> : null}
-      {table.correctors && table.correctors.length > 0 ? <CorrectorProgressLine correctors={table.correctors} /> : null}
+      {header?.progress && table.chapter.doubleGrading ? <ProgressCounts exercises={exercises} progress={header.progress} /> : null}
+      {header?.correctors && header.correctors.length > 0 ? <CorrectorProgressLine correctors={header.correctors} /> : null}
       {roles.isAdmin && table.chapter.doubleGrading ? <ArbitrationList chapterId={chapterId} /> : null}
       {roles.isAdmin ? <AssignmentsPanel chapterId={chapterId} /> : null}
       {/* Cells are plain links (cheap to render by the hundred while scrolling); one handler keeps
@@ -262,10 +338,16 @@ function GradingBoard({ chapterId, table }: { chapterId: string; table: GradingT
           rowKey={(r) => r.id}
           height={TABLE_HEIGHT}
           label={`Correction : ${chapter.title}`}
-          initialSort={{ key: 'lastName', direction: 'asc' }}
-          emptyText={rows.length === 0 ? 'Aucun élève n’a encore répondu.' : 'Aucun élève ne correspond à la recherche.'}
+          emptyText={pupils === 0 || (pupils === undefined && !search) ? 'Aucun élève n’a encore répondu.' : 'Aucun élève ne correspond à la recherche.'}
+          onEndReached={onEndReached}
+          totalRows={deferredSearch === search ? matched : undefined}
         />
       </div>
+      {loadingMore ? (
+        <Text size="sm" c="dimmed" role="status">
+          Chargement des élèves suivants…
+        </Text>
+      ) : null}
     </Stack>
   );
 }
