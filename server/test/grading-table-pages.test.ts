@@ -117,6 +117,11 @@ describe('GET /answer/table/{id}?limit=: pages', () => {
     const whole = (await get(`/api/answer/table/${chapterId}`, member)).body as GradingTable;
     expect(whole.page).toBeUndefined();
     expect(Object.keys(whole.users)).toHaveLength(12);
+    // French order whatever the database's collation: accents folded (« Émile » before « Zola »), case ignored
+    // (« de Gaulle » among the D), a missing name first.
+    const order = Object.values(whole.users).map((u) => [normalizeText(u.lastName ?? ''), u.firstName]);
+    expect(order.map(([last]) => last)).toEqual(['', '', 'abel', 'de gaulle', 'emile', ...Array(6).fill('martin'), 'zola']);
+    expect(order.slice(5, 7).map(([, first]) => first)).toEqual([null, 'Anne']);
     for (const limit of [1, 2, 3, 5, 12, 500]) {
       const { users, first } = await walk(chapterId, member, limit);
       expect(Object.keys(users), `limit ${limit}`).toEqual(Object.keys(whole.users));

@@ -37,20 +37,23 @@ export const inGradingTable = (exerciseIds: readonly string[]) =>
   sql`EXISTS (SELECT 1 FROM answers a WHERE a.user_id = u.id AND a.exercise_id = ANY(${uuidArray(exerciseIds)}) AND a.withdrawn_at IS NULL)`;
 
 /** Where a page starts (decision 83): after this pupil in name order, or after this pseudonym number. */
-export type PageStart = { kind: 'names'; lastName: string | null; firstName: string | null; id: string } | { kind: 'pseudonyms'; number: number } | null;
+export type PageStart = { kind: 'names'; id: string } | { kind: 'pseudonyms'; number: number } | null;
+
+/** Accented letters folded to their base letter, upper and lower case (`translate` maps one character to one). */
+const FOLD_FROM = 'ÀÁÂÃÄÅĀÇĆČÈÉÊËĒĖĘÌÍÎÏĪÑŃÒÓÔÕÖØŌÙÚÛÜŪÝŸŽŠŚàáâãäåāçćčèéêëēėęìíîïīñńòóôõöøōùúûüūýÿžšś';
+const FOLD_TO = 'aaaaaaaccceeeeeeeiiiiinnooooooouuuuuyyzssaaaaaaaccceeeeeeeiiiiinnooooooouuuuuyyzss';
 
 /**
- * Rows after (last, first, id) in the order `ORDER BY u.last_name, u.first_name, u.id` (NULLs last,
- * PostgreSQL's default for ASC), written without row comparison so NULL names compare as that order does.
+ * A name's sort key: accents folded, lower case, compared byte by byte — so « Émile » sorts with « Emma », before
+ * « Zola », on PGlite as on any PostgreSQL whatever its collation (a missing name sorts first).
  */
-function afterNames(start: { lastName: string | null; firstName: string | null; id: string }): SQL {
-  const afterFirst =
-    start.firstName === null
-      ? sql`(u.first_name IS NULL AND u.id > ${start.id}::uuid)`
-      : sql`(u.first_name > ${start.firstName} OR u.first_name IS NULL OR (u.first_name = ${start.firstName} AND u.id > ${start.id}::uuid))`;
-  return start.lastName === null
-    ? sql`(u.last_name IS NULL AND ${afterFirst})`
-    : sql`(u.last_name > ${start.lastName} OR u.last_name IS NULL OR (u.last_name = ${start.lastName} AND ${afterFirst}))`;
+const nameKey = (column: SQL) => sql`lower(translate(coalesce(${column}, ''), ${FOLD_FROM}, ${FOLD_TO})) COLLATE "C"`;
+const lastKey = nameKey(sql`u.last_name`);
+const firstKey = nameKey(sql`u.first_name`);
+
+/** Rows after this pupil in the order of the page query (name keys, then id). */
+function afterNames(id: string): SQL {
+  return sql`(${lastKey}, ${firstKey}, u.id) > (SELECT ${lastKey}, ${firstKey}, u.id FROM users u WHERE u.id = ${id}::uuid)`;
 }
 
 /** The pseudonym text of `ps.number`, lower case, as `pseudonymOf` writes it (« copie 0042 »). */
@@ -90,18 +93,18 @@ export function gradingPageQuery(opts: {
         WHERE a.exercise_id = ${id}::uuid AND a.user_id = p.id AND a.withdrawn_at IS NULL
         ORDER BY a.seq DESC, a.created_at DESC LIMIT 1)`,
   );
-  const after = start === null ? sql`TRUE` : start.kind === 'names' ? afterNames(start) : sql`ps.number > ${start.number}`;
+  const after = start === null ? sql`TRUE` : start.kind === 'names' ? afterNames(start.id) : sql`ps.number > ${start.number}`;
   const columns = sql`u.id, u.first_name, u.last_name, u.email, u.grade, u.gender, u.birth_date::text AS birth_date`;
   const picked = anonymous
     ? sql`SELECT ${columns}, ps.number FROM grading_pseudonyms ps JOIN users u ON u.id = ps.user_id
           WHERE ps.chapter_id = ${chapterId}::uuid AND ${inGradingTable(exerciseIds)} AND ${gradingSearch(opts.words, true)} AND ${after}
           ORDER BY ps.number LIMIT ${limit}`
-    : sql`SELECT ${columns}, NULL::int AS number FROM users u
+    : sql`SELECT ${columns}, NULL::int AS number, ${lastKey} AS last_key, ${firstKey} AS first_key FROM users u
           WHERE ${inGradingTable(exerciseIds)} AND ${gradingSearch(opts.words, false)} AND ${after}
-          ORDER BY u.last_name, u.first_name, u.id LIMIT ${limit}`;
+          ORDER BY last_key, first_key, u.id LIMIT ${limit}`;
   return sql`SELECT p.*, concat_ws(E'\x1f', ${sql.join(cells, sql`, `)}) AS cells
     FROM (${picked}) p
-    ORDER BY ${anonymous ? sql`p.number` : sql`p.last_name, p.first_name, p.id`}`;
+    ORDER BY ${anonymous ? sql`p.number` : sql`p.last_key, p.first_key, p.id`}`;
 }
 
 /** Per exercise (in order): current copies answered (cell other than ' ') and graded (a number or X), one index-only scan each. */
@@ -147,7 +150,7 @@ export function gradingTableQuery(exerciseIds: readonly string[]): SQL {
         )
         SELECT u.id, u.first_name, u.last_name, u.email, u.grade, u.gender, u.birth_date::text AS birth_date, agg.cells
         FROM agg JOIN users u ON u.id = agg.user_id
-        ORDER BY u.last_name, u.first_name, u.id`;
+        ORDER BY ${lastKey}, ${firstKey}, u.id`;
 }
 
 export interface ChapterOptionsRow {

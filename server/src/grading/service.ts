@@ -244,12 +244,12 @@ export async function getGradingTablePage(
   if (params.after !== undefined) {
     const [cursor] = anonymous
       ? await rows<{ number: number }>(db, sql`SELECT number FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid AND user_id = ${params.after}::uuid`)
-      : await rows<{ last_name: string | null; first_name: string | null }>(db, sql`SELECT last_name, first_name FROM users WHERE id = ${params.after}::uuid`);
+      : await rows<{ id: string }>(db, sql`SELECT id FROM users WHERE id = ${params.after}::uuid`);
     if (!cursor) throw badRequest(GRADING_UNKNOWN_AFTER_MESSAGE);
     start =
       'number' in cursor
         ? { kind: 'pseudonyms', number: Number(cursor.number) }
-        : { kind: 'names', lastName: cursor.last_name, firstName: cursor.first_name, id: params.after };
+        : { kind: 'names', id: params.after };
   }
   if (header) {
     const summary = await pageSummary(db, chapterId, exerciseIds, anonymous, words, chapter);
