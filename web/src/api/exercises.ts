@@ -1,4 +1,5 @@
 import { subjectFileName, type AnswerFormat, type ChapterPage, type ExerciseRaw } from '@olympe/contract';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
 export const exerciseKeys = {
@@ -20,6 +21,14 @@ export interface ExerciseFields {
 export async function fetchRawExercises(chapterId: string): Promise<ExerciseRaw[]> {
   const { data } = await api.get<ExerciseRaw[]>(`/exos/raw/${chapterId}`);
   return data;
+}
+
+export const rawExercisesQuery = (chapterId: string) =>
+  queryOptions({ queryKey: exerciseKeys.raw(chapterId), queryFn: () => fetchRawExercises(chapterId) });
+
+/** Every exercise of a chapter with all versions and expected answers (admins, /exos/{id}). */
+export function useRawExercises(chapterId: string) {
+  return useQuery(rawExercisesQuery(chapterId));
 }
 
 /** GET /exos/chapter/{id}: header and exercises as the caller may read them (pupils: their version only). */
@@ -53,4 +62,12 @@ export async function downloadSubject(chapterId: string, chapterTitle: string): 
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Downloads a chapter's LaTeX subject (its title names the file); a failure is only logged. */
+export function useDownloadSubject(chapterId: string) {
+  return useMutation({
+    mutationFn: (chapterTitle: string) => downloadSubject(chapterId, chapterTitle),
+    onError: (error) => console.error(error),
+  });
 }
