@@ -26,7 +26,7 @@ const noInlineQueries = {
  * Screens that still call react-query inline (the grading desk, authoring and the chapter page): each
  * leaves this list when its calls move to web/src/api/ hooks.
  */
-const pagesStillQueryingInline = ['grader', 'overview', 'registrations', 'chapter'];
+const pagesStillQueryingInline = ['grader', 'overview', 'chapter'];
 
 /**
  * The first load (what index.html loads) carries no zod: the code it runs imports values from the

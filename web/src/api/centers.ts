@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Center, CenterOption, CenterOverview, CenterPatch, UnlabeledAnswer, UserCenter } from '@olympe/contract';
 import { api } from './client';
 
@@ -68,5 +68,47 @@ export function useCenter(chapterId: string | undefined) {
     queryKey: centerKeys.center(chapterId ?? ''),
     queryFn: () => fetchCenter(chapterId!),
     enabled: !!chapterId,
+  });
+}
+
+/** docs/product.md#spec-8: what the console says when the registrations overview fails to load. */
+export const OVERVIEW_ERROR_LOG = 'Erreur lors de la récupération des inscriptions';
+
+/** Runs a fetch, logging a failure under the given French message before passing it on. */
+async function logged<T>(message: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    console.error(message, error);
+    throw error;
+  }
+}
+
+export const centerOptionsQuery = (chapterId: string) =>
+  queryOptions({ queryKey: centerKeys.options(chapterId), queryFn: () => fetchCenterOptions(chapterId) });
+
+/** The centres of a chapter with their status (the selection map, the admins' poles). */
+export function useCenterOptions(chapterId: string) {
+  return useQuery(centerOptionsQuery(chapterId));
+}
+
+export const centerOverviewQuery = (chapterId: string) =>
+  queryOptions({
+    queryKey: centerKeys.overview(chapterId),
+    queryFn: () => logged(OVERVIEW_ERROR_LOG, () => fetchCenterOverview(chapterId)),
+    enabled: !!chapterId,
+  });
+
+/** Registrations by centre and unregistered pupils (admins, /registrations/{id}). */
+export function useCenterOverview(chapterId: string) {
+  return useQuery(centerOverviewQuery(chapterId));
+}
+
+/** Saves a centre (its form, or an admin's pole mark); every centre query reloads before it stops pending. */
+export function useSaveCenter(chapterId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CenterPatch) => saveCenter(chapterId, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: centerKeys.all }),
   });
 }
