@@ -37,6 +37,14 @@ export async function fetchChapterPage(chapterId: string): Promise<ChapterPage> 
   return data;
 }
 
+export const chapterPageQuery = (chapterId: string) =>
+  queryOptions({ queryKey: exerciseKeys.page(chapterId), queryFn: () => fetchChapterPage(chapterId) });
+
+/** The chapter page's header and exercises, as the caller may read them. */
+export function useChapterPage(chapterId: string) {
+  return useQuery(chapterPageQuery(chapterId));
+}
+
 export async function createExercise(body: ExerciseFields & { chapter: string }, quiet = false): Promise<ExerciseRaw> {
   const { data } = await api.post<ExerciseRaw>('/exos', body, { skipNotifications: quiet });
   return data;
