@@ -23,10 +23,10 @@ const noInlineQueries = {
 };
 
 /**
- * Screens that still call react-query inline (the grading desk, authoring and the chapter page): each
+ * Screens that still call react-query inline (the grading desk and its overview): each
  * leaves this list when its calls move to web/src/api/ hooks.
  */
-const pagesStillQueryingInline = ['history', 'grader', 'overview', 'exos', 'chapters', 'registrations', 'chapter'];
+const pagesStillQueryingInline = ['grader', 'overview'];
 
 /**
  * The first load (what index.html loads) carries no zod: the code it runs imports values from the

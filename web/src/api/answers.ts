@@ -1,4 +1,5 @@
 import type { AnswerSaved, MyAnswer } from '@olympe/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { QueuedAnswer, SendFailure } from '../lib/answer-queue';
 import { GENERIC_ERROR_MESSAGE, api, isApiError } from './client';
 
@@ -10,6 +11,14 @@ export const answerKeys = {
 export async function fetchMyAnswers(chapterId: string): Promise<MyAnswer[]> {
   const { data } = await api.get<MyAnswer[]>(`/answer/chapter/${chapterId}`);
   return data;
+}
+
+export const myAnswersQuery = (chapterId: string, enabled = true) =>
+  queryOptions({ queryKey: answerKeys.mine(chapterId), queryFn: () => fetchMyAnswers(chapterId), enabled });
+
+/** The caller's current answers to a chapter, read only when `enabled` (the exercises are shown). */
+export function useMyAnswers(chapterId: string, enabled: boolean) {
+  return useQuery(myAnswersQuery(chapterId, enabled));
 }
 
 /**

@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Center, CenterOption, CenterOverview, CenterPatch, UnlabeledAnswer, UserCenter } from '@olympe/contract';
 import { api } from './client';
+import { uploadPdf } from './files';
 
 /** Query keys of the centres area: mutations invalidate by these. */
 export const centerKeys = {
@@ -68,5 +69,118 @@ export function useCenter(chapterId: string | undefined) {
     queryKey: centerKeys.center(chapterId ?? ''),
     queryFn: () => fetchCenter(chapterId!),
     enabled: !!chapterId,
+  });
+}
+
+/** docs/product.md#spec-8: what the console says when the registrations overview fails to load. */
+export const OVERVIEW_ERROR_LOG = 'Erreur lors de la récupération des inscriptions';
+/** docs/product.md#spec-8: what the console says when the pupil's own registration fails to load. */
+export const USER_CENTER_ERROR_LOG = 'Erreur lors de la récupération des données';
+
+/** Runs a fetch, logging a failure under the given French message before passing it on. */
+async function logged<T>(message: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    console.error(message, error);
+    throw error;
+  }
+}
+
+export const centerOptionsQuery = (chapterId: string) =>
+  queryOptions({ queryKey: centerKeys.options(chapterId), queryFn: () => fetchCenterOptions(chapterId) });
+
+/** The centres of a chapter with their status (the selection map, the admins' poles). */
+export function useCenterOptions(chapterId: string) {
+  return useQuery(centerOptionsQuery(chapterId));
+}
+
+export const userCenterQuery = (chapterId: string) =>
+  queryOptions({ queryKey: centerKeys.mine(chapterId), queryFn: () => logged(USER_CENTER_ERROR_LOG, () => fetchUserCenter(chapterId)) });
+
+/** The pupil's registration and its centre (a failure is logged and no instructions are shown). */
+export function useUserCenter(chapterId: string) {
+  return useQuery(userCenterQuery(chapterId));
+}
+
+export const centerOverviewQuery = (chapterId: string) =>
+  queryOptions({
+    queryKey: centerKeys.overview(chapterId),
+    queryFn: () => logged(OVERVIEW_ERROR_LOG, () => fetchCenterOverview(chapterId)),
+    enabled: !!chapterId,
+  });
+
+/** Registrations by centre and unregistered pupils (admins, /registrations/{id}). */
+export function useCenterOverview(chapterId: string) {
+  return useQuery(centerOverviewQuery(chapterId));
+}
+
+export const unlabeledQuery = (chapterId: string) =>
+  queryOptions({ queryKey: centerKeys.unlabeled(chapterId), queryFn: () => fetchUnlabeled(chapterId) });
+
+/** The scanned copies uploaded for a chapter (school staff: their school's). */
+export function useUnlabeled(chapterId: string) {
+  return useQuery(unlabeledQuery(chapterId));
+}
+
+/** Saves a centre (its form, or an admin's pole mark); every centre query reloads before it stops pending. */
+export function useSaveCenter(chapterId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CenterPatch) => saveCenter(chapterId, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: centerKeys.all }),
+  });
+}
+
+/** Registers the pupil at a centre (or moves her); every centre query reloads after. */
+export function useChooseCenter(chapterId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (institution: string) => chooseCenter(chapterId, institution),
+    onSuccess: () => client.invalidateQueries({ queryKey: centerKeys.all }),
+  });
+}
+
+/** Turns away a registered pupil (by user id) who claims the centre's school; every centre query reloads after. */
+export function useRefuseRegistration(chapterId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (user: string) => refuseRegistration(chapterId, user),
+    onSuccess: () => client.invalidateQueries({ queryKey: centerKeys.all }),
+  });
+}
+
+export interface ScansUpload {
+  files: readonly File[];
+  /** Called after each file, sent or not. */
+  onProgress: (handled: number) => void;
+}
+
+/**
+ * Uploads scanned PDFs one by one (POST /pdfs, then POST /answer/unlabeled/{chapterId}); a file that
+ * fails is logged and given back in `failed` (the client already showed the server's message). The
+ * list of copies reloads after, before the mutation stops pending.
+ */
+export function useUploadScans(chapterId: string, target: { user: string; institution: string | null }) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ files, onProgress }: ScansUpload) => {
+      let done = 0;
+      const failed: File[] = [];
+      for (const file of files) {
+        try {
+          const path = await uploadPdf(file, { user: target.user, chapter: chapterId });
+          await registerUnlabeled(chapterId, path, target.institution);
+          done++;
+        } catch (error) {
+          // docs/product.md#spec-8: an upload failure is only logged (the client already showed the server's message).
+          console.error(error);
+          failed.push(file);
+        }
+        onProgress(done + failed.length);
+      }
+      return { done, failed };
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: centerKeys.unlabeled(chapterId) }),
   });
 }

@@ -48,6 +48,13 @@ export async function deleteChapter(id: string, quiet = false): Promise<void> {
   await api.delete(`/chapter/${id}`, { skipNotifications: quiet });
 }
 
+export const chaptersQuery = queryOptions({ queryKey: chapterKeys.all, queryFn: fetchChapters });
+
+/** The chapters the caller may see (the /chapters table for admins). */
+export function useChapters() {
+  return useQuery(chaptersQuery);
+}
+
 export const chapterQuery = (id: string) => queryOptions({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id), enabled: !!id });
 
 /** One chapter as admins see it (access groups, both instructions). */

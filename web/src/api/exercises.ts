@@ -1,4 +1,5 @@
 import { subjectFileName, type AnswerFormat, type ChapterPage, type ExerciseRaw } from '@olympe/contract';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
 export const exerciseKeys = {
@@ -22,10 +23,26 @@ export async function fetchRawExercises(chapterId: string): Promise<ExerciseRaw[
   return data;
 }
 
+export const rawExercisesQuery = (chapterId: string) =>
+  queryOptions({ queryKey: exerciseKeys.raw(chapterId), queryFn: () => fetchRawExercises(chapterId) });
+
+/** Every exercise of a chapter with all versions and expected answers (admins, /exos/{id}). */
+export function useRawExercises(chapterId: string) {
+  return useQuery(rawExercisesQuery(chapterId));
+}
+
 /** GET /exos/chapter/{id}: header and exercises as the caller may read them (pupils: their version only). */
 export async function fetchChapterPage(chapterId: string): Promise<ChapterPage> {
   const { data } = await api.get<ChapterPage>(`/exos/chapter/${chapterId}`);
   return data;
+}
+
+export const chapterPageQuery = (chapterId: string) =>
+  queryOptions({ queryKey: exerciseKeys.page(chapterId), queryFn: () => fetchChapterPage(chapterId) });
+
+/** The chapter page's header and exercises, as the caller may read them. */
+export function useChapterPage(chapterId: string) {
+  return useQuery(chapterPageQuery(chapterId));
 }
 
 export async function createExercise(body: ExerciseFields & { chapter: string }, quiet = false): Promise<ExerciseRaw> {
@@ -53,4 +70,12 @@ export async function downloadSubject(chapterId: string, chapterTitle: string): 
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Downloads a chapter's LaTeX subject (its title names the file); a failure is only logged. */
+export function useDownloadSubject(chapterId: string) {
+  return useMutation({
+    mutationFn: (chapterTitle: string) => downloadSubject(chapterId, chapterTitle),
+    onError: (error) => console.error(error),
+  });
 }

@@ -8,7 +8,7 @@ import type {
   OverviewRow,
   SelectedAnswer,
 } from '@olympe/contract';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { api, isApiError } from './client';
 
@@ -114,6 +114,24 @@ export async function saveGrade(body: GradeSave): Promise<GradeSaveOutcome> {
 /** POST /answer/relabel/ (admins, PDF answers): sends the copy back to sorting. */
 export async function relabelAnswer(answerId: string): Promise<void> {
   await api.post('/answer/relabel/', { answerId });
+}
+
+/**
+ * The desk beside a copy reads its history again (after each grade saved: double-correction state,
+ * the other grading once both are in; the server frees the copy for the next corrector).
+ */
+export function useReloadHistory(userId: string, exerciseId: string) {
+  const client = useQueryClient();
+  return useCallback(() => client.invalidateQueries({ queryKey: gradingKeys.history(userId, exerciseId) }), [client, userId, exerciseId]);
+}
+
+/** Sends a copy of the chapter back to sorting; the grading table behind is marked stale after. */
+export function useRelabelAnswer(chapterId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (answerId: string) => relabelAnswer(answerId),
+    onSuccess: () => client.invalidateQueries({ queryKey: gradingKeys.table(chapterId) }),
+  });
 }
 
 export const overviewQuery = (chapterId: string) =>

@@ -3,6 +3,7 @@ import type { ChapterPage as ChapterPageData, MyAnswer, SessionStateView, User }
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
+import { routeHttp } from '../../test/http-routes';
 import { renderWithProviders } from '../../test/render';
 import { ChapterPage } from './chapter-page';
 import { NO_PAUSE } from './start-confirm-modal';
@@ -16,24 +17,21 @@ const api = vi.hoisted(() => ({
   saveAnswer: vi.fn(),
   uploadPdf: vi.fn(),
 }));
-vi.mock('../../api/sessions', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  fetchSessionState: api.fetchSessionState,
-  startChapter: api.startChapter,
-  sendFocusEvent: api.sendFocusEvent,
-}));
-vi.mock('../../api/exercises', async (importOriginal) => ({ ...(await importOriginal<object>()), fetchChapterPage: api.fetchChapterPage }));
-vi.mock('../../api/answers', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  fetchMyAnswers: api.fetchMyAnswers,
-  saveAnswer: api.saveAnswer,
-}));
+// The reads and the start go through the real hooks to the client, each answered by the mock named after its fetcher.
+const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn() }));
+vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
+routeHttp(http, [
+  ['get', /^\/chapter\/start\/([^/]+)$/, ([c]) => api.fetchSessionState(c)],
+  ['post', /^\/chapter\/start\/([^/]+)$/, ([c]) => api.startChapter(c)],
+  ['get', /^\/exos\/chapter\/([^/]+)$/, ([c]) => api.fetchChapterPage(c)],
+  ['get', /^\/answer\/chapter\/([^/]+)$/, ([c]) => api.fetchMyAnswers(c)],
+  ['get', /^\/center\/institutions\/([^/]+)$/, () => []],
+  ['get', /^\/center\/user\/([^/]+)$/, () => ({ registration: null, center: null })],
+]);
+// The page's own calls (focus events, the answer queue, PDF uploads) are mocked where it imports them.
+vi.mock('../../api/sessions', async (importOriginal) => ({ ...(await importOriginal<object>()), sendFocusEvent: api.sendFocusEvent }));
+vi.mock('../../api/answers', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
 vi.mock('../../api/files', async (importOriginal) => ({ ...(await importOriginal<object>()), uploadPdf: api.uploadPdf }));
-vi.mock('../../api/centers', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  fetchCenterOptions: async () => [],
-  fetchUserCenter: async () => ({ registration: null, center: null }),
-}));
 vi.mock('./paper/center-map', () => ({ default: () => null }));
 
 const CHAPTER = '11111111-1111-4111-8111-111111111111';

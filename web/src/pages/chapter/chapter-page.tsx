@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ChapterPage as ChapterPageData, MyAnswer } from '@olympe/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { answerKeys, fetchMyAnswers } from '../../api/answers';
-import { exerciseKeys, fetchChapterPage } from '../../api/exercises';
-import { fetchSessionState, finishChapter, sendFocusEvent, sessionKeys, startChapter } from '../../api/sessions';
+import { useMyAnswers } from '../../api/answers';
+import { useChapterPage } from '../../api/exercises';
+import { sendFocusEvent, useFinishChapter, useReloadChapter, useSessionState, useStartChapter } from '../../api/sessions';
 import { useServerCountdown } from '../../hooks/use-server-countdown';
 import type { AnswerQueue } from '../../lib/answer-queue';
 import { useSession } from '../../session/session-context';
@@ -59,64 +58,50 @@ export function ChapterPage() {
 export const UNSENT_BEFORE_FINISH = 'Des réponses n’ont pas encore été envoyées : vérifiez votre connexion, puis terminez l’épreuve.';
 
 function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: string; userId: string; extraTimePercent: number }) {
-  const client = useQueryClient();
   const { roles } = useSession();
   const isStaff = roles.isAdmin || roles.isMember || roles.isTeacher;
   const isTeacher = roles.isTeacher && !roles.isAdmin;
   const queue = useAnswerQueue(userId);
-  const stateQuery = useQuery({ queryKey: sessionKeys.state(chapterId), queryFn: () => fetchSessionState(chapterId) });
-  const pageQuery = useQuery({ queryKey: exerciseKeys.page(chapterId), queryFn: () => fetchChapterPage(chapterId) });
+  const stateQuery = useSessionState(chapterId);
+  const pageQuery = useChapterPage(chapterId);
   const state = stateQuery.data;
   const page = pageQuery.data;
   const view = state && page ? chapterView({ ...page, status: state.status, remainingTime: state.remainingTime }) : null;
-  const answersQuery = useQuery({
-    queryKey: answerKeys.mine(chapterId),
-    queryFn: () => fetchMyAnswers(chapterId),
-    // docs/product.md#spec-4: saved answers are loaded with the exercises, only when they are shown.
-    enabled: view === 'exercises' && (page?.exercises.length ?? 0) > 0,
-  });
+  // docs/product.md#spec-4: saved answers are loaded with the exercises, only when they are shown.
+  const answersQuery = useMyAnswers(chapterId, view === 'exercises' && (page?.exercises.length ?? 0) > 0);
 
-  const reload = useCallback(() => {
-    void client.invalidateQueries({ queryKey: sessionKeys.state(chapterId) });
-    void client.invalidateQueries({ queryKey: exerciseKeys.page(chapterId) });
-    void client.invalidateQueries({ queryKey: answerKeys.mine(chapterId) });
-  }, [client, chapterId]);
+  const reloadChapter = useReloadChapter(chapterId);
+  const reload = useCallback(() => void reloadChapter(), [reloadChapter]);
   const remaining = useServerCountdown(state, stateQuery.dataUpdatedAt, reload);
   useFocusTracking(chapterId, !!state?.timed && state.status === 'started' && remaining !== null && remaining > 0);
 
   const [confirming, setConfirming] = useState(false);
-  const start = useMutation({
-    mutationFn: () => startChapter(chapterId),
-    onSuccess: reload,
+  const start = useStartChapter(chapterId);
+  const startNow = () =>
     // docs/product.md#spec-8: a start failure is only logged (the client already showed the server's message).
-    onError: (error) => console.error(error),
-  });
+    start.mutate(undefined, { onError: (error) => console.error(error) });
 
   const [finishing, setFinishing] = useState(false);
   const [finishError, setFinishError] = useState<string | null>(null);
-  const finish = useMutation({
-    mutationFn: async () => {
-      // The finish takes no grace: what this device still holds is sent first, or nothing is finished.
-      if (queue) {
-        await queue.flush(userId);
-        if (queue.hasPending(userId)) throw new Error(UNSENT_BEFORE_FINISH);
-      }
-      return finishChapter(chapterId);
-    },
-    onSuccess: (next) => {
-      setFinishing(false);
-      client.setQueryData(sessionKeys.state(chapterId), next);
-      reload();
-    },
-    onError: (error) => {
-      // The server's refusals are already notified by the client; an unsent answer is said here.
-      if (error instanceof Error && error.message === UNSENT_BEFORE_FINISH) return setFinishError(UNSENT_BEFORE_FINISH);
-      // Refused (time already up, say): the page shows what the server now says.
-      console.error(error);
-      setFinishing(false);
-      reload();
-    },
+  const finish = useFinishChapter(chapterId, async () => {
+    // The finish takes no grace: what this device still holds is sent first, or nothing is finished.
+    if (queue) {
+      await queue.flush(userId);
+      if (queue.hasPending(userId)) throw new Error(UNSENT_BEFORE_FINISH);
+    }
   });
+  const finishNow = () =>
+    finish.mutate(undefined, {
+      onSuccess: () => setFinishing(false),
+      onError: (error) => {
+        // The server's refusals are already notified by the client; an unsent answer is said here.
+        if (error instanceof Error && error.message === UNSENT_BEFORE_FINISH) return setFinishError(UNSENT_BEFORE_FINISH);
+        // Refused (time already up, say): the page shows what the server now says.
+        console.error(error);
+        setFinishing(false);
+        reload();
+      },
+    });
 
   if (stateQuery.isError || pageQuery.isError) {
     return <Text>{serverMessage(stateQuery.error ?? pageQuery.error) ?? 'Ce chapitre n’est pas accessible.'}</Text>;
@@ -179,7 +164,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
             onCancel={() => setConfirming(false)}
             onConfirm={() => {
               setConfirming(false);
-              start.mutate();
+              startNow();
             }}
           />
         </>
@@ -214,7 +199,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
             loading={finish.isPending}
             error={finishError}
             onCancel={() => setFinishing(false)}
-            onConfirm={() => finish.mutate()}
+            onConfirm={finishNow}
           />
         </>
       )}

@@ -3,6 +3,7 @@ import type { ChapterPage as ChapterPageData, Receipt, SessionStateView, User } 
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
+import { routeHttp } from '../../test/http-routes';
 import { renderWithProviders } from '../../test/render';
 import { ChapterPage, UNSENT_BEFORE_FINISH } from './chapter-page';
 import { READ_ONLY_WARNING } from './finish-confirm-modal';
@@ -18,20 +19,20 @@ const api = vi.hoisted(() => ({
   fetchMyAnswers: vi.fn(),
   saveAnswer: vi.fn(),
 }));
-vi.mock('../../api/sessions', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  fetchSessionState: api.fetchSessionState,
-  startChapter: api.startChapter,
-  finishChapter: api.finishChapter,
-  fetchReceipt: api.fetchReceipt,
-  sendFocusEvent: api.sendFocusEvent,
-}));
-vi.mock('../../api/exercises', async (importOriginal) => ({ ...(await importOriginal<object>()), fetchChapterPage: api.fetchChapterPage }));
-vi.mock('../../api/answers', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  fetchMyAnswers: api.fetchMyAnswers,
-  saveAnswer: api.saveAnswer,
-}));
+// The reads, the start and the finish go through the real hooks to the client, each answered by the mock named after its fetcher.
+const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn() }));
+vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
+routeHttp(http, [
+  ['get', /^\/chapter\/start\/([^/]+)$/, ([c]) => api.fetchSessionState(c)],
+  ['post', /^\/chapter\/start\/([^/]+)$/, ([c]) => api.startChapter(c)],
+  ['post', /^\/chapter\/finish\/([^/]+)$/, ([c]) => api.finishChapter(c)],
+  ['get', /^\/chapter\/receipt\/([^/]+)$/, ([c]) => api.fetchReceipt(c)],
+  ['get', /^\/exos\/chapter\/([^/]+)$/, ([c]) => api.fetchChapterPage(c)],
+  ['get', /^\/answer\/chapter\/([^/]+)$/, ([c]) => api.fetchMyAnswers(c)],
+]);
+// The page's own calls (focus events, the answer queue) are mocked where it imports them.
+vi.mock('../../api/sessions', async (importOriginal) => ({ ...(await importOriginal<object>()), sendFocusEvent: api.sendFocusEvent }));
+vi.mock('../../api/answers', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
 vi.mock('react-router', async (importOriginal) => ({ ...(await importOriginal<object>()), useParams: () => ({ id: CHAPTER }) }));
 
 const CHAPTER = '11111111-1111-4111-8111-111111111111';

@@ -1,8 +1,7 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
 import { formatParisDateTime, parisDateOf, type Receipt, type ReceiptLine } from '@olympe/contract';
-import { useQuery } from '@tanstack/react-query';
-import { fetchReceipt, sessionKeys } from '../../api/sessions';
+import { useReceipt } from '../../api/sessions';
 import classes from './receipt-panel.module.css';
 
 export const RECEIPT_TITLE = 'Reçu de vos réponses';
@@ -32,7 +31,7 @@ export function receiptAnswerText(line: Pick<ReceiptLine, 'answer' | 'answerForm
  * chapter page and prints alone (receipt-panel.module.css).
  */
 export function ReceiptPanel({ chapterId }: { chapterId: string }) {
-  const query = useQuery({ queryKey: sessionKeys.receipt(chapterId), queryFn: () => fetchReceipt(chapterId) });
+  const query = useReceipt(chapterId);
   if (query.isPending) return <Loader aria-label="Chargement du reçu" />;
   if (query.isError) return <Alert color="red">Le reçu n’a pas pu être chargé. Rechargez la page pour réessayer.</Alert>;
   return <ReceiptView receipt={query.data} />;

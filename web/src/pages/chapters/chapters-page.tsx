@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { ActionIcon, Anchor, Button, Checkbox, Group, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { BIN_DAYS, NEW_CHAPTER_TITLE } from '@olympe/contract';
-import { chapterKeys, createChapter, deleteChapter, fetchChapters, updateChapter } from '../../api/chapters';
+import { chapterKeys, createChapter, deleteChapter, updateChapter, useChapters } from '../../api/chapters';
 import { paths } from '../../config/paths';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
@@ -29,7 +28,7 @@ export function chapterDeletionMessage(name: string, impact: DeletionImpact): st
 /** docs/product.md#spec-2 "Chapter management (/chapters)": editable titles and flags, delete, add, links, save. */
 export function ChaptersPage() {
   const session = useSession();
-  const query = useQuery({ queryKey: chapterKeys.all, queryFn: fetchChapters });
+  const query = useChapters();
   const { rows, update, remove, add, save, saving } = useEditableTable({
     data: query.data,
     toRows: (chapters) => chapters.map(rowOf),

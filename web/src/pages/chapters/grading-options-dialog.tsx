@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Loader, Modal, NumberInput, Stack, Switch, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import type { ChapterDetail, GradingOptions } from '@olympe/contract';
-import { chapterKeys, fetchChapter } from '../../api/chapters';
+import { useChapter } from '../../api/chapters';
 import { useSaveGradingOptions } from '../../api/marks';
 
 /**
@@ -10,7 +9,7 @@ import { useSaveGradingOptions } from '../../api/marks';
  * correctors see « Copie 0042 », never a name) and double correction with its tolerance in points.
  */
 export function GradingOptionsDialog({ chapterId, name, onClose }: { chapterId: string; name: string; onClose: () => void }) {
-  const query = useQuery({ queryKey: chapterKeys.detail(chapterId), queryFn: () => fetchChapter(chapterId) });
+  const query = useChapter(chapterId);
   return (
     <Modal opened onClose={onClose} title={`Correction : ${name}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
       {query.isPending ? (

@@ -1,18 +1,10 @@
 import { useMemo, useState } from 'react';
 import { ActionIcon, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconDownload, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { ANSWER_FORMAT_LABELS, ANSWER_FORMATS, BIN_DAYS, type AnswerFormat } from '@olympe/contract';
-import { chapterKeys, fetchChapter, updateChapter } from '../../api/chapters';
-import {
-  createExercise,
-  deleteExercise,
-  downloadSubject,
-  exerciseKeys,
-  fetchRawExercises,
-  updateExercise,
-} from '../../api/exercises';
+import { useChapter, useUpdateChapter } from '../../api/chapters';
+import { createExercise, deleteExercise, exerciseKeys, updateExercise, useDownloadSubject, useRawExercises } from '../../api/exercises';
 import { MathText } from '../../components/MathText';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
@@ -30,15 +22,15 @@ const formatOptions = ANSWER_FORMATS.map((f) => ({ value: f, label: ANSWER_FORMA
  */
 export function ExosPage() {
   const { id = '' } = useParams();
-  const queryClient = useQueryClient();
-  const chapterQuery = useQuery({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id) });
-  const exercisesQuery = useQuery({ queryKey: exerciseKeys.raw(id), queryFn: () => fetchRawExercises(id) });
+  const chapterQuery = useChapter(id);
+  const exercisesQuery = useRawExercises(id);
+  const updateChapter = useUpdateChapter(id);
+  const subject = useDownloadSubject(id);
   const { rows: drafts, deleted, update: edit, remove: removeExercise, add, save, saving } = useEditableTable({
     data: exercisesQuery.data,
     toRows: (exercises) => exercises.map(draftOf),
     deletedOf: (d) => d._id,
   });
-  const [downloading, setDownloading] = useState(false);
   // Issue 21: a saved exercise's deletion is confirmed with the copies and grades that go with it.
   const [deleting, setDeleting] = useState<(typeof drafts)[number] | null>(null);
   const impact = useDeletionImpact('exercise', deleting?._id ?? null);
@@ -58,13 +50,8 @@ export function ExosPage() {
   }
   const chapter = chapterQuery.data;
 
-  async function saveHeader(field: 'headerStudents' | 'headerCenters', value: string) {
-    try {
-      await updateChapter(id, { [field]: value });
-      await queryClient.invalidateQueries({ queryKey: chapterKeys.detail(id) });
-    } catch (error) {
-      console.error(error);
-    }
+  function saveHeader(field: 'headerStudents' | 'headerCenters', value: string) {
+    updateChapter.mutate({ [field]: value }, { onError: (error) => console.error(error) });
   }
 
   const saveExercises = () =>
@@ -79,16 +66,6 @@ export function ExosPage() {
       queryKey: exerciseKeys.raw(id),
     });
 
-  async function download() {
-    setDownloading(true);
-    try {
-      await downloadSubject(id, chapter.title);
-    } catch (error) {
-      console.error(error);
-    } finally {
-      setDownloading(false);
-    }
-  }
 
   return (
     <Stack>
@@ -102,7 +79,7 @@ export function ExosPage() {
         <MathText
           label="Instructions pour les élèves"
           value={chapter.headerStudents}
-          onChange={(value) => void saveHeader('headerStudents', value)}
+          onChange={(value) => saveHeader('headerStudents', value)}
         />
       </Stack>
       {chapter.offline && (
@@ -113,7 +90,7 @@ export function ExosPage() {
           <MathText
             label="Instructions pour les centres d’examen"
             value={chapter.headerCenters ?? ''}
-            onChange={(value) => void saveHeader('headerCenters', value)}
+            onChange={(value) => saveHeader('headerCenters', value)}
           />
         </Stack>
       )}
@@ -248,7 +225,7 @@ export function ExosPage() {
         <Button onClick={saveExercises} loading={saving}>
           Enregistrer
         </Button>
-        <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={download} loading={downloading}>
+        <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={() => subject.mutate(chapter.title)} loading={subject.isPending}>
           Télécharger le sujet (LaTeX)
         </Button>
       </Group>

@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Checkbox, Group, Kbd, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowRight, IconCheck } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { formatPoints, gradeFromItems, type AnswerHistory, type GradeState } from '@olympe/contract';
-import { gradingKeys, relabelAnswer, useNextCopy } from '../../api/grading';
+import { useNextCopy, useRelabelAnswer, useReloadHistory } from '../../api/grading';
 import { MathText } from '../../components/MathText';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
@@ -36,8 +35,9 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
   const { roles } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
-  const queryClient = useQueryClient();
   const { exercise, desk } = history;
+  const reloadHistory = useReloadHistory(history.user._id, exercise._id);
+  const relabel = useRelabelAnswer(exercise.chapter);
   const scheme = desk?.schemeItems ?? [];
   const start = { ...initial, items: initial.items ?? desk?.items ?? [] };
   const { form, status, savedOnce, conflict, edit, flush } = useGradeEditor(start, undefined, desk?.maxPoints);
@@ -71,8 +71,8 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
   // both are in); this block keeps its own state (it reads `initial` only when mounted). The server
   // does not hold a copy again for the corrector who just graded it, so this read frees it for the next.
   useEffect(() => {
-    if (status === 'saved') void queryClient.invalidateQueries({ queryKey: gradingKeys.history(history.user._id, exercise._id) });
-  }, [status, queryClient, history.user._id, exercise._id]);
+    if (status === 'saved') void reloadHistory();
+  }, [status, reloadHistory]);
 
   const nextRef = useRef(nextCopy);
   nextRef.current = nextCopy;
@@ -89,15 +89,9 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  async function sendBackToSorting() {
+  function sendBackToSorting() {
     if (!window.confirm('Remettre cette copie au triage ? Elle quittera le tableau de correction.')) return;
-    try {
-      await relabelAnswer(initial.answerId);
-      void queryClient.invalidateQueries({ queryKey: gradingKeys.table(exercise.chapter) });
-      navigate(paths.grader(exercise.chapter));
-    } catch (error) {
-      console.error(error);
-    }
+    relabel.mutate(initial.answerId, { onSuccess: () => navigate(paths.grader(exercise.chapter)), onError: (error) => console.error(error) });
   }
 
   // Mantine's green.9 on white is below 4.5:1 for small text (axe): the word stays dark, the tick is green.
@@ -156,7 +150,7 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
           </Text>
           <Group gap="sm">
             {roles.isAdmin && exercise.answerFormat === 'pdf' ? (
-              <Button variant="default" c="red.9" onClick={sendBackToSorting}>
+              <Button variant="default" c="red.9" onClick={sendBackToSorting} loading={relabel.isPending}>
                 Remettre au triage
               </Button>
             ) : null}

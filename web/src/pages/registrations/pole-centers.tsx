@@ -1,29 +1,19 @@
 import { useMemo, useState } from 'react';
 import { Button, Group, List, Select, Stack, Text, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { centerKeys, fetchCenterOptions, saveCenter } from '../../api/centers';
+import { useCenterOptions, useSaveCenter } from '../../api/centers';
 import { useInstitutions } from '../../api/institutions';
 
 /** Admins mark centres as poles (status center, open to all pupils), or take the mark away. */
 export function PoleCenters({ chapterId }: { chapterId: string }) {
-  const client = useQueryClient();
-  const options = useQuery({ queryKey: centerKeys.options(chapterId), queryFn: () => fetchCenterOptions(chapterId) });
+  const options = useCenterOptions(chapterId);
+  const save = useSaveCenter(chapterId);
   const [choosing, setChoosing] = useState(false);
   const [institution, setInstitution] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const saving = save.isPending;
   const poles = (options.data ?? []).filter((o) => o.status === 'center');
 
-  async function mark(id: string, isPole: boolean) {
-    setSaving(true);
-    try {
-      await saveCenter(chapterId, { institution: id, isPole });
-      setInstitution(null);
-      await client.invalidateQueries({ queryKey: centerKeys.all });
-    } catch (error) {
-      console.error(error);
-    } finally {
-      setSaving(false);
-    }
+  function mark(id: string, isPole: boolean) {
+    save.mutate({ institution: id, isPole }, { onSuccess: () => setInstitution(null), onError: (error) => console.error(error) });
   }
 
   return (

@@ -1,9 +1,8 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Alert, Button, Center, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { centerKeys, fetchCenterOverview } from '../../api/centers';
+import { useCenterOverview } from '../../api/centers';
 import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { downloadCsv } from '../../lib/csv';
 import { useSession } from '../../session/session-context';
@@ -24,7 +23,6 @@ import { PageHeading } from '../../components/page-heading';
 
 /** docs/product.md#spec-9: the registrations table is the window height minus 220 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 220px))';
-export const FETCH_ERROR_LOG = 'Erreur lors de la récupération des inscriptions';
 
 // Stable functions: the table caches sort keys per function.
 const byCenter = (r: RegistrationRow) => r.center?.name ?? null;
@@ -47,19 +45,8 @@ export function RegistrationsPage() {
   const { id = '' } = useParams();
   const { chapters } = useSession();
   const title = chapters.find((c) => c._id === id)?.title ?? '';
-  const query = useQuery({
-    queryKey: centerKeys.overview(id),
-    queryFn: async () => {
-      try {
-        return await fetchCenterOverview(id);
-      } catch (error) {
-        // docs/product.md#spec-8: the registrations fetch logs a French message.
-        console.error(FETCH_ERROR_LOG, error);
-        throw error;
-      }
-    },
-    enabled: !!id,
-  });
+  // docs/product.md#spec-8: a failed fetch is logged in French (OVERVIEW_ERROR_LOG).
+  const query = useCenterOverview(id);
   const rows = useMemo(() => (query.data ? flattenOverview(query.data) : []), [query.data]);
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');

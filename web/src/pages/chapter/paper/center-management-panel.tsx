@@ -3,7 +3,6 @@ import { AnswerSheetsButton } from './answer-sheets-button';
 import { Alert, Anchor, Button, Group, Loader, Modal, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   formatParisDateTime,
   GRADE_LABELS,
@@ -13,8 +12,8 @@ import {
   type Center,
   type CenterMember,
 } from '@olympe/contract';
-import { centerKeys, fetchCenter, refuseRegistration, saveCenter } from '../../../api/centers';
-import { chapterKeys, fetchChapter } from '../../../api/chapters';
+import { useCenter, useRefuseRegistration, useSaveCenter } from '../../../api/centers';
+import { useChapter } from '../../../api/chapters';
 import { isRefusedKey } from '../chapter-view';
 import { RichText } from '../rich-text';
 import { parsePlaces, splitMembers } from './center-options';
@@ -27,7 +26,7 @@ export const OPEN_QUESTION = 'Votre établissement peut-il organiser l’épreuv
  * when yes, the registered pupils (own school and others), and the scanned copies.
  */
 export function CenterManagementPanel({ chapterId, userId }: { chapterId: string; userId: string }) {
-  const query = useQuery({ queryKey: centerKeys.center(chapterId), queryFn: () => fetchCenter(chapterId) });
+  const query = useCenter(chapterId);
   if (query.isPending) return <Loader aria-label="Chargement du centre" />;
   if (query.isError) {
     return <Alert color="red">{serverMessage(query.error) ?? 'Impossible de charger le centre de votre établissement.'}</Alert>;
@@ -62,7 +61,7 @@ export function CenterManagementPanel({ chapterId, userId }: { chapterId: string
 
 /** The chapter's instructions for exam centres (edited by admins on /exos), when there are some. */
 function CentersHeader({ chapterId }: { chapterId: string }) {
-  const chapter = useQuery({ queryKey: chapterKeys.detail(chapterId), queryFn: () => fetchChapter(chapterId) });
+  const chapter = useChapter(chapterId);
   const text = chapter.data?.headerCenters?.trim();
   if (!text) return null;
   return (
@@ -76,7 +75,7 @@ function CentersHeader({ chapterId }: { chapterId: string }) {
 }
 
 function CenterForm({ chapterId, center }: { chapterId: string; center: Center }) {
-  const client = useQueryClient();
+  const saveCenter = useSaveCenter(chapterId);
   const [opened, setOpened] = useState<boolean | null>(center.opened);
   const [instructions, setInstructions] = useState(center.instructions);
   const [places, setPlaces] = useState(String(center.nb_places));
@@ -85,25 +84,16 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
   const [address, setAddress] = useState(center.own.address ?? '');
   const [room, setRoom] = useState(center.own.room);
   const [bring, setBring] = useState(center.own.bring);
-  const [saving, setSaving] = useState(false);
   const parsed = parsePlaces(places);
   const placesError = 'error' in parsed ? parsed.error : null;
 
-  async function save() {
+  function save() {
     if ('error' in parsed) return;
-    setSaving(true);
-    try {
-      await saveCenter(
-        chapterId,
-        opened ? { opened, instructions, nb_places: parsed.value, sittingAt: sittingAt || null, address: address.trim() || null, room, bring } : { opened },
-      );
-      await client.invalidateQueries({ queryKey: centerKeys.all });
-    } catch (error) {
+    saveCenter.mutate(
+      opened ? { opened, instructions, nb_places: parsed.value, sittingAt: sittingAt || null, address: address.trim() || null, room, bring } : { opened },
       // docs/product.md#spec-8: a failed centre save is only logged (the client already showed the server's message).
-      console.error(error);
-    } finally {
-      setSaving(false);
-    }
+      { onError: (error) => console.error(error) },
+    );
   }
 
   return (
@@ -172,7 +162,7 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
           />
         </>
       )}
-      <Button w="fit-content" onClick={save} loading={saving} disabled={opened === null || !!placesError}>
+      <Button w="fit-content" onClick={save} loading={saveCenter.isPending} disabled={opened === null || !!placesError}>
         Enregistrer
       </Button>
     </Stack>
@@ -276,16 +266,7 @@ export function schoolChangeText(change: NonNullable<CenterMember['schoolChange'
 }
 
 function RefuseDialog({ chapterId, member, onClose }: { chapterId: string; member: CenterMember; onClose: () => void }) {
-  const client = useQueryClient();
-  const refuse = useMutation({
-    mutationFn: () => refuseRegistration(chapterId, member._id),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: centerKeys.all });
-      onClose();
-    },
-    // The client already showed the server's message.
-    onError: (error) => console.error(error),
-  });
+  const refuse = useRefuseRegistration(chapterId);
   const name = `${member.firstName ?? ''} ${member.lastName ?? ''}`.trim();
   return (
     <Modal opened onClose={onClose} title="Refuser l’inscription" closeButtonProps={{ 'aria-label': 'Fermer' }}>
@@ -298,7 +279,11 @@ function RefuseDialog({ chapterId, member, onClose }: { chapterId: string; membe
           <Button variant="default" onClick={onClose}>
             Annuler
           </Button>
-          <Button color="red" onClick={() => refuse.mutate()} loading={refuse.isPending}>
+          <Button color="red" onClick={() =>
+              // The client already showed the server's message.
+              refuse.mutate(member._id, { onSuccess: onClose, onError: (error) => console.error(error) })
+            }
+            loading={refuse.isPending}>
             Refuser l’inscription
           </Button>
         </Group>

@@ -1,8 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alert, Button, Center, Group, Loader, Modal, Paper, Select, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CENTER_STATUS_LABELS, NO_INSTRUCTIONS_TEXT, type CenterOption } from '@olympe/contract';
-import { centerKeys, chooseCenter, fetchCenterOptions, fetchUserCenter } from '../../../api/centers';
+import { useCenterOptions, useChooseCenter, useUserCenter } from '../../../api/centers';
 import { usePublicConfig } from '../../../api/institutions';
 import { useSession } from '../../../session/session-context';
 import { CenterLegend } from './center-legend';
@@ -18,7 +17,6 @@ export const REFUSED_TEXT =
   'Ce centre a indiqué que vous n’êtes pas élève de son établissement : choisissez un autre centre d’examen ci-dessous.';
 export const SHOW_EXTRA_LABEL = 'Afficher d’autres possibilités';
 export const HIDE_EXTRA_LABEL = 'Masquer les autres possibilités';
-export const LOAD_ERROR_LOG = 'Erreur lors de la récupération des données';
 
 /**
  * docs/product.md#spec-2 "Centre selection panel": the map of centres with its legend, the selected centre (a
@@ -27,28 +25,12 @@ export const LOAD_ERROR_LOG = 'Erreur lors de la récupération des données';
  */
 export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
   const { roles } = useSession();
-  const client = useQueryClient();
   const [showExtra, setShowExtra] = useState(roles.isAdmin);
-  const options = useQuery({ queryKey: centerKeys.options(chapterId), queryFn: () => fetchCenterOptions(chapterId) });
-  const mine = useQuery({
-    queryKey: centerKeys.mine(chapterId),
-    queryFn: async () => {
-      try {
-        return await fetchUserCenter(chapterId);
-      } catch (error) {
-        // docs/product.md#spec-8: the failure is logged and no instructions are shown.
-        console.error(LOAD_ERROR_LOG, error);
-        throw error;
-      }
-    },
-  });
+  const options = useCenterOptions(chapterId);
+  // docs/product.md#spec-8: a failure is logged (USER_CENTER_ERROR_LOG) and no instructions are shown.
+  const mine = useUserCenter(chapterId);
   const config = usePublicConfig();
-  const choose = useMutation({
-    mutationFn: (institution: string) => chooseCenter(chapterId, institution),
-    onSuccess: () => client.invalidateQueries({ queryKey: centerKeys.all }),
-    // docs/product.md#spec-8: a failed centre save is only logged (the client already showed the server's message).
-    onError: (error) => console.error(error),
-  });
+  const choose = useChooseCenter(chapterId);
 
   const all = options.data ?? [];
   const shown = useMemo(() => visibleOptions(all, showExtra || roles.isAdmin), [all, showExtra, roles.isAdmin]);
@@ -76,7 +58,11 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
   };
   const confirm = () => {
     if (!asked) return;
-    choose.mutate(asked._id, { onSettled: () => setAsked(null) });
+    choose.mutate(asked._id, {
+      // docs/product.md#spec-8: a failed centre save is only logged (the client already showed the server's message).
+      onError: (error) => console.error(error),
+      onSettled: () => setAsked(null),
+    });
   };
   const downloadConvocation = async () => {
     setDownloadError(null);

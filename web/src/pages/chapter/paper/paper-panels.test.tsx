@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_INSTRUCTIONS_TEXT, NO_OUTSIDE_PUPILS_TEXT, NO_OWN_PUPILS_TEXT } from '@olympe/contract';
 import { LOGGED_OUT, SessionContext } from '../../../session/session-context';
 import { NO_ROLES, type Roles } from '../../../session/roles';
+import { routeHttp } from '../../../test/http-routes';
 import { renderWithProviders } from '../../../test/render';
 import { CenterManagementPanel } from './center-management-panel';
 import { CenterSelectionPanel, HIDE_EXTRA_LABEL, OWN_SCHOOL_REFUSES, REFUSED_TEXT } from './center-selection-panel';
@@ -20,11 +21,23 @@ const api = vi.hoisted(() => ({
   registerUnlabeled: vi.fn(),
   showNotice: vi.fn(),
 }));
-vi.mock('../../../api/centers', async (importOriginal) => ({ ...(await importOriginal<object>()), ...api }));
-vi.mock('../../../api/chapters', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  fetchChapter: async () => ({ headerCenters: 'Ouvrir les enveloppes à 9 h.' }),
-}));
+const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), patch: vi.fn() }));
+vi.mock('../../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
+// The centres' endpoints, each answered by the mock named after its fetcher in api/centers.ts.
+routeHttp(http, [
+  ['get', /^\/center\/institutions\/([^/]+)$/, ([c]) => api.fetchCenterOptions(c)],
+  ['get', /^\/center\/user\/([^/]+)$/, ([c]) => api.fetchUserCenter(c)],
+  ['patch', /^\/center\/user\/([^/]+)$/, ([c], body) => api.chooseCenter(c, (body as { institution: string }).institution)],
+  ['post', /^\/center\/refuse\/([^/]+)$/, ([c], body) => api.refuseRegistration(c, (body as { user: string }).user)],
+  ['get', /^\/center\/([^/]+)$/, ([c]) => api.fetchCenter(c)],
+  ['patch', /^\/center\/([^/]+)$/, ([c], body) => api.saveCenter(c, body)],
+  ['get', /^\/answer\/unlabeled\/([^/]+)$/, ([c]) => api.fetchUnlabeled(c)],
+  ['post', /^\/answer\/unlabeled\/([^/]+)$/, ([c], body) => {
+    const { answer, institution } = body as { answer: string; institution: string | null };
+    return api.registerUnlabeled(c, answer, institution);
+  }],
+  ['get', /^\/chapter\/([^/]+)$/, () => ({ headerCenters: 'Ouvrir les enveloppes à 9 h.' })],
+]);
 vi.mock('../../../api/notify', () => ({ showNotice: api.showNotice }));
 vi.mock('../../../api/institutions', () => ({ usePublicConfig: () => ({ data: { tileUrl: '' } }) }));
 // The Leaflet map is replaced by one button per drawn marker (the real one is checked in e2e).

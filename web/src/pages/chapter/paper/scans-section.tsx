@@ -1,11 +1,9 @@
 import { useState, type DragEvent } from 'react';
 import { Anchor, Button, CloseButton, FileButton, Group, List, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { formatParisDateTime } from '@olympe/contract';
-import { centerKeys, fetchUnlabeled, registerUnlabeled } from '../../../api/centers';
-import { uploadPdf } from '../../../api/files';
+import { formatParisDateTime, type UnlabeledAnswer } from '@olympe/contract';
+import { useUnlabeled, useUploadScans } from '../../../api/centers';
 import { showNotice } from '../../../api/notify';
 import { paths } from '../../../config/paths';
 import { partitionPdfs } from './center-options';
@@ -25,8 +23,8 @@ export function ignoredFilesMessage(names: readonly string[]): string {
  * filed for sorting with POST /answer/unlabeled.
  */
 export function ScansSection({ chapterId, userId, institutionId }: { chapterId: string; userId: string; institutionId: string }) {
-  const client = useQueryClient();
-  const copies = useQuery({ queryKey: centerKeys.unlabeled(chapterId), queryFn: () => fetchUnlabeled(chapterId) });
+  const copies = useUnlabeled(chapterId);
+  const send = useUploadScans(chapterId, { user: userId, institution: institutionId });
   const [chosen, setChosen] = useState<File[]>([]);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -43,30 +41,22 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
     add(Array.from(event.dataTransfer.files));
   }
 
-  async function upload() {
+  function upload() {
     const files = chosen;
-    let done = 0;
-    const failed: File[] = [];
-    setProgress({ done, total: files.length });
-    for (const file of files) {
-      try {
-        const path = await uploadPdf(file, { user: userId, chapter: chapterId });
-        await registerUnlabeled(chapterId, path, institutionId);
-        done++;
-      } catch (error) {
-        // docs/product.md#spec-8: an upload failure is only logged (the client already showed the server's message).
-        console.error(error);
-        failed.push(file);
-      }
-      setProgress({ done: done + failed.length, total: files.length });
-    }
-    setChosen(failed);
-    setProgress(null);
-    if (done > 0) showNotice(`${plural(done, 'copie')} ${done > 1 ? 'déposées' : 'déposée'}.`, 'green');
-    await client.invalidateQueries({ queryKey: centerKeys.unlabeled(chapterId) });
+    setProgress({ done: 0, total: files.length });
+    send.mutate(
+      { files, onProgress: (handled) => setProgress({ done: handled, total: files.length }) },
+      {
+        onSuccess: ({ done, failed }) => {
+          setChosen(failed);
+          if (done > 0) showNotice(`${plural(done, 'copie')} ${done > 1 ? 'déposées' : 'déposée'}.`, 'green');
+        },
+        onSettled: () => setProgress(null),
+      },
+    );
   }
 
-  const busy = progress !== null;
+  const busy = progress !== null || send.isPending;
   return (
     <Stack gap="sm" component="section" aria-labelledby="scans-title">
       <Title order={3} size="h4" id="scans-title">
@@ -126,7 +116,7 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
   );
 }
 
-function CopiesTable({ copies, loading }: { copies: Awaited<ReturnType<typeof fetchUnlabeled>> | undefined; loading: boolean }) {
+function CopiesTable({ copies, loading }: { copies: UnlabeledAnswer[] | undefined; loading: boolean }) {
   if (loading) return <Text size="sm">Chargement des copies…</Text>;
   if (!copies || copies.length === 0) return <Text>{NO_COPIES_TEXT}</Text>;
   return (
