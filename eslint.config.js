@@ -23,12 +23,6 @@ const noInlineQueries = {
 };
 
 /**
- * Screens that still call react-query inline (the grading desk and its overview): each
- * leaves this list when its calls move to web/src/api/ hooks.
- */
-const pagesStillQueryingInline = ['grader', 'overview'];
-
-/**
  * The first load (what index.html loads) carries no zod: the code it runs imports values from the
  * contract's schema-free modules (`@olympe/contract/profile`, `/text`, `/dates`, `/numeric`,
  * `/password`), types from anywhere (bench/first-load, decision 56).
@@ -132,7 +126,7 @@ export default tseslint.config(
   },
   {
     files: ['web/src/pages/**/*.{ts,tsx}'],
-    ignores: [...pagesStillQueryingInline.map((page) => `web/src/pages/${page}/**`), 'web/src/pages/**/*.test.{ts,tsx}'],
+    ignores: ['web/src/pages/**/*.test.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { paths: [noAxios, noInlineQueries] }] },
   },
   {

@@ -8,7 +8,7 @@ import type {
   OverviewRow,
   SelectedAnswer,
 } from '@olympe/contract';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { api, isApiError } from './client';
 
@@ -61,6 +61,49 @@ export async function selectNextAnswer(exerciseId: string): Promise<SelectedAnsw
 export async function runAutoCorrection(chapterId: string): Promise<AutoCorrectionResult> {
   const { data } = await api.post<AutoCorrectionResult>(`/answer/auto/${chapterId}`);
   return data;
+}
+
+/** The grading table's pages (decision 83), loaded as the table scrolls; a new search keeps the rows in view until it answers. */
+export function useGradingPages(chapterId: string, q: string) {
+  return useInfiniteQuery({
+    queryKey: gradingKeys.pages(chapterId, q),
+    queryFn: ({ pageParam }) => fetchGradingPage(chapterId, { after: pageParam, q }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.page?.next ?? undefined,
+    placeholderData: keepPreviousData,
+    enabled: !!chapterId,
+  });
+}
+
+/** The grading table's header (`limit=0`): the chapter-wide counts, beside the pages. */
+export function useGradingHeader(chapterId: string, q: string) {
+  return useQuery({
+    queryKey: gradingKeys.header(chapterId, q),
+    queryFn: () => fetchGradingHeader(chapterId, q),
+    placeholderData: keepPreviousData,
+    enabled: !!chapterId,
+  });
+}
+
+/** Scanned copies still to sort, for the « Triage » link of paper chapters. */
+export function useUnlabeledCount(chapterId: string, enabled: boolean) {
+  return useQuery({ queryKey: gradingKeys.unlabeled(chapterId), queryFn: () => fetchUnlabeledCount(chapterId), enabled });
+}
+
+/** Automatic correction (admins): the table reloads once it ran. */
+export function useAutoCorrection(chapterId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => runAutoCorrection(chapterId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: gradingKeys.table(chapterId) }),
+    onError: (error) => console.error(error),
+  });
+}
+
+/** The whole table, fresh, for an export that needs every pupil (the page holds only what was scrolled to). */
+export function useFetchWholeTable(chapterId: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.fetchQuery({ queryKey: gradingKeys.table(chapterId), queryFn: () => fetchGradingTable(chapterId), staleTime: 0 });
 }
 
 /** GET /answer/history/{uid}/{eid}. */

@@ -2,7 +2,10 @@ import type { Mock } from 'vitest';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** One endpoint a page test answers: method, URL pattern (its groups come first to the handler), the answer. */
+/**
+ * One endpoint a page test answers: method, URL pattern (its groups come first to the handler), the answer. The
+ * handler's second argument is the body sent, or for GET and DELETE the call's options (their query `params`).
+ */
 export type Route = [Method, RegExp, (params: string[], body: unknown) => unknown];
 
 /**
@@ -15,7 +18,7 @@ export function routeHttp(http: Partial<Record<Method, Mock>>, routes: Route[]) 
     mock.mockImplementation(async (url: string, ...rest: unknown[]) => {
       for (const [m, pattern, answer] of routes) {
         const match = m === method ? pattern.exec(url) : null;
-        if (match) return { data: await answer(match.slice(1), method === 'get' || method === 'delete' ? undefined : rest[0]) };
+        if (match) return { data: await answer(match.slice(1), rest[0]) };
       }
       throw new Error(`No route for ${method.toUpperCase()} ${url}`);
     });

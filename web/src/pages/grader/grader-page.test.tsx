@@ -5,6 +5,7 @@ import type { GradingTable } from '@olympe/contract';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { NO_ROLES } from '../../session/roles';
 import { renderWithProviders } from '../../test/render';
+import { routeHttp } from '../../test/http-routes';
 import { autoCorrectionMessage, GraderPage } from './grader-page';
 
 const api = vi.hoisted(() => ({
@@ -15,10 +16,24 @@ const api = vi.hoisted(() => ({
   runAutoCorrection: vi.fn(),
   selectNextAnswer: vi.fn(),
 }));
-vi.mock('../../api/grading', () => ({
-  ...api,
-  gradingKeys: { table: (id: string) => ['t', id], pages: (id: string, q: string) => ['t', id, 'p', q], header: (id: string, q: string) => ['t', id, 'h', q], unlabeled: (id: string) => ['u', id] },
-}));
+const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn() }));
+vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
+type Query = { params?: { limit?: number; after?: string; q?: string } };
+routeHttp(http, [
+  [
+    'get',
+    /^\/answer\/table\/([^/]+)$/,
+    ([c], options) => {
+      const p = (options as Query | undefined)?.params ?? {};
+      if (p.limit === 0) return api.fetchGradingHeader(c, p.q ?? '');
+      if (p.limit !== undefined) return api.fetchGradingPage(c, { after: p.after ?? null, q: p.q ?? '' });
+      return api.fetchGradingTable(c);
+    },
+  ],
+  ['get', /^\/answer\/unlabeled\/stats\/([^/]+)$/, async ([c]) => ({ count: await api.fetchUnlabeledCount(c) })],
+  ['get', /^\/answer\/select\/([^/]+)$/, ([e]) => api.selectNextAnswer(e)],
+  ['post', /^\/answer\/auto\/([^/]+)$/, ([c]) => api.runAutoCorrection(c)],
+]);
 const results = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../api/results', () => ({
   useAutoCorrectionCount: (_id: string, enabled: boolean) => ({ data: enabled ? results.count : undefined }),

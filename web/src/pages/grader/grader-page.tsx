@@ -1,18 +1,16 @@
 import { useCallback, useDeferredValue, useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
 import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconDownload, IconRobot, IconSearch } from '@tabler/icons-react';
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatGrade, formatPoints, normalizeText, type GradingTable } from '@olympe/contract';
 import {
-  fetchGradingHeader,
-  fetchGradingPage,
-  fetchGradingTable,
-  fetchUnlabeledCount,
-  gradingKeys,
-  runAutoCorrection,
   selectNextAnswer,
+  useAutoCorrection,
+  useFetchWholeTable,
+  useGradingHeader,
+  useGradingPages,
+  useUnlabeledCount,
 } from '../../api/grading';
 import { sortRows, VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { paths } from '../../config/paths';
@@ -75,21 +73,8 @@ export function GraderPage() {
   const { id = '' } = useParams();
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(normalizeText(search), SEARCH_DEBOUNCE_MS);
-  const query = useInfiniteQuery({
-    queryKey: gradingKeys.pages(id, q),
-    queryFn: ({ pageParam }) => fetchGradingPage(id, { after: pageParam, q }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.page?.next ?? undefined,
-    // A new search keeps the rows in view until its first page arrives.
-    placeholderData: keepPreviousData,
-    enabled: !!id,
-  });
-  const header = useQuery({
-    queryKey: gradingKeys.header(id, q),
-    queryFn: () => fetchGradingHeader(id, q),
-    placeholderData: keepPreviousData,
-    enabled: !!id,
-  });
+  const query = useGradingPages(id, q);
+  const header = useGradingHeader(id, q);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
@@ -140,7 +125,7 @@ interface GradingBoardProps {
 function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached, loadingMore }: GradingBoardProps) {
   const { roles } = useSession();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const fetchWholeTable = useFetchWholeTable(chapterId);
   const table = pages[0];
   const rows = useMemo(() => pages.flatMap((page) => buildRows(page)), [pages]);
   // The server searched already; the same filter on the rows loaded narrows them at once while it answers.
@@ -153,17 +138,8 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
   const matched = header?.page?.matched;
   const { chapter, exercises } = table;
 
-  const unlabeled = useQuery({
-    queryKey: gradingKeys.unlabeled(chapterId),
-    queryFn: () => fetchUnlabeledCount(chapterId),
-    enabled: chapter.offline,
-  });
-
-  const auto = useMutation({
-    mutationFn: () => runAutoCorrection(chapterId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: gradingKeys.table(chapterId) }),
-    onError: (error) => console.error(error),
-  });
+  const unlabeled = useUnlabeledCount(chapterId, chapter.offline);
+  const auto = useAutoCorrection(chapterId);
 
   // Issue 21: the run is confirmed with the number of copies it will grade.
   const [confirmAuto, setConfirmAuto] = useState(false);
@@ -197,7 +173,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
   async function exportCsv() {
     setExporting(true);
     try {
-      const whole = await queryClient.fetchQuery({ queryKey: gradingKeys.table(chapterId), queryFn: () => fetchGradingTable(chapterId), staleTime: 0 });
+      const whole = await fetchWholeTable();
       downloadCsv(resultsFileName(whole.chapter.title), resultsCsvRows(sortRows(buildRows(whole), byLastName, 'asc'), whole.exercises, whole.maxTotal));
     } catch (error) {
       console.error(error);
