@@ -1,14 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centerRegistrations, centers, chapters, institutions } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
-
-const execFileAsync = promisify(execFile);
+import { readBackWithLibreOffice } from './libreoffice.js';
 type Headers = Record<string, string>;
 
 /** Issue 22: the admins' exam-day table per centre as XLSX. */
@@ -66,19 +60,10 @@ describe('exam-day table per centre as XLSX (admins)', () => {
 
   it('opens in LibreOffice with numbers as numbers and the formula-looking centre name as text', async () => {
     const res = await t.app.inject({ method: 'GET', url, headers: admin.headers });
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'olympe-lo-'));
-    try {
-      writeFileSync(path.join(dir, 'centres.xlsx'), res.rawPayload);
-      await execFileAsync('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'fods', '--outdir', dir, path.join(dir, 'centres.xlsx')], {
-        timeout: 90_000,
-      });
-      const fods = readFileSync(path.join(dir, 'centres.fods'), 'utf8');
-      expect(fods).toMatch(/office:value-type="string"[^>]*>\s*<text:p>Copies reçues<\/text:p>/);
-      expect(fods).toMatch(/office:value-type="float" office:value="2"/);
-      expect(fods).toMatch(/office:value-type="string"[^>]*>\s*<text:p>=cmd\|’\/C calc’!A0<\/text:p>/);
-      expect(fods).not.toMatch(/table:formula/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const fods = await readBackWithLibreOffice(res.rawPayload);
+    expect(fods).toMatch(/office:value-type="string"[^>]*>\s*<text:p>Copies reçues<\/text:p>/);
+    expect(fods).toMatch(/office:value-type="float" office:value="2"/);
+    expect(fods).toMatch(/office:value-type="string"[^>]*>\s*<text:p>=cmd\|’\/C calc’!A0<\/text:p>/);
+    expect(fods).not.toMatch(/table:formula/);
   }, 120_000);
 });

@@ -1,8 +1,3 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { inflateRawSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +6,7 @@ import { PDFDocument } from 'pdf-lib';
 import { RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
 import { accessGroups, answers, auditLog, chapters, exercises, groupMembers, groups, institutions, statementVersions } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
-
-const execFileAsync = promisify(execFile);
+import { readBackWithLibreOffice } from './libreoffice.js';
 
 /**
  * Issue 21: publication (now, scheduled, withdrawn; options audited), a pupil's results card (hidden
@@ -257,23 +251,11 @@ describe('school results', () => {
     const f = await gradedChapter({ analysis: true, showRank: true });
     const res = await t.app.inject({ method: 'GET', url: `/api/results/${f.chapterId}/institution.xlsx`, headers: f.teacherA.headers });
     expect(res.statusCode).toBe(200);
-    // What a French school secretary's spreadsheet makes of it: LibreOffice (Debian's, headless) reads
-    // the file and writes it back as a flat OpenDocument sheet, whose cells say their type.
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'olympe-lo-'));
-    try {
-      writeFileSync(path.join(dir, 'resultats.xlsx'), res.rawPayload);
-      await execFileAsync('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'fods', '--outdir', dir, path.join(dir, 'resultats.xlsx')], {
-        timeout: 90_000,
-      });
-      const fods = readFileSync(path.join(dir, 'resultats.fods'), 'utf8');
-      expect(fods).toMatch(/office:value-type="float" office:value="9\.5"/);
-      expect(fods).toMatch(/office:value-type="float" office:value="13\.5"/);
-      expect(fods).toMatch(/office:value-type="string"[^>]*>\s*<text:p>Féminin<\/text:p>/);
-      expect(fods).toMatch(/<text:p>3ème<\/text:p>/);
-      // (A headless conversion keeps no view settings: the frozen header row is checked in the sheet's XML above.)
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const fods = await readBackWithLibreOffice(res.rawPayload);
+    expect(fods).toMatch(/office:value-type="float" office:value="9\.5"/);
+    expect(fods).toMatch(/office:value-type="float" office:value="13\.5"/);
+    expect(fods).toMatch(/office:value-type="string"[^>]*>\s*<text:p>Féminin<\/text:p>/);
+    expect(fods).toMatch(/<text:p>3ème<\/text:p>/);
   }, 120_000);
 });
 
@@ -292,21 +274,12 @@ describe('the chapter’s grades for admins', () => {
     expect(sheet[4].slice(6)).toEqual([3, 'X', 3]);
     expect(zipEntry(res.rawPayload, 'xl/worksheets/sheet1.xml')).toMatch(/<pane[^>]*ySplit="1"[^>]*state="frozen"/);
 
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'olympe-lo-'));
-    try {
-      writeFileSync(path.join(dir, 'notes.xlsx'), res.rawPayload);
-      await execFileAsync('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'fods', '--outdir', dir, path.join(dir, 'notes.xlsx')], {
-        timeout: 90_000,
-      });
-      const fods = readFileSync(path.join(dir, 'notes.fods'), 'utf8');
-      expect(fods).toMatch(/office:value-type="float" office:value="13\.5"/);
-      expect(fods).toMatch(new RegExp(`office:value-type="date" office:date-value="${PUPIL_PROFILE.birthDate.slice(0, 10)}`));
-      // A title that looks like a formula stays text: no formula cell anywhere.
-      expect(fods).not.toMatch(/table:formula=/);
-      expect(fods).toMatch(/<text:p>=HYPERLINK\(&quot;http:\/\/x&quot;\) \(\/ 10\)<\/text:p>/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const fods = await readBackWithLibreOffice(res.rawPayload);
+    expect(fods).toMatch(/office:value-type="float" office:value="13\.5"/);
+    expect(fods).toMatch(new RegExp(`office:value-type="date" office:date-value="${PUPIL_PROFILE.birthDate.slice(0, 10)}`));
+    // A title that looks like a formula stays text: no formula cell anywhere.
+    expect(fods).not.toMatch(/table:formula=/);
+    expect(fods).toMatch(/<text:p>=HYPERLINK\(&quot;http:\/\/x&quot;\) \(\/ 10\)<\/text:p>/);
   }, 120_000);
 });
 
