@@ -110,12 +110,17 @@ export function tableProgress(users: GradingTable['users'], exerciseIds: readonl
       graded[k][i]++;
     }
   }
+  return progressOf(exerciseIds, answered, graded, arbitration);
+}
+
+/** Per exercise: copies answered, with 0, 1 and 2 gradings (`byGradings[k][i]`), and awaiting arbitration. */
+function progressOf(exerciseIds: readonly string[], answered: number[], byGradings: number[][], arbitration: number[]) {
   return exerciseIds.map((exercise, i) => ({
     exercise,
     answered: answered[i],
-    graded0: graded[0][i],
-    graded1: graded[1][i],
-    graded2: graded[2][i],
+    graded0: byGradings[0][i],
+    graded1: byGradings[1][i],
+    graded2: byGradings[2][i],
     arbitration: arbitration[i],
   }));
 }
@@ -159,14 +164,7 @@ export function progressFromCounts(
     if (c.answered || c.awaitsArbitration) buckets[Math.min(2, c.gradings)][i]++;
   }
   return {
-    progress: exerciseIds.map((exercise, i) => ({
-      exercise,
-      answered: answered[i],
-      graded0: buckets[0][i],
-      graded1: buckets[1][i],
-      graded2: buckets[2][i],
-      arbitration: arbitration[i],
-    })),
+    progress: progressOf(exerciseIds, answered, buckets, arbitration),
     counts: exerciseIds.map((_, i) => ({ graded: graded[i], answered: answered[i] })),
   };
 }
