@@ -25,7 +25,7 @@ async function main(argv: string[]) {
     const bin = await purgeBin({ db: database.db, store }, new Date(), { dryRun });
     console.log(
       `Corbeille (plus de 30 jours) : ${bin.chapters} chapitre(s) et ${bin.exercises} exercice(s) ${dryRun ? 'seraient supprimés' : 'supprimés définitivement'}` +
-        ` (${bin.filesErased} fichier(s) ${dryRun ? 'seraient effacés' : 'effacés'}).`,
+        `, avec ${bin.filesErased} fichier(s) PDF.`,
     );
     if (year === null) return;
     const r = await purgeInactiveUsers({ db: database.db, store }, year, { dryRun });
