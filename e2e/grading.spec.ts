@@ -117,7 +117,11 @@ test.describe('Correction', () => {
     const longRow = page.getByRole('row').filter({ hasText: 'Juste, mais la dernière ligne mériterait…' });
     const whole = longRow.getByText(longComment, { exact: true });
     await expect(whole).toBeHidden();
+    // Reached with the keyboard (Tab back to it): a mouse press on the row's link leaves the row as it is.
     await longRow.getByRole('link').focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(longRow.getByRole('link')).toBeFocused();
     await expect(whole).toBeVisible();
     await expect(longRow.getByText('Juste, mais la dernière ligne mériterait…', { exact: true })).toBeHidden();
 
