@@ -1,6 +1,7 @@
 import { CELL_NONE, CELL_UNGRADED, pseudonymOf } from '@olympe/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
+import { nameSortKey } from '../db/name-key.js';
 import { rows } from '../db/query.js';
 
 /**
@@ -39,17 +40,9 @@ export const inGradingTable = (exerciseIds: readonly string[]) =>
 /** Where a page starts (decision 83): after this pupil in name order, or after this pseudonym number. */
 export type PageStart = { kind: 'names'; id: string } | { kind: 'pseudonyms'; number: number } | null;
 
-/** Accented letters folded to their base letter, upper and lower case (`translate` maps one character to one). */
-const FOLD_FROM = 'ÀÁÂÃÄÅĀÇĆČÈÉÊËĒĖĘÌÍÎÏĪÑŃÒÓÔÕÖØŌÙÚÛÜŪÝŸŽŠŚàáâãäåāçćčèéêëēėęìíîïīñńòóôõöøōùúûüūýÿžšś';
-const FOLD_TO = 'aaaaaaaccceeeeeeeiiiiinnooooooouuuuuyyzssaaaaaaaccceeeeeeeiiiiinnooooooouuuuuyyzss';
-
-/**
- * A name's sort key: accents folded, lower case, compared byte by byte — so « Émile » sorts with « Emma », before
- * « Zola », on PGlite as on any PostgreSQL whatever its collation (a missing name sorts first).
- */
-const nameKey = (column: SQL) => sql`lower(translate(coalesce(${column}, ''), ${FOLD_FROM}, ${FOLD_TO})) COLLATE "C"`;
-const lastKey = nameKey(sql`u.last_name`);
-const firstKey = nameKey(sql`u.first_name`);
+/** The pupils' name keys (db/name-key.ts), as the index `users_name_key_idx` holds them. */
+const lastKey = nameSortKey(sql`u.last_name`);
+const firstKey = nameSortKey(sql`u.first_name`);
 
 /** Rows after this pupil in the order of the page query (name keys, then id). */
 function afterNames(id: string): SQL {
