@@ -90,6 +90,12 @@ export function formatGrade(grade: string | null | undefined): string {
   return /^\d+(\.\d+)?$/.test(grade) ? formatPoints(Number(grade)) : grade;
 }
 
+/** The columns before the points in the chapter's grade exports (CSV and XLSX, docs/product.md#spec-9). */
+export const GRADES_EXPORT_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance'] as const;
+
+/** An export header that says what the column is graded on (issue 20): « Total (/ 42) », « Somme (/ 7) ». */
+export const outOf = (label: string, maximum: number | undefined) => (maximum === undefined ? label : `${label} (/ ${formatPoints(maximum)})`);
+
 /** « 12,5 / 20 »: a total and its maximum with a non-breaking space around the slash. */
 export function formatTotal(total: number, maximum: number): string {
   return `${formatPoints(total)}\u00a0/\u00a0${formatPoints(maximum)}`;

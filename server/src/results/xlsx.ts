@@ -1,6 +1,8 @@
 import {
   CELL_EXCUSED,
   GENDER_LABELS,
+  GRADES_EXPORT_HEADER,
+  outOf,
   GRADE_LABELS,
   cellKind,
   cellNumber,
@@ -42,8 +44,6 @@ export async function institutionWorkbook(results: InstitutionResults): Promise<
   return writeXlsxFile(data, { sheet: 'Résultats', stickyRowsCount: 1, columns: data[0].map((_, i) => ({ width: i < 2 ? 20 : 14 })) }).toBuffer();
 }
 
-/** « Total (/ 42) », as the grading CSV heads its columns (issue 20). */
-const outOf = (label: string, maximum: number | undefined) => (maximum === undefined ? label : `${label} (/ ${String(maximum).replace('.', ',')})`);
 
 /**
  * The whole chapter's grades for admins (issue 21), the columns of the grading CSV (docs/product.md#spec-9): e-mail,
@@ -51,7 +51,7 @@ const outOf = (label: string, maximum: number | undefined) => (maximum === undef
  * « X » for an excused copy, empty where there is no grade (no answer, not graded, awaiting arbitration).
  */
 export async function chapterGradesWorkbook(table: GradingTable): Promise<Buffer> {
-  const head = [...GRADES_HEADER, outOf('Total', table.maxTotal), ...table.exercises.map((e) => outOf(e.title, e.maxPoints))];
+  const head = [...GRADES_EXPORT_HEADER, outOf('Total', table.maxTotal), ...table.exercises.map((e) => outOf(e.title, e.maxPoints))];
   const pupils = Object.values(table.users).sort(
     (a, b) => byText(a.lastName, b.lastName) || byText(a.firstName, b.firstName) || byText(a.email, b.email),
   );
@@ -75,6 +75,5 @@ export async function chapterGradesWorkbook(table: GradingTable): Promise<Buffer
   }).toBuffer();
 }
 
-const GRADES_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance'];
 const collator = new Intl.Collator('fr', { sensitivity: 'base' });
 const byText = (a: string | null, b: string | null) => collator.compare(a ?? '', b ?? '');

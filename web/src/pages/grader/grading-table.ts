@@ -5,6 +5,8 @@ import {
   CELL_NONE,
   formatGrade,
   formatPoints,
+  GRADES_EXPORT_HEADER,
+  outOf,
   GENDER_LABELS,
   GRADE_LABELS,
   normalizeText,
@@ -82,10 +84,6 @@ export function totalCounts(counts: readonly ExerciseCount[]): ExerciseCount {
 /** docs/product.md#spec-9: "{chapter title}_results.csv". */
 export const resultsFileName = (title: string) => `${title}_results.csv`;
 
-export const RESULTS_CSV_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance'] as const;
-
-/** A CSV header that says what the column is graded on (issue 20): « Total (/ 42) », « Somme (/ 7) ». */
-export const outOf = (label: string, maximum: number | undefined) => (maximum === undefined ? label : `${label} (/ ${formatPoints(maximum)})`);
 
 /**
  * docs/product.md#spec-9 grading CSV: e-mail, first name, last name, grade, gender, birth date (date part only),
@@ -96,7 +94,7 @@ export const outOf = (label: string, maximum: number | undefined) => (maximum ==
  */
 export function resultsCsvRows(rows: readonly GradingRow[], exercises: GradingTable['exercises'], maxTotal?: number): CsvCell[][] {
   return [
-    [...RESULTS_CSV_HEADER, outOf('Total', maxTotal), ...exercises.map((e) => outOf(e.title, e.maxPoints))],
+    [...GRADES_EXPORT_HEADER, outOf('Total', maxTotal), ...exercises.map((e) => outOf(e.title, e.maxPoints))],
     ...rows.map((r) => [
       r.email,
       r.firstName,
