@@ -9,7 +9,7 @@ import { buildTestApp, createUser, inject, loginAs, type RoleName, type TestApp 
  * GET /api/institution/geocode (decision 87) against a real HTTP geocoder started here (no internet):
  * it answers as api-adresse.data.gouv.fr or as Nominatim, slowly, badly or not at all, as `mode` says.
  */
-type Mode = 'adresse' | 'nominatim' | 'slow' | 'error' | 'html' | 'junk';
+type Mode = 'adresse' | 'nominatim' | 'slow' | 'error' | 'html' | 'junk' | 'huge';
 let mode: Mode = 'adresse';
 let seen: URL[] = [];
 let seenHeaders: IncomingMessage['headers'][] = [];
@@ -39,6 +39,13 @@ beforeAll(async () => {
     else if (mode === 'error') json(500, { error: 'boom' });
     else if (mode === 'html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
     else if (mode === 'junk') json(200, { hello: 'world' });
+    else if (mode === 'huge') {
+      // Chunked, with no declared length: 48 chunks of 16 KiB (768 KiB), more than the server reads.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      for (let i = 0; i < 48; i++) res.write(`"${'x'.repeat(16 * 1024)}",`);
+      res.end('"x"]');
+    }
     // slow: never answers; the socket is closed when the server closes.
   });
   await new Promise<void>((resolve) => geocoder.listen(0, '127.0.0.1', resolve));
@@ -121,7 +128,7 @@ describe('GET /api/institution/geocode', () => {
 
   it('a geocoder that fails, answers HTML or an unknown shape: 503 in French', async () => {
     const headers = await loginAs(on, 'pupil');
-    for (const m of ['error', 'html', 'junk'] as const) {
+    for (const m of ['error', 'html', 'junk', 'huge'] as const) {
       mode = m;
       const res = await search(on, '10 rue de Rivoli', headers);
       expect(res.status, m).toBe(503);

@@ -35,13 +35,11 @@ export async function geocode(geocoderUrl: string | undefined, publicUrl: string
       headers: { accept: 'application/json', 'accept-language': 'fr', 'user-agent': `Olympe (${publicUrl})` },
     });
     if (!res.ok) throw new Error(`geocoder answered ${res.status}`);
-    if (Number(res.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) throw new Error('geocoder answer too big');
-    text = await res.text();
+    text = await readCapped(res, MAX_ANSWER_BYTES);
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     throw new AppError(503, timedOut ? GEOCODER_TIMED_OUT : GEOCODER_FAILED);
   }
-  if (text.length > MAX_ANSWER_BYTES) throw new AppError(503, GEOCODER_FAILED);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -49,6 +47,23 @@ export async function geocode(geocoderUrl: string | undefined, publicUrl: string
     throw new AppError(503, GEOCODER_FAILED);
   }
   return readGeocoderAnswer(body).slice(0, GEOCODE_RESULTS_LIMIT);
+}
+
+/**
+ * The answer's text, stopped as soon as it passes `cap` bytes: a declared length is checked first, and an answer
+ * sent in chunks without one is never buffered past the cap.
+ */
+async function readCapped(res: Response, cap: number): Promise<string> {
+  if (Number(res.headers.get('content-length') ?? 0) > cap) throw new Error('geocoder answer too big');
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    size += chunk.byteLength;
+    // Leaving the loop by a throw cancels the stream (the iterator's return).
+    if (size > cap) throw new Error('geocoder answer too big');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 type Loose = Record<string, unknown>;
