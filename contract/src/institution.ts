@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { normalizeText } from './text.js';
 
+/**
+ * The special entry « Instruction en famille » (issue 3), created by migration 0001 with this fixed id
+ * (server/src/db/schema.ts HOME_SCHOOLING_ID): the profile offers it by id, without searching for it.
+ */
+export const HOME_SCHOOLING_INSTITUTION_ID = '00000000-0000-4000-8000-000000000010';
+
 /** docs/product.md#spec-2 / §9: default view of every map (France). */
 export const MAP_DEFAULT_VIEW = { lat: 46, lng: 2.3522, zoom: 5 } as const;
 /** docs/product.md#spec-9: the profile map draws at most 100 schools; the institutions map at most 500 markers. */
@@ -80,6 +86,70 @@ export const institutionUpdateSchema = z
   })
   .partial();
 export type InstitutionUpdate = z.infer<typeof institutionUpdateSchema>;
+
+/**
+ * GET /institution/in-view (decision 89): the map asks for the schools of its view. `map` names whose rule
+ * applies: « profile » draws at most PROFILE_MAP_MAX_MARKERS schools, « institutions » (/map) at most
+ * INSTITUTION_MAP_MAX_MARKERS with its priority to unconfirmed schools for admins. Above that, the server
+ * groups the schools of the view into clusters by the map's zoom.
+ */
+export const MAP_KINDS = ['profile', 'institutions'] as const;
+export type MapKind = (typeof MAP_KINDS)[number];
+/** Side of a cluster's cell on screen, in pixels (a 256-pixel tile holds 4 × 4 cells). */
+export const MAP_CLUSTER_CELL_PX = 64;
+export const MAP_MAX_ZOOM = 22;
+
+const LATITUDE_BOUND = 'Limite de carte invalide : une latitude de -90 à 90 est attendue.';
+const LONGITUDE_BOUND = 'Limite de carte invalide : une longitude de -180 à 180 est attendue.';
+const ZOOM_MESSAGE = `Zoom invalide : un nombre entier de 0 à ${MAP_MAX_ZOOM} est attendu.`;
+/** A number from the query string: an empty value is refused, not read as 0. */
+const queryNumber = (message: string, min: number, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number({ error: message }).min(min, { error: message }).max(max, { error: message }),
+  );
+
+export const inViewQuerySchema = z
+  .object({
+    south: queryNumber(LATITUDE_BOUND, -90, 90),
+    west: queryNumber(LONGITUDE_BOUND, -180, 180),
+    north: queryNumber(LATITUDE_BOUND, -90, 90),
+    east: queryNumber(LONGITUDE_BOUND, -180, 180),
+    zoom: z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      z.coerce.number({ error: ZOOM_MESSAGE }).int({ error: ZOOM_MESSAGE }).min(0, { error: ZOOM_MESSAGE }).max(MAP_MAX_ZOOM, { error: ZOOM_MESSAGE }),
+    ),
+    map: z.enum(MAP_KINDS, { error: 'Carte inconnue : « profile » ou « institutions » est attendu.' }).default('profile'),
+  })
+  .refine((q) => q.south <= q.north, { error: 'Limites de carte inversées : le sud doit être au sud du nord.', path: ['south'] })
+  .refine((q) => q.west <= q.east, { error: 'Limites de carte inversées : l’ouest doit être à l’ouest de l’est.', path: ['west'] });
+export type InViewQuery = z.infer<typeof inViewQuerySchema>;
+
+/** A group of schools the map draws as one marker with their number; a click zooms to their extent. */
+export const mapClusterSchema = z.object({
+  /** Mean position of the schools of the cell. */
+  latitude: z.number(),
+  longitude: z.number(),
+  count: z.number().int(),
+  /** The extent of those schools. */
+  south: z.number(),
+  west: z.number(),
+  north: z.number(),
+  east: z.number(),
+});
+export type MapCluster = z.infer<typeof mapClusterSchema>;
+
+export const inViewResponseSchema = z.object({
+  /** Schools of the view the caller may see (schools without coordinates are never in a view). */
+  total: z.number().int(),
+  /** The schools drawn as markers: all of them when `tooMany` is false. */
+  schools: z.array(institutionSchema),
+  /** The others, grouped by cell (empty when `tooMany` is false). */
+  clusters: z.array(mapClusterSchema),
+  /** More schools in view than the map's rule lets it draw. */
+  tooMany: z.boolean(),
+});
+export type InViewResponse = z.infer<typeof inViewResponseSchema>;
 
 export interface MarkerSelection<T> {
   markers: T[];

@@ -154,6 +154,9 @@ export const MATRIX: MatrixRow[] = [
   // Institutions
   r('GET /api/institution', '/api/institution', '401 ok ok ok ok ok ok'),
   r('GET /api/institution/search', '/api/institution/search?q=lyon', '401 ok ok ok ok ok ok'),
+  r('GET /api/institution/in-view', '/api/institution/in-view?south=41&west=-5.5&north=51.5&east=10&zoom=5', '401 ok ok ok ok ok ok'),
+  // One school: the pupil's own proposal, still pending, is theirs and the admins' only (decision 29).
+  r('GET /api/institution/:id', '/api/institution/{proposed}', '401 ok 404 404 404 404 ok'),
   // The matrix app has no GEOCODER_URL: signed in, the route says the search is off (geocode.test.ts turns it on).
   r('GET /api/institution/geocode', '/api/institution/geocode?q=rue%20de%20Rivoli', '401 404 404 404 404 404 404'),
   r('POST /api/institution', '/api/institution', '401 ok ok ok ok ok ok', { name: 'Lycée proposé', latitude: 45.76, longitude: 4.83 }),

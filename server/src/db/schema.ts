@@ -33,6 +33,7 @@ const userRef = () =>
 /** Fixed ids of rows created by migrations (docs/product.md#design-3 Roles; issue 3 home schooling). */
 export const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
 export const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
+/** Also the contract's HOME_SCHOOLING_INSTITUTION_ID, which the web app offers by id. */
 export const HOME_SCHOOLING_ID = '00000000-0000-4000-8000-000000000010';
 
 export const institutions = pgTable(
@@ -50,7 +51,12 @@ export const institutions = pgTable(
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('institutions_uai_idx').on(t.uai), index('institutions_confirmed_idx').on(t.confirmed)],
+  (t) => [
+    uniqueIndex('institutions_uai_idx').on(t.uai),
+    index('institutions_confirmed_idx').on(t.confirmed),
+    // The maps' view (GET /institution/in-view, decision 89): a latitude range, the longitude checked in the index.
+    index('institutions_position_idx').on(t.latitude, t.longitude),
+  ],
 );
 
 /**

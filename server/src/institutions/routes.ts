@@ -5,6 +5,8 @@ import {
   institutionCreateSchema,
   institutionSchema,
   institutionUpdateSchema,
+  inViewQuerySchema,
+  inViewResponseSchema,
   schoolSearchQuerySchema,
   schoolSearchResponseSchema,
 } from '@olympe/contract';
@@ -15,7 +17,15 @@ import type { Deps } from '../deps.js';
 import { hitRateLimit } from '../http/rate-limit.js';
 import { geocode, GEOCODER_OFF } from './geocode.js';
 import { notFound } from '../errors.js';
-import { createInstitution, deleteInstitution, listInstitutionsJson, searchInstitutions, updateInstitution } from './service.js';
+import {
+  createInstitution,
+  deleteInstitution,
+  getInstitution,
+  listInstitutionsInView,
+  listInstitutionsJson,
+  searchInstitutions,
+  updateInstitution,
+} from './service.js';
 
 const idParams = z.object({ id: z.uuid({ error: 'Identifiant d’établissement invalide.' }) });
 /** Address searches per user: a person placing schools one by one never comes near. */
@@ -46,6 +56,23 @@ export const institutionRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (a
       schema: { tags: ['institutions'], querystring: schoolSearchQuerySchema, response: { 200: schoolSearchResponseSchema } },
     },
     async (request) => searchInstitutions(deps.db, authOf(request), request.query.q),
+  );
+
+  // Decision 89: the schools of a map's view, or clusters of them; the maps no longer load the whole list.
+  app.get(
+    '/institution/in-view',
+    {
+      preHandler: requireAuth,
+      schema: { tags: ['institutions'], querystring: inViewQuerySchema, response: { 200: inViewResponseSchema } },
+    },
+    async (request) => listInstitutionsInView(deps.db, authOf(request), request.query),
+  );
+
+  // One school: the profile's current school (to open the map on it) and « Instruction en famille ».
+  app.get(
+    '/institution/:id',
+    { preHandler: requireAuth, schema: { tags: ['institutions'], params: idParams, response: { 200: institutionSchema } } },
+    async (request) => getInstitution(deps.db, authOf(request), request.params.id),
   );
 
   // Decision 87: the address search of /map, off (404) unless GEOCODER_URL is set.

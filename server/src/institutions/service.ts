@@ -1,6 +1,11 @@
 import {
+  INSTITUTION_MAP_MAX_MARKERS,
+  MAP_CLUSTER_CELL_PX,
+  PROFILE_MAP_MAX_MARKERS,
   schoolSearchWords,
   SCHOOL_SEARCH_LIMIT,
+  type InViewQuery,
+  type InViewResponse,
   type Institution,
   type InstitutionCreate,
   type InstitutionUpdate,
@@ -71,6 +76,74 @@ export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): P
       ORDER BY id <> ${HOME_SCHOOLING_ID}, name, id
     ) t`);
   return row!.json;
+}
+
+/** A school as the map draws it: the fields of GET /institution, coordinates rounded to 6 decimals. */
+const MAP_FIELDS = sql`id, name, address, email,
+  round(latitude::numeric, 6)::float8 AS latitude, round(longitude::numeric, 6)::float8 AS longitude, confirmed`;
+type MapRow = Parameters<typeof presentInstitution>[0];
+
+interface ClusterRow {
+  latitude: number;
+  longitude: number;
+  count: number;
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+}
+
+/** The one school `id` if the viewer may see it (GET /institution/{id}): the profile's current school, home schooling. */
+export async function getInstitution(db: Db, viewer: InstitutionViewer, id: string): Promise<Institution> {
+  const row = await one<MapRow>(db, sql`SELECT ${MAP_FIELDS} FROM institutions WHERE id = ${id} AND ${visibleTo(viewer)}`);
+  if (!row) throw notFound('Établissement introuvable.');
+  return presentInstitution(row);
+}
+
+/**
+ * GET /institution/in-view (decision 89): the schools of a map's view, under the rule of that map, instead of
+ * the whole directory. The schools (the same the viewer may see in GET /institution) when the view holds
+ * few enough; otherwise clusters, one per cell of MAP_CLUSTER_CELL_PX pixels at the map's zoom (cells of
+ * the Web Mercator grid Leaflet draws, so they stay put while the map pans), with the mean position, the
+ * number and the extent of their schools. On /map above 500, admins still get the first 500 unconfirmed
+ * schools by name as markers (decision 9) and the others as clusters.
+ * Queries: at most `max + 1` rows of the box (an index range on (latitude, longitude)); then, only when
+ * there are more, one aggregate over the box.
+ */
+export async function listInstitutionsInView(db: Db, viewer: InstitutionViewer, query: InViewQuery): Promise<InViewResponse> {
+  const { south, west, north, east, zoom } = query;
+  const max = query.map === 'profile' ? PROFILE_MAP_MAX_MARKERS : INSTITUTION_MAP_MAX_MARKERS;
+  const inBox = sql`latitude BETWEEN ${south} AND ${north} AND longitude BETWEEN ${west} AND ${east} AND ${visibleTo(viewer)}`;
+  // No ORDER BY inside: the scan stops at max + 1 rows, however many the box holds.
+  const found = await rows<MapRow>(db, sql`
+    SELECT * FROM (SELECT ${MAP_FIELDS} FROM institutions WHERE ${inBox} LIMIT ${max + 1}) t ORDER BY name, id`);
+  if (found.length <= max) return { total: found.length, schools: found.map(presentInstitution), clusters: [], tooMany: false };
+
+  const picked =
+    query.map === 'institutions' && viewer.isAdmin
+      ? await rows<MapRow>(db, sql`SELECT ${MAP_FIELDS} FROM institutions WHERE ${inBox} AND NOT confirmed ORDER BY name, id LIMIT ${max}`)
+      : [];
+  const last = picked.at(-1);
+  // The picked ones are the unconfirmed up to the last one in (name, id) order: the rest is clustered.
+  const rest = last ? sql`AND (confirmed OR (name, id) > (${last.name}, ${last.id}::uuid))` : sql``;
+  // Cells per world side at this zoom: 256 · 2^zoom pixels, cut every MAP_CLUSTER_CELL_PX.
+  const cells = (256 * 2 ** zoom) / MAP_CLUSTER_CELL_PX;
+  // OFFSET 0 keeps the subquery whole: the planner then expects a few hundred cells and hashes them,
+  // where it would otherwise sort every row of the box (it cannot guess how many cells the formula makes).
+  const clusters = await rows<ClusterRow>(db, sql`
+    SELECT round(avg(latitude)::numeric, 6)::float8 AS latitude, round(avg(longitude)::numeric, 6)::float8 AS longitude,
+      count(*)::int AS count, min(latitude) AS south, min(longitude) AS west, max(latitude) AS north, max(longitude) AS east
+    FROM (
+      SELECT latitude, longitude,
+        floor((longitude + 180) / 360 * ${cells}) AS cx,
+        floor((1 - asinh(tan(radians(least(greatest(latitude, -85.05), 85.05)))) / pi()) / 2 * ${cells}) AS cy
+      FROM institutions WHERE ${inBox} ${rest}
+      OFFSET 0
+    ) cell
+    GROUP BY cx, cy
+    ORDER BY count DESC, latitude, longitude`);
+  const total = picked.length + clusters.reduce((sum, c) => sum + c.count, 0);
+  return { total, schools: picked.map(presentInstitution), clusters, tooMany: true };
 }
 
 interface SearchRow {

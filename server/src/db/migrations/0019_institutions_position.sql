@@ -1,0 +1,1 @@
+CREATE INDEX "institutions_position_idx" ON "institutions" USING btree ("latitude","longitude");
