@@ -86,6 +86,64 @@ test.describe('Profil et établissements', () => {
     }
   });
 
+  test('[ÉLÈVE] sans établissement, voit la France en groupes d’établissements et zoome jusqu’à son collège', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    // 110 schools around one town: more than the profile map's 100 markers, one group at France's zoom.
+    const headers = await adminHeaders(request);
+    const town = `Bourg ${tag()}`;
+    const ids: string[] = [];
+    try {
+      for (let i = 0; i < 110; i++) {
+        const created = await request.post('/api/institution', {
+          headers,
+          data: {
+            name: `Collège ${String(i).padStart(3, '0')} de ${town}`,
+            address: `${i} rue du Groupe, 85000 ${town}`,
+            latitude: 46.7 + Math.floor(i / 11) * 0.01,
+            longitude: -1.4 + (i % 11) * 0.01,
+            confirmed: true,
+          },
+        });
+        expect(created.ok(), await created.text()).toBe(true);
+        ids.push((await created.json()).institution._id);
+      }
+      const email = unique('groupes');
+      await createAccount(request, email);
+      await loginByApi(page, email);
+      await page.goto('/profile');
+
+      // France: the count of the view, and groups with their number instead of nothing.
+      await expect(page.getByText(/établissements dans la zone affichée : zoomez ou précisez la recherche/)).toBeVisible();
+      const group = page.getByRole('button', { name: /^1[\u202f ]?1\d établissements ici : zoomer$/ });
+      await expect(group).toBeVisible();
+      await expect(page.getByText('Groupe d’établissements : cliquez sur son nombre pour zoomer')).toBeVisible();
+      await expectAccessibleAtBothWidths(page, '/profile (groupes à l’échelle de la France)');
+      await page.screenshot({ path: screenshot('profile-clusters-france.png'), fullPage: true });
+
+      // A group opens with the keyboard; the view of its 110 schools is still too full, so smaller groups.
+      await group.focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByText(/^110 établissements dans la zone affichée/)).toBeVisible();
+      const smaller = page.getByRole('button', { name: /^\d établissements? ici : zoomer$/ });
+      await expect(smaller.first()).toBeVisible();
+      await expectAccessibleAtBothWidths(page, '/profile (groupes plus petits)');
+
+      // One more click: the schools themselves, as markers, and one chosen from its marker.
+      await smaller.first().click();
+      await expect(page.getByText(/^\d+ établissements? affichés? sur la carte\.$/)).toBeVisible();
+      const marker = page.locator(`.leaflet-marker-icon[title$="de ${town}"]`).first();
+      await expect(marker).toBeVisible();
+      const name = await marker.getAttribute('title');
+      await marker.click();
+      await expect(page.getByRole('textbox', { name: 'Établissement', exact: true })).toHaveValue(name!);
+      await expectAccessibleAtBothWidths(page, '/profile (marqueurs après les groupes)');
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.screenshot({ path: screenshot('profile-clusters-375.png'), fullPage: true });
+    } finally {
+      for (const id of ids) await request.delete(`/api/institution/${id}`, { headers });
+    }
+  });
+
   test('[ADMIN] ajoute un établissement sur la carte et le vérifie', async ({ page, request }) => {
     const name = `Lycée Carte ${tag()}`;
     await adminPage(page);
@@ -181,6 +239,8 @@ test.describe('Profil et établissements', () => {
       await form.getByRole('combobox', { name: 'Vérifié' }).selectOption({ label: 'Oui' });
       await form.getByRole('button', { name: 'Enregistrer' }).press('Enter');
       await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
+      // The green notice closes by itself: left under the dialog's veil, axe would measure its dimmed text.
+      await expect(page.getByText('Modifications enregistrées')).toHaveCount(0, { timeout: 10_000 });
 
       // Moving it now asks first, naming it and the distance; « Annuler » keeps it in Paris.
       await latitude.fill('45,764');

@@ -2,9 +2,14 @@ import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
+  INSTITUTION_MAP_MAX_MARKERS,
+  PROFILE_MAP_MAX_MARKERS,
   SCHOOL_FILTER_DEBOUNCE_MS,
   schoolSearchWords,
+  type Bounds,
   type Institution,
+  type InViewResponse,
+  type MapKind,
   type GeocodeResponse,
   type SchoolSearchResponse,
   type InstitutionCreate,
@@ -12,9 +17,16 @@ import {
 } from '@olympe/contract';
 import { api } from './client';
 
+/** What a map shows: its bounds and its zoom (SchoolMap's onBoundsChange). */
+export type MapView = Bounds & { zoom: number };
+type InViewParams = MapView & { map: MapKind };
+
 export const institutionKeys = {
   all: ['institutions'] as const,
   search: (q: string) => ['institutions', 'search', q] as const,
+  inViewAll: ['institutions', 'in-view'] as const,
+  inView: (params: InViewParams) => ['institutions', 'in-view', params] as const,
+  one: (id: string) => ['institutions', 'one', id] as const,
 };
 
 /** GET /institution/search: schools by name, town, postcode or UAI, found by the server (issue 24). */
@@ -45,6 +57,65 @@ export function useSchoolSearch() {
     data: schoolSearchWords(debounced).length > 0 ? (search.data ?? null) : null,
     loading: search.isFetching,
   };
+}
+
+/**
+ * The view as the server takes it: inside ±90° / ±180° (Leaflet's bounds go beyond them once the world
+ * is narrower than the map) and widened to 5 decimals (~1 m), so the same view is the same cache entry.
+ */
+function inViewParams(view: MapView, map: MapKind): InViewParams {
+  const clamp = (v: number, limit: number) => Math.min(limit, Math.max(-limit, v));
+  const down = (v: number) => Math.floor(v * 1e5) / 1e5;
+  const up = (v: number) => Math.ceil(v * 1e5) / 1e5;
+  return {
+    south: clamp(down(view.south), 90),
+    west: clamp(down(view.west), 180),
+    north: clamp(up(view.north), 90),
+    east: clamp(up(view.east), 180),
+    zoom: Math.max(0, Math.round(view.zoom)),
+    map,
+  };
+}
+
+/** GET /institution/in-view: the schools of a map's view, or clusters of them (decision 89). */
+export async function fetchInstitutionsInView(params: InViewParams): Promise<InViewResponse> {
+  const { data } = await api.get<InViewResponse>('/institution/in-view', { params: { ...params } });
+  return data;
+}
+
+export const institutionsInViewQuery = (view: MapView | null, map: MapKind) => {
+  const params = view ? inViewParams(view, map) : null;
+  return queryOptions({
+    queryKey: params ? institutionKeys.inView(params) : [...institutionKeys.inViewAll, 'none'],
+    queryFn: () => fetchInstitutionsInView(params!),
+    enabled: params !== null,
+    staleTime: 60_000,
+    // The markers of the previous view stay on the map while the next view loads.
+    placeholderData: keepPreviousData,
+  });
+};
+
+/** The schools of what a map shows; `view` null until the map has reported it. */
+export function useInstitutionsInView(view: MapView | null, map: MapKind) {
+  return useQuery(institutionsInViewQuery(view, map));
+}
+
+/** GET /institution/{id}: one school the caller may see; silent, a page can do without it. */
+export async function fetchInstitution(id: string): Promise<Institution> {
+  const { data } = await api.get<Institution>(`/institution/${id}`, { skipNotifications: true });
+  return data;
+}
+
+/** One school by id (the profile's current school, « Instruction en famille »); null: none asked. */
+export function useInstitution(id: string | null) {
+  return useQuery(
+    queryOptions({
+      queryKey: institutionKeys.one(id ?? ''),
+      queryFn: () => fetchInstitution(id!),
+      enabled: id !== null,
+      staleTime: 10 * 60 * 1000,
+    }),
+  );
 }
 
 /** GET /institution: every institution (up to ~70,000 with the national directory). */
@@ -105,6 +176,25 @@ function forgetInstitution(client: QueryClient, id: string) {
   client.setQueryData<Institution[]>(institutionKeys.all, (list) => list?.filter((i) => i._id !== id));
 }
 
+const inBox = (i: Institution, b: Bounds) =>
+  i.latitude !== null && i.longitude !== null && i.latitude >= b.south && i.latitude <= b.north && i.longitude >= b.west && i.longitude <= b.east;
+
+/**
+ * Puts a saved school in the cached views at once (its marker moves or changes colour without waiting),
+ * before the views are asked again: a view's counts and clusters only the server knows.
+ */
+function storeInViews(client: QueryClient, saved: Institution | null, id: string) {
+  for (const [key, data] of client.getQueriesData<InViewResponse>({ queryKey: institutionKeys.inViewAll })) {
+    const params = key[2] as InViewParams | undefined;
+    if (!data || !params || typeof params !== 'object') continue;
+    const others = data.schools.filter((i) => i._id !== id);
+    const max = params.map === 'profile' ? PROFILE_MAP_MAX_MARKERS : INSTITUTION_MAP_MAX_MARKERS;
+    const keep = saved && inBox(saved, params) && (others.length < data.schools.length || (!data.tooMany && others.length < max));
+    const schools = keep ? [...others, saved] : others;
+    client.setQueryData<InViewResponse>(key, { ...data, schools, total: data.total + schools.length - data.schools.length });
+  }
+}
+
 export type InstitutionSave = { id: null; body: InstitutionCreate } | { id: string; body: InstitutionUpdate };
 
 /** Saves the map's form (a new school when `id` is null) and puts the result in the cached list. */
@@ -112,9 +202,12 @@ export function useSaveInstitution(onSaved: (saved: Institution) => void) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (save: InstitutionSave) => (save.id === null ? createInstitution(save.body) : updateInstitution(save.id, save.body)),
-    onSuccess: (saved) => {
+    onSuccess: async (saved) => {
       storeInstitution(client, saved);
+      storeInViews(client, saved, saved._id);
+      client.setQueryData(institutionKeys.one(saved._id), saved);
       onSaved(saved);
+      await client.invalidateQueries({ queryKey: institutionKeys.inViewAll });
     },
   });
 }
@@ -124,9 +217,11 @@ export function useDeleteInstitution(callbacks: { onDeleted: () => void; onSettl
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => deleteInstitution(id),
-    onSuccess: (_data, id) => {
+    onSuccess: async (_data, id) => {
       forgetInstitution(client, id);
+      storeInViews(client, null, id);
       callbacks.onDeleted();
+      await client.invalidateQueries({ queryKey: institutionKeys.inViewAll });
     },
     onSettled: callbacks.onSettled,
   });

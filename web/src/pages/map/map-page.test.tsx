@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Institution } from '@olympe/contract';
-import { api } from '../../api/client';
+import { selectInstitutionMarkers, withinBounds, type Institution, type InViewResponse } from '@olympe/contract';
+import { api, type RequestOptions } from '../../api/client';
 import type { SchoolMapProps } from '../../components/SchoolMap';
 import { computeRoles } from '../../session/roles';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
@@ -16,10 +16,11 @@ vi.mock('../../api/client', () => ({ api: { get: vi.fn(), put: vi.fn(), post: vi
 // buttons, reports the whole world as the view, and offers a "click on the map" at 45, 3.
 vi.mock('../../components/SchoolMap', () => ({
   SchoolMap: (props: SchoolMapProps) => {
-    useEffect(() => props.onBoundsChange({ south: -90, west: -180, north: 90, east: 180 }), []);
+    useEffect(() => props.onBoundsChange({ south: -90, west: -180, north: 90, east: 180 }, 2), []);
     return (
       <div>
         <p>{props.markers.length} marqueurs</p>
+        <p>{`${props.clusters?.reduce((n, c) => n + c.count, 0) ?? 0} dans des groupes`}</p>
         {props.markers.slice(0, 5).map((m) => (
           <button key={m.item._id} type="button" onClick={() => props.onSelect(m.item)}>
             {`marqueur ${m.item.name}`}
@@ -45,25 +46,47 @@ const school = (i: number, confirmed = true): Institution => ({
 });
 let list: Institution[] = [];
 let geocoderOn = false;
+let asAdmin = false;
+
+/** GET /institution/in-view as the server answers it for /map: its 500 rule, the rest in one cluster here. */
+function inViewOf(params: Record<string, number | string>): InViewResponse {
+  const inView = withinBounds(list, params as never);
+  const { markers, tooMany } = selectInstitutionMarkers(inView, asAdmin);
+  const rest = inView.length - markers.length;
+  const clusters = tooMany && rest > 0 ? [{ latitude: 46, longitude: 2, count: rest, south: 46, west: 2, north: 47, east: 2 }] : [];
+  return { total: inView.length, schools: markers, clusters, tooMany };
+}
+const getCalls = (path: string) => vi.mocked(api.get).mock.calls.filter(([url]) => url === path);
 
 beforeEach(() => {
   vi.clearAllMocks();
   list = [school(1), school(2, false)];
   geocoderOn = false;
-  vi.mocked(api.get).mockImplementation(async (url: string) => {
-    if (url === '/institution') return { data: list };
+  vi.mocked(api.get).mockImplementation(async (url: string, config?: RequestOptions) => {
+    if (url === '/institution/in-view') return { data: inViewOf(config!.params as Record<string, number>) };
     if (url === '/config') return { data: { contactEmail: 'c@olympe.test', tileUrl: '', geocoder: geocoderOn } };
     if (url === '/institution/geocode') return { data: { results: [{ label: '1 Rue de la République 69001 Lyon', latitude: 45.764, longitude: 4.8357 }] } };
     throw new Error(`unexpected GET ${url}`);
   });
-  vi.mocked(api.post).mockImplementation(async (_url: string, body: any) => ({ data: { message: 'ok', institution: { ...school(9, false), ...body, _id: 'new' } } }));
-  vi.mocked(api.patch).mockImplementation(async (url: string, body: any) => ({
-    data: { message: 'ok', institution: { ...list.find((i) => url.endsWith(i._id))!, ...body } },
-  }));
-  vi.mocked(api.delete).mockResolvedValue({ data: { message: 'ok' } });
+  // The server's list changes with each save, as the next views will show.
+  vi.mocked(api.post).mockImplementation(async (_url: string, body: any) => {
+    const saved = { ...school(9, false), ...body, _id: 'new' };
+    list = [...list, saved];
+    return { data: { message: 'ok', institution: saved } };
+  });
+  vi.mocked(api.patch).mockImplementation(async (url: string, body: any) => {
+    const saved = { ...list.find((i) => url.endsWith(i._id))!, ...body };
+    list = list.map((i) => (i._id === saved._id ? saved : i));
+    return { data: { message: 'ok', institution: saved } };
+  });
+  vi.mocked(api.delete).mockImplementation(async (url: string) => {
+    list = list.filter((i) => !url.endsWith(i._id));
+    return { data: { message: 'ok' } };
+  });
 });
 
 function renderMap(admin: boolean) {
+  asAdmin = admin;
   const user = makeUser({ isAdmin: admin });
   renderWithProviders(
     <SessionContext.Provider value={{ ...LOGGED_OUT, token: 't', user, roles: computeRoles(user, []) }}>
@@ -88,10 +111,14 @@ describe('MapPage (/map)', () => {
       '/institution',
       { name: 'Lycée Neuf', address: '1 place Neuve', email: '', latitude: 45, longitude: 3 },
     ]);
-    // The saved one is now the selected institution, shown among the markers without refetching.
+    // The saved one is now the selected institution, among the markers at once; then the view is asked again.
     expect(await screen.findByText('3 marqueurs')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Établissement sélectionné' })).toBeTruthy();
-    expect(api.get).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(getCalls('/institution/in-view')).toHaveLength(2));
+    expect(getCalls('/institution/in-view')[0][1]).toEqual({ params: { south: -90, west: -180, north: 90, east: 180, zoom: 2, map: 'institutions' } });
+    expect(screen.getByText('3 marqueurs')).toBeTruthy();
+    // Never the whole directory.
+    expect(getCalls('/institution')).toHaveLength(0);
   });
 
   it('selects a marker, moves it with a click and saves; admins also set "Vérifié"', async () => {
@@ -136,7 +163,10 @@ describe('MapPage (/map)', () => {
     list = Array.from({ length: 1200 }, (_, i) => school(i, i % 2 === 0));
     renderMap(true);
     expect(await screen.findByText('500 marqueurs')).toBeTruthy();
-    expect(screen.getByText(/1200 établissements dans la zone affichée : seuls les 500 premiers en attente de vérification/)).toBeTruthy();
+    expect(screen.getByText(/1 200 établissements dans la zone affichée : seuls les 500 premiers en attente de vérification/)).toBeTruthy();
+    // The others are drawn as groups with their number (decision 89).
+    expect(screen.getByText('700 dans des groupes')).toBeTruthy();
+    expect(screen.getByText('Groupe d’établissements : cliquez sur son nombre pour zoomer')).toBeTruthy();
   });
 
   it('above 500 in view: non-admins see no marker', async () => {
@@ -144,6 +174,7 @@ describe('MapPage (/map)', () => {
     renderMap(false);
     expect(await screen.findByText(/501 établissements dans la zone affichée : zoomez/)).toBeTruthy();
     expect(screen.getByText('0 marqueurs')).toBeTruthy();
+    expect(screen.getByText('501 dans des groupes')).toBeTruthy();
   });
 
   it('places a new school with the keyboard: « Latitude » and « Longitude » with a decimal comma', async () => {

@@ -3,21 +3,15 @@ import { Alert, Button, Center, Group, Loader, NativeSelect, Stack, Text, TextIn
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { distanceMetres, formatCoordinate, formatDistance, inFrance, parseCoordinate } from './coordinates';
 import { LoginRedirect } from '../../components/login-gate';
-import {
-  selectInstitutionMarkers,
-  spreadSameLocation,
-  withinBounds,
-  INSTITUTION_MAP_MAX_MARKERS,
-  type Bounds,
-  type Institution,
-} from '@olympe/contract';
+import { spreadSameLocation, INSTITUTION_MAP_MAX_MARKERS, type Institution } from '@olympe/contract';
 import {
   useDeleteInstitution,
   useGeocode,
-  useInstitutions,
+  useInstitutionsInView,
   usePublicConfig,
   useSaveInstitution,
   useSchoolSearch,
+  type MapView,
 } from '../../api/institutions';
 import { SchoolMap } from '../../components/SchoolMap';
 import { SchoolSearch } from '../../components/school-search';
@@ -90,9 +84,11 @@ const positionOf = (d: Draft): Position | null => (d.lat === null || d.lng === n
 /** docs/product.md#spec-2 "Institutions map (/map)": click to add or move, a popup per marker, a form, save and cancel. */
 export function MapPage() {
   const { token, roles } = useSession();
-  const { data: list, isPending } = useInstitutions();
   const { data: config } = usePublicConfig();
-  const [bounds, setBounds] = useState<Bounds | null>(null);
+  const [view, setView] = useState<MapView | null>(null);
+  // The schools of the view (decision 89): at most 500 markers, clusters for the rest.
+  const inView = useInstitutionsInView(view, 'institutions');
+  const data = inView.data;
   const [draft, setDraft] = useState<Draft | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [focus, setFocus] = useState<{ lat: number; lng: number; zoom?: number } | null>(null);
@@ -105,9 +101,7 @@ export function MapPage() {
   const geocoder = useGeocode();
   const isAdmin = roles.isAdmin;
 
-  const inView = useMemo(() => (list && bounds ? withinBounds(list, bounds) : []), [list, bounds]);
-  const selection = useMemo(() => selectInstitutionMarkers(inView, isAdmin), [inView, isAdmin]);
-  const placed = useMemo(() => spreadSameLocation(selection.markers), [selection]);
+  const placed = useMemo(() => spreadSameLocation(data?.schools ?? []), [data]);
 
   const save = useSaveInstitution((saved) => {
     setDraft(draftOf(saved));
@@ -208,12 +202,15 @@ export function MapPage() {
   const draftAt = draft ? positionOf(draft) : null;
   const undoable = undo && draft && undo.id === draft._id ? undo : null;
 
-  const status = isPending
-    ? 'Chargement des établissements…'
-    : selection.tooMany
+  const total = data?.total.toLocaleString('fr-FR');
+  const status = !data
+    ? inView.isError
+      ? 'Les établissements de la carte n’ont pas pu être chargés : déplacez la carte pour réessayer.'
+      : 'Chargement des établissements…'
+    : data.tooMany
       ? isAdmin
-        ? `${inView.length} établissements dans la zone affichée : seuls les ${selection.markers.length} premiers en attente de vérification sont affichés (${INSTITUTION_MAP_MAX_MARKERS} au plus). Zoomez pour voir les autres.`
-        : `${inView.length} établissements dans la zone affichée : zoomez pour voir les marqueurs (${INSTITUTION_MAP_MAX_MARKERS} au plus).`
+        ? `${total} établissements dans la zone affichée : seuls les ${placed.length} premiers en attente de vérification sont affichés (${INSTITUTION_MAP_MAX_MARKERS} au plus). Zoomez pour voir les autres.`
+        : `${total} établissements dans la zone affichée : zoomez pour voir les marqueurs (${INSTITUTION_MAP_MAX_MARKERS} au plus).`
       : `${placed.length} établissement${placed.length > 1 ? 's' : ''} affiché${placed.length > 1 ? 's' : ''} sur la carte.`;
 
   return (
@@ -233,7 +230,7 @@ export function MapPage() {
       <Text size="sm" aria-live="polite">
         {status}
       </Text>
-      <MarkerLegend />
+      <MarkerLegend clusters={(data?.clusters.length ?? 0) > 0} />
       <Suspense
         fallback={
           <Center h={480}>
@@ -246,9 +243,10 @@ export function MapPage() {
           height={480}
           tileUrl={config?.tileUrl ?? ''}
           markers={placed}
+          clusters={data?.clusters}
           selectedId={draft?._id ?? null}
           draft={draftAt}
-          onBoundsChange={setBounds}
+          onBoundsChange={(bounds, zoom) => setView({ ...bounds, zoom })}
           onSelect={select}
           onMapClick={clickMap}
           focus={focus}

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { normalizeText, type GroupSummary, type Institution, type User } from '@olympe/contract';
+import { normalizeText, withinBounds, type GroupSummary, type Institution, type InViewResponse, type User } from '@olympe/contract';
 import type { RequestOptions } from '../../api/client';
 import { api } from '../../api/client';
 import { computeRoles } from '../../session/roles';
@@ -13,15 +13,31 @@ import { requiredFields, updateOf, valuesOf } from './profile-form';
 vi.mock('../../api/client', () => ({ api: { get: vi.fn(), put: vi.fn(), post: vi.fn(), patch: vi.fn(), delete: vi.fn() } }));
 
 const SCHOOLS: Institution[] = [
-  { _id: 'home', name: 'Instruction en famille', address: '', email: null, latitude: null, longitude: null, confirmed: true },
+  { _id: '00000000-0000-4000-8000-000000000010', name: 'Instruction en famille', address: '', email: null, latitude: null, longitude: null, confirmed: true },
   { _id: 'i1', name: 'Collège Pascal', address: '1 rue Pascal, 63000 Clermont-Ferrand', email: null, latitude: 45.77, longitude: 3.08, confirmed: true },
   { _id: 'i2', name: 'Collège Émile Zola', address: '12 rue de la Paix, 75002 Paris', email: null, latitude: 48.86, longitude: 2.33, confirmed: true },
   { _id: 'i3', name: 'Lycée Sainte-Hélène', address: '3 avenue Foch, 69006 Lyon', email: null, latitude: 45.76, longitude: 4.84, confirmed: false },
 ];
 
+/** What GET /institution/in-view answers next, given the view asked for (by default: the schools in it). */
+let inViewAnswer: (params: Record<string, number | string>) => InViewResponse;
+const inViewCalls = () =>
+  vi.mocked(api.get).mock.calls.filter(([url]) => url === '/institution/in-view').map(([, config]) => config?.params as Record<string, number>);
+
 beforeEach(() => {
+  vi.mocked(api.get).mockClear();
+  inViewAnswer = (params) => {
+    const schools = withinBounds(SCHOOLS, params as never);
+    return { total: schools.length, schools, clusters: [], tooMany: false };
+  };
   vi.mocked(api.get).mockImplementation(async (url: string, config?: RequestOptions) => {
-    if (url === '/institution') return { data: SCHOOLS };
+    if (url === '/institution/in-view') return { data: inViewAnswer(config?.params as Record<string, number>) };
+    const one = /^\/institution\/([\w-]+)$/.exec(url);
+    if (one && one[1] !== 'search') {
+      const school = SCHOOLS.find((i) => i._id === one[1]);
+      if (!school) throw new Error('404');
+      return { data: school };
+    }
     if (url === '/institution/search') {
       // The server's search, as far as these tests need it: every word in the name or the address.
       const words = normalizeText(String((config?.params as { q?: string } | undefined)?.q ?? '')).split(' ').filter(Boolean);
@@ -159,11 +175,55 @@ describe('ProfilePage', () => {
     await waitFor(() => expect(screen.getByText('Lycée Sainte-Hélène')).toBeTruthy(), { timeout: 2000 });
   });
 
-  it('offers the home-schooling entry with its note', async () => {
+  it('offers the home-schooling entry with its note, found by its id, not in a list of every school', async () => {
     renderProfile(makeUser({ institution: null }));
     expect(screen.getByText(/instruits en famille choisissent l’entrée spéciale « Instruction en famille »/)).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Choisir « Instruction en famille »' }));
     expect((screen.getByLabelText(/^Établissement/) as HTMLInputElement).value).toBe('Instruction en famille');
+    expect(api.get).toHaveBeenCalledWith('/institution/00000000-0000-4000-8000-000000000010', { skipNotifications: true });
+    expect(api.get).not.toHaveBeenCalledWith('/institution', expect.anything());
+    expect(vi.mocked(api.get).mock.calls.map(([url]) => url)).not.toContain('/institution');
+  });
+
+  it('opens the map on the pupil’s school: it asks the server for that view only, at street zoom', async () => {
+    renderProfile(makeUser());
+    expect(await screen.findByText('1 établissement affiché sur la carte.', {}, { timeout: 5000 })).toBeTruthy();
+    expect(api.get).toHaveBeenCalledWith('/institution/i1', { skipNotifications: true });
+    const [first] = inViewCalls();
+    expect(first).toMatchObject({ map: 'profile', zoom: 16 });
+    expect(first.south).toBeLessThanOrEqual(45.77);
+    expect(first.north).toBeGreaterThanOrEqual(45.77);
+    expect(first.west).toBeLessThanOrEqual(3.08);
+    expect(first.east).toBeGreaterThanOrEqual(3.08);
+    // One view, one request: never France first, never the whole directory.
+    expect(inViewCalls()).toHaveLength(1);
+    expect(vi.mocked(api.get).mock.calls.map(([url]) => url)).not.toContain('/institution');
+  });
+
+  it('without a school the map opens on France; above 100 schools it says how many and draws clusters that zoom in', async () => {
+    inViewAnswer = (params) =>
+      Number(params.zoom) <= 5
+        ? {
+            total: 70_001,
+            schools: [],
+            clusters: [
+              { latitude: 48.86, longitude: 2.35, count: 1240, south: 48.6, west: 2, north: 49, east: 2.7 },
+              { latitude: 45.76, longitude: 4.84, count: 1, south: 45.76, west: 4.84, north: 45.76, east: 4.84 },
+            ],
+            tooMany: true,
+          }
+        : { total: 1, schools: [SCHOOLS[2]], clusters: [], tooMany: false };
+    renderProfile(makeUser({ institution: null }));
+    // Thousands apart by a narrow no-break space, which the text matcher reads as a space.
+    expect(
+      await screen.findByText('70 001 établissements dans la zone affichée : zoomez ou précisez la recherche pour voir les marqueurs (100 au plus).', {}, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(inViewCalls()[0]).toMatchObject({ map: 'profile', zoom: 5 });
+    expect(screen.getByText('Groupe d’établissements : cliquez sur son nombre pour zoomer')).toBeTruthy();
+    const cluster = await screen.findByRole('button', { name: '1\u202f240 établissements ici : zoomer' });
+    expect(screen.getByRole('button', { name: '1 établissement ici : zoomer' })).toBeTruthy();
+    fireEvent.keyDown(cluster, { key: 'Enter' });
+    await waitFor(() => expect(inViewCalls().some((p) => Number(p.zoom) > 5)).toBe(true), { timeout: 2000 });
   });
 });
 

@@ -1,14 +1,7 @@
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { Alert, Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
-import {
-  normalizeText,
-  selectProfileMarkers,
-  spreadSameLocation,
-  withinBounds,
-  type Bounds,
-  type Institution,
-} from '@olympe/contract';
-import { useInstitutions, usePublicConfig, useSchoolSearch } from '../../api/institutions';
+import { HOME_SCHOOLING_INSTITUTION_ID, PROFILE_MAP_MAX_MARKERS, spreadSameLocation, type Institution } from '@olympe/contract';
+import { useInstitution, useInstitutionsInView, usePublicConfig, useSchoolSearch, type MapView } from '../../api/institutions';
 import { SchoolSearch } from '../../components/school-search';
 import { SchoolMap } from '../../components/SchoolMap';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
@@ -24,31 +17,38 @@ interface Props {
   error?: string;
 }
 
+const plural = (n: number, word: string) => `${word}${n > 1 ? 's' : ''}`;
+
+const mapLoader = (
+  <Center h={420}>
+    <Loader role="status" aria-label="Chargement de la carte" />
+  </Center>
+);
+
 /**
- * docs/product.md#spec-2 Profile: the school is chosen on a map with a filter box (name or address, accents and
- * case ignored, debounced 300 ms); markers only when 100 or fewer schools are in view.
+ * docs/product.md#spec-2 Profile: the school is chosen on a map or through the search (name, town, postcode or
+ * UAI, answered by the server); markers only when 100 or fewer schools are in view. The map asks the server
+ * for its view (decision 89): the schools, or clusters of them with their number, never the whole directory.
  */
 export function SchoolPicker({ value, onChange, required, pupil = true, error }: Props) {
-  const { data: list, isPending } = useInstitutions();
   const { data: config } = usePublicConfig();
   const schoolSearch = useSchoolSearch();
-  const [bounds, setBounds] = useState<Bounds | null>(null);
+  const [view, setView] = useState<MapView | null>(null);
   const [focus, setFocus] = useState<{ lat: number; lng: number; zoom: number } | null>(null);
+  // The school named on arrival: the map opens on it. Later choices move the map through choose().
+  const [startId] = useState(() => value?._id ?? null);
+  const start = useInstitution(startId);
+  const homeSchooling = useInstitution(pupil ? HOME_SCHOOLING_INSTITUTION_ID : null);
+  const inView = useInstitutionsInView(view, 'profile');
+  const data = inView.data;
+  const placed = useMemo(() => spreadSameLocation(data?.schools ?? []), [data]);
 
-  const inView = useMemo(() => (bounds && list ? withinBounds(list, bounds) : []), [list, bounds]);
-  const selection = useMemo(() => selectProfileMarkers(inView), [inView]);
-  const placed = useMemo(() => spreadSameLocation(selection.markers), [selection]);
-  const homeSchooling = useMemo(() => list?.find((i) => normalizeText(i.name) === 'instruction en famille'), [list]);
-
-  // Show the pupil's current school when the list arrives.
-  const currentId = value?._id;
-  useEffect(() => {
-    const current = list?.find((i) => i._id === currentId);
-    if (current?.latitude != null && current.longitude != null) {
-      setFocus({ lat: current.latitude, lng: current.longitude, zoom: FOCUS_ZOOM });
-    }
-    // Only on arrival of the list: later selections focus through choose().
-  }, [list]);
+  const startView =
+    start.data?.latitude != null && start.data.longitude != null
+      ? { lat: start.data.latitude, lng: start.data.longitude, zoom: FOCUS_ZOOM }
+      : null;
+  // The map waits for the current school's position (one small answer) rather than open on France and jump.
+  const mapReady = startId === null || !start.isPending;
 
   const choose = (institution: Institution) => {
     onChange({ _id: institution._id, name: institution.name, address: institution.address, email: institution.email, latitude: institution.latitude, longitude: institution.longitude, confirmed: institution.confirmed });
@@ -56,6 +56,14 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
       setFocus({ lat: institution.latitude, lng: institution.longitude, zoom: FOCUS_ZOOM });
     }
   };
+
+  const status = !data
+    ? inView.isError
+      ? 'Les établissements de la carte n’ont pas pu être chargés : déplacez la carte pour réessayer.'
+      : 'Chargement des établissements…'
+    : data.tooMany
+      ? `${data.total.toLocaleString('fr-FR')} établissements dans la zone affichée : zoomez ou précisez la recherche pour voir les marqueurs (${PROFILE_MAP_MAX_MARKERS} au plus).`
+      : `${placed.length} ${plural(placed.length, 'établissement')} ${plural(placed.length, 'affiché')} sur la carte.`;
 
   return (
     <Stack gap="xs">
@@ -74,8 +82,8 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
           <Text size="sm">
             Les élèves instruits en famille choisissent l’entrée spéciale « Instruction en famille » au lieu d’un établissement.
           </Text>
-          {homeSchooling && (
-            <Button size="xs" variant="light" onClick={() => choose(homeSchooling)}>
+          {homeSchooling.data && (
+            <Button size="xs" variant="light" onClick={() => choose(homeSchooling.data)}>
               Choisir « Instruction en famille »
             </Button>
           )}
@@ -84,36 +92,32 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
       )}
       <SchoolSearch search={schoolSearch} onChoose={choose} selectedId={value?._id} />
       <Text size="sm" aria-live="polite">
-        {isPending
-          ? 'Chargement des établissements…'
-          : selection.tooMany
-            ? `${inView.length} établissements dans la zone affichée : zoomez ou précisez la recherche pour voir les marqueurs (100 au plus).`
-            : `${placed.length} établissement${placed.length > 1 ? 's' : ''} affiché${placed.length > 1 ? 's' : ''} sur la carte.`}
+        {status}
       </Text>
-      <MarkerLegend />
-      <Suspense
-        fallback={
-          <Center h={420}>
-            <Loader role="status" aria-label="Chargement de la carte" />
-          </Center>
-        }
-      >
-        <SchoolMap
-          label="Carte des établissements"
-          tileUrl={config?.tileUrl ?? ''}
-          markers={placed}
-          selectedId={value?._id}
-          onBoundsChange={setBounds}
-          onSelect={choose}
-          focus={focus}
-          renderPopup={(i) => (
-            <>
-              <strong>{i.name}</strong>
-              {i.address && <div>{i.address}</div>}
-              {!i.confirmed && <div>En attente de vérification</div>}
-            </>
-          )}
-        />
+      <MarkerLegend clusters={(data?.clusters.length ?? 0) > 0} />
+      <Suspense fallback={mapLoader}>
+        {mapReady ? (
+          <SchoolMap
+            label="Carte des établissements"
+            tileUrl={config?.tileUrl ?? ''}
+            markers={placed}
+            clusters={data?.clusters}
+            selectedId={value?._id}
+            onBoundsChange={(bounds, zoom) => setView({ ...bounds, zoom })}
+            onSelect={choose}
+            focus={focus}
+            initialView={startView}
+            renderPopup={(i) => (
+              <>
+                <strong>{i.name}</strong>
+                {i.address && <div>{i.address}</div>}
+                {!i.confirmed && <div>En attente de vérification</div>}
+              </>
+            )}
+          />
+        ) : (
+          mapLoader
+        )}
       </Suspense>
     </Stack>
   );
