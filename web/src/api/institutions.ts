@@ -22,7 +22,6 @@ export type MapView = Bounds & { zoom: number };
 type InViewParams = MapView & { map: MapKind };
 
 export const institutionKeys = {
-  all: ['institutions'] as const,
   search: (q: string) => ['institutions', 'search', q] as const,
   inViewAll: ['institutions', 'in-view'] as const,
   inView: (params: InViewParams) => ['institutions', 'in-view', params] as const,
@@ -106,33 +105,17 @@ export async function fetchInstitution(id: string): Promise<Institution> {
   return data;
 }
 
+export const institutionQuery = (id: string | null) =>
+  queryOptions({
+    queryKey: institutionKeys.one(id ?? ''),
+    queryFn: () => fetchInstitution(id!),
+    enabled: id !== null,
+    staleTime: 10 * 60 * 1000,
+  });
+
 /** One school by id (the profile's current school, « Instruction en famille »); null: none asked. */
 export function useInstitution(id: string | null) {
-  return useQuery(
-    queryOptions({
-      queryKey: institutionKeys.one(id ?? ''),
-      queryFn: () => fetchInstitution(id!),
-      enabled: id !== null,
-      staleTime: 10 * 60 * 1000,
-    }),
-  );
-}
-
-/** GET /institution: every institution (up to ~70,000 with the national directory). */
-export async function fetchInstitutions(): Promise<Institution[]> {
-  const { data } = await api.get<Institution[]>('/institution');
-  return data;
-}
-
-export const institutionsQuery = queryOptions({
-  queryKey: institutionKeys.all,
-  queryFn: fetchInstitutions,
-  // The list is heavy: fetched once per visit, then kept up to date from mutation results.
-  staleTime: 10 * 60 * 1000,
-});
-
-export function useInstitutions() {
-  return useQuery(institutionsQuery);
+  return useQuery(institutionQuery(id));
 }
 
 /** The public settings (tile URL), shared with the home page's query (api/config.ts). */
@@ -160,22 +143,6 @@ export async function deleteInstitution(id: string): Promise<void> {
   await api.delete(`/institution/${id}`);
 }
 
-/** Puts a saved institution in the cached list instead of refetching 70,000 rows. */
-function storeInstitution(client: QueryClient, saved: Institution) {
-  client.setQueryData<Institution[]>(institutionKeys.all, (list) => {
-    if (!list) return list;
-    const at = list.findIndex((i) => i._id === saved._id);
-    if (at < 0) return [...list, saved];
-    const next = list.slice();
-    next[at] = saved;
-    return next;
-  });
-}
-
-function forgetInstitution(client: QueryClient, id: string) {
-  client.setQueryData<Institution[]>(institutionKeys.all, (list) => list?.filter((i) => i._id !== id));
-}
-
 const inBox = (i: Institution, b: Bounds) =>
   i.latitude !== null && i.longitude !== null && i.latitude >= b.south && i.latitude <= b.north && i.longitude >= b.west && i.longitude <= b.east;
 
@@ -197,13 +164,12 @@ function storeInViews(client: QueryClient, saved: Institution | null, id: string
 
 export type InstitutionSave = { id: null; body: InstitutionCreate } | { id: string; body: InstitutionUpdate };
 
-/** Saves the map's form (a new school when `id` is null) and puts the result in the cached list. */
+/** Saves the map's form (a new school when `id` is null) and puts the result in the cached views. */
 export function useSaveInstitution(onSaved: (saved: Institution) => void) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (save: InstitutionSave) => (save.id === null ? createInstitution(save.body) : updateInstitution(save.id, save.body)),
     onSuccess: async (saved) => {
-      storeInstitution(client, saved);
       storeInViews(client, saved, saved._id);
       client.setQueryData(institutionKeys.one(saved._id), saved);
       onSaved(saved);
@@ -212,13 +178,12 @@ export function useSaveInstitution(onSaved: (saved: Institution) => void) {
   });
 }
 
-/** Deletes a school and takes it out of the cached list. */
+/** Deletes a school and takes it out of the cached views. */
 export function useDeleteInstitution(callbacks: { onDeleted: () => void; onSettled: () => void }) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => deleteInstitution(id),
     onSuccess: async (_data, id) => {
-      forgetInstitution(client, id);
       storeInViews(client, null, id);
       callbacks.onDeleted();
       await client.invalidateQueries({ queryKey: institutionKeys.inViewAll });

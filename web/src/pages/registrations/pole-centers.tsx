@@ -1,14 +1,15 @@
-import { useMemo, useState } from 'react';
-import { Button, Group, List, Select, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Group, List, Stack, Text, Title } from '@mantine/core';
 import { useCenterOptions, useSaveCenter } from '../../api/centers';
-import { useInstitutions } from '../../api/institutions';
+import { useSchoolSearch } from '../../api/institutions';
+import { SchoolSearch } from '../../components/school-search';
 
 /** Admins mark centres as poles (status center, open to all pupils), or take the mark away. */
 export function PoleCenters({ chapterId }: { chapterId: string }) {
   const options = useCenterOptions(chapterId);
   const save = useSaveCenter(chapterId);
   const [choosing, setChoosing] = useState(false);
-  const [institution, setInstitution] = useState<string | null>(null);
+  const [institution, setInstitution] = useState<{ _id: string; name: string } | null>(null);
   const saving = save.isPending;
   const poles = (options.data ?? []).filter((o) => o.status === 'center');
 
@@ -38,7 +39,7 @@ export function PoleCenters({ chapterId }: { chapterId: string }) {
         </List>
       )}
       {choosing ? (
-        <PolePicker value={institution} onChange={setInstitution} onSubmit={() => institution && mark(institution, true)} saving={saving} />
+        <PolePicker value={institution} onChange={setInstitution} onSubmit={() => institution && mark(institution._id, true)} saving={saving} />
       ) : (
         <Button variant="light" w="fit-content" onClick={() => setChoosing(true)}>
           Désigner un centre pôle
@@ -48,29 +49,23 @@ export function PoleCenters({ chapterId }: { chapterId: string }) {
   );
 }
 
-function PolePicker(props: { value: string | null; onChange: (id: string | null) => void; onSubmit: () => void; saving: boolean }) {
-  // The full list of schools loads only when an admin opens the picker.
-  const institutions = useInstitutions();
-  const data = useMemo(
-    () => (institutions.data ?? []).map((i) => ({ value: i._id, label: i.address ? `${i.name} — ${i.address}` : i.name })),
-    [institutions.data],
-  );
+/** The school to mark, found by the server's search (decision 89: no page downloads the whole directory). */
+function PolePicker(props: {
+  value: { _id: string; name: string } | null;
+  onChange: (school: { _id: string; name: string }) => void;
+  onSubmit: () => void;
+  saving: boolean;
+}) {
+  const search = useSchoolSearch();
   return (
-    <Group align="end">
-      <Select
-        label="Établissement"
-        placeholder={institutions.isPending ? 'Chargement…' : 'Rechercher un établissement'}
-        data={data}
-        value={props.value}
-        onChange={props.onChange}
-        searchable
-        limit={50}
-        nothingFoundMessage="Aucun établissement"
-        miw={360}
-      />
-      <Button onClick={props.onSubmit} disabled={!props.value} loading={props.saving}>
-        Marquer comme centre pôle
-      </Button>
-    </Group>
+    <Stack gap="xs" maw={560}>
+      <SchoolSearch search={search} onChoose={(school) => props.onChange({ _id: school._id, name: school.name })} selectedId={props.value?._id} />
+      <Group align="center">
+        <Text size="sm">{props.value ? `Établissement choisi : ${props.value.name}` : 'Aucun établissement choisi.'}</Text>
+        <Button onClick={props.onSubmit} disabled={!props.value} loading={props.saving}>
+          Marquer comme centre pôle
+        </Button>
+      </Group>
+    </Stack>
   );
 }
