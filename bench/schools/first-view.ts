@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../server/src/app.js';
@@ -51,6 +52,43 @@ const pupil = async (email: string, institutionId: string | null) => {
 };
 const withSchool = await pupil('bench-first-view-1@exemple.fr', school.id);
 const withoutSchool = await pupil('bench-first-view-2@exemple.fr', null);
+const admin = await pupil('bench-first-view-3@exemple.fr', null);
+await database.db.update(users).set({ isAdmin: true }).where(sql`email = 'bench-first-view-3@exemple.fr'`);
+
+// Server side (app.inject, brotli as browsers ask over HTTPS): the whole list against the views the maps ask for.
+const serverMedian = async (url: string, token: string) => {
+  const times: number[] = [];
+  let bytes = 0;
+  let body = '';
+  for (let i = 0; i < (url === '/api/institution' ? 5 : 15); i++) {
+    const t0 = performance.now();
+    const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'br' } });
+    times.push(performance.now() - t0);
+    bytes = res.rawPayload.length;
+    // Answers under 2 KB go uncompressed (decision 9).
+    const raw = res.headers['content-encoding'] === 'br' ? brotliDecompressSync(res.rawPayload) : res.rawPayload;
+    body = res.statusCode === 200 && url !== '/api/institution' ? raw.toString('utf8') : '';
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[Math.floor(times.length / 2)], bytes, body };
+};
+const serverViews: Array<[string, string, string]> = [
+  ['GET /institution (toute la liste)', '/api/institution', withoutSchool],
+  ['profil, France (zoom 5)', '/api/institution/in-view?south=39.2&west=-5.2&north=52&east=9.9&zoom=5&map=profile', withoutSchool],
+  ['profil, Paris (zoom 11)', '/api/institution/in-view?south=48.7&west=2.05&north=49&east=2.65&zoom=11&map=profile', withoutSchool],
+  ['profil, autour d’un collège (zoom 16)', '/api/institution/in-view?south=48.855&west=2.335&north=48.865&east=2.365&zoom=16&map=profile', withSchool],
+  ['/map admin, France (zoom 5)', '/api/institution/in-view?south=39.2&west=-5.2&north=52&east=9.9&zoom=5&map=institutions', admin],
+  ['/map admin, Lyon (zoom 10)', '/api/institution/in-view?south=45.5&west=4.4&north=46&east=5.3&zoom=10&map=institutions', admin],
+];
+for (const [label, url, token] of serverViews) {
+  const r = await serverMedian(url, token);
+  const shape = r.body ? (JSON.parse(r.body) as { total: number; schools: unknown[]; clusters: unknown[] }) : null;
+  console.log(
+    `Serveur, ${label} : médiane ${r.ms.toFixed(1)} ms, ${(r.bytes / 1024).toFixed(1)} KiB (br)` +
+      (shape ? ` — ${shape.total} établissements, ${shape.schools.length} marqueurs, ${shape.clusters.length} groupes` : ''),
+  );
+}
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
 /** Bytes on the wire (encoded, headers included) of one visit, by kind. */

@@ -95,8 +95,8 @@ export type InstitutionUpdate = z.infer<typeof institutionUpdateSchema>;
  */
 export const MAP_KINDS = ['profile', 'institutions'] as const;
 export type MapKind = (typeof MAP_KINDS)[number];
-/** Side of a cluster's cell on screen, in pixels (a 256-pixel tile holds 4 × 4 cells). */
-export const MAP_CLUSTER_CELL_PX = 64;
+/** Side of a cluster's cell on screen, in pixels (Leaflet.markercluster's default radius): about 5 × 10 cells on a phone. */
+export const MAP_CLUSTER_CELL_PX = 80;
 export const MAP_MAX_ZOOM = 22;
 
 const LATITUDE_BOUND = 'Limite de carte invalide : une latitude de -90 à 90 est attendue.';

@@ -90,12 +90,12 @@ describe('GET /institution/in-view', () => {
     expect(a.longitude).toBeCloseTo(-150 + 0.0145, 4);
     expect(a).toMatchObject({ south: -20, west: -150, north: -19.997, east: -149.971 });
     expect(b).toMatchObject({ south: -20, west: -140 });
-    // At zoom 1 a cell is 45° of longitude wide: both groups fall in one.
+    // At zoom 1 a cell is 56° of longitude wide: both groups fall in one.
     const z1 = await inView(pupil, box, 1);
     expect(z1.clusters).toHaveLength(1);
     expect(z1.clusters[0].count).toBe(200);
     // Zoomed in on the first group: its schools spread over several cells.
-    // Zoomed in on the first group (cells of 0.011° at zoom 13): its schools spread over several cells.
+    // Zoomed in on the first group (cells of 0.014° at zoom 13): its schools spread over several cells.
     const z13 = await inView(pupil, around(-19.9985, -149.9855, 0.02), 13);
     expect(z13.clusters.length).toBeGreaterThan(2);
     expect(sum(z13)).toBe(120);
