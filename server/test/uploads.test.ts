@@ -303,6 +303,8 @@ describe('resumable uploads (tus)', () => {
     expect([wrongType.status, wrongType.body.message]).toEqual([415, 'Type de contenu attendu : application/offset+octet-stream.']);
     const badId = await head(teacher.headers, '/api/uploads/pas-un-identifiant');
     expect(badId.status).toBe(400);
+    // A query string does not change which upload is meant.
+    expect((await head(teacher.headers, `${url}?x=1`)).headers.get('upload-offset')).toBe('0');
     // Nothing was written by anyone else.
     expect((await head(teacher.headers, url)).headers.get('upload-offset')).toBe('0');
     // The owner cancels: the upload is gone.

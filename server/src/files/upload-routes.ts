@@ -95,7 +95,8 @@ async function toTus(uploads: Uploads, request: FastifyRequest, caller: UploadCa
     init.body = Readable.toWeb(request.raw) as ReadableStream<Uint8Array>;
     init.duplex = 'half';
   }
-  const webRequest = new Request(new URL(request.url, 'http://olympe.local'), init);
+  // tus reads the upload's id from the path's last segment: the query string (never used by tus) is left out.
+  const webRequest = new Request(new URL(request.url.split('?')[0], 'http://olympe.local'), init);
   uploads.remember(webRequest, caller);
   return uploads.tus.handleWeb(webRequest);
 }
