@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 /** Issue 22: choosing a centre asks first; the journeys confirm in the dialog. */

@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { addToGroup, adminHeaders, apiAccount, expectAccessible, expectNotCut, loginByApi, MEMBERS_GROUP_ID, ok, screenshot, tag } from './fixtures.js';
 
 

@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import jpeg from 'jpeg-js';
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts } from '@cantoo/pdf-lib';
 import { createTokenSigner } from '../../server/src/auth/tokens.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { chapters, groupMembers, institutions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';

@@ -7,7 +7,7 @@
  * Needs pdftoppm (Debian package poppler-utils). Knobs: BENCH_DPIS (default "150,200,300").
  */
 import { randomUUID } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { fakeScan, type Soiling } from '../../server/test/fixtures/fake-scan.js';
 import { renderAnswerSheets, type SheetInput } from '../../server/src/sheets/render.js';
 import { readScan } from '../../server/src/sheets/scan-reader.js';

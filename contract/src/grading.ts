@@ -263,6 +263,58 @@ export const overviewRowSchema = z.object({
 });
 export type OverviewRow = z.infer<typeof overviewRowSchema>;
 
+/** The overview's columns the server sorts by (decision 94). */
+export const OVERVIEW_SORTS = ['date', 'student', 'grader', 'exercise', 'grade'] as const;
+export type OverviewSort = (typeof OVERVIEW_SORTS)[number];
+/** How far `offset` may go: far beyond a cup's copies (12 exercises × 50,000 pupils), short of a runaway scan. */
+export const OVERVIEW_OFFSET_MAX = 1_000_000;
+const OVERVIEW_OFFSET_MESSAGE = `Position de page invalide : un nombre entier de 0 à ${OVERVIEW_OFFSET_MAX.toLocaleString('fr-FR')} est attendu.`;
+const overviewFilter = (what: string) =>
+  z.string({ error: `Filtre « ${what} » invalide.` }).max(100, { error: `Filtre « ${what} » trop long (100 caractères au plus).` }).optional();
+
+/**
+ * GET /answer/overview/{chapterId}?limit=&offset=&sort=&dir=&student=&grader=&exercise= (decision 94). Without
+ * `limit`, every row as before (the CSV export). With it, one page in the asked order, filtered by the three
+ * accent-insensitive filters; `limit=0` asks for the counts alone (`total`, `matched`), a request of its own so
+ * the first rows never wait for them.
+ */
+export const overviewQuerySchema = z
+  .object({
+    limit: z.coerce
+      .number({ error: GRADING_LIMIT_MESSAGE })
+      .int({ error: GRADING_LIMIT_MESSAGE })
+      .min(0, { error: GRADING_LIMIT_MESSAGE })
+      .max(GRADING_PAGE_MAX, { error: GRADING_LIMIT_MESSAGE })
+      .optional(),
+    offset: z.coerce
+      .number({ error: OVERVIEW_OFFSET_MESSAGE })
+      .int({ error: OVERVIEW_OFFSET_MESSAGE })
+      .min(0, { error: OVERVIEW_OFFSET_MESSAGE })
+      .max(OVERVIEW_OFFSET_MAX, { error: OVERVIEW_OFFSET_MESSAGE })
+      .optional(),
+    sort: z.enum(OVERVIEW_SORTS, { error: 'Tri invalide : date, student, grader, exercise ou grade est attendu.' }).optional(),
+    dir: z.enum(['asc', 'desc'], { error: 'Sens de tri invalide : asc ou desc est attendu.' }).optional(),
+    student: overviewFilter('Élève'),
+    grader: overviewFilter('Correcteur'),
+    exercise: overviewFilter('Exercice'),
+  })
+  .refine((v) => v.limit !== undefined || Object.entries(v).every(([k, x]) => k === 'limit' || x === undefined), {
+    error: 'Le tri, les filtres et la position demandent une taille de page (« limit »).',
+  });
+export type OverviewQuery = z.infer<typeof overviewQuerySchema>;
+
+/** One page of the overview: its rows, the next page's `offset` (null: none left), and the chapter's mode. */
+export const overviewPageSchema = z.object({
+  rows: z.array(overviewRowSchema),
+  next: z.number().int().nullable(),
+  /** Double correction: the rows carry both gradings and a status. */
+  double: z.boolean(),
+  /** With `limit=0` only: the chapter's graded copies, and those the filters keep. */
+  total: z.number().int().optional(),
+  matched: z.number().int().optional(),
+});
+export type OverviewPage = z.infer<typeof overviewPageSchema>;
+
 export const unlabeledStatsSchema = z.object({ count: z.number().int() });
 export const autoCorrectionSchema = z.object({ message: z.string(), graded: z.number().int(), unchanged: z.number().int() });
 export type AutoCorrectionResult = z.infer<typeof autoCorrectionSchema>;

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessGroups, centerRefusals, centerRegistrations, centers, chapters, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessGroups, chapters, exercises, files, institutions } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';

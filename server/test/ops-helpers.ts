@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import type { Db } from '../src/db/client.js';
 import { accessGroups, chapters, exercises } from '../src/db/schema.js';
 

@@ -2,7 +2,7 @@ import { inflateRawSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSheet } from 'read-excel-file/node';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
 import { accessGroups, answers, auditLog, chapters, exercises, groupMembers, groups, institutions, statementVersions } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { PDFArray, PDFDocument, PDFName, PDFNumber, rgb } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFName, PDFNumber, rgb } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, centerRegistrations, centers, chapters, exercises, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
 import { COPIER_ENCODINGS, copierScan, type CopierEncoding } from './fixtures/copier-scan.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chapters, groupMembers, institutions, MEMBERS_GROUP_ID, unlabeledAnswers } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, loginAs, type TestApp } from './helpers.js';

@@ -1,5 +1,5 @@
 import { convocationQrText, DEFAULT_BRING_TEXT, formatSitting, GRADE_LABELS, type CenterDetails } from '@olympe/contract';
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
 import { registerQrImage } from '../sheets/qr-image.js';
 
 const W = 595.28;

@@ -281,6 +281,10 @@ export const answers = pgTable(
     index('answers_exercise_idx').on(t.exerciseId),
     // Two identical saves arriving together leave one row (client seq > 0; server-made rows use 0).
     uniqueIndex('answers_user_exercise_seq_uq').on(t.userId, t.exerciseId, t.seq).where(sql`seq > 0`),
+    // The review page's first screen, latest grades first (decision 94): a page walks this index and stops.
+    index('answers_graded_at_idx')
+      .on(t.gradeTimestamp.desc().nullsLast(), t.id)
+      .where(sql`grade_timestamp IS NOT NULL AND withdrawn_at IS NULL`),
     // answers_current_idx (exercise_id, user_id, seq DESC, created_at DESC) INCLUDE (answer, grade)
     // WHERE withdrawn_at IS NULL is created in raw SQL by migration 0006: drizzle cannot express
     // INCLUDE. The grading table reads the current answers from it alone once vacuumed (bench/grading).

@@ -338,3 +338,118 @@ export async function replaceAssignments(db: Tx, exerciseIds: readonly string[],
       ON CONFLICT DO NOTHING`);
   }
 }
+
+/** A text as normalizeText folds it (NFD, marks dropped, lower case), for the overview's filters. */
+const folded = (text: SQL) => sql`regexp_replace(normalize(lower(${text}), NFD), ${'[\u0300-\u036f]'}, '', 'g')`;
+const likeAny = (value: string) => `%${value.replace(/[\\%_]/g, '\\$&')}%`;
+/** « First Last », as the page writes a person (fullName); « Correction automatique » for no one. */
+const personName = (alias: string) =>
+  sql.raw(`btrim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, ''))`);
+
+export interface OverviewSelection {
+  chapterId: string;
+  exerciseIds: readonly string[];
+  double: boolean;
+  /** Under anonymous correction: joined to grading_pseudonyms as `ps`, which must hold every pupil. */
+  anonymous: boolean;
+  /** Whose gradings a filter may see (visibleGradings): an admin's every one. */
+  viewer: { userId: string; isAdmin: boolean };
+  /** Already normalised (normalizeText); '' filters nothing. */
+  filters: { student: string; grader: string; exercise: string };
+}
+
+/**
+ * The copies the overview lists (decision 94), as `FROM … WHERE …` over `a` (the answer), `e`, `s` (the
+ * pupil), `g` (who set the grade) and `ps`: current answers of the chapter's exercises that are graded, or in
+ * double correction that have a grading. The filters follow the page's: the pupil's « First Last » (or
+ * pseudonym), the exercise's title, and for the corrector whoever set the grade (« Correction automatique »
+ * for none) or any grading the viewer may see.
+ */
+export function overviewFrom(sel: OverviewSelection): SQL {
+  const { student, grader, exercise } = sel.filters;
+  const conditions: SQL[] = [
+    sql`a.exercise_id = ANY(${uuidArray(sel.exerciseIds)})`,
+    isCurrent('a'),
+    sel.double
+      ? sql`(a.grade_timestamp IS NOT NULL OR EXISTS (SELECT 1 FROM gradings gr WHERE gr.answer_id = a.id))`
+      : sql`a.grade_timestamp IS NOT NULL`,
+  ];
+  if (student !== '') {
+    conditions.push(sel.anonymous ? sql`${pseudonymText} LIKE ${likeAny(student)}` : sql`${folded(personName('s'))} LIKE ${likeAny(student)}`);
+  }
+  if (exercise !== '') conditions.push(sql`${folded(sql`e.title`)} LIKE ${likeAny(exercise)}`);
+  if (grader !== '') {
+    const setter = sql`${folded(sql`CASE WHEN a.grader_id IS NULL THEN 'Correction automatique' ELSE ${personName('g')} END`)} LIKE ${likeAny(grader)}`;
+    if (sel.double) {
+      // visibleGradings: a corrector sees another's grading once both are in (or an arbitration is).
+      const visible = sel.viewer.isAdmin
+        ? sql`TRUE`
+        : sql`(gr.grader_id = ${sel.viewer.userId}::uuid OR (SELECT count(*) FILTER (WHERE NOT g2.arbitration) >= 2 OR bool_or(g2.arbitration)
+              FROM gradings g2 WHERE g2.answer_id = a.id))`;
+      conditions.push(sql`(${setter} OR EXISTS (SELECT 1 FROM gradings gr JOIN users gu ON gu.id = gr.grader_id
+          WHERE gr.answer_id = a.id AND ${visible} AND ${folded(personName('gu'))} LIKE ${likeAny(grader)}))`);
+    } else {
+      conditions.push(setter);
+    }
+  }
+  return sql`FROM answers a JOIN exercises e ON e.id = a.exercise_id JOIN users s ON s.id = a.user_id
+      LEFT JOIN users g ON g.id = a.grader_id
+      ${sel.anonymous ? sql`JOIN grading_pseudonyms ps ON ps.chapter_id = ${sel.chapterId}::uuid AND ps.user_id = a.user_id` : sql``}
+      WHERE ${sql.join(conditions, sql` AND `)}`;
+}
+
+/** A grade as a number when it is one (« X » and the like sort after the numbers). */
+const gradeNumber = sql`CASE WHEN a.grade ~ '^[0-9]+([.][0-9]+)?$' THEN a.grade::numeric END`;
+
+/** The overview's order (decision 94): the asked column, empty last either way, then the answer's id. */
+export function overviewOrder(sort: 'date' | 'student' | 'grader' | 'exercise' | 'grade', dir: 'asc' | 'desc', anonymous: boolean): SQL {
+  const d = sql.raw(dir === 'asc' ? 'ASC' : 'DESC');
+  const keys: SQL[] =
+    sort === 'date'
+      ? [sql`a.grade_timestamp`]
+      : sort === 'student'
+        ? anonymous
+          ? [sql`ps.number`]
+          : [nameSortKey(sql`s.last_name`), nameSortKey(sql`s.first_name`)]
+        : sort === 'grader'
+          ? [nameSortKey(sql`CASE WHEN a.grader_id IS NULL THEN 'Correction automatique' ELSE ${personName('g')} END`)]
+          : sort === 'exercise'
+            ? [nameSortKey(sql`e.title`)]
+            : [gradeNumber, sql`a.grade`];
+  return sql.join([...keys.map((k) => sql`${k} ${d} NULLS LAST`), sql`a.id`], sql`, `);
+}
+
+export interface OverviewPageRow {
+  id: string;
+  user_id: string;
+  s_first: string | null;
+  s_last: string | null;
+  number: number | null;
+  grader_id: string | null;
+  g_first: string | null;
+  g_last: string | null;
+  exercise_id: string;
+  title: string;
+  max_points: number;
+  grade: string | null;
+  grade_comment: string | null;
+  grade_timestamp: string | null;
+}
+
+/** One page of the overview in the given order. */
+export function overviewPageQuery(sel: OverviewSelection, order: SQL, limit: number, offset: number): SQL {
+  return sql`SELECT a.id, a.user_id, s.first_name AS s_first, s.last_name AS s_last, ${sel.anonymous ? sql`ps.number` : sql`NULL::int`} AS number,
+      a.grader_id, g.first_name AS g_first, g.last_name AS g_last, e.id AS exercise_id, e.title, e.max_points,
+      a.grade, a.grade_comment, ${isoMs(sql`a.grade_timestamp`)} AS grade_timestamp
+    ${overviewFrom(sel)}
+    ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/** How many copies the overview lists, and how many of them the filters keep. */
+export function overviewCountQuery(sel: OverviewSelection): SQL {
+  const all = overviewFrom({ ...sel, filters: { student: '', grader: '', exercise: '' } });
+  const filtered = sel.filters.student !== '' || sel.filters.grader !== '' || sel.filters.exercise !== '';
+  return filtered
+    ? sql`SELECT (SELECT count(*) ${all})::int AS total, (SELECT count(*) ${overviewFrom(sel)})::int AS matched`
+    : sql`SELECT count(*)::int AS total, count(*)::int AS matched ${all}`;
+}

@@ -10,6 +10,8 @@ import {
   gradeSaveSchema,
   gradingTableQuerySchema,
   gradingTableSchema,
+  overviewPageSchema,
+  overviewQuerySchema,
   overviewRowSchema,
   savedMessageSchema,
   selectedAnswerSchema,
@@ -20,6 +22,7 @@ import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { getAssignments, saveAssignments } from './assignments.js';
+import { listOverviewPage } from './overview.js';
 import {
   autoCorrectChapter,
   countAutoCorrection,
@@ -115,8 +118,22 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
 
   app.get(
     '/answer/overview/:chapterId',
-    { preHandler: member, schema: { tags, params: chapterIdParams, response: { 200: z.array(overviewRowSchema) } } },
-    async (request) => listOverview(deps.db, authOf(request), request.params.chapterId),
+    {
+      preHandler: member,
+      schema: {
+        tags,
+        params: chapterIdParams,
+        querystring: overviewQuerySchema,
+        response: { 200: z.union([z.array(overviewRowSchema), overviewPageSchema]) },
+      },
+    },
+    // Decision 94: with `limit`, one page sorted and filtered by the server; without, every row (the CSV).
+    async (request) => {
+      const { limit } = request.query;
+      return limit === undefined
+        ? listOverview(deps.db, authOf(request), request.params.chapterId)
+        : listOverviewPage(deps.db, authOf(request), request.params.chapterId, { ...request.query, limit });
+    },
   );
 
   app.get(

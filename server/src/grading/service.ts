@@ -77,7 +77,7 @@ const EXERCISE_NOT_FOUND = 'Exercice introuvable.';
 const BOTH_GRADED_MESSAGE = 'Cette copie a déjà ses deux corrections : seul un administrateur peut encore la trancher.';
 export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle ne peut plus être notée.';
 
-async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow> {
+export async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow> {
   const [chapter] = await rows<ChapterOptionsRow>(db, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`);
   if (!chapter) throw notFound(CHAPTER_NOT_FOUND);
   return chapter;
@@ -87,15 +87,15 @@ async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow
  * Anonymous correction (decision on what correctors see): in an anonymous chapter, a caller who is
  * not an admin gets pseudonyms and no name, e-mail, school, gender or birth date of pupils.
  */
-const seesPseudonyms = (auth: AuthContext, chapter: Pick<ChapterOptionsRow, 'anonymous_grading'>) =>
+export const seesPseudonyms = (auth: AuthContext, chapter: Pick<ChapterOptionsRow, 'anonymous_grading'>) =>
   chapter.anonymous_grading && !auth.isAdmin;
 
 /** A pupil as a grading response names them: names, or only the pseudonym. */
-function presentStudent(id: string, first: string | null, last: string | null, pseudonym: string | undefined): Person {
+export function presentStudent(id: string, first: string | null, last: string | null, pseudonym: string | undefined): Person {
   return pseudonym === undefined ? { _id: id, firstName: first, lastName: last } : { _id: id, firstName: null, lastName: null, pseudonym };
 }
 
-const presentGrading = (g: GradingRow): GradingView => ({
+export const presentGrading = (g: GradingRow): GradingView => ({
   grader: g.grader_id ? { _id: g.grader_id, firstName: g.first_name, lastName: g.last_name } : null,
   grade: g.grade,
   grade_comment: g.grade_comment,
@@ -207,6 +207,19 @@ function presentTableHead(chapter: ChapterOptionsRow, exercises: readonly TableE
 }
 
 /**
+ * Pseudonyms are given to the whole table at once, as the whole table gives them (same numbers whichever
+ * request comes first): every pupil with a current answer to one of these exercises has one after this.
+ */
+export async function giveTablePseudonyms(db: Db, chapterId: string, exerciseIds: readonly string[]): Promise<void> {
+  const missing = await rows<{ id: string }>(
+    db,
+    sql`SELECT u.id FROM users u WHERE ${inGradingTable(exerciseIds)}
+        AND NOT EXISTS (SELECT 1 FROM grading_pseudonyms ps WHERE ps.chapter_id = ${chapterId}::uuid AND ps.user_id = u.id)`,
+  );
+  if (missing.length > 0) await pseudonymsFor(db, chapterId, missing.map((m) => m.id));
+}
+
+/**
  * GET /answer/table/{id}?limit=&after=&q= (decision 83): one page of the table, in the whole table's
  * order (names, or pseudonym numbers for a corrector of an anonymous chapter), `page.next` the `after`
  * of the next page. `limit=0` asks for what the header needs instead, computed without the cells of
@@ -231,15 +244,7 @@ export async function getGradingTablePage(
       ? { ...head, progress: [], correctors: [], users: {}, page: { next: null, pupils: 0, matched: 0, counts: [] } }
       : { ...head, users: {}, page: { next: null } };
   }
-  // Pseudonyms are given to the whole table at once, as the whole table gives them (same numbers).
-  if (anonymous) {
-    const missing = await rows<{ id: string }>(
-      db,
-      sql`SELECT u.id FROM users u WHERE ${inGradingTable(exerciseIds)}
-          AND NOT EXISTS (SELECT 1 FROM grading_pseudonyms ps WHERE ps.chapter_id = ${chapterId}::uuid AND ps.user_id = u.id)`,
-    );
-    if (missing.length > 0) await pseudonymsFor(db, chapterId, missing.map((m) => m.id));
-  }
+  if (anonymous) await giveTablePseudonyms(db, chapterId, exerciseIds);
   let start: PageStart = null;
   if (params.after !== undefined) {
     const [cursor] = anonymous

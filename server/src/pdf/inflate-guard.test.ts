@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { objStmBomb, rawPdf, xrefStreamBomb, zeroBomb } from '../../test/fixtures/pdf-bombs.js';
 import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError } from './inflate-guard.js';

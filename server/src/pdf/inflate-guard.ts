@@ -1,6 +1,8 @@
 import { constants, inflateSync } from 'node:zlib';
-import { decodePDFRawStream, PDFContext, PDFRawStream } from 'pdf-lib';
-import type { StreamType } from 'pdf-lib/cjs/core/streams/Stream.js';
+import { decodePDFRawStream, PDFContext, PDFRawStream } from '@cantoo/pdf-lib';
+
+/** A decoded stream as pdf-lib hands it out (its type is not exported by name). */
+type StreamType = ReturnType<typeof decodePDFRawStream>;
 
 /**
  * What the streams pdf-lib decodes while loading a file (object streams and cross-reference

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { decodePDFRawStream, ParseSpeeds, PDFDocument, type PDFRawStream } from 'pdf-lib';
+import { decodePDFRawStream, ParseSpeeds, PDFDocument, type PDFRawStream } from '@cantoo/pdf-lib';
 import { renderCertificates, type CertificateData, type RenderedCertificate } from '../results/certificate.js';
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { splitDocument, type SplitPart } from '../sorting/split.js';
@@ -32,9 +31,11 @@ interface ByteStreamClass {
 }
 
 // pdf-lib decodes object and cross-reference streams through this one function while it loads
-// a file; it is not exported, hence the path into the package (the same module instance as the
-// one pdf-lib's index loads). A pdf-lib that moves it makes the worker fail to start, loudly.
-const { default: ByteStream } = createRequire(import.meta.url)('pdf-lib/cjs/core/parser/ByteStream.js') as { default: ByteStreamClass };
+// a file; it is not exported, hence the file inside the package, imported by its URL (the package's
+// `exports` hide it): the same module instance as the one pdf-lib's ES index loads. A pdf-lib that
+// moves it makes the worker fail to start, loudly.
+const esIndex = import.meta.resolve('@cantoo/pdf-lib');
+const { default: ByteStream } = (await import(new URL('core/parser/ByteStream.js', esIndex).href)) as { default: ByteStreamClass };
 
 /** What the current load may still inflate; pdf-lib swallows errors of single objects, hence the flag. */
 const budget = { left: 0, exceeded: false };

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { PDFDocument, rgb, StandardFonts, type PDFFont } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts, type PDFFont } from '@cantoo/pdf-lib';
 
 /** What one certificate says: who, which test, and the qualification when there is one. */
 export interface CertificateData {

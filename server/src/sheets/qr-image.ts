@@ -1,4 +1,4 @@
-import type { PDFDocument, PDFRef } from 'pdf-lib';
+import type { PDFDocument, PDFRef } from '@cantoo/pdf-lib';
 import { qrBits } from './qr.js';
 
 /**

@@ -1,4 +1,4 @@
-import { PDFDocument, PDFName, rgb, StandardFonts, type PDFEmbeddedPage, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, PDFName, rgb, StandardFonts, type PDFEmbeddedPage, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
 import { encodeSheetCode } from './payload.js';
 import { registerQrImage } from './qr-image.js';
 

@@ -10,7 +10,7 @@ import {
   PDFRef,
   type PDFDocument,
   type PDFPage,
-} from 'pdf-lib';
+} from '@cantoo/pdf-lib';
 import { readWithin } from '../pdf/inflate-guard.js';
 import { toGray, type Gray } from './raster.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { degrees, PDFDocument } from 'pdf-lib';
+import { degrees, PDFDocument } from '@cantoo/pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeScan, printGray, scannerPdf, soilSheets } from '../../test/fixtures/fake-scan.js';
 import { renderAnswerSheets } from './render.js';

@@ -1,4 +1,4 @@
-import { PDFDocument, type PDFPage } from 'pdf-lib';
+import { PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { decodeSheetCode, type SheetCode } from './payload.js';
 import { dpiFor, openRenderSource, RenderError, renderPage } from '../pdf/render-page.js';
 import { pageImage, type PageImage } from './scan-images.js';

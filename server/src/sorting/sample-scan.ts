@@ -1,5 +1,5 @@
 import jpeg from 'jpeg-js';
-import { degrees, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { degrees, PDFDocument, rgb, StandardFonts } from '@cantoo/pdf-lib';
 
 export interface SamplePage {
   /** Written on the page (demo copies, tests). */

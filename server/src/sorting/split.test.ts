@@ -1,4 +1,4 @@
-import { degrees, PDFDocument } from 'pdf-lib';
+import { degrees, PDFDocument } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { splitScan } from './split.js';
 

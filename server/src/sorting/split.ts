@@ -1,4 +1,4 @@
-import { degrees, PDFDocument } from 'pdf-lib';
+import { degrees, PDFDocument } from '@cantoo/pdf-lib';
 import { pdfPageCount, splitPdf } from '../pdf/pdf-pool.js';
 
 /** One output PDF: the scan's pages (1-based, in this order), each turned by its chosen rotation. */

@@ -5,7 +5,9 @@ import type {
   GradeSave,
   GradeSaved,
   GradingTable,
+  OverviewPage,
   OverviewRow,
+  OverviewSort,
   SelectedAnswer,
 } from '@olympe/contract';
 import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -20,6 +22,9 @@ export const gradingKeys = {
   unlabeled: (chapterId: string) => ['grading', 'unlabeled', chapterId] as const,
   history: (userId: string, exerciseId: string) => ['grading', 'history', userId, exerciseId] as const,
   overview: (chapterId: string) => ['grading', 'overview', chapterId] as const,
+  /** Under `overview`: reloading the overview reloads its pages and counts. */
+  overviewPages: (chapterId: string, view: OverviewView) => ['grading', 'overview', chapterId, 'pages', view] as const,
+  overviewCounts: (chapterId: string, filters: OverviewView['filters']) => ['grading', 'overview', chapterId, 'counts', filters] as const,
 };
 
 /** GET /answer/table/{id}: exercises in order and the pupils keyed by id. */
@@ -177,11 +182,65 @@ export function useRelabelAnswer(chapterId: string) {
   });
 }
 
-export const overviewQuery = (chapterId: string) =>
-  queryOptions({ queryKey: gradingKeys.overview(chapterId), queryFn: () => fetchOverview(chapterId), enabled: !!chapterId });
+/** What the review page shows (decision 94): the server sorts and filters; the filters as typed. */
+export interface OverviewView {
+  sort: OverviewSort;
+  dir: 'asc' | 'desc';
+  filters: { student: string; grader: string; exercise: string };
+}
 
-export function useOverview(chapterId: string) {
-  return useQuery(overviewQuery(chapterId));
+/** Copies per page of the review page: a few screens of rows, ~80 KB. */
+export const OVERVIEW_PAGE_SIZE = 200;
+
+const filterParams = (filters: OverviewView['filters']) =>
+  Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim() !== ''));
+
+/** GET /answer/overview/{chapterId}?limit=&offset=&sort=&dir=&… (decision 94): one page. */
+export async function fetchOverviewPage(chapterId: string, view: OverviewView, offset: number): Promise<OverviewPage> {
+  try {
+    const { data } = await api.get<OverviewPage>(`/answer/overview/${chapterId}`, {
+      params: { limit: OVERVIEW_PAGE_SIZE, offset, sort: view.sort, dir: view.dir, ...filterParams(view.filters) },
+    });
+    return data;
+  } catch (error) {
+    // docs/product.md#spec-8: a failed overview fetch is logged as "Failed to fetch data".
+    console.error('Failed to fetch data', error);
+    throw error;
+  }
+}
+
+/** GET /answer/overview/{chapterId}?limit=0&…: the chapter's graded copies and those the filters keep. */
+export async function fetchOverviewCounts(chapterId: string, filters: OverviewView['filters']): Promise<OverviewPage> {
+  const { data } = await api.get<OverviewPage>(`/answer/overview/${chapterId}`, { params: { limit: 0, ...filterParams(filters) } });
+  return data;
+}
+
+/** The review page's rows, a page at a time as the table scrolls; a new sort or filter keeps the rows in view until it answers. */
+export function useOverviewPages(chapterId: string, view: OverviewView) {
+  return useInfiniteQuery({
+    queryKey: gradingKeys.overviewPages(chapterId, view),
+    queryFn: ({ pageParam }) => fetchOverviewPage(chapterId, view, pageParam),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.next ?? undefined,
+    placeholderData: keepPreviousData,
+    enabled: !!chapterId,
+  });
+}
+
+/** The counts (« 12/480 corrections »), asked beside the first page so the rows never wait for them. */
+export function useOverviewCounts(chapterId: string, filters: OverviewView['filters']) {
+  return useQuery({
+    queryKey: gradingKeys.overviewCounts(chapterId, filters),
+    queryFn: () => fetchOverviewCounts(chapterId, filters),
+    placeholderData: keepPreviousData,
+    enabled: !!chapterId,
+  });
+}
+
+/** Every graded copy, fresh, for the CSV export (the page holds only what was scrolled to). */
+export function useFetchWholeOverview(chapterId: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.fetchQuery({ queryKey: gradingKeys.overview(chapterId), queryFn: () => fetchOverview(chapterId), staleTime: 0 });
 }
 
 /** GET /answer/overview/{chapterId}. */

@@ -29,6 +29,8 @@ export interface VirtualColumn<T> {
   sortValue?: (row: T) => string | number | null | undefined;
   /** Accessible name of the sort button when the header is not plain text. */
   sortLabel?: string;
+  /** Rows sorted by the server (`onSortChange`): the column can be sorted by a click. */
+  sortable?: boolean;
   /**
    * The cell's full text: its text wraps (up to two lines, then cut) and the whole text shows on
    * hover (issue 20: names and titles are never cut to « Somme d… » without a way to read them).
@@ -68,6 +70,12 @@ export interface VirtualTableProps<T> {
    */
   onEndReached?: () => void;
   totalRows?: number;
+  /**
+   * Rows sorted by the server (decision 94): the order they come in, and what a click on a `sortable`
+   * column's header asks for. The table then leaves the rows in the order given.
+   */
+  sort?: SortState;
+  onSortChange?: (sort: SortState) => void;
 }
 
 export const OVERSCAN = 20;
@@ -119,14 +127,19 @@ export function VirtualTable<T>({
   minWidth,
   onEndReached,
   totalRows,
+  sort: serverSort,
+  onSortChange,
 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [sort, setSort] = useState<SortState | undefined>(initialSort);
+  const [localSort, setLocalSort] = useState<SortState | undefined>(initialSort);
+  const sort = onSortChange ? serverSort : localSort;
+  const sortable = (column: VirtualColumn<T>) => (onSortChange ? !!column.sortable : !!column.sortValue);
 
   const sorted = useMemo(() => {
+    if (onSortChange) return rows;
     const column = sort && columns.find((c) => c.key === sort.key);
     return sort && column?.sortValue ? sortRows(rows, column.sortValue, sort.direction) : rows;
-  }, [rows, columns, sort]);
+  }, [rows, columns, sort, onSortChange]);
 
   const virtualizer = useVirtualizer({
     count: sorted.length,
@@ -150,9 +163,13 @@ export function VirtualTable<T>({
   const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
 
   function toggleSort(key: string) {
-    setSort((current) =>
-      current?.key === key ? { key, direction: current.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' },
-    );
+    const next = (current: SortState | undefined): SortState =>
+      current?.key === key ? { key, direction: current.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' };
+    if (onSortChange) {
+      onSortChange(next(sort));
+      // A new order starts at its top.
+      scrollRef.current?.scrollTo?.({ top: 0 });
+    } else setLocalSort(next);
   }
 
   return (
@@ -177,11 +194,11 @@ export function VirtualTable<T>({
           <Table.Tr aria-rowindex={1}>
             {columns.map((column) => {
               const direction = sort?.key === column.key ? sort.direction : undefined;
-              const ariaSort = column.sortValue ? (direction ? (direction === 'asc' ? 'ascending' : 'descending') : 'none') : undefined;
+              const ariaSort = sortable(column) ? (direction ? (direction === 'asc' ? 'ascending' : 'descending') : 'none') : undefined;
               const Icon = !direction ? IconArrowsSort : direction === 'asc' ? IconArrowUp : IconArrowDown;
               return (
                 <Table.Th key={column.key} aria-sort={ariaSort} style={{ ...headerStyle, width: column.width, textAlign: column.align }}>
-                  {column.sortValue ? (
+                  {sortable(column) ? (
                     <UnstyledButton
                       onClick={() => toggleSort(column.key)}
                       aria-label={column.sortLabel}

@@ -1,43 +1,42 @@
-import { useDeferredValue, useMemo, useState, type ChangeEvent } from 'react';
-import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { useCallback, useMemo, useState, type ChangeEvent } from 'react';
+import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useParams } from 'react-router';
-import { formatParisDateTime, parseDecimal } from '@olympe/contract';
+import { formatParisDateTime, type OverviewRow, type OverviewSort } from '@olympe/contract';
 import { useChapter } from '../../api/chapters';
-import { useOverview } from '../../api/grading';
+import { useFetchWholeOverview, useOverviewCounts, useOverviewPages, type OverviewView } from '../../api/grading';
 import { downloadCsv } from '../../lib/csv';
 import { useSession } from '../../session/session-context';
-import { VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
+import { VirtualTable, type SortState, type VirtualColumn } from '../../components/VirtualTable';
+import { DownloadButton } from '../../components/download-button';
 import { paths } from '../../config/paths';
-import { arbitrationText, buildLines, filterLines, gradeText, gradingText, overviewCsvName, overviewCsvRows, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
+import { arbitrationText, buildLines, filterLines, gradeText, gradingText, overviewCsvName, overviewCsvRows, truncateComment, type OverviewFilters } from './overview';
 import { PageHeading } from '../../components/page-heading';
 
 /** docs/product.md#spec-9: window height minus 200 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
-const byStudent = (l: OverviewLine) => l.student.lastName ?? l.studentName;
-const byGrader = (l: OverviewLine) => l.graderName;
-const byExercise = (l: OverviewLine) => l.exercise.title;
-const byDate = (l: OverviewLine) => l.grade_timestamp ?? '';
-const byGrade = (l: OverviewLine) => (l.grade === null ? null : (parseDecimal(l.grade) ?? l.grade));
+/** Filters wait for a pause in typing before they ask the server. */
+const FILTER_DEBOUNCE_MS = 300;
 const dateText = (l: OverviewLine) => (l.grade_timestamp ? formatParisDateTime(l.grade_timestamp) : '');
+type OverviewLine = ReturnType<typeof buildLines>[number];
 
 const studentColumn: VirtualColumn<OverviewLine> = {
   key: 'student',
   header: 'Élève',
   cell: (l) => l.studentName,
-  sortValue: byStudent,
+  sortable: true,
   fullText: (l) => l.studentName,
 };
-const graderColumn: VirtualColumn<OverviewLine> = { key: 'grader', header: 'Correcteur', cell: (l) => l.graderName, sortValue: byGrader, fullText: (l) => l.graderName };
+const graderColumn: VirtualColumn<OverviewLine> = { key: 'grader', header: 'Correcteur', cell: (l) => l.graderName, sortable: true, fullText: (l) => l.graderName };
 const exerciseColumn: VirtualColumn<OverviewLine> = {
   key: 'exercise',
   header: 'Exercice',
   cell: (l) => l.exercise.title,
-  sortValue: byExercise,
+  sortable: true,
   fullText: (l) => l.exercise.title,
 };
 // Issue 20: the settled grade against the exercise's points, decimal comma (« 6,75 / 10 »).
-const gradeColumn: VirtualColumn<OverviewLine> = { key: 'grade', header: 'Note', width: 84, align: 'center', cell: gradeText, sortValue: byGrade };
+const gradeColumn: VirtualColumn<OverviewLine> = { key: 'grade', header: 'Note', width: 84, align: 'center', cell: gradeText, sortable: true };
 // Double correction: both correctors' grades and the arbitration, each with who gave it (in place of
 // « Correcteur », which would name only whoever saved last). Widths leave the pupil's and the exercise's
 // names about 100 px each at 1280 px (the sidebar takes 275): « 0,5 — Sophie Second » and « 27 novembre
@@ -56,7 +55,7 @@ const tailColumns: VirtualColumn<OverviewLine>[] = [
     cell: (l) => truncateComment(l.grade_comment),
     fullText: (l) => l.grade_comment ?? '',
   },
-  { key: 'date', header: 'Date', width: 120, sortValue: byDate, fullText: dateText, cell: dateText },
+  { key: 'date', header: 'Date', width: 120, sortable: true, fullText: dateText, cell: dateText },
   {
     key: 'link',
     header: 'Lien',
@@ -74,22 +73,51 @@ const columnsFor = (double: boolean): VirtualColumn<OverviewLine>[] =>
     ? [studentColumn, exerciseColumn, gradeColumn, ...doubleColumns, ...tailColumns]
     : [studentColumn, graderColumn, exerciseColumn, gradeColumn, ...tailColumns];
 
-/** docs/product.md#spec-2 "Aperçu des corrections" (/overview/{id}). */
+/** The table's column keys are the server's sort names (decision 94). */
+const SORT_OF: Record<string, OverviewSort> = { student: 'student', grader: 'grader', exercise: 'exercise', grade: 'grade', date: 'date' };
+const NO_ROWS: OverviewRow[] = [];
+
+/**
+ * docs/product.md#spec-2 "Aperçu des corrections" (/overview/{id}). Decision 94: the server filters, sorts and
+ * pages; the table asks for the next page as it scrolls, and the counts come beside the first page.
+ */
 export function OverviewPage() {
   const { id = '' } = useParams();
-  const query = useOverview(id);
   const [filters, setFilters] = useState<OverviewFilters>({ student: '', grader: '', exercise: '' });
-  const deferred = useDeferredValue(filters);
-  const lines = useMemo(() => buildLines(query.data ?? []), [query.data]);
-  const shown = useMemo(() => filterLines(lines, deferred), [lines, deferred]);
-  const double = useMemo(() => lines.some((l) => l.status !== undefined), [lines]);
+  const [debounced] = useDebouncedValue(filters, FILTER_DEBOUNCE_MS);
+  const [sort, setSort] = useState<SortState>({ key: 'date', direction: 'desc' });
+  const view = useMemo<OverviewView>(() => ({ sort: SORT_OF[sort.key] ?? 'date', dir: sort.direction, filters: debounced }), [sort, debounced]);
+  const pages = useOverviewPages(id, view);
+  const counts = useOverviewCounts(id, debounced);
+  const fetchWhole = useFetchWholeOverview(id);
+  const rows = useMemo(() => {
+    // A page's offset can shift while correctors grade: a copy seen on an earlier page is kept once.
+    const seen = new Set<string>();
+    const all = pages.data?.pages.flatMap((p) => p.rows) ?? NO_ROWS;
+    return all.filter((r) => {
+      if (seen.has(r._id)) return false;
+      seen.add(r._id);
+      return true;
+    });
+  }, [pages.data]);
+  const lines = useMemo(() => buildLines(rows), [rows]);
+  const double = pages.data?.pages[0]?.double ?? false;
   const columns = useMemo(() => columnsFor(double), [double]);
   const { roles } = useSession();
   // The chapter's title names the CSV file (admins only, who read the chapter).
   const chapter = useChapter(roles.isAdmin ? id : '');
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
+  const onEndReached = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   const set = (key: keyof OverviewFilters) => (e: ChangeEvent<HTMLInputElement>) => {
     const value = e.currentTarget.value;
     setFilters((f) => ({ ...f, [key]: value }));
+  };
+  // The CSV holds every copy the filters keep, in the list's order, not only the pages scrolled to.
+  const exportCsv = async () => {
+    const all = buildLines(await fetchWhole());
+    downloadCsv(overviewCsvName(chapter.data?.title ?? id), overviewCsvRows(filterLines(all, filters), all.some((l) => l.status !== undefined)));
   };
 
   return (
@@ -99,33 +127,26 @@ export function OverviewPage() {
         <TextInput label="Élève" value={filters.student} onChange={set('student')} />
         <TextInput label="Correcteur" value={filters.grader} onChange={set('grader')} />
         <TextInput label="Exercice" value={filters.exercise} onChange={set('exercise')} />
-        <Text aria-live="polite">
-          {shown.length}/{lines.length} corrections
-        </Text>
-        {roles.isAdmin && query.data ? (
-          <Button
-            variant="light"
-            leftSection={<IconDownload size={16} aria-hidden="true" />}
-            onClick={() => downloadCsv(overviewCsvName(chapter.data?.title ?? id), overviewCsvRows(shown, double))}
-          >
-            Exporter en CSV
-          </Button>
-        ) : null}
+        <Text aria-live="polite">{counts.data ? `${counts.data.matched}/${counts.data.total} corrections` : 'Comptage des corrections…'}</Text>
+        {roles.isAdmin && pages.data ? <DownloadButton label="Exporter en CSV" run={exportCsv} /> : null}
       </Group>
-      {query.isPending ? (
+      {pages.isPending ? (
         <Center py="xl">
           <Loader role="status" aria-label="Chargement des corrections" />
         </Center>
-      ) : query.isError ? (
+      ) : pages.isError ? (
         <Alert color="red">Impossible de charger les corrections.</Alert>
       ) : (
         <VirtualTable
-          rows={shown}
+          rows={lines}
           columns={columns}
           rowKey={(l) => l._id}
           height={TABLE_HEIGHT}
           label="Aperçu des corrections"
-          initialSort={{ key: 'date', direction: 'desc' }}
+          sort={sort}
+          onSortChange={setSort}
+          onEndReached={onEndReached}
+          totalRows={counts.data?.matched}
           emptyText="Aucune correction pour le moment."
           // Under this, the columns of fixed width leave nothing to the names: the table scrolls sideways.
           minWidth={double ? 960 : 760}

@@ -1,0 +1,1 @@
+CREATE INDEX "answers_graded_at_idx" ON "answers" USING btree ("grade_timestamp" DESC NULLS LAST,"id") WHERE grade_timestamp IS NOT NULL AND withdrawn_at IS NULL;
