@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { addToGroup, adminHeaders, apiAccount, expectAccessibleAtBothWidths, loginByApi, ok, screenshot, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 /**
