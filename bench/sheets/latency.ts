@@ -3,16 +3,18 @@
  * 400-page scan (issue 23). The server runs in its own process (server/src/main.ts, embedded
  * PGlite in a fresh data dir, job worker on); this process asks GET /api/health every 20 ms and
  * has a pupil save a numeric answer (POST /api/answer) every 100 ms, first with nothing else
- * going on, then while the scan is read. The scan is the worst case for the reader: CCITT G4
+ * going on, then while the scan is uploaded (resumable, 5 MB chunks, decision 91), then while it is read. The scan is the worst case for the reader: CCITT G4
  * pages (made with ImageMagick + tiff2pdf), none of which ZXing can read from the embedded
  * picture, so each page goes to the renderer (pdftoppm), one in five with its code torn off.
- * Knobs: LATENCY_PORT (4105), LATENCY_PAGES (400), LATENCY_QUIET_MS (10000).
+ * Knobs: LATENCY_PORT (4105), LATENCY_PAGES (400), LATENCY_QUIET_MS (10000), LATENCY_SCAN (g4, or jpeg:
+ * a 189 MB scan of 470 kB pages, about the biggest MAX_SCAN_MB takes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
+import jpeg from 'jpeg-js';
 import { createTokenSigner } from '../../server/src/auth/tokens.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { accessGroups, centerRegistrations, centers, chapters, exercises, groupMembers, institutions, statementVersions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';
@@ -27,6 +29,8 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const SECRET = 'latency-secret-latency-secret-latency';
 const PAGES = Number(env.LATENCY_PAGES ?? 400);
 const QUIET_MS = Number(env.LATENCY_QUIET_MS ?? 10_000);
+/** g4 (default): every page rendered by pdftoppm, the reader's worst case; jpeg: a 189 MB scan, the upload's worst case. */
+const KIND = env.LATENCY_SCAN === 'jpeg' ? 'jpeg' : 'g4';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, d = 0) => Math.round(n * 10 ** d) / 10 ** d;
 
@@ -89,6 +93,40 @@ async function seed(dataDir: string): Promise<Seeded> {
     exerciseId: ex.id,
     sheets,
   };
+}
+
+/**
+ * LATENCY_SCAN=jpeg: about the biggest scan the form takes (MAX_SCAN_MB, 200 Mo): one greyscale JPEG of
+ * 470 kB per page (1,240 × 1,754 px, A4 at 150 dpi, speckled), each page its own copy, as a copier
+ * writes — 189 MB for 400 pages. No code on them: the reader tries every page and leaves it unread.
+ */
+function bigJpegScan(pages: number): Promise<Buffer> {
+  const width = 1240;
+  const height = 1754;
+  const data = Buffer.alloc(width * height * 4);
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  for (let i = 0; i < width * height; i++) {
+    const v = rand() < 0.1 ? 40 + rand() * 200 : 230 + rand() * 20;
+    data[i * 4] = data[i * 4 + 1] = data[i * 4 + 2] = v;
+    data[i * 4 + 3] = 255;
+  }
+  const picture = jpeg.encode({ data, width, height }, 32).data;
+  return (async () => {
+    const doc = await PDFDocument.create();
+    for (let i = 0; i < pages; i++) {
+      const page = doc.addPage([595, 842]);
+      page.drawImage(await doc.embedJpg(picture), { x: 0, y: 0, width: 595, height: 842 });
+    }
+    return Buffer.from(await doc.save());
+  })();
+}
+
+/** Peak and current resident memory of a process (/proc/<pid>/status), MB. */
+function memoryOf(pid: number): { hwmMb: number; rssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return { hwmMb: round(kb('VmHWM') / 1024), rssMb: round(kb('VmRSS') / 1024) };
 }
 
 /** 400 pages: 20 distinct G4 pages (20 pupils' sheets: 5 pages each, 4 of them) repeated. */
@@ -161,11 +199,38 @@ async function measure<T>(seeded: Seeded, work: () => Promise<T>) {
   return { result, health: stats(health), save: stats(saves), saveFailures: failures.length, firstFailure: failures[0] };
 }
 
+const CHUNK = 5 * 1024 * 1024;
+
+/** The tus 1.0 requests of the scans form (POST /api/uploads, then PATCH chunks); the stored path and the time. */
+async function sendResumable(token: string, chapterId: string, bytes: Buffer): Promise<{ path: string; ms: number }> {
+  const t0 = performance.now();
+  const b64 = (v: string) => Buffer.from(v).toString('base64');
+  const headers = { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' };
+  const created = await fetch(`${BASE}/api/uploads`, {
+    method: 'POST',
+    headers: { ...headers, 'upload-length': String(bytes.length), 'upload-metadata': `chapter ${b64(chapterId)},filename ${b64('salle-400.pdf')}` },
+  });
+  const url = created.headers.get('location');
+  if (created.status !== 201 || !url) throw new Error(`upload: ${created.status} ${await created.text()}`);
+  let offset = 0;
+  for (;;) {
+    const res = await fetch(`${BASE}${url}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(bytes.subarray(offset, offset + CHUNK)),
+    });
+    const body = await res.text();
+    if (res.status >= 300) throw new Error(`upload at ${offset}: ${res.status} ${body}`);
+    offset = Number(res.headers.get('upload-offset'));
+    if (offset >= bytes.length) return { path: (JSON.parse(body) as { path: string }).path, ms: round(performance.now() - t0) };
+  }
+}
+
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'olympe-latency-'));
   const seeded = await seed(dataDir);
-  console.log(`making a ${PAGES}-page G4 scan…`);
-  const scan = await scanOf(seeded.sheets);
+  console.log(`making a ${PAGES}-page ${KIND === 'jpeg' ? 'JPEG' : 'G4'} scan…`);
+  const scan = KIND === 'jpeg' ? await bigJpegScan(PAGES) : await scanOf(seeded.sheets);
   console.log(`scan: ${round(scan.length / 1e6, 1)} MB`);
   const server = startServer(dataDir);
   try {
@@ -180,16 +245,14 @@ async function main() {
     const quiet = await measure(seeded, () => sleep(QUIET_MS));
     console.log('quiet', JSON.stringify(quiet));
 
-    const form = new FormData();
-    form.set('chapter', seeded.paperId);
-    form.set('file', new Blob([new Uint8Array(scan)], { type: 'application/pdf' }), 'salle-400.pdf');
-    const up = await fetch(`${BASE}/api/pdfs`, { method: 'POST', body: form, headers: { authorization: `Bearer ${seeded.teacher}` } });
-    const upBody = (await up.json()) as { path?: string; message?: string };
-    if (!upBody.path) throw new Error(`upload: ${up.status} ${upBody.message}`);
+    // Sent as the scans form sends it (decision 91): a resumable upload in 5 MB chunks; the last one
+    // runs the upload check (pages, SHA-256) in the PDF worker.
+    const uploading = await measure(seeded, () => sendResumable(seeded.teacher, seeded.paperId, scan));
+    console.log('upload', JSON.stringify(uploading), 'server memory', JSON.stringify(memoryOf(server.child.pid!)));
     const filed = await fetch(`${BASE}/api/answer/unlabeled/${seeded.paperId}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${seeded.teacher}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ answer: upBody.path }),
+      body: JSON.stringify({ answer: uploading.result.path }),
     });
     if (filed.status !== 201) throw new Error(`filing: ${filed.status} ${await filed.text()}`);
     const started = performance.now();
@@ -202,7 +265,7 @@ async function main() {
       }
     });
     console.log('reading', JSON.stringify(reading));
-    console.log(`load average ${os.loadavg().map((l) => round(l, 1)).join(' ')}`);
+    console.log(`server memory ${JSON.stringify(memoryOf(server.child.pid!))}; load average ${os.loadavg().map((l) => round(l, 1)).join(' ')}`);
   } finally {
     const exited = new Promise((r) => server.child.once('exit', r));
     server.child.kill('SIGTERM');

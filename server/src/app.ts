@@ -31,6 +31,7 @@ import { userRoutes } from './users/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { answerRoutes } from './answers/routes.js';
 import { fileRoutes } from './files/routes.js';
+import { limitOf } from './files/uploads.js';
 import { gradingRoutes } from './grading/routes.js';
 import { centerRoutes } from './centers/routes.js';
 import { examDayRoutes } from './centers/exam-day-routes.js';
@@ -169,6 +170,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         tileUrl: config.tileUrl,
         // Decision 87: whether /map offers the address search.
         geocoder: !!config.geocoderUrl,
+        // Decision 91: the size limit of a scan, said on the upload form before a file is chosen.
+        maxScanMb: Math.round((limitOf(config, 'chapter') / (1024 * 1024)) * 10) / 10,
       }));
       if (apiDocs) api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
       await api.register(authRoutes, { deps });

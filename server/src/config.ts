@@ -16,6 +16,8 @@ const envSchema = z.object({
   CONTACT_EMAIL: z.string().email().optional(),
   PUBLIC_URL: z.string().url().optional(),
   MAX_PDF_MB: z.coerce.number().positive().default(30),
+  /** A chapter's scan sent by resumable upload (decision 91): a 400-page copier scan. */
+  MAX_SCAN_MB: z.coerce.number().positive().default(200),
   REDIS_URL: z.string().optional(),
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   /**
@@ -70,6 +72,8 @@ export interface Config {
   contactEmail: string;
   publicUrl: string;
   maxPdfBytes: number;
+  /** MAX_SCAN_MB: a chapter's scan sent through POST /uploads (decision 91). */
+  maxScanBytes: number;
   redisUrl?: string;
   tileUrl: string;
   /** GEOCODER_URL: the address search of /map; absent, off. */
@@ -133,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Confi
     contactEmail: e.CONTACT_EMAIL ?? addressOf(e.MAIL_FROM),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     maxPdfBytes: Math.round(e.MAX_PDF_MB * 1024 * 1024),
+    maxScanBytes: Math.round(e.MAX_SCAN_MB * 1024 * 1024),
     redisUrl: e.REDIS_URL,
     tileUrl: e.TILE_URL,
     geocoderUrl: e.GEOCODER_URL,

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, chapters, groups, institutions, users } from '../src/db/schema.js';
 import { buildTestApp, inject, type TestApp } from './helpers.js';
-import { bodyFor, type Caller, CALLERS, type Fixture, fill, MATRIX, type MatrixRow, Multipart, seedMatrix, urlFor } from './permission-matrix.js';
+import { bodyFor, type Caller, CALLERS, type Fixture, fill, MATRIX, type MatrixRow, Multipart, seedMatrix, tusMetadata, urlFor } from './permission-matrix.js';
 
 /**
  * Issue "Prove it": bad input gets a 4xx with a French {message}, never a stack trace, and changes
@@ -60,6 +60,8 @@ interface Case {
   status?: number;
   /** Who sends it; by default a caller the route accepts. */
   caller?: Caller;
+  /** Headers of a tus request (resumable uploads), sent without a body. */
+  tusHeaders?: Record<string, string | undefined>;
 }
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -284,6 +286,10 @@ async function casesOf(row: MatrixRow, op: OpenApiOperation | undefined): Promis
 
 async function send(row: MatrixRow, c: Case) {
   const headers: Record<string, string> = { ...f.headers[c.caller ?? acceptedCaller(row)] };
+  if (c.tusHeaders) {
+    const tus = Object.fromEntries(Object.entries(c.tusHeaders).filter((e): e is [string, string] => e[1] !== undefined));
+    return inject(t, { method: row.method as 'POST', url: c.url, headers: { ...headers, ...tus } });
+  }
   if (c.raw !== undefined) {
     return inject(t, { method: row.method as 'POST', url: c.url, headers: { ...headers, 'content-type': c.contentType! }, payload: c.raw });
   }
@@ -312,12 +318,13 @@ async function runCase(row: MatrixRow, c: Case): Promise<string | null> {
 }
 
 let total = 0;
+const OWN_CASES = ['POST /api/pdfs', 'POST /api/users/import', 'POST /api/uploads', 'HEAD /api/uploads/:id'];
 
 describe('bad input on every route with parameters or a body', () => {
   for (const row of MATRIX) {
     const hasInput = row.body !== undefined || row.route.includes(':') || (typeof row.url === 'string' && row.url.includes('?'));
-    // POST /api/pdfs (multipart) has its own cases below.
-    if (!hasInput || row.route === 'POST /api/pdfs' || row.route === 'POST /api/users/import') continue;
+    // Multipart uploads and the tus creation have their own cases below; an answer to HEAD has no body to check.
+    if (!hasInput || OWN_CASES.includes(row.route)) continue;
     it(`${row.route}`, async () => {
       const cases = await casesOf(row, operationOf(row));
       expect(cases.length).toBeGreaterThan(0);
@@ -357,6 +364,50 @@ describe('bad input on every route with parameters or a body', () => {
       if (failure) failures.push(failure);
     }
     total += cases.length;
+    expect(failures).toEqual([]);
+  });
+
+  it('POST /api/uploads (tus creation) and HEAD /api/uploads/:id', async () => {
+    const row = MATRIX.find((r) => r.route === 'POST /api/uploads')!;
+    const tus = (name: string, headers: Record<string, string | undefined>, status?: number): Case => ({ name, url: '/api/uploads', tusHeaders: headers, status });
+    const scan = (fields: Record<string, string>) => tusMetadata(fields);
+    const good = { 'tus-resumable': '1.0.0', 'upload-length': '1000' };
+    const cases: Case[] = [
+      tus('no metadata', good),
+      tus('no size', { 'tus-resumable': '1.0.0', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
+      tus('size in letters', { ...good, 'upload-length': 'mille', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
+      tus('negative size', { ...good, 'upload-length': '-1', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
+      tus('fractional size', { ...good, 'upload-length': '1.5', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
+      tus('huge size', { ...good, 'upload-length': '100000000000000000000', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
+      tus('size over the scan limit', { ...good, 'upload-length': String(t.config.maxScanBytes + 1), 'upload-metadata': scan({ chapter: f.ids.paper }) }, 413),
+      tus('deferred size', { 'tus-resumable': '1.0.0', 'upload-defer-length': '1', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
+      tus('metadata not in base64', { ...good, 'upload-metadata': 'chapter ***' }),
+      tus('metadata with a NUL', { ...good, 'upload-metadata': scan({ chapter: f.ids.paper.replace(/.$/, '\u0000') }) }),
+      tus('malformed chapter id', { ...good, 'upload-metadata': scan({ chapter: 'pas-un-identifiant' }) }),
+      tus('unknown chapter', { ...good, 'upload-metadata': scan({ chapter: randomUUID() }) }, 404),
+      tus('unknown exercise', { ...good, 'upload-metadata': scan({ exercise: randomUUID() }) }, 404),
+      tus('quote and SQL in the chapter', { ...good, 'upload-metadata': scan({ chapter: "1' OR '1'='1" }) }),
+      tus('another protocol version', { ...good, 'tus-resumable': '0.2.2', 'upload-metadata': scan({ chapter: f.ids.paper }) }, 412),
+      tus('no protocol version', { 'upload-length': '1000', 'upload-metadata': scan({ chapter: f.ids.paper }) }, 412),
+      tus('parallel parts', { ...good, 'upload-concat': 'partial', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
+    ];
+    const failures: string[] = [];
+    for (const c of cases) {
+      const failure = await runCase(row, c);
+      if (failure) failures.push(failure);
+    }
+    // HEAD answers carry no body: the status alone (400 malformed id, 404 unknown or someone else's).
+    const headRow = MATRIX.find((r) => r.route === 'HEAD /api/uploads/:id')!;
+    for (const [url, status] of [
+      ['/api/uploads/pas-un-identifiant', 400],
+      ['/api/uploads/%00', 400],
+      [`/api/uploads/${'a'.repeat(5000)}`, 414],
+      [`/api/uploads/${randomUUID()}`, 404],
+    ] as const) {
+      const res = await send(headRow, { name: url, url, tusHeaders: { 'tus-resumable': '1.0.0' }, caller: 'teacher' });
+      if (res.status !== status) failures.push(`HEAD ${url.slice(0, 60)}: ${res.status} (expected ${status})`);
+    }
+    total += cases.length + 4;
     expect(failures).toEqual([]);
   });
 

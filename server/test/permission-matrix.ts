@@ -86,6 +86,20 @@ export class Multipart {
   }
 }
 
+/** A request of the tus protocol (resumable uploads, decision 91): its own headers and raw bytes. */
+export class TusRequest {
+  constructor(
+    readonly headers: Record<string, string>,
+    readonly bytes?: Buffer,
+  ) {}
+}
+
+/** The Upload-Metadata header of a tus creation (values in base64). */
+export const tusMetadata = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([key, value]) => `${key} ${Buffer.from(value, 'utf8').toString('base64')}`)
+    .join(',');
+
 export type BodyValue = unknown;
 export type Body = BodyValue | ((f: Fixture, caller: Caller) => BodyValue | Promise<BodyValue>);
 
@@ -220,6 +234,16 @@ export const MATRIX: MatrixRow[] = [
   r('POST /api/pdfs', '/api/pdfs', '401 ok 403 403 403 ok ok', (f: Fixture) => new Multipart({ exercise: f.ids.pdf }, { name: 'copie.pdf', bytes: f.pdfBytes })),
   r('GET /api/pdfs/:file', '/api/pdfs/{pupilFile}.pdf', '401 ok 403 ok 403 ok ok'),
   r('GET /api/pdfs/:file/link', '/api/pdfs/{pupilFile}.pdf/link', '401 ok 403 ok 403 ok ok'),
+  // Resumable uploads (decision 91): a scan of the paper chapter, as POST /pdfs allows it; an upload is
+  // its creator's alone (the teacher's here), anyone else's call is answered as if it did not exist.
+  r('POST /api/uploads', '/api/uploads', '401 403 403 ok ok ok ok', (f: Fixture) =>
+    new TusRequest({ 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': tusMetadata({ chapter: f.ids.paper, filename: 'scan.pdf' }) }),
+  ),
+  r('HEAD /api/uploads/:id', '/api/uploads/{teacherUpload}', '401 404 404 ok 404 404 404', () => new TusRequest({ 'tus-resumable': '1.0.0' })),
+  r('PATCH /api/uploads/:id', '/api/uploads/{teacherUpload}', '401 404 404 ok 404 404 404', () =>
+    new TusRequest({ 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, Buffer.alloc(10, 37)),
+  ),
+  r('DELETE /api/uploads/:id', '/api/uploads/{teacherUploadToCancel}', '401 404 404 ok 404 404 404', () => new TusRequest({ 'tus-resumable': '1.0.0' })),
   // Grading
   r('GET /api/answer/table/:id', '/api/answer/table/{timed}', '401 403 403 403 403 ok ok'),
   r('GET /api/answer/select/:exerciseId', '/api/answer/select/{pdf}', '401 403 403 403 403 ok ok'),
@@ -308,7 +332,7 @@ export function fill<T>(value: T, f: Fixture): T {
     }) as T;
   }
   if (Array.isArray(value)) return value.map((v) => fill(v, f)) as T;
-  if (value && typeof value === 'object' && !(value instanceof Multipart) && !Buffer.isBuffer(value)) {
+  if (value && typeof value === 'object' && !(value instanceof Multipart) && !(value instanceof TusRequest) && !Buffer.isBuffer(value)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, f)])) as T;
   }
   return value;
@@ -334,6 +358,9 @@ export async function callRow(t: TestApp, row: MatrixRow, f: Fixture, caller: Ca
     const { payload, contentType } = body.encode();
     return inject(t, { method: row.method as 'POST', url, headers: { ...headers, 'content-type': contentType }, payload });
   }
+  if (body instanceof TusRequest) {
+    return inject(t, { method: row.method as 'POST', url, headers: { ...headers, ...body.headers }, ...(body.bytes ? { payload: body.bytes } : {}) });
+  }
   return inject(t, {
     method: row.method as 'GET',
     url,
@@ -346,8 +373,9 @@ export const matches = (status: number, expected: Expectation) =>
   expected === 'ok' ? status >= 200 && status < 300 : status === expected;
 
 /**
- * Every /api route the app serves, as 'METHOD /api/pattern' (HEAD twins left out), read from
- * Fastify's own route tree: hidden routes (health, docs, metrics) are listed too, unlike OpenAPI.
+ * Every /api route the app serves, as 'METHOD /api/pattern' (the HEAD twins Fastify adds to GET
+ * routes left out; a HEAD of its own, as tus's, is listed), read from Fastify's own route tree:
+ * hidden routes (health, docs, metrics) are listed too, unlike OpenAPI.
  */
 export function listAppRoutes(tree: string): string[] {
   const out: string[] = [];
@@ -362,9 +390,9 @@ export function listAppRoutes(tree: string): string[] {
     stack[depth] = m[1];
     const path = stack.join('');
     if (!m[2] || !path.startsWith('/api')) continue;
-    for (const method of m[2].split(',').map((s) => s.trim())) if (method !== 'HEAD') out.push(`${method} ${path}`);
+    for (const method of m[2].split(',').map((s) => s.trim())) out.push(`${method} ${path}`);
   }
-  return out.sort();
+  return out.filter((route) => !route.startsWith('HEAD ') || !out.includes(route.replace(/^HEAD /, 'GET '))).sort();
 }
 
 /** A PDF with its own bytes (a random title): the same scan filed twice is refused (decision 58). */
@@ -552,6 +580,19 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     .values({ userId: pupil.id, exerciseId: paperPdf.id, answer: pupilPath, fileId: pupilPath.slice(5, -4), seq: 1 })
     .returning({ id: answers.id });
 
+  // Resumable uploads of the teacher: one receives bytes, one is cancelled.
+  const createUpload = async () => {
+    const res = await inject(t, {
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { ...teacher.headers, 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': tusMetadata({ chapter: paper.id }) },
+    });
+    if (res.status !== 201) throw new Error(`seed resumable upload failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return String(res.headers.location).split('/').pop()!;
+  };
+  const teacherUpload = await createUpload();
+  const teacherUploadToCancel = await createUpload();
+
   const confirmTokens = {} as Record<Caller, string>;
   for (const caller of CALLERS) {
     const email = `confirmation-${caller.toLowerCase()}@exemple.fr`;
@@ -595,6 +636,8 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     pupilPaperAnswer: pupilPaperAnswer.id,
     copyForMember,
     copyForAdmin,
+    teacherUpload,
+    teacherUploadToCancel,
     ...claimants,
   };
   return {

@@ -7,6 +7,7 @@ import type { Deps } from '../deps.js';
 import { AppError, badRequest, unauthorized } from '../errors.js';
 import { assertCanSeeFile, assertFileExists, signPdfLink, tooLarge, uploadPdf, verifyPdfSignature } from './service.js';
 import { openFileStore } from './store-select.js';
+import { uploadRoutes } from './upload-routes.js';
 
 const fileParams = z.object({
   file: z
@@ -20,6 +21,8 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
   const store = openFileStore(deps);
   const maxPdfBytes = deps.config.maxPdfBytes;
   await app.register(multipart, { limits: { fileSize: maxPdfBytes, files: 1, fields: 10, fieldSize: 1000, parts: 12 } });
+  // Resumable uploads (decision 91), in their own scope without body parsers.
+  await app.register(uploadRoutes, { deps, store });
 
   app.post(
     '/pdfs',

@@ -32,26 +32,29 @@ export async function checkPdfBytes(bytes: Buffer, maxBytes: number): Promise<{ 
   return inspected;
 }
 
-export interface UploadInput {
-  bytes: Buffer;
-  originalName: string;
+/** What an upload is for (docs/product.md#spec-7): a pupil's copy for an exercise, or a scan of a chapter. */
+export interface UploadTarget {
   exerciseId?: string;
   chapterId?: string;
 }
 
+export interface UploadInput extends UploadTarget {
+  bytes: Buffer;
+  originalName: string;
+  /** The stored file's id; a fresh one when absent. A resumable upload keeps its own (decision 91). */
+  id?: string;
+}
+
 /**
- * POST /pdfs: a pupil's copy for a PDF exercise they may answer now, or a scan of a chapter by
- * school staff, members or admins. Stored under a random id; nothing is kept on refusal.
+ * Whether the caller may upload a file for this target now, before any byte is read: a pupil's copy
+ * for a PDF exercise they may answer now, a scan of a chapter by school staff, members or admins.
+ * POST /pdfs checks it with the whole body in hand; a resumable upload (POST /uploads) when it is
+ * created, and again when its last byte arrives.
  */
-export async function uploadPdf(
-  deps: { db: Db; store: FileStore; maxPdfBytes: number },
-  auth: AuthContext,
-  input: UploadInput,
-): Promise<{ path: string }> {
-  const { db, store } = deps;
-  if (input.exerciseId) {
+export async function authorizeUploadTarget(db: Db, auth: AuthContext, target: UploadTarget): Promise<void> {
+  if (target.exerciseId) {
     const now = new Date();
-    const ctx = await loadExerciseContext(db, auth, input.exerciseId, now);
+    const ctx = await loadExerciseContext(db, auth, target.exerciseId, now);
     if (ctx.exercise.answerFormat !== 'pdf') throw badRequest('Cet exercice n’attend pas de copie PDF.');
     if (!ctx.staff) {
       if (ctx.chapter.offline) throw forbidden(PAPER_CHAPTER_MESSAGE);
@@ -59,27 +62,44 @@ export async function uploadPdf(
       const verdict = checkSaveAllowed(ctx.state, now, ctx.session !== null);
       if (!verdict.ok) throw forbidden(verdict.message);
     }
-  } else if (input.chapterId) {
+  } else if (target.chapterId) {
     if (!hasRole(auth, 'teacher') && !hasRole(auth, 'member')) throw forbidden();
-    const [chapter] = await db.select({ id: chapters.id }).from(chapters).where(and(eq(chapters.id, input.chapterId), isNull(chapters.deletedAt)));
+    const [chapter] = await db.select({ id: chapters.id }).from(chapters).where(and(eq(chapters.id, target.chapterId), isNull(chapters.deletedAt)));
     if (!chapter) throw notFound('Chapitre introuvable.');
   } else {
     throw badRequest('Indiquez l’exercice ou le chapitre auquel le fichier se rapporte.');
   }
+}
 
+/**
+ * POST /pdfs, and a resumable upload's last byte: the target check, the PDF check in the worker pool,
+ * then the bytes stored under a random id (or the upload's) and the row. Nothing is kept on refusal.
+ */
+export async function uploadPdf(
+  deps: { db: Db; store: FileStore; maxPdfBytes: number },
+  auth: AuthContext,
+  input: UploadInput,
+): Promise<{ path: string }> {
+  const { db, store } = deps;
+  await authorizeUploadTarget(db, auth, input);
   const { pages, sha256 } = await checkPdfBytes(input.bytes, deps.maxPdfBytes);
-  const id = randomUUID();
+  const id = input.id ?? randomUUID();
   await store.put(id, input.bytes);
   try {
-    await db.insert(files).values({
-      id,
-      ownerId: auth.userId,
-      institutionId: auth.institutionId,
-      originalName: cleanName(input.originalName),
-      size: input.bytes.length,
-      pages,
-      sha256,
-    });
+    // An upload's own id is recorded once: finished twice (a retried last request), the row and the
+    // bytes stored the first time stay, and the second answer is the same.
+    await db
+      .insert(files)
+      .values({
+        id,
+        ownerId: auth.userId,
+        institutionId: auth.institutionId,
+        originalName: cleanName(input.originalName),
+        size: input.bytes.length,
+        pages,
+        sha256,
+      })
+      .onConflictDoNothing({ target: files.id });
   } catch (err) {
     await store.delete(id);
     throw err;
@@ -87,7 +107,7 @@ export async function uploadPdf(
   return { path: `pdfs/${id}.pdf` };
 }
 
-function cleanName(name: string): string {
+export function cleanName(name: string): string {
   // eslint-disable-next-line no-control-regex
   return (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
 }

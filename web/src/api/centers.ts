@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Center, CenterOption, CenterOverview, CenterPatch, UnlabeledAnswer, UserCenter } from '@olympe/contract';
-import { api } from './client';
-import { uploadPdf } from './files';
+import { api, isApiError, notifyError, refusalOf } from './client';
+import { sendResumable, type UploadProgress } from './uploads';
 
 /** Query keys of the centres area: mutations invalidate by these. */
 export const centerKeys = {
@@ -152,34 +152,46 @@ export function useRefuseRegistration(chapterId: string) {
 
 export interface ScansUpload {
   files: readonly File[];
-  /** Called after each file, sent or not. */
-  onProgress: (handled: number) => void;
+  /** Where the file in hand stands (its index in `files`, bytes, speed, time left, waiting for the network). */
+  onProgress: (index: number, progress: UploadProgress) => void;
+  /** Cancels the file in hand (the server drops it) and leaves the next ones unsent. */
+  signal?: AbortSignal;
 }
 
 /**
- * Uploads scanned PDFs one by one (POST /pdfs, then POST /answer/unlabeled/{chapterId}); a file that
- * fails is logged and given back in `failed` (the client already showed the server's message). The
- * list of copies reloads after, before the mutation stops pending.
+ * Uploads scanned PDFs one by one as resumable uploads (POST /uploads and PATCH chunks, decision 91),
+ * then files each as a scanned copy (POST /answer/unlabeled/{chapterId}); a file that fails is logged
+ * and given back in `failed` with the server's message (shown once as a notification). The list of copies reloads after,
+ * before the mutation stops pending.
  */
 export function useUploadScans(chapterId: string, target: { user: string; institution: string | null }) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ files, onProgress }: ScansUpload) => {
+    mutationFn: async ({ files, onProgress, signal }: ScansUpload) => {
       let done = 0;
-      const failed: File[] = [];
-      for (const file of files) {
+      const failed: Array<{ file: File; message: string | null }> = [];
+      for (const [index, file] of files.entries()) {
+        if (signal?.aborted) {
+          failed.push(...files.slice(index).map((f) => ({ file: f, message: null })));
+          break;
+        }
         try {
-          const path = await uploadPdf(file, { user: target.user, chapter: chapterId });
+          const path = await sendResumable(file, { user: target.user, chapter: chapterId }, { onProgress: (p) => onProgress(index, p), signal }).catch(
+            (error: unknown) => {
+              // The tus client is not api/client.ts: its refusal (too large, not a PDF) is shown here, a cancel is not.
+              if (!(isApiError(error) && error.kind === 'aborted')) notifyError(error);
+              throw error;
+            },
+          );
           await registerUnlabeled(chapterId, path, target.institution);
           done++;
         } catch (error) {
-          // docs/product.md#spec-8: an upload failure is only logged (the client already showed the server's message).
+          // docs/product.md#spec-8: an upload failure is only logged (its message was shown once).
           console.error(error);
-          failed.push(file);
+          failed.push({ file, message: isApiError(error) && error.kind === 'http' ? (refusalOf(error)?.message ?? null) : null });
         }
-        onProgress(done + failed.length);
       }
-      return { done, failed };
+      return { done, failed, cancelled: signal?.aborted ?? false };
     },
     onSettled: () => client.invalidateQueries({ queryKey: centerKeys.unlabeled(chapterId) }),
   });

@@ -6,6 +6,8 @@ export interface PublicConfig {
   tileUrl: string;
   /** An address search on /map (GEOCODER_URL set, decision 87); absent on older servers. */
   geocoder?: boolean;
+  /** The size limit of a scan in Mo (MAX_SCAN_MB, decision 91); absent on older servers. */
+  maxScanMb?: number;
 }
 
 /** GET /config: public settings; silent because the home page must not greet visitors with errors. */

@@ -1,33 +1,58 @@
-import { useState, type DragEvent } from 'react';
-import { Anchor, Button, CloseButton, FileButton, Group, List, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useRef, useState, type DragEvent } from 'react';
+import { Alert, Anchor, Button, CloseButton, FileButton, Group, List, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatParisDateTime, type UnlabeledAnswer } from '@olympe/contract';
 import { useUnlabeled, useUploadScans } from '../../../api/centers';
+import { usePublicConfig } from '../../../api/institutions';
 import { showNotice } from '../../../api/notify';
+import type { UploadProgress } from '../../../api/uploads';
 import { paths } from '../../../config/paths';
+import { formatBytes, formatSpeed, formatTimeLeft } from '../../../lib/transfer';
 import { partitionPdfs } from './center-options';
 
 export const NO_COPIES_TEXT = 'Aucune copie déposée pour l’instant.';
+export const WAITING_TEXT = 'Connexion interrompue : l’envoi reprendra tout seul là où il s’est arrêté dès son retour.';
 
 const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
+const percent = new Intl.NumberFormat('fr-FR', { style: 'percent', maximumFractionDigits: 0 });
 
 /** docs/product.md#spec-5: dropped or chosen files that are not PDFs are ignored, and the user is told which. */
 export function ignoredFilesMessage(names: readonly string[]): string {
   return `${names.length > 1 ? 'Fichiers ignorés' : 'Fichier ignoré'} (PDF uniquement) : ${names.join(', ')}`;
 }
 
+/** « 42 % · 3,1 Mo sur 7,4 Mo · 12,4 Mo/s · environ 2 min restantes » (decision 92). */
+export function progressLine(p: UploadProgress): string {
+  const parts = [percent.format(p.total > 0 ? p.sent / p.total : 0), `${formatBytes(p.sent)} sur ${formatBytes(p.total)}`];
+  if (p.speed !== null && p.speed > 0) parts.push(formatSpeed(p.speed));
+  if (p.secondsLeft !== null) parts.push(formatTimeLeft(p.secondsLeft));
+  return parts.join(' · ');
+}
+
+interface Sending {
+  index: number;
+  total: number;
+  name: string;
+  progress: UploadProgress | null;
+}
+
 /**
  * docs/product.md#spec-2: upload of scanned PDF answer sheets (several at once, PDF only) and the list of the
- * school's uploaded copies, each with "Visualiser". Each file goes through POST /pdfs, then is
+ * school's uploaded copies, each with "Visualiser". Each file is sent as a resumable upload (decision 91:
+ * a progress bar with speed and time left, a cut network resumes by itself, « Annuler l’envoi »), then
  * filed for sorting with POST /answer/unlabeled.
  */
 export function ScansSection({ chapterId, userId, institutionId }: { chapterId: string; userId: string; institutionId: string }) {
   const copies = useUnlabeled(chapterId);
   const send = useUploadScans(chapterId, { user: userId, institution: institutionId });
+  const config = usePublicConfig();
+  const maxScanMb = config.data?.maxScanMb;
   const [chosen, setChosen] = useState<File[]>([]);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [refusals, setRefusals] = useState<Map<File, string>>(new Map());
+  const [sending, setSending] = useState<Sending | null>(null);
   const [dragging, setDragging] = useState(false);
+  const cancel = useRef<AbortController | null>(null);
 
   function add(files: readonly File[]) {
     const { pdfs, ignored } = partitionPdfs(files);
@@ -43,20 +68,32 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
 
   function upload() {
     const files = chosen;
-    setProgress({ done: 0, total: files.length });
+    const controller = new AbortController();
+    cancel.current = controller;
+    setRefusals(new Map());
+    setSending({ index: 0, total: files.length, name: files[0]?.name ?? '', progress: null });
     send.mutate(
-      { files, onProgress: (handled) => setProgress({ done: handled, total: files.length }) },
       {
-        onSuccess: ({ done, failed }) => {
-          setChosen(failed);
+        files,
+        signal: controller.signal,
+        onProgress: (index, progress) => setSending({ index, total: files.length, name: files[index].name, progress }),
+      },
+      {
+        onSuccess: ({ done, failed, cancelled }) => {
+          setChosen(failed.map((f) => f.file));
+          setRefusals(new Map(failed.filter((f) => f.message).map((f) => [f.file, f.message!])));
           if (done > 0) showNotice(`${plural(done, 'copie')} ${done > 1 ? 'déposées' : 'déposée'}.`, 'green');
+          if (cancelled) showNotice('Envoi annulé.', 'yellow');
         },
-        onSettled: () => setProgress(null),
+        onSettled: () => {
+          setSending(null);
+          cancel.current = null;
+        },
       },
     );
   }
 
-  const busy = progress !== null || send.isPending;
+  const busy = sending !== null || send.isPending;
   return (
     <Stack gap="sm" component="section" aria-labelledby="scans-title">
       <Title order={3} size="h4" id="scans-title">
@@ -74,7 +111,10 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
         style={{ borderStyle: 'dashed', background: dragging ? 'var(--mantine-color-blue-light)' : undefined }}
       >
         <Stack gap="xs" align="flex-start">
-          <Text size="sm">Déposez ici les copies scannées (PDF uniquement, plusieurs fichiers possibles), ou :</Text>
+          <Text size="sm">
+            Déposez ici les copies scannées (PDF uniquement, plusieurs fichiers possibles
+            {maxScanMb ? `, ${formatBytes(maxScanMb * 1024 * 1024)} au plus par fichier` : ''}), ou :
+          </Text>
           <FileButton multiple accept="application/pdf" onChange={(files) => add(files)} disabled={busy}>
             {(props) => (
               <Button variant="light" leftSection={<IconUpload size={16} aria-hidden="true" />} {...props}>
@@ -95,23 +135,50 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
                       onClick={() => setChosen((list) => list.filter((c) => c !== f))}
                     />
                   </Group>
+                  {refusals.get(f) && (
+                    <Text size="sm" c="red.9">
+                      {refusals.get(f)}
+                    </Text>
+                  )}
                 </List.Item>
               ))}
             </List>
           )}
-          <Group>
-            <Button onClick={upload} disabled={chosen.length === 0} loading={busy}>
+          {sending ? (
+            <SendingStatus sending={sending} onCancel={() => cancel.current?.abort()} />
+          ) : (
+            <Button onClick={upload} disabled={chosen.length === 0} loading={send.isPending}>
               Téléverser
             </Button>
-            {progress && (
-              <Text size="sm" role="status">
-                {progress.done} / {progress.total}
-              </Text>
-            )}
-          </Group>
+          )}
         </Stack>
       </Paper>
       <CopiesTable copies={copies.data} loading={copies.isPending} />
+    </Stack>
+  );
+}
+
+/** The file in hand: its progress bar, « 42 % · … · environ 2 min restantes », or the wait for the network. */
+function SendingStatus({ sending, onCancel }: { sending: Sending; onCancel: () => void }) {
+  const p = sending.progress;
+  const value = p && p.total > 0 ? Math.round((p.sent / p.total) * 1000) / 10 : 0;
+  return (
+    <Stack gap={4} w="100%" maw={560}>
+      <Text size="sm" fw={500} role="status">
+        {sending.total > 1 ? `Fichier ${sending.index + 1} / ${sending.total} : envoi de ${sending.name}` : `Envoi de ${sending.name}`}
+      </Text>
+      <Progress value={value} size="lg" aria-label={`Envoi de ${sending.name}`} color={p?.waiting ? 'orange' : 'blue'} />
+      <Text size="sm">{p ? progressLine(p.waiting ? { ...p, speed: null, secondsLeft: null } : p) : 'Préparation de l’envoi…'}</Text>
+      {p?.waiting && (
+        <Alert color="orange" p="xs">
+          {WAITING_TEXT}
+        </Alert>
+      )}
+      <Group>
+        <Button variant="default" size="xs" onClick={onCancel}>
+          Annuler l’envoi
+        </Button>
+      </Group>
     </Stack>
   );
 }
