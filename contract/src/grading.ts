@@ -83,6 +83,13 @@ export const GRADING_PAGE_MAX = 500;
 export const GRADING_LIMIT_MESSAGE = `Taille de page invalide : un nombre entier de 0 à ${GRADING_PAGE_MAX} est attendu.`;
 export const GRADING_AFTER_MESSAGE = 'Curseur de page invalide : l’identifiant du dernier élève de la page précédente est attendu.';
 export const GRADING_UNKNOWN_AFTER_MESSAGE = 'Curseur de page inconnu : cet élève n’est plus dans le tableau, rechargez-le.';
+/** A page size (`limit`, 0–500) of the paged grading table and review page; 0 asks for the counts alone. */
+const pageLimit = z.coerce
+  .number({ error: GRADING_LIMIT_MESSAGE })
+  .int({ error: GRADING_LIMIT_MESSAGE })
+  .min(0, { error: GRADING_LIMIT_MESSAGE })
+  .max(GRADING_PAGE_MAX, { error: GRADING_LIMIT_MESSAGE })
+  .optional();
 
 /**
  * GET /answer/table/{id}?limit=&after=&q= (decision 83). Without `limit` the whole table, as before.
@@ -93,12 +100,7 @@ export const GRADING_UNKNOWN_AFTER_MESSAGE = 'Curseur de page inconnu : cet él�
  */
 export const gradingTableQuerySchema = z
   .object({
-    limit: z.coerce
-      .number({ error: GRADING_LIMIT_MESSAGE })
-      .int({ error: GRADING_LIMIT_MESSAGE })
-      .min(0, { error: GRADING_LIMIT_MESSAGE })
-      .max(GRADING_PAGE_MAX, { error: GRADING_LIMIT_MESSAGE })
-      .optional(),
+    limit: pageLimit,
     after: z.uuid({ error: GRADING_AFTER_MESSAGE }).optional(),
     q: z.string({ error: 'Recherche invalide.' }).max(200, { error: 'Recherche trop longue (200 caractères au plus).' }).optional(),
   })
@@ -280,12 +282,7 @@ const overviewFilter = (what: string) =>
  */
 export const overviewQuerySchema = z
   .object({
-    limit: z.coerce
-      .number({ error: GRADING_LIMIT_MESSAGE })
-      .int({ error: GRADING_LIMIT_MESSAGE })
-      .min(0, { error: GRADING_LIMIT_MESSAGE })
-      .max(GRADING_PAGE_MAX, { error: GRADING_LIMIT_MESSAGE })
-      .optional(),
+    limit: pageLimit,
     offset: z.coerce
       .number({ error: OVERVIEW_OFFSET_MESSAGE })
       .int({ error: OVERVIEW_OFFSET_MESSAGE })

@@ -57,6 +57,7 @@ import {
   type CorrectorProgressRow,
   type CurrentGradingsRow,
   type GradingRow,
+  type OverviewPageRow,
   type PageStart,
 } from './queries.js';
 import {
@@ -781,21 +782,7 @@ function settledComment(gradings: readonly GradingRow[]): string {
  */
 export async function listOverview(db: Db, auth: AuthContext, chapterId: string): Promise<OverviewRow[]> {
   const chapter = await loadChapter(db, chapterId);
-  const list = await rows<{
-    id: string;
-    user_id: string;
-    s_first: string | null;
-    s_last: string | null;
-    grader_id: string | null;
-    g_first: string | null;
-    g_last: string | null;
-    exercise_id: string;
-    title: string;
-    max_points: number;
-    grade: string | null;
-    grade_comment: string | null;
-    grade_timestamp: string | null;
-  }>(
+  const list = await rows<Omit<OverviewPageRow, 'number'>>(
     db,
     sql`
     WITH cur AS (
