@@ -1,4 +1,4 @@
-import { normalizeText, type OverviewPage, type OverviewQuery, type OverviewRow } from '@olympe/contract';
+import { normalizeText, pseudonymOf, type OverviewPage, type OverviewQuery, type OverviewRow } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
@@ -6,7 +6,6 @@ import { rows } from '../db/query.js';
 import { doubleStatus, visibleGradings } from './double.js';
 import { gradingsOf, overviewCountQuery, overviewOrder, overviewPageQuery, type GradingRow, type OverviewPageRow, type OverviewSelection } from './queries.js';
 import { giveTablePseudonyms, loadChapter, presentGrading, presentStudent, seesPseudonyms } from './service.js';
-import { pseudonymOf } from '@olympe/contract';
 
 /**
  * GET /answer/overview/{chapterId}?limit=… (decision 94): the review page asks for what it shows. The server

@@ -52,15 +52,20 @@ function afterNames(id: string): SQL {
 /** The pseudonym text of `ps.number`, lower case, as `pseudonymOf` writes it (« copie 0042 »). */
 const pseudonymText = sql`'copie ' || CASE WHEN ps.number >= 1000 THEN ps.number::text ELSE lpad(ps.number::text, 4, '0') END`;
 
-/** Accent- and case-insensitive « last first » like the web's search (normalizeText: NFD, marks dropped, lower case). */
-const normalizedNames = sql`regexp_replace(normalize(lower(coalesce(u.last_name, '') || ' ' || coalesce(u.first_name, '')), NFD), ${'[\u0300-\u036f]'}, '', 'g')`;
+/** A text as normalizeText folds it (NFD, marks dropped, lower case): the searches and filters compare these. */
+const folded = (text: SQL) => sql`regexp_replace(normalize(lower(${text}), NFD), ${'[\u0300-\u036f]'}, '', 'g')`;
+/** A LIKE pattern holding `value` anywhere, its `%`, `_` and `\` taken literally. */
+const likeAny = (value: string) => `%${value.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** Accent- and case-insensitive « last first » like the web's search. */
+const normalizedNames = folded(sql`coalesce(u.last_name, '') || ' ' || coalesce(u.first_name, '')`);
 
 /** Every word (already normalised) in the pupil's names, or in their pseudonym under anonymous correction; TRUE without words. */
 export function gradingSearch(words: readonly string[], anonymous: boolean): SQL {
   if (words.length === 0) return sql`TRUE`;
   const haystack = anonymous ? pseudonymText : normalizedNames;
   return sql.join(
-    words.map((w) => sql`${haystack} LIKE ${`%${w.replace(/[\\%_]/g, '\\$&')}%`}`),
+    words.map((w) => sql`${haystack} LIKE ${likeAny(w)}`),
     sql` AND `,
   );
 }
@@ -339,12 +344,11 @@ export async function replaceAssignments(db: Tx, exerciseIds: readonly string[],
   }
 }
 
-/** A text as normalizeText folds it (NFD, marks dropped, lower case), for the overview's filters. */
-const folded = (text: SQL) => sql`regexp_replace(normalize(lower(${text}), NFD), ${'[\u0300-\u036f]'}, '', 'g')`;
-const likeAny = (value: string) => `%${value.replace(/[\\%_]/g, '\\$&')}%`;
 /** « First Last », as the page writes a person (fullName); « Correction automatique » for no one. */
 const personName = (alias: string) =>
   sql.raw(`btrim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, ''))`);
+/** Who set answer `a`'s grade (`g`), as the page names them. */
+const setterName = sql`CASE WHEN a.grader_id IS NULL THEN 'Correction automatique' ELSE ${personName('g')} END`;
 
 export interface OverviewSelection {
   chapterId: string;
@@ -379,7 +383,7 @@ export function overviewFrom(sel: OverviewSelection): SQL {
   }
   if (exercise !== '') conditions.push(sql`${folded(sql`e.title`)} LIKE ${likeAny(exercise)}`);
   if (grader !== '') {
-    const setter = sql`${folded(sql`CASE WHEN a.grader_id IS NULL THEN 'Correction automatique' ELSE ${personName('g')} END`)} LIKE ${likeAny(grader)}`;
+    const setter = sql`${folded(setterName)} LIKE ${likeAny(grader)}`;
     if (sel.double) {
       // visibleGradings: a corrector sees another's grading once both are in (or an arbitration is).
       const visible = sel.viewer.isAdmin
@@ -412,7 +416,7 @@ export function overviewOrder(sort: 'date' | 'student' | 'grader' | 'exercise' |
           ? [sql`ps.number`]
           : [nameSortKey(sql`s.last_name`), nameSortKey(sql`s.first_name`)]
         : sort === 'grader'
-          ? [nameSortKey(sql`CASE WHEN a.grader_id IS NULL THEN 'Correction automatique' ELSE ${personName('g')} END`)]
+          ? [nameSortKey(setterName)]
           : sort === 'exercise'
             ? [nameSortKey(sql`e.title`)]
             : [gradeNumber, sql`a.grade`];

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState, type ChangeEvent } from 'react';
 import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useParams } from 'react-router';
-import { formatParisDateTime, type OverviewRow, type OverviewSort } from '@olympe/contract';
+import { formatParisDateTime, OVERVIEW_SORTS, type OverviewRow, type OverviewSort } from '@olympe/contract';
 import { useChapter } from '../../api/chapters';
 import { useFetchWholeOverview, useOverviewCounts, useOverviewPages, type OverviewView } from '../../api/grading';
 import { downloadCsv } from '../../lib/csv';
@@ -10,7 +10,7 @@ import { useSession } from '../../session/session-context';
 import { VirtualTable, type SortState, type VirtualColumn } from '../../components/VirtualTable';
 import { DownloadButton } from '../../components/download-button';
 import { paths } from '../../config/paths';
-import { arbitrationText, buildLines, filterLines, gradeText, gradingText, overviewCsvName, overviewCsvRows, truncateComment, type OverviewFilters } from './overview';
+import { arbitrationText, buildLines, filterLines, gradeText, gradingText, overviewCsvName, overviewCsvRows, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
 import { PageHeading } from '../../components/page-heading';
 
 /** docs/product.md#spec-9: window height minus 200 px. */
@@ -18,7 +18,6 @@ const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
 /** Filters wait for a pause in typing before they ask the server. */
 const FILTER_DEBOUNCE_MS = 300;
 const dateText = (l: OverviewLine) => (l.grade_timestamp ? formatParisDateTime(l.grade_timestamp) : '');
-type OverviewLine = ReturnType<typeof buildLines>[number];
 
 const studentColumn: VirtualColumn<OverviewLine> = {
   key: 'student',
@@ -73,8 +72,8 @@ const columnsFor = (double: boolean): VirtualColumn<OverviewLine>[] =>
     ? [studentColumn, exerciseColumn, gradeColumn, ...doubleColumns, ...tailColumns]
     : [studentColumn, graderColumn, exerciseColumn, gradeColumn, ...tailColumns];
 
-/** The table's column keys are the server's sort names (decision 94). */
-const SORT_OF: Record<string, OverviewSort> = { student: 'student', grader: 'grader', exercise: 'exercise', grade: 'grade', date: 'date' };
+/** The sortable columns' keys are the server's sort names (decision 94). */
+const sortOf = (key: string): OverviewSort => ((OVERVIEW_SORTS as readonly string[]).includes(key) ? (key as OverviewSort) : 'date');
 const NO_ROWS: OverviewRow[] = [];
 
 /**
@@ -86,7 +85,7 @@ export function OverviewPage() {
   const [filters, setFilters] = useState<OverviewFilters>({ student: '', grader: '', exercise: '' });
   const [debounced] = useDebouncedValue(filters, FILTER_DEBOUNCE_MS);
   const [sort, setSort] = useState<SortState>({ key: 'date', direction: 'desc' });
-  const view = useMemo<OverviewView>(() => ({ sort: SORT_OF[sort.key] ?? 'date', dir: sort.direction, filters: debounced }), [sort, debounced]);
+  const view = useMemo<OverviewView>(() => ({ sort: sortOf(sort.key), dir: sort.direction, filters: debounced }), [sort, debounced]);
   const pages = useOverviewPages(id, view);
   const counts = useOverviewCounts(id, debounced);
   const fetchWhole = useFetchWholeOverview(id);
