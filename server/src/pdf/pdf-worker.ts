@@ -4,8 +4,8 @@ import { renderCertificates, type CertificateData, type RenderedCertificate } fr
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { splitDocument, type SplitPart } from '../sorting/split.js';
 import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWithin } from './inflate-guard.js';
-import { dpiFor, openRenderSource, renderPageJpeg, type RenderSource } from './render-page.js';
-import { headerOffset, PasswordPdfError, rewritePdf } from './rewrite.js';
+import { dpiFor, openRenderSource, popplerPageSizes, renderPageJpeg, type RenderSource } from './render-page.js';
+import { headerOffset, PasswordPdfError, rewritePdf, RewriteError } from './rewrite.js';
 
 /**
  * The PDF parses of the API, run in a worker thread of pdf-pool.ts (never on the event loop).
@@ -85,10 +85,47 @@ export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocumen
       if (err instanceof PdfBombError) throw err;
     }
   }
-  const rewritten = await rewritePdf(bytes);
-  const doc = await loadWithinBudget(rewritten);
-  doc.getPageCount();
-  return { doc, bytes: rewritten, rewritten: true };
+  let rewritten: Uint8Array;
+  try {
+    rewritten = await rewritePdf(bytes);
+  } catch (err) {
+    if (!(err instanceof RewriteError)) throw err;
+    // qpdf gives up (a broken encryption dictionary…): poppler may still draw it.
+    const pictures = await picturePdf(bytes);
+    return { doc: await PDFDocument.load(pictures, { updateMetadata: false }), bytes: pictures, rewritten: true };
+  }
+  try {
+    const doc = await loadWithinBudget(rewritten);
+    if (doc.getPageCount() > 0) return { doc, bytes: rewritten, rewritten: true };
+  } catch (err) {
+    if (err instanceof PdfBombError) throw err;
+  }
+  // pdf-lib cannot walk even the rebuilt file (a loop in its page tree…): poppler draws its pages,
+  // which become the file (decision 106).
+  const pictures = await picturePdf(rewritten);
+  return { doc: await PDFDocument.load(pictures, { updateMetadata: false }), bytes: pictures, rewritten: true };
+}
+
+/** Beyond this many pages, a file only poppler can open is refused rather than drawn page by page. */
+const PICTURE_MAX_PAGES = 60;
+
+/** A new PDF of the pages poppler draws from `bytes`, one JPEG a page (decision 106). Throws RewriteError. */
+async function picturePdf(bytes: Uint8Array): Promise<Uint8Array> {
+  const source = await openRenderSource(bytes);
+  try {
+    const sizes = await popplerPageSizes(source.file, PICTURE_MAX_PAGES + 1).catch(() => []);
+    if (sizes.length === 0 || sizes.length > PICTURE_MAX_PAGES) throw new RewriteError(`poppler finds ${sizes.length} pages`);
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    for (const [index, [width, height]] of sizes.entries()) {
+      const dpi = dpiFor(width, height, PICTURE_DPI);
+      const image = await doc.embedJpg(await renderPageJpeg(source.file, index, dpi).catch((err: Error) => Promise.reject(new RewriteError(err.message))));
+      const page = doc.addPage([(image.width * 72) / dpi, (image.height * 72) / dpi]);
+      page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+    }
+    return await doc.save();
+  } finally {
+    await source.close();
+  }
 }
 
 /** A page's size in points; A4 when its tree is too broken to say. */

@@ -89,3 +89,20 @@ export async function renderPage(file: string, index: number, dpi: number): Prom
 export function renderPageJpeg(file: string, index: number, dpi: number): Promise<Buffer> {
   return pdftoppm(file, index, ['-jpeg', '-jpegopt', 'quality=85', '-r', String(dpi)], 'JPEG');
 }
+
+/** Sizes in points of the pages poppler finds in the PDF at `file` (pdfinfo, capped like pdftoppm). Throws RenderError. */
+export function popplerPageSizes(file: string, maxPages: number): Promise<Array<[number, number]>> {
+  const script = `ulimit -v ${renderLimits.memoryMb * 1024} && exec nice -n ${renderLimits.niceness} pdfinfo "$@"`;
+  return new Promise((resolve, reject) => {
+    execFile(
+      '/bin/sh',
+      ['-c', script, 'pdfinfo', '-f', '1', '-l', String(maxPages), file],
+      { timeout: renderLimits.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20 },
+      (err, stdout) => {
+        if (err) return reject(new RenderError(`pdfinfo failed: ${err.message.split('\n')[0]}`));
+        const sizes = [...String(stdout).matchAll(/^Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => [Number(m[1]), Number(m[2])] as [number, number]);
+        resolve(sizes);
+      },
+    );
+  });
+}
