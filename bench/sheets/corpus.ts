@@ -7,7 +7,8 @@
  * the event loop's delay is sampled (monitorEventLoopDelay) and GET /api/health asked every 20 ms.
  * Reports what was accepted or refused and why, the reading outcomes, labelling answers, any 5xx,
  * the worst event-loop stall and health latency; the per-file rows go to CORPUS_OUT (JSON) when set.
- * Knobs: CORPUS_LIMIT (files, all by default), CORPUS_MAX_MB (skip bigger files, 30).
+ * Knobs: CORPUS_LIMIT (files, all by default), CORPUS_MAX_MB (skip bigger files, 30), CORPUS_EVERY=n
+ * (every n-th file by name, plus every file whose name matches CORPUS_MATCH, a regular expression).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,6 +25,8 @@ import { latencyStats } from '../lib/health.js';
 const env = process.env;
 const LIMIT = Number(env.CORPUS_LIMIT ?? Infinity);
 const MAX_MB = Number(env.CORPUS_MAX_MB ?? 30);
+const EVERY = Number(env.CORPUS_EVERY ?? 1);
+const MATCH = env.CORPUS_MATCH ? new RegExp(env.CORPUS_MATCH, 'i') : null;
 const round = (n: number, d = 0) => Math.round(n * 10 ** d) / 10 ** d;
 
 function corpusFiles(args: string[]): string[] {
@@ -32,7 +35,10 @@ function corpusFiles(args: string[]): string[] {
     if (statSync(a).isDirectory()) out.push(...readdirSync(a).filter((f) => f.toLowerCase().endsWith('.pdf')).sort().map((f) => path.join(a, f)));
     else out.push(a);
   }
-  return out.filter((f) => statSync(f).size <= MAX_MB * 1024 * 1024).slice(0, LIMIT);
+  return out
+    .filter((f, i) => i % EVERY === 0 || MATCH?.test(path.basename(f)))
+    .filter((f) => statSync(f).size <= MAX_MB * 1024 * 1024)
+    .slice(0, LIMIT);
 }
 
 interface Row {
