@@ -31,6 +31,7 @@ let paperExercise: string;
 let onlineExercise: string;
 let teacher: { id: string; headers: Headers };
 let pupil: { id: string; headers: Headers };
+let admin: { id: string; headers: Headers };
 let scan: Uint8Array;
 
 beforeAll(async () => {
@@ -46,6 +47,7 @@ beforeAll(async () => {
   await db.insert(centers).values({ chapterId: paperId, institutionId: school.id, opened: true });
   teacher = await createUser(t, 'teacher', { institutionId: school.id });
   pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: school.id });
+  admin = await createUser(t, 'admin');
   await db.insert(centerRegistrations).values({ chapterId: paperId, userId: pupil.id, institutionId: school.id });
   const res = await t.app.inject({ method: 'GET', url: `/api/sheets/${paperId}.pdf?institution=${school.id}&spare=0`, headers: teacher.headers });
   expect(res.statusCode).toBe(200);
@@ -162,5 +164,41 @@ describe('damaged PDFs (decisions 106, 107)', () => {
     const up = await upload(pupil.headers, { exercise: onlineExercise }, Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n'));
     expect(up.status).toBe(400);
     expect(up.body.message).toBe('Ce PDF est illisible ou endommagé.');
+  }, 60_000);
+
+  const corpus = (name: string) => readFile(path.join(import.meta.dirname, 'fixtures/corpus', name));
+  const accepted = ['Pages-tree-refs.pdf', 'PDFBOX-4352-0.pdf', 'poppler-742-0-fuzzed.pdf', 'poppler-937-0-fuzzed.pdf', 'pr6531_2.pdf', 'parent-not-a-node.pdf'];
+  for (const name of accepted) {
+    it(`${name}: accepted as a scan, read by the job, labelled (split) without a 5xx, the copy as drawn by poppler`, async () => {
+      const bytes = await corpus(name);
+      const up = await upload(teacher.headers, { chapter: paperId }, bytes, name);
+      expect(up.status, JSON.stringify(up.body)).toBe(200);
+      const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paperId}`, headers: teacher.headers, payload: { answer: up.body.path } });
+      expect(filed.status).toBe(201);
+      await runPendingJobs(t.app.deps);
+      const [job] = (await t.database.db.select().from(jobs)).filter((j) => j.payload.unlabeledId === filed.body._id);
+      expect(job.status, String(job.error)).toBe('done');
+      const [copy] = await t.database.db.select().from(unlabeledAnswers).where(eq(unlabeledAnswers.id, filed.body._id));
+      const pages = copy.pageReadings!.length;
+      expect(pages).toBeGreaterThan(0);
+      const entries = Array.from({ length: pages }, (_, p) => ({ pageNum: p + 1, user: pupil.id, exercises: [paperExercise], rotation: 0 }));
+      const labelled = await inject(t, { method: 'POST', url: `/api/answer/label/${filed.body._id}`, headers: admin.headers, payload: entries });
+      expect(labelled.status, JSON.stringify(labelled.body)).toBe(200);
+      const [answer] = await t.database.db
+        .select()
+        .from(answers)
+        .where(and(eq(answers.userId, pupil.id), eq(answers.exerciseId, paperExercise)))
+        .orderBy(answers.createdAt)
+        .then((rows) => rows.slice(-1));
+      // The pupil's copy draws like the file sent (poppler on both).
+      expect(await inkOf(await stored(answer.answer))).toBeCloseTo(await inkOf(bytes), 2);
+    }, 120_000);
+  }
+
+  it('a file that needs a password, and one no renderer opens, are refused with their reason in French', async () => {
+    const locked = await upload(pupil.headers, { exercise: onlineExercise }, await corpus('encrypted-attachment.pdf'));
+    expect(locked.body.message).toBe(PDF_PASSWORD_MESSAGE);
+    const broken = await upload(teacher.headers, { chapter: paperId }, await corpus('poppler-85140-0.pdf'));
+    expect([broken.status, broken.body.message]).toEqual([400, 'Ce PDF est illisible ou endommagé.']);
   }, 60_000);
 });
