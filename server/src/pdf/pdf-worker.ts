@@ -168,6 +168,9 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
           return { jpeg: await renderPageJpeg(source.file, index, dpi), dpi };
         }),
       };
+    } catch {
+      // Not even poppler draws a page that cannot be copied: refused in French, never a 500 (decision 107).
+      return { ok: false, refused: 'unreadable' };
     } finally {
       await (source as RenderSource | null)?.close();
     }
