@@ -8,6 +8,7 @@ import { loadExerciseContext } from '../sessions/service.js';
 import { checkSaveAllowed } from '../sessions/state.js';
 import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/service.js';
 import { inspectPdf } from '../pdf/pdf-pool.js';
+import { headerOffset } from '../pdf/rewrite.js';
 import type { FileStore } from './store.js';
 
 /** Download links that cannot send the Authorization header stay valid this long. */
@@ -22,11 +23,13 @@ export const tooLarge = (maxBytes: number) =>
  * a file that inflates past the budget, or passes the worker's memory or time cap, is refused
  * with 413; the server is busy reading PDFs: 503. Also returns the file's SHA-256 (hex).
  */
-export async function checkPdfBytes(bytes: Buffer, maxBytes: number): Promise<{ pages: number; sha256: string }> {
+export async function checkPdfBytes(bytes: Buffer, maxBytes: number): Promise<{ pages: number; sha256: string; bytes?: Buffer }> {
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   if (bytes.length === 0) throw badRequest('Le fichier est vide.');
-  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('Ce fichier n’est pas un PDF.');
-  // Owner-password PDFs (permissions only) open in every viewer: the worker accepts them.
+  // Viewers accept up to 1 KB of junk before the header (a mail gateway's, a scanner's): so does the worker (decision 106).
+  if (headerOffset(bytes) < 0) throw badRequest('Ce fichier n’est pas un PDF.');
+  // Owner-password PDFs (permissions only) open in every viewer: the worker decrypts them; one that
+  // needs a password to open is refused (decision 105).
   const inspected = await inspectPdf(bytes);
   if (inspected.pages < 1) throw badRequest('Ce PDF ne contient aucune page.');
   return inspected;
@@ -74,6 +77,7 @@ export async function authorizeUploadTarget(db: Db, auth: AuthContext, target: U
 /**
  * POST /pdfs, and a resumable upload's last byte: the target check, the PDF check in the worker pool,
  * then the bytes stored under a random id (or the upload's) and the row. Nothing is kept on refusal.
+ * A file the worker rewrote (decrypted, repaired: decisions 105, 106) is stored as rewritten.
  */
 export async function uploadPdf(
   deps: { db: Db; store: FileStore; maxPdfBytes: number },
@@ -82,9 +86,10 @@ export async function uploadPdf(
 ): Promise<{ path: string }> {
   const { db, store } = deps;
   await authorizeUploadTarget(db, auth, input);
-  const { pages, sha256 } = await checkPdfBytes(input.bytes, deps.maxPdfBytes);
+  const { pages, sha256, bytes: rewritten } = await checkPdfBytes(input.bytes, deps.maxPdfBytes);
+  const bytes = rewritten ?? input.bytes;
   const id = input.id ?? randomUUID();
-  await store.put(id, input.bytes);
+  await store.put(id, bytes);
   try {
     // An upload's own id is recorded once: finished twice (a retried last request), the row and the
     // bytes stored the first time stay, and the second answer is the same.
@@ -95,7 +100,7 @@ export async function uploadPdf(
         ownerId: auth.userId,
         institutionId: auth.institutionId,
         originalName: cleanName(input.originalName),
-        size: input.bytes.length,
+        size: bytes.length,
         pages,
         sha256,
       })

@@ -36,6 +36,7 @@ export const PDF_BOMB_MESSAGE = 'Ce PDF se décompresse en un volume anormal : i
 export const PDF_MEMORY_MESSAGE = 'Ce PDF demande trop de mémoire pour être lu : il est refusé.';
 export const PDF_TIMEOUT_MESSAGE = 'La lecture de ce PDF prend trop de temps : il est refusé.';
 export const PDF_UNREADABLE_MESSAGE = 'Ce PDF est illisible ou endommagé.';
+export const PDF_PASSWORD_MESSAGE = 'Ce PDF est protégé par un mot de passe : enregistrez-le sans mot de passe, puis renvoyez-le.';
 export const PDF_BUSY_MESSAGE = 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.';
 
 let pool: Piscina<PdfTask, PdfOutcome> | null = null;
@@ -89,15 +90,21 @@ async function run(task: PdfTask, timeoutMs: number): Promise<PdfOutcome> {
 
 function refusal(outcome: PdfOutcome): never | void {
   if (outcome.ok) return;
-  throw outcome.refused === 'bomb' ? new AppError(413, PDF_BOMB_MESSAGE) : badRequest(PDF_UNREADABLE_MESSAGE);
+  if (outcome.refused === 'bomb') throw new AppError(413, PDF_BOMB_MESSAGE);
+  throw badRequest(outcome.refused === 'password' ? PDF_PASSWORD_MESSAGE : PDF_UNREADABLE_MESSAGE);
 }
 
-/** Page count and SHA-256 (hex) of a PDF, or the AppError that refuses it (413 bomb/memory/time, 400 unreadable, 503 busy). */
-export async function inspectPdf(bytes: Uint8Array): Promise<{ pages: number; sha256: string }> {
+/**
+ * Page count and SHA-256 (hex) of a PDF, or the AppError that refuses it (413 bomb/memory/time,
+ * 400 unreadable or protected by a password, 503 busy). `bytes`: what to store instead of the file
+ * sent, when qpdf rewrote it (decrypted, repaired: decisions 105, 106).
+ */
+export async function inspectPdf(bytes: Uint8Array): Promise<{ pages: number; sha256: string; bytes?: Buffer }> {
   const outcome = await run({ kind: 'inspect', bytes }, pdfLimits.inspectMs);
   refusal(outcome);
   if (!('pages' in outcome)) throw new Error('unexpected PDF worker answer');
-  return { pages: outcome.pages, sha256: outcome.sha256 };
+  const rewritten = outcome.bytes ? { bytes: Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength) } : {};
+  return { pages: outcome.pages, sha256: outcome.sha256, ...rewritten };
 }
 
 /** Page count of a PDF (inspectPdf). */

@@ -4,6 +4,8 @@ import { renderCertificates, type CertificateData, type RenderedCertificate } fr
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { splitDocument, type SplitPart } from '../sorting/split.js';
 import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWithin } from './inflate-guard.js';
+import { dpiFor, openRenderSource, popplerPageSizes, renderPageJpeg, type RenderSource } from './render-page.js';
+import { headerOffset, PasswordPdfError, rewritePdf, RewriteError } from './rewrite.js';
 
 /**
  * The PDF parses of the API, run in a worker thread of pdf-pool.ts (never on the event loop).
@@ -16,10 +18,11 @@ export type PdfTask =
   | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string }
   | { kind: 'certificates'; certificates: CertificateData[] };
 
-export type PdfRefusal = 'bomb' | 'unreadable';
+export type PdfRefusal = 'bomb' | 'unreadable' | 'password';
 
 export type PdfOutcome =
-  | { ok: true; pages: number; sha256: string }
+  /** `bytes`: the file as it is to be stored, when qpdf rewrote it (decisions 105, 106). */
+  | { ok: true; pages: number; sha256: string; bytes?: Uint8Array }
   | { ok: true; parts: Array<{ bytes: Uint8Array; pages: number }> }
   | { ok: true; readings: PageReading[] }
   | { ok: true; certificates: RenderedCertificate[] }
@@ -66,19 +69,111 @@ export async function loadWithinBudget(bytes: Uint8Array, opts: { prescan?: bool
   return doc;
 }
 
+/**
+ * The document as the API keeps it (decisions 105, 106): a file pdf-lib reads as it is stays as it
+ * is; an encrypted one (owner password only), one with junk before `%PDF-`, one pdf-lib cannot
+ * parse or finds no page in is rewritten by qpdf, and the rewrite is what is read and stored. A
+ * file that needs a password to open throws PasswordPdfError; one qpdf cannot rebuild, RewriteError.
+ */
+export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocument; bytes: Uint8Array; rewritten: boolean }> {
+  if (headerOffset(bytes) === 0) {
+    try {
+      const doc = await loadWithinBudget(bytes);
+      // Walks the page tree: a malformed tree fails here.
+      if (!doc.isEncrypted && doc.getPageCount() > 0) return { doc, bytes, rewritten: false };
+    } catch (err) {
+      if (err instanceof PdfBombError) throw err;
+    }
+  }
+  let rewritten: Uint8Array;
+  try {
+    rewritten = await rewritePdf(bytes);
+  } catch (err) {
+    if (!(err instanceof RewriteError)) throw err;
+    // qpdf gives up (a broken encryption dictionary…): poppler may still draw it.
+    const pictures = await picturePdf(bytes);
+    return { doc: await PDFDocument.load(pictures, { updateMetadata: false }), bytes: pictures, rewritten: true };
+  }
+  try {
+    const doc = await loadWithinBudget(rewritten);
+    if (doc.getPageCount() > 0) return { doc, bytes: rewritten, rewritten: true };
+  } catch (err) {
+    if (err instanceof PdfBombError) throw err;
+  }
+  // pdf-lib cannot walk even the rebuilt file (a loop in its page tree…): poppler draws its pages,
+  // which become the file (decision 106).
+  const pictures = await picturePdf(rewritten);
+  return { doc: await PDFDocument.load(pictures, { updateMetadata: false }), bytes: pictures, rewritten: true };
+}
+
+/** Beyond this many pages, a file only poppler can open is refused rather than drawn page by page. */
+const PICTURE_MAX_PAGES = 60;
+
+/** A new PDF of the pages poppler draws from `bytes`, one JPEG a page (decision 106). Throws RewriteError. */
+async function picturePdf(bytes: Uint8Array): Promise<Uint8Array> {
+  const source = await openRenderSource(bytes);
+  try {
+    const sizes = await popplerPageSizes(source.file, PICTURE_MAX_PAGES + 1).catch(() => []);
+    if (sizes.length === 0 || sizes.length > PICTURE_MAX_PAGES) throw new RewriteError(`poppler finds ${sizes.length} pages`);
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    for (const [index, [width, height]] of sizes.entries()) {
+      const dpi = dpiFor(width, height, PICTURE_DPI);
+      const image = await doc.embedJpg(await renderPageJpeg(source.file, index, dpi).catch((err: Error) => Promise.reject(new RewriteError(err.message))));
+      const page = doc.addPage([(image.width * 72) / dpi, (image.height * 72) / dpi]);
+      page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+    }
+    return await doc.save();
+  } finally {
+    await source.close();
+  }
+}
+
+/** A page's size in points; A4 when its tree is too broken to say. */
+function pageSize(doc: PDFDocument, index: number): [number, number] {
+  try {
+    const box = doc.getPage(index).getCropBox();
+    return [box.width, box.height];
+  } catch {
+    return [595, 842];
+  }
+}
+
+/** Split pictures' resolution (decision 107): a page as legible as the reading's render. */
+const PICTURE_DPI = 150;
+
 export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
   // Issue 21: certificates are written, not parsed; here so that 10,000 of them never hold the event loop.
   if (task.kind === 'certificates') return { ok: true, certificates: await renderCertificates(task.certificates) };
-  let doc: PDFDocument;
+  let opened: Awaited<ReturnType<typeof openDocument>>;
   try {
-    doc = await loadWithinBudget(task.bytes);
-    // Walks the page tree: a malformed tree fails here, inside the refusal below.
-    doc.getPageCount();
+    opened = await openDocument(task.bytes);
   } catch (err) {
-    return { ok: false, refused: err instanceof PdfBombError ? 'bomb' : 'unreadable' };
+    return { ok: false, refused: err instanceof PdfBombError ? 'bomb' : err instanceof PasswordPdfError ? 'password' : 'unreadable' };
   }
-  // The hash of a 200 MB scan takes ~0.5 s: here, not on the event loop (decision 58).
-  if (task.kind === 'inspect') return { ok: true, pages: doc.getPageCount(), sha256: createHash('sha256').update(task.bytes).digest('hex') };
-  if (task.kind === 'split') return { ok: true, parts: await splitDocument(doc, task.parts) };
-  return { ok: true, readings: await readScanDocument(doc, task.bytes, task.secret, task.chapterId) };
+  const { doc, bytes } = opened;
+  // The hash of a 200 MB scan takes ~0.5 s: here, not on the event loop (decision 58). It is the
+  // hash of what was sent, so that the same file sent twice is known whatever its rewrite.
+  if (task.kind === 'inspect') {
+    const sha256 = createHash('sha256').update(task.bytes).digest('hex');
+    return { ok: true, pages: doc.getPageCount(), sha256, ...(opened.rewritten ? { bytes } : {}) };
+  }
+  if (task.kind === 'split') {
+    let source: RenderSource | null = null;
+    try {
+      return {
+        ok: true,
+        parts: await splitDocument(doc, task.parts, async (index) => {
+          source ??= await openRenderSource(bytes);
+          const dpi = dpiFor(...pageSize(doc, index), PICTURE_DPI);
+          return { jpeg: await renderPageJpeg(source.file, index, dpi), dpi };
+        }),
+      };
+    } catch {
+      // Not even poppler draws a page that cannot be copied: refused in French, never a 500 (decision 107).
+      return { ok: false, refused: 'unreadable' };
+    } finally {
+      await (source as RenderSource | null)?.close();
+    }
+  }
+  return { ok: true, readings: await readScanDocument(doc, bytes, task.secret, task.chapterId) };
 }

@@ -48,13 +48,10 @@ export function dpiFor(widthPt: number, heightPt: number, wanted = renderLimits.
   return Math.max(10, Math.min(wanted, Math.floor(Math.sqrt(renderLimits.maxPixels / squareInches))));
 }
 
-/**
- * Page `index` (0-based) of the PDF at `file`, in grey, as displayed. Throws RenderError when
- * poppler cannot render it or passes a cap.
- */
-export function renderPage(file: string, index: number, dpi: number): Promise<Gray> {
+/** Runs the capped pdftoppm on one page; its standard output (the picture). */
+function pdftoppm(file: string, index: number, options: string[], what: string): Promise<Buffer> {
   const page = String(index + 1);
-  const args = ['-gray', '-r', String(dpi), '-f', page, '-l', page, file];
+  const args = [...options, '-f', page, '-l', page, file];
   // ulimit in a shell, then exec: no shell stays between us and the renderer; arguments are never
   // interpreted by the shell ("$@").
   const script = `ulimit -v ${renderLimits.memoryMb * 1024} && exec nice -n ${renderLimits.niceness} pdftoppm "$@"`;
@@ -62,14 +59,49 @@ export function renderPage(file: string, index: number, dpi: number): Promise<Gr
     execFile(
       '/bin/sh',
       ['-c', script, 'pdftoppm', ...args],
-      { encoding: 'buffer', timeout: renderLimits.timeoutMs, killSignal: 'SIGKILL', maxBuffer: renderLimits.maxPixels + 4096 },
+      { encoding: 'buffer', timeout: renderLimits.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 3 * renderLimits.maxPixels + 4096 },
       (err, stdout) => {
         if (err) return reject(new RenderError(`pdftoppm failed on page ${page}: ${err.message.split('\n')[0]}`));
-        try {
-          resolve(parsePgm(stdout));
-        } catch (e) {
-          reject(new RenderError(`pdftoppm gave no picture for page ${page}: ${(e as Error).message}`));
-        }
+        if (stdout.length === 0) return reject(new RenderError(`pdftoppm gave no ${what} for page ${page}`));
+        resolve(stdout);
+      },
+    );
+  });
+}
+
+/**
+ * Page `index` (0-based) of the PDF at `file`, in grey, as displayed. Throws RenderError when
+ * poppler cannot render it or passes a cap.
+ */
+export async function renderPage(file: string, index: number, dpi: number): Promise<Gray> {
+  const stdout = await pdftoppm(file, index, ['-gray', '-r', String(dpi)], 'picture');
+  try {
+    return parsePgm(stdout);
+  } catch (e) {
+    throw new RenderError(`pdftoppm gave no picture for page ${index + 1}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Page `index` (0-based) of the PDF at `file`, in colour, as displayed, as a JPEG: a page that cannot
+ * be copied as it is goes into a pupil's copy as this picture (decision 107). Throws RenderError.
+ */
+export function renderPageJpeg(file: string, index: number, dpi: number): Promise<Buffer> {
+  return pdftoppm(file, index, ['-jpeg', '-jpegopt', 'quality=85', '-r', String(dpi)], 'JPEG');
+}
+
+/** Sizes in points of the pages poppler finds in the PDF at `file` (pdfinfo, capped like pdftoppm). Throws RenderError. */
+export function popplerPageSizes(file: string, maxPages: number): Promise<Array<[number, number]>> {
+  const script = `ulimit -v ${renderLimits.memoryMb * 1024} && exec nice -n ${renderLimits.niceness} pdfinfo "$@"`;
+  return new Promise((resolve, reject) => {
+    execFile(
+      '/bin/sh',
+      ['-c', script, 'pdfinfo', '-f', '1', '-l', String(maxPages), file],
+      { timeout: renderLimits.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20 },
+      (err, stdout) => {
+        if (err) return reject(new RenderError(`pdfinfo failed: ${err.message.split('\n')[0]}`));
+        const sizes = [...String(stdout).matchAll(/^Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => [Number(m[1]), Number(m[2])] as [number, number]);
+        resolve(sizes);
       },
     );
   });

@@ -81,10 +81,9 @@ async function readPage(doc: PDFDocument, page: PDFPage, index: number, file: st
       if (reading) return reading;
     }
   }
-  const box = page.getCropBox();
   let gray: Gray;
   try {
-    gray = await renderPage(file, index, dpiFor(box.width, box.height));
+    gray = await renderPage(file, index, dpiFor(...cropSize(page)));
   } catch (err) {
     if (err instanceof RenderError) return { page: index, status: 'no-image', code: null, rotation: 0 };
     throw err;
@@ -93,6 +92,16 @@ async function readPage(doc: PDFDocument, page: PDFPage, index: number, file: st
   if (reading) return reading;
   const status = inkShare(gray) < BLANK_INK_SHARE ? 'blank' : 'unreadable';
   return { page: index, status, code: null, rotation: 0 };
+}
+
+/** A page's crop box size in points; A4 when a damaged page tree hides it (« Parent.ascend is not a function »). */
+function cropSize(page: PDFPage): [number, number] {
+  try {
+    const box = page.getCropBox();
+    return [box.width, box.height];
+  } catch {
+    return [595, 842];
+  }
 }
 
 /** What the codes found on a page say; null when there is none. */

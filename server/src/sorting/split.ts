@@ -21,21 +21,60 @@ export async function countPages(bytes: Uint8Array): Promise<number> {
   return pdfPageCount(bytes);
 }
 
-/** The split itself, on an already loaded scan (run by pdf/pdf-worker.ts). */
-export async function splitDocument(source: PDFDocument, parts: SplitPart[]): Promise<Array<{ bytes: Uint8Array; pages: number }>> {
+/** A page of the scan as displayed, drawn to a JPEG at `dpi` (decision 107). */
+export type PagePicture = (pageIndex: number) => Promise<{ jpeg: Uint8Array; dpi: number }>;
+
+/**
+ * The split itself, on an already loaded scan (run by pdf/pdf-worker.ts). A damaged scan whose
+ * pages pdf-lib cannot copy (a broken page tree: « Parent.ascend is not a function ») is split page
+ * by page, and a page that still cannot be copied goes in as its picture, drawn by `picture`, so the
+ * copy can always be labelled (decision 107).
+ */
+export async function splitDocument(source: PDFDocument, parts: SplitPart[], picture?: PagePicture): Promise<Array<{ bytes: Uint8Array; pages: number }>> {
   const out: Array<{ bytes: Uint8Array; pages: number }> = [];
   for (const part of parts) {
-    const doc = await PDFDocument.create({ updateMetadata: false });
-    const copied = await doc.copyPages(
-      source,
-      part.pages.map((p) => p.pageNum - 1),
-    );
-    copied.forEach((page, i) => {
-      const angle = (((page.getRotation().angle + part.pages[i].rotation) % 360) + 360) % 360;
-      page.setRotation(degrees(angle));
-      doc.addPage(page);
-    });
-    out.push({ bytes: await doc.save(), pages: copied.length });
+    let doc: PDFDocument;
+    try {
+      doc = await copyPart(source, part);
+    } catch (err) {
+      if (!picture) throw err;
+      doc = await copyPartPageByPage(source, part, picture);
+    }
+    out.push({ bytes: await doc.save(), pages: part.pages.length });
   }
   return out;
+}
+
+const turned = (own: number, chosen: number) => degrees((((own + chosen) % 360) + 360) % 360);
+
+async function copyPart(source: PDFDocument, part: SplitPart): Promise<PDFDocument> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const copied = await doc.copyPages(
+    source,
+    part.pages.map((p) => p.pageNum - 1),
+  );
+  copied.forEach((page, i) => {
+    page.setRotation(turned(page.getRotation().angle, part.pages[i].rotation));
+    doc.addPage(page);
+  });
+  return doc;
+}
+
+async function copyPartPageByPage(source: PDFDocument, part: SplitPart, picture: PagePicture): Promise<PDFDocument> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  for (const p of part.pages) {
+    try {
+      const [page] = await doc.copyPages(source, [p.pageNum - 1]);
+      page.setRotation(turned(page.getRotation().angle, p.rotation));
+      doc.addPage(page);
+    } catch {
+      // The picture is the page as displayed: its own /Rotate is already in the pixels.
+      const { jpeg, dpi } = await picture(p.pageNum - 1);
+      const image = await doc.embedJpg(jpeg);
+      const page = doc.addPage([(image.width * 72) / dpi, (image.height * 72) / dpi]);
+      page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+      page.setRotation(turned(0, p.rotation));
+    }
+  }
+  return doc;
 }
