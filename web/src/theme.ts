@@ -1,4 +1,4 @@
-import { createTheme, defaultVariantColorsResolver, parseThemeColor, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core';
+import { createTheme, defaultVariantColorsResolver, PasswordInput, parseThemeColor, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core';
 
 /**
  * Shade 9 for every filled colour: Mantine's default shade 6 gives white text a contrast below
@@ -28,6 +28,10 @@ export const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   defaultRadius: 'sm',
   cursorType: 'pointer',
+  components: {
+    // Mantine names the show-password button in English; it is a toggle (aria-pressed), so one French name.
+    PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Afficher le mot de passe' } } }),
+  },
 });
 
 /**

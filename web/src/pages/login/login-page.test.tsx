@@ -26,6 +26,8 @@ describe('LoginPage', () => {
     expect(email.type).toBe('email');
     expect(email.required).toBe(true);
     expect(password.required).toBe(true);
+    // The show-password toggle is named in French, its state given by aria-pressed.
+    expect(screen.getByRole('button', { name: 'Afficher le mot de passe' }).getAttribute('aria-pressed')).toBe('false');
   });
 
   it('tells a pupil who forgot the password to sign up again with the same address', () => {
