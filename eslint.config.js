@@ -135,6 +135,20 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noAxios, noContractBarrelValues] }] },
   },
   {
+    // docs/architecture.md « Where things go »: routes keep role guards (preHandler); a rule on the caller and a
+    // record is a policy of <area>/policies.ts, called by the service with the loaded row.
+    files: ['server/src/*/routes.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(isAdmin|isMember|isTeacher)$/], CallExpression[callee.name="hasRole"]',
+          message: 'Une route garde son contrôle de rôle (preHandler) ; les règles par enregistrement vont dans <domaine>/policies.ts.',
+        },
+      ],
+    },
+  },
+  {
     // app.ts is where routes are registered.
     files: ['server/src/app.ts'],
     rules: { 'import-x/no-restricted-paths': 'off' },

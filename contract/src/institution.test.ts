@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  buildSchoolIndex,
-  filterSchools,
-  matchSchoolPositions,
-  refinesQuery,
   institutionCreateSchema,
   institutionUpdateSchema,
   SAME_LOCATION_OFFSET,
   selectInstitutionMarkers,
-  selectProfileMarkers,
   spreadSameLocation,
   withinBounds,
 } from './institution.js';
@@ -20,60 +15,6 @@ const school = (name: string, address = '', extra: Partial<{ latitude: number | 
   longitude: 2,
   confirmed: true,
   ...extra,
-});
-
-describe('school filter (docs/product.md#spec-2 Profile)', () => {
-  const schools = [
-    school('Collège Émile Zola', '12 rue de la Paix, 75002 Paris'),
-    school('Lycée Sainte-Hélène', '3 avenue Foch, 69006 Lyon'),
-    school('LYCÉE JEAN MOULIN', '1 place Bellecour, 13001 Marseille'),
-    school('Instruction en famille', ''),
-  ];
-  const index = buildSchoolIndex(schools);
-
-  it('ignores accents in the query and in the names', () => {
-    expect(filterSchools(index, 'emile').map((s) => s.name)).toEqual(['Collège Émile Zola']);
-    expect(filterSchools(index, 'Hélène').map((s) => s.name)).toEqual(['Lycée Sainte-Hélène']);
-    expect(filterSchools(index, 'helene').map((s) => s.name)).toEqual(['Lycée Sainte-Hélène']);
-  });
-
-  it('ignores case', () => {
-    expect(filterSchools(index, 'jean moulin').map((s) => s.name)).toEqual(['LYCÉE JEAN MOULIN']);
-    expect(filterSchools(index, 'COLLEGE').map((s) => s.name)).toEqual(['Collège Émile Zola']);
-  });
-
-  it('matches on the address too, every word required, in any order', () => {
-    expect(filterSchools(index, 'lyon').map((s) => s.name)).toEqual(['Lycée Sainte-Hélène']);
-    expect(filterSchools(index, 'paris zola').map((s) => s.name)).toEqual(['Collège Émile Zola']);
-    expect(filterSchools(index, 'lycee paris')).toEqual([]);
-  });
-
-  it('returns everything for an empty or blank query', () => {
-    expect(filterSchools(index, '')).toHaveLength(4);
-    expect(filterSchools(index, '   ')).toHaveLength(4);
-  });
-});
-
-describe('incremental filtering', () => {
-  const index = buildSchoolIndex([school('Collège Émile Zola', 'Paris'), school('Lycée Zola', 'Lyon'), school('Collège Hugo', 'Paris')]);
-
-  it('gives the same matches when narrowed to the previous result', () => {
-    const first = matchSchoolPositions(index, 'zo');
-    expect(first).toEqual([0, 1]);
-    expect(matchSchoolPositions(index, 'zola par', first)).toEqual(matchSchoolPositions(index, 'zola par'));
-    expect(matchSchoolPositions(index, 'zola par', first)).toEqual([0]);
-  });
-
-  it('knows when a new query can only narrow the previous one', () => {
-    expect(refinesQuery('zo', 'zol')).toBe(true);
-    expect(refinesQuery('zola', 'zola p')).toBe(true);
-    expect(refinesQuery('Zola', 'ZOLA')).toBe(true);
-    expect(refinesQuery('zola', 'zol')).toBe(false);
-    expect(refinesQuery('zola paris', 'zola')).toBe(false);
-    expect(refinesQuery('zola', 'emile zola')).toBe(true);
-    expect(refinesQuery('zola', 'emile')).toBe(false);
-    expect(refinesQuery('', 'zola')).toBe(false);
-  });
 });
 
 describe('spreading markers at the same location (docs/product.md#spec-5)', () => {
@@ -116,13 +57,6 @@ describe('spreading markers at the same location (docs/product.md#spec-5)', () =
 describe('marker limits', () => {
   const many = (n: number, confirmed: (i: number) => boolean) =>
     Array.from({ length: n }, (_, i) => ({ id: i, confirmed: confirmed(i) }));
-
-  it('profile map: draws up to 100 schools, none above (and says so)', () => {
-    expect(selectProfileMarkers(many(100, () => true))).toMatchObject({ tooMany: false });
-    expect(selectProfileMarkers(many(100, () => true)).markers).toHaveLength(100);
-    expect(selectProfileMarkers(many(101, () => true))).toEqual({ markers: [], tooMany: true });
-    expect(selectProfileMarkers([])).toEqual({ markers: [], tooMany: false });
-  });
 
   it('institutions map: up to 500 markers for everyone', () => {
     const list = many(500, (i) => i % 2 === 0);

@@ -157,11 +157,6 @@ export interface MarkerSelection<T> {
   tooMany: boolean;
 }
 
-/** docs/product.md#spec-2 Profile: markers are drawn only when 100 or fewer schools are in view. */
-export function selectProfileMarkers<T>(inView: readonly T[], max = PROFILE_MAP_MAX_MARKERS): MarkerSelection<T> {
-  return inView.length <= max ? { markers: [...inView], tooMany: false } : { markers: [], tooMany: true };
-}
-
 /**
  * docs/product.md#spec-5 Institutions map: at most 500 markers; above that, admins see only the first 500
  * unconfirmed ones (the ones waiting for them) and non-admins see none.
@@ -222,52 +217,6 @@ export function spreadSameLocation<T extends Located>(items: readonly T[]): Plac
     out.push({ item, lat: item.latitude, lng: item.longitude + extra * SAME_LOCATION_OFFSET });
   }
   return out;
-}
-
-export interface SchoolIndex<T> {
-  items: readonly T[];
-  /** Normalised "name address" of each item, computed once (70,000 schools: a keystroke must stay < 50 ms). */
-  haystacks: string[];
-}
-
-/** Precomputes the normalised text of every school once, when the list arrives. */
-export function buildSchoolIndex<T extends { name: string; address: string }>(items: readonly T[]): SchoolIndex<T> {
-  return { items, haystacks: items.map((s) => normalizeText(`${s.name} ${s.address}`)) };
-}
-
-/**
- * docs/product.md#spec-2 Profile filter: by name or address, accent- and case-insensitive; every word must match.
- * Returns positions in the index. `within` narrows the search to an earlier result: when the user
- * types one more letter, only the previous matches can still match (keeps keystrokes cheap).
- */
-export function matchSchoolPositions<T>(index: SchoolIndex<T>, query: string, within?: readonly number[]): number[] {
-  const words = normalizeText(query).split(' ').filter(Boolean);
-  const { haystacks } = index;
-  const out: number[] = [];
-  const test = (i: number) => {
-    const h = haystacks[i];
-    for (const w of words) if (!h.includes(w)) return;
-    out.push(i);
-  };
-  if (within) for (const i of within) test(i);
-  else for (let i = 0; i < haystacks.length; i++) test(i);
-  return out;
-}
-
-/** The schools matching the query (see matchSchoolPositions). */
-export function filterSchools<T>(index: SchoolIndex<T>, query: string): T[] {
-  return matchSchoolPositions(index, query).map((i) => index.items[i]);
-}
-
-/**
- * True when every match of `next` is necessarily a match of `previous`: each previous word is part
- * of some new word (a match contains every new word, hence every previous one).
- */
-export function refinesQuery(previous: string, next: string): boolean {
-  const pw = normalizeText(previous).split(' ').filter(Boolean);
-  if (pw.length === 0) return false;
-  const nw = normalizeText(next).split(' ').filter(Boolean);
-  return pw.every((w) => nw.some((n) => n.includes(w)));
 }
 
 /**

@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, answers, auditLog, chapters, exercises, files, gradeAudit, statementVersions, unlabeledAnswers } from '../src/db/schema.js';
+import { answers, auditLog, chapters, exercises, files, gradeAudit, unlabeledAnswers } from '../src/db/schema.js';
 import { openFileStore } from '../src/files/store-select.js';
 import { purgeBin } from '../src/ops/purge.js';
+import { insertChapter } from './fixtures/chapter.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -19,23 +20,24 @@ const DAY = 86_400_000;
 
 /** A published chapter open to all, with a numeric exercise (answered and graded by one pupil) and a PDF one. */
 async function gradedChapter(title = 'Tour 1') {
-  const [c] = await db().insert(chapters).values({ title, analysis: true }).returning();
-  await db().insert(accessGroups).values({ chapterId: c.id, position: 0 });
-  const [numeric, pdf] = await db()
-    .insert(exercises)
-    .values([
-      { chapterId: c.id, position: 0, title: 'Somme', answerFormat: 'numeric', maxPoints: 4 },
-      { chapterId: c.id, position: 1, title: 'Preuve', answerFormat: 'pdf', maxPoints: 7 },
-    ])
-    .returning();
-  await db().insert(statementVersions).values({ exerciseId: numeric.id, position: 0, content: 'Combien ?', answer: '12' });
+  const {
+    chapterId,
+    exerciseIds: [numeric, pdf],
+  } = await insertChapter(db(), {
+    fields: { title },
+    openToAll: true,
+    exercises: [
+      { title: 'Somme', answerFormat: 'numeric', maxPoints: 4, versions: [{ content: 'Combien ?', answer: '12' }] },
+      { title: 'Preuve', answerFormat: 'pdf', maxPoints: 7 },
+    ],
+  });
   const pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
   const [a] = await db()
     .insert(answers)
-    .values({ userId: pupil.id, exerciseId: numeric.id, answer: '12', seq: 1, grade: '4', gradeComment: 'Juste', gradeTimestamp: new Date() })
+    .values({ userId: pupil.id, exerciseId: numeric, answer: '12', seq: 1, grade: '4', gradeComment: 'Juste', gradeTimestamp: new Date() })
     .returning();
   await db().insert(gradeAudit).values({ answerId: a.id, newGrade: '4' });
-  return { chapterId: c.id, numeric: numeric.id, pdf: pdf.id, pupil, answerId: a.id };
+  return { chapterId, numeric, pdf, pupil, answerId: a.id };
 }
 
 const auditOf = async (targetId: string) =>

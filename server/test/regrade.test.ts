@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, answers, auditLog, chapters, exercises, gradeAudit, gradings, regradeRequests, statementVersions } from '../src/db/schema.js';
+import { answers, auditLog, chapters, gradeAudit, gradings, regradeRequests } from '../src/db/schema.js';
+import { insertChapter } from './fixtures/chapter.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -19,32 +20,24 @@ let seq = 1;
 
 /** A chapter (published unless told) with two numeric exercises worth 5 points; the pupil answered both, graded 2. */
 async function setup(fields: Partial<typeof chapters.$inferInsert> = {}) {
-  const [c] = await db()
-    .insert(chapters)
-    .values({ title: 'Tour 1', analysis: true, regradeUntil: new Date(Date.now() + 24 * HOUR), ...fields })
-    .returning();
-  await db().insert(accessGroups).values({ chapterId: c.id, position: 0 });
-  const [e1, e2] = await db()
-    .insert(exercises)
-    .values([
-      { chapterId: c.id, position: 0, title: 'Somme', answerFormat: 'numeric', maxPoints: 5 },
-      { chapterId: c.id, position: 1, title: 'Produit', answerFormat: 'numeric', maxPoints: 5 },
-    ])
-    .returning();
-  await db().insert(statementVersions).values([
-    { exerciseId: e1.id, position: 0, content: 'A', answer: '1' },
-    { exerciseId: e2.id, position: 0, content: 'B', answer: '2' },
-  ]);
+  const { chapterId, exerciseIds: [e1, e2] } = await insertChapter(db(), {
+    fields: { regradeUntil: new Date(Date.now() + 24 * HOUR), ...fields },
+    openToAll: true,
+    exercises: [
+      { title: 'Somme', answerFormat: 'numeric', maxPoints: 5, versions: [{ content: 'A', answer: '1' }] },
+      { title: 'Produit', answerFormat: 'numeric', maxPoints: 5, versions: [{ content: 'B', answer: '2' }] },
+    ],
+  });
   const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, firstName: 'Sophie', lastName: 'Germain' });
   const graded = { grade: '2', gradeComment: 'Calcul incomplet', gradeTimestamp: new Date(Date.now() - HOUR), graderId: member.id };
   const [a1, a2] = await db()
     .insert(answers)
     .values([
-      { userId: pupil.id, exerciseId: e1.id, answer: '1', seq: seq++, ...graded },
-      { userId: pupil.id, exerciseId: e2.id, answer: '3', seq: seq++, ...graded },
+      { userId: pupil.id, exerciseId: e1, answer: '1', seq: seq++, ...graded },
+      { userId: pupil.id, exerciseId: e2, answer: '3', seq: seq++, ...graded },
     ])
     .returning();
-  return { chapterId: c.id, e1: e1.id, e2: e2.id, pupil, a1: a1.id, a2: a2.id };
+  return { chapterId, e1, e2, pupil, a1: a1.id, a2: a2.id };
 }
 
 const ask = (headers: Record<string, string>, answerId: string, message = 'Mon calcul est juste, voyez la ligne 3.') =>

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, auditLog, chapters, exercises, statementVersions } from '../src/db/schema.js';
 import { pickVersionIndex } from '../src/exercises/versions.js';
+import { insertChapter } from './fixtures/chapter.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -23,40 +24,37 @@ let seq = 1;
  * correction gives them, one copy graded by a corrector.
  */
 async function setup() {
-  const [c] = await db().insert(chapters).values({ title: 'Tour 1', analysis: true }).returning();
-  const [numeric, pdf] = await db()
-    .insert(exercises)
-    .values([
-      { chapterId: c.id, position: 0, title: 'Somme', answerFormat: 'numeric', maxPoints: 4 },
-      { chapterId: c.id, position: 1, title: 'Preuve', answerFormat: 'pdf', maxPoints: 7 },
-    ])
-    .returning();
-  await db().insert(statementVersions).values([
-    { exerciseId: numeric.id, position: 0, content: 'A', answer: '10' },
-    { exerciseId: numeric.id, position: 1, content: 'B', answer: '20' },
-  ]);
+  const {
+    chapterId,
+    exerciseIds: [numeric, pdf],
+  } = await insertChapter(db(), {
+    exercises: [
+      { title: 'Somme', answerFormat: 'numeric', maxPoints: 4, versions: [{ content: 'A', answer: '10' }, { content: 'B', answer: '20' }] },
+      { title: 'Preuve', answerFormat: 'pdf', maxPoints: 7 },
+    ],
+  });
   const byVersion: Array<Array<{ id: string }>> = [[], []];
   while (byVersion[0].length < 6 || byVersion[1].length < 4) {
     const pupil = await createUser(t, 'pupil');
-    byVersion[pickVersionIndex(pupil.id, numeric.id, 2)].push(pupil);
+    byVersion[pickVersionIndex(pupil.id, numeric, 2)].push(pupil);
   }
   const rowsToInsert: Array<typeof answers.$inferInsert> = [];
   // Version 0: « 12 », « 12,0 », « 12 », « 10 », « 7 », and one corrector-graded « 12 ».
   ['12', '12,0', '12', '10', '7', '12'].forEach((answer, i) => {
     const u = byVersion[0][i];
     const byCorrector = i === 5;
-    rowsToInsert.push({ userId: u.id, exerciseId: numeric.id, answer, seq: seq++, grade: answer === '10' ? '4' : byCorrector ? '1' : '0', graderId: byCorrector ? member.id : null });
+    rowsToInsert.push({ userId: u.id, exerciseId: numeric, answer, seq: seq++, grade: answer === '10' ? '4' : byCorrector ? '1' : '0', graderId: byCorrector ? member.id : null });
   });
   // Version 1: « 20 » × 3, and an empty answer.
   ['20', '20', '20', ''].forEach((answer, i) => {
-    rowsToInsert.push({ userId: byVersion[1][i].id, exerciseId: numeric.id, answer, seq: seq++, grade: answer === '' ? null : '4' });
+    rowsToInsert.push({ userId: byVersion[1][i].id, exerciseId: numeric, answer, seq: seq++, grade: answer === '' ? null : '4' });
   });
   // An older save never counts: the current answer is the highest seq.
-  rowsToInsert.push({ userId: byVersion[1][0].id, exerciseId: numeric.id, answer: '99', seq: 0 });
-  rowsToInsert.push({ userId: byVersion[0][0].id, exerciseId: pdf.id, answer: 'pdfs/a.pdf', seq: seq++, grade: '6.5' });
-  rowsToInsert.push({ userId: byVersion[0][1].id, exerciseId: pdf.id, answer: 'pdfs/b.pdf', seq: seq++ });
+  rowsToInsert.push({ userId: byVersion[1][0].id, exerciseId: numeric, answer: '99', seq: 0 });
+  rowsToInsert.push({ userId: byVersion[0][0].id, exerciseId: pdf, answer: 'pdfs/a.pdf', seq: seq++, grade: '6.5' });
+  rowsToInsert.push({ userId: byVersion[0][1].id, exerciseId: pdf, answer: 'pdfs/b.pdf', seq: seq++ });
   await db().insert(answers).values(rowsToInsert);
-  return { chapterId: c.id, numeric: numeric.id, pdf: pdf.id, byVersion };
+  return { chapterId, numeric, pdf, byVersion };
 }
 
 describe('GET /stats/{chapterId}', () => {

@@ -8,6 +8,7 @@ import {
 } from '@olympe/contract';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { authFromRow, checkAuth, claimsOf, SESSION_EXPIRED_MESSAGE, type AuthContext, type AuthRow } from '../auth/context.js';
+import { assertMayAnswerWithFile } from './policies.js';
 import { TtlCache } from './ttl-cache.js';
 import { queryRows, type Db } from '../db/client.js';
 import { answers, exercises, files } from '../db/schema.js';
@@ -339,8 +340,7 @@ async function checkAnswerValue(db: Db, auth: AuthContext, format: string, answe
     if (!id) throw badRequest('Réponse invalide : le chemin d’un PDF téléversé est attendu.');
     const [file] = await db.select({ ownerId: files.ownerId }).from(files).where(eq(files.id, id));
     if (!file) throw badRequest('Fichier PDF introuvable : téléversez-le d’abord.');
-    // docs/product.md#design-3: a PDF answer must reference a file the same user uploaded.
-    if (file.ownerId !== auth.userId) throw forbidden('Ce fichier ne vous appartient pas.');
+    assertMayAnswerWithFile(auth, file);
     return id;
   }
   throw badRequest('Cet exercice n’attend pas de réponse.');

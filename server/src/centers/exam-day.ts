@@ -8,7 +8,8 @@ import { badRequest, notFound } from '../errors.js';
 import { recordAttendance } from './attendance.js';
 import { effectiveDetails } from './details.js';
 import { renderAttendanceSheet, renderConvocations, type ExamCentre, type ExamPupil } from './exam-pdfs.js';
-import { centerInstitutionOf, getCenterOverview } from './service.js';
+import { centerInstitutionOf } from './policies.js';
+import { getCenterOverview } from './service.js';
 import { centerDayXlsx, registeredPupilsXlsx } from './xlsx.js';
 
 type CentreRow = {

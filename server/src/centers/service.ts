@@ -25,6 +25,7 @@ import {
   users,
 } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { assertMayChooseCenter, assertMaySetPole, centerInstitutionOf } from './policies.js';
 import { computeCenterStatus, isCenterValidated, isExtraOption, registrationVerdict, type CenterFacts } from './status.js';
 import { audit } from '../db/audit.js';
 import { queueCenterChange, queueConvocation, queueDeparture } from '../mail/notifications.js';
@@ -37,31 +38,6 @@ async function findPaperChapter(db: Tx, chapterId: string) {
   const chapter = await findChapter(db, chapterId);
   if (!chapter.offline) throw badRequest('Ce chapitre n’est pas une épreuve papier.');
   return chapter;
-}
-
-/**
- * docs/product.md#design-3 "Who may call what": school staff reach only their own institution's centre; an
- * admin names any institution (or falls back to their own).
- */
-export function centerInstitutionOf(auth: AuthContext, requested?: string): string {
-  if (auth.isAdmin) {
-    const id = requested ?? auth.institutionId;
-    if (!id) throw badRequest('Indiquez l’établissement du centre.');
-    return id;
-  }
-  if (!auth.institutionId) throw forbidden('Renseignez votre établissement dans votre profil pour gérer son centre.');
-  if (requested && requested !== auth.institutionId) throw forbidden('Vous ne pouvez gérer que le centre de votre établissement.');
-  return auth.institutionId;
-}
-
-/**
- * docs/product.md#spec-6: pupils choose a centre, and so does a teacher who is also a member; a member or a
- * teacher alone does not. Admins may do everything.
- */
-export function assertMayChooseCenter(auth: AuthContext): void {
-  if (auth.isAdmin) return;
-  if (auth.isTeacher && !auth.isMember) throw forbidden('Le personnel scolaire gère le centre de son établissement et ne choisit pas de centre.');
-  if (auth.isMember && !auth.isTeacher) throw forbidden('Les correcteurs ne choisissent pas de centre.');
 }
 
 async function findInstitution(db: Tx, id: string) {
@@ -188,7 +164,7 @@ export async function listCenterMembers(db: Db, auth: AuthContext, chapterId: st
  * a pole centre. The update takes the centre row lock, so it serialises with registrations.
  */
 export async function updateCenter(db: Db, auth: AuthContext, chapterId: string, patch: CenterPatch): Promise<void> {
-  if (patch.isPole !== undefined && !auth.isAdmin) throw forbidden('Seul un administrateur peut désigner un centre pôle.');
+  assertMaySetPole(auth, patch);
   const institutionId = centerInstitutionOf(auth, patch.institution);
   await findPaperChapter(db, chapterId);
   await findInstitution(db, institutionId);

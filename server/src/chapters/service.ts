@@ -6,9 +6,10 @@ import type { Db, Tx } from '../db/client.js';
 import { audit } from '../db/audit.js';
 import { rows } from '../db/query.js';
 import { accessGroups, chapters, users } from '../db/schema.js';
-import { forbidden, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { isChapterPublished } from './publication.js';
 import { matchAccessRule, resolveAccess, type WindowStatus } from './access.js';
+import { assertMayOpenChapter } from './policies.js';
 
 type ChapterRow = typeof chapters.$inferSelect;
 type AccessRow = typeof accessGroups.$inferSelect;
@@ -75,7 +76,7 @@ export async function chapterAccessFor(db: Tx, auth: AuthContext, chapterId: str
   if (isChapterStaff(auth)) return { chapter, staff: true, rule: null, status: null };
   const me = await candidateOf(db, auth.userId);
   const access = me ? resolveAccess(me, await rulesOfChapter(db, chapterId), now) : null;
-  if (!access && !(auth.isTeacher && chapter.offline)) throw forbidden('Vous n’avez pas accès à ce chapitre.');
+  assertMayOpenChapter(auth, chapter, access);
   return { chapter, staff: false, rule: access?.rule ?? null, status: access?.status ?? null };
 }
 

@@ -2,6 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { hasRole, type AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
+import { rows } from '../db/query.js';
 import { chapters, files } from '../db/schema.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { loadExerciseContext } from '../sessions/service.js';
@@ -9,6 +10,7 @@ import { checkSaveAllowed } from '../sessions/state.js';
 import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/service.js';
 import { inspectPdf } from '../pdf/pdf-pool.js';
 import { headerOffset } from '../pdf/rewrite.js';
+import { assertMaySeeFile, type FileAccessRow } from './policies.js';
 import type { FileStore } from './store.js';
 
 /** Download links that cannot send the Authorization header stay valid this long. */
@@ -117,22 +119,15 @@ export function cleanName(name: string): string {
   return (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
 }
 
-/**
- * Who may read a stored PDF (docs/product.md#design-3 Files): its owner, members, admins, school staff of the
- * uploading or owner's institution, and a pupil whose answer references it (labelled scans).
- */
+/** Loads what the reading rule needs of a stored PDF, then applies it ({@link assertMaySeeFile}). */
 export async function assertCanSeeFile(db: Db, auth: AuthContext, fileId: string): Promise<void> {
-  const result = await db.execute<{ owner_id: string | null; institution_id: string | null; owner_institution: string | null; own_answer: boolean }>(sql`
+  const [row] = await rows<FileAccessRow>(db, sql`
     SELECT f.owner_id, f.institution_id, u.institution_id AS owner_institution,
       EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id AND a.user_id = ${auth.userId}::uuid) AS own_answer
     FROM files f LEFT JOIN users u ON u.id = f.owner_id
     WHERE f.id = ${fileId}::uuid`);
-  const row = (result as unknown as { rows: Array<{ owner_id: string | null; institution_id: string | null; owner_institution: string | null; own_answer: boolean }> }).rows[0];
   if (!row) throw notFound('Fichier introuvable.');
-  if (auth.isAdmin || auth.isMember || row.owner_id === auth.userId || row.own_answer) return;
-  const school = auth.institutionId;
-  if (auth.isTeacher && school && (row.institution_id === school || row.owner_institution === school)) return;
-  throw forbidden();
+  assertMaySeeFile(auth, row);
 }
 
 /** Checks the file row exists (signed links skip the caller check, not this one). */

@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { files } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../errors.js';
+import { canResumeUpload } from './policies.js';
 import { authorizeUploadTarget, cleanName, tooLarge, uploadPdf } from './service.js';
 import type { FileStore } from './store.js';
 
@@ -286,7 +287,7 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
     } catch {
       throw notFound(UPLOAD_NOT_FOUND_MESSAGE);
     }
-    if (metaOf(upload).owner !== auth.userId) throw notFound(UPLOAD_NOT_FOUND_MESSAGE);
+    if (!canResumeUpload(auth, metaOf(upload))) throw notFound(UPLOAD_NOT_FOUND_MESSAGE);
     return upload;
   }
 

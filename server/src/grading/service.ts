@@ -33,11 +33,12 @@ import { hasRole, type AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { audit } from '../db/audit.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { pickVersionIndex } from '../exercises/versions.js';
 import { autoGrade } from './autocorrect.js';
 import { isChapterPublished } from '../chapters/publication.js';
 import { deskRole, doubleFinal, doubleStatus, visibleGradings } from './double.js';
+import { assertMaySeeHistory, canTakeCopies } from './policies.js';
 import {
   assignmentsOf,
   chapterOptionsColumns,
@@ -373,9 +374,7 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
   );
   if (!exercise) throw notFound(EXERCISE_NOT_FOUND);
   if (exercise.answer_format === 'none') throw badRequest('Cet exercice n’attend pas de réponse.');
-  // Dividing the work (issue 20): an exercise with assigned correctors hands copies to them only (admins excepted).
-  const assigned = (await assignmentsOf(db, [exerciseId])).get(exerciseId);
-  if (assigned && !auth.isAdmin && !assigned.includes(auth.userId)) return { message: NOT_ASSIGNED_MESSAGE };
+  if (!canTakeCopies(auth, (await assignmentsOf(db, [exerciseId])).get(exerciseId))) return { message: NOT_ASSIGNED_MESSAGE };
   // Double correction: a copy needs a grading while it has fewer than two and no arbitration, and
   // never goes back to a corrector who graded it; copies already graded once come first, to settle.
   const needsGrading = exercise.double_grading
@@ -447,8 +446,8 @@ function presentState(a: AnswerRow): GradeState & { answerId: string } {
  * pupil's is 403.
  */
 export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string, exerciseId: string): Promise<AnswerHistory> {
+  assertMaySeeHistory(auth, userId);
   const staff = hasRole(auth, 'member');
-  if (!staff && auth.userId !== userId) throw forbidden();
   const [head] = await rows<
     ChapterOptionsRow & {
       user_id: string | null;

@@ -16,7 +16,8 @@ import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
 import { one, rows } from '../db/query.js';
 import { HOME_SCHOOLING_ID, institutions, users } from '../db/schema.js';
-import { conflict, forbidden, notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
+import { assertMayEditInstitution, assertMaySetAdminFields } from './policies.js';
 import { presentInstitution } from './presenters.js';
 
 const columns = {
@@ -28,9 +29,6 @@ const columns = {
   longitude: institutions.longitude,
   confirmed: institutions.confirmed,
 };
-
-const CONFIRM_FORBIDDEN = 'Seul un administrateur peut vérifier un établissement.';
-const UAI_FORBIDDEN = 'Seul un administrateur peut donner le code UAI d’un établissement.';
 
 /** A UAI names one school: a second one with the same code is refused (409) before the unique index would (500). */
 async function assertUaiFree(tx: Tx, uai: string, self: string | null): Promise<void> {
@@ -190,8 +188,7 @@ export async function searchInstitutions(db: Db, viewer: InstitutionViewer, quer
  * says otherwise. A non-admin holds at most MAX_PENDING_INSTITUTIONS unconfirmed ones.
  */
 export async function createInstitution(db: Db, auth: AuthContext, input: InstitutionCreate): Promise<Institution> {
-  if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
-  if (input.uai !== undefined && !auth.isAdmin) throw forbidden(UAI_FORBIDDEN);
+  assertMaySetAdminFields(auth, input);
   return db.transaction(async (tx) => {
     if (input.uai) await assertUaiFree(tx, input.uai, null);
     if (!auth.isAdmin) {
@@ -220,13 +217,6 @@ export async function createInstitution(db: Db, auth: AuthContext, input: Instit
   });
 }
 
-/** Policy: an admin edits any institution; its creator edits it while it is not yet confirmed. */
-function assertCanEdit(auth: AuthContext, row: { confirmed: boolean; createdBy: string | null }) {
-  if (auth.isAdmin) return;
-  if (row.createdBy === auth.userId && !row.confirmed) return;
-  throw forbidden('Vous ne pouvez pas modifier cet établissement.');
-}
-
 /** PATCH /institution/{id}: only admins set `confirmed` (docs/product.md#spec-4 Institution). */
 export async function updateInstitution(
   db: Db,
@@ -241,9 +231,8 @@ export async function updateInstitution(
       .where(eq(institutions.id, id))
       .for('update');
     if (!current) throw notFound('Établissement introuvable.');
-    assertCanEdit(auth, current);
-    if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
-    if (input.uai !== undefined && !auth.isAdmin) throw forbidden(UAI_FORBIDDEN);
+    assertMayEditInstitution(auth, current);
+    assertMaySetAdminFields(auth, input);
     if (input.uai) await assertUaiFree(tx, input.uai, id);
     const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     const [row] =

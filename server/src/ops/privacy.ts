@@ -3,8 +3,9 @@ import { ANONYMOUS_EMAIL_DOMAIN } from '@olympe/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { rows as rowsOf } from '../db/query.js';
-import { conflict, forbidden, notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
+import { assertMayAnonymise } from './policies.js';
 
 type Row = Record<string, unknown>;
 
@@ -125,7 +126,7 @@ export async function anonymiseUser(
   actor: { userId: string; actorId?: string },
   uid: string,
 ): Promise<{ message: string; filesErased: number }> {
-  if (uid === actor.userId || uid === actor.actorId) throw forbidden('Vous ne pouvez pas anonymiser votre propre compte.');
+  assertMayAnonymise(actor, uid);
   const fileIds = await deps.db.transaction(async (tx) => {
     const ids = await scrubUser(tx, uid);
     await tx.execute(sql`

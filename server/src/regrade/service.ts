@@ -17,10 +17,10 @@ import { one, rows } from '../db/query.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { pseudonymsFor } from '../grading/queries.js';
 import { saveGrade } from '../grading/service.js';
+import { assertMayRequestRegrade } from './policies.js';
 
 export const REGRADE_NOT_PUBLISHED_MESSAGE = 'Les demandes de réexamen ouvrent à la publication des notes.';
 export const REGRADE_NOT_OPEN_MESSAGE = 'Ce chapitre ne reçoit pas de demande de réexamen.';
-export const REGRADE_OWN_ONLY_MESSAGE = 'Vous ne pouvez demander le réexamen que de vos propres réponses.';
 export const REGRADE_ALREADY_OPEN_MESSAGE = 'Une demande de réexamen est déjà en cours pour cet exercice.';
 export const REGRADE_HANDLED_MESSAGE = 'Cette demande a déjà été traitée.';
 export const regradeClosedMessage = (until: Date) => `Les demandes de réexamen sont closes depuis le ${formatParisDateTime(until)}.`;
@@ -77,8 +77,7 @@ export async function createRegradeRequest(db: Db, auth: AuthContext, input: Reg
           FROM answers a JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id
           WHERE a.id = ${input.answerId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL`,
     );
-    // Someone else's answer and an unknown one answer alike: nothing tells a pupil what exists.
-    if (!answer || answer.user_id !== auth.userId) throw forbidden(REGRADE_OWN_ONLY_MESSAGE);
+    assertMayRequestRegrade(auth, answer);
     checkWindow(answer, now);
     if (!answer.current) throw badRequest('Cette réponse a été remplacée : demandez le réexamen de votre dernière réponse.');
     const [created] = await rows<{ id: string }>(

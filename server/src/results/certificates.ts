@@ -1,12 +1,12 @@
-import { formatFrenchDate, formatTotal, parisDateOf, RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
+import { formatFrenchDate, formatTotal, parisDateOf } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
-import { isChapterPublished } from '../chapters/publication.js';
 import type { Db } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { forbidden } from '../errors.js';
 import { renderCertificatesInWorker } from '../pdf/pdf-pool.js';
 import type { CertificateData } from './certificate.js';
+import { assertMayGetCertificate, assertMaySeeResults } from './policies.js';
 import { loadChapterResults, type ChapterResults } from './service.js';
 import { ZipStreamWriter } from './zip-stream.js';
 
@@ -52,9 +52,9 @@ function holdersOf(db: Db, ids: readonly string[]): Promise<Holder[]> {
  */
 export async function ownCertificate(db: Db, auth: AuthContext, chapterId: string, user?: string, now = new Date()) {
   const target = user ?? auth.userId;
-  if (target !== auth.userId && !auth.isAdmin) throw forbidden('Vous ne pouvez télécharger que votre propre attestation.');
+  assertMayGetCertificate(auth, target);
   const results = await loadChapterResults(db, chapterId);
-  if (!auth.isAdmin && !isChapterPublished(results.chapter, now)) throw forbidden(RESULTS_NOT_PUBLISHED_MESSAGE);
+  assertMaySeeResults(auth, results.chapter, now);
   if (!results.totals.has(target)) throw forbidden(NOT_A_PARTICIPANT_MESSAGE);
   const [holder] = await holdersOf(db, [target]);
   const [rendered] = await renderCertificatesInWorker([certificateOf(results, holder, now)]);

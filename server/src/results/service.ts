@@ -14,8 +14,9 @@ import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { one, rows } from '../db/query.js';
 import { chapters } from '../db/schema.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { forbidden, notFound } from '../errors.js';
 import { queueResultsPublished } from '../mail/notifications.js';
+import { assertMaySeeResults, resultsInstitutionOf } from './policies.js';
 import { Ranking, roundTotal } from './ranking.js';
 
 type ChapterRow = typeof chapters.$inferSelect;
@@ -122,21 +123,6 @@ export async function loadPreview(db: Db, chapterId: string, userId: string, opt
   return { results, grades: (await gradesOf(db, chapterId, [userId])).get(userId) ?? new Map<string, GradeCell>() };
 }
 
-/**
- * The institution whose results a caller reads: school staff their own, from their membership on
- * the server (never a field they send); an admin names one.
- */
-export function resultsInstitutionOf(auth: AuthContext, requested?: string): string {
-  if (auth.isAdmin) {
-    const id = requested ?? auth.institutionId;
-    if (!id) throw badRequest('Indiquez l’établissement.');
-    return id;
-  }
-  if (!auth.institutionId) throw forbidden('Votre compte n’est rattaché à aucun établissement : demandez à un administrateur de l’y rattacher.');
-  if (requested && requested !== auth.institutionId) throw forbidden('Vous ne pouvez voir que les résultats des élèves de votre établissement.');
-  return auth.institutionId;
-}
-
 export interface InstitutionPupil {
   id: string;
   first_name: string | null;
@@ -149,7 +135,7 @@ export interface InstitutionPupil {
 export async function loadInstitutionResults(db: Db, auth: AuthContext, chapterId: string, requested?: string, now = new Date()) {
   const institutionId = resultsInstitutionOf(auth, requested);
   const results = await loadChapterResults(db, chapterId);
-  if (!auth.isAdmin && !isChapterPublished(results.chapter, now)) throw forbidden(RESULTS_NOT_PUBLISHED_MESSAGE);
+  assertMaySeeResults(auth, results.chapter, now);
   const institution = await one<{ id: string; name: string }>(db, sql`SELECT id, name FROM institutions WHERE id = ${institutionId}::uuid`);
   if (!institution) throw notFound('Établissement introuvable.');
   const pupils = (

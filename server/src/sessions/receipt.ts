@@ -4,8 +4,9 @@ import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { answers, exercises, users } from '../db/schema.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { pupilAuth } from './finish.js';
+import { assertMaySeeReceipt, isSessionStaff } from './policies.js';
 import { loadChapterContext } from './service.js';
 
 export const RECEIPT_NOT_YET_MESSAGE = 'Le reçu est disponible une fois l’épreuve terminée.';
@@ -51,8 +52,8 @@ export function receiptCode(secret: string, input: { chapterId: string; userId: 
  * a pupil shows can be compared (decision 44).
  */
 export async function getReceipt(db: Db, auth: AuthContext, secret: string, chapterId: string, user?: string): Promise<Receipt> {
-  const staff = auth.isAdmin || auth.isMember;
-  if (user && user !== auth.userId && !staff) throw forbidden();
+  assertMaySeeReceipt(auth, user);
+  const staff = isSessionStaff(auth);
   if (staff && !user) throw badRequest(RECEIPT_WHO_MESSAGE);
   const userId = user ?? auth.userId;
   const [pupil] = await db.select({ firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, userId));

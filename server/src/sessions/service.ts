@@ -6,6 +6,7 @@ import { queryRows, type Db } from '../db/client.js';
 import { chapterSessions, focusEvents } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
 import { PROFILE_INCOMPLETE_MESSAGE } from '../users/service.js';
+import { isSessionStaff } from './policies.js';
 import {
   computeDeadline,
   computeSessionState,
@@ -47,8 +48,6 @@ export interface AccessProfile {
 }
 
 export const NO_ACCESS_MESSAGE = 'Vous n’avez pas accès à ce chapitre.';
-
-const isStaff = (auth: AuthContext) => auth.isAdmin || auth.isMember;
 
 interface ContextRow {
   chapter_id: string;
@@ -216,7 +215,7 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
   // Issue 21: `analysis` here means "published", scheduled publication included.
   const analysis = isChapterPublished({ analysis: row.analysis, publishAt: row.publish_ms }, now);
   const chapter: ChapterInfo = { id: row.chapter_id, title: row.title, offline: row.offline, analysis };
-  if (isStaff(auth)) {
+  if (isSessionStaff(auth)) {
     const accessProfile = { gender: row.gender, grade: row.grade, birthDate: row.birth_date };
     return {
       chapter,

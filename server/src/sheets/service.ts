@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
-import { centerInstitutionOf } from '../centers/service.js';
+import { centerInstitutionOf } from '../centers/policies.js';
 import { findChapter } from '../chapters/service.js';
 import type { Db } from '../db/client.js';
 import { centerRegistrations, exercises, institutions, users } from '../db/schema.js';

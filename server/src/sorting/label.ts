@@ -4,9 +4,10 @@ import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 import { planLabel, type LabelPlan } from './plan.js';
+import { assertMayLabel } from './policies.js';
 import { isPupilSql } from './pupils.js';
 import { RESERVATION } from './select.js';
 import { countPages, splitScan } from './split.js';
@@ -31,15 +32,6 @@ const copyQuery = (id: string, lock: boolean) => sql`
     COALESCE(ua.reserved_at >= now() - ${RESERVATION}, FALSE) AS reservation_active
   FROM unlabeled_answers ua JOIN files f ON f.id = ua.file_id
   WHERE ua.id = ${id}::uuid ${lock ? sql`FOR UPDATE OF ua` : sql``}`;
-
-/** Only the sorter holding the copy, or an admin, may label it; a labelled copy stays labelled. */
-function assertMayLabel(copy: CopyRow | undefined, auth: AuthContext): asserts copy is CopyRow {
-  if (!copy) throw notFound('Copie à trier introuvable.');
-  if (copy.labeled) throw conflict('Cette copie a déjà été triée.');
-  if (auth.isAdmin || copy.reserved_by === auth.userId) return;
-  if (copy.reserved_by && copy.reservation_active) throw conflict('Cette copie est en cours de tri par une autre personne.');
-  throw forbidden('Cette copie ne vous est pas réservée : ouvrez-la depuis la page Triage.');
-}
 
 /**
  * The database checks of a label array: exercises of this chapter in PDF format, pupils that
@@ -96,7 +88,7 @@ export async function labelCopy(
 ): Promise<LabelResult> {
   const { db, store } = deps;
   const [copy] = await rows<CopyRow>(db, copyQuery(copyId, false));
-  assertMayLabel(copy, auth);
+  assertMayLabel(auth, copy);
   const scan = await store.get(copy.file_id);
   if (!scan) throw notFound('Le fichier de cette copie est introuvable.');
   const pageCount = copy.pages ?? (await countPages(scan));
@@ -122,7 +114,7 @@ export async function labelCopy(
     const created = await db.transaction(async (tx) => {
       // Again under the row lock: a second sorter or a double click finds the copy labelled.
       const [locked] = await rows<CopyRow>(tx, copyQuery(copyId, true));
-      assertMayLabel(locked, auth);
+      assertMayLabel(auth, locked);
       let inserted: Array<{ id: string; user_id: string; exercise_id: string; file_id: string }> = [];
       if (made.length > 0) {
         // Files belong to the pupil (ownerId), so they see their copy once grades are published;

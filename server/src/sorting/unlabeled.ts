@@ -4,22 +4,12 @@ import { hasRole, type AuthContext } from '../auth/context.js';
 import { findChapter } from '../chapters/service.js';
 import type { Db } from '../db/client.js';
 import { files, institutions, unlabeledAnswers } from '../db/schema.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { enqueueDecode } from '../sheets/decode-job.js';
+import { assertMayFileScan, copyInstitutionOf } from './policies.js';
 
 const pathOf = (fileId: string) => `pdfs/${fileId}.pdf`;
 const fileIdOf = (path: string) => path.slice('pdfs/'.length, -'.pdf'.length);
-
-/**
- * The institution a scanned copy is filed under: school staff file only under their own school
- * (docs/product.md#design-3: a teacher reaches their own institution's uploads); members and admins choose.
- */
-function copyInstitutionOf(auth: AuthContext, requested: string | null | undefined): string | null {
-  if (hasRole(auth, 'member')) return requested ?? auth.institutionId;
-  if (!auth.institutionId) throw forbidden('Renseignez votre établissement dans votre profil pour déposer des copies.');
-  if (requested && requested !== auth.institutionId) throw forbidden('Vous ne pouvez déposer des copies que pour votre établissement.');
-  return auth.institutionId;
-}
 
 /**
  * POST /answer/unlabeled/{chapterId}: files a PDF uploaded through POST /pdfs as a scanned copy
@@ -41,7 +31,7 @@ export async function registerUnlabeled(
   const fileId = fileIdOf(input.answer);
   const [file] = await db.select({ ownerId: files.ownerId, sha256: files.sha256 }).from(files).where(eq(files.id, fileId));
   if (!file) throw notFound('Fichier introuvable.');
-  if (file.ownerId !== auth.userId && !auth.isAdmin) throw forbidden('Ce fichier a été déposé par quelqu’un d’autre.');
+  assertMayFileScan(auth, file);
   const [existing] = await db.select({ id: unlabeledAnswers.id }).from(unlabeledAnswers).where(eq(unlabeledAnswers.fileId, fileId));
   if (existing) throw conflict('Cette copie est déjà enregistrée.');
   if (file.sha256) await assertNotFiledBefore(db, chapterId, file.sha256);

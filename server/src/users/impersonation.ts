@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { auditLog, users } from '../db/schema.js';
-import { forbidden, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
+import { assertMayImpersonate } from './policies.js';
 
 /**
  * POST /user/logto (docs/product.md#design-3): an admin obtains a token of a non-admin user. The token carries the
@@ -14,15 +15,10 @@ export async function impersonateUser(deps: Deps, auth: AuthContext, targetId: s
     .from(users)
     .where(eq(users.id, targetId));
   if (!target) throw notFound('Utilisateur introuvable.');
-  if (target.isAdmin) throw forbidden('Impossible de simuler un administrateur.');
+  assertMayImpersonate(target);
   const actorId = auth.actorId ?? auth.userId;
   await deps.db
     .insert(auditLog)
     .values({ actorId, action: 'user.impersonate', targetId: target.id, details: { email: target.email, ip } });
   return deps.signer.sign({ userId: target.id, tokenVersion: target.tokenVersion, actorId });
-}
-
-/** GET /user/{uid}: a user sees themself; members (graders) and admins see anyone. */
-export function assertCanSeeUser(auth: AuthContext, uid: string) {
-  if (auth.userId !== uid && !auth.isAdmin && !auth.isMember) throw forbidden();
 }

@@ -6,7 +6,8 @@ import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { institutions, jobs, users } from '../db/schema.js';
 import type { Deps } from '../deps.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
+import { ownInstitutionOf } from '../institutions/policies.js';
 import type { Job } from '../jobs/queue.js';
 import { wakeJobWorkers } from '../jobs/worker.js';
 import { type Cell, findColumns, isBlankLine, parsePupilLine, type PupilLine } from './import-rows.js';
@@ -31,9 +32,10 @@ export async function resolveImportSchool(db: Db, auth: AuthContext, requested: 
     if (!requested) throw badRequest('Choisissez l’établissement dans lequel inscrire les élèves.');
     id = requested;
   } else {
-    if (!auth.institutionId) throw forbidden('Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.');
-    if (requested && requested !== auth.institutionId) throw forbidden('Vous ne pouvez inscrire des élèves que dans votre établissement.');
-    id = auth.institutionId;
+    id = ownInstitutionOf(auth, requested, {
+      noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.',
+      otherSchool: 'Vous ne pouvez inscrire des élèves que dans votre établissement.',
+    });
   }
   const [school] = await db.select({ id: institutions.id, name: institutions.name }).from(institutions).where(eq(institutions.id, id));
   if (!school) throw notFound('Établissement introuvable.');

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { rolesOf } from '../groups/service.js';
-import { assertCanSeeUser, impersonateUser } from './impersonation.js';
+import { impersonateUser } from './impersonation.js';
+import { assertMaySeeUser } from './policies.js';
 import { AppError, badRequest } from '../errors.js';
 import { readImportFile } from './import-file.js';
 import { importPupils, resolveImportSchool } from './import.js';
@@ -77,7 +78,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     },
     async (request) => {
       const { uid } = request.params;
-      assertCanSeeUser(authOf(request), uid);
+      assertMaySeeUser(authOf(request), uid);
       return getUserById(deps.db, uid, await rolesOf(deps.db, uid));
     },
   );

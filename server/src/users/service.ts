@@ -4,6 +4,8 @@ import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { chapterSessions, institutions, users } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { canChooseInstitution } from '../institutions/policies.js';
+import { assertMayChangeSchool } from './policies.js';
 import { presentUser } from './presenters.js';
 
 /** Loads one user as the API presents it. */
@@ -18,8 +20,6 @@ export async function getUserById(db: Db, userId: string, roles: { isMember: boo
   return presentUser(row.user, row.institution, roles);
 }
 
-export const STAFF_SCHOOL_MESSAGE =
-  'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
 export const RUNNING_TEST_PROFILE_MESSAGE =
   'Une épreuve en temps limité est en cours : votre classe, votre genre, votre date de naissance et votre établissement ne peuvent pas changer avant sa fin.';
 
@@ -47,14 +47,12 @@ export async function updateOwnProfile(db: Db, auth: AuthContext, input: Profile
         .from(institutions)
         .where(eq(institutions.id, institution));
       // A school proposed by someone else and not yet confirmed is private to its author (decision 29).
-      if (!found || (!found.confirmed && found.createdBy !== auth.userId && !auth.isAdmin)) throw badRequest('Cet établissement n’existe pas.');
+      if (!found || !canChooseInstitution(auth, found)) throw badRequest('Cet établissement n’existe pas.');
     }
     changes.institutionId = institution;
   }
   const changed = DECIDING_FIELDS.filter((f) => changes[f] !== undefined && (changes[f] ?? null) !== (current[f] ?? null));
-  if (changed.includes('institutionId') && auth.isTeacher && !auth.isAdmin) {
-    throw forbidden(STAFF_SCHOOL_MESSAGE);
-  }
+  assertMayChangeSchool(auth, changed);
   if (changed.length > 0 && (await hasRunningTimedSession(db, auth.userId))) throw conflict(RUNNING_TEST_PROFILE_MESSAGE);
   if (changed.includes('institutionId') && current.institutionId) {
     changes.previousInstitutionId = current.institutionId;

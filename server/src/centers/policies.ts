@@ -1,0 +1,32 @@
+import type { AuthContext } from '../auth/context.js';
+import { forbidden } from '../errors.js';
+import { institutionInScope } from '../institutions/policies.js';
+
+/** Per-record rules on exam centres (docs/architecture.md « Where things go »). */
+
+/**
+ * docs/product.md#design-3 "Who may call what": school staff reach only their own institution's centre; an
+ * admin names any institution (or falls back to their own).
+ */
+export function centerInstitutionOf(auth: AuthContext, requested?: string): string {
+  return institutionInScope(auth, requested, {
+    unnamed: 'Indiquez l’établissement du centre.',
+    noSchool: 'Renseignez votre établissement dans votre profil pour gérer son centre.',
+    otherSchool: 'Vous ne pouvez gérer que le centre de votre établissement.',
+  });
+}
+
+/**
+ * docs/product.md#spec-6: pupils choose a centre, and so does a teacher who is also a member; a member or a
+ * teacher alone does not. Admins may do everything.
+ */
+export function assertMayChooseCenter(auth: AuthContext): void {
+  if (auth.isAdmin) return;
+  if (auth.isTeacher && !auth.isMember) throw forbidden('Le personnel scolaire gère le centre de son établissement et ne choisit pas de centre.');
+  if (auth.isMember && !auth.isTeacher) throw forbidden('Les correcteurs ne choisissent pas de centre.');
+}
+
+/** Only an admin marks a pole centre. */
+export function assertMaySetPole(auth: AuthContext, patch: { isPole?: boolean }): void {
+  if (patch.isPole !== undefined && !auth.isAdmin) throw forbidden('Seul un administrateur peut désigner un centre pôle.');
+}

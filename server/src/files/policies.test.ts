@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { admin, expectRefusal, member, OTHER_SCHOOL, otherPupil, pupil, SCHOOL, teacher } from '../../test/callers.js';
+import { assertMaySeeFile, canResumeUpload } from './policies.js';
+
+const file = (over: Partial<Parameters<typeof assertMaySeeFile>[1]> = {}) => ({
+  owner_id: pupil.userId,
+  institution_id: null,
+  owner_institution: OTHER_SCHOOL,
+  own_answer: false,
+  ...over,
+});
+
+describe('file policies', () => {
+  it('shows a PDF to its owner, staff of its schools, members, admins and a pupil whose answer uses it', () => {
+    for (const caller of [pupil, member, admin]) expect(() => assertMaySeeFile(caller, file())).not.toThrow();
+    expect(() => assertMaySeeFile(otherPupil, file({ own_answer: true }))).not.toThrow();
+    expect(() => assertMaySeeFile(teacher, file({ institution_id: SCHOOL }))).not.toThrow();
+    expect(() => assertMaySeeFile(teacher, file({ owner_institution: SCHOOL }))).not.toThrow();
+    expectRefusal(() => assertMaySeeFile(otherPupil, file()), 403);
+    expectRefusal(() => assertMaySeeFile(teacher, file()), 403);
+    expectRefusal(() => assertMaySeeFile({ ...otherPupil, institutionId: OTHER_SCHOOL }, file()), 403);
+  });
+  it('resumes an upload for its creator only', () => {
+    expect(canResumeUpload(pupil, { owner: pupil.userId })).toBe(true);
+    expect(canResumeUpload(admin, { owner: pupil.userId })).toBe(false);
+  });
+});

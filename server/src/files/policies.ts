@@ -1,0 +1,29 @@
+import type { AuthContext } from '../auth/context.js';
+import { forbidden } from '../errors.js';
+
+/** Per-record rules on stored PDFs (docs/architecture.md « Where things go »). */
+
+/** What the reading rule knows of a stored file. */
+export interface FileAccessRow {
+  owner_id: string | null;
+  institution_id: string | null;
+  owner_institution: string | null;
+  /** The caller has an answer referencing the file (a labelled scan of their copy). */
+  own_answer: boolean;
+}
+
+/**
+ * Who may read a stored PDF (docs/product.md#design-3 Files): its owner, members, admins, school staff of the
+ * uploading or owner's institution, and a pupil whose answer references it (labelled scans).
+ */
+export function assertMaySeeFile(auth: AuthContext, row: FileAccessRow): void {
+  if (auth.isAdmin || auth.isMember || row.owner_id === auth.userId || row.own_answer) return;
+  const school = auth.institutionId;
+  if (auth.isTeacher && school && (row.institution_id === school || row.owner_institution === school)) return;
+  throw forbidden();
+}
+
+/** A resumable upload is its creator's alone; another's is not revealed (404, docs/security.md). */
+export function canResumeUpload(auth: AuthContext, upload: { owner: string }): boolean {
+  return upload.owner === auth.userId;
+}

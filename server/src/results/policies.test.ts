@@ -1,0 +1,28 @@
+import { RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
+import { describe, expect, it } from 'vitest';
+import { admin, expectRefusal, OTHER_SCHOOL, otherPupil, pupil, SCHOOL, teacher, teacherWithoutSchool } from '../../test/callers.js';
+import { assertMayGetCertificate, assertMaySeeResults, resultsInstitutionOf } from './policies.js';
+
+const now = new Date('2026-06-01T12:00:00Z');
+const published = { analysis: true, publishAt: null };
+const unpublished = { analysis: false, publishAt: null };
+
+describe('results policies', () => {
+  it('gives staff their own school’s results, an admin any', () => {
+    expect(resultsInstitutionOf(teacher)).toBe(SCHOOL);
+    expect(resultsInstitutionOf(admin, OTHER_SCHOOL)).toBe(OTHER_SCHOOL);
+    expectRefusal(() => resultsInstitutionOf(admin), 400, 'Indiquez l’établissement.');
+    expectRefusal(() => resultsInstitutionOf(teacher, OTHER_SCHOOL), 403, 'Vous ne pouvez voir que les résultats des élèves de votre établissement.');
+    expectRefusal(() => resultsInstitutionOf(teacherWithoutSchool), 403);
+  });
+  it('shows unpublished results to admins only', () => {
+    expect(() => assertMaySeeResults(pupil, published, now)).not.toThrow();
+    expect(() => assertMaySeeResults(admin, unpublished, now)).not.toThrow();
+    expectRefusal(() => assertMaySeeResults(teacher, unpublished, now), 403, RESULTS_NOT_PUBLISHED_MESSAGE);
+  });
+  it('gives a pupil their own certificate, an admin anyone’s', () => {
+    expect(() => assertMayGetCertificate(pupil, pupil.userId)).not.toThrow();
+    expect(() => assertMayGetCertificate(admin, pupil.userId)).not.toThrow();
+    expectRefusal(() => assertMayGetCertificate(otherPupil, pupil.userId), 403, 'Vous ne pouvez télécharger que votre propre attestation.');
+  });
+});

@@ -1,0 +1,22 @@
+import type { AuthContext } from '../auth/context.js';
+import { forbidden } from '../errors.js';
+
+/** Per-record rules on accounts (docs/architecture.md « Where things go »). */
+
+const STAFF_SCHOOL_MESSAGE =
+  'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
+
+/** GET /user/{uid}: a user sees themself; members (graders) and admins see anyone. */
+export function assertMaySeeUser(auth: AuthContext, uid: string): void {
+  if (auth.userId !== uid && !auth.isAdmin && !auth.isMember) throw forbidden();
+}
+
+/** POST /user/logto (docs/product.md#design-3): an admin's account is never impersonated. */
+export function assertMayImpersonate(target: { isAdmin: boolean }): void {
+  if (target.isAdmin) throw forbidden('Impossible de simuler un administrateur.');
+}
+
+/** School staff keep their school: only an admin moves them (their rights follow it, docs/security.md). */
+export function assertMayChangeSchool(auth: AuthContext, changed: readonly string[]): void {
+  if (changed.includes('institutionId') && auth.isTeacher && !auth.isAdmin) throw forbidden(STAFF_SCHOOL_MESSAGE);
+}
