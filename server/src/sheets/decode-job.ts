@@ -133,13 +133,16 @@ async function knownIds(db: Db, chapterId: string, readings: PageReading[]): Pro
   return { exercises: new Set(exerciseRows.map((r) => r.id)), users: new Set(userRows.map((r) => r.id)) };
 }
 
+/** A suggestion as stored: the sorting page's label, and the page number printed on an answer page. */
+type StoredSuggestion = PageLabel & { sheetPage?: number };
+
 /**
  * docs/product.md#spec-3 "Sorting entry per page" (pageNum from 1): an answer page gives its pupil (null on a blank
  * sheet, to be chosen by the sorter) and exercise; a cover page is a page with no pupil, dropped
  * when the copy is labelled.
  */
-export function suggestionsOf(readings: PageReading[], known: KnownIds): PageLabel[] {
-  const out: PageLabel[] = [];
+export function suggestionsOf(readings: PageReading[], known: KnownIds): StoredSuggestion[] {
+  const out: StoredSuggestion[] = [];
   for (const r of readings) {
     // No ink: suggested blank (dropped when the copy is labelled), like a cover page.
     if (r.status === 'blank') {
@@ -155,6 +158,8 @@ export function suggestionsOf(readings: PageReading[], known: KnownIds): PageLab
       user: exerciseId ? userId : null,
       exercises: exerciseId ? [exerciseId] : [],
       rotation: r.rotation as PageLabel['rotation'],
+      // The page number printed in the code: labelling puts each pupil's pages in this order (decision 108).
+      ...(exerciseId ? { sheetPage: r.code.page } : {}),
     });
   }
   return out;
