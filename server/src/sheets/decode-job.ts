@@ -18,7 +18,7 @@ export async function enqueueDecode(db: Tx, unlabeledId: string): Promise<void> 
 }
 
 /** Labels a copy whose every page was recognised, as a sorter would (sorting/label.ts). */
-export type AutoLabel = (copy: { id: string; uploadedBy: string }, entries: PageLabel[]) => Promise<unknown>;
+export type AutoLabel = (copy: { id: string; uploadedBy: string }, entries: PageLabel[]) => Promise<{ message: string }>;
 
 export interface DecodeDeps {
   db: Db;
@@ -110,13 +110,14 @@ function decodeCopy(deps: DecodeDeps): JobHandler {
     const held = copy.reservedAt && Date.now() - copy.reservedAt.getTime() < SORTING_RESERVATION_MINUTES * 60_000;
     if (held || !copy.uploadedBy) return { ...counts, labeled: false };
     try {
-      await deps.autoLabel({ id: copy.id, uploadedBy: copy.uploadedBy }, suggestions);
+      // The message counts the copies made and the blank pages dropped (decision 109).
+      const { message } = await deps.autoLabel({ id: copy.id, uploadedBy: copy.uploadedBy }, suggestions);
+      return { ...counts, labeled: true, message };
     } catch (err) {
       // A refusal (a pupil's account turned staff, the copy labelled meanwhile) leaves it to a sorter.
       if (err instanceof AppError) return { ...counts, labeled: false, labelError: err.message };
       throw err;
     }
-    return { ...counts, labeled: true };
   };
 }
 

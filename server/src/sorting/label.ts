@@ -24,12 +24,13 @@ interface CopyRow {
   reserved_by: string | null;
   reservation_active: boolean;
   suggestions: unknown;
+  page_readings: unknown;
 }
 
 const copyQuery = (id: string, lock: boolean) => sql`
   SELECT ua.id, ua.chapter_id, ua.file_id, ua.institution_id, f.original_name, f.pages,
     ua.labeled_at IS NOT NULL AS labeled, ua.reserved_by,
-    COALESCE(ua.reserved_at >= now() - ${RESERVATION}, FALSE) AS reservation_active, ua.suggestions
+    COALESCE(ua.reserved_at >= now() - ${RESERVATION}, FALSE) AS reservation_active, ua.suggestions, ua.page_readings
   FROM unlabeled_answers ua JOIN files f ON f.id = ua.file_id
   WHERE ua.id = ${id}::uuid ${lock ? sql`FOR UPDATE OF ua` : sql``}`;
 
@@ -85,6 +86,16 @@ const pageList = (pages: number[]) => {
   const [first, last] = [Math.min(...pages), Math.max(...pages)];
   return first === last ? `p${first}` : `p${first}-${last}`;
 };
+
+/**
+ * Pages the reader found blank (a duplex scan's backs) and the labels leave out: they are dropped
+ * from the copies (decision 109), and the message counts them.
+ */
+function droppedBlanks(pageReadings: unknown, entries: PageLabel[]): number {
+  if (!Array.isArray(pageReadings)) return 0;
+  const given = new Set(entries.filter((e) => e.user !== null).map((e) => e.pageNum));
+  return pageReadings.filter((r, i) => r === 'blank' && !given.has(i + 1)).length;
+}
 
 /**
  * The page numbers the decode job read on the copy's pages (stored with its suggestions,
@@ -176,8 +187,10 @@ export async function labelCopy(
     });
     const byFile = new Map(created.map((r) => [r.file_id, r.id]));
     const n = made.length;
+    const blanks = droppedBlanks(copy.page_readings, entries);
+    const dropped = blanks === 0 ? '' : `, ${blanks} page${blanks > 1 ? 's' : ''} blanche${blanks > 1 ? 's' : ''} écartée${blanks > 1 ? 's' : ''}`;
     return {
-      message: n === 0 ? 'Copie triée : aucune page attribuée.' : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}.`,
+      message: n === 0 ? `Copie triée : aucune page attribuée${dropped}.` : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}${dropped}.`,
       answers: made.map((m) => ({
         _id: byFile.get(m.fileId) ?? '',
         user: m.user,
