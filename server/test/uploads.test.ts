@@ -7,7 +7,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessGroups, chapters, exercises, files, institutions, unlabeledAnswers } from '../src/db/schema.js';
 import { openFileStore } from '../src/files/store-select.js';
-import { openUploads, UPLOAD_EXPIRY_MS } from '../src/files/uploads.js';
+import { openUploads, TOO_MANY_UPLOADS_MESSAGE, UNFINISHED_UPLOADS, UPLOAD_EXPIRY_MS } from '../src/files/uploads.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 
 /**
@@ -256,6 +256,38 @@ describe('resumable uploads (tus)', () => {
     expect((await call('GET', '/api/config', {})).body.maxScanMb).toBe(2);
     // Exactly at the limit is accepted.
     expect((await create(teacher.headers, 2 * 1024 * 1024, scanMeta())).status).toBe(201);
+  });
+
+  it('caps what one user holds unfinished: declared sizes up to 3 × the limit, and 10 uploads, others unaffected', async () => {
+    const secretary = await createUser(t, 'teacher', { institutionId: schoolId });
+    const scanLimit = 2 * 1024 * 1024;
+    const urls: string[] = [];
+    for (let i = 0; i < UNFINISHED_UPLOADS.timesLimit; i++) {
+      const res = await create(secretary.headers, scanLimit, scanMeta(`lot-${i}.pdf`));
+      expect(res.status).toBe(201);
+      urls.push(res.headers.get('location')!);
+    }
+    const before = pending().length;
+    const refused = await create(secretary.headers, 1, scanMeta('lot-de-trop.pdf'));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ message: TOO_MANY_UPLOADS_MESSAGE, code: 'rate_limited' });
+    expect(pending().length).toBe(before);
+    // Another user is not held back by this one's uploads.
+    const other = await create(teacher.headers, scanLimit, scanMeta('salle-7.pdf'));
+    expect(other.status).toBe(201);
+    expect((await call('DELETE', other.headers.get('location')!, { ...TUS, ...teacher.headers })).status).toBe(204);
+    // Cancelling one makes room again.
+    expect((await call('DELETE', urls.pop()!, { ...TUS, ...secretary.headers })).status).toBe(204);
+    expect((await create(secretary.headers, scanLimit, scanMeta('lot-2-bis.pdf'))).status).toBe(201);
+
+    // However small, no more than 10 at once.
+    const copier = await createUser(t, 'teacher', { institutionId: schoolId });
+    for (let i = 0; i < UNFINISHED_UPLOADS.count; i++) expect((await create(copier.headers, 1000, scanMeta(`page-${i}.pdf`))).status).toBe(201);
+    expect((await create(copier.headers, 1000, scanMeta('page-11.pdf'))).status).toBe(429);
+    // After a restart, the count is read back from the kept uploads.
+    const restarted = openUploads({ db: t.database.db, config: t.config, store: openFileStore({ config: t.config, db: t.database.db }), log: t.app.log });
+    await expect(restarted.checkRoom(copier.id, 1000, scanLimit)).rejects.toMatchObject({ statusCode: 429 });
+    await expect(restarted.checkRoom(teacher.id, 1000, scanLimit)).resolves.toBeUndefined();
   });
 
   it('refuses bad metadata and headers with a French 400, before anything is kept', async () => {

@@ -49,7 +49,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: Deps; store: FileStore 
     async (request, reply) => {
       const auth = authOf(request);
       if (request.headers['content-type'] === OFFSET_STREAM) throw badRequest('Créez l’envoi sans données, puis envoyez le fichier (PATCH).');
-      const meta = await checkCreation(deps, auth, request.headers);
+      const meta = await checkCreation({ ...deps, uploads }, auth, request.headers);
       return send(request, reply, await toTus(uploads, request, { auth, meta }));
     },
   );

@@ -28,6 +28,16 @@ export const UPLOAD_EXPIRY_MS = 24 * 3600_000;
 /** How often each instance removes the expired ones. */
 export const UPLOAD_CLEANUP_MS = 3600_000;
 
+/**
+ * What one user may hold unfinished at once (decision 111): this many uploads, and declared sizes that
+ * add up, the new one included, to this many times the limit of what the new one is for. A pupil's
+ * copies then hold at most 3 × MAX_PDF_MB on disk, a school's scans 3 × MAX_SCAN_MB, until finished,
+ * cancelled or expired; a user who sends and never finishes cannot fill the disk.
+ */
+export const UNFINISHED_UPLOADS = { count: 10, timesLimit: 3 };
+export const TOO_MANY_UPLOADS_MESSAGE =
+  'Vous avez déjà trop d’envois en cours : terminez-les ou annulez-les, ou attendez qu’ils expirent (24 heures), avant d’en commencer un autre.';
+
 export const UPLOAD_NOT_FOUND_MESSAGE = 'Envoi introuvable : il a expiré ou n’existe pas. Recommencez l’envoi du fichier.';
 
 /** What is kept with an upload, set by the server at creation (the client's keys are only read). */
@@ -82,7 +92,7 @@ export function frenchTusError(status: number, body: string): { status: number; 
  * (`exercise` or `chapter`, which the caller must be allowed to upload for now). Returns what is kept.
  */
 export async function checkCreation(
-  deps: { db: Db; config: Config },
+  deps: { db: Db; config: Config; uploads: Pick<Uploads, 'checkRoom'> },
   auth: AuthContext,
   headers: Record<string, string | string[] | undefined>,
 ): Promise<UploadMeta> {
@@ -117,6 +127,7 @@ export async function checkCreation(
   await authorizeUploadTarget(deps.db, auth, target);
   const limit = limitOf(deps.config, exercise ? 'exercise' : 'chapter');
   if (size > limit) throw tooLarge(limit);
+  await deps.uploads.checkRoom(auth.userId, size, limit);
   return {
     owner: auth.userId,
     ...(exercise ? { exercise } : { chapter }),
@@ -160,6 +171,42 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
       // Already gone (expired, or removed by another request): nothing to do.
     }
   };
+
+  /**
+   * This instance's unfinished uploads by owner, read once from the store's descriptions, then kept
+   * as uploads are created. An id whose description is gone (finished, cancelled, expired) is dropped
+   * when its owner is next counted, so the count never needs the other paths to report.
+   */
+  let byOwner: Promise<Map<string, Set<string>>> | undefined;
+  const owners = () =>
+    (byOwner ??= (async () => {
+      const index = new Map<string, Set<string>>();
+      for (const id of (await datastore.configstore.list?.()) ?? []) {
+        const owner = (await datastore.configstore.get(id))?.metadata?.owner;
+        if (owner) index.set(owner, (index.get(owner) ?? new Set()).add(id));
+      }
+      return index;
+    })());
+
+  /** Refuses a new upload of `size` bytes when `owner` already holds too much unfinished (UNFINISHED_UPLOADS). */
+  async function checkRoom(owner: string, size: number, limit: number): Promise<void> {
+    const ids = (await owners()).get(owner);
+    let count = 0;
+    let bytes = size;
+    for (const id of ids ?? []) {
+      const upload = await datastore.configstore.get(id);
+      const created = upload?.creation_date ? Date.parse(upload.creation_date) : NaN;
+      if (!upload || Date.now() - created > UPLOAD_EXPIRY_MS) {
+        ids!.delete(id);
+        continue;
+      }
+      count += 1;
+      bytes += upload.size ?? 0;
+    }
+    if (count >= UNFINISHED_UPLOADS.count || bytes > UNFINISHED_UPLOADS.timesLimit * limit) {
+      throw new AppError(429, TOO_MANY_UPLOADS_MESSAGE, 'rate_limited');
+    }
+  }
 
   /**
    * The last byte is in: the same check and records as POST /pdfs, under the upload's id. A refusal
@@ -208,9 +255,11 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
     allowedOrigins: [],
     disableTerminationForFinishedUploads: true,
     namingFunction: () => randomUUID(),
-    async onUploadCreate(req) {
+    async onUploadCreate(req, upload) {
       const meta = pending.get(req)?.meta;
       if (!meta) throw new AppError(400, 'Requête d’envoi invalide.');
+      const index = await owners();
+      index.set(meta.owner, (index.get(meta.owner) ?? new Set()).add(upload.id));
       return { metadata: { ...meta } };
     },
     async onUploadFinish(req, upload) {
@@ -248,6 +297,7 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
       pending.set(req, caller);
     },
     ownUpload,
+    checkRoom,
     /**
      * HEAD of an upload whose last byte already arrived: its size once it is recorded (the tus answer
      * is then offset = length, the client's « done »), waiting for a check still running here, and
