@@ -114,7 +114,7 @@ describe('every encoding a copier writes labels itself', () => {
     const filed = await file(await upload(await doc.save(), 'tourne.pdf'));
     await runPendingJobs(t.app.deps);
     const copy = await copyRow(filed.body._id);
-    expect(copy.suggestions).toEqual([{ pageNum: 1, user: pupils[n].id, exercises: [exerciseId], rotation: 270 }]);
+    expect(copy.suggestions).toEqual([{ pageNum: 1, user: pupils[n].id, exercises: [exerciseId], rotation: 270, sheetPage: 1 }]);
   }, 120_000);
 });
 
@@ -131,7 +131,7 @@ describe('blank pages and scans sent twice', () => {
     const copy = await copyRow(filed.body._id);
     expect(copy.pageReadings).toEqual(['read', 'blank']);
     expect(copy.suggestions).toEqual([
-      { pageNum: 1, user: pupils[n].id, exercises: [exerciseId], rotation: 0 },
+      { pageNum: 1, user: pupils[n].id, exercises: [exerciseId], rotation: 0, sheetPage: 1 },
       { pageNum: 2, user: null, exercises: [], rotation: 0 },
     ]);
     expect((await jobOf(filed.body._id)).result).toMatchObject({ read: 1, blank: 1, labeled: true });

@@ -18,7 +18,7 @@ export async function enqueueDecode(db: Tx, unlabeledId: string): Promise<void> 
 }
 
 /** Labels a copy whose every page was recognised, as a sorter would (sorting/label.ts). */
-export type AutoLabel = (copy: { id: string; uploadedBy: string }, entries: PageLabel[]) => Promise<unknown>;
+export type AutoLabel = (copy: { id: string; uploadedBy: string }, entries: PageLabel[]) => Promise<{ message: string }>;
 
 export interface DecodeDeps {
   db: Db;
@@ -110,13 +110,14 @@ function decodeCopy(deps: DecodeDeps): JobHandler {
     const held = copy.reservedAt && Date.now() - copy.reservedAt.getTime() < SORTING_RESERVATION_MINUTES * 60_000;
     if (held || !copy.uploadedBy) return { ...counts, labeled: false };
     try {
-      await deps.autoLabel({ id: copy.id, uploadedBy: copy.uploadedBy }, suggestions);
+      // The message counts the copies made and the blank pages dropped (decision 109).
+      const { message } = await deps.autoLabel({ id: copy.id, uploadedBy: copy.uploadedBy }, suggestions);
+      return { ...counts, labeled: true, message };
     } catch (err) {
       // A refusal (a pupil's account turned staff, the copy labelled meanwhile) leaves it to a sorter.
       if (err instanceof AppError) return { ...counts, labeled: false, labelError: err.message };
       throw err;
     }
-    return { ...counts, labeled: true };
   };
 }
 
@@ -133,13 +134,16 @@ async function knownIds(db: Db, chapterId: string, readings: PageReading[]): Pro
   return { exercises: new Set(exerciseRows.map((r) => r.id)), users: new Set(userRows.map((r) => r.id)) };
 }
 
+/** A suggestion as stored: the sorting page's label, and the page number printed on an answer page. */
+type StoredSuggestion = PageLabel & { sheetPage?: number };
+
 /**
  * docs/product.md#spec-3 "Sorting entry per page" (pageNum from 1): an answer page gives its pupil (null on a blank
  * sheet, to be chosen by the sorter) and exercise; a cover page is a page with no pupil, dropped
  * when the copy is labelled.
  */
-export function suggestionsOf(readings: PageReading[], known: KnownIds): PageLabel[] {
-  const out: PageLabel[] = [];
+export function suggestionsOf(readings: PageReading[], known: KnownIds): StoredSuggestion[] {
+  const out: StoredSuggestion[] = [];
   for (const r of readings) {
     // No ink: suggested blank (dropped when the copy is labelled), like a cover page.
     if (r.status === 'blank') {
@@ -155,6 +159,8 @@ export function suggestionsOf(readings: PageReading[], known: KnownIds): PageLab
       user: exerciseId ? userId : null,
       exercises: exerciseId ? [exerciseId] : [],
       rotation: r.rotation as PageLabel['rotation'],
+      // The page number printed in the code: labelling puts each pupil's pages in this order (decision 108).
+      ...(exerciseId ? { sheetPage: r.code.page } : {}),
     });
   }
   return out;

@@ -33,7 +33,7 @@ const OPTIONS: ReaderOptions = {
   tryHarder: true,
   tryRotate: true,
   tryInvert: false,
-  // A page may carry other codes (a statement's link): read a few and keep the sheet's.
+  // A sheet carries two codes (render.ts) and a page may carry others (a statement's link): read a few.
   maxNumberOfSymbols: 4,
 };
 
@@ -54,8 +54,9 @@ export async function findSheetCodes(image: PageImage, accept: (bytes: Uint8Arra
   } else {
     results = await readPixels(picture.gray);
   }
+  // A mirrored code is never printed: it is the show-through of the front seen on a duplex back.
   return results
-    .filter((r) => r.isValid && accept(r.bytes))
+    .filter((r) => r.isValid && !r.isMirrored && accept(r.bytes))
     .map((r) => ({ bytes: r.bytes, angle: r.orientation }));
 }
 

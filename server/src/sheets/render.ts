@@ -8,14 +8,22 @@ const H = 841.89;
 const MARGIN = 36;
 /** 30 mm: with 37 modules, 0.8 mm per module, about 5 pixels at 150 dpi. */
 export const QR_SIZE = 85;
-/** The code sits in the top-right corner; the reader tries the four corners first. */
+/**
+ * The same code is printed twice, in opposite corners (decision 110): top right, and bottom left,
+ * so that one pen stroke, a staple or a torn corner leaves the other one readable.
+ */
 const QR_X = W - MARGIN - QR_SIZE;
 const QR_Y = H - MARGIN - QR_SIZE;
+const QR2_X = MARGIN;
+const QR2_Y = MARGIN;
 /** White kept around the code (its quiet zone is 4 modules, about 9 pt). */
 const QR_CLEAR = 14;
 const TEXT_WIDTH = QR_X - QR_CLEAR - MARGIN;
-/** Where the code is printed, in points from the page's top-left corner (tests tear it off). */
-export const QR_BOX = { left: QR_X, top: H - QR_Y - QR_SIZE, size: QR_SIZE };
+/** Where the codes are printed, in points from the page's top-left corner (tests tear them off, strike them). */
+export const QR_BOXES = [
+  { left: QR_X, top: H - QR_Y - QR_SIZE, size: QR_SIZE },
+  { left: QR2_X, top: H - QR2_Y - QR_SIZE, size: QR_SIZE },
+] as const;
 const GREY = rgb(0.35, 0.35, 0.35);
 const LINE = rgb(0.6, 0.6, 0.6);
 
@@ -98,7 +106,12 @@ export async function renderAnswerSheets(input: SheetInput): Promise<Uint8Array>
 
 const TEMPLATE = PDFName.of('Tpl');
 const QR = PDFName.of('Qr');
-const QR_DRAW = `q 0 g ${QR_SIZE} 0 0 ${QR_SIZE} ${QR_X.toFixed(2)} ${QR_Y.toFixed(2)} cm /Qr Do Q\n`;
+const QR_DRAW = [
+  [QR_X, QR_Y],
+  [QR2_X, QR2_Y],
+]
+  .map(([x, y]) => `q 0 g ${QR_SIZE} 0 0 ${QR_SIZE} ${x.toFixed(2)} ${y.toFixed(2)} cm /Qr Do Q\n`)
+  .join('');
 const NAME_FONT = PDFName.of('Fn');
 const NAME_SIZE = 15;
 
@@ -164,13 +177,22 @@ function drawAnswerPage(page: PDFPage, fonts: Fonts, text: Writer, t: { chapter:
   drawHeader(page, fonts, text, t.chapter, t.blank);
   text(page, t.exercise, MARGIN, H - MARGIN - 54, { font: fonts.bold, size: 12, width: TEXT_WIDTH });
   text(page, t.page, MARGIN, H - MARGIN - 72, { font: fonts.regular, size: 10, width: TEXT_WIDTH, color: GREY });
+  // The answer frame goes round the second code: a notch in its bottom-left corner.
   const bottom = MARGIN + 18;
   const top = QR_Y - QR_CLEAR;
-  page.drawRectangle({ x: MARGIN, y: bottom, width: W - 2 * MARGIN, height: top - bottom, borderColor: LINE, borderWidth: 0.8 });
-  text(page, 'Écrivez uniquement dans le cadre, au stylo foncé. Ne pliez pas la feuille et ne couvrez pas le code.', MARGIN, MARGIN, {
+  const right = W - MARGIN;
+  const notchX = QR2_X + QR_SIZE + QR_CLEAR;
+  const notchY = QR2_Y + QR_SIZE + QR_CLEAR;
+  // drawSvgPath's y axis points down from the given origin: the page's top-left corner.
+  const y = (v: number) => H - v;
+  page.drawSvgPath(
+    `M ${MARGIN} ${y(top)} L ${right} ${y(top)} L ${right} ${y(bottom)} L ${notchX} ${y(bottom)} L ${notchX} ${y(notchY)} L ${MARGIN} ${y(notchY)} Z`,
+    { x: 0, y: H, borderColor: LINE, borderWidth: 0.8 },
+  );
+  text(page, 'Écrivez uniquement dans le cadre, au stylo foncé. Ne pliez pas la feuille et ne couvrez pas les codes.', notchX, MARGIN, {
     font: fonts.regular,
     size: 8,
-    width: W - 2 * MARGIN,
+    width: right - notchX,
     color: GREY,
   });
 }

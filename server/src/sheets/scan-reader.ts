@@ -104,16 +104,28 @@ function cropSize(page: PDFPage): [number, number] {
   }
 }
 
-/** What the codes found on a page say; null when there is none. */
+/**
+ * What the codes found on a page say; null when there is none. Every answer sheet carries the same
+ * code twice, in opposite corners (render.ts): one is enough. Codes that do not verify are set
+ * aside (a damaged or forged one beside a genuine one); the verified ones must all say the same
+ * thing, or the page is left unread for the sorter (decision 110): a sheet photocopied onto
+ * another, or a code of another pupil stuck over one corner, is never given to either pupil.
+ */
 function codeReading(found: FoundCode[], displayTurn: number, index: number, secret: string, chapterId: string): PageReading | null {
   if (found.length === 0) return null;
-  // Two sheet codes on one page (a sheet photocopied onto another): the first verified one wins.
-  const verified = found.map((f) => ({ ...f, code: decodeSheetCode(secret, f.bytes) }));
-  const best = verified.find((f) => f.code?.chapterId === chapterId) ?? verified.find((f) => f.code);
-  if (!best?.code) return { page: index, status: 'forged', code: null, rotation: 0 };
-  const { code } = best;
+  const verified = found.flatMap((f) => {
+    const code = decodeSheetCode(secret, f.bytes);
+    return code ? [{ ...f, code }] : [];
+  });
+  if (verified.length === 0) return { page: index, status: 'forged', code: null, rotation: 0 };
+  const [first, ...others] = verified;
+  if (others.some((f) => !sameCode(f.code, first.code))) return { page: index, status: 'unreadable', code: null, rotation: 0 };
+  const { code } = first;
   // The code prints upright on an upright sheet: turning the page back by its turn makes it upright.
-  const rotation = (360 - nearestQuarter(best.angle + displayTurn)) % 360;
+  const rotation = (360 - nearestQuarter(first.angle + displayTurn)) % 360;
   if (code.chapterId !== chapterId) return { page: index, status: 'foreign', code, rotation };
   return { page: index, status: 'read', code, rotation };
 }
+
+const sameCode = (a: SheetCode, b: SheetCode) =>
+  a.chapterId === b.chapterId && a.exerciseId === b.exerciseId && a.userId === b.userId && a.page === b.page;

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { badRequest, notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
-import { planLabel, type LabelPlan } from './plan.js';
+import { planLabel, type LabelPlan, type PrintedPage } from './plan.js';
 import { assertMayLabel } from './policies.js';
 import { isPupilSql } from './pupils.js';
 import { RESERVATION } from './select.js';
@@ -24,12 +24,14 @@ interface CopyRow {
   labeled: boolean;
   reserved_by: string | null;
   reservation_active: boolean;
+  suggestions: unknown;
+  page_readings: unknown;
 }
 
 const copyQuery = (id: string, lock: boolean) => sql`
   SELECT ua.id, ua.chapter_id, ua.file_id, ua.institution_id, f.original_name, f.pages,
     ua.labeled_at IS NOT NULL AS labeled, ua.reserved_by,
-    COALESCE(ua.reserved_at >= now() - ${RESERVATION}, FALSE) AS reservation_active
+    COALESCE(ua.reserved_at >= now() - ${RESERVATION}, FALSE) AS reservation_active, ua.suggestions, ua.page_readings
   FROM unlabeled_answers ua JOIN files f ON f.id = ua.file_id
   WHERE ua.id = ${id}::uuid ${lock ? sql`FOR UPDATE OF ua` : sql``}`;
 
@@ -72,7 +74,37 @@ async function checkTargets(db: Tx, chapterId: string, plan: LabelPlan): Promise
 // eslint-disable-next-line no-control-regex
 const safeName = (name: string) => name.replace(/[\\/\u0000-\u001f\u007f]/g, ' ').slice(0, 195);
 
-const pageList = (pages: number[]) => (pages.length === 1 ? `p${pages[0]}` : `p${pages[0]}-${pages[pages.length - 1]}`);
+const pageList = (pages: number[]) => {
+  const [first, last] = [Math.min(...pages), Math.max(...pages)];
+  return first === last ? `p${first}` : `p${first}-${last}`;
+};
+
+/**
+ * Pages the reader found blank (a duplex scan's backs) and the labels leave out: they are dropped
+ * from the copies (decision 109), and the message counts them.
+ */
+function droppedBlanks(pageReadings: unknown, entries: PageLabel[]): number {
+  if (!Array.isArray(pageReadings)) return 0;
+  const given = new Set(entries.filter((e) => e.user !== null).map((e) => e.pageNum));
+  return pageReadings.filter((r, i) => r === 'blank' && !given.has(i + 1)).length;
+}
+
+/**
+ * The page numbers the decode job read on the copy's pages (stored with its suggestions,
+ * `sheetPage`), by scanned page number: each part is put in the printed order (decision 108).
+ * Anything malformed is ignored: the page keeps its place in the scan.
+ */
+function printedPages(suggestions: unknown): Map<number, PrintedPage> {
+  const out = new Map<number, PrintedPage>();
+  if (!Array.isArray(suggestions)) return out;
+  for (const s of suggestions as Array<Record<string, unknown> | null>) {
+    if (!s || typeof s.pageNum !== 'number' || typeof s.sheetPage !== 'number' || !Array.isArray(s.exercises) || s.exercises.length !== 1) continue;
+    const [exercise] = s.exercises as unknown[];
+    if (typeof exercise !== 'string') continue;
+    out.set(s.pageNum, { user: typeof s.user === 'string' ? s.user : null, exercise, sheetPage: s.sheetPage });
+  }
+  return out;
+}
 
 /**
  * POST /answer/label/{answerId} (docs/product.md#design-3 Sorting): splits the scan into one PDF per (pupil,
@@ -92,7 +124,7 @@ export async function labelCopy(
   const scan = await store.get(copy.file_id);
   if (!scan) throw notFound('Le fichier de cette copie est introuvable.');
   const pageCount = copy.pages ?? (await countPages(scan));
-  const plan = planLabel(entries, pageCount);
+  const plan = planLabel(entries, pageCount, printedPages(copy.suggestions));
   const titles = await checkTargets(db, copy.chapter_id, plan);
 
   const parts = await splitScan(scan, plan.parts);
@@ -147,8 +179,10 @@ export async function labelCopy(
     });
     const byFile = new Map(created.map((r) => [r.file_id, r.id]));
     const n = made.length;
+    const blanks = droppedBlanks(copy.page_readings, entries);
+    const dropped = blanks === 0 ? '' : `, ${blanks} page${blanks > 1 ? 's' : ''} blanche${blanks > 1 ? 's' : ''} écartée${blanks > 1 ? 's' : ''}`;
     return {
-      message: n === 0 ? 'Copie triée : aucune page attribuée.' : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}.`,
+      message: n === 0 ? `Copie triée : aucune page attribuée${dropped}.` : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}${dropped}.`,
       answers: made.map((m) => ({
         _id: byFile.get(m.fileId) ?? '',
         user: m.user,

@@ -1,17 +1,18 @@
 import { Alert, Box, Button, Group, Stack, Text } from '@mantine/core';
 import type { PageReading } from '@olympe/contract';
 
-const WORDS: Record<PageReading, { one: string; many: string; color: string }> = {
-  read: { one: 'lue', many: 'lues', color: 'teal.9' },
-  unread: { one: 'non lue', many: 'non lues', color: 'orange.9' },
-  blank: { one: 'blanche', many: 'blanches', color: 'gray.7' },
+/** `one` names a page's button; the count says `counted` / `many` (blank pages are dropped from the copies, decision 109). */
+const WORDS: Record<PageReading, { one: string; counted: string; many: string; color: string }> = {
+  read: { one: 'lue', counted: 'lue', many: 'lues', color: 'teal.9' },
+  unread: { one: 'non lue', counted: 'non lue', many: 'non lues', color: 'orange.9' },
+  blank: { one: 'blanche', counted: 'blanche écartée', many: 'blanches écartées', color: 'gray.7' },
 };
 
-/** « 8 pages lues, 1 non lue, 1 blanche » (zero counts left out). */
+/** « 8 pages lues, 1 non lue, 2 blanches écartées » (zero counts left out). */
 export function readingCounts(readings: PageReading[]): string {
   const parts = (['read', 'unread', 'blank'] as const).flatMap((status) => {
     const n = readings.filter((r) => r === status).length;
-    return n ? [`${n} ${n > 1 ? WORDS[status].many : WORDS[status].one}`] : [];
+    return n ? [`${n} ${n > 1 ? WORDS[status].many : WORDS[status].counted}`] : [];
   });
   if (parts.length === 0) return '';
   const first = parts[0].replace(/^(\d+) /, (_, n: string) => `${n} page${Number(n) > 1 ? 's' : ''} `);
@@ -44,6 +45,11 @@ export function ReadingSummary(props: {
       <Text size="sm" fw={500}>
         Lecture des codes{'\u202f'}: {readingCounts(readings)}
       </Text>
+      {readings.includes('blank') && (
+        <Text size="xs" c="gray.8">
+          Les pages blanches (versos d’un scan recto verso) ne vont dans aucune copie{'\u202f'}: décochez «{'\u00a0'}Page blanche{'\u00a0'}» sur une page pour la garder.
+        </Text>
+      )}
       <Box mah={96} style={{ overflowY: 'auto' }}>
         <Group gap={4} role="group" aria-label="Pages lues, non lues et blanches">
           {readings.map((status, i) => (

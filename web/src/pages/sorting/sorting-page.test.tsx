@@ -165,7 +165,8 @@ describe('SortingPage', () => {
     api.selectCopy.mockResolvedValue({ ...SELECTION, copy: { ...SELECTION.copy, suggestions, pageReadings: ['read', 'unread', 'blank'] } });
     setup();
     // The narrow no-break space before the colon is normalised to a space by Testing Library.
-    expect(await screen.findByText('Lecture des codes : 1 page lue, 1 non lue, 1 blanche')).toBeTruthy();
+    expect(await screen.findByText('Lecture des codes : 1 page lue, 1 non lue, 1 blanche écartée')).toBeTruthy();
+    expect(screen.getByText(/^Les pages blanches \(versos d’un scan recto verso\) ne vont dans aucune copie/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Page 2\u202f: non lue' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Page 1\u202f: lue' }).getAttribute('aria-current')).toBe('page');
     fireEvent.click(screen.getByRole('button', { name: 'Confirmer les 2 pages suggérées' }));
