@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { AnswerSheetsButton } from './answer-sheets-button';
 import { Alert, Anchor, Button, Group, Loader, Modal, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { DateTimeField } from '../../../components/DateFields';
 import { paths } from '../../../config/paths';
 import {
   formatParisDateTime,
@@ -135,13 +136,12 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
             }}
             onChange={(e) => setPlaces(e.currentTarget.value)}
           />
-          <TextInput
+          <DateTimeField
             label="Date et heure de l’épreuve (heure de Paris)"
             description={center.details.defaults.sittingAt && center.details.sittingAt ? 'Vide : la date d’ouverture de l’épreuve.' : undefined}
-            type="datetime-local"
             maw={320}
             value={sittingAt}
-            onChange={(e) => setSittingAt(e.currentTarget.value)}
+            onChange={setSittingAt}
           />
           <TextInput
             label="Adresse du centre"
