@@ -220,7 +220,12 @@ function MembersTable({
   const flagged = !!refusal && members.some((m) => m.schoolChange);
   return (
     <>
-      <Table.ScrollContainer minWidth={400} maxHeight={360}>
+      {/* Focusable so the keyboard can scroll it on a phone (axe: scrollable-region-focusable, decision 104). */}
+      <Table.ScrollContainer
+        minWidth={400}
+        maxHeight={360}
+        scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${label} (défilement)` } }}
+      >
         <Table striped aria-label={label} stickyHeader>
           <Table.Thead>
             <Table.Tr>
