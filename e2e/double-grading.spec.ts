@@ -5,7 +5,6 @@ import {
   adminPage,
   apiAccount,
   expectAccessible,
-  expectAccessibleAtBothWidths,
   expectNotCut,
   loginByApi,
   MEMBERS_GROUP_ID,
@@ -102,7 +101,7 @@ test.describe('Double correction', () => {
     await expect(status1).toHaveText(/Non corrigé/);
     await expect(status1).not.toContainText('Enregistré');
     await expect(p1.getByRole('img', { name: 'Copie, page 1 sur 1' })).toBeVisible();
-    await expectAccessibleAtBothWidths(p1, 'history (desk, avant correction)', { labelInName: true });
+    await expectAccessible(p1, 'history (desk, avant correction)', { labelInName: true });
 
     // Zoom: the page is drawn again wider (sharp), and « Ajuster à la largeur » brings it back.
     const canvas = p1.getByRole('img', { name: 'Copie, page 1 sur 1' });
@@ -151,7 +150,7 @@ test.describe('Double correction', () => {
     await expect(pa.getByRole('link', { name: `Alice Abel, ${EXERCISE} : à arbitrer (≠)` })).toBeVisible();
     await expect(pa.getByRole('heading', { name: 'À arbitrer (1)' })).toBeVisible();
     await expect(pa.getByRole('table', { name: 'Avancement par correcteur' })).toContainText('Sophie Second');
-    await expectAccessibleAtBothWidths(pa, 'grader (admin, arbitrage)');
+    await expectAccessible(pa, 'grader (admin, arbitrage)');
     await pa.screenshot({ path: screenshot('double-grader-admin-1280.png'), fullPage: true });
     await pa.setViewportSize({ width: 375, height: 800 });
     await pa.screenshot({ path: screenshot('double-grader-admin-375.png'), fullPage: true });

@@ -62,7 +62,7 @@ test.describe('La première heure', () => {
     await page.getByRole('textbox', { name: 'Prénom' }).fill('Zoé');
     await page.getByRole('textbox', { name: 'Nom', exact: true }).fill('Lefèvre');
     await page.getByLabel('Genre').selectOption('female');
-    await page.getByLabel('Date de naissance').fill('2011-03-14');
+    await page.getByLabel('Date de naissance').fill('14/03/2011');
     await page.getByLabel('Classe').selectOption('3eme');
     await page.getByLabel("Choix par défaut du centre d'examen").selectOption('local');
     await page.getByRole('textbox', { name: "E-mail d'un parent" }).fill('pas-une-adresse');

@@ -50,11 +50,25 @@ export async function loginByApi(page: Page, email: string, password = PASSWORD)
 }
 
 /**
- * axe on the current page: no serious or critical violation. `labelInName` adds axe's experimental
- * label-content-name-mismatch rule (WCAG 2.5.3, off by default), for pages already brought in line
- * with it; the others still name controls by an aria-label that drops their visible text.
+ * axe on the current page at desktop (1280 px) and phone (375 px) width: no serious or critical violation
+ * at either. The width the page is already in is checked first, then the other one, and the page is given
+ * back its own size. `labelInName` adds axe's experimental label-content-name-mismatch rule (WCAG 2.5.3,
+ * off by default), for pages already brought in line with it; the others still name controls by an
+ * aria-label that drops their visible text.
  */
 export async function expectAccessible(page: Page, label: string, options: { labelInName?: boolean } = {}): Promise<void> {
+  const size = page.viewportSize() ?? { width: 1280, height: 720 };
+  const widths = [1280, 375].sort((a, b) => Number(b === size.width) - Number(a === size.width));
+  const bad: string[] = [];
+  for (const width of widths) {
+    if (width !== size.width) await page.setViewportSize({ width, height: size.height });
+    bad.push(...(await seriousViolations(page, `${label} (${width} px)`, options)));
+  }
+  if (page.viewportSize()?.width !== size.width) await page.setViewportSize(size);
+  expect(bad).toEqual([]);
+}
+
+async function seriousViolations(page: Page, label: string, options: { labelInName?: boolean }): Promise<string[]> {
   // A dialog still fading in has its colours mixed with the page behind: axe would measure a contrast no one sees.
   // Endless ones (a loader's spin) are left alone.
   await page.waitForFunction(() =>
@@ -63,18 +77,9 @@ export async function expectAccessible(page: Page, label: string, options: { lab
   const builder = new AxeBuilder({ page });
   if (options.labelInName) builder.options({ rules: { 'label-content-name-mismatch': { enabled: true } } });
   const results = await builder.analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${label}: ${v.id} — ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
-
-/** expectAccessible at desktop (1280 px) then phone (375 px) width; the page is left at its own size. */
-export async function expectAccessibleAtBothWidths(page: Page, label: string, options: { labelInName?: boolean } = {}): Promise<void> {
-  const size = page.viewportSize();
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    await expectAccessible(page, `${label} (${width} px)`, options);
-  }
-  if (size) await page.setViewportSize(size);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${label}: ${v.id} — ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createAccount, expectAccessible, expectAccessibleAtBothWidths, linkFromOutbox, loginByApi, PASSWORD, screenshot, unique } from './fixtures.js';
+import { createAccount, expectAccessible, linkFromOutbox, loginByApi, PASSWORD, screenshot, unique } from './fixtures.js';
 
 test.describe('Fondations', () => {
   test('[ÉLÈVE] s’inscrit, confirme par le lien reçu, se connecte, puis se déconnecte', async ({ page }) => {
@@ -21,7 +21,7 @@ test.describe('Fondations', () => {
     });
     await page.getByRole('button', { name: 'Continuer' }).click();
     await expect(page.getByText('Le mot de passe ne respecte pas toutes les contraintes.')).toBeVisible();
-    await expectAccessibleAtBothWidths(page, '/confirm (mot de passe trop faible)');
+    await expectAccessible(page, '/confirm (mot de passe trop faible)');
     expect(confirmCalls).toBe(0);
     await password.fill(PASSWORD);
     await page.getByRole('button', { name: 'Continuer' }).click();
@@ -46,7 +46,7 @@ test.describe('Fondations', () => {
     await page.screenshot({ path: screenshot('profile-incomplete.png'), fullPage: true });
     await page.goto('/donnees-personnelles');
     await expect(page.getByRole('heading', { name: 'Données personnelles', level: 1 })).toBeVisible();
-    await expectAccessibleAtBothWidths(page, '/donnees-personnelles');
+    await expectAccessible(page, '/donnees-personnelles');
 
     await page.getByRole('button', { name: 'Se déconnecter' }).or(page.getByRole('link', { name: 'Se déconnecter' })).click();
     await expect(page).toHaveURL(/\/login$/);

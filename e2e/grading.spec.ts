@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, expectAccessibleAtBothWidths, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
+import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
 
 
 test.describe('Correction', () => {
@@ -88,7 +88,7 @@ test.describe('Correction', () => {
     };
     const graded = new Map<string, string>();
     graded.set(await gradeOne('1', { comment: 'Très bien : $\\sqrt{16} = 4$.' }), '1');
-    await expectAccessibleAtBothWidths(page, '/history/{u}/{e} (correcteur)', { labelInName: true });
+    await expectAccessible(page, '/history/{u}/{e} (correcteur)', { labelInName: true });
     await page.screenshot({ path: screenshot('history-grading.png'), fullPage: true });
     await page.getByRole('button', { name: 'Copie suivante' }).click();
     await expect.poll(() => new URL(page.url()).pathname.split('/')[2]).not.toBe([...graded.keys()][0]);
@@ -185,7 +185,7 @@ test.describe('Correction', () => {
       await pupilTab.goto(`/history/${pupils[0].id}/${ex1}`);
       await expect(pupilTab.getByRole('heading', { name: 'Résultat' })).toBeVisible();
       await expect(pupilTab.getByRole('textbox', { name: 'Note' })).toHaveCount(0);
-      await expectAccessibleAtBothWidths(pupilTab, '/history/{u}/{e} (élève, lecture seule)', { labelInName: true });
+      await expectAccessible(pupilTab, '/history/{u}/{e} (élève, lecture seule)', { labelInName: true });
       await pupilTab.setViewportSize({ width: 375, height: 800 });
       await pupilTab.screenshot({ path: screenshot('history-pupil-375.png'), fullPage: true });
       await pupilTab.setViewportSize({ width: 1280, height: 720 });

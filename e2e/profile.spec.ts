@@ -4,7 +4,6 @@ import {
   adminPage,
   createAccount,
   expectAccessible,
-  expectAccessibleAtBothWidths,
   loginByApi,
   pageToken,
   screenshot,
@@ -50,7 +49,7 @@ test.describe('Profil et établissements', () => {
       await page.getByRole('textbox', { name: 'Prénom' }).fill('Zoé');
       await page.getByRole('textbox', { name: 'Nom', exact: true }).fill('Lefèvre');
       await page.getByRole('combobox', { name: 'Genre' }).selectOption({ label: 'Féminin' });
-      await page.getByLabel('Date de naissance').fill('2012-03-14');
+      await page.getByLabel('Date de naissance').fill('14/03/2012');
       await page.getByRole('combobox', { name: 'Classe' }).selectOption({ label: '4ème' });
       await page.getByRole('textbox', { name: "E-mail d'un parent" }).fill('parent.lefevre@e2e.test');
       await page
@@ -71,7 +70,7 @@ test.describe('Profil et établissements', () => {
       await expect(page.getByRole('textbox', { name: 'Établissement', exact: true })).toHaveValue(SCHOOL);
       await expect(page.getByRole('textbox', { name: 'Prénom' })).toHaveValue('Zoé');
       await expect(page.getByRole('combobox', { name: 'Classe' })).toHaveValue('4eme');
-      await expect(page.getByLabel('Date de naissance')).toHaveValue('2012-03-14');
+      await expect(page.getByLabel('Date de naissance')).toHaveValue('14/03/2012');
       await expectAccessible(page, '/profile (complet)');
 
       // The pupil leaves the school so it can be deleted below.
@@ -117,7 +116,7 @@ test.describe('Profil et établissements', () => {
       const group = page.getByRole('button', { name: /^1[\u202f ]?1\d établissements ici : zoomer$/ });
       await expect(group).toBeVisible();
       await expect(page.getByText('Groupe d’établissements : cliquez sur son nombre pour zoomer')).toBeVisible();
-      await expectAccessibleAtBothWidths(page, '/profile (groupes à l’échelle de la France)');
+      await expectAccessible(page, '/profile (groupes à l’échelle de la France)');
       await page.screenshot({ path: screenshot('profile-clusters-france.png'), fullPage: true });
 
       // A group opens with the keyboard; the view of its 110 schools is still too full, so smaller groups.
@@ -126,7 +125,7 @@ test.describe('Profil et établissements', () => {
       await expect(page.getByText(/^110 établissements dans la zone affichée/)).toBeVisible();
       const smaller = page.getByRole('button', { name: /^\d établissements? ici : zoomer$/ });
       await expect(smaller.first()).toBeVisible();
-      await expectAccessibleAtBothWidths(page, '/profile (groupes plus petits)');
+      await expectAccessible(page, '/profile (groupes plus petits)');
 
       // One more click: the schools themselves, as markers, and one chosen from its marker.
       await smaller.first().click();
@@ -136,7 +135,7 @@ test.describe('Profil et établissements', () => {
       const name = await marker.getAttribute('title');
       await marker.click();
       await expect(page.getByRole('textbox', { name: 'Établissement', exact: true })).toHaveValue(name!);
-      await expectAccessibleAtBothWidths(page, '/profile (marqueurs après les groupes)');
+      await expectAccessible(page, '/profile (marqueurs après les groupes)');
       await page.setViewportSize({ width: 375, height: 800 });
       await page.screenshot({ path: screenshot('profile-clusters-375.png'), fullPage: true });
     } finally {
@@ -220,7 +219,7 @@ test.describe('Profil et établissements', () => {
     await page.keyboard.type('48,8566');
     await page.keyboard.press('Enter');
     await expect(page.locator('.leaflet-marker-icon[title="Nouvel établissement"]')).toBeVisible();
-    await expectAccessibleAtBothWidths(page, '/map (placé au clavier)');
+    await expectAccessible(page, '/map (placé au clavier)');
     const form = page.getByRole('form', { name: 'Établissement sélectionné' });
     await form.getByRole('textbox', { name: 'Nom' }).focus();
     await page.keyboard.type(name);
@@ -248,7 +247,7 @@ test.describe('Profil et établissements', () => {
       await longitude.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Déplacer un établissement vérifié' });
       await expect(dialog).toContainText(`Déplacer l’établissement «\u00a0${name}\u00a0» de 391\u00a0km\u00a0?`);
-      await expectAccessibleAtBothWidths(page, '/map (confirmation du déplacement)');
+      await expectAccessible(page, '/map (confirmation du déplacement)');
       await dialog.getByRole('button', { name: 'Annuler' }).press('Enter');
       await expect(dialog).toBeHidden();
       await expect(latitude).toHaveValue('48,8566');
@@ -263,7 +262,7 @@ test.describe('Profil et établissements', () => {
       await form.getByRole('button', { name: 'Enregistrer' }).press('Enter');
       await expect(page.getByText('Établissement déplacé et enregistré.')).toBeVisible();
       expect(await find()).toMatchObject({ latitude: 45.764, longitude: 4.8357 });
-      await expectAccessibleAtBothWidths(page, '/map (déplacement annulable)');
+      await expectAccessible(page, '/map (déplacement annulable)');
       await page.getByRole('button', { name: 'Annuler le déplacement' }).press('Enter');
       await expect(latitude).toHaveValue('48,8566');
       await expect.poll(async () => (await find())?.latitude).toBe(48.8566);

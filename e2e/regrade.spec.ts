@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
-import { addToGroup, adminHeaders, apiAccount, expectAccessibleAtBothWidths, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, tag } from './fixtures.js';
+import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 // The machine is shared: a lazy page chunk can take seconds to arrive under load.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -45,7 +45,7 @@ test.describe('Réexamen', () => {
     await panel.getByRole('button', { name: 'Demander un réexamen' }).click();
     const request1 = panel.getByRole('article', { name: 'Réexamen : Diagonales de l’hexagone' });
     await expect(request1.getByText('En attente')).toBeVisible();
-    await expectAccessibleAtBothWidths(pupilPage, 'demande de réexamen envoyée');
+    await expectAccessible(pupilPage, 'demande de réexamen envoyée');
 
     // The corrector accepts with a new grade and a reply.
     const correctorPage = await pageAs(browser, corrector.email);
@@ -53,7 +53,7 @@ test.describe('Réexamen', () => {
     const item = correctorPage.getByRole('article', { name: 'Demande de Ada Lovelace, Diagonales de l’hexagone' });
     await expect(item.getByText('Un hexagone a 9 diagonales : le corrigé dit 10.')).toBeVisible();
     await expect(item.getByRole('link', { name: 'Voir la copie de Ada Lovelace' })).toHaveAttribute('href', `/history/${pupil.id}/${exercise._id}`);
-    await expectAccessibleAtBothWidths(correctorPage, 'file des réexamens');
+    await expectAccessible(correctorPage, 'file des réexamens');
     await item.getByLabel('Nouvelle note (sur 5)').fill('5');
     await item.getByLabel('Réponse à l’élève').fill('Vous avez raison : le corrigé était faux.');
     await item.getByRole('button', { name: 'Accepter avec cette note' }).click();
@@ -66,7 +66,7 @@ test.describe('Réexamen', () => {
     await expect(answered.getByText('Acceptée')).toBeVisible();
     await expect(answered.getByText('Nouvelle note : 5 (avant : 0)')).toBeVisible();
     await expect(answered.getByText('Vous avez raison : le corrigé était faux.')).toBeVisible();
-    await expectAccessibleAtBothWidths(pupilPage, 'réponse au réexamen');
+    await expectAccessible(pupilPage, 'réponse au réexamen');
     for (const width of [1280, 375]) {
       await pupilPage.setViewportSize({ width, height: 900 });
       await answered.scrollIntoViewIfNeeded();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { adminHeaders, adminPage, apiAccount, expectAccessibleAtBothWidths, loginByApi, ok, pupilProfile, screenshot, tag } from './fixtures.js';
+import { adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 test.describe('Résultats', () => {
   test('[ADMIN][ÉLÈVE] publie avec aperçu, l’élève voit sa carte de résultats et télécharge son attestation', async ({ page, request, browser }) => {
@@ -51,7 +51,7 @@ test.describe('Résultats', () => {
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();
     const confirm = page.getByRole('dialog', { name: 'Publier les résultats ?' });
     await expect(confirm.getByText(/^2\u00a0élèves verront leurs notes/)).toBeVisible();
-    await expectAccessibleAtBothWidths(page, '/chapters (confirmation de publication)');
+    await expectAccessible(page, '/chapters (confirmation de publication)');
     await confirm.getByRole('button', { name: 'Publier' }).click();
     await expect(confirm).toHaveCount(0);
 
@@ -64,7 +64,7 @@ test.describe('Résultats', () => {
     await expect(preview.getByText('Total : 10\u00a0/\u00a010')).toBeVisible();
     await expect(preview.getByText('Rang : 1er sur 2')).toBeVisible();
     await expect(preview.getByText('Qualifié(e) pour le tour suivant')).toBeVisible();
-    await expectAccessibleAtBothWidths(page, '/chapters (publication et aperçu)');
+    await expectAccessible(page, '/chapters (publication et aperçu)');
     await page.screenshot({ path: screenshot('results-publication-preview.png'), fullPage: true });
     // A threshold typed but not saved: the preview already shows its effect (Alice's 10 points fall short of 11).
     await dialog.getByLabel('Seuil de qualification (points)').fill('11');
@@ -91,7 +91,7 @@ test.describe('Résultats', () => {
       await expect(card.getByText('Rang : 2e sur 2')).toBeVisible();
       await expect(card.getByText('Pas de qualification pour le tour suivant.')).toBeVisible();
       await expect(card.getByRole('row', { name: /Triangle et cercle/ })).toContainText('0\u00a0/\u00a06');
-      await expectAccessibleAtBothWidths(pupilTab, '/chapter/{id} (carte de résultats)');
+      await expectAccessible(pupilTab, '/chapter/{id} (carte de résultats)');
       for (const width of [1280, 375]) {
         await pupilTab.setViewportSize({ width, height: 800 });
         await pupilTab.screenshot({ path: screenshot(`results-card-${width}.png`), fullPage: true });

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { addToGroup, adminHeaders, apiAccount, expectAccessibleAtBothWidths, loginByApi, ok, screenshot, tag, TEACHERS_GROUP_ID } from './fixtures.js';
+import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, ok, screenshot, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 /**
  * Issue 23, « Big scans that arrive » (decision 91): a school secretary sends a copier scan as a
@@ -127,7 +127,7 @@ test.describe('Copies scannées : envoi reprenable', () => {
       const waiting = section.getByRole('alert');
       await expect(waiting).toHaveText('Connexion interrompue : l’envoi reprendra tout seul là où il s’est arrêté dès son retour.');
       await expect(bar).toBeVisible();
-      await expectAccessibleAtBothWidths(page, '/chapter/{id} (envoi d’un scan interrompu par une coupure réseau)');
+      await expectAccessible(page, '/chapter/{id} (envoi d’un scan interrompu par une coupure réseau)');
       for (const width of [375, 1280]) {
         await page.setViewportSize({ width, height: 900 });
         await section.screenshot({ path: screenshot(`scan-upload-waiting-${width}.png`) });
@@ -153,7 +153,7 @@ test.describe('Copies scannées : envoi reprenable', () => {
       await expect(row).toContainText('À trier');
       await expect(bar).toHaveCount(0);
       await expect(section.getByRole('list', { name: 'Fichiers choisis' })).toHaveCount(0);
-      await expectAccessibleAtBothWidths(page, '/chapter/{id} (scan déposé)');
+      await expectAccessible(page, '/chapter/{id} (scan déposé)');
       const filed = await ok<Array<{ originalName: string; pages: number }>>(await request.get(`/api/answer/unlabeled/${chapterId}`, { headers: teacher.headers }));
       expect(filed).toEqual([expect.objectContaining({ originalName: name, pages: 30 })]);
     } finally {
@@ -182,7 +182,7 @@ test.describe('Copies scannées : envoi reprenable', () => {
       await expect(chosen).toContainText('photo-du-tableau.pdf');
       await expect(chosen).toContainText('Ce fichier n’est pas un PDF.');
       await expect(section.getByText('Aucune copie déposée pour l’instant.')).toBeVisible();
-      await expectAccessibleAtBothWidths(page, '/chapter/{id} (scan refusé)');
+      await expectAccessible(page, '/chapter/{id} (scan refusé)');
     } finally {
       await request.delete(`/api/chapter/${chapterId}`, { headers: admin });
     }

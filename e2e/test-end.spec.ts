@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, expectAccessibleAtBothWidths, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
+import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
 
 /**
  * The end of a timed test and a pupil's own time: extra time set on the members list shows in the
@@ -96,7 +96,7 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       await adminTab.getByRole('textbox', { name: 'Raison' }).fill('Coupure de courant dans la salle');
       await adminTab.getByRole('button', { name: 'Ajouter la prolongation' }).click();
       await expect(adminTab.getByRole('table', { name: 'Prolongations' })).toContainText('Coupure de courant dans la salle');
-      await expectAccessibleAtBothWidths(adminTab, '/live/{id} (prolongation ajoutée)');
+      await expectAccessible(adminTab, '/live/{id} (prolongation ajoutée)');
       await adminContext.close();
 
       // She can answer again, for the minutes left (about 5: her window end + 20 + 10 minutes).

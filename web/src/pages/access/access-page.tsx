@@ -20,6 +20,7 @@ import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { newAccessRow, toAccessGroups, toFormRow } from './access-form';
 import { PageHeading } from '../../components/page-heading';
+import { DateField, DateTimeField } from '../../components/DateFields';
 
 const GENDER_LABELS: Record<Gender, string> = { male: 'Garçon', female: 'Fille', other: 'Autre' };
 const genderOptions = GENDERS.map((g) => ({ value: g, label: GENDER_LABELS[g] }));
@@ -111,22 +112,20 @@ export function AccessPage() {
                     />
                   </Table.Td>
                   <Table.Td miw={150}>
-                    <TextInput
-                      type="date"
+                    <DateField
                       label="Au plus tôt"
                       size="xs"
                       aria-label={`Au plus tôt : date de naissance minimale ${n}`}
                       value={row.birthDateMin}
-                      onChange={(e) => update(row.key, { birthDateMin: e.currentTarget.value })}
+                      onChange={(v) => update(row.key, { birthDateMin: v })}
                       mb={6}
                     />
-                    <TextInput
-                      type="date"
+                    <DateField
                       label="Au plus tard"
                       size="xs"
                       aria-label={`Au plus tard : date de naissance maximale ${n}`}
                       value={row.birthDateMax}
-                      onChange={(e) => update(row.key, { birthDateMax: e.currentTarget.value })}
+                      onChange={(v) => update(row.key, { birthDateMax: v })}
                     />
                   </Table.Td>
                   <Table.Td>
@@ -141,22 +140,20 @@ export function AccessPage() {
                     />
                   </Table.Td>
                   <Table.Td miw={190}>
-                    <TextInput
-                      type="datetime-local"
+                    <DateTimeField
                       label="Début"
                       size="xs"
                       aria-label={`Début de l’accès ${n} (heure de Paris)`}
                       value={row.start}
-                      onChange={(e) => update(row.key, { start: e.currentTarget.value })}
+                      onChange={(v) => update(row.key, { start: v })}
                       mb={6}
                     />
-                    <TextInput
-                      type="datetime-local"
+                    <DateTimeField
                       label="Fin"
                       size="xs"
                       aria-label={`Fin de l’accès ${n} (heure de Paris)`}
                       value={row.end}
-                      onChange={(e) => update(row.key, { end: e.currentTarget.value })}
+                      onChange={(v) => update(row.key, { end: v })}
                     />
                   </Table.Td>
                   <Table.Td>

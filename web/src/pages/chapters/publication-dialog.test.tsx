@@ -60,7 +60,7 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
     renderWithProviders(<PublicationDialog chapterId="c1" name="Tour 1" onClose={() => {}} />);
     fireEvent.click(screen.getByLabelText('Programmer la publication'));
     expect((screen.getByRole('button', { name: 'Enregistrer' }) as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.change(screen.getByLabelText('Date et heure de publication (heure de Paris)'), { target: { value: '2026-12-01T20:35' } });
+    fireEvent.change(screen.getByLabelText('Date et heure de publication (heure de Paris)'), { target: { value: '01/12/2026 20 h 35' } });
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
     const dialog = await screen.findByRole('dialog', { name: 'Programmer la publication ?' });
     expect(within(dialog).getByText(/le 1er décembre 2026 à 20:35 \(heure de Paris\)/)).toBeTruthy();

@@ -11,6 +11,7 @@ import {
   type PublicationUpdateInput,
 } from '@olympe/contract';
 import { DownloadButton } from '../../components/download-button';
+import { DateTimeField } from '../../components/DateFields';
 import { downloadCertificatesZip, usePreview, usePublication, useUpdatePublication } from '../../api/results';
 import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import { ResultsCardView } from '../chapter/results-card';
@@ -84,11 +85,10 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
         </Stack>
       </Radio.Group>
       {mode === 'scheduled' && (
-        <TextInput
-          type="datetime-local"
+        <DateTimeField
           label="Date et heure de publication (heure de Paris)"
           value={wall}
-          onChange={(e) => setWall(e.currentTarget.value)}
+          onChange={setWall}
           error={wall && wallError}
         />
       )}

@@ -131,7 +131,7 @@ describe('ProfilePage', () => {
     expect([...grade.options].map((o) => o.text)).toEqual(['—', '5ème', '4ème', '3ème', '2nde', '1ère', 'Terminale', 'Autre']);
     expect(grade.value).toBe('Tale');
     expect((screen.getByLabelText(/Genre/) as HTMLSelectElement).value).toBe('other');
-    expect((screen.getByLabelText(/Date de naissance/) as HTMLInputElement).value).toBe('2010-05-01');
+    expect((screen.getByLabelText(/Date de naissance/) as HTMLInputElement).value).toBe('01/05/2010');
   });
 
   it('saves every field through PUT /auth/me, empty ones as null, then reloads the session', async () => {

@@ -33,6 +33,7 @@ import {
 } from './profile-form';
 import { SchoolPicker } from './school-picker';
 import { PageHeading } from '../../components/page-heading';
+import { DateField } from '../../components/DateFields';
 import { refusalOf } from '../../api/client';
 
 /** docs/product.md#spec-2 "Profile": the title's tag by role; pupils have none. */
@@ -188,14 +189,13 @@ export function ProfilePage() {
           {/* Pupil-only fields: school staff, correctors and admins never fill them (issue 24). */}
           {!staff && (
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
+            <DateField
               label="Date de naissance"
-              type="date"
               withAsterisk={required.birthDate}
               value={values.birthDate}
-              max={new Date().toISOString().slice(0, 10)}
+              maxDate={new Date().toISOString().slice(0, 10)}
               error={errors.birthDate}
-              onChange={(e) => set('birthDate', e.currentTarget.value)}
+              onChange={(v) => set('birthDate', v)}
             />
             <NativeSelect
               label="Classe"

@@ -53,7 +53,12 @@ export function CenterDayTable({ chapterId, chapterTitle, overview }: { chapterI
               {fileError}
             </Alert>
           )}
-          <Table.ScrollContainer minWidth={720} maxHeight={360}>
+          {/* Focusable so the keyboard can scroll it on a phone (axe: scrollable-region-focusable, decision 104). */}
+          <Table.ScrollContainer
+            minWidth={720}
+            maxHeight={360}
+            scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Jour de l’épreuve par centre (défilement)' } }}
+          >
             <Table striped stickyHeader aria-label="Jour de l’épreuve par centre">
               <Table.Thead>
                 <Table.Tr>

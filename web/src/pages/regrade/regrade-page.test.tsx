@@ -90,8 +90,8 @@ describe('RegradePage', () => {
     await waitFor(() => expect(http.post).toHaveBeenCalledWith('/regrade/r1/decline', { reply: 'Non.' }));
 
     const date = screen.getByLabelText(/Date de clôture des réexamens/) as HTMLInputElement;
-    expect(date.value).toBe('2026-12-20T18:00');
-    fireEvent.change(date, { target: { value: '2026-12-24T12:30' } });
+    expect(date.value).toBe('20/12/2026 18 h 00');
+    fireEvent.change(date, { target: { value: '24/12/2026 12 h 30' } });
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer la date' }));
     await waitFor(() => expect(http.put).toHaveBeenCalledWith('/regrade/window/c1', { regradeUntil: '2026-12-24T11:30:00.000Z' }));
   });

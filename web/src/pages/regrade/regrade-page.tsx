@@ -15,6 +15,7 @@ import { useAnswerRegrade, useRegradeQueue, useSaveRegradeWindow } from '../../a
 import { ChapterChooser } from '../../components/chapter-chooser';
 import { PageHeading } from '../../components/page-heading';
 import { TitledLoader } from '../../components/TitledLoader';
+import { DateTimeField } from '../../components/DateFields';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 
@@ -35,12 +36,11 @@ function WindowForm({ chapterId, regradeUntil }: { chapterId: string; regradeUnt
       }}
     >
       <Group align="flex-end" wrap="wrap">
-        <TextInput
-          type="datetime-local"
+        <DateTimeField
           label="Date de clôture des réexamens (heure de Paris)"
           description="Vide : les élèves ne peuvent pas demander de réexamen."
           value={value}
-          onChange={(e) => setValue(e.currentTarget.value)}
+          onChange={setValue}
         />
         <Button type="submit" loading={save.isPending}>
           Enregistrer la date

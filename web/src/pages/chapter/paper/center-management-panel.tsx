@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { AnswerSheetsButton } from './answer-sheets-button';
 import { Alert, Anchor, Button, Group, Loader, Modal, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { DateTimeField } from '../../../components/DateFields';
 import { paths } from '../../../config/paths';
 import {
   formatParisDateTime,
@@ -135,13 +136,12 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
             }}
             onChange={(e) => setPlaces(e.currentTarget.value)}
           />
-          <TextInput
+          <DateTimeField
             label="Date et heure de l’épreuve (heure de Paris)"
             description={center.details.defaults.sittingAt && center.details.sittingAt ? 'Vide : la date d’ouverture de l’épreuve.' : undefined}
-            type="datetime-local"
             maw={320}
             value={sittingAt}
-            onChange={(e) => setSittingAt(e.currentTarget.value)}
+            onChange={setSittingAt}
           />
           <TextInput
             label="Adresse du centre"
@@ -220,7 +220,12 @@ function MembersTable({
   const flagged = !!refusal && members.some((m) => m.schoolChange);
   return (
     <>
-      <Table.ScrollContainer minWidth={400} maxHeight={360}>
+      {/* Focusable so the keyboard can scroll it on a phone (axe: scrollable-region-focusable, decision 104). */}
+      <Table.ScrollContainer
+        minWidth={400}
+        maxHeight={360}
+        scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${label} (défilement)` } }}
+      >
         <Table striped aria-label={label} stickyHeader>
           <Table.Thead>
             <Table.Tr>

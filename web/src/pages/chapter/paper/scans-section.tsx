@@ -187,7 +187,11 @@ function CopiesTable({ copies, loading }: { copies: UnlabeledAnswer[] | undefine
   if (loading) return <Text size="sm">Chargement des copies…</Text>;
   if (!copies || copies.length === 0) return <Text>{NO_COPIES_TEXT}</Text>;
   return (
-    <Table.ScrollContainer minWidth={400} maxHeight={360}>
+    <Table.ScrollContainer
+      minWidth={400}
+      maxHeight={360}
+      scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Copies déposées (défilement)' } }}
+    >
       <Table striped aria-label="Copies déposées" stickyHeader>
         <Table.Thead>
           <Table.Tr>

@@ -1,0 +1,1 @@
+export { DateField, DateTimeField } from './date-fields';
