@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Locator, type Page } from '@playwright/test';
-import { addToGroup, adminHeaders, apiAccount, expectAccessibleAtBothWidths, loginByApi, MEMBERS_GROUP_ID, ok, PASSWORD, pupilProfile, screenshot, tag } from './fixtures.js';
+import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, PASSWORD, pupilProfile, screenshot, tag } from './fixtures.js';
 
 // Several journeys share two cores: a page may take several seconds to answer after a navigation.
 const expect = baseExpect.configure({ timeout: 10_000 });
@@ -92,7 +92,7 @@ test.describe('Au clavier seul', () => {
       await tabTo(page, input);
       await page.keyboard.type('0,5', { delay: 30 });
       await expect(page.getByTestId(`save-state-${exercise._id}`)).toHaveText('Enregistré');
-      await expectAccessibleAtBothWidths(page, '/chapter/{id} au clavier (réponse enregistrée)');
+      await expectAccessible(page, '/chapter/{id} au clavier (réponse enregistrée)');
       await page.screenshot({ path: screenshot('keyboard-pupil-answer.png'), fullPage: true });
 
       // Finish, confirmed in a dialog, then the receipt.
@@ -151,7 +151,7 @@ test.describe('Au clavier seul', () => {
         await page.keyboard.type(grade);
         await expect(page.getByRole('status').filter({ hasText: /Enregistr/ }).first()).toBeVisible();
         if (grade === '1') {
-          await expectAccessibleAtBothWidths(page, '/history au clavier (note enregistrée)');
+          await expectAccessible(page, '/history au clavier (note enregistrée)');
           await page.screenshot({ path: screenshot('keyboard-corrector-grade.png'), fullPage: true });
           await tabTo(page, page.getByRole('button', { name: 'Copie suivante' }));
           await page.keyboard.press('Enter');
