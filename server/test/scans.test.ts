@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { PDFArray, PDFDocument, PDFName, PDFNumber, rgb } from '@cantoo/pdf-lib';
+import { deflateSync } from 'node:zlib';
+import { PDFArray, PDFDocument, PDFName, PDFNumber, PDFRawStream, rgb } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, centerRegistrations, centers, chapters, exercises, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
 import { COPIER_ENCODINGS, copierScan, type CopierEncoding } from './fixtures/copier-scan.js';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   await db.insert(centers).values({ chapterId, institutionId: school.id, opened: true });
   teacher = await createUser(t, 'teacher', { institutionId: school.id });
   pupils = [];
-  for (let i = 0; i < COPIER_ENCODINGS.length + 2; i++) {
+  for (let i = 0; i < COPIER_ENCODINGS.length + 3; i++) {
     const lastName = `Élève-${String.fromCharCode(65 + i)}`;
     const p = await createUser(t, 'pupil', { ...PUPIL_PROFILE, lastName, institutionId: school.id });
     pupils.push({ id: p.id, lastName });
@@ -102,6 +103,25 @@ describe('every encoding a copier writes labels itself', () => {
       expect(await answersOf(pupils[n].id)).toHaveLength(1);
     }, 180_000);
   }
+
+  it('a JPEG page wrapped in Flate, as ocrmypdf and PDF optimisers write it (/Filter [/FlateDecode /DCTDecode]), reads', async () => {
+    const n = COPIER_ENCODINGS.length + 2;
+    const doc = await PDFDocument.load(await copierScan(sheets, [{ page: n * PER_PUPIL + 1, noise: 0.1 }], 'dct', { noise: 0.2 }));
+    let wrapped = 0;
+    for (const [ref, stream] of doc.context.enumerateIndirectObjects()) {
+      if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Filter')) !== PDFName.of('DCTDecode')) continue;
+      const dict = stream.dict.clone(doc.context);
+      dict.set(PDFName.of('Filter'), doc.context.obj(['FlateDecode', 'DCTDecode']));
+      doc.context.assign(ref, PDFRawStream.of(dict, deflateSync(stream.contents)));
+      wrapped += 1;
+    }
+    expect(wrapped).toBe(1);
+    const filed = await file(await upload(await doc.save(), 'optimise.pdf'));
+    await runPendingJobs(t.app.deps);
+    const copy = await copyRow(filed.body._id);
+    expect(copy.pageReadings).toEqual(['read']);
+    expect(copy.suggestions?.map((s) => s.user)).toEqual([pupils[n].id]);
+  }, 120_000);
 
   it('a page turned by /Rotate and cropped (CCITT G4) reads with its turn', async () => {
     const n = COPIER_ENCODINGS.length;
