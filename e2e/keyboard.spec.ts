@@ -131,7 +131,8 @@ test.describe('Au clavier seul', () => {
       for (const [i, pupil] of pupils.entries()) {
         await ok(await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId, answer: ['4', '5'][i], seq: 1 } }));
       }
-      const corrector = await apiAccount(request, 'correcteur-clavier');
+      // A complete profile: the sidebar lists the chapters (with their « Corriger » icon) only then.
+      const corrector = await apiAccount(request, 'correcteur-clavier', pupilProfile({ firstName: 'Camille', lastName: 'Jordan' }));
       await addToGroup(request, admin, MEMBERS_GROUP_ID, corrector.email);
 
       await loginByApi(page, corrector.email);

@@ -62,7 +62,7 @@ test.describe('Ordinateur partagé', () => {
 
       // Pupil B logs in on the same browser, through the form.
       await page.getByRole('textbox', { name: 'E-mail' }).fill(pupilB.email);
-      await page.getByLabel('Mot de passe').fill(PASSWORD);
+      await page.getByRole('textbox', { name: 'Mot de passe' }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Se connecter' }).click();
       await expect(page).toHaveURL(/\/profile$/);
       await page.goto(`/chapter/${chapterId}`);
@@ -121,7 +121,7 @@ test.describe('Ordinateur partagé', () => {
       await page.getByRole('button', { name: 'Se déconnecter' }).click();
       await expect(page).toHaveURL(/\/login$/);
       await page.getByRole('textbox', { name: 'E-mail' }).fill(pupilB.email);
-      await page.getByLabel('Mot de passe').fill(PASSWORD);
+      await page.getByRole('textbox', { name: 'Mot de passe' }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Se connecter' }).click();
       await expect(page).toHaveURL(/\/profile$/);
       await search().fill(name);

@@ -168,7 +168,7 @@ test.describe('Triage', () => {
     await expect(page.getByRole('checkbox', { name: 'Géométrie' })).toBeChecked();
     await page.keyboard.press('Enter');
 
-    await expect(page.getByText('Copie triée : 2 copies enregistrées.')).toBeVisible();
+    await expect(page.getByText('Copie triée : 2 copies enregistrées, 1 page blanche écartée.')).toBeVisible();
     await expect(page.getByText('Aucune copie à trier pour le moment.')).toBeVisible();
     await expectAccessible(page, '/sorting/{id} (vide)');
 

@@ -37,7 +37,7 @@ export async function makeChapter(db: Db, title = 'Tour 1') {
 }
 
 /** A multipart body by hand, as a browser's FormData sends it. */
-export function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
+export function multipart(fields: Record<string, string>, file: { name: string; bytes: Uint8Array }) {
   const boundary = `----olympe${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
@@ -45,7 +45,7 @@ export function multipart(fields: Record<string, string>, file: { name: string; 
   }
   chunks.push(
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`),
-    file.bytes,
+    Buffer.from(file.bytes),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   );
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };

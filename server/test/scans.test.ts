@@ -6,6 +6,7 @@ import { answers, centerRegistrations, centers, chapters, exercises, institution
 import { COPIER_ENCODINGS, copierScan, type CopierEncoding } from './fixtures/copier-scan.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
+import { multipart } from './ops-helpers.js';
 
 /**
  * Issue 23: scans as office copiers make them, made with the real tools (copier-scan.ts), uploaded
@@ -45,23 +46,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function multipart(fields: Record<string, string>, file: { name: string; bytes: Uint8Array }) {
-  const boundary = '----olympe' + Math.random().toString(16).slice(2);
-  const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  return {
-    payload: Buffer.concat([
-      Buffer.from(head.join('')),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`),
-      Buffer.from(file.bytes),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
-}
 
 async function upload(bytes: Uint8Array, name: string): Promise<string> {
-  const { payload, contentType } = multipart({ chapter: chapterId }, { name, bytes });
-  const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacher.headers, 'content-type': contentType }, payload });
+  const { payload, headers: form } = multipart({ chapter: chapterId }, { name, bytes });
+  const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacher.headers, ...form }, payload });
   expect(up.status, JSON.stringify(up.body)).toBe(200);
   return up.body.path;
 }

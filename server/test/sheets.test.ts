@@ -11,6 +11,7 @@ import { DECODE_JOB, decodeJobHandler, READING_FAILED } from '../src/sheets/deco
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { renderAnswerSheets } from '../src/sheets/render.js';
 import { buildTestApp, createUser, inject, loginAs, PUPIL_PROFILE, type RoleName, type TestApp } from './helpers.js';
+import { multipart } from './ops-helpers.js';
 
 type Headers = Record<string, string>;
 let t: TestApp;
@@ -177,24 +178,11 @@ describe('GET /sheets/{chapterId}/link (download without a header)', () => {
   });
 });
 
-function multipart(fields: Record<string, string>, file: { name: string; bytes: Uint8Array }) {
-  const boundary = '----olympe' + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  chunks.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`),
-    Buffer.from(file.bytes),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 /** A teacher of centre A uploads a scan and files it for sorting, as the centre panel does. */
 async function fileScan(bytes: Uint8Array, name: string): Promise<string> {
-  const { payload, contentType } = multipart({ chapter: chapterId }, { name, bytes });
-  const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacherA.headers, 'content-type': contentType }, payload });
+  const { payload, headers: form } = multipart({ chapter: chapterId }, { name, bytes });
+  const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacherA.headers, ...form }, payload });
   expect(up.status, JSON.stringify(up.body)).toBe(200);
   const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${chapterId}`, headers: teacherA.headers, payload: { answer: up.body.path } });
   expect(filed.status).toBe(201);
@@ -417,8 +405,8 @@ describe('background worker', () => {
       const pupil = await createUser(w, 'pupil', { ...PUPIL_PROFILE, institutionId: school });
       await db.insert(centerRegistrations).values({ chapterId: chapter, userId: pupil.id, institutionId: school });
       const sheets = await w.app.inject({ method: 'GET', url: `/api/sheets/${chapter}.pdf?spare=0`, headers: teacher.headers });
-      const { payload, contentType } = multipart({ chapter }, { name: 'scan.pdf', bytes: await fakeScan(sheets.rawPayload, [{ page: 1, turn: 180 }]) });
-      const up = await inject(w, { method: 'POST', url: '/api/pdfs', headers: { ...teacher.headers, 'content-type': contentType }, payload });
+      const { payload, headers: form } = multipart({ chapter }, { name: 'scan.pdf', bytes: await fakeScan(sheets.rawPayload, [{ page: 1, turn: 180 }]) });
+      const up = await inject(w, { method: 'POST', url: '/api/pdfs', headers: { ...teacher.headers, ...form }, payload });
       const filed = await inject(w, { method: 'POST', url: `/api/answer/unlabeled/${chapter}`, headers: teacher.headers, payload: { answer: up.body.path } });
       const deadline = Date.now() + 60_000;
       let row;

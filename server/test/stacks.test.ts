@@ -10,6 +10,7 @@ import { runPendingJobs } from '../src/sheets/jobs.js';
 import { copierScan } from './fixtures/copier-scan.js';
 import type { Soiling } from './fixtures/fake-scan.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
+import { multipart } from './ops-helpers.js';
 
 /**
  * Stacks as they come off a copier's feeder (decisions 108–110), made with the real tools
@@ -57,24 +58,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function multipart(fields: Record<string, string>, file: { name: string; bytes: Uint8Array }) {
-  const boundary = '----olympe' + Math.random().toString(16).slice(2);
-  const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  return {
-    payload: Buffer.concat([
-      Buffer.from(head.join('')),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`),
-      Buffer.from(file.bytes),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
-}
 
 /** Uploads and files a scan, then runs the decode job; the copy's id. */
 async function fileScan(bytes: Uint8Array, name: string): Promise<string> {
-  const { payload, contentType } = multipart({ chapter: chapterId }, { name, bytes });
-  const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacher.headers, 'content-type': contentType }, payload });
+  const { payload, headers: form } = multipart({ chapter: chapterId }, { name, bytes });
+  const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacher.headers, ...form }, payload });
   expect(up.status, JSON.stringify(up.body)).toBe(200);
   const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${chapterId}`, headers: teacher.headers, payload: { answer: up.body.path } });
   expect(filed.status).toBe(201);

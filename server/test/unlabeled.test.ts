@@ -4,6 +4,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chapters, groupMembers, institutions, MEMBERS_GROUP_ID, unlabeledAnswers } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, loginAs, type TestApp } from './helpers.js';
+import { multipart } from './ops-helpers.js';
 
 let t: TestApp;
 let A: string;
@@ -34,22 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
-  const boundary = '----olympe' + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  chunks.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`,
-    ),
-    file.bytes,
-    Buffer.from('\r\n'),
-    Buffer.from(`--${boundary}--\r\n`),
-  );
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 /**
  * A scan uploaded through POST /pdfs as the web does (chapter field), returning its path. Each has its
@@ -59,8 +44,8 @@ async function uploadScan(headers: Headers, name = 'scan.pdf'): Promise<string> 
   const doc = await PDFDocument.load(pdfBytes);
   doc.setTitle(randomUUID());
   const bytes = Buffer.from(await doc.save());
-  const { payload, contentType } = multipart({ chapter: chapterId }, { name, bytes });
-  const res = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...headers, 'content-type': contentType }, payload });
+  const { payload, headers: form } = multipart({ chapter: chapterId }, { name, bytes });
+  const res = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...headers, ...form }, payload });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.path as string;
 }
