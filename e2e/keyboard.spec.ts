@@ -138,7 +138,7 @@ test.describe('Au clavier seul', () => {
       await loginByApi(page, corrector.email);
       await page.goto(`/grader/${chapterId}`);
       await expect(page.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
-      // The sidebar's chapter link takes its row but the « Corriger » icon: its title does not wrap at half the width.
+      // The sidebar's chapter link takes its row but the « Corriger » icon (a title squeezed beside it would wrap: « Tour ⏎ 1 »).
       const sideLink = page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: title, exact: true });
       const widths = await sideLink.evaluate((el) => ({ link: el.getBoundingClientRect().width, row: el.parentElement!.getBoundingClientRect().width }));
       expect(widths.link).toBeGreaterThan(widths.row - 40);

@@ -22,16 +22,14 @@ export function ChapterLinks({ chapters, showGrader, pathname }: ChapterLinksPro
   return (
     <>
       {chapters.map((chapter) => (
-        // The grader icon is a sibling of the chapter link: links must not be nested. Mantine's Group
-        // caps each child at its share of the row (preventGrowOverflow): the title would wrap at half
-        // the sidebar (« Tour ⏎ 1 »); the link takes the whole row but the icon.
-        <Group key={chapter._id} gap={0} wrap="nowrap" preventGrowOverflow={false}>
+        // The grader icon is a sibling of the chapter link: links must not be nested.
+        <Group key={chapter._id} gap={0} wrap="nowrap">
           <NavLink
             component={Link}
             to={paths.chapter(chapter._id)}
             label={chapter.title}
             active={pathname === paths.chapter(chapter._id)}
-            style={{ flex: 1, minWidth: 0 }}
+            style={{ flex: 1 }}
           />
           {showGrader && (
             <ActionIcon
