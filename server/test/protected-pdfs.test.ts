@@ -87,6 +87,17 @@ async function upload(headers: Headers, fields: Record<string, string>, bytes: U
 const stored = async (answerPath: string) => (await openFileStore(t.app.deps).get(answerPath.slice('pdfs/'.length, -'.pdf'.length)))!;
 const fileCount = async () => (await t.database.db.select().from(files)).length;
 
+
+/** The pupil's latest answer to the paper exercise. */
+const latestAnswer = async (userId: string) =>
+  (
+    await t.database.db
+      .select()
+      .from(answers)
+      .where(and(eq(answers.userId, userId), eq(answers.exerciseId, paperExercise)))
+      .orderBy(answers.createdAt)
+  ).at(-1)!;
+
 describe('owner-password PDFs (decision 105)', () => {
   const variants: Array<[string, string[]]> = [
     ['AES 256', ['256']],
@@ -111,12 +122,7 @@ describe('owner-password PDFs (decision 105)', () => {
       const [job] = (await t.database.db.select().from(jobs)).filter((j) => j.payload.unlabeledId === filed.body._id);
       expect(job.result).toMatchObject({ labeled: true });
 
-      const [answer] = await t.database.db
-        .select()
-        .from(answers)
-        .where(and(eq(answers.userId, pupil.id), eq(answers.exerciseId, paperExercise)))
-        .orderBy(answers.createdAt)
-        .then((rows) => rows.slice(-1));
+      const answer = await latestAnswer(pupil.id);
       const copyPdf = await stored(answer.answer);
       // The split copy as drawn: the scan's ink, not a white page.
       const ink = await inkOf(scan);
@@ -184,12 +190,7 @@ describe('damaged PDFs (decisions 106, 107)', () => {
       const entries = Array.from({ length: pages }, (_, p) => ({ pageNum: p + 1, user: pupil.id, exercises: [paperExercise], rotation: 0 }));
       const labelled = await inject(t, { method: 'POST', url: `/api/answer/label/${filed.body._id}`, headers: admin.headers, payload: entries });
       expect(labelled.status, JSON.stringify(labelled.body)).toBe(200);
-      const [answer] = await t.database.db
-        .select()
-        .from(answers)
-        .where(and(eq(answers.userId, pupil.id), eq(answers.exerciseId, paperExercise)))
-        .orderBy(answers.createdAt)
-        .then((rows) => rows.slice(-1));
+      const answer = await latestAnswer(pupil.id);
       // The pupil's copy draws like the file sent (poppler on both).
       expect(await inkOf(await stored(answer.answer))).toBeCloseTo(await inkOf(bytes), 2);
     }, 120_000);
