@@ -4,7 +4,7 @@ import { renderCertificates, type CertificateData, type RenderedCertificate } fr
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { splitDocument, type SplitPart } from '../sorting/split.js';
 import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWithin } from './inflate-guard.js';
-import { dpiFor, openRenderSource, popplerPageSizes, renderPageJpeg, type RenderSource } from './render-page.js';
+import { cropSizeOrA4, dpiFor, openRenderSource, popplerPageSizes, renderPageJpeg, type RenderSource } from './render-page.js';
 import { headerOffset, PasswordPdfError, rewritePdf, RewriteError } from './rewrite.js';
 
 /**
@@ -128,16 +128,6 @@ async function picturePdf(bytes: Uint8Array): Promise<Uint8Array> {
   }
 }
 
-/** A page's size in points; A4 when its tree is too broken to say. */
-function pageSize(doc: PDFDocument, index: number): [number, number] {
-  try {
-    const box = doc.getPage(index).getCropBox();
-    return [box.width, box.height];
-  } catch {
-    return [595, 842];
-  }
-}
-
 /** Split pictures' resolution (decision 107): a page as legible as the reading's render. */
 const PICTURE_DPI = 150;
 
@@ -164,7 +154,7 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
         ok: true,
         parts: await splitDocument(doc, task.parts, async (index) => {
           source ??= await openRenderSource(bytes);
-          const dpi = dpiFor(...pageSize(doc, index), PICTURE_DPI);
+          const dpi = dpiFor(...cropSizeOrA4(doc, index), PICTURE_DPI);
           return { jpeg: await renderPageJpeg(source.file, index, dpi), dpi };
         }),
       };

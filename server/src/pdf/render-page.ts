@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { PDFDocument } from '@cantoo/pdf-lib';
 import { parsePgm, type Gray } from '../sheets/raster.js';
 
 /**
@@ -48,25 +49,40 @@ export function dpiFor(widthPt: number, heightPt: number, wanted = renderLimits.
   return Math.max(10, Math.min(wanted, Math.floor(Math.sqrt(renderLimits.maxPixels / squareInches))));
 }
 
-/** Runs the capped pdftoppm on one page; its standard output (the picture). */
-function pdftoppm(file: string, index: number, options: string[], what: string): Promise<Buffer> {
-  const page = String(index + 1);
-  const args = [...options, '-f', page, '-l', page, file];
-  // ulimit in a shell, then exec: no shell stays between us and the renderer; arguments are never
-  // interpreted by the shell ("$@").
-  const script = `ulimit -v ${renderLimits.memoryMb * 1024} && exec nice -n ${renderLimits.niceness} pdftoppm "$@"`;
-  return new Promise((resolve, reject) => {
+/** What a capped child process gave back: its exit status (null when killed), standard output and error. */
+export interface CappedRun {
+  status: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/**
+ * Runs a poppler or qpdf command in a child process capped like the renderer (renderLimits: address
+ * space, wall time, niceness). ulimit in a shell, then exec: no shell stays between us and the
+ * program; arguments are never interpreted by the shell ("$@"). Never rejects: the caller reads the status.
+ */
+export function runCapped(program: string, args: string[], maxBuffer: number): Promise<CappedRun> {
+  const script = `ulimit -v ${renderLimits.memoryMb * 1024} && exec nice -n ${renderLimits.niceness} ${program} "$@"`;
+  return new Promise((resolve) => {
     execFile(
       '/bin/sh',
-      ['-c', script, 'pdftoppm', ...args],
-      { encoding: 'buffer', timeout: renderLimits.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 3 * renderLimits.maxPixels + 4096 },
-      (err, stdout) => {
-        if (err) return reject(new RenderError(`pdftoppm failed on page ${page}: ${err.message.split('\n')[0]}`));
-        if (stdout.length === 0) return reject(new RenderError(`pdftoppm gave no ${what} for page ${page}`));
-        resolve(stdout);
+      ['-c', script, program, ...args],
+      { encoding: 'buffer', timeout: renderLimits.timeoutMs, killSignal: 'SIGKILL', maxBuffer },
+      (err, stdout, stderr) => {
+        const status = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ status, stdout, stderr: String(stderr) });
       },
     );
   });
+}
+
+/** Runs the capped pdftoppm on one page; its standard output (the picture). */
+async function pdftoppm(file: string, index: number, options: string[], what: string): Promise<Buffer> {
+  const page = String(index + 1);
+  const run = await runCapped('pdftoppm', [...options, '-f', page, '-l', page, file], 3 * renderLimits.maxPixels + 4096);
+  if (run.status !== 0) throw new RenderError(`pdftoppm failed on page ${page}: ${run.stderr.split('\n')[0] || `status ${run.status}`}`);
+  if (run.stdout.length === 0) throw new RenderError(`pdftoppm gave no ${what} for page ${page}`);
+  return run.stdout;
 }
 
 /**
@@ -91,18 +107,18 @@ export function renderPageJpeg(file: string, index: number, dpi: number): Promis
 }
 
 /** Sizes in points of the pages poppler finds in the PDF at `file` (pdfinfo, capped like pdftoppm). Throws RenderError. */
-export function popplerPageSizes(file: string, maxPages: number): Promise<Array<[number, number]>> {
-  const script = `ulimit -v ${renderLimits.memoryMb * 1024} && exec nice -n ${renderLimits.niceness} pdfinfo "$@"`;
-  return new Promise((resolve, reject) => {
-    execFile(
-      '/bin/sh',
-      ['-c', script, 'pdfinfo', '-f', '1', '-l', String(maxPages), file],
-      { timeout: renderLimits.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20 },
-      (err, stdout) => {
-        if (err) return reject(new RenderError(`pdfinfo failed: ${err.message.split('\n')[0]}`));
-        const sizes = [...String(stdout).matchAll(/^Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => [Number(m[1]), Number(m[2])] as [number, number]);
-        resolve(sizes);
-      },
-    );
-  });
+export async function popplerPageSizes(file: string, maxPages: number): Promise<Array<[number, number]>> {
+  const run = await runCapped('pdfinfo', ['-f', '1', '-l', String(maxPages), file], 1 << 20);
+  if (run.status !== 0) throw new RenderError(`pdfinfo failed: ${run.stderr.split('\n')[0] || `status ${run.status}`}`);
+  return [...run.stdout.toString('latin1').matchAll(/^Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => [Number(m[1]), Number(m[2])] as [number, number]);
+}
+
+/** Page `index`'s crop box size in points; A4 when a damaged page tree hides it (« Parent.ascend is not a function »). */
+export function cropSizeOrA4(doc: PDFDocument, index: number): [number, number] {
+  try {
+    const box = doc.getPage(index).getCropBox();
+    return [box.width, box.height];
+  } catch {
+    return [595, 842];
+  }
 }

@@ -1,7 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runCapped } from './render-page.js';
+
+/** A file that needs a password to open: nobody but its author can read it. */
+export class PasswordPdfError extends Error {}
+
+/** qpdf could not make a PDF of it (not a PDF, damaged past repair, past a cap). */
+export class RewriteError extends Error {}
 
 /**
  * A PDF rewritten by qpdf (Debian package `qpdf`) in a capped child process (decision 105): the
@@ -10,22 +16,9 @@ import path from 'node:path';
  * (decision 106). Streams are kept as they are (`--decode-level=none`): qpdf only decrypts them, so a
  * compression bomb stays a bomb for the inflate guard that reads the result.
  *
- * Like the renderer (render-page.ts), qpdf runs niced, in a bounded address space and time: a
- * hostile file costs one short-lived process, never the API's event loop (the caller is a PDF worker).
+ * Like the renderer, qpdf runs through render-page.ts's runCapped (niced, bounded address space and
+ * time): a hostile file costs one short-lived process, never the API's event loop (the caller is a PDF worker).
  */
-export const rewriteLimits = {
-  timeoutMs: 30_000,
-  /** Address space of qpdf (ulimit -v). */
-  memoryMb: 1024,
-  niceness: 10,
-};
-
-/** A file that needs a password to open: nobody but its author can read it. */
-export class PasswordPdfError extends Error {}
-
-/** qpdf could not make a PDF of it (not a PDF, damaged past repair, past a cap). */
-export class RewriteError extends Error {}
-
 export async function rewritePdf(bytes: Uint8Array): Promise<Uint8Array> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'olympe-qpdf-'));
   try {
@@ -33,18 +26,7 @@ export async function rewritePdf(bytes: Uint8Array): Promise<Uint8Array> {
     const output = path.join(dir, 'out.pdf');
     await writeFile(input, bytes);
     const args = ['--decrypt', '--decode-level=none', '--object-streams=preserve', '--no-warn', input, output];
-    const script = `ulimit -v ${rewriteLimits.memoryMb * 1024} && exec nice -n ${rewriteLimits.niceness} qpdf "$@"`;
-    const code = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      execFile(
-        '/bin/sh',
-        ['-c', script, 'qpdf', ...args],
-        { timeout: rewriteLimits.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20 },
-        (err, _stdout, stderr) => {
-          const status = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-          resolve({ status, stderr: String(stderr) });
-        },
-      );
-    });
+    const code = await runCapped('qpdf', args, 1 << 20);
     // 0: written; 3: written with warnings (a repaired file). 2: an error, nothing usable.
     if (/invalid password/i.test(code.stderr)) throw new PasswordPdfError('the PDF needs a password to open');
     if (code.status !== 0 && code.status !== 3) throw new RewriteError(`qpdf failed (${code.status}): ${code.stderr.split('\n')[0]}`);

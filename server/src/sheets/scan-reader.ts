@@ -1,6 +1,6 @@
 import { PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { decodeSheetCode, type SheetCode } from './payload.js';
-import { dpiFor, openRenderSource, RenderError, renderPage } from '../pdf/render-page.js';
+import { cropSizeOrA4, dpiFor, openRenderSource, RenderError, renderPage } from '../pdf/render-page.js';
 import { pageImage, type PageImage } from './scan-images.js';
 import { inkShare, type Gray } from './raster.js';
 import { findSheetCodes, nearestQuarter, type FoundCode } from './read-code.js';
@@ -83,7 +83,7 @@ async function readPage(doc: PDFDocument, page: PDFPage, index: number, file: st
   }
   let gray: Gray;
   try {
-    gray = await renderPage(file, index, dpiFor(...cropSize(page)));
+    gray = await renderPage(file, index, dpiFor(...cropSizeOrA4(doc, index)));
   } catch (err) {
     if (err instanceof RenderError) return { page: index, status: 'no-image', code: null, rotation: 0 };
     throw err;
@@ -92,16 +92,6 @@ async function readPage(doc: PDFDocument, page: PDFPage, index: number, file: st
   if (reading) return reading;
   const status = inkShare(gray) < BLANK_INK_SHARE ? 'blank' : 'unreadable';
   return { page: index, status, code: null, rotation: 0 };
-}
-
-/** A page's crop box size in points; A4 when a damaged page tree hides it (« Parent.ascend is not a function »). */
-function cropSize(page: PDFPage): [number, number] {
-  try {
-    const box = page.getCropBox();
-    return [box.width, box.height];
-  } catch {
-    return [595, 842];
-  }
 }
 
 /**
