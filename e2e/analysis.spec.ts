@@ -64,7 +64,7 @@ test.describe('Analyse de la triche', () => {
 
     await adminPage(page);
     await page.goto(`/analysis/${chapterId}`);
-    await expect(page.getByRole('heading', { name: `Analyse de la triche : ${title}` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Analyse de la triche : ${title}` })).toBeVisible();
     await expect(page.getByText('Un indice, jamais un verdict')).toBeVisible();
 
     const table = page.getByRole('table', { name: 'Analyse individuelle' });
@@ -76,7 +76,7 @@ test.describe('Analyse de la triche', () => {
     await expect(table.getByRole('row').filter({ hasText: carl.name }).getByRole('cell').nth(1)).toHaveText(OTHER_IP);
 
     const pairs = page.getByRole('table', { name: `Paires suspectes, adresse ${SCHOOL_IP}` });
-    await expect(pairs.getByRole('row').nth(1).getByRole('cell')).toHaveText([ada.name, blaise.name, '1', 'Carrés : 5 (fausse) ; Cubes : 27']);
+    await expect(pairs.getByRole('row').nth(1).getByRole('cell')).toHaveText([ada.name, blaise.name, '1', 'Carrés : 5 (fausse) ; Cubes : 27']);
     await expect(page.getByRole('table', { name: `Paires suspectes, adresse ${OTHER_IP}` })).toHaveCount(0);
 
     // Sorting by last name: Gauss first, then Pascal first the other way.

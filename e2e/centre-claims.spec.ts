@@ -11,8 +11,8 @@ async function school(request: APIRequestContext, admin: Headers, name: string) 
   return { id: created.institution._id, name };
 }
 
-test.describe('Centres : une place prise en se déclarant de l’établissement', () => {
-  test('[ENSEIGNANT, ÉLÈVE] voit qui a changé d’établissement, refuse son inscription ; l’élève est prévenu et ne peut plus s’y inscrire', async ({
+test.describe('Centres : une place prise en se déclarant de l’établissement', () => {
+  test('[ENSEIGNANT, ÉLÈVE] voit qui a changé d’établissement, refuse son inscription ; l’élève est prévenu et ne peut plus s’y inscrire', async ({
     page,
     request,
   }) => {
@@ -37,15 +37,15 @@ test.describe('Centres : une place prise en se déclarant de l’établissement'
       await page.goto(`/chapter/${chapterId}`);
       const own = page.getByRole('table', { name: 'Élèves de votre établissement' });
       const row = own.getByRole('row', { name: new RegExp(`Malin ${t}`) });
-      await expect(row).toContainText(`(avant : ${home.name})`);
-      await expectAccessible(page, '/chapter/{id} (centre : élève signalé)');
+      await expect(row).toContainText(`(avant : ${home.name})`);
+      await expectAccessible(page, '/chapter/{id} (centre : élève signalé)');
       await page.screenshot({ path: screenshot('centre-claim-flagged-1280.png'), fullPage: true });
       await row.getByRole('button', { name: 'Refuser' }).click();
       const dialog = page.getByRole('dialog', { name: 'Refuser l’inscription' });
       await expect(dialog).toBeVisible();
-      await expectAccessible(page, '/chapter/{id} (refus : confirmation)');
+      await expectAccessible(page, '/chapter/{id} (refus : confirmation)');
       await dialog.getByRole('button', { name: 'Refuser l’inscription' }).click();
-      await expect(page.getByText(/Inscription refusée : l’élève est prévenu/).last()).toBeVisible();
+      await expect(page.getByText(/Inscription refusée\s: l’élève est prévenu/).last()).toBeVisible();
       await expect(own).toHaveCount(0);
 
       await loginByApi(page, claimant.email);

@@ -18,7 +18,7 @@ async function pupil(request: APIRequestContext) {
 /** mm:ss of the page's role="timer", in seconds. */
 async function pageRemaining(page: Page): Promise<number> {
   const text = (await page.getByRole('timer').textContent()) ?? '';
-  const m = /Temps restant : (\d+):(\d{2})/.exec(text);
+  const m = /Temps restant\s: (\d+):(\d{2})/.exec(text);
   expect(m, text).not.toBeNull();
   return Number(m![1]) * 60 + Number(m![2]);
 }
@@ -50,7 +50,7 @@ function parisClock(ms: number): string {
 
 test.describe('Horloge du navigateur décalée', () => {
   for (const skew of [SKEW_MIN, -SKEW_MIN]) {
-    test(`[ÉLÈVE] horloge ${skew > 0 ? 'en avance' : 'en retard'} de ${SKEW_MIN} minutes : le temps restant affiché est celui du serveur (±2 s)`, async ({
+    test(`[ÉLÈVE] horloge ${skew > 0 ? 'en avance' : 'en retard'} de ${SKEW_MIN} minutes : le temps restant affiché est celui du serveur (±2 s)`, async ({
       page,
       request,
     }) => {
@@ -63,7 +63,7 @@ test.describe('Horloge du navigateur décalée', () => {
         await ok(
           await request.post('/api/exos', {
             headers: admin,
-            data: { title: 'Somme', answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: 'Combien font 2 + 2 ?', answer: '4' }] },
+            data: { title: 'Somme', answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: 'Combien font 2 + 2 ?', answer: '4' }] },
           }),
         );
         const { email, headers } = await pupil(request);
@@ -75,14 +75,14 @@ test.describe('Horloge du navigateur décalée', () => {
         expect(Math.abs(browserNow - Date.now() - skew * 60_000)).toBeLessThan(60_000);
 
         await page.goto(`/chapter/${chapterId}`);
-        await page.getByRole('button', { name: "Commencer l'épreuve en temps limité" }).click();
+        await page.getByRole('button', { name: "Commencer l’épreuve en temps limité" }).click();
         // The confirmation's end time is the server's now + 30 min (this machine's clock), not the browser's.
-        const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
+        const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
         const ends = [-1, 0].map((m) => parisClock(Date.now() + (DURATION_MIN + m) * 60_000));
         await expect(confirm).toContainText(new RegExp(`se terminera (le \\d{1,2} \\S+ \\d{4} )?à (${ends.join('|')}) \\(heure de Paris\\)`));
         await confirm.getByRole('button', { name: 'Commencer maintenant' }).click();
         const timer = page.getByRole('timer');
-        await expect(timer).toHaveText(/Temps restant : (29|30):\d{2}/);
+        await expect(timer).toHaveText(/Temps restant\s: (29|30):\d{2}/);
         expect(await gap(page, request, chapterId, headers)).toBeLessThanOrEqual(2);
 
         // It counts down with the (shifted) clock flowing, still in step with the server.

@@ -68,7 +68,7 @@ test.describe('Double correction', () => {
     const upload = await ok<{ path: string }>(
       await request.post('/api/pdfs', {
         headers: pupil.headers,
-        multipart: { exercise: exercise._id, file: { name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie d’Alice : 650') } },
+        multipart: { exercise: exercise._id, file: { name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie d’Alice : 650') } },
       }),
     );
     await ok(await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: exercise._id, answer: upload.path, seq: 1 } }));
@@ -81,16 +81,16 @@ test.describe('Double correction', () => {
     // First corrector: the table shows a pseudonym, never the pupil's name.
     const p1 = await pageAs(browser, first.email);
     await p1.goto(`/grader/${chapterId}`);
-    await expect(p1.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
-    await expect(p1.getByRole('link', { name: /^Copie \d{4}, .* : à corriger$/ })).toBeVisible();
+    await expect(p1.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
+    await expect(p1.getByRole('link', { name: /^Copie \d{4}, .*\s: à corriger$/ })).toBeVisible();
     await expect(p1.getByText('Abel')).toHaveCount(0);
     await expect(p1.getByRole('columnheader', { name: 'TOT sur 4' })).toBeVisible();
-    await expect(p1.getByRole('table', { name: 'Double correction : copies par nombre de corrections' })).toBeVisible();
+    await expect(p1.getByRole('table', { name: 'Double correction : copies par nombre de corrections' })).toBeVisible();
     await expectAccessible(p1, 'grader (correcteur, anonyme)');
     await p1.screenshot({ path: screenshot('double-grader-corrector-1280.png'), fullPage: true });
 
     // The desk: statement, points, scheme; « Non corrigé » and never « Enregistré » before a save.
-    await p1.getByRole('button', { name: `Corriger la copie suivante : ${EXERCISE}` }).click();
+    await p1.getByRole('button', { name: `Corriger la copie suivante : ${EXERCISE}` }).click();
     await expect(p1.getByRole('heading', { level: 1, name: new RegExp(`^Copie \\d{4} — ${EXERCISE}$`) })).toBeVisible();
     await expect(p1.getByText('Alice')).toHaveCount(0);
     await expect(p1.getByRole('heading', { name: 'Énoncé' })).toBeVisible();
@@ -116,7 +116,7 @@ test.describe('Double correction', () => {
     await expect(p1.getByTestId('pdf-zoom')).toHaveText('100\u202f%');
 
     // Keyboard only: tick two scheme items with Space; the grade is their sum (3).
-    await p1.getByRole('checkbox', { name: 'Formule de la somme : 1 pt' }).focus();
+    await p1.getByRole('checkbox', { name: 'Formule de la somme : 1 pt' }).focus();
     await p1.keyboard.press('Space');
     await p1.keyboard.press('Tab');
     await p1.keyboard.press('Space');
@@ -134,7 +134,7 @@ test.describe('Double correction', () => {
     // Second corrector: gets the same copy, blind (no trace of the first grade), types 0.5 and leaves with Ctrl + Entrée.
     const p2 = await pageAs(browser, second.email);
     await p2.goto(`/grader/${chapterId}`);
-    await p2.getByRole('button', { name: `Corriger la copie suivante : ${EXERCISE}` }).click();
+    await p2.getByRole('button', { name: `Corriger la copie suivante : ${EXERCISE}` }).click();
     await expect(p2.getByText('Deuxième correction', { exact: false })).toBeVisible();
     await expect(p2.getByRole('table', { name: 'Corrections de cette copie' })).toHaveCount(0);
     await expect(p2.getByRole('textbox', { name: 'Note' })).toHaveValue('');
@@ -147,7 +147,7 @@ test.describe('Double correction', () => {
     // 3 and 0,5 are 2,5 apart (tolerance 1): the admin sees « ≠ », the names, and the arbitration list.
     const pa = await pageAs(browser, null);
     await pa.goto(`/grader/${chapterId}`);
-    await expect(pa.getByRole('link', { name: `Alice Abel, ${EXERCISE} : à arbitrer (≠)` })).toBeVisible();
+    await expect(pa.getByRole('link', { name: `Alice Abel, ${EXERCISE} : à arbitrer (≠)` })).toBeVisible();
     await expect(pa.getByRole('heading', { name: 'À arbitrer (1)' })).toBeVisible();
     await expect(pa.getByRole('table', { name: 'Avancement par correcteur' })).toContainText('Sophie Second');
     await expectAccessible(pa, 'grader (admin, arbitrage)');
@@ -158,7 +158,7 @@ test.describe('Double correction', () => {
 
     // The admin opens it from the list, sees both gradings, and settles it at 2.
     await pa.getByRole('link', { name: `Alice Abel — ${EXERCISE}` }).click();
-    await expect(pa.getByText('Arbitrage : votre note sera la note finale', { exact: false })).toBeVisible();
+    await expect(pa.getByText('Arbitrage : votre note sera la note finale', { exact: false })).toBeVisible();
     const gradings = pa.getByRole('table', { name: 'Corrections de cette copie' });
     await expect(gradings).toContainText('Paul Premier');
     await expect(gradings).toContainText('Sophie Second');
@@ -166,7 +166,7 @@ test.describe('Double correction', () => {
     await expect(pa.getByTestId('grade-status')).toHaveText(/Enregistré/);
     await expectAccessible(pa, 'history (arbitrage)', { labelInName: true });
     await pa.goto(`/grader/${chapterId}`);
-    await expect(pa.getByRole('link', { name: `Alice Abel, ${EXERCISE} : note 2` })).toBeVisible();
+    await expect(pa.getByRole('link', { name: `Alice Abel, ${EXERCISE} : note 2` })).toBeVisible();
     await expect(pa.getByRole('heading', { name: 'À arbitrer (0)' })).toBeVisible();
 
     // The overview keeps both gradings and the arbitration, grades with the decimal comma and their maximum;
@@ -181,7 +181,7 @@ test.describe('Double correction', () => {
       await pa.setViewportSize({ width, height: 900 });
       await expectNotCut(`/overview à ${width} px`, [
         ...['Élève', 'Exercice', 'Note', '1re correction', '2e correction', 'Arbitrage', 'Commentaire', 'Date'].map(
-          (name) => [`« ${name} »`, pa.getByRole('columnheader', { name, exact: true })] as [string, Locator],
+          (name) => [`« ${name} »`, pa.getByRole('columnheader', { name, exact: true })] as [string, Locator],
         ),
         ['l’exercice', overview.getByRole('cell', { name: EXERCISE, exact: true })],
         ['la première correction', overview.getByRole('cell', { name: '3 — Paul Premier', exact: true })],

@@ -68,7 +68,7 @@ test.describe('Jour de l’épreuve dans un centre papier', () => {
     expect(readFileSync(await download.path()).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
-  test('[ENSEIGNANT] imprime la feuille d’émargement et note les absents ; [ADMIN] voit le tableau des centres', async ({ page, request }) => {
+  test('[ENSEIGNANT] imprime la feuille d’émargement et note les absents ; [ADMIN] voit le tableau des centres', async ({ page, request }) => {
     test.setTimeout(240_000);
     const pupils = [];
     for (const name of ['Agnesi', 'Bernoulli']) {
@@ -78,12 +78,12 @@ test.describe('Jour de l’épreuve dans un centre papier', () => {
     }
     await loginByApi(page, teacher.email);
     await page.goto(`/centre/${chapterId}`);
-    await expect(page.getByRole('heading', { level: 1, name: `Jour de l’épreuve : ${centre.name}` })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: `Jour de l’épreuve : ${centre.name}` })).toBeVisible();
     await expect(page.getByText(/2 inscrits, dont 0 extérieur pour 10 places/)).toBeVisible();
     await expectAccessible(page, '/centre/{id}');
     const [sheet] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Feuille d’émargement (PDF)' }).click()]);
     expect(readFileSync(await sheet.path()).subarray(0, 5).toString()).toBe('%PDF-');
-    await page.getByRole('checkbox', { name: `Présent : Maria Agnesi ${t}` }).check();
+    await page.getByRole('checkbox', { name: `Présent : Maria Agnesi ${t}` }).check();
     await page.getByRole('button', { name: 'Enregistrer les présences' }).click();
     await expect(page.getByText('Présences enregistrées (2 élèves)').last()).toBeVisible();
     const saved = await ok<{ stats: { present: number; absent: number } }>(await request.get(`/api/center/${chapterId}`, { headers: teacher.headers }));

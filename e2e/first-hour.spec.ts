@@ -57,21 +57,21 @@ test.describe('La première heure', () => {
 
     // The profile says what is missing, and refuses a bad field next to it.
     await page.goto('/profile');
-    await expect(page.getByText(/Pour accéder aux épreuves, complétez : Prénom, Nom/)).toBeVisible();
+    await expect(page.getByText(/Pour accéder aux épreuves, complétez\s: Prénom, Nom/)).toBeVisible();
     await expectAccessible(page, 'profil incomplet');
     await page.getByRole('textbox', { name: 'Prénom' }).fill('Zoé');
     await page.getByRole('textbox', { name: 'Nom', exact: true }).fill('Lefèvre');
     await page.getByLabel('Genre').selectOption('female');
     await page.getByLabel('Date de naissance').fill('14/03/2011');
     await page.getByLabel('Classe').selectOption('3eme');
-    await page.getByLabel("Choix par défaut du centre d'examen").selectOption('local');
-    await page.getByRole('textbox', { name: "E-mail d'un parent" }).fill('pas-une-adresse');
-    await page.getByRole('button', { name: 'Choisir « Instruction en famille »' }).click();
+    await page.getByLabel("Choix par défaut du centre d’examen").selectOption('local');
+    await page.getByRole('textbox', { name: "E-mail d’un parent" }).fill('pas-une-adresse');
+    await page.getByRole('button', { name: 'Choisir « Instruction en famille »' }).click();
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText('Adresse e-mail invalide.')).toBeVisible();
     await expect(page.getByText(/emailParent/)).toHaveCount(0);
     await expectAccessible(page, 'profil, champ refusé');
-    await page.getByRole('textbox', { name: "E-mail d'un parent" }).fill('parent@e2e.test');
+    await page.getByRole('textbox', { name: "E-mail d’un parent" }).fill('parent@e2e.test');
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText('Votre profil est complet.')).toBeVisible();
 
@@ -79,7 +79,7 @@ test.describe('La première heure', () => {
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
   });
 
-  test('[ENSEIGNANT] inscrit sa classe depuis un fichier : aperçu, création, puis rien de plus au second envoi', async ({ page, request }) => {
+  test('[ENSEIGNANT] inscrit sa classe depuis un fichier : aperçu, création, puis rien de plus au second envoi', async ({ page, request }) => {
     const headers = await adminHeaders(request);
     const school = await ok<{ institution: { _id: string } }>(
       await request.post('/api/institution', {

@@ -101,7 +101,7 @@ export async function expectNotCut(label: string, targets: Array<[string, Locato
       }
       return null;
     });
-    if (found) cut.push(`${what} : ${found}`);
+    if (found) cut.push(`${what} : ${found}`);
   }
   expect(cut, label).toEqual([]);
 }

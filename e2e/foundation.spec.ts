@@ -100,16 +100,16 @@ test.describe('Fondations', () => {
     await page.getByLabel(/e-mail/i).fill('quelquun@e2e.test');
     await page.locator('input[type="password"]').fill(PASSWORD);
     await page.getByRole('button', { name: 'Se connecter' }).click();
-    await expect(page.getByText('Erreur réseau : Le serveur ne répond pas.')).toBeVisible();
+    await expect(page.getByText('Erreur réseau : Le serveur ne répond pas.')).toBeVisible();
     await expectAccessible(page, '/login (erreur réseau)');
   });
 
-  test('[ÉLÈVE] de mauvais identifiants donnent « Erreur : Identifiants invalides. »', async ({ page }) => {
+  test('[ÉLÈVE] de mauvais identifiants donnent « Erreur : Identifiants invalides. »', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel(/e-mail/i).fill('inconnu@e2e.test');
     await page.locator('input[type="password"]').fill('Mauvais#2026');
     await page.getByRole('button', { name: 'Se connecter' }).click();
-    await expect(page.getByText('Erreur : Identifiants invalides.')).toBeVisible();
+    await expect(page.getByText('Erreur : Identifiants invalides.')).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
   });
 });

@@ -3,7 +3,7 @@ import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, logi
 
 
 test.describe('Correction', () => {
-  test('[CORRECTEUR, ADMIN, ÉLÈVE] corrige par « copie suivante », corrige automatiquement, exporte, publie les notes', async ({
+  test('[CORRECTEUR, ADMIN, ÉLÈVE] corrige par « copie suivante », corrige automatiquement, exporte, publie les notes', async ({
     page,
     request,
     browser,
@@ -21,7 +21,7 @@ test.describe('Correction', () => {
         await ok<{ _id: string }>(
           await request.post('/api/exos', {
             headers: admin,
-            data: { title: name, answerFormat, chapter: chapterId, statementVersions: [{ content: `Énoncé de ${name} : $x^2$`, answer }] },
+            data: { title: name, answerFormat, chapter: chapterId, statementVersions: [{ content: `Énoncé de ${name} : $x^2$`, answer }] },
           }),
         )
       )._id;
@@ -61,12 +61,12 @@ test.describe('Correction', () => {
     // The corrector grades the three answers of "Carrés" from the header's next-copy flow.
     await loginByApi(page, member.email);
     await page.goto(`/grader/${chapterId}`);
-    await expect(page.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
-    await expect(page).toHaveTitle(`Correction : ${title} — Olympe`);
-    await expect(page.getByRole('link', { name: 'Alice Abel, Carrés : à corriger' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
+    await expect(page).toHaveTitle(`Correction : ${title} — Olympe`);
+    await expect(page.getByRole('link', { name: 'Alice Abel, Carrés : à corriger' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Exporter en CSV' })).toHaveCount(0);
     await expectAccessible(page, '/grader/{id} (correcteur)');
-    await page.getByRole('button', { name: 'Corriger la copie suivante : Carrés' }).click();
+    await page.getByRole('button', { name: 'Corriger la copie suivante : Carrés' }).click();
 
     const gradeOne = async (grade: string, options: { comment?: string; hide?: boolean } = {}) => {
       await expect(page).toHaveURL(new RegExp(`/history/[0-9a-f-]{36}/${ex1}$`));
@@ -74,11 +74,11 @@ test.describe('Correction', () => {
       const status = page.getByRole('status').filter({ hasText: /Enregistr|attente|invalide/ });
       await page.getByRole('textbox', { name: 'Note' }).fill(grade);
       if (options.comment) {
-        await page.getByRole('button', { name: 'Modifier : Commentaire général' }).click();
+        await page.getByRole('button', { name: 'Modifier : Commentaire général' }).click();
         const area = page.getByRole('textbox', { name: 'Commentaire général' });
         await area.fill(options.comment);
         await area.press('Tab');
-        const shown = page.getByRole('button', { name: 'Modifier : Commentaire général' });
+        const shown = page.getByRole('button', { name: 'Modifier : Commentaire général' });
         if (options.comment.includes('$')) await expect(shown.locator('.katex').first()).toBeVisible();
         else await expect(shown).toContainText(options.comment);
       }
@@ -87,7 +87,7 @@ test.describe('Correction', () => {
       return new URL(page.url()).pathname.split('/')[2];
     };
     const graded = new Map<string, string>();
-    graded.set(await gradeOne('1', { comment: 'Très bien : $\\sqrt{16} = 4$.' }), '1');
+    graded.set(await gradeOne('1', { comment: 'Très bien : $\\sqrt{16} = 4$.' }), '1');
     await expectAccessible(page, '/history/{u}/{e} (correcteur)', { labelInName: true });
     await page.screenshot({ path: screenshot('history-grading.png'), fullPage: true });
     await page.getByRole('button', { name: 'Copie suivante' }).click();
@@ -104,9 +104,9 @@ test.describe('Correction', () => {
 
     // The table shows the three grades; the grade of Bruno (5 ≠ 4) is 0.
     await page.goto(`/grader/${chapterId}`);
-    await expect(page.getByRole('link', { name: 'Alice Abel, Carrés : note 1' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Bruno Bernoulli, Carrés : note 0' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Chloé Cauchy, Carrés : note 1' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Alice Abel, Carrés : note 1' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Bruno Bernoulli, Carrés : note 0' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Chloé Cauchy, Carrés : note 1' })).toBeVisible();
 
     // Review: the three corrections with the comment cut at 40 characters.
     await page.getByRole('link', { name: 'Revue' }).click();
@@ -137,15 +137,15 @@ test.describe('Correction', () => {
     try {
       await adminPage(adminTab);
       await adminTab.goto(`/grader/${chapterId}`);
-      await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : à corriger' })).toBeVisible();
+      await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : à corriger' })).toBeVisible();
       await adminTab.getByRole('button', { name: 'Correction automatique' }).click();
       // Issue 21: it asks first, with the count of copies it will grade.
-      await adminTab.getByRole('dialog', { name: 'Lancer la correction automatique ?' }).getByRole('button', { name: 'Lancer la correction' }).click();
-      await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : note 1' })).toBeVisible();
-      await expect(adminTab.getByRole('link', { name: 'Chloé Cauchy, Cubes : note 0' })).toBeVisible();
-      await expect(adminTab.getByRole('link', { name: 'Alice Abel, Racines : note 0' })).toBeVisible();
+      await adminTab.getByRole('dialog', { name: 'Lancer la correction automatique ?' }).getByRole('button', { name: 'Lancer la correction' }).click();
+      await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : note 1' })).toBeVisible();
+      await expect(adminTab.getByRole('link', { name: 'Chloé Cauchy, Cubes : note 0' })).toBeVisible();
+      await expect(adminTab.getByRole('link', { name: 'Alice Abel, Racines : note 0' })).toBeVisible();
       // A person's grade is never overwritten: Bruno keeps the 0 given by hand on "Carrés".
-      await expect(adminTab.getByRole('link', { name: 'Bruno Bernoulli, Carrés : note 0' })).toBeVisible();
+      await expect(adminTab.getByRole('link', { name: 'Bruno Bernoulli, Carrés : note 0' })).toBeVisible();
       await expectAccessible(adminTab, '/grader/{id} (admin)');
       const [download] = await Promise.all([adminTab.waitForEvent('download'), adminTab.getByRole('button', { name: 'Exporter en CSV' }).click()]);
       expect(download.suggestedFilename()).toBe(`${title}_results.csv`);
@@ -175,9 +175,9 @@ test.describe('Correction', () => {
 
       await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { analysis: true } }));
       await pupilTab.reload();
-      await expect(pupilTab.getByText('Score total : 2')).toBeVisible();
-      await expect(pupilTab.getByText('Score : 1').first()).toBeVisible();
-      await expect(pupilTab.getByText('Commentaire :').first()).toBeVisible();
+      await expect(pupilTab.getByText('Score total : 2')).toBeVisible();
+      await expect(pupilTab.getByText('Score : 1').first()).toBeVisible();
+      await expect(pupilTab.getByText('Commentaire :').first()).toBeVisible();
       await expect(pupilTab.locator('.katex').first()).toBeVisible();
       await expectAccessible(pupilTab, '/chapter/{id} (notes publiées)');
       await pupilTab.screenshot({ path: screenshot('chapter-published.png'), fullPage: true });

@@ -56,9 +56,9 @@ test.describe('Groupes', () => {
       await page.getByRole('textbox', { name: 'Liste d’adresses e-mail' }).fill(pasted);
       await page.getByRole('button', { name: 'Ajouter', exact: true }).click();
       await expect(page.getByText('Changements non enregistrés')).toBeVisible();
-      await expect(page.getByText(`À ajouter (3) : ${emails.join(', ')}`)).toBeVisible();
+      await expect(page.getByText(`À ajouter (3) : ${emails.join(', ')}`)).toBeVisible();
       await page.getByRole('button', { name: 'Enregistrer' }).click();
-      await expect(page.getByText('Membres enregistrés : 3 ajouts, 0 retrait.')).toBeVisible();
+      await expect(page.getByText('Membres enregistrés : 3 ajouts, 0 retrait.')).toBeVisible();
       await expect(page.getByText('3/3 membres')).toBeVisible();
       const table = page.getByRole('table', { name: `Membres du groupe ${name}` });
       for (const email of emails) await expect(table.getByText(email, { exact: true })).toBeVisible();

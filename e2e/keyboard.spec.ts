@@ -40,7 +40,7 @@ async function expectFocusVisible(page: Page): Promise<void> {
 }
 
 test.describe('Au clavier seul', () => {
-  test('[ÉLÈVE] se connecte, ouvre son épreuve, la commence, répond « 0,5 » et la termine sans souris', async ({ page, request }) => {
+  test('[ÉLÈVE] se connecte, ouvre son épreuve, la commence, répond « 0,5 » et la termine sans souris', async ({ page, request }) => {
     test.setTimeout(120_000);
     const admin = await adminHeaders(request);
     const title = `Tour clavier ${tag()}`;
@@ -59,7 +59,7 @@ test.describe('Au clavier seul', () => {
       const exercise = await ok<{ _id: string }>(
         await request.post('/api/exos', {
           headers: admin,
-          data: { title: 'Moitié', answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: 'Combien vaut $\\frac{1}{2}$ ?', answer: '0,5' }] },
+          data: { title: 'Moitié', answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: 'Combien vaut $\\frac{1}{2}$ ?', answer: '0,5' }] },
         }),
       );
       const pupil = await apiAccount(request, 'clavier', pupilProfile({ firstName: 'Louis', lastName: 'Braille' }));
@@ -98,7 +98,7 @@ test.describe('Au clavier seul', () => {
       // Finish, confirmed in a dialog, then the receipt.
       await tabTo(page, page.getByRole('button', { name: 'Terminer l’épreuve' }));
       await page.keyboard.press('Enter');
-      const finish = page.getByRole('dialog', { name: 'Terminer l’épreuve ?' });
+      const finish = page.getByRole('dialog', { name: 'Terminer l’épreuve ?' });
       await expect(finish).toBeVisible();
       await tabTo(page, finish.getByRole('button', { name: 'Terminer maintenant' }));
       await page.keyboard.press('Enter');
@@ -111,7 +111,7 @@ test.describe('Au clavier seul', () => {
     }
   });
 
-  test('[CORRECTEUR] corrige deux copies par « copie suivante » sans souris, la note annoncée à chaque fois', async ({ page, request }) => {
+  test('[CORRECTEUR] corrige deux copies par « copie suivante » sans souris, la note annoncée à chaque fois', async ({ page, request }) => {
     test.setTimeout(120_000);
     const admin = await adminHeaders(request);
     const title = `Correction clavier ${tag()}`;
@@ -121,7 +121,7 @@ test.describe('Au clavier seul', () => {
       const { _id: exerciseId } = await ok<{ _id: string }>(
         await request.post('/api/exos', {
           headers: admin,
-          data: { title: 'Carrés', answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: 'Combien vaut $2^2$ ?', answer: '4' }] },
+          data: { title: 'Carrés', answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: 'Combien vaut $2^2$ ?', answer: '4' }] },
         }),
       );
       const pupils = [
@@ -137,12 +137,12 @@ test.describe('Au clavier seul', () => {
 
       await loginByApi(page, corrector.email);
       await page.goto(`/grader/${chapterId}`);
-      await expect(page.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
+      await expect(page.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
       // The sidebar's chapter link takes its row but the « Corriger » icon (a title squeezed beside it would wrap: « Tour ⏎ 1 »).
       const sideLink = page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: title, exact: true });
       const widths = await sideLink.evaluate((el) => ({ link: el.getBoundingClientRect().width, row: el.parentElement!.getBoundingClientRect().width }));
       expect(widths.link).toBeGreaterThan(widths.row - 40);
-      await tabTo(page, page.getByRole('button', { name: 'Corriger la copie suivante : Carrés' }));
+      await tabTo(page, page.getByRole('button', { name: 'Corriger la copie suivante : Carrés' }));
       await page.keyboard.press('Enter');
 
       for (const grade of ['1', '0']) {

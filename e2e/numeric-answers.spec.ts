@@ -7,7 +7,7 @@ const expect = baseExpect.configure({ timeout: 10_000 });
 const EXPECTED = ['0,5', '-3', '1000', '7'];
 
 test.describe('Réponses numériques', () => {
-  test('[ÉLÈVE] tape 0,5, -3 et 1 000 touche par touche : ils sont enregistrés tels quels et notés justes ; « abc » est refusé avec la raison', async ({
+  test('[ÉLÈVE] tape 0,5, -3 et 1 000 touche par touche : ils sont enregistrés tels quels et notés justes ; « abc » est refusé avec la raison', async ({
     page,
     request,
   }) => {
@@ -26,7 +26,7 @@ test.describe('Réponses numériques', () => {
 
       await loginByApi(page, me.email);
       await page.goto(`/chapter/${chapterId}`);
-      const input = (i: number) => page.getByRole('region', { name: exercises[i].title }).getByRole('textbox', { name: 'Votre réponse :' });
+      const input = (i: number) => page.getByRole('region', { name: exercises[i].title }).getByRole('textbox', { name: 'Votre réponse :' });
       const state = (i: number) => page.getByTestId(`save-state-${exercises[i].id}`);
 
       // Typed key by key, as on a keyboard: no key is dropped, each value is saved as typed.
@@ -39,7 +39,7 @@ test.describe('Réponses numériques', () => {
       }
 
       // Not a number: the reason is shown and tied to the field, nothing is saved, never « Enregistré ».
-      const reason = 'Réponse non reconnue : seuls les chiffres, la virgule, le signe moins et la barre de fraction / sont acceptés.';
+      const reason = 'Réponse non reconnue : seuls les chiffres, la virgule, le signe moins et la barre de fraction / sont acceptés.';
       await input(3).pressSequentially('abc', { delay: 30 });
       await expect(input(3)).toHaveValue('abc');
       await expect(input(3)).toHaveAttribute('aria-invalid', 'true');

@@ -23,7 +23,7 @@ test.describe('Épreuve en ligne sans réseau', () => {
         const created = await ok<{ _id: string }>(
           await request.post('/api/exos', {
             headers: admin,
-            data: { title: exTitle, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: `Combien font ${i} + ${i} ?`, answer: String(2 * i) }] },
+            data: { title: exTitle, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: `Combien font ${i} + ${i} ?`, answer: String(2 * i) }] },
           }),
         );
         exercises.push({ id: created._id, title: exTitle });
@@ -39,9 +39,9 @@ test.describe('Épreuve en ligne sans réseau', () => {
       const pageToken = await page.evaluate(() => localStorage.getItem('jwt'));
       expect(pageToken).toBeTruthy();
       await page.goto(`/chapter/${chapterId}`);
-      await page.getByRole('button', { name: "Commencer l'épreuve en temps limité" }).click();
+      await page.getByRole('button', { name: "Commencer l’épreuve en temps limité" }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Commencer maintenant' }).click();
-      await expect(page.getByRole('timer')).toContainText(/Temps restant : (29:[0-5]\d|30:00)/);
+      await expect(page.getByRole('timer')).toContainText(/Temps restant\s: (29:[0-5]\d|30:00)/);
       // The service worker has taken the page (and its assets) by now.
       const registered = await page.evaluate(async () => {
         const registration = await Promise.race([navigator.serviceWorker.ready, new Promise((r) => setTimeout(() => r(null), 20_000))]);
@@ -50,7 +50,7 @@ test.describe('Épreuve en ligne sans réseau', () => {
       expect(registered).toBe('ready');
       await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 15_000 }).toBe(true);
 
-      const input = (i: number) => page.getByRole('region', { name: exercises[i].title }).getByRole('textbox', { name: 'Votre réponse :' });
+      const input = (i: number) => page.getByRole('region', { name: exercises[i].title }).getByRole('textbox', { name: 'Votre réponse :' });
       const state = (i: number) => page.getByTestId(`save-state-${exercises[i].id}`);
       for (const i of [0, 1, 2]) {
         await input(i).fill(String(2 * (i + 1)));

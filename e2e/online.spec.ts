@@ -1,8 +1,8 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
 import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
 
-const START = "Commencer l'épreuve en temps limité";
-const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
+const START = "Commencer l’épreuve en temps limité";
+const ENDED = "L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
 const OFFLINE = 'Hors ligne — la réponse sera envoyée dès le retour du réseau';
 
 type Headers = Record<string, string>;
@@ -29,7 +29,7 @@ async function timedChapter(
     const created = await ok<{ _id: string }>(
       await request.post('/api/exos', {
         headers: admin,
-        data: { title, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: `Combien font $${i} + ${i}$ ?`, answer: String(2 * i) }] },
+        data: { title, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: `Combien font $${i} + ${i}$ ?`, answer: String(2 * i) }] },
       }),
     );
     exercises.push({ id: created._id, title });
@@ -51,7 +51,7 @@ async function timedChapter(
 /** Seconds shown by the countdown ("Temps restant : mm:ss"). */
 async function shownSeconds(page: Page): Promise<number> {
   const text = (await page.getByRole('timer').textContent()) ?? '';
-  const m = /Temps restant : (\d+):(\d\d)/.exec(text);
+  const m = /Temps restant\s: (\d+):(\d\d)/.exec(text);
   expect(m, text).not.toBeNull();
   return Number(m![1]) * 60 + Number(m![2]);
 }
@@ -81,26 +81,26 @@ test.describe('Épreuve en ligne', () => {
       // Pending: only the start button, no exercise yet.
       const start = page.getByRole('button', { name: START });
       await expect(start).toBeVisible();
-      await expect(page.getByRole('textbox', { name: 'Votre réponse :' })).toHaveCount(0);
+      await expect(page.getByRole('textbox', { name: 'Votre réponse :' })).toHaveCount(0);
       await expect(page.getByRole('timer')).toHaveCount(0);
       await expectAccessible(page, '/chapter/{id} (en attente)');
       await page.screenshot({ path: screenshot('chapter-pending.png'), fullPage: true });
 
       // Starting cannot be undone: the pupil confirms, having read how long, until when, and that there is no pause.
       await start.click();
-      const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
-      await expect(confirm).toContainText(/Vous aurez 30 minutes : l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à \d{1,2} h \d{2} \(heure de Paris\)\./);
+      const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
+      await expect(confirm).toContainText(/Vous aurez 30 minutes\s: l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à \d{1,2}\sh\s\d{2} \(heure de Paris\)\./);
       await expect(confirm).toContainText('Le chronomètre ne peut pas être mis en pause');
       await expectAccessible(page, '/chapter/{id} (confirmation du début)');
       await confirm.getByRole('button', { name: 'Commencer maintenant' }).click();
       const timer = page.getByRole('timer');
-      await expect(timer).toHaveText(/^Temps restant : (30:00|29:[0-5]\d)$/);
+      await expect(timer).toHaveText(/^Temps restant\s: (30:00|29:[0-5]\d)$/);
       await expect(start).toHaveCount(0);
       const first = await shownSeconds(page);
       await expect.poll(() => shownSeconds(page), { timeout: 5_000 }).toBeLessThan(first);
 
       const card = (i: number) => page.getByRole('region', { name: exercises[i].title });
-      const input = (i: number) => card(i).getByRole('textbox', { name: 'Votre réponse :' });
+      const input = (i: number) => card(i).getByRole('textbox', { name: 'Votre réponse :' });
       const state = (i: number) => page.getByTestId(`save-state-${exercises[i].id}`);
       // On a phone the remaining time stays on screen, under the header, down to the last exercise.
       await page.setViewportSize({ width: 375, height: 740 });
@@ -231,7 +231,7 @@ test.describe('Épreuve en ligne', () => {
     }
   });
 
-  test('[ÉLÈVE] voit le temps restant arriver à zéro, puis la fin de l’épreuve ; le serveur refuse une réponse tardive', async ({ page, request }) => {
+  test('[ÉLÈVE] voit le temps restant arriver à zéro, puis la fin de l’épreuve ; le serveur refuse une réponse tardive', async ({ page, request }) => {
     test.setTimeout(90_000);
     const admin = await adminHeaders(request);
     const me = await pupil(request);
@@ -256,10 +256,10 @@ test.describe('Épreuve en ligne', () => {
       );
       await start.click();
       await page.getByRole('dialog').getByRole('button', { name: 'Commencer maintenant' }).click();
-      await expect(page.getByText(/^Contenu disponible jusqu'au \d/)).toBeVisible();
+      await expect(page.getByText(/^Contenu disponible jusqu’au \d/)).toBeVisible();
       const timer = page.getByRole('timer');
-      await expect(timer).toHaveText(/^Temps restant : 00:(0\d|1[0-5])$/);
-      const input = page.getByRole('textbox', { name: 'Votre réponse :' });
+      await expect(timer).toHaveText(/^Temps restant\s: 00:(0\d|1[0-5])$/);
+      const input = page.getByRole('textbox', { name: 'Votre réponse :' });
       await input.fill('2');
       await expect(page.getByTestId(`save-state-${exercises[0].id}`)).toHaveText('Enregistré');
 
@@ -278,7 +278,7 @@ test.describe('Épreuve en ligne', () => {
       if (wait > 0) await page.waitForTimeout(wait);
       const late = await request.post('/api/answer', { headers: me.headers, data: { exerciseId: exercises[0].id, answer: '99', seq: Date.now() } });
       expect(late.status()).toBe(403);
-      expect(await late.json()).toEqual({ message: "L'épreuve est terminée.", code: 'test_finished' });
+      expect(await late.json()).toEqual({ message: "L’épreuve est terminée.", code: 'test_finished' });
       const history = await ok<{ answers: Array<{ answer: string }> }>(
         await request.get(`/api/answer/history/${me.id}/${exercises[0].id}`, { headers: admin }),
       );

@@ -77,13 +77,13 @@ test.describe('Épreuve papier', () => {
       // The teacher opens the centre of her school: 2 places for outside pupils, and instructions.
       await loginByApi(page, teacher.email);
       await page.goto(`/chapter/${chapterId}`);
-      const panel = page.getByRole('region', { name: `Centre d’examen : ${schoolA.name}` });
+      const panel = page.getByRole('region', { name: `Centre d’examen : ${schoolA.name}` });
       await expect(panel).toBeVisible();
-      await expect(panel.getByText("Aucun élève de votre établissement n'est inscrit pour l'instant.")).toBeVisible();
-      await expect(panel.getByText("Aucun élève extérieur n'est inscrit pour l'instant.")).toBeVisible();
+      await expect(panel.getByText("Aucun élève de votre établissement n’est inscrit pour l’instant.")).toBeVisible();
+      await expect(panel.getByText("Aucun élève extérieur n’est inscrit pour l’instant.")).toBeVisible();
       await expect(panel.getByRole('textbox', { name: 'Instructions pour les élèves' })).toHaveCount(0);
       await panel.getByRole('radio', { name: 'Oui' }).check();
-      const instructions = `Salle 12, ${t} : venir à 8 h 30 avec une pièce d’identité.`;
+      const instructions = `Salle 12, ${t} : venir à 8 h 30 avec une pièce d’identité.`;
       await panel.getByRole('textbox', { name: 'Instructions pour les élèves' }).fill(instructions);
       const places = panel.getByLabel('Nombre de places pour les élèves extérieurs');
       await expect(places).toHaveValue('0');
@@ -105,7 +105,7 @@ test.describe('Épreuve papier', () => {
         const field = page.getByLabel('Centre sélectionné', { exact: true }).first();
         await expect(field).toHaveValue('');
         if (i === 0) {
-          const marker = page.getByRole('button', { name: `${schoolA.name} : Centre ouvert` });
+          const marker = page.getByRole('button', { name: `${schoolA.name} : Centre ouvert` });
           await expect(marker).toBeVisible({ timeout: 15_000 });
           await marker.click();
           // The marker opens its popup with the centre's details; its button asks for confirmation.
@@ -131,7 +131,7 @@ test.describe('Épreuve papier', () => {
       // The third finds the centre full: the server refuses, nothing is registered.
       await loginByApi(page, pupils[2].email);
       await page.goto(`/chapter/${chapterId}`);
-      await expect(page.getByRole('img', { name: `${schoolA.name} : Centre complet` }).or(page.getByRole('button', { name: `${schoolA.name} : Centre complet` }))).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('img', { name: `${schoolA.name} : Centre complet` }).or(page.getByRole('button', { name: `${schoolA.name} : Centre complet` }))).toBeVisible({ timeout: 15_000 });
       const field = page.getByLabel('Centre sélectionné', { exact: true }).first();
       await field.click();
       await field.fill(schoolA.name);
@@ -140,7 +140,7 @@ test.describe('Épreuve papier', () => {
       await field.press('ArrowDown');
       await field.press('Enter');
       await confirmCentre(page);
-      await expect(page.getByText('Erreur : Ce centre est complet.').last()).toBeVisible();
+      await expect(page.getByText('Erreur : Ce centre est complet.').last()).toBeVisible();
       await expect(field).toHaveValue('');
       await expect(page.getByRole('heading', { name: /^Instructions du centre/ })).toHaveCount(0);
       const third = await ok<{ registration: unknown }>(await request.get(`/api/center/user/${chapterId}`, { headers: pupils[2].headers }));
@@ -157,7 +157,7 @@ test.describe('Épreuve papier', () => {
         await expect(row).toContainText('2nde');
       }
       await expect(outside.getByText(`Somerville ${t}`)).toHaveCount(0);
-      await expect(panel.getByText("Aucun élève de votre établissement n'est inscrit pour l'instant.")).toBeVisible();
+      await expect(panel.getByText("Aucun élève de votre établissement n’est inscrit pour l’instant.")).toBeVisible();
 
       const chooser = page.waitForEvent('filechooser');
       await panel.getByRole('button', { name: 'Choisir des fichiers PDF' }).click();
@@ -166,7 +166,7 @@ test.describe('Épreuve papier', () => {
         { name: 'salle-12-b.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copies salle 12 (2)') },
         { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a', 'hex') },
       ]);
-      await expect(page.getByText('Fichier ignoré (PDF uniquement) : photo.png')).toBeVisible();
+      await expect(page.getByText('Fichier ignoré (PDF uniquement) : photo.png')).toBeVisible();
       const chosen = panel.getByRole('list', { name: 'Fichiers choisis' });
       await expect(chosen.getByRole('listitem')).toHaveText(['salle-12-a.pdf', 'salle-12-b.pdf']);
       await panel.getByRole('button', { name: 'Téléverser' }).click();
@@ -234,7 +234,7 @@ test.describe('Épreuve papier', () => {
     }
   });
 
-  test('[ÉLÈVE] choisit son centre à la souris dans une fenêtre de 720 px : la liste reste ouverte et la page ne remonte pas', async ({ page, request }) => {
+  test('[ÉLÈVE] choisit son centre à la souris dans une fenêtre de 720 px : la liste reste ouverte et la page ne remonte pas', async ({ page, request }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     const admin = await adminHeaders(request);
     const t = tag();

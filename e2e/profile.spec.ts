@@ -51,9 +51,9 @@ test.describe('Profil et établissements', () => {
       await page.getByRole('combobox', { name: 'Genre' }).selectOption({ label: 'Féminin' });
       await page.getByLabel('Date de naissance').fill('14/03/2012');
       await page.getByRole('combobox', { name: 'Classe' }).selectOption({ label: '4ème' });
-      await page.getByRole('textbox', { name: "E-mail d'un parent" }).fill('parent.lefevre@e2e.test');
+      await page.getByRole('textbox', { name: "E-mail d’un parent" }).fill('parent.lefevre@e2e.test');
       await page
-        .getByRole('combobox', { name: "Choix par défaut du centre d'examen" })
+        .getByRole('combobox', { name: "Choix par défaut du centre d’examen" })
         .selectOption({ label: 'Passer l’épreuve dans mon établissement' });
       await expectAccessible(page, '/profile');
       await page.getByRole('button', { name: 'Enregistrer' }).click();
@@ -112,10 +112,10 @@ test.describe('Profil et établissements', () => {
       await page.goto('/profile');
 
       // France: the count of the view, and groups with their number instead of nothing.
-      await expect(page.getByText(/établissements dans la zone affichée : zoomez ou précisez la recherche/)).toBeVisible();
-      const group = page.getByRole('button', { name: /^1[\u202f ]?1\d établissements ici : zoomer$/ });
+      await expect(page.getByText(/établissements dans la zone affichée\s: zoomez ou précisez la recherche/)).toBeVisible();
+      const group = page.getByRole('button', { name: /^1[\u202f ]?1\d établissements ici\s: zoomer$/ });
       await expect(group).toBeVisible();
-      await expect(page.getByText('Groupe d’établissements : cliquez sur son nombre pour zoomer')).toBeVisible();
+      await expect(page.getByText('Groupe d’établissements : cliquez sur son nombre pour zoomer')).toBeVisible();
       await expectAccessible(page, '/profile (groupes à l’échelle de la France)');
       await page.screenshot({ path: screenshot('profile-clusters-france.png'), fullPage: true });
 
@@ -123,7 +123,7 @@ test.describe('Profil et établissements', () => {
       await group.focus();
       await page.keyboard.press('Enter');
       await expect(page.getByText(/^110 établissements dans la zone affichée/)).toBeVisible();
-      const smaller = page.getByRole('button', { name: /^\d établissements? ici : zoomer$/ });
+      const smaller = page.getByRole('button', { name: /^\d établissements? ici\s: zoomer$/ });
       await expect(smaller.first()).toBeVisible();
       await expectAccessible(page, '/profile (groupes plus petits)');
 

@@ -61,7 +61,7 @@ async function school(request: APIRequestContext, admin: Headers, name: string) 
 
 /** Issue 22: on the day, staff check pupils in by holding their convocation up to the device's camera. */
 test.describe('Émargement par QR code', () => {
-  test('[ENSEIGNANT] scanne la convocation d’un élève avec la caméra : il est coché présent, l’autre reste absent', async ({ page, request }) => {
+  test('[ENSEIGNANT] scanne la convocation d’un élève avec la caméra : il est coché présent, l’autre reste absent', async ({ page, request }) => {
     test.setTimeout(180_000);
     const admin = await adminHeaders(request);
     const t = tag();
@@ -85,11 +85,11 @@ test.describe('Émargement par QR code', () => {
       await page.route((url) => url.hostname !== 'localhost', (route) => route.abort());
       await loginByApi(page, teacher.email);
       await page.goto(`/centre/${chapterId}`);
-      const first = page.getByRole('checkbox', { name: `Présent : Léa Germain ${t}` });
-      const second = page.getByRole('checkbox', { name: `Présent : Léa Noether ${t}` });
+      const first = page.getByRole('checkbox', { name: `Présent : Léa Germain ${t}` });
+      const second = page.getByRole('checkbox', { name: `Présent : Léa Noether ${t}` });
       await expect(first).not.toBeChecked();
       await page.getByRole('button', { name: 'Scanner les convocations' }).click();
-      await expect(page.getByRole('status').filter({ hasText: `Léa Germain ${t} : présent(e).` })).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByRole('status').filter({ hasText: `Léa Germain ${t} : présent(e).` })).toBeVisible({ timeout: 60_000 });
       await expect(first).toBeChecked();
       await expect(second).not.toBeChecked();
       await expectAccessible(page, '/centre/{id} (caméra)');

@@ -22,7 +22,7 @@ test.describe('Réexamen', () => {
     const exercise = await ok<{ _id: string }>(
       await request.post('/api/exos', {
         headers: admin,
-        data: { title: 'Diagonales de l’hexagone', answerFormat: 'numeric', chapter: chapter._id, maxPoints: 5, statementVersions: [{ content: 'Combien ?', answer: '10' }] },
+        data: { title: 'Diagonales de l’hexagone', answerFormat: 'numeric', chapter: chapter._id, maxPoints: 5, statementVersions: [{ content: 'Combien ?', answer: '10' }] },
       }),
     );
     const pupil = await apiAccount(request, 'eleve-reexamen', pupilProfile({ firstName: 'Ada', lastName: 'Lovelace' }));
@@ -41,9 +41,9 @@ test.describe('Réexamen', () => {
     await expect(panel).toBeVisible();
     await panel.getByPlaceholder('Choisissez l’exercice').click();
     await pupilPage.getByRole('option', { name: 'Diagonales de l’hexagone (0 sur 5)' }).click();
-    await panel.getByLabel('Votre message').fill('Un hexagone a 9 diagonales : le corrigé dit 10.');
+    await panel.getByLabel('Votre message').fill('Un hexagone a 9 diagonales : le corrigé dit 10.');
     await panel.getByRole('button', { name: 'Demander un réexamen' }).click();
-    const request1 = panel.getByRole('article', { name: 'Réexamen : Diagonales de l’hexagone' });
+    const request1 = panel.getByRole('article', { name: 'Réexamen : Diagonales de l’hexagone' });
     await expect(request1.getByText('En attente')).toBeVisible();
     await expectAccessible(pupilPage, 'demande de réexamen envoyée');
 
@@ -51,21 +51,21 @@ test.describe('Réexamen', () => {
     const correctorPage = await pageAs(browser, corrector.email);
     await correctorPage.goto(`/regrade/${chapter._id}`);
     const item = correctorPage.getByRole('article', { name: 'Demande de Ada Lovelace, Diagonales de l’hexagone' });
-    await expect(item.getByText('Un hexagone a 9 diagonales : le corrigé dit 10.')).toBeVisible();
+    await expect(item.getByText('Un hexagone a 9 diagonales : le corrigé dit 10.')).toBeVisible();
     await expect(item.getByRole('link', { name: 'Voir la copie de Ada Lovelace' })).toHaveAttribute('href', `/history/${pupil.id}/${exercise._id}`);
     await expectAccessible(correctorPage, 'file des réexamens');
     await item.getByLabel('Nouvelle note (sur 5)').fill('5');
-    await item.getByLabel('Réponse à l’élève').fill('Vous avez raison : le corrigé était faux.');
+    await item.getByLabel('Réponse à l’élève').fill('Vous avez raison : le corrigé était faux.');
     await item.getByRole('button', { name: 'Accepter avec cette note' }).click();
     await expect(item.getByText('Acceptée')).toBeVisible();
     await expect(item.getByText('Note passée de 0 à 5')).toBeVisible();
 
     // The pupil reads the reply and her new grade.
     await pupilPage.reload();
-    const answered = pupilPage.getByRole('article', { name: 'Réexamen : Diagonales de l’hexagone' });
+    const answered = pupilPage.getByRole('article', { name: 'Réexamen : Diagonales de l’hexagone' });
     await expect(answered.getByText('Acceptée')).toBeVisible();
-    await expect(answered.getByText('Nouvelle note : 5 (avant : 0)')).toBeVisible();
-    await expect(answered.getByText('Vous avez raison : le corrigé était faux.')).toBeVisible();
+    await expect(answered.getByText('Nouvelle note : 5 (avant : 0)')).toBeVisible();
+    await expect(answered.getByText('Vous avez raison : le corrigé était faux.')).toBeVisible();
     await expectAccessible(pupilPage, 'réponse au réexamen');
     for (const width of [1280, 375]) {
       await pupilPage.setViewportSize({ width, height: 900 });

@@ -43,13 +43,13 @@ test.describe('Résultats', () => {
     await adminPage(page);
     await page.goto('/chapters');
     await page.getByRole('button', { name: `Publication des résultats du chapitre ${title}` }).click();
-    const dialog = page.getByRole('dialog', { name: `Publication des résultats : ${title}` });
+    const dialog = page.getByRole('dialog', { name: `Publication des résultats : ${title}` });
     await expect(dialog.getByText('Résultats non publiés.')).toBeVisible();
     await dialog.getByLabel('Publier maintenant').check();
     await dialog.getByLabel('Montrer aux élèves leur rang et leur centile').check();
     await dialog.getByLabel('Seuil de qualification (points)').fill('8');
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Publier les résultats ?' });
+    const confirm = page.getByRole('dialog', { name: 'Publier les résultats ?' });
     await expect(confirm.getByText(/^2\u00a0élèves verront leurs notes/)).toBeVisible();
     await expectAccessible(page, '/chapters (confirmation de publication)');
     await confirm.getByRole('button', { name: 'Publier' }).click();
@@ -61,8 +61,8 @@ test.describe('Résultats', () => {
     await dialog.getByRole('combobox', { name: 'Aperçu pour un élève' }).fill('Abel');
     await page.getByRole('option', { name: 'Abel Alice' }).click();
     const preview = dialog.getByRole('region', { name: 'Aperçu de la carte de résultats' });
-    await expect(preview.getByText('Total : 10\u00a0/\u00a010')).toBeVisible();
-    await expect(preview.getByText('Rang : 1er sur 2')).toBeVisible();
+    await expect(preview.getByText('Total : 10\u00a0/\u00a010')).toBeVisible();
+    await expect(preview.getByText('Rang : 1er sur 2')).toBeVisible();
     await expect(preview.getByText('Qualifié(e) pour le tour suivant')).toBeVisible();
     await expectAccessible(page, '/chapters (publication et aperçu)');
     await page.screenshot({ path: screenshot('results-publication-preview.png'), fullPage: true });
@@ -87,8 +87,8 @@ test.describe('Résultats', () => {
       const card = pupilTab.getByRole('region', { name: 'Vos résultats' });
       // A loaded shared machine: the first page load may take a while.
       await expect(card).toBeVisible({ timeout: 30_000 });
-      await expect(card.getByText('Total : 4\u00a0/\u00a010')).toBeVisible();
-      await expect(card.getByText('Rang : 2e sur 2')).toBeVisible();
+      await expect(card.getByText('Total : 4\u00a0/\u00a010')).toBeVisible();
+      await expect(card.getByText('Rang : 2e sur 2')).toBeVisible();
       await expect(card.getByText('Pas de qualification pour le tour suivant.')).toBeVisible();
       await expect(card.getByRole('row', { name: /Triangle et cercle/ })).toContainText('0\u00a0/\u00a06');
       await expectAccessible(pupilTab, '/chapter/{id} (carte de résultats)');

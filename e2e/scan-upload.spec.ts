@@ -76,8 +76,8 @@ async function throttleUploads(page: Page, bytesPerSecond: number) {
 const progressOf = async (page: Page, name: string) =>
   Number((await page.getByRole('progressbar', { name: `Envoi de ${name}` }).getAttribute('aria-valuenow').catch(() => null)) ?? -1);
 
-test.describe('Copies scannées : envoi reprenable', () => {
-  test('[ENSEIGNANT] envoie un scan de 30 pages : après un rechargement puis une coupure réseau, l’envoi reprend là où il s’était arrêté', async ({
+test.describe('Copies scannées : envoi reprenable', () => {
+  test('[ENSEIGNANT] envoie un scan de 30 pages : après un rechargement puis une coupure réseau, l’envoi reprend là où il s’était arrêté', async ({
     page,
     request,
   }) => {
@@ -125,7 +125,7 @@ test.describe('Copies scannées : envoi reprenable', () => {
       await expect.poll(() => progressOf(page, name), { timeout: 30_000 }).toBeGreaterThanOrEqual(40);
       await throttle.offline();
       const waiting = section.getByRole('alert');
-      await expect(waiting).toHaveText('Connexion interrompue : l’envoi reprendra tout seul là où il s’est arrêté dès son retour.');
+      await expect(waiting).toHaveText('Connexion interrompue : l’envoi reprendra tout seul là où il s’est arrêté dès son retour.');
       await expect(bar).toBeVisible();
       await expectAccessible(page, '/chapter/{id} (envoi d’un scan interrompu par une coupure réseau)');
       for (const width of [375, 1280]) {
@@ -177,7 +177,7 @@ test.describe('Copies scannées : envoi reprenable', () => {
       await section.getByRole('button', { name: 'Choisir des fichiers PDF' }).click();
       await (await chooser).setFiles({ name: 'photo-du-tableau.pdf', mimeType: 'application/pdf', buffer: Buffer.from('GIF89a'.padEnd(4096, '.')) });
       await section.getByRole('button', { name: 'Téléverser' }).click();
-      await expect(page.getByText('Erreur : Ce fichier n’est pas un PDF.')).toBeVisible();
+      await expect(page.getByText('Erreur : Ce fichier n’est pas un PDF.')).toBeVisible();
       const chosen = section.getByRole('list', { name: 'Fichiers choisis' });
       await expect(chosen).toContainText('photo-du-tableau.pdf');
       await expect(chosen).toContainText('Ce fichier n’est pas un PDF.');

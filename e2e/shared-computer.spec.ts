@@ -10,7 +10,7 @@ const UNSENT = /^Des réponses n’ont pas encore été envoyées/;
 const storageOf = (page: Page) => page.evaluate(() => ({ ...localStorage }) as Record<string, string>);
 
 test.describe('Ordinateur partagé', () => {
-  test('[ÉLÈVE] se déconnecte sur un ordinateur partagé : le suivant ne voit rien', async ({ page, context, request }) => {
+  test('[ÉLÈVE] se déconnecte sur un ordinateur partagé : le suivant ne voit rien', async ({ page, context, request }) => {
     test.setTimeout(120_000);
     const admin = await adminHeaders(request);
     const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Entraînement partagé ${tag()}` } })))._id;
@@ -20,13 +20,13 @@ test.describe('Ordinateur partagé', () => {
       await ok(
         await request.post('/api/exos', {
           headers: admin,
-          data: { title, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: `Combien font $${i + 2} + ${i + 2}$ ?`, answer: String(2 * (i + 2)) }] },
+          data: { title, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: `Combien font $${i + 2} + ${i + 2}$ ?`, answer: String(2 * (i + 2)) }] },
         }),
       );
     }
     const pupilA = await apiAccount(request, 'partage-a', pupilProfile({ firstName: 'Alice', lastName: 'Premier' }));
     const pupilB = await apiAccount(request, 'partage-b', pupilProfile({ firstName: 'Bruno', lastName: 'Second' }));
-    const input = (title: string) => page.getByRole('region', { name: title }).getByRole('textbox', { name: 'Votre réponse :' });
+    const input = (title: string) => page.getByRole('region', { name: title }).getByRole('textbox', { name: 'Votre réponse :' });
 
     try {
       // Pupil A answers the first exercise online, the second while the network is gone.
@@ -81,7 +81,7 @@ test.describe('Ordinateur partagé', () => {
     }
   });
 
-  test('[ÉLÈVE] propose son collège sur la carte : lui seul le voit avant vérification, pas l’élève suivant', async ({ page, request }) => {
+  test('[ÉLÈVE] propose son collège sur la carte : lui seul le voit avant vérification, pas l’élève suivant', async ({ page, request }) => {
     test.setTimeout(120_000);
     const name = `Collège Proposé ${tag()}`;
     const pupilA = await apiAccount(request, 'propose-a', pupilProfile({ firstName: 'Alice', lastName: 'Proposante' }));
@@ -140,7 +140,7 @@ test.describe('Ordinateur partagé', () => {
     }
   });
 
-  test('[ÉLÈVE] ouvre un lien /viewer/ forgé : la page ne lit ni ne réserve rien', async ({ page, request }) => {
+  test('[ÉLÈVE] ouvre un lien /viewer/ forgé : la page ne lit ni ne réserve rien', async ({ page, request }) => {
     const admin = await adminHeaders(request);
     const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Papier forgé ${tag()}`, offline: true } })))._id;
     const pupil = await apiAccount(request, 'lien-force', pupilProfile());
@@ -152,7 +152,7 @@ test.describe('Ordinateur partagé', () => {
         if (url.pathname.startsWith('/api/') && !['/api/auth/me', '/api/group', '/api/chapter', '/api/config'].includes(url.pathname)) calls.push(`${r.method()} ${url.pathname}`);
       });
       await page.goto(`/viewer/answer/unlabeled/select/${chapterId}`);
-      await expect(page.getByText('Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.')).toBeVisible();
+      await expect(page.getByText('Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.')).toBeVisible();
       await expectAccessible(page, '/viewer (lien invalide)');
       await page.waitForLoadState('networkidle');
       expect(calls).toEqual([]);

@@ -28,7 +28,7 @@ async function pagesOf(request: APIRequestContext, headers: Headers, path: strin
 }
 
 test.describe('Triage', () => {
-  test('[CORRECTEUR] trie une copie scannée au clavier : deux élèves, une page tournée, une page blanche', async ({ page, request }) => {
+  test('[CORRECTEUR] trie une copie scannée au clavier : deux élèves, une page tournée, une page blanche', async ({ page, request }) => {
     test.setTimeout(180_000);
     const admin = await adminHeaders(request);
     const t = tag();
@@ -42,7 +42,7 @@ test.describe('Triage', () => {
         await ok<{ _id: string }>(
           await request.post('/api/exos', {
             headers: admin,
-            data: { title: name, answerFormat: 'pdf', chapter: chapterId, statementVersions: [{ content: `Énoncé : ${name}` }] },
+            data: { title: name, answerFormat: 'pdf', chapter: chapterId, statementVersions: [{ content: `Énoncé : ${name}` }] },
           }),
         )
       )._id;
@@ -85,7 +85,7 @@ test.describe('Triage', () => {
     // The corrector sees "Triage : 1 fichiers" on the grading page and sorts with the keyboard only.
     await loginByApi(page, member.email);
     await page.goto(`/grader/${chapterId}`);
-    await page.getByRole('link', { name: 'Triage : 1 fichiers' }).click();
+    await page.getByRole('link', { name: 'Triage : 1 fichiers' }).click();
     await expect(page).toHaveURL(new RegExp(`/sorting/${chapterId}$`));
     await expect(page.getByRole('heading', { name: 'Triage', exact: true })).toBeVisible();
     // Opening the page reserves nothing: the corrector starts (Enter on the button, still keyboard only).
@@ -154,7 +154,7 @@ test.describe('Triage', () => {
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 800 });
       await expectNotCut(`/sorting à ${width} px`, [
-        ['« Sauvegarder et passer au fichier suivant »', saveLabel],
+        ['« Sauvegarder et passer au fichier suivant »', saveLabel],
         ...(width === 1280 ? ([['l’élève choisi', search]] as Array<[string, typeof search]>) : []),
       ]);
       await page.screenshot({ path: screenshot(`sorting-last-page-${width}.png`), fullPage: true });
@@ -168,21 +168,21 @@ test.describe('Triage', () => {
     await expect(page.getByRole('checkbox', { name: 'Géométrie' })).toBeChecked();
     await page.keyboard.press('Enter');
 
-    await expect(page.getByText('Copie triée : 2 copies enregistrées, 1 page blanche écartée.')).toBeVisible();
+    await expect(page.getByText('Copie triée : 2 copies enregistrées, 1 page blanche écartée.')).toBeVisible();
     await expect(page.getByText('Aucune copie à trier pour le moment.')).toBeVisible();
     await expectAccessible(page, '/sorting/{id} (vide)');
 
     // The grading table shows the two new copies to grade; the history shows the right pages.
     await page.goto(`/grader/${chapterId}`);
-    await expect(page.getByRole('link', { name: 'Triage : 0 fichiers' })).toBeVisible();
-    await page.getByRole('link', { name: `Émile Abélard${t}, Arithmétique : à corriger` }).click();
+    await expect(page.getByRole('link', { name: 'Triage : 0 fichiers' })).toBeVisible();
+    await page.getByRole('link', { name: `Émile Abélard${t}, Arithmétique : à corriger` }).click();
     await expect(page).toHaveURL(new RegExp(`/history/${emile.id}/${ex1}$`));
     await expect(page.getByRole('img', { name: 'Copie, page 1 sur 2' })).toBeVisible();
     await expect(page.getByRole('img', { name: 'Copie, page 2 sur 2' })).toBeVisible();
     await page.goto(`/grader/${chapterId}`);
-    await page.getByRole('link', { name: `Zoé Bernoulli${t}, Géométrie : à corriger` }).click();
+    await page.getByRole('link', { name: `Zoé Bernoulli${t}, Géométrie : à corriger` }).click();
     await expect(page.getByRole('img', { name: 'Copie, page 1 sur 1' })).toBeVisible();
-    await expect(page.getByRole('link', { name: `Émile Abélard${t}, Géométrie : à corriger` })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: `Émile Abélard${t}, Géométrie : à corriger` })).toHaveCount(0);
 
     // The stored PDFs: pages in order, the turned page rotated.
     const emileCopy = (await ok<{ answers: Array<{ answer: string }> }>(await request.get(`/api/answer/history/${emile.id}/${ex1}`, { headers: member.headers }))).answers;

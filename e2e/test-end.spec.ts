@@ -20,7 +20,7 @@ async function timedChapter(request: APIRequestContext, admin: Record<string, st
         answerFormat: 'numeric',
         chapter: chapterId,
         // Markdown and LaTeX: the page must never show them raw while KaTeX loads.
-        statementVersions: [{ content: 'Vous avez **60 minutes**. Combien vaut $\\frac{1}{2}$ ?', answer: '0,5' }],
+        statementVersions: [{ content: 'Vous avez **60 minutes**. Combien vaut $\\frac{1}{2}$ ?', answer: '0,5' }],
       },
     }),
   );
@@ -43,7 +43,7 @@ async function setWindow(request: APIRequestContext, admin: Record<string, strin
 }
 
 test.describe('Fin d’une épreuve chronométrée', () => {
-  test('[ADMIN][ÉLÈVE] un tiers-temps de 33 % allonge l’épreuve annoncée ; une prolongation rouvre une épreuve finie', async ({ page, browser, request }) => {
+  test('[ADMIN][ÉLÈVE] un tiers-temps de 33 % allonge l’épreuve annoncée ; une prolongation rouvre une épreuve finie', async ({ page, browser, request }) => {
     test.setTimeout(150_000);
     const admin = await adminHeaders(request);
     const title = `Tour tiers-temps ${tag()}`;
@@ -58,33 +58,33 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       const adminTab = await adminContext.newPage();
       await adminPage(adminTab);
       await adminTab.goto(`/users/${groupId}`);
-      await adminTab.getByRole('button', { name: 'Temps supplémentaire de Ada Byron : —' }).click();
+      await adminTab.getByRole('button', { name: 'Temps supplémentaire de Ada Byron : —' }).click();
       const dialog = adminTab.getByRole('dialog', { name: 'Temps supplémentaire de Ada Byron' });
       await dialog.getByRole('textbox', { name: 'Temps supplémentaire (%)' }).fill('33');
       await dialog.getByRole('button', { name: 'Enregistrer' }).click();
-      await expect(adminTab.getByRole('button', { name: 'Temps supplémentaire de Ada Byron : 33\u00a0%' })).toBeVisible();
+      await expect(adminTab.getByRole('button', { name: 'Temps supplémentaire de Ada Byron : 33\u00a0%' })).toBeVisible();
 
       // The pupil's page says it, and the start confirmation gives 60 min × 1,33 = 1 h 20.
       await loginByApi(page, pupil.email);
       await page.goto(`/chapter/${chapterId}`);
-      const extraLine = 'Temps supplémentaire : 33\u00a0% (inclus dans la durée affichée)';
+      const extraLine = 'Temps supplémentaire : 33\u00a0% (inclus dans la durée affichée)';
       await expect(page.getByText(extraLine)).toBeVisible();
-      await page.getByRole('button', { name: "Commencer l'épreuve en temps limité" }).click();
-      const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
-      await expect(confirm).toContainText(/Vous aurez 1 h 20 : l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à/);
+      await page.getByRole('button', { name: "Commencer l’épreuve en temps limité" }).click();
+      const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
+      await expect(confirm).toContainText(/Vous aurez 1 h 20\s: l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à/);
       await expect(confirm.getByText(extraLine)).toBeVisible();
       await expectAccessible(page, 'confirmation du départ avec tiers-temps');
       await page.screenshot({ path: screenshot('extra-time-confirm.png') });
       await confirm.getByRole('button', { name: 'Commencer maintenant' }).click();
-      await expect(page.getByRole('timer')).toHaveText(/Temps restant : (79:\d{2}|80:00)/);
+      await expect(page.getByRole('timer')).toHaveText(/Temps restant\s: (79:\d{2}|80:00)/);
       await expect(page.getByText(extraLine)).toBeVisible();
-      await page.getByRole('textbox', { name: 'Votre réponse :' }).fill('0,5');
+      await page.getByRole('textbox', { name: 'Votre réponse :' }).fill('0,5');
       await expect(page.getByTestId(`save-state-${numericId}`)).toHaveText('Enregistré');
 
       // Time is up for her: the window closed 25 minutes ago (her 20 minutes more are past too).
       await setWindow(request, admin, chapterId, 60, new Date(Date.now() - 25 * 60_000));
       await page.reload();
-      await expect(page.getByText("L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeVisible();
+      await expect(page.getByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Reçu de vos réponses' })).toBeVisible();
       const late = await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: numericId, answer: '1', seq: Date.now() } });
       expect(late.status()).toBe(403);
@@ -101,8 +101,8 @@ test.describe('Fin d’une épreuve chronométrée', () => {
 
       // She can answer again, for the minutes left (about 5: her window end + 20 + 10 minutes).
       await page.reload();
-      await expect(page.getByRole('timer')).toHaveText(/Temps restant : 0[45]:\d{2}/);
-      await page.getByRole('textbox', { name: 'Votre réponse :' }).fill('1/2');
+      await expect(page.getByRole('timer')).toHaveText(/Temps restant\s: 0[45]:\d{2}/);
+      await page.getByRole('textbox', { name: 'Votre réponse :' }).fill('1/2');
       await expect(page.getByTestId(`save-state-${numericId}`)).toHaveText('Enregistré');
       const answers = await ok<Array<{ exercise: string; answer: string }>>(await request.get(`/api/answer/chapter/${chapterId}`, { headers: pupil.headers }));
       expect(answers.find((a) => a.exercise === numericId)?.answer).toBe('1/2');
@@ -113,7 +113,7 @@ test.describe('Fin d’une épreuve chronométrée', () => {
     }
   });
 
-  test('[ÉLÈVE] termine l’épreuve en avance, voit le reçu de ses réponses et l’imprime ; l’admin retrouve le même code', async ({ page, request }) => {
+  test('[ÉLÈVE] termine l’épreuve en avance, voit le reçu de ses réponses et l’imprime ; l’admin retrouve le même code', async ({ page, request }) => {
     test.setTimeout(120_000);
     const admin = await adminHeaders(request);
     const { chapterId, numericId, pdfId } = await timedChapter(request, admin, `Tour à terminer ${tag()}`);
@@ -135,15 +135,15 @@ test.describe('Fin d’une épreuve chronométrée', () => {
         await route.continue();
       });
       await page.goto(`/chapter/${chapterId}`);
-      await page.getByRole('button', { name: "Commencer l'épreuve en temps limité" }).click();
-      await page.getByRole('dialog', { name: 'Commencer l’épreuve ?' }).getByRole('button', { name: 'Commencer maintenant' }).click();
+      await page.getByRole('button', { name: "Commencer l’épreuve en temps limité" }).click();
+      await page.getByRole('dialog', { name: 'Commencer l’épreuve ?' }).getByRole('button', { name: 'Commencer maintenant' }).click();
       await expect(page.getByRole('status', { name: 'Chargement de l’énoncé' }).first()).toBeVisible();
       await expectAccessible(page, 'énoncé en cours de chargement');
       await expect(page.locator('.katex').first()).toBeVisible();
       await expect(page.getByText('60 minutes', { exact: true })).toBeVisible();
       expect(rawSeen).toEqual([]);
 
-      await page.getByRole('textbox', { name: 'Votre réponse :' }).fill('0,5');
+      await page.getByRole('textbox', { name: 'Votre réponse :' }).fill('0,5');
       await expect(page.getByTestId(`save-state-${numericId}`)).toHaveText('Enregistré');
       // A copy, then « Voir la copie » keeps her in the test: the way back and the time left.
       await page.locator('input[type="file"]').setInputFiles({ name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Ma preuve') });
@@ -152,25 +152,25 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       await expect(page).toHaveURL(new RegExp(`/history/.+/${pdfId}\\?epreuve=${chapterId}$`));
       const back = page.getByRole('link', { name: 'Retour à l’épreuve' });
       await expect(back).toBeVisible();
-      await expect(page.getByTestId('return-countdown')).toHaveText(/Temps restant : (59|60):\d{2}/);
+      await expect(page.getByTestId('return-countdown')).toHaveText(/Temps restant\s: (59|60):\d{2}/);
       await expectAccessible(page, '/history pendant l’épreuve');
       await page.getByRole('link', { name: /Visualiser/ }).first().click();
       await expect(page).toHaveURL(new RegExp(`/viewer/pdfs/.+\\.pdf\\?epreuve=${chapterId}$`));
-      await expect(page.getByTestId('return-countdown')).toHaveText(/Temps restant : (59|60):\d{2}/);
+      await expect(page.getByTestId('return-countdown')).toHaveText(/Temps restant\s: (59|60):\d{2}/);
       await expectAccessible(page, '/viewer pendant l’épreuve');
       await page.getByRole('link', { name: 'Retour à l’épreuve' }).click();
       await expect(page).toHaveURL(new RegExp(`/chapter/${chapterId}$`));
 
       // « Terminer l'épreuve »: a confirmation first.
       await page.getByRole('button', { name: 'Terminer l’épreuve' }).click();
-      const finish = page.getByRole('dialog', { name: 'Terminer l’épreuve ?' });
-      await expect(finish).toContainText('lecture seule : vous ne pourrez plus les modifier ensuite');
+      const finish = page.getByRole('dialog', { name: 'Terminer l’épreuve ?' });
+      await expect(finish).toContainText('lecture seule : vous ne pourrez plus les modifier ensuite');
       await expectAccessible(page, 'confirmation de fin');
       await finish.getByRole('button', { name: 'Terminer maintenant' }).click();
 
       const receipt = page.getByTestId('receipt');
       await expect(receipt.getByRole('heading', { name: 'Reçu de vos réponses' })).toBeVisible();
-      await expect(page.getByRole('textbox', { name: 'Votre réponse :' })).toHaveCount(0);
+      await expect(page.getByRole('textbox', { name: 'Votre réponse :' })).toHaveCount(0);
       const table = receipt.getByRole('table', { name: 'Reçu de vos réponses' });
       await expect(table.getByRole('row').nth(1)).toContainText('1. Moitié0,5');
       await expect(table.getByRole('row').nth(2)).toContainText('2. Démonstrationcopie PDF');
@@ -179,7 +179,7 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       await expectAccessible(page, 'reçu après la fin');
       const refused = await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: numericId, answer: '2', seq: Date.now() } });
       expect(refused.status()).toBe(403);
-      expect((await refused.json()).message).toBe("L'épreuve est terminée.");
+      expect((await refused.json()).message).toBe("L’épreuve est terminée.");
 
       // Staff recompute the same code from the database.
       const checked = await ok<{ code: string }>(await request.get(`/api/chapter/receipt/${chapterId}?user=${pupil.id}`, { headers: admin }));

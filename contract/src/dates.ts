@@ -3,6 +3,8 @@
  * time whatever the browser's zone (docs/product.md#spec-5). Intl only, no dependency.
  */
 
+import { frenchTime } from './typography.js';
+
 export const PARIS_TIME_ZONE = 'Europe/Paris';
 
 /** 'YYYY-MM-DDTHH:mm', the value of an <input type="datetime-local">. */
@@ -106,11 +108,11 @@ const MONTHS = [
   'décembre',
 ];
 
-/** 'le 29 mars 2026 à 03:00' without the article: '29 mars 2026 à 03:00', Paris time. */
+/** 'le 29 mars 2026 à 3 h 00' without the article: '29 mars 2026 à 3 h 00', Paris time (frenchTime's no-break spaces). */
 export function formatParisDateTime(instant: string | Date): string {
   const wall = isoToParisWallClock(instant);
   const [date, time] = wall.split('T');
-  return `${formatFrenchDate(date)} à ${time}`;
+  return `${formatFrenchDate(date)} à ${frenchTime(time)}`;
 }
 
 /** A date-only 'YYYY-MM-DD' (e.g. a birth date) as '5 mars 2010'; '1er' for the first of the month. */

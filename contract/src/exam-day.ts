@@ -36,7 +36,7 @@ export const centerDetailsPatchSchema = z.object({
     .optional(),
   address: z.string({ error: 'L’adresse doit être un texte.' }).max(CENTER_ADDRESS_MAX, { error: 'L’adresse est trop longue.' }).nullable().optional(),
   room: z.string({ error: 'La salle doit être un texte.' }).max(CENTER_ROOM_MAX, { error: 'Le nom de la salle est trop long.' }).optional(),
-  bring: z.string({ error: 'La liste « À apporter » doit être un texte.' }).max(CENTER_BRING_MAX, { error: 'La liste « À apporter » est trop longue.' }).optional(),
+  bring: z.string({ error: 'La liste « À apporter » doit être un texte.' }).max(CENTER_BRING_MAX, { error: 'La liste « À apporter » est trop longue.' }).optional(),
 });
 
 /** PUT /center/attendance/{chapterId}: presence of registered pupils. */

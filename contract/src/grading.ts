@@ -21,7 +21,7 @@ export type CellKind = 'none' | 'ungraded' | 'excused' | 'graded';
 
 /** A stored grade: digits with an optional decimal part (docs/product.md#spec-5: the grade field takes digits and the dot), or X. */
 export const GRADE_NUMBER_PATTERN = /^\d{1,6}(\.\d{1,4})?$/;
-export const GRADE_MESSAGE = 'Note invalide : un nombre (chiffres et point) ou X est attendu.';
+export const GRADE_MESSAGE = 'Note invalide : un nombre (chiffres et point) ou X est attendu.';
 
 /** The kind of a table cell value. */
 export function cellKind(value: string): CellKind {
@@ -80,9 +80,9 @@ const person = personSchema;
 
 /** Issue 20, paged grading table: at most this many pupils per page (`limit`). */
 export const GRADING_PAGE_MAX = 500;
-export const GRADING_LIMIT_MESSAGE = `Taille de page invalide : un nombre entier de 0 à ${GRADING_PAGE_MAX} est attendu.`;
-export const GRADING_AFTER_MESSAGE = 'Curseur de page invalide : l’identifiant du dernier élève de la page précédente est attendu.';
-export const GRADING_UNKNOWN_AFTER_MESSAGE = 'Curseur de page inconnu : cet élève n’est plus dans le tableau, rechargez-le.';
+export const GRADING_LIMIT_MESSAGE = `Taille de page invalide : un nombre entier de 0 à ${GRADING_PAGE_MAX} est attendu.`;
+export const GRADING_AFTER_MESSAGE = 'Curseur de page invalide : l’identifiant du dernier élève de la page précédente est attendu.';
+export const GRADING_UNKNOWN_AFTER_MESSAGE = 'Curseur de page inconnu : cet élève n’est plus dans le tableau, rechargez-le.';
 /** A page size (`limit`, 0–500) of the paged grading table and review page; 0 asks for the counts alone. */
 const pageLimit = z.coerce
   .number({ error: GRADING_LIMIT_MESSAGE })
@@ -105,9 +105,9 @@ export const gradingTableQuerySchema = z
     q: z.string({ error: 'Recherche invalide.' }).max(200, { error: 'Recherche trop longue (200 caractères au plus).' }).optional(),
   })
   .refine((v) => v.limit !== undefined || (v.after === undefined && v.q === undefined), {
-    error: 'Les paramètres « after » et « q » demandent une taille de page (« limit »).',
+    error: 'Les paramètres « after » et « q » demandent une taille de page (« limit »).',
   })
-  .refine((v) => v.limit !== 0 || v.after === undefined, { error: 'L’en-tête du tableau (« limit=0 ») ne prend pas de curseur (« after »).' });
+  .refine((v) => v.limit !== 0 || v.after === undefined, { error: 'L’en-tête du tableau (« limit=0 ») ne prend pas de curseur (« after »).' });
 export type GradingTableQuery = z.infer<typeof gradingTableQuerySchema>;
 
 /** GET /answer/table/{id}: the chapter, its answerable exercises in order, and the pupils keyed by id. */
@@ -213,7 +213,7 @@ export const gradeSaveSchema = z.object({
   answerId: z.uuid({ error: 'Copie invalide.' }),
   grade: z.union([z.string().max(20, { error: GRADE_MESSAGE }), z.number()], { error: GRADE_MESSAGE }).nullable(),
   grade_comment: z.string({ error: 'Le commentaire doit être un texte.' }).max(20_000, { error: 'Le commentaire est trop long.' }).nullable().default(''),
-  hidden: z.boolean({ error: 'Le champ « Cacher la copie » doit valoir vrai ou faux.' }).default(false),
+  hidden: z.boolean({ error: 'Le champ « Cacher la copie » doit valoir vrai ou faux.' }).default(false),
   expectedGradeTimestamp: z.iso.datetime({ offset: true, error: 'Version de la copie invalide ou absente.' }).nullable(),
   /**
    * Issue 20: ids of the marking-scheme items ticked, stored with the grade. When `grade` is null and
@@ -238,9 +238,9 @@ export const gradeSavedSchema = z.object({
 export type GradeSaved = z.infer<typeof gradeSavedSchema>;
 
 export const GRADE_CONFLICT_MESSAGE =
-  'Cette copie a été modifiée par un autre correcteur entre-temps : sa version est affichée, vos dernières modifications n’ont pas été enregistrées.';
+  'Cette copie a été modifiée par un autre correcteur entre-temps : sa version est affichée, vos dernières modifications n’ont pas été enregistrées.';
 export const NEWER_ANSWER_MESSAGE =
-  'L’élève a envoyé une réponse plus récente : la copie affichée a été rechargée, vos dernières modifications n’ont pas été enregistrées.';
+  'L’élève a envoyé une réponse plus récente : la copie affichée a été rechargée, vos dernières modifications n’ont pas été enregistrées.';
 
 /** 409 of POST /answer/grade: the state now stored, so the page can show it. */
 export const gradeConflictSchema = z.object({
@@ -270,9 +270,9 @@ export const OVERVIEW_SORTS = ['date', 'student', 'grader', 'exercise', 'grade']
 export type OverviewSort = (typeof OVERVIEW_SORTS)[number];
 /** How far `offset` may go: far beyond a cup's copies (12 exercises × 50,000 pupils), short of a runaway scan. */
 export const OVERVIEW_OFFSET_MAX = 1_000_000;
-const OVERVIEW_OFFSET_MESSAGE = `Position de page invalide : un nombre entier de 0 à ${OVERVIEW_OFFSET_MAX.toLocaleString('fr-FR')} est attendu.`;
+const OVERVIEW_OFFSET_MESSAGE = `Position de page invalide : un nombre entier de 0 à ${OVERVIEW_OFFSET_MAX.toLocaleString('fr-FR')} est attendu.`;
 const overviewFilter = (what: string) =>
-  z.string({ error: `Filtre « ${what} » invalide.` }).max(100, { error: `Filtre « ${what} » trop long (100 caractères au plus).` }).optional();
+  z.string({ error: `Filtre « ${what} » invalide.` }).max(100, { error: `Filtre « ${what} » trop long (100 caractères au plus).` }).optional();
 
 /**
  * GET /answer/overview/{chapterId}?limit=&offset=&sort=&dir=&student=&grader=&exercise= (decision 94). Without
@@ -289,14 +289,14 @@ export const overviewQuerySchema = z
       .min(0, { error: OVERVIEW_OFFSET_MESSAGE })
       .max(OVERVIEW_OFFSET_MAX, { error: OVERVIEW_OFFSET_MESSAGE })
       .optional(),
-    sort: z.enum(OVERVIEW_SORTS, { error: 'Tri invalide : date, student, grader, exercise ou grade est attendu.' }).optional(),
-    dir: z.enum(['asc', 'desc'], { error: 'Sens de tri invalide : asc ou desc est attendu.' }).optional(),
+    sort: z.enum(OVERVIEW_SORTS, { error: 'Tri invalide : date, student, grader, exercise ou grade est attendu.' }).optional(),
+    dir: z.enum(['asc', 'desc'], { error: 'Sens de tri invalide : asc ou desc est attendu.' }).optional(),
     student: overviewFilter('Élève'),
     grader: overviewFilter('Correcteur'),
     exercise: overviewFilter('Exercice'),
   })
   .refine((v) => v.limit !== undefined || Object.entries(v).every(([k, x]) => k === 'limit' || x === undefined), {
-    error: 'Le tri, les filtres et la position demandent une taille de page (« limit »).',
+    error: 'Le tri, les filtres et la position demandent une taille de page (« limit »).',
   });
 export type OverviewQuery = z.infer<typeof overviewQuerySchema>;
 

@@ -49,7 +49,7 @@ const longitude = z
   .number({ error: 'Longitude invalide.' })
   .min(-180, { error: 'Longitude invalide.' })
   .max(180, { error: 'Longitude invalide.' });
-const confirmed = z.boolean({ error: 'La valeur de « Vérifié » doit être oui ou non.' });
+const confirmed = z.boolean({ error: 'La valeur de « Vérifié » doit être oui ou non.' });
 /** The national school code (UAI, e.g. 0341234A): set by admins so people find the school by it (issue 24). */
 const uai = z.preprocess(
   emptyToNull,
@@ -99,9 +99,9 @@ export type MapKind = (typeof MAP_KINDS)[number];
 export const MAP_CLUSTER_CELL_PX = 80;
 export const MAP_MAX_ZOOM = 22;
 
-const LATITUDE_BOUND = 'Limite de carte invalide : une latitude de -90 à 90 est attendue.';
-const LONGITUDE_BOUND = 'Limite de carte invalide : une longitude de -180 à 180 est attendue.';
-const ZOOM_MESSAGE = `Zoom invalide : un nombre entier de 0 à ${MAP_MAX_ZOOM} est attendu.`;
+const LATITUDE_BOUND = 'Limite de carte invalide : une latitude de -90 à 90 est attendue.';
+const LONGITUDE_BOUND = 'Limite de carte invalide : une longitude de -180 à 180 est attendue.';
+const ZOOM_MESSAGE = `Zoom invalide : un nombre entier de 0 à ${MAP_MAX_ZOOM} est attendu.`;
 /** A number from the query string: an empty value is refused, not read as 0. */
 const queryNumber = (message: string, min: number, max: number) =>
   z.preprocess(
@@ -119,10 +119,10 @@ export const inViewQuerySchema = z
       (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
       z.coerce.number({ error: ZOOM_MESSAGE }).int({ error: ZOOM_MESSAGE }).min(0, { error: ZOOM_MESSAGE }).max(MAP_MAX_ZOOM, { error: ZOOM_MESSAGE }),
     ),
-    map: z.enum(MAP_KINDS, { error: 'Carte inconnue : « profile » ou « institutions » est attendu.' }).default('profile'),
+    map: z.enum(MAP_KINDS, { error: 'Carte inconnue : « profile » ou « institutions » est attendu.' }).default('profile'),
   })
-  .refine((q) => q.south <= q.north, { error: 'Limites de carte inversées : le sud doit être au sud du nord.', path: ['south'] })
-  .refine((q) => q.west <= q.east, { error: 'Limites de carte inversées : l’ouest doit être à l’ouest de l’est.', path: ['west'] });
+  .refine((q) => q.south <= q.north, { error: 'Limites de carte inversées : le sud doit être au sud du nord.', path: ['south'] })
+  .refine((q) => q.west <= q.east, { error: 'Limites de carte inversées : l’ouest doit être à l’ouest de l’est.', path: ['west'] });
 export type InViewQuery = z.infer<typeof inViewQuerySchema>;
 
 /** A group of schools the map draws as one marker with their number; a click zooms to their extent. */

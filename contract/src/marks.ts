@@ -72,7 +72,7 @@ export function gradeFromItems(items: readonly SchemeItem[], ticked: readonly st
 
 /** French message of a grade above the maximum (400). */
 export function gradeAboveMaxMessage(maxPoints: number): string {
-  return `Note trop élevée : cet exercice est noté sur ${formatPoints(maxPoints)}.`;
+  return `Note trop élevée : cet exercice est noté sur ${formatPoints(maxPoints)}.`;
 }
 export const GRADE_NEGATIVE_MESSAGE = 'Une note ne peut pas être négative.';
 
@@ -116,8 +116,8 @@ export const TOLERANCE_MAX = 1_000;
 
 /** Chapter options of grading, PATCH /chapter/{id} (admins), also shown by GET /chapter/{id} to staff. */
 export const gradingOptionsSchema = z.object({
-  anonymousGrading: z.boolean({ error: 'Le champ « Correction anonyme » doit valoir vrai ou faux.' }),
-  doubleGrading: z.boolean({ error: 'Le champ « Double correction » doit valoir vrai ou faux.' }),
+  anonymousGrading: z.boolean({ error: 'Le champ « Correction anonyme » doit valoir vrai ou faux.' }),
+  doubleGrading: z.boolean({ error: 'Le champ « Double correction » doit valoir vrai ou faux.' }),
   /** Points: two grades further apart than this go to arbitration. */
   gradingTolerance: points('La tolérance de double correction'),
 });
@@ -249,4 +249,4 @@ export const assignmentsSaveSchema = z.object({
 });
 export type AssignmentsSave = z.output<typeof assignmentsSaveSchema>;
 
-export const NOT_ASSIGNED_MESSAGE = 'Cet exercice est attribué à d’autres correcteurs : aucune copie ne vous est proposée.';
+export const NOT_ASSIGNED_MESSAGE = 'Cet exercice est attribué à d’autres correcteurs : aucune copie ne vous est proposée.';

@@ -68,7 +68,7 @@ function parseDecimalPart(text: string, role: 'number' | 'numerator' | 'denomina
   }
   if (/[-+\u2212]/.test(body)) return 'un seul signe, placé au début du nombre.';
   const marks = body.match(/[.,]/g) ?? [];
-  if (marks.length > 1) return 'un seul séparateur décimal (virgule ou point) ; les milliers se séparent par une espace : 1 000,5.';
+  if (marks.length > 1) return 'un seul séparateur décimal (virgule ou point) ; les milliers se séparent par une espace : 1 000,5.';
   if (marks.length === 1 && role !== 'number') return 'une fraction s’écrit avec deux nombres entiers, par exemple 1/2.';
   const [whole, decimals = ''] = body.split(/[.,]/);
   if (whole === '' && decimals === '') return role === 'denominator' ? 'le dénominateur manque, par exemple 1/2.' : 'il manque les chiffres.';
@@ -91,13 +91,13 @@ export function parseFrenchNumber(text: string, options: ParseNumberOptions = {}
   if (t === '') return fail('la réponse est vide.');
   if (t.length > NUMERIC_ANSWER_MAX) return fail(`la réponse est trop longue (${NUMERIC_ANSWER_MAX} caractères au plus).`);
   if (/\p{Nd}/u.test(t.replace(/\d/g, ''))) return fail('seuls les chiffres 0 à 9 du clavier habituel sont acceptés.');
-  if (/^[-+\u2212]?[\d.,]+e[-+]?\d/i.test(t)) return fail('pas d’écriture avec « e » : écrivez le nombre en entier, par exemple 1000.');
+  if (/^[-+\u2212]?[\d.,]+e[-+]?\d/i.test(t)) return fail('pas d’écriture avec « e » : écrivez le nombre en entier, par exemple 1000.');
   if (/[^\d.,\-+\u2212/ \u00a0\u202f\u2009]/.test(t)) {
     return fail('seuls les chiffres, la virgule, le signe moins et la barre de fraction / sont acceptés.');
   }
   const parts = t.split('/');
   if (parts.length > 2) return fail('une seule barre de fraction, par exemple 1/2.');
-  if (parts.length === 2 && !options.allowFraction) return fail('les fractions ne sont pas acceptées ici : écrivez un nombre décimal, par exemple 0,5.');
+  if (parts.length === 2 && !options.allowFraction) return fail('les fractions ne sont pas acceptées ici : écrivez un nombre décimal, par exemple 0,5.');
   if (parts.length === 1) {
     const value = parseDecimalPart(t, 'number');
     if (typeof value === 'string') return fail(value);
@@ -135,5 +135,5 @@ export function numericAnswerError(text: string): string | null {
   if (text.length <= NUMERIC_ANSWER_MAX && PLAIN_NUMBER.test(text)) return null;
   if (text.trim() === '') return null;
   const parsed = parseNumericAnswerText(text);
-  return parsed.ok ? null : `Réponse non reconnue : ${parsed.reason}`;
+  return parsed.ok ? null : `Réponse non reconnue : ${parsed.reason}`;
 }

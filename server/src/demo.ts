@@ -19,8 +19,8 @@ function portProblem(port: number, host: string): Promise<string | null> {
     probe.once('error', (err: NodeJS.ErrnoException) =>
       resolve(
         err.code === 'EADDRINUSE'
-          ? `Le port ${port} est déjà utilisé (une autre démonstration tourne peut-être encore). Arrêtez-la, ou choisissez un autre port : PORT=3001 npm run demo`
-          : `Impossible d’écouter sur ${host}:${port} (${err.code ?? err.message}). Choisissez un autre port : PORT=3001 npm run demo`,
+          ? `Le port ${port} est déjà utilisé (une autre démonstration tourne peut-être encore). Arrêtez-la, ou choisissez un autre port : PORT=3001 npm run demo`
+          : `Impossible d’écouter sur ${host}:${port} (${err.code ?? err.message}). Choisissez un autre port : PORT=3001 npm run demo`,
       ),
     );
     probe.listen({ port, host }, () => probe.close(() => resolve(null)));

@@ -44,7 +44,7 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, code?: ErrorCode) => new AppError(400, message, code);
 export const unauthorized = (message = 'Vous devez vous connecter.', code?: ErrorCode) => new AppError(401, message, code);
-export const forbidden = (message = "Vous n'avez pas accès à cette ressource.", code?: ErrorCode) => new AppError(403, message, code);
+export const forbidden = (message = "Vous n’avez pas accès à cette ressource.", code?: ErrorCode) => new AppError(403, message, code);
 export const notFound = (message = 'Ressource introuvable.', code?: ErrorCode) => new AppError(404, message, code);
 export const conflict = (message: string, code?: ErrorCode) => new AppError(409, message, code);
 export const tooMany = (message = 'Trop de tentatives. Réessayez dans une minute.') => new AppError(429, message);

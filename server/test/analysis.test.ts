@@ -29,7 +29,7 @@ async function timedChapter(title = 'Tour chronométré') {
       { chapterId: c.id, position: 3, title: 'Preuve', answerFormat: 'pdf' },
     ])
     .returning();
-  await db.insert(statementVersions).values(list.slice(0, 3).map((e, i) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: String((i + 1) * 10) })));
+  await db.insert(statementVersions).values(list.slice(0, 3).map((e, i) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: String((i + 1) * 10) })));
   return { chapterId: c.id, ex: list.map((e) => e.id) };
 }
 

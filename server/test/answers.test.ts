@@ -42,8 +42,8 @@ async function chapterWith(rule: Partial<typeof accessGroups.$inferInsert> | nul
     ])
     .returning();
   await db.insert(statementVersions).values([
-    { exerciseId: numeric.id, position: 0, content: 'Combien ?', answer: EXPECTED },
-    { exerciseId: numeric.id, position: 1, content: 'Combien donc ?', answer: EXPECTED },
+    { exerciseId: numeric.id, position: 0, content: 'Combien ?', answer: EXPECTED },
+    { exerciseId: numeric.id, position: 1, content: 'Combien donc ?', answer: EXPECTED },
   ]);
   return { chapterId: c.id, numeric: numeric.id, pdf: pdf.id, none: none.id };
 }
@@ -180,7 +180,7 @@ describe('the deadline (DESIGN: start + duration, window end, 5 s grace)', () =>
     const p = await pupil();
     const res = await save(p.headers, { exerciseId: numeric, answer: '1', seq: 1 });
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe("L'épreuve n'est pas encore disponible.");
+    expect(res.body.message).toBe("L’épreuve n’est pas encore disponible.");
   });
 
   it('accepts a save within the grace and refuses one after it, changing nothing', async () => {
@@ -195,7 +195,7 @@ describe('the deadline (DESIGN: start + duration, window end, 5 s grace)', () =>
     await backdateStart(chapterId, p.id, 600 + 8); // deadline 8 s ago
     const late = await save(p.headers, { exerciseId: numeric, answer: '3', seq: 3 });
     expect(late.status).toBe(403);
-    expect(late.body.message).toBe("L'épreuve est terminée.");
+    expect(late.body.message).toBe("L’épreuve est terminée.");
     expect((await mine(chapterId, p.headers)).body[0]).toMatchObject({ answer: '2', seq: 2 });
     expect(await rowsOf(p.id, numeric)).toHaveLength(2);
   });
@@ -204,7 +204,7 @@ describe('the deadline (DESIGN: start + duration, window end, 5 s grace)', () =>
     const { numeric } = await chapterWith({ accessStart: minutes(-60), accessEnd: minutes(-1) });
     const res = await save((await pupil()).headers, { exerciseId: numeric, answer: '1', seq: 1 });
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe("L'épreuve est terminée.");
+    expect(res.body.message).toBe("L’épreuve est terminée.");
   });
 
   it('applies the window end to a started timed chapter', async () => {
@@ -249,7 +249,7 @@ describe('secrets and grades', () => {
     expect((await mine(chapterId, p.headers)).body[0]).toMatchObject({ answer: '41', grade: '1', grade_comment: 'Très bien' });
     const res = await save(p.headers, { exerciseId: numeric, answer: '42', seq: 2 });
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe('Les résultats sont publiés : les réponses ne sont plus modifiables.');
+    expect(res.body.message).toBe('Les résultats sont publiés : les réponses ne sont plus modifiables.');
   });
 });
 

@@ -65,7 +65,7 @@ async function fillCup(t: TestApp) {
     const [numeric] = await db
       .insert(answers)
       .values([
-        { userId: pupil.id, exerciseId: chapter.numericId, answer: String(i * 7), seq: 1700000000000 + i, ip: '198.51.100.1', grade: String(i % 2), gradeComment: `Très bien « ${i} »`, graderId: admin.id, gradeTimestamp: new Date() },
+        { userId: pupil.id, exerciseId: chapter.numericId, answer: String(i * 7), seq: 1700000000000 + i, ip: '198.51.100.1', grade: String(i % 2), gradeComment: `Très bien « ${i} »`, graderId: admin.id, gradeTimestamp: new Date() },
         { userId: pupil.id, exerciseId: chapter.pdfId, answer: up.body.path, fileId, seq: 1, grade: 'X' },
       ])
       .returning();
@@ -125,7 +125,7 @@ describe('restore safety', () => {
 
     const before = await contentsOf(source.database.db);
     await expect(restoreBackup({ db: source.database.db, store: storeOf(source) }, dir)).rejects.toThrow(
-      'Cette instance contient déjà des comptes : la restauration se fait dans une instance vide.',
+      'Cette instance contient déjà des comptes : la restauration se fait dans une instance vide.',
     );
     expect(await contentsOf(source.database.db)).toEqual(before);
 
@@ -149,11 +149,11 @@ describe('npm run backup / npm run restore', () => {
     const env = (dir: string) => ({ ...process.env, DATA_DIR: path.join(base, dir), DATABASE_URL: '', LOG_LEVEL: 'silent' });
     const out = path.join(base, 'snapshot');
     const backup = await run('node', ['--import', 'tsx', 'server/src/ops/backup-cli.ts', 'backup', out], { cwd: root, env: env('a') });
-    expect(backup.stdout).toMatch(/^Sauvegarde écrite dans .*snapshot : \d+ lignes, 0 fichiers PDF\.$/m);
+    expect(backup.stdout).toMatch(/^Sauvegarde écrite dans .*snapshot\s: \d+ lignes, 0 fichiers PDF\.$/m);
     const restore = await run('node', ['--import', 'tsx', 'server/src/ops/backup-cli.ts', 'restore', out], { cwd: root, env: env('b') });
-    expect(restore.stdout).toMatch(/^Sauvegarde du .* restaurée : \d+ tables, 0 fichiers PDF\.$/m);
+    expect(restore.stdout).toMatch(/^Sauvegarde du .* restaurée\s: \d+ tables, 0 fichiers PDF\.$/m);
     const again = await run('node', ['--import', 'tsx', 'server/src/ops/backup-cli.ts', 'restore'], { cwd: root, env: env('b') }).catch((e) => e);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('Usage : npm run restore -- DOSSIER_DE_SAUVEGARDE');
+    expect(again.stderr).toContain('Usage : npm run restore -- DOSSIER_DE_SAUVEGARDE');
   }, 180_000);
 });

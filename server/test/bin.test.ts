@@ -27,7 +27,7 @@ async function gradedChapter(title = 'Tour 1') {
     fields: { title },
     openToAll: true,
     exercises: [
-      { title: 'Somme', answerFormat: 'numeric', maxPoints: 4, versions: [{ content: 'Combien ?', answer: '12' }] },
+      { title: 'Somme', answerFormat: 'numeric', maxPoints: 4, versions: [{ content: 'Combien ?', answer: '12' }] },
       { title: 'Preuve', answerFormat: 'pdf', maxPoints: 7 },
     ],
   });
@@ -129,7 +129,7 @@ describe('DELETE then POST /exos/{id}/restore', () => {
     await inject(t, { method: 'DELETE', url: `/api/exos/${c.numeric}`, headers: admin });
     await inject(t, { method: 'DELETE', url: `/api/chapter/${c.chapterId}`, headers: admin });
     const res = await inject(t, { method: 'POST', url: `/api/exos/${c.numeric}/restore`, headers: admin });
-    expect(res).toMatchObject({ status: 409, body: { message: 'Son chapitre est dans la corbeille : restaurez d’abord le chapitre.' } });
+    expect(res).toMatchObject({ status: 409, body: { message: 'Son chapitre est dans la corbeille : restaurez d’abord le chapitre.' } });
     expect((await inject(t, { method: 'DELETE', url: `/api/exos/${c.pdf}`, headers: admin })).status).toBe(404);
   });
 });

@@ -249,7 +249,7 @@ describe('delivery guarantees', () => {
     expect(row.emailNotifications).toBe(false);
   });
 
-  it('the clock queues « opens in 24 hours » and the staff digest once', async () => {
+  it('the clock queues « opens in 24 hours » and the staff digest once', async () => {
     const db = t.database.db;
     const now = new Date('2027-03-11T10:00:00Z');
     const [soon] = await db.insert(chapters).values({ title: 'Coupe du lendemain', offline: false }).returning();
@@ -309,7 +309,7 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
     expect(mailsTo('parent.sophie@exemple.fr').filter((m) => readable(m.data).includes('retiré'))).toHaveLength(0);
     const text = readable(received[0].data);
     expect(text).toContain('Bonjour Sophie Germain,');
-    expect(text).toContain('Le centre Collège Blaise Pascal a retiré votre inscription à l’épreuve « Coupe papier » : vous n’y êtes plus inscrit(e)');
+    expect(text).toContain('Le centre Collège Blaise Pascal a retiré votre inscription à l’épreuve « Coupe papier » : vous n’y êtes plus inscrit(e)');
     expect(text).toContain('choisissez un autre centre d’examen sur la page de l’épreuve avant le 12 mars 2027 à 9\u00a0h\u00a030 (heure de Paris).');
     // Headers are not quoted-printable: read them raw.
     const headers = unfold(received[0].data);
@@ -355,8 +355,8 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
     const digest = smtp.received.slice(before).find((m) => m.to[0] === (teacherA as unknown as { email: string }).email);
     expect(digest).toBeDefined();
     const text = readable(digest!.data);
-    expect(text).toContain('Voici les élèves inscrits dans votre centre le 1er mai 2027, et ceux qui l’ont quitté :');
-    expect(text).toContain('« Coupe papier » : 0 nouvelle inscription, 1 départ (');
-    expect(text).toContain('– Sophie Germain : inscription retirée par le centre');
+    expect(text).toContain('Voici les élèves inscrits dans votre centre le 1er mai 2027, et ceux qui l’ont quitté :');
+    expect(text).toContain('« Coupe papier » : 0 nouvelle inscription, 1 départ (');
+    expect(text).toContain('– Sophie Germain : inscription retirée par le centre');
   });
 });

@@ -21,7 +21,7 @@ async function timedChapter(duration: number, accessEnd: Date | null = null) {
   const [chapter] = await db().insert(chapters).values({ title: 'Tour 1' }).returning();
   await db().insert(accessGroups).values({ chapterId: chapter.id, position: 0, timeDuration: duration, accessEnd });
   const [exercise] = await db().insert(exercises).values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: 'numeric' }).returning();
-  await db().insert(statementVersions).values({ exerciseId: exercise.id, position: 0, content: 'Combien ?', answer: '12' });
+  await db().insert(statementVersions).values({ exerciseId: exercise.id, position: 0, content: 'Combien ?', answer: '12' });
   return { chapterId: chapter.id, exerciseId: exercise.id };
 }
 

@@ -33,7 +33,7 @@ async function timedChapter(groups: Array<Partial<typeof accessGroups.$inferInse
     .insert(exercises)
     .values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: fields.offline ? 'pdf' : 'numeric' })
     .returning();
-  await db().insert(statementVersions).values({ exerciseId: exercise.id, position: 0, content: 'Énoncé secret : combien font 6 × 7 ?', answer: '42' });
+  await db().insert(statementVersions).values({ exerciseId: exercise.id, position: 0, content: 'Énoncé secret : combien font 6 × 7 ?', answer: '42' });
   return { chapterId: chapter.id, exerciseId: exercise.id };
 }
 
@@ -147,7 +147,7 @@ describe('a timed statement is never read before the clock runs', () => {
     const after = await inject(t, { method: 'GET', url: `/api/exos/${exerciseId}`, headers: pupil.headers });
     expect(after.status).toBe(200);
     expect(JSON.stringify(after.body)).toContain('Énoncé secret');
-    expect(after.body.statement).toBe('Énoncé secret : combien font 6 × 7 ?');
+    expect(after.body.statement).toBe('Énoncé secret : combien font 6 × 7 ?');
     expect(Object.values(after.body)).not.toContain('42');
   });
 });

@@ -124,7 +124,7 @@ describe('POST /pdfs', () => {
 
   it('refuses uploads without a file, without a target, or not multipart', async () => {
     const p = await pupil();
-    await expectNothingStored(() => upload(p.headers, { exercise: pdfExercise }), 400, 'Aucun fichier reçu : choisissez un fichier PDF.');
+    await expectNothingStored(() => upload(p.headers, { exercise: pdfExercise }), 400, 'Aucun fichier reçu : choisissez un fichier PDF.');
     await expectNothingStored(() => upload(p.headers, {}, { name: 'c.pdf', bytes: pdfBytes }), 400, /^Indiquez l’exercice/);
     await expectNothingStored(() => upload(p.headers, { exercise: 'abc' }, { name: 'c.pdf', bytes: pdfBytes }), 400, 'Exercice invalide.');
     await expectNothingStored(
@@ -141,11 +141,11 @@ describe('POST /pdfs', () => {
       400,
       'Cet exercice n’attend pas de copie PDF.',
     );
-    await expectNothingStored(() => upload(p.headers, { chapter: chapterId }, { name: 'c.pdf', bytes: pdfBytes }), 403, /^Vous n'avez pas accès/);
+    await expectNothingStored(() => upload(p.headers, { chapter: chapterId }, { name: 'c.pdf', bytes: pdfBytes }), 403, /^Vous n’avez pas accès/);
     const [closed] = await t.database.db.insert(chapters).values({ title: 'Fermé' }).returning();
     await t.database.db.insert(accessGroups).values({ chapterId: closed.id, position: 0, accessEnd: new Date(Date.now() - 60_000) });
     const [ex] = await t.database.db.insert(exercises).values({ chapterId: closed.id, title: 'P', answerFormat: 'pdf' }).returning();
-    await expectNothingStored(() => upload(p.headers, { exercise: ex.id }, { name: 'c.pdf', bytes: pdfBytes }), 403, "L'épreuve est terminée.");
+    await expectNothingStored(() => upload(p.headers, { exercise: ex.id }, { name: 'c.pdf', bytes: pdfBytes }), 403, "L’épreuve est terminée.");
   });
 
   it('lets school staff upload scans for a chapter', async () => {

@@ -29,7 +29,7 @@ async function chapterWith(duration: number | null, offline = false) {
     ])
     .returning();
   await db().insert(statementVersions).values([
-    { exerciseId: numeric.id, position: 0, content: 'Combien ?', answer: '12' },
+    { exerciseId: numeric.id, position: 0, content: 'Combien ?', answer: '12' },
     { exerciseId: pdf.id, position: 0, content: 'Démontrer.' },
   ]);
   return { chapterId: chapter.id, numericId: numeric.id, pdfId: pdf.id };
@@ -61,7 +61,7 @@ describe('POST /chapter/finish/{id}', () => {
     expect(res.body.deadline).toBe(res.body.finishedAt);
     const refused = await save(numericId, '13', 3, p.headers);
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("L'épreuve est terminée.");
+    expect(refused.body.message).toBe("L’épreuve est terminée.");
     expect((await state(chapterId, p.headers)).body).toMatchObject({ status: 'after', remainingTime: 0, finishedAt: res.body.finishedAt });
     // The live page and the running-session checks read end_time: it is the finish.
     const [row] = await db().select().from(chapterSessions).where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, p.id)));
@@ -75,7 +75,7 @@ describe('POST /chapter/finish/{id}', () => {
     const p = await pupil();
     const notStarted = await finish(chapterId, p.headers);
     expect(notStarted.status).toBe(409);
-    expect(notStarted.body.message).toBe('Vous n’avez pas commencé cette épreuve : il n’y a rien à terminer.');
+    expect(notStarted.body.message).toBe('Vous n’avez pas commencé cette épreuve : il n’y a rien à terminer.');
     await start(chapterId, p.headers);
     expect((await finish(chapterId, p.headers)).status).toBe(200);
     const again = await finish(chapterId, p.headers);

@@ -121,7 +121,7 @@ describe('GET /api/institution/geocode', () => {
     const res = await search(off, '10 rue de Rivoli', await loginAs(off, 'admin'));
     expect(res.status).toBe(404);
     expect(res.body.message).toBe(
-      'La recherche d’adresse n’est pas activée sur ce serveur : placez l’établissement sur la carte ou saisissez sa latitude et sa longitude.',
+      'La recherche d’adresse n’est pas activée sur ce serveur : placez l’établissement sur la carte ou saisissez sa latitude et sa longitude.',
     );
     expect((await search(off, '10 rue de Rivoli', {})).status).toBe(401);
   });

@@ -184,7 +184,7 @@ describe('GET /answer/table/{id}?limit=: pages', () => {
     expect(Object.values(asAdmin.users).some((u) => u.lastName === 'Zola')).toBe(true);
   });
 
-  it('shows « ≠ » and counts double-correction progress as the whole table does', async () => {
+  it('shows « ≠ » and counts double-correction progress as the whole table does', async () => {
     const graderA = await createUser(t, 'member', { lastName: 'Premier' });
     const graderB = await createUser(t, 'member', { lastName: 'Second' });
     const c = await seedChapter({ doubleGrading: true, gradingTolerance: 1 });
@@ -221,8 +221,8 @@ describe('GET /answer/table/{id}?limit=: pages', () => {
       ['?limit=2.5', GRADING_LIMIT_MESSAGE],
       ['?limit=beaucoup', GRADING_LIMIT_MESSAGE],
       ['?limit=10&after=42', GRADING_AFTER_MESSAGE],
-      [`?after=${pupils[0]}`, '« limit »'],
-      ['?q=martin', '« limit »'],
+      [`?after=${pupils[0]}`, '« limit »'],
+      ['?q=martin', '« limit »'],
       ['?limit=10&after=00000000-0000-4000-8000-000000000000', GRADING_UNKNOWN_AFTER_MESSAGE],
       [`?limit=10&q=${'a'.repeat(201)}`, 'Recherche trop longue'],
     ];

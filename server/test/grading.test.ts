@@ -107,7 +107,7 @@ describe('permissions of every grading route', () => {
     expect((await get(`/api/answer/history/${owner.id}/${n1}`, owner.headers)).status).toBe(200);
     const res = await get(`/api/answer/history/${owner.id}/${n1}`, other.headers);
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe("Vous n'avez pas accès à cette ressource.");
+    expect(res.body.message).toBe("Vous n’avez pas accès à cette ressource.");
     const teacher = await createUser(t, 'teacher');
     expect((await get(`/api/answer/history/${owner.id}/${n1}`, teacher.headers)).status).toBe(403);
   });
@@ -445,7 +445,7 @@ describe('POST /answer/auto/{chapterId}', () => {
 
     const res = await post(`/api/answer/auto/${chapterId}`, admin.headers);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ graded: 5, message: 'Correction automatique terminée : 5 copies notées.' });
+    expect(res.body).toMatchObject({ graded: 5, message: 'Correction automatique terminée : 5 copies notées.' });
     expect((await answerRow(aRight.id)).grade).toBe('20');
     expect((await answerRow(aN2.id)).grade).toBe('20');
     expect((await answerRow(aWrong.id)).grade).toBe('0');

@@ -47,7 +47,7 @@ describe('guards: group management is for admins only', () => {
         expect(res.status).toBe(expected);
         if (expected !== 200) {
           expect(res.body.message).toBe(
-            expected === 401 ? 'Vous devez vous connecter.' : "Vous n'avez pas accès à cette ressource.",
+            expected === 401 ? 'Vous devez vous connecter.' : "Vous n’avez pas accès à cette ressource.",
           );
           // A refused call changes nothing, even when the caller belongs to the group.
           expect({ names: await groupNames(), members: await memberIds(group.id) }).toEqual(before);
@@ -69,7 +69,7 @@ describe('bad input gets 400/404 in French and changes nothing', () => {
     for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
       const res = await inject(t, { method, url: '/api/group/abc', headers: admin.headers, payload: method === 'PATCH' ? { name: 'x' } : undefined });
       expect(res.status).toBe(400);
-      expect(res.body.message).toMatch(/^Données invalides \(id\) : Identifiant de groupe invalide\./);
+      expect(res.body.message).toMatch(/^Données invalides \(id\)\s: Identifiant de groupe invalide\./);
     }
   });
 
@@ -137,10 +137,10 @@ describe('POST, PATCH name, DELETE', () => {
     for (const [id, name] of [[TEACHERS_GROUP_ID, 'teachers'], [MEMBERS_GROUP_ID, 'members']]) {
       const rename = await inject(t, { method: 'PATCH', url: `/api/group/${id}`, headers: admin.headers, payload: { name: 'Profs' } });
       expect(rename.status).toBe(403);
-      expect(rename.body.message).toBe(`Le groupe « ${name} » ne peut pas être renommé.`);
+      expect(rename.body.message).toBe(`Le groupe « ${name} » ne peut pas être renommé.`);
       const del = await inject(t, { method: 'DELETE', url: `/api/group/${id}`, headers: admin.headers });
       expect(del.status).toBe(403);
-      expect(del.body.message).toBe(`Le groupe « ${name} » ne peut pas être supprimé.`);
+      expect(del.body.message).toBe(`Le groupe « ${name} » ne peut pas être supprimé.`);
       const [row] = await t.database.db.select().from(groups).where(eq(groups.id, id));
       expect(row.name).toBe(name);
     }
@@ -201,11 +201,11 @@ describe('PATCH /group/{id} with the full member list', () => {
 
     let res = await set([a.email.toUpperCase(), ` ${b.email} `, b.email]);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Membres enregistrés : 2 ajouts, 0 retrait.', added: 2, removed: 0 });
+    expect(res.body).toEqual({ message: 'Membres enregistrés : 2 ajouts, 0 retrait.', added: 2, removed: 0 });
     expect(await memberIds(group.id)).toEqual([a.id, b.id].sort());
 
     res = await set([b.email, c.email]);
-    expect(res.body).toMatchObject({ message: 'Membres enregistrés : 1 ajout, 1 retrait.', added: 1, removed: 1 });
+    expect(res.body).toMatchObject({ message: 'Membres enregistrés : 1 ajout, 1 retrait.', added: 1, removed: 1 });
     expect(await memberIds(group.id)).toEqual([b.id, c.id].sort());
 
     const entries = await t.database.db.select().from(auditLog).where(and(eq(auditLog.action, 'group.members'), eq(auditLog.targetId, group.id)));
@@ -231,7 +231,7 @@ describe('PATCH /group/{id} with the full member list', () => {
     expect(res.status).toBe(400);
     expect(res.body.unknown).toEqual(['inconnu@exemple.fr', 'pas-une-adresse']);
     expect(res.body.message).toBe(
-      '2 adresses ne correspondent à aucun compte : inconnu@exemple.fr, pas-une-adresse. Aucune modification enregistrée.',
+      '2 adresses ne correspondent à aucun compte : inconnu@exemple.fr, pas-une-adresse. Aucune modification enregistrée.',
     );
     expect(await memberIds(group.id)).toEqual([a.id]);
   });

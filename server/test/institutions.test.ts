@@ -183,7 +183,7 @@ describe('pending (unconfirmed) schools', () => {
       const refused = await propose(author.headers, `Proposition ${role} 4`);
       expect(refused.status).toBe(409);
       expect(refused.body.message).toBe(
-        'Vous avez déjà 3 établissements en attente de vérification : modifiez l’un d’eux ou attendez qu’un administrateur les vérifie.',
+        'Vous avez déjà 3 établissements en attente de vérification : modifiez l’un d’eux ou attendez qu’un administrateur les vérifie.',
       );
       expect(await countInstitutions()).toBe(before);
 
@@ -296,14 +296,14 @@ describe('DELETE /institution/{id}', () => {
     await createUser(t, 'pupil', { institutionId: withPupil.id });
     const r1 = await inject(t, { method: 'DELETE', url: `/api/institution/${withPupil.id}`, headers });
     expect(r1.status).toBe(409);
-    expect(r1.body.message).toBe('Des utilisateurs sont rattachés à cet établissement : il ne peut pas être supprimé.');
+    expect(r1.body.message).toBe('Des utilisateurs sont rattachés à cet établissement : il ne peut pas être supprimé.');
 
     const withCentre = await insertInstitution();
     const [chapter] = await t.database.db.insert(chapters).values({ title: 'Épreuve papier', offline: true }).returning();
     await t.database.db.insert(centers).values({ chapterId: chapter.id, institutionId: withCentre.id, opened: true });
     const r2 = await inject(t, { method: 'DELETE', url: `/api/institution/${withCentre.id}`, headers });
     expect(r2.status).toBe(409);
-    expect(r2.body.message).toBe('Cet établissement est un centre d’examen : il ne peut pas être supprimé.');
+    expect(r2.body.message).toBe('Cet établissement est un centre d’examen : il ne peut pas être supprimé.');
 
     const r3 = await inject(t, { method: 'DELETE', url: `/api/institution/${HOME_SCHOOLING_ID}`, headers });
     expect(r3.status).toBe(409);

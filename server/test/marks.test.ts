@@ -94,7 +94,7 @@ describe('points and marking scheme', () => {
     for (const [payload, message] of [
       [{ maxPoints: -1 }, /ne peut pas être négatif/],
       [{ maxPoints: 'dix' }, /doit être un nombre/],
-      [{ maxPoints: 2 }, /totalisent 3,5 points : plus que les 2 points/],
+      [{ maxPoints: 2 }, /totalisent 3,5 points\s: plus que les 2 points/],
       [{ schemeItems: [{ text: '', points: 1 }] }, /doit avoir un texte/],
       [{ schemeItems: [{ text: 'Trop', points: 8 }] }, /plus que les 7 points/],
     ] as const) {
@@ -120,7 +120,7 @@ describe('points and marking scheme', () => {
     const a = await answer(p.id, num, '385');
 
     for (const [grade, message] of [
-      ['4.5', /Note trop élevée : cet exercice est noté sur 4\./],
+      ['4.5', /Note trop élevée\s: cet exercice est noté sur 4\./],
       [5, /Note trop élevée/],
       ['-1', /négative/],
       [-0.5, /négative/],

@@ -252,7 +252,7 @@ describe('POST /api/user/:uid/anonymise', () => {
     const { pupil, fileId } = await makeRichPupil();
     const res = await inject(t, { method: 'POST', url: `/api/user/${pupil.id}/anonymise`, headers: admin.headers });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Compte anonymisé : ses réponses restent pour les statistiques.', filesErased: 1 });
+    expect(res.body).toEqual({ message: 'Compte anonymisé : ses réponses restent pour les statistiques.', filesErased: 1 });
 
     const [row] = await db.select().from(users).where(eq(users.id, pupil.id));
     expect(row.email).toMatch(/^anonyme-[0-9a-f-]{36}@anonyme\.invalid$/);

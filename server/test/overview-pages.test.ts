@@ -103,7 +103,7 @@ describe('GET /answer/overview/{id}?limit=: pages', () => {
     expect(new Set(asc.map((r) => r._id))).toEqual(new Set(whole.map((r) => r._id)));
   });
 
-  it('sorts by pupil in French order, by corrector, by exercise and by grade as numbers, « X » last', async () => {
+  it('sorts by pupil in French order, by corrector, by exercise and by grade as numbers, « X » last', async () => {
     const { chapterId } = await seedChapter();
     const students = (await walk(chapterId, member, 3, { sort: 'student' })).rows;
     const lastNames = [...new Set(students.map((r) => r.student.lastName))];

@@ -16,9 +16,9 @@ import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from '.
  * the event loop keeps answering /api/health while the file is parsed (in a worker).
  */
 
-const BOMB = 'Ce PDF se décompresse en un volume anormal : il est refusé.';
-const TIMEOUT = 'La lecture de ce PDF prend trop de temps : il est refusé.';
-const MEMORY = 'Ce PDF demande trop de mémoire pour être lu : il est refusé.';
+const BOMB = 'Ce PDF se décompresse en un volume anormal : il est refusé.';
+const TIMEOUT = 'La lecture de ce PDF prend trop de temps : il est refusé.';
+const MEMORY = 'Ce PDF demande trop de mémoire pour être lu : il est refusé.';
 const UNREADABLE = 'Ce PDF est illisible ou endommagé.';
 
 let t: TestApp;
@@ -137,7 +137,7 @@ describe('POST /api/pdfs and hostile PDFs', () => {
       const busy = answers.filter((a) => a.status === 503);
       expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(pdfLimits.threads);
       expect(busy.length).toBeGreaterThan(0);
-      expect(busy[0].body).toEqual({ message: 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.', code: 'unavailable' });
+      expect(busy[0].body).toEqual({ message: 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.', code: 'unavailable' });
     } finally {
       pdfLimits.maxQueue = saved;
     }

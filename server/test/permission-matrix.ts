@@ -518,7 +518,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     .insert(exercises)
     .values([0, 1, 2, 3, 4].map((position) => ({ chapterId: published.id, position, title: `Publié ${position}`, answerFormat: 'numeric' })))
     .returning();
-  await db.insert(statementVersions).values(publishedExercises.map((e) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: '1' })));
+  await db.insert(statementVersions).values(publishedExercises.map((e) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: '1' })));
   const publishedAnswers = await db
     .insert(answers)
     .values(publishedExercises.map((e) => ({ userId: pupil.id, exerciseId: e.id, answer: '1', grade: '0', gradeTimestamp: new Date() })))
@@ -530,7 +530,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
   // Issue 21: a chapter in the bin, to restore.
   const [chapterInBin] = await db.insert(chapters).values({ title: 'Chapitre dans la corbeille', deletedAt: new Date() }).returning();
   await db.insert(statementVersions).values([
-    { exerciseId: numeric.id, position: 0, content: 'Combien font $6 \\times 7$ ?', answer: '42' },
+    { exerciseId: numeric.id, position: 0, content: 'Combien font $6 \\times 7$ ?', answer: '42' },
     { exerciseId: pdf.id, position: 0, content: 'Démontrer.' },
     { exerciseId: exerciseToDelete.id, position: 0, content: '…', answer: '1' },
     { exerciseId: paperPdf.id, position: 0, content: 'Sur papier.' },

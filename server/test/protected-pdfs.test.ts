@@ -151,7 +151,7 @@ describe('owner-password PDFs (decision 105)', () => {
       expect(up.status).toBe(400);
       expect(up.body).toEqual({ message: PDF_PASSWORD_MESSAGE, code: 'bad_request' });
     }
-    expect(PDF_PASSWORD_MESSAGE).toBe('Ce PDF est protégé par un mot de passe : enregistrez-le sans mot de passe, puis renvoyez-le.');
+    expect(PDF_PASSWORD_MESSAGE).toBe('Ce PDF est protégé par un mot de passe : enregistrez-le sans mot de passe, puis renvoyez-le.');
     expect(await fileCount()).toBe(before);
   }, 60_000);
 });

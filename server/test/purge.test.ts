@@ -85,7 +85,7 @@ describe('npm run purge', () => {
     for (const args of [['--before'], ['--before', '24'], ['--bin']]) {
       const err = await run('node', ['--import', 'tsx', 'server/src/ops/purge-cli.ts', ...args], { cwd: root }).catch((e) => e);
       expect(err.code).toBe(1);
-      expect(err.stderr).toContain('Usage : npm run purge -- [--before ANNÉE] [--dry-run]');
+      expect(err.stderr).toContain('Usage : npm run purge -- [--before ANNÉE] [--dry-run]');
     }
   });
 
@@ -95,7 +95,7 @@ describe('npm run purge', () => {
       cwd: root,
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
     });
-    expect(stdout).toContain('Corbeille (plus de 30 jours) : 0 chapitre(s) et 0 exercice(s) seraient supprimés, avec 0 fichier(s) PDF.');
-    expect(stdout).toContain('Comptes inactifs depuis avant le 1er janvier 2024 : 0 seraient supprimés, 0 seraient anonymisés.');
+    expect(stdout).toContain('Corbeille (plus de 30 jours) : 0 chapitre(s) et 0 exercice(s) seraient supprimés, avec 0 fichier(s) PDF.');
+    expect(stdout).toContain('Comptes inactifs depuis avant le 1er janvier 2024 : 0 seraient supprimés, 0 seraient anonymisés.');
   }, 60_000);
 });

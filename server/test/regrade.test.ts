@@ -80,7 +80,7 @@ describe('POST /regrade', () => {
     const closed = await setup({ regradeUntil: new Date('2026-01-10T17:00:00Z') });
     expect(await ask(closed.pupil.headers, closed.a1)).toMatchObject({
       status: 403,
-      body: { message: 'Les demandes de réexamen sont closes depuis le 10 janvier 2026 à 18:00.' },
+      body: { message: 'Les demandes de réexamen sont closes depuis le 10 janvier 2026 à 18 h 00.' },
     });
     const mine = await inject(t, { method: 'GET', url: `/api/regrade/mine/${closed.chapterId}`, headers: closed.pupil.headers });
     expect(mine.body).toMatchObject({ open: false, regradeUntil: '2026-01-10T17:00:00.000Z', requests: [] });
@@ -119,7 +119,7 @@ describe('answering a request', () => {
       headers: member.headers,
       payload: { grade: '4,5', reply: 'Vous avez raison pour la ligne 3.' },
     });
-    expect(ok).toMatchObject({ status: 200, body: { message: 'Demande acceptée : la nouvelle note est enregistrée' } });
+    expect(ok).toMatchObject({ status: 200, body: { message: 'Demande acceptée : la nouvelle note est enregistrée' } });
     const [a] = await db().select().from(answers).where(eq(answers.id, s.a1));
     expect(a).toMatchObject({ grade: '4.5', gradeComment: 'Calcul incomplet', graderId: member.id });
     expect(await db().select().from(gradings).where(eq(gradings.answerId, s.a1))).toMatchObject([{ grade: '4.5', graderId: member.id }]);

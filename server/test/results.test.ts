@@ -142,7 +142,7 @@ describe('results card', () => {
     await db().update(chapters).set({ publishAt: new Date(Date.now() - 1000) }).where(eq(chapters.id, f.chapterId));
     const locked = await save('42');
     expect(locked.status).toBe(403);
-    expect(locked.body.message).toBe('Les résultats sont publiés : les réponses ne sont plus modifiables.');
+    expect(locked.body.message).toBe('Les résultats sont publiés : les réponses ne sont plus modifiables.');
   });
 
   it('leaves rank and qualification out when the chapter does not show them', async () => {

@@ -124,7 +124,7 @@ describe('timed chapter: pending → start → started → after', () => {
     expect(after.body).toMatchObject({ status: 'after', remainingTime: 0 });
     const restart = await start(id, p.headers);
     expect(restart.status).toBe(403);
-    expect(restart.body.message).toBe("L'épreuve est terminée.");
+    expect(restart.body.message).toBe("L’épreuve est terminée.");
   });
 
   it('caps the remaining time by the window end', async () => {
@@ -183,7 +183,7 @@ describe('windows and untimed chapters', () => {
     expect((await getState(id, p.headers)).body).toMatchObject({ status: 'before', remainingTime: null });
     const res = await start(id, p.headers);
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe("L'épreuve n'est pas encore disponible.");
+    expect(res.body.message).toBe("L’épreuve n’est pas encore disponible.");
     expect(await t.database.db.select().from(chapterSessions).where(eq(chapterSessions.chapterId, id))).toHaveLength(0);
   });
 

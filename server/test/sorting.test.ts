@@ -271,16 +271,16 @@ describe('POST /answer/label/{answerId}: validation', () => {
   const cases: Array<[string, () => unknown, RegExp]> = [
     ['not an array', () => ({ pageNum: 1 }), /liste de pages est attendue/],
     ['page 0', () => [ok({ pageNum: 0 })], /commence à 1/],
-    ['page beyond the PDF', () => [ok(), ok({ pageNum: 4 })], /^Page 4 : ce PDF n’a que 3 pages\.$/],
-    ['a page twice', () => [ok(), ok({ pageNum: 2 }), ok({ pageNum: 2, user: p2 })], /^Page 2 : cette page est indiquée plusieurs fois\.$/],
+    ['page beyond the PDF', () => [ok(), ok({ pageNum: 4 })], /^Page 4\s: ce PDF n’a que 3 pages\.$/],
+    ['a page twice', () => [ok(), ok({ pageNum: 2 }), ok({ pageNum: 2, user: p2 })], /^Page 2\s: cette page est indiquée plusieurs fois\.$/],
     ['rotation 45', () => [ok({ rotation: 45 as 0 })], /rotation doit valoir 0, 90, 180 ou 270/],
-    ['a pupil page without exercise', () => [ok({ pageNum: 2, exercises: [] })], /^Page 2 : choisissez au moins un exercice/],
-    ['an unknown user', () => [ok(), ok({ pageNum: 3, user: randomUUID() })], /^Page 3 : élève introuvable\.$/],
-    ['a staff account', () => [ok({ pageNum: 2, user: memberB.id })], /^Page 2 : ce compte n’est pas celui d’un élève\.$/],
-    ['an exercise of another chapter', () => [ok({ exercises: [ex1, exOther] })], /^Page 1 : cet exercice n’appartient pas à ce chapitre\.$/],
-    ['a numeric exercise', () => [ok({ pageNum: 3, exercises: [exNumeric] })], /^Page 3 : l’exercice « Calcul » n’attend pas de copie PDF\.$/],
+    ['a pupil page without exercise', () => [ok({ pageNum: 2, exercises: [] })], /^Page 2\s: choisissez au moins un exercice/],
+    ['an unknown user', () => [ok(), ok({ pageNum: 3, user: randomUUID() })], /^Page 3\s: élève introuvable\.$/],
+    ['a staff account', () => [ok({ pageNum: 2, user: memberB.id })], /^Page 2\s: ce compte n’est pas celui d’un élève\.$/],
+    ['an exercise of another chapter', () => [ok({ exercises: [ex1, exOther] })], /^Page 1\s: cet exercice n’appartient pas à ce chapitre\.$/],
+    ['a numeric exercise', () => [ok({ pageNum: 3, exercises: [exNumeric] })], /^Page 3\s: l’exercice «\sCalcul\s» n’attend pas de copie PDF\.$/],
     ['a bad user id', () => [ok({ user: 'abc' })], /Identifiant d’élève invalide/],
-    ['the lowest page’s fault first', () => [ok({ pageNum: 3, user: randomUUID() }), ok({ pageNum: 2, exercises: [exOther] })], /^Page 2 : cet exercice/],
+    ['the lowest page’s fault first', () => [ok({ pageNum: 3, user: randomUUID() }), ok({ pageNum: 2, exercises: [exOther] })], /^Page 2\s: cet exercice/],
   ];
   it.each(cases)('400 for %s, and nothing changes', async (_name, body, message) => {
     const before = await pdfCount();
@@ -347,7 +347,7 @@ describe('POST /answer/label/{answerId}: split', () => {
     ];
     const res = await label(memberA.headers, copy.id, body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.message).toBe('Copie triée : 3 copies enregistrées.');
+    expect(res.body.message).toBe('Copie triée : 3 copies enregistrées.');
     const byKey = Object.fromEntries(res.body.answers.map((a: { user: string; exercise: string }) => [`${a.user === p1 ? 'p1' : 'p2'}-${a.exercise === ex1 ? 'ex1' : 'ex2'}`, a]));
     expect(Object.keys(byKey).sort()).toEqual(['p1-ex1', 'p1-ex2', 'p2-ex1']);
     expect(await readPdf(byKey['p1-ex1'].answer)).toEqual([
@@ -392,7 +392,7 @@ describe('POST /answer/label/{answerId}: split', () => {
     await reserve(copy.id, memberA.id);
     const res = await label(memberA.headers, copy.id, [{ pageNum: 1, user: null, exercises: [], rotation: 0 }]);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Copie triée : aucune page attribuée.', answers: [] });
+    expect(res.body).toEqual({ message: 'Copie triée : aucune page attribuée.', answers: [] });
   });
 });
 

@@ -146,7 +146,7 @@ describe('shuffled stacks: each copy in the order printed on its sheets (decisio
     const doc = await PDFDocument.load(sheets);
     const rough = doc.addPage([595.28, 841.89]);
     const font = await doc.embedFont(StandardFonts.Helvetica);
-    for (let y = 760; y > 120; y -= 40) rough.drawText('Brouillon : si n = 2k + 1 alors n² = 4k(k + 1) + 1, donc…', { x: 50, y, size: 13, font });
+    for (let y = 760; y > 120; y -= 40) rough.drawText('Brouillon : si n = 2k + 1 alors n² = 4k(k + 1) + 1, donc…', { x: 50, y, size: 13, font });
     const withRough = await doc.save();
     const roughIndex = doc.getPageCount() - 1;
     const order = [sheetPage(0, 3), sheetPage(0, 2), roughIndex, sheetPage(0, 1)];
@@ -178,7 +178,7 @@ describe('duplex stacks: blank backs dropped and counted (decision 109)', () => 
     expect(copy.pageReadings).toEqual(fronts.flatMap(() => ['read', 'blank']));
     const job = await jobOf(copyId);
     expect(job.result).toMatchObject({ pages: 12, read: 6, blank: 6, labeled: true });
-    expect((job.result as { message?: string }).message).toBe('Copie triée : 2 copies enregistrées, 6 pages blanches écartées.');
+    expect((job.result as { message?: string }).message).toBe('Copie triée : 2 copies enregistrées, 6 pages blanches écartées.');
     const scanPictures = await pictures(scan);
     for (const n of [1, 2]) {
       expect(await pagesOfAnswer(pupils[n].id, scanPictures)).toEqual([1, 2, 3].map((k) => 2 * fronts.indexOf(sheetPage(n, k))));

@@ -106,7 +106,7 @@ describe('POST /stats/{chapterId}/errata', () => {
 
     const res = await inject(t, { method: 'POST', url: `/api/stats/${s.chapterId}/errata`, headers: admin, payload: { exerciseId: s.numeric, version: 0, answer: '12' } });
     // « 12 », « 12,0 », « 12 » now right (4), « 10 » now wrong (0); « 7 » stays 0; the corrector's grade stays.
-    expect(res).toMatchObject({ status: 200, body: { graded: 4, message: 'Réponse attendue de la version 1 : 12. 4 copies notées à nouveau.' } });
+    expect(res).toMatchObject({ status: 200, body: { graded: 4, message: 'Réponse attendue de la version 1 : 12. 4 copies notées à nouveau.' } });
     const grades = await db().select({ userId: answers.userId, answer: answers.answer, grade: answers.grade }).from(answers).where(eq(answers.exerciseId, s.numeric));
     const gradeOf = (userId: string) => grades.find((g) => g.userId === userId && g.answer !== '99')!.grade;
     expect(s.byVersion[0].slice(0, 6).map((u) => gradeOf(u.id))).toEqual(['4', '4', '4', '0', '0', '1']);

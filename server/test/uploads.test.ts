@@ -319,7 +319,7 @@ describe('resumable uploads (tus)', () => {
     expect((await create({}, 1000, scanMeta())).status).toBe(401);
     const pupilScan = await create(pupilUser.headers, 1000, scanMeta());
     expect(pupilScan.status).toBe(403);
-    expect(pupilScan.body.message).toMatch(/^Vous n'avez pas accès/);
+    expect(pupilScan.body.message).toMatch(/^Vous n’avez pas accès/);
 
     const created = await create(teacher.headers, scan.length, scanMeta('mine.pdf'));
     const url = created.headers.get('location')!;
@@ -332,7 +332,7 @@ describe('resumable uploads (tus)', () => {
       expect((await call('DELETE', url, { ...TUS, ...other.headers })).status).toBe(404);
     }
     const wrongType = await call('PATCH', url, { ...TUS, ...teacher.headers, 'Upload-Offset': '0', 'Content-Type': 'application/json' }, Buffer.from('{}'));
-    expect([wrongType.status, wrongType.body.message]).toEqual([415, 'Type de contenu attendu : application/offset+octet-stream.']);
+    expect([wrongType.status, wrongType.body.message]).toEqual([415, 'Type de contenu attendu : application/offset+octet-stream.']);
     const badId = await head(teacher.headers, '/api/uploads/pas-un-identifiant');
     expect(badId.status).toBe(400);
     // A query string does not change which upload is meant.
@@ -382,7 +382,7 @@ describe('resumable uploads (tus)', () => {
     const expired = await head(teacher.headers, url);
     expect(expired.status).toBe(410);
     const more = await patch(teacher.headers, url, 1000, scan.subarray(1000, 2000));
-    expect([more.status, more.body.message]).toEqual([410, 'Cet envoi a expiré : recommencez l’envoi du fichier.']);
+    expect([more.status, more.body.message]).toEqual([410, 'Cet envoi a expiré : recommencez l’envoi du fichier.']);
     const uploads = openUploads({ db: t.database.db, config: t.config, store: openFileStore({ config: t.config, db: t.database.db }), log: t.app.log });
     expect(await uploads.cleanUp()).toBeGreaterThanOrEqual(1);
     expect(pending().filter((f) => f.startsWith(id))).toEqual([]);

@@ -138,7 +138,7 @@ describe('GET /user/{uid}', () => {
     const admin = await createUser(t, 'admin');
     const bad = await inject(t, { method: 'GET', url: '/api/user/abc', headers: admin.headers });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toMatch(/^Données invalides \(uid\) : Identifiant d’utilisateur invalide\./);
+    expect(bad.body.message).toMatch(/^Données invalides \(uid\)\s: Identifiant d’utilisateur invalide\./);
     const missing = await inject(t, { method: 'GET', url: '/api/user/00000000-0000-4000-8000-0000000000ff', headers: admin.headers });
     expect(missing.status).toBe(404);
   });

@@ -16,9 +16,9 @@ import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { EXERCISE_CONTEXT_SQL, exerciseContextOf, exerciseContextSql, loadChapterContext, queryExerciseContext } from '../sessions/service.js';
 import { checkSaveAllowed, FINISHED_MESSAGE, NOT_STARTED_MESSAGE } from '../sessions/state.js';
 
-export const PUBLISHED_MESSAGE = 'Les résultats sont publiés : les réponses ne sont plus modifiables.';
+export const PUBLISHED_MESSAGE = 'Les résultats sont publiés : les réponses ne sont plus modifiables.';
 export const PAPER_CHAPTER_MESSAGE =
-  'Cette épreuve se passe sur papier : votre copie est scannée et déposée par votre centre d’examen, pas en ligne.';
+  'Cette épreuve se passe sur papier : votre copie est scannée et déposée par votre centre d’examen, pas en ligne.';
 
 /** The codes of a refused save the web app tells apart (before the window opens it stays `forbidden`). */
 const SAVE_REFUSAL_CODES: Record<string, ErrorCode> = { [FINISHED_MESSAGE]: 'test_finished', [NOT_STARTED_MESSAGE]: 'test_not_started' };
@@ -337,9 +337,9 @@ async function checkAnswerValue(db: Db, auth: AuthContext, format: string, answe
   }
   if (format === 'pdf') {
     const id = PDF_PATH_PATTERN.exec(answer)?.[1];
-    if (!id) throw badRequest('Réponse invalide : le chemin d’un PDF téléversé est attendu.');
+    if (!id) throw badRequest('Réponse invalide : le chemin d’un PDF téléversé est attendu.');
     const [file] = await db.select({ ownerId: files.ownerId }).from(files).where(eq(files.id, id));
-    if (!file) throw badRequest('Fichier PDF introuvable : téléversez-le d’abord.');
+    if (!file) throw badRequest('Fichier PDF introuvable : téléversez-le d’abord.');
     assertMayAnswerWithFile(auth, file);
     return id;
   }

@@ -121,7 +121,7 @@ export async function requireAuth(request: FastifyRequest, _reply: FastifyReply)
 
 /** docs/product.md#design-3 "Who may call what": an admin may do everything a member or teacher may. */
 export function hasRole(auth: AuthContext, role: Role): boolean {
-  if (auth.unchecked) throw new Error('Rôles inconnus : jeton non vérifié pour cette route.');
+  if (auth.unchecked) throw new Error('Rôles inconnus : jeton non vérifié pour cette route.');
   if (auth.isAdmin) return true;
   if (role === 'member') return auth.isMember;
   if (role === 'teacher') return auth.isTeacher;

@@ -32,7 +32,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       },
     },
     async (request) => ({
-      message: 'Mot de passe enregistré : vous êtes connecté.',
+      message: 'Mot de passe enregistré : vous êtes connecté.',
       token: await confirmPassword(deps, { ...request.body, ip: request.ip }),
     }),
   );

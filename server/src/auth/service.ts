@@ -16,8 +16,8 @@ export const REGISTER_MESSAGE =
   'Si cette adresse est valide, un courriel vient de lui être envoyé. Suivez le lien qu’il contient pour choisir votre mot de passe.';
 const INVALID_CREDENTIALS = 'Identifiants invalides.';
 const INVALID_LINK = 'Ce lien n’est plus valide. Inscrivez-vous à nouveau avec la même adresse pour en recevoir un nouveau.';
-const UNKNOWN_LINK = 'Ce lien est inconnu : il a peut-être été mal copié. Demandez-en un nouveau avec votre adresse.';
-const USED_LINK = 'Ce lien a déjà servi : un mot de passe a été choisi avec lui. Connectez-vous, ou demandez un nouveau lien avec votre adresse.';
+const UNKNOWN_LINK = 'Ce lien est inconnu : il a peut-être été mal copié. Demandez-en un nouveau avec votre adresse.';
+const USED_LINK = 'Ce lien a déjà servi : un mot de passe a été choisi avec lui. Connectez-vous, ou demandez un nouveau lien avec votre adresse.';
 const EXPIRED_LINK = 'Ce lien a expiré (il est valable 48 heures). Demandez-en un nouveau avec votre adresse.';
 
 /**

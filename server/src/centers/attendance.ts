@@ -76,7 +76,7 @@ export async function recordAttendance(db: Db, auth: AuthContext, chapterId: str
         AND user_id IN (${sql.join([...byUser.keys()].map((u) => sql`${u}`), sql`, `)})
       FOR UPDATE`);
     if (registered.length !== byUser.size) {
-      throw badRequest(`${byUser.size - registered.length} élève(s) de la liste ne sont pas inscrits dans ce centre : rien n’a été enregistré.`);
+      throw badRequest(`${byUser.size - registered.length} élève(s) de la liste ne sont pas inscrits dans ce centre : rien n’a été enregistré.`);
     }
     const present = [...byUser].filter(([, p]) => p).map(([u]) => sql`${u}`);
     const absent = [...byUser].filter(([, p]) => !p).map(([u]) => sql`${u}`);

@@ -27,7 +27,7 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
     { chapterId, institutionId: own, opened: true, nbPlaces: 20, instructions: 'Salle polyvalente, bâtiment B. Arrivée à 8 h 30, munissez-vous d’une pièce d’identité.', sittingAt: sitting, room: 'Salle polyvalente (bâtiment B)', bring: 'Pièce d’identité, stylos, règle, compas, rapporteur.' },
     { chapterId, institutionId: second, opened: true, nbPlaces: 5, instructions: 'Accueil au CDI à 9 h. Calculatrice interdite.', sittingAt: new Date(sitting.getTime() + 30 * 60_000), room: 'CDI' },
     { chapterId, institutionId: small, opened: true, nbPlaces: 1, instructions: 'Salle 12, rez-de-chaussée.', room: 'Salle 12' },
-    { chapterId, institutionId: pole, opened: true, isPole: true, nbPlaces: 0, instructions: 'Centre pôle : amphithéâtre A, ouverture des portes à 8 h.', sittingAt: sitting, address: 'Campus des Cézeaux, 24 avenue Blaise-Pascal, 63170 Aubière', room: 'Amphithéâtre A' },
+    { chapterId, institutionId: pole, opened: true, isPole: true, nbPlaces: 0, instructions: 'Centre pôle : amphithéâtre A, ouverture des portes à 8 h.', sittingAt: sitting, address: 'Campus des Cézeaux, 24 avenue Blaise-Pascal, 63170 Aubière', room: 'Amphithéâtre A' },
     { chapterId, institutionId: refusing, opened: false },
   ];
   await db

@@ -74,7 +74,7 @@ export async function convocationPdf(db: Db, auth: AuthContext, chapterId: strin
   const staff = isCentreStaff(auth);
   const institutionId = staff ? centerInstitutionOf(auth, requested) : await registrationOf(db, chapterId, auth.userId);
   const centre = await loadExamCentre(db, chapterId, institutionId);
-  if (!centre.validated) throw badRequest('Ce centre n’a pas encore confirmé qu’il organise l’épreuve : la convocation n’est pas encore disponible.');
+  if (!centre.validated) throw badRequest('Ce centre n’a pas encore confirmé qu’il organise l’épreuve : la convocation n’est pas encore disponible.');
   const pupils = await loadExamPupils(db, chapterId, institutionId, staff ? undefined : auth.userId);
   if (staff && pupils.length === 0) throw badRequest('Aucun élève n’est inscrit dans ce centre.');
   return { bytes: await renderConvocations(centre, pupils), name: staff ? `convocations-${centre.centreName}.pdf` : 'convocation.pdf' };

@@ -98,13 +98,13 @@ export async function renderConvocations(centre: ExamCentre, pupils: ExamPupil[]
     y -= 10;
     drawQr(doc, page, convocationQrText(centre.chapterId, pupil.id), W - M - 120, H - M - 120, 120);
     line(pupilName(pupil), 16, pen.bold, undefined, W - 2 * M - 140);
-    line(`Classe : ${pupil.grade ? gradeLabel(pupil.grade) : 'non renseignée'}`, 11, pen.font, undefined, W - 2 * M - 140);
-    line(`Établissement : ${pupil.school ?? 'non renseigné'}`, 11, pen.font, undefined, W - 2 * M - 140);
+    line(`Classe : ${pupil.grade ? gradeLabel(pupil.grade) : 'non renseignée'}`, 11, pen.font, undefined, W - 2 * M - 140);
+    line(`Établissement : ${pupil.school ?? 'non renseigné'}`, 11, pen.font, undefined, W - 2 * M - 140);
     y = Math.min(y, H - M - 140) - 10;
     line('Centre d’examen', 13, pen.bold);
     line(centre.centreName);
     if (d.address) line(d.address);
-    if (d.room) line(`Salle : ${d.room}`);
+    if (d.room) line(`Salle : ${d.room}`);
     y -= 8;
     line('Date et heure', 13, pen.bold);
     line(d.sittingAt ? `Le ${formatSitting(d.sittingAt)} (heure de Paris)` : 'La date sera précisée par le centre.');
@@ -174,7 +174,7 @@ export async function renderAttendanceSheet(centre: ExamCentre, pupils: ExamPupi
   }
   y -= 24;
   if (y < M + 40) newPage();
-  cell(page!, `Présents : ______   Absents : ______   sur ${sorted.length} inscrits`, M, y, W - 2 * M, pen.bold, 11);
-  cell(page!, 'Signature du responsable du centre :', M, y - 24, W - 2 * M);
+  cell(page!, `Présents : ______   Absents : ______   sur ${sorted.length} inscrits`, M, y, W - 2 * M, pen.bold, 11);
+  cell(page!, 'Signature du responsable du centre :', M, y - 24, W - 2 * M);
   return doc.save({ objectsPerTick: 2000 });
 }

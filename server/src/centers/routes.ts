@@ -63,7 +63,7 @@ export const centerRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     async (request) => {
       const { user, institution } = request.body;
       await refuseRegistration(deps.db, authOf(request), request.params.chapterId, user, institution);
-      return { message: 'Inscription refusée : l’élève est prévenu et choisira un autre centre' };
+      return { message: 'Inscription refusée : l’élève est prévenu et choisira un autre centre' };
     },
   );
 

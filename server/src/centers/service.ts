@@ -346,7 +346,7 @@ export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: str
   });
 }
 
-export const REFUSED_MESSAGE = 'Ce centre a refusé votre inscription : choisissez un autre centre d’examen.';
+export const REFUSED_MESSAGE = 'Ce centre a refusé votre inscription : choisissez un autre centre d’examen.';
 
 /**
  * POST /center/refuse/{chapterId}: the centre's staff turn away a registered pupil who claims their
@@ -364,7 +364,7 @@ export async function refuseRegistration(db: Db, auth: AuthContext, chapterId: s
       WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId} AND r.user_id = ${userId} FOR UPDATE OF r`);
     if (!row) throw notFound('Cet élève n’est pas inscrit dans ce centre.');
     if (row.institution_id !== institutionId) {
-      throw badRequest('Seuls les élèves qui se déclarent de votre établissement peuvent être refusés : les autres occupent les places que vous avez ouvertes.');
+      throw badRequest('Seuls les élèves qui se déclarent de votre établissement peuvent être refusés : les autres occupent les places que vous avez ouvertes.');
     }
     await tx.delete(centerRegistrations).where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
     await tx.insert(centerRefusals).values({ chapterId, institutionId, userId, refusedBy: auth.userId }).onConflictDoNothing();

@@ -45,8 +45,8 @@ const TIMED_EXERCISES: DemoExercise[] = [
     title: 'Triangle rectangle',
     answerFormat: 'numeric',
     versions: [
-      { content: 'Un triangle $ABC$ est rectangle en $A$, avec $AB = 6$ et $AC = 8$. Que vaut $BC$ ?', answer: '10' },
-      { content: 'Un triangle $ABC$ est rectangle en $A$, avec $AB = 5$ et $AC = 12$. Que vaut $BC$ ?', answer: '13' },
+      { content: 'Un triangle $ABC$ est rectangle en $A$, avec $AB = 6$ et $AC = 8$. Que vaut $BC$ ?', answer: '10' },
+      { content: 'Un triangle $ABC$ est rectangle en $A$, avec $AB = 5$ et $AC = 12$. Que vaut $BC$ ?', answer: '13' },
     ],
   },
   {
@@ -65,7 +65,7 @@ const TIMED_EXERCISES: DemoExercise[] = [
 ];
 
 const TRAINING_EXERCISES: DemoExercise[] = [
-  { title: 'Pour commencer', answerFormat: 'none', versions: [{ content: 'Lisez les consignes : les réponses numériques acceptent la **virgule** ou le **point**.' }] },
+  { title: 'Pour commencer', answerFormat: 'none', versions: [{ content: 'Lisez les consignes : les réponses numériques acceptent la **virgule** ou le **point**.' }] },
   { title: 'Fractions', answerFormat: 'numeric', versions: [{ content: 'Calculer $\\frac{1}{2} + \\frac{1}{4}$.', answer: '0,75' }] },
   { title: 'Puissances', answerFormat: 'numeric', versions: [{ content: 'Calculer $2^{10}$.', answer: '1024' }] },
 ];
@@ -86,19 +86,19 @@ export async function seedChaptersDemo(db: Db, now = new Date()): Promise<Chapte
       {
         title: 'Coupe Olympe 2026 — Tour 1',
         headerStudents:
-          'Vous disposez de **60 minutes** à partir du moment où vous commencez. Les réponses sont des nombres : $\\frac{1}{2}$ s’écrit `0,5`.',
+          'Vous disposez de **60 minutes** à partir du moment où vous commencez. Les réponses sont des nombres : $\\frac{1}{2}$ s’écrit `0,5`.',
         offline: false,
         analysis: false,
       },
       {
         title: 'Entraînement — Calcul',
-        headerStudents: 'Un chapitre d’entraînement sans limite de temps : essayez autant de fois que vous voulez.',
+        headerStudents: 'Un chapitre d’entraînement sans limite de temps : essayez autant de fois que vous voulez.',
         offline: false,
         analysis: false,
       },
       {
         title: 'Épreuve papier — Demi-finale',
-        headerStudents: 'Épreuve sur papier, dans le centre d’examen que vous avez choisi. Durée : 3 heures.',
+        headerStudents: 'Épreuve sur papier, dans le centre d’examen que vous avez choisi. Durée : 3 heures.',
         headerCenters:
           'Accueillez les élèves 15 minutes avant le début. Distribuez le sujet à l’heure exacte, ramassez les copies au bout de **3 heures**, puis numérisez-les en PDF.',
         offline: true,

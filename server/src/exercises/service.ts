@@ -144,7 +144,7 @@ function normaliseScheme(items: readonly SchemeItemInput[], maxPoints: number): 
   const total = sumPoints(stored.map((i) => i.points));
   if (total > maxPoints + 1e-9) {
     throw badRequest(
-      `Les éléments du barème totalisent ${formatPoints(total)} points : plus que les ${formatPoints(maxPoints)} points de l’exercice.`,
+      `Les éléments du barème totalisent ${formatPoints(total)} points : plus que les ${formatPoints(maxPoints)} points de l’exercice.`,
     );
   }
   if (new Set(stored.map((i) => i.id)).size !== stored.length) throw badRequest('Deux éléments du barème ont le même identifiant.');
@@ -216,7 +216,7 @@ export async function restoreExercise(db: Db, auth: AuthContext, id: string): Pr
       .innerJoin(chapters, eq(chapters.id, exercises.chapterId))
       .where(and(eq(exercises.id, id), isNotNull(exercises.deletedAt)));
     if (!row) throw notFound('Cet exercice n’est pas dans la corbeille.');
-    if (row.chapterDeletedAt) throw conflict('Son chapitre est dans la corbeille : restaurez d’abord le chapitre.');
+    if (row.chapterDeletedAt) throw conflict('Son chapitre est dans la corbeille : restaurez d’abord le chapitre.');
     await tx.update(exercises).set({ deletedAt: null }).where(eq(exercises.id, id));
     await audit(tx, auth, 'exercise.restore', id, { title: row.title, chapterId: row.chapterId });
   });

@@ -48,7 +48,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       } catch (err) {
         throw multipartError(err, maxPdfBytes);
       }
-      if (!bytes) throw badRequest('Aucun fichier reçu : choisissez un fichier PDF.');
+      if (!bytes) throw badRequest('Aucun fichier reçu : choisissez un fichier PDF.');
       const exerciseId = fields.exercise || undefined;
       const chapterId = fields.chapter || undefined;
       if (exerciseId && !uuidField.safeParse(exerciseId).success) throw badRequest('Exercice invalide.');

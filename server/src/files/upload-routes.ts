@@ -71,7 +71,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: Deps; store: FileStore 
         await uploads.ownUpload(auth, id);
       }
       if (request.method === 'PATCH' && request.headers['content-type'] !== OFFSET_STREAM) {
-        throw new AppError(415, `Type de contenu attendu : ${OFFSET_STREAM}.`);
+        throw new AppError(415, `Type de contenu attendu : ${OFFSET_STREAM}.`);
       }
       const response = await toTus(uploads, request, { auth });
       if (request.method === 'HEAD' && response.status === 200 && response.headers.get('upload-offset') === response.headers.get('upload-length')) {

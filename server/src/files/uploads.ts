@@ -37,9 +37,9 @@ export const UPLOAD_CLEANUP_MS = 3600_000;
  */
 export const UNFINISHED_UPLOADS = { count: 10, timesLimit: 3 };
 export const TOO_MANY_UPLOADS_MESSAGE =
-  'Vous avez déjà trop d’envois en cours : terminez-les ou annulez-les, ou attendez qu’ils expirent (24 heures), avant d’en commencer un autre.';
+  'Vous avez déjà trop d’envois en cours : terminez-les ou annulez-les, ou attendez qu’ils expirent (24 heures), avant d’en commencer un autre.';
 
-export const UPLOAD_NOT_FOUND_MESSAGE = 'Envoi introuvable : il a expiré ou n’existe pas. Recommencez l’envoi du fichier.';
+export const UPLOAD_NOT_FOUND_MESSAGE = 'Envoi introuvable : il a expiré ou n’existe pas. Recommencez l’envoi du fichier.';
 
 /** What is kept with an upload, set by the server at creation (the client's keys are only read). */
 export interface UploadMeta {
@@ -62,20 +62,20 @@ export interface UploadCaller {
  * Statuses the protocol fixes stay (409 and 423 make the client retry; 404 and 410 start over).
  */
 const TUS_MESSAGES: Array<[RegExp, string]> = [
-  [/^Upload-Offset conflict/, 'La reprise ne part pas du bon endroit : l’envoi reprend à la position que le serveur a reçue.'],
+  [/^Upload-Offset conflict/, 'La reprise ne part pas du bon endroit : l’envoi reprend à la position que le serveur a reçue.'],
   [/^Upload-Offset header required/, 'Position de l’envoi (Upload-Offset) manquante.'],
-  [/^Content-Type header required/, 'Type de contenu attendu : application/offset+octet-stream.'],
+  [/^Content-Type header required/, 'Type de contenu attendu : application/offset+octet-stream.'],
   [/^Invalid upload-offset/i, 'Position de l’envoi (Upload-Offset) invalide.'],
-  [/^Invalid content-type/i, 'Type de contenu attendu : application/offset+octet-stream.'],
+  [/^Invalid content-type/i, 'Type de contenu attendu : application/offset+octet-stream.'],
   [/^Invalid /, 'En-tête d’envoi invalide.'],
   [/^Tus-Resumable Required/, 'Ce client d’envoi n’est pas pris en charge (protocole tus 1.0.0 attendu).'],
   [/^The file for this url was not found/, UPLOAD_NOT_FOUND_MESSAGE],
-  [/^The file for this url no longer exists/, 'Cet envoi a expiré : recommencez l’envoi du fichier.'],
+  [/^The file for this url no longer exists/, 'Cet envoi a expiré : recommencez l’envoi du fichier.'],
   [/size exceeded|Maximum size exceeded/i, 'L’envoi dépasse la taille annoncée au départ.'],
   [/^Request aborted/, 'Envoi interrompu par une reprise plus récente.'],
-  [/^Cannot terminate an already completed upload/, 'Cet envoi est terminé : il ne peut plus être annulé.'],
-  [/lock before timeout/, 'Cet envoi est occupé par une autre connexion : nouvel essai dans un instant.'],
-  [/^Something went wrong receiving the file/, 'Envoi interrompu : il reprendra là où il s’est arrêté.'],
+  [/^Cannot terminate an already completed upload/, 'Cet envoi est terminé : il ne peut plus être annulé.'],
+  [/lock before timeout/, 'Cet envoi est occupé par une autre connexion : nouvel essai dans un instant.'],
+  [/^Something went wrong receiving the file/, 'Envoi interrompu : il reprendra là où il s’est arrêté.'],
 ];
 
 /** A tus error answer (status and English body) as the API's `{ message }` in French. */
@@ -83,7 +83,7 @@ export function frenchTusError(status: number, body: string): { status: number; 
   const found = TUS_MESSAGES.find(([pattern]) => pattern.test(body));
   if (found) return { status, message: found[1] };
   if (status === 404) return { status, message: UPLOAD_NOT_FOUND_MESSAGE };
-  if (status >= 500) return { status, message: 'L’envoi a échoué sur le serveur : réessayez dans un instant.' };
+  if (status >= 500) return { status, message: 'L’envoi a échoué sur le serveur : réessayez dans un instant.' };
   return { status, message: 'Requête d’envoi invalide.' };
 }
 
@@ -273,7 +273,7 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
       if (err instanceof AppError) return { status_code: err.statusCode, body: JSON.stringify({ message: err.message, code: err.code }) };
       if (err instanceof Error) {
         deps.log.error({ err }, 'resumable upload failed');
-        return { status_code: 500, body: JSON.stringify({ message: 'L’envoi a échoué sur le serveur : réessayez dans un instant.' }) };
+        return { status_code: 500, body: JSON.stringify({ message: 'L’envoi a échoué sur le serveur : réessayez dans un instant.' }) };
       }
       return undefined;
     },

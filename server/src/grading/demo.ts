@@ -46,13 +46,13 @@ export async function seedGradingDemo(db: Db, opts: { chapterId: string; graderI
 /** Olympiad-style marking scheme of the demo's paper exercises (7 points each). */
 const DEMO_SCHEMES: Array<Array<{ text: string; points: number }>> = [
   [
-    { text: 'Réduction : $n^2 + 1$ divise $n + 3$', points: 2 },
+    { text: 'Réduction : $n^2 + 1$ divise $n + 3$', points: 2 },
     { text: 'Majoration et cas finis', points: 3 },
     { text: 'Vérification des solutions', points: 2 },
   ],
   [
     { text: 'Figure et rayon $AB = 1$', points: 2 },
-    { text: 'Aire du quart de disque : $\\pi/4$', points: 5 },
+    { text: 'Aire du quart de disque : $\\pi/4$', points: 5 },
   ],
 ];
 

@@ -76,8 +76,8 @@ import {
 export const CLAIM_MINUTES = 10;
 const CHAPTER_NOT_FOUND = 'Chapitre introuvable.';
 const EXERCISE_NOT_FOUND = 'Exercice introuvable.';
-const BOTH_GRADED_MESSAGE = 'Cette copie a déjà ses deux corrections : seul un administrateur peut encore la trancher.';
-export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle ne peut plus être notée.';
+const BOTH_GRADED_MESSAGE = 'Cette copie a déjà ses deux corrections : seul un administrateur peut encore la trancher.';
+export const WITHDRAWN_MESSAGE = 'Cette copie a été renvoyée au triage : elle ne peut plus être notée.';
 
 export async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow> {
   const [chapter] = await rows<ChapterOptionsRow>(db, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`);
@@ -409,7 +409,7 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
       if (await claimAnswer(db, auth.userId, c.id)) return { url: `${c.user_id}/${exerciseId}` };
     }
   }
-  return { message: 'Aucune copie à corriger pour cet exercice : toutes sont corrigées ou en cours de correction.' };
+  return { message: 'Aucune copie à corriger pour cet exercice : toutes sont corrigées ou en cours de correction.' };
 }
 
 interface AnswerRow {
@@ -931,7 +931,7 @@ const AUTO_BATCH = 5_000;
  */
 export async function autoCorrectChapter(db: Tx, auth: AuthContext, chapterId: string, only?: AutoScope): Promise<AutoCorrectionResult> {
   const plan = await planAutoCorrection(db, chapterId, only);
-  if (!plan) return { message: 'Correction automatique : ce chapitre n’a pas d’exercice numérique.', graded: 0, unchanged: 0 };
+  if (!plan) return { message: 'Correction automatique : ce chapitre n’a pas d’exercice numérique.', graded: 0, unchanged: 0 };
   const { changes, considered } = plan;
   const now = new Date().toISOString();
   let graded = 0;
@@ -958,5 +958,5 @@ export async function autoCorrectChapter(db: Tx, auth: AuthContext, chapterId: s
     }
   });
   const copies = graded > 1 ? 'copies notées' : 'copie notée';
-  return { message: `Correction automatique terminée : ${graded} ${copies}.`, graded, unchanged: considered - graded };
+  return { message: `Correction automatique terminée : ${graded} ${copies}.`, graded, unchanged: considered - graded };
 }

@@ -21,7 +21,7 @@ function unknownEmailsMessage(unknown: string[]): string {
   const n = unknown.length;
   const shown = unknown.slice(0, SHOWN_UNKNOWN).join(', ') + (n > SHOWN_UNKNOWN ? ` et ${n - SHOWN_UNKNOWN} autres` : '');
   const head = n > 1 ? `${n} adresses ne correspondent à aucun compte` : 'Une adresse ne correspond à aucun compte';
-  return `${head} : ${shown}. Aucune modification enregistrée.`;
+  return `${head} : ${shown}. Aucune modification enregistrée.`;
 }
 
 /**
@@ -75,7 +75,7 @@ export const groupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { 
         return reply.status(400).send({ message: unknownEmailsMessage(result.unknown), unknown: result.unknown });
       }
       return {
-        message: `Membres enregistrés : ${plural(result.added, 'ajout')}, ${plural(result.removed, 'retrait')}.`,
+        message: `Membres enregistrés : ${plural(result.added, 'ajout')}, ${plural(result.removed, 'retrait')}.`,
         added: result.added,
         removed: result.removed,
       };

@@ -66,7 +66,7 @@ export async function getGroupDetail(db: Db, id: string): Promise<GroupDetail> {
 
 /** Group names are unique (case-insensitive) and 'teachers'/'members' belong to the role groups only. */
 async function assertNameFree(db: Tx, name: string, exceptId: string | null) {
-  if (isReservedGroupName(name)) throw conflict(`Le nom « ${name} » est réservé à un groupe du système.`);
+  if (isReservedGroupName(name)) throw conflict(`Le nom « ${name} » est réservé à un groupe du système.`);
   const clash = await db
     .select({ id: groups.id })
     .from(groups)
@@ -77,7 +77,7 @@ async function assertNameFree(db: Tx, name: string, exceptId: string | null) {
       ),
     )
     .limit(1);
-  if (clash.length > 0) throw conflict(`Un groupe s’appelle déjà « ${name} ».`);
+  if (clash.length > 0) throw conflict(`Un groupe s’appelle déjà « ${name} ».`);
 }
 
 /** POST /group: a new empty group. */
@@ -95,7 +95,7 @@ export async function renameGroup(db: Db, auth: AuthContext, id: string, name: s
   await db.transaction(async (tx) => {
     const group = await findGroup(tx, id, true);
     if (group.name === name) return;
-    if (group.systemKey) throw forbidden(`Le groupe « ${group.name} » ne peut pas être renommé.`);
+    if (group.systemKey) throw forbidden(`Le groupe « ${group.name} » ne peut pas être renommé.`);
     await assertNameFree(tx, name, id);
     await tx.update(groups).set({ name }).where(eq(groups.id, id));
     await audit(tx, auth, 'group.rename', id, { from: group.name, to: name });
@@ -107,7 +107,7 @@ export async function deleteGroup(db: Db, auth: AuthContext, id: string): Promis
   await db.transaction(async (tx) => {
     const group = await findGroup(tx, id, true);
     if (group.systemKey || id === TEACHERS_GROUP_ID || id === MEMBERS_GROUP_ID) {
-      throw forbidden(`Le groupe « ${group.name} » ne peut pas être supprimé.`);
+      throw forbidden(`Le groupe « ${group.name} » ne peut pas être supprimé.`);
     }
     await tx.delete(groups).where(eq(groups.id, id));
     await audit(tx, auth, 'group.delete', id, { name: group.name });

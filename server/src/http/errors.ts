@@ -108,7 +108,7 @@ export function registerErrorHandling(app: FastifyInstance) {
         const key = i.instancePath.replace(/^\//, '').replaceAll('/', '.');
         if (key && !(key in fields) && i.message) fields[key] = i.message;
       }
-      return reply.status(400).send({ message: `Données invalides${where ? ` (${where})` : ''} : ${what}`, fields });
+      return reply.status(400).send({ message: `Données invalides${where ? ` (${where})` : ''} : ${what}`, fields });
     }
     const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
     if (known) return reply.status(known[0]).send({ message: known[1] });

@@ -14,7 +14,7 @@ export const GEOCODER_TIMEOUT = { ms: 5000 };
 const MAX_ANSWER_BYTES = 512 * 1024;
 
 export const GEOCODER_OFF =
-  'La recherche d’adresse n’est pas activée sur ce serveur : placez l’établissement sur la carte ou saisissez sa latitude et sa longitude.';
+  'La recherche d’adresse n’est pas activée sur ce serveur : placez l’établissement sur la carte ou saisissez sa latitude et sa longitude.';
 export const GEOCODER_TIMED_OUT =
   'Le service de recherche d’adresse n’a pas répondu à temps. Réessayez, ou saisissez la latitude et la longitude.';
 export const GEOCODER_FAILED =

@@ -44,14 +44,14 @@ function drawProgress(read: number, total: number) {
 
 function printSummary(s: ImportSummary) {
   const lines = [
-    `Lignes lues : ${s.rows}`,
-    `Établissements créés : ${s.created}`,
-    `Établissements mis à jour : ${s.updated}`,
-    `Ignorés (ni collège ni lycée) : ${s.ignored}`,
-    `Sans coordonnées (non importés) : ${s.noCoordinates.length}`,
-    `Lignes invalides (non importées) : ${s.bad.length}`,
-    ...(s.duplicates > 0 ? [`Identifiants UAI en double (dernière ligne retenue) : ${s.duplicates}`] : []),
-    `Durée : ${(s.durationMs / 1000).toFixed(1)} s`,
+    `Lignes lues : ${s.rows}`,
+    `Établissements créés : ${s.created}`,
+    `Établissements mis à jour : ${s.updated}`,
+    `Ignorés (ni collège ni lycée) : ${s.ignored}`,
+    `Sans coordonnées (non importés) : ${s.noCoordinates.length}`,
+    `Lignes invalides (non importées) : ${s.bad.length}`,
+    ...(s.duplicates > 0 ? [`Identifiants UAI en double (dernière ligne retenue) : ${s.duplicates}`] : []),
+    `Durée : ${(s.durationMs / 1000).toFixed(1)} s`,
   ];
   console.log(lines.join('\n'));
   const shown = 20;

@@ -52,7 +52,7 @@ export function indexColumns(header: string[]): ColumnIndex {
     index[key] = at;
   }
   if (missing.length > 0) {
-    throw new Error(`Ce fichier n’est pas un export de l’annuaire de l’éducation : colonnes manquantes (${missing.join(', ')}).`);
+    throw new Error(`Ce fichier n’est pas un export de l’annuaire de l’éducation : colonnes manquantes (${missing.join(', ')}).`);
   }
   return index;
 }
@@ -88,15 +88,15 @@ export function classifyRow(fields: string[], columns: ColumnIndex, expectedLeng
   const get = (k: ColumnKey) => (fields[columns[k]] ?? '').trim();
   if (!isCollegeOrLycee(get('type'))) return { kind: 'ignored' };
   const uai = get('uai').toUpperCase();
-  if (!UAI.test(uai)) return { kind: 'bad', reason: `identifiant UAI invalide « ${get('uai')} »` };
+  if (!UAI.test(uai)) return { kind: 'bad', reason: `identifiant UAI invalide « ${get('uai')} »` };
   const name = get('name').replace(/\s+/g, ' ');
   if (!name) return { kind: 'bad', reason: `établissement ${uai} sans nom` };
-  if (name.length > 200) return { kind: 'bad', reason: `établissement ${uai} : nom trop long` };
+  if (name.length > 200) return { kind: 'bad', reason: `établissement ${uai} : nom trop long` };
   const latitude = parseCoordinate(get('latitude'));
   const longitude = parseCoordinate(get('longitude'));
   if (latitude === null || longitude === null) return { kind: 'noCoordinates', uai, name };
   if (latitude === 'invalid' || longitude === 'invalid' || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
-    return { kind: 'bad', reason: `établissement ${uai} : coordonnées invalides` };
+    return { kind: 'bad', reason: `établissement ${uai} : coordonnées invalides` };
   }
   const rawEmail = get('email').toLowerCase();
   return {
@@ -201,7 +201,7 @@ export async function importSchoolsFile(db: Db, file: string, opts: ImportOption
     // A UAI repeated in a later batch is a duplicate already counted, not one more update.
     for (const uai of res.created) if (!done.has(uai)) (done.add(uai), summary.created++);
     for (const uai of res.updated) if (!done.has(uai)) (done.add(uai), summary.updated++);
-    for (const f of res.failed) summary.bad.push({ line: lines.get(f.uai) ?? 0, reason: `établissement ${f.uai} refusé : ${f.reason}` });
+    for (const f of res.failed) summary.bad.push({ line: lines.get(f.uai) ?? 0, reason: `établissement ${f.uai} refusé : ${f.reason}` });
   };
   const handle = async (records: string[][]) => {
     for (const rec of records) {

@@ -33,7 +33,7 @@ const columns = {
 /** A UAI names one school: a second one with the same code is refused (409) before the unique index would (500). */
 async function assertUaiFree(tx: Tx, uai: string, self: string | null): Promise<void> {
   const [taken] = await tx.select({ id: institutions.id, name: institutions.name }).from(institutions).where(eq(institutions.uai, uai));
-  if (taken && taken.id !== self) throw conflict(`Le code UAI ${uai} est déjà celui de « ${taken.name} ».`);
+  if (taken && taken.id !== self) throw conflict(`Le code UAI ${uai} est déjà celui de « ${taken.name} ».`);
 }
 
 /**
@@ -41,7 +41,7 @@ async function assertUaiFree(tx: Tx, uai: string, self: string | null): Promise<
  * for a real school missing from the directory and a typo or two, not thousands of map markers.
  */
 export const MAX_PENDING_INSTITUTIONS = 3;
-export const PENDING_LIMIT_MESSAGE = `Vous avez déjà ${MAX_PENDING_INSTITUTIONS} établissements en attente de vérification : modifiez l’un d’eux ou attendez qu’un administrateur les vérifie.`;
+export const PENDING_LIMIT_MESSAGE = `Vous avez déjà ${MAX_PENDING_INSTITUTIONS} établissements en attente de vérification : modifiez l’un d’eux ou attendez qu’un administrateur les vérifie.`;
 
 /** Who asks for the list: a pending school is shown only to its author, to admins and to its own users. */
 export type InstitutionViewer = Pick<AuthContext, 'userId' | 'isAdmin' | 'institutionId'>;
@@ -248,7 +248,7 @@ export async function updateInstitution(
  * copies): deleting it would orphan a pupil, a centre or a scanned copy.
  */
 export async function deleteInstitution(db: Db, id: string): Promise<void> {
-  if (id === HOME_SCHOOLING_ID) throw conflict('L’entrée « Instruction en famille » ne peut pas être supprimée.');
+  if (id === HOME_SCHOOLING_ID) throw conflict('L’entrée « Instruction en famille » ne peut pas être supprimée.');
   await db.transaction(async (tx) => {
     const [current] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.id, id)).for('update');
     if (!current) throw notFound('Établissement introuvable.');
@@ -259,9 +259,9 @@ export async function deleteInstitution(db: Db, id: string): Promise<void> {
           OR EXISTS (SELECT 1 FROM center_registrations WHERE institution_id = ${id})) AS centers,
         (EXISTS (SELECT 1 FROM files WHERE institution_id = ${id})
           OR EXISTS (SELECT 1 FROM unlabeled_answers WHERE institution_id = ${id})) AS copies`))!;
-    if (used.users) throw conflict('Des utilisateurs sont rattachés à cet établissement : il ne peut pas être supprimé.');
-    if (used.centers) throw conflict('Cet établissement est un centre d’examen : il ne peut pas être supprimé.');
-    if (used.copies) throw conflict('Des copies sont rattachées à cet établissement : il ne peut pas être supprimé.');
+    if (used.users) throw conflict('Des utilisateurs sont rattachés à cet établissement : il ne peut pas être supprimé.');
+    if (used.centers) throw conflict('Cet établissement est un centre d’examen : il ne peut pas être supprimé.');
+    if (used.copies) throw conflict('Des copies sont rattachées à cet établissement : il ne peut pas être supprimé.');
     await tx.delete(institutions).where(eq(institutions.id, id));
   });
 }

@@ -85,10 +85,10 @@ const escapeHtml = (s: string) =>
 export function passwordLinkMail(to: string, link: string, kind: 'signup' | 'reset' | 'admin' | 'invite', institutionName?: string): Mail {
   const subject =
     kind === 'reset'
-      ? 'Olympe : nouveau mot de passe'
+      ? 'Olympe : nouveau mot de passe'
       : kind === 'invite'
-        ? 'Olympe : votre établissement vous a inscrit'
-        : 'Olympe : confirmez votre adresse et choisissez un mot de passe';
+        ? 'Olympe : votre établissement vous a inscrit'
+        : 'Olympe : confirmez votre adresse et choisissez un mot de passe';
   const intro =
     kind === 'invite'
       ? `Votre établissement${institutionName ? ` (${institutionName})` : ''} vous a créé un compte sur Olympe, la coupe de sélection de la préparation aux olympiades de mathématiques. Pour l’activer, choisissez votre mot de passe, puis complétez votre profil.`
@@ -96,8 +96,8 @@ export function passwordLinkMail(to: string, link: string, kind: 'signup' | 'res
       ? 'Vous avez demandé à recevoir un nouveau lien pour choisir votre mot de passe.'
       : kind === 'admin'
         ? 'Un compte administrateur Olympe a été créé pour cette adresse.'
-        : 'Bienvenue sur Olympe ! Pour terminer votre inscription, choisissez votre mot de passe.';
-  const text = `Bonjour,\n\n${intro}\n\nOuvrez ce lien (valable 48 heures, une seule fois) :\n${link}\n\nSi vous n'êtes pas à l'origine de cette demande, ignorez ce message.\n\nL'équipe Olympe`;
-  const html = `<p>Bonjour,</p><p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">Choisir mon mot de passe</a> (lien valable 48 heures, une seule fois)</p><p>Si vous n'êtes pas à l'origine de cette demande, ignorez ce message.</p><p>L'équipe Olympe</p>`;
+        : 'Bienvenue sur Olympe ! Pour terminer votre inscription, choisissez votre mot de passe.';
+  const text = `Bonjour,\n\n${intro}\n\nOuvrez ce lien (valable 48 heures, une seule fois) :\n${link}\n\nSi vous n’êtes pas à l’origine de cette demande, ignorez ce message.\n\nL’équipe Olympe`;
+  const html = `<p>Bonjour,</p><p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">Choisir mon mot de passe</a> (lien valable 48 heures, une seule fois)</p><p>Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.</p><p>L’équipe Olympe</p>`;
   return { to, subject, text, html };
 }

@@ -15,8 +15,8 @@ const SIGNATURE = 'L’équipe Olympe';
 
 /** Paragraphs to a mail: text joined by blank lines, HTML as <p>, then the unsubscribe footer. */
 function compose(subject: string, greeting: string, paragraphs: string[], links: { unsubscribe: string; action?: { label: string; url: string } }): MailBody {
-  const footer = `Vous recevez ce message car les notifications par e-mail sont activées sur votre compte Olympe. Pour ne plus les recevoir : ${links.unsubscribe}`;
-  const text = [greeting, ...paragraphs, ...(links.action ? [`${links.action.label} : ${links.action.url}`] : []), SIGNATURE, '—', footer].join('\n\n');
+  const footer = `Vous recevez ce message car les notifications par e-mail sont activées sur votre compte Olympe. Pour ne plus les recevoir : ${links.unsubscribe}`;
+  const text = [greeting, ...paragraphs, ...(links.action ? [`${links.action.label} : ${links.action.url}`] : []), SIGNATURE, '—', footer].join('\n\n');
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
     ...paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
@@ -24,16 +24,16 @@ function compose(subject: string, greeting: string, paragraphs: string[], links:
     `<p>${escapeHtml(SIGNATURE)}</p>`,
     `<hr><p style="font-size:12px;color:#555">Vous recevez ce message car les notifications par e-mail sont activées sur votre compte Olympe. <a href="${escapeHtml(links.unsubscribe)}">Ne plus recevoir ces e-mails</a></p>`,
   ].join('\n');
-  return { subject: `Olympe : ${subject}`, text, html };
+  return { subject: `Olympe : ${subject}`, text, html };
 }
 
 const hello = (name: string | null) => (name ? `Bonjour ${name},` : 'Bonjour,');
 
 function whereWhen(centre: string, d: CenterDetails): string[] {
   return [
-    `Centre : ${centre}${d.address ? `\nAdresse : ${d.address}` : ''}${d.room ? `\nSalle : ${d.room}` : ''}`,
-    d.sittingAt ? `Date : le ${formatSitting(d.sittingAt)} (heure de Paris)` : 'La date sera précisée par le centre.',
-    `À apporter : ${d.bring}`,
+    `Centre : ${centre}${d.address ? `\nAdresse : ${d.address}` : ''}${d.room ? `\nSalle : ${d.room}` : ''}`,
+    d.sittingAt ? `Date : le ${formatSitting(d.sittingAt)} (heure de Paris)` : 'La date sera précisée par le centre.',
+    `À apporter : ${d.bring}`,
   ];
 }
 
@@ -46,12 +46,12 @@ export interface Links {
 export function convocationMail(p: { pupil: string; forParent: boolean; chapter: string; centre: string; details: CenterDetails }, links: Links): MailBody {
   const who = p.forParent ? `${p.pupil} est inscrit(e)` : 'Votre inscription est confirmée';
   return compose(
-    `convocation à l’épreuve « ${p.chapter} »`,
+    `convocation à l’épreuve « ${p.chapter} »`,
     p.forParent ? 'Bonjour,' : hello(p.pupil),
     [
-      `${who} pour l’épreuve « ${p.chapter} ».`,
+      `${who} pour l’épreuve « ${p.chapter} ».`,
       ...whereWhen(p.centre, p.details),
-      'La convocation est jointe à ce message : présentez-la, imprimée ou sur téléphone, à l’entrée de la salle.',
+      'La convocation est jointe à ce message : présentez-la, imprimée ou sur téléphone, à l’entrée de la salle.',
     ],
     { unsubscribe: links.unsubscribe, action: { label: 'Voir l’épreuve sur Olympe', url: links.chapter } },
   );
@@ -64,7 +64,7 @@ export function centerChangeMail(p: { pupil: string | null; chapter: string; cen
       `le centre ${p.centre} n’accueille plus l’épreuve`,
       hello(p.pupil),
       [
-        `Le centre ${p.centre} a indiqué qu’il n’organise plus l’épreuve « ${p.chapter} ».`,
+        `Le centre ${p.centre} a indiqué qu’il n’organise plus l’épreuve « ${p.chapter} ».`,
         'Choisissez un autre centre d’examen sur la page de l’épreuve.',
       ],
       { unsubscribe: links.unsubscribe, action: { label: 'Choisir un autre centre', url: links.chapter } },
@@ -73,7 +73,7 @@ export function centerChangeMail(p: { pupil: string | null; chapter: string; cen
   return compose(
     `changement pour votre centre d’examen`,
     hello(p.pupil),
-    [`Le centre ${p.centre} a modifié les informations de l’épreuve « ${p.chapter} ». Les voici à jour :`, ...whereWhen(p.centre, p.details)],
+    [`Le centre ${p.centre} a modifié les informations de l’épreuve « ${p.chapter} ». Les voici à jour :`, ...whereWhen(p.centre, p.details)],
     { unsubscribe: links.unsubscribe, action: { label: 'Télécharger la convocation à jour', url: links.chapter } },
   );
 }
@@ -88,9 +88,9 @@ export function departureMail(p: { pupil: string | null; chapter: string; centre
     `vous n’êtes plus inscrit(e) au centre ${p.centre}`,
     hello(p.pupil),
     [
-      `Le centre ${p.centre} a retiré votre inscription à l’épreuve « ${p.chapter} » : vous n’y êtes plus inscrit(e) et vous ne pouvez pas vous y réinscrire.`,
+      `Le centre ${p.centre} a retiré votre inscription à l’épreuve « ${p.chapter} » : vous n’y êtes plus inscrit(e) et vous ne pouvez pas vous y réinscrire.`,
       p.registeredElsewhere
-        ? `Vous êtes inscrit(e) au centre ${p.registeredElsewhere} : vous n’avez rien d’autre à faire.`
+        ? `Vous êtes inscrit(e) au centre ${p.registeredElsewhere} : vous n’avez rien d’autre à faire.`
         : `Pour passer l’épreuve, choisissez un autre centre d’examen sur la page de l’épreuve${before}.`,
     ],
     { unsubscribe: links.unsubscribe, action: { label: 'Choisir un autre centre', url: links.chapter } },
@@ -100,11 +100,11 @@ export function departureMail(p: { pupil: string | null; chapter: string; centre
 /** A test opens in 24 hours. */
 export function openingMail(p: { pupil: string | null; chapter: string; start: string; offline: boolean }, links: Links): MailBody {
   return compose(
-    `l’épreuve « ${p.chapter} » ouvre demain`,
+    `l’épreuve « ${p.chapter} » ouvre demain`,
     hello(p.pupil),
     [
-      `L’épreuve « ${p.chapter} » ouvre le ${formatSitting(p.start)} (heure de Paris).`,
-      p.offline ? 'Elle se passe sur papier dans votre centre d’examen : vérifiez votre convocation.' : 'Elle se passe en ligne sur Olympe : connectez-vous quelques minutes avant.',
+      `L’épreuve « ${p.chapter} » ouvre le ${formatSitting(p.start)} (heure de Paris).`,
+      p.offline ? 'Elle se passe sur papier dans votre centre d’examen : vérifiez votre convocation.' : 'Elle se passe en ligne sur Olympe : connectez-vous quelques minutes avant.',
     ],
     { unsubscribe: links.unsubscribe, action: { label: 'Voir l’épreuve', url: links.chapter } },
   );
@@ -113,9 +113,9 @@ export function openingMail(p: { pupil: string | null; chapter: string; start: s
 /** Results published for a test the pupil took part in. */
 export function resultsMail(p: { pupil: string | null; chapter: string }, links: Links): MailBody {
   return compose(
-    `résultats de l’épreuve « ${p.chapter} »`,
+    `résultats de l’épreuve « ${p.chapter} »`,
     hello(p.pupil),
-    [`Les résultats de l’épreuve « ${p.chapter} » sont publiés.`],
+    [`Les résultats de l’épreuve « ${p.chapter} » sont publiés.`],
     { unsubscribe: links.unsubscribe, action: { label: 'Voir mes résultats', url: links.chapter } },
   );
 }
@@ -127,13 +127,13 @@ export function digestMail(
 ): MailBody {
   const lines = p.centres.map((c) => {
     const departed = c.departed;
-    const head = `« ${c.chapter} » : ${c.pupils.length} nouvelle${c.pupils.length > 1 ? 's' : ''} inscription${c.pupils.length > 1 ? 's' : ''}${departed.length > 0 ? `, ${departed.length} départ${departed.length > 1 ? 's' : ''}` : ''} (${c.total} inscrit${c.total > 1 ? 's' : ''} au total, ${c.places} place${c.places > 1 ? 's' : ''} pour les élèves extérieurs)`;
-    return [head, ...c.pupils.map((n) => `– ${n}`), ...departed.map((n) => `– ${n} : inscription retirée par le centre`)].join('\n');
+    const head = `« ${c.chapter} » : ${c.pupils.length} nouvelle${c.pupils.length > 1 ? 's' : ''} inscription${c.pupils.length > 1 ? 's' : ''}${departed.length > 0 ? `, ${departed.length} départ${departed.length > 1 ? 's' : ''}` : ''} (${c.total} inscrit${c.total > 1 ? 's' : ''} au total, ${c.places} place${c.places > 1 ? 's' : ''} pour les élèves extérieurs)`;
+    return [head, ...c.pupils.map((n) => `– ${n}`), ...departed.map((n) => `– ${n} : inscription retirée par le centre`)].join('\n');
   });
   return compose(
     `inscriptions dans votre centre (${p.day})`,
     hello(p.staff),
-    [`Voici les élèves inscrits dans votre centre le ${p.day}${p.centres.some((c) => c.departed.length > 0) ? ', et ceux qui l’ont quitté' : ''} :`, ...lines],
+    [`Voici les élèves inscrits dans votre centre le ${p.day}${p.centres.some((c) => c.departed.length > 0) ? ', et ceux qui l’ont quitté' : ''} :`, ...lines],
     { unsubscribe: links.unsubscribe, action: { label: 'Ouvrir la page du centre', url: links.chapter } },
   );
 }

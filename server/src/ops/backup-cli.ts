@@ -9,8 +9,8 @@ import { createBackup, restoreBackup } from './backup.js';
  * embedded PGlite database, stop the server first: PGlite allows one process at a time.
  */
 async function main([command, dir]: string[]) {
-  if (command === 'restore' && !dir) throw new Error('Usage : npm run restore -- DOSSIER_DE_SAUVEGARDE');
-  if (command !== 'backup' && command !== 'restore') throw new Error('Usage : backup-cli.ts backup [DOSSIER] | restore DOSSIER');
+  if (command === 'restore' && !dir) throw new Error('Usage : npm run restore -- DOSSIER_DE_SAUVEGARDE');
+  if (command !== 'backup' && command !== 'restore') throw new Error('Usage : backup-cli.ts backup [DOSSIER] | restore DOSSIER');
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {

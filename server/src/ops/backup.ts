@@ -78,7 +78,7 @@ async function insertOrder(db: Tx, tables: string[]): Promise<string[]> {
 
 /** Writes a consistent snapshot into `outDir` (which must not exist yet); returns its manifest. */
 export async function createBackup(deps: { db: Db; store: FileStore }, outDir: string): Promise<Manifest> {
-  if (await exists(outDir)) throw new Error(`Le dossier ${outDir} existe déjà : choisissez un nouveau dossier.`);
+  if (await exists(outDir)) throw new Error(`Le dossier ${outDir} existe déjà : choisissez un nouveau dossier.`);
   // Written beside the target and renamed at the end: a folder with the final name is complete.
   const work = `${outDir}.partial`;
   await rm(work, { recursive: true, force: true });
@@ -143,16 +143,16 @@ export async function restoreBackup(deps: { db: Db; store: FileStore }, fromDir:
   const migrations = await appliedMigrations(deps.db);
   if (migrations.join() !== manifest.migrations.join()) {
     throw new Error(
-      `La sauvegarde a ${manifest.migrations.length} migrations, cette instance ${migrations.length} : ` +
+      `La sauvegarde a ${manifest.migrations.length} migrations, cette instance ${migrations.length} : ` +
         'restaurez avec la version d’Olympe qui a fait la sauvegarde, puis mettez à jour.',
     );
   }
   const [{ n }] = await rowsOf(deps.db, sql`SELECT count(*)::int AS n FROM users`);
-  if (Number(n) > 0) throw new Error('Cette instance contient déjà des comptes : la restauration se fait dans une instance vide.');
+  if (Number(n) > 0) throw new Error('Cette instance contient déjà des comptes : la restauration se fait dans une instance vide.');
   const existing = new Set(await publicTables(deps.db));
   const tables = Object.keys(manifest.tables);
   const unknown = tables.filter((t) => !existing.has(t));
-  if (unknown.length) throw new Error(`Tables inconnues de cette instance : ${unknown.join(', ')}.`);
+  if (unknown.length) throw new Error(`Tables inconnues de cette instance : ${unknown.join(', ')}.`);
 
   for (const name of await readdir(path.join(fromDir, 'files'))) {
     if (UUID_PDF.test(name)) await deps.store.put(name.slice(0, -4), await readFile(path.join(fromDir, 'files', name)));

@@ -135,5 +135,5 @@ export async function anonymiseUser(
     return ids;
   });
   await eraseFiles(deps.store, fileIds);
-  return { message: 'Compte anonymisé : ses réponses restent pour les statistiques.', filesErased: fileIds.length };
+  return { message: 'Compte anonymisé : ses réponses restent pour les statistiques.', filesErased: fileIds.length };
 }

@@ -3,7 +3,7 @@ import { openDatabase } from '../db/client.js';
 import { openFileStore } from '../files/store-select.js';
 import { purgeBin, purgeInactiveUsers } from './purge.js';
 
-const USAGE = 'Usage : npm run purge -- [--before ANNÉE] [--dry-run]  (ex. --before 2024)';
+const USAGE = 'Usage : npm run purge -- [--before ANNÉE] [--dry-run]  (ex. --before 2024)';
 
 /**
  * `npm run purge [-- --before 2024] [--dry-run]`: see docs/operations.md. Always empties the bin of

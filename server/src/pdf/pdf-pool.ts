@@ -32,12 +32,12 @@ export const pdfLimits = {
   niceIncrement: 10,
 };
 
-export const PDF_BOMB_MESSAGE = 'Ce PDF se décompresse en un volume anormal : il est refusé.';
-export const PDF_MEMORY_MESSAGE = 'Ce PDF demande trop de mémoire pour être lu : il est refusé.';
-export const PDF_TIMEOUT_MESSAGE = 'La lecture de ce PDF prend trop de temps : il est refusé.';
+export const PDF_BOMB_MESSAGE = 'Ce PDF se décompresse en un volume anormal : il est refusé.';
+export const PDF_MEMORY_MESSAGE = 'Ce PDF demande trop de mémoire pour être lu : il est refusé.';
+export const PDF_TIMEOUT_MESSAGE = 'La lecture de ce PDF prend trop de temps : il est refusé.';
 export const PDF_UNREADABLE_MESSAGE = 'Ce PDF est illisible ou endommagé.';
-export const PDF_PASSWORD_MESSAGE = 'Ce PDF est protégé par un mot de passe : enregistrez-le sans mot de passe, puis renvoyez-le.';
-export const PDF_BUSY_MESSAGE = 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.';
+export const PDF_PASSWORD_MESSAGE = 'Ce PDF est protégé par un mot de passe : enregistrez-le sans mot de passe, puis renvoyez-le.';
+export const PDF_BUSY_MESSAGE = 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.';
 
 let pool: Piscina<PdfTask, PdfOutcome> | null = null;
 let limit: ReturnType<typeof pLimit> | null = null;

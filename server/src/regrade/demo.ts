@@ -17,7 +17,7 @@ export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds:
     .insert(chapters)
     .values({
       title: 'Coupe Olympe 2026 — Tour 0 (résultats publiés)',
-      headerStudents: 'Les notes sont publiées. Une note vous semble injuste ? Demandez un réexamen avant la date indiquée.',
+      headerStudents: 'Les notes sont publiées. Une note vous semble injuste ? Demandez un réexamen avant la date indiquée.',
       analysis: true,
       regradeUntil: new Date(now + 14 * DAY),
     })
@@ -35,10 +35,10 @@ export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds:
     [second.id, ['7', '8']],
   ]);
   await db.insert(statementVersions).values([
-    { exerciseId: first.id, position: 0, content: 'Combien de diagonales a un hexagone ?', answer: '10' },
-    { exerciseId: first.id, position: 1, content: 'Combien de diagonales a un octogone ?', answer: '20' },
-    { exerciseId: second.id, position: 0, content: 'Somme des chiffres de $2^{4}$ ?', answer: '7' },
-    { exerciseId: second.id, position: 1, content: 'Somme des chiffres de $2^{3}$ ?', answer: '8' },
+    { exerciseId: first.id, position: 0, content: 'Combien de diagonales a un hexagone ?', answer: '10' },
+    { exerciseId: first.id, position: 1, content: 'Combien de diagonales a un octogone ?', answer: '20' },
+    { exerciseId: second.id, position: 0, content: 'Somme des chiffres de $2^{4}$ ?', answer: '7' },
+    { exerciseId: second.id, position: 1, content: 'Somme des chiffres de $2^{3}$ ?', answer: '8' },
   ]);
   const everyone = [opts.pupilId, ...opts.pupilIds];
   const rows = everyone.flatMap((userId, i) =>
@@ -69,7 +69,7 @@ export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds:
       chapterId: chapter.id,
       exerciseId: first.id,
       userId: opts.pupilId,
-      message: 'J’ai compté les diagonales une à une sur ma figure : pouvez-vous revoir ma réponse ?',
+      message: 'J’ai compté les diagonales une à une sur ma figure : pouvez-vous revoir ma réponse ?',
       oldGrade: mine.grade,
       createdAt: new Date(now - 2 * DAY),
     },
@@ -80,7 +80,7 @@ export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds:
       userId: opts.pupilIds[0],
       message: 'Je pense avoir la bonne réponse.',
       status: 'declined',
-      reply: 'La somme des chiffres de 16 est 1 + 6 = 7 : la note reste inchangée.',
+      reply: 'La somme des chiffres de 16 est 1 + 6 = 7 : la note reste inchangée.',
       oldGrade: other.grade,
       handledBy: opts.graderId,
       handledAt: new Date(now - DAY),

@@ -51,7 +51,7 @@ export const regradeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     { preHandler: corrector, schema: { tags, params: idParams, body: regradeAcceptSchema, response: { 200: savedMessageSchema } } },
     async (request) => {
       await acceptRegrade(deps.db, authOf(request), request.params.id, request.body);
-      return { message: 'Demande acceptée : la nouvelle note est enregistrée' };
+      return { message: 'Demande acceptée : la nouvelle note est enregistrée' };
     },
   );
 
@@ -60,7 +60,7 @@ export const regradeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     { preHandler: corrector, schema: { tags, params: idParams, body: regradeDeclineSchema, response: { 200: savedMessageSchema } } },
     async (request) => {
       await declineRegrade(deps.db, authOf(request), request.params.id, request.body.reply);
-      return { message: 'Demande refusée : la réponse est envoyée' };
+      return { message: 'Demande refusée : la réponse est envoyée' };
     },
   );
 

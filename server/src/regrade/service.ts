@@ -79,7 +79,7 @@ export async function createRegradeRequest(db: Db, auth: AuthContext, input: Reg
     );
     assertMayRequestRegrade(auth, answer);
     checkWindow(answer, now);
-    if (!answer.current) throw badRequest('Cette réponse a été remplacée : demandez le réexamen de votre dernière réponse.');
+    if (!answer.current) throw badRequest('Cette réponse a été remplacée : demandez le réexamen de votre dernière réponse.');
     const [created] = await rows<{ id: string }>(
       tx,
       sql`INSERT INTO regrade_requests (answer_id, chapter_id, exercise_id, user_id, message, old_grade)

@@ -21,11 +21,12 @@ export interface RenderedCertificate {
   crc: number;
 }
 
-/** Text in Helvetica's WinAnsi set: accents kept, other letters without their marks, the rest dropped. */
+/** Text in Helvetica's WinAnsi set: accents kept, other letters without their marks, narrow spaces widened, the rest dropped. */
 function encodable(font: PDFFont, text: string): string {
   const allowed = new Set(font.getCharacterSet());
   let out = '';
-  for (const ch of text.normalize('NFC')) {
+  // U+202F (before ; ? ! and inside « », contract/src/typography.ts) is not in WinAnsi: its no-break neighbour is.
+  for (const ch of text.normalize('NFC').replace(/[\u202f\u2009]/g, '\u00a0')) {
     if (allowed.has(ch.codePointAt(0)!)) out += ch;
     else {
       const base = ch.normalize('NFD').replace(/\p{M}/gu, '');
@@ -55,8 +56,8 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
   centred('Nous attestons que', height - 200, 16, regular);
   centred(`${data.firstName} ${data.lastName}`.trim(), height - 245, 28, bold);
   if (data.institution) centred(data.institution, height - 280, 14, regular);
-  centred(`a participé à l’épreuve « ${data.chapterTitle} »`, height - 325, 16, regular);
-  centred(`Total : ${data.total}`, height - 360, 14, regular);
+  centred(`a participé à l’épreuve « ${data.chapterTitle} »`, height - 325, 16, regular);
+  centred(`Total : ${data.total}`, height - 360, 14, regular);
   if (qualified) centred(data.qualification!, height - 410, 20, bold);
   centred(`Fait le ${data.issuedOn}`, 80, 12, regular);
   doc.setTitle(encodable(regular, `Attestation – ${data.chapterTitle}`));

@@ -10,7 +10,7 @@ import { assertMayGetCertificate, assertMaySeeResults } from './policies.js';
 import { loadChapterResults, type ChapterResults } from './service.js';
 import { ZipStreamWriter } from './zip-stream.js';
 
-export const NOT_A_PARTICIPANT_MESSAGE = 'Aucune participation à cette épreuve : pas d’attestation.';
+export const NOT_A_PARTICIPANT_MESSAGE = 'Aucune participation à cette épreuve : pas d’attestation.';
 
 /** Certificates per worker task: small enough to stream steadily, large enough to keep the threads busy. */
 const BATCH = 250;

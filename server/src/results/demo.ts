@@ -11,7 +11,7 @@ export async function seedResultsDemo(db: Db, opts: { pupilIds: string[]; grader
     .insert(chapters)
     .values({
       title: 'Coupe Olympe 2025 — Finale',
-      headerStudents: 'Les résultats de la finale sont publiés : votre carte de résultats et votre attestation sont ci-dessous.',
+      headerStudents: 'Les résultats de la finale sont publiés : votre carte de résultats et votre attestation sont ci-dessous.',
       analysis: true,
       showRank: true,
       qualificationThreshold: 12,
@@ -29,8 +29,8 @@ export async function seedResultsDemo(db: Db, opts: { pupilIds: string[]; grader
     .returning({ id: exercises.id });
   await db.insert(statementVersions).values([
     { exerciseId: sum.id, position: 0, content: 'Calculer $1^2 + 2^2 + \\dots + 10^2$.', answer: '385' },
-    { exerciseId: geometry.id, position: 0, content: 'Quel est le rayon du cercle circonscrit (en cm) ?', answer: '5' },
-    { exerciseId: proof.id, position: 0, content: 'Combien de pavages du rectangle $2 \\times 10$ par des dominos ?', answer: '89' },
+    { exerciseId: geometry.id, position: 0, content: 'Quel est le rayon du cercle circonscrit (en cm) ?', answer: '5' },
+    { exerciseId: proof.id, position: 0, content: 'Combien de pavages du rectangle $2 \\times 10$ par des dominos ?', answer: '89' },
   ]);
   // Grades per pupil (sum, geometry, proof): the first is the demo pupil (17,5 / 20, qualified).
   const grid: Array<[string, string, string]> = [

@@ -13,7 +13,7 @@ import { institutionInScope } from '../institutions/policies.js';
 export function resultsInstitutionOf(auth: AuthContext, requested?: string): string {
   return institutionInScope(auth, requested, {
     unnamed: 'Indiquez l’établissement.',
-    noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur de l’y rattacher.',
+    noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur de l’y rattacher.',
     otherSchool: 'Vous ne pouvez voir que les résultats des élèves de votre établissement.',
   });
 }

@@ -9,9 +9,9 @@ import { computeSessionState } from './state.js';
 import { audit } from '../db/audit.js';
 
 export const STAFF_FINISH_MESSAGE = 'Seuls les élèves qui passent l’épreuve peuvent la terminer.';
-export const NOT_STARTED_FINISH_MESSAGE = 'Vous n’avez pas commencé cette épreuve : il n’y a rien à terminer.';
+export const NOT_STARTED_FINISH_MESSAGE = 'Vous n’avez pas commencé cette épreuve : il n’y a rien à terminer.';
 export const ALREADY_OVER_MESSAGE = 'L’épreuve est déjà terminée.';
-export const UNTIMED_FINISH_MESSAGE = 'Cette épreuve n’est pas en temps limité : elle ne se termine pas avant sa fermeture.';
+export const UNTIMED_FINISH_MESSAGE = 'Cette épreuve n’est pas en temps limité : elle ne se termine pas avant sa fermeture.';
 
 /**
  * POST /chapter/finish/{id}: the pupil ends their running timed session now (« Terminer

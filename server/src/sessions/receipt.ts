@@ -10,7 +10,7 @@ import { assertMaySeeReceipt, isSessionStaff } from './policies.js';
 import { loadChapterContext } from './service.js';
 
 export const RECEIPT_NOT_YET_MESSAGE = 'Le reçu est disponible une fois l’épreuve terminée.';
-export const RECEIPT_PAPER_MESSAGE = 'Une épreuve sur papier n’a pas de reçu en ligne : les copies sont celles du centre.';
+export const RECEIPT_PAPER_MESSAGE = 'Une épreuve sur papier n’a pas de reçu en ligne : les copies sont celles du centre.';
 export const RECEIPT_WHO_MESSAGE = 'Indiquez l’élève dont vous vérifiez le reçu (?user=…).';
 
 /** Crockford's base32: no I, L, O, U, so a code read aloud or copied by hand is not misread. */

@@ -98,7 +98,7 @@ describe('checkSaveAllowed', () => {
   });
 
   it('refuses before the window and before starting a timed chapter', () => {
-    expect(check({ accessStart: at(60) }, undefined, NOW)).toEqual({ ok: false, message: "L'épreuve n'est pas encore disponible." });
+    expect(check({ accessStart: at(60) }, undefined, NOW)).toEqual({ ok: false, message: "L’épreuve n’est pas encore disponible." });
     expect(check({ timeDuration: 10 }, undefined, NOW)).toEqual({ ok: false, message: 'Commencez l’épreuve avant de répondre.' });
   });
 
@@ -107,16 +107,16 @@ describe('checkSaveAllowed', () => {
     expect(check({ timeDuration: 10 }, -600, at(0))).toEqual({ ok: true });
     expect(check({ timeDuration: 10 }, -600, at(4.999))).toEqual({ ok: true });
     expect(check({ timeDuration: 10 }, -600, at(5))).toEqual({ ok: true });
-    expect(check({ timeDuration: 10 }, -600, at(5.001))).toEqual({ ok: false, message: "L'épreuve est terminée." });
+    expect(check({ timeDuration: 10 }, -600, at(5.001))).toEqual({ ok: false, message: "L’épreuve est terminée." });
   });
 
   it('applies the grace to the window end of untimed chapters', () => {
     expect(check({ accessEnd: at(-3) }, undefined, NOW)).toEqual({ ok: true });
-    expect(check({ accessEnd: at(-6) }, undefined, NOW)).toEqual({ ok: false, message: "L'épreuve est terminée." });
+    expect(check({ accessEnd: at(-6) }, undefined, NOW)).toEqual({ ok: false, message: "L’épreuve est terminée." });
   });
 
   it('gives no grace to a timed chapter that was never started', () => {
-    expect(check({ timeDuration: 10, accessEnd: at(-1) }, undefined, NOW)).toEqual({ ok: false, message: "L'épreuve est terminée." });
+    expect(check({ timeDuration: 10, accessEnd: at(-1) }, undefined, NOW)).toEqual({ ok: false, message: "L’épreuve est terminée." });
   });
 });
 
@@ -156,7 +156,7 @@ describe('a pupil’s own allowance: extra time and incident extensions', () => 
   });
 });
 
-describe('a finished session (« Terminer l’épreuve »)', () => {
+describe('a finished session (« Terminer l’épreuve »)', () => {
   const finished = (finishedOffset: number, now = NOW) =>
     computeSessionState({ now, rule: rule({ timeDuration: 60 }), session: { startedAt: at(-10 * 60), finishedAt: at(finishedOffset) } });
 
@@ -169,7 +169,7 @@ describe('a finished session (« Terminer l’épreuve »)', () => {
 
   it('takes no save after the finish, not even within the grace given to saves in flight at a time-up', () => {
     const now = at(1);
-    expect(checkSaveAllowed(finished(0, now), now, true)).toEqual({ ok: false, message: "L'épreuve est terminée." });
+    expect(checkSaveAllowed(finished(0, now), now, true)).toEqual({ ok: false, message: "L’épreuve est terminée." });
     const timeUp = computeSessionState({ now, rule: rule({ timeDuration: 10 }), session: { startedAt: at(-10 * 60) } });
     expect(checkSaveAllowed(timeUp, now, true)).toEqual({ ok: true });
   });

@@ -97,8 +97,8 @@ export function computeDeadline(rule: TimeRule, session: SessionRow | null, allo
 
 export type SaveVerdict = { ok: true } | { ok: false; message: string };
 
-export const FINISHED_MESSAGE = "L'épreuve est terminée.";
-export const NOT_YET_MESSAGE = "L'épreuve n'est pas encore disponible.";
+export const FINISHED_MESSAGE = "L’épreuve est terminée.";
+export const NOT_YET_MESSAGE = "L’épreuve n’est pas encore disponible.";
 export const NOT_STARTED_MESSAGE = 'Commencez l’épreuve avant de répondre.';
 
 /**

@@ -54,7 +54,7 @@ export function decodeJobHandler(deps: DecodeDeps): JobHandler {
 }
 
 /** Shown on the sorting page for a copy whose reading failed for good. */
-export const READING_FAILED = 'La lecture automatique de cette copie a échoué : triez-la à la main.';
+export const READING_FAILED = 'La lecture automatique de cette copie a échoué : triez-la à la main.';
 
 function decodeCopy(deps: DecodeDeps): JobHandler {
   return async (job: Job) => {

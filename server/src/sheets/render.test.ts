@@ -9,6 +9,7 @@ import { renderAnswerSheets, type SheetInput } from './render.js';
 async function textOf(pdf: Uint8Array, page: number): Promise<string> {
   const child = promisify(execFile)('pdftotext', ['-f', String(page), '-l', String(page), '-layout', '-', '-']);
   child.child.stdin!.end(Buffer.from(pdf));
+  // Every space folded to a plain one, the no-break ones of French typography too.
   return (await child).stdout.replace(/\s+/g, ' ');
 }
 

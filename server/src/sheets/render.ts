@@ -74,7 +74,7 @@ export async function renderAnswerSheets(input: SheetInput): Promise<Uint8Array>
       drawAnswerPage(page, fonts, text, {
         chapter: input.chapter.title,
         blank,
-        exercise: `Exercice ${i + 1} : ${exercise.title}`,
+        exercise: `Exercice ${i + 1} : ${exercise.title}`,
         page: `Page ${p} sur ${pages}${p > 1 ? ' (page supplémentaire, à rendre même vide)' : ''}`,
       });
       answerPages.push(page);
@@ -143,7 +143,8 @@ type Writer = ((page: PDFPage, value: string, x: number, y: number, opts: { font
 function textWriter(sample: PDFFont): Writer {
   const known = new Set(sample.getCharacterSet());
   const clean = (value: string) =>
-    [...value.replace(/\s+/g, ' ')]
+    // No-break spaces stay (WinAnsi has U+00A0; U+202F, before ; ? ! and inside « », becomes it); others fold.
+    [...value.replace(/[\u202f\u2009]/g, '\u00a0').replace(/[ \t\r\n]+/g, ' ')]
       .map((c) => (known.has(c.codePointAt(0)!) ? c : (BASE_LETTERS[c] ?? c.normalize('NFD').replace(/[\u0300-\u036f]/g, ''))))
       .map((c) => (c.length === 1 && known.has(c.codePointAt(0)!) ? c : '?'))
       .join('');
@@ -165,7 +166,7 @@ const nameOf = (p: SheetPupil) => [p.lastName?.toUpperCase(), p.firstName].filte
 function drawHeader(page: PDFPage, fonts: Fonts, text: Writer, chapter: string, blank: boolean) {
   text(page, chapter, MARGIN, H - MARGIN - 10, { font: fonts.bold, size: 10, width: TEXT_WIDTH, color: GREY });
   if (blank) {
-    text(page, 'Nom : ______________________  Prénom : ______________________', MARGIN, H - MARGIN - 32, {
+    text(page, 'Nom : ______________________  Prénom : ______________________', MARGIN, H - MARGIN - 32, {
       font: fonts.regular,
       size: 11,
       width: TEXT_WIDTH,
@@ -201,7 +202,7 @@ function drawCover(page: PDFPage, fonts: Fonts, text: Writer, input: SheetInput,
   drawHeader(page, fonts, text, input.chapter.title, blank);
   text(page, 'Feuilles réponses', MARGIN, H - MARGIN - 60, { font: fonts.bold, size: 20, width: TEXT_WIDTH });
   if (input.centreName) {
-    text(page, `Centre : ${input.centreName}`, MARGIN, H - MARGIN - 80, { font: fonts.regular, size: 11, width: TEXT_WIDTH });
+    text(page, `Centre : ${input.centreName}`, MARGIN, H - MARGIN - 80, { font: fonts.regular, size: 11, width: TEXT_WIDTH });
   }
   const width = W - 2 * MARGIN;
   let y = QR_Y - 40;
@@ -210,11 +211,11 @@ function drawCover(page: PDFPage, fonts: Fonts, text: Writer, input: SheetInput,
     y -= (opts.size ?? 11) + 8;
   };
   line('Exercices', { bold: true, size: 13 });
-  input.exercises.forEach((e, i) => line(`Exercice ${i + 1} : ${e.title} (${pages} page${pages > 1 ? 's' : ''})`));
+  input.exercises.forEach((e, i) => line(`Exercice ${i + 1} : ${e.title} (${pages} page${pages > 1 ? 's' : ''})`));
   y -= 12;
   line('Consignes', { bold: true, size: 13 });
   line('• Répondez à chaque exercice sur les pages qui portent son titre, dans le cadre.');
-  line('• Utilisez les pages supplémentaires si besoin ; rendez toutes les pages, même vides.');
+  line('• Utilisez les pages supplémentaires si besoin ; rendez toutes les pages, même vides.');
   line('• Ne pliez pas les feuilles, ne les agrafez pas et ne couvrez pas les codes carrés.');
   if (blank) line('• Écrivez vos nom et prénom en haut de chaque page.');
 }

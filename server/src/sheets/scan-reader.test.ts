@@ -93,7 +93,7 @@ describe('reading scanned answer sheets', () => {
   it('a page without ink is blank; a page with ink but no code is unreadable', async () => {
     const doc = await PDFDocument.create();
     doc.addPage([595, 842]);
-    doc.addPage([595, 842]).drawText('Brouillon : 2 + 2 = 4, puis la suite de la démonstration', { x: 60, y: 500, size: 14 });
+    doc.addPage([595, 842]).drawText('Brouillon : 2 + 2 = 4, puis la suite de la démonstration', { x: 60, y: 500, size: 14 });
     expect((await readScan(await doc.save(), secret, chapterId)).map((r) => r.status)).toEqual(['blank', 'unreadable']);
   });
 });

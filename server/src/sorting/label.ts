@@ -51,8 +51,8 @@ async function checkTargets(db: Tx, chapterId: string, plan: LabelPlan): Promise
   const exercises = new Map(found.map((e) => [e.id, e]));
   for (const [id, page] of plan.firstPageOfExercise) {
     const e = exercises.get(id);
-    if (!e || e.chapter_id !== chapterId) faults.push({ page, message: `Page ${page} : cet exercice n’appartient pas à ce chapitre.` });
-    else if (e.answer_format !== 'pdf') faults.push({ page, message: `Page ${page} : l’exercice « ${e.title} » n’attend pas de copie PDF.` });
+    if (!e || e.chapter_id !== chapterId) faults.push({ page, message: `Page ${page} : cet exercice n’appartient pas à ce chapitre.` });
+    else if (e.answer_format !== 'pdf') faults.push({ page, message: `Page ${page} : l’exercice « ${e.title} » n’attend pas de copie PDF.` });
   }
   const userIds = [...plan.firstPageOfUser.keys()];
   const people = userIds.length
@@ -64,8 +64,8 @@ async function checkTargets(db: Tx, chapterId: string, plan: LabelPlan): Promise
   const users = new Map(people.map((u) => [u.id, u]));
   for (const [id, page] of plan.firstPageOfUser) {
     const u = users.get(id);
-    if (!u) faults.push({ page, message: `Page ${page} : élève introuvable.` });
-    else if (!u.pupil) faults.push({ page, message: `Page ${page} : ce compte n’est pas celui d’un élève.` });
+    if (!u) faults.push({ page, message: `Page ${page} : élève introuvable.` });
+    else if (!u.pupil) faults.push({ page, message: `Page ${page} : ce compte n’est pas celui d’un élève.` });
   }
   if (faults.length) throw badRequest(faults.sort((a, b) => a.page - b.page)[0].message);
   return new Map(found.map((e) => [e.id, e.title]));
@@ -182,7 +182,7 @@ export async function labelCopy(
     const blanks = droppedBlanks(copy.page_readings, entries);
     const dropped = blanks === 0 ? '' : `, ${blanks} page${blanks > 1 ? 's' : ''} blanche${blanks > 1 ? 's' : ''} écartée${blanks > 1 ? 's' : ''}`;
     return {
-      message: n === 0 ? `Copie triée : aucune page attribuée${dropped}.` : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}${dropped}.`,
+      message: n === 0 ? `Copie triée : aucune page attribuée${dropped}.` : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}${dropped}.`,
       answers: made.map((m) => ({
         _id: byFile.get(m.fileId) ?? '',
         user: m.user,

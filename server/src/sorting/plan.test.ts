@@ -27,7 +27,7 @@ describe('planLabel', () => {
   });
 
   it('refuses pages beyond the PDF, pages twice and pupil pages without exercise, in page order', () => {
-    expect(() => planLabel([{ pageNum: 2, user: U1, exercises: [E1], rotation: 0 }], 1)).toThrow('Page 2 : ce PDF n’a que 1 page.');
+    expect(() => planLabel([{ pageNum: 2, user: U1, exercises: [E1], rotation: 0 }], 1)).toThrow('Page 2 : ce PDF n’a que 1 page.');
     expect(() =>
       planLabel(
         [
@@ -37,8 +37,8 @@ describe('planLabel', () => {
         ],
         3,
       ),
-    ).toThrow('Page 1 : cette page est indiquée plusieurs fois.');
-    expect(() => planLabel([{ pageNum: 3, user: U1, exercises: [], rotation: 0 }], 3)).toThrow(/^Page 3 : choisissez au moins un exercice/);
+    ).toThrow('Page 1 : cette page est indiquée plusieurs fois.');
+    expect(() => planLabel([{ pageNum: 3, user: U1, exercises: [], rotation: 0 }], 3)).toThrow(/^Page 3\s: choisissez au moins un exercice/);
     expect(planLabel([{ pageNum: 3, user: null, exercises: [], rotation: 0 }], 3).parts).toEqual([]);
   });
 

@@ -37,12 +37,12 @@ export function planLabel(entries: PageLabel[], pageCount: number, printed: Read
   const seen = new Set<number>();
   for (const e of sorted) {
     if (e.pageNum > pageCount) {
-      throw badRequest(`Page ${e.pageNum} : ce PDF n’a que ${pageCount} page${pageCount > 1 ? 's' : ''}.`);
+      throw badRequest(`Page ${e.pageNum} : ce PDF n’a que ${pageCount} page${pageCount > 1 ? 's' : ''}.`);
     }
-    if (seen.has(e.pageNum)) throw badRequest(`Page ${e.pageNum} : cette page est indiquée plusieurs fois.`);
+    if (seen.has(e.pageNum)) throw badRequest(`Page ${e.pageNum} : cette page est indiquée plusieurs fois.`);
     seen.add(e.pageNum);
     if (e.user !== null && e.exercises.length === 0) {
-      throw badRequest(`Page ${e.pageNum} : choisissez au moins un exercice (ou marquez la page blanche).`);
+      throw badRequest(`Page ${e.pageNum} : choisissez au moins un exercice (ou marquez la page blanche).`);
     }
   }
   const parts = new Map<string, LabelPart>();

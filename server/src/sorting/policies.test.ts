@@ -11,7 +11,7 @@ describe('sorting policies', () => {
     expectRefusal(() => assertMayLabel(member, undefined), 404, 'Copie à trier introuvable.');
     expectRefusal(() => assertMayLabel(admin, { ...held(null), labeled: true }), 409, 'Cette copie a déjà été triée.');
     expectRefusal(() => assertMayLabel(teacher, held(member.userId)), 409, 'Cette copie est en cours de tri par une autre personne.');
-    expectRefusal(() => assertMayLabel(teacher, held(member.userId, false)), 403, 'Cette copie ne vous est pas réservée : ouvrez-la depuis la page Triage.');
+    expectRefusal(() => assertMayLabel(teacher, held(member.userId, false)), 403, 'Cette copie ne vous est pas réservée : ouvrez-la depuis la page Triage.');
     expectRefusal(() => assertMayLabel(teacher, held(null)), 403);
   });
   it('files staff’s copies under their own school; members choose', () => {

@@ -17,7 +17,7 @@ export function assertMayLabel<T extends LabelledCopy>(auth: AuthContext, copy: 
   if (copy.labeled) throw conflict('Cette copie a déjà été triée.');
   if (auth.isAdmin || copy.reserved_by === auth.userId) return;
   if (copy.reserved_by && copy.reservation_active) throw conflict('Cette copie est en cours de tri par une autre personne.');
-  throw forbidden('Cette copie ne vous est pas réservée : ouvrez-la depuis la page Triage.');
+  throw forbidden('Cette copie ne vous est pas réservée : ouvrez-la depuis la page Triage.');
 }
 
 /**

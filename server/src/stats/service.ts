@@ -197,7 +197,7 @@ export async function applyErrata(db: Db, auth: AuthContext, chapterId: string, 
     });
     const copies = result.graded > 1 ? 'copies notées à nouveau' : 'copie notée à nouveau';
     return {
-      message: `Réponse attendue de la version ${input.version + 1} : ${input.answer.replace('.', ',')}. ${result.graded} ${copies}.`,
+      message: `Réponse attendue de la version ${input.version + 1} : ${input.answer.replace('.', ',')}. ${result.graded} ${copies}.`,
       graded: result.graded,
     };
   });

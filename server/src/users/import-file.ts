@@ -8,12 +8,12 @@ const isZip = (bytes: Buffer) => bytes.length > 4 && bytes[0] === 0x50 && bytes[
 /** Caps of the import worker: a 5 MB CSV reads in well under a second; a hostile workbook stops here. */
 export const IMPORT_LIMITS = { timeoutMs: 20_000, heapMb: 256 };
 
-const UNREADABLE = 'Ce fichier n’est pas lisible : enregistrez-le au format CSV (UTF-8) ou XLSX, puis réessayez.';
+const UNREADABLE = 'Ce fichier n’est pas lisible : enregistrez-le au format CSV (UTF-8) ou XLSX, puis réessayez.';
 const FAILURES: Record<string, string> = {
   NO_DATA: 'Ce classeur ne contient aucune ligne.',
-  XLS: 'Les anciens fichiers Excel (.xls) ne sont pas lus : enregistrez-le au format XLSX ou CSV.',
+  XLS: 'Les anciens fichiers Excel (.xls) ne sont pas lus : enregistrez-le au format XLSX ou CSV.',
   // Lines past the limit are not read one by one: the file is refused whole.
-  TOO_MANY_LINES: `Ce fichier compte plus de ${IMPORT_MAX_LINES.toLocaleString('fr-FR')} lignes : découpez-le en plusieurs fichiers.`,
+  TOO_MANY_LINES: `Ce fichier compte plus de ${IMPORT_MAX_LINES.toLocaleString('fr-FR')} lignes : découpez-le en plusieurs fichiers.`,
 };
 
 /**
@@ -32,7 +32,7 @@ function readInWorker(bytes: Buffer, kind: 'csv' | 'xlsx'): Promise<Cell[][]> {
     });
     const timer = setTimeout(() => {
       void worker.terminate();
-      reject(badRequest('La lecture de ce fichier prend trop de temps : enregistrez-le au format CSV, puis réessayez.'));
+      reject(badRequest('La lecture de ce fichier prend trop de temps : enregistrez-le au format CSV, puis réessayez.'));
     }, IMPORT_LIMITS.timeoutMs);
     worker.once('message', (out: { ok: true; rows: Cell[][] } | { ok: false; code: string }) => {
       clearTimeout(timer);

@@ -34,11 +34,11 @@ export function findColumns(header: readonly Cell[]): ColumnPositions {
   for (const [column, { label, names }] of Object.entries(IMPORT_COLUMNS) as Array<[ImportColumn, (typeof IMPORT_COLUMNS)[ImportColumn]]>) {
     const at = keys.findIndex((k) => (names as readonly string[]).includes(k));
     positions[column] = at;
-    if (at < 0 && !OPTIONAL.has(column)) missing.push(`« ${label} »`);
+    if (at < 0 && !OPTIONAL.has(column)) missing.push(`« ${label} »`);
   }
   if (missing.length > 0) {
     throw new Error(
-      `La première ligne doit nommer les colonnes. Colonne${missing.length > 1 ? 's' : ''} introuvable${missing.length > 1 ? 's' : ''} : ${missing.join(', ')}. Attendues : E-mail, Prénom, Nom, Date de naissance, Classe, Genre (et, si vous l’avez, E-mail parent).`,
+      `La première ligne doit nommer les colonnes. Colonne${missing.length > 1 ? 's' : ''} introuvable${missing.length > 1 ? 's' : ''} : ${missing.join(', ')}. Attendues : E-mail, Prénom, Nom, Date de naissance, Classe, Genre (et, si vous l’avez, E-mail parent).`,
     );
   }
   return positions;
@@ -128,7 +128,7 @@ export function parsePupilLine(cells: readonly Cell[], at: ColumnPositions, line
 
   const parsedEmail = email.safeParse(rawEmail);
   if (!rawEmail) problems.push('e-mail manquant');
-  else if (!parsedEmail.success) problems.push(`e-mail invalide (« ${rawEmail.slice(0, 60)} »)`);
+  else if (!parsedEmail.success) problems.push(`e-mail invalide (« ${rawEmail.slice(0, 60)} »)`);
   if (!firstName) problems.push('prénom manquant');
   else if (firstName.length > 100) problems.push('prénom trop long (100 caractères au plus)');
   if (!lastName) problems.push('nom manquant');
@@ -137,25 +137,25 @@ export function parsePupilLine(cells: readonly Cell[], at: ColumnPositions, line
   const rawBirth = get('birthDate');
   const birthDate = parseBirthDate(rawBirth ?? null);
   if (text(rawBirth) === '') problems.push('date de naissance manquante');
-  else if (!birthDate) problems.push(`date de naissance illisible (« ${text(rawBirth).slice(0, 20)} », attendu JJ/MM/AAAA)`);
-  else if (!pastDate.safeParse(birthDate).success) problems.push(`date de naissance impossible (« ${text(rawBirth).slice(0, 20)} »)`);
+  else if (!birthDate) problems.push(`date de naissance illisible (« ${text(rawBirth).slice(0, 20)} », attendu JJ/MM/AAAA)`);
+  else if (!pastDate.safeParse(birthDate).success) problems.push(`date de naissance impossible (« ${text(rawBirth).slice(0, 20)} »)`);
 
   const rawGrade = text(get('grade'));
   const grade = parseGrade(rawGrade);
   if (!rawGrade) problems.push('classe manquante');
-  else if (!grade) problems.push(`classe inconnue (« ${rawGrade.slice(0, 20)} », attendu 5e, 4e, 3e, 2nde, 1re, Terminale ou Autre)`);
+  else if (!grade) problems.push(`classe inconnue (« ${rawGrade.slice(0, 20)} », attendu 5e, 4e, 3e, 2nde, 1re, Terminale ou Autre)`);
 
   const rawGender = text(get('gender'));
   const gender = parseGender(rawGender);
   if (!rawGender) problems.push('genre manquant');
-  else if (!gender) problems.push(`genre inconnu (« ${rawGender.slice(0, 20)} », attendu F, M ou Autre)`);
+  else if (!gender) problems.push(`genre inconnu (« ${rawGender.slice(0, 20)} », attendu F, M ou Autre)`);
 
   const rawParent = text(get('emailParent'));
   const parent = rawParent ? email.safeParse(rawParent) : null;
-  if (parent && !parent.success) problems.push(`e-mail du parent invalide (« ${rawParent.slice(0, 60)} »)`);
+  if (parent && !parent.success) problems.push(`e-mail du parent invalide (« ${rawParent.slice(0, 60)} »)`);
 
   if (problems.length > 0 || !parsedEmail.success || !birthDate || !grade || !gender) {
-    const message = problems.join(' ; ');
+    const message = problems.join(' ; ');
     return { ok: false, line, email: rawEmail, firstName, lastName, message: message.charAt(0).toUpperCase() + message.slice(1) + '.' };
   }
   return {

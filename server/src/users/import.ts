@@ -15,9 +15,9 @@ import { type Cell, findColumns, isBlankLine, parsePupilLine, type PupilLine } f
 /** The background job that mails one imported pupil the link to choose a password. */
 export const INVITE_JOB = 'invite-pupil';
 
-const OTHER_SCHOOL = 'Compte déjà existant, rattaché à un autre établissement : il n’est pas modifié.';
-const SAME_SCHOOL = 'Compte déjà existant dans cet établissement : rien à faire.';
-const NO_SCHOOL = 'Compte déjà existant : il n’est pas modifié ; l’élève choisit son établissement dans son profil.';
+const OTHER_SCHOOL = 'Compte déjà existant, rattaché à un autre établissement : il n’est pas modifié.';
+const SAME_SCHOOL = 'Compte déjà existant dans cet établissement : rien à faire.';
+const NO_SCHOOL = 'Compte déjà existant : il n’est pas modifié ; l’élève choisit son établissement dans son profil.';
 
 /** Rows written per statement: 500 × 9 parameters stays far below PostgreSQL's 65,535. */
 const BATCH = 500;
@@ -33,7 +33,7 @@ export async function resolveImportSchool(db: Db, auth: AuthContext, requested: 
     id = requested;
   } else {
     id = ownInstitutionOf(auth, requested, {
-      noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.',
+      noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.',
       otherSchool: 'Vous ne pouvez inscrire des élèves que dans votre établissement.',
     });
   }

@@ -21,7 +21,7 @@ describe('user policies', () => {
     expectRefusal(
       () => assertMayChangeSchool(teacher, ['institutionId']),
       403,
-      'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.',
+      'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.',
     );
   });
 });

@@ -4,7 +4,7 @@ import { forbidden } from '../errors.js';
 /** Per-record rules on accounts (docs/architecture.md « Where things go »). */
 
 const STAFF_SCHOOL_MESSAGE =
-  'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
+  'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
 
 /** GET /user/{uid}: a user sees themself; members (graders) and admins see anyone. */
 export function assertMaySeeUser(auth: AuthContext, uid: string): void {

@@ -51,7 +51,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       const auth = authOf(request);
       // The school is checked before the file is read: a refused caller costs no parsing.
       const school = await resolveImportSchool(deps.db, auth, requested.data);
-      if (!bytes || bytes.length === 0) throw badRequest('Aucun fichier reçu : choisissez un fichier CSV ou XLSX.');
+      if (!bytes || bytes.length === 0) throw badRequest('Aucun fichier reçu : choisissez un fichier CSV ou XLSX.');
       const rows = await readImportFile(bytes);
       return importPupils(deps, auth, { school, rows, preview: fields.preview === 'true' });
     },

@@ -21,7 +21,7 @@ export async function getUserById(db: Db, userId: string, roles: { isMember: boo
 }
 
 export const RUNNING_TEST_PROFILE_MESSAGE =
-  'Une épreuve en temps limité est en cours : votre classe, votre genre, votre date de naissance et votre établissement ne peuvent pas changer avant sa fin.';
+  'Une épreuve en temps limité est en cours : votre classe, votre genre, votre date de naissance et votre établissement ne peuvent pas changer avant sa fin.';
 
 /** The profile fields that decide access to a chapter or a school's staff rights. */
 const DECIDING_FIELDS = ['gender', 'grade', 'birthDate', 'institutionId'] as const;

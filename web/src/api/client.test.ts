@@ -94,7 +94,7 @@ describe('api client', () => {
     expect(error).toMatchObject({ status: 401, code: 'unauthorized', message: 'Identifiants invalides.', kind: 'http' });
     expect((error as ApiError).response?.data).toEqual({ message: 'Identifiants invalides.', code: 'unauthorized' });
     expect(isNetworkError(error)).toBe(false);
-    expect(show.mock.calls[0][0]).toMatchObject({ message: 'Erreur : Identifiants invalides.', color: 'red' });
+    expect(show.mock.calls[0][0]).toMatchObject({ message: 'Erreur : Identifiants invalides.', color: 'red' });
   });
 
   it('shows a generic message on an error without message', async () => {
@@ -111,7 +111,7 @@ describe('api client', () => {
     expect(error).toMatchObject({ kind: 'network', status: undefined, response: undefined });
     expect(isNetworkError(error)).toBe(true);
     expect(show.mock.calls[0][0]).toMatchObject({ message: NETWORK_ERROR_MESSAGE, color: 'red' });
-    expect(NETWORK_ERROR_MESSAGE).toBe('Erreur réseau : Le serveur ne répond pas.');
+    expect(NETWORK_ERROR_MESSAGE).toBe('Erreur réseau : Le serveur ne répond pas.');
   });
 
   it('gives up after 30 s as a network error', async () => {

@@ -11,7 +11,7 @@ import { showNotice } from './notify';
 
 export const API_BASE = '/api';
 export const API_TIMEOUT_MS = 30000;
-export const NETWORK_ERROR_MESSAGE = 'Erreur réseau : Le serveur ne répond pas.';
+export const NETWORK_ERROR_MESSAGE = 'Erreur réseau : Le serveur ne répond pas.';
 export const GENERIC_ERROR_MESSAGE = 'Une erreur est survenue';
 
 export interface RequestOptions {
@@ -113,7 +113,7 @@ export function notifyError(error: unknown): void {
   if (isNetworkError(error)) showNotice(NETWORK_ERROR_MESSAGE, 'red', { id: 'network-error' });
   else {
     const message = isApiError(error) && error.response ? messageOf(error.response.data) : null;
-    showNotice(message ? `Erreur : ${message}` : GENERIC_ERROR_MESSAGE, 'red');
+    showNotice(message ? `Erreur : ${message}` : GENERIC_ERROR_MESSAGE, 'red');
   }
 }
 

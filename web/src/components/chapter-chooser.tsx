@@ -13,7 +13,7 @@ export function ChapterChooser({ title, to }: { title: string; to: (id: string) 
         <Text c="gray.8">Aucun chapitre pour le moment.</Text>
       ) : (
         <>
-          <Text>Choisissez le chapitre :</Text>
+          <Text>Choisissez le chapitre :</Text>
           <List>
             {chapters.map((c) => (
               <List.Item key={c._id}>

@@ -8,7 +8,7 @@ describe('ConfirmDialog', () => {
   it('cannot be confirmed while its counts load, then confirms or cancels', () => {
     const onConfirm = vi.fn();
     const onCancel = vi.fn();
-    const props = { opened: true, title: 'Supprimer ?', confirmLabel: 'Supprimer', onConfirm, onCancel };
+    const props = { opened: true, title: 'Supprimer ?', confirmLabel: 'Supprimer', onConfirm, onCancel };
     function Harness() {
       const [message, setMessage] = useState<string | null>(null);
       return (

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { frenchNumber } from '@olympe/contract/typography';
 
 interface Props {
   opened: boolean;
@@ -38,5 +39,5 @@ export function ConfirmDialog({ opened, title, message, confirmLabel, danger, lo
 
 /** « 1 234 copies » : a count in French (narrow no-break space between thousands) with its noun, singular or plural. */
 export function countOf(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n.toLocaleString('fr-FR')}\u00a0${n > 1 ? plural : singular}`;
+  return `${frenchNumber(n)}\u00a0${n > 1 ? plural : singular}`;
 }

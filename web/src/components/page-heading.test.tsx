@@ -9,11 +9,11 @@ describe('PageHeading', () => {
     render(
       <MantineProvider>
         <PageHeading>
-          Correction : {chapter} <em>(brouillon)</em>
+          Correction : {chapter} <em>(brouillon)</em>
         </PageHeading>
       </MantineProvider>,
     );
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Correction : Tour 1 (brouillon)');
-    expect(document.title).toBe('Correction : Tour 1 (brouillon) — Olympe');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Correction : Tour 1 (brouillon)');
+    expect(document.title).toBe('Correction : Tour 1 (brouillon) — Olympe');
   });
 });

@@ -32,7 +32,7 @@ export function SchoolSearch({ search, onChoose, selectedId }: Props) {
             {results.length === 0
               ? 'Aucun établissement ne correspond à la recherche.'
               : search.data.more
-                ? `Plus de ${results.length} établissements trouvés : les ${results.length} premiers ci-dessous, précisez la recherche (ville, code postal…).`
+                ? `Plus de ${results.length} établissements trouvés : les ${results.length} premiers ci-dessous, précisez la recherche (ville, code postal…).`
                 : `${results.length} établissement${results.length > 1 ? 's' : ''} trouvé${results.length > 1 ? 's' : ''}.`}
           </Text>
           <ul aria-label="Résultats de la recherche" style={{ listStyle: 'none', margin: 0, padding: 0 }}>

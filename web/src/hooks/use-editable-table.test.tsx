@@ -129,7 +129,7 @@ describe('useEditableTable', () => {
     act(() => result.current.update('a', { name: ' ' }));
     const run = vi.fn();
     await act(() => result.current.save({ plan, run, queryKey: QUERY_KEY }));
-    expect(notices.showNotice).toHaveBeenCalledExactlyOnceWith('Erreur : Un nom est vide.', 'red');
+    expect(notices.showNotice).toHaveBeenCalledExactlyOnceWith('Erreur : Un nom est vide.', 'red');
     expect(run).not.toHaveBeenCalled();
     expect(invalidate).not.toHaveBeenCalled();
   });

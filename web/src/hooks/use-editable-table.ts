@@ -83,7 +83,7 @@ export function useEditableTable<Data, Row extends { key: string }, Deleted = ne
   async function save<Plan extends object>({ plan: planOf, run, queryKey, after }: SaveSteps<Row, Deleted, Plan>) {
     const plan = planOf(rows, deleted);
     if ('error' in plan) {
-      showNotice(`Erreur : ${plan.error}`, 'red');
+      showNotice(`Erreur : ${plan.error}`, 'red');
       return;
     }
     // Failures are told by onError: the promise only says the save is over.

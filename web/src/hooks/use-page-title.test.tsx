@@ -8,8 +8,8 @@ describe('usePageTitle', () => {
   });
 
   it('titles the tab after the page, then the application', () => {
-    const { rerender } = renderHook(({ title }) => usePageTitle(title), { initialProps: { title: 'Correction : Tour 1' } });
-    expect(document.title).toBe('Correction : Tour 1 — Olympe');
+    const { rerender } = renderHook(({ title }) => usePageTitle(title), { initialProps: { title: 'Correction : Tour 1' } });
+    expect(document.title).toBe('Correction : Tour 1 — Olympe');
     rerender({ title: 'Mon profil' });
     expect(document.title).toBe('Mon profil — Olympe');
   });

@@ -29,11 +29,11 @@ describe('AppLayout', () => {
     renderWithProviders(<AppLayout />);
     fireEvent.click(menu());
     expect(overlay()).not.toBeNull();
-    fireEvent.click(screen.getByRole('link', { name: "S'inscrire" }));
+    fireEvent.click(screen.getByRole('link', { name: "S’inscrire" }));
     expect(overlay()).toBeNull();
   });
 
-  it('offers « Aller au contenu » first, which moves the focus to the main content', () => {
+  it('offers « Aller au contenu » first, which moves the focus to the main content', () => {
     renderWithProviders(<AppLayout />);
     const skip = screen.getByRole('link', { name: 'Aller au contenu' });
     // First in document order among the focusable elements: the first Tab lands on it.

@@ -8,7 +8,7 @@ export function RouteError() {
   return (
     <Stack>
       <Title order={1}>Une erreur est survenue</Title>
-      <Text>La page n'a pas pu être affichée. Rechargez-la pour réessayer.</Text>
+      <Text>La page n’a pas pu être affichée. Rechargez-la pour réessayer.</Text>
       <Button onClick={() => window.location.reload()} w="fit-content">
         Recharger la page
       </Button>

@@ -43,7 +43,7 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
         ) : (
           <>
             {link(paths.login, 'Se connecter')}
-            {link(paths.signup, "S'inscrire")}
+            {link(paths.signup, "S’inscrire")}
           </>
         )}
       </NavSection>

@@ -51,7 +51,7 @@ export function TestReturnBar({ chapterId }: { chapterId: string }) {
         </Anchor>
         {remaining !== null && remaining > 0 ? (
           <Text fw={700} role="timer" aria-live="off" c={remaining <= FIRST_WARNING_SECONDS ? 'red.9' : undefined} data-testid="return-countdown">
-            Temps restant : {formatRemaining(remaining)}
+            Temps restant : {formatRemaining(remaining)}
           </Text>
         ) : (
           <Text fw={700}>L’épreuve est terminée.</Text>

@@ -313,7 +313,7 @@ export function saveStateLabel(state: SaveState): string | null {
     case 'offline':
       return 'Hors ligne — la réponse sera envoyée dès le retour du réseau';
     case 'refused':
-      return `Non enregistré : ${state.message}`;
+      return `Non enregistré : ${state.message}`;
     default:
       return null;
   }

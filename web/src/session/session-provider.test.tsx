@@ -9,6 +9,7 @@ import { useSession } from './session-context';
 import { SessionProvider } from './session-provider';
 import { tokenSubject } from './token';
 import { UNSENT_ANSWERS_TEXT } from './unsent-answers-modal';
+import { folded } from '../test/text';
 
 const api = vi.hoisted(() => ({ fetchMe: vi.fn(), fetchMyGroups: vi.fn(), fetchChapters: vi.fn(), saveAnswer: vi.fn() }));
 vi.mock('../api/auth', () => ({ fetchMe: api.fetchMe }));
@@ -171,11 +172,11 @@ describe('SessionProvider on a shared computer', () => {
     await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('u1@example.fr'));
 
     fireEvent.click(screen.getByText('sortir'));
-    expect(await screen.findByText(UNSENT_ANSWERS_TEXT)).toBeTruthy();
+    expect(await screen.findByText(folded(UNSENT_ANSWERS_TEXT))).toBeTruthy();
     expect(UNSENT_ANSWERS_TEXT).toMatch(/^Des réponses n’ont pas encore été envoyées/);
     expect(localStorage.getItem('jwt')).toBe(jwtOf('u1'));
     fireEvent.click(screen.getByRole('button', { name: 'Rester connecté' }));
-    await waitFor(() => expect(screen.queryByText(UNSENT_ANSWERS_TEXT)).toBeNull());
+    await waitFor(() => expect(screen.queryByText(folded(UNSENT_ANSWERS_TEXT))).toBeNull());
     expect(localStorage.getItem('jwt')).toBe(jwtOf('u1'));
     expect(JSON.parse(localStorage.getItem(QUEUE)!)).toHaveProperty('u1:e2');
     expect(screen.getByTestId('user').textContent).toBe('u1@example.fr');
@@ -192,7 +193,7 @@ describe('SessionProvider on a shared computer', () => {
     renderProbe();
     await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('u1@example.fr'));
     fireEvent.click(screen.getByText('sortir'));
-    expect(await screen.findByText(UNSENT_ANSWERS_TEXT)).toBeTruthy();
+    expect(await screen.findByText(folded(UNSENT_ANSWERS_TEXT))).toBeTruthy();
     // The queue's own retry (about 1 s) gets through.
     await waitFor(() => expect(localStorage.getItem('jwt')).toBeNull(), { timeout: 3000 });
     expect(sent).toEqual([{ userId: 'u1', answer: '42', token: jwtOf('u1') }]);

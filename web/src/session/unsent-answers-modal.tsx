@@ -3,7 +3,7 @@ import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 export type LogoutStep = 'sending' | 'unsent';
 
 export const UNSENT_ANSWERS_TEXT =
-  'Des réponses n’ont pas encore été envoyées : le réseau ou le serveur ne répond pas. La déconnexion se fera dès qu’elles seront envoyées. Si vous vous déconnectez maintenant, elles seront perdues.';
+  'Des réponses n’ont pas encore été envoyées : le réseau ou le serveur ne répond pas. La déconnexion se fera dès qu’elles seront envoyées. Si vous vous déconnectez maintenant, elles seront perdues.';
 
 /**
  * Logging out on a shared computer clears what the pupil typed (decisions.md §30): first the unsent

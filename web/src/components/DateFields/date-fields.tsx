@@ -39,7 +39,7 @@ function useTypedError(parse: (text: string) => string | null, format: string, o
     const text = event.currentTarget.value.trim();
     const parsed = text ? parse(text) : null;
     if (!text || (parsed !== null && parsed === accepted)) setTypedError(null);
-    else if (parsed === null) setTypedError(`« ${text} » n’est pas une date valide : écrivez-la sous la forme ${format}.`);
+    else if (parsed === null) setTypedError(`« ${text} » n’est pas une date valide : écrivez-la sous la forme ${format}.`);
     else setTypedError(outOfRange);
   };
   return { typedError, clear: () => setTypedError(null), onTyped };

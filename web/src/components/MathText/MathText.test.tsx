@@ -41,7 +41,7 @@ describe('MathText', () => {
     const onChange = vi.fn();
     renderWithProviders(<MathText label="Instructions pour les élèves" value="Avant $a$" onChange={onChange} />);
     // jsdom cannot compute a name through KaTeX's output: the block is found by its hidden prefix.
-    const editButton = () => screen.getByText(/^Modifier : Instructions pour les élèves/).closest('[role="button"]');
+    const editButton = () => screen.getByText(/^Modifier\s: Instructions pour les élèves/).closest('[role="button"]');
     fireEvent.click(editButton()!);
     const area = screen.getByLabelText('Instructions pour les élèves');
     expect((area as HTMLTextAreaElement).value).toBe('Avant $a$');
@@ -55,7 +55,7 @@ describe('MathText', () => {
     const onChange = vi.fn();
     renderWithProviders(<MathText label="Énoncé" value="" onChange={onChange} />);
     // The name holds the visible words (WCAG 2.5.3), not an aria-label that replaces them.
-    const block = screen.getByRole('button', { name: 'Modifier : Énoncé Cliquez pour écrire…' });
+    const block = screen.getByRole('button', { name: 'Modifier : Énoncé Cliquez pour écrire…' });
     expect(block.getAttribute('aria-label')).toBeNull();
     fireEvent.keyDown(block, { key: 'Enter' });
     fireEvent.blur(screen.getByLabelText('Énoncé'));

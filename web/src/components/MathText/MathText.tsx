@@ -113,7 +113,7 @@ export function MathText({ value, label, onChange, placeholder = 'Cliquez pour �
     >
       {/* Named by its content, never by an aria-label: the name must hold the words a pupil sees
           (WCAG 2.5.3, axe label-content-name-mismatch), which says « Modifier : Commentaire… ». */}
-      <VisuallyHidden component="span">Modifier : {label} </VisuallyHidden>
+      <VisuallyHidden component="span">Modifier : {label} </VisuallyHidden>
       {rendered}
     </Box>
   );

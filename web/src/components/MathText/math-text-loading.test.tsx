@@ -6,11 +6,11 @@ import { MathText } from './MathText';
 // Its own file: the lazy KaTeX chunk is loaded once per module graph, so only the first render of
 // a test file shows the loading state.
 describe('MathText while KaTeX loads', () => {
-  it('never puts the raw Markdown or LaTeX in the page: a placeholder named « Chargement de l’énoncé » stands in', async () => {
+  it('never puts the raw Markdown or LaTeX in the page : a placeholder named « Chargement de l’énoncé » stands in', async () => {
     const seen: string[] = [];
     const observer = new MutationObserver(() => seen.push(document.body.textContent ?? ''));
     observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-    const { container, getByRole } = renderWithProviders(<MathText label="Énoncé" value={'Durée : **60 minutes**. Calculer $\\frac{1}{2}$.'} />);
+    const { container, getByRole } = renderWithProviders(<MathText label="Énoncé" value={'Durée : **60 minutes**. Calculer $\\frac{1}{2}$.'} />);
     // Right after the first render (the chunk cannot have loaded yet).
     seen.push(container.textContent ?? '');
     expect(getByRole('status', { name: 'Chargement de l’énoncé' })).toBeTruthy();

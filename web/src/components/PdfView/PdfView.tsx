@@ -41,7 +41,7 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
         </Center>
       ) : (
         <Stack gap="xs">
-          <Group gap="xs" role="toolbar" aria-label={`Zoom : ${label}`} wrap="wrap">
+          <Group gap="xs" role="toolbar" aria-label={`Zoom : ${label}`} wrap="wrap">
             <ActionIcon variant="default" size="lg" aria-label="Zoom arrière" onClick={() => setZoom(zoomOut)} disabled={zoom <= ZOOM_STEPS[0]}>
               <IconZoomOut size={18} aria-hidden="true" />
             </ActionIcon>
@@ -69,7 +69,7 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
           </Group>
           <div
             role="region"
-            aria-label={`${label} : pages`}
+            aria-label={`${label} : pages`}
             // Focusable so the keyboard can scroll a zoomed page (axe: scrollable-region-focusable).
             tabIndex={0}
             style={{ overflowX: 'auto', maxWidth: '100%' }}

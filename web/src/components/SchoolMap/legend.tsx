@@ -14,7 +14,7 @@ export function MarkerLegend({ clusters = false }: { clusters?: boolean }) {
       <Text size="sm">{dot('#2a81cb')}Vérifié</Text>
       <Text size="sm">{dot('#cb8427')}En attente de vérification</Text>
       <Text size="sm">{dot('#2aad27')}Sélectionné</Text>
-      {clusters && <Text size="sm">{dot('#1c4f80')}Groupe d’établissements : cliquez sur son nombre pour zoomer</Text>}
+      {clusters && <Text size="sm">{dot('#1c4f80')}Groupe d’établissements : cliquez sur son nombre pour zoomer</Text>}
     </Group>
   );
 }

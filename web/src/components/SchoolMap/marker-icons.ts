@@ -2,6 +2,7 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import './school-map.css';
 import { markerIconBase as base } from './leaflet-icon';
+import { frenchNumber } from '@olympe/contract/typography';
 
 export type MarkerKind = 'confirmed' | 'unconfirmed' | 'selected';
 
@@ -12,10 +13,10 @@ export const markerIcons: Record<MarkerKind, L.Icon> = {
   selected: new L.Icon({ ...base, className: 'school-marker school-marker--selected' }),
 };
 
-const count = (n: number) => n.toLocaleString('fr-FR');
+const count = (n: number) => frenchNumber(n);
 
 /** The accessible name of a cluster marker (decision 89): « 1 240 établissements ici : zoomer ». */
-export const clusterLabel = (n: number) => `${count(n)} établissement${n > 1 ? 's' : ''} ici : zoomer`;
+export const clusterLabel = (n: number) => `${count(n)} établissement${n > 1 ? 's' : ''} ici : zoomer`;
 
 const clusterIcons = new Map<number, L.DivIcon>();
 

@@ -55,12 +55,12 @@ describe('access form ↔ access groups', () => {
 
   it('refuses bad rows in French before any call', () => {
     const base = newAccessRow();
-    expect(toAccessGroups([{ ...base, genders: [] }])).toEqual({ error: 'Groupe 1 (« all ») : choisissez au moins un genre.' });
+    expect(toAccessGroups([{ ...base, genders: [] }])).toEqual({ error: 'Groupe 1 (« all ») : choisissez au moins un genre.' });
     expect(toAccessGroups([{ ...base, grades: [] }])).toHaveProperty('error');
     expect(toAccessGroups([{ ...base, duration: -1 }])).toHaveProperty('error');
     expect(toAccessGroups([{ ...base, duration: 2.5 }])).toHaveProperty('error');
     expect(toAccessGroups([{ ...base, start: '2026-05-02T10:00', end: '2026-05-02T10:00' }])).toEqual({
-      error: 'Groupe 1 (« all ») : la fin de l’accès doit être après son début.',
+      error: 'Groupe 1 (« all ») : la fin de l’accès doit être après son début.',
     });
     expect(toAccessGroups([{ ...base, birthDateMin: '2012-01-01', birthDateMax: '2011-01-01' }])).toHaveProperty('error');
     expect(toAccessGroups([{ ...base, start: '2026-13-01T10:00' }])).toHaveProperty('error');

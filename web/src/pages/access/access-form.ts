@@ -69,25 +69,25 @@ const all = <T,>(picked: readonly T[], every: readonly T[]) => every.every((v) =
 export function toAccessGroups(rows: readonly AccessFormRow[]): { groups: AccessGroup[] } | { error: string } {
   const groups: AccessGroup[] = [];
   for (const [i, row] of rows.entries()) {
-    const label = `Groupe ${i + 1} (« ${row.name.trim() || NEW_ACCESS_GROUP_NAME} »)`;
-    if (row.genders.length === 0) return { error: `${label} : choisissez au moins un genre.` };
-    if (row.grades.length === 0) return { error: `${label} : choisissez au moins une classe.` };
+    const label = `Groupe ${i + 1} (« ${row.name.trim() || NEW_ACCESS_GROUP_NAME} »)`;
+    if (row.genders.length === 0) return { error: `${label} : choisissez au moins un genre.` };
+    if (row.grades.length === 0) return { error: `${label} : choisissez au moins une classe.` };
     if (row.duration !== '' && (!Number.isInteger(row.duration) || row.duration < 0)) {
-      return { error: `${label} : la durée doit être un nombre entier de minutes, positif ou nul.` };
+      return { error: `${label} : la durée doit être un nombre entier de minutes, positif ou nul.` };
     }
     for (const [field, value] of [
       ['début', row.start],
       ['fin', row.end],
     ] as const) {
-      if (value !== '' && !isWallClock(value)) return { error: `${label} : date de ${field} invalide.` };
+      if (value !== '' && !isWallClock(value)) return { error: `${label} : date de ${field} invalide.` };
     }
     if (row.birthDateMin && row.birthDateMax && row.birthDateMax < row.birthDateMin) {
-      return { error: `${label} : la date de naissance maximale doit être après la minimale.` };
+      return { error: `${label} : la date de naissance maximale doit être après la minimale.` };
     }
     const accessStart = row.start ? parisWallClockToIso(row.start) : null;
     const accessEnd = row.end ? parisWallClockToIso(row.end) : null;
     if (accessStart && accessEnd && Date.parse(accessEnd) <= Date.parse(accessStart)) {
-      return { error: `${label} : la fin de l’accès doit être après son début.` };
+      return { error: `${label} : la fin de l’accès doit être après son début.` };
     }
     groups.push({
       name: row.name.trim() || NEW_ACCESS_GROUP_NAME,

@@ -53,7 +53,7 @@ export function AccessPage() {
   function save() {
     const result = toAccessGroups(rows);
     if ('error' in result) {
-      showNotice(`Erreur : ${result.error}`, 'red');
+      showNotice(`Erreur : ${result.error}`, 'red');
       return;
     }
     saveGroups.mutate({ groups: result.groups }, { onError: (error) => console.error(error) });
@@ -86,7 +86,7 @@ export function AccessPage() {
           <Table.Tbody>
             {rows.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={6}>Aucun groupe d’accès : aucun élève ne voit ce chapitre.</Table.Td>
+                <Table.Td colSpan={6}>Aucun groupe d’accès : aucun élève ne voit ce chapitre.</Table.Td>
               </Table.Tr>
             )}
             {rows.map((row, i) => {
@@ -115,7 +115,7 @@ export function AccessPage() {
                     <DateField
                       label="Au plus tôt"
                       size="xs"
-                      aria-label={`Au plus tôt : date de naissance minimale ${n}`}
+                      aria-label={`Au plus tôt : date de naissance minimale ${n}`}
                       value={row.birthDateMin}
                       onChange={(v) => update(row.key, { birthDateMin: v })}
                       mb={6}
@@ -123,7 +123,7 @@ export function AccessPage() {
                     <DateField
                       label="Au plus tard"
                       size="xs"
-                      aria-label={`Au plus tard : date de naissance maximale ${n}`}
+                      aria-label={`Au plus tard : date de naissance maximale ${n}`}
                       value={row.birthDateMax}
                       onChange={(v) => update(row.key, { birthDateMax: v })}
                     />

@@ -73,7 +73,7 @@ describe('AnalysisPage', () => {
       </Routes>,
       { route: '/analysis/c1' },
     );
-    expect(await screen.findByRole('heading', { name: 'Analyse de la triche : Tour 1' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Analyse de la triche : Tour 1' })).toBeTruthy();
     expect(http.get).toHaveBeenCalledWith('/answer/analysis/c1');
     expect(screen.getByText('Un indice, jamais un verdict')).toBeTruthy();
     expect(screen.getByText('Comment lire ces chiffres')).toBeTruthy();
@@ -87,7 +87,7 @@ describe('AnalysisPage', () => {
 
     const pairs = screen.getByRole('table', { name: 'Paires suspectes, adresse 1.1.1.1' });
     const pair = within(pairs).getAllByRole('row')[1];
-    expect(within(pair).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Ada Lovelace', 'Blaise Pascal', '1', 'Somme : 7 (fausse) ; Produit : 20']);
+    expect(within(pair).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Ada Lovelace', 'Blaise Pascal', '1', 'Somme : 7 (fausse) ; Produit : 20']);
     expect(screen.getByText('2 élèves')).toBeTruthy();
   });
 

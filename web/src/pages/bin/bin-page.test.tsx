@@ -49,9 +49,9 @@ describe('BinPage', () => {
   it('lists what was deleted with its dates and answers, and restores a chapter', async () => {
     renderWithProviders(<BinPage />);
     const row = (await screen.findByText('Chapitre « Tour 1 »')).closest('tr')!;
-    expect(within(row).getByText('20 novembre 2026 à 10:00')).toBeTruthy();
+    expect(within(row).getByText('20 novembre 2026 à 10 h 00')).toBeTruthy();
     expect(within(row).getByText(/1\s234 réponses/)).toBeTruthy();
-    fireEvent.click(within(row).getByRole('button', { name: 'Restaurer : Chapitre « Tour 1 »' }));
+    fireEvent.click(within(row).getByRole('button', { name: 'Restaurer : Chapitre « Tour 1 »' }));
     await waitFor(() => expect(http.post).toHaveBeenCalledWith('/chapter/c1/restore'));
     await waitFor(() => expect(http.get).toHaveBeenCalledTimes(2));
   });

@@ -2,11 +2,12 @@ import { Alert, Button, Center, Loader, Stack, Table, Text } from '@mantine/core
 import { BIN_DAYS, formatParisDateTime, type BinEntry } from '@olympe/contract';
 import { useBin, useRestoreBinEntry } from '../../api/bin';
 import { PageHeading } from '../../components/page-heading';
+import { frenchNumber } from '@olympe/contract/typography';
 
 const TITLE = 'Corbeille';
 
-const what = (e: BinEntry) => (e.kind === 'chapter' ? `Chapitre « ${e.title} »` : `Exercice « ${e.title} » (chapitre « ${e.chapterTitle} »)`);
-const answersText = (n: number) => (n === 0 ? 'aucune réponse' : n === 1 ? '1 réponse' : `${n.toLocaleString('fr-FR')} réponses`);
+const what = (e: BinEntry) => (e.kind === 'chapter' ? `Chapitre « ${e.title} »` : `Exercice « ${e.title} » (chapitre « ${e.chapterTitle} »)`);
+const answersText = (n: number) => (n === 0 ? 'aucune réponse' : n === 1 ? '1 réponse' : `${frenchNumber(n)} réponses`);
 
 /** Issue 21 « Corbeille » (admins): what was deleted in the last 30 days, each with « Restaurer ». */
 export function BinPage() {
@@ -69,7 +70,7 @@ export function BinPage() {
                         variant="light"
                         loading={restore.isPending && restore.variables?._id === e._id}
                         onClick={() => restore.mutate(e)}
-                        aria-label={`Restaurer : ${what(e)}`}
+                        aria-label={`Restaurer : ${what(e)}`}
                       >
                         Restaurer
                       </Button>

@@ -55,19 +55,19 @@ function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; cha
       return;
     }
     setTicks((t) => ({ ...t, [userId]: true }));
-    setScanned(`${pupil.firstName ?? ''} ${pupil.lastName ?? ''} : présent(e).`.trim());
+    setScanned(`${pupil.firstName ?? ''} ${pupil.lastName ?? ''} : présent(e).`.trim());
   };
 
   return (
     <Stack>
-      <PageHeading>Jour de l’épreuve : {center.institution.name}</PageHeading>
+      <PageHeading>Jour de l’épreuve : {center.institution.name}</PageHeading>
       <Text fw={600}>{chapterTitle}</Text>
       <Text>
         {d.sittingAt ? `Le ${formatSitting(d.sittingAt)}` : 'Date à préciser'} — {d.address}
         {d.room ? `, salle ${d.room}` : ''}
       </Text>
       <Text aria-live="polite">
-        {placesText(members.length, outside, center.nb_places)}. Présents : {presentCount} ; absents : {members.length - presentCount}.
+        {placesText(members.length, outside, center.nb_places)}. Présents : {presentCount} ; absents : {members.length - presentCount}.
       </Text>
       <Group className="center-day-no-print">
         <Button loading={busy === 'convocation'} onClick={() => download('convocation', 'convocations.pdf')} disabled={members.length === 0}>
@@ -95,7 +95,7 @@ function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; cha
         Présences
       </Title>
       <Text size="sm" className="center-day-no-print">
-        Cochez les élèves présents, ou scannez le QR code de leur convocation ; puis enregistrez : les élèves non cochés sont notés absents.
+        Cochez les élèves présents, ou scannez le QR code de leur convocation ; puis enregistrez : les élèves non cochés sont notés absents.
       </Text>
       <div className="center-day-no-print">
         <QrScanner chapterId={chapterId} onScan={onScan} />
@@ -127,7 +127,7 @@ function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; cha
                 <Table.Td>{m.institution?.name ?? ''}</Table.Td>
                 <Table.Td>
                   <Checkbox
-                    aria-label={`Présent : ${m.firstName ?? ''} ${m.lastName ?? ''}`.trim()}
+                    aria-label={`Présent : ${m.firstName ?? ''} ${m.lastName ?? ''}`.trim()}
                     checked={ticks[m._id] === true}
                     onChange={(e) => {
                       const checked = e.currentTarget.checked;

@@ -61,7 +61,7 @@ export function QrScanner({ chapterId, onScan }: { chapterId: string; onScan: (u
           }
         }, SCAN_EVERY_MS);
       } catch {
-        setError('La caméra n’est pas disponible : autorisez-la dans le navigateur, ou cochez les présences à la main.');
+        setError('La caméra n’est pas disponible : autorisez-la dans le navigateur, ou cochez les présences à la main.');
         setOn(false);
       }
     })();

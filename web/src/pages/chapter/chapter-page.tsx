@@ -33,10 +33,10 @@ import { PageHeading } from '../../components/page-heading';
 import { LoginRequired } from '../../components/login-gate';
 
 export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';
-export const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
-export const FINISHED = 'Vous avez terminé l’épreuve : vos réponses ne peuvent plus être modifiées. Les résultats seront publiés sur cette page.';
-export const NOT_YET = "L'épreuve n'est pas encore disponible.";
-export const START_LABEL = "Commencer l'épreuve en temps limité";
+export const ENDED = "L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
+export const FINISHED = 'Vous avez terminé l’épreuve : vos réponses ne peuvent plus être modifiées. Les résultats seront publiés sur cette page.';
+export const NOT_YET = "L’épreuve n’est pas encore disponible.";
+export const START_LABEL = "Commencer l’épreuve en temps limité";
 
 /** docs/product.md#spec-2 "Chapter page" (/chapter/{id}): the online test, its countdown, and its results once published. */
 export function ChapterPage() {
@@ -55,7 +55,7 @@ export function ChapterPage() {
   return <ChapterContent key={id} chapterId={id} userId={session.user._id} extraTimePercent={session.user.extraTimePercent ?? 0} />;
 }
 
-export const UNSENT_BEFORE_FINISH = 'Des réponses n’ont pas encore été envoyées : vérifiez votre connexion, puis terminez l’épreuve.';
+export const UNSENT_BEFORE_FINISH = 'Des réponses n’ont pas encore été envoyées : vérifiez votre connexion, puis terminez l’épreuve.';
 
 function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: string; userId: string; extraTimePercent: number }) {
   const { roles } = useSession();
@@ -126,7 +126,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           <RichText content={page.headerStudents} label="Instructions générales" />
         </Paper>
       )}
-      {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
+      {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
       {/* Issue 21: once published, the pupil's results card and certificate; school staff their pupils' results. */}
       {page.analysis && !isStaff && <PupilResults chapterId={chapterId} title={page.title} />}
       {page.analysis && isTeacher && <SchoolResults chapterId={chapterId} title={page.title} />}
@@ -135,7 +135,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
         // Stays under the header while the pupil scrolls through the exercises (a phone shows one at a time).
         <Box py={4} bg="var(--mantine-color-body)" style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}>
           <Text fw={700} role="timer" aria-live="off" c={remaining <= FIRST_WARNING_SECONDS ? 'red.9' : undefined} data-testid="countdown">
-            Temps restant : {formatRemaining(remaining)}
+            Temps restant : {formatRemaining(remaining)}
           </Text>
           {/* Mounted with the countdown, empty until 5 minutes are left: its change is announced. */}
           <Text role="alert" fw={700} c="red.9">
@@ -255,7 +255,7 @@ function RefusedAnswers({ queue, userId, page }: { queue: AnswerQueue; userId: s
     <Alert color="red" title="Réponses non enregistrées" role="alert">
       {refused.map((r) => (
         <Text key={r.title} size="sm">
-          {r.title} : {r.state.kind === 'refused' ? r.state.message : ''}
+          {r.title} : {r.state.kind === 'refused' ? r.state.message : ''}
         </Text>
       ))}
     </Alert>

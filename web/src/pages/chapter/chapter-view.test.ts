@@ -29,10 +29,10 @@ describe('availabilityText', () => {
   it('formats the window in Paris time, French style', () => {
     // 08:00 UTC in March (winter) is 09:00 in Paris; in July (summer) 10:00.
     expect(availabilityText('2026-03-10T08:00:00.000Z', '2026-07-01T08:00:00.000Z')).toBe(
-      "Contenu disponible à partir du 10 mars 2026 à 09:00 jusqu'au 1er juillet 2026 à 10:00.",
+      "Contenu disponible à partir du 10 mars 2026 à 9 h 00 jusqu’au 1er juillet 2026 à 10 h 00.",
     );
-    expect(availabilityText('2026-03-10T08:00:00.000Z', null)).toBe('Contenu disponible à partir du 10 mars 2026 à 09:00.');
-    expect(availabilityText(null, '2026-03-10T08:00:00.000Z')).toBe("Contenu disponible jusqu'au 10 mars 2026 à 09:00.");
+    expect(availabilityText('2026-03-10T08:00:00.000Z', null)).toBe('Contenu disponible à partir du 10 mars 2026 à 9 h 00.');
+    expect(availabilityText(null, '2026-03-10T08:00:00.000Z')).toBe("Contenu disponible jusqu’au 10 mars 2026 à 9 h 00.");
     expect(availabilityText(null, null)).toBeNull();
   });
 });
@@ -81,9 +81,9 @@ describe('start confirmation', () => {
   });
 
   it('says a Paris clock time, with the date when it is another day', () => {
-    expect(parisMoment('2026-11-25T19:35:00Z', '2026-11-25T18:00:00Z')).toBe('à 20 h 35');
-    expect(parisMoment('2026-07-14T07:05:00Z', '2026-07-14T06:00:00Z')).toBe('à 9 h 05');
-    expect(parisMoment('2026-11-25T23:15:00Z', '2026-11-25T22:00:00Z')).toBe('le 26 novembre 2026 à 0 h 15');
+    expect(parisMoment('2026-11-25T19:35:00Z', '2026-11-25T18:00:00Z')).toBe('à 20 h 35');
+    expect(parisMoment('2026-07-14T07:05:00Z', '2026-07-14T06:00:00Z')).toBe('à 9 h 05');
+    expect(parisMoment('2026-11-25T23:15:00Z', '2026-11-25T22:00:00Z')).toBe('le 26 novembre 2026 à 0 h 15');
   });
 
   it('ends at start + duration, or at the window end when it comes first', () => {
@@ -126,7 +126,7 @@ describe('isHiddenInAnalysis', () => {
 });
 
 describe('scores against the maximum (issue 20)', () => {
-  it('reads « total / maximum » with a decimal comma, and the bare total without a maximum', () => {
+  it('reads « total / maximum » with a decimal comma, and the bare total without a maximum', () => {
     expect(totalText(7.5, 12)).toBe('7,5\u00a0/\u00a012');
     expect(totalText(7, undefined)).toBe('7');
     expect(scoreText('1.5', 2)).toBe('1,5\u00a0/\u00a02');

@@ -1,4 +1,4 @@
-import { formatFrenchDate, formatGrade, formatParisDateTime, formatPoints, formatTotal, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
+import { formatFrenchDate, formatGrade, formatParisDateTime, formatPoints, formatTotal, frenchTime, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
 
 /** docs/product.md#spec-9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
 export function formatRemaining(seconds: number): string {
@@ -10,7 +10,7 @@ export function formatRemaining(seconds: number): string {
 export function availabilityText(accessStart: string | null, accessEnd: string | null): string | null {
   if (!accessStart && !accessEnd) return null;
   const from = accessStart ? ` à partir du ${formatParisDateTime(accessStart)}` : '';
-  const until = accessEnd ? ` jusqu'au ${formatParisDateTime(accessEnd)}` : '';
+  const until = accessEnd ? ` jusqu’au ${formatParisDateTime(accessEnd)}` : '';
   return `Contenu disponible${from}${until}.`;
 }
 
@@ -27,8 +27,7 @@ export function formatDuration(seconds: number): string {
 /** An instant in Paris time as it follows a verb: « à 20 h 35 », or « le 26 novembre 2026 à 0 h 15 » when it is not on `today`’s Paris date. */
 export function parisMoment(instant: string | Date, today: string | Date): string {
   const [date, time] = isoToParisWallClock(instant).split('T');
-  const [h, m] = time.split(':');
-  const clock = `${Number(h)} h ${m}`;
+  const clock = frenchTime(time);
   return date === isoToParisWallClock(today).slice(0, 10) ? `à ${clock}` : `le ${formatFrenchDate(date)} à ${clock}`;
 }
 
@@ -50,7 +49,7 @@ export function startPlan(duration: number, accessEnd: string | null, now: numbe
  */
 export function extraTimeText(percent: number | null | undefined): string | null {
   if (!percent || percent <= 0) return null;
-  return `Temps supplémentaire : ${percent}\u00a0% (inclus dans la durée affichée)`;
+  return `Temps supplémentaire : ${percent}\u00a0% (inclus dans la durée affichée)`;
 }
 
 /** Under this many seconds the countdown turns red and the first warning shows. */

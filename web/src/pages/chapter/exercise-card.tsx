@@ -31,7 +31,7 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, testCh
         <Title order={2} size="h3" id={titleId}>
           {exercise.title}
         </Title>
-        <RichText content={exercise.statement} label={`Énoncé : ${exercise.title}`} />
+        <RichText content={exercise.statement} label={`Énoncé : ${exercise.title}`} />
         {exercise.answerFormat === 'numeric' && (
           <NumericAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} queue={queue} testChapter={testChapter} />
         )}
@@ -41,9 +41,9 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, testCh
         {analysis && exercise.answerFormat !== 'none' && (
           <Stack gap={4}>
             {/* Issue 20: the grade read against what the exercise is worth (« 1 / 2 »). */}
-            <Text fw={600}>Score : {scoreText(answer?.grade ?? null, exercise.maxPoints)}</Text>
-            <Text fw={600}>Commentaire :</Text>
-            {answer?.grade_comment ? <RichText content={answer.grade_comment} label={`Commentaire : ${exercise.title}`} /> : null}
+            <Text fw={600}>Score : {scoreText(answer?.grade ?? null, exercise.maxPoints)}</Text>
+            <Text fw={600}>Commentaire :</Text>
+            {answer?.grade_comment ? <RichText content={answer.grade_comment} label={`Commentaire : ${exercise.title}`} /> : null}
           </Stack>
         )}
       </Stack>
@@ -93,7 +93,7 @@ function NumericAnswer({
   return (
     <Stack gap={4}>
       <TextInput
-        label="Votre réponse :"
+        label="Votre réponse :"
         placeholder="?"
         // The text keyboard: iOS's `decimal` and `numeric` pads have no minus key and no `/`.
         inputMode="text"

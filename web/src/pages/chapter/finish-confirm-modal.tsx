@@ -3,7 +3,7 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 export const FINISH_LABEL = 'Terminer l’épreuve';
 export const CONFIRM_FINISH = 'Terminer maintenant';
 export const READ_ONLY_WARNING =
-  'Vos réponses deviennent alors en lecture seule : vous ne pourrez plus les modifier ensuite, même s’il vous reste du temps.';
+  'Vos réponses deviennent alors en lecture seule : vous ne pourrez plus les modifier ensuite, même s’il vous reste du temps.';
 
 interface Props {
   opened: boolean;
@@ -19,7 +19,7 @@ interface Props {
 /** Asked before a pupil ends their timed test early: it cannot be undone by the pupil. */
 export function FinishConfirmModal({ opened, formatted, loading, error, onCancel, onConfirm }: Props) {
   return (
-    <Modal opened={opened} onClose={onCancel} title="Terminer l’épreuve ?" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+    <Modal opened={opened} onClose={onCancel} title="Terminer l’épreuve ?" closeButtonProps={{ 'aria-label': 'Fermer' }}>
       <Stack>
         {formatted && <Text>Il vous reste {formatted}.</Text>}
         <Text fw={700}>{READ_ONLY_WARNING}</Text>

@@ -8,6 +8,7 @@ import { renderWithProviders } from '../../test/render';
 import { ChapterPage, UNSENT_BEFORE_FINISH } from './chapter-page';
 import { READ_ONLY_WARNING } from './finish-confirm-modal';
 import { formatSaveTime, ReceiptView } from './receipt-panel';
+import { folded } from '../../test/text';
 
 const api = vi.hoisted(() => ({
   fetchSessionState: vi.fn(),
@@ -68,7 +69,7 @@ const chapterPage = (p: Partial<ChapterPageData> = {}): ChapterPageData => ({
   analysis: false,
   headerStudents: '',
   exercises: [
-    { _id: 'e-num', title: 'Exercice 1', answerFormat: 'numeric', chapter: CHAPTER, statement: 'Combien font 2 + 2 ?' },
+    { _id: 'e-num', title: 'Exercice 1', answerFormat: 'numeric', chapter: CHAPTER, statement: 'Combien font 2 + 2 ?' },
     { _id: 'e-pdf', title: 'Exercice 2', answerFormat: 'pdf', chapter: CHAPTER, statement: 'Démontrez.' },
   ],
   ...p,
@@ -107,7 +108,7 @@ beforeEach(() => {
   api.saveAnswer.mockImplementation(async (e: { exerciseId: string; seq: number }) => ({ exercise: e.exerciseId, seq: e.seq, current: true, duplicate: false }));
 });
 
-describe('« Terminer l’épreuve »', () => {
+describe('« Terminer l’épreuve »', () => {
   it('asks first (answers become read-only), then finishes and shows the receipt instead of the fields', async () => {
     api.fetchSessionState.mockResolvedValue(RUNNING);
     api.finishChapter.mockImplementation(async () => {
@@ -116,19 +117,19 @@ describe('« Terminer l’épreuve »', () => {
     });
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Terminer l’épreuve' }));
-    let dialog = await screen.findByRole('dialog', { name: 'Terminer l’épreuve ?' });
-    expect(within(dialog).getByText(READ_ONLY_WARNING)).toBeTruthy();
+    let dialog = await screen.findByRole('dialog', { name: 'Terminer l’épreuve ?' });
+    expect(within(dialog).getByText(folded(READ_ONLY_WARNING))).toBeTruthy();
     expect(within(dialog).getByText('Il vous reste 30 minutes.')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Continuer l’épreuve' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(api.finishChapter).not.toHaveBeenCalled();
 
     fireEvent.click(screen.getByRole('button', { name: 'Terminer l’épreuve' }));
-    dialog = await screen.findByRole('dialog', { name: 'Terminer l’épreuve ?' });
+    dialog = await screen.findByRole('dialog', { name: 'Terminer l’épreuve ?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Terminer maintenant' }));
     expect(await screen.findByRole('heading', { name: 'Reçu de vos réponses' })).toBeTruthy();
     expect(api.finishChapter).toHaveBeenCalledWith(CHAPTER);
-    expect(screen.getByText(/Vous avez terminé l’épreuve : vos réponses ne peuvent plus être modifiées/)).toBeTruthy();
+    expect(screen.getByText(/Vous avez terminé l’épreuve\s: vos réponses ne peuvent plus être modifiées/)).toBeTruthy();
     expect(screen.queryByLabelText('Votre réponse :')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Terminer l’épreuve' })).toBeNull();
     expect(screen.queryByTestId('countdown')).toBeNull();
@@ -140,9 +141,9 @@ describe('« Terminer l’épreuve »', () => {
     renderPage();
     fireEvent.change(await screen.findByLabelText('Votre réponse :'), { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Terminer l’épreuve' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Terminer l’épreuve ?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Terminer l’épreuve ?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Terminer maintenant' }));
-    expect(await within(dialog).findByText(UNSENT_BEFORE_FINISH)).toBeTruthy();
+    expect(await within(dialog).findByText(folded(UNSENT_BEFORE_FINISH))).toBeTruthy();
     expect(api.saveAnswer).toHaveBeenCalled();
     expect(api.finishChapter).not.toHaveBeenCalled();
   });
@@ -161,7 +162,7 @@ describe('the receipt', () => {
     expect(formatSaveTime('2026-11-24T23:00:01.000Z', '2026-11-25T18:30:00.000Z')).toBe('00:00:01');
   });
 
-  it('stays on the page once time is up: each exercise, the answer held (« copie PDF »), its server time to the second, the code', async () => {
+  it('stays on the page once time is up : each exercise, the answer held (« copie PDF »), its server time to the second, the code', async () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'after', timed: true, remainingTime: 0, startedAt: '2026-11-25T18:00:00.000Z' }));
     renderPage();
     const table = await screen.findByRole('table', { name: 'Reçu de vos réponses' });
@@ -170,14 +171,14 @@ describe('the receipt', () => {
     expect(rows).toEqual(['ExerciceRéponseReçue à', '1. Exercice 10,519:12:07', '2. Exercice 2copie PDF19:20:00', '3. Exercice 3aucune réponse—']);
     expect(screen.getByText(/Épreuve terminée par vous le 25 novembre 2026 à 19:30:00 \(heure de Paris\)/)).toBeTruthy();
     expect(screen.getByTestId('receipt-code').textContent).toBe('K7Q2-M9XD-41');
-    expect(screen.getByText("L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeTruthy();
+    expect(screen.getByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeTruthy();
     expect(api.fetchReceipt).toHaveBeenCalledWith(CHAPTER);
   });
 
   it('is not asked for a timed test the pupil never started, nor while it runs', async () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'after', timed: true, remainingTime: 0 }));
     renderPage();
-    await screen.findByText("L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.");
+    await screen.findByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.");
     expect(api.fetchReceipt).not.toHaveBeenCalled();
   });
 
@@ -195,12 +196,12 @@ describe('extra time and links during the test', () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'pending', timed: true, duration: 4788 }));
     renderPage({ extraTimePercent: 33 });
     // « 33 % » with a no-break space (the queries below see spaces normalised).
-    const line = 'Temps supplémentaire : 33\u00a0% (inclus dans la durée affichée)';
+    const line = 'Temps supplémentaire : 33\u00a0% (inclus dans la durée affichée)';
     expect((await screen.findByTestId('extra-time')).textContent).toBe(line);
-    fireEvent.click(screen.getByRole('button', { name: "Commencer l'épreuve en temps limité" }));
-    const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
+    fireEvent.click(screen.getByRole('button', { name: "Commencer l’épreuve en temps limité" }));
+    const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
     expect(within(dialog).getByText('Temps supplémentaire : 33 % (inclus dans la durée affichée)')).toBeTruthy();
-    expect(within(dialog).getByText(/Vous aurez 1 h 20 :/)).toBeTruthy();
+    expect(within(dialog).getByText(/Vous aurez 1 h 20\s:/)).toBeTruthy();
   });
 
   it('says nothing about extra time without any, or on an untimed chapter', async () => {
@@ -210,7 +211,7 @@ describe('extra time and links during the test', () => {
     expect(screen.queryByText(/Temps supplémentaire/)).toBeNull();
   });
 
-  it('keeps the test named in « Historique » and « Voir la copie » while it runs, not otherwise', async () => {
+  it('keeps the test named in « Historique » and « Voir la copie » while it runs, not otherwise', async () => {
     api.fetchSessionState.mockResolvedValue(RUNNING);
     api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-pdf', answer: 'pdfs/x.pdf', seq: 1, timestamp: '2026-11-25T18:10:00.000Z' }]);
     const { unmount } = renderPage();

@@ -1,16 +1,17 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
-import { formatParisDateTime, parisDateOf, type Receipt, type ReceiptLine } from '@olympe/contract';
+import { formatFrenchDate, isoToParisWallClock, parisDateOf, type Receipt, type ReceiptLine } from '@olympe/contract';
 import { useReceipt } from '../../api/sessions';
 import classes from './receipt-panel.module.css';
 
 export const RECEIPT_TITLE = 'Reçu de vos réponses';
 export const PRINT_LABEL = 'Imprimer le reçu';
 
-/** An instant of the server to the second, Paris time: « 10 mars 2026 à 10:00:42 ». */
+/** An instant of the server to the second, Paris time: « 10 mars 2026 à 10:00:42 » (a receipt's clock keeps its seconds). */
 export function formatServerTime(iso: string): string {
+  const [date, time] = isoToParisWallClock(iso).split('T');
   // Paris is a whole number of minutes from UTC: the seconds are the instant's own.
-  return `${formatParisDateTime(iso)}:${String(new Date(iso).getUTCSeconds()).padStart(2, '0')}`;
+  return `${formatFrenchDate(date)} à ${time}:${String(new Date(iso).getUTCSeconds()).padStart(2, '0')}`;
 }
 
 /** A save's time on the receipt: « 18:23:13 » on the day the test ended, the full date otherwise. */
@@ -81,13 +82,13 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
           </Table.Tbody>
         </Table>
         <Group gap="xs" align="baseline">
-          <Text fw={700}>Code du reçu :</Text>
+          <Text fw={700}>Code du reçu :</Text>
           <Text className={classes.code} fw={700} data-testid="receipt-code">
             {receipt.code}
           </Text>
         </Group>
         <Text size="sm">
-          Notez ou imprimez ce code : il permet de vérifier plus tard que vos réponses n’ont pas changé depuis la fin de l’épreuve.
+          Notez ou imprimez ce code : il permet de vérifier plus tard que vos réponses n’ont pas changé depuis la fin de l’épreuve.
         </Text>
         <Text size="sm" c="gray.7">
           Reçu établi le {formatServerTime(receipt.generatedAt)} (heure de Paris).

@@ -37,11 +37,11 @@ beforeEach(() => {
 describe('RegradePanel', () => {
   it('shows the status and the reply of a request, with the grades in French', async () => {
     renderWithProviders(<RegradePanel chapterId="c1" />);
-    const card = await screen.findByRole('article', { name: 'Réexamen : Produit' });
+    const card = await screen.findByRole('article', { name: 'Réexamen : Produit' });
     expect(within(card).getByText('Acceptée')).toBeTruthy();
     expect(within(card).getByText('Nouvelle note : 6,5 (avant : 5)')).toBeTruthy();
     expect(within(card).getByText('Vous avez raison.')).toBeTruthy();
-    expect(screen.getByText(/jusqu’au 20 décembre 2026 à 18:00/)).toBeTruthy();
+    expect(screen.getByText(/jusqu’au 20 décembre 2026 à 18 h 00/)).toBeTruthy();
   });
 
   it('sends a request about one answer with a message', async () => {

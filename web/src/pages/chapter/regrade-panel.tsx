@@ -11,7 +11,7 @@ const gradeText = (grade: string | null) => (grade === null ? 'non notée' : for
 
 function RequestCard({ request }: { request: MyRegrade }) {
   return (
-    <Paper withBorder p="sm" component="article" aria-label={`Réexamen : ${request.exercise.title}`}>
+    <Paper withBorder p="sm" component="article" aria-label={`Réexamen : ${request.exercise.title}`}>
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Text fw={700}>{request.exercise.title}</Text>
         <Badge color={STATUS_COLORS[request.status]}>{REGRADE_STATUS_LABELS[request.status]}</Badge>
@@ -24,13 +24,13 @@ function RequestCard({ request }: { request: MyRegrade }) {
       </Text>
       {request.status === 'accepted' && (
         <Text mt="xs" fw={700}>
-          Nouvelle note : {gradeText(request.newGrade)} (avant : {gradeText(request.oldGrade)})
+          Nouvelle note : {gradeText(request.newGrade)} (avant : {gradeText(request.oldGrade)})
         </Text>
       )}
       {request.reply !== null && (
         <Text mt="xs" style={{ whiteSpace: 'pre-wrap' }}>
           <Text span fw={700}>
-            Réponse du correcteur :
+            Réponse du correcteur :
           </Text>{' '}
           {request.reply}
         </Text>

@@ -31,7 +31,7 @@ describe('ResultsCardView', () => {
     const rows = within(screen.getByRole('table', { name: 'Notes par exercice' })).getAllByRole('row');
     expect(rows.map((r) => r.textContent)).toEqual([
       'ExerciceNote',
-      'Somme des carrésCommentaire : Bonne méthode2,5\u00a0/\u00a04',
+      'Somme des carrésCommentaire : Bonne méthode2,5\u00a0/\u00a04',
       'PreuveExcusé (X)',
       'GéométrieNon noté',
     ]);

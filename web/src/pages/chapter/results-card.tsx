@@ -1,5 +1,6 @@
 import { Card, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { formatTotal, type ResultsCard } from '@olympe/contract';
+import { frenchNumber } from '@olympe/contract/typography';
 
 /** One exercise's grade as a pupil reads it: « 2,5 / 4 », « Excusé (X) » or « Non noté ». */
 export function gradeText(e: ResultsCard['exercises'][number]): string {
@@ -10,7 +11,7 @@ export function gradeText(e: ResultsCard['exercises'][number]): string {
 
 /** « 2e sur 1 234 », with the French ordinal (« 1er »). */
 export function rankText(rank: number, participants: number): string {
-  return `${rank === 1 ? '1er' : `${rank}e`} sur ${participants.toLocaleString('fr-FR')}`;
+  return `${rank === 1 ? '1er' : `${rank}e`} sur ${frenchNumber(participants)}`;
 }
 
 /**
@@ -27,10 +28,10 @@ export function ResultsCardView({ card, heading = 'Vos résultats' }: { card: Re
         </Title>
         <Group gap="lg" wrap="wrap" align="baseline">
           <Text size="xl" fw={700}>
-            Total : {formatTotal(card.total, card.maxTotal)}
+            Total : {formatTotal(card.total, card.maxTotal)}
           </Text>
-          {card.rank !== undefined && card.participants !== undefined && <Text>Rang : {rankText(card.rank, card.participants)}</Text>}
-          {card.percentile !== undefined && <Text>Centile : {card.percentile}</Text>}
+          {card.rank !== undefined && card.participants !== undefined && <Text>Rang : {rankText(card.rank, card.participants)}</Text>}
+          {card.percentile !== undefined && <Text>Centile : {card.percentile}</Text>}
         </Group>
         {card.qualified !== undefined &&
           (card.qualified ? (
@@ -55,7 +56,7 @@ export function ResultsCardView({ card, heading = 'Vos résultats' }: { card: Re
                   <Text fw={500}>{e.title}</Text>
                   {e.comment && (
                     <Text size="sm" c="gray.8" style={{ overflowWrap: 'anywhere' }}>
-                      Commentaire : {e.comment}
+                      Commentaire : {e.comment}
                     </Text>
                   )}
                 </Table.Td>

@@ -4,7 +4,7 @@ import { formatDuration, parisMoment, startPlan } from './chapter-view';
 
 export const CONFIRM_START = 'Commencer maintenant';
 export const NO_PAUSE =
-  'Le chronomètre ne peut pas être mis en pause : une fois l’épreuve commencée, le temps s’écoule même si vous fermez la page ou perdez la connexion.';
+  'Le chronomètre ne peut pas être mis en pause : une fois l’épreuve commencée, le temps s’écoule même si vous fermez la page ou perdez la connexion.';
 
 interface Props {
   opened: boolean;
@@ -27,13 +27,13 @@ export function StartConfirmModal({ opened, state, receivedAt, extraTime, loadin
   const now = Date.parse(state.serverTime) + Math.max(0, Date.now() - (receivedAt || Date.now()));
   const plan = state.duration !== null ? startPlan(state.duration, state.accessEnd, now) : null;
   return (
-    <Modal opened={opened} onClose={onCancel} title="Commencer l’épreuve ?" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+    <Modal opened={opened} onClose={onCancel} title="Commencer l’épreuve ?" closeButtonProps={{ 'aria-label': 'Fermer' }}>
       <Stack>
         {plan && state.duration !== null && (
           <Text>
             {plan.capped
-              ? `L’épreuve dure ${formatDuration(state.duration)}, mais elle ferme ${parisMoment(plan.end, new Date(now))} (heure de Paris) : vous aurez ${formatDuration(plan.seconds)}.`
-              : `Vous aurez ${formatDuration(state.duration)} : l’épreuve se terminera ${parisMoment(plan.end, new Date(now))} (heure de Paris).`}
+              ? `L’épreuve dure ${formatDuration(state.duration)}, mais elle ferme ${parisMoment(plan.end, new Date(now))} (heure de Paris) : vous aurez ${formatDuration(plan.seconds)}.`
+              : `Vous aurez ${formatDuration(state.duration)} : l’épreuve se terminera ${parisMoment(plan.end, new Date(now))} (heure de Paris).`}
           </Text>
         )}
         {extraTime && <Text>{extraTime}</Text>}

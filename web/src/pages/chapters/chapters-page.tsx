@@ -22,7 +22,7 @@ export function chapterDeletionMessage(name: string, impact: DeletionImpact): st
     impact.answers === 0
       ? `ses ${countOf(impact.exercises, 'exercice')} (aucune copie)`
       : `ses ${countOf(impact.exercises, 'exercice')}, ${countOf(impact.answers, 'copie')} de ${countOf(impact.pupils, 'élève')} et ${countOf(impact.grades, 'note')}`;
-  return `« ${name} » ira à la corbeille à l’enregistrement avec ${what} ; un administrateur peut l’en sortir pendant ${BIN_DAYS} jours.`;
+  return `« ${name} » ira à la corbeille à l’enregistrement avec ${what} ; un administrateur peut l’en sortir pendant ${BIN_DAYS} jours.`;
 }
 
 /** docs/product.md#spec-2 "Chapter management (/chapters)": editable titles and flags, delete, add, links, save. */
@@ -97,14 +97,14 @@ export function ChaptersPage() {
                 </Table.Td>
                 <Table.Td>
                   <Checkbox
-                    aria-label={`Papier : ${name}`}
+                    aria-label={`Papier : ${name}`}
                     checked={row.offline}
                     onChange={(e) => update(row.key, { offline: e.currentTarget.checked })}
                   />
                 </Table.Td>
                 <Table.Td>
                   <Checkbox
-                    aria-label={`Notes publiées : ${name}`}
+                    aria-label={`Notes publiées : ${name}`}
                     checked={row.analysis}
                     onChange={(e) => {
                       const checked = e.currentTarget.checked;
@@ -171,7 +171,7 @@ export function ChaptersPage() {
       ) : null}
       <ConfirmDialog
         opened={deleting !== null}
-        title="Supprimer ce chapitre ?"
+        title="Supprimer ce chapitre ?"
         message={deleting && impact.data ? chapterDeletionMessage(deleting.name, impact.data) : null}
         confirmLabel="Supprimer"
         danger

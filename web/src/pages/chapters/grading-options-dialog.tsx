@@ -11,7 +11,7 @@ import { useSaveGradingOptions } from '../../api/marks';
 export function GradingOptionsDialog({ chapterId, name, onClose }: { chapterId: string; name: string; onClose: () => void }) {
   const query = useChapter(chapterId);
   return (
-    <Modal opened onClose={onClose} title={`Correction : ${name}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
+    <Modal opened onClose={onClose} title={`Correction : ${name}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
       {query.isPending ? (
         <Loader role="status" aria-label="Chargement des options de correction" />
       ) : query.isError ? (
@@ -34,7 +34,7 @@ function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapt
     <Stack>
       <Switch
         label="Correction anonyme"
-        description="Les correcteurs voient « Copie 0042 » au lieu du nom, sans e-mail ni établissement. Les administrateurs voient les noms."
+        description="Les correcteurs voient « Copie 0042 » au lieu du nom, sans e-mail ni établissement. Les administrateurs voient les noms."
         checked={options.anonymousGrading}
         onChange={(e) => {
           const anonymousGrading = e.currentTarget.checked;
@@ -43,7 +43,7 @@ function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapt
       />
       <Switch
         label="Double correction"
-        description="Chaque copie est corrigée par deux correcteurs différents, sans voir la note de l’autre. Dans la tolérance, la note finale est la moyenne ; au-delà, un administrateur arbitre."
+        description="Chaque copie est corrigée par deux correcteurs différents, sans voir la note de l’autre. Dans la tolérance, la note finale est la moyenne ; au-delà, un administrateur arbitre."
         checked={options.doubleGrading}
         onChange={(e) => {
           const doubleGrading = e.currentTarget.checked;

@@ -28,7 +28,7 @@ export function planChapterSave(rows: readonly ChapterRow[], deletedIds: readonl
   for (const row of rows) {
     const title = row.title.trim();
     if (!title) return { error: 'Un chapitre doit avoir un titre.' };
-    if (title.length > TITLE_MAX) return { error: `Titre trop long (${TITLE_MAX} caractères au plus) : « ${title.slice(0, 30)}… ».` };
+    if (title.length > TITLE_MAX) return { error: `Titre trop long (${TITLE_MAX} caractères au plus) : « ${title.slice(0, 30)}… ».` };
   }
   const updates: ChapterSavePlan['updates'] = [];
   for (const row of rows) {

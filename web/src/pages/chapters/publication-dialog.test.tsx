@@ -42,7 +42,7 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
     renderWithProviders(<PublicationDialog chapterId="c1" name="Tour 1" initialMode="now" onClose={() => {}} />);
     fireEvent.click(screen.getByLabelText('Montrer aux élèves leur rang et leur centile'));
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Publier les résultats ?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Publier les résultats ?' });
     expect(within(dialog).getByText(/^1 234 élèves verront leurs notes/)).toBeTruthy();
     expect(mocks.mutate).not.toHaveBeenCalled();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Publier' }));
@@ -62,8 +62,8 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
     expect((screen.getByRole('button', { name: 'Enregistrer' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(screen.getByLabelText('Date et heure de publication (heure de Paris)'), { target: { value: '01/12/2026 20 h 35' } });
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Programmer la publication ?' });
-    expect(within(dialog).getByText(/le 1er décembre 2026 à 20:35 \(heure de Paris\)/)).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: 'Programmer la publication ?' });
+    expect(within(dialog).getByText(/le 1er décembre 2026 à 20 h 35 \(heure de Paris\)/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Programmer' }));
     await waitFor(() => expect(mocks.mutate).toHaveBeenCalled());
     expect(mocks.mutate.mock.calls[0][0]).toMatchObject({ mode: 'scheduled', publishAt: '2026-12-01T19:35:00.000Z' });
@@ -77,7 +77,7 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
     // Mantine's dropdown is still in its opening transition in jsdom (hidden to the accessibility tree).
     fireEvent.click(await screen.findByRole('option', { name: 'Germain Sophie', hidden: true }));
     const card = await screen.findByRole('region', { name: 'Aperçu de la carte de résultats' });
-    expect(within(card).getByText(/^Total : 3/)).toBeTruthy();
+    expect(within(card).getByText(/^Total\s: 3/)).toBeTruthy();
     expect(mocks.preview).toHaveBeenCalledWith('p1');
   });
 

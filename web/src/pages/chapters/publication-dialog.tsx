@@ -24,14 +24,14 @@ export function publicationMessage(p: Pick<Publication, 'counts' | 'published'>,
   const graded = `${countOf(p.counts.graded, 'copie notée', 'copies notées')} sur ${countOf(p.counts.answers, 'copie')}`;
   if (mode === 'now') return `${pupils} verront leurs notes, leurs commentaires et leur total dès maintenant (${graded}).`;
   if (mode === 'scheduled' && publishAt) return `${pupils} verront leurs résultats le ${formatParisDateTime(publishAt!)} (heure de Paris), sans autre action (${graded} à ce jour).`;
-  return p.published ? `${pupils} ne verront plus leurs résultats ; les réponses restent verrouillées jusqu’à une nouvelle publication.` : 'Les résultats restent non publiés.';
+  return p.published ? `${pupils} ne verront plus leurs résultats ; les réponses restent verrouillées jusqu’à une nouvelle publication.` : 'Les résultats restent non publiés.';
 }
 
 /** Issue 21: publish now or at a time (Paris), the options pupils' cards follow, and a preview for one pupil. */
 export function PublicationDialog({ chapterId, name, initialMode, onClose }: { chapterId: string; name: string; initialMode?: Mode; onClose: () => void }) {
   const query = usePublication(chapterId);
   return (
-    <Modal opened onClose={onClose} title={`Publication des résultats : ${name}`} size="lg" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+    <Modal opened onClose={onClose} title={`Publication des résultats : ${name}`} size="lg" closeButtonProps={{ 'aria-label': 'Fermer' }}>
       {query.isPending ? (
         <Loader role="status" aria-label="Chargement de la publication" />
       ) : query.isError ? (
@@ -95,7 +95,7 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
       <Checkbox label="Montrer aux élèves leur rang et leur centile" checked={showRank} onChange={(e) => setShowRank(e.currentTarget.checked)} />
       <NumberInput
         label="Seuil de qualification (points)"
-        description={`Vide : pas de qualification. Total maximal : ${String(publication.maxTotal).replace('.', ',')}.`}
+        description={`Vide : pas de qualification. Total maximal : ${String(publication.maxTotal).replace('.', ',')}.`}
         min={0}
         step={0.5}
         decimalScale={2}
@@ -133,7 +133,7 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
       </Group>
       <ConfirmDialog
         opened={confirming}
-        title={mode === 'now' ? 'Publier les résultats ?' : mode === 'scheduled' ? 'Programmer la publication ?' : 'Retirer la publication ?'}
+        title={mode === 'now' ? 'Publier les résultats ?' : mode === 'scheduled' ? 'Programmer la publication ?' : 'Retirer la publication ?'}
         message={confirming ? publicationMessage(publication, mode, publishAt) : null}
         confirmLabel={mode === 'now' ? 'Publier' : mode === 'scheduled' ? 'Programmer' : 'Retirer la publication'}
         danger={mode === 'unpublished'}

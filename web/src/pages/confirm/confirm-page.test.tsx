@@ -42,11 +42,11 @@ describe('ConfirmPage', () => {
     const { type } = form();
     expect(screen.getByRole('heading', { name: 'Choix du mot de passe' })).toBeTruthy();
     expect((screen.getByLabelText('Adresse e-mail') as HTMLInputElement).value).toBe('eleve@exemple.fr');
-    expect(screen.getAllByText(/^Non respectée :/)).toHaveLength(5);
+    expect(screen.getAllByText(/^Non respectée\s:/)).toHaveLength(5);
     type('abcdefgh');
     expect(ruleState('length')).toBe('true');
     expect(ruleState('upper')).toBe('false');
-    expect(screen.getAllByText(/^Respectée :/)).toHaveLength(2);
+    expect(screen.getAllByText(/^Respectée\s:/)).toHaveLength(2);
   });
 
   it('makes no call and shows the message when a rule fails', () => {

@@ -13,7 +13,7 @@ const LINK_PROBLEM = 'Ce lien ne permet pas de choisir un mot de passe.';
 
 /** The server's French reason for a refused link, or a generic one (network). */
 function reasonOf(error: unknown): string {
-  return refusalOf(error)?.message ?? 'Le lien n’a pas pu être vérifié : vérifiez votre connexion, puis rechargez la page.';
+  return refusalOf(error)?.message ?? 'Le lien n’a pas pu être vérifié : vérifiez votre connexion, puis rechargez la page.';
 }
 
 /**
@@ -31,7 +31,7 @@ export function ConfirmPage() {
     <Stack maw={480}>
       <PageHeading>Choix du mot de passe</PageHeading>
       {!token ? (
-        <LinkProblem reason="Ce lien est incomplet : ouvrez le lien reçu par e-mail en entier, ou demandez-en un nouveau." returnTo={returnTo} />
+        <LinkProblem reason="Ce lien est incomplet : ouvrez le lien reçu par e-mail en entier, ou demandez-en un nouveau." returnTo={returnTo} />
       ) : link.isPending ? (
         <Center py="md">
           <Loader role="status" aria-label="Vérification du lien" />
@@ -56,7 +56,7 @@ function LinkProblem({ reason, returnTo }: { reason: string; returnTo: string })
           <Anchor component={Link} to={paths.signupFor(returnTo)}>
             Recevoir un nouveau lien
           </Anchor>{' '}
-          (saisissez la même adresse : vos données sont conservées) ou{' '}
+          (saisissez la même adresse : vos données sont conservées) ou{' '}
           <Anchor component={Link} to={paths.loginFor(returnTo)}>
             se connecter
           </Anchor>{' '}

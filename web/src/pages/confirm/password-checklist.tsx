@@ -18,7 +18,7 @@ export function PasswordChecklist({ password }: { password: string }) {
               <Icon size={18} aria-hidden color={met ? 'var(--mantine-color-green-9)' : 'var(--mantine-color-red-9)'} />
               {/* green.9 on white is 4.4:1, below AA for small text (axe): a met rule's words stay dark, its tick green. */}
               <Text size="sm" c={met ? 'gray.8' : 'red.9'}>
-                <VisuallyHidden>{met ? 'Respectée : ' : 'Non respectée : '}</VisuallyHidden>
+                <VisuallyHidden>{met ? 'Respectée : ' : 'Non respectée : '}</VisuallyHidden>
                 {rule.label}
               </Text>
             </Group>

@@ -136,7 +136,7 @@ export function ExosPage() {
                     <TextInput
                       mt="xs"
                       label="Noté sur"
-                      aria-label={`Noté sur (points) : exercice ${n}`}
+                      aria-label={`Noté sur (points) : exercice ${n}`}
                       description="Points, ex. 2,5"
                       inputMode="decimal"
                       value={d.maxPoints}
@@ -231,10 +231,10 @@ export function ExosPage() {
       </Group>
       <ConfirmDialog
         opened={deleting !== null}
-        title="Supprimer cet exercice ?"
+        title="Supprimer cet exercice ?"
         message={
           deleting && impact.data
-            ? `« ${deleting.title} » ira à la corbeille à l’enregistrement${impact.data.answers > 0 ? ` avec ${countOf(impact.data.answers, 'copie')} de ${countOf(impact.data.pupils, 'élève')} et ${countOf(impact.data.grades, 'note')}` : ' (aucune copie)'} ; un administrateur peut l’en sortir pendant ${BIN_DAYS} jours.`
+            ? `« ${deleting.title} » ira à la corbeille à l’enregistrement${impact.data.answers > 0 ? ` avec ${countOf(impact.data.answers, 'copie')} de ${countOf(impact.data.pupils, 'élève')} et ${countOf(impact.data.grades, 'note')}` : ' (aucune copie)'} ; un administrateur peut l’en sortir pendant ${BIN_DAYS} jours.`
             : null
         }
         confirmLabel="Supprimer"

@@ -47,7 +47,7 @@ describe('planExerciseSave', () => {
       ],
     });
     expect(planExerciseSave([{ ...saved, maxPoints: '2', scheme }], [])).toEqual({
-      error: 'Exercice 1 : le barème totalise 2,5 points pour un exercice noté sur 2.',
+      error: 'Exercice 1 : le barème totalise 2,5 points pour un exercice noté sur 2.',
     });
     expect(planExerciseSave([{ ...saved, maxPoints: '-1' }], [])).toMatchObject({ error: expect.stringContaining('positif ou nul') });
   });
@@ -96,10 +96,10 @@ describe('planExerciseSave', () => {
   });
 
   it('refuses bad exercises in French before any call', () => {
-    expect(planExerciseSave([{ ...saved, title: ' ' }], [])).toEqual({ error: 'Exercice 1 : le titre ne peut pas être vide.' });
+    expect(planExerciseSave([{ ...saved, title: ' ' }], [])).toEqual({ error: 'Exercice 1 : le titre ne peut pas être vide.' });
     expect(planExerciseSave([{ ...saved, versions: [] }], [])).toHaveProperty('error');
     expect(planExerciseSave([newExercise(), { ...saved, versions: [{ key: 'x', content: 'A', answer: 'deux' }] }], [])).toEqual({
-      error: 'Exercice 2 : la réponse attendue de la version 1 n’est pas un nombre.',
+      error: 'Exercice 2 : la réponse attendue de la version 1 n’est pas un nombre.',
     });
     // A non-numeric exercise keeps no answer, so nothing to check.
     expect(planExerciseSave([{ ...saved, answerFormat: 'none', versions: [{ key: 'x', content: 'A', answer: 'deux' }] }], [])).not.toHaveProperty('error');

@@ -117,24 +117,24 @@ export function planExerciseSave(drafts: readonly ExerciseDraft[], deletedIds: r
   for (const [i, d] of drafts.entries()) {
     const label = `Exercice ${i + 1}`;
     const title = d.title.trim();
-    if (!title) return { error: `${label} : le titre ne peut pas être vide.` };
-    if (title.length > TITLE_MAX) return { error: `${label} : le titre est trop long (${TITLE_MAX} caractères au plus).` };
-    if (d.versions.length === 0) return { error: `${label} : un exercice doit avoir au moins une version.` };
-    if (d.versions.length > VERSIONS_MAX) return { error: `${label} : ${VERSIONS_MAX} versions au plus.` };
+    if (!title) return { error: `${label} : le titre ne peut pas être vide.` };
+    if (title.length > TITLE_MAX) return { error: `${label} : le titre est trop long (${TITLE_MAX} caractères au plus).` };
+    if (d.versions.length === 0) return { error: `${label} : un exercice doit avoir au moins une version.` };
+    if (d.versions.length > VERSIONS_MAX) return { error: `${label} : ${VERSIONS_MAX} versions au plus.` };
     const max = parseDecimal(d.maxPoints);
-    if (max === null || max < 0) return { error: `${label} : les points doivent être un nombre positif ou nul.` };
+    if (max === null || max < 0) return { error: `${label} : les points doivent être un nombre positif ou nul.` };
     let sum = 0;
     for (const [k, item] of d.scheme.entries()) {
       const points = parseDecimal(item.points);
-      if (item.text.trim() === '') return { error: `${label} : l’élément de barème ${k + 1} n’a pas de texte.` };
-      if (points === null || points < 0) return { error: `${label} : les points de l’élément de barème ${k + 1} doivent être un nombre positif ou nul.` };
+      if (item.text.trim() === '') return { error: `${label} : l’élément de barème ${k + 1} n’a pas de texte.` };
+      if (points === null || points < 0) return { error: `${label} : les points de l’élément de barème ${k + 1} doivent être un nombre positif ou nul.` };
       sum += points;
     }
-    if (sum > max + 1e-9) return { error: `${label} : le barème totalise ${formatPoints(sum)} points pour un exercice noté sur ${formatPoints(max)}.` };
+    if (sum > max + 1e-9) return { error: `${label} : le barème totalise ${formatPoints(sum)} points pour un exercice noté sur ${formatPoints(max)}.` };
     if (d.answerFormat === 'numeric') {
       for (const [k, v] of d.versions.entries()) {
         if (v.answer.trim() !== '' && parseDecimal(v.answer) === null) {
-          return { error: `${label} : la réponse attendue de la version ${k + 1} n’est pas un nombre.` };
+          return { error: `${label} : la réponse attendue de la version ${k + 1} n’est pas un nombre.` };
         }
       }
     }

@@ -16,7 +16,7 @@ export function SchemeEditor({ n, scheme, onChange }: { n: number; scheme: Schem
       </Text>
       {scheme.length === 0 ? (
         <Text size="sm" c="gray.7">
-          Aucun élément : la note se saisit directement.
+          Aucun élément : la note se saisit directement.
         </Text>
       ) : null}
       {scheme.map((item, k) => (

@@ -85,8 +85,8 @@ describe('GraderPage', () => {
 
   it('shows the title, counters, sorting and review links, rows in the server’s order and coloured cells', async () => {
     setup(false);
-    expect(await screen.findByRole('heading', { name: 'Correction : Demi-finale' })).toBeTruthy();
-    expect(await screen.findByRole('link', { name: 'Triage : 4 fichiers' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Correction : Demi-finale' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Triage : 4 fichiers' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Revue' }).getAttribute('href')).toBe('/overview/c1');
     expect(await screen.findByText('2/2 élèves')).toBeTruthy();
     expect(screen.getByText('2/3 copies corrigées')).toBeTruthy();
@@ -96,10 +96,10 @@ describe('GraderPage', () => {
     // Header, then the rows as the server sent them.
     expect(rows[1].textContent).toContain('Élie');
     expect(rows[2].textContent).toContain('Martin');
-    const cell = screen.getByRole('link', { name: 'Zoé Martin, Somme : note 3' });
+    const cell = screen.getByRole('link', { name: 'Zoé Martin, Somme : note 3' });
     expect(cell.getAttribute('href')).toBe('/history/u1/e1');
-    expect(screen.getByRole('link', { name: 'Zoé Martin, Preuve : à corriger' }).textContent).toBe('?');
-    expect(screen.getByRole('link', { name: 'Hugo Élie, Somme : X' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Zoé Martin, Preuve : à corriger' }).textContent).toBe('?');
+    expect(screen.getByRole('link', { name: 'Hugo Élie, Somme : X' })).toBeTruthy();
     expect(rows[2].textContent).toContain('3');
   });
 
@@ -113,7 +113,7 @@ describe('GraderPage', () => {
     expect(api.fetchGradingPage).toHaveBeenCalledWith('c1', { after: null, q: 'elie' });
     expect(api.fetchGradingHeader).toHaveBeenCalledWith('c1', 'elie');
     expect(screen.getByRole('button', { name: /Exporter en CSV/ })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Corriger la copie suivante : Preuve' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Corriger la copie suivante : Preuve' }));
     expect(await screen.findByText('Page historique')).toBeTruthy();
     expect(api.selectNextAnswer).toHaveBeenCalledWith('e2');
   });
@@ -123,7 +123,7 @@ describe('GraderPage', () => {
     results.count = 1234;
     setup(true);
     fireEvent.click(await screen.findByRole('button', { name: /Correction automatique/ }));
-    const dialog = await screen.findByRole('dialog', { name: 'Lancer la correction automatique ?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Lancer la correction automatique ?' });
     // The matcher folds spaces; the message itself keeps French no-break spaces.
     expect(await within(dialog).findByText(/^1 234 copies seront notées/)).toBeTruthy();
     expect(autoCorrectionMessage(1234)).toMatch(/^1\u202f234\u00a0copies seront notées/);
@@ -150,7 +150,7 @@ describe('GraderPage', () => {
     };
     api.fetchGradingPage.mockImplementation(async (_id: string, params: { after: string | null }) => (params.after === 'u1' ? second : first));
     setup(false);
-    expect(await screen.findByRole('link', { name: 'Ada Noether, Somme : à corriger' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Ada Noether, Somme : à corriger' })).toBeTruthy();
     expect(api.fetchGradingPage).toHaveBeenCalledWith('c1', { after: 'u1', q: '' });
     expect(api.fetchGradingPage).toHaveBeenCalledTimes(2);
     expect(screen.getByText('3/3 élèves')).toBeTruthy();

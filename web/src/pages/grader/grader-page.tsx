@@ -57,8 +57,8 @@ const cellLinkStyle: CSSProperties = {
 
 /** « 1 234 copies seront notées » (issue 21); the grades given by a person are never touched. */
 export function autoCorrectionMessage(count: number): string {
-  if (count === 0) return 'Aucune copie ne sera notée : toutes les réponses numériques sont déjà notées.';
-  return `${countOf(count, 'copie')} ${count > 1 ? 'seront notées' : 'sera notée'} (réponses numériques ; les notes données par un correcteur ne changent pas).`;
+  if (count === 0) return 'Aucune copie ne sera notée : toutes les réponses numériques sont déjà notées.';
+  return `${countOf(count, 'copie')} ${count > 1 ? 'seront notées' : 'sera notée'} (réponses numériques ; les notes données par un correcteur ne changent pas).`;
 }
 
 /** The search asks the server once typing pauses this long. */
@@ -214,7 +214,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
             <UnstyledButton
               onClick={() => openNext(exercise._id)}
               disabled={selecting !== null}
-              aria-label={`Corriger la copie suivante : ${exercise.title}`}
+              aria-label={`Corriger la copie suivante : ${exercise.title}`}
               style={{ display: 'block', width: '100%', textAlign: 'center', fontWeight: 700, overflowWrap: 'anywhere' }}
             >
               <Text span inherit lineClamp={3}>
@@ -245,7 +245,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
 
   return (
     <Stack gap="sm">
-      <PageHeading>Correction : {chapter.title}</PageHeading>
+      <PageHeading>Correction : {chapter.title}</PageHeading>
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <TextInput
           label="Rechercher par nom ou prénom"
@@ -266,7 +266,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
       <Group gap="sm">
         {chapter.offline && (
           <Anchor component={Link} to={paths.sorting(chapterId)}>
-            Triage : {unlabeled.data ?? '…'} fichiers
+            Triage : {unlabeled.data ?? '…'} fichiers
           </Anchor>
         )}
         <Anchor component={Link} to={paths.overview(chapterId)}>
@@ -291,7 +291,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
       </Group>
       <ConfirmDialog
         opened={confirmAuto}
-        title="Lancer la correction automatique ?"
+        title="Lancer la correction automatique ?"
         message={autoCount.data === undefined ? null : autoCorrectionMessage(autoCount.data)}
         confirmLabel="Lancer la correction"
         loading={auto.isPending}
@@ -313,7 +313,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
           columns={columns}
           rowKey={(r) => r.id}
           height={TABLE_HEIGHT}
-          label={`Correction : ${chapter.title}`}
+          label={`Correction : ${chapter.title}`}
           emptyText={pupils === 0 || (pupils === undefined && !search) ? 'Aucun élève n’a encore répondu.' : 'Aucun élève ne correspond à la recherche.'}
           onEndReached={onEndReached}
           totalRows={deferredSearch === search ? matched : undefined}
@@ -339,7 +339,7 @@ function GradeCell({ row, exerciseId, exerciseTitle, value }: { row: GradingRow;
       href={paths.history(row.id, exerciseId)}
       data-cell=""
       style={{ ...cellLinkStyle, ...CELL_STYLES[kind] }}
-      aria-label={`${who}, ${exerciseTitle} : ${what}`}
+      aria-label={`${who}, ${exerciseTitle} : ${what}`}
     >
       {formatGrade(value)}
     </a>

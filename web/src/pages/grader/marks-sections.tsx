@@ -10,7 +10,7 @@ import { correctorSpread, nameOf } from './marks';
 export function ProgressCounts({ exercises, progress }: { exercises: GradingTable['exercises']; progress: ExerciseProgress[] }) {
   const byId = new Map(progress.map((p) => [p.exercise, p]));
   return (
-    <Table aria-label="Double correction : copies par nombre de corrections" withTableBorder striped maw={640} fz="sm">
+    <Table aria-label="Double correction : copies par nombre de corrections" withTableBorder striped maw={640} fz="sm">
       <Table.Thead>
         <Table.Tr>
           <Table.Th scope="col">Exercice</Table.Th>

@@ -30,7 +30,7 @@ describe('the grading table in double and anonymous correction', () => {
     },
   };
 
-  it('names a pupil by pseudonym, counts « ≠ » as answered but not graded, and exports it empty', () => {
+  it('names a pupil by pseudonym, counts « ≠ » as answered but not graded, and exports it empty', () => {
     const rows = buildRows(table);
     expect(rows[0].lastName).toBe('Copie 0042');
     expect(rows[0].search).toBe('copie 0042');

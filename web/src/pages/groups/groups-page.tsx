@@ -75,7 +75,7 @@ export function GroupsPage() {
                     aria-label={`Nom du groupe ${row.savedName ?? '(nouveau)'}`}
                     value={row.name}
                     readOnly={system}
-                    description={system ? 'Groupe du système : ni renommé ni supprimé.' : undefined}
+                    description={system ? 'Groupe du système : ni renommé ni supprimé.' : undefined}
                     onChange={(e) => update(row.key, { name: e.currentTarget.value })}
                   />
                 </Table.Td>
@@ -118,10 +118,10 @@ export function GroupsPage() {
       </Group>
       <ConfirmDialog
         opened={deleting !== null}
-        title="Supprimer ce groupe ?"
+        title="Supprimer ce groupe ?"
         message={
           deleting && impact.data
-            ? `Le groupe « ${deleting.savedName ?? deleting.name} » sera supprimé à l’enregistrement : ${countOf(impact.data.members, 'membre')} ${impact.data.members > 1 ? 'le quittent' : 'le quitte'}. Les comptes, les copies et les notes restent.`
+            ? `Le groupe « ${deleting.savedName ?? deleting.name} » sera supprimé à l’enregistrement : ${countOf(impact.data.members, 'membre')} ${impact.data.members > 1 ? 'le quittent' : 'le quitte'}. Les comptes, les copies et les notes restent.`
             : null
         }
         confirmLabel="Supprimer"

@@ -16,9 +16,9 @@ describe('planGroupSave', () => {
   it('refuses blank names, duplicates (any case) and the reserved names before any call', () => {
     expect(planGroupSave([{ key: 'n', name: '  ' }], [])).toEqual({ error: 'Un groupe doit avoir un nom.' });
     expect(planGroupSave([{ key: 'n1', name: 'Nouveau groupe' }, { key: 'n2', name: 'nouveau groupe' }], [])).toEqual({
-      error: 'Deux groupes s’appellent « nouveau groupe ».',
+      error: 'Deux groupes s’appellent « nouveau groupe ».',
     });
-    expect(planGroupSave([{ key: 'n', name: 'Members' }], [])).toEqual({ error: 'Le nom « Members » est réservé à un groupe du système.' });
+    expect(planGroupSave([{ key: 'n', name: 'Members' }], [])).toEqual({ error: 'Le nom « Members » est réservé à un groupe du système.' });
     expect(planGroupSave([saved('m', 'members')], [])).toEqual({ deletes: [], creates: [], renames: [] });
   });
 });

@@ -23,11 +23,11 @@ export function planGroupSave(rows: readonly GroupRow[], deleted: readonly Group
   for (const row of rows) {
     const name = row.name.trim();
     if (!name) return { error: 'Un groupe doit avoir un nom.' };
-    if (name.length > 100) return { error: `Nom de groupe trop long (100 caractères au plus) : « ${name.slice(0, 30)}… ».` };
+    if (name.length > 100) return { error: `Nom de groupe trop long (100 caractères au plus) : « ${name.slice(0, 30)}… ».` };
     const key = name.toLowerCase();
-    if (seen.has(key)) return { error: `Deux groupes s’appellent « ${name} ».` };
+    if (seen.has(key)) return { error: `Deux groupes s’appellent « ${name} ».` };
     seen.add(key);
-    if (isReservedGroupName(name) && row.savedName !== name) return { error: `Le nom « ${name} » est réservé à un groupe du système.` };
+    if (isReservedGroupName(name) && row.savedName !== name) return { error: `Le nom « ${name} » est réservé à un groupe du système.` };
   }
   return {
     deletes: [...deleted],

@@ -10,15 +10,15 @@ export const ROLE_TEXT: Record<DeskRole, string> = {
   single: '',
   first: 'Première correction',
   second: 'Deuxième correction (indépendante de la première)',
-  arbiter: 'Arbitrage : votre note sera la note finale',
-  done: 'Copie corrigée deux fois : rien à ajouter',
+  arbiter: 'Arbitrage : votre note sera la note finale',
+  done: 'Copie corrigée deux fois : rien à ajouter',
 };
 
 export const DOUBLE_STATUS_TEXT: Record<DoubleStatus, string> = {
   none: 'Pas encore corrigée',
   partial: 'Une correction sur deux',
-  arbitration: 'À arbitrer : les deux notes sont trop éloignées',
-  settled: 'Réglée : moyenne des deux notes',
+  arbitration: 'À arbitrer : les deux notes sont trop éloignées',
+  settled: 'Réglée : moyenne des deux notes',
   arbitrated: 'Réglée par arbitrage',
 };
 
@@ -40,16 +40,16 @@ export function DeskPanel({ desk, exerciseTitle }: { desk: Desk; exerciseTitle: 
           </Text>
         </Group>
         <Text size="sm">
-          Chapitre :{' '}
+          Chapitre :{' '}
           <Anchor component={Link} to={paths.grader(chapter._id)}>
             {chapter.title}
           </Anchor>
           {chapter.anonymousGrading ? ' · correction anonyme' : ''}
         </Text>
-        <MathText value={desk.statement} label={`Énoncé : ${exerciseTitle}`} />
+        <MathText value={desk.statement} label={`Énoncé : ${exerciseTitle}`} />
         {desk.expectedAnswer !== null ? (
           <Text>
-            Réponse attendue : <strong>{desk.expectedAnswer}</strong>
+            Réponse attendue : <strong>{desk.expectedAnswer}</strong>
           </Text>
         ) : null}
         {chapter.doubleGrading ? (
@@ -65,7 +65,7 @@ export function DeskPanel({ desk, exerciseTitle }: { desk: Desk; exerciseTitle: 
               ) : null}
             </Group>
             <Text size="sm" c="gray.7">
-              Tolérance : {formatPoints(chapter.gradingTolerance)} point{chapter.gradingTolerance > 1 ? 's' : ''}
+              Tolérance : {formatPoints(chapter.gradingTolerance)} point{chapter.gradingTolerance > 1 ? 's' : ''}
               {roleText ? ` · ${roleText}` : ''}
             </Text>
             {desk.gradings && desk.gradings.length > 0 ? <GradingsTable gradings={desk.gradings} /> : null}

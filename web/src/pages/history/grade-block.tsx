@@ -90,7 +90,7 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
   }, []);
 
   function sendBackToSorting() {
-    if (!window.confirm('Remettre cette copie au triage ? Elle quittera le tableau de correction.')) return;
+    if (!window.confirm('Remettre cette copie au triage ? Elle quittera le tableau de correction.')) return;
     relabel.mutate(initial.answerId, { onSuccess: () => navigate(paths.grader(exercise.chapter)), onError: (error) => console.error(error) });
   }
 
@@ -124,13 +124,13 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
         {scheme.length > 0 ? (
           <Stack gap={6} role="group" aria-labelledby="desk-scheme">
             <Text fw={600} size="sm" id="desk-scheme">
-              Barème coché : {formatPoints(Number(gradeFromItems(scheme, form.items)))} / {formatPoints(desk?.maxPoints ?? 0)}
+              Barème coché : {formatPoints(Number(gradeFromItems(scheme, form.items)))} / {formatPoints(desk?.maxPoints ?? 0)}
               {typed && form.items.length > 0 ? ' (note saisie à la main)' : ''}
             </Text>
             {scheme.map((item) => (
               <Checkbox
                 key={item.id}
-                label={`${item.text} : ${formatPoints(item.points)} pt${item.points > 1 ? 's' : ''}`}
+                label={`${item.text} : ${formatPoints(item.points)} pt${item.points > 1 ? 's' : ''}`}
                 checked={form.items.includes(item.id)}
                 onChange={(e) => edit(tickItem(form, scheme, item.id, e.currentTarget.checked, typed))}
               />
@@ -162,7 +162,7 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
           </Group>
         </Group>
         <Text size="sm" c="gray.7" id={SHORTCUT_ID}>
-          Raccourci : <Kbd>Ctrl</Kbd> + <Kbd>Entrée</Kbd> enregistre la note et ouvre la copie suivante (depuis n’importe quel champ).
+          Raccourci : <Kbd>Ctrl</Kbd> + <Kbd>Entrée</Kbd> enregistre la note et ouvre la copie suivante (depuis n’importe quel champ).
         </Text>
       </Stack>
     </Paper>

@@ -48,10 +48,10 @@ beforeEach(() => {
 });
 
 describe('HistoryPage opened from a running timed test', () => {
-  it('shows « Retour à l’épreuve » with the time left, and « Visualiser » keeps the test named', async () => {
+  it('shows « Retour à l’épreuve » with the time left, and « Visualiser » keeps the test named', async () => {
     renderHistory(`/history/u1/e1?epreuve=${CHAPTER}`);
     expect((await screen.findByRole('link', { name: 'Retour à l’épreuve' })).getAttribute('href')).toBe(`/chapter/${CHAPTER}`);
-    expect((await screen.findByRole('timer')).textContent).toMatch(/^Temps restant : (25:00|24:5\d)$/);
+    expect((await screen.findByRole('timer')).textContent).toMatch(/^Temps restant\s: (25:00|24:5\d)$/);
     expect((await screen.findByRole('link', { name: /Visualiser/ })).getAttribute('href')).toBe(`/viewer/${FILE}?epreuve=${CHAPTER}`);
   });
 
@@ -96,7 +96,7 @@ describe('HistoryPage as the corrector’s desk', () => {
     vi.mocked(api.post).mockResolvedValue({ data: { answerId: 'a1', grade: '2.5', grade_comment: '', hidden: false, grade_timestamp: '2026-11-25T18:20:00.000Z' } });
   });
 
-  it('shows the pseudonym, the version’s expected answer, the points and the chapter link; never « Enregistré » before a save', async () => {
+  it('shows the pseudonym, the version’s expected answer, the points and the chapter link ; never « Enregistré » before a save', async () => {
     renderHistory('/history/u1/e1');
     expect(await screen.findByRole('heading', { level: 1, name: /Copie 0042 — Somme des carrés/ })).toBeTruthy();
     expect(screen.getByText(/Version 2 · noté sur 2,5/)).toBeTruthy();
@@ -105,7 +105,7 @@ describe('HistoryPage as the corrector’s desk', () => {
     expect(screen.getByText(/Deuxième correction/)).toBeTruthy();
     expect(screen.getByRole('status', { name: '' }).textContent).not.toContain('Enregistré');
     expect(screen.getByText('Non corrigé')).toBeTruthy();
-    expect(screen.getByText(/enregistre la note et ouvre la copie suivante/).textContent).toMatch(/Raccourci : Ctrl \+ Entrée/);
+    expect(screen.getByText(/enregistre la note et ouvre la copie suivante/).textContent).toMatch(/Raccourci\s: Ctrl \+ Entrée/);
   });
 
   it('reads the desk again after a save: the double-correction badge follows the copy, the grade typed stays', async () => {
@@ -138,8 +138,8 @@ describe('HistoryPage as the corrector’s desk', () => {
 
   it('makes the grade the sum of the ticked items', async () => {
     renderHistory('/history/u1/e1');
-    fireEvent.click(await screen.findByRole('checkbox', { name: 'Initialisation : 1 pt' }));
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Hérédité : 1,5 pts' }));
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Initialisation : 1 pt' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Hérédité : 1,5 pts' }));
     expect((screen.getByRole('textbox', { name: 'Note' }) as HTMLInputElement).value).toBe('2.5');
   });
 });

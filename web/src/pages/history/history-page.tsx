@@ -131,7 +131,7 @@ function ReadOnlyResult({ result }: { result: GradeState }) {
       <Stack gap="xs">
         <Title order={2}>Résultat</Title>
         <Text>
-          Note : <strong>{result.grade === null ? '–' : formatGrade(result.grade)}</strong>
+          Note : <strong>{result.grade === null ? '–' : formatGrade(result.grade)}</strong>
         </Text>
         {result.grade_comment ? <MathText value={result.grade_comment} label="Commentaire" /> : null}
       </Stack>

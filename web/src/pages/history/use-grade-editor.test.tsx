@@ -52,7 +52,7 @@ describe('useGradeEditor', () => {
     expect(save.mock.calls[1][0]).toMatchObject({ grade: '6', expectedGradeTimestamp: '2026-01-01T11:00:00.000Z' });
   });
 
-  it('is not « saved » before a save of this copy succeeded, and flush says whether the grade is stored', async () => {
+  it('is not « saved » before a save of this copy succeeded, and flush says whether the grade is stored', async () => {
     const save = vi.fn(async (body: GradeSave): Promise<GradeSaveOutcome> => ({
       ok: true,
       saved: { answerId: body.answerId, grade: body.grade as string, grade_comment: '', hidden: false, grade_timestamp: '2026-01-01T10:00:00.001Z' },

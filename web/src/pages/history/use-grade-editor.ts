@@ -26,10 +26,10 @@ export const STATUS_TEXT: Record<SaveStatus, string> = {
   saved: 'Enregistré',
   dirty: 'Modifications en attente…',
   saving: 'Enregistrement…',
-  invalid: 'Note invalide : chiffres et point, ou X.',
+  invalid: 'Note invalide : chiffres et point, ou X.',
   aboveMax: 'Note trop élevée pour cet exercice.',
-  error: 'Échec de l’enregistrement : nouvel essai à la prochaine modification.',
-  conflict: 'Copie modifiée par un autre correcteur : sa version est affichée.',
+  error: 'Échec de l’enregistrement : nouvel essai à la prochaine modification.',
+  conflict: 'Copie modifiée par un autre correcteur : sa version est affichée.',
 };
 
 /** docs/product.md#spec-5: the grade field takes digits and the dot (and X for an excused or blank copy). */
@@ -129,7 +129,7 @@ export function useGradeEditor(
           const shownForm = formOf(current);
           lastSavedRef.current = shownForm;
           formRef.current = shownForm;
-          showNotice(`Erreur : ${outcome.conflict.message}`, 'red');
+          showNotice(`Erreur : ${outcome.conflict.message}`, 'red');
           if (!mountedRef.current) return;
           clearTimeout(timerRef.current);
           setForm(shownForm);
@@ -138,7 +138,7 @@ export function useGradeEditor(
         }
       } catch (error) {
         console.error(error);
-        showNotice('Erreur : la note n’a pas été enregistrée.', 'red');
+        showNotice('Erreur : la note n’a pas été enregistrée.', 'red');
         if (mountedRef.current) setStatus('error');
       }
     })();

@@ -7,7 +7,7 @@ import { PageHeading } from '../../components/page-heading';
 /** The contact address, or a neutral wording while it loads or if the server cannot give it. */
 function ContactEmail() {
   const { data } = usePublicConfig();
-  if (!data?.contactEmail) return <>l'adresse de contact de l'équipe</>;
+  if (!data?.contactEmail) return <>l’adresse de contact de l’équipe</>;
   return <Anchor href={`mailto:${data.contactEmail}`}>{data.contactEmail}</Anchor>;
 }
 
@@ -30,7 +30,7 @@ export function HomePage() {
           <Accordion.Panel>
             <List type="ordered" spacing="xs">
               <List.Item>
-                Ouvrez la page <Anchor component={Link} to={paths.signup}>S'inscrire</Anchor> et saisissez
+                Ouvrez la page <Anchor component={Link} to={paths.signup}>S’inscrire</Anchor> et saisissez
                 votre adresse e-mail.
               </List.Item>
               <List.Item>Cliquez sur le lien reçu par e-mail pour choisir votre mot de passe.</List.Item>
@@ -39,7 +39,7 @@ export function HomePage() {
                 tests.
               </List.Item>
               <List.Item>
-                Personnel scolaire : votre statut est vérifié manuellement. Écrivez à <ContactEmail /> en
+                Personnel scolaire : votre statut est vérifié manuellement. Écrivez à <ContactEmail /> en
                 indiquant votre établissement.
               </List.Item>
             </List>
@@ -51,7 +51,7 @@ export function HomePage() {
           <Accordion.Panel>
             <Text>
               Inscrivez-vous à nouveau avec la même adresse e-mail sur la page{' '}
-              <Anchor component={Link} to={paths.signup}>S'inscrire</Anchor> : vous recevrez un nouveau
+              <Anchor component={Link} to={paths.signup}>S’inscrire</Anchor> : vous recevrez un nouveau
               lien pour choisir un nouveau mot de passe. Vos données sont conservées.
             </Text>
           </Accordion.Panel>
@@ -62,8 +62,8 @@ export function HomePage() {
           <Accordion.Panel>
             <Text>
               Écrivez à <ContactEmail /> en décrivant ce que vous faisiez, ce que vous attendiez et ce
-              qui s'est passé. Indiquez la page concernée, votre navigateur et, si possible, joignez une
-              capture d'écran.
+              qui s’est passé. Indiquez la page concernée, votre navigateur et, si possible, joignez une
+              capture d’écran.
             </Text>
           </Accordion.Panel>
         </Accordion.Item>

@@ -79,7 +79,7 @@ describe('LivePage', () => {
   it('shows an admin the figures of the chapter and a table of saves per minute', async () => {
     http.get.mockResolvedValue({ data: LIVE });
     renderAs(true);
-    expect(await screen.findByRole('heading', { name: 'En direct : Tour 1' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'En direct : Tour 1' })).toBeTruthy();
     expect(http.get).toHaveBeenCalledWith('/chapter/c1/live');
     expect(within(screen.getByRole('group', { name: 'Élèves ayant commencé' })).getByText('812')).toBeTruthy();
     expect(within(screen.getByRole('group', { name: 'Enregistrent (dernière minute)' })).getByText('455 réponses')).toBeTruthy();
@@ -95,7 +95,7 @@ describe('LivePage', () => {
     expect(within(await screen.findByRole('group', { name: 'Avec temps supplémentaire' })).getByText('14')).toBeTruthy();
     const table = screen.getByRole('table', { name: 'Prolongations' });
     expect(within(table).getByText('Panne de courant salle 3')).toBeTruthy();
-    expect(within(table).getByText('12 mars 2026 à 10:02')).toBeTruthy();
+    expect(within(table).getByText('12 mars 2026 à 10 h 02')).toBeTruthy();
     fireEvent.change(screen.getByLabelText(/E-mail de l’élève/), { target: { value: 'leo@exemple.fr' } });
     fireEvent.change(screen.getByLabelText(/Minutes ajoutées/), { target: { value: '15' } });
     fireEvent.change(screen.getByLabelText(/Raison/), { target: { value: 'Ordinateur bloqué' } });
@@ -105,7 +105,7 @@ describe('LivePage', () => {
 
   it('tells a non-admin they have no access and asks nothing from the server', async () => {
     renderAs(false);
-    expect(screen.getByText("Vous n'avez pas accès à cette ressource.")).toBeTruthy();
+    expect(screen.getByText("Vous n’avez pas accès à cette ressource.")).toBeTruthy();
     expect(http.get).not.toHaveBeenCalled();
   });
 });

@@ -26,7 +26,7 @@ export function LivePage() {
   return (
     <Stack>
       <Group justify="space-between" align="baseline">
-        <PageHeading>En direct : {live.title}</PageHeading>
+        <PageHeading>En direct : {live.title}</PageHeading>
         <Text size="sm" c="gray.8" aria-live="polite">
           Mis à jour le {formatParisDateTime(live.at)}
           {query.isError ? ' (dernière actualisation échouée)' : ''}
@@ -59,7 +59,7 @@ export function LivePage() {
       </Title>
       <Group gap={4} align="flex-end" h={120} aria-hidden="true">
         {live.savesPerMinute.map((n, i) => (
-          <Box key={labels[i]} w={18} h={`${Math.round((n / peak) * 100)}%`} mih={2} bg="blue.7" title={`${labels[i]} : ${n}`} />
+          <Box key={labels[i]} w={18} h={`${Math.round((n / peak) * 100)}%`} mih={2} bg="blue.7" title={`${labels[i]} : ${n}`} />
         ))}
       </Group>
       {/* The same figures as a table for screen readers and keyboard users. */}

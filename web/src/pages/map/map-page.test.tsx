@@ -163,7 +163,7 @@ describe('MapPage (/map)', () => {
     list = Array.from({ length: 1200 }, (_, i) => school(i, i % 2 === 0));
     renderMap(true);
     expect(await screen.findByText('500 marqueurs')).toBeTruthy();
-    expect(screen.getByText(/1 200 établissements dans la zone affichée : seuls les 500 premiers en attente de vérification/)).toBeTruthy();
+    expect(screen.getByText(/1 200 établissements dans la zone affichée\s: seuls les 500 premiers en attente de vérification/)).toBeTruthy();
     // The others are drawn as groups with their number (decision 89).
     expect(screen.getByText('700 dans des groupes')).toBeTruthy();
     expect(screen.getByText('Groupe d’établissements : cliquez sur son nombre pour zoomer')).toBeTruthy();
@@ -172,12 +172,12 @@ describe('MapPage (/map)', () => {
   it('above 500 in view: non-admins see no marker', async () => {
     list = Array.from({ length: 501 }, (_, i) => school(i, false));
     renderMap(false);
-    expect(await screen.findByText(/501 établissements dans la zone affichée : zoomez/)).toBeTruthy();
+    expect(await screen.findByText(/501 établissements dans la zone affichée\s: zoomez/)).toBeTruthy();
     expect(screen.getByText('0 marqueurs')).toBeTruthy();
     expect(screen.getByText('501 dans des groupes')).toBeTruthy();
   });
 
-  it('places a new school with the keyboard: « Latitude » and « Longitude » with a decimal comma', async () => {
+  it('places a new school with the keyboard : « Latitude » and « Longitude » with a decimal comma', async () => {
     renderMap(false);
     await screen.findByText('2 marqueurs');
     fireEvent.click(screen.getByRole('button', { name: 'Ajouter un établissement' }));
@@ -204,7 +204,7 @@ describe('MapPage (/map)', () => {
     ]);
   });
 
-  it('moving a verified school asks first, names it and the distance; « Annuler » keeps it where it was', async () => {
+  it('moving a verified school asks first, names it and the distance ; « Annuler » keeps it where it was', async () => {
     renderMap(true);
     fireEvent.click(await screen.findByRole('button', { name: 'marqueur Collège 1' }));
     expect((screen.getByLabelText('Latitude') as HTMLInputElement).value).toBe('46,001');
@@ -217,7 +217,7 @@ describe('MapPage (/map)', () => {
     expect(screen.queryByRole('button', { name: 'Annuler le déplacement' })).toBeNull();
   });
 
-  it('« Déplacer » moves it; « Annuler le déplacement » puts it back, saving again once the move was saved', async () => {
+  it('« Déplacer » moves it ; « Annuler le déplacement » puts it back, saving again once the move was saved', async () => {
     renderMap(true);
     fireEvent.click(await screen.findByRole('button', { name: 'marqueur Collège 1' }));
     // Typed coordinates of a verified school are confirmed too.
@@ -256,7 +256,7 @@ describe('MapPage (/map)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Ajouter un établissement' }));
     fireEvent.change(await screen.findByLabelText('Rechercher une adresse'), { target: { value: 'rue de la République Lyon' } });
     fireEvent.click(screen.getByRole('button', { name: 'Chercher' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Placer ici : 1 Rue de la République 69001 Lyon' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Placer ici : 1 Rue de la République 69001 Lyon' }));
     expect(vi.mocked(api.get)).toHaveBeenCalledWith('/institution/geocode', { params: { q: 'rue de la République Lyon' } });
     expect(screen.getByText('brouillon 45.764,4.8357')).toBeTruthy();
     expect((screen.getByLabelText('Adresse postale') as HTMLInputElement).value).toBe('1 Rue de la République 69001 Lyon');

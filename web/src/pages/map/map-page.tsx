@@ -18,6 +18,7 @@ import { SchoolSearch } from '../../components/school-search';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
 import { useSession } from '../../session/session-context';
 import { PageHeading } from '../../components/page-heading';
+import { frenchNumber } from '@olympe/contract/typography';
 
 /** The form of the selected institution; `_id` null: a new one, not yet saved. */
 /** How close the map goes to a school found by the search. */
@@ -186,7 +187,7 @@ export function MapPage() {
     if (!draft) return;
     const at = positionOf(draft);
     if (!at) {
-      setCoordinateErrors({ position: 'Placez d’abord l’établissement : cliquez sur la carte, ou saisissez sa latitude et sa longitude.' });
+      setCoordinateErrors({ position: 'Placez d’abord l’établissement : cliquez sur la carte, ou saisissez sa latitude et sa longitude.' });
       return;
     }
     const fields = { name: draft.name, address: draft.address, email: draft.email, latitude: at.lat, longitude: at.lng };
@@ -202,22 +203,22 @@ export function MapPage() {
   const draftAt = draft ? positionOf(draft) : null;
   const undoable = undo && draft && undo.id === draft._id ? undo : null;
 
-  const total = data?.total.toLocaleString('fr-FR');
+  const total = (data ? frenchNumber(data.total) : undefined);
   const status = !data
     ? inView.isError
-      ? 'Les établissements de la carte n’ont pas pu être chargés : déplacez la carte pour réessayer.'
+      ? 'Les établissements de la carte n’ont pas pu être chargés : déplacez la carte pour réessayer.'
       : 'Chargement des établissements…'
     : data.tooMany
       ? isAdmin
-        ? `${total} établissements dans la zone affichée : seuls les ${placed.length} premiers en attente de vérification sont affichés (${INSTITUTION_MAP_MAX_MARKERS} au plus). Zoomez pour voir les autres.`
-        : `${total} établissements dans la zone affichée : zoomez pour voir les marqueurs (${INSTITUTION_MAP_MAX_MARKERS} au plus).`
+        ? `${total} établissements dans la zone affichée : seuls les ${placed.length} premiers en attente de vérification sont affichés (${INSTITUTION_MAP_MAX_MARKERS} au plus). Zoomez pour voir les autres.`
+        : `${total} établissements dans la zone affichée : zoomez pour voir les marqueurs (${INSTITUTION_MAP_MAX_MARKERS} au plus).`
       : `${placed.length} établissement${placed.length > 1 ? 's' : ''} affiché${placed.length > 1 ? 's' : ''} sur la carte.`;
 
   return (
     <Stack>
       <PageHeading>Établissements</PageHeading>
       <Text size="sm">
-        Cliquez sur la carte pour ajouter un établissement, ou sur un marqueur pour le sélectionner ; un clic sur la carte
+        Cliquez sur la carte pour ajouter un établissement, ou sur un marqueur pour le sélectionner ; un clic sur la carte
         déplace alors l’établissement sélectionné. Sans souris, ajoutez-le avec le bouton ci-dessous puis saisissez sa
         latitude et sa longitude.
       </Text>
@@ -300,8 +301,8 @@ export function MapPage() {
                 )}
                 {draftAt && !inFrance(draftAt.lat, draftAt.lng) && (
                   <Text size="sm" c="orange.9">
-                    Cette position est hors de France et de ses territoires d’outre-mer : vérifiez la latitude et la
-                    longitude (inversées ?).
+                    Cette position est hors de France et de ses territoires d’outre-mer : vérifiez la latitude et la
+                    longitude (inversées ?).
                   </Text>
                 )}
               </div>
@@ -348,7 +349,7 @@ export function MapPage() {
                                 requestMove({ lat: r.latitude, lng: r.longitude }, true, draft.address.trim() ? {} : { address: r.label });
                               }}
                             >
-                              {`Placer ici : ${r.label}`}
+                              {`Placer ici : ${r.label}`}
                             </Button>
                           </li>
                         ))}

@@ -8,9 +8,9 @@ export function NotFoundPage() {
   return (
     <Stack>
       <PageHeading>Page introuvable</PageHeading>
-      <Text>La page demandée n'existe pas ou a été déplacée.</Text>
+      <Text>La page demandée n’existe pas ou a été déplacée.</Text>
       <Anchor component={Link} to={paths.home}>
-        Retour à l'accueil
+        Retour à l’accueil
       </Anchor>
     </Stack>
   );

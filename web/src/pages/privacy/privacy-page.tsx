@@ -5,7 +5,7 @@ import { PageHeading } from '../../components/page-heading';
 /** The contact address from the server's configuration (CONTACT_EMAIL). */
 function Contact() {
   const { data } = usePublicConfig();
-  if (!data?.contactEmail) return <>l'adresse de contact de l'équipe (page d'accueil)</>;
+  if (!data?.contactEmail) return <>l’adresse de contact de l’équipe (page d’accueil)</>;
   return <Anchor href={`mailto:${data.contactEmail}`}>{data.contactEmail}</Anchor>;
 }
 
@@ -56,7 +56,7 @@ export function PrivacyPage() {
           ))}
         </Table.Tbody>
       </Table>
-      <Text>Votre mot de passe n’est jamais conservé en clair : seule une empreinte chiffrée l’est.</Text>
+      <Text>Votre mot de passe n’est jamais conservé en clair : seule une empreinte chiffrée l’est.</Text>
 
       <Title order={2} size="h3">
         Qui y a accès
@@ -73,8 +73,8 @@ export function PrivacyPage() {
       </Title>
       <Text>
         Les données restent le temps des épreuves de l’année et de la publication des résultats. Un
-        compte sans activité depuis trois années scolaires est supprimé ; s’il contient des réponses, il
-        est anonymisé : nom, e-mails, date de naissance, établissement et adresses IP sont effacés, les
+        compte sans activité depuis trois années scolaires est supprimé ; s’il contient des réponses, il
+        est anonymisé : nom, e-mails, date de naissance, établissement et adresses IP sont effacés, les
         copies PDF aussi, et seules des réponses et des notes sans nom restent pour les statistiques.
       </Text>
 

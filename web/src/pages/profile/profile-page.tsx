@@ -38,7 +38,7 @@ import { refusalOf } from '../../api/client';
 
 /** docs/product.md#spec-2 "Profile": the title's tag by role; pupils have none. */
 export const STAFF_SCHOOL_HINT =
-  'Vos droits de personnel scolaire portent sur cet établissement : pour en changer, demandez à un administrateur.';
+  'Vos droits de personnel scolaire portent sur cet établissement : pour en changer, demandez à un administrateur.';
 
 /** The group names the contract's profile rules read, from the session's roles. */
 function groupNamesOf(roles: Roles): string[] {
@@ -74,7 +74,7 @@ export function fieldErrorsOf(values: ProfileValues): FieldErrors {
 /** A server refusal: the body's `fields` by field, else its message for the whole form. */
 function serverErrorsOf(error: unknown): { fields: FieldErrors; message: string | null } {
   const refusal = refusalOf(error);
-  if (!refusal) return { fields: {}, message: 'Le serveur ne répond pas : vos modifications ne sont pas enregistrées.' };
+  if (!refusal) return { fields: {}, message: 'Le serveur ne répond pas : vos modifications ne sont pas enregistrées.' };
   return Object.keys(refusal.fields).length > 0 ? { fields: refusal.fields as FieldErrors, message: null } : { fields: {}, message: refusal.message };
 }
 
@@ -100,7 +100,7 @@ export function ProfilePage() {
       const missing = missingProfileFields(saved, groupNamesOf(roles));
       // Saved, but an incomplete profile still opens no test: say so rather than a plain green tick.
       if (missing.length === 0) showNotice('Modifications enregistrées', 'green');
-      else showNotice(`Modifications enregistrées. Il manque encore : ${missing.join(', ')}.`, 'yellow');
+      else showNotice(`Modifications enregistrées. Il manque encore : ${missing.join(', ')}.`, 'yellow');
       await reload();
     },
     onError: (error) => {
@@ -133,7 +133,7 @@ export function ProfilePage() {
     e.preventDefault();
     const found = fieldErrorsOf(values);
     setErrors(found);
-    setFormError(Object.keys(found).length > 0 ? 'Corrigez les champs signalés : rien n’a été enregistré.' : null);
+    setFormError(Object.keys(found).length > 0 ? 'Corrigez les champs signalés : rien n’a été enregistré.' : null);
     if (Object.keys(found).length === 0) save.mutate(updateOf(values));
   };
 
@@ -160,7 +160,7 @@ export function ProfilePage() {
           }
         >
           <Text size="sm" c="dark.9">
-            Pour accéder aux épreuves, complétez : {missing.join(', ')}.
+            Pour accéder aux épreuves, complétez : {missing.join(', ')}.
           </Text>
         </Alert>
       ) : (
@@ -172,7 +172,7 @@ export function ProfilePage() {
             label="E-mail principal"
             value={user.email}
             readOnly
-            description="Cette adresse sert uniquement à l'envoi des e-mails de réinitialisation du mot de passe."
+            description="Cette adresse sert uniquement à l’envoi des e-mails de réinitialisation du mot de passe."
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Prénom" withAsterisk={required.firstName} autoComplete="given-name" {...text('firstName')} />
@@ -206,16 +206,16 @@ export function ProfilePage() {
               onChange={(e) => set('grade', e.currentTarget.value as ProfileValues['grade'])}
             />
             <NativeSelect
-              label="Choix par défaut du centre d'examen"
+              label="Choix par défaut du centre d’examen"
               withAsterisk={required.defaultChoice}
               data={[EMPTY, ...defaultChoiceOptions]}
               value={values.defaultChoice}
               error={errors.defaultChoice}
               onChange={(e) => set('defaultChoice', e.currentTarget.value as ProfileValues['defaultChoice'])}
             />
-            <TextInput label="E-mail de l'élève" type="email" autoComplete="email" {...text('emailStudent')} />
-            <TextInput label="E-mail d'un parent" type="email" withAsterisk={required.emailParent} {...text('emailParent')} />
-            <TextInput label="E-mail de l'autre parent" type="email" {...text('emailOtherParent')} />
+            <TextInput label="E-mail de l’élève" type="email" autoComplete="email" {...text('emailStudent')} />
+            <TextInput label="E-mail d’un parent" type="email" withAsterisk={required.emailParent} {...text('emailParent')} />
+            <TextInput label="E-mail de l’autre parent" type="email" {...text('emailOtherParent')} />
           </SimpleGrid>
           )}
           <Checkbox

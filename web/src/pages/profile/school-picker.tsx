@@ -5,6 +5,7 @@ import { useInstitution, useInstitutionsInView, usePublicConfig, useSchoolSearch
 import { SchoolSearch } from '../../components/school-search';
 import { SchoolMap } from '../../components/SchoolMap';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
+import { frenchNumber } from '@olympe/contract/typography';
 
 const FOCUS_ZOOM = 16;
 
@@ -59,10 +60,10 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
 
   const status = !data
     ? inView.isError
-      ? 'Les établissements de la carte n’ont pas pu être chargés : déplacez la carte pour réessayer.'
+      ? 'Les établissements de la carte n’ont pas pu être chargés : déplacez la carte pour réessayer.'
       : 'Chargement des établissements…'
     : data.tooMany
-      ? `${data.total.toLocaleString('fr-FR')} établissements dans la zone affichée : zoomez ou précisez la recherche pour voir les marqueurs (${PROFILE_MAP_MAX_MARKERS} au plus).`
+      ? `${frenchNumber(data.total)} établissements dans la zone affichée : zoomez ou précisez la recherche pour voir les marqueurs (${PROFILE_MAP_MAX_MARKERS} au plus).`
       : `${placed.length} ${plural(placed.length, 'établissement')} ${plural(placed.length, 'affiché')} sur la carte.`;
 
   return (
@@ -80,11 +81,11 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
       <Alert color="blue" variant="light" title="Instruction en famille">
         <Stack gap={6} align="flex-start">
           <Text size="sm">
-            Les élèves instruits en famille choisissent l’entrée spéciale « Instruction en famille » au lieu d’un établissement.
+            Les élèves instruits en famille choisissent l’entrée spéciale « Instruction en famille » au lieu d’un établissement.
           </Text>
           {homeSchooling.data && (
             <Button size="xs" variant="light" onClick={() => choose(homeSchooling.data)}>
-              Choisir « Instruction en famille »
+              Choisir « Instruction en famille »
             </Button>
           )}
         </Stack>

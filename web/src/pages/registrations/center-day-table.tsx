@@ -90,9 +90,9 @@ export function CenterDayTable({ chapterId, chapterTitle, overview }: { chapterI
       )}
       {mail.data && (
         <Text size="sm" role="status">
-          E-mails de notification : {mail.data.total.sent} envoyé{mail.data.total.sent > 1 ? 's' : ''}, {mail.data.total.pending} en attente,{' '}
+          E-mails de notification : {mail.data.total.sent} envoyé{mail.data.total.sent > 1 ? 's' : ''}, {mail.data.total.pending} en attente,{' '}
           {mail.data.total.failed} en échec, {mail.data.total.skipped} non envoyé{mail.data.total.skipped > 1 ? 's' : ''} (désabonnés).
-          {mail.data.kinds.length > 0 && ` Détail : ${mail.data.kinds.map((k) => `${MAIL_KIND_LABELS[k.kind] ?? k.kind} ${k.sent}`).join(' ; ')}.`}
+          {mail.data.kinds.length > 0 && ` Détail : ${mail.data.kinds.map((k) => `${MAIL_KIND_LABELS[k.kind] ?? k.kind} ${k.sent}`).join(' ; ')}.`}
         </Text>
       )}
     </Stack>

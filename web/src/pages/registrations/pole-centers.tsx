@@ -61,7 +61,7 @@ function PolePicker(props: {
     <Stack gap="xs" maw={560}>
       <SchoolSearch search={search} onChoose={(school) => props.onChange({ _id: school._id, name: school.name })} selectedId={props.value?._id} />
       <Group align="center">
-        <Text size="sm">{props.value ? `Établissement choisi : ${props.value.name}` : 'Aucun établissement choisi.'}</Text>
+        <Text size="sm">{props.value ? `Établissement choisi : ${props.value.name}` : 'Aucun établissement choisi.'}</Text>
         <Button onClick={props.onSubmit} disabled={!props.value} loading={props.saving}>
           Marquer comme centre pôle
         </Button>

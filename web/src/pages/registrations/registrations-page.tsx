@@ -130,7 +130,7 @@ function CenterSheets({ chapterId, centers }: { chapterId: string; centers: Arra
           w={360}
         />
       ) : (
-        <Text size="sm">Aucun centre n’a encore d’inscrit : seule la feuille vierge est disponible.</Text>
+        <Text size="sm">Aucun centre n’a encore d’inscrit : seule la feuille vierge est disponible.</Text>
       )}
       <AnswerSheetsButton key={chosen ?? 'none'} chapterId={chapterId} institutionId={chosen} />
     </Stack>

@@ -83,7 +83,7 @@ describe('RegradePage', () => {
     setup(true);
     const handled = await screen.findByRole('article', { name: 'Demande de Copie 0042, Produit' });
     expect(within(handled).getByText('Refusée')).toBeTruthy();
-    expect(within(handled).getByText(/Réponse de Paul Erdős le 1er décembre 2026 à 11:00/)).toBeTruthy();
+    expect(within(handled).getByText(/Réponse de Paul Erdős le 1er décembre 2026 à 11 h 00/)).toBeTruthy();
     const open = screen.getByRole('article', { name: 'Demande de Sophie Germain, Somme' });
     fireEvent.change(within(open).getByLabelText(/Réponse à l’élève/), { target: { value: 'Non.' } });
     fireEvent.click(within(open).getByRole('button', { name: 'Refuser' }));

@@ -38,7 +38,7 @@ function WindowForm({ chapterId, regradeUntil }: { chapterId: string; regradeUnt
       <Group align="flex-end" wrap="wrap">
         <DateTimeField
           label="Date de clôture des réexamens (heure de Paris)"
-          description="Vide : les élèves ne peuvent pas demander de réexamen."
+          description="Vide : les élèves ne peuvent pas demander de réexamen."
           value={value}
           onChange={setValue}
         />
@@ -68,7 +68,7 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
           </Badge>
         </Group>
         <Text size="sm" c="gray.8">
-          Demandé le {formatParisDateTime(request.createdAt)} · note actuelle : {gradeText(request.grade)} sur {formatPoints(request.exercise.maxPoints)}
+          Demandé le {formatParisDateTime(request.createdAt)} · note actuelle : {gradeText(request.grade)} sur {formatPoints(request.exercise.maxPoints)}
         </Text>
         <Text style={{ whiteSpace: 'pre-wrap' }}>{request.message}</Text>
         <Anchor component={Link} to={paths.history(request.student._id, request.exercise._id)}>
@@ -117,7 +117,7 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
             <Text style={{ whiteSpace: 'pre-wrap' }}>
               <Text span fw={700}>
                 Réponse{request.handledBy ? ` de ${nameOf(request.handledBy)}` : ''}
-                {request.handledAt ? ` le ${formatParisDateTime(request.handledAt)}` : ''} :
+                {request.handledAt ? ` le ${formatParisDateTime(request.handledAt)}` : ''} :
               </Text>{' '}
               {request.reply}
             </Text>

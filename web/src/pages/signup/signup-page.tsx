@@ -45,12 +45,12 @@ export function SignupPage() {
     <Stack maw={480}>
       <PageHeading>Inscription</PageHeading>
       <Text>
-        Saisissez votre adresse e-mail : vous recevrez un lien pour choisir votre mot de passe. Si vous
-        avez déjà un compte, ce lien vous permet d'en changer le mot de passe.
+        Saisissez votre adresse e-mail : vous recevrez un lien pour choisir votre mot de passe. Si vous
+        avez déjà un compte, ce lien vous permet d’en changer le mot de passe.
       </Text>
       <Alert role="note" variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} title="Conseil">
         <Text size="sm" c="dark.9">
-          N'utilisez une adresse académique que si vous faites partie du personnel scolaire. Les élèves
+          N’utilisez une adresse académique que si vous faites partie du personnel scolaire. Les élèves
           utilisent leur adresse personnelle.
         </Text>
       </Alert>
@@ -79,13 +79,13 @@ export function SignupPage() {
         >
           <Stack gap={4}>
             <Text size="sm" c="dark.9" role="status">
-              Un courriel a été envoyé à <strong>{sentTo}</strong> ; vérifiez les indésirables. Ouvrez le lien qu’il
+              Un courriel a été envoyé à <strong>{sentTo}</strong> ; vérifiez les indésirables. Ouvrez le lien qu’il
               contient (valable 48 heures) pour choisir votre mot de passe.
             </Text>
             <Text size="sm" c="dark.9">
               {remaining > 0
-                ? `Rien reçu ? Vous pourrez demander un nouvel envoi dans ${remaining} s.`
-                : 'Rien reçu ? Vérifiez l’adresse ci-dessus, puis renvoyez.'}
+                ? `Rien reçu ? Vous pourrez demander un nouvel envoi dans ${remaining} s.`
+                : 'Rien reçu ? Vérifiez l’adresse ci-dessus, puis renvoyez.'}
             </Text>
           </Stack>
         </Alert>

@@ -38,7 +38,7 @@ export function ReadingSummary(props: {
     );
   }
   if (!readings) {
-    return <Text size="sm" c="gray.8">Les codes de ce fichier n’ont pas encore été lus : triez les pages à la main ou revenez dans quelques minutes.</Text>;
+    return <Text size="sm" c="gray.8">Les codes de ce fichier n’ont pas encore été lus : triez les pages à la main ou revenez dans quelques minutes.</Text>;
   }
   return (
     <Stack gap={4}>

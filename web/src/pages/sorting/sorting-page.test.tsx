@@ -70,7 +70,7 @@ describe('SortingPage', () => {
     api.searchPupils.mockResolvedValue([]);
   });
 
-  it('reserves nothing on load: a copy is asked for (and reserved) only after « Commencer le tri »', async () => {
+  it('reserves nothing on load : a copy is asked for (and reserved) only after « Commencer le tri »', async () => {
     api.selectCopy.mockResolvedValue(null);
     open();
     expect(screen.getByText(/réserve une copie à votre nom pendant 10 minutes/)).toBeTruthy();
@@ -152,7 +152,7 @@ describe('SortingPage', () => {
     press('b');
     expect((screen.getByRole('checkbox', { name: 'Page blanche' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Sauvegarder et passer au fichier suivant' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Page 1 : choisissez un élève ou marquez la page blanche.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Page 1 : choisissez un élève ou marquez la page blanche.');
     expect(screen.getByText('Page 1 sur 2')).toBeTruthy();
     expect(api.labelCopy).not.toHaveBeenCalled();
   });

@@ -54,7 +54,7 @@ export function SortingPage() {
   if (!started) {
     body = (
       <Stack align="flex-start">
-        <Text>{`Commencer le tri réserve une copie à votre nom pendant ${SORTING_RESERVATION_MINUTES} minutes : aucun autre correcteur ne la triera pendant ce temps.`}</Text>
+        <Text>{`Commencer le tri réserve une copie à votre nom pendant ${SORTING_RESERVATION_MINUTES} minutes : aucun autre correcteur ne la triera pendant ce temps.`}</Text>
         <Button onClick={() => setStarted(true)} leftSection={<IconArrowRight size={16} aria-hidden="true" />}>
           {SORTING_START_LABEL}
         </Button>
@@ -196,7 +196,7 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
                 </Group>
                 {page.suggested ? (
                   <Text size="sm" c="gray.8">
-                    Vérifiez l’élève, les exercices et la rotation lus sur le QR code : corrigez-les au besoin, puis passez à la page suivante.
+                    Vérifiez l’élève, les exercices et la rotation lus sur le QR code : corrigez-les au besoin, puis passez à la page suivante.
                   </Text>
                 ) : null}
 
@@ -213,7 +213,7 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
                 />
                 <Checkbox
                   label="Page blanche"
-                  description="Aucun élève : la page est ignorée."
+                  description="Aucun élève : la page est ignorée."
                   checked={page.blank}
                   onChange={(e) => dispatch({ type: 'setBlank', blank: e.currentTarget.checked })}
                 />
@@ -250,7 +250,7 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
 
                 {!page.blank && pupil ? (
                   <Text size="sm" c="gray.8">
-                    Page {state.current + 1} : {pupil.lastName} {pupil.firstName}
+                    Page {state.current + 1} : {pupil.lastName} {pupil.firstName}
                     {page.exercises.length ? ` — ${page.exercises.map((e) => exerciseTitles.get(e)).join(', ')}` : ''}
                   </Text>
                 ) : null}
@@ -309,7 +309,7 @@ function KeyHelp() {
     [['Espace'], 'tourner de 90° (sauf sur une case à cocher, un bouton ou un champ, où Espace garde son rôle)'],
     [['/'], 'chercher un élève (Entrée pour choisir)'],
     [['B'], 'page blanche'],
-    [['Entrée'], 'sur la dernière page : sauvegarder'],
+    [['Entrée'], 'sur la dernière page : sauvegarder'],
   ];
   return (
     <Stack gap={4} aria-label="Raccourcis clavier" role="group">

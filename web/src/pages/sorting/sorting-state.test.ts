@@ -95,9 +95,9 @@ describe('buildLabels', () => {
   });
 
   it('refuses a page with no pupil that is not blank, or with no exercise', () => {
-    expect(buildLabels(start(2))).toEqual({ ok: false, page: 0, message: 'Page 1 : choisissez un élève ou marquez la page blanche.' });
+    expect(buildLabels(start(2))).toEqual({ ok: false, page: 0, message: 'Page 1 : choisissez un élève ou marquez la page blanche.' });
     const s = run(start(2), { type: 'setUser', user: 'u1' }, { type: 'next' }, { type: 'setExercises', exercises: [] });
-    expect(buildLabels(s)).toEqual({ ok: false, page: 1, message: 'Page 2 : choisissez au moins un exercice.' });
+    expect(buildLabels(s)).toEqual({ ok: false, page: 1, message: 'Page 2 : choisissez au moins un exercice.' });
   });
 });
 

@@ -173,8 +173,8 @@ export function buildLabels(state: SortingState): BuildResult {
       labels.push({ pageNum, user: null, exercises: [], rotation: page.rotation });
       continue;
     }
-    if (!page.user) return { ok: false, page: i, message: `Page ${pageNum} : choisissez un élève ou marquez la page blanche.` };
-    if (page.exercises.length === 0) return { ok: false, page: i, message: `Page ${pageNum} : choisissez au moins un exercice.` };
+    if (!page.user) return { ok: false, page: i, message: `Page ${pageNum} : choisissez un élève ou marquez la page blanche.` };
+    if (page.exercises.length === 0) return { ok: false, page: i, message: `Page ${pageNum} : choisissez au moins un exercice.` };
     labels.push({ pageNum, user: page.user, exercises: page.exercises, rotation: page.rotation });
   }
   return { ok: true, labels };

@@ -9,6 +9,7 @@ import { refusalOf } from '../../api/client';
 import { SchoolSearch } from '../../components/school-search';
 import { downloadCsv } from '../../lib/csv';
 import { useSession } from '../../session/session-context';
+import { frenchNumber } from '@olympe/contract/typography';
 
 const TEMPLATE: string[][] = [
   ['E-mail', 'Prénom', 'Nom', 'Date de naissance', 'Classe', 'Genre', 'E-mail parent'],
@@ -21,10 +22,10 @@ const OUTCOME: Record<ImportLine['outcome'], { preview: string; done: string; co
   rejected: { preview: 'Refusé', done: 'Refusé', color: 'red.9' },
 };
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('fr-FR')} ${n > 1 ? many : one}`;
+const plural = (n: number, one: string, many: string) => `${frenchNumber(n)} ${n > 1 ? many : one}`;
 
 function reasonOf(error: unknown): string {
-  return refusalOf(error)?.message ?? 'Le serveur ne répond pas : réessayez dans un instant.';
+  return refusalOf(error)?.message ?? 'Le serveur ne répond pas : réessayez dans un instant.';
 }
 
 /**
@@ -74,8 +75,8 @@ export function UsersImportPage() {
       <PageHeading>Inscrire des élèves</PageHeading>
       <Text>
         Envoyez la liste de vos élèves (fichier CSV ou Excel .xlsx, une ligne par élève, la première ligne nommant les
-        colonnes) : chaque élève reçoit un courriel pour choisir son mot de passe, puis complète son profil. Un élève qui a
-        déjà un compte (même adresse e-mail) n’est ni dupliqué ni modifié : envoyer deux fois le même fichier ne crée rien
+        colonnes) : chaque élève reçoit un courriel pour choisir son mot de passe, puis complète son profil. Un élève qui a
+        déjà un compte (même adresse e-mail) n’est ni dupliqué ni modifié : envoyer deux fois le même fichier ne crée rien
         de plus.
       </Text>
       <Stack gap={4}>
@@ -83,10 +84,10 @@ export function UsersImportPage() {
           Colonnes attendues
         </Text>
         <List size="sm">
-          <List.Item>E-mail, Prénom, Nom ;</List.Item>
-          <List.Item>Date de naissance (JJ/MM/AAAA) ;</List.Item>
-          <List.Item>Classe (5e, 4e, 3e, 2nde, 1re, Terminale ou Autre) ;</List.Item>
-          <List.Item>Genre (F, M ou Autre) ;</List.Item>
+          <List.Item>E-mail, Prénom, Nom ;</List.Item>
+          <List.Item>Date de naissance (JJ/MM/AAAA) ;</List.Item>
+          <List.Item>Classe (5e, 4e, 3e, 2nde, 1re, Terminale ou Autre) ;</List.Item>
+          <List.Item>Genre (F, M ou Autre) ;</List.Item>
           <List.Item>E-mail parent (facultatif).</List.Item>
         </List>
         <Group>
@@ -101,15 +102,15 @@ export function UsersImportPage() {
             <Stack gap={4}>
               <SchoolSearch search={schoolSearch} onChoose={(s) => { setSchool(s); setReport(null); }} selectedId={school?._id ?? null} />
               <Text size="sm">
-                Établissement : <strong>{school ? school.name : 'aucun choisi (cherchez-le ci-dessus)'}</strong>
+                Établissement : <strong>{school ? school.name : 'aucun choisi (cherchez-le ci-dessus)'}</strong>
               </Text>
             </Stack>
           ) : schoolName ? (
             <Text size="sm">
-              Les comptes seront rattachés à votre établissement : <strong>{schoolName}</strong>.
+              Les comptes seront rattachés à votre établissement : <strong>{schoolName}</strong>.
             </Text>
           ) : (
-            <Alert color="yellow">Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.</Alert>
+            <Alert color="yellow">Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.</Alert>
           )}
           <FileInput
             label="Fichier des élèves"
@@ -143,8 +144,8 @@ export function UsersImportPage() {
 function ImportResult({ report, pending, onConfirm }: { report: ImportReport; pending: boolean; onConfirm: () => void }) {
   const rejected = report.rejected.length;
   const summary = report.preview
-    ? `Aperçu pour ${report.institution.name} : ${plural(report.created, 'compte sera créé', 'comptes seront créés')}, ${plural(report.existing, 'existe déjà', 'existent déjà')}, ${plural(rejected, 'ligne refusée', 'lignes refusées')}. Rien n’est encore enregistré.`
-    : `Import terminé pour ${report.institution.name} : ${plural(report.created, 'compte créé', 'comptes créés')}, ${plural(report.existing, 'déjà présent', 'déjà présents')}, ${plural(rejected, 'ligne refusée', 'lignes refusées')}.${report.created > 0 ? ' Les courriels d’invitation partent dans les minutes qui viennent.' : ''}`;
+    ? `Aperçu pour ${report.institution.name} : ${plural(report.created, 'compte sera créé', 'comptes seront créés')}, ${plural(report.existing, 'existe déjà', 'existent déjà')}, ${plural(rejected, 'ligne refusée', 'lignes refusées')}. Rien n’est encore enregistré.`
+    : `Import terminé pour ${report.institution.name} : ${plural(report.created, 'compte créé', 'comptes créés')}, ${plural(report.existing, 'déjà présent', 'déjà présents')}, ${plural(rejected, 'ligne refusée', 'lignes refusées')}.${report.created > 0 ? ' Les courriels d’invitation partent dans les minutes qui viennent.' : ''}`;
   return (
     <Stack component="section" aria-label={report.preview ? 'Aperçu de l’import' : 'Rapport de l’import'}>
       <Alert color={report.preview ? 'blue' : 'green'} variant="light" role="status">

@@ -4,7 +4,7 @@ import { EXTRA_TIME_MAX_PERCENT } from '@olympe/contract';
 import { useSaveExtraTime } from '../../api/ops';
 
 export const EXTRA_TIME_HELP =
-  'En pourcentage de la durée de chaque épreuve chronométrée ; un tiers-temps correspond à 33 %. La fin de la fenêtre de passage est repoussée d’autant pour cet élève seulement.';
+  'En pourcentage de la durée de chaque épreuve chronométrée ; un tiers-temps correspond à 33 %. La fin de la fenêtre de passage est repoussée d’autant pour cet élève seulement.';
 
 /** An admin sets one pupil's extra time (tiers-temps); it applies at once, to sessions already running too. */
 export function ExtraTimeDialog({

@@ -89,7 +89,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
       await navigator.clipboard.writeText(text);
       showNotice(`${shown.length} adresse${shown.length > 1 ? 's' : ''} copiée${shown.length > 1 ? 's' : ''}.`, 'green');
     } catch {
-      showNotice('Erreur : la copie dans le presse-papiers a été refusée par le navigateur.', 'red');
+      showNotice('Erreur : la copie dans le presse-papiers a été refusée par le navigateur.', 'red');
     }
   }
 
@@ -149,7 +149,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
         header: 'Tiers-temps',
         width: 100,
         cell: (m) => (
-          <Button size="compact-xs" variant="subtle" onClick={() => setExtraOf(m)} aria-label={`Temps supplémentaire de ${memberName(m)} : ${extraTimeLabel(m.extraTimePercent)}`}>
+          <Button size="compact-xs" variant="subtle" onClick={() => setExtraOf(m)} aria-label={`Temps supplémentaire de ${memberName(m)} : ${extraTimeLabel(m.extraTimePercent)}`}>
             {extraTimeLabel(m.extraTimePercent)}
           </Button>
         ),
@@ -244,7 +244,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
 
       <Textarea
         label="Liste d’adresses e-mail"
-        description="Séparées par des espaces, des virgules ou des points-virgules. « Ajouter » et « Retirer » préparent la liste ; « Enregistrer » l’applique au groupe."
+        description="Séparées par des espaces, des virgules ou des points-virgules. « Ajouter » et « Retirer » préparent la liste ; « Enregistrer » l’applique au groupe."
         rows={3}
         resize="vertical"
         value={emailInput}
@@ -291,11 +291,11 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
       {dirty && (
         <Alert color="blue" title="Changements non enregistrés">
           <Text size="sm">
-            À ajouter ({changes.added.length}) : {changes.added.slice(0, 50).join(', ') || '—'}
+            À ajouter ({changes.added.length}) : {changes.added.slice(0, 50).join(', ') || '—'}
             {changes.added.length > 50 ? '…' : ''}
           </Text>
           <Text size="sm">
-            À retirer ({changes.removed.length}) : {changes.removed.slice(0, 50).join(', ') || '—'}
+            À retirer ({changes.removed.length}) : {changes.removed.slice(0, 50).join(', ') || '—'}
             {changes.removed.length > 50 ? '…' : ''}
           </Text>
         </Alert>
@@ -303,8 +303,8 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
       {unknown.length > 0 && (
         <Alert color="red" title="Adresses inconnues">
           <Text size="sm">
-            Ces adresses ne correspondent à aucun compte ; elles ont été placées dans la liste ci-dessus, cliquez sur
-            « Retirer » puis « Enregistrer » : {unknown.join(', ')}
+            Ces adresses ne correspondent à aucun compte ; elles ont été placées dans la liste ci-dessus, cliquez sur
+            « Retirer » puis « Enregistrer » : {unknown.join(', ')}
           </Text>
         </Alert>
       )}

@@ -4,6 +4,7 @@ import { Route, Routes } from 'react-router';
 import { api } from '../../api/client';
 import { renderWithProviders } from '../../test/render';
 import { NOT_A_PDF_TEXT, ViewerPage } from './viewer-page';
+import { folded } from '../../test/text';
 
 // The one HTTP client, mocked: every request the page could make goes through it.
 vi.mock('../../api/client', () => ({ api: { get: vi.fn(), put: vi.fn(), post: vi.fn(), patch: vi.fn(), delete: vi.fn() } }));
@@ -45,7 +46,7 @@ describe('ViewerPage with a crafted link', () => {
   ])('%s: sends no request at all and says why', async (url) => {
     renderViewer(url);
     expect(await screen.findByRole('heading', { name: 'Visualisateur' })).toBeTruthy();
-    if (!url.includes('?')) expect(screen.getByText(NOT_A_PDF_TEXT)).toBeTruthy();
+    if (!url.includes('?')) expect(screen.getByText(folded(NOT_A_PDF_TEXT))).toBeTruthy();
     await new Promise((r) => setTimeout(r, 20));
     if (url.includes('?')) {
       // The query string is not part of the path: the file itself is the only thing read.
@@ -85,7 +86,7 @@ describe('ViewerPage opened from a running timed test', () => {
     serverTime: new Date().toISOString(),
   });
 
-  it('shows « Retour à l’épreuve » and the time left from the server’s state, and reads nothing else', async () => {
+  it('shows « Retour à l’épreuve » and the time left from the server’s state, and reads nothing else', async () => {
     vi.mocked(api.get).mockImplementation(async (url: string) => {
       if (url === `/chapter/start/${CHAPTER}`) return { data: running(600) };
       return { data: new ArrayBuffer(8) };
@@ -93,7 +94,7 @@ describe('ViewerPage opened from a running timed test', () => {
     renderViewer(`/viewer/${FILE}?epreuve=${CHAPTER}`);
     const back = await screen.findByRole('link', { name: 'Retour à l’épreuve' });
     expect(back.getAttribute('href')).toBe(`/chapter/${CHAPTER}`);
-    expect((await screen.findByRole('timer')).textContent).toMatch(/^Temps restant : (10:00|09:5\d)$/);
+    expect((await screen.findByRole('timer')).textContent).toMatch(/^Temps restant\s: (10:00|09:5\d)$/);
     await waitFor(() => expect(calls().sort()).toEqual([`GET /${FILE}`, `GET /chapter/start/${CHAPTER}`].sort()));
   });
 

@@ -8,7 +8,7 @@ import { PdfView } from '../../components/PdfView';
 import { TestReturnBar, useTestReturnChapter } from '../../layout/test-return-bar';
 import { PageHeading } from '../../components/page-heading';
 
-export const NOT_A_PDF_TEXT = 'Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.';
+export const NOT_A_PDF_TEXT = 'Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.';
 
 /**
  * docs/product.md#spec-2 "Visualisateur" (/viewer/{path}): a download link and every page of the PDF.

@@ -6,7 +6,7 @@ import { fetchSheetsLink, startDownload } from '../../../api/sheets';
 
 export const SPARE_LABEL = 'Pages de réserve par exercice';
 export const SHEETS_HELP_TEXT =
-  'Une feuille par élève inscrit : page de garde et pages réponses avec un QR code. Une fois scannées et déposées, les copies se trient seules.';
+  'Une feuille par élève inscrit : page de garde et pages réponses avec un QR code. Une fois scannées et déposées, les copies se trient seules.';
 
 /**
  * Answer sheets with QR codes for a paper chapter: the personalised PDF of a centre's registered

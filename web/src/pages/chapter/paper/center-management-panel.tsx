@@ -20,7 +20,7 @@ import { RichText } from '../rich-text';
 import { parsePlaces, splitMembers } from './center-options';
 import { ScansSection } from './scans-section';
 
-export const OPEN_QUESTION = 'Votre établissement peut-il organiser l’épreuve ?';
+export const OPEN_QUESTION = 'Votre établissement peut-il organiser l’épreuve ?';
 
 /**
  * docs/product.md#spec-2 "Centre management panel" (school staff): the yes/no answer, instructions and places
@@ -37,14 +37,14 @@ export function CenterManagementPanel({ chapterId, userId }: { chapterId: string
     <Paper withBorder p="md" component="section" aria-labelledby="center-management-title">
       <Stack>
         <Title order={2} size="h3" id="center-management-title">
-          Centre d’examen : {center.institution.name}
+          Centre d’examen : {center.institution.name}
         </Title>
         {/* Keyed by the saved values: a reload after saving starts the form from the server's state. */}
         <CentersHeader chapterId={chapterId} />
         <CenterForm key={JSON.stringify([center.opened, center.nb_places, center.instructions, center.own])} chapterId={chapterId} center={center} />
         {center.opened && (
           <Anchor component={Link} to={paths.centerDay(chapterId)} w="fit-content">
-            Jour de l’épreuve : liste des inscrits, convocations, émargement et présences
+            Jour de l’épreuve : liste des inscrits, convocations, émargement et présences
           </Anchor>
         )}
         <Registered center={center} chapterId={chapterId} />
@@ -113,7 +113,7 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
         <>
           <Textarea
             label="Instructions pour les élèves"
-            description="Lieu, horaire, matériel : elles sont montrées aux élèves inscrits dans votre centre."
+            description="Lieu, horaire, matériel : elles sont montrées aux élèves inscrits dans votre centre."
             autosize
             minRows={3}
             maxLength={20000}
@@ -138,14 +138,14 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
           />
           <DateTimeField
             label="Date et heure de l’épreuve (heure de Paris)"
-            description={center.details.defaults.sittingAt && center.details.sittingAt ? 'Vide : la date d’ouverture de l’épreuve.' : undefined}
+            description={center.details.defaults.sittingAt && center.details.sittingAt ? 'Vide : la date d’ouverture de l’épreuve.' : undefined}
             maw={320}
             value={sittingAt}
             onChange={setSittingAt}
           />
           <TextInput
             label="Adresse du centre"
-            description={`Vide : ${center.details.defaults.address ? center.details.address || 'l’adresse de l’établissement' : 'l’adresse de l’établissement'}.`}
+            description={`Vide : ${center.details.defaults.address ? center.details.address || 'l’adresse de l’établissement' : 'l’adresse de l’établissement'}.`}
             maxLength={500}
             value={address}
             onChange={(e) => setAddress(e.currentTarget.value)}
@@ -153,7 +153,7 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
           <TextInput label="Salle" maxLength={200} maw={320} value={room} onChange={(e) => setRoom(e.currentTarget.value)} />
           <Textarea
             label="À apporter"
-            description="Vide : pièce d’identité, de quoi écrire, règle et compas."
+            description="Vide : pièce d’identité, de quoi écrire, règle et compas."
             autosize
             minRows={2}
             maxLength={2000}
@@ -179,8 +179,8 @@ function Registered({ center, chapterId }: { center: Center; chapterId: string }
           </Title>
           {own.length > 0 && own.some((m) => m.schoolChange) && (
             <Text size="sm">
-              Un élève qui a changé d’établissement depuis l’ouverture de l’épreuve est signalé : s’il n’est pas de votre
-              établissement, refusez son inscription ; il en est prévenu et choisira un autre centre.
+              Un élève qui a changé d’établissement depuis l’ouverture de l’épreuve est signalé : s’il n’est pas de votre
+              établissement, refusez son inscription ; il en est prévenu et choisira un autre centre.
             </Text>
           )}
           {own.length === 0 ? (
@@ -266,7 +266,7 @@ function MembersTable({
 }
 
 export function schoolChangeText(change: NonNullable<CenterMember['schoolChange']>): string {
-  const from = change.previous ? ` (avant : ${change.previous.name})` : '';
+  const from = change.previous ? ` (avant : ${change.previous.name})` : '';
   return `Depuis le ${formatParisDateTime(change.at)}${from}`;
 }
 
@@ -277,7 +277,7 @@ function RefuseDialog({ chapterId, member, onClose }: { chapterId: string; membe
     <Modal opened onClose={onClose} title="Refuser l’inscription" closeButtonProps={{ 'aria-label': 'Fermer' }}>
       <Stack>
         <Text>
-          {name} se déclare de votre établissement. S’il n’en est pas, son inscription dans votre centre est annulée : il en
+          {name} se déclare de votre établissement. S’il n’en est pas, son inscription dans votre centre est annulée : il en
           est prévenu sur la page de l’épreuve et devra choisir un autre centre. Il ne pourra plus s’inscrire dans le vôtre.
         </Text>
         <Group justify="flex-end">

@@ -52,7 +52,7 @@ export default function CenterMap({ height, tileUrl, markers: given, selectedId,
         )}
         {markers.map(({ item, lat, lng }) => {
           const selectable = isSelectable(item);
-          const label = `${item.name} : ${CENTER_STATUS_LABELS[item.status]}${item.own ? ' (votre établissement)' : ''}`;
+          const label = `${item.name} : ${CENTER_STATUS_LABELS[item.status]}${item.own ? ' (votre établissement)' : ''}`;
           return (
             // Leaflet sets title, alt and keyboard focus when a marker is created: the key remounts it when they change.
             <Marker

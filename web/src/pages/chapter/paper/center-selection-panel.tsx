@@ -12,9 +12,9 @@ import { centerFileUrl, downloadCenterFile } from '../../../api/exam-day';
 const CenterMap = lazy(() => import('./center-map'));
 const CENTER_MAP_HEIGHT = 420;
 
-export const OWN_SCHOOL_REFUSES = 'Votre établissement n’organise pas cette épreuve : choisissez un autre centre.';
+export const OWN_SCHOOL_REFUSES = 'Votre établissement n’organise pas cette épreuve : choisissez un autre centre.';
 export const REFUSED_TEXT =
-  'Ce centre a indiqué que vous n’êtes pas élève de son établissement : choisissez un autre centre d’examen ci-dessous.';
+  'Ce centre a indiqué que vous n’êtes pas élève de son établissement : choisissez un autre centre d’examen ci-dessous.';
 export const SHOW_EXTRA_LABEL = 'Afficher d’autres possibilités';
 export const HIDE_EXTRA_LABEL = 'Masquer les autres possibilités';
 
@@ -103,7 +103,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
         >
           <CenterMap height={CENTER_MAP_HEIGHT} tileUrl={config.data?.tileUrl ?? ''} markers={markers} selectedId={selectedId} onSelect={pick} />
         </Suspense>
-        {tooMany && <Text size="sm">Seuls 500 centres sont dessinés sur la carte ; tous restent disponibles dans la liste.</Text>}
+        {tooMany && <Text size="sm">Seuls 500 centres sont dessinés sur la carte ; tous restent disponibles dans la liste.</Text>}
         {!roles.isAdmin && extraCount > 0 && (
           <Button variant="light" w="fit-content" onClick={() => setShowExtra((v) => !v)} aria-expanded={showExtra}>
             {showExtra ? HIDE_EXTRA_LABEL : `${SHOW_EXTRA_LABEL} (${extraCount})`}
@@ -163,7 +163,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
             <Stack>
               <Text>
                 Vous allez vous inscrire au centre <strong>{asked.name}</strong>
-                {selectedId ? ' ; votre inscription actuelle sera annulée et sa place libérée.' : '.'}
+                {selectedId ? ' ; votre inscription actuelle sera annulée et sa place libérée.' : '.'}
               </Text>
               {asked.details ? (
                 <CenterDetailsList details={asked.details} compact />

@@ -9,6 +9,7 @@ import { renderWithProviders } from '../../../test/render';
 import { CenterManagementPanel } from './center-management-panel';
 import { CenterSelectionPanel, HIDE_EXTRA_LABEL, OWN_SCHOOL_REFUSES, REFUSED_TEXT } from './center-selection-panel';
 import { paperPanelKind } from './paper-panel';
+import { folded } from '../../../test/text';
 
 const api = vi.hoisted(() => ({
   fetchCenterOptions: vi.fn(),
@@ -101,7 +102,7 @@ describe('CenterSelectionPanel', () => {
     api.fetchCenterOptions.mockResolvedValue(options);
     api.fetchUserCenter.mockResolvedValue({ registration: null, center: null });
     renderWith(<CenterSelectionPanel chapterId={CHAPTER} />);
-    expect(await screen.findByText(OWN_SCHOOL_REFUSES)).toBeTruthy();
+    expect(await screen.findByText(folded(OWN_SCHOOL_REFUSES))).toBeTruthy();
     expect(await screen.findByText('marqueur Lycée Pôle')).toBeTruthy();
     expect(screen.queryByText('marqueur Lycée Lointain')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Afficher d’autres possibilités (2)' }));
@@ -157,7 +158,7 @@ describe('CenterSelectionPanel after a refusal', () => {
     });
     renderWith(<CenterSelectionPanel chapterId={CHAPTER} />);
     expect(await screen.findByText('Inscription refusée par le centre Collège Pascal')).toBeTruthy();
-    expect(screen.getByText(REFUSED_TEXT)).toBeTruthy();
+    expect(screen.getByText(folded(REFUSED_TEXT))).toBeTruthy();
   });
 });
 
@@ -229,7 +230,7 @@ describe('CenterManagementPanel', () => {
     api.fetchCenter.mockResolvedValue(center({ opened: true, nb_places: 0, members }));
     renderWith(<CenterManagementPanel chapterId={CHAPTER} userId="me" />, { isTeacher: true });
     const table = await screen.findByRole('table', { name: 'Élèves de votre établissement' });
-    expect(table.textContent).toContain('Depuis le 24 novembre 2026 à 14:05 (avant : Collège Voisin)');
+    expect(table.textContent).toContain('Depuis le 24 novembre 2026 à 14 h 05 (avant : Collège Voisin)');
     const buttons = screen.getAllByRole('button', { name: 'Refuser' });
     expect(buttons).toHaveLength(1);
     fireEvent.click(buttons[0]);
@@ -252,7 +253,7 @@ describe('CenterManagementPanel', () => {
     const pdf = new File(['%PDF-1.4'], 'copie.pdf', { type: 'application/pdf' });
     const doc = new File(['x'], 'notes.docx', { type: 'application/msword' });
     fireEvent.drop(zone, { dataTransfer: { files: [pdf, doc] } });
-    expect(api.showNotice).toHaveBeenCalledWith('Fichier ignoré (PDF uniquement) : notes.docx', 'yellow');
+    expect(api.showNotice).toHaveBeenCalledWith('Fichier ignoré (PDF uniquement) : notes.docx', 'yellow');
     expect(screen.getByText('copie.pdf')).toBeTruthy();
     expect(screen.queryByText('notes.docx')).toBeNull();
     expect(upload.disabled).toBe(false);

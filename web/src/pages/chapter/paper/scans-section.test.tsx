@@ -143,7 +143,7 @@ describe('ScansSection: resumable uploads of scans', () => {
         }),
       ),
     );
-    await waitFor(() => expect(api.showNotice).toHaveBeenCalledWith(`Erreur : ${message}`, 'red'));
+    await waitFor(() => expect(api.showNotice).toHaveBeenCalledWith(`Erreur : ${message}`, 'red'));
     const chosen = await screen.findByRole('list', { name: 'Fichiers choisis' });
     expect(chosen.textContent).toContain('salle-12.pdf');
     expect(chosen.textContent).toContain(message);

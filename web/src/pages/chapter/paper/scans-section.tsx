@@ -12,14 +12,14 @@ import { formatBytes, formatSpeed, formatTimeLeft } from '../../../lib/transfer'
 import { partitionPdfs } from './center-options';
 
 export const NO_COPIES_TEXT = 'Aucune copie déposée pour l’instant.';
-export const WAITING_TEXT = 'Connexion interrompue : l’envoi reprendra tout seul là où il s’est arrêté dès son retour.';
+export const WAITING_TEXT = 'Connexion interrompue : l’envoi reprendra tout seul là où il s’est arrêté dès son retour.';
 
 const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
 const percent = new Intl.NumberFormat('fr-FR', { style: 'percent', maximumFractionDigits: 0 });
 
 /** docs/product.md#spec-5: dropped or chosen files that are not PDFs are ignored, and the user is told which. */
 export function ignoredFilesMessage(names: readonly string[]): string {
-  return `${names.length > 1 ? 'Fichiers ignorés' : 'Fichier ignoré'} (PDF uniquement) : ${names.join(', ')}`;
+  return `${names.length > 1 ? 'Fichiers ignorés' : 'Fichier ignoré'} (PDF uniquement) : ${names.join(', ')}`;
 }
 
 /** « 42 % · 3,1 Mo sur 7,4 Mo · 12,4 Mo/s · environ 2 min restantes » (decision 92). */
@@ -113,7 +113,7 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
         <Stack gap="xs" align="flex-start">
           <Text size="sm">
             Déposez ici les copies scannées (PDF uniquement, plusieurs fichiers possibles
-            {maxScanMb ? `, ${formatBytes(maxScanMb * 1024 * 1024)} au plus par fichier` : ''}), ou :
+            {maxScanMb ? `, ${formatBytes(maxScanMb * 1024 * 1024)} au plus par fichier` : ''}), ou :
           </Text>
           <FileButton multiple accept="application/pdf" onChange={(files) => add(files)} disabled={busy}>
             {(props) => (
@@ -165,7 +165,7 @@ function SendingStatus({ sending, onCancel }: { sending: Sending; onCancel: () =
   return (
     <Stack gap={4} w="100%" maw={560}>
       <Text size="sm" fw={500} role="status">
-        {sending.total > 1 ? `Fichier ${sending.index + 1} / ${sending.total} : envoi de ${sending.name}` : `Envoi de ${sending.name}`}
+        {sending.total > 1 ? `Fichier ${sending.index + 1} / ${sending.total} : envoi de ${sending.name}` : `Envoi de ${sending.name}`}
       </Text>
       <Progress value={value} size="lg" aria-label={`Envoi de ${sending.name}`} color={p?.waiting ? 'orange' : 'blue'} />
       <Text size="sm">{p ? progressLine(p.waiting ? { ...p, speed: null, secondsLeft: null } : p) : 'Préparation de l’envoi…'}</Text>
