@@ -46,7 +46,7 @@ test.describe('Jour de l’épreuve dans un centre papier', () => {
     await loginByApi(page, pupil.email);
     await page.goto(`/chapter/${chapterId}`);
     // A click on the marker only opens its popup, with the details and a button.
-    await page.getByRole('button', { name: new RegExp(`^${centre.name} : Centre ouvert`) }).click();
+    await page.getByRole('button', { name: new RegExp(`^${centre.name}\\s: Centre ouvert`) }).click();
     const popup = page.locator('.center-popup');
     await expect(popup).toContainText('Salle 12');
     await popup.getByRole('button', { name: 'Choisir ce centre' }).click();

@@ -53,17 +53,17 @@ async function main() {
     // Each mail's link is printed: no need to open the .eml to follow a sign-up.
     onOutboxMail: (mail, file) => {
       const link = firstLinkOf(mail);
-      console.log(`Courriel à ${mail.to} : « ${mail.subject} »${link ? `\n  lien : ${link}` : ''}\n  fichier : ${file}`);
+      console.log(`Courriel à ${mail.to} : « ${mail.subject} »${link ? `\n  lien : ${link}` : ''}\n  fichier : ${file}`);
     },
   });
   await app.listen({ port: config.port, host: config.host });
   const url = `http://localhost:${config.port}`;
   const width = Math.max(...accounts.map((a) => a.email.length));
-  console.log(`\nOlympe (démonstration) est prêt : ${url}\n`);
-  console.log(`Comptes de démonstration (mot de passe pour tous : ${DEMO_PASSWORD}) :`);
+  console.log(`\nOlympe (démonstration) est prêt : ${url}\n`);
+  console.log(`Comptes de démonstration (mot de passe pour tous : ${DEMO_PASSWORD}) :`);
   for (const a of accounts) console.log(`  ${a.email.padEnd(width)}  ${a.role}`);
-  console.log(`\nLes courriels (inscription, mot de passe, convocations et notifications) sont écrits dans ${path.join(config.dataDir, 'outbox')} ; leurs liens s’affichent aussi ici.`);
-  console.log('Arrêt : Ctrl+C.\n');
+  console.log(`\nLes courriels (inscription, mot de passe, convocations et notifications) sont écrits dans ${path.join(config.dataDir, 'outbox')} ; leurs liens s’affichent aussi ici.`);
+  console.log('Arrêt : Ctrl+C.\n');
   const stop = async () => {
     await app.close();
     await database.close();
@@ -74,6 +74,6 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error(`\nLa démonstration n’a pas pu démarrer : ${err instanceof Error ? err.message : String(err)}\n`);
+  console.error(`\nLa démonstration n’a pas pu démarrer : ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

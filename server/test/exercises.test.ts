@@ -25,9 +25,9 @@ async function seed(fields: Partial<typeof chapters.$inferInsert> = {}, group: P
     .values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: 'numeric' })
     .returning();
   await t.database.db.insert(statementVersions).values([
-    { exerciseId: exercise.id, position: 0, content: 'Version A : $1+1$', answer: '2' },
-    { exerciseId: exercise.id, position: 1, content: 'Version B : $2+2$', answer: '4' },
-    { exerciseId: exercise.id, position: 2, content: 'Version C : $3+3$', answer: '6' },
+    { exerciseId: exercise.id, position: 0, content: 'Version A : $1+1$', answer: '2' },
+    { exerciseId: exercise.id, position: 1, content: 'Version B : $2+2$', answer: '4' },
+    { exerciseId: exercise.id, position: 2, content: 'Version C : $3+3$', answer: '6' },
   ]);
   return { chapter, exercise };
 }
@@ -104,9 +104,9 @@ describe('exercise CRUD', () => {
     const raw = await inject(t, { method: 'GET', url: `/api/exos/raw/${chapter.id}`, headers: admin });
     expect(raw.body.map((e: { title: string }) => e.title)).toEqual(['Somme', 'Nouvel exercice']);
     expect(raw.body[0].statementVersions).toEqual([
-      { content: 'Version A : $1+1$', answer: '2' },
-      { content: 'Version B : $2+2$', answer: '4' },
-      { content: 'Version C : $3+3$', answer: '6' },
+      { content: 'Version A : $1+1$', answer: '2' },
+      { content: 'Version B : $2+2$', answer: '4' },
+      { content: 'Version C : $3+3$', answer: '6' },
     ]);
   });
 
@@ -187,7 +187,7 @@ describe('what pupils read', () => {
     const { chapter, exercise } = await seed();
     const pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
     const index = pickVersionIndex(pupil.id, exercise.id, 3);
-    const statement = ['Version A : $1+1$', 'Version B : $2+2$', 'Version C : $3+3$'][index];
+    const statement = ['Version A : $1+1$', 'Version B : $2+2$', 'Version C : $3+3$'][index];
 
     const one = await inject(t, { method: 'GET', url: `/api/exos/${exercise.id}`, headers: pupil.headers });
     expect(one.body).toEqual({ _id: exercise.id, title: 'Somme', answerFormat: 'numeric', chapter: chapter.id, statement, maxPoints: 1 });
@@ -289,13 +289,13 @@ describe('what pupils read', () => {
 
 describe('GET /exos/latex/{chapterId}', () => {
   it('sends a .tex named after the chapter title', async () => {
-    const { chapter } = await seed({ title: 'Tour 1 : « été » & co' });
+    const { chapter } = await seed({ title: 'Tour 1 : « été » & co' });
     const res = await t.app.inject({ method: 'GET', url: `/api/exos/latex/${chapter.id}`, headers: admin });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/x-tex/);
-    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('Tour 1 « été » & co.tex')}`);
-    expect(res.body).toContain('\\section*{Exercice 1 : Somme}');
-    expect(res.body).toContain('Tour 1 : « été » \\& co');
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('Tour 1 « été » & co.tex')}`);
+    expect(res.body).toContain('\\section*{Exercice 1 : Somme}');
+    expect(res.body).toContain('Tour 1 : « été » \\& co');
     expect(res.body).toContain('\\subsection*{Version 3}');
     expect(res.body).not.toContain('answer');
   });

@@ -8,11 +8,11 @@ import { importSchoolsFile, type ImportSummary } from './import.js';
 async function main(argv: string[]) {
   const file = argv[0];
   if (!file) {
-    console.error('Usage : npm run import:schools -- FICHIER.csv');
+    console.error('Usage : npm run import:schools -- FICHIER.csv');
     process.exit(2);
   }
   if (!existsSync(file)) {
-    console.error(`Fichier introuvable : ${file}`);
+    console.error(`Fichier introuvable : ${file}`);
     process.exit(2);
   }
   const config = loadConfig();
@@ -56,13 +56,13 @@ function printSummary(s: ImportSummary) {
   console.log(lines.join('\n'));
   const shown = 20;
   if (s.noCoordinates.length > 0) {
-    console.log('\nSans coordonnées :');
-    for (const r of s.noCoordinates.slice(0, shown)) console.log(`  ligne ${r.line} : ${r.uai} ${r.name}`);
+    console.log('\nSans coordonnées :');
+    for (const r of s.noCoordinates.slice(0, shown)) console.log(`  ligne ${r.line} : ${r.uai} ${r.name}`);
     if (s.noCoordinates.length > shown) console.log(`  … et ${s.noCoordinates.length - shown} autres`);
   }
   if (s.bad.length > 0) {
-    console.log('\nLignes invalides :');
-    for (const r of s.bad.slice(0, shown)) console.log(`  ligne ${r.line} : ${r.reason}`);
+    console.log('\nLignes invalides :');
+    for (const r of s.bad.slice(0, shown)) console.log(`  ligne ${r.line} : ${r.reason}`);
     if (s.bad.length > shown) console.log(`  … et ${s.bad.length - shown} autres`);
   }
 }

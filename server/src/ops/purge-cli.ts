@@ -24,13 +24,13 @@ async function main(argv: string[]) {
     const store = openFileStore({ config, db: database.db });
     const bin = await purgeBin({ db: database.db, store }, new Date(), { dryRun });
     console.log(
-      `Corbeille (plus de 30 jours) : ${bin.chapters} chapitre(s) et ${bin.exercises} exercice(s) ${dryRun ? 'seraient supprimés' : 'supprimés définitivement'}` +
+      `Corbeille (plus de 30 jours) : ${bin.chapters} chapitre(s) et ${bin.exercises} exercice(s) ${dryRun ? 'seraient supprimés' : 'supprimés définitivement'}` +
         `, avec ${bin.filesErased} fichier(s) PDF.`,
     );
     if (year === null) return;
     const r = await purgeInactiveUsers({ db: database.db, store }, year, { dryRun });
     console.log(
-      `Comptes inactifs depuis avant le 1er janvier ${year} : ${r.deleted} ${verb} supprimés, ${r.anonymised} ${verb} anonymisés` +
+      `Comptes inactifs depuis avant le 1er janvier ${year} : ${r.deleted} ${verb} supprimés, ${r.anonymised} ${verb} anonymisés` +
         (dryRun ? '.' : ` (${r.filesErased} fichiers effacés).`),
     );
   } finally {
