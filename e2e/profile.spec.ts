@@ -246,7 +246,7 @@ test.describe('Profil et établissements', () => {
       await longitude.fill('4,8357');
       await longitude.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Déplacer un établissement vérifié' });
-      await expect(dialog).toContainText(`Déplacer l’établissement «\u00a0${name}\u00a0» de 391\u00a0km\u00a0?`);
+      await expect(dialog).toContainText(`Déplacer l’établissement «\u202f${name}\u202f» de 391\u00a0km\u202f?`);
       await expectAccessible(page, '/map (confirmation du déplacement)');
       await dialog.getByRole('button', { name: 'Annuler' }).press('Enter');
       await expect(dialog).toBeHidden();

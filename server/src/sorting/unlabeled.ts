@@ -55,8 +55,8 @@ async function assertNotFiledBefore(db: Db, chapterId: string, sha256: string): 
     .where(and(eq(unlabeledAnswers.chapterId, chapterId), eq(files.sha256, sha256)))
     .limit(1);
   if (!twin) return;
-  const name = twin.originalName ? ` (\u00ab\u00a0${twin.originalName}\u00a0\u00bb)` : '';
-  throw conflict(`Ce fichier a déjà été déposé pour ce chapitre${name}\u202f: il ne sera pas trié une seconde fois.`);
+  const name = twin.originalName ? ` («\u202f${twin.originalName}\u202f»)` : '';
+  throw conflict(`Ce fichier a déjà été déposé pour ce chapitre${name}\u00a0: il ne sera pas trié une seconde fois.`);
 }
 
 /**

@@ -210,7 +210,7 @@ describe('MapPage (/map)', () => {
     expect((screen.getByLabelText('Latitude') as HTMLInputElement).value).toBe('46,001');
     fireEvent.click(screen.getByRole('button', { name: 'clic sur la carte' }));
     const dialog = await screen.findByRole('dialog', { name: 'Déplacer un établissement vérifié' });
-    expect(dialog.textContent).toContain('Déplacer l’établissement «\u00a0Collège 1\u00a0» de 136\u00a0km\u00a0?');
+    expect(dialog.textContent).toContain('Déplacer l’établissement «\u202fCollège 1\u202f» de 136\u00a0km\u202f?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByText('brouillon 46.001,2')).toBeTruthy();

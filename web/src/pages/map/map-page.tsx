@@ -432,5 +432,5 @@ export function MapPage() {
 
 /** « Déplacer l’établissement « Collège X » de 412 km ? » (the name carries no article we could agree with). */
 export function moveQuestion(name: string, metres: number): string {
-  return `Déplacer l’établissement «\u00a0${name}\u00a0» de ${formatDistance(metres)}\u00a0?`;
+  return `Déplacer l’établissement «\u202f${name}\u202f» de ${formatDistance(metres)}\u202f?`;
 }

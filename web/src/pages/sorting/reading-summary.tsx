@@ -43,11 +43,11 @@ export function ReadingSummary(props: {
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500}>
-        Lecture des codes{'\u202f'}: {readingCounts(readings)}
+        Lecture des codes{'\u00a0'}: {readingCounts(readings)}
       </Text>
       {readings.includes('blank') && (
         <Text size="xs" c="gray.8">
-          Les pages blanches (versos d’un scan recto verso) ne vont dans aucune copie{'\u202f'}: décochez «{'\u00a0'}Page blanche{'\u00a0'}» sur une page pour la garder.
+          Les pages blanches (versos d’un scan recto verso) ne vont dans aucune copie{'\u00a0'}: décochez «{'\u202f'}Page blanche{'\u202f'}» sur une page pour la garder.
         </Text>
       )}
       <Box mah={96} style={{ overflowY: 'auto' }}>
@@ -59,7 +59,7 @@ export function ReadingSummary(props: {
               variant={i === current ? 'outline' : 'filled'}
               color={WORDS[status].color}
               aria-current={i === current ? 'page' : undefined}
-              aria-label={`Page ${i + 1}\u202f: ${WORDS[status].one}`}
+              aria-label={`Page ${i + 1}\u00a0: ${WORDS[status].one}`}
               onClick={() => onGoto(i)}
             >
               {i + 1}

@@ -167,8 +167,8 @@ describe('SortingPage', () => {
     // The narrow no-break space before the colon is normalised to a space by Testing Library.
     expect(await screen.findByText('Lecture des codes : 1 page lue, 1 non lue, 1 blanche écartée')).toBeTruthy();
     expect(screen.getByText(/^Les pages blanches \(versos d’un scan recto verso\) ne vont dans aucune copie/)).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Page 2\u202f: non lue' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Page 1\u202f: lue' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('button', { name: 'Page 2\u00a0: non lue' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Page 1\u00a0: lue' }).getAttribute('aria-current')).toBe('page');
     fireEvent.click(screen.getByRole('button', { name: 'Confirmer les 2 pages suggérées' }));
     expect(await screen.findByText('Page 2 sur 3')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Confirmer/ })).toBeNull();
