@@ -156,6 +156,8 @@ describe('owner-password PDFs (decision 105)', () => {
   }, 60_000);
 });
 
+const corpus = (name: string) => readFile(path.join(import.meta.dirname, 'fixtures/corpus', name));
+
 describe('damaged PDFs (decisions 106, 107)', () => {
   it('junk before %PDF- is accepted and stored from its header', async () => {
     const junk = Buffer.concat([Buffer.from('From: copieur@college.test\r\n\r\n'), Buffer.from(scan)]);
@@ -166,13 +168,27 @@ describe('damaged PDFs (decisions 106, 107)', () => {
     expect(await inkOf(kept)).toBeCloseTo(await inkOf(scan), 3);
   }, 60_000);
 
+  it('a PDF body whose header is lost (pdf.js bug1606566) is rebuilt and stored with its header (decision 112)', async () => {
+    const headless = await corpus('bug1606566.pdf');
+    expect(headless.includes('%PDF-')).toBe(false);
+    const up = await upload(pupil.headers, { exercise: onlineExercise }, headless);
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const kept = await stored(up.body.path);
+    expect(kept.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(await inkOf(kept)).toBeCloseTo(await inkOf(headless), 3);
+    // A text that only mentions an object is no PDF: a clear refusal, nothing stored.
+    const before = await fileCount();
+    const text = await upload(pupil.headers, { exercise: onlineExercise }, Buffer.from('Réponse :\n1 0 obj est ma formule\n'));
+    expect([text.status, text.body.message]).toEqual([400, 'Ce PDF est illisible ou endommagé.']);
+    expect(await fileCount()).toBe(before);
+  }, 60_000);
+
   it('a file no renderer opens is refused as unreadable', async () => {
     const up = await upload(pupil.headers, { exercise: onlineExercise }, Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n'));
     expect(up.status).toBe(400);
     expect(up.body.message).toBe('Ce PDF est illisible ou endommagé.');
   }, 60_000);
 
-  const corpus = (name: string) => readFile(path.join(import.meta.dirname, 'fixtures/corpus', name));
   const accepted = ['Pages-tree-refs.pdf', 'PDFBOX-4352-0.pdf', 'poppler-742-0-fuzzed.pdf', 'poppler-937-0-fuzzed.pdf', 'pr6531_2.pdf', 'parent-not-a-node.pdf'];
   for (const name of accepted) {
     it(`${name}: accepted as a scan, read by the job, labelled (split) without a 5xx, the copy as drawn by poppler`, async () => {
