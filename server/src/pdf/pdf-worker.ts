@@ -16,7 +16,9 @@ export type PdfTask =
   | { kind: 'inspect'; bytes: Uint8Array }
   | { kind: 'split'; bytes: Uint8Array; parts: SplitPart[] }
   | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string }
-  | { kind: 'certificates'; certificates: CertificateData[] };
+  | { kind: 'certificates'; certificates: CertificateData[] }
+  /** Answered once the thread has loaded this module (pdf-pool.ts waits for it before any time cap). */
+  | { kind: 'ping' };
 
 export type PdfRefusal = 'bomb' | 'unreadable' | 'password';
 
@@ -26,6 +28,7 @@ export type PdfOutcome =
   | { ok: true; parts: Array<{ bytes: Uint8Array; pages: number }> }
   | { ok: true; readings: PageReading[] }
   | { ok: true; certificates: RenderedCertificate[] }
+  | { ok: true; ready: true }
   | { ok: false; refused: PdfRefusal };
 
 interface ByteStreamClass {
@@ -132,6 +135,7 @@ async function picturePdf(bytes: Uint8Array): Promise<Uint8Array> {
 const PICTURE_DPI = 150;
 
 export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
+  if (task.kind === 'ping') return { ok: true, ready: true };
   // Issue 21: certificates are written, not parsed; here so that 10,000 of them never hold the event loop.
   if (task.kind === 'certificates') return { ok: true, certificates: await renderCertificates(task.certificates) };
   let opened: Awaited<ReturnType<typeof openDocument>>;
