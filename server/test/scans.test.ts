@@ -145,6 +145,9 @@ describe('blank pages and scans sent twice', () => {
     expect((await jobOf(filed.body._id)).result).toMatchObject({ read: 1, blank: 1, labeled: true });
     const [answer] = await answersOf(pupils[n].id);
     expect(answer).toBeTruthy();
+    // The school's list of scanned copies says the back was left out.
+    const list = await inject(t, { method: 'GET', url: `/api/answer/unlabeled/${chapterId}`, headers: teacher.headers });
+    expect(list.body.find((c: { _id: string }) => c._id === filed.body._id)).toMatchObject({ labeled: true, droppedBlanks: 1 });
   }, 120_000);
 
   it('the same file filed twice for a chapter is refused with a French 409 and never sorted twice', async () => {
