@@ -168,6 +168,29 @@ describe('damaged PDFs (decisions 106, 107)', () => {
     expect(await inkOf(kept)).toBeCloseTo(await inkOf(scan), 3);
   }, 60_000);
 
+  it('a PDF whose attachments alone are encrypted opens without a password: accepted as it was sent (decision 115)', async () => {
+    const bytes = await corpus('encrypted-attachment.pdf');
+    const up = await upload(pupil.headers, { exercise: onlineExercise }, bytes);
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect((await stored(up.body.path)).equals(bytes)).toBe(true);
+    // As a scan: read, then split into a copy that draws like the file.
+    const scanUp = await upload(teacher.headers, { chapter: paperId }, bytes, 'piece-jointe-chiffree.pdf');
+    expect(scanUp.status, JSON.stringify(scanUp.body)).toBe(200);
+    const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paperId}`, headers: teacher.headers, payload: { answer: scanUp.body.path } });
+    await runPendingJobs(t.app.deps);
+    const labelled = await inject(t, {
+      method: 'POST',
+      url: `/api/answer/label/${filed.body._id}`,
+      headers: admin.headers,
+      payload: [{ pageNum: 1, user: pupil.id, exercises: [paperExercise], rotation: 0 }],
+    });
+    expect(labelled.status, JSON.stringify(labelled.body)).toBe(200);
+    const copy = await stored((await latestAnswer(pupil.id)).answer);
+    expect(copy.includes('/Encrypt')).toBe(false);
+    expect(await inkOf(copy)).toBeGreaterThan(0);
+    expect(await inkOf(copy)).toBeCloseTo(await inkOf(bytes), 3);
+  }, 60_000);
+
   it('a PDF body whose header is lost (pdf.js bug1606566) is rebuilt and stored with its header (decision 112)', async () => {
     const headless = await corpus('bug1606566.pdf');
     expect(headless.includes('%PDF-')).toBe(false);
@@ -213,8 +236,8 @@ describe('damaged PDFs (decisions 106, 107)', () => {
   }
 
   it('a file that needs a password, and one no renderer opens, are refused with their reason in French', async () => {
-    const locked = await upload(pupil.headers, { exercise: onlineExercise }, await corpus('encrypted-attachment.pdf'));
-    expect(locked.body.message).toBe(PDF_PASSWORD_MESSAGE);
+    const locked = await upload(pupil.headers, { exercise: onlineExercise }, await corpus('issue6010_1.pdf'));
+    expect([locked.status, locked.body.message]).toEqual([400, PDF_PASSWORD_MESSAGE]);
     const broken = await upload(teacher.headers, { chapter: paperId }, await corpus('poppler-85140-0.pdf'));
     expect([broken.status, broken.body.message]).toEqual([400, 'Ce PDF est illisible ou endommagé.']);
   }, 60_000);

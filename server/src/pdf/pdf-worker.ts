@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodePDFRawStream, ParseSpeeds, PDFDocument, type PDFRawStream } from '@cantoo/pdf-lib';
+import { decodePDFRawStream, ParseSpeeds, PDFDict, PDFDocument, PDFName, type PDFRawStream } from '@cantoo/pdf-lib';
 import { renderCertificates, type CertificateData, type RenderedCertificate } from '../results/certificate.js';
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { splitDocument, type SplitPart } from '../sorting/split.js';
@@ -83,7 +83,7 @@ export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocumen
     try {
       const doc = await loadWithinBudget(bytes);
       // Walks the page tree: a malformed tree fails here.
-      if (!doc.isEncrypted && doc.getPageCount() > 0) return { doc, bytes, rewritten: false };
+      if ((!doc.isEncrypted || onlyAttachmentsEncrypted(doc)) && doc.getPageCount() > 0) return { doc, bytes, rewritten: false };
     } catch (err) {
       if (err instanceof PdfBombError) throw err;
     }
@@ -107,6 +107,18 @@ export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocumen
   // which become the file (decision 106).
   const pictures = await picturePdf(rewritten);
   return { doc: await PDFDocument.load(pictures, { updateMetadata: false }), bytes: pictures, rewritten: true };
+}
+
+/**
+ * Encryption that leaves the document itself in clear (decision 115): the crypt filters of streams and
+ * strings are `/Identity` and only embedded files are encrypted (`/EFF`, « encrypted attachment »). Every
+ * viewer opens such a file without a password, and so does pdf-lib, with nothing to decrypt; qpdf asks for
+ * the password of the attachments, so it is kept as it was sent.
+ */
+function onlyAttachmentsEncrypted(doc: PDFDocument): boolean {
+  const encrypt = doc.context.lookupMaybe(doc.context.trailerInfo.Encrypt, PDFDict);
+  const identity = (key: string) => encrypt?.lookupMaybe(PDFName.of(key), PDFName) === PDFName.of('Identity');
+  return identity('StmF') && identity('StrF');
 }
 
 /** Beyond this many pages, a file only poppler can open is refused rather than drawn page by page. */
