@@ -74,8 +74,9 @@ async function seriousViolations(page: Page, label: string, options: { labelInNa
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
   );
-  const builder = new AxeBuilder({ page });
-  if (options.labelInName) builder.options({ rules: { 'label-content-name-mismatch': { enabled: true } } });
+  // Only the violations are collected: the passes and the rules that do not apply would be computed for nothing.
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+  if (options.labelInName) builder.options({ resultTypes: ['violations'], rules: { 'label-content-name-mismatch': { enabled: true } } });
   const results = await builder.analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -123,8 +124,8 @@ export async function ensureAdmin(request: APIRequestContext): Promise<string> {
   let res = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: PASSWORD } });
   if (res.status() === 401) {
     const token = new URL(await linkFromOutbox(ADMIN_EMAIL)).searchParams.get('token');
-    const confirm = await request.post('/api/auth/confirm', { data: { token, password: PASSWORD } });
-    expect(confirm.ok(), await confirm.text()).toBe(true);
+    // Journeys run in two workers: the other one may have confirmed the link first, then the login works.
+    await request.post('/api/auth/confirm', { data: { token, password: PASSWORD } });
     res = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: PASSWORD } });
   }
   expect(res.ok(), await res.text()).toBe(true);
