@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
-import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
+import { adminHeaders, apiAccount, expectAccessible, expectNotCutAtBothWidths, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
 
 const START = "Commencer l'épreuve en temps limité";
 const ENDED = "L'épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
@@ -84,6 +84,7 @@ test.describe('Épreuve en ligne', () => {
       await expect(page.getByRole('textbox', { name: 'Votre réponse :' })).toHaveCount(0);
       await expect(page.getByRole('timer')).toHaveCount(0);
       await expectAccessible(page, '/chapter/{id} (en attente)');
+      await expectNotCutAtBothWidths(page, '/chapter/{id} (en attente)', [[`« ${START} »`, start]]);
       await page.screenshot({ path: screenshot('chapter-pending.png'), fullPage: true });
 
       // Starting cannot be undone: the pupil confirms, having read how long, until when, and that there is no pause.
@@ -193,6 +194,10 @@ test.describe('Épreuve en ligne', () => {
       const upload = pdfCard.getByRole('button', { name: 'Téléverser' });
       await expect(upload).toBeDisabled();
       await expect(pdfCard.getByRole('link', { name: 'Voir la copie' })).toHaveCount(0);
+      await expectNotCutAtBothWidths(page, '/chapter/{id} (copie PDF)', [
+        ['« Choisir un fichier PDF »', pdfCard.getByRole('button', { name: 'Choisir un fichier PDF' })],
+        ['« Téléverser »', upload],
+      ]);
       const choose = async () => {
         const chooser = page.waitForEvent('filechooser');
         await pdfCard.getByRole('button', { name: 'Choisir un fichier PDF' }).click();
@@ -216,11 +221,13 @@ test.describe('Épreuve en ligne', () => {
       await expect(pdfCard.getByText('ma-copie.pdf')).toHaveCount(0);
       const seeCopy = pdfCard.getByRole('link', { name: 'Voir la copie' });
       await expect(seeCopy).toBeVisible();
+      await expectNotCutAtBothWidths(page, '/chapter/{id} (copie envoyée)', [['« Voir la copie »', seeCopy]]);
       await seeCopy.click();
       // Opened from the running test: the page keeps the way back to it (« Retour à l’épreuve »).
       await expect(page).toHaveURL(new RegExp(`/history/${me.id}/${pdfExercise!.id}\\?epreuve=${chapterId}$`));
       await expect(page.getByRole('link', { name: 'Retour à l’épreuve' })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Sophie Germain — Rédaction' })).toBeVisible();
+      await expectNotCutAtBothWidths(page, '/history/{u}/{e}', [['« Visualiser »', page.getByRole('link', { name: 'Visualiser' })]]);
       await page.getByRole('link', { name: 'Visualiser' }).click();
       await expect(page).toHaveURL(new RegExp(`/viewer/pdfs/[0-9a-f-]{36}\\.pdf\\?epreuve=${chapterId}$`));
       await expect(page.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
