@@ -118,7 +118,11 @@ test.describe('Rédaction des sujets', () => {
       await page.screenshot({ path: screenshot('access-1280.png'), fullPage: true });
       await page.setViewportSize({ width: 375, height: 800 });
       // On a phone the table scrolls sideways in its focusable region; its headers stay whole.
-      await expectNotCut('/access à 375 px', [['« Accès (heure de Paris) »', page.getByRole('columnheader', { name: 'Accès (heure de Paris)' })]]);
+      await expectNotCut('/access à 375 px', [
+        ['« Accès (heure de Paris) »', page.getByRole('columnheader', { name: 'Accès (heure de Paris)' })],
+        ['« Début »', page.getByText('Début', { exact: true })],
+        ['« Fin »', page.getByText('Fin', { exact: true })],
+      ]);
       await expectAccessible(page, '/access/{id} (375 px)');
       await page.screenshot({ path: screenshot('access-375.png'), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 720 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createAccount, expectAccessible, linkFromOutbox, loginByApi, PASSWORD, screenshot, unique } from './fixtures.js';
+import { createAccount, expectAccessible, expectNotCutAtBothWidths, linkFromOutbox, loginByApi, PASSWORD, screenshot, unique } from './fixtures.js';
 
 test.describe('Fondations', () => {
   test('[ÉLÈVE] s’inscrit, confirme par le lien reçu, se connecte, puis se déconnecte', async ({ page }) => {
@@ -9,6 +9,7 @@ test.describe('Fondations', () => {
     await page.getByLabel(/e-mail/i).fill(email);
     await page.getByRole('button', { name: 'Envoyer' }).click();
     await expect(page.getByRole('button', { name: /Renvoyer dans \d+s/ })).toBeDisabled();
+    await expectNotCutAtBothWidths(page, '/signup', [['« Renvoyer dans Ns »', page.getByRole('button', { name: /Renvoyer dans \d+s/ })]]);
 
     const link = await linkFromOutbox(email);
     await page.goto(new URL(link).pathname + new URL(link).search);
@@ -36,6 +37,7 @@ test.describe('Fondations', () => {
     await expect(page.getByRole('heading', { name: 'Connexion' })).toBeVisible();
     await expect(page).toHaveTitle('Connexion — Olympe');
     await expectAccessible(page, '/login');
+    await expectNotCutAtBothWidths(page, '/login', [['« Se connecter »', page.getByRole('button', { name: 'Se connecter' })]]);
     await page.getByLabel(/e-mail/i).fill(email);
     await page.locator('input[type="password"]').fill(PASSWORD);
     await page.getByRole('button', { name: 'Se connecter' }).click();

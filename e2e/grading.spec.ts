@@ -1,9 +1,9 @@
-import { expect, test } from '@playwright/test';
-import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
+import { expect, test, type Locator } from '@playwright/test';
+import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, expectNotCutAtBothWidths, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
 
 
 test.describe('Correction', () => {
-  test('[CORRECTEUR, ADMIN, ÉLÈVE] corrige par « copie suivante », corrige automatiquement, exporte, publie les notes', async ({
+  test('[CORRECTEUR, ADMIN, ÉLÈVE] corrige par « copie suivante », corrige automatiquement, exporte, publie les notes', async ({
     page,
     request,
     browser,
@@ -66,6 +66,14 @@ test.describe('Correction', () => {
     await expect(page.getByRole('link', { name: 'Alice Abel, Carrés : à corriger' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Exporter en CSV' })).toHaveCount(0);
     await expectAccessible(page, '/grader/{id} (correcteur)');
+    await expectNotCutAtBothWidths(page, '/grader/{id}', [
+      ['« Nom »', page.getByRole('columnheader', { name: 'Nom', exact: true })],
+      ['« Prénom »', page.getByRole('columnheader', { name: 'Prénom', exact: true })],
+      ['« TOT »', page.getByRole('columnheader', { name: /^TOT/ })],
+      ...['Carrés', 'Cubes', 'Racines'].map(
+        (name) => [`« ${name} »`, page.getByRole('button', { name: `Corriger la copie suivante : ${name}` })] as [string, Locator],
+      ),
+    ]);
     await page.getByRole('button', { name: 'Corriger la copie suivante : Carrés' }).click();
 
     const gradeOne = async (grade: string, options: { comment?: string; hide?: boolean } = {}) => {
@@ -147,6 +155,10 @@ test.describe('Correction', () => {
       // A person's grade is never overwritten: Bruno keeps the 0 given by hand on "Carrés".
       await expect(adminTab.getByRole('link', { name: 'Bruno Bernoulli, Carrés : note 0' })).toBeVisible();
       await expectAccessible(adminTab, '/grader/{id} (admin)');
+      await expectNotCutAtBothWidths(adminTab, '/grader/{id} (admin)', [
+        ['« Correction automatique »', adminTab.getByRole('button', { name: 'Correction automatique' })],
+        ['« Exporter en CSV »', adminTab.getByRole('button', { name: 'Exporter en CSV' })],
+      ]);
       const [download] = await Promise.all([adminTab.waitForEvent('download'), adminTab.getByRole('button', { name: 'Exporter en CSV' }).click()]);
       expect(download.suggestedFilename()).toBe(`${title}_results.csv`);
       const csv = (await download.createReadStream()).setEncoding('utf8');

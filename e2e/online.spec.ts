@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
-import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
+import { adminHeaders, apiAccount, expectAccessible, expectNotCutAtBothWidths, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
 
 const START = "Commencer l’épreuve en temps limité";
 const ENDED = "L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
@@ -84,6 +84,7 @@ test.describe('Épreuve en ligne', () => {
       await expect(page.getByRole('textbox', { name: 'Votre réponse :' })).toHaveCount(0);
       await expect(page.getByRole('timer')).toHaveCount(0);
       await expectAccessible(page, '/chapter/{id} (en attente)');
+      await expectNotCutAtBothWidths(page, '/chapter/{id} (en attente)', [[`« ${START} »`, start]]);
       await page.screenshot({ path: screenshot('chapter-pending.png'), fullPage: true });
 
       // Starting cannot be undone: the pupil confirms, having read how long, until when, and that there is no pause.
@@ -193,6 +194,10 @@ test.describe('Épreuve en ligne', () => {
       const upload = pdfCard.getByRole('button', { name: 'Téléverser' });
       await expect(upload).toBeDisabled();
       await expect(pdfCard.getByRole('link', { name: 'Voir la copie' })).toHaveCount(0);
+      await expectNotCutAtBothWidths(page, '/chapter/{id} (copie PDF)', [
+        ['« Choisir un fichier PDF »', pdfCard.getByRole('button', { name: 'Choisir un fichier PDF' })],
+        ['« Téléverser »', upload],
+      ]);
       const choose = async () => {
         const chooser = page.waitForEvent('filechooser');
         await pdfCard.getByRole('button', { name: 'Choisir un fichier PDF' }).click();
@@ -216,14 +221,17 @@ test.describe('Épreuve en ligne', () => {
       await expect(pdfCard.getByText('ma-copie.pdf')).toHaveCount(0);
       const seeCopy = pdfCard.getByRole('link', { name: 'Voir la copie' });
       await expect(seeCopy).toBeVisible();
+      await expectNotCutAtBothWidths(page, '/chapter/{id} (copie envoyée)', [['« Voir la copie »', seeCopy]]);
       await seeCopy.click();
       // Opened from the running test: the page keeps the way back to it (« Retour à l’épreuve »).
       await expect(page).toHaveURL(new RegExp(`/history/${me.id}/${pdfExercise!.id}\\?epreuve=${chapterId}$`));
       await expect(page.getByRole('link', { name: 'Retour à l’épreuve' })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Sophie Germain — Rédaction' })).toBeVisible();
+      await expectNotCutAtBothWidths(page, '/history/{u}/{e}', [['« Visualiser »', page.getByRole('link', { name: 'Visualiser' })]]);
       await page.getByRole('link', { name: 'Visualiser' }).click();
       await expect(page).toHaveURL(new RegExp(`/viewer/pdfs/[0-9a-f-]{36}\\.pdf\\?epreuve=${chapterId}$`));
       await expect(page.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
+      await pinchOnPhone(page);
       const after = await ok<{ users: Record<string, { data: string[] }> }>(await request.get(`/api/answer/table/${chapterId}`, { headers: admin }));
       expect(after.users[me.id].data[5]).toBe('?');
     } finally {
@@ -288,3 +296,43 @@ test.describe('Épreuve en ligne', () => {
     }
   });
 });
+
+/**
+ * Issue 25: on a phone (375 px), two fingers moved apart on the viewer's page zoom it, within the buttons' range,
+ * and the page is drawn again at the new size (sharp, not stretched). Real touches through Chromium's input.
+ */
+async function pinchOnPhone(page: Page) {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const zoom = page.getByTestId('pdf-zoom');
+  const canvas = page.getByRole('img', { name: 'PDF, page 1 sur 1' });
+  const ratio = () => canvas.evaluate((c) => c.getBoundingClientRect().width / c.closest('[role="region"]')!.clientWidth);
+  await expect(zoom).toHaveText('100\u202f%');
+  await expect.poll(ratio).toBeLessThan(1.05);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  const x = box.x + box.width / 2;
+  const y = box.y + Math.min(box.height, 200) / 2;
+  const fingers = (apart: number) => [
+    { x: x - apart, y, id: 0 },
+    { x: x + apart, y, id: 1 },
+  ];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(40) });
+  for (const apart of [55, 70, 85, 100]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(apart) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await expect(zoom).toHaveText('250\u202f%');
+  await expect.poll(ratio).toBeGreaterThan(2.4);
+  // Drawn again at the zoom: the bitmap is as wide as its box times the device ratio.
+  await expect.poll(() => canvas.evaluate((c) => (c as HTMLCanvasElement).width / c.getBoundingClientRect().width)).toBeGreaterThan(0.95);
+  // The whole app was not zoomed by the browser: the page is still 375 px wide.
+  expect(await page.evaluate(() => window.visualViewport?.scale ?? 1)).toBe(1);
+  // The point between the fingers (the page's middle) stays under them: the view scrolls sideways (~1.5 × half a page).
+  expect(await canvas.evaluate((c) => c.closest('[role="region"]')!.scrollLeft)).toBeGreaterThan(200);
+  await page.screenshot({ path: screenshot('viewer-pinch-375.png') });
+  await expectAccessible(page, '/viewer (zoomé au pincement)');
+  await page.getByRole('button', { name: 'Ajuster à la largeur' }).click();
+  await expect(zoom).toHaveText('100\u202f%');
+  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: false });
+  await cdp.detach();
+}

@@ -9,8 +9,10 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   outputDir: `output/results-${PORT}`,
+  // Spec files run in two workers against the one server (each journey makes its own accounts and chapters);
+  // the tests of a file run in order. E2E_WORKERS=1 runs them one at a time.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'output/report' }]],

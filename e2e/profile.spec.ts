@@ -4,6 +4,7 @@ import {
   adminPage,
   createAccount,
   expectAccessible,
+  expectNotCutAtBothWidths,
   loginByApi,
   pageToken,
   screenshot,
@@ -56,6 +57,11 @@ test.describe('Profil et établissements', () => {
         .getByRole('combobox', { name: "Choix par défaut du centre d’examen" })
         .selectOption({ label: 'Passer l’épreuve dans mon établissement' });
       await expectAccessible(page, '/profile');
+      await expectNotCutAtBothWidths(page, '/profile', [
+        ['« Enregistrer »', page.getByRole('button', { name: 'Enregistrer' })],
+        ['« Choisir « Instruction en famille » »', page.getByRole('button', { name: /^Choisir «\sInstruction en famille\s»/ })],
+        ['l’établissement choisi', page.getByRole('textbox', { name: 'Établissement', exact: true })],
+      ]);
       await page.getByRole('button', { name: 'Enregistrer' }).click();
       await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
 

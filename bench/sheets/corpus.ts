@@ -49,6 +49,10 @@ interface Row {
   storedRewritten?: boolean;
   reading?: { pages: number; read: number; unread: number; blank: number; readError: string | null; jobState: string; jobError?: string | null };
   label?: { status: number; message?: string; pages?: number };
+  /** This file's whole run through the API, its worst event-loop delay and its slowest health answer. */
+  ms?: number;
+  stallMs?: number;
+  healthMaxMs?: number;
 }
 
 function multipart(fields: Record<string, string>, name: string, bytes: Uint8Array) {
@@ -94,6 +98,10 @@ async function main() {
   // The event loop, watched two ways while the corpus is read: its delay, and /api/health's latency.
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  // The same, reset for each file, so that the worst stall is named.
+  const fileDelay = monitorEventLoopDelay({ resolution: 10 });
+  fileDelay.enable();
+  let fileHealthMax = 0;
   const health: number[] = [];
   let polling = true;
   const poller = (async () => {
@@ -101,6 +109,7 @@ async function main() {
       const started = performance.now();
       await app.inject({ method: 'GET', url: '/api/health' });
       health.push(performance.now() - started);
+      fileHealthMax = Math.max(fileHealthMax, performance.now() - started);
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
@@ -115,6 +124,9 @@ async function main() {
     const bytes = readFileSync(f);
     const name = path.basename(f);
     const row: Row = { file: name, kb: round(bytes.length / 1024), answer: { status: 0 }, scan: { status: 0 } };
+    const fileStarted = performance.now();
+    fileDelay.reset();
+    fileHealthMax = 0;
     const asAnswer = multipart({ exercise: onlineEx.id }, name, bytes);
     const a = await app.inject({ method: 'POST', url: '/api/pdfs', headers: { ...headers, 'content-type': asAnswer.contentType }, payload: asAnswer.payload });
     note(a.statusCode);
@@ -161,6 +173,9 @@ async function main() {
         row.label = { status: l.statusCode, ...(l.statusCode >= 300 ? { message: l.json().message } : { pages: pageCount }) };
       }
     }
+    row.ms = round(performance.now() - fileStarted);
+    row.stallMs = round(fileDelay.max / 1e6);
+    row.healthMaxMs = round(fileHealthMax);
     rows.push(row);
     if (env.CORPUS_VERBOSE) console.log(JSON.stringify(row));
     else if (i % 50 === 49) console.error(`${i + 1}/${files.length}`);
@@ -169,6 +184,7 @@ async function main() {
   polling = false;
   await poller;
   delay.disable();
+  fileDelay.disable();
   await app.close();
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -190,6 +206,8 @@ async function main() {
     fiveHundreds,
     eventLoopDelayMs: { p50: round(delay.percentile(50) / 1e6, 1), p99: round(delay.percentile(99) / 1e6, 1), max: round(delay.max / 1e6, 1) },
     healthMs: latencyStats(health),
+    worstStalls: [...rows].sort((p, q) => (q.stallMs ?? 0) - (p.stallMs ?? 0)).slice(0, 8).map((r) => `${r.file} (${r.kb} KB): stall ${r.stallMs} ms, health max ${r.healthMaxMs} ms, ${r.ms} ms in all`),
+    slowestFiles: [...rows].sort((p, q) => (q.ms ?? 0) - (p.ms ?? 0)).slice(0, 8).map((r) => `${r.file} (${r.kb} KB): ${r.ms} ms`),
   };
   console.log(JSON.stringify(summary, null, 2));
   if (env.CORPUS_OUT) writeFileSync(env.CORPUS_OUT, JSON.stringify({ summary, rows }, null, 1));

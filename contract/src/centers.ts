@@ -133,6 +133,8 @@ export const unlabeledAnswerSchema = z.object({
   pages: z.number().nullable(),
   createdAt: z.string(),
   labeled: z.boolean(),
+  /** Blank pages (duplex backs) left out of every copy when it was sorted (decision 109); null before. */
+  droppedBlanks: z.number().nullable(),
 });
 export type UnlabeledAnswer = z.infer<typeof unlabeledAnswerSchema>;
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chapters, files, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
 import { openFileStore } from '../src/files/store-select.js';
 import { deepNesting, hugeArray, imageBomb, objStmBomb, pageTreeFanOut, xrefLoop, xrefStreamBomb } from './fixtures/pdf-bombs.js';
-import { closePdfPool, pdfLimits } from '../src/pdf/pdf-pool.js';
+import { closePdfPool, pdfLimits, warmPdfPool } from '../src/pdf/pdf-pool.js';
 import { enqueueDecode } from '../src/sheets/decode-job.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
@@ -195,4 +195,26 @@ describe('the decode job and hostile PDFs', () => {
     // An empty page: rendered, no ink, suggested blank (decision 57).
     expect(await jobOf(next)).toMatchObject({ status: 'done', result: { pages: 1, read: 0, blank: 1, labeled: false } });
   });
+});
+
+describe('the time cap counts the parse, not a thread starting', () => {
+  it('on a cold pool, a cap shorter than the threads\' start still accepts a small file', async () => {
+    const cap = pdfLimits.inspectMs;
+    await closePdfPool();
+    const started = performance.now();
+    await warmPdfPool();
+    const coldMs = performance.now() - started;
+    await closePdfPool();
+    // Half of what starting the threads took here: the first upload used to be refused « prend trop de temps »
+    // when the cap ran while the thread compiled its modules (bench/sheets/README.md « Corpus », at load 20).
+    pdfLimits.inspectMs = Math.round(coldMs / 2);
+    try {
+      const doc = await PDFDocument.create();
+      doc.addPage();
+      const answer = await upload(Buffer.from(await doc.save()));
+      expect([answer.status, answer.body.message, pdfLimits.inspectMs]).toEqual([200, undefined, pdfLimits.inspectMs]);
+    } finally {
+      pdfLimits.inspectMs = cap;
+    }
+  }, 60_000);
 });

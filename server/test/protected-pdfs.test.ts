@@ -156,6 +156,8 @@ describe('owner-password PDFs (decision 105)', () => {
   }, 60_000);
 });
 
+const corpus = (name: string) => readFile(path.join(import.meta.dirname, 'fixtures/corpus', name));
+
 describe('damaged PDFs (decisions 106, 107)', () => {
   it('junk before %PDF- is accepted and stored from its header', async () => {
     const junk = Buffer.concat([Buffer.from('From: copieur@college.test\r\n\r\n'), Buffer.from(scan)]);
@@ -166,13 +168,50 @@ describe('damaged PDFs (decisions 106, 107)', () => {
     expect(await inkOf(kept)).toBeCloseTo(await inkOf(scan), 3);
   }, 60_000);
 
+  it('a PDF whose attachments alone are encrypted opens without a password: accepted as it was sent (decision 115)', async () => {
+    const bytes = await corpus('encrypted-attachment.pdf');
+    const up = await upload(pupil.headers, { exercise: onlineExercise }, bytes);
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect((await stored(up.body.path)).equals(bytes)).toBe(true);
+    // As a scan: read, then split into a copy that draws like the file.
+    const scanUp = await upload(teacher.headers, { chapter: paperId }, bytes, 'piece-jointe-chiffree.pdf');
+    expect(scanUp.status, JSON.stringify(scanUp.body)).toBe(200);
+    const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paperId}`, headers: teacher.headers, payload: { answer: scanUp.body.path } });
+    await runPendingJobs(t.app.deps);
+    const labelled = await inject(t, {
+      method: 'POST',
+      url: `/api/answer/label/${filed.body._id}`,
+      headers: admin.headers,
+      payload: [{ pageNum: 1, user: pupil.id, exercises: [paperExercise], rotation: 0 }],
+    });
+    expect(labelled.status, JSON.stringify(labelled.body)).toBe(200);
+    const copy = await stored((await latestAnswer(pupil.id)).answer);
+    expect(copy.includes('/Encrypt')).toBe(false);
+    expect(await inkOf(copy)).toBeGreaterThan(0);
+    expect(await inkOf(copy)).toBeCloseTo(await inkOf(bytes), 3);
+  }, 60_000);
+
+  it('a PDF body whose header is lost (pdf.js bug1606566) is rebuilt and stored with its header (decision 112)', async () => {
+    const headless = await corpus('bug1606566.pdf');
+    expect(headless.includes('%PDF-')).toBe(false);
+    const up = await upload(pupil.headers, { exercise: onlineExercise }, headless);
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const kept = await stored(up.body.path);
+    expect(kept.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(await inkOf(kept)).toBeCloseTo(await inkOf(headless), 3);
+    // A text that only mentions an object is no PDF: a clear refusal, nothing stored.
+    const before = await fileCount();
+    const text = await upload(pupil.headers, { exercise: onlineExercise }, Buffer.from('Réponse :\n1 0 obj est ma formule\n'));
+    expect([text.status, text.body.message]).toEqual([400, 'Ce PDF est illisible ou endommagé.']);
+    expect(await fileCount()).toBe(before);
+  }, 60_000);
+
   it('a file no renderer opens is refused as unreadable', async () => {
     const up = await upload(pupil.headers, { exercise: onlineExercise }, Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n'));
     expect(up.status).toBe(400);
     expect(up.body.message).toBe('Ce PDF est illisible ou endommagé.');
   }, 60_000);
 
-  const corpus = (name: string) => readFile(path.join(import.meta.dirname, 'fixtures/corpus', name));
   const accepted = ['Pages-tree-refs.pdf', 'PDFBOX-4352-0.pdf', 'poppler-742-0-fuzzed.pdf', 'poppler-937-0-fuzzed.pdf', 'pr6531_2.pdf', 'parent-not-a-node.pdf'];
   for (const name of accepted) {
     it(`${name}: accepted as a scan, read by the job, labelled (split) without a 5xx, the copy as drawn by poppler`, async () => {
@@ -197,8 +236,8 @@ describe('damaged PDFs (decisions 106, 107)', () => {
   }
 
   it('a file that needs a password, and one no renderer opens, are refused with their reason in French', async () => {
-    const locked = await upload(pupil.headers, { exercise: onlineExercise }, await corpus('encrypted-attachment.pdf'));
-    expect(locked.body.message).toBe(PDF_PASSWORD_MESSAGE);
+    const locked = await upload(pupil.headers, { exercise: onlineExercise }, await corpus('issue6010_1.pdf'));
+    expect([locked.status, locked.body.message]).toEqual([400, PDF_PASSWORD_MESSAGE]);
     const broken = await upload(teacher.headers, { chapter: paperId }, await corpus('poppler-85140-0.pdf'));
     expect([broken.status, broken.body.message]).toEqual([400, 'Ce PDF est illisible ou endommagé.']);
   }, 60_000);

@@ -3,7 +3,7 @@ import { deflateSync } from 'node:zlib';
 import { PDFArray, PDFDocument, PDFName, PDFNumber, PDFRawStream, rgb } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, centerRegistrations, centers, chapters, exercises, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
-import { COPIER_ENCODINGS, copierScan, type CopierEncoding } from './fixtures/copier-scan.js';
+import { COPIER_ENCODINGS, copierScan, ocrmyPdf, type CopierEncoding } from './fixtures/copier-scan.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { multipart } from './ops-helpers.js';
@@ -18,7 +18,7 @@ let t: TestApp;
 let chapterId: string;
 let exerciseId: string;
 let teacher: { id: string; headers: Headers };
-/** One pupil per encoding (and two more), in the sheets' order (by last name). */
+/** One pupil per encoding (and four more), in the sheets' order (by last name). */
 let pupils: Array<{ id: string; lastName: string }>;
 /** Centre sheets, 1 spare page: per pupil a cover, then 2 pages of the one PDF exercise. */
 let sheets: Uint8Array;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await db.insert(centers).values({ chapterId, institutionId: school.id, opened: true });
   teacher = await createUser(t, 'teacher', { institutionId: school.id });
   pupils = [];
-  for (let i = 0; i < COPIER_ENCODINGS.length + 3; i++) {
+  for (let i = 0; i < COPIER_ENCODINGS.length + 4; i++) {
     const lastName = `Élève-${String.fromCharCode(65 + i)}`;
     const p = await createUser(t, 'pupil', { ...PUPIL_PROFILE, lastName, institutionId: school.id });
     pupils.push({ id: p.id, lastName });
@@ -111,6 +111,21 @@ describe('every encoding a copier writes labels itself', () => {
     expect(copy.suggestions?.map((s) => s.user)).toEqual([pupils[n].id]);
   }, 120_000);
 
+  it('a scan made searchable by ocrmypdf (the real tool, --optimize 1: Flate around JPEG, an OCR text layer) reads', async () => {
+    const n = COPIER_ENCODINGS.length + 3;
+    const scan = await copierScan(sheets, [{ page: n * PER_PUPIL + 1, noise: 0.1 }, { page: n * PER_PUPIL + 2, noise: 0.1, turn: 180 }], 'dct', { noise: 0.2 });
+    const searchable = await ocrmyPdf(scan);
+    expect(Buffer.from(searchable).toString('latin1')).toMatch(/\/Filter\s*\[\s*\/FlateDecode\s*\/DCTDecode\s*\]/);
+    const filed = await file(await upload(searchable, 'ocr.pdf'));
+    await runPendingJobs(t.app.deps);
+    const copy = await copyRow(filed.body._id);
+    expect(copy.pageReadings).toEqual(['read', 'read']);
+    expect(copy.suggestions?.map((s) => [s.user, s.rotation])).toEqual([
+      [pupils[n].id, 0],
+      [pupils[n].id, 180],
+    ]);
+  }, 120_000);
+
   it('a page turned by /Rotate and cropped (CCITT G4) reads with its turn', async () => {
     const n = COPIER_ENCODINGS.length;
     const doc = await PDFDocument.load(await copierScan(sheets, [{ page: n * PER_PUPIL + 1, noise: 0.1 }], 'g4', { noise: 0.2 }));
@@ -145,6 +160,9 @@ describe('blank pages and scans sent twice', () => {
     expect((await jobOf(filed.body._id)).result).toMatchObject({ read: 1, blank: 1, labeled: true });
     const [answer] = await answersOf(pupils[n].id);
     expect(answer).toBeTruthy();
+    // The school's list of scanned copies says the back was left out.
+    const list = await inject(t, { method: 'GET', url: `/api/answer/unlabeled/${chapterId}`, headers: teacher.headers });
+    expect(list.body.find((c: { _id: string }) => c._id === filed.body._id)).toMatchObject({ labeled: true, droppedBlanks: 1 });
   }, 120_000);
 
   it('the same file filed twice for a chapter is refused with a French 409 and never sorted twice', async () => {

@@ -65,7 +65,7 @@ describe('POST /answer/unlabeled/{chapterId}', () => {
     const listed = await list(teacherA.headers);
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([
-      expect.objectContaining({ _id: res.body._id, answer: path, institution: { _id: A, name: 'Collège Pascal' }, originalName: 'salle-3.pdf', pages: 1, labeled: false }),
+      expect.objectContaining({ _id: res.body._id, answer: path, institution: { _id: A, name: 'Collège Pascal' }, originalName: 'salle-3.pdf', pages: 1, labeled: false, droppedBlanks: null }),
     ]);
     // The copy can be viewed by the uploading school (Visualiser → /viewer/{answer}).
     const pdf = await inject(t, { method: 'GET', url: `/api/${path}`, headers: teacherA.headers });

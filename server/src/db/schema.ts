@@ -344,6 +344,8 @@ export const unlabeledAnswers = pgTable(
     pageReadings: jsonb('page_readings').$type<Array<'read' | 'unread' | 'blank'>>(),
     /** Why the reader could not read the file (French), shown on the sorting page; null otherwise. */
     readError: text('read_error'),
+    /** Blank pages (a duplex scan's backs) the labelling left out of every copy (decision 109); null before it. */
+    droppedBlanks: integer('dropped_blanks'),
   },
   (t) => [
     index('unlabeled_chapter_idx').on(t.chapterId, t.labeledAt, t.createdAt),

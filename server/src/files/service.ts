@@ -9,7 +9,7 @@ import { loadExerciseContext } from '../sessions/service.js';
 import { checkSaveAllowed } from '../sessions/state.js';
 import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/service.js';
 import { inspectPdf } from '../pdf/pdf-pool.js';
-import { headerOffset } from '../pdf/rewrite.js';
+import { looksLikePdf } from '../pdf/rewrite.js';
 import { assertMaySeeFile, type FileAccessRow } from './policies.js';
 import type { FileStore } from './store.js';
 
@@ -20,7 +20,7 @@ export const tooLarge = (maxBytes: number) =>
   new AppError(413, `Le fichier dépasse la taille maximale autorisée (${Math.round(maxBytes / (1024 * 1024))} Mo).`);
 
 /**
- * docs/product.md#design-3 Files: accepted only when the bytes start with `%PDF-`, pdf-lib parses them and they
+ * docs/product.md#design-3 Files: accepted only when the bytes look like a PDF (rewrite.ts `looksLikePdf`), a PDF reader opens them and they
  * fit the size limit. Returns the page count. The parse runs in a PDF worker (pdf/pdf-pool.ts):
  * a file that inflates past the budget, or passes the worker's memory or time cap, is refused
  * with 413; the server is busy reading PDFs: 503. Also returns the file's SHA-256 (hex).
@@ -28,8 +28,9 @@ export const tooLarge = (maxBytes: number) =>
 export async function checkPdfBytes(bytes: Buffer, maxBytes: number): Promise<{ pages: number; sha256: string; bytes?: Buffer }> {
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   if (bytes.length === 0) throw badRequest('Le fichier est vide.');
-  // Viewers accept up to 1 KB of junk before the header (a mail gateway's, a scanner's): so does the worker (decision 106).
-  if (headerOffset(bytes) < 0) throw badRequest('Ce fichier n’est pas un PDF.');
+  // Viewers accept up to 1 KB of junk before the header (a mail gateway's, a scanner's), or a body whose header
+  // is lost: so does the worker, which rebuilds them (decisions 106, 112).
+  if (!looksLikePdf(bytes)) throw badRequest('Ce fichier n’est pas un PDF.');
   // Owner-password PDFs (permissions only) open in every viewer: the worker decrypts them; one that
   // needs a password to open is refused (decision 105).
   const inspected = await inspectPdf(bytes);

@@ -41,12 +41,15 @@ export const PDF_BUSY_MESSAGE = 'Le serveur lit déjà beaucoup de PDF : réess
 
 let pool: Piscina<PdfTask, PdfOutcome> | null = null;
 let limit: ReturnType<typeof pLimit> | null = null;
+let warm: Promise<unknown> | null = null;
 
-function open(): { pool: Piscina<PdfTask, PdfOutcome>; limit: ReturnType<typeof pLimit> } {
-  if (!pool || !limit) {
+function open(): { pool: Piscina<PdfTask, PdfOutcome>; limit: ReturnType<typeof pLimit>; warm: Promise<unknown> } {
+  if (!pool || !limit || !warm) {
     pool = new Piscina<PdfTask, PdfOutcome>({
       filename: new URL('./pdf-worker.mjs', import.meta.url).href,
-      minThreads: 1,
+      // Every thread from the start, kept while idle: a thread starting (tsx compiling the worker's modules,
+      // seconds on a loaded machine) never counts in an upload's time cap.
+      minThreads: pdfLimits.threads,
       maxThreads: pdfLimits.threads,
       idleTimeout: 60_000,
       concurrentTasksPerWorker: 1,
@@ -54,11 +57,19 @@ function open(): { pool: Piscina<PdfTask, PdfOutcome>; limit: ReturnType<typeof 
       niceIncrement: pdfLimits.niceIncrement,
       resourceLimits: { maxOldGenerationSizeMb: pdfLimits.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
+    // One ping a thread (each busy thread takes one task): answered once its modules are loaded.
+    const threads = pool;
+    warm = Promise.allSettled(Array.from({ length: pdfLimits.threads }, () => threads.run({ kind: 'ping' })));
     // Our own queue in front of piscina's: a task reaches piscina only when a thread is free, so
     // its time cap counts its parse, not its wait.
     limit = pLimit(pdfLimits.threads);
   }
-  return { pool, limit };
+  return { pool, limit, warm };
+}
+
+/** Starts the threads before the first upload needs them (the server's start). */
+export async function warmPdfPool(): Promise<void> {
+  await open().warm;
 }
 
 /** Stops the threads (app close); the next parse opens a new pool. */
@@ -66,13 +77,15 @@ export async function closePdfPool(): Promise<void> {
   const closing = pool;
   pool = null;
   limit = null;
+  warm = null;
   await closing?.destroy();
 }
 
 async function run(task: PdfTask, timeoutMs: number): Promise<PdfOutcome> {
-  const { pool: threads, limit: gate } = open();
+  const { pool: threads, limit: gate, warm: started } = open();
   if (gate.pendingCount >= pdfLimits.maxQueue) throw new AppError(503, PDF_BUSY_MESSAGE);
   return gate(async () => {
+    await started;
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       if (!('bytes' in task)) return await threads.run(task, { signal });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodePDFRawStream, ParseSpeeds, PDFDocument, type PDFRawStream } from '@cantoo/pdf-lib';
+import { decodePDFRawStream, ParseSpeeds, PDFDict, PDFDocument, PDFName, type PDFRawStream } from '@cantoo/pdf-lib';
 import { renderCertificates, type CertificateData, type RenderedCertificate } from '../results/certificate.js';
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { splitDocument, type SplitPart } from '../sorting/split.js';
@@ -16,7 +16,9 @@ export type PdfTask =
   | { kind: 'inspect'; bytes: Uint8Array }
   | { kind: 'split'; bytes: Uint8Array; parts: SplitPart[] }
   | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string }
-  | { kind: 'certificates'; certificates: CertificateData[] };
+  | { kind: 'certificates'; certificates: CertificateData[] }
+  /** Answered once the thread has loaded this module (pdf-pool.ts waits for it before any time cap). */
+  | { kind: 'ping' };
 
 export type PdfRefusal = 'bomb' | 'unreadable' | 'password';
 
@@ -26,6 +28,7 @@ export type PdfOutcome =
   | { ok: true; parts: Array<{ bytes: Uint8Array; pages: number }> }
   | { ok: true; readings: PageReading[] }
   | { ok: true; certificates: RenderedCertificate[] }
+  | { ok: true; ready: true }
   | { ok: false; refused: PdfRefusal };
 
 interface ByteStreamClass {
@@ -80,7 +83,7 @@ export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocumen
     try {
       const doc = await loadWithinBudget(bytes);
       // Walks the page tree: a malformed tree fails here.
-      if (!doc.isEncrypted && doc.getPageCount() > 0) return { doc, bytes, rewritten: false };
+      if ((!doc.isEncrypted || onlyAttachmentsEncrypted(doc)) && doc.getPageCount() > 0) return { doc, bytes, rewritten: false };
     } catch (err) {
       if (err instanceof PdfBombError) throw err;
     }
@@ -104,6 +107,18 @@ export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocumen
   // which become the file (decision 106).
   const pictures = await picturePdf(rewritten);
   return { doc: await PDFDocument.load(pictures, { updateMetadata: false }), bytes: pictures, rewritten: true };
+}
+
+/**
+ * Encryption that leaves the document itself in clear (decision 115): the crypt filters of streams and
+ * strings are `/Identity` and only embedded files are encrypted (`/EFF`, « encrypted attachment »). Every
+ * viewer opens such a file without a password, and so does pdf-lib, with nothing to decrypt; qpdf asks for
+ * the password of the attachments, so it is kept as it was sent.
+ */
+function onlyAttachmentsEncrypted(doc: PDFDocument): boolean {
+  const encrypt = doc.context.lookupMaybe(doc.context.trailerInfo.Encrypt, PDFDict);
+  const identity = (key: string) => encrypt?.lookupMaybe(PDFName.of(key), PDFName) === PDFName.of('Identity');
+  return identity('StmF') && identity('StrF');
 }
 
 /** Beyond this many pages, a file only poppler can open is refused rather than drawn page by page. */
@@ -132,6 +147,7 @@ async function picturePdf(bytes: Uint8Array): Promise<Uint8Array> {
 const PICTURE_DPI = 150;
 
 export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
+  if (task.kind === 'ping') return { ok: true, ready: true };
   // Issue 21: certificates are written, not parsed; here so that 10,000 of them never hold the event loop.
   if (task.kind === 'certificates') return { ok: true, certificates: await renderCertificates(task.certificates) };
   let opened: Awaited<ReturnType<typeof openDocument>>;

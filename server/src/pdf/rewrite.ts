@@ -41,5 +41,17 @@ export async function rewritePdf(bytes: Uint8Array): Promise<Uint8Array> {
 
 /** Where `%PDF-` starts: viewers accept up to 1 KB of junk before it; -1 when it is not there. */
 export function headerOffset(bytes: Uint8Array): number {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).indexOf('%PDF-', 0, 'latin1');
+  return head(bytes).indexOf('%PDF-', 0, 'latin1');
 }
+
+/**
+ * Whether the file looks like a PDF to a viewer: its header in the first 1 KB, or, when the header is
+ * missing, a PDF body there (an indirect object `1 0 obj`): poppler, qpdf and pdf.js open such a file
+ * (pdf.js's `bug1606566`), so the worker rebuilds it with qpdf (decision 112). A picture, a text or an
+ * office file named .pdf has neither.
+ */
+export function looksLikePdf(bytes: Uint8Array): boolean {
+  return headerOffset(bytes) >= 0 || /(?:^|\s)\d{1,10}\s+\d{1,5}\s+obj\b/.test(head(bytes).toString('latin1'));
+}
+
+const head = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024));

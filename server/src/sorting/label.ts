@@ -137,6 +137,7 @@ export async function labelCopy(
     name: safeName(`${base}-${pageList(part.pages.map((p) => p.pageNum))}-${titles.get(part.exercise) ?? ''}`) + '.pdf',
   }));
 
+  const blanks = droppedBlanks(copy.page_readings, entries);
   const written: string[] = [];
   try {
     for (const m of made) {
@@ -174,12 +175,13 @@ export async function labelCopy(
           RETURNING id, user_id, exercise_id, file_id`,
         );
       }
-      await tx.execute(sql`UPDATE unlabeled_answers SET labeled_at = now(), labeled_by = ${auth.userId}::uuid WHERE id = ${copyId}::uuid`);
+      await tx.execute(
+        sql`UPDATE unlabeled_answers SET labeled_at = now(), labeled_by = ${auth.userId}::uuid, dropped_blanks = ${blanks}::int WHERE id = ${copyId}::uuid`,
+      );
       return inserted;
     });
     const byFile = new Map(created.map((r) => [r.file_id, r.id]));
     const n = made.length;
-    const blanks = droppedBlanks(copy.page_readings, entries);
     const dropped = blanks === 0 ? '' : `, ${blanks} page${blanks > 1 ? 's' : ''} blanche${blanks > 1 ? 's' : ''} écartée${blanks > 1 ? 's' : ''}`;
     return {
       message: n === 0 ? `Copie triée : aucune page attribuée${dropped}.` : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}${dropped}.`,

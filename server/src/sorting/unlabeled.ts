@@ -80,6 +80,7 @@ export async function listUnlabeled(db: Db, auth: AuthContext, chapterId: string
       pages: files.pages,
       createdAt: unlabeledAnswers.createdAt,
       labeledAt: unlabeledAnswers.labeledAt,
+      droppedBlanks: unlabeledAnswers.droppedBlanks,
     })
     .from(unlabeledAnswers)
     .innerJoin(files, eq(files.id, unlabeledAnswers.fileId))
@@ -94,5 +95,6 @@ export async function listUnlabeled(db: Db, auth: AuthContext, chapterId: string
     pages: r.pages,
     createdAt: r.createdAt.toISOString(),
     labeled: r.labeledAt !== null,
+    droppedBlanks: r.droppedBlanks,
   }));
 }

@@ -16,11 +16,11 @@ function Birth({ initial = '' }: { initial?: string }) {
   );
 }
 
-function Sitting({ initial }: { initial: string }) {
+function Sitting({ initial, description }: { initial: string; description?: string }) {
   const [value, setValue] = useState(initial);
   return (
     <MantineProvider>
-      <DateTimeField label="Date et heure (heure de Paris)" value={value} onChange={setValue} />
+      <DateTimeField label="Date et heure (heure de Paris)" description={description} value={value} onChange={setValue} />
       <output>{value || 'vide'}</output>
     </MantineProvider>
   );
@@ -71,6 +71,16 @@ describe('DateField', () => {
     expect(screen.getByText('La date ne peut pas dépasser le 01/01/2026.')).toBeTruthy();
   });
 
+  it('gives the expected format in its description, not only in the placeholder (RGAA 11.10)', () => {
+    render(<Birth />);
+    const described = { name: 'Date de naissance', description: 'Format\u00a0: JJ/MM/AAAA' };
+    const input = screen.getByRole('textbox', described);
+    expect(input.getAttribute('placeholder')).toBe('JJ/MM/AAAA');
+    // Typed text hides the placeholder; the description stays.
+    fireEvent.change(input, { target: { value: '3/9/2010' } });
+    expect(screen.getByRole('textbox', described)).toBe(input);
+  });
+
   it('empties the value when the text is erased', () => {
     render(<Birth initial="2011-05-14" />);
     fireEvent.change(screen.getByLabelText('Date de naissance'), { target: { value: '' } });
@@ -94,6 +104,16 @@ describe('DateTimeField', () => {
     expect(input.value).toBe('14/05/2026 20 h 35');
     fireEvent.change(input, { target: { value: '01/12/2026 8:05' } });
     expect(screen.getByRole('status').textContent).toBe('2026-12-01T08:05');
+  });
+
+  it('gives the expected format in its description, before the page’s own description', () => {
+    render(<Sitting initial="" description="Vide : la date d’ouverture de l’épreuve." />);
+    expect(
+      screen.getByRole('textbox', {
+        name: 'Date et heure (heure de Paris)',
+        description: 'Format : JJ/MM/AAAA HH h MM Vide : la date d’ouverture de l’épreuve.',
+      }),
+    ).toBeTruthy();
   });
 
   it('keeps the time when a day is picked in the calendar', async () => {

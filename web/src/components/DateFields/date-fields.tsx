@@ -19,6 +19,21 @@ function FrenchDates({ children }: { children: ReactNode }) {
   return <DatesProvider settings={{ locale: 'fr', firstDayOfWeek: 1 }}>{children}</DatesProvider>;
 }
 
+/**
+ * The expected format in the field's description, read with the field (aria-describedby), not only in its
+ * placeholder, which goes away once typing starts (RGAA 11.10). A page's own description follows on its own line.
+ */
+function withFormat(format: string, description: ReactNode): ReactNode {
+  const line = `Format\u00a0: ${format}`;
+  if (!description) return line;
+  return (
+    <>
+      <span style={{ display: 'block' }}>{line}</span>
+      <span style={{ display: 'block' }}>{description}</span>
+    </>
+  );
+}
+
 type FieldProps = Omit<
   DateInputProps,
   'value' | 'defaultValue' | 'onChange' | 'valueFormat' | 'dateParser' | 'withTime' | 'minDate' | 'maxDate' | 'error'
@@ -49,7 +64,7 @@ function useTypedError(parse: (text: string) => string | null, format: string, o
  * A date typed or picked as « 14/05/2011 » (decision 103); the value stays 'YYYY-MM-DD', as an
  * <input type="date"> gave it. `maxDate` is a 'YYYY-MM-DD'.
  */
-export function DateField({ value, onChange, error, onBlur, maxDate, ...rest }: FieldProps & { maxDate?: string }) {
+export function DateField({ value, onChange, error, onBlur, maxDate, description, ...rest }: FieldProps & { maxDate?: string }) {
   const { typedError, clear, onTyped } = useTypedError(
     parseFrenchDate,
     'JJ/MM/AAAA',
@@ -60,6 +75,7 @@ export function DateField({ value, onChange, error, onBlur, maxDate, ...rest }: 
       <DateInput
         placeholder="JJ/MM/AAAA"
         {...rest}
+        description={withFormat('JJ/MM/AAAA', description)}
         valueFormat={DATE_FORMAT}
         dateParser={parseFrenchDate}
         maxDate={maxDate}
@@ -85,7 +101,7 @@ export function DateField({ value, onChange, error, onBlur, maxDate, ...rest }: 
  * wall clock 'YYYY-MM-DDTHH:mm' of contract/src/dates.ts, as an <input type="datetime-local"> gave it.
  * A day picked in the calendar keeps the time already there.
  */
-export function DateTimeField({ value, onChange, error, onBlur, getDayProps, ...rest }: FieldProps) {
+export function DateTimeField({ value, onChange, error, onBlur, getDayProps, description, ...rest }: FieldProps) {
   const { typedError, clear, onTyped } = useTypedError(parseFrenchDateTime, 'JJ/MM/AAAA HH h MM', 'Date refusée.');
   const picked = useRef(false);
   return (
@@ -93,6 +109,7 @@ export function DateTimeField({ value, onChange, error, onBlur, getDayProps, ...
       <DateInput
         placeholder="JJ/MM/AAAA HH h MM"
         {...rest}
+        description={withFormat('JJ/MM/AAAA HH h MM', description)}
         valueFormat={DATE_TIME_FORMAT}
         dateParser={parseFrenchDateTime}
         withTime

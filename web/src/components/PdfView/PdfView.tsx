@@ -1,8 +1,9 @@
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { ActionIcon, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowAutofitWidth, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { PDF_FAILED_TEXT, useElementWidth, usePageCanvas, usePdfDocument } from './use-pdf';
+import { usePinchZoom, type ZoomAnchor } from './use-pinch-zoom';
 import { FIT_WIDTH, formatZoom, pageWidth, zoomIn, zoomOut, ZOOM_STEPS } from './zoom';
 
 export interface PdfViewProps {
@@ -22,6 +23,8 @@ const RESIZE_DEBOUNCE_MS = 150;
  * Issue 20: zoom in and out and « Ajuster à la largeur » (buttons big enough for a finger). A zoom
  * draws the pages again at the new size, so handwriting stays sharp instead of a stretched bitmap;
  * past the width the pages scroll sideways in a focusable region (arrows scroll it).
+ * Issue 25: on a phone, two fingers pinch the pages within the same range; the point between the fingers
+ * stays where it was.
  */
 export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
   const containerRef = useRef<HTMLDivElement>(null);
@@ -30,6 +33,18 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
   // A window resize redraws the pages once it settles.
   const width = useElementWidth(containerRef, RESIZE_DEBOUNCE_MS);
   const drawn = pageWidth(width, zoom);
+  const viewRef = useRef<HTMLDivElement>(null);
+  const pagesRef = useRef<HTMLDivElement>(null);
+  const anchor = useRef<ZoomAnchor | null>(null);
+  usePinchZoom(viewRef, pagesRef, {
+    zoom,
+    ready: doc !== null,
+    onZoom: (next, at) => {
+      anchor.current = at;
+      setZoom(next);
+    },
+  });
+  useLayoutEffect(() => keepAnchor(viewRef.current, pagesRef.current, anchor), [drawn]);
 
   return (
     <div ref={containerRef} style={{ width: '100%' }}>
@@ -68,13 +83,14 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
             </Button>
           </Group>
           <div
+            ref={viewRef}
             role="region"
             aria-label={`${label} : pages`}
             // Focusable so the keyboard can scroll a zoomed page (axe: scrollable-region-focusable).
             tabIndex={0}
             style={{ overflowX: 'auto', maxWidth: '100%' }}
           >
-            <Stack gap="sm" w={drawn > 0 ? drawn : undefined}>
+            <Stack ref={pagesRef} gap="sm" w={drawn > 0 ? drawn : undefined}>
               {Array.from({ length: doc.numPages }, (_, i) => (
                 <PdfPage key={i} doc={doc} pageNumber={i + 1} width={drawn} label={`${label}, page ${i + 1} sur ${doc.numPages}`} />
               ))}
@@ -84,6 +100,26 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
       )}
     </div>
   );
+}
+
+/**
+ * After a pinch, the point that was between the fingers is brought back under them: the view scrolls
+ * sideways, the page down or up. The canvases take their new size at once (stretched until drawn again),
+ * so that the page is already tall enough to scroll to.
+ */
+function keepAnchor(view: HTMLElement | null, pages: HTMLElement | null, anchor: { current: ZoomAnchor | null }) {
+  const at = anchor.current;
+  anchor.current = null;
+  if (!at || !view || !pages) return;
+  for (const canvas of pages.querySelectorAll('canvas')) {
+    canvas.style.width = `${parseFloat(canvas.style.width || '0') * at.ratio}px`;
+    canvas.style.height = `${parseFloat(canvas.style.height || '0') * at.ratio}px`;
+  }
+  const box = view.getBoundingClientRect();
+  const x = at.x - box.left;
+  view.scrollLeft = (view.scrollLeft + x) * at.ratio - x;
+  const top = pages.getBoundingClientRect().top;
+  window.scrollBy(0, (at.y - top) * (at.ratio - 1));
 }
 
 /** One page on a canvas at the container width. */

@@ -25,3 +25,18 @@ export function formatZoom(zoom: number): string {
 export function pageWidth(viewWidth: number, zoom: number): number {
   return Math.max(0, Math.floor(viewWidth * zoom));
 }
+
+/** A zoom kept within the buttons' range (ZOOM_STEPS' ends). */
+export function clampZoom(zoom: number): number {
+  return Math.min(ZOOM_STEPS[ZOOM_STEPS.length - 1], Math.max(ZOOM_STEPS[0], zoom));
+}
+
+/**
+ * The zoom a two-finger pinch reaches: the zoom at its start times how much the fingers moved apart, within
+ * the buttons' range, in whole percents; within 5 % of the width it snaps to the width (« Ajuster à la largeur »).
+ */
+export function pinchZoom(startZoom: number, startDistance: number, distance: number): number {
+  if (startDistance <= 0) return startZoom;
+  const zoom = clampZoom(Math.round((startZoom * distance * 100) / startDistance) / 100);
+  return Math.abs(zoom - FIT_WIDTH) < 0.05 ? FIT_WIDTH : zoom;
+}

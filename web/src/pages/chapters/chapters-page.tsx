@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Anchor, Button, Checkbox, Group, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Checkbox, Group, ScrollArea, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { BIN_DAYS, NEW_CHAPTER_TITLE } from '@olympe/contract';
@@ -69,13 +69,16 @@ export function ChaptersPage() {
     <Stack>
       <PageHeading>{title}</PageHeading>
       {query.isError && <Text>Impossible de charger les chapitres.</Text>}
+      {/* Issue 25: on a phone the table scrolls sideways in a focusable region instead of squeezing the titles
+          to two letters and pushing the page wider than the screen. */}
+      <ScrollArea type="auto" offsetScrollbars="x" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Tableau des chapitres' }}>
       <Table striped aria-label="Chapitres">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Titre</Table.Th>
             <Table.Th w={90}>Papier</Table.Th>
             <Table.Th w={140}>Notes publiées</Table.Th>
-            <Table.Th w={300}>Actions</Table.Th>
+            <Table.Th>Actions</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -88,7 +91,7 @@ export function ChaptersPage() {
             const name = row.saved?.title ?? `${row.title} (nouveau)`;
             return (
               <Table.Tr key={row.key}>
-                <Table.Td>
+                <Table.Td miw={180}>
                   <TextInput
                     aria-label={`Titre du chapitre ${name}`}
                     value={row.title}
@@ -114,8 +117,8 @@ export function ChaptersPage() {
                     }}
                   />
                 </Table.Td>
-                <Table.Td>
-                  <Group gap="sm" wrap="nowrap">
+                <Table.Td miw={300}>
+                  <Group gap="sm" wrap="wrap">
                     <Tooltip label="Supprimer">
                       <ActionIcon
                         variant="subtle"
@@ -165,6 +168,7 @@ export function ChaptersPage() {
           })}
         </Table.Tbody>
       </Table>
+      </ScrollArea>
       {optionsOf ? <GradingOptionsDialog chapterId={optionsOf.id} name={optionsOf.name} onClose={() => setOptionsOf(null)} /> : null}
       {publicationOf ? (
         <PublicationDialog chapterId={publicationOf.id} name={publicationOf.name} initialMode={publicationOf.mode} onClose={() => setPublicationOf(null)} />

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, ScrollArea, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconDownload, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import { ANSWER_FORMAT_LABELS, ANSWER_FORMATS, BIN_DAYS, type AnswerFormat } from '@olympe/contract';
@@ -98,6 +98,9 @@ export function ExosPage() {
       <Title order={2} size="h4">
         Exercices
       </Title>
+      {/* Issue 25: on a phone the table scrolls sideways in a focusable region instead of squeezing the title
+          and type to a letter and pushing the page wider than the screen. */}
+      <ScrollArea type="auto" offsetScrollbars="x" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Tableau des exercices' }}>
       <Table aria-label="Exercices" verticalSpacing="md">
         <Table.Thead>
           <Table.Tr>
@@ -117,14 +120,14 @@ export function ExosPage() {
             const n = i + 1;
             return (
               <Table.Tr key={d.key} style={{ verticalAlign: 'top' }}>
-                <Table.Td>
+                <Table.Td miw={180}>
                   <TextInput
                     aria-label={`Titre de l’exercice ${n}`}
                     value={d.title}
                     onChange={(e) => edit(d.key, { title: e.currentTarget.value })}
                   />
                 </Table.Td>
-                <Table.Td>
+                <Table.Td miw={150}>
                   <Select
                     aria-label={`Type de réponse de l’exercice ${n}`}
                     data={formatOptions}
@@ -213,6 +216,7 @@ export function ExosPage() {
           })}
         </Table.Tbody>
       </Table>
+      </ScrollArea>
       {dirty && (
         <Text size="sm" c="red.9" role="status">
           Modifications non enregistrées.

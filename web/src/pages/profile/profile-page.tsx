@@ -194,6 +194,8 @@ export function ProfilePage() {
               withAsterisk={required.birthDate}
               value={values.birthDate}
               maxDate={new Date().toISOString().slice(0, 10)}
+              // The format under the field, so that the field lines up with « Classe » beside it.
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
               error={errors.birthDate}
               onChange={(v) => set('birthDate', v)}
             />

@@ -242,11 +242,14 @@ describe('CenterManagementPanel', () => {
   it('ignores dropped non-PDF files and says which; lists copies with Visualiser', async () => {
     api.fetchCenter.mockResolvedValue(center());
     api.fetchUnlabeled.mockResolvedValue([
-      { _id: 'u1', answer: 'pdfs/abc.pdf', institution: null, originalName: 'salle3.pdf', pages: 2, createdAt: '2026-05-01T08:00:00Z', labeled: false },
+      { _id: 'u1', answer: 'pdfs/abc.pdf', institution: null, originalName: 'salle3.pdf', pages: 2, createdAt: '2026-05-01T08:00:00Z', labeled: false, droppedBlanks: null },
+      { _id: 'u2', answer: 'pdfs/def.pdf', institution: null, originalName: 'salle4.pdf', pages: 6, createdAt: '2026-05-01T08:05:00Z', labeled: true, droppedBlanks: 2 },
     ]);
     renderWith(<CenterManagementPanel chapterId={CHAPTER} userId="me" />, { isTeacher: true });
-    const link = await screen.findByRole('link', { name: /Visualiser/ });
+    const link = await screen.findByRole('link', { name: 'Visualiser salle3.pdf' });
     expect(link.getAttribute('href')).toBe('/viewer/pdfs/abc.pdf');
+    expect(screen.getByText('À trier')).toBeTruthy();
+    expect(screen.getByText('Triée, 2 pages blanches écartées')).toBeTruthy();
     const upload = screen.getByRole('button', { name: 'Téléverser' }) as HTMLButtonElement;
     expect(upload.disabled).toBe(true);
     const zone = screen.getByText(/Déposez ici les copies scannées/).closest('div')!.parentElement!;

@@ -183,6 +183,13 @@ function SendingStatus({ sending, onCancel }: { sending: Sending; onCancel: () =
   );
 }
 
+/** « Triée », « Triée, 2 pages blanches écartées » (a duplex scan's backs, decision 109) or « À trier ». */
+function copyState(c: UnlabeledAnswer): string {
+  if (!c.labeled) return 'À trier';
+  const n = c.droppedBlanks ?? 0;
+  return n === 0 ? 'Triée' : `Triée, ${n} page${n > 1 ? 's' : ''} blanche${n > 1 ? 's' : ''} écartée${n > 1 ? 's' : ''}`;
+}
+
 function CopiesTable({ copies, loading }: { copies: UnlabeledAnswer[] | undefined; loading: boolean }) {
   if (loading) return <Text size="sm">Chargement des copies…</Text>;
   if (!copies || copies.length === 0) return <Text>{NO_COPIES_TEXT}</Text>;
@@ -208,7 +215,7 @@ function CopiesTable({ copies, loading }: { copies: UnlabeledAnswer[] | undefine
               <Table.Td>{c.originalName || c.answer}</Table.Td>
               <Table.Td>{formatParisDateTime(c.createdAt)}</Table.Td>
               <Table.Td>{c.pages ?? ''}</Table.Td>
-              <Table.Td>{c.labeled ? 'Triée' : 'À trier'}</Table.Td>
+              <Table.Td>{copyState(c)}</Table.Td>
               <Table.Td>
                 <Anchor component={Link} to={paths.viewer(c.answer)} aria-label={`Visualiser ${c.originalName || c.answer}`}>
                   Visualiser

@@ -1,0 +1,1 @@
+ALTER TABLE "unlabeled_answers" ADD COLUMN "dropped_blanks" integer;
