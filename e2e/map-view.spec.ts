@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { adminPage, expectAccessible } from './fixtures.js';
+import { adminPage, apiAccount, expectAccessible, loginByApi } from './fixtures.js';
 
 /**
  * Issue 25: docs/product.md#spec-2 "Institutions map (/map)" and "Profile": the map opens on France (latitude 46,
@@ -152,4 +152,26 @@ test('[ADMIN] la carte des établissements s’ouvre sur la France (46, 2,3522, 
   expect(judged, `mouvements jamais à moins de 180 ms les uns des autres : ${seen.join(' ; ')}`).toBe(true);
 
   await expectAccessible(page, '/map (après déplacements)');
+});
+
+test('[ÉLÈVE] la carte du profil d’un élève sans établissement s’ouvre sur la France (46, 2,3522, zoom 5)', async ({ page, request }) => {
+  await page.route(/tile\.openstreetmap\.org/, (route) => route.abort());
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes(IN_VIEW)) requests.push(r.url());
+  });
+  // A new account: no school chosen yet, so no school to open the map on (decision 89).
+  const pupil = await apiAccount(request, 'eleve-carte', { firstName: 'Alice', lastName: 'Guy' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await loginByApi(page, pupil.email);
+  await page.goto('/profile');
+  await expect(page.locator('.leaflet-container')).toBeVisible({ timeout: 20_000 });
+  await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
+  const first = viewOf(requests[0]);
+  expect(new URL(requests[0]).searchParams.get('map')).toBe('profile');
+  expect(first.zoom).toBe(5);
+  const centre = centreOf(first);
+  expect(Math.abs(centre.lat - 46)).toBeLessThan(0.1);
+  expect(Math.abs(centre.lng - 2.3522)).toBeLessThan(0.1);
+  await expectAccessible(page, '/profile (carte sur la France)');
 });
