@@ -300,7 +300,8 @@ export function MapPage() {
                   </Text>
                 )}
                 {draftAt && !inFrance(draftAt.lat, draftAt.lng) && (
-                  <Text size="sm" c="orange.9">
+                  // orange.9 on white is 4.3:1, under AA for small text (axe, profile journey): the darkest red is 6:1.
+                  <Text size="sm" c="red.9">
                     Cette position est hors de France et de ses territoires d’outre-mer : vérifiez la latitude et la
                     longitude (inversées ?).
                   </Text>
