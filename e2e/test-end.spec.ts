@@ -62,16 +62,16 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       const dialog = adminTab.getByRole('dialog', { name: 'Temps supplémentaire de Ada Byron' });
       await dialog.getByRole('textbox', { name: 'Temps supplémentaire (%)' }).fill('33');
       await dialog.getByRole('button', { name: 'Enregistrer' }).click();
-      await expect(adminTab.getByRole('button', { name: 'Temps supplémentaire de Ada Byron : 33\u00a0%' })).toBeVisible();
+      await expect(adminTab.getByRole('button', { name: 'Temps supplémentaire de Ada Byron : 33\u202f%' })).toBeVisible();
 
       // The pupil's page says it, and the start confirmation gives 60 min × 1,33 = 1 h 20.
       await loginByApi(page, pupil.email);
       await page.goto(`/chapter/${chapterId}`);
-      const extraLine = 'Temps supplémentaire : 33\u00a0% (inclus dans la durée affichée)';
+      const extraLine = 'Temps supplémentaire : 33\u202f% (inclus dans la durée affichée)';
       await expect(page.getByText(extraLine)).toBeVisible();
       await page.getByRole('button', { name: "Commencer l’épreuve en temps limité" }).click();
       const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
-      await expect(confirm).toContainText(/Vous aurez 1 h 20\s: l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à/);
+      await expect(confirm).toContainText(/Vous aurez 1\sh\s20\s: l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à/);
       await expect(confirm.getByText(extraLine)).toBeVisible();
       await expectAccessible(page, 'confirmation du départ avec tiers-temps');
       await page.screenshot({ path: screenshot('extra-time-confirm.png') });

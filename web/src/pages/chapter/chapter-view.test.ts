@@ -73,8 +73,8 @@ describe('start confirmation', () => {
       '1 minute',
       '45 minutes',
       '1 heure',
-      '1 h 30',
-      '2 h 05',
+      '1\u00a0h\u00a030',
+      '2\u00a0h\u00a005',
       '3 heures',
       '1 minute',
     ]);

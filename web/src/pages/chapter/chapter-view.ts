@@ -14,14 +14,14 @@ export function availabilityText(accessStart: string | null, accessEnd: string |
   return `Contenu disponible${from}${until}.`;
 }
 
-/** A test's length as French reads it: « 45 minutes », « 1 heure », « 1 h 30 ». */
+/** A test's length as French reads it: « 45 minutes », « 1 heure », « 1 h 30 » (no-break spaces around the h). */
 export function formatDuration(seconds: number): string {
   const minutes = Math.max(1, Math.round(seconds / 60));
   if (minutes < 60) return `${minutes} minute${minutes > 1 ? 's' : ''}`;
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
   if (rest === 0) return `${hours} heure${hours > 1 ? 's' : ''}`;
-  return `${hours} h ${String(rest).padStart(2, '0')}`;
+  return `${hours}\u00a0h\u00a0${String(rest).padStart(2, '0')}`;
 }
 
 /** An instant in Paris time as it follows a verb: « à 20 h 35 », or « le 26 novembre 2026 à 0 h 15 » when it is not on `today`’s Paris date. */
@@ -49,7 +49,7 @@ export function startPlan(duration: number, accessEnd: string | null, now: numbe
  */
 export function extraTimeText(percent: number | null | undefined): string | null {
   if (!percent || percent <= 0) return null;
-  return `Temps supplémentaire : ${percent}\u00a0% (inclus dans la durée affichée)`;
+  return `Temps supplémentaire : ${percent}\u202f% (inclus dans la durée affichée)`;
 }
 
 /** Under this many seconds the countdown turns red and the first warning shows. */

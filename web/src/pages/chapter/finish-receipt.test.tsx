@@ -158,8 +158,8 @@ describe('« Terminer l’épreuve »', () => {
 
 describe('the receipt', () => {
   it('gives the full date of a save made on another day than the end', () => {
-    expect(formatSaveTime('2026-11-24T22:59:59.000Z', '2026-11-25T18:30:00.000Z')).toBe('24 novembre 2026 à 23:59:59');
-    expect(formatSaveTime('2026-11-24T23:00:01.000Z', '2026-11-25T18:30:00.000Z')).toBe('00:00:01');
+    expect(formatSaveTime('2026-11-24T22:59:59.000Z', '2026-11-25T18:30:00.000Z')).toBe('24 novembre 2026 à 23\u00a0h\u00a059\u00a0min\u00a059\u00a0s');
+    expect(formatSaveTime('2026-11-24T23:00:01.000Z', '2026-11-25T18:30:00.000Z')).toBe('0\u00a0h\u00a000\u00a0min\u00a001\u00a0s');
   });
 
   it('stays on the page once time is up : each exercise, the answer held (« copie PDF »), its server time to the second, the code', async () => {
@@ -168,8 +168,8 @@ describe('the receipt', () => {
     const table = await screen.findByRole('table', { name: 'Reçu de vos réponses' });
     const rows = within(table).getAllByRole('row').map((r) => r.textContent);
     // Saved on the day the test ended: the time alone, to the second (Paris time); the date is above.
-    expect(rows).toEqual(['ExerciceRéponseReçue à', '1. Exercice 10,519:12:07', '2. Exercice 2copie PDF19:20:00', '3. Exercice 3aucune réponse—']);
-    expect(screen.getByText(/Épreuve terminée par vous le 25 novembre 2026 à 19:30:00 \(heure de Paris\)/)).toBeTruthy();
+    expect(rows).toEqual(['ExerciceRéponseReçue à', '1. Exercice 10,519\u00a0h\u00a012\u00a0min\u00a007\u00a0s', '2. Exercice 2copie PDF19\u00a0h\u00a020\u00a0min\u00a000\u00a0s', '3. Exercice 3aucune réponse—']);
+    expect(screen.getByText(/Épreuve terminée par vous le 25 novembre 2026 à 19 h 30 min 00 s \(heure de Paris\)/)).toBeTruthy();
     expect(screen.getByTestId('receipt-code').textContent).toBe('K7Q2-M9XD-41');
     expect(screen.getByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeTruthy();
     expect(api.fetchReceipt).toHaveBeenCalledWith(CHAPTER);
@@ -195,8 +195,8 @@ describe('extra time and links during the test', () => {
   it('says the pupil’s own extra time on the page and in the start confirmation', async () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'pending', timed: true, duration: 4788 }));
     renderPage({ extraTimePercent: 33 });
-    // « 33 % » with a no-break space (the queries below see spaces normalised).
-    const line = 'Temps supplémentaire : 33\u00a0% (inclus dans la durée affichée)';
+    // « 33 % » with a narrow no-break space (the queries below see spaces normalised).
+    const line = 'Temps supplémentaire : 33\u202f% (inclus dans la durée affichée)';
     expect((await screen.findByTestId('extra-time')).textContent).toBe(line);
     fireEvent.click(screen.getByRole('button', { name: "Commencer l’épreuve en temps limité" }));
     const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });

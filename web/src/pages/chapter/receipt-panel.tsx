@@ -1,20 +1,25 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
-import { formatFrenchDate, isoToParisWallClock, parisDateOf, type Receipt, type ReceiptLine } from '@olympe/contract';
+import { formatFrenchDate, frenchTime, isoToParisWallClock, parisDateOf, type Receipt, type ReceiptLine } from '@olympe/contract';
 import { useReceipt } from '../../api/sessions';
 import classes from './receipt-panel.module.css';
 
 export const RECEIPT_TITLE = 'Reçu de vos réponses';
 export const PRINT_LABEL = 'Imprimer le reçu';
 
-/** An instant of the server to the second, Paris time: « 10 mars 2026 à 10:00:42 » (a receipt's clock keeps its seconds). */
+/** An instant of the server to the second, Paris time: « 10 mars 2026 à 10 h 00 min 42 s » (a receipt's clock keeps its seconds). */
 export function formatServerTime(iso: string): string {
   const [date, time] = isoToParisWallClock(iso).split('T');
   // Paris is a whole number of minutes from UTC: the seconds are the instant's own.
-  return `${formatFrenchDate(date)} à ${time}:${String(new Date(iso).getUTCSeconds()).padStart(2, '0')}`;
+  return `${formatFrenchDate(date)} à ${clockToTheSecond(time, new Date(iso).getUTCSeconds())}`;
 }
 
-/** A save's time on the receipt: « 18:23:13 » on the day the test ended, the full date otherwise. */
+/** « 10 h 00 min 42 s », French typography's time to the second (no-break spaces), from a wall clock « HH:mm ». */
+function clockToTheSecond(time: string, seconds: number): string {
+  return `${frenchTime(time)}\u00a0min\u00a0${String(seconds).padStart(2, '0')}\u00a0s`;
+}
+
+/** A save's time on the receipt: « 18 h 23 min 13 s » on the day the test ended, the full date otherwise. */
 export function formatSaveTime(iso: string, endedAt: string | null): string {
   const full = formatServerTime(iso);
   return endedAt && parisDateOf(iso) === parisDateOf(endedAt) ? full.split(' à ')[1] : full;

@@ -4,7 +4,7 @@ import { EXTRA_TIME_MAX_PERCENT } from '@olympe/contract';
 import { useSaveExtraTime } from '../../api/ops';
 
 export const EXTRA_TIME_HELP =
-  'En pourcentage de la durée de chaque épreuve chronométrée ; un tiers-temps correspond à 33 %. La fin de la fenêtre de passage est repoussée d’autant pour cet élève seulement.';
+  'En pourcentage de la durée de chaque épreuve chronométrée ; un tiers-temps correspond à 33 %. La fin de la fenêtre de passage est repoussée d’autant pour cet élève seulement.';
 
 /** An admin sets one pupil's extra time (tiers-temps); it applies at once, to sessions already running too. */
 export function ExtraTimeDialog({
@@ -33,7 +33,7 @@ export function ExtraTimeDialog({
           max={EXTRA_TIME_MAX_PERCENT}
           allowDecimal={false}
           allowNegative={false}
-          suffix=" %"
+          suffix={'\u202f%'}
           value={value}
           onChange={setValue}
           error={valid ? null : `Un nombre entier de 0 à ${EXTRA_TIME_MAX_PERCENT}.`}
@@ -58,6 +58,6 @@ export function ExtraTimeDialog({
   );
 }
 
-/** The cell text: « 33 % » (a no-break space before the sign), or a dash when none. */
-export const extraTimeLabel = (percent: number | undefined) => (percent ? `${percent}\u00a0%` : '—');
+/** The cell text: « 33 % » (a narrow no-break space before the sign, as Intl writes percents), or a dash when none. */
+export const extraTimeLabel = (percent: number | undefined) => (percent ? `${percent}\u202f%` : '—');
 

@@ -70,7 +70,7 @@ describe('UsersPage', () => {
   it('shows each member’s extra time and lets the admin set it', async () => {
     http.put.mockResolvedValue({ data: undefined });
     setup();
-    expect(await screen.findByRole('button', { name: 'Temps supplémentaire de Hugo Abel : 33\u00a0%' }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Temps supplémentaire de Hugo Abel : 33\u202f%' }, { timeout: 5000 })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Temps supplémentaire de Chloé Lefèvre : —' }));
     const field = await screen.findByLabelText('Temps supplémentaire (%)');
     fireEvent.change(field, { target: { value: '250' } });
