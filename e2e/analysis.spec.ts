@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { adminHeaders, adminPage, apiAccount, expectAccessible, ok, pupilProfile, screenshot, tag } from './fixtures.js';
+import { adminHeaders, adminPage, apiAccount, columnHeaders, expectAccessible, expectNotCutAtBothWidths, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 const SCHOOL_IP = '198.51.100.10';
 const OTHER_IP = '198.51.100.20';
@@ -86,6 +86,7 @@ test.describe('Analyse de la triche', () => {
     await expect(rows.nth(1).getByRole('cell').first()).toHaveText(blaise.name);
 
     await expectAccessible(page, '/analysis/{id}');
+    await expectNotCutAtBothWidths(page, '/analysis/{id}', [...(await columnHeaders(table)), ...(await columnHeaders(pairs))]);
     await page.screenshot({ path: screenshot('analysis.png'), fullPage: true });
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
-import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, tag, TEACHERS_GROUP_ID } from './fixtures.js';
+import { addToGroup, adminHeaders, adminPage, apiAccount, columnHeaders, expectAccessible, expectNotCutAtBothWidths, loginByApi, ok, pupilProfile, screenshot, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 type Headers = Record<string, string>;
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -108,5 +108,10 @@ test.describe('Jour de l’épreuve dans un centre papier', () => {
     expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
     expect(readFileSync(await xlsx.path()).subarray(0, 2).toString()).toBe('PK');
     await expectAccessible(page, '/registrations/{id} (jour de l’épreuve)');
+    await expectNotCutAtBothWidths(page, '/registrations/{id} (jour de l’épreuve)', [
+      ['« Tableau des centres (CSV) »', page.getByRole('button', { name: 'Tableau des centres (CSV)' })],
+      ['« Tableau des centres (XLSX) »', page.getByRole('button', { name: 'Tableau des centres (XLSX)' })],
+      ...(await columnHeaders(table)),
+    ]);
   });
 });

@@ -129,6 +129,12 @@ export async function expectNotCutAtBothWidths(page: Page, label: string, target
   if (page.viewportSize()?.width !== size.width) await page.setViewportSize(size);
 }
 
+/** Each column header of a table as a cut-label target, named by its text. */
+export async function columnHeaders(table: Locator): Promise<Array<[string, Locator]>> {
+  const cells = await table.getByRole('columnheader').all();
+  return Promise.all(cells.map(async (cell): Promise<[string, Locator]> => [`colonne « ${(await cell.innerText()).trim()} »`, cell]));
+}
+
 export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.test`;
 
 /** Where journey screenshots go (under e2e output, never committed). */

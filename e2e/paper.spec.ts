@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag, TEACHERS_GROUP_ID } from './fixtures.js';
+import { addToGroup, adminHeaders, adminPage, apiAccount, columnHeaders, expectAccessible, expectNotCutAtBothWidths, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 /** Issue 22: choosing a centre asks first; the journeys confirm in the dialog. */
 async function confirmCentre(page: Page) {
@@ -212,6 +212,7 @@ test.describe('Épreuve papier', () => {
       const sheetsSection = page.getByRole('region', { name: 'Feuilles réponses à QR code' });
       await expect(sheetsSection.getByLabel('Centre', { exact: true })).toHaveValue(schoolA.name);
       await expectAccessible(page, '/registrations/{id}');
+      await expectNotCutAtBothWidths(page, '/registrations/{id}', await columnHeaders(table));
       await page.screenshot({ path: screenshot('registrations.png'), fullPage: true });
 
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exporter en CSV' }).click()]);

@@ -103,6 +103,8 @@ export function RegistrationsPage() {
             height={TABLE_HEIGHT}
             label="Participants par centre"
             emptyText="Aucun participant."
+            // Below this width the table scrolls sideways: the school column has no fixed width and had 0 px at 375 px.
+            minWidth={860}
           />
         </>
       )}

@@ -238,6 +238,9 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
         columns={columns}
         rowKey={(m) => m._id}
         height={TABLE_HEIGHT}
+        // 630 px of fixed columns: below this width the table scrolls sideways rather than giving the names and
+        // e-mails no room at all (0 px at 375 px, found by the cut-label check of the groups journey).
+        minWidth={960}
         initialSort={{ key: 'lastName', direction: 'asc' }}
         emptyText={members.length === 0 ? 'Ce groupe n’a aucun membre.' : 'Aucun membre ne correspond à la recherche.'}
       />
