@@ -129,6 +129,34 @@ export async function expectNotCutAtBothWidths(page: Page, label: string, target
   if (page.viewportSize()?.width !== size.width) await page.setViewportSize(size);
 }
 
+/** Presses Tab (or Shift+Tab) until `target` has the focus; fails after `limit` presses. */
+export async function tabTo(page: Page, target: Locator, { back = false, limit = 80 } = {}): Promise<void> {
+  await expect(target).toBeVisible();
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement)).catch(() => false)) {
+      await expectFocusVisible(page);
+      return;
+    }
+  }
+  throw new Error(`${await target.evaluate((el) => el.outerHTML.slice(0, 120))} not reached in ${limit} Tab presses`);
+}
+
+/** The focused element is drawn with a focus indicator: an outline, or a ring (box-shadow), of its own or its label's. */
+export async function expectFocusVisible(page: Page): Promise<void> {
+  const indicator = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return 'nothing focused';
+    for (const box of [el, el.closest('label'), el.parentElement].filter((b): b is HTMLElement => b !== null)) {
+      const style = getComputedStyle(box);
+      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+      if (outline || style.boxShadow !== 'none') return 'visible';
+    }
+    return `no focus indicator on ${el.outerHTML.slice(0, 120)}`;
+  });
+  expect(indicator).toBe('visible');
+}
+
 /** Each column header of a table as a cut-label target, named by its text. */
 export async function columnHeaders(table: Locator): Promise<Array<[string, Locator]>> {
   const cells = await table.getByRole('columnheader').all();

@@ -1,5 +1,5 @@
-import { expect as baseExpect, test, type Locator, type Page } from '@playwright/test';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, PASSWORD, pupilProfile, screenshot, tag } from './fixtures.js';
+import { expect as baseExpect, test } from '@playwright/test';
+import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, PASSWORD, pupilProfile, screenshot, tabTo, tag } from './fixtures.js';
 
 // Several journeys share two cores: a page may take several seconds to answer after a navigation.
 const expect = baseExpect.configure({ timeout: 10_000 });
@@ -7,37 +7,9 @@ const HOUR = 3600_000;
 
 /**
  * Keyboard-only journeys (RGAA 7.3, 10.7, 12.8): the pupil's timed test from the login form to the
- * receipt, and a corrector's « copie suivante » flow, with Tab, Shift+Tab, Enter and typing only —
+ * receipt, and a corrector's « copie suivante » flow (sorting: e2e/sorting.spec.ts), with Tab, Shift+Tab, Enter and typing only —
  * never a click, never a `focus()` from the test. Every control reached shows where the focus is.
  */
-
-/** Presses Tab (or Shift+Tab) until `target` has the focus; fails after `limit` presses. */
-async function tabTo(page: Page, target: Locator, { back = false, limit = 80 } = {}): Promise<void> {
-  await expect(target).toBeVisible();
-  for (let i = 0; i < limit; i++) {
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement)).catch(() => false)) {
-      await expectFocusVisible(page);
-      return;
-    }
-  }
-  throw new Error(`${await target.evaluate((el) => el.outerHTML.slice(0, 120))} not reached in ${limit} Tab presses`);
-}
-
-/** The focused element is drawn with a focus indicator: an outline, or a ring (box-shadow), of its own or its label's. */
-async function expectFocusVisible(page: Page): Promise<void> {
-  const indicator = await page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return 'nothing focused';
-    for (const box of [el, el.closest('label'), el.parentElement].filter((b): b is HTMLElement => b !== null)) {
-      const style = getComputedStyle(box);
-      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-      if (outline || style.boxShadow !== 'none') return 'visible';
-    }
-    return `no focus indicator on ${el.outerHTML.slice(0, 120)}`;
-  });
-  expect(indicator).toBe('visible');
-}
 
 test.describe('Au clavier seul', () => {
   test('[ÉLÈVE] se connecte, ouvre son épreuve, la commence, répond « 0,5 » et la termine sans souris', async ({ page, request }) => {

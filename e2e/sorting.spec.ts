@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, expectNotCut, loginByApi, MEMBERS_GROUP_ID, ok, screenshot, tag } from './fixtures.js';
+import { addToGroup, adminHeaders, apiAccount, expectAccessible, expectNotCut, loginByApi, MEMBERS_GROUP_ID, ok, screenshot, tabTo, tag } from './fixtures.js';
 
 
 type Headers = Record<string, string>;
@@ -85,13 +85,15 @@ test.describe('Triage', () => {
     // The corrector sees "Triage : 1 fichiers" on the grading page and sorts with the keyboard only.
     await loginByApi(page, member.email);
     await page.goto(`/grader/${chapterId}`);
-    await page.getByRole('link', { name: 'Triage : 1 fichiers' }).click();
+    // Keyboard only, from the grading page to the saved copy (RGAA 12.8): Tab, Shift+Tab, Enter and the page's keys.
+    await tabTo(page, page.getByRole('link', { name: 'Triage : 1 fichiers' }));
+    await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`/sorting/${chapterId}$`));
     await expect(page.getByRole('heading', { name: 'Triage', exact: true })).toBeVisible();
     // Opening the page reserves nothing: the corrector starts (Enter on the button, still keyboard only).
     const startSorting = page.getByRole('button', { name: 'Commencer le tri' });
     await expectAccessible(page, '/sorting/{id} (avant le tri)');
-    await startSorting.focus();
+    await tabTo(page, startSorting);
     await page.keyboard.press('Enter');
     await expect(page.getByText('Page 1 sur 4')).toBeVisible();
     await expect(page.getByRole('img', { name: 'Copie scannée, page 1 sur 4' })).toBeVisible();
@@ -125,14 +127,14 @@ test.describe('Triage', () => {
     await page.screenshot({ path: screenshot('sorting-page.png'), fullPage: true });
     // Space on a focused exercise box ticks it, as a keyboard user expects; the page does not turn.
     const arithmetic = page.getByRole('checkbox', { name: 'Arithmétique' });
-    await arithmetic.focus();
+    await tabTo(page, arithmetic);
     await page.keyboard.press(' ');
     await expect(arithmetic).not.toBeChecked();
     await expect(page.getByRole('radio', { name: '90°' })).toBeChecked();
     await page.keyboard.press(' ');
     await expect(arithmetic).toBeChecked();
     await expect(page.getByRole('group', { name: 'Raccourcis clavier' })).toContainText('sauf sur une case à cocher');
-    await region.focus();
+    await tabTo(page, region, { back: true });
     // Page 3: blank. The reader found no ink, so it arrives suggested blank (decision 57); b still toggles it.
     await page.keyboard.press('ArrowRight');
     const blank = page.getByRole('checkbox', { name: 'Page blanche' });
@@ -160,7 +162,8 @@ test.describe('Triage', () => {
       await page.screenshot({ path: screenshot(`sorting-last-page-${width}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 720 });
-    await region.focus();
+    // Resizing moves no focus: the keys go on to the copy.
+    await expect(region).toBeFocused();
     // ← then → keep the choices.
     await page.keyboard.press('ArrowLeft');
     await expect(page.getByRole('checkbox', { name: 'Page blanche' })).toBeChecked();
