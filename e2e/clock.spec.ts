@@ -40,12 +40,12 @@ async function gap(page: Page, request: APIRequestContext, chapterId: string, he
   return diff;
 }
 
-/** « 20 h 35 »: an instant as the page writes a Paris clock time. */
+/** « 20 h 35 »: an instant as the page writes a Paris clock time (no-break spaces around the h, decision 101). */
 function parisClock(ms: number): string {
   const [h, m] = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
     .format(ms)
     .split(':');
-  return `${Number(h)} h ${m}`;
+  return `${Number(h)}\u00a0h\u00a0${m}`;
 }
 
 test.describe('Horloge du navigateur décalée', () => {
