@@ -65,10 +65,14 @@ const pad = (n: number) => String(n).padStart(2, '0');
 export function frenchTime(time: Date | string): string {
   if (typeof time === 'string') {
     const m = /^(\d{1,2}):(\d{2})/.exec(time);
-    if (!m) return time;
-    return `${Number(m[1])}${NBSP}h${NBSP}${m[2]}`;
+    return m ? frenchHours(Number(m[1]), Number(m[2])) : time;
   }
-  return `${time.getHours()}${NBSP}h${NBSP}${pad(time.getMinutes())}`;
+  return frenchHours(time.getHours(), time.getMinutes());
+}
+
+/** « 1 h 05 »: hours and minutes as French writes them, a clock time or a length (no-break spaces around the h). */
+export function frenchHours(hours: number, minutes: number): string {
+  return `${hours}${NBSP}h${NBSP}${pad(minutes)}`;
 }
 
 const formatters = new Map<string, Intl.NumberFormat>();

@@ -4,7 +4,8 @@
  * (« environ 2 min restantes »). 1 Mo is 1 048 576 octets, as in the server's size limits.
  */
 
-const NBSP = '\u00a0';
+import { frenchHours, NBSP } from '@olympe/contract';
+
 const KO = 1024;
 const MO = 1024 * 1024;
 const GO = 1024 * MO;
@@ -34,7 +35,7 @@ export function formatTimeLeft(seconds: number): string {
   const minutes = Math.max(1, Math.round(s / 60));
   if (minutes < 60) return minutes === 1 ? `environ 1${NBSP}min restante` : `environ ${minutes}${NBSP}min restantes`;
   const hours = Math.floor(minutes / 60);
-  return `environ ${hours}${NBSP}h${NBSP}${String(minutes % 60).padStart(2, '0')} restantes`;
+  return `environ ${frenchHours(hours, minutes % 60)} restantes`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ChapterSummary, User } from '@olympe/contract';
+import type { ChapterSummary, GroupMember, User } from '@olympe/contract';
 
 /** A user whose profile is complete as a pupil; override fields per test. */
 export function makeUser(overrides: Partial<User> = {}): User {
@@ -21,6 +21,12 @@ export function makeUser(overrides: Partial<User> = {}): User {
     isTeacher: false,
     ...overrides,
   };
+}
+
+/** A group member (a user without the role flags): makeUser's fields, this id and these overrides. */
+export function makeMember(id: string, fields: Partial<GroupMember> = {}): GroupMember {
+  const { isMember: _m, isTeacher: _t, ...user } = makeUser({ _id: id, ...fields });
+  return user;
 }
 
 export const CHAPTERS: ChapterSummary[] = [

@@ -1,4 +1,4 @@
-import { formatFrenchDate, formatGrade, formatParisDateTime, formatPoints, formatTotal, frenchTime, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
+import { formatFrenchDate, formatGrade, formatParisDateTime, formatPoints, formatTotal, frenchHours, frenchTime, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
 
 /** docs/product.md#spec-9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
 export function formatRemaining(seconds: number): string {
@@ -21,7 +21,7 @@ export function formatDuration(seconds: number): string {
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
   if (rest === 0) return `${hours} heure${hours > 1 ? 's' : ''}`;
-  return `${hours}\u00a0h\u00a0${String(rest).padStart(2, '0')}`;
+  return frenchHours(hours, rest);
 }
 
 /** An instant in Paris time as it follows a verb: « à 20 h 35 », or « le 26 novembre 2026 à 0 h 15 » when it is not on `today`’s Paris date. */

@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router';
-import type { GroupDetail, GroupMember } from '@olympe/contract';
+import type { GroupDetail } from '@olympe/contract';
 import { showNotice } from '../../api/notify';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
-import { makeUser } from '../../test/fixtures';
+import { makeMember } from '../../test/fixtures';
 import { UsersPage } from './users-page';
 
 /**
@@ -16,19 +16,15 @@ const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), patc
 vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
 vi.mock('../../api/notify', async (importOriginal) => ({ ...(await importOriginal<object>()), showNotice: vi.fn() }));
 
-const member = (id: string, fields: Partial<GroupMember>): GroupMember => {
-  const { isMember: _m, isTeacher: _t, ...user } = makeUser({ _id: id, ...fields });
-  return user;
-};
 const GROUP: GroupDetail = {
   _id: 'g1',
   name: 'Lycée Pascal',
   system: false,
   members: [
-    member('u1', { firstName: 'Émilie', lastName: 'Du Châtelet', email: 'emilie@lycee-pascal.fr' }),
-    member('u2', { firstName: 'Henri', lastName: 'Poincaré', email: 'henri@college-nancy.fr' }),
-    member('u3', { firstName: 'Évariste', lastName: 'Galois', email: 'evariste@lycee-pascal.fr' }),
-    member('u4', { firstName: 'Joseph', lastName: 'Fourier', email: 'joseph@auxerre.fr' }),
+    makeMember('u1', { firstName: 'Émilie', lastName: 'Du Châtelet', email: 'emilie@lycee-pascal.fr' }),
+    makeMember('u2', { firstName: 'Henri', lastName: 'Poincaré', email: 'henri@college-nancy.fr' }),
+    makeMember('u3', { firstName: 'Évariste', lastName: 'Galois', email: 'evariste@lycee-pascal.fr' }),
+    makeMember('u4', { firstName: 'Joseph', lastName: 'Fourier', email: 'joseph@auxerre.fr' }),
   ],
 };
 

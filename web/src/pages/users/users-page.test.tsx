@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router';
-import type { GroupDetail, GroupMember } from '@olympe/contract';
+import type { GroupDetail } from '@olympe/contract';
 import { ApiError } from '../../api/client';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
-import { makeUser } from '../../test/fixtures';
+import { makeMember } from '../../test/fixtures';
 import { UsersPage } from './users-page';
 
 const api = vi.hoisted(() => ({ logto: vi.fn() }));
@@ -14,18 +14,14 @@ vi.mock('../../api/users', () => ({ logto: api.logto }));
 const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), patch: vi.fn() }));
 vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
 
-const member = (id: string, fields: Partial<GroupMember>): GroupMember => {
-  const { isMember: _m, isTeacher: _t, ...user } = makeUser({ _id: id, ...fields });
-  return user;
-};
 const GROUP: GroupDetail = {
   _id: 'g1',
   name: 'Stage d’été',
   system: false,
   members: [
-    member('u1', { firstName: 'Chloé', lastName: 'Lefèvre', email: 'chloe@x.fr', gender: 'female', birthDate: '2010-03-04', emailNotifications: true }),
-    member('u2', { firstName: 'Hugo', lastName: 'Abel', email: 'hugo@x.fr', gender: 'male', emailNotifications: false, extraTimePercent: 33 }),
-    member('u3', { firstName: 'Ada', lastName: 'Zorn', email: 'admin@x.fr', gender: 'other', isAdmin: true }),
+    makeMember('u1', { firstName: 'Chloé', lastName: 'Lefèvre', email: 'chloe@x.fr', gender: 'female', birthDate: '2010-03-04', emailNotifications: true }),
+    makeMember('u2', { firstName: 'Hugo', lastName: 'Abel', email: 'hugo@x.fr', gender: 'male', emailNotifications: false, extraTimePercent: 33 }),
+    makeMember('u3', { firstName: 'Ada', lastName: 'Zorn', email: 'admin@x.fr', gender: 'other', isAdmin: true }),
   ],
 };
 

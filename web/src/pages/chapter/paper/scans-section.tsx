@@ -3,6 +3,7 @@ import { Alert, Anchor, Button, CloseButton, FileButton, Group, List, Paper, Pro
 import { IconUpload } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatParisDateTime, type UnlabeledAnswer } from '@olympe/contract';
+import { countOf } from '../../../components/confirm-dialog';
 import { useUnlabeled, useUploadScans } from '../../../api/centers';
 import { usePublicConfig } from '../../../api/institutions';
 import { showNotice } from '../../../api/notify';
@@ -187,7 +188,7 @@ function SendingStatus({ sending, onCancel }: { sending: Sending; onCancel: () =
 function copyState(c: UnlabeledAnswer): string {
   if (!c.labeled) return 'À trier';
   const n = c.droppedBlanks ?? 0;
-  return n === 0 ? 'Triée' : `Triée, ${n} page${n > 1 ? 's' : ''} blanche${n > 1 ? 's' : ''} écartée${n > 1 ? 's' : ''}`;
+  return n === 0 ? 'Triée' : `Triée, ${countOf(n, 'page blanche écartée', 'pages blanches écartées')}`;
 }
 
 function CopiesTable({ copies, loading }: { copies: UnlabeledAnswer[] | undefined; loading: boolean }) {
