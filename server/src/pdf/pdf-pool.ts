@@ -39,13 +39,17 @@ export const PDF_UNREADABLE_MESSAGE = 'Ce PDF est illisible ou endommagé.';
 export const PDF_PASSWORD_MESSAGE = 'Ce PDF est protégé par un mot de passe : enregistrez-le sans mot de passe, puis renvoyez-le.';
 export const PDF_BUSY_MESSAGE = 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.';
 
-let pool: Piscina<PdfTask, PdfOutcome> | null = null;
-let limit: ReturnType<typeof pLimit> | null = null;
-let warm: Promise<unknown> | null = null;
+/** The open pool: its threads, our queue in front of them, and the threads' first answers (see open()). */
+interface Pool {
+  threads: Piscina<PdfTask, PdfOutcome>;
+  gate: ReturnType<typeof pLimit>;
+  started: Promise<unknown>;
+}
+let current: Pool | null = null;
 
-function open(): { pool: Piscina<PdfTask, PdfOutcome>; limit: ReturnType<typeof pLimit>; warm: Promise<unknown> } {
-  if (!pool || !limit || !warm) {
-    pool = new Piscina<PdfTask, PdfOutcome>({
+function open(): Pool {
+  if (!current) {
+    const threads = new Piscina<PdfTask, PdfOutcome>({
       filename: new URL('./pdf-worker.mjs', import.meta.url).href,
       // Every thread from the start, kept while idle: a thread starting (tsx compiling the worker's modules,
       // seconds on a loaded machine) never counts in an upload's time cap.
@@ -57,32 +61,32 @@ function open(): { pool: Piscina<PdfTask, PdfOutcome>; limit: ReturnType<typeof 
       niceIncrement: pdfLimits.niceIncrement,
       resourceLimits: { maxOldGenerationSizeMb: pdfLimits.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
-    // One ping a thread (each busy thread takes one task): answered once its modules are loaded.
-    const threads = pool;
-    warm = Promise.allSettled(Array.from({ length: pdfLimits.threads }, () => threads.run({ kind: 'ping' })));
-    // Our own queue in front of piscina's: a task reaches piscina only when a thread is free, so
-    // its time cap counts its parse, not its wait.
-    limit = pLimit(pdfLimits.threads);
+    current = {
+      threads,
+      // Our own queue in front of piscina's: a task reaches piscina only when a thread is free, so
+      // its time cap counts its parse, not its wait.
+      gate: pLimit(pdfLimits.threads),
+      // One ping a thread (each busy thread takes one task): answered once its modules are loaded.
+      started: Promise.allSettled(Array.from({ length: pdfLimits.threads }, () => threads.run({ kind: 'ping' }))),
+    };
   }
-  return { pool, limit, warm };
+  return current;
 }
 
 /** Starts the threads before the first upload needs them (the server's start). */
 export async function warmPdfPool(): Promise<void> {
-  await open().warm;
+  await open().started;
 }
 
 /** Stops the threads (app close); the next parse opens a new pool. */
 export async function closePdfPool(): Promise<void> {
-  const closing = pool;
-  pool = null;
-  limit = null;
-  warm = null;
-  await closing?.destroy();
+  const closing = current;
+  current = null;
+  await closing?.threads.destroy();
 }
 
 async function run(task: PdfTask, timeoutMs: number): Promise<PdfOutcome> {
-  const { pool: threads, limit: gate, warm: started } = open();
+  const { threads, gate, started } = open();
   if (gate.pendingCount >= pdfLimits.maxQueue) throw new AppError(503, PDF_BUSY_MESSAGE);
   return gate(async () => {
     await started;
