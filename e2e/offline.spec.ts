@@ -48,7 +48,7 @@ test.describe('Épreuve en ligne sans réseau', () => {
         return registration ? 'ready' : JSON.stringify((await navigator.serviceWorker.getRegistrations()).map((r) => r.scope));
       });
       expect(registered).toBe('ready');
-      await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 30_000 }).toBe(true);
 
       const input = (i: number) => page.getByRole('region', { name: exercises[i].title }).getByRole('textbox', { name: 'Votre réponse :' });
       const state = (i: number) => page.getByTestId(`save-state-${exercises[i].id}`);

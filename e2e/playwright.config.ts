@@ -9,10 +9,11 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   outputDir: `output/results-${PORT}`,
-  // Spec files run in two workers against the one server (each journey makes its own accounts and chapters);
-  // the tests of a file run in order. E2E_WORKERS=1 runs them one at a time.
+  // One spec file at a time by default: two workers (E2E_WORKERS=2, 7 minutes instead of ~12) passed whole runs,
+  // but the time-bound journeys (the map's 200 ms redraw, the offline service worker) flaked in one of them
+  // (decision 80). The tests of a file run in order either way.
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   timeout: 60_000,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'output/report' }]],
