@@ -7,7 +7,7 @@
  *   3. rush: 3,000 pupils start the same timed chapter within 60 s, load the chapter's calls,
  *      autosave 20 answers each over 10 minutes of simulated time (compressed) with focus/blur;
  *   4. saturated: closed-loop saves, as fast as the server answers;
- *   5. check: every acknowledged save is in the database.
+ *   5. check: every acknowledged save is in the database, and the answers' counters (decision 116) equal the answers.
  * Reports requests/s, p50/p95/p99 per route, errors, CPU of node / PostgreSQL / the rest, the
  * load average, and writes the whole result as JSON.
  *
@@ -521,6 +521,33 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
     const missing = acks.filter((x) => !keys.has(`${x.userId}|${x.exerciseId}|${x.seq}|${x.answer}`)).length;
     result.check = { acknowledged: acks.length, rows: stored.rows.length, acknowledgedButMissing: missing };
     console.log(`\nCheck: ${acks.length} acknowledged saves, ${stored.rows.length} rows, acknowledged but missing: ${missing}`);
+    // Decision 116: after tens of thousands of saves from concurrent connections, the counters the triggers
+    // keep must equal what the answers say, pair by pair and per exercise.
+    const [drift] = (
+      (await db.execute(sql`
+        WITH truth AS (
+          SELECT DISTINCT ON (a.exercise_id, a.user_id) a.exercise_id, a.user_id,
+            coalesce(a.grade, '') <> '' OR btrim(a.answer) <> '' AS answered, coalesce(a.grade, '') <> '' AS graded
+          FROM answers a WHERE a.withdrawn_at IS NULL
+          ORDER BY a.exercise_id, a.user_id, a.seq DESC, a.created_at DESC, a.id DESC),
+        per_exercise AS (
+          SELECT exercise_id, count(*)::int AS pairs, (count(*) FILTER (WHERE answered))::int AS answered, (count(*) FILTER (WHERE graded))::int AS graded
+          FROM truth GROUP BY exercise_id),
+        kept AS (
+          SELECT exercise_id, sum(pairs)::int AS pairs, sum(answered)::int AS answered, sum(graded)::int AS graded
+          FROM answer_counts GROUP BY exercise_id HAVING sum(pairs) <> 0)
+        SELECT
+          (SELECT count(*)::int FROM truth) AS pairs,
+          (SELECT count(*)::int FROM (SELECT * FROM truth EXCEPT SELECT exercise_id, user_id, answered, graded FROM current_answers) d) +
+          (SELECT count(*)::int FROM (SELECT exercise_id, user_id, answered, graded FROM current_answers EXCEPT SELECT * FROM truth) d) AS pairs_off,
+          (SELECT count(*)::int FROM (SELECT * FROM per_exercise EXCEPT SELECT * FROM kept) d) +
+          (SELECT count(*)::int FROM (SELECT * FROM kept EXCEPT SELECT * FROM per_exercise) d) AS counts_off,
+          (SELECT count(DISTINCT slot)::int FROM answer_counts) AS slots`)) as unknown as {
+        rows: Array<{ pairs: number; pairs_off: number; counts_off: number; slots: number }>;
+      }
+    ).rows;
+    result.check.counters = drift;
+    console.log(`Counters: ${drift.pairs} current pairs, ${drift.pairs_off} pairs and ${drift.counts_off} exercise counts off, ${drift.slots} connection slots used`);
 
     // Ratios against the physical limits.
     const satRate = (result.saturated?.routes?.['POST /answer'] as { perSecond: number } | undefined)?.perSecond;
@@ -558,6 +585,7 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
       rushSaveP99Under100: rushSave ? rushSave.p99 < 100 : undefined,
       rush5xx: result.rush ? five(result.rush) : undefined,
       missingZero: missing === 0,
+      countersExact: drift.pairs_off === 0 && drift.counts_off === 0,
       saturatedAtLeast045RawUpsert: result.ratios ? result.ratios.savesPerRawUpsert >= 0.45 : undefined,
       saturatedAtLeast02Hello: result.ratios ? result.ratios.savesPerHello >= 0.2 : undefined,
     };
@@ -566,7 +594,7 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
     const out = path.join(os.tmpdir(), `olympe-rush-${Date.now()}.json`);
     writeFileSync(out, JSON.stringify(result, null, 2));
     console.log(`Result: ${out}; load average now ${load().join(' ')}`);
-    if (missing > 0) process.exitCode = 1;
+    if (missing > 0 || drift.pairs_off > 0 || drift.counts_off > 0) process.exitCode = 1;
   } finally {
     await stopProcess(hello);
     await stopProcess(server);

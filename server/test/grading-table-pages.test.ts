@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
   CELL_ARBITRATION,
-  CELL_NONE,
-  CELL_UNGRADED,
   GRADING_AFTER_MESSAGE,
   GRADING_LIMIT_MESSAGE,
   GRADING_UNKNOWN_AFTER_MESSAGE,
@@ -12,6 +10,7 @@ import {
 } from '@olympe/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, chapters, exercises, gradings } from '../src/db/schema.js';
+import { countsOf } from './table-counts.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 
 /**
@@ -101,15 +100,6 @@ async function walk(chapterId: string, headers: Headers, limit: number, q?: stri
   return { users, first };
 }
 
-/** The header's counts as the web page computes them from the whole table. */
-function countsOf(table: GradingTable) {
-  return table.exercises.map((_, i) => {
-    const cells = Object.values(table.users).map((u) => u.data[i]);
-    const answered = cells.filter((v) => v !== CELL_NONE && v !== '').length;
-    const graded = cells.filter((v) => v !== CELL_NONE && v !== '' && v !== CELL_UNGRADED && v !== CELL_ARBITRATION).length;
-    return { graded, answered };
-  });
-}
 
 describe('GET /answer/table/{id}?limit=: pages', () => {
   it('concatenate to the whole table in its order, equal names included, at every page size; the header has its counts', async () => {

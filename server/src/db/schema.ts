@@ -12,6 +12,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -295,6 +296,52 @@ export const answers = pgTable(
     // WHERE withdrawn_at IS NULL is created in raw SQL by migration 0006: drizzle cannot express
     // INCLUDE. The grading table reads the current answers from it alone once vacuumed (bench/grading).
   ],
+);
+
+/**
+ * Written by triggers on `answers` alone (migration 0021, decision 116), never by the service: one row per
+ * (exercise, pupil) that has a current answer (highest seq, then latest, not withdrawn), with whether that
+ * answer is answered and graded. The grading table's header counts from the two tables below instead of
+ * reading every answer of the chapter.
+ */
+export const currentAnswers = pgTable(
+  'current_answers',
+  {
+    exerciseId: uuid('exercise_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    /** The exercise's chapter, kept so a pair removed with its exercise still finds its chapter_pupils row. */
+    chapterId: uuid('chapter_id').notNull(),
+    answered: boolean('answered').notNull(),
+    graded: boolean('graded').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.exerciseId, t.userId] })],
+);
+
+/**
+ * Per exercise, the current answers counted (pairs, answered, graded), kept by the same triggers. Each
+ * database connection adds its changes to its own slot (its backend pid modulo 64), so two connections
+ * saving first answers at once do not wait on one row; a count is the sum of an exercise's slots.
+ */
+export const answerCounts = pgTable(
+  'answer_counts',
+  {
+    exerciseId: uuid('exercise_id').notNull(),
+    slot: smallint('slot').notNull(),
+    pairs: integer('pairs').notNull().default(0),
+    answered: integer('answered').notNull().default(0),
+    graded: integer('graded').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.exerciseId, t.slot] })],
+);
+
+/** The pupils with a current answer to an exercise of the chapter (any exercise, binned ones too), kept by the same triggers. */
+export const chapterPupils = pgTable(
+  'chapter_pupils',
+  {
+    chapterId: uuid('chapter_id').notNull(),
+    userId: uuid('user_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chapterId, t.userId] })],
 );
 
 export const gradeAudit = pgTable(

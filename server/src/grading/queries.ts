@@ -105,17 +105,37 @@ export function gradingPageQuery(opts: {
     ORDER BY ${anonymous ? sql`p.number` : sql`p.last_key, p.first_key, p.id`}`;
 }
 
-/** Per exercise (in order): current copies answered (cell other than ' ') and graded (a number or X), one index-only scan each. */
+/**
+ * Per exercise: current copies answered (cell other than ' ') and graded (a number or X), summed from the
+ * counters the triggers of migration 0021 keep (decision 116): a few rows per exercise, whatever the
+ * number of pupils. An exercise nobody answered has no row.
+ */
 export function gradingCountsQuery(exerciseIds: readonly string[]): SQL {
-  const branches = exerciseIds.map(
-    (id, idx) => sql`(
-        SELECT ${idx}::int AS idx, (count(*) FILTER (WHERE b.answered))::int AS answered, (count(*) FILTER (WHERE b.graded))::int AS graded
-        FROM (SELECT DISTINCT ON (a.user_id) a.grade <> '' AS graded, (a.grade <> '' OR (${answeredSql})) AS answered
-              FROM answers a
-              WHERE a.exercise_id = ${id}::uuid AND a.withdrawn_at IS NULL
-              ORDER BY a.user_id, a.seq DESC, a.created_at DESC) b)`,
-  );
-  return sql`SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) c ORDER BY idx`;
+  return sql`SELECT exercise_id, sum(answered)::int AS answered, sum(graded)::int AS graded
+    FROM answer_counts WHERE exercise_id = ANY(${uuidArray(exerciseIds)}) GROUP BY exercise_id`;
+}
+
+/**
+ * How many pupils the table and the search hold. The pupils of the chapter (chapter_pupils, kept by the
+ * same triggers) are those of the table while no exercise outside the table (binned, or without answers
+ * to grade) holds a current answer; otherwise, and only then, every pupil's answers are looked at.
+ */
+export function gradingPupilsQuery(chapterId: string, exerciseIds: readonly string[], anonymous: boolean, words: readonly string[]): SQL {
+  return sql`
+    WITH others AS (
+      SELECT EXISTS (
+        SELECT 1 FROM answer_counts k JOIN exercises x ON x.id = k.exercise_id
+        WHERE x.chapter_id = ${chapterId}::uuid AND k.exercise_id <> ALL(${uuidArray(exerciseIds)})
+        GROUP BY k.exercise_id HAVING sum(k.pairs) <> 0) AS held
+    ),
+    pupils AS (
+      SELECT cp.user_id AS id FROM chapter_pupils cp WHERE cp.chapter_id = ${chapterId}::uuid AND NOT (SELECT held FROM others)
+      UNION ALL
+      SELECT u.id FROM users u WHERE (SELECT held FROM others) AND ${inGradingTable(exerciseIds)}
+    )
+    SELECT count(*)::int AS pupils, (count(*) FILTER (WHERE ${gradingSearch(words, anonymous)}))::int AS matched
+    FROM pupils p JOIN users u ON u.id = p.id
+    ${anonymous ? sql`LEFT JOIN grading_pseudonyms ps ON ps.chapter_id = ${chapterId}::uuid AND ps.user_id = u.id` : sql``}`;
 }
 
 /**

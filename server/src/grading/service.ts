@@ -45,8 +45,8 @@ import {
   correctorProgress,
   currentGradings,
   gradingCountsQuery,
+  gradingPupilsQuery,
   gradingPageQuery,
-  gradingSearch,
   gradingTableQuery,
   gradingsOf,
   inGradingTable,
@@ -285,17 +285,12 @@ export async function getGradingTablePage(
 /** What the header of a paged table needs (`limit=0`, decision 83). */
 async function pageSummary(db: Db, chapterId: string, exerciseIds: readonly string[], anonymous: boolean, words: readonly string[], chapter: ChapterOptionsRow) {
   const [counts, pupils, progressRows, graded] = await Promise.all([
-    rows<{ idx: number; answered: number; graded: number }>(db, gradingCountsQuery(exerciseIds)),
-    rows<{ pupils: number; matched: number }>(
-      db,
-      sql`SELECT count(*)::int AS pupils, (count(*) FILTER (WHERE ${gradingSearch(words, anonymous)}))::int AS matched
-          FROM users u ${anonymous ? sql`LEFT JOIN grading_pseudonyms ps ON ps.chapter_id = ${chapterId}::uuid AND ps.user_id = u.id` : sql``}
-          WHERE ${inGradingTable(exerciseIds)}`,
-    ),
+    rows<{ exercise_id: string; answered: number; graded: number }>(db, gradingCountsQuery(exerciseIds)),
+    rows<{ pupils: number; matched: number }>(db, gradingPupilsQuery(chapterId, exerciseIds, anonymous, words)),
     correctorProgress(db, exerciseIds),
     chapter.double_grading ? currentGradings(db, exerciseIds) : Promise.resolve(null),
   ]);
-  const byIndex = exerciseIds.map((_, i) => counts.find((c) => Number(c.idx) === i) ?? { answered: 0, graded: 0 });
+  const byIndex = exerciseIds.map((id) => counts.find((c) => c.exercise_id === id) ?? { answered: 0, graded: 0 });
   const { progress, counts: headerCounts } = progressFromCounts(
     byIndex.map((c) => ({ answered: Number(c.answered), graded: Number(c.graded) })),
     exerciseIds,

@@ -24,8 +24,10 @@ export const BACKUP_FORMAT = 'olympe-backup';
 const VERSION = 1;
 const PAGE = 2000;
 /** Bytes of files travel in files/, not in the dump, whatever the store. */
-// institution_words is derived from institutions by a trigger: restoring the schools rebuilds it.
-const NOT_DUMPED = new Set(['file_blobs', 'institution_words']);
+// Derived by triggers, rebuilt by the restore of their source: institution_words from institutions, and
+// current_answers, answer_counts and chapter_pupils from answers (decision 116).
+const DERIVED = ['institution_words', 'current_answers', 'answer_counts', 'chapter_pupils'];
+const NOT_DUMPED = new Set(['file_blobs', ...DERIVED]);
 const UUID_PDF = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/;
 
 export interface Manifest {
@@ -160,9 +162,8 @@ export async function restoreBackup(deps: { db: Db; store: FileStore }, fromDir:
 
   await deps.db.transaction(async (tx) => {
     // Rows seeded by migrations (role groups, home schooling) come back from the backup itself.
-    // The derived tables are emptied too: restoring the schools fills institution_words again by its trigger.
-    const derived = ['institution_words'];
-    await tx.execute(sql`TRUNCATE ${sql.join([...tables, ...derived].map((t) => sql.identifier(t)), sql`, `)}`);
+    // The derived tables are emptied too: restoring the schools and the answers fills them again by their triggers.
+    await tx.execute(sql`TRUNCATE ${sql.join([...tables, ...DERIVED].map((t) => sql.identifier(t)), sql`, `)}`);
     for (const table of await insertOrder(tx, tables)) {
       let batch: string[] = [];
       const flush = async () => {
