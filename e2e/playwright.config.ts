@@ -18,6 +18,10 @@ export default defineConfig({
   timeout: 60_000,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'output/report' }]],
   use: {
+    // An action or a wait for an event that never ends fails by itself, naming its step, instead of
+    // running out the test's whole time (a journey that timed out in CI said only where it was cleaning up).
+    actionTimeout: 45_000,
+    navigationTimeout: 45_000,
     baseURL: `http://localhost:${PORT}`,
     locale: 'fr-FR',
     timezoneId: 'Europe/Paris',
