@@ -8,7 +8,7 @@
  * The home route's own lazy chunk (and the static imports it adds) is reported on a second line.
  * Sizes are gzip level 9, as decision 52 measured the baseline.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
@@ -23,6 +23,8 @@ const attr = (tag: string, name: string) => new RegExp(`${name}="([^"]+)"`).exec
 const tags = html.match(/<(script|link)\b[^>]*>/g) ?? [];
 const entry = tags.filter((t) => t.startsWith('<script') && t.includes('type="module"')).map((t) => attr(t, 'src')!);
 const preloads = tags.filter((t) => t.includes('rel="modulepreload"')).map((t) => attr(t, 'href')!);
+// web/public/boot.js (decision 97): a classic script, counted in the first load, outside the module graph.
+const classic = tags.filter((t) => t.startsWith('<script') && !t.includes('type="module"')).map((t) => attr(t, 'src')!);
 const styles = tags.filter((t) => t.includes('rel="stylesheet"')).map((t) => attr(t, 'href')!);
 
 const file = (url: string) => readFileSync(join(dist, url.replace(/^\//, '')));
@@ -42,10 +44,10 @@ function staticGraph(roots: string[]): Set<string> {
   return seen;
 }
 
-const js = [...entry, ...preloads];
+const js = [...entry, ...preloads, ...classic];
 const graph = staticGraph(entry);
 const notPreloaded = [...graph].filter((u) => !js.includes(u));
-const notImported = js.filter((u) => !graph.has(u));
+const notImported = js.filter((u) => !graph.has(u) && !classic.includes(u));
 
 const kB = (n: number) => (n / 1000).toFixed(1);
 const rows = js.map((u) => ({ file: u.replace('/assets/', ''), gzip: gz(u), raw: file(u).length })).sort((a, b) => b.gzip - a.gzip);
@@ -62,7 +64,8 @@ const withZod = js.filter((u) => file(u).includes('_zod'));
 console.log(`  zod in the first load: ${withZod.length ? `yes (${withZod.join(', ')})` : 'no'}`);
 
 // The home route: its lazy chunk, plus what it statically imports beyond the first load.
-const entryCode = file(entry[0]).toString('utf8');
+// The import may sit in any file of the entry's graph (decision 119: the entry file is then a facade).
+const entryCode = [...graph].map((u) => file(u).toString('utf8')).join('\n');
 const home = /["'](?:\.\/|\/assets\/|assets\/)(home-page-[\w-]+\.js)["']/.exec(entryCode)?.[1];
 if (home) {
   const extra = [...staticGraph([`/assets/${home}`])].filter((u) => !graph.has(u));
@@ -71,3 +74,33 @@ if (home) {
   const big = extra.map((u) => ({ u, g: gz(u) })).sort((a, b) => b.g - a.g).slice(0, 5);
   for (const { u, g } of big) console.log(`  ${u.replace('/assets/', '').padEnd(40)} ${kB(g).padStart(6)} kB`);
 }
+
+// Issue 26: a screen open without a role never downloads a management screen's code. The management screens are
+// the routes of routes.tsx given a role; their own chunks must be neither in the first load nor among the chunks
+// the server announces for an open screen (route-chunks.json, written by web/vite-first-load.ts).
+const routesSource = readFileSync(join(import.meta.dirname, '../../web/src/routes.tsx'), 'utf8');
+const managed = [...routesSource.matchAll(/import\('\.\/pages\/[^']+\/([\w-]+)'\), '\w+', '(?:admin|member|teacher)'\)/g)].map((m) => m[1]);
+const manifestFile = join(dist, 'route-chunks.json');
+const openRoutes: Record<string, string[]> = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')) : {};
+const isManaged = (url: string) => managed.some((name) => new RegExp(`/${name}-[\\w-]{8}\\.js$`).test(url));
+const leaks = [
+  ...[...graph].filter(isManaged).map((u) => `first load: ${u}`),
+  ...Object.entries(openRoutes).flatMap(([route, files]) => files.filter(isManaged).map((u) => `${route}: ${u}`)),
+];
+console.log(`Management screens (${new Set(managed).size}) in the code of open screens (${Object.keys(openRoutes).length} routes): ${leaks.length ? leaks.join(', ') : 'none'}`);
+if (!Object.keys(openRoutes).length) console.log('  route-chunks.json is missing: the open screens were not checked.');
+if (leaks.length || !Object.keys(openRoutes).length) process.exitCode = 1;
+
+// Decision 96: Mantine's CSS is trimmed to the components in the build (web/vite-first-load.ts). Every Mantine class
+// the built JS carries that has rules in Mantine's own stylesheets must still have them in the built CSS.
+const mantineClass = /\bm_[0-9a-f]{8}\b/g;
+const classesOf = (text: string) => new Set([...text.matchAll(mantineClass)].map((m) => m[0]));
+const assetsDir = join(dist, 'assets');
+const builtFiles = readdirSync(assetsDir);
+const inJs = classesOf(builtFiles.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(assetsDir, f), 'utf8')).join('\n'));
+const inCss = classesOf(builtFiles.filter((f) => f.endsWith('.css')).map((f) => readFileSync(join(assetsDir, f), 'utf8')).join('\n'));
+const mantineSheets = ['core', 'notifications', 'dates', 'charts'].map((p) => join(import.meta.dirname, `../../node_modules/@mantine/${p}/styles.css`)).filter(existsSync);
+const styled = classesOf(mantineSheets.map((f) => readFileSync(f, 'utf8')).join('\n'));
+const unstyled = [...inJs].filter((c) => styled.has(c) && !inCss.has(c));
+console.log(`Mantine classes used by the JS with rules in Mantine's CSS: ${[...inJs].filter((c) => styled.has(c)).length}, missing from the built CSS: ${unstyled.length ? unstyled.join(', ') : 'none'}`);
+if (unstyled.length) process.exitCode = 1;

@@ -23,3 +23,4 @@ export * from './errors.js';
 export * from './auth.js';
 export * from './user-import.js';
 export * from './results.js';
+export * from './public-config.js';

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import compress from '@fastify/compress';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -28,6 +26,7 @@ import { institutionRoutes } from './institutions/routes.js';
 import { createMailer, type Mail, type Mailer } from './mail/mailer.js';
 import { postgresRateLimiter, redisRateLimiter, startRateLimitPurge } from './http/rate-limit.js';
 import { userRoutes } from './users/routes.js';
+import { serveWebApp } from './web-app.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { answerRoutes } from './answers/routes.js';
 import { fileRoutes } from './files/routes.js';
@@ -105,6 +104,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('auth', null);
   app.decorateRequest('authRejected', false);
 
+  // The same for every visitor: also written into the page itself (web-app.ts), so the app does not wait for it.
+  const publicConfig = {
+    contactEmail: config.contactEmail,
+    tileUrl: config.tileUrl,
+    // Decision 87: whether /map offers the address search.
+    geocoder: !!config.geocoderUrl,
+    // Decision 91: the size limit of a scan, said on the upload form before a file is chosen.
+    maxScanMb: Math.round((limitOf(config, 'chapter') / (1024 * 1024)) * 10) / 10,
+  };
   registerErrorHandling(app);
   addErrorCodes(app);
   // GET /institution carries ~70,000 schools: compressed it stays under 3 MB (bench/schools).
@@ -165,14 +173,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         await deps.db.execute(sql`SELECT 1`);
         return { ok: true };
       });
-      api.get('/config', { schema: { tags: ['config'] } }, async () => ({
-        contactEmail: config.contactEmail,
-        tileUrl: config.tileUrl,
-        // Decision 87: whether /map offers the address search.
-        geocoder: !!config.geocoderUrl,
-        // Decision 91: the size limit of a scan, said on the upload form before a file is chosen.
-        maxScanMb: Math.round((limitOf(config, 'chapter') / (1024 * 1024)) * 10) / 10,
-      }));
+      api.get('/config', { schema: { tags: ['config'] } }, async () => publicConfig);
       if (apiDocs) api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
       await api.register(authRoutes, { deps });
       await api.register(groupRoutes, { deps });
@@ -198,28 +199,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  await serveWebApp(app, config.webDist);
+  await serveWebApp(app, config.webDist, publicConfig);
   return app;
-}
-
-/** Production: the built SPA at /, with history fallback; /api/* unknown routes stay JSON 404s. */
-async function serveWebApp(app: FastifyInstance, webDist: string | undefined) {
-  const hasWeb = !!webDist && existsSync(path.join(webDist, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      setHeaders: (res, file) => {
-        if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
-      },
-    });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api')) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    return reply.status(404).send({ message: 'Adresse inconnue.' });
-  });
 }
 
 function tileOrigin(tileUrl: string): string {

@@ -8,7 +8,7 @@ self.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(SHELL_CACHE)
-      .then((cache) => cache.add('/'))
+      .then((cache) => cache.addAll(['/', '/boot.js']))
       .then(() => self.skipWaiting()),
   );
 });
@@ -28,18 +28,21 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
 
-  if (request.mode === 'navigate') {
+  // boot.js starts the app on a page that carries its screen (decision 118): without it offline, the app
+  // would never start. It has no hash in its name: network first, like the page.
+  if (request.mode === 'navigate' || url.pathname === '/boot.js') {
+    const key = request.mode === 'navigate' ? '/' : '/boot.js';
     // Network first: a new version is picked up at once; the cached page when the network fails.
     event.respondWith(
       fetch(request)
         .then((response) => {
           if (response.ok) {
             const copy = response.clone();
-            void caches.open(SHELL_CACHE).then((cache) => cache.put('/', copy));
+            void caches.open(SHELL_CACHE).then((cache) => cache.put(key, copy));
           }
           return response;
         })
-        .catch(() => caches.match('/').then((cached) => cached ?? Response.error())),
+        .catch(() => caches.match(key).then((cached) => cached ?? Response.error())),
     );
     return;
   }

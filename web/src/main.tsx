@@ -1,21 +1,39 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './accessibility.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
+import { readToken } from './session/token';
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+// Decision 117: the page may carry a visitor's screen, rendered by the server (web/src/prerender.tsx). The app
+// takes it over where it is the screen of this path for a visitor; anywhere else (the service worker's copy
+// opened at another path, a session the server did not know of) it is dropped and the app draws its own.
+// Either way the first render is a transition: React then yields to the browser every few milliseconds instead
+// of holding the main thread for the whole render (a phone's tap or keystroke is answered meanwhile; decision 118).
+startTransition(() => {
+  if (root.dataset.screen === location.pathname && readToken() === null) {
+    hydrateRoot(root, app);
+  } else {
+    root.replaceChildren();
+    createRoot(root).render(app);
+  }
+});
 
 // The app opens again without a network (public/sw.js): a reload during a cut loses nothing.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  window.addEventListener('load', () => {
+  const register = () => {
     navigator.serviceWorker.register('/sw.js').catch(() => {
       // Without a service worker the app works the same, only not offline.
     });
-  });
+  };
+  // Started after the first paint (decision 118), the app may run once the page has loaded.
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register);
 }

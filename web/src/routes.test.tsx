@@ -1,7 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { Link, matchRoutes, MemoryRouter, Route, Routes, useLocation, useRoutes } from 'react-router';
+import { RouteErrorBoundary } from './layout/route-error';
 import { describe, expect, it, vi } from 'vitest';
 import { routes } from './routes';
 import { theme } from './theme';
@@ -16,16 +17,25 @@ vi.mock('./api/client', async (importOriginal) => {
   };
 });
 
+const at = { pathname: '' };
+
+function AppRoutes() {
+  at.pathname = useLocation().pathname;
+  return useRoutes(routes);
+}
+
+/** The app's routes as app.tsx renders them (the declarative router, decision 96); `at` follows the location. */
 function renderAt(url: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
   render(
     <MantineProvider theme={theme}>
       <QueryClientProvider client={new QueryClient()}>
-        <RouterProvider router={router} />
+        <MemoryRouter initialEntries={[url]}>
+          <AppRoutes />
+        </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,
   );
-  return router;
+  return at;
 }
 
 describe('routes', () => {
@@ -65,18 +75,41 @@ describe('routes', () => {
     '/live/abc',
     '/centre/abc',
   ])('sends a visitor who is not logged in from the management screen %s to the login page', async (url) => {
-    const router = renderAt(url);
+    const location = renderAt(url);
     expect(await screen.findByRole('heading', { name: 'Connexion', level: 1 })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(location.pathname).toBe('/login');
   });
 
   it('names the chapter route "chapter"', () => {
-    const router = renderAt('/chapter/abc');
-    expect(router.state.matches.some((m) => m.route.id === 'chapter' && m.params.id === 'abc')).toBe(true);
+    expect(matchRoutes(routes, '/chapter/abc')?.some((m) => m.route.id === 'chapter' && m.params.id === 'abc')).toBe(true);
+  });
+
+  it('shows the error screen when a page crashes, and the next page after a move', async () => {
+    const crash = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const Boom = () => {
+      throw new Error('boom');
+    };
+    render(
+      <MantineProvider theme={theme}>
+        <MemoryRouter initialEntries={['/a']}>
+          <Link to="/b">ailleurs</Link>
+          <Routes>
+            <Route element={<RouteErrorBoundary />}>
+              <Route path="/a" element={<Boom />} />
+              <Route path="/b" element={<p>page b</p>} />
+            </Route>
+          </Routes>
+        </MemoryRouter>
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('heading', { name: 'Une erreur est survenue', level: 1 })).toBeTruthy();
+    fireEvent.click(screen.getByText('ailleurs'));
+    expect(await screen.findByText('page b')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Une erreur est survenue' })).toBeNull();
+    crash.mockRestore();
   });
 
   it('keeps slashes in the viewer path', () => {
-    const router = renderAt('/viewer/pdfs/2025/copie.pdf');
-    expect(router.state.matches.at(-1)?.params['*']).toBe('pdfs/2025/copie.pdf');
+    expect(matchRoutes(routes, '/viewer/pdfs/2025/copie.pdf')?.at(-1)?.params['*']).toBe('pdfs/2025/copie.pdf');
   });
 });

@@ -2,7 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { RequireRole } from './layout/require-role';
 import { RootLayout } from './layout/root-layout';
-import { RouteError } from './layout/route-error';
+import { RouteErrorBoundary } from './layout/route-error';
 
 /**
  * Each screen is its own chunk (React.lazy), so heavy libraries (maps, PDF, KaTeX) load with the
@@ -26,7 +26,7 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     children: [
       {
-        errorElement: <RouteError />,
+        element: <RouteErrorBoundary />,
         children: [
           { index: true, element: page(() => import('./pages/home/home-page'), 'HomePage') },
           { path: 'login', element: page(() => import('./pages/login/login-page'), 'LoginPage') },

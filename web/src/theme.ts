@@ -1,4 +1,12 @@
-import { createTheme, defaultVariantColorsResolver, PasswordInput, parseThemeColor, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core';
+import {
+  createTheme,
+  defaultVariantColorsResolver,
+  parseThemeColor,
+  type CSSVariablesResolver,
+  type MantineThemeComponent,
+  type PasswordInputProps,
+  type VariantColorsResolver,
+} from '@mantine/core';
 
 /**
  * Shade 9 for every filled colour: Mantine's default shade 6 gives white text a contrast below
@@ -30,7 +38,8 @@ export const theme = createTheme({
   cursorType: 'pointer',
   components: {
     // Mantine names the show-password button in English; it is a toggle (aria-pressed), so one French name.
-    PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Afficher le mot de passe' } } }),
+    // A plain object, not `PasswordInput.extend(…)` (the same value): that import put the whole field in the first load.
+    PasswordInput: { defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Afficher le mot de passe' } } satisfies Partial<PasswordInputProps> } satisfies MantineThemeComponent,
   },
 });
 

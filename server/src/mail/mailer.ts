@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { sentMails } from '../db/schema.js';
+import { escapeHtml } from '../http/escape-html.js';
 
 export interface Mail {
   to: string;
@@ -78,8 +79,6 @@ export function firstLinkOf(mail: Pick<Mail, 'text'>): string | null {
   return /https?:\/\/\S+/.exec(mail.text)?.[0] ?? null;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The French mail that carries a set-password link (sign-up, password reset, first admin). */
 export function passwordLinkMail(to: string, link: string, kind: 'signup' | 'reset' | 'admin' | 'invite', institutionName?: string): Mail {

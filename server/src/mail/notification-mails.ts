@@ -1,4 +1,5 @@
 import { formatSitting, type CenterDetails } from '@olympe/contract';
+import { escapeHtml } from '../http/escape-html.js';
 
 /** Issue 22: the French notification mails, plain text and HTML, each with its unsubscribe link. */
 
@@ -8,8 +9,6 @@ export interface MailBody {
   html: string;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const SIGNATURE = 'L’équipe Olympe';
 

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import type { JobWorker } from '../jobs/worker.js';
 import { startMailClock, startMailWorkers } from './scheduler.js';
 import { mailStats, unsubscribe } from './service.js';
+import { escapeHtml } from '../http/escape-html.js';
 
 const unsubscribeQuery = z.object({
   u: z.uuid({ error: 'Lien de désinscription invalide.' }),
@@ -13,7 +14,6 @@ const unsubscribeQuery = z.object({
 });
 const tags = ['mail'];
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * Issue 22: notification mails — one-click unsubscribe without login (RFC 8058), the admins'

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@olympe/contract';
 import { readToken } from '../session/token';
+import { takeEarlyResponse } from './early-requests';
 import { showNotice } from './notify';
 
 /**
@@ -176,7 +177,11 @@ async function send<T>(method: string, path: string, body: unknown, options: Req
   try {
     let response: Response;
     try {
-      response = await fetch(urlOf(path, options.params), { method, headers, body: bodyOf(body, headers), signal: controller.signal });
+      const url = urlOf(path, options.params);
+      const init = { method, headers, body: bodyOf(body, headers), signal: controller.signal };
+      // The session's first calls may already be on their way (web/public/boot.js, decision 97).
+      const early = takeEarlyResponse(method, url, init.body, token);
+      response = await (early ? untilAborted(early, controller.signal) : fetch(url, init));
     } catch (cause) {
       throw failure(cause);
     }
@@ -190,6 +195,14 @@ async function send<T>(method: string, path: string, body: unknown, options: Req
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);
   }
+}
+
+/** An answer already on its way, given up like a fetch when the call times out or is cancelled. */
+function untilAborted(response: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(new DOMException('The call was aborted.', 'AbortError')), { once: true });
+    response.then(resolve, reject);
+  });
 }
 
 function call<T>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<ApiResponse<T>> {

@@ -1,4 +1,4 @@
-import { Upload, type DetailedError, type HttpResponse } from 'tus-js-client';
+import type { DetailedError, HttpResponse } from 'tus-js-client';
 import { readToken } from '../session/token';
 import { createRateMeter } from '../lib/transfer';
 import { API_BASE, ApiError } from './client';
@@ -61,11 +61,14 @@ function pathOf(response: HttpResponse, url: string | null): string {
  * server's French refusal (too large, not a PDF, not allowed), or `aborted` after `signal` cancels it
  * (the server then drops what it received).
  */
-export function sendResumable(
+export async function sendResumable(
   file: File,
   target: ResumableTarget,
   options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal } = {},
 ): Promise<string> {
+  // The upload client (18 kB gzip) comes with the first upload, not with every screen that offers one: the
+  // profile and chapter pages of a pupil import this module through the centres' API (decision 117).
+  const { Upload } = await import('tus-js-client');
   return new Promise((resolve, reject) => {
     const meter = createRateMeter();
     let last: UploadProgress = { sent: 0, total: file.size, speed: null, secondsLeft: null, waiting: false };

@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { Anchor, AppShell, Burger, Center, Group, Loader, Overlay, ScrollArea, Text } from '@mantine/core';
+import { Anchor, AppShell, Burger, Center, Group, Loader, Overlay, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ImpersonationBanner } from '../components/ImpersonationBanner';
@@ -47,7 +47,8 @@ export function AppLayout() {
       </AppShell.Header>
 
       <AppShell.Navbar id="main-navigation" aria-label="Navigation principale" p="xs" maw={300}>
-        <AppShell.Section grow component={ScrollArea}>
+        {/* Native scrolling (decision 96): Mantine's ScrollArea brought 18 kB (gzip) into the first load. */}
+        <AppShell.Section grow style={{ overflowY: 'auto' }}>
           <Sidebar />
         </AppShell.Section>
       </AppShell.Navbar>

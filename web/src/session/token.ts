@@ -1,5 +1,16 @@
+import { SIGNED_IN_COOKIE } from '@olympe/contract/public-config';
+
 /** docs/product.md#spec-9: the jwt lives in localStorage under the key `jwt`. */
 export const TOKEN_KEY = 'jwt';
+
+/**
+ * Decision 117: the server leaves a visitor's pre-rendered screen out of the pages of a browser that keeps a
+ * session. The cookie says only that; the token itself never leaves localStorage but in the Authorization header.
+ */
+export function markSignedIn(signedIn: boolean): void {
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${SIGNED_IN_COOKIE}=${signedIn ? '1; Max-Age=31536000' : '; Max-Age=0'}; Path=/; SameSite=Lax${secure}`;
+}
 
 export function readToken(): string | null {
   try {
@@ -12,10 +23,12 @@ export function readToken(): string | null {
 
 export function writeToken(token: string): void {
   localStorage.setItem(TOKEN_KEY, token);
+  markSignedIn(true);
 }
 
 export function clearToken(): void {
   localStorage.removeItem(TOKEN_KEY);
+  markSignedIn(false);
   // Impersonation (groups issue): logging out ends the admin's kept session too.
   localStorage.removeItem(ADMIN_TOKEN_KEY);
 }

@@ -388,10 +388,13 @@ describe('PDF answers', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe(OFFLINE_TEXT));
     expect(screen.getByText('copie.pdf')).toBeTruthy();
-    // Leaving the page now would lose the copy: the browser asks first.
-    const leaving = new Event('beforeunload', { cancelable: true });
-    window.dispatchEvent(leaving);
-    expect(leaving.defaultPrevented).toBe(true);
+    // Leaving the page now would lose the copy: the browser asks first. The guard is set by an effect, which may
+    // run a moment after the offline text is drawn (a loaded machine showed it): waited for like the text.
+    await waitFor(() => {
+      const leaving = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(leaving);
+      expect(leaving.defaultPrevented).toBe(true);
+    });
 
     act(() => void window.dispatchEvent(new Event('online')));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));

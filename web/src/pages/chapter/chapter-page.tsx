@@ -26,7 +26,7 @@ import { ReceiptPanel } from './receipt-panel';
 import { PupilResults, SchoolResults } from './results-panel';
 import { RegradePanel } from './regrade-panel';
 import { StartConfirmModal } from './start-confirm-modal';
-import { PaperPanel } from './paper';
+import { PaperPanel } from './paper/paper-panel';
 import { RichText } from './rich-text';
 import { useAnswerQueue } from './use-answer-queue';
 import { PageHeading } from '../../components/page-heading';

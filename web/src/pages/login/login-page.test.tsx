@@ -1,7 +1,11 @@
+import { MantineProvider } from '@mantine/core';
 import { fireEvent, screen } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { renderWithProviders } from '../../test/render';
+import { theme } from '../../theme';
 import { LoginPage } from './login-page';
 
 const loginMock = vi.hoisted(() => vi.fn());
@@ -28,6 +32,20 @@ describe('LoginPage', () => {
     expect(password.required).toBe(true);
     // The show-password toggle is named in French, its state given by aria-pressed.
     expect(screen.getByRole('button', { name: 'Afficher le mot de passe' }).getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('comes from the server with its button disabled, enabled once the app has taken the page over (decision 118)', () => {
+    // A click before the app runs would send the form as a plain page: reloaded, what was typed lost.
+    const served = renderToString(
+      <MantineProvider theme={theme}>
+        <MemoryRouter initialEntries={['/login']}>
+          <LoginPage />
+        </MemoryRouter>
+      </MantineProvider>,
+    );
+    expect(served).toMatch(/<button[^>]*type="submit"[^>]*disabled=""/);
+    setup();
+    expect((screen.getByRole('button', { name: 'Se connecter' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('tells a pupil who forgot the password to sign up again with the same address', () => {

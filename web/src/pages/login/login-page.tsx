@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useMounted } from '@mantine/hooks';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { safeReturnPath } from '@olympe/contract';
+import { safeReturnPath } from '@olympe/contract/return-path';
 import { login } from '../../api/auth';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
@@ -19,6 +20,17 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
+  // Decision 117: this screen comes in the page and shows before the app runs. What was typed (or filled by a
+  // password manager) before the app took it over is in the fields but not in the state: taken from there once.
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (emailInput.current?.value) setEmail(emailInput.current.value);
+    if (passwordInput.current?.value) setPassword(passwordInput.current.value);
+  }, []);
+  // Until then the button is disabled (decision 118: the app starts after the screen is painted): a click or an
+  // Enter would otherwise send the form as a plain page, which reloads it and loses what was typed.
+  const takenOver = useMounted();
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -44,6 +56,7 @@ export function LoginPage() {
             type="email"
             autoComplete="email"
             required
+            ref={emailInput}
             value={email}
             onChange={(e) => setEmail(e.currentTarget.value)}
           />
@@ -51,10 +64,11 @@ export function LoginPage() {
             label="Mot de passe"
             autoComplete="current-password"
             required
+            ref={passwordInput}
             value={password}
             onChange={(e) => setPassword(e.currentTarget.value)}
           />
-          <Button type="submit" loading={pending}>
+          <Button type="submit" loading={pending} disabled={!takenOver}>
             Se connecter
           </Button>
         </Stack>

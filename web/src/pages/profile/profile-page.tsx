@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { startTransition, useEffect, useState, type FormEvent } from 'react';
 import {
   Alert,
   Badge,
@@ -18,8 +18,6 @@ import { isStaffProfile, missingProfileFields, profileUpdateSchema } from '@olym
 import { useSaveProfile } from '../../api/auth';
 import { showNotice } from '../../api/notify';
 import { LoginRedirect } from '../../components/login-gate';
-// The chapter page's own panel, shared as it is (eslint sharedBetweenPages): it fetches its own data.
-import { CenterSelectionPanel } from '../chapter/paper/center-selection-panel';
 import type { Roles } from '../../session/roles';
 import { useSession } from '../../session/session-context';
 import {
@@ -35,6 +33,11 @@ import { SchoolPicker } from './school-picker';
 import { PageHeading } from '../../components/page-heading';
 import { DateField } from '../../components/DateFields';
 import { refusalOf } from '../../api/client';
+import { WhenNear } from '../../components/when-near';
+
+// The chapter page's own panel, shared as it is (eslint sharedBetweenPages): it fetches its own data. Below the
+// form, it loads and draws when the pupil scrolls near it (decision 117).
+import { CenterSelection } from '../chapter/paper/paper-panel';
 
 /** docs/product.md#spec-2 "Profile": the title's tag by role; pupils have none. */
 export const STAFF_SCHOOL_HINT =
@@ -88,7 +91,9 @@ export function ProfilePage() {
   // A fresh form for each user (impersonation switches user without leaving the page).
   const userId = user?._id;
   useEffect(() => {
-    if (user) setValues(valuesOf(user));
+    // A transition (decision 117): the whole form, drawn once the session is in, is rendered in slices that
+    // leave the page answering, not in one long task (about a second on a slow phone).
+    if (user) startTransition(() => setValues(valuesOf(user)));
     // Only when the person changes: session reloads on navigation must not wipe unsaved edits.
   }, [userId]);
 
@@ -273,7 +278,9 @@ export function ProfilePage() {
                 <Title order={3} size="h4">
                   {c.title}
                 </Title>
-                <CenterSelectionPanel chapterId={c._id} />
+                <WhenNear minHeight={120}>
+                  <CenterSelection chapterId={c._id} />
+                </WhenNear>
               </Stack>
             ))
           )}

@@ -1,7 +1,28 @@
+import { lazy, Suspense } from 'react';
+import { Center, Loader } from '@mantine/core';
 import type { Roles } from '../../../session/roles';
 import { useSession } from '../../../session/session-context';
-import { CenterManagementPanel } from './center-management-panel';
-import { CenterSelectionPanel } from './center-selection-panel';
+
+// Each panel is its own chunk (decision 117): a pupil's chapter page does not bring the centre's management
+// (dates, files, scans) nor, on an online chapter, the centre's choice (select, dialog, map).
+const CenterManagementPanel = lazy(() => import('./center-management-panel').then((m) => ({ default: m.CenterManagementPanel })));
+const CenterSelectionPanel = lazy(() => import('./center-selection-panel').then((m) => ({ default: m.CenterSelectionPanel })));
+
+/** While a panel's chunk arrives. */
+const panelLoader = (
+  <Center py="md">
+    <Loader role="status" aria-label="Chargement" />
+  </Center>
+);
+
+/** The centre's choice, loaded as its own chunk: the chapter page's panel, and the profile's (one per paper chapter). */
+export function CenterSelection({ chapterId }: { chapterId: string }) {
+  return (
+    <Suspense fallback={panelLoader}>
+      <CenterSelectionPanel chapterId={chapterId} />
+    </Suspense>
+  );
+}
 
 export type PaperPanelKind = 'selection' | 'management' | 'none';
 
@@ -20,7 +41,11 @@ export function paperPanelKind(roles: Pick<Roles, 'isAdmin' | 'isMember' | 'isTe
 export function PaperPanel({ chapterId, userId }: { chapterId: string; userId: string }) {
   const { roles } = useSession();
   const kind = paperPanelKind(roles);
-  if (kind === 'management') return <CenterManagementPanel chapterId={chapterId} userId={userId} />;
-  if (kind === 'selection') return <CenterSelectionPanel chapterId={chapterId} />;
-  return null;
+  if (kind === 'none') return null;
+  if (kind === 'selection') return <CenterSelection chapterId={chapterId} />;
+  return (
+    <Suspense fallback={panelLoader}>
+      <CenterManagementPanel chapterId={chapterId} userId={userId} />
+    </Suspense>
+  );
 }
