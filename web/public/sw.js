@@ -22,6 +22,40 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+// The page sends, once this worker is active, the built assets it loaded before the worker took it
+// (web/src/offline/service-worker.ts). They are kept if missing, then the page is taken: a page that opened
+// while this worker was installing is passed over by the activation's claim, and would stay outside until reloaded.
+self.addEventListener('message', (event) => {
+  const data = event.data;
+  if (!data || data.type !== 'keep' || !Array.isArray(data.assets)) return;
+  const assets = data.assets.filter((asset) => {
+    try {
+      const url = new URL(asset);
+      return url.origin === self.location.origin && url.pathname.startsWith('/assets/') && !url.search;
+    } catch {
+      return false;
+    }
+  });
+  event.waitUntil(
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) =>
+        Promise.all(
+          assets.slice(0, 200).map((asset) =>
+            cache.match(asset).then((cached) =>
+              cached
+                ? undefined
+                : cache.add(asset).catch(() => {
+                    // Gone from the server (a newer version): the next visit keeps the new one.
+                  }),
+            ),
+          ),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;

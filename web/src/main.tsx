@@ -4,6 +4,7 @@ import './accessibility.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
+import { registerServiceWorker } from './offline/service-worker';
 import { readToken } from './session/token';
 
 const root = document.getElementById('root')!;
@@ -26,14 +27,4 @@ startTransition(() => {
   }
 });
 
-// The app opens again without a network (public/sw.js): a reload during a cut loses nothing.
-if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  const register = () => {
-    navigator.serviceWorker.register('/sw.js').catch(() => {
-      // Without a service worker the app works the same, only not offline.
-    });
-  };
-  // Started after the first paint (decision 118), the app may run once the page has loaded.
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register);
-}
+if (import.meta.env.PROD && 'serviceWorker' in navigator) registerServiceWorker();
