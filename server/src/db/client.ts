@@ -33,6 +33,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // An idle client dropped by the server emits 'error' on the pool; unhandled, it kills the process.
     pool.on('error', () => {});
+    // A client checked out between two statements (inside a transaction, say) has no listener of the pool's: a
+    // server stopping then would end the process with it. Its next statement fails instead (a French 503,
+    // http/errors.ts), and the pool discards it on release, since it is no longer queryable.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema });
     return {
       db,
