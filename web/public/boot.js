@@ -31,6 +31,10 @@
   send('PUT', '/auth/me', '{}');
   send('GET', '/group');
   send('GET', '/chapter');
+  // A chapter's page asks for its exercises at once too. Not for its session state: the countdown counts the time
+  // left from when that answer arrives, and an answer kept waiting would give the pupil seconds they do not have.
+  var chapter = /^\/chapter\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(location.pathname);
+  if (chapter) send('GET', '/exos/chapter/' + chapter[1]);
   window.olympeEarly = { token: token, responses: responses };
 })();
 

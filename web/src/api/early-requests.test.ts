@@ -49,6 +49,35 @@ describe('the session calls sent before the app ran (web/public/boot.js, decisio
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
+  it("on a chapter's page, also asks for its exercises, and not for its session state (the countdown's clock)", async () => {
+    const chapterId = '0d6c1f3e-2b4a-4c8e-9f10-1a2b3c4d5e6f';
+    window.history.replaceState(null, '', `/chapter/${chapterId}`);
+    try {
+      localStorage.setItem('jwt', 'jeton');
+      fetchMock.mockImplementation(async (url) => json(200, { from: `boot ${String(url)}` }));
+      runBoot();
+      expect(fetchMock.mock.calls.map(([url, init]) => `${init!.method} ${String(url)}`)).toEqual([
+        'PUT /api/auth/me',
+        'GET /api/group',
+        'GET /api/chapter',
+        `GET /api/exos/chapter/${chapterId}`,
+      ]);
+      fetchMock.mockClear().mockImplementation(async (url) => json(200, { from: `app ${String(url)}` }));
+      expect((await api.get(`/exos/chapter/${chapterId}`)).data).toEqual({ from: `boot /api/exos/chapter/${chapterId}` });
+      expect((await api.get(`/chapter/start/${chapterId}`)).data).toEqual({ from: `app /api/chapter/start/${chapterId}` });
+      // Any other path (a forged one included) asks for nothing more.
+      for (const other of ['/chapter/x', `/chapter/${chapterId}/../admin`, `/viewer/${chapterId}`]) {
+        delete window.olympeEarly;
+        window.history.replaceState(null, '', other);
+        fetchMock.mockClear();
+        runBoot();
+        expect(fetchMock).toHaveBeenCalledTimes(3);
+      }
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it('never gives an answer to another token than the one it was sent with', async () => {
     localStorage.setItem('jwt', 'premier');
     fetchMock.mockImplementation(async () => json(200, { user: 'premier' }));
