@@ -15,8 +15,9 @@ function consoleErrors(page: Page): string[] {
 async function servedRoot(page: Page, path: string, cookie?: string) {
   const res = await page.request.get(path, cookie ? { headers: { cookie } } : {});
   const html = await res.text();
-  const open = /<div id="root"(?: data-screen="([^"]*)")?>/.exec(html)!;
-  return { screen: open[1], html: html.slice(open.index + open[0].length) };
+  const open = /<div id="root"(?: data-screen="([^"]*)")?(?: data-shell="([^"]*)")?>/.exec(html)!;
+  const rest = html.slice(open.index + open[0].length);
+  return open[2] === undefined ? { screen: open[1], html: rest } : { shell: open[2], html: rest };
 }
 
 // Decision 117: the home and login screens come in the page for a visitor, and the app takes them over.
@@ -90,6 +91,18 @@ test.describe('Écrans pré-rendus pour les visiteurs', () => {
     await context.close();
   });
 
+  test('[ÉLÈVE] connecté, sans JavaScript encore, voit le cadre de l’application pendant la connexion', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await context.addCookies([{ name: 'olympe_signed_in', value: '1', url: test.info().project.use.baseURL! }]);
+    const page = await context.newPage();
+    await page.goto('/profile');
+    await expect(page.getByRole('banner').getByText('Olympe')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('status')).toHaveText('Connexion au serveur…');
+    await expect(page.getByRole('main').getByRole('status', { name: 'Chargement' })).toBeAttached();
+    await expect(page.getByRole('link', { name: 'Se connecter' })).toHaveCount(0);
+    await context.close();
+  });
+
   test('[ÉLÈVE] connecté, ne reçoit jamais l’écran d’un visiteur', async ({ page, request }) => {
     const pupil = await apiAccount(request, 'eleve-prerendu');
     const errors = consoleErrors(page);
@@ -102,7 +115,11 @@ test.describe('Écrans pré-rendus pour les visiteurs', () => {
     const cookies = await page.context().cookies();
     const signedIn = cookies.find((c) => c.name === 'olympe_signed_in');
     expect(signedIn?.value).toBe('1');
-    expect(await servedRoot(page, '/', `olympe_signed_in=1`)).toEqual({ screen: undefined, html: expect.stringMatching(/^<\/div>/) });
+    // Decision 120: it gets the frame of a session's pages instead, the same for every user.
+    const served = await servedRoot(page, '/', `olympe_signed_in=1`);
+    expect(served).toEqual({ shell: 'session', html: expect.stringContaining('Connexion au serveur…') });
+    expect(served.html).not.toContain('Bienvenue sur Olympe');
+    expect(served.html).not.toContain(pupil.email);
     await page.goto('/');
     await expect(page.getByRole('link', { name: 'Mon profil' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'S’inscrire' })).toHaveCount(0);

@@ -16,7 +16,11 @@ const SIGNED_IN = new RegExp(`(?:^|;\\s*)${SIGNED_IN_COOKIE}=`);
 interface PrerenderModule {
   PRERENDERED_PATHS: string[];
   renderScreen(urlPath: string, config: PublicConfig): Promise<string>;
+  renderSessionShell?(config: PublicConfig): Promise<string>;
 }
+
+/** The key of the signed-in browser's frame among the rendered screens (decision 120); never a path. */
+export const SESSION_SHELL = 'session';
 
 /**
  * The visitor's screens rendered once at start (decision 117), by path. Empty without the server bundle
@@ -49,6 +53,10 @@ async function renderScreens(file: string, publicConfig: PublicConfig): Promise<
     // The first render loads the screen's lazy chunk; the second finds it loaded and writes it in place.
     await bundle.renderScreen(urlPath, publicConfig);
     screens.set(urlPath, await bundle.renderScreen(urlPath, publicConfig));
+  }
+  if (bundle.renderSessionShell) {
+    await bundle.renderSessionShell(publicConfig);
+    screens.set(SESSION_SHELL, await bundle.renderSessionShell(publicConfig));
   }
   return screens;
 }
@@ -103,7 +111,9 @@ export function pageRenderer(
     // A visitor's screen only on its exact path (`/login/` or `/login?x` are the same screen), never to a session.
     const normalised = urlPath.length > 1 ? urlPath.replace(/\/$/, '') : urlPath;
     const screen = signedIn ? undefined : screens.get(normalised);
-    const key = `${route?.route ?? ''} ${screen === undefined ? '' : normalised}`;
+    // Decision 120: a signed-in browser gets the frame its pages show while the session loads.
+    const shell = signedIn ? screens.get(SESSION_SHELL) : undefined;
+    const key = `${route?.route ?? ''} ${screen === undefined ? '' : normalised} ${shell === undefined ? '' : SESSION_SHELL}`;
     let page = pages.get(key);
     if (page === undefined) {
       // A screen's stylesheet is linked as the app would link it (Vite's loader then finds it there and adds none).
@@ -115,6 +125,9 @@ export function pageRenderer(
         // data-screen: the app hydrates this HTML only on that path (web/src/main.tsx); the service worker's copy
         // of a page may be opened at another one.
         page = parkAppScripts(page).replace('<div id="root"></div>', `<div id="root" data-screen="${escapeHtml(normalised)}">${screen}</div>`);
+      } else if (shell !== undefined) {
+        // The app replaces it at its first render (web/src/main.tsx): its script is not held back.
+        page = page.replace('<div id="root"></div>', `<div id="root" data-shell="${SESSION_SHELL}">${shell}</div>`);
       }
       pages.set(key, page);
     }

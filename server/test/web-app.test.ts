@@ -32,16 +32,22 @@ function fakeDist(): string {
        const first = !rendered.has(path);
        rendered.add(path);
        return '<main>' + (first ? 'first render of ' : 'screen of ') + path + ' for ' + config.contactEmail + '</main>';
+     }
+     let shells = 0;
+     export async function renderSessionShell(config) {
+       shells++;
+       return '<nav>' + (shells === 1 ? 'first render of ' : '') + 'Connexion au serveur… for ' + config.contactEmail + '</nav>';
      }`,
   );
   return dist;
 }
 
-/** The HTML inside `<div id="root">`, and the path it says it is the screen of. */
+/** The HTML inside `<div id="root">`, the path it says it is the screen of, or the session's frame it carries. */
 function root(html: string) {
-  const m = /<div id="root"(?: data-screen="([^"]*)")?>(.*?)<\/div><\/body>/.exec(html)!;
-  return { screen: m[1], html: m[2] };
+  const m = /<div id="root"(?: data-screen="([^"]*)")?(?: data-shell="([^"]*)")?>(.*?)<\/div><\/body>/.exec(html)!;
+  return m[2] === undefined ? { screen: m[1], html: m[3] } : { shell: m[2], html: m[3] };
 }
+const sessionShell = { shell: 'session', html: '<nav>Connexion au serveur… for contact@olympe.test</nav>' };
 
 const publicConfig = { contactEmail: 'contact@olympe.test', tileUrl: 'https://tile.test/{z}/{x}/{y}.png', geocoder: false, maxScanMb: 200 };
 
@@ -125,10 +131,17 @@ describe('the web app served by the server (decision 96)', () => {
     }
   });
 
-  it('never sends a visitor screen to a browser that keeps a session', async () => {
+  it('never sends a visitor screen to a browser that keeps a session: it gets the session’s frame (decision 120)', async () => {
     for (const cookie of ['olympe_signed_in=1', 'theme=x; olympe_signed_in=1', 'olympe_signed_in=1; other=2']) {
-      expect(root((await app.inject({ url: '/', headers: { cookie } })).body)).toEqual({ screen: undefined, html: '' });
+      expect(root((await app.inject({ url: '/', headers: { cookie } })).body)).toEqual(sessionShell);
     }
+    for (const url of ['/login', '/profile', '/chapter/c1', '/nowhere']) {
+      const page = (await app.inject({ url, headers: { cookie: 'olympe_signed_in=1' } })).body;
+      expect(root(page)).toEqual(sessionShell);
+      // Its script is not held back: the app replaces the frame as soon as it runs.
+      expect(scripts(page)).toEqual(['/assets/index-a.js']);
+    }
+    expect(root((await app.inject({ url: '/chapter/c1' })).body)).toEqual({ screen: undefined, html: '' });
     // Another cookie of a similar name is not that one.
     expect(root((await app.inject({ url: '/', headers: { cookie: 'x_olympe_signed_in=1' } })).body).screen).toBe('/');
   });

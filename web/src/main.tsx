@@ -22,7 +22,9 @@ startTransition(() => {
   if (root.dataset.screen === location.pathname && readToken() === null) {
     hydrateRoot(root, app);
   } else {
-    root.replaceChildren();
+    // The signed-in browser's frame (decision 120) stays until React's first commit clears the root and puts the
+    // same frame in its place: no empty page in between. A visitor's screen is dropped at once.
+    if (root.dataset.shell === undefined) root.replaceChildren();
     createRoot(root).render(app);
   }
 });

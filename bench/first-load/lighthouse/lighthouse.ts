@@ -120,9 +120,13 @@ async function measure(build: Build, page: (typeof pages)[number], round: number
   try {
     const tab = await browser.newPage();
     if (page.pupil) {
-      // A pupil who logged in before: the token is in localStorage (web/src/session/token.ts, key `jwt`).
+      // A pupil who logged in before: the token is in localStorage (web/src/session/token.ts, key `jwt`), and the
+      // cookie that says so to the server is set, as the login sets it (markSignedIn, decision 117).
       await tab.goto(`${base}/api/health`);
-      await tab.evaluate((token) => localStorage.setItem('jwt', token), build.token!);
+      await tab.evaluate((token) => {
+        localStorage.setItem('jwt', token);
+        document.cookie = 'olympe_signed_in=1; Max-Age=31536000; Path=/; SameSite=Lax';
+      }, build.token!);
     }
     const load = loadavg()[0];
     const result = await lighthouse(

@@ -68,16 +68,19 @@ export function AppLayout() {
       {/* Focusable by script only, for the skip link; no ring around the whole page. */}
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} style={{ outline: 'none' }}>
         <ImpersonationBanner />
-        <Suspense
-          fallback={
-            <Center py="xl">
-              <Loader role="status" aria-label="Chargement" />
-            </Center>
-          }
-        >
+        <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/** What the page's place shows while its code or the session loads. */
+export function PageLoader() {
+  return (
+    <Center py="xl">
+      <Loader role="status" aria-label="Chargement" />
+    </Center>
   );
 }
