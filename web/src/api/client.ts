@@ -179,9 +179,11 @@ async function send<T>(method: string, path: string, body: unknown, options: Req
     try {
       const url = urlOf(path, options.params);
       const init = { method, headers, body: bodyOf(body, headers), signal: controller.signal };
-      // The session's first calls may already be on their way (web/public/boot.js, decision 97).
+      // The session's first calls may already be on their way (web/public/boot.js, decision 97). One that failed
+      // (the page opened without a network) is as if never sent: this call goes to the network now, whenever the
+      // app makes it, instead of reading a failure that may be long past.
       const early = takeEarlyResponse(method, url, init.body, token);
-      response = await (early ? untilAborted(early, controller.signal) : fetch(url, init));
+      response = await (early ? untilAborted(early, controller.signal).catch(() => fetch(url, init)) : fetch(url, init));
     } catch (cause) {
       throw failure(cause);
     }

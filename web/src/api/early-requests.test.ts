@@ -78,6 +78,24 @@ describe('the session calls sent before the app ran (web/public/boot.js, decisio
     }
   });
 
+  it('a call boot.js sent without a network is sent again when the app makes it, never read as a past failure', async () => {
+    const chapterId = '0d6c1f3e-2b4a-4c8e-9f10-1a2b3c4d5e6f';
+    window.history.replaceState(null, '', `/chapter/${chapterId}`);
+    try {
+      localStorage.setItem('jwt', 'jeton');
+      fetchMock.mockImplementation(async () => {
+        throw new TypeError('Failed to fetch');
+      });
+      runBoot();
+      // The network is back by the time the app asks for the chapter.
+      fetchMock.mockClear().mockImplementation(async (url) => json(200, { from: `app ${String(url)}` }));
+      expect((await api.get(`/exos/chapter/${chapterId}`)).data).toEqual({ from: `app /api/exos/chapter/${chapterId}` });
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it('never gives an answer to another token than the one it was sent with', async () => {
     localStorage.setItem('jwt', 'premier');
     fetchMock.mockImplementation(async () => json(200, { user: 'premier' }));
