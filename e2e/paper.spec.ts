@@ -108,9 +108,17 @@ test.describe('Épreuve papier', () => {
         if (i === 0) {
           const marker = page.getByRole('button', { name: `${schoolA.name} : Centre ouvert` });
           await expect(marker).toBeVisible({ timeout: 15_000 });
-          await marker.click();
-          // The marker opens its popup with the centre's details; its button asks for confirmation.
-          await page.getByRole('button', { name: 'Choisir ce centre' }).click();
+          // The marker opens its popup with the centre's details; its button asks for confirmation. Leaflet pans
+          // the map to show the popup: a click during that pan can land beside the button (once in CI, on a
+          // slow machine), and a pupil would click again, as the journey does.
+          const choose = page.getByRole('button', { name: 'Choisir ce centre' });
+          const dialog = page.getByRole('dialog', { name: 'Confirmer votre centre d’examen' });
+          await expect(async () => {
+            if (await dialog.isVisible()) return;
+            if (!(await choose.isVisible())) await marker.click({ timeout: 5_000 });
+            await choose.click({ timeout: 5_000 });
+            await expect(dialog).toBeVisible({ timeout: 3_000 });
+          }).toPass({ timeout: 30_000 });
         } else {
           // As a pupil would among many schools: type to narrow the list, then pick.
           await field.click();
