@@ -48,16 +48,15 @@ const renderedScreens = new Map<string, Promise<ReadonlyMap<string, string>>>();
 
 async function renderScreens(file: string, publicConfig: PublicConfig): Promise<Map<string, string>> {
   const bundle = (await import(pathToFileURL(file).href)) as PrerenderModule;
+  // The first render loads the screen's lazy chunks; the second finds them loaded and writes them in place.
+  const settled = async (render: () => Promise<string>) => {
+    await render();
+    return render();
+  };
   const screens = new Map<string, string>();
-  for (const urlPath of bundle.PRERENDERED_PATHS) {
-    // The first render loads the screen's lazy chunk; the second finds it loaded and writes it in place.
-    await bundle.renderScreen(urlPath, publicConfig);
-    screens.set(urlPath, await bundle.renderScreen(urlPath, publicConfig));
-  }
-  if (bundle.renderSessionShell) {
-    await bundle.renderSessionShell(publicConfig);
-    screens.set(SESSION_SHELL, await bundle.renderSessionShell(publicConfig));
-  }
+  for (const urlPath of bundle.PRERENDERED_PATHS) screens.set(urlPath, await settled(() => bundle.renderScreen(urlPath, publicConfig)));
+  const { renderSessionShell } = bundle;
+  if (renderSessionShell) screens.set(SESSION_SHELL, await settled(() => renderSessionShell(publicConfig)));
   return screens;
 }
 
