@@ -41,12 +41,18 @@ export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds:
     { exerciseId: second.id, position: 1, content: 'Somme des chiffres de $2^{3}$ ?', answer: '8' },
   ]);
   const everyone = [opts.pupilId, ...opts.pupilIds];
+  // Versions follow the pupils' random ids, so the wrong answers are counted within each version: a version
+  // with few pupils then never has more wrong answers than right ones by chance (only the planted one is flagged).
+  const seen = new Map<string, number>();
   const rows = everyone.flatMap((userId, i) =>
     [first, second].map((e) => {
       const versions = expected.get(e.id)!;
       const version = pickVersionIndex(userId, e.id, versions.length);
+      const key = `${e.id}:${version}`;
+      const j = seen.get(key) ?? 0;
+      seen.set(key, j + 1);
       // The first exercise's version 1 corrigé is wrong: most of its pupils answer 9 (an hexagon has 9 diagonals).
-      const answer = e.id === first.id && version === 0 ? (i % 4 === 3 ? '10' : '9') : i % 5 === 4 ? '1' : versions[version];
+      const answer = e.id === first.id && version === 0 ? (j % 4 === 3 ? '10' : '9') : j % 5 === 4 ? '1' : versions[version];
       const right = autoGrade(answer, versions[version]);
       return {
         userId,
