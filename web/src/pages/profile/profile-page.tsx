@@ -14,7 +14,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { isStaffProfile, missingProfileFields, profileUpdateSchema } from '@olympe/contract';
+import { isStaffProfile, missingProfileFields } from '@olympe/contract';
 import { useSaveProfile } from '../../api/auth';
 import { showNotice } from '../../api/notify';
 import { LoginRedirect } from '../../components/login-gate';
@@ -59,11 +59,17 @@ const EMPTY = { value: '', label: '—' };
 
 type FieldErrors = Partial<Record<keyof ProfileValues, string>>;
 
+/**
+ * The contract's profile schema, and zod with it (about 45 kB), come with the first edit of a field rather than
+ * with the page (decision 121): most visits only read the profile. Asking again returns the same module.
+ */
+const profileSchema = () => import('@olympe/contract/user').then((m) => m.profileUpdateSchema);
+
 /** The contract's own checks, run before sending: each refusal goes next to its field, in French. */
-export function fieldErrorsOf(values: ProfileValues): FieldErrors {
+export async function fieldErrorsOf(values: ProfileValues): Promise<FieldErrors> {
   // The school comes from the picker (a real id): the server alone checks it.
   const { institution: _school, ...fields } = updateOf(values);
-  const parsed = profileUpdateSchema.omit({ institution: true }).safeParse(fields);
+  const parsed = (await profileSchema()).omit({ institution: true }).safeParse(fields);
   const errors: FieldErrors = {};
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -128,15 +134,18 @@ export function ProfilePage() {
   const staff = isStaffProfile(roles, groupNamesOf(roles));
   const missing = missingProfileFields(user, groupNamesOf(roles));
   const paperChapters = chapters.filter((c) => c.offline && !c.analysis);
-  const set = <K extends keyof ProfileValues>(key: K, value: ProfileValues[K]) => setValues({ ...values, [key]: value });
+  const set = <K extends keyof ProfileValues>(key: K, value: ProfileValues[K]) => {
+    void profileSchema();
+    setValues({ ...values, [key]: value });
+  };
   const text = (key: 'firstName' | 'lastName' | 'emailStudent' | 'emailParent' | 'emailOtherParent') => ({
     value: values[key],
     error: errors[key],
     onChange: (e: { currentTarget: HTMLInputElement }) => set(key, e.currentTarget.value),
   });
-  const submit = (e: FormEvent) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = fieldErrorsOf(values);
+    const found = await fieldErrorsOf(values);
     setErrors(found);
     setFormError(Object.keys(found).length > 0 ? 'Corrigez les champs signalés : rien n’a été enregistré.' : null);
     if (Object.keys(found).length === 0) save.mutate(updateOf(values));
@@ -171,7 +180,7 @@ export function ProfilePage() {
       ) : (
         <Text size="sm">Votre profil est complet.</Text>
       )}
-      <form onSubmit={submit} noValidate aria-label="Profil">
+      <form onSubmit={(e) => void submit(e)} noValidate aria-label="Profil">
         <Stack>
           <TextInput
             label="E-mail principal"

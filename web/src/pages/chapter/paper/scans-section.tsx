@@ -16,7 +16,9 @@ export const NO_COPIES_TEXT = 'Aucune copie déposée pour l’instant.';
 export const WAITING_TEXT = 'Connexion interrompue : l’envoi reprendra tout seul là où il s’est arrêté dès son retour.';
 
 const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
-const percent = new Intl.NumberFormat('fr-FR', { style: 'percent', maximumFractionDigits: 0 });
+// Made at the first progress shown, not when the chapter's file loads (decision 121).
+let percentFormat: Intl.NumberFormat | undefined;
+const percent = () => (percentFormat ??= new Intl.NumberFormat('fr-FR', { style: 'percent', maximumFractionDigits: 0 }));
 
 /** docs/product.md#spec-5: dropped or chosen files that are not PDFs are ignored, and the user is told which. */
 export function ignoredFilesMessage(names: readonly string[]): string {
@@ -25,7 +27,7 @@ export function ignoredFilesMessage(names: readonly string[]): string {
 
 /** « 42 % · 3,1 Mo sur 7,4 Mo · 12,4 Mo/s · environ 2 min restantes » (decision 92). */
 export function progressLine(p: UploadProgress): string {
-  const parts = [percent.format(p.total > 0 ? p.sent / p.total : 0), `${formatBytes(p.sent)} sur ${formatBytes(p.total)}`];
+  const parts = [percent().format(p.total > 0 ? p.sent / p.total : 0), `${formatBytes(p.sent)} sur ${formatBytes(p.total)}`];
   if (p.speed !== null && p.speed > 0) parts.push(formatSpeed(p.speed));
   if (p.secondsLeft !== null) parts.push(formatTimeLeft(p.secondsLeft));
   return parts.join(' · ');
