@@ -119,4 +119,36 @@ describe('the session calls sent before the app ran (web/public/boot.js, decisio
     const offline = await api.get('/group', { skipNotifications: true }).catch((e: unknown) => e);
     expect(offline).toMatchObject({ kind: 'network' });
   });
+
+  it('loads the locale data of dates and numbers in a task of its own for a session, and not for a visitor (decision 121)', async () => {
+    const made: string[] = [];
+    const { DateTimeFormat, NumberFormat } = Intl;
+    vi.stubGlobal('Intl', {
+      ...Intl,
+      DateTimeFormat: function (locale: string, options: Intl.DateTimeFormatOptions) {
+        made.push(`date ${locale} ${options.timeZone}`);
+        return new DateTimeFormat(locale, options);
+      },
+      NumberFormat: function (locale: string) {
+        made.push(`number ${locale}`);
+        return new NumberFormat(locale);
+      },
+    });
+    vi.useFakeTimers();
+    try {
+      runBoot();
+      vi.runAllTimers();
+      expect(made).toEqual([]);
+      localStorage.setItem('jwt', 'jeton');
+      fetchMock.mockImplementation(async () => json(200, {}));
+      runBoot();
+      // Not in boot.js's own task: after it.
+      expect(made).toEqual([]);
+      vi.runAllTimers();
+      expect(made).toEqual(['date en-US Europe/Paris', 'number fr-FR']);
+    } finally {
+      vi.useRealTimers();
+      localStorage.removeItem('jwt');
+    }
+  });
 });
