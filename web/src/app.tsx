@@ -1,9 +1,8 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter, useRoutes } from 'react-router';
-import { NOTIFICATION_DURATION_MS } from './api/notify';
+import { loadNotifications, NOTIFICATION_DURATION_MS, whenNotificationsLoad, type NotificationsModule } from './api/notify';
 import { routes } from './routes';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -23,11 +22,32 @@ export function AppRoutes() {
   return useRoutes(routes);
 }
 
+/**
+ * Where notices show: Mantine's container, mounted once its file has come (decision 121), after the first screen and
+ * in a moment the page is idle, or at the first notice. Notices asked for before are kept by its store and shown
+ * when it mounts.
+ */
+function NoticeContainer() {
+  const [Container, setContainer] = useState<NotificationsModule['Notifications'] | null>(null);
+  useEffect(() => {
+    const unsubscribe = whenNotificationsLoad((m) => setContainer(() => m.Notifications));
+    const load = () => void loadNotifications().catch(() => undefined);
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(load, { timeout: 2000 }) : null;
+    const timer = idle === null ? setTimeout(load, 0) : null;
+    return () => {
+      unsubscribe();
+      if (idle !== null) cancelIdleCallback(idle);
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, []);
+  return Container ? <Container autoClose={NOTIFICATION_DURATION_MS} position="top-right" /> : null;
+}
+
 /** Theme, notifications and data cache around a router: the browser's here, a static one in prerender.tsx. */
 export function AppFrame({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-      <Notifications autoClose={NOTIFICATION_DURATION_MS} position="top-right" />
+      <NoticeContainer />
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     </MantineProvider>
   );

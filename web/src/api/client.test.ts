@@ -1,6 +1,7 @@
 import { notifications } from '@mantine/notifications';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, ApiError, GENERIC_ERROR_MESSAGE, isNetworkError, NETWORK_ERROR_MESSAGE, refusalOf } from './client';
+import { loadNotifications } from './notify';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -19,6 +20,8 @@ function lastCall() {
 
 describe('api client', () => {
   const show = vi.spyOn(notifications, 'show').mockReturnValue('id');
+  // As in the app once its first screen is drawn (decision 121): the notices' file is in.
+  beforeAll(() => loadNotifications());
 
   beforeEach(() => {
     show.mockClear();

@@ -3,6 +3,7 @@ import { Alert, Button, Center, Loader, Stack, Text, TextInput } from '@mantine/
 import { HOME_SCHOOLING_INSTITUTION_ID, PROFILE_MAP_MAX_MARKERS, spreadSameLocation, type Institution } from '@olympe/contract';
 import { useInstitution, useInstitutionsInView, usePublicConfig, useSchoolSearch, type MapView } from '../../api/institutions';
 import { SchoolSearch } from '../../components/school-search';
+import { WhenNear } from '../../components/when-near';
 import { SchoolMap } from '../../components/SchoolMap';
 import { MarkerLegend } from '../../components/SchoolMap/legend';
 import { frenchNumber } from '@olympe/contract/typography';
@@ -96,6 +97,9 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
         {status}
       </Text>
       <MarkerLegend clusters={(data?.clusters.length ?? 0) > 0} />
+      {/* Decision 121: on a phone the map is a screen or two below the form; Leaflet, its chunk, the schools in view
+          and the tiles come when the pupil scrolls near it, not with the page. */}
+      <WhenNear minHeight={420} margin="600px">
       <Suspense fallback={mapLoader}>
         {mapReady ? (
           <SchoolMap
@@ -120,6 +124,7 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
           mapLoader
         )}
       </Suspense>
+      </WhenNear>
     </Stack>
   );
 }
