@@ -172,3 +172,26 @@ test('[ÉLÈVE] la carte du profil d’un élève sans établissement s’ouvre 
   expect(Math.abs(centre.lng - 2.3522)).toBeLessThan(0.1);
   await expectAccessible(page, '/profile (carte sur la France)');
 });
+
+test('[ÉLÈVE] sur un téléphone, la carte du profil, son code et ses établissements ne viennent que quand elle approche de l’écran', async ({ page, request }) => {
+  await page.route(/tile\.openstreetmap\.org/, (route) => route.abort());
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes(IN_VIEW) || /\/assets\/school-map-[^/]+\.js$/.test(r.url())) requests.push(r.url());
+  });
+  const pupil = await apiAccount(request, 'eleve-telephone', { firstName: 'Alice', lastName: 'Guy' });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await loginByApi(page, pupil.email);
+  await page.goto('/profile');
+  await expect(page.getByRole('button', { name: 'Enregistrer' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  // Decision 121: two screens below, nothing of the map is asked for, and nothing says it is loading.
+  expect(requests).toEqual([]);
+  await expect(page.locator('.leaflet-container')).toHaveCount(0);
+  await expect(page.getByText('Chargement des établissements…')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Enregistrer' }).scrollIntoViewIfNeeded();
+  await expect(page.locator('.leaflet-container')).toBeVisible({ timeout: 20_000 });
+  await expect.poll(() => requests.some((u) => u.includes(IN_VIEW)), { timeout: 10_000 }).toBe(true);
+  expect(requests.some((u) => u.includes('/assets/school-map-'))).toBe(true);
+  await expectAccessible(page, '/profile (téléphone, carte atteinte)');
+});

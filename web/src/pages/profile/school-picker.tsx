@@ -60,7 +60,10 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
   };
 
   const status = !data
-    ? inView.isError
+    ? view === null
+      ? // The map is not placed yet (on a phone, not before the pupil scrolls near it): nothing is loading.
+        ''
+      : inView.isError
       ? 'Les établissements de la carte n’ont pas pu être chargés : déplacez la carte pour réessayer.'
       : 'Chargement des établissements…'
     : data.tooMany
