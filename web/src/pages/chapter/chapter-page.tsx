@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ChapterPage as ChapterPageData, MyAnswer } from '@olympe/contract';
 import { useParams } from 'react-router';
@@ -22,15 +22,27 @@ import {
 } from './chapter-view';
 import { ExerciseCard } from './exercise-card';
 import { FINISH_LABEL, FinishConfirmModal } from './finish-confirm-modal';
-import { ReceiptPanel } from './receipt-panel';
-import { PupilResults, SchoolResults } from './results-panel';
-import { RegradePanel } from './regrade-panel';
 import { StartConfirmModal } from './start-confirm-modal';
 import { PaperPanel } from './paper/paper-panel';
 import { RichText } from './rich-text';
 import { useAnswerQueue } from './use-answer-queue';
 import { PageHeading } from '../../components/page-heading';
 import { LoginRequired } from '../../components/login-gate';
+
+/**
+ * Decision 121: what a chapter shows only after its test (the results card, the school's results, the regrade
+ * requests with their exercise picker, the receipt) comes in files of their own, when shown: the picker alone
+ * brought Mantine's combobox, popover and floating-ui into the file every pupil downloads to take the test.
+ */
+const PupilResults = lazy(() => import('./results-panel').then((m) => ({ default: m.PupilResults })));
+const SchoolResults = lazy(() => import('./results-panel').then((m) => ({ default: m.SchoolResults })));
+const RegradePanel = lazy(() => import('./regrade-panel').then((m) => ({ default: m.RegradePanel })));
+const ReceiptPanel = lazy(() => import('./receipt-panel').then((m) => ({ default: m.ReceiptPanel })));
+
+/** A later panel's place while its file comes: a small loader, the rest of the page stays. */
+function Later({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loader size="sm" aria-label="Chargement" />}>{children}</Suspense>;
+}
 
 export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';
 export const ENDED = "L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
@@ -128,9 +140,21 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
       )}
       {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
       {/* Issue 21: once published, the pupil's results card and certificate; school staff their pupils' results. */}
-      {page.analysis && !isStaff && <PupilResults chapterId={chapterId} title={page.title} />}
-      {page.analysis && isTeacher && <SchoolResults chapterId={chapterId} title={page.title} />}
-      {page.analysis && <RegradePanel chapterId={chapterId} />}
+      {page.analysis && !isStaff && (
+        <Later>
+          <PupilResults chapterId={chapterId} title={page.title} />
+        </Later>
+      )}
+      {page.analysis && isTeacher && (
+        <Later>
+          <SchoolResults chapterId={chapterId} title={page.title} />
+        </Later>
+      )}
+      {page.analysis && (
+        <Later>
+          <RegradePanel chapterId={chapterId} />
+        </Later>
+      )}
       {remaining !== null && remaining > 0 && (
         // Stays under the header while the pupil scrolls through the exercises (a phone shows one at a time).
         <Box py={4} bg="var(--mantine-color-body)" style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}>
@@ -148,7 +172,11 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
       {queue && <RefusedAnswers queue={queue} userId={userId} page={page} />}
       {view === 'paper' && <PaperPanel chapterId={chapterId} userId={userId} />}
       {view === 'ended' && <Text>{state.finishedAt ? FINISHED : ENDED}</Text>}
-      {showReceipt && <ReceiptPanel chapterId={chapterId} />}
+      {showReceipt && (
+        <Later>
+          <ReceiptPanel chapterId={chapterId} />
+        </Later>
+      )}
       {view === 'before' && <Text>{NOT_YET}</Text>}
       {view === 'pending' && (
         <>
