@@ -21,8 +21,6 @@ import {
   totalText,
 } from './chapter-view';
 import { ExerciseCard } from './exercise-card';
-import { FINISH_LABEL, FinishConfirmModal } from './finish-confirm-modal';
-import { StartConfirmModal } from './start-confirm-modal';
 import { PaperPanel } from './paper/paper-panel';
 import { RichText } from './rich-text';
 import { useAnswerQueue } from './use-answer-queue';
@@ -39,6 +37,13 @@ const SchoolResults = lazy(() => import('./results-panel').then((m) => ({ defaul
 const RegradePanel = lazy(() => import('./regrade-panel').then((m) => ({ default: m.RegradePanel })));
 const ReceiptPanel = lazy(() => import('./receipt-panel').then((m) => ({ default: m.ReceiptPanel })));
 
+/**
+ * The start and finish dialogs, with Mantine's modal and its scroll area: asked for as soon as the page shows the
+ * start button or the running test (they are mounted closed), so they are in when the pupil clicks.
+ */
+const StartConfirmModal = lazy(() => import('./start-confirm-modal').then((m) => ({ default: m.StartConfirmModal })));
+const FinishConfirmModal = lazy(() => import('./finish-confirm-modal').then((m) => ({ default: m.FinishConfirmModal })));
+
 /** A later panel's place while its file comes: a small loader, the rest of the page stays. */
 function Later({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Loader size="sm" aria-label="Chargement" />}>{children}</Suspense>;
@@ -49,6 +54,7 @@ export const ENDED = "L’épreuve est terminée. Les résultats seront bientôt
 export const FINISHED = 'Vous avez terminé l’épreuve : vos réponses ne peuvent plus être modifiées. Les résultats seront publiés sur cette page.';
 export const NOT_YET = "L’épreuve n’est pas encore disponible.";
 export const START_LABEL = "Commencer l’épreuve en temps limité";
+export const FINISH_LABEL = 'Terminer l’épreuve';
 
 /** docs/product.md#spec-2 "Chapter page" (/chapter/{id}): the online test, its countdown, and its results once published. */
 export function ChapterPage() {
@@ -183,18 +189,20 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           <Button onClick={() => setConfirming(true)} loading={start.isPending} w="fit-content">
             {START_LABEL}
           </Button>
-          <StartConfirmModal
-            opened={confirming}
-            state={state}
-            receivedAt={stateQuery.dataUpdatedAt}
-            extraTime={extraTime}
-            loading={start.isPending}
-            onCancel={() => setConfirming(false)}
-            onConfirm={() => {
-              setConfirming(false);
-              startNow();
-            }}
-          />
+          <Suspense fallback={null}>
+            <StartConfirmModal
+              opened={confirming}
+              state={state}
+              receivedAt={stateQuery.dataUpdatedAt}
+              extraTime={extraTime}
+              loading={start.isPending}
+              onCancel={() => setConfirming(false)}
+              onConfirm={() => {
+                setConfirming(false);
+                startNow();
+              }}
+            />
+          </Suspense>
         </>
       )}
       {view === 'exercises' && queue && (
@@ -221,14 +229,16 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           >
             {FINISH_LABEL}
           </Button>
-          <FinishConfirmModal
-            opened={finishing}
-            formatted={remaining !== null ? formatDuration(remaining) : null}
-            loading={finish.isPending}
-            error={finishError}
-            onCancel={() => setFinishing(false)}
-            onConfirm={finishNow}
-          />
+          <Suspense fallback={null}>
+            <FinishConfirmModal
+              opened={finishing}
+              formatted={remaining !== null ? formatDuration(remaining) : null}
+              loading={finish.isPending}
+              error={finishError}
+              onCancel={() => setFinishing(false)}
+              onConfirm={finishNow}
+            />
+          </Suspense>
         </>
       )}
     </Stack>

@@ -1,6 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 
-export const FINISH_LABEL = 'Terminer l’épreuve';
 export const CONFIRM_FINISH = 'Terminer maintenant';
 export const READ_ONLY_WARNING =
   'Vos réponses deviennent alors en lecture seule : vous ne pourrez plus les modifier ensuite, même s’il vous reste du temps.';
