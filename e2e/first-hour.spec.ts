@@ -58,7 +58,7 @@ test.describe('La première heure', () => {
     // The profile says what is missing, and refuses a bad field next to it.
     await page.goto('/profile');
     await expect(page.getByText(/Pour accéder aux épreuves, complétez\s: Prénom, Nom/)).toBeVisible();
-    await expectAccessible(page, 'profil incomplet');
+    await expectAccessible(page, 'profil incomplet', { labelInName: true });
     await page.getByRole('textbox', { name: 'Prénom' }).fill('Zoé');
     await page.getByRole('textbox', { name: 'Nom', exact: true }).fill('Lefèvre');
     await page.getByLabel('Genre').selectOption('female');
@@ -70,7 +70,7 @@ test.describe('La première heure', () => {
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText('Adresse e-mail invalide.')).toBeVisible();
     await expect(page.getByText(/emailParent/)).toHaveCount(0);
-    await expectAccessible(page, 'profil, champ refusé');
+    await expectAccessible(page, 'profil, champ refusé', { labelInName: true });
     await page.getByRole('textbox', { name: "E-mail d’un parent" }).fill('parent@e2e.test');
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText('Votre profil est complet.')).toBeVisible();

@@ -64,7 +64,7 @@ test.describe('Au clavier seul', () => {
       await tabTo(page, input);
       await page.keyboard.type('0,5', { delay: 30 });
       await expect(page.getByTestId(`save-state-${exercise._id}`)).toHaveText('Enregistré');
-      await expectAccessible(page, '/chapter/{id} au clavier (réponse enregistrée)');
+      await expectAccessible(page, '/chapter/{id} au clavier (réponse enregistrée)', { labelInName: true });
       await page.screenshot({ path: screenshot('keyboard-pupil-answer.png'), fullPage: true });
 
       // Finish, confirmed in a dialog, then the receipt.

@@ -170,7 +170,7 @@ test('[ÉLÈVE] la carte du profil d’un élève sans établissement s’ouvre 
   const centre = centreOf(first);
   expect(Math.abs(centre.lat - 46)).toBeLessThan(0.1);
   expect(Math.abs(centre.lng - 2.3522)).toBeLessThan(0.1);
-  await expectAccessible(page, '/profile (carte sur la France)');
+  await expectAccessible(page, '/profile (carte sur la France)', { labelInName: true });
 });
 
 test('[ÉLÈVE] sur un téléphone, la carte du profil, son code et ses établissements ne viennent que quand elle approche de l’écran', async ({ page, request }) => {
@@ -193,5 +193,5 @@ test('[ÉLÈVE] sur un téléphone, la carte du profil, son code et ses établis
   await expect(page.locator('.leaflet-container')).toBeVisible({ timeout: 20_000 });
   await expect.poll(() => requests.some((u) => u.includes(IN_VIEW)), { timeout: 10_000 }).toBe(true);
   expect(requests.some((u) => u.includes('/assets/school-map-'))).toBe(true);
-  await expectAccessible(page, '/profile (téléphone, carte atteinte)');
+  await expectAccessible(page, '/profile (téléphone, carte atteinte)', { labelInName: true });
 });

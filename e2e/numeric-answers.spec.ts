@@ -47,7 +47,7 @@ test.describe('Réponses numériques', () => {
       await expect(state(3)).toHaveText(`${reason} Cette valeur n’est pas enregistrée.`);
       await page.waitForTimeout(1_000);
       await expect(state(3)).not.toContainText('Enregistré');
-      await expectAccessible(page, '/chapter/{id} (réponse non reconnue)');
+      await expectAccessible(page, '/chapter/{id} (réponse non reconnue)', { labelInName: true });
       await page.screenshot({ path: screenshot('numeric-refused.png'), fullPage: true });
 
       const mine = await ok<Array<{ exercise: string; answer: string }>>(await request.get(`/api/answer/chapter/${chapterId}`, { headers: me.headers }));

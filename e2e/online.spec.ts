@@ -83,7 +83,7 @@ test.describe('Épreuve en ligne', () => {
       await expect(start).toBeVisible();
       await expect(page.getByRole('textbox', { name: 'Votre réponse :' })).toHaveCount(0);
       await expect(page.getByRole('timer')).toHaveCount(0);
-      await expectAccessible(page, '/chapter/{id} (en attente)');
+      await expectAccessible(page, '/chapter/{id} (en attente)', { labelInName: true });
       await expectNotCutAtBothWidths(page, '/chapter/{id} (en attente)', [[`« ${START} »`, start]]);
       await page.screenshot({ path: screenshot('chapter-pending.png'), fullPage: true });
 
