@@ -46,7 +46,7 @@ const FinishConfirmModal = lazy(() => import('./finish-confirm-modal').then((m) 
 
 /** A later panel's place while its file comes: a small loader, the rest of the page stays. */
 function Later({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Loader size="sm" aria-label="Chargement" />}>{children}</Suspense>;
+  return <Suspense fallback={<Loader size="sm" role="status" aria-label="Chargement" />}>{children}</Suspense>;
 }
 
 export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';

@@ -38,7 +38,7 @@ export function receiptAnswerText(line: Pick<ReceiptLine, 'answer' | 'answerForm
  */
 export function ReceiptPanel({ chapterId }: { chapterId: string }) {
   const query = useReceipt(chapterId);
-  if (query.isPending) return <Loader aria-label="Chargement du reçu" />;
+  if (query.isPending) return <Loader role="status" aria-label="Chargement du reçu" />;
   if (query.isError) return <Alert color="red">Le reçu n’a pas pu être chargé. Rechargez la page pour réessayer.</Alert>;
   return <ReceiptView receipt={query.data} />;
 }
