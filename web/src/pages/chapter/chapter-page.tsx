@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ChapterPage as ChapterPageData, MyAnswer } from '@olympe/contract';
 import { useParams } from 'react-router';
@@ -26,6 +26,7 @@ import { RichText } from './rich-text';
 import { useAnswerQueue } from './use-answer-queue';
 import { PageHeading } from '../../components/page-heading';
 import { LoginRequired } from '../../components/login-gate';
+import { Later } from '../../components/later';
 
 /**
  * Decision 121: what a chapter shows only after its test (the results card, the school's results, the regrade
@@ -43,11 +44,6 @@ const ReceiptPanel = lazy(() => import('./receipt-panel').then((m) => ({ default
  */
 const StartConfirmModal = lazy(() => import('./start-confirm-modal').then((m) => ({ default: m.StartConfirmModal })));
 const FinishConfirmModal = lazy(() => import('./finish-confirm-modal').then((m) => ({ default: m.FinishConfirmModal })));
-
-/** A later panel's place while its file comes: a small loader, the rest of the page stays. */
-function Later({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Loader size="sm" role="status" aria-label="Chargement" />}>{children}</Suspense>;
-}
 
 export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';
 export const ENDED = "L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";

@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { Center, Loader } from '@mantine/core';
+import { lazy } from 'react';
+import { Later } from '../../../components/later';
 import type { Roles } from '../../../session/roles';
 import { useSession } from '../../../session/session-context';
 
@@ -8,19 +8,12 @@ import { useSession } from '../../../session/session-context';
 const CenterManagementPanel = lazy(() => import('./center-management-panel').then((m) => ({ default: m.CenterManagementPanel })));
 const CenterSelectionPanel = lazy(() => import('./center-selection-panel').then((m) => ({ default: m.CenterSelectionPanel })));
 
-/** While a panel's chunk arrives. */
-const panelLoader = (
-  <Center py="md">
-    <Loader role="status" aria-label="Chargement" />
-  </Center>
-);
-
 /** The centre's choice, loaded as its own chunk: the chapter page's panel, and the profile's (one per paper chapter). */
 export function CenterSelection({ chapterId }: { chapterId: string }) {
   return (
-    <Suspense fallback={panelLoader}>
+    <Later>
       <CenterSelectionPanel chapterId={chapterId} />
-    </Suspense>
+    </Later>
   );
 }
 
@@ -44,8 +37,8 @@ export function PaperPanel({ chapterId, userId }: { chapterId: string; userId: s
   if (kind === 'none') return null;
   if (kind === 'selection') return <CenterSelection chapterId={chapterId} />;
   return (
-    <Suspense fallback={panelLoader}>
+    <Later>
       <CenterManagementPanel chapterId={chapterId} userId={userId} />
-    </Suspense>
+    </Later>
   );
 }
