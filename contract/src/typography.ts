@@ -78,16 +78,26 @@ export function frenchHours(hours: number, minutes: number): string {
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /**
+ * The French number formatter for these options, made at its first use and kept: a page's first `Intl` object
+ * loads the browser's locale data, a long task on a phone that a screen should pay only if it shows a number
+ * (decision 121).
+ */
+export function frenchNumberFormat(options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = JSON.stringify(options);
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('fr-FR', options);
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+/**
  * A number as a French reader writes it: a decimal comma, thousands grouped by a narrow no-break space
  * (« 1 234,5 »). `digits` fixes the number of decimals (« 0,50 » for 2); without it, up to 2 and no trailing zero.
  */
 export function frenchNumber(n: number, digits?: number): string {
-  const key = String(digits);
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat('fr-FR', digits === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    formatters.set(key, format);
-  }
+  const format = frenchNumberFormat(digits === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits });
   // U+2212 minus is Intl's; a hyphen-minus reads the same and stays searchable.
   return format.format(n).replace(/\u2212/g, '-');
 }

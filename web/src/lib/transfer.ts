@@ -4,38 +4,20 @@
  * (« environ 2 min restantes »). 1 Mo is 1 048 576 octets, as in the server's size limits.
  */
 
-import { frenchHours, NBSP } from '@olympe/contract';
+import { frenchHours, frenchNumberFormat, NBSP } from '@olympe/contract';
 
 const KO = 1024;
 const MO = 1024 * 1024;
 const GO = 1024 * MO;
 
-interface Formats {
-  decimal: Intl.NumberFormat;
-  oneDecimal: Intl.NumberFormat;
-  whole: Intl.NumberFormat;
-}
-let formats: Formats | undefined;
-
-/**
- * Made at the first size shown, not when a screen's file loads: a page's first `Intl` formatter loads its locale
- * data, a long task on a phone that the chapter page paid at load for an upload it may never show (decision 121).
- */
-function numberFormats(): Formats {
-  return (formats ??= {
-    decimal: new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1, minimumFractionDigits: 0 }),
-    oneDecimal: new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1, minimumFractionDigits: 1 }),
-    whole: new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }),
-  });
-}
-
 /** « 850 ko », « 12,4 Mo », « 1,2 Go »; below 1 ko, « 512 octets ». */
 export function formatBytes(bytes: number): string {
-  const { decimal, oneDecimal, whole } = numberFormats();
+  // Made at the first size shown, not when a screen's file loads (decision 121).
+  const whole = frenchNumberFormat({ maximumFractionDigits: 0 });
   if (bytes < KO) return `${whole.format(bytes)}${NBSP}octet${bytes >= 2 ? 's' : ''}`;
   if (bytes < MO) return `${whole.format(bytes / KO)}${NBSP}ko`;
-  if (bytes < GO) return `${(bytes < 100 * MO ? oneDecimal : whole).format(bytes / MO)}${NBSP}Mo`;
-  return `${decimal.format(bytes / GO)}${NBSP}Go`;
+  if (bytes < GO) return `${(bytes < 100 * MO ? frenchNumberFormat({ maximumFractionDigits: 1, minimumFractionDigits: 1 }) : whole).format(bytes / MO)}${NBSP}Mo`;
+  return `${frenchNumberFormat({ maximumFractionDigits: 1, minimumFractionDigits: 0 }).format(bytes / GO)}${NBSP}Go`;
 }
 
 /** « 12,4 Mo/s », « 850 ko/s ». */

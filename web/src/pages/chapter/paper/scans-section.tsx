@@ -2,7 +2,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import { Alert, Anchor, Button, CloseButton, FileButton, Group, List, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatParisDateTime, type UnlabeledAnswer } from '@olympe/contract';
+import { formatParisDateTime, frenchNumberFormat, type UnlabeledAnswer } from '@olympe/contract';
 import { countOf } from '../../../components/confirm-dialog';
 import { useUnlabeled, useUploadScans } from '../../../api/centers';
 import { usePublicConfig } from '../../../api/institutions';
@@ -16,9 +16,6 @@ export const NO_COPIES_TEXT = 'Aucune copie déposée pour l’instant.';
 export const WAITING_TEXT = 'Connexion interrompue : l’envoi reprendra tout seul là où il s’est arrêté dès son retour.';
 
 const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
-// Made at the first progress shown, not when the chapter's file loads (decision 121).
-let percentFormat: Intl.NumberFormat | undefined;
-const percent = () => (percentFormat ??= new Intl.NumberFormat('fr-FR', { style: 'percent', maximumFractionDigits: 0 }));
 
 /** docs/product.md#spec-5: dropped or chosen files that are not PDFs are ignored, and the user is told which. */
 export function ignoredFilesMessage(names: readonly string[]): string {
@@ -27,7 +24,7 @@ export function ignoredFilesMessage(names: readonly string[]): string {
 
 /** « 42 % · 3,1 Mo sur 7,4 Mo · 12,4 Mo/s · environ 2 min restantes » (decision 92). */
 export function progressLine(p: UploadProgress): string {
-  const parts = [percent().format(p.total > 0 ? p.sent / p.total : 0), `${formatBytes(p.sent)} sur ${formatBytes(p.total)}`];
+  const parts = [frenchNumberFormat({ style: 'percent', maximumFractionDigits: 0 }).format(p.total > 0 ? p.sent / p.total : 0), `${formatBytes(p.sent)} sur ${formatBytes(p.total)}`];
   if (p.speed !== null && p.speed > 0) parts.push(formatSpeed(p.speed));
   if (p.secondsLeft !== null) parts.push(formatTimeLeft(p.secondsLeft));
   return parts.join(' · ');
