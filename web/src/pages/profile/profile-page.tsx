@@ -61,17 +61,27 @@ type FieldErrors = Partial<Record<keyof ProfileValues, string>>;
 
 /**
  * The contract's profile schema, and zod with it (about 45 kB), come with the first edit of a field rather than
- * with the page (decision 121): most visits only read the profile. Asking again returns the same module.
+ * with the page (decision 121): most visits only read the profile. Asked for once, not at every keystroke.
  */
-const profileSchema = () => import('@olympe/contract/user').then((m) => m.profileUpdateSchema);
+let schemaLoad: Promise<typeof import('@olympe/contract/user').profileUpdateSchema | null> | undefined;
+const profileSchema = () =>
+  (schemaLoad ??= import('@olympe/contract/user').then(
+    (m) => m.profileUpdateSchema,
+    () => {
+      // Its file could not come (network lost): asked again at the next edit; meanwhile the server checks alone.
+      schemaLoad = undefined;
+      return null;
+    },
+  ));
 
 /** The contract's own checks, run before sending: each refusal goes next to its field, in French. */
 export async function fieldErrorsOf(values: ProfileValues): Promise<FieldErrors> {
   // The school comes from the picker (a real id): the server alone checks it.
   const { institution: _school, ...fields } = updateOf(values);
-  const parsed = (await profileSchema()).omit({ institution: true }).safeParse(fields);
+  const schema = await profileSchema();
+  const parsed = schema?.omit({ institution: true }).safeParse(fields);
   const errors: FieldErrors = {};
-  if (!parsed.success) {
+  if (parsed && !parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = issue.path[0] as keyof ProfileValues;
       errors[key] ??= issue.message;
