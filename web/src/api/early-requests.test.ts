@@ -120,7 +120,7 @@ describe('the session calls sent before the app ran (web/public/boot.js, decisio
     expect(offline).toMatchObject({ kind: 'network' });
   });
 
-  it('loads the locale data of dates and numbers in a task of its own for a session, and not for a visitor (decision 121)', async () => {
+  it('loads the locale data of dates and numbers in tasks of their own for a session, and not for a visitor (decision 121)', async () => {
     const made: string[] = [];
     const { DateTimeFormat, NumberFormat } = Intl;
     vi.stubGlobal('Intl', {
@@ -144,8 +144,13 @@ describe('the session calls sent before the app ran (web/public/boot.js, decisio
       runBoot();
       // Not in boot.js's own task: after it.
       expect(made).toEqual([]);
-      vi.runAllTimers();
+      // Each in a task of its own: the dates first, the numbers in the next task.
+      vi.advanceTimersToNextTimer();
+      expect(made).toEqual(['date en-US Europe/Paris']);
+      vi.advanceTimersToNextTimer();
       expect(made).toEqual(['date en-US Europe/Paris', 'number fr-FR']);
+      vi.runAllTimers();
+      expect(made).toHaveLength(2);
     } finally {
       vi.useRealTimers();
       localStorage.removeItem('jwt');
