@@ -1,8 +1,9 @@
-import { useRef, useState, type FocusEvent, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { DateInput, DatesProvider, type CalendarAriaLabels, type DateInputProps } from '@mantine/dates';
 // The calendar's styles load with the pages that hold a date field, never in the first chunk (decision 103).
 import '@mantine/dates/styles.css';
 import { DATE_FORMAT, DATE_TIME_FORMAT, inputToWallClock, parseFrenchDate, parseFrenchDateTime, wallClockToInput } from './date-text';
+import { dateOutOfRange, useTypedError, withFormat } from './typed-date';
 
 const ARIA_LABELS: CalendarAriaLabels = {
   monthLevelControl: 'Choisir le mois',
@@ -19,21 +20,6 @@ function FrenchDates({ children }: { children: ReactNode }) {
   return <DatesProvider settings={{ locale: 'fr', firstDayOfWeek: 1 }}>{children}</DatesProvider>;
 }
 
-/**
- * The expected format in the field's description, read with the field (aria-describedby), not only in its
- * placeholder, which goes away once typing starts (RGAA 11.10). A page's own description follows on its own line.
- */
-function withFormat(format: string, description: ReactNode): ReactNode {
-  const line = `Format\u00a0: ${format}`;
-  if (!description) return line;
-  return (
-    <>
-      <span style={{ display: 'block' }}>{line}</span>
-      <span style={{ display: 'block' }}>{description}</span>
-    </>
-  );
-}
-
 type FieldProps = Omit<
   DateInputProps,
   'value' | 'defaultValue' | 'onChange' | 'valueFormat' | 'dateParser' | 'withTime' | 'minDate' | 'maxDate' | 'error'
@@ -44,32 +30,14 @@ type FieldProps = Omit<
   error?: ReactNode;
 };
 
-/**
- * The French message for what was typed and left: a text naming no day, or a day the field refuses. The
- * field itself goes back to its last valid value on blur; the message says why.
- */
-function useTypedError(parse: (text: string) => string | null, format: string, outOfRange: string) {
-  const [typedError, setTypedError] = useState<string | null>(null);
-  const onTyped = (event: FocusEvent<HTMLInputElement>, accepted: string | null) => {
-    const text = event.currentTarget.value.trim();
-    const parsed = text ? parse(text) : null;
-    if (!text || (parsed !== null && parsed === accepted)) setTypedError(null);
-    else if (parsed === null) setTypedError(`« ${text} » n’est pas une date valide : écrivez-la sous la forme ${format}.`);
-    else setTypedError(outOfRange);
-  };
-  return { typedError, clear: () => setTypedError(null), onTyped };
-}
+export type DateFieldProps = FieldProps & { maxDate?: string };
 
 /**
  * A date typed or picked as « 14/05/2011 » (decision 103); the value stays 'YYYY-MM-DD', as an
  * <input type="date"> gave it. `maxDate` is a 'YYYY-MM-DD'.
  */
-export function DateField({ value, onChange, error, onBlur, maxDate, description, ...rest }: FieldProps & { maxDate?: string }) {
-  const { typedError, clear, onTyped } = useTypedError(
-    parseFrenchDate,
-    'JJ/MM/AAAA',
-    maxDate ? `La date ne peut pas dépasser le ${maxDate.split('-').reverse().join('/')}.` : 'Date refusée.',
-  );
+export function DateField({ value, onChange, error, onBlur, maxDate, description, ...rest }: DateFieldProps) {
+  const { typedError, clear, onTyped } = useTypedError(parseFrenchDate, 'JJ/MM/AAAA', dateOutOfRange(maxDate));
   return (
     <FrenchDates>
       <DateInput

@@ -31,7 +31,8 @@ import {
 } from './profile-form';
 import { SchoolPicker } from './school-picker';
 import { PageHeading } from '../../components/page-heading';
-import { DateField } from '../../components/DateFields';
+// The field's module, not the folder's index: the index also brings DateTimeField, with the calendar's code.
+import { DateField } from '../../components/DateFields/date-field';
 import { refusalOf } from '../../api/client';
 import { WhenNear } from '../../components/when-near';
 
