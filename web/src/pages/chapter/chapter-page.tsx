@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ChapterPage as ChapterPageData, MyAnswer } from '@olympe/contract';
 import { useParams } from 'react-router';
@@ -78,15 +78,25 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
   const queue = useAnswerQueue(userId);
   const stateQuery = useSessionState(chapterId);
   const pageQuery = useChapterPage(chapterId);
-  const state = stateQuery.data;
-  const page = pageQuery.data;
+  // Decision 122: what the server sends is drawn by a deferred render, which React cuts into slices of a few
+  // milliseconds, not in the task that received it (a query's answer re-renders its readers synchronously): a
+  // phone answers a tap between two exercise cards instead of after all of them. The values deferred together
+  // come together (one render), so the page never mixes an old state with a new time of receipt.
+  const state = useDeferredValue(stateQuery.data);
+  const stateReceivedAt = useDeferredValue(stateQuery.dataUpdatedAt);
+  const page = useDeferredValue(pageQuery.data);
   const view = state && page ? chapterView({ ...page, status: state.status, remainingTime: state.remainingTime }) : null;
   // docs/product.md#spec-4: saved answers are loaded with the exercises, only when they are shown.
   const answersQuery = useMyAnswers(chapterId, view === 'exercises' && (page?.exercises.length ?? 0) > 0);
+  const savedAnswers = useDeferredValue(answersQuery.data);
+  // Inputs start from the stored answers: the list waits while they are on their way and until the deferred
+  // render that brings them, never showing empty inputs for a frame.
+  const answersLoading =
+    (answersQuery.isPending && answersQuery.fetchStatus !== 'idle') || (answersQuery.data !== undefined && savedAnswers === undefined);
 
   const reloadChapter = useReloadChapter(chapterId);
   const reload = useCallback(() => void reloadChapter(), [reloadChapter]);
-  const remaining = useServerCountdown(state, stateQuery.dataUpdatedAt, reload);
+  const remaining = useServerCountdown(state, stateReceivedAt, reload);
   useFocusTracking(chapterId, !!state?.timed && state.status === 'started' && remaining !== null && remaining > 0);
 
   const [confirming, setConfirming] = useState(false);
@@ -123,7 +133,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
   if (!state || !page || !view) return <Loader aria-label="Chargement" />;
 
   const availability = availabilityText(state.accessStart, state.accessEnd);
-  const answers = answersQuery.data ?? [];
+  const answers = savedAnswers ?? [];
   const extraTime = state.timed ? extraTimeText(extraTimePercent) : null;
   const running = view === 'exercises' && state.timed && state.status === 'started' && remaining !== null && remaining > 0;
   // Time up or finished, in a timed test the pupil took: their receipt (decision 44).
@@ -140,7 +150,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           <RichText content={page.headerStudents} label="Instructions générales" />
         </Paper>
       )}
-      {page.analysis && answersQuery.isSuccess && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
+      {page.analysis && savedAnswers !== undefined && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
       {/* Issue 21: once published, the pupil's results card and certificate; school staff their pupils' results. */}
       {page.analysis && !isStaff && (
         <Later>
@@ -189,7 +199,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
             <StartConfirmModal
               opened={confirming}
               state={state}
-              receivedAt={stateQuery.dataUpdatedAt}
+              receivedAt={stateReceivedAt}
               extraTime={extraTime}
               loading={start.isPending}
               onCancel={() => setConfirming(false)}
@@ -205,7 +215,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
         <ExerciseList
           page={page}
           answers={answers}
-          loading={answersQuery.isPending && answersQuery.fetchStatus !== 'idle'}
+          loading={answersLoading}
           userId={userId}
           queue={queue}
           testChapter={testChapter}
