@@ -22,6 +22,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'rich-text',
+          include: ['rich-text/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           exclude: ISOLATED_SERVER_FILES,

@@ -204,6 +204,11 @@ export const exerciseViewSchema = z.object({
   answerFormat: z.enum(ANSWER_FORMATS),
   chapter: z.string(),
   statement: z.string(),
+  /**
+   * GET /exos/chapter/{id} (decision 122): the statement drawn by the server, sanitised HTML, as the browser's
+   * MathText would draw it; absent if it could not be drawn (the browser then draws `statement`).
+   */
+  statementHtml: z.string().optional(),
   /** Admins and members only: every version with its expected answer. */
   statementVersions: exerciseRawSchema.shape.statementVersions.optional(),
   /** Issue 20 (always sent): what the exercise is worth, for « total / maximum ». */
@@ -220,6 +225,8 @@ export const chapterPageSchema = z.object({
   offline: z.boolean(),
   analysis: z.boolean(),
   headerStudents: z.string(),
+  /** Decision 122: `headerStudents` drawn by the server, as `statementHtml`. */
+  headerStudentsHtml: z.string().optional(),
   exercises: z.array(exerciseViewSchema),
   /** Issue 20 (always sent): the sum of the answerable exercises' maxPoints. */
   maxTotal: z.number().optional(),

@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { richTextHtml } from '@olympe/rich-text/html';
 import { accessGroups, chapterSessions, chapters, exercises, statementVersions } from '../src/db/schema.js';
 import { pickVersionIndex } from '../src/exercises/versions.js';
 import { buildTestApp, createUser, inject, loginAs, PUPIL_PROFILE, type RoleName, type TestApp } from './helpers.js';
@@ -199,9 +200,12 @@ describe('what pupils read', () => {
       offline: false,
       analysis: false,
       headerStudents: 'Bonne chance',
-      exercises: [{ _id: exercise.id, title: 'Somme', answerFormat: 'numeric', chapter: chapter.id, statement, maxPoints: 1 }],
+      // Decision 122: drawn by the server, the assigned version only.
+      headerStudentsHtml: '<p>Bonne chance</p>',
+      exercises: [{ _id: exercise.id, title: 'Somme', answerFormat: 'numeric', chapter: chapter.id, statement, statementHtml: richTextHtml(statement), maxPoints: 1 }],
       maxTotal: 1,
     });
+    expect(page.body.exercises[0].statementHtml).toContain(`<annotation encoding="application/x-tex">${/\$(.+)\$/.exec(statement)![1]}</annotation>`);
     expect(JSON.stringify(page.body)).not.toMatch(/"answer"|statementVersions/);
   });
 

@@ -17,6 +17,7 @@ import {
 } from '@olympe/contract';
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
+import { statementHtml } from './statement-html.js';
 import { chapterAccessFor, findChapter, isChapterStaff, type ChapterAccess } from '../chapters/service.js';
 import { windowStatus } from '../chapters/access.js';
 import { isChapterPublished } from '../chapters/publication.js';
@@ -248,7 +249,11 @@ export async function getChapterPage(db: Db, auth: AuthContext, chapterId: strin
     offline: chapter.offline,
     analysis: isChapterPublished(chapter, now),
     headerStudents: chapter.headerStudents,
-    exercises: list.map((e) => presentForUser(e, auth.userId, staff)),
+    headerStudentsHtml: statementHtml(chapter.headerStudents),
+    exercises: list.map((e) => {
+      const view = presentForUser(e, auth.userId, staff);
+      return { ...view, statementHtml: statementHtml(view.statement) };
+    }),
     maxTotal: sumPoints(list.filter((e) => e.answerFormat !== 'none').map((e) => e.maxPoints)),
   };
 }

@@ -116,6 +116,31 @@ describe('ChapterPage states', () => {
     expect(screen.getByText("Contenu disponible à partir du 10 mars 2026 à 9 h 00 jusqu’au 10 mars 2026 à 13 h 00.")).toBeTruthy();
   });
 
+  it('shows the statements the server drew at once, without a placeholder, as groups named by their exercise (decision 122)', async () => {
+    api.fetchChapterPage.mockResolvedValue(
+      chapterPage({
+        headerStudentsHtml: '<p>Calculatrice <strong>interdite</strong>.</p>',
+        exercises: [
+          {
+            _id: 'e-none',
+            title: 'Lecture',
+            answerFormat: 'none',
+            chapter: CHAPTER,
+            statement: 'Lisez **ceci**.',
+            statementHtml: '<p>Lisez <strong>ceci</strong> et <span class="katex">x</span>.</p>',
+          },
+        ],
+      }),
+    );
+    renderPage();
+    const statement = (await screen.findByText('ceci')).closest('[role="group"]')!;
+    expect(statement.getAttribute('aria-label')).toMatch(/^Énoncé\s:\sLecture$/u);
+    expect(statement.innerHTML).toBe('<p>Lisez <strong>ceci</strong> et <span class="katex">x</span>.</p>');
+    expect(screen.getByText('interdite').closest('[role="group"]')?.getAttribute('aria-label')).toBe('Instructions générales');
+    // Drawn in the same render as the page: no stand-in while a renderer loads.
+    expect(screen.queryByTestId('math-placeholder')).toBeNull();
+  });
+
   it('omits the instructions block when there is no general content', async () => {
     api.fetchChapterPage.mockResolvedValue(chapterPage({ headerStudents: '  ' }));
     renderPage();

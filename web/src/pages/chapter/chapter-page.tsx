@@ -147,7 +147,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           <Title order={2} size="h3" id="general-instructions">
             Instructions générales
           </Title>
-          <RichText content={page.headerStudents} label="Instructions générales" />
+          <RichText content={page.headerStudents} html={page.headerStudentsHtml} label="Instructions générales" />
         </Paper>
       )}
       {page.analysis && savedAnswers !== undefined && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}

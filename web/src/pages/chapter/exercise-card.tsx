@@ -31,7 +31,7 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, testCh
         <Title order={2} size="h3" id={titleId}>
           {exercise.title}
         </Title>
-        <RichText content={exercise.statement} label={`Énoncé : ${exercise.title}`} />
+        <RichText content={exercise.statement} html={exercise.statementHtml} label={`Énoncé : ${exercise.title}`} />
         {exercise.answerFormat === 'numeric' && (
           <NumericAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} queue={queue} testChapter={testChapter} />
         )}
