@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { TextInput } from '@mantine/core';
 import { parseFrenchDate } from './date-text';
 import { dateOutOfRange, frenchDay, useTypedError, withFormat } from './typed-date';
@@ -23,7 +23,8 @@ function usePicker(): Picker | undefined {
       () => (pickerLoad = undefined),
     );
     void pickerLoad.then((module) => {
-      if (live && module) setLoaded(module);
+      // A transition: React draws the calendar's field in slices, not in one task of the phone's main thread.
+      if (live && module) startTransition(() => setLoaded(module));
     });
     return () => {
       live = false;
