@@ -36,6 +36,10 @@ test.describe('Au clavier seul', () => {
       );
       const pupil = await apiAccount(request, 'clavier', pupilProfile({ firstName: 'Louis', lastName: 'Braille' }));
 
+      // Decision 122: the pupil's statements come drawn by the server; KaTeX's code is never downloaded.
+      const files: string[] = [];
+      page.on('request', (r) => files.push(new URL(r.url()).pathname));
+
       // The login form, field after field.
       await page.goto('/login');
       await tabTo(page, page.getByLabel(/e-mail/i));
@@ -58,6 +62,12 @@ test.describe('Au clavier seul', () => {
       await tabTo(page, start.getByRole('button', { name: 'Commencer maintenant' }));
       await page.keyboard.press('Enter');
       await expect(start).toBeHidden();
+
+      // The statement's formula, drawn by the server, with its MathML for screen readers.
+      const statement = page.getByRole('region', { name: 'Moitié' }).getByRole('group', { name: /^Énoncé\s:\sMoitié$/ });
+      await expect(statement.locator('.katex-html')).toBeVisible();
+      await expect(statement.locator('.katex-mathml annotation')).toHaveText('\\frac{1}{2}');
+      expect(files.filter((f) => /math-render/.test(f))).toEqual([]);
 
       // The answer, typed as a French pupil types it; the save is announced.
       const input = page.getByRole('region', { name: 'Moitié' }).getByRole('textbox', { name: /Votre réponse/ });
