@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { adminPage, apiAccount, expectAccessible, loginByApi } from './fixtures.js';
+import { adminPage, apiAccount, expectAccessible, loginByApi, pupilProfile } from './fixtures.js';
 
 /**
  * Issue 25: docs/product.md#spec-2 "Institutions map (/map)" and "Profile": the map opens on France (latitude 46,
@@ -162,6 +162,8 @@ test('[ÉLÈVE] la carte du profil d’un élève sans établissement s’ouvre 
   await page.setViewportSize({ width: 1280, height: 800 });
   await loginByApi(page, pupil.email);
   await page.goto('/profile');
+  // Below the form: it comes as the pupil scrolls to it (decision 122).
+  await page.getByRole('button', { name: 'Enregistrer' }).scrollIntoViewIfNeeded();
   await expect(page.locator('.leaflet-container')).toBeVisible({ timeout: 20_000 });
   await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
   const first = viewOf(requests[0]);
@@ -179,8 +181,10 @@ test('[ÉLÈVE] sur un téléphone, la carte du profil, son code et ses établis
   page.on('request', (r) => {
     if (r.url().includes(IN_VIEW) || /\/assets\/school-map-[^/]+\.js$/.test(r.url())) requests.push(r.url());
   });
-  const pupil = await apiAccount(request, 'eleve-telephone', { firstName: 'Alice', lastName: 'Guy' });
-  await page.setViewportSize({ width: 375, height: 800 });
+  // A complete profile: the shortest page, the map nearest to the first screen.
+  const pupil = await apiAccount(request, 'eleve-telephone', pupilProfile({ firstName: 'Alice', lastName: 'Guy' }));
+  // A tall phone (Lighthouse's Moto G Power is 412 × 823): the map still waits for the scroll.
+  await page.setViewportSize({ width: 412, height: 823 });
   await loginByApi(page, pupil.email);
   await page.goto('/profile');
   await expect(page.getByRole('button', { name: 'Enregistrer' })).toBeVisible();

@@ -116,6 +116,8 @@ test.describe('Profil et établissements', () => {
       await createAccount(request, email);
       await loginByApi(page, email);
       await page.goto('/profile');
+      // The map comes as the pupil scrolls to it (decision 122).
+      await page.getByRole('button', { name: 'Enregistrer' }).scrollIntoViewIfNeeded();
 
       // France: the count of the view, and groups with their number instead of nothing.
       await expect(page.getByText(/établissements dans la zone affichée\s: zoomez ou précisez la recherche/)).toBeVisible();

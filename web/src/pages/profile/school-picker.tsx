@@ -100,9 +100,10 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
         {status}
       </Text>
       <MarkerLegend clusters={(data?.clusters.length ?? 0) > 0} />
-      {/* Decision 121: on a phone the map is a screen or two below the form; Leaflet, its chunk, the schools in view
-          and the tiles come when the pupil scrolls near it, not with the page. */}
-      <WhenNear minHeight={420} margin="600px">
+      {/* Decisions 121–122: the map is below the form (a screen or two on a phone); Leaflet, its chunk, the schools in
+          view and the tiles come when the pupil scrolls within 200 px of it, not with the page: its first draw is
+          a 200 ms task on a phone's CPU, while the pupil starts filling in the form. */}
+      <WhenNear minHeight={420} margin="200px">
       <Suspense fallback={mapLoader}>
         {mapReady ? (
           <SchoolMap
