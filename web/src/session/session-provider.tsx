@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, whenAnswersSent } from './answer-queues';
@@ -107,17 +107,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (token) await queryClient.invalidateQueries({ queryKey: sessionKey(token) });
   }, [queryClient, token]);
 
-  // Decision 122: the session's answer is drawn by a deferred render, which React cuts into slices of a few
-  // milliseconds, instead of in the task that received it (a query's answer re-renders its readers
-  // synchronously: the whole frame and page, a long task on a phone). Until that render, the session is still
-  // loading, as before its answer came; and a deferred value is only ever shown for the user it belongs to (a
-  // login over another session shows no one in between, never the previous user).
-  const current = token ? query.data : undefined;
-  const deferred = useDeferredValue(current);
-  const data = deferred && current && deferred.user._id === current.user._id ? deferred : undefined;
-  const waiting = current !== undefined && data === undefined;
-
   const value = useMemo<Session>(() => {
+    const data = token ? query.data : undefined;
     const user = data?.user ?? null;
     const groups = data?.groups ?? [];
     return {
@@ -126,12 +117,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       groups,
       chapters: data?.chapters ?? [],
       roles: computeRoles(user, groups),
-      loading: token !== null && (query.isPending || waiting),
+      loading: token !== null && query.isPending,
       login,
       logout,
       reload,
     };
-  }, [token, data, waiting, query.isPending, login, logout, reload]);
+  }, [token, query.data, query.isPending, login, logout, reload]);
 
   return (
     <SessionContext.Provider value={value}>
