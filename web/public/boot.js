@@ -39,8 +39,8 @@
   // Decision 121: a page's first Intl formatter loads the browser's locale data (15–25 ms on a desktop, four times
   // that on a phone), which a session's screens pay when they first show a date or a number. It is paid here, while
   // the app's code downloads and the main thread waits, not inside the screen's first render: the dates' data in a
-  // task, the numbers' in the next, so that neither holds the main thread long enough to delay a tap (a task over
-  // 50 ms is a long task; both in one were 85 ms on a phone's CPU).
+  // task, the numbers' in the next, so that a tap waits for one of them at most (at 4× slowdown the dates' task
+  // alone takes 70–130 ms, the numbers' a few ms more: decision 122).
   setTimeout(function () {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Paris', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit' }).format(0);
