@@ -17,7 +17,7 @@ import {
 } from '@olympe/contract';
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
-import { statementHtml } from './statement-html.js';
+import { drawnStatements } from './statement-html.js';
 import { chapterAccessFor, findChapter, isChapterStaff, type ChapterAccess } from '../chapters/service.js';
 import { windowStatus } from '../chapters/access.js';
 import { isChapterPublished } from '../chapters/publication.js';
@@ -243,17 +243,16 @@ function readableFor(db: Db, auth: AuthContext, chapterId: string, now: Date) {
 export async function getChapterPage(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<ChapterPage> {
   const { chapter, readable, staff } = await readableFor(db, auth, chapterId, now);
   const list = readable ? await loadChapterExercises(db, chapterId) : [];
+  const views = list.map((e) => presentForUser(e, auth.userId, staff));
+  const [headerStudentsHtml, ...statementsHtml] = await drawnStatements([chapter.headerStudents, ...views.map((v) => v.statement)]);
   return {
     _id: chapter.id,
     title: chapter.title,
     offline: chapter.offline,
     analysis: isChapterPublished(chapter, now),
     headerStudents: chapter.headerStudents,
-    headerStudentsHtml: statementHtml(chapter.headerStudents),
-    exercises: list.map((e) => {
-      const view = presentForUser(e, auth.userId, staff);
-      return { ...view, statementHtml: statementHtml(view.statement) };
-    }),
+    headerStudentsHtml,
+    exercises: views.map((view, i) => ({ ...view, statementHtml: statementsHtml[i] })),
     maxTotal: sumPoints(list.filter((e) => e.answerFormat !== 'none').map((e) => e.maxPoints)),
   };
 }
