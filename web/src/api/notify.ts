@@ -1,11 +1,10 @@
+import { loadOnce } from '../lib/load-once';
 /** docs/product.md#spec-9: notifications disappear after 5 seconds. */
 export const NOTIFICATION_DURATION_MS = 5000;
 
 export type NoticeColor = 'green' | 'red' | 'blue' | 'yellow';
 
 export type NotificationsModule = typeof import('@mantine/notifications');
-let notificationsModule: Promise<NotificationsModule> | undefined;
-let loaded: NotificationsModule | undefined;
 const onLoad = new Set<(m: NotificationsModule) => void>();
 
 /**
@@ -15,24 +14,18 @@ const onLoad = new Set<(m: NotificationsModule) => void>();
  * notices most visits never show. The service worker keeps the file with the others (web/public/sw.js), so a
  * notice still shows offline.
  */
-export function loadNotifications(): Promise<NotificationsModule> {
-  notificationsModule ??= import('@mantine/notifications').then(
-    (m) => {
-      loaded = m;
-      for (const listener of onLoad) listener(m);
-      return m;
-    },
-    (error: unknown) => {
-      // A failed download (network lost at that moment) is tried again at the next notice.
-      notificationsModule = undefined;
-      throw error;
-    },
-  );
-  return notificationsModule;
-}
+const notifications = loadOnce(() =>
+  import('@mantine/notifications').then((m) => {
+    for (const listener of onLoad) listener(m);
+    return m;
+  }),
+);
+// A failed download (network lost at that moment) is tried again at the next notice.
+export const loadNotifications = (): Promise<NotificationsModule> => notifications.load();
 
 /** Calls `listener` with the notifications' module once it has loaded (at once if it has); returns the unsubscribe. */
 export function whenNotificationsLoad(listener: (m: NotificationsModule) => void): () => void {
+  const loaded = notifications.loaded();
   if (loaded) {
     listener(loaded);
     return () => undefined;

@@ -3,10 +3,10 @@ import { TextInput } from '@mantine/core';
 import { parseFrenchDate } from './date-text';
 import { dateOutOfRange, frenchDay, useTypedError, withFormat } from './typed-date';
 import type { DateFieldProps } from './date-fields';
+import { loadOnce } from '../../lib/load-once';
 
 type Picker = typeof import('./date-fields');
-let picker: Picker | undefined;
-let pickerLoad: Promise<Picker | undefined> | undefined;
+const pickerModule = loadOnce<Picker>(() => import('./date-fields'));
 
 /**
  * The calendar's module (Mantine's DateInput, its popover, floating-ui and the calendar's styles: more than half
@@ -14,18 +14,15 @@ let pickerLoad: Promise<Picker | undefined> | undefined;
  * network lost) leaves the typed field in place: it takes dates on its own.
  */
 function usePicker(): Picker | undefined {
-  const [loaded, setLoaded] = useState(picker);
+  const [loaded, setLoaded] = useState(pickerModule.loaded);
   useEffect(() => {
     if (loaded) return;
     let live = true;
-    pickerLoad ??= import('./date-fields').then(
-      (module) => (picker = module),
-      () => (pickerLoad = undefined),
-    );
-    void pickerLoad.then((module) => {
+    pickerModule.load().then(
       // A transition: React draws the calendar's field in slices, not in one task of the phone's main thread.
-      if (live && module) startTransition(() => setLoaded(module));
-    });
+      (module) => live && startTransition(() => setLoaded(module)),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

@@ -35,6 +35,7 @@ import { PageHeading } from '../../components/page-heading';
 import { DateField } from '../../components/DateFields/date-field';
 import { refusalOf } from '../../api/client';
 import { WhenNear } from '../../components/when-near';
+import { loadOnce } from '../../lib/load-once';
 
 // The chapter page's own panel, shared as it is (eslint sharedBetweenPages): it fetches its own data. Below the
 // form, it loads and draws when the pupil scrolls near it (decision 117).
@@ -64,16 +65,9 @@ type FieldErrors = Partial<Record<keyof ProfileValues, string>>;
  * The contract's profile schema, and zod with it (about 45 kB), come with the first edit of a field rather than
  * with the page (decision 121): most visits only read the profile. Asked for once, not at every keystroke.
  */
-let schemaLoad: Promise<typeof import('@olympe/contract/user').profileUpdateSchema | null> | undefined;
-const profileSchema = () =>
-  (schemaLoad ??= import('@olympe/contract/user').then(
-    (m) => m.profileUpdateSchema,
-    () => {
-      // Its file could not come (network lost): asked again at the next edit; meanwhile the server checks alone.
-      schemaLoad = undefined;
-      return null;
-    },
-  ));
+const schemaModule = loadOnce(() => import('@olympe/contract/user'));
+// Its file could not come (network lost): asked again at the next edit; meanwhile the server checks alone.
+const profileSchema = () => schemaModule.load().then((m) => m.profileUpdateSchema, () => null);
 
 /** The contract's own checks, run before sending: each refusal goes next to its field, in French. */
 export async function fieldErrorsOf(values: ProfileValues): Promise<FieldErrors> {
