@@ -73,3 +73,72 @@ describe('French formatting', () => {
     expect(parisDateOf('2026-12-31T23:30:00Z')).toBe('2027-01-01');
   });
 });
+
+describe('the summer-time rule against the tz database (decision 123)', () => {
+  const tzDatabase = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'Europe/Paris',
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  /** 'YYYY-MM-DDTHH:mm' in Paris as the browser's tz database gives it. */
+  const fromTzDatabase = (ms: number) => {
+    const p = Object.fromEntries(tzDatabase.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
+    return `${p.year}-${p.month}-${p.day}T${p.hour === '24' ? '00' : p.hour}:${p.minute}`;
+  };
+
+  it('gives the same wall clock as Intl at noon and midnight UTC of every day from 1996 to 2099', () => {
+    const mismatches: string[] = [];
+    for (let ms = Date.UTC(1996, 0, 1); ms < Date.UTC(2100, 0, 1); ms += 12 * 3600_000) {
+      if (isoToParisWallClock(new Date(ms)) !== fromTzDatabase(ms)) mismatches.push(new Date(ms).toISOString());
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('changes at the same minute as Intl on every change day from 1996 to 2099', () => {
+    const mismatches: string[] = [];
+    for (let year = 1996; year < 2100; year++) {
+      for (const month of [2, 9]) {
+        // The last Sunday of the month, every quarter hour from 22:00 UTC the day before to 04:00 UTC, and the
+        // minutes around 01:00 UTC.
+        const last = Date.UTC(year, month + 1, 0);
+        const sunday = last - new Date(last).getUTCDay() * 24 * 3600_000;
+        const instants = [];
+        for (let q = -8; q <= 16; q++) instants.push(sunday + q * 15 * 60_000);
+        for (let m = 55; m <= 65; m++) instants.push(sunday + m * 60_000);
+        for (const ms of instants) {
+          if (isoToParisWallClock(new Date(ms)) !== fromTzDatabase(ms)) mismatches.push(new Date(ms).toISOString());
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('asks Intl outside those years', () => {
+    // 1995's autumn change was on the last Sunday of September (24 September, 01:00 UTC): the rule would say summer.
+    expect(isoToParisWallClock('1995-09-30T12:00:00Z')).toBe(fromTzDatabase(Date.parse('1995-09-30T12:00:00Z')));
+    expect(isoToParisWallClock('1995-09-30T12:00:00Z')).toBe('1995-09-30T13:00');
+    expect(isoToParisWallClock('2100-07-01T12:00:00Z')).toBe(fromTzDatabase(Date.parse('2100-07-01T12:00:00Z')));
+  });
+
+  it('makes no Intl date formatter for the years of the rule', () => {
+    const made: unknown[] = [];
+    const { DateTimeFormat } = Intl;
+    const spy = function (...args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+      made.push(args);
+      return new DateTimeFormat(...args);
+    };
+    Intl.DateTimeFormat = spy as unknown as typeof Intl.DateTimeFormat;
+    try {
+      formatParisDateTime('2026-11-30T08:00:00Z');
+      parisWallClockToIso('2026-03-29T02:30');
+      parisOffsetMinutes(Date.parse('2026-07-14T09:00:00Z'));
+    } finally {
+      Intl.DateTimeFormat = DateTimeFormat;
+    }
+    expect(made).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * The one date module (docs/product.md#style (§12)): access dates are entered and shown as Europe/Paris wall-clock
- * time whatever the browser's zone (docs/product.md#spec-5). Intl only, no dependency.
+ * time whatever the browser's zone (docs/product.md#spec-5). No dependency: the summer-time rule, checked against Intl.
  */
 
 import { frenchTime } from './typography.js';
@@ -13,9 +13,29 @@ export type WallClock = string;
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 /**
- * Made at its first use, not at load: a browser's first `Intl.DateTimeFormat` loads its locale data (about 14 ms on a
- * desktop, four times that on a phone), and a screen that shows no date need not pay it (decision 121).
+ * Paris's offset by the rule in force since 1996 (European summer time, directive 2000/84/EC): UTC+2 from 01:00 UTC on
+ * the last Sunday of March to 01:00 UTC on the last Sunday of October, UTC+1 otherwise. Plain arithmetic, not
+ * `Intl`: a page's first `Intl.DateTimeFormat` with a time zone loads the browser's locale and zone data, a task of
+ * 70–230 ms on a phone (decision 123), and every screen of a session shows a date. `dates.test.ts` checks this rule
+ * against `Intl` (the tz database) every day of the years it covers and every quarter hour of each change day, so
+ * that a change of the law seen in the tz database fails the tests. Outside those years, `Intl` answers.
  */
+const RULE_YEARS = { first: 1996, last: 2099 };
+
+/** 01:00 UTC on the last Sunday of a month (0-based), in ms. */
+function lastSundayOneUtc(year: number, month: number): number {
+  const lastDay = Date.UTC(year, month + 1, 0, 1);
+  return lastDay - new Date(lastDay).getUTCDay() * 24 * 3600_000;
+}
+
+/** Paris's offset from UTC in minutes by the rule, or undefined outside the years it is checked for. */
+function ruleOffsetMinutes(ms: number): number | undefined {
+  const year = new Date(ms).getUTCFullYear();
+  if (!(year >= RULE_YEARS.first && year <= RULE_YEARS.last)) return undefined;
+  return ms >= lastSundayOneUtc(year, 2) && ms < lastSundayOneUtc(year, 9) ? 120 : 60;
+}
+
+/** Made at its first use, for the years the rule does not cover only. */
 let partsFormatter: Intl.DateTimeFormat | undefined;
 const parisFormatter = () =>
   (partsFormatter ??= new Intl.DateTimeFormat('en-US', {
@@ -39,6 +59,24 @@ interface WallParts {
 }
 
 function parisParts(ms: number): WallParts {
+  const offset = ruleOffsetMinutes(ms);
+  return offset === undefined ? intlParisParts(ms) : utcParts(ms + offset * 60_000);
+}
+
+function utcParts(ms: number): WallParts {
+  const d = new Date(ms);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
+}
+
+/** Paris's wall clock read from the tz database. */
+function intlParisParts(ms: number): WallParts {
   const out: Record<string, number> = {};
   for (const p of parisFormatter().formatToParts(new Date(ms))) {
     if (p.type !== 'literal') out[p.type] = Number(p.value);

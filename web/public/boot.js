@@ -36,21 +36,9 @@
   var chapter = /^\/chapter\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(location.pathname);
   if (chapter) send('GET', '/exos/chapter/' + chapter[1]);
   window.olympeEarly = { token: token, responses: responses };
-  // Decision 121: a page's first Intl formatter loads the browser's locale data (15–25 ms on a desktop, four times
-  // that on a phone), which a session's screens pay when they first show a date or a number. It is paid here, while
-  // the app's code downloads and the main thread waits, not inside the screen's first render: the dates' data in a
-  // task, the numbers' in the next, so that a tap waits for one of them at most (at 4× slowdown the dates' task
-  // alone takes 70–130 ms, the numbers' a few ms more: decision 122).
-  setTimeout(function () {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Paris', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit' }).format(0);
-    } catch (e) {
-      // A browser without Intl's time zones formats its dates later as it can.
-    }
-    setTimeout(function () {
-      new Intl.NumberFormat('fr-FR').format(0.5);
-    }, 0);
-  }, 0);
+  // Nothing here makes an Intl object (decision 123): a page's first one loads the browser's locale data, a 70–230 ms
+  // task on a phone, and the session's first screens need none (Paris dates come from the summer-time rule,
+  // contract/src/dates.ts).
 })();
 
 // Decision 118: a page that carries its screen (rendered by the server, decision 117) holds back the app's code
