@@ -2,11 +2,12 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { firstLoad } from './vite-first-load';
 import { pureContract } from './vite-pure-contract';
+import { themeVariables } from './vite-theme-variables';
 
 // In dev the SPA and the API run on different ports; proxying /api keeps the client's
 // baseURL '/api' identical in dev and in production, where the server serves web/dist itself.
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [pureContract(), react(), firstLoad()],
+  plugins: [pureContract(), themeVariables(), react(), firstLoad()],
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:3000', changeOrigin: true },

@@ -52,3 +52,6 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   light: { '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-error': t.colors.red[9] },
   dark: {},
 });
+
+/** The provider's props the theme is made of: app.tsx gives them, and theme-variables.ts writes their CSS variables. */
+export const THEME_PROVIDER_PROPS = { theme, cssVariablesResolver, defaultColorScheme: 'light' } as const;
