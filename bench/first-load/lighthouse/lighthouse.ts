@@ -14,20 +14,16 @@
  * localStorage first, as a pupil who logged in earlier. Medians are printed; every run is written to
  * bench/first-load/results/<time>.json (metrics) and bench/out/lighthouse/ (whole reports).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
-import puppeteer from 'puppeteer-core';
+import { builds, chosen, chromium, freshBrowser, root, signIn, startServer, type Build, type PageToMeasure } from './demo-builds.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
 const runs = Number(process.env.LH_RUNS ?? 5);
 // `simulate` (Lighthouse's default, the figures the issue asks for) or `devtools`: the page really loaded through a
 // throttled network and CPU, where what paints before the scripts run shows as it would on a phone.
 const throttlingMethod = process.env.LH_THROTTLING === 'devtools' ? 'devtools' : 'simulate';
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const pupil = { email: 'eleve@olympe.demo', password: 'Olympe#2026' };
 const metricIds = {
   FCP: 'first-contentful-paint',
   LCP: 'largest-contentful-paint',
@@ -37,14 +33,6 @@ const metricIds = {
 } as const;
 type Metric = keyof typeof metricIds;
 
-interface Build {
-  name: string;
-  checkout: string;
-  port: number;
-  server?: ChildProcess;
-  token?: string;
-  chapterId?: string;
-}
 
 interface Run {
   build: string;
@@ -55,50 +43,13 @@ interface Run {
   load: number;
 }
 
-const builds: Build[] = [{ name: 'branch', checkout: root, port: 4391 }];
-if (process.env.LH_BASELINE) builds.push({ name: 'baseline', checkout: path.resolve(process.env.LH_BASELINE), port: 4392 });
 
-/** The demo server of a checkout (its own code and its own web/dist) on a fresh data dir. */
-async function startServer(build: Build): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `olympe-lh-${build.name}-`));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/demo.ts'], {
-    cwd: build.checkout,
-    env: { ...process.env, PORT: String(build.port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: path.join(build.checkout, 'web/dist') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  build.server = child;
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('est prêt')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`${build.name}: the demo server exited (${code})\n${out}`)));
-  });
-  const base = `http://127.0.0.1:${build.port}`;
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(pupil),
-  });
-  build.token = ((await login.json()) as { token: string }).token;
-  const chapters = await fetch(`${base}/api/chapter`, { headers: { authorization: `Bearer ${build.token}` } });
-  build.chapterId = ((await chapters.json()) as { _id: string }[])[0]._id;
-}
 
-const pages: { name: string; path: (b: Build) => string; pupil: boolean }[] = [
-  { name: 'home', path: () => '/', pupil: false },
-  { name: 'login', path: () => '/login', pupil: false },
-  { name: 'profile', path: () => '/profile', pupil: true },
-  { name: 'chapter', path: (b) => `/chapter/${b.chapterId}`, pupil: true },
-];
-const only = process.env.LH_PAGES?.split(',');
-const chosen = pages.filter((p) => !only || only.includes(p.name));
 
 class RunFailed extends Error {}
 
 /** One run, tried up to three times when Lighthouse reports that it could not record the page. */
-async function measureOnce(build: Build, page: (typeof pages)[number], round: number, reports: string): Promise<Run> {
+async function measureOnce(build: Build, page: PageToMeasure, round: number, reports: string): Promise<Run> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await measure(build, page, round, reports);
@@ -109,25 +60,12 @@ async function measureOnce(build: Build, page: (typeof pages)[number], round: nu
   }
 }
 
-async function measure(build: Build, page: (typeof pages)[number], round: number, reports: string): Promise<Run> {
+async function measure(build: Build, page: PageToMeasure, round: number, reports: string): Promise<Run> {
   const base = `http://localhost:${build.port}`;
-  const profile = mkdtempSync(path.join(tmpdir(), 'olympe-lh-profile-'));
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    userDataDir: profile,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const { browser, close } = await freshBrowser();
   try {
     const tab = await browser.newPage();
-    if (page.pupil) {
-      // A pupil who logged in before: the token is in localStorage (web/src/session/token.ts, key `jwt`), and the
-      // cookie that says so to the server is set, as the login sets it (markSignedIn, decision 117).
-      await tab.goto(`${base}/api/health`);
-      await tab.evaluate((token) => {
-        localStorage.setItem('jwt', token);
-        document.cookie = 'olympe_signed_in=1; Max-Age=31536000; Path=/; SameSite=Lax';
-      }, build.token!);
-    }
+    if (page.pupil) await signIn(tab, build);
     const load = loadavg()[0];
     const result = await lighthouse(
       base + page.path(build),
@@ -145,8 +83,7 @@ async function measure(build: Build, page: (typeof pages)[number], round: number
     ) as Record<Metric, number>;
     return { build: build.name, page: page.name, round, score: Math.round((lhr.categories.performance.score ?? 0) * 100), metrics, load };
   } finally {
-    await browser.close();
-    rmSync(profile, { recursive: true, force: true });
+    await close();
   }
 }
 
