@@ -93,7 +93,10 @@ function intlParisParts(ms: number): WallParts {
 
 /** Offset of Paris from UTC at an instant, in minutes (+60 in winter, +120 in summer). */
 export function parisOffsetMinutes(ms: number): number {
-  const p = parisParts(ms);
+  // The rule gives it; only outside its years is it read back from Intl's wall clock.
+  const byRule = ruleOffsetMinutes(ms);
+  if (byRule !== undefined) return byRule;
+  const p = intlParisParts(ms);
   const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
 }
