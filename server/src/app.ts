@@ -19,6 +19,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Deps } from './deps.js';
 import { exerciseRoutes } from './exercises/routes.js';
+import { closeStatementPool } from './exercises/statement-html.js';
 import { groupRoutes } from './groups/routes.js';
 import { refuseWhileClosing, registerErrorHandling, sendFrameworkError } from './http/errors.js';
 import { addErrorCodes } from './errors.js';
@@ -101,6 +102,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('deps', deps);
   app.addHook('onClose', async () => deps.limiter.close());
   app.addHook('onClose', closePdfPool);
+  app.addHook('onClose', closeStatementPool);
   app.decorateRequest('auth', null);
   app.decorateRequest('authRejected', false);
 

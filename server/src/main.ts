@@ -4,6 +4,7 @@ import { bootstrapAdmin } from './auth/service.js';
 import { loadConfig } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { productionLogStream } from './ops/logging.js';
+import { warmStatementPool } from './exercises/statement-html.js';
 import { warmPdfPool } from './pdf/pdf-pool.js';
 
 /** Production start: config, migrations, first admin, listen; a clean stop on SIGTERM/SIGINT. */
@@ -17,6 +18,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   await app.listen({ port: config.port, host: config.host });
   // The PDF threads load their modules now, not inside the first upload's time cap.
   warmPdfPool().catch((err: unknown) => app.log.error({ err }, 'PDF worker threads failed to start'));
+  // And the statement drawing thread (decision 122), not while the first pupil of a chapter waits.
+  warmStatementPool().catch((err: unknown) => app.log.error({ err }, 'statement drawing thread failed to start'));
   if (!env.CONTACT_EMAIL && /^no-?reply@/i.test(config.contactEmail)) {
     app.log.warn({ contactEmail: config.contactEmail }, 'CONTACT_EMAIL is not set: the home and privacy pages tell users to write to the no-reply sender');
   }

@@ -1,8 +1,9 @@
-import { Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 
 /**
- * Caps of the drawing worker. A 100,000-character statement dense with formulas takes ~6 s to draw and gives
+ * Caps of the drawing thread. A 100,000-character statement dense with formulas takes ~6 s to draw and gives
  * 9 MB of HTML; 200 nested fractions take ~1 s: such texts are left to the browser, as before decision 122.
+ * `timeoutMs` is each text's, counted once the thread has started. Mutable for the tests.
  */
 export const STATEMENT_HTML_LIMITS = { timeoutMs: 10_000, heapMb: 256, maxHtmlChars: 300_000, waitMs: 1_500 };
 /** Texts drawn (or given up), by source: a chapter's statements are the same for thousands of pupils. */
@@ -27,9 +28,55 @@ function lookup(text: string): string | undefined {
   return html ?? undefined;
 }
 
+/** The drawing thread and its first answer (the thread's modules loaded). */
+interface Pool {
+  thread: Piscina<string | null, string | null>;
+  started: Promise<unknown>;
+}
+let current: Pool | null = null;
+/** Threads started since the process began: one per pool, plus one after each text stopped by a cap. */
+let threadsStarted = 0;
+
+/**
+ * One thread, kept between texts: it loads the Markdown and KaTeX code once (tsx compiling them, ~0.6 s), not for
+ * every batch of new texts. One, because a chapter's first reader waits for few texts and a core stays for the API.
+ */
+function open(): Pool {
+  if (!current) {
+    const thread = new Piscina<string | null, string | null>({
+      filename: new URL('./statement-worker.mjs', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: 60_000,
+      concurrentTasksPerWorker: 1,
+      resourceLimits: { maxOldGenerationSizeMb: STATEMENT_HTML_LIMITS.heapMb, maxYoungGenerationSizeMb: 32 },
+    });
+    thread.on('workerCreate', () => threadsStarted++);
+    current = { thread, started: thread.run(null) };
+  }
+  return current;
+}
+
+/** Starts the thread before the first chapter needs it (the server's start). */
+export async function warmStatementPool(): Promise<void> {
+  await open().started;
+}
+
+/** Stops the thread (app close); texts it had not drawn stay undrawn, and the next reader asks for them again. */
+export async function closeStatementPool(): Promise<void> {
+  const closing = current;
+  current = null;
+  await closing?.thread.destroy();
+}
+
+/** For the tests: how many drawing threads have started in this process. */
+export function statementThreadsStarted(): number {
+  return threadsStarted;
+}
+
 /**
  * Decision 122: statements and instructions as sanitised HTML, in the order given. Texts not drawn yet go to the
- * drawing worker, off the event loop, and the call waits for them at most `waitMs` (asynchronously: other requests
+ * drawing thread, off the event loop, and the call waits for them at most `waitMs` (asynchronously: other requests
  * go on meanwhile); one still not drawn then comes back undefined, the browser draws it, and the next readers get
  * the HTML. On the start-of-test rush, only the first readers of a chapter wait.
  */
@@ -57,31 +104,31 @@ export async function statementsDrawn(): Promise<void> {
   while (drawing) await drawing;
 }
 
+/** Draws the queued texts one at a time, each within its time cap (a text waiting its turn is not timed). */
 async function drawQueued(): Promise<void> {
   const texts = [...queued];
   queued.clear();
-  await new Promise<void>((resolve) => {
-    const worker = new Worker(new URL('./statement-worker.mjs', import.meta.url), {
-      workerData: { texts },
-      resourceLimits: { maxOldGenerationSizeMb: STATEMENT_HTML_LIMITS.heapMb, maxYoungGenerationSizeMb: 32 },
-    });
-    const pending = new Set(texts);
-    const finish = () => {
-      clearTimeout(timer);
-      // Stopped by a cap: the text it was drawing (the first not answered, they come in order) is left to the
-      // browser; the others are drawn by the next worker.
-      const [stuck, ...rest] = pending;
-      if (stuck !== undefined) keep(stuck, null);
-      for (const text of rest) queued.add(text);
-      void worker.terminate();
-      resolve();
-    };
-    const timer = setTimeout(finish, STATEMENT_HTML_LIMITS.timeoutMs);
-    worker.on('message', (out: { text: string; html: string | null } | { done: true }) => {
-      if ('done' in out) return finish();
-      pending.delete(out.text);
-      keep(out.text, out.html !== null && out.html.length <= STATEMENT_HTML_LIMITS.maxHtmlChars ? out.html : null);
-    });
-    worker.once('error', finish);
-  });
+  const pool = open();
+  let ready = pool.started;
+  for (const text of texts) {
+    try {
+      await ready;
+    } catch {
+      // The thread cannot start (its code failed to load): the browser draws these texts, as before decision 122.
+      if (pool === current) for (const rest of texts) if (!drawn.has(rest)) keep(rest, null);
+      return;
+    }
+    // Closed meanwhile (the app stops): the rest stay undrawn, and are asked for again by their next reader.
+    if (pool !== current) return;
+    try {
+      const html = await pool.thread.run(text, { signal: AbortSignal.timeout(STATEMENT_HTML_LIMITS.timeoutMs) });
+      keep(text, html !== null && html.length <= STATEMENT_HTML_LIMITS.maxHtmlChars ? html : null);
+    } catch {
+      // Past its time or heap cap, unless the pool was closed under it. Piscina replaces the thread: the next text
+      // is timed once the new one has loaded its code.
+      if (pool !== current) return;
+      keep(text, null);
+      ready = pool.thread.run(null);
+    }
+  }
 }
