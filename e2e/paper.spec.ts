@@ -6,7 +6,14 @@ import { addToGroup, adminHeaders, adminPage, apiAccount, columnHeaders, expectA
 /** Issue 22: choosing a centre asks first; the journeys confirm in the dialog. */
 async function confirmCentre(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Confirmer votre centre d’examen' });
-  await dialog.getByRole('button', { name: 'Confirmer l’inscription' }).click();
+  const confirm = dialog.getByRole('button', { name: 'Confirmer l’inscription' });
+  // The dialog closes once the server has answered, registered or refused. It slides in: on a loaded machine one
+  // click landed where the button stood before the dialog had finished moving (the failure's screenshot shows the
+  // button 30 px below the point clicked), and nothing was asked; a pupil clicks again, and so does the journey.
+  await expect(async () => {
+    if (await dialog.isVisible()) await confirm.click({ timeout: 5_000 });
+    await expect(dialog).toBeHidden({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 
