@@ -29,7 +29,10 @@ export default defineConfig({
     // The app's service worker (offline reload) is let in only by the journey that tests it, so
     // page.route sees every request elsewhere.
     serviceWorkers: 'block',
-    trace: 'retain-on-failure',
+    // A failure keeps its trace (actions, DOM snapshots, network) and its screenshot, not a film of every frame:
+    // the screencast of every journey kept the browser's compositor busy (screens and double grading took 98 s
+    // with it, 75 s without, decision 124).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
