@@ -28,10 +28,10 @@ function lookup(text: string): string | undefined {
   return html ?? undefined;
 }
 
-/** The drawing thread and its first answer (the thread's modules loaded). */
+/** The drawing thread and its first answer: true once its modules are loaded, false if they failed to load. */
 interface Pool {
   thread: Piscina<string | null, string | null>;
-  started: Promise<unknown>;
+  started: Promise<boolean>;
 }
 let current: Pool | null = null;
 /** Threads started since the process began: one per pool, plus one after each text stopped by a cap. */
@@ -52,14 +52,22 @@ function open(): Pool {
       resourceLimits: { maxOldGenerationSizeMb: STATEMENT_HTML_LIMITS.heapMb, maxYoungGenerationSizeMb: 32 },
     });
     thread.on('workerCreate', () => threadsStarted++);
-    current = { thread, started: thread.run(null) };
+    current = { thread, started: answered(thread) };
   }
   return current;
 }
 
+/** Resolves once a thread of the pool has loaded its modules (true), or failed to (false); never rejects. */
+function answered(thread: Piscina<string | null, string | null>): Promise<boolean> {
+  return thread.run(null).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** Starts the thread before the first chapter needs it (the server's start). */
 export async function warmStatementPool(): Promise<void> {
-  await open().started;
+  if (!(await open().started)) throw new Error('the statement drawing thread failed to load its modules');
 }
 
 /** Stops the thread (app close); texts it had not drawn stay undrawn, and the next reader asks for them again. */
@@ -111,15 +119,14 @@ async function drawQueued(): Promise<void> {
   const pool = open();
   let ready = pool.started;
   for (const text of texts) {
-    try {
-      await ready;
-    } catch {
-      // The thread cannot start (its code failed to load): the browser draws these texts, as before decision 122.
-      if (pool === current) for (const rest of texts) if (!drawn.has(rest)) keep(rest, null);
-      return;
-    }
+    const loaded = await ready;
     // Closed meanwhile (the app stops): the rest stay undrawn, and are asked for again by their next reader.
     if (pool !== current) return;
+    if (!loaded) {
+      // The thread cannot load its code: the browser draws these texts, as before decision 122.
+      for (const rest of texts) if (!drawn.has(rest)) keep(rest, null);
+      return;
+    }
     try {
       const html = await pool.thread.run(text, { signal: AbortSignal.timeout(STATEMENT_HTML_LIMITS.timeoutMs) });
       keep(text, html !== null && html.length <= STATEMENT_HTML_LIMITS.maxHtmlChars ? html : null);
@@ -128,7 +135,7 @@ async function drawQueued(): Promise<void> {
       // is timed once the new one has loaded its code.
       if (pool !== current) return;
       keep(text, null);
-      ready = pool.thread.run(null);
+      ready = answered(pool.thread);
     }
   }
 }
