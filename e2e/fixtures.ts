@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { AxeResults, RunOptions } from 'axe-core';
+import type { AxeResults, default as Axe, RunOptions } from 'axe-core';
 import { expect, type APIRequestContext, type APIResponse, type Locator, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { E2E_DATA_DIR } from './playwright.config.js';
@@ -88,9 +88,7 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 async function axeViolations(page: Page, options: RunOptions): Promise<AxeResults['violations']> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(
-    (runOptions) => (window as unknown as { axe: { run: (context: Document, options: RunOptions) => Promise<AxeResults> } }).axe
-      .run(document, runOptions)
-      .then((results) => results.violations),
+    async (runOptions) => (await (window as unknown as { axe: typeof Axe }).axe.run(document, runOptions)).violations,
     options,
   );
 }
