@@ -84,4 +84,11 @@ describe('statements drawn off the event loop (decision 122)', () => {
     // The next reader asks for them again and gets them drawn.
     expect(await drawnStatements(texts, 60_000)).toEqual(texts.map((text) => richTextHtml(text)));
   }, 60_000);
+
+  it('is not a failure to start when the app closes before the thread has loaded', async () => {
+    await closeStatementPool();
+    const warming = warmStatementPool();
+    await closeStatementPool();
+    await expect(warming).resolves.toBeUndefined();
+  });
 });

@@ -67,7 +67,9 @@ function answered(thread: Piscina<string | null, string | null>): Promise<boolea
 
 /** Starts the thread before the first chapter needs it (the server's start). */
 export async function warmStatementPool(): Promise<void> {
-  if (!(await open().started)) throw new Error('the statement drawing thread failed to load its modules');
+  const pool = open();
+  // A pool closed before its thread had loaded (a stop right after the start) did not fail.
+  if (!(await pool.started) && pool === current) throw new Error('the statement drawing thread failed to load its modules');
 }
 
 /** Stops the thread (app close); texts it had not drawn stay undrawn, and the next reader asks for them again. */
