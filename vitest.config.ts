@@ -59,6 +59,11 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['web/src/test-setup.ts'],
+          // Each wait of Testing Library may take 5 s on a loaded machine (test-setup.ts); a test's own limit must
+          // be above one wait, or a test whose waits are merely slow (CI, every file at once) fails as « timed
+          // out » instead of passing, and a wait that really fails reports the test's limit instead of what was
+          // waited for. A chapter test of 0.3 s alone once took over 5 s in CI.
+          testTimeout: 20_000,
         },
       },
     ],
