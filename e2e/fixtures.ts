@@ -65,11 +65,22 @@ export async function expectAccessible(page: Page, label: string, options: { lab
     if (width !== size.width) await page.setViewportSize({ width, height: size.height });
     bad.push(...(await seriousViolations(page, `${label} (${width} px)`, options)));
   }
-  if (page.viewportSize()?.width !== size.width) await page.setViewportSize(size);
+  await restoreViewport(page, size);
   expect(bad).toEqual([]);
 }
 
 /** Waits for the page's finite animations and transitions to end (a loader's endless spin is left alone). */
+/**
+ * Gives the page its width back and waits for the layout to get there: at 1280 px the sidebar slides in again
+ * (a 200 ms transition) and the map pans as its container widens. A click right after would aim at a marker still
+ * moving: in one CI run it landed on the map beside the cluster it aimed at, and the zoom never came.
+ */
+async function restoreViewport(page: Page, size: { width: number; height: number }): Promise<void> {
+  if (page.viewportSize()?.width === size.width) return;
+  await page.setViewportSize(size);
+  await settled(page);
+}
+
 async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
@@ -160,7 +171,7 @@ export async function expectNotCutAtBothWidths(page: Page, label: string, target
     await settled(page);
     await expectNotCut(`${label} à ${width} px`, targets);
   }
-  if (page.viewportSize()?.width !== size.width) await page.setViewportSize(size);
+  await restoreViewport(page, size);
 }
 
 /** Presses Tab (or Shift+Tab) until `target` has the focus; fails after `limit` presses. */
