@@ -406,6 +406,17 @@ describe('PDF answers', () => {
     return file;
   };
   const OFFLINE_TEXT = 'Hors ligne — la réponse sera envoyée dès le retour du réseau';
+  /**
+   * The guard against leaving and the « online » listener are set by one effect, which may run a moment after the
+   * offline text is drawn (a loaded machine showed it: an « online » sent in between was heard by nobody, and the
+   * copy stayed offline). Waited for like the text, through the guard.
+   */
+  const untilWaitingForNetwork = () =>
+    waitFor(() => {
+      const leaving = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(leaving);
+      expect(leaving.defaultPrevented).toBe(true);
+    });
 
   it('keeps a copy that could not be sent for want of network and sends it when the network returns', async () => {
     api.uploadPdf.mockRejectedValueOnce(new ApiError('network')).mockResolvedValue('pdfs/cccccccc-cccc-4ccc-8ccc-cccccccccccc.pdf');
@@ -413,13 +424,8 @@ describe('PDF answers', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe(OFFLINE_TEXT));
     expect(screen.getByText('copie.pdf')).toBeTruthy();
-    // Leaving the page now would lose the copy: the browser asks first. The guard is set by an effect, which may
-    // run a moment after the offline text is drawn (a loaded machine showed it): waited for like the text.
-    await waitFor(() => {
-      const leaving = new Event('beforeunload', { cancelable: true });
-      window.dispatchEvent(leaving);
-      expect(leaving.defaultPrevented).toBe(true);
-    });
+    // Leaving the page now would lose the copy: the browser asks first.
+    await untilWaitingForNetwork();
 
     act(() => void window.dispatchEvent(new Event('online')));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));
@@ -438,6 +444,7 @@ describe('PDF answers', () => {
     await choosePdf();
     fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe(OFFLINE_TEXT));
+    await untilWaitingForNetwork();
     act(() => void window.dispatchEvent(new Event('online')));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));
     expect(api.uploadPdf).toHaveBeenCalledTimes(1);
