@@ -64,7 +64,7 @@ export default defineConfig({
           environment: 'jsdom',
           // Each file in a VM context of a worker that stays (decision 125): a file still has its own modules and its
           // own window, but no longer a process of its own that loads jsdom again. Measured on the 84 files alone:
-          // 175 s (environment set-up 141 s of it) with the default pool, 56 s (environment 4 s) with this one.
+          // 175 s (environment set-up 141 s of it) with the default pool, 64 s (environment 4 s) with this one.
           pool: 'vmThreads',
           setupFiles: ['web/src/test-setup.ts'],
           // Each wait of Testing Library may take 5 s on a loaded machine (test-setup.ts); a test's own limit must

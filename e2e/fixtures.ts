@@ -69,7 +69,6 @@ export async function expectAccessible(page: Page, label: string, options: { lab
   expect(bad).toEqual([]);
 }
 
-/** Waits for the page's finite animations and transitions to end (a loader's endless spin is left alone). */
 /**
  * Gives the page its width back and waits for the layout to get there: at 1280 px the sidebar slides in again
  * (a 200 ms transition) and the map pans as its container widens. A click right after would aim at a marker still
@@ -81,6 +80,7 @@ async function restoreViewport(page: Page, size: { width: number; height: number
   await settled(page);
 }
 
+/** Waits for the page's finite animations and transitions to end (a loader's endless spin is left alone). */
 async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
