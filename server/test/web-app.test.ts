@@ -68,6 +68,12 @@ describe('the web app served by the server (decision 96)', () => {
     preloads: [...html.matchAll(/<link rel="olympe-after-first-paint" crossorigin href="([^"]+)">/g)].map((m) => m[1]),
   });
 
+  /** The app's script and preloads asked for after the stylesheets (decision 126). */
+  const lowPriority = (html: string) => ({
+    scripts: [...html.matchAll(/<script type="module" fetchpriority="low" crossorigin src="([^"]+)">/g)].map((m) => m[1]),
+    preloads: [...html.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="([^"]+)">/g)].map((m) => m[1]),
+  });
+
   it('writes the public config into every page, never cached', async () => {
     for (const url of ['/', '/login', '/chapter/c1', '/nowhere']) {
       const res = await app.inject({ url });
@@ -124,9 +130,10 @@ describe('the web app served by the server (decision 96)', () => {
       expect(preloads(page)).toEqual([]);
       expect(parked(page).scripts).toEqual(['/assets/index-a.js']);
     }
-    for (const request of [{ url: '/chapter/c1' }, { url: '/nowhere' }, { url: '/', headers: { cookie: 'olympe_signed_in=1' } }]) {
+    for (const request of [{ url: '/chapter/c1' }, { url: '/nowhere' }]) {
       const page = (await app.inject(request)).body;
       expect(scripts(page)).toEqual(['/assets/index-a.js']);
+      expect(lowPriority(page)).toEqual({ scripts: [], preloads: [] });
       expect(parked(page)).toEqual({ scripts: [], preloads: [] });
     }
   });
@@ -138,8 +145,16 @@ describe('the web app served by the server (decision 96)', () => {
     for (const url of ['/login', '/profile', '/chapter/c1', '/nowhere']) {
       const page = (await app.inject({ url, headers: { cookie: 'olympe_signed_in=1' } })).body;
       expect(root(page)).toEqual(sessionShell);
-      // Its script is not held back: the app replaces the frame as soon as it runs.
-      expect(scripts(page)).toEqual(['/assets/index-a.js']);
+      // Its script is not held back, but asked for after the frame's stylesheet (decision 126).
+      expect(parked(page)).toEqual({ scripts: [], preloads: [] });
+      const chapter = url === '/chapter/c1';
+      expect(lowPriority(page)).toEqual({
+        scripts: ['/assets/index-a.js'],
+        preloads: chapter ? ['/assets/chapter-a.js', '/assets/math-a.js'] : ['/assets/not-found-a.js'],
+      });
+      expect(scripts(page)).toEqual([]);
+      // The stylesheets keep their rank: the frame is painted with them.
+      expect(stylesheets(page)).toEqual(chapter ? ['/assets/chapter-a.css'] : []);
     }
     expect(root((await app.inject({ url: '/chapter/c1' })).body)).toEqual({ screen: undefined, html: '' });
     // Another cookie of a similar name is not that one.
