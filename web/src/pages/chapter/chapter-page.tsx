@@ -27,6 +27,7 @@ import { useAnswerQueue } from './use-answer-queue';
 import { PageHeading } from '../../components/page-heading';
 import { LoginRequired } from '../../components/login-gate';
 import { Later } from '../../components/later';
+import { WhenIdle } from '../../components/when-idle';
 
 /**
  * Decision 121: what a chapter shows only after its test (the results card, the school's results, the regrade
@@ -195,20 +196,23 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           <Button onClick={() => setConfirming(true)} loading={start.isPending} w="fit-content">
             {START_LABEL}
           </Button>
-          <Suspense fallback={null}>
-            <StartConfirmModal
-              opened={confirming}
-              state={state}
-              receivedAt={stateReceivedAt}
-              extraTime={extraTime}
-              loading={start.isPending}
-              onCancel={() => setConfirming(false)}
-              onConfirm={() => {
-                setConfirming(false);
-                startNow();
-              }}
-            />
-          </Suspense>
+          {/* Decision 127: a dialog's file comes once the page is drawn and quiet, or at the click that opens it. */}
+          <WhenIdle now={confirming}>
+            <Suspense fallback={null}>
+              <StartConfirmModal
+                opened={confirming}
+                state={state}
+                receivedAt={stateReceivedAt}
+                extraTime={extraTime}
+                loading={start.isPending}
+                onCancel={() => setConfirming(false)}
+                onConfirm={() => {
+                  setConfirming(false);
+                  startNow();
+                }}
+              />
+            </Suspense>
+          </WhenIdle>
         </>
       )}
       {view === 'exercises' && queue && (
@@ -235,16 +239,18 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           >
             {FINISH_LABEL}
           </Button>
-          <Suspense fallback={null}>
-            <FinishConfirmModal
-              opened={finishing}
-              formatted={remaining !== null ? formatDuration(remaining) : null}
-              loading={finish.isPending}
-              error={finishError}
-              onCancel={() => setFinishing(false)}
-              onConfirm={finishNow}
-            />
-          </Suspense>
+          <WhenIdle now={finishing}>
+            <Suspense fallback={null}>
+              <FinishConfirmModal
+                opened={finishing}
+                formatted={remaining !== null ? formatDuration(remaining) : null}
+                loading={finish.isPending}
+                error={finishError}
+                onCancel={() => setFinishing(false)}
+                onConfirm={finishNow}
+              />
+            </Suspense>
+          </WhenIdle>
         </>
       )}
     </Stack>
