@@ -23,6 +23,13 @@ export function AppRoutes() {
 }
 
 /**
+ * Decision 127: the notices' file is not asked for in the first seconds of a page, while a phone's slow line brings
+ * the screen's own code and data (the page is idle between two of its answers, and a file asked for then delayed
+ * the screen). A notice asked for sooner loads it at once.
+ */
+const NOTICES_NOT_BEFORE_MS = 3000;
+
+/**
  * Where notices show: Mantine's container, mounted once its file has come (decision 121), after the first screen and
  * in a moment the page is idle, or at the first notice. Notices asked for before are kept by its store and shown
  * when it mounts.
@@ -32,12 +39,18 @@ function NoticeContainer() {
   useEffect(() => {
     const unsubscribe = whenNotificationsLoad((m) => setContainer(() => m.Notifications));
     const load = () => void loadNotifications().catch(() => undefined);
-    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(load, { timeout: 2000 }) : null;
-    const timer = idle === null ? setTimeout(load, 0) : null;
+    let idle: number | null = null;
+    const timer = setTimeout(
+      () => {
+        if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(load, { timeout: 2000 });
+        else load();
+      },
+      Math.max(0, NOTICES_NOT_BEFORE_MS - performance.now()),
+    );
     return () => {
       unsubscribe();
+      clearTimeout(timer);
       if (idle !== null) cancelIdleCallback(idle);
-      if (timer !== null) clearTimeout(timer);
     };
   }, []);
   return Container ? <Container autoClose={NOTIFICATION_DURATION_MS} position="top-right" /> : null;
