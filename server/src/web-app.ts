@@ -80,21 +80,22 @@ const PARKED_PRELOAD_REL = 'olympe-after-first-paint';
  * shares the line with 100 kB of script, and the reader sees the page sooner; the app then takes it over.
  */
 function parkAppScripts(page: string): string {
-  return page
-    .replace(/<script type="module"/g, `<script type="${PARKED_SCRIPT_TYPE}"`)
-    .replace(/<link rel="modulepreload"/g, `<link rel="${PARKED_PRELOAD_REL}"`);
+  return rewriteAppScripts(page, `<script type="${PARKED_SCRIPT_TYPE}"`, `<link rel="${PARKED_PRELOAD_REL}"`);
 }
 
 /**
- * Decision 126: a session's frame is painted once the stylesheet has arrived, and its app's code is asked for at
+ * Decision 127: a session's frame is painted once the stylesheet has arrived, and its app's code is asked for at
  * once but after the stylesheet (`fetchpriority="low"`): on a slow network the frame no longer waits for 150 kB of
  * script sharing the line, and the app's code still starts downloading with the page, not after a paint (the app
  * is what shows the pupil's own screen, so it is not held back as behind a visitor's screen).
  */
 function lowerAppScripts(page: string): string {
-  return page
-    .replace(/<script type="module"/g, '<script type="module" fetchpriority="low"')
-    .replace(/<link rel="modulepreload"/g, '<link rel="modulepreload" fetchpriority="low"');
+  return rewriteAppScripts(page, '<script type="module" fetchpriority="low"', '<link rel="modulepreload" fetchpriority="low"');
+}
+
+/** The built page with the opening of its module script and of each modulepreload (as Vite writes them) replaced. */
+function rewriteAppScripts(page: string, script: string, preload: string): string {
+  return page.replace(/<script type="module"/g, script).replace(/<link rel="modulepreload"/g, preload);
 }
 
 /**

@@ -68,7 +68,7 @@ describe('the web app served by the server (decision 96)', () => {
     preloads: [...html.matchAll(/<link rel="olympe-after-first-paint" crossorigin href="([^"]+)">/g)].map((m) => m[1]),
   });
 
-  /** The app's script and preloads asked for after the stylesheets (decision 126). */
+  /** The app's script and preloads asked for after the stylesheets (decision 127). */
   const lowPriority = (html: string) => ({
     scripts: [...html.matchAll(/<script type="module" fetchpriority="low" crossorigin src="([^"]+)">/g)].map((m) => m[1]),
     preloads: [...html.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="([^"]+)">/g)].map((m) => m[1]),
@@ -145,7 +145,7 @@ describe('the web app served by the server (decision 96)', () => {
     for (const url of ['/login', '/profile', '/chapter/c1', '/nowhere']) {
       const page = (await app.inject({ url, headers: { cookie: 'olympe_signed_in=1' } })).body;
       expect(root(page)).toEqual(sessionShell);
-      // Its script is not held back, but asked for after the frame's stylesheet (decision 126).
+      // Its script is not held back, but asked for after the frame's stylesheet (decision 127).
       expect(parked(page)).toEqual({ scripts: [], preloads: [] });
       const chapter = url === '/chapter/c1';
       expect(lowPriority(page)).toEqual({

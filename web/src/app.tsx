@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { loadNotifications, NOTIFICATION_DURATION_MS, whenNotificationsLoad, type NotificationsModule } from './api/notify';
+import { onIdle } from './lib/idle';
 import { routes } from './routes';
 import { THEME_PROVIDER_PROPS } from './theme';
 
@@ -39,18 +40,12 @@ function NoticeContainer() {
   useEffect(() => {
     const unsubscribe = whenNotificationsLoad((m) => setContainer(() => m.Notifications));
     const load = () => void loadNotifications().catch(() => undefined);
-    let idle: number | null = null;
-    const timer = setTimeout(
-      () => {
-        if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(load, { timeout: 2000 });
-        else load();
-      },
-      Math.max(0, NOTICES_NOT_BEFORE_MS - performance.now()),
-    );
+    let cancelIdle: (() => void) | undefined;
+    const timer = setTimeout(() => (cancelIdle = onIdle(load, 0)), Math.max(0, NOTICES_NOT_BEFORE_MS - performance.now()));
     return () => {
       unsubscribe();
       clearTimeout(timer);
-      if (idle !== null) cancelIdleCallback(idle);
+      cancelIdle?.();
     };
   }, []);
   return Container ? <Container autoClose={NOTIFICATION_DURATION_MS} position="top-right" /> : null;

@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { onIdle } from '../lib/idle';
 
 /**
  * Its children once the browser has had a quiet moment since it was put on the page, or at once when `now` is: for
@@ -8,15 +9,6 @@ import { useEffect, useState, type ReactNode } from 'react';
  */
 export function WhenIdle({ now, children }: { now: boolean; children: ReactNode }) {
   const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    if (idle) return;
-    const done = () => setIdle(true);
-    if (typeof requestIdleCallback === 'function') {
-      const handle = requestIdleCallback(done, { timeout: 2000 });
-      return () => cancelIdleCallback(handle);
-    }
-    const timer = setTimeout(done, 500);
-    return () => clearTimeout(timer);
-  }, [idle]);
+  useEffect(() => onIdle(() => setIdle(true), 500), []);
   return idle || now ? children : null;
 }
