@@ -9,7 +9,8 @@ import {
   type GradingTable,
 } from '@olympe/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answers, chapters, exercises, gradings } from '../src/db/schema.js';
+import { eq } from 'drizzle-orm';
+import { answers, chapters, exercises, gradingPseudonyms, gradings } from '../src/db/schema.js';
 import { countsOf } from './table-counts.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 
@@ -151,7 +152,14 @@ describe('GET /answer/table/{id}?limit=: pages', () => {
       const hb = createHash('md5').update(b + fresh.chapterId).digest('hex');
       return ha < hb ? -1 : ha > hb ? 1 : a < b ? -1 : 1;
     });
-    expect(Object.keys(users)).toEqual(byHash);
+    // Keyed by copy ids (decision 128), in the numbers' order: never a pupil's id.
+    const copyIds = await db()
+      .select({ userId: gradingPseudonyms.userId, copyId: gradingPseudonyms.copyId })
+      .from(gradingPseudonyms)
+      .where(eq(gradingPseudonyms.chapterId, fresh.chapterId));
+    const copyOf = new Map(copyIds.map((c) => [c.userId, c.copyId]));
+    expect(Object.keys(users)).toEqual(byHash.map((id) => copyOf.get(id)));
+    for (const id of fresh.pupils) expect(Object.keys(users)).not.toContain(id);
     expect(Object.values(users).map((u) => u.pseudonym)).toEqual(byHash.map((_, i) => pseudonymOf(i + 1)));
     const whole = (await get(`/api/answer/table/${fresh.chapterId}`, corrector.headers)).body as GradingTable;
     expect(users).toEqual(whole.users);

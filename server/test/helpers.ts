@@ -9,7 +9,8 @@ import { buildApp } from '../src/app.js';
 import { hashPassword } from '../src/auth/service.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { groupMembers, HOME_SCHOOLING_ID, MEMBERS_GROUP_ID, sentMails, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
+import { exercises, groupMembers, HOME_SCHOOLING_ID, MEMBERS_GROUP_ID, sentMails, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
+import { pseudonymsFor } from '../src/grading/queries.js';
 import type { Mailer } from '../src/mail/mailer.js';
 import { withDatabase } from './global-setup.js';
 
@@ -133,3 +134,12 @@ export async function lastLinkTo(t: TestApp, email: string): Promise<string> {
 }
 
 export const tokenOf = (link: string) => decodeURIComponent(new URL(link).searchParams.get('token')!);
+
+/**
+ * The copy id under which a corrector of an anonymous chapter reaches this pupil's copy (decision 128),
+ * given as the grading table would give it.
+ */
+export async function copyIdOf(t: TestApp, userId: string, exerciseId: string): Promise<string> {
+  const [exercise] = await t.database.db.select({ chapterId: exercises.chapterId }).from(exercises).where(eq(exercises.id, exerciseId));
+  return (await pseudonymsFor(t.database.db, exercise.chapterId, [userId])).get(userId)!.copyId;
+}

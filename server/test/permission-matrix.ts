@@ -154,7 +154,7 @@ export const MATRIX: MatrixRow[] = [
       name: 'eleves.csv',
       bytes: Buffer.from(`E-mail;Prénom;Nom;Date de naissance;Classe;Genre\nimport-${c.toLowerCase()}@exemple.fr;Ada;Lovelace;10/12/2011;3e;F\n`),
     })),
-  r('GET /api/user/:uid', '/api/user/{pupil}', '401 ok 403 403 403 ok ok'),
+  r('GET /api/user/:uid', '/api/user/{pupil}', '401 ok 403 403 403 403 ok'),
   r('PUT /api/user/:uid/extra-time', '/api/user/{victim}/extra-time', '401 403 403 403 403 403 ok', { percent: 33 }),
   r('POST /api/user/logto', '/api/user/logto', '401 403 403 403 403 403 ok', { uid: '{pupil}' }),
   r('GET /api/user/:uid/export', '/api/user/{pupil}/export', '401 403 403 403 403 403 ok'),

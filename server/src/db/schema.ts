@@ -647,8 +647,14 @@ export const gradingPseudonyms = pgTable(
     chapterId: chapterRef(),
     userId: userRef(),
     number: integer('number').notNull(),
+    /** The copy's opaque id (decision 128): what a corrector of an anonymous chapter is given in place of the pupil's id. */
+    copyId: uuid('copy_id').notNull().defaultRandom(),
   },
-  (t) => [primaryKey({ columns: [t.chapterId, t.userId] }), uniqueIndex('grading_pseudonyms_number_uq').on(t.chapterId, t.number)],
+  (t) => [
+    primaryKey({ columns: [t.chapterId, t.userId] }),
+    uniqueIndex('grading_pseudonyms_number_uq').on(t.chapterId, t.number),
+    uniqueIndex('grading_pseudonyms_copy_id_uq').on(t.copyId),
+  ],
 );
 
 /** Which correctors grade which exercise (issue 20); an exercise without rows is open to every corrector. */

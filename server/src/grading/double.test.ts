@@ -59,13 +59,13 @@ describe('table progress and anonymity', () => {
     expect(tableProgress(users, ['e1', 'e2', 'e3'], counts)[1]).toMatchObject({ graded1: 1, graded2: 1 });
   });
 
-  it('replaces every identifying field by the pseudonym and orders pupils by it', () => {
+  it('replaces every identifying field by the pseudonym, keys pupils by their copy id and orders them by pseudonym (decision 128)', () => {
     const out = anonymiseTableUsers(users, new Map([
-      ['u1', 'Copie 0002'],
-      ['u2', 'Copie 0001'],
+      ['u1', { pseudonym: 'Copie 0002', copyId: 'c1' }],
+      ['u2', { pseudonym: 'Copie 0001', copyId: 'c2' }],
     ]));
-    expect(Object.keys(out)).toEqual(['u2', 'u1']);
-    expect(out.u1).toEqual({ firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym: 'Copie 0002', data: ['3', '?', ' '] });
-    expect(JSON.stringify(out)).not.toMatch(/Ada|Lovelace|exemple|female|2009/);
+    expect(Object.keys(out)).toEqual(['c2', 'c1']);
+    expect(out.c1).toEqual({ firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym: 'Copie 0002', data: ['3', '?', ' '] });
+    expect(JSON.stringify(out)).not.toMatch(/Ada|Lovelace|exemple|female|2009|u1|u2/);
   });
 });

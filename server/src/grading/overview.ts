@@ -49,7 +49,9 @@ export async function listOverviewPage(db: Db, auth: AuthContext, chapterId: str
     rows: shown.map((r) => {
       const row: OverviewRow = {
         _id: r.id,
-        student: presentStudent(r.user_id, r.s_first, r.s_last, anonymous ? pseudonymOf(Number(r.number)) : undefined),
+        student: anonymous
+          ? presentStudent(r.copy_id!, null, null, pseudonymOf(Number(r.number)))
+          : presentStudent(r.user_id, r.s_first, r.s_last, undefined),
         grader: r.grader_id ? { _id: r.grader_id, firstName: r.g_first, lastName: r.g_last } : null,
         exercise: { _id: r.exercise_id, title: r.title, maxPoints: r.max_points },
         grade: r.grade,

@@ -94,10 +94,10 @@ export function gradingPageQuery(opts: {
   const after = start === null ? sql`TRUE` : start.kind === 'names' ? afterNames(start.id) : sql`ps.number > ${start.number}`;
   const columns = sql`u.id, u.first_name, u.last_name, u.email, u.grade, u.gender, u.birth_date::text AS birth_date`;
   const picked = anonymous
-    ? sql`SELECT ${columns}, ps.number FROM grading_pseudonyms ps JOIN users u ON u.id = ps.user_id
+    ? sql`SELECT ${columns}, ps.number, ps.copy_id FROM grading_pseudonyms ps JOIN users u ON u.id = ps.user_id
           WHERE ps.chapter_id = ${chapterId}::uuid AND ${inGradingTable(exerciseIds)} AND ${gradingSearch(opts.words, true)} AND ${after}
           ORDER BY ps.number LIMIT ${limit}`
-    : sql`SELECT ${columns}, NULL::int AS number, ${lastKey} AS last_key, ${firstKey} AS first_key FROM users u
+    : sql`SELECT ${columns}, NULL::int AS number, NULL::uuid AS copy_id, ${lastKey} AS last_key, ${firstKey} AS first_key FROM users u
           WHERE ${inGradingTable(exerciseIds)} AND ${gradingSearch(opts.words, false)} AND ${after}
           ORDER BY last_key, first_key, u.id LIMIT ${limit}`;
   return sql`SELECT p.*, concat_ws(E'\x1f', ${sql.join(cells, sql`, `)}) AS cells
@@ -293,18 +293,25 @@ export function correctorProgress(db: Tx, exerciseIds: readonly string[]): Promi
   );
 }
 
+/** What a corrector of an anonymous chapter knows of a pupil's copy (decision 128): its pseudonym and its opaque id. */
+export interface AnonymousCopy {
+  pseudonym: string;
+  copyId: string;
+}
+
 /**
- * The pseudonyms of these pupils in a chapter (decision on pseudonyms): numbers are given once, to
- * the pupils who have none yet, in an order drawn from a hash of (pupil, chapter) so a number says
- * nothing of names or sign-up order; an advisory lock keeps two readers from giving one number twice.
+ * The pseudonyms and copy ids of these pupils in a chapter (decisions 62 and 128): numbers are given
+ * once, to the pupils who have none yet, in an order drawn from a hash of (pupil, chapter) so a number
+ * says nothing of names or sign-up order; the copy id is random. An advisory lock keeps two readers from
+ * giving one number twice.
  */
-export async function pseudonymsFor(db: Tx, chapterId: string, userIds: readonly string[]): Promise<Map<string, string>> {
-  const result = new Map<string, string>();
+export async function pseudonymsFor(db: Tx, chapterId: string, userIds: readonly string[]): Promise<Map<string, AnonymousCopy>> {
+  const result = new Map<string, AnonymousCopy>();
   if (userIds.length === 0) return result;
   const read = () =>
-    rows<{ user_id: string; number: number }>(
+    rows<{ user_id: string; number: number; copy_id: string }>(
       db,
-      sql`SELECT user_id, number FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid AND user_id = ANY(${uuidArray(userIds)})`,
+      sql`SELECT user_id, number, copy_id FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid AND user_id = ANY(${uuidArray(userIds)})`,
     );
   let found = await read();
   if (found.length < new Set(userIds).size) {
@@ -323,8 +330,17 @@ export async function pseudonymsFor(db: Tx, chapterId: string, userIds: readonly
     });
     found = await read();
   }
-  for (const r of found) result.set(r.user_id, pseudonymOf(Number(r.number)));
+  for (const r of found) result.set(r.user_id, { pseudonym: pseudonymOf(Number(r.number)), copyId: r.copy_id });
   return result;
+}
+
+/** The pupil behind a copy id of this chapter (decision 128), or null: a pupil's own id is not a copy id. */
+export async function pupilOfCopy(db: Tx, chapterId: string, copyId: string): Promise<string | null> {
+  const [found] = await rows<{ user_id: string }>(
+    db,
+    sql`SELECT user_id FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid AND copy_id = ${copyId}::uuid`,
+  );
+  return found?.user_id ?? null;
 }
 
 /** The correctors assigned to each exercise that has any. */
@@ -449,6 +465,7 @@ export interface OverviewPageRow {
   s_first: string | null;
   s_last: string | null;
   number: number | null;
+  copy_id: string | null;
   grader_id: string | null;
   g_first: string | null;
   g_last: string | null;
@@ -462,7 +479,7 @@ export interface OverviewPageRow {
 
 /** One page of the overview in the given order. */
 export function overviewPageQuery(sel: OverviewSelection, order: SQL, limit: number, offset: number): SQL {
-  return sql`SELECT a.id, a.user_id, s.first_name AS s_first, s.last_name AS s_last, ${sel.anonymous ? sql`ps.number` : sql`NULL::int`} AS number,
+  return sql`SELECT a.id, a.user_id, s.first_name AS s_first, s.last_name AS s_last, ${sel.anonymous ? sql`ps.number` : sql`NULL::int`} AS number, ${sel.anonymous ? sql`ps.copy_id` : sql`NULL::uuid`} AS copy_id,
       a.grader_id, g.first_name AS g_first, g.last_name AS g_last, e.id AS exercise_id, e.title, e.max_points,
       a.grade, a.grade_comment, ${isoMs(sql`a.grade_timestamp`)} AS grade_timestamp
     ${overviewFrom(sel)}

@@ -147,7 +147,7 @@ export async function getGradingTable(db: Db, auth: AuthContext, chapterId: stri
   }
   const progress = tableProgress(users, exerciseIds, chapter.double_grading ? counts : null);
   if (seesPseudonyms(auth, chapter)) users = anonymiseTableUsers(users, await pseudonymsFor(db, chapterId, Object.keys(users)));
-  return { ...presentTableHead(chapter, exercises), progress, correctors: presentCorrectors(progressRows), users };
+  return { ...presentTableHead(chapter, exercises), progress, correctors: presentCorrectors(progressRows, auth), users };
 }
 
 type TableExercise = { id: string; title: string; answer_format: string; max_points: number };
@@ -185,8 +185,13 @@ function doubleCopies(found: readonly CurrentGradingsRow[], exerciseIds: readonl
   });
 }
 
-const presentCorrectors = (progressRows: readonly CorrectorProgressRow[]): NonNullable<GradingTable['correctors']> =>
-  progressRows.map((c) => ({
+/**
+ * The per-corrector lines of the table (decision 129): an admin reads every corrector's count and mean; a
+ * corrector only their own, so that under blind double marking no difference of sums gives away a grade
+ * still hidden from them.
+ */
+const presentCorrectors = (progressRows: readonly CorrectorProgressRow[], auth: AuthContext): NonNullable<GradingTable['correctors']> =>
+  progressRows.filter((c) => auth.isAdmin || c.grader_id === auth.userId).map((c) => ({
     corrector: { _id: c.grader_id, firstName: c.first_name, lastName: c.last_name },
     copies: Number(c.copies),
     meanGrade: c.mean === null ? null : Math.round(Number(c.mean) * 100) / 100,
@@ -250,7 +255,7 @@ export async function getGradingTablePage(
   let start: PageStart = null;
   if (params.after !== undefined) {
     const [cursor] = anonymous
-      ? await rows<{ number: number }>(db, sql`SELECT number FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid AND user_id = ${params.after}::uuid`)
+      ? await rows<{ number: number }>(db, sql`SELECT number FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid AND copy_id = ${params.after}::uuid`)
       : await rows<{ id: string }>(db, sql`SELECT id FROM users WHERE id = ${params.after}::uuid`);
     if (!cursor) throw badRequest(GRADING_UNKNOWN_AFTER_MESSAGE);
     start =
@@ -259,31 +264,34 @@ export async function getGradingTablePage(
         : { kind: 'names', id: params.after };
   }
   if (header) {
-    const summary = await pageSummary(db, chapterId, exerciseIds, anonymous, words, chapter);
+    const summary = await pageSummary(db, auth, chapterId, exerciseIds, anonymous, words, chapter);
     return { ...head, progress: summary.progress, correctors: summary.correctors, users: {}, page: { next: null, ...summary.page } };
   }
-  const found = await rows<TableRow & { number: number | null }>(
+  const found = await rows<TableRow & { number: number | null; copy_id: string | null }>(
     db,
     gradingPageQuery({ chapterId, exerciseIds, anonymous, start, words, limit: params.limit + 1 }),
   );
   const more = found.length > params.limit;
   const shown = more ? found.slice(0, params.limit) : found;
+  // Under anonymous correction a row is keyed by its copy's opaque id, never the pupil's (decision 128).
+  const keyOf = new Map(shown.map((row) => [row.id, anonymous ? row.copy_id! : row.id]));
   const users: GradingTable['users'] = {};
   for (const row of shown) {
     const user = presentTableUser(row, cellsToData(row.cells, exercises.length));
-    users[row.id] = anonymous ? anonymiseTableUser(user, pseudonymOf(Number(row.number))) : user;
+    users[keyOf.get(row.id)!] = anonymous ? anonymiseTableUser(user, pseudonymOf(Number(row.number))) : user;
   }
   if (chapter.double_grading && shown.length > 0) {
     const ids = shown.map((r) => r.id);
     for (const g of doubleCopies(await currentGradings(db, exerciseIds, ids), exerciseIds, chapter.grading_tolerance)) {
-      if (g.awaitsArbitration && users[g.user_id]) users[g.user_id].data[g.exerciseIndex] = CELL_ARBITRATION;
+      const user = users[keyOf.get(g.user_id) ?? ''];
+      if (g.awaitsArbitration && user) user.data[g.exerciseIndex] = CELL_ARBITRATION;
     }
   }
-  return { ...head, users, page: { next: more ? shown[shown.length - 1].id : null } };
+  return { ...head, users, page: { next: more ? keyOf.get(shown[shown.length - 1].id)! : null } };
 }
 
 /** What the header of a paged table needs (`limit=0`, decision 83). */
-async function pageSummary(db: Db, chapterId: string, exerciseIds: readonly string[], anonymous: boolean, words: readonly string[], chapter: ChapterOptionsRow) {
+async function pageSummary(db: Db, auth: AuthContext, chapterId: string, exerciseIds: readonly string[], anonymous: boolean, words: readonly string[], chapter: ChapterOptionsRow) {
   const [counts, pupils, progressRows, graded] = await Promise.all([
     rows<{ exercise_id: string; answered: number; graded: number }>(db, gradingCountsQuery(exerciseIds)),
     rows<{ pupils: number; matched: number }>(db, gradingPupilsQuery(chapterId, exerciseIds, anonymous, words)),
@@ -298,7 +306,7 @@ async function pageSummary(db: Db, chapterId: string, exerciseIds: readonly stri
   );
   return {
     progress,
-    correctors: presentCorrectors(progressRows),
+    correctors: presentCorrectors(progressRows, auth),
     page: { pupils: Number(pupils[0]?.pupils ?? 0), matched: Number(pupils[0]?.matched ?? 0), counts: headerCounts },
   };
 }
@@ -362,9 +370,9 @@ function awaitsCallersGrade(current: Pick<AnswerRow, 'grade'>, double: boolean, 
  * Two correctors asking together get different copies (the claim is an upsert on the answer id).
  */
 export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: string): Promise<SelectedAnswer> {
-  const [exercise] = await rows<{ id: string; answer_format: string; double_grading: boolean }>(
+  const [exercise] = await rows<{ id: string; answer_format: string; double_grading: boolean; chapter_id: string; anonymous_grading: boolean }>(
     db,
-    sql`SELECT e.id, e.answer_format, c.double_grading FROM exercises e JOIN chapters c ON c.id = e.chapter_id
+    sql`SELECT e.id, e.answer_format, c.double_grading, c.id AS chapter_id, c.anonymous_grading FROM exercises e JOIN chapters c ON c.id = e.chapter_id
         WHERE e.id = ${exerciseId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL`,
   );
   if (!exercise) throw notFound(EXERCISE_NOT_FOUND);
@@ -401,10 +409,16 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
     );
     if (candidates.length === 0) break;
     for (const c of candidates) {
-      if (await claimAnswer(db, auth.userId, c.id)) return { url: `${c.user_id}/${exerciseId}` };
+      if (await claimAnswer(db, auth.userId, c.id)) return { url: `${await copyKey(db, auth, exercise, c.user_id)}/${exerciseId}` };
     }
   }
   return { message: 'Aucune copie à corriger pour cet exercice : toutes sont corrigées ou en cours de correction.' };
+}
+
+/** How a grading response names a pupil's copy: the pupil's id, or the copy id for a corrector of an anonymous chapter (decision 128). */
+async function copyKey(db: Tx, auth: AuthContext, chapter: { chapter_id: string; anonymous_grading: boolean }, userId: string): Promise<string> {
+  if (!seesPseudonyms(auth, chapter)) return userId;
+  return (await pseudonymsFor(db, chapter.chapter_id, [userId])).get(userId)!.copyId;
 }
 
 interface AnswerRow {
@@ -440,11 +454,15 @@ function presentState(a: AnswerRow): GradeState & { answerId: string } {
  * only their own history, and only grade and comment once results are published (docs/product.md#spec-6); another
  * pupil's is 403.
  */
-export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string, exerciseId: string): Promise<AnswerHistory> {
-  assertMaySeeHistory(auth, userId);
+export async function getAnswerHistory(db: Db, auth: AuthContext, pupilOrCopyId: string, exerciseId: string): Promise<AnswerHistory> {
+  assertMaySeeHistory(auth, pupilOrCopyId);
   const staff = hasRole(auth, 'member');
+  // A corrector who is not an admin names the copy of an anonymous chapter by its copy id, never by the
+  // pupil's id (decision 128): the pupil is looked up behind it, and a pupil's own id finds nobody.
+  const byCopy = staff && !auth.isAdmin;
   const [head] = await rows<
     ChapterOptionsRow & {
+      pseudonym_number: number | null;
       user_id: string | null;
       first_name: string | null;
       last_name: string | null;
@@ -457,12 +475,16 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string
   >(
     db,
     sql`SELECT u.id AS user_id, u.first_name, u.last_name, e.id AS exercise_id, e.title AS exercise_title, e.answer_format,
-          e.max_points, e.scheme_items, ${chapterOptionsColumns}
-        FROM exercises e JOIN chapters c ON c.id = e.chapter_id LEFT JOIN users u ON u.id = ${userId}::uuid
+          e.max_points, e.scheme_items, ps.number AS pseudonym_number, ${chapterOptionsColumns}
+        FROM exercises e JOIN chapters c ON c.id = e.chapter_id
+        LEFT JOIN grading_pseudonyms ps ON ${byCopy}::boolean AND c.anonymous_grading AND ps.chapter_id = c.id AND ps.copy_id = ${pupilOrCopyId}::uuid
+        LEFT JOIN users u ON u.id = CASE WHEN ${byCopy}::boolean AND c.anonymous_grading THEN ps.user_id ELSE ${pupilOrCopyId}::uuid END
         WHERE e.id = ${exerciseId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL`,
   );
   if (!head) throw notFound(EXERCISE_NOT_FOUND);
-  if (!head.user_id) throw notFound('Élève introuvable.');
+  const anonymous = staff && seesPseudonyms(auth, head);
+  if (!head.user_id) throw notFound(anonymous ? 'Copie introuvable.' : 'Élève introuvable.');
+  const userId = head.user_id;
   const history = await rows<AnswerRow & { answer: string; timestamp: string }>(
     db,
     sql`SELECT ${stateColumns}, a.answer, ${isoMs(sql`a.created_at`)} AS timestamp
@@ -489,9 +511,10 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, userId: string
     // Allow-list for pupils: never the grader, the hidden flag or the version.
     result = { grade: current.grade, grade_comment: current.grade_comment ?? '' };
   }
-  const pseudonym = staff && seesPseudonyms(auth, head) ? (await pseudonymsFor(db, head.id, [userId])).get(userId) : undefined;
   return {
-    user: presentStudent(head.user_id, head.first_name, head.last_name, pseudonym),
+    user: anonymous
+      ? presentStudent(pupilOrCopyId, null, null, pseudonymOf(Number(head.pseudonym_number)))
+      : presentStudent(userId, head.first_name, head.last_name, undefined),
     exercise: {
       _id: head.exercise_id,
       title: head.exercise_title,
@@ -802,7 +825,9 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
   return list.map((r) => {
     const row: OverviewRow = {
       _id: r.id,
-      student: presentStudent(r.user_id, r.s_first, r.s_last, pseudonyms?.get(r.user_id) ?? (pseudonyms ? 'Copie ????' : undefined)),
+      student: pseudonyms
+        ? presentStudent(pseudonyms.get(r.user_id)!.copyId, null, null, pseudonyms.get(r.user_id)!.pseudonym)
+        : presentStudent(r.user_id, r.s_first, r.s_last, undefined),
       grader: r.grader_id ? { _id: r.grader_id, firstName: r.g_first, lastName: r.g_last } : null,
       exercise: { _id: r.exercise_id, title: r.title, maxPoints: r.max_points },
       grade: r.grade,

@@ -1,4 +1,5 @@
 import { CELL_ARBITRATION, CELL_NONE, CELL_UNGRADED, type ExerciseProgress, type GradingTable } from '@olympe/contract';
+import type { AnonymousCopy } from './queries.js';
 
 /** One pupil as the table query returns them: their current answers packed in `cells`. */
 export interface TableRow {
@@ -72,13 +73,16 @@ export function presentTableUser(row: Omit<TableRow, 'cells'>, data: string[]): 
  * Anonymous correction: each pupil becomes their pseudonym, with no name, e-mail, gender, class or
  * birth date, and the pupils are listed in pseudonym order (last-name order would hint at names).
  */
-export function anonymiseTableUsers(users: GradingTable['users'], pseudonyms: ReadonlyMap<string, string>): GradingTable['users'] {
+export function anonymiseTableUsers(users: GradingTable['users'], copies: ReadonlyMap<string, AnonymousCopy>): GradingTable['users'] {
   // Numeric order (« Copie 9999 » before « Copie 10000 »), the order of a paged table (decision 83).
-  const ids = Object.keys(users).sort(
-    (a, b) => (pseudonyms.get(a) ?? '').localeCompare(pseudonyms.get(b) ?? '', 'fr', { numeric: true }) || a.localeCompare(b),
-  );
+  const name = (id: string) => copies.get(id)?.pseudonym ?? '';
+  const ids = Object.keys(users).sort((a, b) => name(a).localeCompare(name(b), 'fr', { numeric: true }) || a.localeCompare(b));
   const out: GradingTable['users'] = {};
-  for (const id of ids) out[id] = anonymiseTableUser(users[id], pseudonyms.get(id) ?? 'Copie ????');
+  // Keyed by the copy's opaque id, never the pupil's (decision 128); a pupil without a copy id is left out.
+  for (const id of ids) {
+    const copy = copies.get(id);
+    if (copy) out[copy.copyId] = anonymiseTableUser(users[id], copy.pseudonym);
+  }
   return out;
 }
 

@@ -186,7 +186,7 @@ export async function listRegradeQueue(db: Db, auth: AuthContext, chapterId: str
       answerId: r.answer_id,
       exercise: { _id: r.exercise_id, title: r.exercise_title, maxPoints: r.max_points },
       student: pseudonyms
-        ? { _id: r.user_id, firstName: null, lastName: null, pseudonym: pseudonyms.get(r.user_id) }
+        ? { _id: pseudonyms.get(r.user_id)!.copyId, firstName: null, lastName: null, pseudonym: pseudonyms.get(r.user_id)!.pseudonym }
         : { _id: r.user_id, firstName: r.first_name, lastName: r.last_name },
       grade: r.grade,
       handledBy: r.handled_by ? { _id: r.handled_by, firstName: r.h_first, lastName: r.h_last } : null,

@@ -3,9 +3,10 @@ import { admin, expectRefusal, member, otherPupil, pupil, teacher } from '../../
 import { assertMayChangeSchool, assertMayImpersonate, assertMaySeeUser } from './policies.js';
 
 describe('user policies', () => {
-  it('shows an account to itself, members and admins', () => {
+  it('shows an account to itself and admins, never to a corrector (decision 128)', () => {
     expect(() => assertMaySeeUser(pupil, pupil.userId)).not.toThrow();
-    expect(() => assertMaySeeUser(member, pupil.userId)).not.toThrow();
+    expect(() => assertMaySeeUser(member, member.userId)).not.toThrow();
+    expectRefusal(() => assertMaySeeUser(member, pupil.userId), 403);
     expect(() => assertMaySeeUser(admin, pupil.userId)).not.toThrow();
     expectRefusal(() => assertMaySeeUser(otherPupil, pupil.userId), 403);
     expectRefusal(() => assertMaySeeUser(teacher, pupil.userId), 403);

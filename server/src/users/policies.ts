@@ -6,9 +6,13 @@ import { forbidden } from '../errors.js';
 const STAFF_SCHOOL_MESSAGE =
   'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
 
-/** GET /user/{uid}: a user sees themself; members (graders) and admins see anyone. */
+/**
+ * GET /user/{uid}: a user sees themself, admins see anyone. Correctors no longer read other accounts
+ * (decision 128): no screen of theirs needs a pupil's personal data, and under anonymous correction it
+ * would name a copy.
+ */
 export function assertMaySeeUser(auth: AuthContext, uid: string): void {
-  if (auth.userId !== uid && !auth.isAdmin && !auth.isMember) throw forbidden();
+  if (auth.userId !== uid && !auth.isAdmin) throw forbidden();
 }
 
 /** POST /user/logto (docs/product.md#design-3): an admin's account is never impersonated. */
