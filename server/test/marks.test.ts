@@ -511,3 +511,26 @@ describe('assignment of exercises to correctors', () => {
     expect((await get(`/api/answer/select/${pdf}`, bob.headers)).body.url).toBe(`${p2.id}/${pdf}`);
   });
 });
+
+describe('blind double marking (decision 129)', () => {
+  it('never lets a corrector compute another corrector’s hidden grade from the table’s per-corrector figures', async () => {
+    const { chapterId, num } = await chapterWith({ doubleGrading: true, gradingTolerance: 1 });
+    const first = await createUser(t, 'member', { firstName: 'Aline', lastName: 'Première' });
+    const second = await createUser(t, 'member', { firstName: 'Bruno', lastName: 'Second' });
+    const pupils = [await pupil(), await pupil()];
+    for (const p of pupils) await answer(p.id, num, '385');
+    // A grades both copies; B grades the first, so B's sums minus B's own grade would give A's.
+    expect((await gradeAs(first.headers, pupils[0].id, num, '3')).status).toBe(200);
+    expect((await gradeAs(first.headers, pupils[1].id, num, '1')).status).toBe(200);
+    expect((await gradeAs(second.headers, pupils[0].id, num, '3')).status).toBe(200);
+
+    for (const url of [`/api/answer/table/${chapterId}`, `/api/answer/table/${chapterId}?limit=0`]) {
+      const asSecond = (await get(url, second.headers)).body;
+      expect(asSecond.correctors, url).toEqual([{ corrector: { _id: second.id, firstName: 'Bruno', lastName: 'Second' }, copies: 1, meanGrade: 3 }]);
+      const asAdmin = (await get(url, admin)).body;
+      expect(asAdmin.correctors.map((c: { corrector: { lastName: string } }) => c.corrector.lastName).sort(), url).toEqual(['Première', 'Second']);
+      // The second copy, graded by A alone, shows no grade to B.
+      expect(JSON.stringify(asSecond.users ?? {})).not.toContain('"1"');
+    }
+  });
+});
