@@ -52,6 +52,8 @@ export const sortingPupilSchema = z.object({
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   grade: z.string().nullable(),
+  /** The year of birth alone: with the class, what tells two pupils of one name and school apart. */
+  birthYear: z.number().int().nullable(),
   institution: ref.nullable(),
   /** Registered to a centre for this chapter. */
   registered: z.boolean(),

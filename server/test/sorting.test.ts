@@ -252,6 +252,12 @@ describe('GET /answer/unlabeled/pupils/{chapterId}', () => {
     expect((await search('%_')).body).toEqual([]);
   });
 
+  it('gives the class and the year of birth, which tell homonyms apart, never the full birth date', async () => {
+    const [found] = (await search('eleonore')).body;
+    expect(found).toMatchObject({ grade: PUPIL_PROFILE.grade, birthYear: Number(PUPIL_PROFILE.birthDate.slice(0, 4)) });
+    expect(JSON.stringify(found)).not.toContain(PUPIL_PROFILE.birthDate);
+  });
+
   it('400 under 2 characters', async () => {
     const res = await search('a');
     expect(res.status).toBe(400);

@@ -17,6 +17,7 @@ interface PupilRow {
   first_name: string | null;
   last_name: string | null;
   grade: string | null;
+  birth_year: number | null;
   institution_id: string | null;
   institution_name: string | null;
   registered: boolean;
@@ -29,7 +30,7 @@ interface PupilRow {
  */
 async function loadPupils(db: Tx, opts: { chapterId: string; centerId: string | null; where: SQL; limit: number }): Promise<SortingPupil[]> {
   const found = await rows<PupilRow>(db, sql`
-    SELECT u.id, u.first_name, u.last_name, u.grade, i.id AS institution_id, i.name AS institution_name,
+    SELECT u.id, u.first_name, u.last_name, u.grade, extract(year FROM u.birth_date)::int AS birth_year, i.id AS institution_id, i.name AS institution_name,
       r.user_id IS NOT NULL AS registered,
       COALESCE(r.institution_id = ${opts.centerId}::uuid, FALSE) AS at_center
     FROM users u
@@ -43,6 +44,7 @@ async function loadPupils(db: Tx, opts: { chapterId: string; centerId: string | 
     firstName: r.first_name,
     lastName: r.last_name,
     grade: r.grade,
+    birthYear: r.birth_year === null ? null : Number(r.birth_year),
     institution: r.institution_id ? { _id: r.institution_id, name: r.institution_name ?? '' } : null,
     registered: r.registered,
     atCenter: r.at_center,

@@ -2,14 +2,19 @@ import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState }
 import { flushSync } from 'react-dom';
 import { Select, type ComboboxItem, type ComboboxParsedItem, type OptionsFilter } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { matchesQuery, normalizeText, pupilName, type SortingPupil } from '@olympe/contract';
+import { GRADE_LABELS, matchesQuery, normalizeText, pupilName, type Grade, type SortingPupil } from '@olympe/contract';
 import { usePupilSearch } from '../../api/sorting';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
-/** "Nom Prénom (établissement)": what the picker lists; once chosen the field shows the name, the school below. */
+/**
+ * « Nom Prénom (établissement, classe, né(e) en année) »: what the picker lists, so that two pupils of one name
+ * and school can be told apart; once chosen the field shows the name, the school below.
+ */
 export function pupilLabel(p: SortingPupil): string {
-  return p.institution?.name ? `${pupilName(p)} (${p.institution.name})` : pupilName(p);
+  const grade = p.grade && p.grade in GRADE_LABELS ? GRADE_LABELS[p.grade as Grade] : p.grade;
+  const details = [p.institution?.name, grade, p.birthYear === null ? null : `né(e) en ${p.birthYear}`].filter(Boolean);
+  return details.length > 0 ? `${pupilName(p)} (${details.join(', ')})` : pupilName(p);
 }
 
 /**

@@ -4,6 +4,7 @@ import { Route, Routes } from 'react-router';
 import type { SortingSelection } from '@olympe/contract';
 import { renderWithProviders } from '../../test/render';
 import { SORTING_START_LABEL, SortingPage } from './sorting-page';
+import { pupilLabel } from './pupil-picker';
 
 const api = vi.hoisted(() => ({ selectCopy: vi.fn(), searchPupils: vi.fn(), labelCopy: vi.fn() }));
 // The HTTP client answers from the fakes above, named after the calls of api/sorting.ts they stand for:
@@ -40,8 +41,8 @@ const SELECTION: NonNullable<SortingSelection> = {
     { _id: 'e2', title: 'Géométrie' },
   ],
   pupils: [
-    { _id: 'u1', firstName: 'Éléonore', lastName: 'Dupré', grade: '3eme', institution: { _id: 'i1', name: 'Collège Pascal' }, registered: true, atCenter: true },
-    { _id: 'u2', firstName: 'Bastien', lastName: 'Noël', grade: '3eme', institution: { _id: 'i1', name: 'Collège Pascal' }, registered: true, atCenter: true },
+    { _id: 'u1', firstName: 'Éléonore', lastName: 'Dupré', grade: '3eme', birthYear: 2011, institution: { _id: 'i1', name: 'Collège Pascal' }, registered: true, atCenter: true },
+    { _id: 'u2', firstName: 'Bastien', lastName: 'Noël', grade: '3eme', birthYear: null, institution: { _id: 'i1', name: 'Collège Pascal' }, registered: true, atCenter: true },
   ],
 };
 
@@ -104,7 +105,7 @@ describe('SortingPage', () => {
     expect(screen.getByText('Page 1 sur 3')).toBeTruthy();
     expect((screen.getByRole('checkbox', { name: 'Page blanche' }) as HTMLInputElement).checked).toBe(false);
     // Mantine's dropdown is still in its opening transition in jsdom (hidden to the accessibility tree).
-    const option = await screen.findByRole('option', { name: 'Dupré Éléonore (Collège Pascal)', hidden: true });
+    const option = await screen.findByRole('option', { name: 'Dupré Éléonore (Collège Pascal, 3ème, né(e) en 2011)', hidden: true });
     expect(screen.queryByRole('option', { name: /Noël/, hidden: true })).toBeNull();
     fireEvent.click(option);
     await waitFor(() => expect(document.activeElement).toBe(region()));
@@ -192,4 +193,15 @@ describe('SortingPage', () => {
     expect(await screen.findByText('Lecture automatique impossible')).toBeTruthy();
     expect(screen.getByText(/Ce PDF est illisible ou endommagé. Triez les pages de ce fichier à la main./)).toBeTruthy();
   }, 20_000);
+});
+
+describe('pupilLabel', () => {
+  it('tells homonyms of one school apart by class and year of birth', () => {
+    const lea = { _id: 'a', firstName: 'Léa', lastName: 'Martin', institution: { _id: 'i', name: 'Lycée Louis-le-Grand' }, registered: true, atCenter: true };
+    const first = pupilLabel({ ...lea, grade: '2nde', birthYear: 2010 });
+    const second = pupilLabel({ ...lea, _id: 'b', grade: 'Tale', birthYear: 2008 });
+    expect(first).toBe('Martin Léa (Lycée Louis-le-Grand, 2nde, né(e) en 2010)');
+    expect(second).toBe('Martin Léa (Lycée Louis-le-Grand, Terminale, né(e) en 2008)');
+    expect(pupilLabel({ ...lea, institution: null, grade: null, birthYear: null })).toBe('Martin Léa');
+  });
 });
