@@ -23,7 +23,7 @@ export const TOO_MANY_UPLOADS_MESSAGE =
 export const UPLOAD_RATE_MESSAGE = 'Trop d’envois de fichiers en une minute\u00a0: attendez un instant avant d’en envoyer un autre.';
 
 export const quotaMessage = (bytes: number) =>
-  `Votre compte a atteint sa limite de fichiers enregistrés (${Math.round(bytes / (1024 * 1024))} Mo)\u00a0: ` +
+  `Votre compte a atteint sa limite de fichiers enregistrés (${String(Math.round((bytes / (1024 * 1024)) * 10) / 10).replace('.', ',')} Mo)\u00a0: ` +
   'les fichiers qui ne servent à aucune réponse sont effacés au bout d’un jour. Si vous avez besoin de plus de place, écrivez à l’équipe d’Olympe.';
 
 /** A resumable upload's reservation lasts as long as the upload may (tus expiry, decision 91). */
