@@ -18,6 +18,14 @@ const envSchema = z.object({
   MAX_PDF_MB: z.coerce.number().positive().default(30),
   /** A chapter's scan sent by resumable upload (decision 91): a 400-page copier scan. */
   MAX_SCAN_MB: z.coerce.number().positive().default(200),
+  /**
+   * Decision 133: what one account may keep in stored files (every PDF it owns, and uploads under way) and how many
+   * uploads it may start per minute; a pupil's (FILES_QUOTA_MB, UPLOADS_PER_MINUTE) and school staff's, who send scans.
+   */
+  FILES_QUOTA_MB: z.coerce.number().positive().default(500),
+  STAFF_FILES_QUOTA_MB: z.coerce.number().positive().default(20_000),
+  UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  STAFF_UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   REDIS_URL: z.string().optional(),
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   /**
@@ -74,6 +82,11 @@ export interface Config {
   maxPdfBytes: number;
   /** MAX_SCAN_MB: a chapter's scan sent through POST /uploads (decision 91). */
   maxScanBytes: number;
+  /** Decision 133: the stored bytes an account may hold, and the uploads it may start per minute, pupils then staff. */
+  filesQuotaBytes: number;
+  staffFilesQuotaBytes: number;
+  uploadsPerMinute: number;
+  staffUploadsPerMinute: number;
   redisUrl?: string;
   tileUrl: string;
   /** GEOCODER_URL: the address search of /map; absent, off. */
@@ -138,6 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Confi
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     maxPdfBytes: Math.round(e.MAX_PDF_MB * 1024 * 1024),
     maxScanBytes: Math.round(e.MAX_SCAN_MB * 1024 * 1024),
+    filesQuotaBytes: Math.round(e.FILES_QUOTA_MB * 1024 * 1024),
+    staffFilesQuotaBytes: Math.round(e.STAFF_FILES_QUOTA_MB * 1024 * 1024),
+    uploadsPerMinute: e.UPLOADS_PER_MINUTE,
+    staffUploadsPerMinute: e.STAFF_UPLOADS_PER_MINUTE,
     redisUrl: e.REDIS_URL,
     tileUrl: e.TILE_URL,
     geocoderUrl: e.GEOCODER_URL,

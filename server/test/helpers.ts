@@ -50,6 +50,9 @@ export async function buildTestApp(
     PUBLIC_URL: 'http://olympe.test',
     // Background jobs (QR decoding) run only where a test asks for them: others stay deterministic.
     JOBS_WORKER: 'off',
+    // Files sent by one account per minute (decision 133): tests send many in a row; those that test the rate set it.
+    UPLOADS_PER_MINUTE: '1000',
+    STAFF_UPLOADS_PER_MINUTE: '1000',
     ...opts.env,
   });
   const app = await buildApp({ config, database, logger: !!opts.logStream, mailer: opts.mailer, logStream: opts.logStream });

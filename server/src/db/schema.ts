@@ -257,7 +257,12 @@ export const files = pgTable(
     sha256: text('sha256'),
     createdAt: createdAt(),
   },
-  (t) => [index('files_owner_idx').on(t.ownerId), index('files_sha256_idx').on(t.sha256)],
+  (t) => [
+    index('files_owner_idx').on(t.ownerId),
+    index('files_sha256_idx').on(t.sha256),
+    // The reaper of unreferenced files walks the files older than a day (decision 133).
+    index('files_created_at_idx').on(t.createdAt),
+  ],
 );
 
 export const answers = pgTable(
@@ -286,6 +291,8 @@ export const answers = pgTable(
   (t) => [
     index('answers_user_exercise_idx').on(t.userId, t.exerciseId, t.seq, t.createdAt),
     index('answers_exercise_idx').on(t.exerciseId),
+    // Whether any answer row points at a file (the reaper, decision 133); numeric answers are not in it.
+    index('answers_file_idx').on(t.fileId).where(sql`file_id IS NOT NULL`),
     // Two identical saves arriving together leave one row (client seq > 0; server-made rows use 0).
     uniqueIndex('answers_user_exercise_seq_uq').on(t.userId, t.exerciseId, t.seq).where(sql`seq > 0`),
     // The review page's first screen, latest grades first (decision 94): a page walks this index and stops.
@@ -557,6 +564,28 @@ export const fileBlobs = pgTable('file_blobs', {
   bytes: bytea('bytes').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * What each user has reserved of the upload limits (decision 133): a resumable upload from its creation until it
+ * is finished, cancelled or expired (24 hours), a POST /pdfs while its bytes are checked (1 hour at most). Inserted
+ * under a per-user advisory lock after counting what the user holds, so two creations at once cannot both pass the
+ * caps. The id is the file's id once it is recorded (a row whose file exists counts as the file).
+ */
+export const uploadSlots = pgTable(
+  'upload_slots',
+  {
+    id: uuid('id').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** A tus upload (decision 111's caps on unfinished uploads); false: a POST /pdfs being checked. */
+    resumable: boolean('resumable').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('upload_slots_owner_idx').on(t.ownerId)],
+);
 
 /**
  * Background work that must survive a restart (QR decoding of uploaded scans): a worker claims the

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { authOf, requireAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { AppError, badRequest, unauthorized } from '../errors.js';
-import { assertCanSeeFile, assertFileExists, signPdfLink, tooLarge, uploadPdf, verifyPdfSignature } from './service.js';
+import { hitUploadRate } from './quota.js';
+import { startFileReaper } from './reaper.js';
+import { assertCanSeeFile, assertFileExists, signPdfLink, tooLarge, uploadPdfWithinQuota, verifyPdfSignature } from './service.js';
 import { openFileStore } from './store-select.js';
 import { uploadRoutes } from './upload-routes.js';
 
@@ -23,12 +25,23 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
   await app.register(multipart, { limits: { fileSize: maxPdfBytes, files: 1, fields: 10, fieldSize: 1000, parts: 12 } });
   // Resumable uploads (decision 91), in their own scope without body parsers.
   await app.register(uploadRoutes, { deps, store });
+  // Files nothing uses after a day are removed (decision 133), by the instances that run background jobs.
+  if (deps.config.jobsWorker !== false) {
+    let reaper: ReturnType<typeof startFileReaper> | undefined;
+    app.addHook('onReady', async () => {
+      reaper = startFileReaper({ db: deps.db, store, log: deps.log, onReaped: (n) => app.metrics.countReapedFiles(n) });
+    });
+    app.addHook('onClose', async () => reaper?.stop());
+  }
 
   app.post(
     '/pdfs',
     { preHandler: requireAuth, schema: { tags: ['files'], consumes: ['multipart/form-data'], response: { 200: pdfUploadedSchema } } },
     async (request) => {
       if (!request.isMultipart()) throw new AppError(415, 'Un envoi multipart/form-data avec un fichier PDF est attendu.');
+      const auth = authOf(request);
+      // Counted before the body is read (decision 133): a flood is refused without reading its files.
+      await hitUploadRate(deps, auth);
       const fields: Record<string, string> = {};
       let bytes: Buffer | undefined;
       let originalName = '';
@@ -54,7 +67,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       if (exerciseId && !uuidField.safeParse(exerciseId).success) throw badRequest('Exercice invalide.');
       if (chapterId && !uuidField.safeParse(chapterId).success) throw badRequest('Chapitre invalide.');
       // `user` (docs/product.md#spec-7) is informative only: the owner is always the caller.
-      return uploadPdf({ db: deps.db, store, maxPdfBytes }, authOf(request), { bytes, originalName, exerciseId, chapterId });
+      return uploadPdfWithinQuota({ db: deps.db, store, config: deps.config, maxPdfBytes }, auth, { bytes, originalName, exerciseId, chapterId });
     },
   );
 

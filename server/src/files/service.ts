@@ -1,6 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { hasRole, type AuthContext } from '../auth/context.js';
+import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { chapters, files } from '../db/schema.js';
@@ -11,6 +12,7 @@ import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/service.js'
 import { inspectPdf } from '../pdf/pdf-pool.js';
 import { looksLikePdf } from '../pdf/rewrite.js';
 import { assertMaySeeFile, type FileAccessRow } from './policies.js';
+import { releaseUpload, reserveUpload } from './quota.js';
 import type { FileStore } from './store.js';
 
 /** Download links that cannot send the Authorization header stay valid this long. */
@@ -113,6 +115,25 @@ export async function uploadPdf(
     throw err;
   }
   return { path: `pdfs/${id}.pdf` };
+}
+
+/**
+ * POST /pdfs within the caller's stored-bytes quota (decision 133): the bytes are reserved before the PDF check,
+ * in one database transaction (quota.ts), under the id the file then takes; the reservation is given back
+ * whatever happens, a recorded file counting in its place.
+ */
+export async function uploadPdfWithinQuota(
+  deps: { db: Db; store: FileStore; config: Config; maxPdfBytes: number },
+  auth: AuthContext,
+  input: Omit<UploadInput, 'id'>,
+): Promise<{ path: string }> {
+  const id = randomUUID();
+  await reserveUpload(deps, auth, { id, size: input.bytes.length });
+  try {
+    return await uploadPdf(deps, auth, { ...input, id });
+  } finally {
+    await releaseUpload(deps.db, id);
+  }
 }
 
 export function cleanName(name: string): string {

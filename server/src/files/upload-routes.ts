@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { TUS_RESUMABLE } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -6,6 +7,7 @@ import { z } from 'zod';
 import { authOf, requireAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { AppError, badRequest } from '../errors.js';
+import { hitUploadRate, reserveUpload } from './quota.js';
 import type { FileStore } from './store.js';
 import { checkCreation, frenchTusError, openUploads, UPLOAD_CLEANUP_MS, type UploadCaller, type Uploads } from './uploads.js';
 
@@ -49,8 +51,21 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: Deps; store: FileStore 
     async (request, reply) => {
       const auth = authOf(request);
       if (request.headers['content-type'] === OFFSET_STREAM) throw badRequest('Créez l’envoi sans données, puis envoyez le fichier (PATCH).');
-      const meta = await checkCreation({ ...deps, uploads }, auth, request.headers);
-      return send(request, reply, await toTus(uploads, request, { auth, meta }));
+      await hitUploadRate(deps, auth);
+      const { meta, size, limit } = await checkCreation(deps, auth, request.headers);
+      // The room is reserved before tus sees the request, atomically in the database (decision 133); a
+      // creation tus then refuses gives it back.
+      const id = randomUUID();
+      await reserveUpload(deps, auth, { id, size, resumable: { limit } });
+      let response: Response;
+      try {
+        response = await toTus(uploads, request, { auth, meta, id });
+      } catch (err) {
+        await uploads.release(id);
+        throw err;
+      }
+      if (response.status !== 201) await uploads.release(id);
+      return send(request, reply, response);
     },
   );
 
@@ -74,6 +89,8 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: Deps; store: FileStore 
         throw new AppError(415, `Type de contenu attendu : ${OFFSET_STREAM}.`);
       }
       const response = await toTus(uploads, request, { auth });
+      // A cancelled upload's room is given back at once (decision 133).
+      if (request.method === 'DELETE' && response.status === 204) await uploads.release(id);
       if (request.method === 'HEAD' && response.status === 200 && response.headers.get('upload-offset') === response.headers.get('upload-length')) {
         // The last byte arrived while this HEAD waited: « complete » only once the file is recorded.
         const size = await uploads.finishedSize(auth, id);

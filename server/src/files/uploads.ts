@@ -14,6 +14,7 @@ import { files } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { canResumeUpload } from './policies.js';
 import { authorizeUploadTarget, cleanName, tooLarge, uploadPdf } from './service.js';
+import { purgeExpiredSlots, releaseUpload } from './quota.js';
 import type { FileStore } from './store.js';
 
 /**
@@ -29,16 +30,6 @@ export const UPLOAD_EXPIRY_MS = 24 * 3600_000;
 /** How often each instance removes the expired ones. */
 export const UPLOAD_CLEANUP_MS = 3600_000;
 
-/**
- * What one user may hold unfinished at once (decision 111): this many uploads, and declared sizes that
- * add up, the new one included, to this many times the limit of what the new one is for. A pupil's
- * copies then hold at most 3 × MAX_PDF_MB on disk, a school's scans 3 × MAX_SCAN_MB, until finished,
- * cancelled or expired; a user who sends and never finishes cannot fill the disk.
- */
-export const UNFINISHED_UPLOADS = { count: 10, timesLimit: 3 };
-export const TOO_MANY_UPLOADS_MESSAGE =
-  'Vous avez déjà trop d’envois en cours : terminez-les ou annulez-les, ou attendez qu’ils expirent (24 heures), avant d’en commencer un autre.';
-
 export const UPLOAD_NOT_FOUND_MESSAGE = 'Envoi introuvable : il a expiré ou n’existe pas. Recommencez l’envoi du fichier.';
 
 /** What is kept with an upload, set by the server at creation (the client's keys are only read). */
@@ -51,10 +42,18 @@ export interface UploadMeta {
 
 const uuid = z.uuid();
 
-/** Who sends a request to tus, and for a creation what is kept with the upload. */
+/** Who sends a request to tus, and for a creation what is kept with the upload and its id (reserved: decision 133). */
 export interface UploadCaller {
   auth: AuthContext;
   meta?: UploadMeta;
+  id?: string;
+}
+
+/** A checked creation: what is kept, the declared size and the size limit of what the upload is for. */
+export interface CheckedCreation {
+  meta: UploadMeta;
+  size: number;
+  limit: number;
 }
 
 /**
@@ -90,13 +89,14 @@ export function frenchTusError(status: number, body: string): { status: number; 
 /**
  * Reads and checks what a creation (POST /uploads) asks for, before any byte: the protocol version,
  * a declared size within the limit of what the file is for, and the same target as POST /pdfs
- * (`exercise` or `chapter`, which the caller must be allowed to upload for now). Returns what is kept.
+ * (`exercise` or `chapter`, which the caller must be allowed to upload for now). Returns what is kept;
+ * the route then reserves the room (quota.ts `reserveUpload`).
  */
 export async function checkCreation(
-  deps: { db: Db; config: Config; uploads: Pick<Uploads, 'checkRoom'> },
+  deps: { db: Db; config: Config },
   auth: AuthContext,
   headers: Record<string, string | string[] | undefined>,
-): Promise<UploadMeta> {
+): Promise<CheckedCreation> {
   const header = (name: string) => {
     const value = headers[name];
     return Array.isArray(value) ? value.join(',') : value;
@@ -128,12 +128,12 @@ export async function checkCreation(
   await authorizeUploadTarget(deps.db, auth, target);
   const limit = limitOf(deps.config, exercise ? 'exercise' : 'chapter');
   if (size > limit) throw tooLarge(limit);
-  await deps.uploads.checkRoom(auth.userId, size, limit);
-  return {
+  const meta = {
     owner: auth.userId,
     ...(exercise ? { exercise } : { chapter }),
     filename: cleanName(given.filename ?? given.name ?? ''),
   };
+  return { meta, size, limit };
 }
 
 /**
@@ -174,42 +174,6 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
   };
 
   /**
-   * This instance's unfinished uploads by owner, read once from the store's descriptions, then kept
-   * as uploads are created. An id whose description is gone (finished, cancelled, expired) is dropped
-   * when its owner is next counted, so the count never needs the other paths to report.
-   */
-  let byOwner: Promise<Map<string, Set<string>>> | undefined;
-  const owners = () =>
-    (byOwner ??= (async () => {
-      const index = new Map<string, Set<string>>();
-      for (const id of (await datastore.configstore.list?.()) ?? []) {
-        const owner = (await datastore.configstore.get(id))?.metadata?.owner;
-        if (owner) index.set(owner, (index.get(owner) ?? new Set()).add(id));
-      }
-      return index;
-    })());
-
-  /** Refuses a new upload of `size` bytes when `owner` already holds too much unfinished (UNFINISHED_UPLOADS). */
-  async function checkRoom(owner: string, size: number, limit: number): Promise<void> {
-    const ids = (await owners()).get(owner);
-    let count = 0;
-    let bytes = size;
-    for (const id of ids ?? []) {
-      const upload = await datastore.configstore.get(id);
-      const created = upload?.creation_date ? Date.parse(upload.creation_date) : NaN;
-      if (!upload || Date.now() - created > UPLOAD_EXPIRY_MS) {
-        ids!.delete(id);
-        continue;
-      }
-      count += 1;
-      bytes += upload.size ?? 0;
-    }
-    if (count >= UNFINISHED_UPLOADS.count || bytes > UNFINISHED_UPLOADS.timesLimit * limit) {
-      throw new AppError(429, TOO_MANY_UPLOADS_MESSAGE, 'rate_limited');
-    }
-  }
-
-  /**
    * The last byte is in: the same check and records as POST /pdfs, under the upload's id. A refusal
    * (4xx) removes the bytes, as POST /pdfs keeps nothing; a failure of the server (database, busy PDF
    * workers) keeps them, and the client's next try finishes the upload without sending it again.
@@ -222,6 +186,7 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
       const [done] = await deps.db.select({ id: files.id }).from(files).where(eq(files.id, upload.id));
       if (done) {
         await removeQuietly(upload.id);
+        await releaseUpload(deps.db, upload.id);
         return { path: `pdfs/${upload.id}.pdf` };
       }
       const bytes = await readFile(path.join(directory, upload.id));
@@ -232,9 +197,14 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
           { bytes, originalName: meta.filename, exerciseId: meta.exercise, chapterId: meta.chapter, id: upload.id },
         );
         await removeQuietly(upload.id);
+        // The file now counts in its owner's stored bytes; its reservation is given back (decision 133).
+        await releaseUpload(deps.db, upload.id);
         return result;
       } catch (err) {
-        if (err instanceof AppError && err.statusCode < 500) await removeQuietly(upload.id);
+        if (err instanceof AppError && err.statusCode < 500) {
+          await removeQuietly(upload.id);
+          await releaseUpload(deps.db, upload.id);
+        }
         throw err;
       }
     })();
@@ -255,13 +225,12 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
     // Same-origin only: no CORS headers.
     allowedOrigins: [],
     disableTerminationForFinishedUploads: true,
-    namingFunction: () => randomUUID(),
+    // The id reserved at creation (decision 133): the reservation, the upload and the file share it.
+    namingFunction: (req) => pending.get(req)?.id ?? randomUUID(),
     async onUploadCreate(req, upload) {
-      const meta = pending.get(req)?.meta;
-      if (!meta) throw new AppError(400, 'Requête d’envoi invalide.');
-      const index = await owners();
-      index.set(meta.owner, (index.get(meta.owner) ?? new Set()).add(upload.id));
-      return { metadata: { ...meta } };
+      const caller = pending.get(req);
+      if (!caller?.meta || caller.id !== upload.id) throw new AppError(400, 'Requête d’envoi invalide.');
+      return { metadata: { ...caller.meta } };
     },
     async onUploadFinish(req, upload) {
       const caller = pending.get(req);
@@ -298,7 +267,8 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
       pending.set(req, caller);
     },
     ownUpload,
-    checkRoom,
+    /** Gives back a creation's reservation: tus refused it, or the upload was cancelled. */
+    release: (id: string) => releaseUpload(deps.db, id),
     /**
      * HEAD of an upload whose last byte already arrived: its size once it is recorded (the tus answer
      * is then offset = length, the client's « done »), waiting for a check still running here, and
@@ -317,9 +287,11 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
       await finish(auth, upload);
       return upload.size;
     },
-    /** Removes the unfinished uploads past UPLOAD_EXPIRY_MS; returns how many. */
+    /** Removes the unfinished uploads past UPLOAD_EXPIRY_MS, and the reservations past their time; returns how many uploads. */
     async cleanUp(): Promise<number> {
-      return tus.cleanUpExpiredUploads();
+      const removed = await tus.cleanUpExpiredUploads();
+      await purgeExpiredSlots(deps.db);
+      return removed;
     },
   };
 }

@@ -14,6 +14,8 @@ export interface Metrics {
   observe(request: FastifyRequest, reply: FastifyReply): void;
   /** 5xx answers of this instance in the last `seconds` (the live chapter page). */
   recentServerErrors(seconds: number, nowMs?: number): number;
+  /** Files nothing referenced, removed by this instance's reaper (decision 133). */
+  countReapedFiles(count: number): void;
 }
 
 const SAVE_ROUTE = 'POST /api/answer';
@@ -38,6 +40,11 @@ export function createMetrics(db: Db): Metrics {
   const answersSaved = new Counter({
     name: 'olympe_answers_saved_total',
     help: 'Answers accepted by POST /api/answer on this instance',
+    registers: [registry],
+  });
+  const filesReaped = new Counter({
+    name: 'olympe_files_reaped_total',
+    help: 'Uploaded files that nothing referenced after a day, removed by this instance (decision 133)',
     registers: [registry],
   });
   new Gauge({
@@ -95,6 +102,9 @@ export function createMetrics(db: Db): Metrics {
         errors.push(Date.now());
         if (errors.length > 10_000) errors.splice(0, errors.length - 10_000);
       }
+    },
+    countReapedFiles(count) {
+      filesReaped.inc(count);
     },
     recentServerErrors(seconds, nowMs = Date.now()) {
       const since = nowMs - seconds * 1000;
