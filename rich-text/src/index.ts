@@ -15,8 +15,20 @@ export const RICH_TEXT_SCHEMA: SanitizeSchema = {
   },
 };
 
-/** trust: false (the default) refuses \href{javascript:…} and \includegraphics in formulas. */
-export const KATEX_OPTIONS = { throwOnError: false, strict: 'ignore', trust: false, output: 'htmlAndMathml' } as const;
+/**
+ * KaTeX's settings, for the server's renderer and the browser's alike. trust: false (the default) refuses
+ * \href{javascript:…} and \includegraphics in formulas; maxSize caps every size a formula asks for (\rule, \kern,
+ * \hspace, \raisebox) at 20 em, so that a comment cannot draw a black box over a pupil's page; maxExpand stops a
+ * macro loop (\def\a{\a\a}\a) after 1000 expansions, the error shown as text (decision 137).
+ */
+export const KATEX_OPTIONS = {
+  throwOnError: false,
+  strict: 'ignore',
+  trust: false,
+  maxSize: 20,
+  maxExpand: 1000,
+  output: 'htmlAndMathml',
+} as const;
 
 const SAFE_PROTOCOL = /^(https?|ircs?|mailto|xmpp)$/i;
 

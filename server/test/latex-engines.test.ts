@@ -5,31 +5,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realStatements } from './fixtures/latex-statements.js';
 import { buildTestApp, inject, loginAs, type TestApp } from './helpers.js';
+import { pdfText, requireTool } from './latex-tools.js';
 
 /**
  * The subject export compiles with pdflatex and with lualatex, French text intact in both
  * (decision 55). No silent pass: a missing engine fails and names the Debian packages to install.
  */
-const ENGINES = {
-  pdflatex: 'texlive-latex-base lmodern',
-  lualatex: 'texlive-luatex texlive-latex-recommended',
-  pdftotext: 'poppler-utils',
-} as const;
-
-function requireTool(tool: keyof typeof ENGINES): void {
-  const found = spawnSync(tool, ['-v'], { encoding: 'utf8' });
-  if (found.error) {
-    throw new Error(`${tool} est introuvable : installez les paquets Debian « ${ENGINES[tool]} ».`);
-  }
-}
-
-/** Text as pdftotext reads it, with every kind of space made one plain space. */
-function pdfText(file: string): string {
-  const run = spawnSync('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
-  expect(run.status).toBe(0);
-  return run.stdout.replace(/[\s\u00a0\u202f\u2009]+/g, ' ');
-}
-
 let t: TestApp;
 let latex: string;
 beforeAll(async () => {

@@ -48,12 +48,35 @@ describe('sanitizeMath', () => {
     expect(sanitizeMath('\\frac{1}{2} + \\sqrt{x_1^2}')).toBe('\\frac{1}{2} + \\sqrt{x_1^2}');
   });
   it('neutralises file access and definitions, and balances braces', () => {
-    expect(sanitizeMath('\\input{a}')).toBe('\\backslash\\mathrm{input}{a}');
-    expect(sanitizeMath('\\def\\x{1}')).toBe('\\backslash\\mathrm{def}\\x{1}');
+    expect(sanitizeMath('\\input{a}')).toBe('\\mbox{\\textbackslash{}input}{a}');
+    expect(sanitizeMath('\\def\\x{1}')).toBe('\\mbox{\\textbackslash{}def}\\mbox{\\textbackslash{}x}{1}');
     expect(sanitizeMath('{a')).toBe('{a}');
     expect(sanitizeMath('a}')).toBe('a\\}');
     expect(sanitizeMath('50%')).toBe('50\\%');
     expect(sanitizeMath('x \\')).toBe('x ');
+  });
+  it('obeys only the commands, environments and control symbols of the allow-list (decision 137)', () => {
+    const formula = '\\frac{1}{2} \\sum_{k=1}^{n} \\mathbb{R} \\text{si } \\left( \\begin{pmatrix} a \\\\ b \\end{pmatrix} \\right) \\, \\{x\\}';
+    expect(sanitizeMath(formula)).toBe(formula);
+    expect(sanitizeMath('\\begin {cases} 1 \\end{cases}')).toBe('\\begin{cases} 1 \\end{cases}');
+    // A command that starts with an allowed one is another command.
+    expect(sanitizeMath('\\textbfx \\inputx \\latelua{} \\pdffiledump \\catcode`\\^=7')).toBe(
+      '\\mbox{\\textbackslash{}textbfx} \\mbox{\\textbackslash{}inputx} \\mbox{\\textbackslash{}latelua}{} ' +
+        '\\mbox{\\textbackslash{}pdffiledump} \\mbox{\\textbackslash{}catcode}`\\mbox{\\textbackslash{}}^=7',
+    );
+    expect(sanitizeMath('\\begin{filecontents}x\\end{filecontents}')).toBe(
+      '\\mbox{\\textbackslash{}begin}{filecontents}x\\mbox{\\textbackslash{}end}{filecontents}',
+    );
+    expect(sanitizeMath('\\@input a\\$b$c\u0007')).toBe('\\mbox{\\textbackslash{}}@input a\\$b\\$c?');
+  });
+  it('leaves no two carets side by side in the document, so ^^5c is never a backslash', () => {
+    const tex = buildChapterLatex({ title: 'T', headerStudents: '$^^5cinput{x}$ et ^^5c' }, [
+      { title: 'U', statementVersions: [{ content: '$\\inp^^75t{x}$ $x^^^^005c$ $\\^^5c$ $y^°$' }] },
+    ]);
+    const body = tex.slice(tex.indexOf('\\begin{document}'));
+    expect(body).not.toContain('^^');
+    expect(body).toContain('$^5cinput{x}$ et \\textasciicircum{}\\textasciicircum{}5c');
+    expect(body).toContain('$\\mbox{\\textbackslash{}inp}^75t{x}$ $x^005c$ $\\mbox{\\textbackslash{}}^5c$ $y^{\\circ}$');
   });
   it('maps typed symbols to commands', () => {
     expect(sanitizeMath('2×3 ≤ π')).toBe('2\\times 3 \\leq  \\pi ');

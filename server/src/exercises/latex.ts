@@ -1,4 +1,5 @@
 import { subjectFileName } from '@olympe/contract';
+import { MATH_COMMANDS, MATH_ENVIRONMENTS, MATH_SYMBOLS } from './latex-allow-list.js';
 
 /**
  * The subject of a chapter as a LaTeX document (docs/product.md#spec-2 /exos/{id}, §9 "LaTeX subject export").
@@ -127,9 +128,6 @@ function escapeChars(text: string, keepMarkers: boolean): string {
   return out;
 }
 
-// Commands that read or write files, or redefine the language, are neutralised in formulas.
-const DANGEROUS = /\\(input|include|includeonly|write\d*|read|openin|openout|immediate|catcode|def|edef|gdef|xdef|let|futurelet|csname|endcsname|usepackage|RequirePackage|documentclass|special|newcommand|renewcommand|providecommand|newenvironment|renewenvironment|begin\{document|end\{document|makeatletter|loop|repeat|jobname|shipout|output|everypar|outer|expandafter|afterassignment|uppercase|lowercase|scantokens|detokenize|pdfprimitive|directlua|ShellEscape|verbatim)(?![a-zA-Z])/g;
-
 /**
  * Display environments KaTeX accepts between $$…$$ but LaTeX refuses inside \[ \] (« Erroneous nesting
  * of equation structures »), with the inner form that means the same there. KaTeX never numbers
@@ -164,18 +162,44 @@ export function nestableEnvironments(math: string): string {
     .replace(/\\(?:label|tag\*?)\{[^{}]*\}|\\(?:nonumber|notag)(?![a-zA-Z])/g, '');
 }
 
-/** A formula as typed between dollars, made safe: no file access, no unbalanced braces, no stray unicode. */
+/** A control word or symbol that is not obeyed, printed as typed (in math and in \text alike). */
+const shown = (name: string) => `\\mbox{\\textbackslash{}${name}}`;
+
+const CONTROL_WORD = /[a-zA-Z]+/y;
+const ENVIRONMENT = /\s*\{([a-zA-Z]+\*?)\}/y;
+
+/**
+ * A formula as typed between dollars, made safe (decision 137): only the commands, environments and control
+ * symbols of latex-allow-list.ts are obeyed, every other backslash is printed; braces balanced; no %, #, $ or
+ * control character; no stray unicode. `^^` (TeX's character-code notation, `^^5c` is a backslash) is taken
+ * away from the whole document by buildChapterLatex.
+ */
 export function sanitizeMath(math: string): string {
-  let body = nestableEnvironments(math).replace(
-    DANGEROUS,
-    (_m, name: string) => `\\backslash\\mathrm{${name.replace(/[^a-zA-Z0-9]/g, '')}}`,
-  );
+  const body = nestableEnvironments(math);
   let out = '';
   let depth = 0;
   for (let i = 0; i < body.length; i++) {
     const ch = body[i];
-    if (ch === '\\' && i + 1 < body.length) {
-      out += ch + body[++i];
+    if (ch === '\\') {
+      CONTROL_WORD.lastIndex = i + 1;
+      const word = CONTROL_WORD.exec(body)?.[0];
+      if (word) {
+        i += word.length;
+        ENVIRONMENT.lastIndex = i + 1;
+        const environment = word === 'begin' || word === 'end' ? ENVIRONMENT.exec(body) : null;
+        if (environment && MATH_ENVIRONMENTS.has(environment[1])) {
+          out += `\\${word}{${environment[1]}}`;
+          i += environment[0].length;
+        } else out += MATH_COMMANDS.has(word) ? `\\${word}` : shown(word);
+        continue;
+      }
+      const next = body[i + 1];
+      if (next !== undefined && MATH_SYMBOLS.has(next)) {
+        out += ch + body[++i];
+        continue;
+      }
+      // A trailing backslash would escape the closing delimiter: dropped. Before anything else, shown.
+      if (next !== undefined) out += shown('');
       continue;
     }
     if (ch === '{') depth++;
@@ -186,15 +210,14 @@ export function sanitizeMath(math: string): string {
       }
       depth--;
     }
-    // An unescaped % would comment out the closing delimiter; # is a macro parameter.
-    if (ch === '%' || ch === '#') out += `\\${ch}`;
+    // An unescaped % would comment out the closing delimiter; # is a macro parameter; $ would end the formula.
+    if (ch === '%' || ch === '#' || ch === '$') out += `\\${ch}`;
     else if (ch in MATH_UNICODE) out += MATH_UNICODE[ch];
-    else if (ch.charCodeAt(0) < 0x80) out += ch === '\r' || ch === '\n' ? ' ' : ch;
+    else if (ch === '\r' || ch === '\n' || ch === '\t') out += ' ';
+    else if (ch >= ' ' && ch < '\u007f') out += ch;
     else if (MATH_TEXT_SAFE.test(ch)) out += `\\text{${ch}}`;
     else out += '?';
   }
-  // A trailing backslash would escape the closing delimiter.
-  if (out.endsWith('\\') && !out.endsWith('\\\\')) out = out.slice(0, -1);
   return out + '}'.repeat(depth);
 }
 
@@ -276,7 +299,8 @@ const MATH_MARK = (n: number) => `\u0000${n}\u0000`;
 /** Markdown with math to LaTeX: paragraphs, headings, bullet and numbered lists, emphasis, formulas. */
 export function markdownToLatex(md: string): string {
   const formulas: string[] = [];
-  const source = splitMath(md.replace(/\r\n?/g, '\n'))
+  // The three internal markers (formula slots, literal dollar and backslash) never come from the author.
+  const source = splitMath(md.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0002]/g, ''))
     .map((t) => {
       if (t.kind === 'text') return t.value;
       const body = sanitizeMath(t.value);
@@ -337,7 +361,13 @@ export function markdownToLatex(md: string): string {
  * engine gets its own fonts (decision 55). Then the macros KaTeX knows and LaTeX lacks, so that a
  * statement that renders on the web compiles here.
  */
-const PREAMBLE = String.raw`% Compile with pdflatex, lualatex or xelatex.
+const PREAMBLE = String.raw`% Compile with pdflatex, lualatex or xelatex, in a folder of its own:
+%   openin_any=p openout_any=p pdflatex -no-shell-escape -interaction=nonstopmode sujet.tex
+%   openin_any=p openout_any=p lualatex -no-shell-escape -interaction=nonstopmode sujet.tex
+% openin_any and openout_any at p: no absolute path, no ../, no dot file is read or written; -no-shell-escape:
+% no \write18. The formulas keep only the commands KaTeX draws, so nothing here reads or writes another file
+% (decision 137). Lua code, under lualatex, is bound by neither variable: a copy edited by hand or received
+% from elsewhere is safer compiled with pdflatex.
 \documentclass[11pt,a4paper]{article}
 \usepackage{iftex}
 \ifPDFTeX
@@ -416,7 +446,9 @@ export function buildChapterLatex(chapter: LatexChapter, exercises: readonly Lat
       });
     }
   });
-  return `${PREAMBLE}\\begin{document}\n\n${body.join('\n')}\n\\end{document}\n`;
+  // No two carets side by side anywhere: ^^5c is a backslash to TeX, ^^75 a u (decision 137).
+  const text = body.join('\n').replace(/\^{2,}/g, '^');
+  return `${PREAMBLE}\\begin{document}\n\n${text}\n\\end{document}\n`;
 }
 
 /** docs/product.md#spec-9: the subject is named after the chapter title (shared with the web's download). */

@@ -37,6 +37,19 @@ describe('MathText', () => {
     }
   });
 
+  it('caps a giant box at 20 em and shows a macro bomb as text, with the settings the server shares (decision 137)', async () => {
+    const { container } = renderWithProviders(
+      <MathText label="Commentaire" value={'Noir $\\rule{100000em}{100000em}$ et $\\def\\a{\\a\\a}\\a$ fin'} />,
+    );
+    await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());
+    const sizes = [...container.querySelectorAll<HTMLElement>('.katex [style]')].flatMap((el) =>
+      [...el.getAttribute('style')!.matchAll(/(-?[\d.]+)em/g)].map(([, n]) => Number(n)),
+    );
+    expect(Math.max(...sizes)).toBe(20);
+    expect(container.querySelector('.katex-error')?.textContent).toBe('\\def\\a{\\a\\a}\\a');
+    expect(container.textContent).toContain('fin');
+  });
+
   it('switches to a text area on click and commits on blur', async () => {
     const onChange = vi.fn();
     renderWithProviders(<MathText label="Instructions pour les élèves" value="Avant $a$" onChange={onChange} />);
