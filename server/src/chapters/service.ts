@@ -136,7 +136,7 @@ async function auditGradingOptions(tx: Tx, auth: AuthContext, chapterId: string,
   await audit(tx, auth, 'chapter.grading-options', chapterId, { before, after });
 }
 
-export const ANONYMOUS_TOO_LATE_MESSAGE =
+const ANONYMOUS_TOO_LATE_MESSAGE =
   'La correction anonyme ne peut plus être activée : des copies scannées de ce chapitre sont déjà triées et montrent les noms. Remettez-les au triage, puis activez-la avant de les trier à nouveau.';
 
 /**

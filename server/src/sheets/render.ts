@@ -36,7 +36,7 @@ export const NAME_BAND = { left: MARGIN, top: 52, right: QR_X - QR_CLEAR, bottom
 /** White added around the band when it is masked: a few codes' worth of reading error, and a name overflowing the band. */
 export const NAME_MASK_MARGIN = 6;
 /** The band's label (docs/product.md#design-3: pupils see where not to write). */
-export const NAME_BAND_LABEL = 'Nom — zone masquée à la correction';
+const NAME_BAND_LABEL = 'Nom — zone masquée à la correction';
 /** Anonymous sheets: the lines under the band move down so the mask never cuts them. */
 const ANONYMOUS_SHIFT = 8;
 const GREY = rgb(0.35, 0.35, 0.35);

@@ -71,7 +71,7 @@ async function checkTargets(db: Tx, chapterId: string, plan: LabelPlan): Promise
   return new Map(found.map((e) => [e.id, e.title]));
 }
 
-export const ANONYMITY_CHANGED_MESSAGE = 'La correction anonyme de ce chapitre vient de changer : validez le tri à nouveau.';
+const ANONYMITY_CHANGED_MESSAGE = 'La correction anonyme de ce chapitre vient de changer : validez le tri à nouveau.';
 
 /** The chapter's anonymous correction; `lock`: under a share lock of its row, until the transaction ends. */
 async function isAnonymous(db: Tx, chapterId: string, lock: boolean): Promise<boolean> {
