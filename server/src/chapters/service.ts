@@ -6,7 +6,7 @@ import type { Db, Tx } from '../db/client.js';
 import { audit } from '../db/audit.js';
 import { rows } from '../db/query.js';
 import { accessGroups, chapters, users } from '../db/schema.js';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { isChapterPublished } from './publication.js';
 import { matchAccessRule, resolveAccess, type WindowStatus } from './access.js';
 import { assertMayOpenChapter } from './policies.js';
@@ -136,6 +136,23 @@ async function auditGradingOptions(tx: Tx, auth: AuthContext, chapterId: string,
   await audit(tx, auth, 'chapter.grading-options', chapterId, { before, after });
 }
 
+const ANONYMOUS_TOO_LATE_MESSAGE =
+  'La correction anonyme ne peut plus être activée : des copies scannées de ce chapitre sont déjà triées et montrent les noms. Remettez-les au triage, puis activez-la avant de les trier à nouveau.';
+
+/**
+ * Decision 130: copies are masked when they are sorted, so anonymous correction is switched on before sorting,
+ * or once every sorted copy was sent back to sorting (no answer of the chapter is a PDF any more).
+ */
+async function hasSortedScanCopies(tx: Tx, chapterId: string): Promise<boolean> {
+  const [row] = await rows<{ sorted: boolean }>(
+    tx,
+    sql`SELECT EXISTS (SELECT 1 FROM unlabeled_answers WHERE chapter_id = ${chapterId}::uuid AND labeled_at IS NOT NULL)
+        AND EXISTS (SELECT 1 FROM answers a JOIN exercises e ON e.id = a.exercise_id
+                    WHERE e.chapter_id = ${chapterId}::uuid AND a.file_id IS NOT NULL AND a.withdrawn_at IS NULL) AS sorted`,
+  );
+  return row.sorted;
+}
+
 /** POST /chapter, with its grading options if given (as PATCH applies them). */
 export async function createChapter(db: Db, auth: AuthContext, input: ChapterCreate): Promise<ChapterSummary> {
   return db.transaction(async (tx) => {
@@ -154,6 +171,8 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
     // Issue 21: unpublishing also drops a scheduled publication, or the schedule would publish again.
     const changes = fields.analysis === false ? { ...fields, publishAt: null } : fields;
     if (Object.keys(changes).length > 0) await tx.update(chapters).set(changes).where(eq(chapters.id, id));
+    // After the update, which holds the row: a labelling under way (its share lock) has committed its copies.
+    if (fields.anonymousGrading === true && !before.anonymousGrading && (await hasSortedScanCopies(tx, id))) throw conflict(ANONYMOUS_TOO_LATE_MESSAGE);
     await auditGradingOptions(tx, auth, id, gradingOptionsOf(before), gradingOptionsOf({ ...before, ...fields }));
     // Publishing the results (issue 22): who took part hears of it by mail, once.
     if (fields.analysis === true && !before.analysis) await queueResultsPublished(tx, id);

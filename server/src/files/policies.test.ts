@@ -7,6 +7,7 @@ const file = (over: Partial<Parameters<typeof assertMaySeeFile>[1]> = {}) => ({
   institution_id: null,
   owner_institution: OTHER_SCHOOL,
   own_answer: false,
+  sorted_anonymous_scan: false,
   ...over,
 });
 
@@ -19,6 +20,12 @@ describe('file policies', () => {
     expectRefusal(() => assertMaySeeFile(otherPupil, file()), 403);
     expectRefusal(() => assertMaySeeFile(teacher, file()), 403);
     expectRefusal(() => assertMaySeeFile({ ...otherPupil, institutionId: OTHER_SCHOOL }, file()), 403);
+  });
+  it('keeps a sorted scan of an anonymous chapter from members who did not upload it (decision 130)', () => {
+    const scan = file({ owner_id: teacher.userId, institution_id: SCHOOL, sorted_anonymous_scan: true });
+    expectRefusal(() => assertMaySeeFile(member, scan), 403);
+    for (const caller of [admin, teacher]) expect(() => assertMaySeeFile(caller, scan)).not.toThrow();
+    expect(() => assertMaySeeFile(member, { ...scan, owner_id: member.userId })).not.toThrow();
   });
   it('resumes an upload for its creator only', () => {
     expect(canResumeUpload(pupil, { owner: pupil.userId })).toBe(true);

@@ -10,14 +10,21 @@ export interface FileAccessRow {
   owner_institution: string | null;
   /** The caller has an answer referencing the file (a labelled scan of their copy). */
   own_answer: boolean;
+  /**
+   * The file is a scan filed for a chapter under anonymous correction and already sorted: its pages show the
+   * names that the copies made of it mask (decision 130).
+   */
+  sorted_anonymous_scan: boolean;
 }
 
 /**
  * Who may read a stored PDF (docs/product.md#design-3 Files): its owner, members, admins, school staff of the
- * uploading or owner's institution, and a pupil whose answer references it (labelled scans).
+ * uploading or owner's institution, and a pupil whose answer references it (labelled scans). A sorted scan of
+ * an anonymous chapter is no longer a member's (decision 130): correctors grade the masked copies made of it.
  */
 export function assertMaySeeFile(auth: AuthContext, row: FileAccessRow): void {
-  if (auth.isAdmin || auth.isMember || row.owner_id === auth.userId || row.own_answer) return;
+  if (auth.isAdmin || row.owner_id === auth.userId || row.own_answer) return;
+  if (auth.isMember && !row.sorted_anonymous_scan) return;
   const school = auth.institutionId;
   if (auth.isTeacher && school && (row.institution_id === school || row.owner_institution === school)) return;
   throw forbidden();

@@ -145,7 +145,9 @@ export function cleanName(name: string): string {
 export async function assertCanSeeFile(db: Db, auth: AuthContext, fileId: string): Promise<void> {
   const [row] = await rows<FileAccessRow>(db, sql`
     SELECT f.owner_id, f.institution_id, u.institution_id AS owner_institution,
-      EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id AND a.user_id = ${auth.userId}::uuid) AS own_answer
+      EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id AND a.user_id = ${auth.userId}::uuid) AS own_answer,
+      EXISTS (SELECT 1 FROM unlabeled_answers ua JOIN chapters c ON c.id = ua.chapter_id
+              WHERE ua.file_id = f.id AND ua.labeled_at IS NOT NULL AND c.anonymous_grading) AS sorted_anonymous_scan
     FROM files f LEFT JOIN users u ON u.id = f.owner_id
     WHERE f.id = ${fileId}::uuid`);
   if (!row) throw notFound('Fichier introuvable.');

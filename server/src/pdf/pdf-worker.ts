@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { decodePDFRawStream, ParseSpeeds, PDFDict, PDFDocument, PDFName, type PDFRawStream } from '@cantoo/pdf-lib';
 import { renderCertificates, type CertificateData, type RenderedCertificate } from '../results/certificate.js';
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
-import { splitDocument, type SplitPart } from '../sorting/split.js';
+import { maskedPagePicture, MASKED_PAGE_DPI } from '../sorting/mask-names.js';
+import { splitDocument, type MaskedPicture, type SplitPart } from '../sorting/split.js';
 import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWithin } from './inflate-guard.js';
 import { cropSizeOrA4, dpiFor, openRenderSource, popplerPageSizes, renderPageJpeg, type RenderSource } from './render-page.js';
 import { headerOffset, PasswordPdfError, rewritePdf, RewriteError } from './rewrite.js';
@@ -14,7 +15,8 @@ import { headerOffset, PasswordPdfError, rewritePdf, RewriteError } from './rewr
 
 export type PdfTask =
   | { kind: 'inspect'; bytes: Uint8Array }
-  | { kind: 'split'; bytes: Uint8Array; parts: SplitPart[] }
+  /** `maskNames`: the copies of a chapter under anonymous correction (decision 130). */
+  | { kind: 'split'; bytes: Uint8Array; parts: SplitPart[]; maskNames?: boolean }
   | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string }
   | { kind: 'certificates'; certificates: CertificateData[] }
   /** Answered once the thread has loaded this module (pdf-pool.ts waits for it before any time cap). */
@@ -165,14 +167,30 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
   }
   if (task.kind === 'split') {
     let source: RenderSource | null = null;
+    const open = async () => (source ??= await openRenderSource(bytes));
+    // A page used by two parts (two exercises) is drawn and masked once.
+    const maskedPages = new Map<string, Promise<{ jpeg: Uint8Array; dpi: number }>>();
+    const masked: MaskedPicture = (index, rotation) => {
+      const key = `${index}:${rotation}`;
+      let picture = maskedPages.get(key);
+      if (!picture) {
+        picture = open().then((s) => maskedPagePicture(s.file, index, dpiFor(...cropSizeOrA4(doc, index), MASKED_PAGE_DPI), rotation));
+        maskedPages.set(key, picture);
+      }
+      return picture;
+    };
     try {
       return {
         ok: true,
-        parts: await splitDocument(doc, task.parts, async (index) => {
-          source ??= await openRenderSource(bytes);
-          const dpi = dpiFor(...cropSizeOrA4(doc, index), PICTURE_DPI);
-          return { jpeg: await renderPageJpeg(source.file, index, dpi), dpi };
-        }),
+        parts: await splitDocument(
+          doc,
+          task.parts,
+          async (index) => {
+            const dpi = dpiFor(...cropSizeOrA4(doc, index), PICTURE_DPI);
+            return { jpeg: await renderPageJpeg((await open()).file, index, dpi), dpi };
+          },
+          task.maskNames ? masked : undefined,
+        ),
       };
     } catch {
       // Not even poppler draws a page that cannot be copied: refused in French, never a 500 (decision 107).

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { deflateSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
-import type { PDFDocument } from '@cantoo/pdf-lib';
-import { parsePgm, type Gray } from '../sheets/raster.js';
+import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
+import { parsePgm, parsePpm, type Gray, type Rgb } from '../sheets/raster.js';
 
 /**
  * Pages rendered to grey pixels by poppler's `pdftoppm` (Debian package poppler-utils), a child
@@ -104,6 +105,48 @@ export async function renderPage(file: string, index: number, dpi: number): Prom
  */
 export function renderPageJpeg(file: string, index: number, dpi: number): Promise<Buffer> {
   return pdftoppm(file, index, ['-jpeg', '-jpegopt', 'quality=85', '-r', String(dpi)], 'JPEG');
+}
+
+/**
+ * Page `index` (0-based) of the PDF at `file`, in colour, as displayed, as raw RGB samples (decision 130: a copy's
+ * page whose name is masked in its pixels). Annotations are left out: a copy's page is its scan's picture.
+ * Throws RenderError.
+ */
+export async function renderPageRgb(file: string, index: number, dpi: number): Promise<Rgb> {
+  const stdout = await pdftoppm(file, index, ['-hide-annotations', '-r', String(dpi)], 'picture');
+  try {
+    return parsePpm(stdout);
+  } catch (e) {
+    throw new RenderError(`pdftoppm gave no picture for page ${index + 1}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * RGB samples as a JPEG at `dpi` (decision 130), encoded by poppler (native, ~10 times faster than a JavaScript
+ * encoder): the pixels go in a one-page PDF as a lossless (Flate) picture filling the page, which pdftoppm
+ * draws back at the same resolution. Throws RenderError.
+ */
+export async function jpegOfPixels(rgb: Rgb, dpi: number): Promise<Buffer> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const [w, h] = [(rgb.width * 72) / dpi, (rgb.height * 72) / dpi];
+  const image = doc.context.stream(deflateSync(rgb.data, { level: 1 }), {
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: rgb.width,
+    Height: rgb.height,
+    ColorSpace: 'DeviceRGB',
+    BitsPerComponent: 8,
+    Filter: 'FlateDecode',
+  });
+  const leaf = doc.addPage([w, h]).node;
+  leaf.setXObject(PDFName.of('Px'), doc.context.register(image));
+  leaf.addContentStream(doc.context.register(doc.context.stream(`q ${w} 0 0 ${h} 0 0 cm /Px Do Q`)));
+  const source = await openRenderSource(await doc.save());
+  try {
+    return await renderPageJpeg(source.file, 0, dpi);
+  } finally {
+    await source.close();
+  }
 }
 
 /** Sizes in points of the pages poppler finds in the PDF at `file` (pdfinfo, capped like pdftoppm). Throws RenderError. */

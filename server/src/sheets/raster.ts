@@ -5,6 +5,13 @@ export interface Gray {
   data: Uint8Array;
 }
 
+/** An 8-bit RGB raster, row by row, three samples a pixel. */
+export interface Rgb {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
 /** Interleaved samples (1 grey, 3 RGB, 4 RGBA or CMYK-as-RGBA from jpeg-js) to grey. */
 export function toGray(data: Uint8Array, width: number, height: number, channels: number): Gray {
   const n = width * height;
@@ -40,6 +47,18 @@ export function parsePgm(buf: Uint8Array): Gray {
   const start = header[0].length;
   if (buf.byteLength < start + width * height) throw new Error('truncated PGM');
   return { width, height, data: buf.subarray(start, start + width * height) };
+}
+
+/** A binary PPM ("P6", 8 bits), as pdftoppm writes it without -gray. */
+export function parsePpm(buf: Uint8Array): Rgb {
+  const head = Buffer.from(buf.buffer, buf.byteOffset, Math.min(buf.byteLength, 64)).toString('latin1');
+  const header = /^P6\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(head);
+  if (!header || header[3] !== '255') throw new Error('not an 8-bit binary PPM');
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const start = header[0].length;
+  if (buf.byteLength < start + width * height * 3) throw new Error('truncated PPM');
+  return { width, height, data: buf.subarray(start, start + width * height * 3) };
 }
 
 /**

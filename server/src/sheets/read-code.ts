@@ -8,6 +8,23 @@ export interface FoundCode {
   bytes: Uint8Array;
   /** Clockwise turn of the code in the picture, in degrees: 0 upright, 90 top edge to the right; skew shows as a few degrees. */
   angle: number;
+  /**
+   * The symbol's corners in the picture's pixels, named in the code's own frame (topLeft is the printed code's
+   * top-left corner whatever its turn): where the sheet lies on the page (sorting/mask-names.ts, decision 130).
+   */
+  corners: CodeCorners;
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface CodeCorners {
+  topLeft: Point;
+  topRight: Point;
+  bottomRight: Point;
+  bottomLeft: Point;
 }
 
 /**
@@ -57,7 +74,11 @@ export async function findSheetCodes(image: PageImage, accept: (bytes: Uint8Arra
   // A mirrored code is never printed: it is the show-through of the front seen on a duplex back.
   return results
     .filter((r) => r.isValid && !r.isMirrored && accept(r.bytes))
-    .map((r) => ({ bytes: r.bytes, angle: r.orientation }));
+    .map((r) => ({
+      bytes: r.bytes,
+      angle: r.orientation,
+      corners: { topLeft: r.position.topLeft, topRight: r.position.topRight, bottomRight: r.position.bottomRight, bottomLeft: r.position.bottomLeft },
+    }));
 }
 
 /** A raster as the ImageData-like object zxing-wasm takes (it only reads data, width and height). */

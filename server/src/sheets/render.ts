@@ -5,6 +5,8 @@ import { registerQrImage } from './qr-image.js';
 /** A4 in points. */
 const W = 595.28;
 const H = 841.89;
+/** The printed sheet's size in points (A4). */
+export const SHEET_SIZE = { width: W, height: H } as const;
 const MARGIN = 36;
 /** 30 mm: with 37 modules, 0.8 mm per module, about 5 pixels at 150 dpi. */
 export const QR_SIZE = 85;
@@ -24,6 +26,19 @@ export const QR_BOXES = [
   { left: QR_X, top: H - QR_Y - QR_SIZE, size: QR_SIZE },
   { left: QR2_X, top: H - QR2_Y - QR_SIZE, size: QR_SIZE },
 ] as const;
+/**
+ * The name band, in points from the page's top-left corner (decision 130): the printed name (or, on a blank
+ * sheet, the line to write it on) lies inside it on every page, cover included. An anonymous chapter's sheets
+ * draw it as a framed band labelled « Nom — zone masquée à la correction »; whatever the sheet, the copies of
+ * an anonymous chapter have it painted white (sorting/mask-names.ts), `NAME_MASK_MARGIN` beyond each side.
+ */
+export const NAME_BAND = { left: MARGIN, top: 52, right: QR_X - QR_CLEAR, bottom: 80 } as const;
+/** White added around the band when it is masked: a few codes' worth of reading error, and a name overflowing the band. */
+export const NAME_MASK_MARGIN = 6;
+/** The band's label (docs/product.md#design-3: pupils see where not to write). */
+const NAME_BAND_LABEL = 'Nom — zone masquée à la correction';
+/** Anonymous sheets: the lines under the band move down so the mask never cuts them. */
+const ANONYMOUS_SHIFT = 8;
 const GREY = rgb(0.35, 0.35, 0.35);
 const LINE = rgb(0.6, 0.6, 0.6);
 
@@ -43,6 +58,8 @@ export interface SheetInput {
   pupils: SheetPupil[] | null;
   /** Extra answer pages per exercise. */
   spare: number;
+  /** The chapter's anonymous correction (decision 130): the name is printed in a framed band that is masked. */
+  anonymous?: boolean;
 }
 
 /**
@@ -64,9 +81,10 @@ export async function renderAnswerSheets(input: SheetInput): Promise<Uint8Array>
   const text = textWriter(fonts.regular);
   const pages = 1 + input.spare;
   const blank = input.pupils === null;
+  const anonymous = input.anonymous ?? false;
 
   const coverPage = scratch.addPage([W, H]);
-  drawCover(coverPage, fonts, text, input, blank, pages);
+  drawCover(coverPage, fonts, text, input, { blank, anonymous }, pages);
   const answerPages: PDFPage[] = [];
   input.exercises.forEach((exercise, i) => {
     for (let p = 1; p <= pages; p++) {
@@ -74,6 +92,7 @@ export async function renderAnswerSheets(input: SheetInput): Promise<Uint8Array>
       drawAnswerPage(page, fonts, text, {
         chapter: input.chapter.title,
         blank,
+        anonymous,
         exercise: `Exercice ${i + 1} : ${exercise.title}`,
         page: `Page ${p} sur ${pages}${p > 1 ? ' (page supplémentaire, à rendre même vide)' : ''}`,
       });
@@ -84,7 +103,7 @@ export async function renderAnswerSheets(input: SheetInput): Promise<Uint8Array>
   await scratch.flush();
   const [cover, ...answers] = await doc.embedPages([coverPage, ...answerPages]);
   const nameFont = await doc.embedFont(StandardFonts.HelveticaBold);
-  const nameOfPupil = nameWriter(nameFont, text.clean);
+  const nameOfPupil = nameWriter(nameFont, text.clean, anonymous);
 
   for (const pupil of input.pupils ?? [null]) {
     const name = pupil ? nameOfPupil(pupil) : '';
@@ -116,11 +135,15 @@ const NAME_FONT = PDFName.of('Fn');
 const NAME_SIZE = 15;
 
 /** The pupil's name as PDF text operators, cut to the width left of the code. */
-function nameWriter(font: PDFFont, clean: (s: string) => string) {
+function nameWriter(font: PDFFont, clean: (s: string) => string, anonymous: boolean) {
+  // In the band: below its label when the band is drawn (anonymous), at the band's middle otherwise.
+  const baseline = anonymous ? NAME_BAND.bottom - 6 : MARGIN + 32;
+  const x = anonymous ? MARGIN + 4 : MARGIN;
+  const width = anonymous ? TEXT_WIDTH - 8 : TEXT_WIDTH;
   return (pupil: SheetPupil) => {
     let s = clean(nameOf(pupil));
-    while (s.length > 1 && font.widthOfTextAtSize(s, NAME_SIZE) > TEXT_WIDTH) s = `${s.slice(0, -2).trimEnd()}…`;
-    return `BT /Fn ${NAME_SIZE} Tf ${MARGIN} ${(H - MARGIN - 32).toFixed(2)} Td ${font.encodeText(s).toString()} Tj ET\n`;
+    while (s.length > 1 && font.widthOfTextAtSize(s, NAME_SIZE) > width) s = `${s.slice(0, -2).trimEnd()}…`;
+    return `BT /Fn ${NAME_SIZE} Tf ${x} ${(H - baseline).toFixed(2)} Td ${font.encodeText(s).toString()} Tj ET\n`;
   };
 }
 
@@ -162,22 +185,40 @@ function textWriter(sample: PDFFont): Writer {
 
 const nameOf = (p: SheetPupil) => [p.lastName?.toUpperCase(), p.firstName].filter(Boolean).join(' ') || 'Élève';
 
-/** The pupil's name is added per page (nameWriter); a blank sheet has lines to write it on. */
-function drawHeader(page: PDFPage, fonts: Fonts, text: Writer, chapter: string, blank: boolean) {
+interface Layout {
+  blank: boolean;
+  anonymous: boolean;
+}
+
+/**
+ * The pupil's name is added per page (nameWriter); a blank sheet has lines to write it on. Under anonymous
+ * correction both lie in a framed band, labelled as masked (decision 130).
+ */
+function drawHeader(page: PDFPage, fonts: Fonts, text: Writer, chapter: string, layout: Layout) {
   text(page, chapter, MARGIN, H - MARGIN - 10, { font: fonts.bold, size: 10, width: TEXT_WIDTH, color: GREY });
-  if (blank) {
-    text(page, 'Nom : ______________________  Prénom : ______________________', MARGIN, H - MARGIN - 32, {
+  if (layout.anonymous) {
+    const { left, top, right, bottom } = NAME_BAND;
+    page.drawRectangle({ x: left, y: H - bottom, width: right - left, height: bottom - top, borderColor: LINE, borderWidth: 0.8 });
+    const size = 7;
+    const label = text.clean(NAME_BAND_LABEL);
+    text(page, label, right - 4 - fonts.regular.widthOfTextAtSize(label, size), H - top - 8, { font: fonts.regular, size, width: right - left, color: GREY });
+  }
+  if (layout.blank) {
+    const baseline = layout.anonymous ? NAME_BAND.bottom - 6 : MARGIN + 32;
+    const x = layout.anonymous ? MARGIN + 4 : MARGIN;
+    text(page, 'Nom : ______________________  Prénom : ______________________', x, H - baseline, {
       font: fonts.regular,
       size: 11,
-      width: TEXT_WIDTH,
+      width: TEXT_WIDTH - (x - MARGIN) * 2,
     });
   }
 }
 
-function drawAnswerPage(page: PDFPage, fonts: Fonts, text: Writer, t: { chapter: string; blank: boolean; exercise: string; page: string }) {
-  drawHeader(page, fonts, text, t.chapter, t.blank);
-  text(page, t.exercise, MARGIN, H - MARGIN - 54, { font: fonts.bold, size: 12, width: TEXT_WIDTH });
-  text(page, t.page, MARGIN, H - MARGIN - 72, { font: fonts.regular, size: 10, width: TEXT_WIDTH, color: GREY });
+function drawAnswerPage(page: PDFPage, fonts: Fonts, text: Writer, t: Layout & { chapter: string; exercise: string; page: string }) {
+  drawHeader(page, fonts, text, t.chapter, t);
+  const shift = t.anonymous ? ANONYMOUS_SHIFT : 0;
+  text(page, t.exercise, MARGIN, H - MARGIN - 54 - shift, { font: fonts.bold, size: 12, width: TEXT_WIDTH });
+  text(page, t.page, MARGIN, H - MARGIN - 72 - shift / 2, { font: fonts.regular, size: 10, width: TEXT_WIDTH, color: GREY });
   // The answer frame goes round the second code: a notch in its bottom-left corner.
   const bottom = MARGIN + 18;
   const top = QR_Y - QR_CLEAR;
@@ -198,11 +239,13 @@ function drawAnswerPage(page: PDFPage, fonts: Fonts, text: Writer, t: { chapter:
   });
 }
 
-function drawCover(page: PDFPage, fonts: Fonts, text: Writer, input: SheetInput, blank: boolean, pages: number) {
-  drawHeader(page, fonts, text, input.chapter.title, blank);
-  text(page, 'Feuilles réponses', MARGIN, H - MARGIN - 60, { font: fonts.bold, size: 20, width: TEXT_WIDTH });
+function drawCover(page: PDFPage, fonts: Fonts, text: Writer, input: SheetInput, layout: Layout, pages: number) {
+  const { blank } = layout;
+  drawHeader(page, fonts, text, input.chapter.title, layout);
+  const shift = layout.anonymous ? ANONYMOUS_SHIFT * 2 : 0;
+  text(page, 'Feuilles réponses', MARGIN, H - MARGIN - 60 - shift, { font: fonts.bold, size: 20, width: TEXT_WIDTH });
   if (input.centreName) {
-    text(page, `Centre : ${input.centreName}`, MARGIN, H - MARGIN - 80, { font: fonts.regular, size: 11, width: TEXT_WIDTH });
+    text(page, `Centre : ${input.centreName}`, MARGIN, H - MARGIN - 80 - shift, { font: fonts.regular, size: 11, width: TEXT_WIDTH });
   }
   const width = W - 2 * MARGIN;
   let y = QR_Y - 40;
@@ -217,5 +260,7 @@ function drawCover(page: PDFPage, fonts: Fonts, text: Writer, input: SheetInput,
   line('• Répondez à chaque exercice sur les pages qui portent son titre, dans le cadre.');
   line('• Utilisez les pages supplémentaires si besoin ; rendez toutes les pages, même vides.');
   line('• Ne pliez pas les feuilles, ne les agrafez pas et ne couvrez pas les codes carrés.');
-  if (blank) line('• Écrivez vos nom et prénom en haut de chaque page.');
+  if (blank) line(layout.anonymous ? '• Écrivez vos nom et prénom dans le cadre « Nom » en haut de chaque page.' : '• Écrivez vos nom et prénom en haut de chaque page.');
+  // Decision 130: the band is masked for correctors; a name written elsewhere is not.
+  if (layout.anonymous) line('• Correction anonyme : n’écrivez votre nom nulle part ailleurs que dans le cadre « Nom ».');
 }

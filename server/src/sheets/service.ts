@@ -44,7 +44,7 @@ export async function loadSheetInput(db: Db, secret: string, req: SheetRequest):
     .orderBy(asc(exercises.position), asc(exercises.createdAt));
   if (pdfExercises.length === 0) throw badRequest('Ce chapitre n’a aucun exercice à rendre sur papier (format PDF).');
 
-  const input: SheetInput = { secret, chapter: { id: chapter.id, title: chapter.title }, centreName: null, exercises: pdfExercises, pupils: null, spare: req.spare };
+  const input: SheetInput = { secret, chapter: { id: chapter.id, title: chapter.title }, centreName: null, exercises: pdfExercises, pupils: null, spare: req.spare, anonymous: chapter.anonymousGrading };
   if (req.institutionId) {
     const [school] = await db.select({ name: institutions.name }).from(institutions).where(eq(institutions.id, req.institutionId));
     if (!school) throw notFound('Établissement introuvable.');

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 import { planLabel, type LabelPlan, type PrintedPage } from './plan.js';
 import { assertMayLabel } from './policies.js';
@@ -71,6 +71,17 @@ async function checkTargets(db: Tx, chapterId: string, plan: LabelPlan): Promise
   return new Map(found.map((e) => [e.id, e.title]));
 }
 
+const ANONYMITY_CHANGED_MESSAGE = 'La correction anonyme de ce chapitre vient de changer : validez le tri à nouveau.';
+
+/** The chapter's anonymous correction; `lock`: under a share lock of its row, until the transaction ends. */
+async function isAnonymous(db: Tx, chapterId: string, lock: boolean): Promise<boolean> {
+  const [row] = await rows<{ anonymous_grading: boolean }>(
+    db,
+    sql`SELECT anonymous_grading FROM chapters WHERE id = ${chapterId}::uuid ${lock ? sql`FOR SHARE` : sql``}`,
+  );
+  return row?.anonymous_grading ?? false;
+}
+
 // eslint-disable-next-line no-control-regex
 const safeName = (name: string) => name.replace(/[\\/\u0000-\u001f\u007f]/g, ' ').slice(0, 195);
 
@@ -127,7 +138,9 @@ export async function labelCopy(
   const plan = planLabel(entries, pageCount, printedPages(copy.suggestions));
   const titles = await checkTargets(db, copy.chapter_id, plan);
 
-  const parts = await splitScan(scan, plan.parts);
+  // Decision 130: a chapter under anonymous correction gets copies whose name band is painted white.
+  const maskNames = await isAnonymous(db, copy.chapter_id, false);
+  const parts = await splitScan(scan, plan.parts, { maskNames });
   const base = copy.original_name.replace(/\.pdf$/i, '').slice(0, 120) || 'copie';
   const made = plan.parts.map((part, i) => ({
     ...part,
@@ -148,6 +161,9 @@ export async function labelCopy(
       // Again under the row lock: a second sorter or a double click finds the copy labelled.
       const [locked] = await rows<CopyRow>(tx, copyQuery(copyId, true));
       assertMayLabel(auth, locked);
+      // The option read again under a share lock of the chapter: switching it on waits for this labelling and
+      // then sees its copies (chapters/service.ts), or it came first and these copies are made again.
+      if ((await isAnonymous(tx, copy.chapter_id, true)) !== maskNames) throw conflict(ANONYMITY_CHANGED_MESSAGE);
       let inserted: Array<{ id: string; user_id: string; exercise_id: string; file_id: string }> = [];
       if (made.length > 0) {
         // Files belong to the pupil (ownerId), so they see their copy once grades are published;

@@ -12,8 +12,8 @@ export interface SplitPart {
  * its /Rotate, then turns it) is what the corrector gets. The scan is parsed once, in a PDF worker
  * (pdf/pdf-pool.ts), for all parts; a hostile file is refused there (413/400).
  */
-export async function splitScan(bytes: Uint8Array, parts: SplitPart[]): Promise<Array<{ bytes: Buffer; pages: number }>> {
-  return splitPdf(bytes, parts);
+export async function splitScan(bytes: Uint8Array, parts: SplitPart[], opts: { maskNames?: boolean } = {}): Promise<Array<{ bytes: Buffer; pages: number }>> {
+  return splitPdf(bytes, parts, opts.maskNames ?? false);
 }
 
 /** Page count of a stored PDF (files uploaded before the count was recorded), read in a PDF worker. */
@@ -24,16 +24,28 @@ export async function countPages(bytes: Uint8Array): Promise<number> {
 /** A page of the scan as displayed, drawn to a JPEG at `dpi` (decision 107). */
 export type PagePicture = (pageIndex: number) => Promise<{ jpeg: Uint8Array; dpi: number }>;
 
+/** A page of the scan as displayed with its name band painted white (decision 130); `rotation` is the sorter's turn. */
+export type MaskedPicture = (pageIndex: number, rotation: number) => Promise<{ jpeg: Uint8Array; dpi: number }>;
+
 /**
  * The split itself, on an already loaded scan (run by pdf/pdf-worker.ts). A damaged scan whose
  * pages pdf-lib cannot copy (a broken page tree: « Parent.ascend is not a function ») is split page
  * by page, and a page that still cannot be copied goes in as its picture, drawn by `picture`, so the
  * copy can always be labelled (decision 107).
  */
-export async function splitDocument(source: PDFDocument, parts: SplitPart[], picture?: PagePicture): Promise<Array<{ bytes: Uint8Array; pages: number }>> {
+export async function splitDocument(
+  source: PDFDocument,
+  parts: SplitPart[],
+  picture?: PagePicture,
+  masked?: MaskedPicture,
+): Promise<Array<{ bytes: Uint8Array; pages: number }>> {
   const out: Array<{ bytes: Uint8Array; pages: number }> = [];
   for (const part of parts) {
     let doc: PDFDocument;
+    if (masked) {
+      out.push({ bytes: await (await picturePart(part, masked)).save(), pages: part.pages.length });
+      continue;
+    }
     try {
       doc = await copyPart(source, part);
     } catch (err) {
@@ -60,6 +72,26 @@ async function copyPart(source: PDFDocument, part: SplitPart): Promise<PDFDocume
   return doc;
 }
 
+/**
+ * Decision 130: every page is its masked picture, nothing else of the scan is copied (no picture under a
+ * white box, no text layer a copier's OCR added, no annotation).
+ */
+async function picturePart(part: SplitPart, masked: MaskedPicture): Promise<PDFDocument> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  for (const p of part.pages) {
+    const { jpeg, dpi } = await masked(p.pageNum - 1, p.rotation);
+    addPicturePage(doc, await doc.embedJpg(jpeg), dpi, p.rotation);
+  }
+  return doc;
+}
+
+/** A page that is one picture at `dpi`, turned by the sorter's rotation (its own /Rotate is already in the pixels). */
+function addPicturePage(doc: PDFDocument, image: Awaited<ReturnType<PDFDocument['embedJpg']>>, dpi: number, rotation: number): void {
+  const page = doc.addPage([(image.width * 72) / dpi, (image.height * 72) / dpi]);
+  page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+  page.setRotation(turned(0, rotation));
+}
+
 async function copyPartPageByPage(source: PDFDocument, part: SplitPart, picture: PagePicture): Promise<PDFDocument> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   for (const p of part.pages) {
@@ -70,10 +102,7 @@ async function copyPartPageByPage(source: PDFDocument, part: SplitPart, picture:
     } catch {
       // The picture is the page as displayed: its own /Rotate is already in the pixels.
       const { jpeg, dpi } = await picture(p.pageNum - 1);
-      const image = await doc.embedJpg(jpeg);
-      const page = doc.addPage([(image.width * 72) / dpi, (image.height * 72) / dpi]);
-      page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
-      page.setRotation(turned(0, p.rotation));
+      addPicturePage(doc, await doc.embedJpg(jpeg), dpi, p.rotation);
     }
   }
   return doc;
