@@ -40,6 +40,8 @@ export const userSchema = z.object({
   isTeacher: z.boolean(),
   /** Extra time (tiers-temps) an admin gave, in percent of each timed chapter's duration. */
   extraTimePercent: z.number().int().optional(),
+  /** Family addresses of the profile (student, parents) waiting for their owner's confirmation (decision 134). */
+  pendingEmails: z.array(z.string()).optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

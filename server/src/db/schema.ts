@@ -491,7 +491,7 @@ export const familyAddresses = pgTable(
     userId: userRef(),
     /** Lower-cased and trimmed, as the profile stores it. */
     address: text('address').notNull(),
-    /** sha256 of the confirmation link's token; null before the mail leaves and once confirmed. */
+    /** sha256 of the confirmation link’s token; null until the mail leaves. */
     tokenHash: text('token_hash'),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     createdAt: createdAt(),
