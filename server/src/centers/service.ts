@@ -357,7 +357,7 @@ export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: str
  * convocation mails a day to any one of their addresses.
  */
 export const CENTER_MOVES_PER_CHAPTER = 5;
-export const CENTER_MOVES_PER_DAY = 10;
+const CENTER_MOVES_PER_DAY = 10;
 export const TOO_MANY_MOVES_MESSAGE = `Vous avez changé de centre d’examen trop souvent pour cette épreuve (${CENTER_MOVES_PER_CHAPTER} fois en 24 heures). Réessayez demain.`;
 export const TOO_MANY_MOVES_IN_ALL_MESSAGE = `Vous avez changé de centre d’examen trop souvent (${CENTER_MOVES_PER_DAY} fois en 24 heures, toutes épreuves confondues). Réessayez demain.`;
 

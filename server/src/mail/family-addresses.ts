@@ -86,12 +86,12 @@ export function addressConfirmHandler(deps: Deps): JobHandler {
   };
 }
 
-export function confirmAddressUrl(publicUrl: string, token: string): string {
+function confirmAddressUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/api/mail/confirm-address?t=${encodeURIComponent(token)}`;
 }
 
 export const ADDRESS_CONFIRMED = 'Adresse confirmée.';
-export const INVALID_CONFIRM_LINK = 'Ce lien de confirmation n’est pas valable : l’adresse a été retirée du profil, ou un lien plus récent l’a remplacé.';
+const INVALID_CONFIRM_LINK = 'Ce lien de confirmation n’est pas valable : l’adresse a été retirée du profil, ou un lien plus récent l’a remplacé.';
 
 /**
  * The link's POST: confirms the one address whose token hash matches. Clicking it again says the same
