@@ -1,5 +1,6 @@
 export * from './password.js';
 export * from './text.js';
+export * from './names.js';
 export * from './typography.js';
 export * from './user.js';
 export * from './groups.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isProfileComplete, type User } from './user.js';
+import { hasForbiddenNameCharacter, NAME_FORBIDDEN_CHARACTER_MESSAGE } from './names.js';
+import { isProfileComplete, profileUpdateSchema, type User } from './user.js';
 
 type Profile = Parameters<typeof isProfileComplete>[0];
 
@@ -72,5 +73,42 @@ describe('isProfileComplete (docs/product.md#spec-5)', () => {
       ...fullPupil,
     } as User;
     expect(isProfileComplete(user, [])).toBe(true);
+  });
+});
+
+describe('names on the profile (decision 134)', () => {
+  const parse = (firstName: string) => profileUpdateSchema.safeParse({ firstName });
+
+  it.each(['Łukasz', 'Nguyễn', 'Ștefan', 'Øyvind', 'Zoé-Anaïs', 'D’Artagnan', "O'Brien", 'Jean Pierre', 'محمد', '李小龍'])('keeps %s', (name) => {
+    const result = parse(name);
+    expect(result.success).toBe(true);
+    expect(result.data?.firstName).toBe(name);
+  });
+
+  it.each([
+    ['RIGHT-TO-LEFT OVERRIDE', 'Alice\u202Egnp.exe'],
+    ['LEFT-TO-RIGHT EMBEDDING', '\u202AAlice'],
+    ['POP DIRECTIONAL FORMATTING', 'Alice\u202C'],
+    ['RIGHT-TO-LEFT ISOLATE', 'Al\u2067ice'],
+    ['POP DIRECTIONAL ISOLATE', 'Alice\u2069'],
+    ['LEFT-TO-RIGHT MARK', 'Ali\u200Ece'],
+    ['RIGHT-TO-LEFT MARK', 'Ali\u200Fce'],
+    ['ZERO WIDTH SPACE', 'Ali\u200Bce'],
+    ['ZERO WIDTH JOINER', 'Ali\u200Dce'],
+    ['WORD JOINER', 'Ali\u2060ce'],
+    ['BYTE ORDER MARK', 'Ali\uFEFFce'],
+    ['a NUL', 'Ali\u0000ce'],
+    ['a line feed', 'Alice\nGagnez 500 EUR'],
+    ['an escape', 'Alice\u001B[31m'],
+  ])('refuses a name with %s, in French', (_what, name) => {
+    const result = parse(name);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe(NAME_FORBIDDEN_CHARACTER_MESSAGE);
+    expect(profileUpdateSchema.safeParse({ lastName: name }).success).toBe(false);
+  });
+
+  it('says it in French typography', () => {
+    expect(NAME_FORBIDDEN_CHARACTER_MESSAGE).toBe('Ce nom contient un caractère invisible ou de contrôle\u00a0: retirez-le.');
+    expect(hasForbiddenNameCharacter('Nguyễn')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasForbiddenNameCharacter, NAME_FORBIDDEN_CHARACTER_MESSAGE } from './names.js';
 import { DEFAULT_CHOICES, GENDERS, GRADES } from './profile.js';
 
 // The profile's values and rules carry no schema: the first load imports them from `@olympe/contract/profile`
@@ -39,6 +40,8 @@ export const userSchema = z.object({
   isTeacher: z.boolean(),
   /** Extra time (tiers-temps) an admin gave, in percent of each timed chapter's duration. */
   extraTimePercent: z.number().int().optional(),
+  /** Family addresses of the profile (student, parents) waiting for their owner's confirmation (decision 134). */
+  pendingEmails: z.array(z.string()).optional(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -58,7 +61,15 @@ const optionalEmail = z.preprocess(
   emptyToNull,
   z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'Adresse e-mail invalide.' })).nullable(),
 );
-const personName = z.preprocess(emptyToNull, z.string().trim().max(100, { error: 'Nom trop long (100 caractères au plus).' }).nullable());
+const personName = z.preprocess(
+  emptyToNull,
+  z
+    .string()
+    .trim()
+    .max(100, { error: 'Nom trop long (100 caractères au plus).' })
+    .refine((v) => !hasForbiddenNameCharacter(v), { error: NAME_FORBIDDEN_CHARACTER_MESSAGE })
+    .nullable(),
+);
 
 /** A real calendar date (rejects 2026-02-30), in the past, after 1900. */
 export const pastDate = z.iso

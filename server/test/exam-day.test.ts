@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, centerRefusals, centerRegistrations, centers, chapters, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';
+import { accessGroups, centerRefusals, centerRegistrations, centers, chapters, familyAddresses, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';
 import { queueTimedMails, runMailJobs } from '../src/mail/scheduler.js';
 import { queueResults } from '../src/mail/notifications.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
@@ -20,14 +20,18 @@ let teacherB: { headers: Headers };
 let admin: { headers: Headers };
 const SECRET = 'test-secret-test-secret-test-secret';
 
-const pupilOf = (institutionId: string, fields: Record<string, unknown> = {}) =>
-  createUser(t, 'pupil', {
+/** A pupil whose parent confirmed their address (decision 134: an unconfirmed one gets no convocation). */
+const pupilOf = async (institutionId: string, fields: Record<string, unknown> = {}) => {
+  const pupil = await createUser(t, 'pupil', {
     ...PUPIL_PROFILE,
     institutionId,
     emailNotifications: true,
     emailParent: 'parent.germain@exemple.fr',
     ...fields,
   });
+  await t.database.db.insert(familyAddresses).values({ userId: pupil.id, address: 'parent.germain@exemple.fr', confirmedAt: new Date() });
+  return pupil;
+};
 const unfold = (data: string) => data.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 const deliveries = (kind: string) => t.database.db.select().from(mailDeliveries).where(eq(mailDeliveries.kind, kind));
 

@@ -3,6 +3,7 @@ import writeXlsxFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailTokens, institutions, jobs, users } from '../src/db/schema.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
+import { ALREADY_REGISTERED, IMPORT_LIMIT, limitImports } from '../src/users/import.js';
 import { buildTestApp, createUser, inject, lastLinkTo, tokenOf, type TestApp } from './helpers.js';
 import { Multipart } from './permission-matrix.js';
 import { startSmtp } from './smtp.js';
@@ -186,9 +187,46 @@ describe('bulk import of pupils', () => {
     const other = await createUser(t, 'pupil', { institutionId: schoolB });
     const mine = await importFile(teacher.headers, csvOf([[other.email, 'Autre', 'Élève', '01/01/2011', '3e', 'F', '']]));
     expect(mine.body.existing).toBe(1);
-    expect(mine.body.lines[0].message).toMatch(/autre établissement/);
+    expect(mine.body.lines[0].message).toBe(ALREADY_REGISTERED);
     const [kept] = await t.database.db.select({ institutionId: users.institutionId }).from(users).where(eq(users.id, other.id));
     expect(kept.institutionId).toBe(schoolB);
+  });
+
+  it('answers « déjà inscrit » in a preview without telling at which school, as registration does (decision 134)', async () => {
+    const teacher = await createUser(t, 'teacher', { institutionId: schoolA });
+    const elsewhere = await createUser(t, 'pupil', { institutionId: schoolB });
+    const here = await createUser(t, 'pupil', { institutionId: schoolA });
+    const nowhere = await createUser(t, 'pupil', { institutionId: null });
+    const preview = await importFile(
+      teacher.headers,
+      csvOf([elsewhere, here, nowhere].map((p, i) => [p.email, 'Prénom', `Nom${i}`, '01/01/2011', '3e', 'F', ''])),
+      { preview: 'true' },
+    );
+    expect(preview.status).toBe(200);
+    expect(preview.body.existing).toBe(3);
+    // One answer whatever the school: neither « autre établissement » nor « cet établissement ».
+    expect(preview.body.lines.map((l: { message: string }) => l.message)).toEqual([ALREADY_REGISTERED, ALREADY_REGISTERED, ALREADY_REGISTERED]);
+    expect(JSON.stringify(preview.body)).not.toMatch(/Sophie Germain|autre établissement|cet établissement/);
+  });
+
+  it('asks each imported parent’s address for its confirmation, and limits imports per school and hour (decision 134)', async () => {
+    const [{ id: schoolC }] = await t.database.db.insert(institutions).values({ name: 'Collège Sofia Kovalevskaïa', confirmed: true }).returning();
+    const teacher = await createUser(t, 'teacher', { institutionId: schoolC });
+    const res = await importFile(teacher.headers, csvOf([['gauss@exemple.fr', 'Carl', 'Gauss', '30/04/2011', '3e', 'M', 'parent.gauss@exemple.fr']]));
+    expect(res.status).toBe(200);
+    const confirmations = await t.database.db.select().from(jobs).where(eq(jobs.kind, 'mail.confirm-address'));
+    expect(confirmations.map((j) => j.payload.address)).toContain('parent.gauss@exemple.fr');
+    // Previews count too: each one reads a file of the school's size.
+    expect((await importFile(teacher.headers, csvOf(GOOD), { preview: 'true' })).status).toBe(200);
+    // The imports of the rest of the hour, counted as the route counts them (a file each would take minutes here).
+    for (let i = 2; i < IMPORT_LIMIT.limit; i++) await limitImports(t.app.deps.limiter, schoolC);
+    const refused = await importFile(teacher.headers, csvOf([['refuse@exemple.fr', 'Émile', 'Borel', '07/01/2011', '3e', 'M', '']]));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ message: IMPORT_LIMIT.message, code: 'rate_limited' });
+    expect(await t.database.db.select().from(users).where(eq(users.email, 'refuse@exemple.fr'))).toHaveLength(0);
+    // Another school is not held back by this one.
+    const other = await createUser(t, 'teacher', { institutionId: schoolB });
+    expect((await importFile(other.headers, csvOf(GOOD), { preview: 'true' })).status).toBe(200);
   });
 
   it('refuses a teacher importing into another school (403) and anyone but staff and admins', async () => {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answers, auditLog, chapters, chapterSessions, focusEvents, groupMembers, institutions, regradeRequests, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
+import { answers, auditLog, chapters, chapterSessions, familyAddresses, focusEvents, groupMembers, institutions, regradeRequests, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
 import { loggerOptions, observeRequests } from '../src/ops/logging.js';
 import { buildTestApp, createUser, inject, loginAs, PASSWORD, type RoleName, type TestApp } from './helpers.js';
 import { makeChapter, makePdf, multipart } from './ops-helpers.js';
@@ -177,8 +177,12 @@ describe('GET /api/user/:uid/export', () => {
 
   it('gives everything about the person as a JSON download, without secrets', async () => {
     const { pupil, fileId } = await makeRichPupil();
+    await t.database.db.insert(familyAddresses).values({ userId: pupil.id, address: 'parent.germain@exemple.fr', tokenHash: 'f'.repeat(64) });
     const res = await inject(t, { method: 'GET', url: `/api/user/${pupil.id}/export`, headers: admin.headers });
     expect(res.status).toBe(200);
+    // Decision 134: the family address and its state, never the link's token hash.
+    expect(res.body.familyAddresses).toEqual([expect.objectContaining({ address: 'parent.germain@exemple.fr', confirmed_at: null })]);
+    expect(JSON.stringify(res.body)).not.toContain('f'.repeat(64));
     expect(res.headers['content-disposition']).toContain(`attachment; filename="olympe-utilisateur-${pupil.id}.json"`);
     const data = res.body;
     expect(data.user).toMatchObject({ id: pupil.id, email: pupil.email, first_name: 'Sophie', last_name: 'Germain', email_parent: 'parent.germain@exemple.fr' });
@@ -250,8 +254,10 @@ describe('POST /api/user/:uid/anonymise', () => {
   it('scrubs the person, revokes their tokens, erases their PDF, keeps answers and grades anonymously', async () => {
     const db = t.database.db;
     const { pupil, fileId } = await makeRichPupil();
+    await db.insert(familyAddresses).values({ userId: pupil.id, address: 'parent.germain@exemple.fr', confirmedAt: new Date() });
     const res = await inject(t, { method: 'POST', url: `/api/user/${pupil.id}/anonymise`, headers: admin.headers });
     expect(res.status).toBe(200);
+    expect(await db.select().from(familyAddresses).where(eq(familyAddresses.userId, pupil.id))).toEqual([]);
     expect(res.body).toEqual({ message: 'Compte anonymisé : ses réponses restent pour les statistiques.', filesErased: 1 });
 
     const [row] = await db.select().from(users).where(eq(users.id, pupil.id));

@@ -1,5 +1,5 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import {
   accessGroups,
@@ -9,6 +9,7 @@ import {
   chapterSessions,
   chapters,
   exercises,
+  familyAddresses,
   groupMembers,
   groups,
   institutions,
@@ -31,6 +32,9 @@ import { createUser, inject, lastLinkTo, PASSWORD, PUPIL_PROFILE, tokenOf, type 
 
 /** JWT_SECRET of buildTestApp: the unsubscribe links are signed with it. */
 const MATRIX_SECRET = 'test-secret-test-secret-test-secret';
+
+/** The confirmation token of the pupil's family address (decision 134); the seed stores its hash. */
+const MATRIX_FAMILY_TOKEN = 'matrix-family-address-token-0123456789';
 
 /** Who calls, in the order of the expectation columns. */
 export const CALLERS = ['anonymous', 'pupil', 'otherPupil', 'teacher', 'otherTeacher', 'member', 'admin'] as const;
@@ -280,6 +284,9 @@ export const MATRIX: MatrixRow[] = [
   // One-click unsubscribe works without login (RFC 8058): the link's HMAC is the only key.
   r('GET /api/mail/unsubscribe', (f: Fixture) => unsubscribeUrl('', MATRIX_SECRET, f.userIds.otherPupil), 'ok ok ok ok ok ok ok'),
   r('POST /api/mail/unsubscribe', (f: Fixture) => unsubscribeUrl('', MATRIX_SECRET, f.userIds.otherPupil), 'ok ok ok ok ok ok ok', {}),
+  // Decision 134: a family address's confirmation link works without login; its token is the only key.
+  r('GET /api/mail/confirm-address', `/api/mail/confirm-address?t=${MATRIX_FAMILY_TOKEN}`, 'ok ok ok ok ok ok ok'),
+  r('POST /api/mail/confirm-address', `/api/mail/confirm-address?t=${MATRIX_FAMILY_TOKEN}`, 'ok ok ok ok ok ok ok', {}),
   r('GET /api/mail/stats', '/api/mail/stats', '401 403 403 403 403 403 ok'),
   r('GET /api/answer/unlabeled/stats/:id', '/api/answer/unlabeled/stats/{paper}', '401 403 403 403 403 ok ok'),
   r('GET /api/answer/unlabeled/:chapterId', '/api/answer/unlabeled/{paper}', '401 403 403 ok ok ok ok'),
@@ -592,6 +599,12 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
   };
   const teacherUpload = await createUpload();
   const teacherUploadToCancel = await createUpload();
+
+  await db.insert(familyAddresses).values({
+    userId: pupil.id,
+    address: 'parent@exemple.fr',
+    tokenHash: createHash('sha256').update(MATRIX_FAMILY_TOKEN).digest('hex'),
+  });
 
   const confirmTokens = {} as Record<Caller, string>;
   for (const caller of CALLERS) {

@@ -72,7 +72,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       const body = request.body ?? {};
       return Object.keys(body).length === 0
         ? getUserById(deps.db, auth.userId, auth)
-        : updateOwnProfile(deps.db, auth, body);
+        : updateOwnProfile(deps.db, deps.limiter, auth, body);
     },
   );
 };

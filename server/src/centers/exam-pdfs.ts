@@ -48,11 +48,24 @@ async function penOf(doc: PDFDocument): Promise<Pen> {
       .map((c) => (known.has(c.codePointAt(0)!) ? c : c.normalize('NFD').replace(/[\u0300-\u036f]/g, '')))
       .map((c) => (c.length === 1 && known.has(c.codePointAt(0)!) ? c : '?'))
       .join('');
+  // A word wider than the box (a 100-letter « name ») is cut where it reaches the edge, so no text
+  // runs over the QR code or off the page (decision 134).
+  const pieces = (word: string, size: number, width: number, f: PDFFont) => {
+    const out: string[] = [];
+    let piece = '';
+    for (const c of word) {
+      if (piece && f.widthOfTextAtSize(piece + c, size) > width) {
+        out.push(piece);
+        piece = c;
+      } else piece += c;
+    }
+    return [...out, piece];
+  };
   const wrap = (s: string, size: number, width: number, f: PDFFont = font) => {
     const out: string[] = [];
     for (const para of clean(s).split(/\r?\n/)) {
       let line = '';
-      for (const word of para.split(/ +/)) {
+      for (const word of para.split(/ +/).flatMap((w) => pieces(w, size, width, f))) {
         const next = line ? `${line} ${word}` : word;
         if (line && f.widthOfTextAtSize(next, size) > width) {
           out.push(line);

@@ -24,7 +24,7 @@ import {
   TEACHERS_GROUP_ID,
   users,
 } from '../db/schema.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound, tooMany } from '../errors.js';
 import { assertMayChooseCenter, assertMaySetPole, centerInstitutionOf } from './policies.js';
 import { computeCenterStatus, isCenterValidated, isExtraOption, registrationVerdict, type CenterFacts } from './status.js';
 import { audit } from '../db/audit.js';
@@ -319,6 +319,8 @@ export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: str
   await chapterAccessFor(db, auth, chapterId, now);
   await findPaperChapter(db, chapterId);
   await db.transaction(async (tx) => {
+    // The pupil's row first (then the centre's, as everywhere): two moves of one pupil count in turn.
+    await tx.execute(sql`SELECT id FROM users WHERE id = ${auth.userId} FOR UPDATE`);
     await findInstitution(tx, institutionId);
     const row = await one<{ opened: boolean | null; nb_places: number; is_pole: boolean }>(tx, sql`
       SELECT opened, nb_places, is_pole FROM centers
@@ -341,9 +343,32 @@ export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: str
         present = NULL, attendance_at = NULL, attendance_by = NULL
       WHERE center_registrations.institution_id IS DISTINCT FROM EXCLUDED.institution_id
       RETURNING (extract(epoch FROM created_at) * 1000)::float8 AS created_ms`);
+    if (!written[0]) return;
+    // Throwing here undoes the write above: past the limit, nothing changes and no mail leaves.
+    await countCenterMove(tx, auth.userId, chapterId);
     // A new or moved registration: its convocation goes out by mail (same transaction: never lost, never twice).
-    if (written[0]) await queueConvocation(tx, { chapterId, userId: auth.userId, institutionId, registeredMs: Number(written[0].created_ms) });
+    await queueConvocation(tx, { chapterId, userId: auth.userId, institutionId, registeredMs: Number(written[0].created_ms) });
   });
+}
+
+/**
+ * Decision 134: each registration or move mails the convocation to the pupil and their confirmed
+ * family, so a pupil writes at most 5 per chapter and 10 in all in any 24 hours — at most 10
+ * convocation mails a day to any one of their addresses.
+ */
+export const CENTER_MOVES_PER_CHAPTER = 5;
+const CENTER_MOVES_PER_DAY = 10;
+export const TOO_MANY_MOVES_MESSAGE = `Vous avez changé de centre d’examen trop souvent pour cette épreuve (${CENTER_MOVES_PER_CHAPTER} fois en 24 heures). Réessayez demain.`;
+export const TOO_MANY_MOVES_IN_ALL_MESSAGE = `Vous avez changé de centre d’examen trop souvent (${CENTER_MOVES_PER_DAY} fois en 24 heures, toutes épreuves confondues). Réessayez demain.`;
+
+async function countCenterMove(tx: Tx, userId: string, chapterId: string): Promise<void> {
+  const counts = await one<{ chapter: number; total: number }>(tx, sql`
+    SELECT count(*) FILTER (WHERE chapter_id = ${chapterId})::int AS chapter, count(*)::int AS total
+    FROM center_moves WHERE user_id = ${userId} AND created_at > now() - interval '1 day'`);
+  if (Number(counts?.chapter ?? 0) >= CENTER_MOVES_PER_CHAPTER) throw tooMany(TOO_MANY_MOVES_MESSAGE);
+  if (Number(counts?.total ?? 0) >= CENTER_MOVES_PER_DAY) throw tooMany(TOO_MANY_MOVES_IN_ALL_MESSAGE);
+  await tx.execute(sql`DELETE FROM center_moves WHERE user_id = ${userId} AND created_at <= now() - interval '1 day'`);
+  await tx.execute(sql`INSERT INTO center_moves (user_id, chapter_id) VALUES (${userId}, ${chapterId})`);
 }
 
 export const REFUSED_MESSAGE = 'Ce centre a refusé votre inscription : choisissez un autre centre d’examen.';

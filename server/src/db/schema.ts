@@ -487,6 +487,37 @@ export const centerRefusals = pgTable(
   (t) => [primaryKey({ columns: [t.chapterId, t.institutionId, t.userId] }), index('center_refusals_user_idx').on(t.userId, t.chapterId)],
 );
 
+/**
+ * A family address of a pupil's profile (student, parent, other parent) and its double opt-in
+ * (decision 134): nothing but the confirmation mail goes to it before `confirmedAt`. Only a hash of
+ * the link's token is kept; changing the address deletes the row, so the new one starts unconfirmed.
+ */
+export const familyAddresses = pgTable(
+  'family_addresses',
+  {
+    userId: userRef(),
+    /** Lower-cased and trimmed, as the profile stores it. */
+    address: text('address').notNull(),
+    /** sha256 of the confirmation link’s token; null until the mail leaves. */
+    tokenHash: text('token_hash'),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.address] }), uniqueIndex('family_addresses_token_hash_idx').on(t.tokenHash)],
+);
+
+/** One registration written or moved by a pupil (decision 134): the daily limits count these rows. */
+export const centerMoves = pgTable(
+  'center_moves',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: userRef(),
+    chapterId: chapterRef(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('center_moves_user_idx').on(t.userId, t.createdAt)],
+);
+
 export const focusEvents = pgTable(
   'focus_events',
   {

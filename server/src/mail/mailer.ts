@@ -100,3 +100,17 @@ export function passwordLinkMail(to: string, link: string, kind: 'signup' | 'res
   const html = `<p>Bonjour,</p><p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">Choisir mon mot de passe</a> (lien valable 48 heures, une seule fois)</p><p>Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.</p><p>L’équipe Olympe</p>`;
   return { to, subject, text, html };
 }
+
+/**
+ * Decision 134: the double opt-in of a family address. Short, and nothing a pupil typed (no name):
+ * until the address is confirmed, this is the only mail Olympe sends it.
+ */
+export function addressConfirmationMail(to: string, link: string): Mail {
+  const subject = 'Olympe : confirmez votre adresse';
+  const intro =
+    'Un élève inscrit sur Olympe, la coupe de sélection de la préparation aux olympiades de mathématiques, a indiqué cette adresse dans son profil (élève ou parent). Pour recevoir ses convocations, confirmez-la.';
+  const after = 'Si vous ne connaissez pas cet élève, ignorez ce message : vous ne recevrez rien d’autre.';
+  const text = `Bonjour,\n\n${intro}\n\nConfirmez votre adresse :\n${link}\n\n${after}\n\nL’équipe Olympe`;
+  const html = `<p>Bonjour,</p><p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">Confirmez votre adresse</a></p><p>${escapeHtml(after)}</p><p>L’équipe Olympe</p>`;
+  return { to, subject, text, html };
+}

@@ -3,6 +3,7 @@ import type { Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { TEACHERS_GROUP_ID } from '../db/schema.js';
 import { addJob } from '../jobs/worker.js';
+import { syncFamilyAddresses } from './family-addresses.js';
 
 /**
  * Issue 22: notification mails are queued here, inside the transaction of the event that causes
@@ -37,17 +38,29 @@ async function queueDeliveries(tx: Tx, kind: MailKind, select: SQL): Promise<num
 
 /**
  * Every address of a pupil who turned notifications on: their own, and (for the convocation) the
- * student and parents' addresses of their profile, each once.
+ * student and parents' addresses of their profile that their owner confirmed (decision 134: an
+ * unconfirmed address gets the confirmation mail and nothing else), each once — the account's own
+ * address first when a family field repeats it.
  */
 const addressesOf = (withFamily: boolean) => sql`
   SELECT DISTINCT ON (u.id, lower(trim(a.addr))) u.id AS user_id, lower(trim(a.addr)) AS "to", a.family
   FROM users u
   CROSS JOIN LATERAL (VALUES (u.email, false), (u.email_student, true), (u.email_parent, true), (u.email_other_parent, true)) AS a(addr, family)
   WHERE u.email_notifications AND a.addr IS NOT NULL AND trim(a.addr) LIKE '%_@_%'
-    ${withFamily ? sql`` : sql`AND NOT a.family`}`;
+    ${
+      withFamily
+        ? sql`AND (NOT a.family OR lower(trim(a.addr)) = lower(trim(u.email)) OR EXISTS (
+            SELECT 1 FROM family_addresses f
+            WHERE f.user_id = u.id AND f.address = lower(trim(a.addr)) AND f.confirmed_at IS NOT NULL))`
+        : sql`AND NOT a.family`
+    }
+  ORDER BY u.id, lower(trim(a.addr)), a.family`;
 
 /** Registration confirmed (new or moved): the convocation to the pupil and their parents. */
 export async function queueConvocation(tx: Tx, e: { chapterId: string; userId: string; institutionId: string; registeredMs: number }): Promise<number> {
+  // An address of the profile with no confirmation asked yet (typed before decision 134, or imported)
+  // gets its confirmation mail now; the convocation waits for it.
+  await syncFamilyAddresses(tx, [e.userId]);
   return queueDeliveries(tx, 'convocation', sql`
     SELECT concat_ws(':', 'convocation', ${e.chapterId}::text, ${e.userId}::text, ${String(Math.round(e.registeredMs))}::text, a."to") AS key,
       a.user_id, a."to",

@@ -3,6 +3,7 @@ import { matchAccessRule } from '../chapters/access.js';
 import { rows } from '../db/query.js';
 import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
 import type { Deps } from '../deps.js';
+import { ADDRESS_CONFIRM_JOB, addressConfirmHandler } from './family-addresses.js';
 import { MAIL_RESULTS_JOB, MAIL_SEND_JOB, queueDigest, queueOpening, queueResultsPublished } from './notifications.js';
 import { mailResultsHandler, mailSendHandler, previousParisDay } from './send-job.js';
 import { isoToParisWallClock } from '@olympe/contract';
@@ -17,7 +18,11 @@ const MAIL_STALE_MS = 60_000;
 const DIGEST_HOUR = 7;
 
 export function mailJobHandlers(deps: Deps): Record<string, JobHandler> {
-  return { [MAIL_SEND_JOB]: mailSendHandler(deps, MAIL_MAX_ATTEMPTS), [MAIL_RESULTS_JOB]: mailResultsHandler(deps) };
+  return {
+    [MAIL_SEND_JOB]: mailSendHandler(deps, MAIL_MAX_ATTEMPTS),
+    [MAIL_RESULTS_JOB]: mailResultsHandler(deps),
+    [ADDRESS_CONFIRM_JOB]: addressConfirmHandler(deps),
+  };
 }
 
 /**

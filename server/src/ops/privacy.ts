@@ -51,6 +51,10 @@ export async function exportUser(db: Db, uid: string): Promise<Row> {
     mailDeliveries: await jsonRows(db, sql`SELECT to_jsonb(d) AS j FROM mail_deliveries d WHERE d.user_id = ${uid}::uuid ORDER BY d.created_at`),
     focusEvents: await jsonRows(db, sql`SELECT to_jsonb(f) AS j FROM focus_events f WHERE f.user_id = ${uid}::uuid ORDER BY f.id`),
     centerRegistrations: await jsonRows(db, sql`SELECT to_jsonb(r) AS j FROM center_registrations r WHERE r.user_id = ${uid}::uuid`),
+    centerMoves: await jsonRows(db, sql`SELECT to_jsonb(m) AS j FROM center_moves m WHERE m.user_id = ${uid}::uuid ORDER BY m.id`),
+    // Decision 134: the family addresses and whether each was confirmed; the link's token hash is a secret.
+    familyAddresses: await jsonRows(db, sql`
+      SELECT to_jsonb(f) - 'token_hash' AS j FROM family_addresses f WHERE f.user_id = ${uid}::uuid ORDER BY f.address`),
     files: await jsonRows(db, sql`
       SELECT to_jsonb(f) AS j FROM files f
       WHERE f.owner_id = ${uid}::uuid OR f.id IN (SELECT file_id FROM answers WHERE user_id = ${uid}::uuid) ORDER BY f.created_at`),
@@ -103,6 +107,8 @@ export async function scrubUser(tx: Tx, uid: string): Promise<string[]> {
   await tx.execute(sql`DELETE FROM group_members WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM email_tokens WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM center_registrations WHERE user_id = ${uid}::uuid`);
+  await tx.execute(sql`DELETE FROM center_moves WHERE user_id = ${uid}::uuid`);
+  await tx.execute(sql`DELETE FROM family_addresses WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM grading_claims WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`UPDATE answers SET ip = NULL WHERE user_id = ${uid}::uuid`);
   // The words a pupil wrote to ask for a review may name them; the decision (grades) stays for statistics.

@@ -29,6 +29,23 @@ describe('bulk import lines', () => {
   });
 });
 
+describe('names in an import (decision 134)', () => {
+  const at = findColumns(['E-mail', 'Prénom', 'Nom', 'Date de naissance', 'Classe', 'Genre']);
+  const line = (firstName: string, lastName: string) => parsePupilLine(['a@exemple.fr', firstName, lastName, '10/12/2011', '3e', 'F'], at, 2);
+
+  it('refuses control, bidirectional and zero-width characters in either name', () => {
+    for (const [first, last] of [['Ali\u202Ece', 'Martin'], ['Alice', 'Mar\u200Btin'], ['Al\u2066ice', 'Martin'], ['Alice', 'Mar\u0007tin']]) {
+      const parsed = line(first, last);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(parsed.message).toMatch(/^(Prénom|Nom) avec un caractère invisible ou de contrôle\.$/);
+    }
+  });
+
+  it('keeps the letters of every script', () => {
+    expect(line('Łukasz Øyvind', 'Nguyễn-Ștefan D’Arc').ok).toBe(true);
+  });
+});
+
 describe('the first hour’s shared rules', () => {
   it('keeps only a path of this site as the way back', () => {
     expect(safeReturnPath('/chapter/12?x=1')).toBe('/chapter/12?x=1');

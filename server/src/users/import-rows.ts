@@ -1,4 +1,4 @@
-import { type Gender, type Grade, normalizeText, pastDate } from '@olympe/contract';
+import { type Gender, type Grade, hasForbiddenNameCharacter, normalizeText, pastDate } from '@olympe/contract';
 import { z } from 'zod';
 
 /**
@@ -131,8 +131,11 @@ export function parsePupilLine(cells: readonly Cell[], at: ColumnPositions, line
   else if (!parsedEmail.success) problems.push(`e-mail invalide (« ${rawEmail.slice(0, 60)} »)`);
   if (!firstName) problems.push('prénom manquant');
   else if (firstName.length > 100) problems.push('prénom trop long (100 caractères au plus)');
+  // Decision 134: the same characters as the profile refuses (a control, bidirectional or zero-width one).
+  else if (hasForbiddenNameCharacter(firstName)) problems.push('prénom avec un caractère invisible ou de contrôle');
   if (!lastName) problems.push('nom manquant');
   else if (lastName.length > 100) problems.push('nom trop long (100 caractères au plus)');
+  else if (hasForbiddenNameCharacter(lastName)) problems.push('nom avec un caractère invisible ou de contrôle');
 
   const rawBirth = get('birthDate');
   const birthDate = parseBirthDate(rawBirth ?? null);

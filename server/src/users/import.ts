@@ -9,15 +9,34 @@ import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../errors.js';
 import { ownInstitutionOf } from '../institutions/policies.js';
 import type { Job } from '../jobs/queue.js';
+import { hitRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import { wakeJobWorkers } from '../jobs/worker.js';
+import { syncFamilyAddresses } from '../mail/family-addresses.js';
 import { type Cell, findColumns, isBlankLine, parsePupilLine, type PupilLine } from './import-rows.js';
 
 /** The background job that mails one imported pupil the link to choose a password. */
 export const INVITE_JOB = 'invite-pupil';
 
-const OTHER_SCHOOL = 'Compte déjà existant, rattaché à un autre établissement : il n’est pas modifié.';
-const SAME_SCHOOL = 'Compte déjà existant dans cet établissement : rien à faire.';
-const NO_SCHOOL = 'Compte déjà existant : il n’est pas modifié ; l’élève choisit son établissement dans son profil.';
+/**
+ * Decision 134: an address that has an account is « déjà inscrit », whatever its school, as
+ * registration answers: a file of guessed addresses must not tell staff who is a pupil where.
+ */
+export const ALREADY_REGISTERED = 'Déjà inscrit sur Olympe : ce compte n’est pas modifié.';
+
+/**
+ * Decision 134: imports (previews included) per school and hour. Each import mails an invitation to
+ * every new address of the file, and a confirmation to each new parent's address.
+ */
+export const IMPORT_LIMIT = {
+  limit: 20,
+  windowSeconds: 3600,
+  message: 'Trop d’imports pour cet établissement en une heure. Réessayez plus tard.',
+};
+
+/** Counts one import of the school; past the limit, a 429 before the file is read. */
+export async function limitImports(limiter: RateLimiter, schoolId: string): Promise<void> {
+  await hitRateLimit(limiter, { key: `users-import:${schoolId}`, ...IMPORT_LIMIT });
+}
 
 /** Rows written per statement: 500 × 9 parameters stays far below PostgreSQL's 65,535. */
 const BATCH = 500;
@@ -86,22 +105,22 @@ export async function importPupils(
   if (lines.length === 0) throw badRequest('Ce fichier ne contient aucun élève sous sa ligne d’en-tête.');
 
   const outcomeOf = new Map(lines.map((l) => [l.line, l]));
-  const markExisting = (pupil: PupilLine, institutionId: string | null) => {
+  const markExisting = (pupil: PupilLine) => {
     const entry = outcomeOf.get(pupil.line)!;
     entry.outcome = 'existing';
-    entry.message = institutionId === input.school.id ? SAME_SCHOOL : institutionId ? OTHER_SCHOOL : NO_SCHOOL;
+    entry.message = ALREADY_REGISTERED;
   };
 
   const run = async (db: Tx) => {
     for (let from = 0; from < pupils.length; from += BATCH) {
       const batch = pupils.slice(from, from + BATCH);
       const known = await db
-        .select({ email: users.email, institutionId: users.institutionId })
+        .select({ email: users.email })
         .from(users)
         .where(inArray(users.email, batch.map((p) => p.email)));
-      const knownBy = new Map(known.map((k) => [k.email, k.institutionId]));
-      const fresh = batch.filter((p) => !knownBy.has(p.email));
-      for (const p of batch) if (knownBy.has(p.email)) markExisting(p, knownBy.get(p.email) ?? null);
+      const knownEmails = new Set(known.map((k) => k.email));
+      const fresh = batch.filter((p) => !knownEmails.has(p.email));
+      for (const p of batch) if (knownEmails.has(p.email)) markExisting(p);
       if (input.preview || fresh.length === 0) continue;
       const created = await db
         .insert(users)
@@ -121,9 +140,11 @@ export async function importPupils(
         .onConflictDoNothing()
         .returning({ id: users.id, email: users.email });
       const createdEmails = new Set(created.map((c) => c.email));
-      for (const p of fresh) if (!createdEmails.has(p.email)) markExisting(p, null);
+      for (const p of fresh) if (!createdEmails.has(p.email)) markExisting(p);
       if (created.length > 0) {
         await db.insert(jobs).values(created.map((c) => ({ kind: INVITE_JOB, payload: { userId: c.id, institutionId: input.school.id } })));
+        // The parents' addresses the file gives are unconfirmed: each gets its confirmation mail (decision 134).
+        await syncFamilyAddresses(db, created.map((c) => c.id));
       }
     }
   };

@@ -9,7 +9,7 @@ import { impersonateUser } from './impersonation.js';
 import { assertMaySeeUser } from './policies.js';
 import { AppError, badRequest } from '../errors.js';
 import { readImportFile } from './import-file.js';
-import { importPupils, resolveImportSchool } from './import.js';
+import { importPupils, limitImports, resolveImportSchool } from './import.js';
 import { getUserById } from './service.js';
 
 const schoolField = z.uuid({ error: 'Établissement invalide.' }).optional();
@@ -51,6 +51,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       const auth = authOf(request);
       // The school is checked before the file is read: a refused caller costs no parsing.
       const school = await resolveImportSchool(deps.db, auth, requested.data);
+      await limitImports(deps.limiter, school.id);
       if (!bytes || bytes.length === 0) throw badRequest('Aucun fichier reçu : choisissez un fichier CSV ou XLSX.');
       const rows = await readImportFile(bytes);
       return importPupils(deps, auth, { school, rows, preview: fields.preview === 'true' });

@@ -5,6 +5,16 @@ import type { Db } from '../db/client.js';
 import { chapterSessions, institutions, users } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { canChooseInstitution } from '../institutions/policies.js';
+import { hitRateLimits, type RateLimiter } from '../http/rate-limit.js';
+import { wakeJobWorkers } from '../jobs/worker.js';
+import {
+  ADDRESS_CONFIRM_PER_ADDRESS_LIMIT,
+  FAMILY_ADDRESS_LIMIT,
+  FAMILY_ADDRESS_LIMIT_MESSAGE,
+  familyAddressesOf,
+  pendingFamilyAddresses,
+  syncFamilyAddresses,
+} from '../mail/family-addresses.js';
 import { assertMayChangeSchool } from './policies.js';
 import { presentUser } from './presenters.js';
 
@@ -17,7 +27,7 @@ export async function getUserById(db: Db, userId: string, roles: { isMember: boo
     .where(eq(users.id, userId))
     .limit(1);
   if (!row) throw notFound('Utilisateur introuvable.');
-  return presentUser(row.user, row.institution, roles);
+  return { ...presentUser(row.user, row.institution, roles), pendingEmails: await pendingFamilyAddresses(db, row.user) };
 }
 
 export const RUNNING_TEST_PROFILE_MESSAGE =
@@ -32,11 +42,20 @@ const DECIDING_FIELDS = ['gender', 'grade', 'birthDate', 'institutionId'] as con
  * (their rights are scoped by it; an admin does it), and no deciding field changes while a timed
  * session runs (the session also keeps the fields it started with: sessions/service.ts).
  */
-export async function updateOwnProfile(db: Db, auth: AuthContext, input: ProfileUpdate): Promise<User> {
+export async function updateOwnProfile(db: Db, limiter: RateLimiter, auth: AuthContext, input: ProfileUpdate): Promise<User> {
   const { institution, ...fields } = input;
   const changes: Partial<typeof users.$inferInsert> = { ...fields };
   const [current] = await db
-    .select({ institutionId: users.institutionId, gender: users.gender, grade: users.grade, birthDate: users.birthDate })
+    .select({
+      institutionId: users.institutionId,
+      gender: users.gender,
+      grade: users.grade,
+      birthDate: users.birthDate,
+      email: users.email,
+      emailStudent: users.emailStudent,
+      emailParent: users.emailParent,
+      emailOtherParent: users.emailOtherParent,
+    })
     .from(users)
     .where(eq(users.id, auth.userId));
   if (!current) throw notFound('Utilisateur introuvable.');
@@ -58,8 +77,37 @@ export async function updateOwnProfile(db: Db, auth: AuthContext, input: Profile
     changes.previousInstitutionId = current.institutionId;
     changes.institutionChangedAt = new Date();
   }
-  if (Object.keys(changes).length > 0) await db.update(users).set(changes).where(eq(users.id, auth.userId));
+  await limitNewFamilyAddresses(limiter, auth.userId, current, changes);
+  if (Object.keys(changes).length > 0) {
+    await db.transaction(async (tx) => {
+      await tx.update(users).set(changes).where(eq(users.id, auth.userId));
+      // Decision 134: a new family address gets its confirmation mail; a changed one starts over.
+      if (FAMILY_FIELDS.some((f) => changes[f] !== undefined)) await syncFamilyAddresses(tx, [auth.userId]);
+    });
+    wakeJobWorkers();
+  }
   return getUserById(db, auth.userId, auth);
+}
+
+const FAMILY_FIELDS = ['emailStudent', 'emailParent', 'emailOtherParent'] as const;
+
+/**
+ * Each family address added mails a confirmation to someone the pupil named: a pupil adds addresses
+ * a few times an hour at most, and one address is asked a few times an hour at most (decision 134).
+ */
+async function limitNewFamilyAddresses(
+  limiter: RateLimiter,
+  userId: string,
+  current: Pick<typeof users.$inferSelect, 'email' | 'emailStudent' | 'emailParent' | 'emailOtherParent'>,
+  changes: Partial<typeof users.$inferInsert>,
+): Promise<void> {
+  const before = new Set(familyAddressesOf(current));
+  const fresh = familyAddressesOf({ ...current, ...changes }).filter((a) => !before.has(a));
+  if (fresh.length === 0) return;
+  await hitRateLimits(limiter, [
+    { key: `family-address:${userId}`, ...FAMILY_ADDRESS_LIMIT, message: FAMILY_ADDRESS_LIMIT_MESSAGE },
+    ...fresh.map((a) => ({ key: `address-confirm:${a}`, ...ADDRESS_CONFIRM_PER_ADDRESS_LIMIT, message: FAMILY_ADDRESS_LIMIT_MESSAGE })),
+  ]);
 }
 
 /** A timed session started and not yet over (its deadline fixed at start is still ahead). */

@@ -1,13 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { normalizeText, withinBounds, type GroupSummary, type Institution, type InViewResponse, type User } from '@olympe/contract';
+import { NAME_FORBIDDEN_CHARACTER_MESSAGE, normalizeText, withinBounds, type GroupSummary, type Institution, type InViewResponse, type User } from '@olympe/contract';
 import type { RequestOptions } from '../../api/client';
 import { api } from '../../api/client';
 import { computeRoles } from '../../session/roles';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { makeUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { ProfilePage, STAFF_SCHOOL_HINT } from './profile-page';
+import { PENDING_CONFIRMATION, ProfilePage, STAFF_SCHOOL_HINT } from './profile-page';
 import { requiredFields, updateOf, valuesOf } from './profile-form';
 import { folded } from '../../test/text';
 
@@ -114,6 +114,25 @@ describe('ProfilePage', () => {
   it('says what is missing for the profile to be complete', () => {
     renderProfile(makeUser({ firstName: null, grade: null, emailParent: null }));
     expect(screen.getByText(/Pour accéder aux épreuves, complétez\s: Prénom, Classe, E-mail d’un parent\./)).toBeTruthy();
+  });
+
+  it('says « en attente de confirmation » beside a family address not confirmed yet, until it is changed (decision 134)', () => {
+    renderProfile(makeUser({ emailParent: 'maman@exemple.fr', emailOtherParent: 'papa@exemple.fr', pendingEmails: ['maman@exemple.fr'] }));
+    const parent = screen.getByLabelText(/^E-mail d’un parent/);
+    expect(parent.getAttribute('aria-describedby') ?? '').not.toBe('');
+    expect(screen.getAllByText(folded(PENDING_CONFIRMATION))).toHaveLength(1);
+    expect(document.getElementById(parent.getAttribute('aria-describedby')!.split(' ')[0])?.textContent).toMatch(/En attente de confirmation/);
+    // The confirmed address has no such note; a new address being typed is not the pending one.
+    fireEvent.change(parent, { target: { value: 'autre@exemple.fr' } });
+    expect(screen.queryByText(folded(PENDING_CONFIRMATION))).toBeNull();
+  });
+
+  it('refuses a name with an invisible or control character, in French, without sending anything (decision 134)', async () => {
+    renderProfile(makeUser());
+    fireEvent.change(screen.getByLabelText(/^Prénom/), { target: { value: 'Ali\u202Ece' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText(folded(NAME_FORBIDDEN_CHARACTER_MESSAGE))).toBeTruthy();
+    expect(api.put).not.toHaveBeenCalled();
   });
 
   it('shows a refused field next to it, in French, without sending anything', async () => {

@@ -41,6 +41,9 @@ import { loadOnce } from '../../lib/load-once';
 // form, it loads and draws when the pupil scrolls near it (decision 117).
 import { CenterSelection } from '../chapter/paper/paper-panel';
 
+/** Beside a family address not confirmed yet (decision 134). */
+export const PENDING_CONFIRMATION = 'En attente de confirmation : un lien a été envoyé à cette adresse.';
+
 /** docs/product.md#spec-2 "Profile": the title's tag by role; pupils have none. */
 export const STAFF_SCHOOL_HINT =
   'Vos droits de personnel scolaire portent sur cet établissement : pour en changer, demandez à un administrateur.';
@@ -148,6 +151,13 @@ export function ProfilePage() {
     error: errors[key],
     onChange: (e: { currentTarget: HTMLInputElement }) => set(key, e.currentTarget.value),
   });
+  // Decision 134: a family address receives nothing but its confirmation link until its owner confirms it.
+  const pending = (key: 'emailStudent' | 'emailParent' | 'emailOtherParent') => {
+    const saved = user[key]?.trim().toLowerCase();
+    return saved && saved === values[key].trim().toLowerCase() && user.pendingEmails?.includes(saved)
+      ? { description: PENDING_CONFIRMATION }
+      : {};
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const found = await fieldErrorsOf(values);
@@ -234,9 +244,9 @@ export function ProfilePage() {
               error={errors.defaultChoice}
               onChange={(e) => set('defaultChoice', e.currentTarget.value as ProfileValues['defaultChoice'])}
             />
-            <TextInput label="E-mail de l’élève" type="email" autoComplete="email" {...text('emailStudent')} />
-            <TextInput label="E-mail d’un parent" type="email" withAsterisk={required.emailParent} {...text('emailParent')} />
-            <TextInput label="E-mail de l’autre parent" type="email" {...text('emailOtherParent')} />
+            <TextInput label="E-mail de l’élève" type="email" autoComplete="email" {...text('emailStudent')} {...pending('emailStudent')} />
+            <TextInput label="E-mail d’un parent" type="email" withAsterisk={required.emailParent} {...text('emailParent')} {...pending('emailParent')} />
+            <TextInput label="E-mail de l’autre parent" type="email" {...text('emailOtherParent')} {...pending('emailOtherParent')} />
           </SimpleGrid>
           )}
           <Checkbox
