@@ -334,15 +334,6 @@ export async function pseudonymsFor(db: Tx, chapterId: string, userIds: readonly
   return result;
 }
 
-/** The pupil behind a copy id of this chapter (decision 128), or null: a pupil's own id is not a copy id. */
-export async function pupilOfCopy(db: Tx, chapterId: string, copyId: string): Promise<string | null> {
-  const [found] = await rows<{ user_id: string }>(
-    db,
-    sql`SELECT user_id FROM grading_pseudonyms WHERE chapter_id = ${chapterId}::uuid AND copy_id = ${copyId}::uuid`,
-  );
-  return found?.user_id ?? null;
-}
-
 /** The correctors assigned to each exercise that has any. */
 export async function assignmentsOf(db: Tx, exerciseIds: readonly string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>();
