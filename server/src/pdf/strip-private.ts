@@ -85,7 +85,7 @@ function isPlainGoTo(doc: PDFDocument, value: PDFObject): boolean {
   return action instanceof PDFDict && action.lookupMaybe(PDFName.of('S'), PDFName) === PDFName.of('GoTo') && !action.has(PDFName.of('Next'));
 }
 
-/** Deletes the objects the catalog no longer reaches (pdf-lib writes every object it holds); returns how many. */
+/** Deletes the objects the catalog no longer reaches (pdf-lib writes every object it holds); returns how many held data. */
 function dropUnreachable(doc: PDFDocument): number {
   const { context } = doc;
   const reached = new Set<string>();
@@ -106,11 +106,12 @@ function dropUnreachable(doc: PDFDocument): number {
     }
   }
   let dropped = 0;
-  for (const [ref] of context.enumerateIndirectObjects()) {
-    if (!reached.has(ref.tag)) {
-      context.delete(ref);
-      dropped++;
-    }
+  for (const [ref, object] of context.enumerateIndirectObjects()) {
+    if (reached.has(ref.tag)) continue;
+    context.delete(ref);
+    // The file's own cross-reference and object streams are unreachable by nature: pdf-lib writes its own.
+    const type = object instanceof PDFStream ? object.dict.lookupMaybe(PDFName.of('Type'), PDFName) : undefined;
+    if (type !== PDFName.of('XRef') && type !== PDFName.of('ObjStm')) dropped++;
   }
   return dropped;
 }
