@@ -39,6 +39,7 @@ import { mailRoutes } from './mail/routes.js';
 import { sortingRoutes } from './sorting/routes.js';
 import { opsRoutes } from './ops/routes.js';
 import { closePdfPool } from './pdf/pdf-pool.js';
+import { closeImportPool } from './users/import-file.js';
 import { analysisRoutes } from './analysis/routes.js';
 import { resultsRoutes } from './results/routes.js';
 import { sheetRoutes } from './sheets/routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('deps', deps);
   app.addHook('onClose', async () => deps.limiter.close());
   app.addHook('onClose', closePdfPool);
+  app.addHook('onClose', closeImportPool);
   app.addHook('onClose', closeStatementPool);
   app.decorateRequest('auth', null);
   app.decorateRequest('authRejected', false);

@@ -168,11 +168,14 @@ describe('damaged PDFs (decisions 106, 107)', () => {
     expect(await inkOf(kept)).toBeCloseTo(await inkOf(scan), 3);
   }, 60_000);
 
-  it('a PDF whose attachments alone are encrypted opens without a password: accepted as it was sent (decision 115)', async () => {
+  it('a PDF whose attachments alone are encrypted opens without a password: accepted without its attachment (decisions 115, 131)', async () => {
     const bytes = await corpus('encrypted-attachment.pdf');
     const up = await upload(pupil.headers, { exercise: onlineExercise }, bytes);
     expect(up.status, JSON.stringify(up.body)).toBe(200);
-    expect((await stored(up.body.path)).equals(bytes)).toBe(true);
+    const kept = await stored(up.body.path);
+    expect(bytes.includes('/EmbeddedFiles')).toBe(true);
+    expect(kept.includes('/EmbeddedFiles') || kept.includes('/Encrypt')).toBe(false);
+    expect(await inkOf(kept)).toBeCloseTo(await inkOf(bytes), 3);
     // As a scan: read, then split into a copy that draws like the file.
     const scanUp = await upload(teacher.headers, { chapter: paperId }, bytes, 'piece-jointe-chiffree.pdf');
     expect(scanUp.status, JSON.stringify(scanUp.body)).toBe(200);

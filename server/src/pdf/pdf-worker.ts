@@ -7,6 +7,7 @@ import { splitDocument, type MaskedPicture, type SplitPart } from '../sorting/sp
 import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWithin } from './inflate-guard.js';
 import { cropSizeOrA4, dpiFor, openRenderSource, popplerPageSizes, renderPageJpeg, type RenderSource } from './render-page.js';
 import { headerOffset, PasswordPdfError, rewritePdf, RewriteError } from './rewrite.js';
+import { stripPrivateParts } from './strip-private.js';
 
 /**
  * The PDF parses of the API, run in a worker thread of pdf-pool.ts (never on the event loop).
@@ -25,7 +26,7 @@ export type PdfTask =
 export type PdfRefusal = 'bomb' | 'unreadable' | 'password';
 
 export type PdfOutcome =
-  /** `bytes`: the file as it is to be stored, when qpdf rewrote it (decisions 105, 106). */
+  /** `bytes`: the file as it is to be stored, when qpdf rewrote it (decisions 105, 106) or its metadata was removed (decision 131). */
   | { ok: true; pages: number; sha256: string; bytes?: Uint8Array }
   | { ok: true; parts: Array<{ bytes: Uint8Array; pages: number }> }
   | { ok: true; readings: PageReading[] }
@@ -145,6 +146,20 @@ async function picturePdf(bytes: Uint8Array): Promise<Uint8Array> {
   }
 }
 
+/**
+ * The file as it is to be stored when it carried an author's name, metadata, scripts or attachments
+ * (decision 131): saved again by pdf-lib without them, its pages' streams copied as they are; null when
+ * it carried none. A document pdf-lib cannot write back becomes the pages poppler draws (decision 106).
+ */
+async function withoutPrivateParts(doc: PDFDocument, bytes: Uint8Array): Promise<Uint8Array | null> {
+  if (!stripPrivateParts(doc)) return null;
+  try {
+    return await doc.save({ updateFieldAppearances: false, addDefaultPage: false });
+  } catch {
+    return picturePdf(bytes);
+  }
+}
+
 /** Split pictures' resolution (decision 107): a page as legible as the reading's render. */
 const PICTURE_DPI = 150;
 
@@ -163,7 +178,13 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
   // hash of what was sent, so that the same file sent twice is known whatever its rewrite.
   if (task.kind === 'inspect') {
     const sha256 = createHash('sha256').update(task.bytes).digest('hex');
-    return { ok: true, pages: doc.getPageCount(), sha256, ...(opened.rewritten ? { bytes } : {}) };
+    const pages = doc.getPageCount();
+    try {
+      const kept = await withoutPrivateParts(doc, bytes);
+      return { ok: true, pages, sha256, ...(kept || opened.rewritten ? { bytes: kept ?? bytes } : {}) };
+    } catch {
+      return { ok: false, refused: 'unreadable' };
+    }
   }
   if (task.kind === 'split') {
     let source: RenderSource | null = null;

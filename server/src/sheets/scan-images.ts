@@ -253,9 +253,10 @@ function contentOf(page: PDFPage): string {
   let text = '';
   for (const s of streams) {
     if (!(s instanceof PDFRawStream)) continue;
-    const bytes = decodePDFRawStream(s).decode();
-    // Scanner pages hold a few operators: more means a page that is not a plain picture.
-    if (bytes.length > 200_000) throw new Error('content too large');
+    // Scanner pages hold a few operators: more means a page that is not a plain picture. Read up to
+    // that and no further (decision 132): a content stream may inflate to gigabytes.
+    const bytes = readWithin(decodePDFRawStream(s), 200_000);
+    if (!bytes) throw new Error('content too large');
     text += `${Buffer.from(bytes).toString('latin1')}\n`;
   }
   return text;
