@@ -209,8 +209,8 @@ describe('POST /pdfs/photos', () => {
     const elapsed = performance.now() - started;
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(PHOTO_PIXELS_MESSAGE);
-    // Decoded, its 400 million pixels would take 1.2 GB and seconds.
-    expect(elapsed).toBeLessThan(5_000);
+    // Decoded, its 400 million pixels would take 1.2 GB and seconds (the bound is loose for a loaded machine).
+    expect(elapsed).toBeLessThan(10_000);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(300 * 1024 * 1024);
   });
 
