@@ -488,7 +488,12 @@ describe('PDF answers', () => {
     fireEvent.change(input, { target: { files: [one, two] } });
     // A photo taken afterwards is added as the next page.
     fireEvent.change(input, { target: { files: [three] } });
-    const pages = () => screen.getAllByRole('figure').map((f) => within(f).getByText(/^Page \d$/).textContent + ' ' + (f.textContent ?? '').includes('IMG_0003.HEIC'));
+    // Each page's number, and whether it is the HEIC (by its thumbnail's text, or the name standing in for it).
+    const pages = () =>
+      screen.getAllByRole('figure').map((f) => {
+        const shown = (f.textContent ?? '') + (within(f).queryByRole('img')?.getAttribute('alt') ?? '');
+        return `${within(f).getByText(/^Page \d$/).textContent} ${shown.includes('IMG_0003.HEIC')}`;
+      });
     expect(screen.getAllByRole('figure')).toHaveLength(3);
     expect(screen.getByText(/Votre copie en photos \(3 pages\)/)).toBeTruthy();
     // « Téléverser » is for a PDF: photos have their own button.
