@@ -30,8 +30,8 @@ export const pdfLimits = {
   readMs: 10 * 60_000,
   /** A batch of certificates (issue 21): ~250 take well under a second. */
   certificatesMs: 60_000,
-  /** Making photos into a PDF (decision 140), for each photo: a 12 MP HEIC decodes in ~1 s on a quiet box. */
-  photoMs: 10_000,
+  /** Making photos into a PDF (decision 140), for each photo: a 12 MP HEIC takes ~2 s of CPU, 22 s on a box loaded 10 times over. */
+  photoMs: 20_000,
   /** Scheduling priority of the parse threads below the event loop's (0: same). */
   niceIncrement: 10,
 };
