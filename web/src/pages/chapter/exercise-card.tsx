@@ -132,13 +132,13 @@ function NumericAnswer({
 }
 
 /** Said when a chosen file is neither a PDF nor a photo the server reads (decision 140). */
-export const UNREADABLE_FILE_MESSAGE = 'Cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.';
+const UNREADABLE_FILE_MESSAGE = 'Cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.';
 
 /**
  * docs/product.md#spec-5: a PDF, or photos of the copy (decision 140) taken with the phone's camera or chosen in
  * its gallery (`capture` is not set: the phone offers both), previewed, ordered, then made into one PDF by the server.
  */
-export function PdfAnswer({
+function PdfAnswer({
   exerciseId,
   answer,
   analysis,
