@@ -168,7 +168,8 @@ describe('POST /pdfs/photos', () => {
 
     const saved = await inject(t, { method: 'POST', url: '/api/answer', headers: p.headers, payload: { exerciseId: pdfExercise, answer: res.body.path, seq: 1 } });
     expect(saved.status).toBe(200);
-  });
+    // The first photos load sharp and the HEIC decoder in the workers: 15–25 s on a loaded machine.
+  }, 120_000);
 
   it('keeps the order the pupil chose', async () => {
     const p = await pupil();
