@@ -318,7 +318,7 @@ async function runCase(row: MatrixRow, c: Case): Promise<string | null> {
 }
 
 let total = 0;
-const OWN_CASES = ['POST /api/pdfs', 'POST /api/users/import', 'POST /api/uploads', 'HEAD /api/uploads/:id'];
+const OWN_CASES = ['POST /api/pdfs', 'POST /api/pdfs/photos', 'POST /api/users/import', 'POST /api/uploads', 'HEAD /api/uploads/:id'];
 
 describe('bad input on every route with parameters or a body', () => {
   for (const row of MATRIX) {
@@ -357,6 +357,36 @@ describe('bad input on every route with parameters or a body', () => {
       multipartCase('truncated PDF', { exercise: f.ids.pdf }, f.pdfBytes.subarray(0, 40)),
       { name: 'JSON instead of multipart', url: '/api/pdfs', payload: { exercise: f.ids.pdf, file: 'x' } },
       { name: 'broken multipart', url: '/api/pdfs', raw: '--x\r\nnope', contentType: 'multipart/form-data; boundary=x' },
+    ];
+    const failures: string[] = [];
+    for (const c of cases) {
+      const failure = await runCase(row, c);
+      if (failure) failures.push(failure);
+    }
+    total += cases.length;
+    expect(failures).toEqual([]);
+  });
+
+  it('POST /api/pdfs/photos (multipart, decision 140)', async () => {
+    const row = MATRIX.find((r) => r.route === 'POST /api/pdfs/photos')!;
+    const photoCase = (name: string, fields: Record<string, string>, bytes?: Buffer): Case => {
+      const file = bytes ? { name: 'photo.jpg', bytes, field: 'photos', type: 'image/jpeg' } : undefined;
+      const { payload, contentType } = new Multipart(fields, file).encode();
+      return { name, url: '/api/pdfs/photos', raw: payload, contentType };
+    };
+    const cases: Case[] = [
+      photoCase('no photo', { exercise: f.ids.pdf }),
+      photoCase('no exercise', {}, f.photoBytes),
+      photoCase('malformed exercise id', { exercise: 'pas-un-identifiant' }, f.photoBytes),
+      photoCase('NUL in the exercise id', { exercise: NUL }, f.photoBytes),
+      photoCase('unknown exercise', { exercise: randomUUID() }, f.photoBytes),
+      photoCase('a chapter instead of an exercise', { chapter: f.ids.paper }, f.photoBytes),
+      photoCase('a script named .jpg', { exercise: f.ids.pdf }, Buffer.from('<script>alert(1)</script>')),
+      photoCase('a PDF named .jpg', { exercise: f.ids.pdf }, f.pdfBytes),
+      photoCase('empty photo', { exercise: f.ids.pdf }, Buffer.alloc(0)),
+      photoCase('truncated JPEG', { exercise: f.ids.pdf }, f.photoBytes.subarray(0, 40)),
+      { name: 'JSON instead of multipart', url: '/api/pdfs/photos', payload: { exercise: f.ids.pdf, photos: 'x' } },
+      { name: 'broken multipart', url: '/api/pdfs/photos', raw: '--x\r\nnope', contentType: 'multipart/form-data; boundary=x' },
     ];
     const failures: string[] = [];
     for (const c of cases) {

@@ -1,4 +1,5 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
+import jpeg from 'jpeg-js';
 import { createHash, randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import {
@@ -59,15 +60,17 @@ export interface Fixture {
   /** One scanned PDF per staff caller, uploaded and not filed yet (POST /answer/unlabeled is once per file). */
   scans: Record<'teacher' | 'member' | 'admin', string>;
   pdfBytes: Buffer;
+  /** A small JPEG photo of a page (POST /pdfs/photos, decision 140). */
+  photoBytes: Buffer;
   /** A user's current answer to an exercise (placeholder names) and the grade_timestamp a corrector sends back. */
   currentAnswerOf(user: string, exercise: string): Promise<{ id: string; gradeTimestamp: string | null }>;
 }
 
-/** A multipart/form-data body (POST /pdfs). */
+/** A multipart/form-data body (POST /pdfs; POST /pdfs/photos sends its files as `photos`, images). */
 export class Multipart {
   constructor(
     readonly fields: Record<string, string>,
-    readonly file?: { name: string; bytes: Buffer },
+    readonly file?: { name: string; bytes: Buffer; field?: string; type?: string },
   ) {}
 
   encode(): { payload: Buffer; contentType: string } {
@@ -79,7 +82,8 @@ export class Multipart {
     if (this.file) {
       chunks.push(
         Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${this.file.name}"\r\nContent-Type: application/pdf\r\n\r\n`,
+          `--${boundary}\r\nContent-Disposition: form-data; name="${this.file.field ?? 'file'}"; filename="${this.file.name}"\r\n` +
+            `Content-Type: ${this.file.type ?? 'application/pdf'}\r\n\r\n`,
         ),
         this.file.bytes,
         Buffer.from('\r\n'),
@@ -236,6 +240,10 @@ export const MATRIX: MatrixRow[] = [
   r('POST /api/answer', '/api/answer', '401 ok 403 403 403 ok ok', { exerciseId: '{numeric}', answer: '42' }),
   r('GET /api/answer/chapter/:id', '/api/answer/chapter/{timed}', '401 ok 403 403 403 ok ok'),
   r('POST /api/pdfs', '/api/pdfs', '401 ok 403 403 403 ok ok', (f: Fixture) => new Multipart({ exercise: f.ids.pdf }, { name: 'copie.pdf', bytes: f.pdfBytes })),
+  // Decision 140: photos of a proof, made into one PDF; the same callers as POST /pdfs.
+  r('POST /api/pdfs/photos', '/api/pdfs/photos', '401 ok 403 403 403 ok ok', (f: Fixture) =>
+    new Multipart({ exercise: f.ids.pdf }, { name: 'photo.jpg', bytes: f.photoBytes, field: 'photos', type: 'image/jpeg' }),
+  ),
   r('GET /api/pdfs/:file', '/api/pdfs/{pupilFile}.pdf', '401 ok 403 ok 403 ok ok'),
   r('GET /api/pdfs/:file/link', '/api/pdfs/{pupilFile}.pdf/link', '401 ok 403 ok 403 ok ok'),
   // Resumable uploads (decision 91): a scan of the paper chapter, as POST /pdfs allows it; an upload is
@@ -661,6 +669,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     confirmTokens,
     scans,
     pdfBytes,
+    photoBytes: Buffer.from(jpeg.encode({ width: 40, height: 60, data: Buffer.alloc(40 * 60 * 4, 0xff) }, 80).data),
     async currentAnswerOf(user: string, exercise: string) {
       const [row] = await db
         .select({ id: answers.id, at: answers.gradeTimestamp })

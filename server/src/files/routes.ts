@@ -7,7 +7,15 @@ import type { Deps } from '../deps.js';
 import { AppError, badRequest, unauthorized } from '../errors.js';
 import { hitUploadRate } from './quota.js';
 import { startFileReaper } from './reaper.js';
-import { assertCanSeeFile, assertFileExists, signPdfLink, tooLarge, uploadPdfWithinQuota, verifyPdfSignature } from './service.js';
+import {
+  assertCanSeeFile,
+  assertFileExists,
+  signPdfLink,
+  tooLarge,
+  uploadPdfWithinQuota,
+  uploadPhotosWithinQuota,
+  verifyPdfSignature,
+} from './service.js';
 import { openFileStore } from './store-select.js';
 import { uploadRoutes } from './upload-routes.js';
 
@@ -18,6 +26,8 @@ const fileParams = z.object({
 });
 const idOf = (file: string) => file.slice(0, -4);
 const uuidField = z.uuid();
+/** Photos in one POST /pdfs/photos (decision 140): a proof of a few pages, with room to spare. */
+export const MAX_PHOTOS = 20;
 
 export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const store = openFileStore(deps);
@@ -71,6 +81,44 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     },
   );
 
+  // Decision 140: a pupil's photos of a proof (JPEG, PNG, HEIC), made into one PDF in the PDF workers.
+  app.post(
+    '/pdfs/photos',
+    { preHandler: requireAuth, schema: { tags: ['files'], consumes: ['multipart/form-data'], response: { 200: pdfUploadedSchema } } },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError(415, 'Un envoi multipart/form-data avec des photos est attendu.');
+      const auth = authOf(request);
+      await hitUploadRate(deps, auth);
+      const fields: Record<string, string> = {};
+      const photos: Array<{ bytes: Buffer; name: string }> = [];
+      let total = 0;
+      try {
+        const parts = request.parts({ limits: { fileSize: maxPdfBytes, files: MAX_PHOTOS, parts: MAX_PHOTOS + 10 } });
+        for await (const part of parts) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'photos') {
+              await part.toBuffer().catch(() => undefined);
+              continue;
+            }
+            const bytes = await part.toBuffer();
+            // All the photos together are held to the size limit of one PDF.
+            total += bytes.length;
+            if (total > maxPdfBytes) throw tooLarge(maxPdfBytes);
+            photos.push({ bytes, name: part.filename ?? '' });
+          } else if (typeof part.value === 'string') {
+            fields[part.fieldname] = part.value;
+          }
+        }
+      } catch (err) {
+        throw multipartError(err, maxPdfBytes, `Au plus ${MAX_PHOTOS} photos par envoi.`);
+      }
+      if (photos.length === 0) throw badRequest('Aucune photo reçue\u00a0: prenez ou choisissez une photo de votre copie.');
+      const exerciseId = fields.exercise ?? '';
+      if (!uuidField.safeParse(exerciseId).success) throw badRequest('Exercice invalide.');
+      return uploadPhotosWithinQuota({ db: deps.db, store, config: deps.config, maxPdfBytes }, auth, { exerciseId, photos });
+    },
+  );
+
   app.get(
     '/pdfs/:file',
     {
@@ -117,10 +165,10 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
 };
 
 /** @fastify/multipart's errors in French: a too large file is 413 and nothing is stored. */
-function multipartError(err: unknown, maxPdfBytes: number): unknown {
+function multipartError(err: unknown, maxPdfBytes: number, tooManyFiles = 'Un seul fichier par envoi.'): unknown {
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(maxPdfBytes);
-  if (code === 'FST_FILES_LIMIT') return new AppError(413, 'Un seul fichier par envoi.');
+  if (code === 'FST_FILES_LIMIT') return new AppError(413, tooManyFiles);
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new AppError(413, 'Trop de champs dans l’envoi.');
   if (err instanceof AppError) return err;
   // Anything else raised while reading the parts is a malformed or truncated body (busboy's

@@ -9,7 +9,7 @@ import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { loadExerciseContext } from '../sessions/service.js';
 import { checkSaveAllowed } from '../sessions/state.js';
 import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/service.js';
-import { inspectPdf } from '../pdf/pdf-pool.js';
+import { inspectPdf, photosToPdfInWorker } from '../pdf/pdf-pool.js';
 import { looksLikePdf } from '../pdf/rewrite.js';
 import { assertMaySeeFile, type FileAccessRow } from './policies.js';
 import { releaseUpload, reserveUpload } from './quota.js';
@@ -89,11 +89,19 @@ export async function uploadPdf(
   auth: AuthContext,
   input: UploadInput,
 ): Promise<{ path: string }> {
-  const { db, store } = deps;
-  await authorizeUploadTarget(db, auth, input);
+  await authorizeUploadTarget(deps.db, auth, input);
   const { pages, sha256, bytes: rewritten } = await checkPdfBytes(input.bytes, deps.maxPdfBytes);
-  const bytes = rewritten ?? input.bytes;
-  const id = input.id ?? randomUUID();
+  return storeFile(deps, auth, { id: input.id ?? randomUUID(), bytes: rewritten ?? input.bytes, originalName: input.originalName, pages, sha256 });
+}
+
+/** The bytes stored under `id`, then the file's row; nothing is kept when the row fails. */
+async function storeFile(
+  deps: { db: Db; store: FileStore },
+  auth: AuthContext,
+  file: { id: string; bytes: Buffer; originalName: string; pages: number; sha256: string },
+): Promise<{ path: string }> {
+  const { db, store } = deps;
+  const { id, bytes } = file;
   await store.put(id, bytes);
   try {
     // An upload's own id is recorded once: finished twice (a retried last request), the row and the
@@ -104,10 +112,10 @@ export async function uploadPdf(
         id,
         ownerId: auth.userId,
         institutionId: auth.institutionId,
-        originalName: cleanName(input.originalName),
+        originalName: cleanName(file.originalName),
         size: bytes.length,
-        pages,
-        sha256,
+        pages: file.pages,
+        sha256: file.sha256,
       })
       .onConflictDoNothing({ target: files.id });
   } catch (err) {
@@ -131,6 +139,38 @@ export async function uploadPdfWithinQuota(
   await reserveUpload(deps, auth, { id, size: input.bytes.length });
   try {
     return await uploadPdf(deps, auth, { ...input, id });
+  } finally {
+    await releaseUpload(deps.db, id);
+  }
+}
+
+/** The photos of POST /pdfs/photos, in the order sent (decision 140). */
+export interface PhotosInput {
+  exerciseId: string;
+  photos: Array<{ bytes: Buffer; name: string }>;
+}
+
+/**
+ * POST /pdfs/photos (decision 140): a pupil's photos of a proof made into one PDF, stored like a PDF sent by
+ * POST /pdfs: the same target check (a PDF exercise they may answer now; never a paper chapter), the same
+ * quota (the photos' bytes reserved while they are converted), the conversion in the PDF workers, and the
+ * PDF it gives within the size limit of a PDF.
+ */
+export async function uploadPhotosWithinQuota(
+  deps: { db: Db; store: FileStore; config: Config; maxPdfBytes: number },
+  auth: AuthContext,
+  input: PhotosInput,
+): Promise<{ path: string }> {
+  const id = randomUUID();
+  const size = input.photos.reduce((n, p) => n + p.bytes.length, 0);
+  await reserveUpload(deps, auth, { id, size });
+  try {
+    await authorizeUploadTarget(deps.db, auth, { exerciseId: input.exerciseId });
+    if (input.photos.some((p) => p.bytes.length === 0)) throw badRequest('Une des photos est vide.');
+    const pdf = await photosToPdfInWorker(input.photos.map((p) => p.bytes));
+    if (pdf.bytes.length > deps.maxPdfBytes) throw tooLarge(deps.maxPdfBytes);
+    const first = input.photos[0]?.name.replace(/\.[^.]*$/, '') || 'photos';
+    return await storeFile(deps, auth, { id, bytes: pdf.bytes, originalName: `${first}.pdf`, pages: pdf.pages, sha256: pdf.sha256 });
   } finally {
     await releaseUpload(deps.db, id);
   }

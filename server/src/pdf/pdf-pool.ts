@@ -30,6 +30,8 @@ export const pdfLimits = {
   readMs: 10 * 60_000,
   /** A batch of certificates (issue 21): ~250 take well under a second. */
   certificatesMs: 60_000,
+  /** Making photos into a PDF (decision 140), for each photo: a 12 MP HEIC takes ~2 s of CPU, 22 s on a box loaded 10 times over. */
+  photoMs: 20_000,
   /** Scheduling priority of the parse threads below the event loop's (0: same). */
   niceIncrement: 10,
 };
@@ -39,6 +41,9 @@ export const PDF_MEMORY_MESSAGE = 'Ce PDF demande trop de mémoire pour être lu
 export const PDF_TIMEOUT_MESSAGE = 'La lecture de ce PDF prend trop de temps : il est refusé.';
 export const PDF_UNREADABLE_MESSAGE = 'Ce PDF est illisible ou endommagé.';
 export const PDF_PASSWORD_MESSAGE = 'Ce PDF est protégé par un mot de passe : enregistrez-le sans mot de passe, puis renvoyez-le.';
+export const PHOTO_UNREADABLE_MESSAGE = 'Cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.';
+export const PHOTO_PIXELS_MESSAGE =
+  'Cette photo a trop de pixels pour être lue\u00a0: reprenez-la avec l’appareil photo du téléphone en qualité normale (50 mégapixels au plus).';
 export const PDF_BUSY_MESSAGE = 'Le serveur lit déjà beaucoup de PDF : réessayez dans une minute.';
 
 /** The open pool: its threads, our queue in front of them, and the threads' first answers (see open()). */
@@ -94,6 +99,11 @@ async function run(task: PdfTask, timeoutMs: number): Promise<PdfOutcome> {
     await started;
     const signal = AbortSignal.timeout(timeoutMs);
     try {
+      if (task.kind === 'photos') {
+        // Copies handed over, as for a PDF below.
+        const photos = task.photos.map((photo) => new Uint8Array(photo));
+        return await threads.run({ kind: 'photos', photos }, { signal, transferList: photos.map((photo) => photo.buffer) });
+      }
       if (!('bytes' in task)) return await threads.run(task, { signal });
       // A copy handed over rather than cloned: cloning 28 MB held the event loop ~90 ms (bench/pdf-bombs).
       const bytes = new Uint8Array(task.bytes);
@@ -124,6 +134,23 @@ export async function inspectPdf(bytes: Uint8Array): Promise<{ pages: number; sh
   if (!('pages' in outcome)) throw new Error('unexpected PDF worker answer');
   const rewritten = outcome.bytes ? { bytes: Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength) } : {};
   return { pages: outcome.pages, sha256: outcome.sha256, ...rewritten };
+}
+
+/**
+ * Photos of a proof made into one PDF in a worker (decision 140): its bytes, page count and SHA-256, or the
+ * AppError that refuses it (400 a photo unreadable or with too many pixels, 413 time or memory, 503 busy).
+ */
+export async function photosToPdfInWorker(photos: Uint8Array[]): Promise<{ bytes: Buffer; pages: number; sha256: string }> {
+  const outcome = await run({ kind: 'photos', photos }, pdfLimits.photoMs * Math.max(1, photos.length));
+  if (!outcome.ok && (outcome.refused === 'photo' || outcome.refused === 'pixels')) {
+    const message = outcome.refused === 'photo' ? PHOTO_UNREADABLE_MESSAGE : PHOTO_PIXELS_MESSAGE;
+    // Among several photos, which one: « Photo 2 : cette image… ».
+    if (photos.length < 2 || outcome.photo === undefined) throw badRequest(message);
+    throw badRequest(`Photo ${outcome.photo + 1}\u00a0: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
+  }
+  refusal(outcome);
+  if (!('pages' in outcome) || !outcome.bytes) throw new Error('unexpected PDF worker answer');
+  return { bytes: Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength), pages: outcome.pages, sha256: outcome.sha256 };
 }
 
 /** Page count of a PDF (inspectPdf). */

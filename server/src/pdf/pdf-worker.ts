@@ -6,6 +6,7 @@ import { maskedPagePicture, MASKED_PAGE_DPI } from '../sorting/mask-names.js';
 import { splitDocument, type MaskedPicture, type SplitPart } from '../sorting/split.js';
 import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError, readWithin } from './inflate-guard.js';
 import { cropSizeOrA4, dpiFor, openRenderSource, popplerPageSizes, renderPageJpeg, type RenderSource } from './render-page.js';
+import { PhotoError, photosToPdf } from './photos.js';
 import { headerOffset, PasswordPdfError, rewritePdf, RewriteError } from './rewrite.js';
 import { stripPrivateParts } from './strip-private.js';
 
@@ -20,10 +21,13 @@ export type PdfTask =
   | { kind: 'split'; bytes: Uint8Array; parts: SplitPart[]; maskNames?: boolean }
   | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string }
   | { kind: 'certificates'; certificates: CertificateData[] }
+  /** Photos of a proof made into one PDF (decision 140). */
+  | { kind: 'photos'; photos: Uint8Array[] }
   /** Answered once the thread has loaded this module (pdf-pool.ts waits for it before any time cap). */
   | { kind: 'ping' };
 
-export type PdfRefusal = 'bomb' | 'unreadable' | 'password';
+/** `photo` and `pixels`: the photo at `photo` (from 0) cannot be read, or has too many pixels (decision 140). */
+export type PdfRefusal = 'bomb' | 'unreadable' | 'password' | 'photo' | 'pixels';
 
 export type PdfOutcome =
   /** `bytes`: the file as it is to be stored, when qpdf rewrote it (decisions 105, 106) or its metadata was removed (decision 131). */
@@ -32,7 +36,7 @@ export type PdfOutcome =
   | { ok: true; readings: PageReading[] }
   | { ok: true; certificates: RenderedCertificate[] }
   | { ok: true; ready: true }
-  | { ok: false; refused: PdfRefusal };
+  | { ok: false; refused: PdfRefusal; photo?: number };
 
 interface ByteStreamClass {
   of(bytes: Uint8Array): unknown;
@@ -167,6 +171,7 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
   if (task.kind === 'ping') return { ok: true, ready: true };
   // Issue 21: certificates are written, not parsed; here so that 10,000 of them never hold the event loop.
   if (task.kind === 'certificates') return { ok: true, certificates: await renderCertificates(task.certificates) };
+  if (task.kind === 'photos') return photosTask(task.photos);
   let opened: Awaited<ReturnType<typeof openDocument>>;
   try {
     opened = await openDocument(task.bytes);
@@ -221,4 +226,15 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
     }
   }
   return { ok: true, readings: await readScanDocument(doc, bytes, task.secret, task.chapterId) };
+}
+
+/** The photos' PDF, its page count and its SHA-256 (the hash of what is stored: there is no sent file to hash). */
+async function photosTask(photos: Uint8Array[]): Promise<PdfOutcome> {
+  try {
+    const bytes = await photosToPdf(photos);
+    return { ok: true, pages: photos.length, sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
+  } catch (err) {
+    if (err instanceof PhotoError) return { ok: false, refused: err.fault === 'pixels' ? 'pixels' : 'photo', photo: err.index };
+    throw err;
+  }
 }

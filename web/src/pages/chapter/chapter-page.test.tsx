@@ -17,6 +17,7 @@ const api = vi.hoisted(() => ({
   fetchMyAnswers: vi.fn(),
   saveAnswer: vi.fn(),
   uploadPdf: vi.fn(),
+  uploadPhotos: vi.fn(),
 }));
 // The reads and the start go through the real hooks to the client, each answered by the mock named after its fetcher.
 const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn() }));
@@ -32,7 +33,7 @@ routeHttp(http, [
 // The page's own calls (focus events, the answer queue, PDF uploads) are mocked where it imports them.
 vi.mock('../../api/sessions', async (importOriginal) => ({ ...(await importOriginal<object>()), sendFocusEvent: api.sendFocusEvent }));
 vi.mock('../../api/answers', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
-vi.mock('../../api/files', async (importOriginal) => ({ ...(await importOriginal<object>()), uploadPdf: api.uploadPdf }));
+vi.mock('../../api/files', async (importOriginal) => ({ ...(await importOriginal<object>()), uploadPdf: api.uploadPdf, uploadPhotos: api.uploadPhotos }));
 vi.mock('./paper/center-map', () => ({ default: () => null }));
 
 const CHAPTER = '11111111-1111-4111-8111-111111111111';
@@ -378,7 +379,9 @@ describe('PDF answers', () => {
     expect(screen.queryByRole('link', { name: 'Voir la copie' })).toBeNull();
 
     const input = document.querySelector('input[type="file"]') as HTMLInputElement;
-    expect(input.accept).toBe('application/pdf');
+    // Decision 140: photos too; `capture` is not set, so that a phone offers its camera or its gallery.
+    expect(input.accept).toBe('application/pdf,image/jpeg,image/png,image/heic,image/heif');
+    expect(input.hasAttribute('capture')).toBe(false);
     const file = new File(['%PDF-1.4'], 'copie.pdf', { type: 'application/pdf' });
     fireEvent.change(input, { target: { files: [file] } });
     expect(await screen.findByText('copie.pdf')).toBeTruthy();
@@ -463,13 +466,69 @@ describe('PDF answers', () => {
     expect(api.saveAnswer).not.toHaveBeenCalled();
   });
 
-  it('ignores a chosen file that is not a PDF', async () => {
+  it('refuses a chosen file that is neither a PDF nor a photo, in French', async () => {
     renderPage();
     await screen.findByRole('heading', { name: 'Exercice 2' });
     const input = document.querySelector('input[type="file"]') as HTMLInputElement;
-    fireEvent.change(input, { target: { files: [new File(['x'], 'photo.png', { type: 'image/png' })] } });
-    expect(screen.queryByText('photo.png')).toBeNull();
+    fireEvent.change(input, { target: { files: [new File(['x'], 'notes.txt', { type: 'text/plain' })] } });
+    expect((await screen.findByRole('alert')).textContent).toBe('Cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.');
+    expect(screen.queryByText('notes.txt')).toBeNull();
     expect((screen.getByRole('button', { name: 'Téléverser' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('previews photos as pages, lets the pupil remove and reorder them, then sends them in that order (decision 140)', async () => {
+    api.uploadPhotos.mockResolvedValue('pdfs/eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee.pdf');
+    renderPage();
+    await screen.findByRole('heading', { name: 'Exercice 2' });
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    const one = new File(['1'], 'page1.jpg', { type: 'image/jpeg' });
+    const two = new File(['2'], 'page2.png', { type: 'image/png' });
+    // Some browsers give a HEIC no type: its name is enough.
+    const three = new File(['3'], 'IMG_0003.HEIC', { type: '' });
+    fireEvent.change(input, { target: { files: [one, two] } });
+    // A photo taken afterwards is added as the next page.
+    fireEvent.change(input, { target: { files: [three] } });
+    // Each page's number, and whether it is the HEIC (by its thumbnail's text, or the name standing in for it).
+    const pages = () =>
+      screen.getAllByRole('figure').map((f) => {
+        const shown = (f.textContent ?? '') + (within(f).queryByRole('img')?.getAttribute('alt') ?? '');
+        return `${within(f).getByText(/^Page \d$/).textContent} ${shown.includes('IMG_0003.HEIC')}`;
+      });
+    expect(screen.getAllByRole('figure')).toHaveLength(3);
+    expect(screen.getByText(/Votre copie en photos \(3 pages\)/)).toBeTruthy();
+    // « Téléverser » is for a PDF: photos have their own button.
+    expect(screen.queryByRole('button', { name: 'Téléverser' })).toBeNull();
+    expect(pages()).toEqual(['Page 1 false', 'Page 2 false', 'Page 3 true']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Retirer la page 1' }));
+    expect(screen.getAllByRole('figure')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Mettre la page 2 avant' }));
+    expect(pages()).toEqual(['Page 1 true', 'Page 2 false']);
+    expect((screen.getByRole('button', { name: 'Mettre la page 1 avant' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Mettre la page 2 après' }) as HTMLButtonElement).disabled).toBe(true);
+
+    api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-pdf', answer: 'pdfs/eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee.pdf', seq: 2, timestamp: '' }]);
+    fireEvent.click(screen.getByRole('button', { name: 'Envoyer les photos' }));
+    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));
+    expect(api.uploadPhotos).toHaveBeenCalledWith([three, two], { exercise: 'e-pdf' }, false);
+    expect(api.uploadPdf).not.toHaveBeenCalled();
+    expect(api.saveAnswer.mock.calls[0][0]).toMatchObject({ exerciseId: 'e-pdf', answer: 'pdfs/eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee.pdf' });
+    // Sent, the pages leave the page.
+    expect(screen.queryAllByRole('figure')).toHaveLength(0);
+    expect(await screen.findByRole('link', { name: 'Voir la copie' })).toBeTruthy();
+  });
+
+  it('keeps the photos when the server refuses them, with its reason', async () => {
+    const message = 'Cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.';
+    api.uploadPhotos.mockRejectedValue(new ApiError('http', { status: 400, data: { message } }));
+    renderPage();
+    await screen.findByRole('heading', { name: 'Exercice 2' });
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['x'], 'photo.jpg', { type: 'image/jpeg' })] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Envoyer les photos' }));
+    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe(`Non enregistré\u00a0: ${message}`));
+    expect(screen.getAllByRole('figure')).toHaveLength(1);
+    expect(api.saveAnswer).not.toHaveBeenCalled();
   });
 });
 

@@ -2,11 +2,12 @@ import { useId, useState, type CSSProperties } from 'react';
 import { Anchor, Box, Button, CloseButton, FileButton, Group, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { numericAnswerError, type ExerciseView, type MyAnswer } from '@olympe/contract';
 import { Link } from 'react-router';
-import { isPdfFile } from '../../api/files';
+import { isPdfFile, isPhotoFile, PHOTO_ACCEPT } from '../../api/files';
 import { paths } from '../../config/paths';
 import { saveStateLabel, type AnswerQueue, type SaveState } from '../../lib/answer-queue';
 import { RichText } from './rich-text';
 import { withTestReturn } from '../../layout/test-return-bar';
+import { PhotoPages } from './photo-pages';
 import { usePdfUpload } from './use-pdf-upload';
 import { scoreText } from './chapter-view';
 
@@ -130,6 +131,13 @@ function NumericAnswer({
   );
 }
 
+/** Said when a chosen file is neither a PDF nor a photo the server reads (decision 140). */
+const UNREADABLE_FILE_MESSAGE = 'Cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.';
+
+/**
+ * docs/product.md#spec-5: a PDF, or photos of the copy (decision 140) taken with the phone's camera or chosen in
+ * its gallery (`capture` is not set: the phone offers both), previewed, ordered, then made into one PDF by the server.
+ */
 function PdfAnswer({
   exerciseId,
   answer,
@@ -145,7 +153,21 @@ function PdfAnswer({
   testChapter: string | null;
   onUploaded: () => void;
 }) {
-  const { file, setFile, state, send } = usePdfUpload({ userId, exerciseId, onUploaded });
+  const { file, setFile, photos, setPhotos, state, send, sendPhotos } = usePdfUpload({ userId, exerciseId, onUploaded });
+  const [refused, setRefused] = useState<string | null>(null);
+  const choose = (chosen: File[]) => {
+    const pdf = chosen.find(isPdfFile);
+    const pictures = chosen.filter((f) => !isPdfFile(f) && isPhotoFile(f));
+    setRefused(chosen.some((f) => !isPdfFile(f) && !isPhotoFile(f)) ? UNREADABLE_FILE_MESSAGE : null);
+    if (pdf) {
+      setFile(pdf);
+      setPhotos([]);
+    } else if (pictures.length > 0) {
+      // Photos taken one at a time add up, page after page.
+      setFile(null);
+      setPhotos((before) => [...before, ...pictures]);
+    }
+  };
 
   return (
     <Stack gap="xs">
@@ -160,10 +182,10 @@ function PdfAnswer({
       {!analysis && (
         <>
           <Group gap="sm">
-            <FileButton accept="application/pdf" onChange={(chosen) => setFile(chosen && isPdfFile(chosen) ? chosen : null)}>
+            <FileButton accept={`application/pdf,${PHOTO_ACCEPT}`} multiple onChange={choose}>
               {(props) => (
                 <Button variant="default" {...props}>
-                  Choisir un fichier PDF
+                  {photos.length > 0 ? 'Ajouter une photo' : 'Choisir un PDF ou des photos'}
                 </Button>
               )}
             </FileButton>
@@ -173,10 +195,18 @@ function PdfAnswer({
                 <CloseButton size="sm" aria-label={`Retirer ${file.name}`} onClick={() => setFile(null)} />
               </Group>
             )}
-            <Button disabled={!file} loading={state.kind === 'saving'} onClick={send}>
-              Téléverser
-            </Button>
+            {photos.length === 0 && (
+              <Button disabled={!file} loading={state.kind === 'saving'} onClick={send}>
+                Téléverser
+              </Button>
+            )}
           </Group>
+          {refused && (
+            <Text size="sm" c="red" role="alert">
+              {refused}
+            </Text>
+          )}
+          <PhotoPages photos={photos} onChange={setPhotos} onSend={sendPhotos} sending={state.kind === 'saving'} />
           <SaveStateText exerciseId={exerciseId} state={state} />
         </>
       )}

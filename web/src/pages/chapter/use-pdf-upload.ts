@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { classifySaveError, saveAnswer } from '../../api/answers';
-import { uploadPdf } from '../../api/files';
+import { uploadPdf, uploadPhotos } from '../../api/files';
 import type { SaveState } from '../../lib/answer-queue';
 
 /** While a copy could not be sent for want of network, it is tried again this often (and when the browser says it is back online). */
 export const PDF_RETRY_MS = 5_000;
 
+/** A copy: a PDF, or photos of its pages in order, which the server makes into one PDF (decision 140). */
+type Copy = { kind: 'pdf'; file: File } | { kind: 'photos'; photos: File[] };
+
 interface PendingCopy {
-  file: File;
+  copy: Copy;
   /** Taken when the pupil asked: a copy chosen later wins even if this one arrives last. */
   seq: number;
   /** Set once the file is stored, so that a failed answer save does not upload it again. */
@@ -19,10 +22,12 @@ interface PendingCopy {
  * recorded as the answer. Without network (no response, 5xx, 429, 401) the copy is kept in memory
  * and sent again every PDF_RETRY_MS and when the network returns, with "Hors ligne — …" shown and a
  * warning before leaving the page; a refusal (deadline, not a PDF, too large) is shown and stops.
- * A new copy sent meanwhile replaces the waiting one.
+ * A new copy sent meanwhile replaces the waiting one. Photos of the copy (decision 140) go the same way, made
+ * into one PDF by the server.
  */
 export function usePdfUpload({ userId, exerciseId, onUploaded }: { userId: string; exerciseId: string; onUploaded: () => void }) {
   const [file, setFile] = useState<File | null>(null);
+  const [photos, setPhotos] = useState<File[]>([]);
   const [state, setState] = useState<SaveState>({ kind: 'idle' });
   const pending = useRef<PendingCopy | null>(null);
   const running = useRef(false);
@@ -34,11 +39,21 @@ export function usePdfUpload({ userId, exerciseId, onUploaded }: { userId: strin
       running.current = true;
       setState((s) => (s.kind === 'offline' ? s : { kind: 'saving' }));
       try {
-        job.path ??= await uploadPdf(job.file, { user: userId, exercise: exerciseId }, quiet);
+        const { copy } = job;
+        job.path ??=
+          copy.kind === 'pdf'
+            ? await uploadPdf(copy.file, { user: userId, exercise: exerciseId }, quiet)
+            : await uploadPhotos(copy.photos, { exercise: exerciseId }, quiet);
         await saveAnswer({ exerciseId, answer: job.path, seq: job.seq }, quiet);
         if (pending.current === job) {
           pending.current = null;
-          setFile((chosen) => (chosen === job.file ? null : chosen));
+          if (job.copy.kind === 'pdf') {
+            const sent = job.copy.file;
+            setFile((chosen) => (chosen === sent ? null : chosen));
+          } else {
+            const sent = job.copy.photos;
+            setPhotos((chosen) => (chosen === sent ? [] : chosen));
+          }
           setState({ kind: 'saved' });
           onUploaded();
         }
@@ -62,10 +77,16 @@ export function usePdfUpload({ userId, exerciseId, onUploaded }: { userId: strin
 
   const send = useCallback(() => {
     if (!file) return;
-    pending.current = { file, seq: Date.now() };
+    pending.current = { copy: { kind: 'pdf', file }, seq: Date.now() };
     // Not quiet: an explicit upload shows the server's reason in the red notification.
     void attempt(false);
   }, [file, attempt]);
+
+  const sendPhotos = useCallback(() => {
+    if (photos.length === 0) return;
+    pending.current = { copy: { kind: 'photos', photos }, seq: Date.now() };
+    void attempt(false);
+  }, [photos, attempt]);
 
   const waiting = state.kind === 'offline';
   useEffect(() => {
@@ -85,5 +106,5 @@ export function usePdfUpload({ userId, exerciseId, onUploaded }: { userId: strin
     };
   }, [waiting, attempt]);
 
-  return { file, setFile, state, send };
+  return { file, setFile, photos, setPhotos, state, send, sendPhotos };
 }
