@@ -102,6 +102,7 @@ export async function scrubUser(tx: Tx, uid: string): Promise<string[]> {
     WHERE id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM group_members WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM email_tokens WHERE user_id = ${uid}::uuid`);
+  await tx.execute(sql`DELETE FROM auth_sessions WHERE user_id = ${uid}::uuid OR actor_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM center_registrations WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM grading_claims WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`UPDATE answers SET ip = NULL WHERE user_id = ${uid}::uuid`);
