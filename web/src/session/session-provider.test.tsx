@@ -26,7 +26,7 @@ function Probe() {
       <p data-testid="chapters">{session.chapters.length}</p>
       <p data-testid="member">{String(session.roles.isMember)}</p>
       <button onClick={() => navigate('/ailleurs')}>bouger</button>
-      <button onClick={() => session.login('nouveau').catch(() => {})}>entrer</button>
+      <button onClick={() => session.login('nouveau', null).catch(() => {})}>entrer</button>
       <button onClick={session.logout}>sortir</button>
     </div>
   );
@@ -243,7 +243,7 @@ function LoginAs({ token }: { token: string }) {
   return (
     <div>
       <p data-testid="user">{session.user?.email ?? 'anonyme'}</p>
-      <button onClick={() => session.login(token).catch(() => {})}>entrer</button>
+      <button onClick={() => session.login(token, null).catch(() => {})}>entrer</button>
     </div>
   );
 }
