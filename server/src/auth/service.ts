@@ -272,12 +272,13 @@ export async function loginUser(deps: Deps, input: { email: string; password: st
   const ok = user?.passwordHash ? await verify(user.passwordHash, input.password, client) : (await verifyNobody(input.password, client), false);
   if (!ok || !user) throw unauthorized(INVALID_CREDENTIALS);
   // Only a right password gets here: outside the line, no flood waits in it.
-  await Promise.all([
+  const [session] = await Promise.all([
+    createSession(deps, { userId: user.id, tokenVersion: user.tokenVersion }),
     deps.limiter.reset(failuresKey),
     deps.limiter.reset(ceilingKey),
     deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id)),
   ]);
-  return createSession(deps, { userId: user.id, tokenVersion: user.tokenVersion });
+  return session;
 }
 
 /** The one-time link of LOGIN_ACCOUNT_CEILING: a failed mail is logged, the login answers the same. */
