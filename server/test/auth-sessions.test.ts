@@ -145,3 +145,25 @@ describe('impersonation checks its admin on every request', () => {
     expect((await me(forged)).status).toBe(401);
   });
 });
+
+describe('ended sessions are purged', () => {
+  it('deletes the expired ones and those revoked over a day ago, keeps the others', async () => {
+    const { purgeEndedSessions } = await import('../src/auth/sessions.js');
+    const db = t.database.db;
+    const user = await createUser(t, 'pupil');
+    const day = 86_400_000;
+    const rows = await db
+      .insert(authSessions)
+      .values([
+        { userId: user.id, tokenVersion: 0, refreshHash: `p-live-${user.id}`, expiresAt: new Date(Date.now() + day) },
+        { userId: user.id, tokenVersion: 0, refreshHash: `p-expired-${user.id}`, expiresAt: new Date(Date.now() - 1000) },
+        { userId: user.id, tokenVersion: 0, refreshHash: `p-old-${user.id}`, expiresAt: new Date(Date.now() + day), revokedAt: new Date(Date.now() - 2 * day) },
+        { userId: user.id, tokenVersion: 0, refreshHash: `p-recent-${user.id}`, expiresAt: new Date(Date.now() + day), revokedAt: new Date() },
+      ])
+      .returning({ refreshHash: authSessions.refreshHash });
+    expect(rows).toHaveLength(4);
+    expect(await purgeEndedSessions(db)).toBeGreaterThanOrEqual(2);
+    const left = await db.select({ refreshHash: authSessions.refreshHash }).from(authSessions).where(eq(authSessions.userId, user.id));
+    expect(left.map((r) => r.refreshHash.split('-')[1]).sort()).toEqual(['live', 'recent']);
+  });
+});
