@@ -45,9 +45,17 @@ export async function createAccount(request: APIRequestContext, email: string): 
 export async function loginByApi(page: Page, email: string, password = PASSWORD): Promise<void> {
   const res = await page.request.post('/api/auth/login', { data: { email, password } });
   expect(res.ok()).toBe(true);
-  const { token } = await res.json();
+  const { token, refreshToken } = (await res.json()) as { token: string; refreshToken: string };
   await page.goto('/');
-  await page.evaluate((t) => localStorage.setItem('jwt', t), token);
+  await storeSession(page, { token, refreshToken });
+}
+
+/** Where the app keeps a session (web/src/session/token.ts): the 15-minute token and its refresh token (decision 136). */
+async function storeSession(page: Page, session: { token: string; refreshToken: string }): Promise<void> {
+  await page.evaluate((s) => {
+    localStorage.setItem('jwt', s.token);
+    localStorage.setItem('jwt_refresh', s.refreshToken);
+  }, session);
 }
 
 /**
@@ -214,14 +222,25 @@ export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}$
 export const screenshot = (name: string) => path.join(import.meta.dirname, 'output/screens', name);
 
 export const ADMIN_EMAIL = 'admin@e2e.test';
-let adminToken: string | undefined;
+let adminSession: { token: string; refreshToken: string; at: number } | undefined;
 
 /**
  * The start-up admin (ADMIN_EMAIL) with PASSWORD: confirms the link written to the outbox at start
- * the first time, then logs in. The token is kept for the worker (login is rate-limited per e-mail).
+ * the first time, then logs in. The session is kept for the worker (login is rate-limited per e-mail);
+ * its 15-minute token is refreshed after 10 minutes (decision 136).
  */
 export async function ensureAdmin(request: APIRequestContext): Promise<string> {
-  if (adminToken) return adminToken;
+  return (await ensureAdminSession(request)).token;
+}
+
+async function ensureAdminSession(request: APIRequestContext): Promise<{ token: string; refreshToken: string }> {
+  if (adminSession && Date.now() - adminSession.at < 10 * 60_000) return adminSession;
+  if (adminSession) {
+    const renewed = await request.post('/api/auth/refresh', { data: { refreshToken: adminSession.refreshToken } });
+    expect(renewed.ok(), await renewed.text()).toBe(true);
+    adminSession = { ...((await renewed.json()) as { token: string; refreshToken: string }), at: Date.now() };
+    return adminSession;
+  }
   let res = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: PASSWORD } });
   if (res.status() === 401) {
     const token = new URL(await linkFromOutbox(ADMIN_EMAIL)).searchParams.get('token');
@@ -230,8 +249,8 @@ export async function ensureAdmin(request: APIRequestContext): Promise<string> {
     res = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: PASSWORD } });
   }
   expect(res.ok(), await res.text()).toBe(true);
-  adminToken = (await res.json()).token as string;
-  return adminToken;
+  adminSession = { ...((await res.json()) as { token: string; refreshToken: string }), at: Date.now() };
+  return adminSession;
 }
 
 /** Headers of an API call as the admin. */
@@ -241,9 +260,9 @@ export async function adminHeaders(request: APIRequestContext): Promise<Record<s
 
 /** Logs the page in as the admin (API login, token stored where the app expects it). */
 export async function adminPage(page: Page): Promise<void> {
-  const token = await ensureAdmin(page.request);
+  const session = await ensureAdminSession(page.request);
   await page.goto('/');
-  await page.evaluate((t) => localStorage.setItem('jwt', t), token);
+  await storeSession(page, session);
 }
 
 /** The token the page is logged in with (after loginByApi or adminPage). */

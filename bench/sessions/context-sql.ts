@@ -72,7 +72,7 @@ async function main() {
       const t0 = process.hrtime.bigint();
       for (let i = 0; i < n; i++) {
         const p = pupils[i % PUPILS];
-        await client.query({ name: `ctx_${name}`, text, values: [p.id, exs[i % 5].id, null] });
+        await client.query({ name: `ctx_${name}`, text, values: [p.id, exs[i % 5].id, null, null] });
       }
       return Number(process.hrtime.bigint() - t0) / 1000 / n;
     };

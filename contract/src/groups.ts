@@ -74,6 +74,6 @@ export const updateGroupResultSchema = z.object({
 });
 export type UpdateGroupResult = z.infer<typeof updateGroupResultSchema>;
 
-/** POST /user/logto: the impersonation token for the target user. */
+/** POST /user/logto: the impersonation session's tokens for the target user (decision 136). */
 export const logtoSchema = z.object({ uid: z.uuid({ error: 'Identifiant d’utilisateur invalide.' }) });
-export const logtoResultSchema = z.object({ token: z.string() });
+export const logtoResultSchema = z.object({ token: z.string(), refreshToken: z.string() });

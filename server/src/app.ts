@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { resolveAuth } from './auth/context.js';
 import { securityHeaders } from './http/security-headers.js';
 import { authRoutes } from './auth/routes.js';
+import { purgeEndedSessions } from './auth/sessions.js';
 import { createTokenSigner } from './auth/tokens.js';
 import { chapterRoutes } from './chapters/routes.js';
 import type { Config } from './config.js';
@@ -25,7 +26,7 @@ import { refuseWhileClosing, registerErrorHandling, sendFrameworkError } from '.
 import { addErrorCodes } from './errors.js';
 import { institutionRoutes } from './institutions/routes.js';
 import { createMailer, type Mail, type Mailer } from './mail/mailer.js';
-import { postgresRateLimiter, redisRateLimiter, startRateLimitPurge } from './http/rate-limit.js';
+import { postgresRateLimiter, RATE_LIMIT_PURGE_MS, redisRateLimiter, startRateLimitPurge } from './http/rate-limit.js';
 import { userRoutes } from './users/routes.js';
 import { serveWebApp } from './web-app.js';
 import { sessionRoutes } from './sessions/routes.js';
@@ -156,6 +157,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     let purge: ReturnType<typeof startRateLimitPurge> | undefined;
     app.addHook('onReady', async () => {
       purge = startRateLimitPurge(database.db, app.log);
+    });
+    app.addHook('onClose', async () => purge?.stop());
+  }
+  // Ended sessions (decision 136), whichever store holds the rate limits.
+  if (config.jobsWorker !== false) {
+    let purge: ReturnType<typeof startRateLimitPurge> | undefined;
+    app.addHook('onReady', async () => {
+      purge = startRateLimitPurge(database.db, app.log, RATE_LIMIT_PURGE_MS, { run: purgeEndedSessions, what: 'auth session' });
     });
     app.addHook('onClose', async () => purge?.stop());
   }

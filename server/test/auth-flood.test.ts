@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sentMails } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, lastLinkTo, PASSWORD, tokenOf, type TestApp } from './helpers.js';
 
 /** Every argon2 call of the server, counted: what a flood makes it hash is the point of these tests. */
@@ -19,7 +21,7 @@ vi.mock('@node-rs/argon2', async (importOriginal) => {
   };
 });
 const { FairQueue } = await import('../src/auth/fair-queue.js');
-const { hashPassword, IP_LIMITS, passwordHashQueue } = await import('../src/auth/service.js');
+const { ACCOUNT_CEILING_MESSAGE, hashPassword, IP_LIMITS, LOGIN_ACCOUNT_CEILING, LOGIN_PER_ACCOUNT_AND_IP, passwordHashQueue } = await import('../src/auth/service.js');
 
 let t: TestApp;
 beforeAll(async () => {
@@ -153,5 +155,74 @@ describe('the hashing line is fair between clients', () => {
     expect(order).toEqual(['a1', 'a2', 'b1', 'c1', 'a3', 'b2', 'a4']);
     expect(peak).toBe(1);
     expect([queue.activeCount, queue.pendingCount]).toEqual([0, 0]);
+  });
+});
+
+describe('IPv6: every per-address limit counts a whole /64 (decision 135)', () => {
+
+  it('80 wrong passwords on one account from 80 addresses of one /64 in parallel: 429 past the per-account limit, without argon2', async () => {
+    expect(LOGIN_PER_ACCOUNT_AND_IP.limit).toBe(30);
+    const user = await createUser(t, 'pupil');
+    const before = argon2.verify;
+    const results = await Promise.all(Array.from({ length: 80 }, (_, i) => login(user.email, `Faute#${i}`, `2001:db8:1::${(i + 1).toString(16)}`)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(50);
+    expect(results.find((r) => r.status === 429)!.body.message).toBe('Trop de tentatives. Réessayez dans une minute.');
+    expect(argon2.verify - before).toBeLessThanOrEqual(30);
+    // From another /64 the per-address limit is fresh, but 80 tries put the account past its hourly ceiling.
+    expect(await login(user.email, PASSWORD, '2001:db8:2::1')).toMatchObject({ status: 429, body: { message: ACCOUNT_CEILING_MESSAGE } });
+    const other = await createUser(t, 'pupil');
+    expect((await login(other.email, 'Faute#x', '2001:db8:1::1')).status).toBe(401);
+  });
+
+  it('sign-ups: 60 from one /64 in 10 minutes, the 61st refused whatever the address in it, not another /64', async () => {
+    for (let i = 0; i < 60; i++) expect((await register(unknown(), `2001:db8:6:0:${i.toString(16)}::1`)).status).toBe(200);
+    const blocked = await register(unknown(), '2001:db8:6:0:ffff:ffff:ffff:fffe');
+    expect(blocked).toMatchObject({ status: 429, body: { message: 'Trop d’inscriptions depuis cette adresse. Réessayez dans quelques minutes.' } });
+    expect((await register(unknown(), '2001:db8:6:1::1')).status).toBe(200);
+  });
+
+  it('the IPv4-mapped form of an address shares its counters', async () => {
+    for (let i = 0; i < 60; i++) expect((await register(unknown(), i % 2 ? '10.6.9.1' : '::ffff:10.6.9.1')).status).toBe(200);
+    expect((await register(unknown(), '::ffff:10.6.9.1')).status).toBe(429);
+  });
+});
+
+describe('per-account ceiling across all addresses (decision 135)', () => {
+  const mailsTo = async (email: string) => (await t.database.db.select().from(sentMails).where(eq(sentMails.to, email))).length;
+
+  it('past 50 wrong passwords in the hour from 50 addresses, the password alone opens nothing; the owner gets in by the mailed link', async () => {
+    expect(LOGIN_ACCOUNT_CEILING).toEqual({ limit: 50, windowSeconds: 3600 });
+    const owner = await createUser(t, 'pupil');
+    // A botnet: one try per address, each far under every per-address limit.
+    const tries = await Promise.all(Array.from({ length: 50 }, (_, i) => login(owner.email, `Faute#${i}`, `198.18.${i}.7`)));
+    expect(tries.every((r) => r.status === 401)).toBe(true);
+    expect(await mailsTo(owner.email)).toBe(0);
+    // The 51st try, even with the right password (found by the botnet), is refused without any argon2 call.
+    const before = argon2.verify;
+    const found = await login(owner.email, PASSWORD, '198.18.99.7');
+    expect(found).toMatchObject({ status: 429, body: { message: ACCOUNT_CEILING_MESSAGE } });
+    expect((await login(owner.email, PASSWORD, '198.18.99.8')).status).toBe(429);
+    expect(argon2.verify).toBe(before);
+    // One link mailed, however many tries follow.
+    expect(await mailsTo(owner.email)).toBe(1);
+    const link = await lastLinkTo(t, owner.email);
+    expect(link).toMatch(/\/confirm\?token=/);
+    // The owner, from the link: logged in at once, with a new password that works again at once.
+    const confirmed = await confirm(tokenOf(link), 'Nouveau#2026', '192.0.2.50');
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.token).toEqual(expect.any(String));
+    expect((await login(owner.email, 'Nouveau#2026', '192.0.2.50')).status).toBe(200);
+    // The attacker's password is now the old one.
+    expect((await login(owner.email, PASSWORD, '198.18.99.9')).status).toBe(401);
+  });
+
+  it('answers the same for an unknown e-mail, and mails nobody', async () => {
+    const email = unknown();
+    await Promise.all(Array.from({ length: 50 }, (_, i) => login(email, `Faute#${i}`, `198.19.${i}.7`)));
+    const refused = await login(email, 'Faute#2026', '198.19.99.7');
+    expect(refused).toMatchObject({ status: 429, body: { message: ACCOUNT_CEILING_MESSAGE } });
+    expect(await mailsTo(email)).toBe(0);
   });
 });

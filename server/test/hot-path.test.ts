@@ -144,7 +144,7 @@ describe('POST /answer fast path (memoised decision, re-checked in the insert)',
 
   const save = (headers: Record<string, string>, exerciseId: string, answer: string, seq: number) =>
     inject(t, { method: 'POST', url: '/api/answer', headers, payload: { exerciseId, answer, seq } });
-  const memoOf = (userId: string, exerciseId: string) => saveMemos.get(`${userId}|0||${exerciseId}`);
+  const memoOf = (userId: string, exerciseId: string) => saveMemos.get(`${userId}|0|||${exerciseId}`);
   const stored = (userId: string, exerciseId: string) =>
     t.database.db.select({ seq: answers.seq, answer: answers.answer }).from(answers).where(and(eq(answers.userId, userId), eq(answers.exerciseId, exerciseId)));
 

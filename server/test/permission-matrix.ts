@@ -18,6 +18,7 @@ import {
   regradeRequests,
   unlabeledAnswers,
 } from '../src/db/schema.js';
+import { createSession } from '../src/auth/sessions.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
 import { createUser, inject, lastLinkTo, PASSWORD, PUPIL_PROFILE, tokenOf, type TestApp } from './helpers.js';
 
@@ -156,6 +157,8 @@ export const MATRIX: MatrixRow[] = [
   r('POST /api/auth/confirm', '/api/auth/confirm', 'ok ok ok ok ok ok ok', (f: Fixture, c: Caller) => ({ token: f.confirmTokens[c], password: PASSWORD })),
   r('POST /api/auth/login', '/api/auth/login', 'ok ok ok ok ok ok ok', (f: Fixture) => ({ email: f.emails.pupil, password: PASSWORD })),
   r('PUT /api/auth/me', '/api/auth/me', '401 ok ok ok ok ok ok', {}),
+  // Decision 136: whoever holds a live session's refresh token gets an access token of that session (the pupil's here).
+  r('POST /api/auth/refresh', '/api/auth/refresh', 'ok ok ok ok ok ok ok', { refreshToken: '{refreshToken}' }),
   // Staff import into their own school (no field), admins name one; every caller's file is its own pupil.
   r('POST /api/users/import', '/api/users/import', '401 403 403 ok ok 403 ok', (f: Fixture, c: Caller) =>
     new Multipart(c === 'admin' ? { institution: f.ids.schoolA } : {}, {
@@ -335,6 +338,8 @@ export const MATRIX: MatrixRow[] = [
   // Last: relabelling withdraws the pupil's PDF answers the grading rows above use.
   r('POST /api/answer/relabel', '/api/answer/relabel', '401 403 403 403 403 403 ok', { answerId: '{pupilPdfAnswer}' }),
   r('POST /api/answer/relabel/', '/api/answer/relabel/', '401 403 403 403 403 403 ok', { answerId: '{pupilPaperAnswer}' }),
+  // The very last: it ends each caller's session (decision 136), so no row may come after it.
+  r('POST /api/auth/logout', '/api/auth/logout', '401 ok ok ok ok ok ok', {}),
 ];
 
 /** Replaces `{name}` placeholders in a URL or in the string values of a body. */
@@ -631,6 +636,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     otherPupil: otherPupil.id,
     teacher: teacher.id,
     victim: victim.id,
+    refreshToken: (await createSession(t.app.deps, { userId: pupil.id, tokenVersion: 0 })).refreshToken,
     timed: timed.id,
     paper: paper.id,
     chapterToDelete: chapterToDelete.id,

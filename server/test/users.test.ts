@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, groupMembers, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
+import { auditLog, authSessions, groupMembers, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, loginAs, type RoleName, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -145,15 +145,19 @@ describe('GET /user/{uid}', () => {
 });
 
 describe('impersonation tokens', () => {
-  it('expire after 2 hours and die when the admin loses the admin flag', async () => {
+  it('live 15 minutes, in a session of 2 hours, and die when the admin loses the admin flag', async () => {
     const t = await buildTestApp();
     try {
       const admin = await createUser(t, 'admin');
       const pupil = await createUser(t, 'pupil');
       const res = await inject(t, { method: 'POST', url: '/api/user/logto', payload: { uid: pupil.id }, headers: admin.headers });
       expect(res.status).toBe(200);
-      const { exp, iat } = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString());
-      expect(exp - iat).toBe(2 * 3600);
+      const { exp, iat, sid } = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString());
+      // Decision 136: a 15-minute token of a session that its refresh token cannot stretch past 2 hours.
+      expect(exp - iat).toBe(15 * 60);
+      const [session] = await t.database.db.select().from(authSessions).where(eq(authSessions.id, sid));
+      expect(session).toMatchObject({ userId: pupil.id, actorId: admin.id });
+      expect(Math.abs(session.expiresAt.getTime() - session.createdAt.getTime() - 2 * 3600_000)).toBeLessThan(5_000);
       const asPupil = { authorization: `Bearer ${res.body.token}` };
       expect((await inject(t, { method: 'PUT', url: '/api/auth/me', payload: {}, headers: asPupil })).status).toBe(200);
       await t.database.db.update(users).set({ isAdmin: false }).where(eq(users.id, admin.id));

@@ -13,7 +13,7 @@ import { TtlCache } from './ttl-cache.js';
 import { queryRows, type Db } from '../db/client.js';
 import { answers, exercises, files } from '../db/schema.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
-import { EXERCISE_CONTEXT_SQL, exerciseContextOf, exerciseContextSql, loadChapterContext, queryExerciseContext } from '../sessions/service.js';
+import { exerciseContextOf, exerciseContextSql, loadChapterContext, queryExerciseContext } from '../sessions/service.js';
 import { checkSaveAllowed, FINISHED_MESSAGE, NOT_STARTED_MESSAGE } from '../sessions/state.js';
 
 export const PUBLISHED_MESSAGE = 'Les résultats sont publiés : les réponses ne sont plus modifiables.';
@@ -28,10 +28,11 @@ const SAVE_REFUSAL_CODES: Record<string, ErrorCode> = { [FINISHED_MESSAGE]: 'tes
  * EXERCISE_CONTEXT_SQL): the row is written only if the chapter, rules, session, profile, roles and
  * token version are still exactly those the decision was made on. One statement: the context, the
  * duplicate check, the insert and whether a newer save exists. $1 user, $2 exercise, $3 actor,
- * $4 answer, $5 file, $6 seq, $7 ip, $8 fingerprint (NULL: no guard, as for a PDF answer).
+ * $4 answer, $5 file, $6 seq, $7 ip, $8 fingerprint (NULL: no guard, as for a PDF answer), $9 the token's
+ * session (decision 136).
  */
 const GUARDED_INSERT_SQL = `
-  WITH ctx AS (${EXERCISE_CONTEXT_SQL}),
+  WITH ctx AS (${exerciseContextSql('$1::uuid', '$2::uuid', '$3::uuid', '$9::uuid')}),
   ok AS (SELECT 1 FROM ctx WHERE $8::text IS NULL OR md5(ctx::text) = $8::text),
   ins AS (
     INSERT INTO answers (user_id, exercise_id, answer, file_id, seq, ip)
@@ -55,11 +56,11 @@ const GUARDED_INSERT_SQL = `
 const BATCH_INSERT_SQL = `
   WITH inp AS (
     SELECT * FROM json_to_recordset($1::json)
-      AS x(n int, user_id uuid, exercise_id uuid, actor_id uuid, answer text, seq bigint, ip text, fingerprint text)
+      AS x(n int, user_id uuid, exercise_id uuid, actor_id uuid, session_id uuid, answer text, seq bigint, ip text, fingerprint text)
   ),
   ok AS (
     SELECT inp.* FROM inp
-    CROSS JOIN LATERAL (${exerciseContextSql('inp.user_id', 'inp.exercise_id', 'inp.actor_id')}) ctx
+    CROSS JOIN LATERAL (${exerciseContextSql('inp.user_id', 'inp.exercise_id', 'inp.actor_id', 'inp.session_id')}) ctx
     WHERE md5(ctx::text) = inp.fingerprint
   ),
   ins AS (
@@ -82,6 +83,7 @@ interface PendingSave {
   userId: string;
   exerciseId: string;
   actorId: string | null;
+  sessionId: string | null;
   answer: string;
   seq: number;
   ip: string;
@@ -149,6 +151,7 @@ class SaveQueue {
         user_id: b.userId,
         exercise_id: b.exerciseId,
         actor_id: b.actorId,
+        session_id: b.sessionId,
         answer: b.answer,
         seq: b.seq,
         ip: b.ip,
@@ -176,6 +179,7 @@ class SaveQueue {
         await guardedInsertOne(this.db, {
           userId: save.userId,
           actorId: save.actorId,
+          sessionId: save.sessionId,
           exerciseId: save.exerciseId,
           answer: save.answer,
           fileId: null,
@@ -213,7 +217,7 @@ interface SaveMemo {
  */
 export const saveMemos = new TtlCache<string, SaveMemo>(75_000, 15 * 60_000);
 
-const memoKey = (auth: AuthContext, exerciseId: string) => `${auth.userId}|${auth.tokenVersion}|${auth.actorId ?? ''}|${exerciseId}`;
+const memoKey = (auth: AuthContext, exerciseId: string) => `${auth.userId}|${auth.tokenVersion}|${auth.actorId ?? ''}|${auth.sessionId ?? ''}|${exerciseId}`;
 
 interface InsertResult {
   matched: boolean;
@@ -226,7 +230,7 @@ async function guardedInsert(
   auth: AuthContext,
   values: { exerciseId: string; answer: string; fileId: string | null; seq: number; ip: string; fingerprint: string | null },
 ): Promise<InsertResult> {
-  return guardedInsertOne(db, { ...values, userId: auth.userId, actorId: auth.actorId ?? null });
+  return guardedInsertOne(db, { ...values, userId: auth.userId, actorId: auth.actorId ?? null, sessionId: auth.sessionId ?? null });
 }
 
 async function guardedInsertOne(
@@ -234,6 +238,7 @@ async function guardedInsertOne(
   values: {
     userId: string;
     actorId: string | null;
+    sessionId: string | null;
     exerciseId: string;
     answer: string;
     fileId: string | null;
@@ -251,6 +256,7 @@ async function guardedInsertOne(
     values.seq,
     values.ip,
     values.fingerprint,
+    values.sessionId,
   ]);
   return row;
 }
@@ -276,6 +282,7 @@ export async function saveAnswer(db: Db, requestAuth: AuthContext, input: Answer
     const result = await saveQueueOf(db).submit({
       userId: auth.userId,
       actorId: auth.actorId ?? null,
+      sessionId: auth.sessionId ?? null,
       exerciseId: input.exerciseId,
       answer: input.answer,
       seq,

@@ -15,6 +15,8 @@ export interface AuthContext {
   actorId?: string;
   /** The token's version (checked against the user's row). */
   tokenVersion?: number;
+  /** The token's session (decision 136), checked live on every request. */
+  sessionId?: string;
   /**
    * Set only on routes that check the token in their own statement (SELF_CHECKED_ROUTES): the
    * signature is verified, the user row not yet, and the role flags are unknown (false).
@@ -43,18 +45,27 @@ declare module 'fastify' {
 
 /**
  * What an auth decision reads of users row `u` besides `is_admin` (AuthRow): token version,
- * institution, roles, and whether the impersonating admin `actor` (an SQL expression, NULL when
- * none) is still admin. Shared by the per-request lookup and the save statement
- * (sessions/service.ts, whose row already carries `is_admin`), which re-checks it itself.
+ * institution, roles, whether the impersonating admin `actor` (an SQL expression, NULL when
+ * none) is still admin, and whether the token's `session` (NULL for a token signed without one) is
+ * live: not revoked nor expired, opened for this user and actor, at the user's token version and, for an
+ * impersonation, at the admin's (decision 136: the admin's password change ends it). Shared by the
+ * per-request lookup and the save statement (sessions/service.ts, whose row already carries `is_admin`),
+ * which re-checks it itself; a logout changes the save's fingerprint, so a memoised save re-decides.
  */
-export const authColumnsSql = (actor: string) => `u.token_version, u.institution_id,
+export const authColumnsSql = (actor: string, session: string) => `u.token_version, u.institution_id,
     EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${MEMBERS_GROUP_ID}') AS is_member,
     EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id = '${TEACHERS_GROUP_ID}') AS is_teacher,
-    (${actor} IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = ${actor} AND a.is_admin)) AS actor_ok`;
+    (${actor} IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = ${actor} AND a.is_admin)) AS actor_ok,
+    (${session} IS NULL OR EXISTS (
+      SELECT 1 FROM auth_sessions s LEFT JOIN users sa ON sa.id = s.actor_id
+      WHERE s.id = ${session} AND s.user_id = u.id AND s.actor_id IS NOT DISTINCT FROM ${actor}
+        AND s.revoked_at IS NULL AND s.expires_at > now() AND s.token_version = u.token_version
+        AND (s.actor_id IS NULL OR (sa.is_admin AND sa.token_version = s.actor_token_version))
+    )) AS session_ok`;
 
-/** The user's token version and roles, and whether the impersonating admin is still admin: one prepared statement. */
+/** The user's token version and roles, whether the impersonating admin is still admin, whether the session is live: one prepared statement. */
 export const AUTH_SQL = `
-  SELECT u.is_admin, ${authColumnsSql('$2::uuid')}
+  SELECT u.is_admin, ${authColumnsSql('$2::uuid', '$3::uuid')}
   FROM users u WHERE u.id = $1::uuid`;
 
 export interface AuthRow {
@@ -64,6 +75,7 @@ export interface AuthRow {
   is_member: boolean;
   is_teacher: boolean;
   actor_ok: boolean;
+  session_ok: boolean;
 }
 
 /**
@@ -80,25 +92,30 @@ export async function resolveAuth(
   const claims = await signer.verify(header.slice(7).trim());
   if (!claims) return { auth: null, rejected: true };
   if (request && SELF_CHECKED_ROUTES.has(`${request.method} ${request.routeOptions?.url}`)) {
-    const { userId, actorId, tokenVersion } = claims;
-    return { auth: { userId, actorId, tokenVersion, isAdmin: false, isMember: false, isTeacher: false, institutionId: null, unchecked: true }, rejected: false };
+    const { userId, actorId, tokenVersion, sessionId } = claims;
+    return { auth: { userId, actorId, tokenVersion, sessionId, isAdmin: false, isMember: false, isTeacher: false, institutionId: null, unchecked: true }, rejected: false };
   }
   return checkAuth(db, claims);
 }
 
 /** The per-request lookup for verified claims. */
 export async function checkAuth(db: Db, claims: TokenClaims) {
-  const [row] = await queryRows<AuthRow>(db, 'auth_lookup', AUTH_SQL, [claims.userId, claims.actorId ?? null]);
+  const [row] = await queryRows<AuthRow>(db, 'auth_lookup', AUTH_SQL, [claims.userId, claims.actorId ?? null, claims.sessionId ?? null]);
   return authFromRow(claims, row);
 }
 
 /** The claims an auth context was made from. */
-export const claimsOf = (auth: AuthContext): TokenClaims => ({ userId: auth.userId, tokenVersion: auth.tokenVersion ?? NaN, actorId: auth.actorId });
+export const claimsOf = (auth: AuthContext): TokenClaims => ({
+  userId: auth.userId,
+  tokenVersion: auth.tokenVersion ?? NaN,
+  actorId: auth.actorId,
+  sessionId: auth.sessionId,
+});
 
 /** The auth context for verified claims and their users row (undefined: unknown user). */
 export function authFromRow(claims: TokenClaims, row: AuthRow | undefined): { auth: AuthContext | null; rejected: boolean } {
-  // An impersonation token dies with its admin's admin flag.
-  if (!row || Number(row.token_version) !== claims.tokenVersion || !row.actor_ok) return { auth: null, rejected: true };
+  // An impersonation token dies with its admin's admin flag; any token with its session (logout, decision 136).
+  if (!row || Number(row.token_version) !== claims.tokenVersion || !row.actor_ok || !row.session_ok) return { auth: null, rejected: true };
   const auth: AuthContext = {
     userId: claims.userId,
     isAdmin: !!row.is_admin,
@@ -107,6 +124,7 @@ export function authFromRow(claims: TokenClaims, row: AuthRow | undefined): { au
     institutionId: row.institution_id ?? null,
     actorId: claims.actorId,
     tokenVersion: claims.tokenVersion,
+    sessionId: claims.sessionId,
   };
   return { auth, rejected: false };
 }

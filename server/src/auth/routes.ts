@@ -1,10 +1,20 @@
-import { confirmResultSchema, linkCheckSchema, profileUpdateSchema, returnPathSchema, userSchema } from '@olympe/contract';
+import {
+  confirmResultSchema,
+  linkCheckSchema,
+  logoutSchema,
+  profileUpdateSchema,
+  refreshSchema,
+  returnPathSchema,
+  sessionTokensSchema,
+  userSchema,
+} from '@olympe/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { getUserById, updateOwnProfile } from '../users/service.js';
 import { authOf, requireAuth } from './context.js';
 import { checkPasswordLink, confirmPassword, loginUser, REGISTER_MESSAGE, registerUser } from './service.js';
+import { endSessions, refreshSession } from './sessions.js';
 
 const email = z.string().trim().max(254).pipe(z.email({ error: 'Adresse e-mail invalide.' }));
 const messageSchema = z.object({ message: z.string() });
@@ -33,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     },
     async (request) => ({
       message: 'Mot de passe enregistré : vous êtes connecté.',
-      token: await confirmPassword(deps, { ...request.body, ip: request.ip }),
+      ...(await confirmPassword(deps, { ...request.body, ip: request.ip })),
     }),
   );
 
@@ -55,10 +65,27 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       schema: {
         tags: ['auth'],
         body: z.object({ email, password: z.string().min(1, { error: 'Mot de passe requis.' }).max(256) }),
-        response: { 200: z.object({ token: z.string() }) },
+        response: { 200: sessionTokensSchema },
       },
     },
-    async (request) => ({ token: await loginUser(deps, { ...request.body, ip: request.ip }) }),
+    async (request) => loginUser(deps, { ...request.body, ip: request.ip }),
+  );
+
+  // Decision 136: a new 15-minute token for a live session. No bearer needed: the one it replaces has expired.
+  app.post(
+    '/auth/refresh',
+    { schema: { tags: ['auth'], body: refreshSchema, response: { 200: sessionTokensSchema } } },
+    async (request) => refreshSession(deps, { refreshToken: request.body.refreshToken, ip: request.ip }),
+  );
+
+  // Decision 136: ends the caller's session on the server; its tokens are refused from now on.
+  app.post(
+    '/auth/logout',
+    { preHandler: requireAuth, schema: { tags: ['auth'], body: logoutSchema.optional(), response: { 200: messageSchema } } },
+    async (request) => {
+      await endSessions(deps, authOf(request), request.body?.refreshTokens);
+      return { message: 'Vous êtes déconnecté.' };
+    },
   );
 
   app.put(

@@ -5,10 +5,12 @@ import { isPasswordValid, PASSWORD_RULES_MESSAGE } from '@olympe/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import { emailTokens, users } from '../db/schema.js';
-import { AppError, badRequest, notFound, unauthorized } from '../errors.js';
+import { AppError, badRequest, notFound, tooMany, unauthorized } from '../errors.js';
+import { clientKeyOf } from '../http/client-address.js';
 import { hitRateLimit, hitRateLimits } from '../http/rate-limit.js';
 import { passwordLinkMail } from '../mail/mailer.js';
 import { FairQueue } from './fair-queue.js';
+import { createSession, type SessionTokens } from './sessions.js';
 import { hashEmailToken, newEmailToken } from './tokens.js';
 
 const LINK_VALIDITY_MS = 48 * 3600 * 1000;
@@ -21,7 +23,7 @@ const USED_LINK = 'Ce lien a déjà servi : un mot de passe a été choisi avec
 const EXPIRED_LINK = 'Ce lien a expiré (il est valable 48 heures). Demandez-en un nouveau avec votre adresse.';
 
 /**
- * Per client address, counted before any hashing (docs/decisions.md, "Logins under a flood").
+ * Per client address — an IPv4 address, or an IPv6 /64 (clientKeyOf, decision 135) — counted before any hashing (docs/decisions.md, "Logins under a flood").
  * Login: a school of several hundred pupils behind one address logs in within the same minute.
  * Register: schools create many accounts by bulk import, a class signs up by itself.
  * Confirm: a class choosing its passwords, with some refusals of the five rules.
@@ -45,6 +47,18 @@ export const LOGIN_PER_ACCOUNT_AND_IP = { limit: 30, windowSeconds: 60 };
  * right or wrong. A classmate's errors cost the owner a few seconds, never a lock-out.
  */
 export const LOGIN_SLOWDOWN = { freeFailures: 5, baseMs: 250, capMs: 4000, windowSeconds: 900 };
+
+/**
+ * Per account, across every address (decision 135): past `limit` tries without a success within the hour, the
+ * password alone no longer logs in — a botnet of addresses would otherwise try `LOGIN_PER_ACCOUNT_AND_IP` per
+ * address and minute, and parallel tries share the slowdown. The crossing mails the owner a one-time link that
+ * logs in (and sets a new password), so the owner is never locked out of an exam; the attacker, without the
+ * mailbox, is. Every try answers the same whether the account exists or not.
+ */
+export const LOGIN_ACCOUNT_CEILING = { limit: 50, windowSeconds: 3600 };
+
+export const ACCOUNT_CEILING_MESSAGE =
+  'Trop de mots de passe erronés pour ce compte : la connexion par mot de passe est suspendue pour une heure. Si ce compte existe, un lien de connexion vient d’être envoyé à son adresse ; ouvrez-le pour vous connecter.';
 
 export const loginDelayMs = (failures: number) =>
   failures < LOGIN_SLOWDOWN.freeFailures
@@ -117,7 +131,7 @@ export const passwordHashQueue = () => ({ running: argon2Slots.activeCount, wait
  */
 export async function registerUser(deps: Deps, input: { email: string; ip: string; returnTo?: string }): Promise<void> {
   const email = normaliseEmail(input.email);
-  await hitRateLimit(deps.limiter, { key: `register-ip:${input.ip}`, ...IP_LIMITS.register });
+  await hitRateLimit(deps.limiter, { key: `register-ip:${clientKeyOf(input.ip)}`, ...IP_LIMITS.register });
   await hitRateLimit(deps.limiter, {
     key: `register:${email}`,
     limit: 1,
@@ -133,7 +147,7 @@ export async function registerUser(deps: Deps, input: { email: string; ip: strin
 /** Creates a single-use 48 h link and mails it. */
 export async function sendPasswordLink(
   deps: Deps,
-  opts: { userId: string; email: string; kind: 'signup' | 'reset' | 'admin' | 'invite'; returnTo?: string; institutionName?: string },
+  opts: { userId: string; email: string; kind: 'signup' | 'reset' | 'admin' | 'invite' | 'lockout'; returnTo?: string; institutionName?: string },
 ): Promise<string> {
   const { token, hash: tokenHash } = newEmailToken();
   await deps.db.insert(emailTokens).values({
@@ -160,7 +174,7 @@ export async function sendPasswordLink(
  * Rate-limited as the confirmation itself: it must not become a way to try tokens.
  */
 export async function checkPasswordLink(deps: Deps, input: { token: string; ip: string }): Promise<{ valid: true; email: string }> {
-  await hitRateLimit(deps.limiter, { key: `confirm-ip:${input.ip}`, ...IP_LIMITS.confirm });
+  await hitRateLimit(deps.limiter, { key: `confirm-ip:${clientKeyOf(input.ip)}`, ...IP_LIMITS.confirm });
   const [row] = await deps.db
     .select({ usedAt: emailTokens.usedAt, expiresAt: emailTokens.expiresAt, email: users.email })
     .from(emailTokens)
@@ -177,15 +191,16 @@ export async function checkPasswordLink(deps: Deps, input: { token: string; ip: 
  * Sets the password from a link: single use, 48 h, the five rules re-checked; older tokens are
  * revoked. The link is checked before the password is hashed, so a made-up link costs no argon2.
  */
-export async function confirmPassword(deps: Deps, input: { token: string; password: string; ip: string }): Promise<string> {
-  await hitRateLimit(deps.limiter, { key: `confirm-ip:${input.ip}`, ...IP_LIMITS.confirm });
+export async function confirmPassword(deps: Deps, input: { token: string; password: string; ip: string }): Promise<SessionTokens> {
+  const client = clientKeyOf(input.ip);
+  await hitRateLimit(deps.limiter, { key: `confirm-ip:${client}`, ...IP_LIMITS.confirm });
   if (!isPasswordValid(input.password)) throw badRequest(PASSWORD_RULES_MESSAGE);
   const tokenHash = hashEmailToken(input.token);
   const usable = () =>
     and(eq(emailTokens.tokenHash, tokenHash), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, new Date()));
   const [valid] = await deps.db.select({ userId: emailTokens.userId }).from(emailTokens).where(usable()).limit(1);
   if (!valid) throw badRequest(INVALID_LINK);
-  const passwordHash = await hashPassword(input.password, input.ip);
+  const passwordHash = await hashPassword(input.password, client);
   const user = await deps.db.transaction(async (tx) => {
     // Checked again: the same link may have been used while the password was being hashed.
     const [row] = await tx.update(emailTokens).set({ usedAt: new Date() }).where(usable()).returning({ userId: emailTokens.userId });
@@ -194,7 +209,7 @@ export async function confirmPassword(deps: Deps, input: { token: string; passwo
       .update(users)
       .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, lastLoginAt: new Date() })
       .where(eq(users.id, row.userId))
-      .returning({ id: users.id, tokenVersion: users.tokenVersion });
+      .returning({ id: users.id, tokenVersion: users.tokenVersion, email: users.email });
     // Any other link still in a mailbox dies with this password choice.
     await tx
       .update(emailTokens)
@@ -202,8 +217,10 @@ export async function confirmPassword(deps: Deps, input: { token: string; passwo
       .where(and(eq(emailTokens.userId, row.userId), isNull(emailTokens.usedAt)));
     return updated;
   });
-  // Whoever holds the link just proved they own the address: logged in at once (issue 24).
-  return deps.signer.sign({ userId: user.id, tokenVersion: user.tokenVersion });
+  // Whoever holds the link just proved they own the address: logged in at once, and the password works
+  // again at once after LOGIN_ACCOUNT_CEILING (decision 135).
+  await Promise.all([deps.limiter.reset(`login-fail:${user.email}`), deps.limiter.reset(`login-fail-hour:${user.email}`)]);
+  return createSession(deps, { userId: user.id, tokenVersion: user.tokenVersion });
 }
 
 /**
@@ -220,17 +237,20 @@ const loginLine = new FairQueue(8);
  * address (docs/product.md#design-3). Wrong passwords slow the account down (LOGIN_SLOWDOWN) instead of locking
  * it. Whatever is wrong, the answer is "Identifiants invalides.", after about the same time.
  */
-export async function loginUser(deps: Deps, input: { email: string; password: string; ip: string }): Promise<string> {
+export async function loginUser(deps: Deps, input: { email: string; password: string; ip: string }): Promise<SessionTokens> {
   const email = normaliseEmail(input.email);
+  const client = clientKeyOf(input.ip);
   const failuresKey = `login-fail:${email}`;
-  const { failures, user } = await loginLine.run(input.ip, async () => {
-    // Every try counts as a failure until it succeeds (a success clears the count): a failed login
+  const ceilingKey = `login-fail-hour:${email}`;
+  const { failures, hourly, user } = await loginLine.run(client, async () => {
+    // Every try counts as a failure until it succeeds (a success clears the counts): a failed login
     // then needs no statement after the password check. The account is read meanwhile.
-    const [[, , tries], [user]] = await Promise.all([
+    const [[ip, perAccountAndIp, tries, hourTries], [user]] = await Promise.all([
       hitRateLimits(deps.limiter, [
-        { key: `login-ip:${input.ip}`, ...IP_LIMITS.login },
-        { key: `login:${email}:${input.ip}`, ...LOGIN_PER_ACCOUNT_AND_IP },
+        { key: `login-ip:${client}`, limit: Infinity, windowSeconds: IP_LIMITS.login.windowSeconds },
+        { key: `login:${email}:${client}`, limit: Infinity, windowSeconds: LOGIN_PER_ACCOUNT_AND_IP.windowSeconds },
         { key: failuresKey, limit: Infinity, windowSeconds: LOGIN_SLOWDOWN.windowSeconds },
+        { key: ceilingKey, limit: Infinity, windowSeconds: LOGIN_ACCOUNT_CEILING.windowSeconds },
       ]),
       deps.db
         .select({ id: users.id, passwordHash: users.passwordHash, tokenVersion: users.tokenVersion })
@@ -238,15 +258,36 @@ export async function loginUser(deps: Deps, input: { email: string; password: st
         .where(eq(users.email, email))
         .limit(1),
     ]);
-    return { failures: tries - 1, user };
+    // The try that crosses the ceiling mails the link once per window, whichever limit refuses it.
+    if (hourTries === LOGIN_ACCOUNT_CEILING.limit + 1 && user) await mailLockoutLink(deps, user.id, email);
+    if (ip > IP_LIMITS.login.limit) throw tooMany(IP_LIMITS.login.message);
+    if (perAccountAndIp > LOGIN_PER_ACCOUNT_AND_IP.limit) throw tooMany();
+    return { failures: tries - 1, hourly: hourTries, user };
   });
+  // Past the ceiling the password is not even checked: no argon2 for the flood, and a right password
+  // found by a botnet opens nothing (the same answer for an unknown e-mail).
+  if (hourly > LOGIN_ACCOUNT_CEILING.limit) throw tooMany(ACCOUNT_CEILING_MESSAGE);
   const delay = loginDelayMs(failures);
   if (delay > 0) await sleep(delay);
-  const ok = user?.passwordHash ? await verify(user.passwordHash, input.password, input.ip) : (await verifyNobody(input.password, input.ip), false);
+  const ok = user?.passwordHash ? await verify(user.passwordHash, input.password, client) : (await verifyNobody(input.password, client), false);
   if (!ok || !user) throw unauthorized(INVALID_CREDENTIALS);
   // Only a right password gets here: outside the line, no flood waits in it.
-  await Promise.all([deps.limiter.reset(failuresKey), deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id))]);
-  return deps.signer.sign({ userId: user.id, tokenVersion: user.tokenVersion });
+  const [session] = await Promise.all([
+    createSession(deps, { userId: user.id, tokenVersion: user.tokenVersion }),
+    deps.limiter.reset(failuresKey),
+    deps.limiter.reset(ceilingKey),
+    deps.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id)),
+  ]);
+  return session;
+}
+
+/** The one-time link of LOGIN_ACCOUNT_CEILING: a failed mail is logged, the login answers the same. */
+async function mailLockoutLink(deps: Deps, userId: string, email: string): Promise<void> {
+  try {
+    await sendPasswordLink(deps, { userId, email, kind: 'lockout' });
+  } catch (err) {
+    deps.log.error({ err }, 'lockout link not sent');
+  }
 }
 
 /** docs/product.md#design-3: ADMIN_EMAIL exists and is admin at start-up; it is mailed a link until it has a password. */

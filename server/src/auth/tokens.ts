@@ -1,28 +1,39 @@
 import { createHash, createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SignJWT } from 'jose';
 
-const TOKEN_TTL = '7d';
-/** An impersonation token (carrying the admin as actor) lives 2 hours only. */
-const IMPERSONATION_TTL = '2h';
+/**
+ * An access token lives 15 minutes (decision 136): the session behind it (`sid`) is refreshed by its refresh
+ * token (auth/sessions.ts) and checked on every request, so a logout ends it at once.
+ */
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
 export interface TokenClaims {
   userId: string;
   tokenVersion: number;
   /** Set on an impersonation token: the admin who obtained it. */
   actorId?: string;
+  /**
+   * The auth_sessions row the token belongs to (decision 136), checked on every request. Every token a user
+   * obtains has one; only scripts and benches sign tokens without (they hold JWT_SECRET anyway).
+   */
+  sessionId?: string;
 }
 
-/** docs/product.md#design-3: HS256 JWT carrying the user id and the token version, valid 7 days. */
+/** docs/product.md#design-3: HS256 JWT carrying the user id, the token version and the session, valid 15 minutes. */
 export function createTokenSigner(secret: string) {
   const key = new TextEncoder().encode(secret);
   const hmacKey = createSecretKey(Buffer.from(key));
   return {
-    async sign(claims: TokenClaims): Promise<string> {
-      const jwt = new SignJWT({ tv: claims.tokenVersion, ...(claims.actorId ? { act: claims.actorId } : {}) })
+    async sign(claims: TokenClaims, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
+      const jwt = new SignJWT({
+        tv: claims.tokenVersion,
+        ...(claims.actorId ? { act: claims.actorId } : {}),
+        ...(claims.sessionId ? { sid: claims.sessionId } : {}),
+      })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.userId)
         .setIssuedAt()
-        .setExpirationTime(claims.actorId ? IMPERSONATION_TTL : TOKEN_TTL);
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds);
       return jwt.sign(key);
     },
     /** Returns null for any token that is malformed, tampered, expired or signed by another key. */
@@ -48,7 +59,8 @@ function decodeJson(part: string): Record<string, unknown> | null {
  * Compact JWS only, header `alg` HS256 without `crit`/`b64`, constant-time signature comparison,
  * a JSON object payload, `exp` (strictly in the future), `nbf` and `iat` numbers when present.
  * `ours`: also what every token we sign has (decision 41): an `exp` (a token without one would never
- * die) and UUIDs as subject and actor (anything else failed PostgreSQL's uuid cast: 500).
+ * die) and UUIDs as subject, actor and session (anything else failed PostgreSQL's uuid cast: 500); an
+ * impersonation token names its session (decision 136: the session row holds the admin's token version).
  */
 export function verifyHs256(
   token: string,
@@ -72,12 +84,17 @@ export function verifyHs256(
     if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > nowSeconds)) return null;
     if (payload.iat !== undefined && typeof payload.iat !== 'number') return null;
     if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null;
-    if (opts.ours && (payload.exp === undefined || !UUID.test(payload.sub) || (payload.act !== undefined && (typeof payload.act !== 'string' || !UUID.test(payload.act))))) return null;
-    return { userId: payload.sub, tokenVersion: payload.tv, actorId: typeof payload.act === 'string' ? payload.act : undefined };
+    if (opts.ours && (payload.exp === undefined || !UUID.test(payload.sub) || !uuidOrAbsent(payload.act) || !uuidOrAbsent(payload.sid))) return null;
+    if (opts.ours && payload.act !== undefined && payload.sid === undefined) return null;
+    const claims: TokenClaims = { userId: payload.sub, tokenVersion: payload.tv, actorId: typeof payload.act === 'string' ? payload.act : undefined };
+    if (typeof payload.sid === 'string') claims.sessionId = payload.sid;
+    return claims;
   } catch {
     return null;
   }
 }
+
+const uuidOrAbsent = (value: unknown) => value === undefined || (typeof value === 'string' && UUID.test(value));
 
 /** E-mail link tokens: 32 random bytes sent, only their hash stored. */
 export function newEmailToken(): { token: string; hash: string } {

@@ -546,6 +546,32 @@ export const emailTokens = pgTable(
   (t) => [uniqueIndex('email_tokens_hash_idx').on(t.tokenHash), index('email_tokens_user_idx').on(t.userId)],
 );
 
+/**
+ * Decision 136: one row per login (or impersonation). The 15-minute access tokens name it (`sid`) and die
+ * with it; its refresh token, of which only the sha256 is kept, gets new access tokens while the row is not
+ * revoked, not expired, and the user's (and the impersonating admin's) token version is the one it was opened with.
+ */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: id(),
+    userId: userRef(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'cascade' }),
+    tokenVersion: integer('token_version').notNull(),
+    actorTokenVersion: integer('actor_token_version'),
+    refreshHash: text('refresh_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('auth_sessions_refresh_hash_idx').on(t.refreshHash),
+    index('auth_sessions_user_idx').on(t.userId),
+    index('auth_sessions_actor_idx').on(t.actorId),
+    index('auth_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
 export const sentMails = pgTable('sent_mails', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   to: text('to').notNull(),

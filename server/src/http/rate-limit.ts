@@ -166,17 +166,24 @@ export async function purgeExpiredRateLimits(db: Db): Promise<number> {
 export const RATE_LIMIT_PURGE_MS = 10 * 60 * 1000;
 
 /**
- * Purges at once and then every `everyMs` until stopped. Several instances may run it together: the
+ * Purges at once and then every `everyMs` until stopped (the rate-limit rows, or what `purge` names: the
+ * ended sessions of decision 136). Several instances may run it together: the
  * DELETE is idempotent.
  */
-export function startRateLimitPurge(db: Db, log: FastifyBaseLogger, everyMs = RATE_LIMIT_PURGE_MS): { stop(): Promise<void> } {
+export function startRateLimitPurge(
+  db: Db,
+  log: FastifyBaseLogger,
+  everyMs = RATE_LIMIT_PURGE_MS,
+  purge: { run: (db: Db) => Promise<number>; what: string } = { run: purgeExpiredRateLimits, what: 'rate-limit' },
+): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const run = () => {
-    running = purgeExpiredRateLimits(db)
+    running = purge
+      .run(db)
       .then((n) => {
-        if (n > 0) log.info({ rows: n }, 'expired rate-limit rows purged');
+        if (n > 0) log.info({ rows: n }, `expired ${purge.what} rows purged`);
       })
-      .catch((err: unknown) => log.error({ err }, 'rate-limit purge failed'));
+      .catch((err: unknown) => log.error({ err }, `${purge.what} purge failed`));
   };
   run();
   const timer = setInterval(run, everyMs);

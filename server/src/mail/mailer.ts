@@ -81,16 +81,20 @@ export function firstLinkOf(mail: Pick<Mail, 'text'>): string | null {
 
 
 /** The French mail that carries a set-password link (sign-up, password reset, first admin). */
-export function passwordLinkMail(to: string, link: string, kind: 'signup' | 'reset' | 'admin' | 'invite', institutionName?: string): Mail {
+export function passwordLinkMail(to: string, link: string, kind: 'signup' | 'reset' | 'admin' | 'invite' | 'lockout', institutionName?: string): Mail {
   const subject =
     kind === 'reset'
       ? 'Olympe : nouveau mot de passe'
+      : kind === 'lockout'
+        ? 'Olympe : votre lien de connexion'
       : kind === 'invite'
         ? 'Olympe : votre établissement vous a inscrit'
         : 'Olympe : confirmez votre adresse et choisissez un mot de passe';
   const intro =
     kind === 'invite'
       ? `Votre établissement${institutionName ? ` (${institutionName})` : ''} vous a créé un compte sur Olympe, la coupe de sélection de la préparation aux olympiades de mathématiques. Pour l’activer, choisissez votre mot de passe, puis complétez votre profil.`
+      : kind === 'lockout'
+      ? 'De très nombreux mots de passe erronés ont été essayés sur votre compte Olympe : la connexion par mot de passe est suspendue pour une heure. Ce lien vous connecte tout de suite, en choisissant un nouveau mot de passe.'
       : kind === 'reset'
       ? 'Vous avez demandé à recevoir un nouveau lien pour choisir votre mot de passe.'
       : kind === 'admin'

@@ -106,6 +106,7 @@ export async function scrubUser(tx: Tx, uid: string): Promise<string[]> {
     WHERE id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM group_members WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM email_tokens WHERE user_id = ${uid}::uuid`);
+  await tx.execute(sql`DELETE FROM auth_sessions WHERE user_id = ${uid}::uuid OR actor_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM center_registrations WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM center_moves WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`DELETE FROM family_addresses WHERE user_id = ${uid}::uuid`);

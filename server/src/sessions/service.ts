@@ -123,7 +123,7 @@ async function queryContext(db: Db, auth: AuthContext, target: { chapterId: stri
   const [row] =
     'chapterId' in target
       ? await queryRows<ContextRow>(db, 'chapter_context', CHAPTER_CONTEXT_SQL, [auth.userId, target.chapterId])
-      : await queryRows<ContextRow>(db, 'exercise_context_plain', EXERCISE_CONTEXT_SQL, [auth.userId, target.exerciseId, auth.actorId ?? null]);
+      : await queryRows<ContextRow>(db, 'exercise_context_plain', EXERCISE_CONTEXT_SQL, [auth.userId, target.exerciseId, auth.actorId ?? null, auth.sessionId ?? null]);
   return row;
 }
 
@@ -131,19 +131,19 @@ async function queryContext(db: Db, auth: AuthContext, target: { chapterId: stri
  * The save path's context (POST /answer), as raw text for prepared statements: the same columns as
  * queryContext for an exercise, plus what resolveAuth checks (token version, roles, impersonating
  * admin), so that one row describes everything a save decision depends on. Parameters: $1 user,
- * $2 exercise, $3 impersonating admin or NULL (`exerciseContextSql` takes other expressions, for a
+ * $2 exercise, $3 impersonating admin or NULL, $4 the token's session or NULL (`exerciseContextSql` takes other expressions, for a
  * batch). `answers/service.ts` fingerprints this row (md5 of
  * its text) to re-check a memoised decision inside the insert statement itself.
  */
-export const exerciseContextSql = (user: string, exercise: string, actor: string) => `
+export const exerciseContextSql = (user: string, exercise: string, actor: string, session: string) => `
   SELECT c.id AS chapter_id, c.title, c.offline, c.analysis, ${PUBLISH_MS_SQL}, e.id AS exercise_id, e.answer_format,
     ${callerColumnsSql},
-    ${authColumnsSql(actor)}
+    ${authColumnsSql(actor, session)}
   FROM exercises e JOIN chapters c ON c.id = e.chapter_id
   ${callerJoinsSql(user)}
   WHERE e.id = ${exercise} AND e.deleted_at IS NULL AND c.deleted_at IS NULL`;
 
-export const EXERCISE_CONTEXT_SQL = exerciseContextSql('$1::uuid', '$2::uuid', '$3::uuid');
+export const EXERCISE_CONTEXT_SQL = exerciseContextSql('$1::uuid', '$2::uuid', '$3::uuid', '$4::uuid');
 
 export interface ExerciseContextRow extends ContextRow {
   token_version: number | null;
@@ -151,6 +151,7 @@ export interface ExerciseContextRow extends ContextRow {
   is_member: boolean;
   is_teacher: boolean;
   actor_ok: boolean;
+  session_ok: boolean;
   /** md5 of the whole row's text. */
   fingerprint: string;
 }
@@ -161,7 +162,7 @@ export async function queryExerciseContext(db: Db, auth: AuthContext, exerciseId
     db,
     'exercise_context',
     `WITH ctx AS (${EXERCISE_CONTEXT_SQL}) SELECT ctx.*, md5(ctx::text) AS fingerprint FROM ctx`,
-    [auth.userId, exerciseId, auth.actorId ?? null],
+    [auth.userId, exerciseId, auth.actorId ?? null, auth.sessionId ?? null],
   );
   return row;
 }

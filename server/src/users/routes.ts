@@ -64,7 +64,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       preHandler: requireRole('admin'),
       schema: { tags: ['users'], body: logtoSchema, response: { 200: logtoResultSchema } },
     },
-    async (request) => ({ token: await impersonateUser(deps, authOf(request), request.body.uid, request.ip) }),
+    async (request) => impersonateUser(deps, authOf(request), request.body.uid, request.ip),
   );
 
   app.get(

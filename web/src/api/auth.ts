@@ -1,4 +1,4 @@
-import type { ConfirmResult, LinkCheck, ProfileUpdate, User } from '@olympe/contract';
+import type { ConfirmResult, LinkCheck, ProfileUpdate, SessionTokens, User } from '@olympe/contract';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
@@ -7,10 +7,19 @@ export interface Credentials {
   password: string;
 }
 
-/** POST /auth/login → the jwt to store. */
-export async function login(credentials: Credentials): Promise<string> {
-  const { data } = await api.post<{ token: string }>('/auth/login', credentials);
-  return data.token;
+/** POST /auth/login → the session's tokens to store (decision 136). */
+export async function login(credentials: Credentials): Promise<SessionTokens> {
+  const { data } = await api.post<SessionTokens>('/auth/login', credentials);
+  return data;
+}
+
+/**
+ * POST /auth/logout (decision 136): ends the session of the token stored at the call on the server, and the
+ * sessions of `refreshTokens` (the admin's own, kept during an impersonation). Quiet: leaving never waits
+ * for it, and a cut leaves only a session that dies with its refresh token's week.
+ */
+export async function endServerSession(refreshTokens: string[] = []): Promise<void> {
+  await api.post('/auth/logout', refreshTokens.length > 0 ? { refreshTokens } : {}, { skipNotifications: true });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@olympe/contract';
-import { readToken } from '../session/token';
+import { readRefreshToken, readToken, tokenExpiry, writeToken } from '../session/token';
 import { takeEarlyResponse } from './early-requests';
 import { showNotice } from './notify';
 
@@ -157,10 +157,73 @@ async function readBody(response: Response, type: RequestOptions['responseType']
   }
 }
 
-async function send<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<ApiResponse<T>> {
-  const headers = new Headers(options.headers);
+/** The refresh in flight, shared by every call refused meanwhile: one POST /auth/refresh at a time. */
+let refreshing: { refreshToken: string; token: Promise<string | null> } | null = null;
+
+/**
+ * Decision 136: a new access token for the session of `refreshToken`, after `stale` was refused. Resolves to
+ * null when the server refuses the session (logged out, password changed: the caller's 401 stands), rejects
+ * with the network error when it could not be asked (the caller retries later, as after any cut). The new
+ * token is stored only while that session is still the browser's (not after a logout or another login).
+ */
+export function renewToken(stale: string, refreshToken: string): Promise<string | null> {
+  const current = readToken();
+  // Another call already renewed it.
+  if (current && current !== stale && readRefreshToken() === refreshToken) return Promise.resolve(current);
+  if (refreshing?.refreshToken === refreshToken) return refreshing.token;
+  const flight = send<{ token: string }>('POST', '/auth/refresh', { refreshToken }, { skipNotifications: true }, null).then(
+    ({ data }) => {
+      if (readRefreshToken() === refreshToken) writeToken(data.token);
+      return data.token;
+    },
+    (error: unknown) => {
+      if (isApiError(error) && error.kind === 'http' && error.status !== undefined && error.status < 500) return null;
+      throw error;
+    },
+  );
+  refreshing = { refreshToken, token: flight };
+  flight
+    .finally(() => {
+      if (refreshing?.token === flight) refreshing = null;
+    })
+    .catch(() => undefined);
+  return flight;
+}
+
+/**
+ * The stored token, renewed first when it expires within a minute: for requests this client does not send
+ * (the resumable uploads' own, api/uploads.ts), which cannot be retried after a 401.
+ */
+export async function freshToken(): Promise<string | null> {
+  const token = readToken();
+  const refreshToken = readRefreshToken();
+  const expiry = tokenExpiry(token);
+  if (!token || !refreshToken || expiry === undefined || expiry - Date.now() > 60_000) return token;
+  return (await renewToken(token, refreshToken).catch(() => null)) ?? token;
+}
+
+/**
+ * A call with the stored token; refused with 401 (the 15-minute token expired), it waits for one refresh of
+ * the session and is sent once more with the new token, so that no caller — an answer in the queue during a
+ * 3-hour test above all — sees the expiry. The token and the refresh token are those of the moment of the
+ * call: a logout clears them meanwhile without stopping its own POST /auth/logout.
+ */
+async function sendRenewing<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<ApiResponse<T>> {
   // Read at request time, not at creation: login and logout change the token during the session.
   const token = readToken();
+  const refreshToken = readRefreshToken();
+  try {
+    return await send<T>(method, path, body, options, token);
+  } catch (error) {
+    if (!(isApiError(error) && error.status === 401 && token && refreshToken)) throw error;
+    const renewed = await renewToken(token, refreshToken);
+    if (!renewed) throw error;
+    return send<T>(method, path, body, options, renewed);
+  }
+}
+
+async function send<T>(method: string, path: string, body: unknown, options: RequestOptions, token: string | null): Promise<ApiResponse<T>> {
+  const headers = new Headers(options.headers);
   if (token) headers.set('Authorization', `Bearer ${token}`);
 
   // One controller for both ways a call ends early: the caller's signal, or the timeout.
@@ -208,7 +271,7 @@ function untilAborted(response: Promise<Response>, signal: AbortSignal): Promise
 }
 
 function call<T>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  return send<T>(method, path, body, options).then(
+  return sendRenewing<T>(method, path, body, options).then(
     (response) => handleSuccess(response, options),
     (error: unknown) => handleError(error, options),
   );

@@ -1,7 +1,6 @@
 import type { DetailedError, HttpResponse } from 'tus-js-client';
-import { readToken } from '../session/token';
 import { createRateMeter } from '../lib/transfer';
-import { API_BASE, ApiError } from './client';
+import { API_BASE, ApiError, freshToken } from './client';
 
 /**
  * Resumable uploads of big scans (decision 91): tus 1.0 through tus-js-client, the one place besides
@@ -112,9 +111,10 @@ export async function sendResumable(
       },
       fingerprint: async (f) => ['olympe-upload', target.user, target.exercise ?? target.chapter ?? '', f.name, f.size, f.lastModified].join(':'),
       removeFingerprintOnSuccess: true,
-      // The token is read at each request: a long upload outlives nothing but the session itself.
-      onBeforeRequest: (req) => {
-        const token = readToken();
+      // The token is read at each request, renewed when it is about to expire (decision 136): a long upload
+      // outlives nothing but the session itself.
+      onBeforeRequest: async (req) => {
+        const token = await freshToken();
         if (token) req.setHeader('Authorization', `Bearer ${token}`);
       },
       // Offline, quick retries would only burn out: the upload waits for the connection instead (onError).

@@ -2,10 +2,10 @@ import type { ImportReport } from '@olympe/contract';
 import { useMutation } from '@tanstack/react-query';
 import { api } from './client';
 
-/** POST /user/logto (admins): a token acting as the user, for "Simuler". */
-export async function logto(uid: string): Promise<string> {
-  const { data } = await api.post<{ token: string }>('/user/logto', { uid });
-  return data.token;
+/** POST /user/logto (admins): a session acting as the user, for "Simuler" (its tokens, decision 136). */
+export async function logto(uid: string): Promise<{ token: string; refreshToken: string }> {
+  const { data } = await api.post<{ token: string; refreshToken: string }>('/user/logto', { uid });
+  return data;
 }
 
 /**

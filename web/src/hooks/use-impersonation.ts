@@ -1,10 +1,11 @@
 import { useCallback } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
+import { endServerSession } from '../api/auth';
 import { logto } from '../api/users';
 import { paths } from '../config/paths';
 import { useSession } from '../session/session-context';
-import { clearAdminToken, readAdminToken, readToken, writeAdminToken } from '../session/token';
+import { clearAdminToken, readAdminRefreshToken, readAdminToken, readRefreshToken, readToken, writeAdminToken } from '../session/token';
 
 /**
  * "Simuler" (docs/product.md#spec-6) and "Revenir à mon compte". The server writes every impersonation to its
@@ -23,15 +24,16 @@ export function useImpersonation() {
   const start = useCallback(
     async (uid: string) => {
       const own = readToken();
-      const token = await logto(uid);
-      // Keep the first admin token only: it is the one to come back to.
-      if (own && !readAdminToken()) writeAdminToken(own);
+      const ownRefresh = readRefreshToken();
+      const { token, refreshToken } = await logto(uid);
+      // Keep the first admin session only: it is the one to come back to.
+      if (own && !readAdminToken()) writeAdminToken(own, ownRefresh);
       forgetPageData();
       try {
-        await session.login(token);
+        await session.login(token, refreshToken);
       } catch (error) {
         // The session logged out (both tokens gone): come back as the admin.
-        if (own) await session.login(own);
+        if (own) await session.login(own, ownRefresh);
         throw error;
       }
       await navigate(paths.profile);
@@ -42,9 +44,12 @@ export function useImpersonation() {
   const stop = useCallback(async () => {
     const admin = readAdminToken();
     if (!admin) return;
+    const adminRefresh = readAdminRefreshToken();
     forgetPageData();
+    // The impersonation's session ends on the server (decision 136), sent with its token before the switch.
+    void endServerSession().catch(() => undefined);
     try {
-      await session.login(admin);
+      await session.login(admin, adminRefresh);
     } catch {
       // The admin's own token expired meanwhile: log in again.
       await navigate(paths.login);

@@ -16,11 +16,15 @@ export interface Session {
   roles: Roles;
   /** True while the first load after a token is known has not finished. */
   loading: boolean;
-  /** Stores the token and loads user, groups and chapters; rejects (after logging out) on failure. */
-  login: (token: string) => Promise<void>;
   /**
-   * Sends the user's unsent answers, then removes the token, the state and what this browser keeps
-   * of their answers; resolves false when the pupil chose to stay. Navigation is left to the caller.
+   * Stores the token (and the session's refresh token, decision 136: null forgets the stored one) and loads
+   * user, groups and chapters; rejects (after logging out) on failure.
+   */
+  login: (token: string, refreshToken: string | null) => Promise<void>;
+  /**
+   * Sends the user's unsent answers, then ends the session on the server (POST /auth/logout) and removes
+   * the token, the state and what this browser keeps of their answers; resolves false when the pupil chose
+   * to stay. Navigation is left to the caller.
    */
   logout: () => Promise<boolean>;
   /** Reloads user, groups and chapters (e.g. after a profile save). */

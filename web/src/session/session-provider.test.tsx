@@ -11,8 +11,8 @@ import { tokenSubject } from './token';
 import { UNSENT_ANSWERS_TEXT } from './unsent-answers-modal';
 import { folded } from '../test/text';
 
-const api = vi.hoisted(() => ({ fetchMe: vi.fn(), fetchMyGroups: vi.fn(), fetchChapters: vi.fn(), saveAnswer: vi.fn() }));
-vi.mock('../api/auth', () => ({ fetchMe: api.fetchMe }));
+const api = vi.hoisted(() => ({ fetchMe: vi.fn(), fetchMyGroups: vi.fn(), fetchChapters: vi.fn(), saveAnswer: vi.fn(), endServerSession: vi.fn(async () => undefined) }));
+vi.mock('../api/auth', () => ({ fetchMe: api.fetchMe, endServerSession: api.endServerSession }));
 vi.mock('../api/answers', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
 vi.mock('../api/groups', () => ({ fetchMyGroups: api.fetchMyGroups }));
 vi.mock('../api/chapters', () => ({ fetchChapters: api.fetchChapters }));
@@ -26,7 +26,7 @@ function Probe() {
       <p data-testid="chapters">{session.chapters.length}</p>
       <p data-testid="member">{String(session.roles.isMember)}</p>
       <button onClick={() => navigate('/ailleurs')}>bouger</button>
-      <button onClick={() => session.login('nouveau').catch(() => {})}>entrer</button>
+      <button onClick={() => session.login('nouveau', null).catch(() => {})}>entrer</button>
       <button onClick={session.logout}>sortir</button>
     </div>
   );
@@ -45,6 +45,7 @@ describe('SessionProvider', () => {
     api.fetchMe.mockResolvedValue(makeUser());
     api.fetchMyGroups.mockResolvedValue([{ _id: 'g', name: 'members' }]);
     api.fetchChapters.mockResolvedValue(CHAPTERS);
+    api.endServerSession.mockResolvedValue(undefined);
   });
 
   it('makes no call without a token', async () => {
@@ -101,12 +102,20 @@ describe('SessionProvider', () => {
     expect(localStorage.getItem('jwt')).toBe('nouveau');
   });
 
-  it('clears token and state on logout', async () => {
+  it('clears token and state on logout, after asking the server to end the session (decision 136)', async () => {
     localStorage.setItem('jwt', 'ancien');
+    localStorage.setItem('jwt_refresh', 'r-ancien');
+    localStorage.setItem('jwt_admin_refresh', 'r-admin');
+    const sentWith: Array<string | null> = [];
+    api.endServerSession.mockImplementation(async () => void sentWith.push(localStorage.getItem('jwt')));
     renderProbe();
     await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('eleve@example.fr'));
     fireEvent.click(screen.getByText('sortir'));
+    // Called while the token was still there (the client reads it at the call), with the admin's kept session.
+    expect(api.endServerSession).toHaveBeenCalledWith(['r-admin']);
+    expect(sentWith).toEqual(['ancien']);
     expect(localStorage.getItem('jwt')).toBeNull();
+    expect(localStorage.getItem('jwt_refresh')).toBeNull();
     expect(screen.getByTestId('user').textContent).toBe('anonyme');
   });
 });
@@ -243,7 +252,7 @@ function LoginAs({ token }: { token: string }) {
   return (
     <div>
       <p data-testid="user">{session.user?.email ?? 'anonyme'}</p>
-      <button onClick={() => session.login(token).catch(() => {})}>entrer</button>
+      <button onClick={() => session.login(token, null).catch(() => {})}>entrer</button>
     </div>
   );
 }

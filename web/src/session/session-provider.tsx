@@ -5,7 +5,8 @@ import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, whenA
 import { computeRoles } from './roles';
 import { loadSession, sessionKey, sessionQuery } from './load-session';
 import { SessionContext, type Session } from './session-context';
-import { clearToken, readToken, writeToken } from './token';
+import { endServerSession } from '../api/auth';
+import { clearToken, readAdminRefreshToken, readToken, writeToken } from './token';
 import { UnsentAnswersModal, type LogoutStep } from './unsent-answers-modal';
 
 /** How long a logout waits for unsent answers before asking the pupil. */
@@ -60,6 +61,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setLogoutStep(null);
     }
     if (leaving) forgetAnswers(leaving);
+    // Sent with the token of the moment before it is cleared (api/client.ts): the logout does not wait for it.
+    const kept = readAdminRefreshToken();
+    void endServerSession(kept ? [kept] : []).catch(() => undefined);
     endSession();
     return true;
   }, [endSession]);
@@ -87,8 +91,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [pathname, queryClient]);
 
   const login = useCallback(
-    async (newToken: string) => {
-      writeToken(newToken);
+    async (newToken: string, refreshToken: string | null) => {
+      writeToken(newToken, refreshToken);
       try {
         // Fetch before switching state so the caller navigates with the user already known.
         const data = await queryClient.fetchQuery({ queryKey: sessionKey(newToken), queryFn: loadSession, staleTime: 0 });

@@ -59,18 +59,18 @@ describe('ConfirmPage', () => {
   });
 
   it('logs in with the token the server answers, then goes to the profile', async () => {
-    confirmMock.mockResolvedValue({ message: 'ok', token: 'jwt-1' });
+    confirmMock.mockResolvedValue({ message: 'ok', token: 'jwt-1', refreshToken: 'r-1' });
     const { sessionLogin } = setup();
     const { type, submit } = form();
     type('Abcdefg1!');
     submit();
     expect(confirmMock).toHaveBeenCalledWith({ token: 'tok123', password: 'Abcdefg1!' });
     expect(await screen.findByText('Page profil')).toBeTruthy();
-    expect(sessionLogin).toHaveBeenCalledWith('jwt-1');
+    expect(sessionLogin).toHaveBeenCalledWith('jwt-1', 'r-1');
   });
 
   it('goes back where the user was going (?retour=), never to another site', async () => {
-    confirmMock.mockResolvedValue({ message: 'ok', token: 'jwt-1' });
+    confirmMock.mockResolvedValue({ message: 'ok', token: 'jwt-1', refreshToken: 'r-1' });
     setup('/confirm?token=tok123&retour=%2Fchapter%2Fc1');
     const { type, submit } = form();
     type('Abcdefg1!');

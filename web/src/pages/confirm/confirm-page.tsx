@@ -84,8 +84,8 @@ function PasswordForm({ token, email, returnTo }: { token: string; email: string
     setError(null);
     setPending(true);
     try {
-      const { token: sessionToken } = await confirm({ token, password });
-      await session.login(sessionToken);
+      const { token: sessionToken, refreshToken } = await confirm({ token, password });
+      await session.login(sessionToken, refreshToken);
       await navigate(returnTo);
     } catch {
       // docs/product.md#spec-8: confirm swallows errors; the client's notification already told the user.

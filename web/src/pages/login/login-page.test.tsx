@@ -55,14 +55,14 @@ describe('LoginPage', () => {
   });
 
   it('logs in, loads the session with the token, then goes to /profile', async () => {
-    loginMock.mockResolvedValue('jwt-1');
+    loginMock.mockResolvedValue({ token: 'jwt-1', refreshToken: 'r-1' });
     const { email, password, sessionLogin } = setup();
     fireEvent.change(email, { target: { value: 'a@b.fr' } });
     fireEvent.change(password, { target: { value: 'secret' } });
     fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }));
     expect(await screen.findByText('Page profil')).toBeTruthy();
     expect(loginMock).toHaveBeenCalledWith({ email: 'a@b.fr', password: 'secret' });
-    expect(sessionLogin).toHaveBeenCalledWith('jwt-1');
+    expect(sessionLogin).toHaveBeenCalledWith('jwt-1', 'r-1');
   });
 
   it('stays on the page when the login fails', async () => {

@@ -36,8 +36,8 @@ export function LoginPage() {
     event.preventDefault();
     setPending(true);
     try {
-      const token = await login({ email, password });
-      await session.login(token);
+      const { token, refreshToken } = await login({ email, password });
+      await session.login(token, refreshToken);
       await navigate(returnTo ?? paths.profile);
     } catch (error) {
       // docs/product.md#spec-8: a failed login is only logged; the client already showed the server's message.

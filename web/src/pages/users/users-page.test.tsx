@@ -108,14 +108,16 @@ describe('UsersPage', () => {
   });
 
   it('"Simuler" keeps the admin token under jwt_admin, switches to the new token and goes to /profile', async () => {
-    api.logto.mockResolvedValue('pupil-token');
+    api.logto.mockResolvedValue({ token: 'pupil-token', refreshToken: 'pupil-refresh' });
+    localStorage.setItem('jwt_refresh', 'admin-refresh');
     const { login } = setup();
     await screen.findByText('3/3 membres', {}, { timeout: 5000 });
     fireEvent.click(screen.getByRole('button', { name: /Simuler Chloé Lefèvre/ }));
     expect(await screen.findByText('Page profil', {}, { timeout: 5000 })).toBeTruthy();
     expect(api.logto).toHaveBeenCalledWith('u1');
-    expect(login).toHaveBeenCalledWith('pupil-token');
+    expect(login).toHaveBeenCalledWith('pupil-token', 'pupil-refresh');
     expect(localStorage.getItem('jwt_admin')).toBe('admin-token');
+    expect(localStorage.getItem('jwt_admin_refresh')).toBe('admin-refresh');
   });
 
   it('"Données" opens the personal-data actions of that member; anonymising reloads the group', async () => {

@@ -14,7 +14,7 @@ interface FakeUpload {
     chunkSize?: number;
     metadata?: Record<string, string>;
     fingerprint?: (file: File) => Promise<string>;
-    onBeforeRequest?: (req: { setHeader(name: string, value: string): void }) => void;
+    onBeforeRequest?: (req: { setHeader(name: string, value: string): void }) => void | Promise<void>;
     onProgress?: (sent: number, total: number) => void;
     onSuccess?: (payload: { lastResponse: { getBody(): string } }) => void;
     onError?: (error: unknown) => void;
@@ -93,7 +93,8 @@ describe('ScansSection: resumable uploads of scans', () => {
     expect(upload.options.chunkSize).toBe(5 * MB);
     expect(await upload.options.fingerprint!(upload.file)).toBe(`olympe-upload:me:${CHAPTER}:salle-12.pdf:${100 * MB}:42`);
     const headers: Record<string, string> = {};
-    upload.options.onBeforeRequest!({ setHeader: (name, value) => (headers[name] = value) });
+    // Decision 136: async, it renews a token about to expire first.
+    await upload.options.onBeforeRequest!({ setHeader: (name, value) => (headers[name] = value) });
     expect(headers).toEqual({ Authorization: 'Bearer jeton' });
 
     act(() => upload.options.onProgress!(0, 100 * MB));
