@@ -15,6 +15,8 @@ import { headerOffset, PasswordPdfError, rewritePdf, RewriteError } from './rewr
 export type PdfTask =
   | { kind: 'inspect'; bytes: Uint8Array }
   | { kind: 'split'; bytes: Uint8Array; parts: SplitPart[] }
+  /** Decision 139: the pages of `extra` (a part this server split) put after those of `bytes` (a graded copy). */
+  | { kind: 'append'; bytes: Uint8Array; extra: Uint8Array }
   | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string }
   | { kind: 'certificates'; certificates: CertificateData[] }
   /** Answered once the thread has loaded this module (pdf-pool.ts waits for it before any time cap). */
@@ -179,6 +181,16 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
       return { ok: false, refused: 'unreadable' };
     } finally {
       await (source as RenderSource | null)?.close();
+    }
+  }
+  if (task.kind === 'append') {
+    try {
+      const extra = await PDFDocument.load(task.extra, { updateMetadata: false });
+      const copied = await doc.copyPages(extra, extra.getPageIndices());
+      for (const page of copied) doc.addPage(page);
+      return { ok: true, parts: [{ bytes: await doc.save(), pages: doc.getPageCount() }] };
+    } catch {
+      return { ok: false, refused: 'unreadable' };
     }
   }
   return { ok: true, readings: await readScanDocument(doc, bytes, task.secret, task.chapterId) };
