@@ -52,7 +52,7 @@ async function pupilOf(institutionId: string, lastName: string) {
   return createUser(t, 'pupil', { ...PUPIL_PROFILE, firstName: 'Prénom', lastName, email: `${lastName.toLowerCase()}-${++n}@eleves.fr`, institutionId });
 }
 
-/** A chapter open to all with two exercises (worth 4 and 10), four pupils of two schools, graded. */
+/** A chapter open to all (its window closed an hour ago) with two exercises (worth 4 and 10), four pupils of two schools, graded. */
 async function gradedChapter(fields: Partial<typeof chapters.$inferInsert> = {}) {
   const [schoolA, schoolB] = await db()
     .insert(institutions)
@@ -62,7 +62,8 @@ async function gradedChapter(fields: Partial<typeof chapters.$inferInsert> = {})
     ])
     .returning();
   const [c] = await db().insert(chapters).values({ title: 'Tour 1', ...fields }).returning();
-  await db().insert(accessGroups).values({ chapterId: c.id, position: 0 });
+  // Decision 139: the window has closed (a publication while pupils may answer asks for a confirmation).
+  await db().insert(accessGroups).values({ chapterId: c.id, position: 0, accessStart: new Date(Date.now() - 7_200_000), accessEnd: new Date(Date.now() - 3_600_000) });
   const [num, pdf] = await db()
     .insert(exercises)
     .values([

@@ -88,7 +88,7 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
       const outcome = await updatePublication(deps.db, authOf(request), request.params.chapterId, request.body);
       if (!outcome.ok) {
         const n = outcome.stillAnswering;
-        const message = `${stillAnsweringText(n)} à ce chapitre NBSP: confirmez la publication pour leur montrer les résultats.`;
+        const message = `${stillAnsweringText(n)} à ce chapitre : confirmez la publication pour leur montrer les résultats.`;
         return reply.status(409).send({ message, code: 'still_answering' as const, stillAnswering: n });
       }
       if (outcome.pastInstant) return { message: PAST_INSTANT_MESSAGE };
