@@ -54,6 +54,11 @@ test.describe('Résultats', () => {
     await expectAccessible(page, '/chapters (confirmation de publication)');
     await confirm.getByRole('button', { name: 'Publier' }).click();
     await expect(confirm).toHaveCount(0);
+    // Decision 139: the window has no end and both pupils began, so they may still answer: the admin confirms.
+    const stillAnswering = page.getByRole('dialog', { name: 'Des élèves peuvent encore répondre' });
+    await expect(stillAnswering.getByText(/^2\u00a0élèves peuvent encore répondre/)).toBeVisible();
+    await stillAnswering.getByRole('button', { name: 'Publier quand même' }).click();
+    await expect(stillAnswering).toHaveCount(0);
 
     // Reopened: published, and the preview of Alice's card as she will read it.
     await page.getByRole('button', { name: `Publication des résultats du chapitre ${title}` }).click();

@@ -12,7 +12,7 @@ import {
 } from '@olympe/contract';
 import { DownloadButton } from '../../components/download-button';
 import { DateTimeField } from '../../components/DateFields';
-import { downloadCertificatesZip, usePreview, usePublication, useUpdatePublication } from '../../api/results';
+import { downloadCertificatesZip, stillAnsweringOf, usePreview, usePublication, useUpdatePublication } from '../../api/results';
 import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import { ResultsCardView } from '../chapter/results-card';
 
@@ -25,6 +25,13 @@ export function publicationMessage(p: Pick<Publication, 'counts' | 'published'>,
   if (mode === 'now') return `${pupils} verront leurs notes, leurs commentaires et leur total dès maintenant (${graded}).`;
   if (mode === 'scheduled' && publishAt) return `${pupils} verront leurs résultats le ${formatParisDateTime(publishAt!)} (heure de Paris), sans autre action (${graded} à ce jour).`;
   return p.published ? `${pupils} ne verront plus leurs résultats ; les réponses restent verrouillées jusqu’à une nouvelle publication.` : 'Les résultats restent non publiés.';
+}
+
+/** Decision 139: « 2 élèves peuvent encore répondre », and what publishing does to them. */
+export function stillAnsweringMessage(n: number, mode: Mode): string {
+  const who = `${countOf(n, 'élève')} ${n > 1 ? 'peuvent' : 'peut'} encore répondre`;
+  const when = mode === 'scheduled' ? 'à l’instant choisi' : 'maintenant';
+  return `${who} à ce chapitre (fenêtre, tiers-temps ou prolongation) : publier ${when} leur montre les résultats et arrête leur épreuve.`;
 }
 
 /** Issue 21: publish now or at a time (Paris), the options pupils' cards follow, and a preview for one pupil. */
@@ -58,6 +65,8 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
   const [text, setText] = useState(publication.qualificationText);
   const [previewOf, setPreviewOf] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Decision 139: the server refused (409 still_answering): how many pupils may still answer, to confirm.
+  const [stillAnswering, setStillAnswering] = useState<number | null>(null);
   // The preview follows the options as they are typed (debounced), before they are saved.
   const [previewOptions] = useDebouncedValue(
     { showRank: String(showRank) as 'true' | 'false', qualificationThreshold: threshold === '' ? '' : threshold, qualificationText: text },
@@ -145,8 +154,33 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
               setConfirming(false);
               onClose();
             },
-            onError: () => setConfirming(false),
+            onError: (error) => {
+              setConfirming(false);
+              setStillAnswering(stillAnsweringOf(error));
+            },
           })
+        }
+      />
+      <ConfirmDialog
+        opened={stillAnswering !== null}
+        title="Des élèves peuvent encore répondre"
+        message={stillAnswering === null ? null : stillAnsweringMessage(stillAnswering, mode)}
+        confirmLabel={mode === 'scheduled' ? 'Programmer quand même' : 'Publier quand même'}
+        danger
+        loading={save.isPending}
+        onCancel={() => setStillAnswering(null)}
+        onConfirm={() =>
+          save.mutate(
+            { ...body, confirm: stillAnswering ?? 0 },
+            {
+              onSuccess: () => {
+                setStillAnswering(null);
+                onClose();
+              },
+              // Another refusal carries the new number (a pupil joined meanwhile); any other error closes the question.
+              onError: (error) => setStillAnswering(stillAnsweringOf(error)),
+            },
+          )
         }
       />
     </Stack>
