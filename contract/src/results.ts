@@ -61,6 +61,10 @@ export const publicationUpdateSchema = z
   });
 export type PublicationUpdate = z.output<typeof publicationUpdateSchema>;
 
+/** Decision 139: the qualification threshold is at most the chapter's maximum total. */
+export const thresholdAboveMaxMessage = (maxTotal: number) =>
+  `Le seuil de qualification dépasse le total maximal du chapitre (${String(Math.round(maxTotal * 10_000) / 10_000).replace('.', ',')} points).`;
+
 /** Decision 139: a publication instant already past publishes at once, and the answer says so. */
 export const PAST_INSTANT_MESSAGE = 'Instant passé : publication immédiate.';
 

@@ -111,3 +111,19 @@ describe('PUT /results/{chapterId}/publication: pupils still answering', () => {
     expect((await put(f.url, { mode: 'unpublished' })).status).toBe(200);
   });
 });
+
+describe('PUT /results/{chapterId}/publication: qualification threshold', () => {
+  it('refuses a threshold above the chapter’s maximum total or below 0 with a French 400, and saves a decimal one', async () => {
+    const f = await chapterWith({ accessEnd: minutes(-30) });
+    const above = await put(f.url, { mode: 'unpublished', qualificationThreshold: 15 });
+    expect(above.status).toBe(400);
+    expect(above.body.message).toBe('Le seuil de qualification dépasse le total maximal du chapitre (4 points).');
+    const negative = await put(f.url, { mode: 'unpublished', qualificationThreshold: -1 });
+    expect(negative.status).toBe(400);
+    expect(negative.body.message).toContain('Le seuil de qualification ne peut pas être négatif.');
+    expect((await published(f.chapterId)).qualificationThreshold).toBeNull();
+    expect((await put(f.url, { mode: 'unpublished', qualificationThreshold: 1.5 })).status).toBe(200);
+    expect((await published(f.chapterId)).qualificationThreshold).toBe(1.5);
+    expect((await put(f.url, { mode: 'unpublished', qualificationThreshold: 4 })).status).toBe(200);
+  });
+});

@@ -5,6 +5,7 @@ import {
   type DeletionImpact,
   type Publication,
   type PublicationUpdate,
+  thresholdAboveMaxMessage,
 } from '@olympe/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
@@ -15,7 +16,7 @@ import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { one, rows } from '../db/query.js';
 import { chapters } from '../db/schema.js';
-import { forbidden, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import { queueResultsPublished } from '../mail/notifications.js';
 import { assertMaySeeResults, resultsInstitutionOf } from './policies.js';
 import { Ranking, roundTotal } from './ranking.js';
@@ -203,6 +204,16 @@ export async function updatePublication(
 ): Promise<PublicationOutcome> {
   return db.transaction(async (tx) => {
     const before = await findChapter(tx, chapterId);
+    if (input.qualificationThreshold !== null) {
+      // Decision 139: a threshold no pupil can reach is a typing slip (« 15 » for « 1,5 »), refused.
+      const [{ max_total }] = await rows<{ max_total: number }>(
+        tx,
+        sql`SELECT coalesce(sum(max_points), 0)::float8 AS max_total FROM exercises
+            WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' AND deleted_at IS NULL`,
+      );
+      const maxTotal = Number(max_total);
+      if (input.qualificationThreshold > maxTotal + 1e-9) throw badRequest(thresholdAboveMaxMessage(maxTotal));
+    }
     const pastInstant = input.mode === 'scheduled' && new Date(input.publishAt!).getTime() <= now.getTime();
     const mode = pastInstant ? 'now' : input.mode;
     if (mode !== 'unpublished' && !before.offline && !isChapterPublished(before, now)) {
