@@ -102,6 +102,20 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
     expect(mocks.mutate.mock.calls[1][0]).toMatchObject({ mode: 'now', confirm: 2 });
   });
 
+  it('takes a French decimal threshold (« 1,5 » is 1.5) and refuses one above the maximum total (decision 139)', async () => {
+    renderWithProviders(<PublicationDialog chapterId="c1" name="Tour 1" onClose={() => {}} />);
+    const field = screen.getByLabelText('Seuil de qualification (points)');
+    fireEvent.change(field, { target: { value: '25' } });
+    expect(screen.getByText('Au plus 20 points.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Enregistrer' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(field, { target: { value: '1,5' } });
+    fireEvent.click(screen.getByLabelText('Publier maintenant'));
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Publier les résultats ?' })).getByRole('button', { name: 'Publier' }));
+    await waitFor(() => expect(mocks.mutate).toHaveBeenCalledTimes(1));
+    expect(mocks.mutate.mock.calls[0][0]).toMatchObject({ mode: 'now', qualificationThreshold: 1.5 });
+  });
+
   it('says what unpublishing does', () => {
     expect(publicationMessage({ ...PUBLICATION, published: true }, 'unpublished', null)).toMatch(/ne verront plus leurs résultats/);
   });

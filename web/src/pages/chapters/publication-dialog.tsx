@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
-import { Alert, Button, Checkbox, Group, Loader, Modal, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Loader, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   DEFAULT_QUALIFICATION_TEXT,
   formatParisDateTime,
@@ -10,6 +10,7 @@ import {
   type Publication,
   type PublicationUpdateInput,
 } from '@olympe/contract';
+import { DecimalField } from '../../components/DecimalField';
 import { DownloadButton } from '../../components/download-button';
 import { DateTimeField } from '../../components/DateFields';
 import { downloadCertificatesZip, stillAnsweringOf, usePreview, usePublication, useUpdatePublication } from '../../api/results';
@@ -61,7 +62,8 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
   const [mode, setMode] = useState<Mode>(initialMode ?? current);
   const [wall, setWall] = useState(publication.publishAt ? isoToParisWallClock(publication.publishAt) : '');
   const [showRank, setShowRank] = useState(publication.showRank);
-  const [threshold, setThreshold] = useState<number | ''>(publication.qualificationThreshold ?? '');
+  const [threshold, setThreshold] = useState<number | null>(publication.qualificationThreshold);
+  const [thresholdError, setThresholdError] = useState<string | null>(null);
   const [text, setText] = useState(publication.qualificationText);
   const [previewOf, setPreviewOf] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -69,7 +71,7 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
   const [stillAnswering, setStillAnswering] = useState<number | null>(null);
   // The preview follows the options as they are typed (debounced), before they are saved.
   const [previewOptions] = useDebouncedValue(
-    { showRank: String(showRank) as 'true' | 'false', qualificationThreshold: threshold === '' ? '' : threshold, qualificationText: text },
+    { showRank: String(showRank) as 'true' | 'false', qualificationThreshold: threshold ?? '', qualificationText: text },
     300,
   );
   const preview = usePreview(chapterId, previewOf, previewOptions);
@@ -80,7 +82,7 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
     mode,
     publishAt,
     showRank,
-    qualificationThreshold: threshold === '' ? null : threshold,
+    qualificationThreshold: threshold,
     qualificationText: text,
   };
   return (
@@ -102,15 +104,19 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
         />
       )}
       <Checkbox label="Montrer aux élèves leur rang et leur centile" checked={showRank} onChange={(e) => setShowRank(e.currentTarget.checked)} />
-      <NumberInput
+      <DecimalField
         label="Seuil de qualification (points)"
         description={`Vide : pas de qualification. Total maximal : ${String(publication.maxTotal).replace('.', ',')}.`}
+        optional
         min={0}
-        step={0.5}
-        decimalScale={2}
-        decimalSeparator=","
+        max={publication.maxTotal}
+        maxDecimals={2}
+        unit="points"
         value={threshold}
-        onChange={(v) => setThreshold(typeof v === 'number' ? v : '')}
+        onChange={(value, error) => {
+          setThreshold(value);
+          setThresholdError(error);
+        }}
       />
       <TextInput label="Mention des élèves qualifiés" placeholder={DEFAULT_QUALIFICATION_TEXT} value={text} onChange={(e) => setText(e.currentTarget.value)} />
       <Select
@@ -135,7 +141,7 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
           <Button variant="default" onClick={onClose}>
             Annuler
           </Button>
-          <Button onClick={() => setConfirming(true)} disabled={!!wallError}>
+          <Button onClick={() => setConfirming(true)} disabled={!!wallError || !!thresholdError}>
             Enregistrer
           </Button>
         </Group>
