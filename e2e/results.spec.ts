@@ -71,9 +71,13 @@ test.describe('Résultats', () => {
     await expect(preview.getByText('Qualifié(e) pour le tour suivant')).toBeVisible();
     await expectAccessible(page, '/chapters (publication et aperçu)');
     await page.screenshot({ path: screenshot('results-publication-preview.png'), fullPage: true });
-    // A threshold typed but not saved: the preview already shows its effect (Alice's 10 points fall short of 11).
+    // A threshold typed but not saved: the preview already shows its effect; one above the chapter's 10 points is
+    // refused as typed (decision 139), and a French decimal is read as one (« 9,5 »: Alice's 10 points qualify).
     await dialog.getByLabel('Seuil de qualification (points)').fill('11');
-    await expect(preview.getByText('Pas de qualification pour le tour suivant.')).toBeVisible();
+    await expect(dialog.getByText('Au plus 10 points.')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Enregistrer' })).toBeDisabled();
+    await dialog.getByLabel('Seuil de qualification (points)').fill('9,5');
+    await expect(preview.getByText('Qualifié(e) pour le tour suivant')).toBeVisible();
     await dialog.getByRole('button', { name: 'Annuler' }).click();
     await expect(dialog).toHaveCount(0);
 
