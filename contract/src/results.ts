@@ -118,6 +118,8 @@ export const resultsCardSchema = z.object({
   exercises: z.array(resultExerciseSchema),
   total: z.number(),
   maxTotal: z.number(),
+  /** Decision 139 (always sent by the server): false for a pupil with no answer in the chapter, who gets no certificate. */
+  participated: z.boolean().optional(),
   ...rankingShape,
   qualificationText: z.string().optional(),
 });
