@@ -73,7 +73,6 @@ export const stillAnsweringText = (n: number) => (n === 1 ? '1 élève peut enco
 
 /** 409 `still_answering` of PUT /results/{chapterId}/publication: publish anyway by sending `confirm: stillAnswering`. */
 export const stillAnsweringSchema = z.object({ message: z.string(), code: z.literal('still_answering'), stillAnswering: z.number().int() });
-export type StillAnswering = z.infer<typeof stillAnsweringSchema>;
 
 /**
  * GET /results/{chapterId}/preview/{userId} query (issue 21): the options of the dialog, saved or not, so the

@@ -3,7 +3,7 @@ import { Alert, Button, Group, Loader, Modal, Stack, Switch, Text } from '@manti
 import type { ChapterDetail, GradingOptions } from '@olympe/contract';
 import { useChapter } from '../../api/chapters';
 import { useSaveGradingOptions } from '../../api/marks';
-import { DecimalField } from '../../components/DecimalField';
+import { DecimalField } from '../../components/decimal-field';
 
 /**
  * Issue 20: a chapter's grading options, set by an admin from /chapters: anonymous correction (the

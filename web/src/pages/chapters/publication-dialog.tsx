@@ -10,7 +10,7 @@ import {
   type Publication,
   type PublicationUpdateInput,
 } from '@olympe/contract';
-import { DecimalField } from '../../components/DecimalField';
+import { DecimalField } from '../../components/decimal-field';
 import { DownloadButton } from '../../components/download-button';
 import { DateTimeField } from '../../components/DateFields';
 import { downloadCertificatesZip, stillAnsweringOf, usePreview, usePublication, useUpdatePublication } from '../../api/results';

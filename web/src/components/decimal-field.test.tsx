@@ -1,7 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render';
-import { DecimalField, parseDecimalField } from './DecimalField';
+import { DecimalField, parseDecimalField } from './decimal-field';
 
 describe('DecimalField (decision 139)', () => {
   it('typing « 1,5 » or « 1.5 » gives 1.5, never 5', () => {
