@@ -54,6 +54,11 @@ test.describe('Résultats', () => {
     await expectAccessible(page, '/chapters (confirmation de publication)');
     await confirm.getByRole('button', { name: 'Publier' }).click();
     await expect(confirm).toHaveCount(0);
+    // Decision 139: the window has no end and both pupils began, so they may still answer: the admin confirms.
+    const stillAnswering = page.getByRole('dialog', { name: 'Des élèves peuvent encore répondre' });
+    await expect(stillAnswering.getByText(/^2\u00a0élèves peuvent encore répondre/)).toBeVisible();
+    await stillAnswering.getByRole('button', { name: 'Publier quand même' }).click();
+    await expect(stillAnswering).toHaveCount(0);
 
     // Reopened: published, and the preview of Alice's card as she will read it.
     await page.getByRole('button', { name: `Publication des résultats du chapitre ${title}` }).click();
@@ -66,9 +71,13 @@ test.describe('Résultats', () => {
     await expect(preview.getByText('Qualifié(e) pour le tour suivant')).toBeVisible();
     await expectAccessible(page, '/chapters (publication et aperçu)');
     await page.screenshot({ path: screenshot('results-publication-preview.png'), fullPage: true });
-    // A threshold typed but not saved: the preview already shows its effect (Alice's 10 points fall short of 11).
+    // A threshold typed but not saved: the preview already shows its effect; one above the chapter's 10 points is
+    // refused as typed (decision 139), and a French decimal is read as one (« 9,5 »: Alice's 10 points qualify).
     await dialog.getByLabel('Seuil de qualification (points)').fill('11');
-    await expect(preview.getByText('Pas de qualification pour le tour suivant.')).toBeVisible();
+    await expect(dialog.getByText('Au plus 10 points.')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Enregistrer' })).toBeDisabled();
+    await dialog.getByLabel('Seuil de qualification (points)').fill('9,5');
+    await expect(preview.getByText('Qualifié(e) pour le tour suivant')).toBeVisible();
     await dialog.getByRole('button', { name: 'Annuler' }).click();
     await expect(dialog).toHaveCount(0);
 

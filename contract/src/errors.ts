@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'link_used',
   /** A set-password link past its 48 hours. */
   'link_expired',
+  /** Decision 139: a publication while pupils may still answer, refused until the admin confirms their number. */
+  'still_answering',
 ] as const;
 
 export const errorCodeSchema = z.enum(ERROR_CODES);

@@ -165,6 +165,8 @@ export const gradingTableSchema = z.object({
       pseudonym: z.string().optional(),
       /** One value per exercise, in the order of `exercises` (CELL_ARBITRATION '≠' awaits an admin in double correction). */
       data: z.array(z.string()),
+      /** Decision 139: indexes in `exercises` of this pupil's copies flagged « pages ajoutées après la note » (absent: none). */
+      pagesAdded: z.array(z.number().int()).optional(),
     }),
   ),
 });
@@ -248,6 +250,9 @@ export const gradeConflictSchema = z.object({
   current: gradeStateSchema.extend({ answerId: z.string() }),
 });
 export type GradeConflict = z.infer<typeof gradeConflictSchema>;
+
+/** Decision 139: the desk's « pages ajoutées après la note » notice, dismissed without grading again. */
+export const PAGES_ADDED_DISMISSED_MESSAGE = 'Avertissement retiré : la note de cette copie reste inchangée.';
 
 /** docs/product.md#spec-3 Overview row. */
 export const overviewRowSchema = z.object({

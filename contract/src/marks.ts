@@ -189,6 +189,11 @@ export const deskSchema = z.object({
   role: z.enum(DESK_ROLES),
   /** Ids of the items ticked in the grade block shown (`result`). */
   items: z.array(z.string()),
+  /**
+   * Decision 139: sorting added pages to (or took pages from) this copy after it was graded; the grade is kept
+   * and the desk shows « pages ajoutées après la note » until a corrector saves a grade again or dismisses it.
+   */
+  pagesAddedAfterGrade: z.boolean().optional(),
 });
 export type Desk = z.infer<typeof deskSchema>;
 

@@ -49,12 +49,30 @@ export const publicationUpdateSchema = z
       .max(QUALIFICATION_TEXT_MAX, { error: `La mention est trop longue (${QUALIFICATION_TEXT_MAX} caractères au plus).` })
       .default(DEFAULT_QUALIFICATION_TEXT)
       .transform((t) => t || DEFAULT_QUALIFICATION_TEXT),
+    /**
+     * Decision 139: the number of pupils still able to answer that the admin confirms publishing anyway (the
+     * `stillAnswering` of the 409 `still_answering`); refused again when the number changed meanwhile.
+     */
+    confirm: z.number({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' }).int({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' }).min(0, { error: 'Confirmation invalide : un nombre d’élèves est attendu.' }).optional(),
   })
   .refine((p) => p.mode !== 'scheduled' || p.publishAt !== null, {
     error: 'Indiquez la date et l’heure de publication.',
     path: ['publishAt'],
   });
 export type PublicationUpdate = z.output<typeof publicationUpdateSchema>;
+
+/** Decision 139: the qualification threshold is at most the chapter's maximum total. */
+export const thresholdAboveMaxMessage = (maxTotal: number) =>
+  `Le seuil de qualification dépasse le total maximal du chapitre (${String(Math.round(maxTotal * 10_000) / 10_000).replace('.', ',')} points).`;
+
+/** Decision 139: a publication instant already past publishes at once, and the answer says so. */
+export const PAST_INSTANT_MESSAGE = 'Instant passé : publication immédiate.';
+
+/** Decision 139: « 3 élèves peuvent encore répondre », the dialog's words and the 409's start. */
+export const stillAnsweringText = (n: number) => (n === 1 ? '1 élève peut encore répondre' : `${n} élèves peuvent encore répondre`);
+
+/** 409 `still_answering` of PUT /results/{chapterId}/publication: publish anyway by sending `confirm: stillAnswering`. */
+export const stillAnsweringSchema = z.object({ message: z.string(), code: z.literal('still_answering'), stillAnswering: z.number().int() });
 
 /**
  * GET /results/{chapterId}/preview/{userId} query (issue 21): the options of the dialog, saved or not, so the
@@ -99,6 +117,8 @@ export const resultsCardSchema = z.object({
   exercises: z.array(resultExerciseSchema),
   total: z.number(),
   maxTotal: z.number(),
+  /** Decision 139 (always sent by the server): false for a pupil with no answer in the chapter, who gets no certificate. */
+  participated: z.boolean().optional(),
   ...rankingShape,
   qualificationText: z.string().optional(),
 });

@@ -267,6 +267,8 @@ export const MATRIX: MatrixRow[] = [
   r('POST /api/answer/grade', '/api/answer/grade', '401 403 403 403 403 ok ok', grade('pdf')),
   r('POST /api/answer/grade/', '/api/answer/grade/', '401 403 403 403 403 ok ok', grade('numeric')),
   r('GET /api/answer/overview/:chapterId', '/api/answer/overview/{timed}', '401 403 403 403 403 ok ok'),
+  // Decision 139: the « pages ajoutées après la note » notice, dismissed by a corrector (idempotent).
+  r('DELETE /api/answer/pages-added/:answerId', '/api/answer/pages-added/{pupilNumericAnswer}', '401 403 403 403 403 ok ok'),
   // Issue 20: arbitration list (admins), assignment of exercises to correctors (read: staff who grade; write: admins).
   r('GET /api/answer/arbitration/:chapterId', '/api/answer/arbitration/{timed}', '401 403 403 403 403 403 ok'),
   r('GET /api/chapter/:id/assignments', '/api/chapter/{timed}/assignments', '401 403 403 403 403 ok ok'),

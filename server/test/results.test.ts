@@ -52,7 +52,7 @@ async function pupilOf(institutionId: string, lastName: string) {
   return createUser(t, 'pupil', { ...PUPIL_PROFILE, firstName: 'Prénom', lastName, email: `${lastName.toLowerCase()}-${++n}@eleves.fr`, institutionId });
 }
 
-/** A chapter open to all with two exercises (worth 4 and 10), four pupils of two schools, graded. */
+/** A chapter open to all (its window closed an hour ago) with two exercises (worth 4 and 10), four pupils of two schools, graded. */
 async function gradedChapter(fields: Partial<typeof chapters.$inferInsert> = {}) {
   const [schoolA, schoolB] = await db()
     .insert(institutions)
@@ -62,7 +62,8 @@ async function gradedChapter(fields: Partial<typeof chapters.$inferInsert> = {})
     ])
     .returning();
   const [c] = await db().insert(chapters).values({ title: 'Tour 1', ...fields }).returning();
-  await db().insert(accessGroups).values({ chapterId: c.id, position: 0 });
+  // Decision 139: the window has closed (a publication while pupils may answer asks for a confirmation).
+  await db().insert(accessGroups).values({ chapterId: c.id, position: 0, accessStart: new Date(Date.now() - 7_200_000), accessEnd: new Date(Date.now() - 3_600_000) });
   const [num, pdf] = await db()
     .insert(exercises)
     .values([
@@ -111,6 +112,7 @@ describe('results card', () => {
     const ada = await get(`/api/results/${f.chapterId}`, f.ada.headers);
     expect(ada.status).toBe(200);
     expect(ada.body).toEqual({
+      participated: true,
       chapter: { _id: f.chapterId, title: 'Tour 1' },
       exercises: [
         { _id: f.num, title: 'Somme', grade: 4, excused: false, maxPoints: 4, comment: 'Juste' },
@@ -136,6 +138,8 @@ describe('results card', () => {
 
   it('locks answers once the scheduled instant has passed, as the flag does', async () => {
     const f = await gradedChapter({ publishAt: new Date(Date.now() + 3_600_000) });
+    // The window still open: only the publication locks the answers here.
+    await db().update(accessGroups).set({ accessEnd: null }).where(eq(accessGroups.chapterId, f.chapterId));
     const eve = await pupilOf(f.schoolA.id, 'Eve');
     const save = (value: string) => inject(t, { method: 'POST', url: '/api/answer', headers: eve.headers, payload: { exerciseId: f.num, answer: value, seq: seq++ } });
     expect((await save('41')).status).toBe(200);
@@ -293,9 +297,21 @@ describe('certificates', () => {
     expect(doc.getPageCount()).toBe(1);
     expect(doc.getTitle()).toContain('Tour 1');
     expect((await get(`/api/results/${f.chapterId}/certificate.pdf?user=${f.bob.id}`, f.ada.headers)).status).toBe(403);
-    const outsider = await pupilOf(f.schoolA.id, 'Eve');
-    expect((await get(`/api/results/${f.chapterId}/certificate.pdf`, outsider.headers)).status).toBe(403);
     expect((await get(`/api/results/${f.chapterId}/certificate.pdf?user=${f.bob.id}`, admin)).status).toBe(200);
+  });
+
+  it('tells a pupil who did not take part so, with no certificate (decision 139)', async () => {
+    const f = await gradedChapter({ analysis: true });
+    const absent = await pupilOf(f.schoolA.id, 'Eve');
+    const card = await get(`/api/results/${f.chapterId}`, absent.headers);
+    expect(card.status).toBe(200);
+    expect(card.body).toMatchObject({ participated: false, total: 0 });
+    expect((await get(`/api/results/${f.chapterId}`, f.ada.headers)).body).toMatchObject({ participated: true });
+    const certificate = await get(`/api/results/${f.chapterId}/certificate.pdf`, absent.headers);
+    expect(certificate.status).toBe(404);
+    expect(certificate.body).toEqual({ message: 'Vous n’avez pas participé à ce chapitre.', code: 'not_found' });
+    const asked = await get(`/api/results/${f.chapterId}/certificate.pdf?user=${absent.id}`, admin);
+    expect(asked).toMatchObject({ status: 404, body: { message: 'Cet élève n’a pas participé à ce chapitre.' } });
   });
 
   it('streams every participant’s certificate in one ZIP for admins', async () => {

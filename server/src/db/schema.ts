@@ -287,6 +287,11 @@ export const answers = pgTable(
     gradeTimestamp: timestamp('grade_timestamp', { withTimezone: true }),
     /** Set when a PDF answer is sent back to sorting: it leaves the grading table. */
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    /**
+     * Sorting added pages to this copy after it was graded, or took them away (decision 139): the grade stays and
+     * the copy is flagged « pages ajoutées après la note » until a corrector saves a grade again or dismisses it.
+     */
+    pagesAddedAt: timestamp('pages_added_at', { withTimezone: true }),
   },
   (t) => [
     index('answers_user_exercise_idx').on(t.userId, t.exerciseId, t.seq, t.createdAt),
@@ -299,6 +304,8 @@ export const answers = pgTable(
     index('answers_graded_at_idx')
       .on(t.gradeTimestamp.desc().nullsLast(), t.id)
       .where(sql`grade_timestamp IS NOT NULL AND withdrawn_at IS NULL`),
+    // The few copies flagged by sorting (decision 139), found per exercise for the grading table.
+    index('answers_pages_added_idx').on(t.exerciseId, t.userId).where(sql`pages_added_at IS NOT NULL`),
     // answers_current_idx (exercise_id, user_id, seq DESC, created_at DESC) INCLUDE (answer, grade)
     // WHERE withdrawn_at IS NULL is created in raw SQL by migration 0006: drizzle cannot express
     // INCLUDE. The grading table reads the current answers from it alone once vacuumed (bench/grading).

@@ -171,6 +171,16 @@ export function gradingTableQuery(exerciseIds: readonly string[]): SQL {
         ORDER BY ${lastKey}, ${firstKey}, u.id`;
 }
 
+/** Decision 139: the current copies of these exercises flagged « pages ajoutées après la note » (few: a partial index). */
+export function pagesAddedOf(db: Tx, exerciseIds: readonly string[], userIds?: readonly string[]): Promise<Array<{ user_id: string; exercise_id: string }>> {
+  return rows(
+    db,
+    sql`SELECT a.user_id, a.exercise_id FROM answers a
+        WHERE a.exercise_id = ANY(${uuidArray(exerciseIds)}) AND a.pages_added_at IS NOT NULL AND ${isCurrent('a')}
+          ${userIds ? sql`AND a.user_id = ANY(${uuidArray(userIds)})` : sql``}`,
+  );
+}
+
 export interface ChapterOptionsRow {
   id: string;
   title: string;

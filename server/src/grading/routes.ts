@@ -27,6 +27,7 @@ import {
   autoCorrectChapter,
   countAutoCorrection,
   countUnlabeled,
+  dismissPagesAdded,
   getAnswerHistory,
   getGradingTable,
   getGradingTablePage,
@@ -43,6 +44,7 @@ const historyParams = z.object({
   uid: z.uuid({ error: 'Identifiant d’élève invalide.' }),
   eid: z.uuid({ error: 'Identifiant d’exercice invalide.' }),
 });
+const answerParams = z.object({ answerId: z.uuid({ error: 'Identifiant de copie invalide.' }) });
 const tags = ['grading'];
 
 /**
@@ -115,6 +117,13 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
       },
     );
   }
+
+  // Decision 139: the « pages ajoutées après la note » notice of a copy, removed by a corrector who keeps its grade.
+  app.delete(
+    '/answer/pages-added/:answerId',
+    { preHandler: member, schema: { tags, params: answerParams, response: { 200: savedMessageSchema } } },
+    async (request) => dismissPagesAdded(deps.db, authOf(request), request.params.answerId),
+  );
 
   app.get(
     '/answer/overview/:chapterId',

@@ -12,6 +12,7 @@ import {
   NEWER_ANSWER_MESSAGE,
   normalizeGrade,
   NOT_ASSIGNED_MESSAGE,
+  PAGES_ADDED_DISMISSED_MESSAGE,
   sumPoints,
   type AnswerHistory,
   type ArbitrationRow,
@@ -52,6 +53,7 @@ import {
   inGradingTable,
   isoMs,
   keepOnlyGrading,
+  pagesAddedOf,
   pseudonymsFor,
   upsertGrading,
   type ChapterOptionsRow,
@@ -66,6 +68,7 @@ import {
   anonymiseTableUsers,
   buildTableUsers,
   cellsToData,
+  markPagesAdded,
   presentTableUser,
   progressFromCounts,
   tableProgress,
@@ -146,6 +149,7 @@ export async function getGradingTable(db: Db, auth: AuthContext, chapterId: stri
     }
   }
   const progress = tableProgress(users, exerciseIds, chapter.double_grading ? counts : null);
+  if (exercises.length > 0) markPagesAdded(users, await pagesAddedOf(db, exerciseIds), exerciseIds);
   if (seesPseudonyms(auth, chapter)) users = anonymiseTableUsers(users, await pseudonymsFor(db, chapterId, Object.keys(users)));
   return { ...presentTableHead(chapter, exercises), progress, correctors: presentCorrectors(progressRows, auth), users };
 }
@@ -286,6 +290,10 @@ export async function getGradingTablePage(
       const user = users[keyOf.get(g.user_id) ?? ''];
       if (g.awaitsArbitration && user) user.data[g.exerciseIndex] = CELL_ARBITRATION;
     }
+  }
+  if (shown.length > 0) {
+    const flagged = await pagesAddedOf(db, exerciseIds, shown.map((r) => r.id));
+    markPagesAdded(users, flagged.map((f) => ({ ...f, user_id: keyOf.get(f.user_id)! })), exerciseIds);
   }
   return { ...head, users, page: { next: more ? keyOf.get(shown[shown.length - 1].id)! : null } };
 }
@@ -485,9 +493,9 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, pupilOrCopyId:
   const anonymous = staff && seesPseudonyms(auth, head);
   if (!head.user_id) throw notFound(anonymous ? 'Copie introuvable.' : 'Élève introuvable.');
   const userId = head.user_id;
-  const history = await rows<AnswerRow & { answer: string; timestamp: string }>(
+  const history = await rows<AnswerRow & { answer: string; timestamp: string; pages_added: boolean }>(
     db,
-    sql`SELECT ${stateColumns}, a.answer, ${isoMs(sql`a.created_at`)} AS timestamp
+    sql`SELECT ${stateColumns}, a.answer, ${isoMs(sql`a.created_at`)} AS timestamp, a.pages_added_at IS NOT NULL AS pages_added
         FROM answers a LEFT JOIN users gu ON gu.id = a.grader_id
         WHERE a.user_id = ${userId}::uuid AND a.exercise_id = ${exerciseId}::uuid AND a.withdrawn_at IS NULL
         ORDER BY a.seq DESC, a.created_at DESC`,
@@ -503,6 +511,7 @@ export async function getAnswerHistory(db: Db, auth: AuthContext, pupilOrCopyId:
       if (head.double_grading) result = doubleResult(current, gradings, desk.role, auth.userId);
       else result.items = gradings.find((g) => !g.arbitration && g.grader_id === current.grader_id)?.items ?? [];
       desk.items = result.items ?? [];
+      desk.pagesAddedAfterGrade = current.pages_added;
       // A read holds the copy only for a corrector who still has to grade it and holds nothing else:
       // re-reading a copy just graded (the desk does after each save) never takes it back from the next corrector.
       if (awaitsCallersGrade(current, head.double_grading, gradings, auth.userId)) await holdIfIdle(db, auth.userId, current.id);
@@ -675,6 +684,7 @@ export async function saveGrade(db: Tx, auth: AuthContext, input: GradeInput): P
     if (row.grade_timestamp !== expected) {
       return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current: { ...presentState(row), items: mine?.items ?? [] } } };
     }
+    await clearPagesAdded(tx, auth, row.id, 'grade');
     const sameItems = (mine?.items ?? []).join() === items.join();
     const unchanged = row.grade === grade && (row.grade_comment ?? '') === comment && row.hidden === input.hidden && sameItems;
     if (unchanged) {
@@ -699,6 +709,42 @@ export async function saveGrade(db: Tx, auth: AuthContext, input: GradeInput): P
       ok: true,
       saved: { answerId: row.id, grade, grade_comment: comment, hidden: input.hidden, grade_timestamp: updated.grade_timestamp, items },
     };
+  });
+}
+
+/**
+ * Decision 139: a copy's « pages ajoutées après la note » notice ends when a corrector saves a grade on it
+ * (`grade`) or dismisses it (`dismiss`); audited with the instant sorting set it. False when it was not set.
+ */
+async function clearPagesAdded(tx: Tx, auth: AuthContext, answerId: string, how: 'grade' | 'dismiss'): Promise<boolean> {
+  const [cleared] = await rows<{ flagged_at: string }>(
+    tx,
+    sql`UPDATE answers a SET pages_added_at = NULL FROM (SELECT id, pages_added_at FROM answers WHERE id = ${answerId}::uuid) old
+        WHERE a.id = old.id AND old.pages_added_at IS NOT NULL
+        RETURNING ${isoMs(sql`old.pages_added_at`)} AS flagged_at`,
+  );
+  if (!cleared) return false;
+  await audit(tx, auth, how === 'grade' ? 'grading.pages_added_cleared' : 'grading.pages_added_dismissed', answerId, { flaggedAt: cleared.flagged_at });
+  return true;
+}
+
+/**
+ * DELETE /answer/pages-added/{answerId} (decision 139): a corrector who read the pages sorting added and
+ * keeps the grade removes the notice. The copy must be its pupil's current one; idempotent otherwise.
+ */
+export async function dismissPagesAdded(db: Db, auth: AuthContext, answerId: string): Promise<{ message: string }> {
+  return db.transaction(async (tx) => {
+    const [row] = await rows<{ id: string; withdrawn: boolean }>(
+      tx,
+      sql`SELECT a.id, a.withdrawn_at IS NOT NULL AS withdrawn FROM answers a
+            JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id
+          WHERE a.id = ${answerId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL
+          FOR UPDATE OF a`,
+    );
+    if (!row) throw notFound('Copie introuvable.');
+    if (row.withdrawn) throw badRequest(WITHDRAWN_MESSAGE);
+    await clearPagesAdded(tx, auth, row.id, 'dismiss');
+    return { message: PAGES_ADDED_DISMISSED_MESSAGE };
   });
 }
 
@@ -735,6 +781,7 @@ async function saveDoubleGrading(
     const current = doubleResult(row, gradings, role, auth.userId);
     return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current } };
   }
+  await clearPagesAdded(tx, auth, row.id, 'grade');
   const at = nextVersion(target?.ts_ms);
   if (arbitration && target && target.grader_id !== auth.userId) {
     // Another admin's arbitration is replaced: one arbitration per copy.

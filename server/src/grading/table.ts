@@ -88,7 +88,22 @@ export function anonymiseTableUsers(users: GradingTable['users'], copies: Readon
 
 /** One pupil of the table as a corrector of an anonymous chapter sees them. */
 export function anonymiseTableUser(user: GradingTable['users'][string], pseudonym: string): GradingTable['users'][string] {
-  return { firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym, data: user.data };
+  const flags = user.pagesAdded ? { pagesAdded: user.pagesAdded } : {};
+  return { firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym, data: user.data, ...flags };
+}
+
+/** Decision 139: each flagged copy's exercise index in the pupil's `pagesAdded` (sent only when there is one). */
+export function markPagesAdded(
+  users: GradingTable['users'],
+  flagged: ReadonlyArray<{ user_id: string; exercise_id: string }>,
+  exerciseIds: readonly string[],
+): void {
+  for (const f of flagged) {
+    const user = users[f.user_id];
+    const index = exerciseIds.indexOf(f.exercise_id);
+    if (!user || index < 0) continue;
+    user.pagesAdded = [...(user.pagesAdded ?? []), index].sort((a, b) => a - b);
+  }
 }
 
 /**

@@ -167,6 +167,15 @@ export async function splitPdf(bytes: Uint8Array, parts: SplitPart[], maskNames 
   return outcome.parts.map((p) => ({ bytes: Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength), pages: p.pages }));
 }
 
+/** Decision 139: the pages of `extra` appended after those of `bytes`, in a worker (sorting/split.ts's appendPages). */
+export async function appendPdf(bytes: Uint8Array, extra: Uint8Array): Promise<{ bytes: Buffer; pages: number }> {
+  const outcome = await run({ kind: 'append', bytes, extra }, pdfLimits.splitMs);
+  refusal(outcome);
+  if (!('parts' in outcome) || outcome.parts.length !== 1) throw new Error('unexpected PDF worker answer');
+  const [part] = outcome.parts;
+  return { bytes: Buffer.from(part.bytes.buffer, part.bytes.byteOffset, part.bytes.byteLength), pages: part.pages };
+}
+
 /** sheets/scan-reader.ts's reading, in a worker. */
 export async function readScanInWorker(bytes: Uint8Array, secret: string, chapterId: string): Promise<PageReading[]> {
   const outcome = await run({ kind: 'read', bytes, secret, chapterId }, pdfLimits.readMs);

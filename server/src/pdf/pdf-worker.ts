@@ -19,6 +19,8 @@ export type PdfTask =
   | { kind: 'inspect'; bytes: Uint8Array }
   /** `maskNames`: the copies of a chapter under anonymous correction (decision 130). */
   | { kind: 'split'; bytes: Uint8Array; parts: SplitPart[]; maskNames?: boolean }
+  /** Decision 139: the pages of `extra` (a part this server split) put after those of `bytes` (a graded copy). */
+  | { kind: 'append'; bytes: Uint8Array; extra: Uint8Array }
   | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string }
   | { kind: 'certificates'; certificates: CertificateData[] }
   /** Photos of a proof made into one PDF (decision 140). */
@@ -223,6 +225,16 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
       return { ok: false, refused: 'unreadable' };
     } finally {
       await (source as RenderSource | null)?.close();
+    }
+  }
+  if (task.kind === 'append') {
+    try {
+      const extra = await PDFDocument.load(task.extra, { updateMetadata: false });
+      const copied = await doc.copyPages(extra, extra.getPageIndices());
+      for (const page of copied) doc.addPage(page);
+      return { ok: true, parts: [{ bytes: await doc.save(), pages: doc.getPageCount() }] };
+    } catch {
+      return { ok: false, refused: 'unreadable' };
     }
   }
   return { ok: true, readings: await readScanDocument(doc, bytes, task.secret, task.chapterId) };

@@ -3,14 +3,16 @@ import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { rows } from '../db/query.js';
-import { forbidden } from '../errors.js';
+import { notFound } from '../errors.js';
 import { renderCertificatesInWorker } from '../pdf/pdf-pool.js';
 import type { CertificateData } from './certificate.js';
 import { assertMayGetCertificate, assertMaySeeResults } from './policies.js';
 import { loadChapterResults, type ChapterResults } from './service.js';
 import { ZipStreamWriter } from './zip-stream.js';
 
-export const NOT_A_PARTICIPANT_MESSAGE = 'Aucune participation à cette épreuve : pas d’attestation.';
+/** Decision 139: no certificate for who did not take part, a 404 that says why. */
+export const NOT_A_PARTICIPANT_MESSAGE = 'Vous n’avez pas participé à ce chapitre.';
+const NOT_A_PARTICIPANT_ADMIN_MESSAGE = 'Cet élève n’a pas participé à ce chapitre.';
 
 /** Certificates per worker task: small enough to stream steadily, large enough to keep the threads busy. */
 const BATCH = 250;
@@ -55,7 +57,7 @@ export async function ownCertificate(db: Db, auth: AuthContext, chapterId: strin
   assertMayGetCertificate(auth, target);
   const results = await loadChapterResults(db, chapterId);
   assertMaySeeResults(auth, results.chapter, now);
-  if (!results.totals.has(target)) throw forbidden(NOT_A_PARTICIPANT_MESSAGE);
+  if (!results.totals.has(target)) throw notFound(target === auth.userId ? NOT_A_PARTICIPANT_MESSAGE : NOT_A_PARTICIPANT_ADMIN_MESSAGE);
   const [holder] = await holdersOf(db, [target]);
   const [rendered] = await renderCertificatesInWorker([certificateOf(results, holder, now)]);
   return { bytes: rendered.bytes, fileName: certificateFileName(results.chapter.title) };

@@ -37,6 +37,8 @@ export function presentResultsCard(results: ChapterResults, userId: string, grad
     exercises: results.exercises.map((e) => ({ _id: e.id, title: e.title, maxPoints: e.maxPoints, ...presentCell(grades.get(e.id)) })),
     total: results.totals.get(userId) ?? 0,
     maxTotal: results.maxTotal,
+    // Decision 139: a pupil with no answer in the chapter reads « Vous n’avez pas participé », not « 0 / 8 ».
+    participated: results.totals.has(userId),
     ...presentStanding(results, userId),
     ...(chapter.qualificationThreshold !== null ? { qualificationText: chapter.qualificationText } : {}),
   };

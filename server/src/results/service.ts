@@ -5,16 +5,18 @@ import {
   type DeletionImpact,
   type Publication,
   type PublicationUpdate,
+  thresholdAboveMaxMessage,
 } from '@olympe/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { isChapterPublished } from '../chapters/publication.js';
+import { countStillAnswering } from './still-answering.js';
 import { chapterAccessFor, findChapter } from '../chapters/service.js';
 import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { one, rows } from '../db/query.js';
 import { chapters } from '../db/schema.js';
-import { forbidden, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import { queueResultsPublished } from '../mail/notifications.js';
 import { assertMaySeeResults, resultsInstitutionOf } from './policies.js';
 import { Ranking, roundTotal } from './ranking.js';
@@ -184,17 +186,45 @@ export async function getPublication(db: Db, chapterId: string, now = new Date()
   };
 }
 
+/** What PUT /results/{chapterId}/publication did, or the pupils still able to answer the admin must confirm (decision 139). */
+export type PublicationOutcome = { ok: true; mode: PublicationUpdate['mode']; pastInstant: boolean } | { ok: false; stillAnswering: number };
+
 /**
  * PUT /results/{chapterId}/publication (admins): publish now, at an instant, or withdraw; and the
  * options pupils' cards follow. Audited; publishing now mails who took part (as the flag did).
+ * Decision 139: an instant already past means now; a publication (now or scheduled) at an instant when
+ * pupils may still answer is refused unless `confirm` is their number (still-answering.ts).
  */
-export async function updatePublication(db: Db, auth: AuthContext, chapterId: string, input: PublicationUpdate, now = new Date()): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function updatePublication(
+  db: Db,
+  auth: AuthContext,
+  chapterId: string,
+  input: PublicationUpdate,
+  now = new Date(),
+): Promise<PublicationOutcome> {
+  return db.transaction(async (tx) => {
     const before = await findChapter(tx, chapterId);
+    if (input.qualificationThreshold !== null) {
+      // Decision 139: a threshold no pupil can reach is a typing slip (« 15 » for « 1,5 »), refused.
+      const [{ max_total }] = await rows<{ max_total: number }>(
+        tx,
+        sql`SELECT coalesce(sum(max_points), 0)::float8 AS max_total FROM exercises
+            WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' AND deleted_at IS NULL`,
+      );
+      const maxTotal = Number(max_total);
+      if (input.qualificationThreshold > maxTotal + 1e-9) throw badRequest(thresholdAboveMaxMessage(maxTotal));
+    }
+    const pastInstant = input.mode === 'scheduled' && new Date(input.publishAt!).getTime() <= now.getTime();
+    const mode = pastInstant ? 'now' : input.mode;
+    if (mode !== 'unpublished' && !before.offline && !isChapterPublished(before, now)) {
+      const at = mode === 'now' ? now : new Date(input.publishAt!);
+      const stillAnswering = await countStillAnswering(tx, chapterId, at);
+      if (stillAnswering > 0 && input.confirm !== stillAnswering) return { ok: false, stillAnswering };
+    }
     const timing =
-      input.mode === 'now'
+      mode === 'now'
         ? { analysis: true, publishAt: null }
-        : input.mode === 'scheduled'
+        : mode === 'scheduled'
           ? { analysis: false, publishAt: new Date(input.publishAt!) }
           : { analysis: false, publishAt: null };
     const options = {
@@ -213,7 +243,8 @@ export async function updatePublication(db: Db, auth: AuthContext, chapterId: st
       },
       after: { ...timing, publishAt: timing.publishAt?.toISOString() ?? null, ...options },
     });
-    if (input.mode === 'now' && !isChapterPublished(before, now)) await queueResultsPublished(tx, chapterId);
+    if (mode === 'now' && !isChapterPublished(before, now)) await queueResultsPublished(tx, chapterId);
+    return { ok: true, mode, pastInstant };
   });
 }
 

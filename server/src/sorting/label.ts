@@ -6,6 +6,7 @@ import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
+import { checkTargetsUnchanged, findGradedTargets, keepGradedCopy, pagesForTarget, pairKey } from './graded-copies.js';
 import { planLabel, type LabelPlan, type PrintedPage } from './plan.js';
 import { assertMayLabel } from './policies.js';
 import { isPupilSql } from './pupils.js';
@@ -117,6 +118,14 @@ function printedPages(suggestions: unknown): Map<number, PrintedPage> {
   return out;
 }
 
+/** Decision 139: the message's note on graded copies that received pages. */
+function keptGrades(k: number): string {
+  if (k === 0) return '';
+  return k === 1
+    ? ' 1 copie déjà notée garde sa note : ses correcteurs sont prévenus des pages ajoutées.'
+    : ` ${k} copies déjà notées gardent leur note : leurs correcteurs sont prévenus des pages ajoutées.`;
+}
+
 /**
  * POST /answer/label/{answerId} (docs/product.md#design-3 Sorting): splits the scan into one PDF per (pupil,
  * exercise) and appends them as answers. The PDFs are written first; the files rows, the answers
@@ -150,6 +159,16 @@ export async function labelCopy(
     name: safeName(`${base}-${pageList(part.pages.map((p) => p.pageNum))}-${titles.get(part.exercise) ?? ''}`) + '.pdf',
   }));
 
+  // Decision 139: pages for a graded copy go into that copy, which keeps its grade.
+  const pairs = plan.parts.map((p) => ({ user: p.user, exercise: p.exercise }));
+  const graded = await findGradedTargets(db, copy.file_id, pairs);
+  for (const m of made) {
+    const target = graded.get(pairKey(m.user, m.exercise));
+    const joined = target ? await pagesForTarget(store, target, m.bytes) : null;
+    if (joined) Object.assign(m, { bytes: joined.bytes, pageCount: joined.pages });
+  }
+  const fresh = made.filter((m) => !graded.has(pairKey(m.user, m.exercise)));
+
   const blanks = droppedBlanks(copy.page_readings, entries);
   const written: string[] = [];
   try {
@@ -164,7 +183,8 @@ export async function labelCopy(
       // The option read again under a share lock of the chapter: switching it on waits for this labelling and
       // then sees its copies (chapters/service.ts), or it came first and these copies are made again.
       if ((await isAnonymous(tx, copy.chapter_id, true)) !== maskNames) throw conflict(ANONYMITY_CHANGED_MESSAGE);
-      let inserted: Array<{ id: string; user_id: string; exercise_id: string; file_id: string }> = [];
+      await checkTargetsUnchanged(tx, copy.file_id, pairs, graded);
+      const inserted: Array<{ id: string; user_id: string; exercise_id: string; file_id: string }> = [];
       if (made.length > 0) {
         // Files belong to the pupil (ownerId), so they see their copy once grades are published;
         // institutionId is the copy's school, whose staff keep seeing what they uploaded.
@@ -176,20 +196,29 @@ export async function labelCopy(
             ),
             sql`, `,
           )}`);
+        for (const m of made) {
+          const target = graded.get(pairKey(m.user, m.exercise));
+          if (!target) continue;
+          await keepGradedCopy(tx, auth, target, { copyId, fileId: m.fileId, pages: m.pages.map((p) => p.pageNum), seq: Date.now() });
+          inserted.push({ id: target.answerId, user_id: m.user, exercise_id: m.exercise, file_id: m.fileId });
+        }
+      }
+      if (fresh.length > 0) {
         // seq: now, or above the pupil's latest for that exercise, so the sorted copy is the current answer.
         const now = Date.now();
-        inserted = await rows(
+        const added = await rows<{ id: string; user_id: string; exercise_id: string; file_id: string }>(
           tx,
           sql`
           INSERT INTO answers (user_id, exercise_id, answer, file_id, seq)
           SELECT v.u, v.e, v.a, v.f,
             GREATEST(v.s, COALESCE((SELECT max(a.seq) + 1 FROM answers a WHERE a.user_id = v.u AND a.exercise_id = v.e), 0))
           FROM (VALUES ${sql.join(
-            made.map((m) => sql`(${m.user}::uuid, ${m.exercise}::uuid, ${`pdfs/${m.fileId}.pdf`}::text, ${m.fileId}::uuid, ${now}::bigint)`),
+            fresh.map((m) => sql`(${m.user}::uuid, ${m.exercise}::uuid, ${`pdfs/${m.fileId}.pdf`}::text, ${m.fileId}::uuid, ${now}::bigint)`),
             sql`, `,
           )}) AS v(u, e, a, f, s)
           RETURNING id, user_id, exercise_id, file_id`,
         );
+        inserted.push(...added);
       }
       await tx.execute(
         sql`UPDATE unlabeled_answers SET labeled_at = now(), labeled_by = ${auth.userId}::uuid, dropped_blanks = ${blanks}::int WHERE id = ${copyId}::uuid`,
@@ -200,7 +229,8 @@ export async function labelCopy(
     const n = made.length;
     const dropped = blanks === 0 ? '' : `, ${blanks} page${blanks > 1 ? 's' : ''} blanche${blanks > 1 ? 's' : ''} écartée${blanks > 1 ? 's' : ''}`;
     return {
-      message: n === 0 ? `Copie triée : aucune page attribuée${dropped}.` : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}${dropped}.`,
+      message:
+        (n === 0 ? `Copie triée : aucune page attribuée${dropped}.` : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}${dropped}.`) + keptGrades(graded.size),
       answers: made.map((m) => ({
         _id: byFile.get(m.fileId) ?? '',
         user: m.user,

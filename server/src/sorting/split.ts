@@ -1,5 +1,5 @@
 import { degrees, PDFDocument } from '@cantoo/pdf-lib';
-import { pdfPageCount, splitPdf } from '../pdf/pdf-pool.js';
+import { appendPdf, pdfPageCount, splitPdf } from '../pdf/pdf-pool.js';
 
 /** One output PDF: the scan's pages (1-based, in this order), each turned by its chosen rotation. */
 export interface SplitPart {
@@ -14,6 +14,14 @@ export interface SplitPart {
  */
 export async function splitScan(bytes: Uint8Array, parts: SplitPart[], opts: { maskNames?: boolean } = {}): Promise<Array<{ bytes: Buffer; pages: number }>> {
   return splitPdf(bytes, parts, opts.maskNames ?? false);
+}
+
+/**
+ * Decision 139: a graded copy receiving more sorted pages keeps its answer row (and so its grade): its PDF
+ * becomes its pages followed by the new ones, written in a PDF worker.
+ */
+export async function appendPages(copy: Uint8Array, added: Uint8Array): Promise<{ bytes: Buffer; pages: number }> {
+  return appendPdf(copy, added);
 }
 
 /** Page count of a stored PDF (files uploaded before the count was recorded), read in a PDF worker. */

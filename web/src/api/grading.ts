@@ -173,6 +173,25 @@ export function useReloadHistory(userId: string, exerciseId: string) {
   return useCallback(() => client.invalidateQueries({ queryKey: gradingKeys.history(userId, exerciseId) }), [client, userId, exerciseId]);
 }
 
+/** DELETE /answer/pages-added/{answerId} (decision 139): the corrector keeps the grade and removes the notice. */
+export async function dismissPagesAdded(answerId: string): Promise<void> {
+  await api.delete(`/answer/pages-added/${answerId}`);
+}
+
+/** Removes a copy's « pages ajoutées après la note » notice; its history and the grading tables reload. */
+export function useDismissPagesAdded(userId: string, exerciseId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (answerId: string) => dismissPagesAdded(answerId),
+    onSuccess: async () => {
+      await Promise.all([
+        client.invalidateQueries({ queryKey: gradingKeys.history(userId, exerciseId) }),
+        client.invalidateQueries({ queryKey: ['grading', 'table'] }),
+      ]);
+    },
+  });
+}
+
 /** Sends a copy of the chapter back to sorting; the grading table behind is marked stale after. */
 export function useRelabelAnswer(chapterId: string) {
   const client = useQueryClient();

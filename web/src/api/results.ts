@@ -9,7 +9,7 @@ import type {
 } from '@olympe/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { chapterKeys } from './chapters';
-import { api } from './client';
+import { api, handleSuccess, isApiError, notifyError } from './client';
 import { downloadCenterFile } from './exam-day';
 
 /** Issue 21: results (cards, publication, school results, certificates) and the counts of confirmation dialogs. */
@@ -60,9 +60,24 @@ export function usePublication(chapterId: string) {
   return useQuery({ queryKey: resultsKeys.publication(chapterId), queryFn: () => fetchPublication(chapterId) });
 }
 
-/** PUT /results/{chapterId}/publication; the chapters list and the results reload after. */
+/**
+ * PUT /results/{chapterId}/publication; the chapters list and the results reload after. A 409
+ * `still_answering` (decision 139) is not notified: the dialog asks the admin to confirm instead.
+ */
 export async function updatePublication(chapterId: string, body: PublicationUpdateInput): Promise<void> {
-  await api.put(`/results/${chapterId}/publication`, body);
+  try {
+    handleSuccess(await api.put(`/results/${chapterId}/publication`, body, { skipNotifications: true }));
+  } catch (error) {
+    if (stillAnsweringOf(error) === null) notifyError(error);
+    throw error;
+  }
+}
+
+/** Decision 139: the number of pupils still able to answer a refused publication names, else null. */
+export function stillAnsweringOf(error: unknown): number | null {
+  if (!isApiError(error) || error.code !== 'still_answering') return null;
+  const n = (error.response?.data as { stillAnswering?: unknown } | undefined)?.stillAnswering;
+  return typeof n === 'number' ? n : null;
 }
 
 export function useUpdatePublication(chapterId: string) {

@@ -15,6 +15,17 @@ export function PupilResults({ chapterId, title }: { chapterId: string; title: s
   if (query.isError) {
     return isApiError(query.error) && query.error.status === 403 ? null : <Alert color="red">Impossible de charger vos résultats.</Alert>;
   }
+  // Decision 139: no « 0 / 8 » and no certificate for a pupil who did not take part.
+  if (query.data.participated === false) {
+    return (
+      <Stack gap="sm" component="section" aria-labelledby="pupil-results">
+        <Title order={2} size="h3" id="pupil-results">
+          Vos résultats
+        </Title>
+        <Text>Vous n’avez pas participé à ce chapitre.</Text>
+      </Stack>
+    );
+  }
   return (
     <Stack gap="sm">
       <ResultsCardView card={query.data} />

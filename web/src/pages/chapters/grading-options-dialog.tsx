@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Loader, Modal, NumberInput, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Switch, Text } from '@mantine/core';
 import type { ChapterDetail, GradingOptions } from '@olympe/contract';
 import { useChapter } from '../../api/chapters';
 import { useSaveGradingOptions } from '../../api/marks';
+import { DecimalField } from '../../components/decimal-field';
 
 /**
  * Issue 20: a chapter's grading options, set by an admin from /chapters: anonymous correction (the
@@ -29,6 +30,7 @@ function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapt
     doubleGrading: chapter.doubleGrading ?? false,
     gradingTolerance: chapter.gradingTolerance ?? 0,
   });
+  const [toleranceError, setToleranceError] = useState<string | null>(null);
   const save = useSaveGradingOptions(chapterId);
   return (
     <Stack>
@@ -50,16 +52,18 @@ function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapt
           setOptions((o) => ({ ...o, doubleGrading }));
         }}
       />
-      <NumberInput
+      <DecimalField
         label="Tolérance (points)"
         description="Écart au-delà duquel les deux notes vont à l’arbitrage."
         min={0}
-        step={0.5}
-        decimalScale={2}
-        decimalSeparator=","
+        maxDecimals={2}
+        unit="points"
         disabled={!options.doubleGrading}
         value={options.gradingTolerance}
-        onChange={(value) => setOptions((o) => ({ ...o, gradingTolerance: typeof value === 'number' ? value : 0 }))}
+        onChange={(value, error) => {
+          setToleranceError(error);
+          setOptions((o) => ({ ...o, gradingTolerance: value ?? o.gradingTolerance }));
+        }}
         maw={200}
       />
       {save.isError ? <Text c="red.9">Les options n’ont pas été enregistrées.</Text> : null}
@@ -67,7 +71,7 @@ function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapt
         <Button variant="default" onClick={onClose}>
           Annuler
         </Button>
-        <Button loading={save.isPending} onClick={() => save.mutate(options, { onSuccess: onClose })}>
+        <Button loading={save.isPending} disabled={options.doubleGrading && !!toleranceError} onClick={() => save.mutate(options, { onSuccess: onClose })}>
           Enregistrer les options
         </Button>
       </Group>

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Publication } from '@olympe/contract';
+import { ApiError } from '../../api/client';
 import { renderWithProviders } from '../../test/render';
 import { publicationMessage, PublicationDialog } from './publication-dialog';
 
@@ -19,7 +20,8 @@ const PUBLICATION: Publication = {
 };
 
 const mocks = vi.hoisted(() => ({ mutate: vi.fn(), publication: null as unknown, preview: vi.fn() }));
-vi.mock('../../api/results', () => ({
+vi.mock('../../api/results', async (orig) => ({
+  ...(await orig<typeof import('../../api/results')>()),
   usePublication: () => ({ isPending: false, isError: false, data: mocks.publication }),
   useUpdatePublication: () => ({ mutate: mocks.mutate, isPending: false }),
   usePreview: (_c: string, userId: string | null) => ({ data: userId ? mocks.preview(userId) : undefined }),
@@ -79,6 +81,39 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
     const card = await screen.findByRole('region', { name: 'Aperçu de la carte de résultats' });
     expect(within(card).getByText(/^Total\s: 3/)).toBeTruthy();
     expect(mocks.preview).toHaveBeenCalledWith('p1');
+  });
+
+  it('asks again with the number of pupils still able to answer when the server refuses, and sends that number (decision 139)', async () => {
+    const refusal = new ApiError('http', {
+      status: 409,
+      data: { message: '2 élèves peuvent encore répondre à ce chapitre.', code: 'still_answering', stillAnswering: 2 },
+    });
+    mocks.mutate.mockImplementationOnce((_body, options: { onError: (e: unknown) => void }) => options.onError(refusal));
+    const onClose = vi.fn();
+    renderWithProviders(<PublicationDialog chapterId="c1" name="Tour 1" onClose={onClose} />);
+    fireEvent.click(screen.getByLabelText('Publier maintenant'));
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Publier les résultats ?' })).getByRole('button', { name: 'Publier' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Des élèves peuvent encore répondre' });
+    expect(within(dialog).getByText(/^2 élèves peuvent encore répondre à ce chapitre/)).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Publier quand même' }));
+    await waitFor(() => expect(mocks.mutate).toHaveBeenCalledTimes(2));
+    expect(mocks.mutate.mock.calls[1][0]).toMatchObject({ mode: 'now', confirm: 2 });
+  });
+
+  it('takes a French decimal threshold (« 1,5 » is 1.5) and refuses one above the maximum total (decision 139)', async () => {
+    renderWithProviders(<PublicationDialog chapterId="c1" name="Tour 1" onClose={() => {}} />);
+    const field = screen.getByLabelText('Seuil de qualification (points)');
+    fireEvent.change(field, { target: { value: '25' } });
+    expect(screen.getByText('Au plus 20 points.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Enregistrer' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(field, { target: { value: '1,5' } });
+    fireEvent.click(screen.getByLabelText('Publier maintenant'));
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Publier les résultats ?' })).getByRole('button', { name: 'Publier' }));
+    await waitFor(() => expect(mocks.mutate).toHaveBeenCalledTimes(1));
+    expect(mocks.mutate.mock.calls[0][0]).toMatchObject({ mode: 'now', qualificationThreshold: 1.5 });
   });
 
   it('says what unpublishing does', () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
-import { Alert, Button, Checkbox, Group, Loader, Modal, NumberInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Loader, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   DEFAULT_QUALIFICATION_TEXT,
   formatParisDateTime,
@@ -10,9 +10,10 @@ import {
   type Publication,
   type PublicationUpdateInput,
 } from '@olympe/contract';
+import { DecimalField } from '../../components/decimal-field';
 import { DownloadButton } from '../../components/download-button';
 import { DateTimeField } from '../../components/DateFields';
-import { downloadCertificatesZip, usePreview, usePublication, useUpdatePublication } from '../../api/results';
+import { downloadCertificatesZip, stillAnsweringOf, usePreview, usePublication, useUpdatePublication } from '../../api/results';
 import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import { ResultsCardView } from '../chapter/results-card';
 
@@ -25,6 +26,13 @@ export function publicationMessage(p: Pick<Publication, 'counts' | 'published'>,
   if (mode === 'now') return `${pupils} verront leurs notes, leurs commentaires et leur total dès maintenant (${graded}).`;
   if (mode === 'scheduled' && publishAt) return `${pupils} verront leurs résultats le ${formatParisDateTime(publishAt!)} (heure de Paris), sans autre action (${graded} à ce jour).`;
   return p.published ? `${pupils} ne verront plus leurs résultats ; les réponses restent verrouillées jusqu’à une nouvelle publication.` : 'Les résultats restent non publiés.';
+}
+
+/** Decision 139: « 2 élèves peuvent encore répondre », and what publishing does to them. */
+export function stillAnsweringMessage(n: number, mode: Mode): string {
+  const who = `${countOf(n, 'élève')} ${n > 1 ? 'peuvent' : 'peut'} encore répondre`;
+  const when = mode === 'scheduled' ? 'à l’instant choisi' : 'maintenant';
+  return `${who} à ce chapitre (fenêtre, tiers-temps ou prolongation) : publier ${when} leur montre les résultats et arrête leur épreuve.`;
 }
 
 /** Issue 21: publish now or at a time (Paris), the options pupils' cards follow, and a preview for one pupil. */
@@ -54,13 +62,16 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
   const [mode, setMode] = useState<Mode>(initialMode ?? current);
   const [wall, setWall] = useState(publication.publishAt ? isoToParisWallClock(publication.publishAt) : '');
   const [showRank, setShowRank] = useState(publication.showRank);
-  const [threshold, setThreshold] = useState<number | ''>(publication.qualificationThreshold ?? '');
+  const [threshold, setThreshold] = useState<number | null>(publication.qualificationThreshold);
+  const [thresholdError, setThresholdError] = useState<string | null>(null);
   const [text, setText] = useState(publication.qualificationText);
   const [previewOf, setPreviewOf] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Decision 139: the server refused (409 still_answering): how many pupils may still answer, to confirm.
+  const [stillAnswering, setStillAnswering] = useState<number | null>(null);
   // The preview follows the options as they are typed (debounced), before they are saved.
   const [previewOptions] = useDebouncedValue(
-    { showRank: String(showRank) as 'true' | 'false', qualificationThreshold: threshold === '' ? '' : threshold, qualificationText: text },
+    { showRank: String(showRank) as 'true' | 'false', qualificationThreshold: threshold ?? '', qualificationText: text },
     300,
   );
   const preview = usePreview(chapterId, previewOf, previewOptions);
@@ -71,7 +82,7 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
     mode,
     publishAt,
     showRank,
-    qualificationThreshold: threshold === '' ? null : threshold,
+    qualificationThreshold: threshold,
     qualificationText: text,
   };
   return (
@@ -93,15 +104,19 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
         />
       )}
       <Checkbox label="Montrer aux élèves leur rang et leur centile" checked={showRank} onChange={(e) => setShowRank(e.currentTarget.checked)} />
-      <NumberInput
+      <DecimalField
         label="Seuil de qualification (points)"
         description={`Vide : pas de qualification. Total maximal : ${String(publication.maxTotal).replace('.', ',')}.`}
+        optional
         min={0}
-        step={0.5}
-        decimalScale={2}
-        decimalSeparator=","
+        max={publication.maxTotal}
+        maxDecimals={2}
+        unit="points"
         value={threshold}
-        onChange={(v) => setThreshold(typeof v === 'number' ? v : '')}
+        onChange={(value, error) => {
+          setThreshold(value);
+          setThresholdError(error);
+        }}
       />
       <TextInput label="Mention des élèves qualifiés" placeholder={DEFAULT_QUALIFICATION_TEXT} value={text} onChange={(e) => setText(e.currentTarget.value)} />
       <Select
@@ -126,7 +141,7 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
           <Button variant="default" onClick={onClose}>
             Annuler
           </Button>
-          <Button onClick={() => setConfirming(true)} disabled={!!wallError}>
+          <Button onClick={() => setConfirming(true)} disabled={!!wallError || !!thresholdError}>
             Enregistrer
           </Button>
         </Group>
@@ -145,8 +160,33 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
               setConfirming(false);
               onClose();
             },
-            onError: () => setConfirming(false),
+            onError: (error) => {
+              setConfirming(false);
+              setStillAnswering(stillAnsweringOf(error));
+            },
           })
+        }
+      />
+      <ConfirmDialog
+        opened={stillAnswering !== null}
+        title="Des élèves peuvent encore répondre"
+        message={stillAnswering === null ? null : stillAnsweringMessage(stillAnswering, mode)}
+        confirmLabel={mode === 'scheduled' ? 'Programmer quand même' : 'Publier quand même'}
+        danger
+        loading={save.isPending}
+        onCancel={() => setStillAnswering(null)}
+        onConfirm={() =>
+          save.mutate(
+            { ...body, confirm: stillAnswering ?? 0 },
+            {
+              onSuccess: () => {
+                setStillAnswering(null);
+                onClose();
+              },
+              // Another refusal carries the new number (a pupil joined meanwhile); any other error closes the question.
+              onError: (error) => setStillAnswering(stillAnsweringOf(error)),
+            },
+          )
         }
       />
     </Stack>

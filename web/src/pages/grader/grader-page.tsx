@@ -237,7 +237,9 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
             </UnstyledButton>
           </Tooltip>
         ),
-        cell: (r) => <GradeCell row={r} exerciseId={exercise._id} exerciseTitle={exercise.title} value={r.data[i]} />,
+        cell: (r) => (
+          <GradeCell row={r} exerciseId={exercise._id} exerciseTitle={exercise.title} value={r.data[i]} pagesAdded={r.pagesAdded?.includes(i) ?? false} />
+        ),
       })),
     ],
     [exercises, counts, selecting, openNext, table.maxTotal, table.chapter.doubleGrading],
@@ -329,7 +331,20 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
 }
 
 /** docs/product.md#spec-2: green with the grade, gray X, red "?", each linking to the history; blank when no answer. */
-function GradeCell({ row, exerciseId, exerciseTitle, value }: { row: GradingRow; exerciseId: string; exerciseTitle: string; value: string }) {
+function GradeCell({
+  row,
+  exerciseId,
+  exerciseTitle,
+  value,
+  pagesAdded = false,
+}: {
+  row: Pick<GradingRow, 'id' | 'firstName' | 'lastName'>;
+  exerciseId: string;
+  exerciseTitle: string;
+  value: string;
+  /** Decision 139: sorting added pages after the grade; the cell carries a « + » and says so. */
+  pagesAdded?: boolean;
+}) {
   const kind = gradingCellKind(value);
   if (kind === 'none') return null;
   const who = `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim();
@@ -339,9 +354,11 @@ function GradeCell({ row, exerciseId, exerciseTitle, value }: { row: GradingRow;
       href={paths.history(row.id, exerciseId)}
       data-cell=""
       style={{ ...cellLinkStyle, ...CELL_STYLES[kind] }}
-      aria-label={`${who}, ${exerciseTitle} : ${what}`}
+      aria-label={`${who}, ${exerciseTitle} : ${what}${pagesAdded ? ', pages ajoutées après la note' : ''}`}
+      title={pagesAdded ? 'Pages ajoutées après la note' : undefined}
     >
       {formatGrade(value)}
+      {pagesAdded ? ' +' : ''}
     </a>
   );
 }

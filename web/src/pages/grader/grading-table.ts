@@ -28,6 +28,8 @@ export interface GradingRow {
   gender: string | null;
   birthDate: string | null;
   data: string[];
+  /** Decision 139: indexes of the copies flagged « pages ajoutées après la note ». */
+  pagesAdded?: number[];
   total: number;
   /** Normalised "last first" for the search box. */
   search: string;

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { formatGrade, formatParisDateTime, formatPoints, type Desk, type DeskRole, type DoubleStatus, type GradingView } from '@olympe/contract';
 import { MathText } from '../../components/MathText';
@@ -27,12 +27,38 @@ export const DOUBLE_STATUS_TEXT: Record<DoubleStatus, string> = {
  * arrives with MathText, lazily), the expected answer of a numeric exercise, the points, and in
  * double correction where the copy stands and the gradings the corrector may see.
  */
-export function DeskPanel({ desk, exerciseTitle }: { desk: Desk; exerciseTitle: string }) {
+export function DeskPanel({
+  desk,
+  exerciseTitle,
+  dismissPagesAdded,
+}: {
+  desk: Desk;
+  exerciseTitle: string;
+  /** Decision 139: removes the « pages ajoutées après la note » notice (correctors at the desk). */
+  dismissPagesAdded?: { run: () => void; pending: boolean };
+}) {
   const { chapter } = desk;
   const roleText = ROLE_TEXT[desk.role];
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
+        {desk.pagesAddedAfterGrade ? (
+          // Decision 139: sorting added or took pages after the grade; the grade was kept.
+          <Alert color="orange" title={<Badge color="orange.9">Pages ajoutées après la note</Badge>}>
+            <Stack gap="xs">
+              <Text size="sm">
+                Le tri a modifié les pages de cette copie après sa note : la note est conservée. Relisez la copie, puis enregistrez la note ou retirez cet avertissement.
+              </Text>
+              {dismissPagesAdded ? (
+                <Group>
+                  <Button size="xs" variant="default" onClick={dismissPagesAdded.run} loading={dismissPagesAdded.pending}>
+                    Retirer l’avertissement
+                  </Button>
+                </Group>
+              ) : null}
+            </Stack>
+          </Alert>
+        ) : null}
         <Group justify="space-between" align="baseline" wrap="wrap">
           <Title order={2}>Énoncé</Title>
           <Text size="sm" c="gray.7">

@@ -2,7 +2,7 @@ import { Alert, Button, Center, Grid, Loader, Paper, Stack, Table, Text, Title }
 import { IconEye } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { formatGrade, formatParisDateTime, type AnswerHistory, type GradeState } from '@olympe/contract';
-import { useHistory } from '../../api/grading';
+import { useDismissPagesAdded, useHistory } from '../../api/grading';
 import { MathText } from '../../components/MathText';
 import { PdfView } from '../../components/PdfView';
 import { paths } from '../../config/paths';
@@ -56,6 +56,7 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
   const isPdf = exercise.answerFormat === 'pdf';
   const latest = answers[0];
   const name = personName(user);
+  const dismiss = useDismissPagesAdded(user._id, exercise._id);
 
   return (
     <Stack>
@@ -103,7 +104,13 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
         <Grid gap="md">
           <Grid.Col span={{ base: 12, md: isPdf ? 5 : 8 }} order={{ base: 1, md: 2 }}>
             <Stack gap="md">
-              {history.desk ? <DeskPanel desk={history.desk} exerciseTitle={exercise.title} /> : null}
+              {history.desk ? (
+                <DeskPanel
+                  desk={history.desk}
+                  exerciseTitle={exercise.title}
+                  dismissPagesAdded={{ run: () => dismiss.mutate(result.answerId!), pending: dismiss.isPending }}
+                />
+              ) : null}
               <GradeBlock initial={{ ...result, answerId: result.answerId }} history={history} />
             </Stack>
           </Grid.Col>

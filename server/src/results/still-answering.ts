@@ -1,0 +1,63 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { matchAccessRule } from '../chapters/access.js';
+import type { Tx } from '../db/client.js';
+import { rows } from '../db/query.js';
+import { accessGroups } from '../db/schema.js';
+import { isPupilSql } from '../sorting/pupils.js';
+import { computeSessionState, extraMs } from '../sessions/state.js';
+
+interface PupilRow {
+  gender: string | null;
+  grade: string | null;
+  birth_date: string | null;
+  access_gender: string | null;
+  access_grade: string | null;
+  access_birth_date: string | null;
+  started_ms: number | null;
+  finished_ms: number | null;
+  extra_time_percent: number | null;
+  extension_minutes: number;
+  took_part: boolean;
+}
+
+/**
+ * Decision 139: how many pupils may still answer the chapter at `at`, each by their own window (the access
+ * group that admits them, its end pushed back by their extra time and extensions, their timed deadline, an
+ * early finish), as sessions/state.ts decides it. Counted: a pupil who began (a session or an answer) and
+ * whose time is not over; a pupil who did not begin while a window with an end is still open to them (they may
+ * still start). Not counted: a pupil who did not begin a window without an end (publishing is what closes it).
+ */
+export async function countStillAnswering(db: Tx, chapterId: string, at: Date): Promise<number> {
+  const groups = await db.select().from(accessGroups).where(eq(accessGroups.chapterId, chapterId)).orderBy(asc(accessGroups.position));
+  if (groups.length === 0) return 0;
+  const pupils = await rows<PupilRow>(
+    db,
+    sql`SELECT u.gender, u.grade, u.birth_date::text AS birth_date,
+          s.access_gender, s.access_grade, s.access_birth_date::text AS access_birth_date,
+          (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
+          (extract(epoch FROM s.finished_at) * 1000)::float8 AS finished_ms,
+          u.extra_time_percent,
+          (SELECT coalesce(sum(x.minutes), 0)::int FROM session_extensions x WHERE x.chapter_id = ${chapterId}::uuid AND x.user_id = u.id) AS extension_minutes,
+          (s.user_id IS NOT NULL OR EXISTS (SELECT 1 FROM chapter_pupils cp WHERE cp.chapter_id = ${chapterId}::uuid AND cp.user_id = u.id)) AS took_part
+        FROM users u LEFT JOIN chapter_sessions s ON s.chapter_id = ${chapterId}::uuid AND s.user_id = u.id
+        WHERE ${isPupilSql(sql`u`)}`,
+  );
+  let count = 0;
+  for (const p of pupils) {
+    const session = p.started_ms === null ? null : { startedAt: new Date(Number(p.started_ms)), finishedAt: p.finished_ms === null ? null : new Date(Number(p.finished_ms)) };
+    // A started session keeps the group its profile chose at start (sessions/service.ts).
+    const profile =
+      session && p.access_grade !== null
+        ? { gender: p.access_gender, grade: p.access_grade, birthDate: p.access_birth_date }
+        : { gender: p.gender, grade: p.grade, birthDate: p.birth_date };
+    const rule = matchAccessRule(profile, groups);
+    if (!rule) continue;
+    const allowance = { extraTimePercent: Number(p.extra_time_percent ?? 0), extensionMinutes: Number(p.extension_minutes) };
+    if (!p.took_part) {
+      if (rule.accessEnd && rule.accessEnd.getTime() + extraMs(rule, allowance) > at.getTime()) count++;
+      continue;
+    }
+    if (computeSessionState({ now: at, rule, session, allowance }).status !== 'after') count++;
+  }
+  return count;
+}
