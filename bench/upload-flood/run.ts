@@ -6,17 +6,18 @@
  * GET /api/health every 20 ms:
  *   1. 25 tus creations (POST /api/uploads) of 196 MB declared each, at once, by one teacher, for a chapter's scan;
  *   2. 40 tus creations of 30 MiB (MAX_PDF_MB) at once by a pupil, for a PDF exercise of an open timed chapter;
- *   3. 20 POST /api/pdfs of 1 MB by another pupil, one every 125 ms (2.5 s), against a second server started on
- *      the same data dir with FILES_QUOTA_MB=5 so that the quota is reached.
+ *   3. 20 POST /api/pdfs of 1 MB by another pupil, one every 125 ms (2.5 s), against a second server (port + 1,
+ *      a copy of the seeded data dir) run with FILES_QUOTA_MB=5 so that the quota is reached.
+ * Both servers start together (each takes ~30 s on the loaded shared box); B stays idle during phases 1 and 2.
  * Each server is then stopped and its database read: the reservations held (upload_slots) and the bytes stored.
  * Reports every answer by status and message, health p50/p99/max, the servers' peak RSS (/proc/<pid>/status),
  * and writes the whole result as JSON under bench/upload-flood/results/.
  *
  *   npm run bench:upload-flood
- *   UPLOAD_FLOOD_PORT=3291
+ *   UPLOAD_FLOOD_PORT=3291 (server A; server B on the next port)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
@@ -30,7 +31,8 @@ import { latencyStats, pollHealth } from '../lib/health.js';
 const env = process.env;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PORT = Number(env.UPLOAD_FLOOD_PORT ?? 3291);
-const BASE = `http://127.0.0.1:${PORT}`;
+const BASE_A = `http://127.0.0.1:${PORT}`;
+const BASE_B = `http://127.0.0.1:${PORT + 1}`;
 const SECRET = 'upload-flood-secret-upload-flood-secret';
 const MIB = 1024 * 1024;
 
@@ -49,12 +51,15 @@ const COPY_BYTES = MAX_PDF_MB * MIB;
 const PDFS = 20;
 const PDF_NOISE_BYTES = 1_000_000;
 const PDF_EVERY_MS = 125;
-/** The whole run stops by itself past this. */
-const WATCHDOG_MS = 150_000;
+/** The whole run stops by itself past this (it takes about 1.5 min on a quiet box, more on a loaded one). */
+const WATCHDOG_MS = 300_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, d = 0) => Math.round(n * 10 ** d) / 10 ** d;
 const mb = (bytes: number) => round(bytes / 1e6, 1);
+/** A number as French writes it (decimal comma). */
+const fr = (n: number) => String(n).replace('.', ',');
+const frMb = (bytes: number) => fr(mb(bytes));
 
 // ---------------------------------------------------------------- seed
 
@@ -144,25 +149,28 @@ async function held(dataDir: string, ids: Record<string, string>) {
 
 interface Server {
   child: ChildProcess;
+  base: string;
   startMs: number;
 }
 
-let running: ChildProcess | undefined;
+const running: ChildProcess[] = [];
+const dataDirs: string[] = [];
 
-async function startServer(dataDir: string, extraEnv: Record<string, string>): Promise<Server> {
+async function startServer(base: string, dataDir: string, extraEnv: Record<string, string>): Promise<Server> {
   const started = performance.now();
+  const port = new URL(base).port;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, JWT_SECRET: SECRET, PUBLIC_URL: BASE, LOG_LEVEL: 'warn', ...extraEnv },
+    env: { ...process.env, PORT: port, DATA_DIR: dataDir, JWT_SECRET: SECRET, PUBLIC_URL: base, LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  running = child;
-  child.stderr!.on('data', (d: Buffer) => process.stderr.write(`[serveur] ${d}`));
-  for (let i = 0; i < 600 && child.exitCode === null; i++) {
+  running.push(child);
+  child.stderr!.on('data', (d: Buffer) => process.stderr.write(`[serveur ${port}] ${d}`));
+  for (let i = 0; i < 1200 && child.exitCode === null; i++) {
     try {
-      const res = await fetch(`${BASE}/api/health`, { signal: AbortSignal.timeout(5000) });
+      const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(5000) });
       await res.arrayBuffer();
-      if (res.ok) return { child, startMs: round(performance.now() - started) };
+      if (res.ok) return { child, base, startMs: round(performance.now() - started) };
     } catch {
       // not yet
     }
@@ -203,9 +211,10 @@ interface HealthStats {
 }
 
 /** Asks /api/health every 20 ms (and samples the server's RSS) until `work` settles. */
-async function polling<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; health: HealthStats; latencies: number[] }> {
+async function polling<T>(server: Server, work: () => Promise<T>): Promise<{ result: T; health: HealthStats; latencies: number[] }> {
+  const pid = server.child.pid!;
   let peakRss = memory(pid).rssMb;
-  const poller = pollHealth(BASE, 20, () => {
+  const poller = pollHealth(server.base, 20, () => {
     peakRss = Math.max(peakRss, memory(pid).rssMb);
   });
   const result = await work();
@@ -224,7 +233,7 @@ interface Answer {
 /** One request, its status, time from `since` and JSON body's message; a network failure is status 0. */
 async function answer(url: string, init: RequestInit, since: number): Promise<Answer> {
   try {
-    const res = await fetch(`${BASE}${url}`, { ...init, signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
     const text = await res.text();
     let body: { message?: string; code?: string } = {};
     try {
@@ -245,9 +254,9 @@ const metadata = (fields: Record<string, string>) =>
     .join(',');
 
 /** A tus 1.0.0 creation, as tus-js-client sends it. */
-const create = (token: string, length: number, meta: Record<string, string>, since: number) =>
+const create = (base: string, token: string, length: number, meta: Record<string, string>, since: number) =>
   answer(
-    '/api/uploads',
+    `${base}/api/uploads`,
     {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(length), 'Upload-Metadata': metadata(meta) },
@@ -255,12 +264,25 @@ const create = (token: string, length: number, meta: Record<string, string>, sin
     since,
   );
 
-function postPdf(token: string, exercise: string, bytes: Buffer, since: number) {
-  const form = new FormData();
-  form.set('exercise', exercise);
-  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), 'copie.pdf');
-  return answer('/api/pdfs', { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } }, since);
+/** A POST /pdfs body built once (multipart, as a browser's FormData sends it), so sending costs this process little. */
+function multipart(exercise: string, bytes: Buffer): { body: Buffer; type: string } {
+  const boundary = `----olympe${Math.random().toString(16).slice(2)}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="exercise"\r\n\r\n${exercise}\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="copie.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
+
+const postPdf = (base: string, token: string, form: { body: Buffer; type: string }, since: number) =>
+  answer(`${base}/api/pdfs`, { method: 'POST', body: new Uint8Array(form.body), headers: { authorization: `Bearer ${token}`, 'content-type': form.type } }, since);
+
+const startChapter = async (base: string, token: string, chapter: string) => {
+  const res = await answer(`${base}/api/chapter/start/${chapter}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }, performance.now());
+  if (res.status !== 200) throw new Error(`début de l’épreuve : ${res.status} ${res.message ?? ''}`);
+};
 
 /** A one-page PDF of about `noiseBytes` bytes (a random attachment keeps its bytes its own). */
 async function makePdf(noiseBytes: number): Promise<Buffer> {
@@ -290,54 +312,59 @@ function tally(answers: Answer[], okStatus: number) {
 
 async function main() {
   const began = performance.now();
-  if (await fetch(`${BASE}/api/health`).then(() => true, () => false)) throw new Error(`Le port ${PORT} est déjà pris : choisissez UPLOAD_FLOOD_PORT.`);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'olympe-upload-flood-'));
+  const loadAtStart = os.loadavg().map((l) => round(l, 1));
+  for (const base of [BASE_A, BASE_B]) {
+    if (await fetch(`${base}/api/health`).then(() => true, () => false)) throw new Error(`${base} est déjà pris : choisissez UPLOAD_FLOOD_PORT.`);
+  }
+  const dirA = mkdtempSync(path.join(os.tmpdir(), 'olympe-upload-flood-'));
+  const dirB = `${dirA}-quota`;
+  dataDirs.push(dirA, dirB);
   const all: number[] = [];
   try {
     const pdf = await makePdf(PDF_NOISE_BYTES);
-    const s = await seed(dataDir);
+    const s = await seed(dirA);
+    cpSync(dirA, dirB, { recursive: true });
+    const seededMs = round(performance.now() - began);
 
-    // ------------------------------------------------ server A: default limits
-    const a = await startServer(dataDir, {});
-    const pidA = a.child.pid!;
-    console.log(`serveur A prêt en ${a.startMs} ms (pid ${pidA}, RSS ${memory(pidA).rssMb} Mo), limites par défaut`);
-    const quiet = await polling(pidA, () => sleep(3000));
+    // Server A with the default limits, server B with FILES_QUOTA_MB=5: started together.
+    const [a, b] = await Promise.all([startServer(BASE_A, dirA, {}), startServer(BASE_B, dirB, { FILES_QUOTA_MB: String(QUOTA_MB) })]);
+    console.log(`base prête en ${seededMs} ms ; serveur A (défauts) prêt en ${a.startMs} ms, B (FILES_QUOTA_MB=${QUOTA_MB}) en ${b.startMs} ms`);
+    const quiet = await polling(a, () => sleep(3000));
     all.push(...quiet.latencies);
 
     const t1 = performance.now();
-    const scans = await polling(pidA, () =>
-      Promise.all(Array.from({ length: SCANS }, (_, i) => create(s.teacher.token, SCAN_BYTES, { chapter: s.paperChapter, filename: `lot-${i + 1}.pdf`, filetype: 'application/pdf' }, t1))),
+    const scans = await polling(a, () =>
+      Promise.all(
+        Array.from({ length: SCANS }, (_, i) =>
+          create(BASE_A, s.teacher.token, SCAN_BYTES, { chapter: s.paperChapter, filename: `lot-${i + 1}.pdf`, filetype: 'application/pdf' }, t1),
+        ),
+      ),
     );
     all.push(...scans.latencies);
     const scanTally = tally(scans.result, 201);
     const scanCap = UNFINISHED_UPLOADS.timesLimit * MAX_SCAN_MB * MIB;
-    console.log(`1. ${SCANS} scans de ${mb(SCAN_BYTES)} Mo :`, scanTally, scans.health);
+    console.log(`1. ${SCANS} scans de ${mb(SCAN_BYTES)} Mo :`, scanTally, scans.health);
 
-    const start = await answer(`/api/chapter/start/${s.timedChapter}`, { method: 'POST', headers: { authorization: `Bearer ${s.pupil.token}` } }, performance.now());
-    if (start.status !== 200) throw new Error(`début de l’épreuve : ${start.status} ${start.message ?? ''}`);
+    await startChapter(BASE_A, s.pupil.token, s.timedChapter);
     const t2 = performance.now();
-    const copies = await polling(pidA, () =>
-      Promise.all(Array.from({ length: COPIES }, () => create(s.pupil.token, COPY_BYTES, { exercise: s.exercise, filename: 'copie.pdf', filetype: 'application/pdf' }, t2))),
+    const copies = await polling(a, () =>
+      Promise.all(
+        Array.from({ length: COPIES }, () => create(BASE_A, s.pupil.token, COPY_BYTES, { exercise: s.exercise, filename: 'copie.pdf', filetype: 'application/pdf' }, t2)),
+      ),
     );
     all.push(...copies.latencies);
     const copyTally = tally(copies.result, 201);
     const copyCap = UNFINISHED_UPLOADS.timesLimit * MAX_PDF_MB * MIB;
-    console.log(`2. ${COPIES} copies de ${mb(COPY_BYTES)} Mo :`, copyTally, copies.health);
-    const memA = memory(pidA);
-    await stopServer(a.child);
-    const heldA = await held(dataDir, { teacher: s.teacher.id, pupil: s.pupil.id });
+    console.log(`2. ${COPIES} copies de ${mb(COPY_BYTES)} Mo :`, copyTally, copies.health);
+    const memA = memory(a.child.pid!);
 
-    // ------------------------------------------------ server B: FILES_QUOTA_MB=5
-    const b = await startServer(dataDir, { FILES_QUOTA_MB: String(QUOTA_MB) });
-    const pidB = b.child.pid!;
-    console.log(`serveur B prêt en ${b.startMs} ms (pid ${pidB}), FILES_QUOTA_MB=${QUOTA_MB}`);
-    const start2 = await answer(`/api/chapter/start/${s.timedChapter}`, { method: 'POST', headers: { authorization: `Bearer ${s.pupil2.token}` } }, performance.now());
-    if (start2.status !== 200) throw new Error(`début de l’épreuve : ${start2.status} ${start2.message ?? ''}`);
+    await startChapter(BASE_B, s.pupil2.token, s.timedChapter);
+    const form = multipart(s.exercise, pdf);
     const t3 = performance.now();
-    const pdfs = await polling(pidB, async () => {
+    const pdfs = await polling(b, async () => {
       const sent: Array<Promise<Answer>> = [];
       for (let i = 0; i < PDFS; i++) {
-        sent.push(postPdf(s.pupil2.token, s.exercise, pdf, t3));
+        sent.push(postPdf(BASE_B, s.pupil2.token, form, t3));
         if (i < PDFS - 1) await sleep(PDF_EVERY_MS);
       }
       const sentWithinMs = round(performance.now() - t3);
@@ -345,18 +372,23 @@ async function main() {
     });
     all.push(...pdfs.latencies);
     const pdfTally = tally(pdfs.result.answers, 200);
-    console.log(`3. ${PDFS} PDF de ${mb(pdf.length)} Mo en ${pdfs.result.sentWithinMs} ms :`, pdfTally, pdfs.health);
-    const memB = memory(pidB);
-    await stopServer(b.child);
-    const heldB = await held(dataDir, { pupil2: s.pupil2.id });
+    console.log(`3. ${PDFS} PDF de ${mb(pdf.length)} Mo en ${pdfs.result.sentWithinMs} ms :`, pdfTally, pdfs.health);
+    const memB = memory(b.child.pid!);
+    const loadAtEnd = os.loadavg().map((l) => round(l, 1));
+
+    await Promise.all([stopServer(a.child), stopServer(b.child)]);
+    const heldA = await held(dirA, { teacher: s.teacher.id, pupil: s.pupil.id });
+    const heldB = await held(dirB, { pupil2: s.pupil2.id });
 
     const overall = latencyStats(all);
     const result = {
       date: new Date().toISOString(),
       node: process.version,
       cpus: os.availableParallelism(),
-      loadAverage: os.loadavg().map((l) => round(l, 1)),
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: loadAtEnd,
       totalMs: round(performance.now() - began),
+      seededMs,
       serverA: { env: 'défauts', startMs: a.startMs, vmHwmMb: memA.hwmMb, vmRssAtEndMb: memA.rssMb },
       serverB: { env: `FILES_QUOTA_MB=${QUOTA_MB}`, startMs: b.startMs, vmHwmMb: memB.hwmMb, vmRssAtEndMb: memB.rssMb },
       quiet: quiet.health,
@@ -397,19 +429,19 @@ async function main() {
     const file = path.join(dir, `${result.date.slice(0, 16).replace(':', '')}.json`);
     writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
 
-    const h = (x: HealthStats) => `${x.p50} / ${x.p99} / ${x.max} ms (${x.polls} appels, ${x.failed} échecs), RSS max ${x.peakRssMb} Mo`;
+    const h = (x: HealthStats) => `${fr(x.p50)} / ${fr(x.p99)} / ${fr(x.max)} ms (${x.polls} appels, ${x.failed} échecs), RSS max ${x.peakRssMb} Mo`;
     const lines = [
       '',
-      `Envois en rafale — ${result.date}, Node ${result.node}, ${result.cpus} cœurs, charge ${result.loadAverage.join(' / ')}`,
+      `Envois en rafale — ${result.date}, Node ${result.node}, ${result.cpus} cœurs, charge (1, 5, 15 min) ${loadAtStart.map(fr).join(' / ')} au début, ${loadAtEnd.map(fr).join(' / ')} à la fin`,
       '',
       '| vague | envoyés | acceptés | 429 débit | 429 en cours | 413 quota | autres | plafond | dernière réponse |',
       '|---|---|---|---|---|---|---|---|---|',
-      `| 1. scans tus ${mb(SCAN_BYTES)} Mo (professeur) | ${SCANS} | ${scanTally.accepted} (${mb(result.scans.declaredAcceptedBytes)} Mo annoncés) | ${scanTally.rate429} | ${scanTally.unfinished429} | ${scanTally.quota413} | ${scanTally.other.length} | ${mb(scanCap)} Mo (3 × ${MAX_SCAN_MB} Mio) | ${scanTally.lastAnswerMs} ms |`,
-      `| 2. copies tus ${mb(COPY_BYTES)} Mo (élève) | ${COPIES} | ${copyTally.accepted} (${mb(result.copies.declaredAcceptedBytes)} Mo annoncés) | ${copyTally.rate429} | ${copyTally.unfinished429} | ${copyTally.quota413} | ${copyTally.other.length} | ${mb(copyCap)} Mo (3 × ${MAX_PDF_MB} Mio), ${UPLOADS_PER_MINUTE}/min | ${copyTally.lastAnswerMs} ms |`,
-      `| 3. POST /api/pdfs ${mb(pdf.length)} Mo en ${round(pdfs.result.sentWithinMs / 1000, 1)} s (élève, FILES_QUOTA_MB=${QUOTA_MB}) | ${PDFS} | ${pdfTally.accepted} | ${pdfTally.rate429} | ${pdfTally.unfinished429} | ${pdfTally.quota413} | ${pdfTally.other.length} | ${mb(QUOTA_MB * MIB)} Mo (5 Mio), ${UPLOADS_PER_MINUTE}/min | ${pdfTally.lastAnswerMs} ms |`,
+      `| 1. scans tus ${frMb(SCAN_BYTES)} Mo (professeur) | ${SCANS} | ${scanTally.accepted} (${frMb(result.scans.declaredAcceptedBytes)} Mo annoncés) | ${scanTally.rate429} | ${scanTally.unfinished429} | ${scanTally.quota413} | ${scanTally.other.length} | ${frMb(scanCap)} Mo (3 × ${MAX_SCAN_MB} Mio) | ${scanTally.lastAnswerMs} ms |`,
+      `| 2. copies tus ${frMb(COPY_BYTES)} Mo (élève) | ${COPIES} | ${copyTally.accepted} (${frMb(result.copies.declaredAcceptedBytes)} Mo annoncés) | ${copyTally.rate429} | ${copyTally.unfinished429} | ${copyTally.quota413} | ${copyTally.other.length} | ${frMb(copyCap)} Mo (3 × ${MAX_PDF_MB} Mio), ${UPLOADS_PER_MINUTE}/min | ${copyTally.lastAnswerMs} ms |`,
+      `| 3. POST /api/pdfs ${frMb(pdf.length)} Mo en ${fr(round(pdfs.result.sentWithinMs / 1000, 1))} s (élève, FILES_QUOTA_MB=${QUOTA_MB}) | ${PDFS} | ${pdfTally.accepted} | ${pdfTally.rate429} | ${pdfTally.unfinished429} | ${pdfTally.quota413} | ${pdfTally.other.length} | ${frMb(QUOTA_MB * MIB)} Mo (5 Mio), ${UPLOADS_PER_MINUTE}/min | ${pdfTally.lastAnswerMs} ms |`,
       '',
-      `Réservé en base ensuite : professeur ${heldA.teacher.reservations} envois (${heldA.teacher.reservedMb} Mo), élève 1 ${heldA.pupil.reservations} envois (${heldA.pupil.reservedMb} Mo) ; ` +
-        `élève 2 : ${heldB.pupil2.files} fichiers, ${heldB.pupil2.storedBytes} octets stockés pour un quota de ${QUOTA_MB * MIB}, ${heldB.pupil2.reservations} réservation restante.`,
+      `Réservé en base ensuite : professeur ${heldA.teacher.reservations} envois (${fr(heldA.teacher.reservedMb)} Mo), élève 1 ${heldA.pupil.reservations} envois (${fr(heldA.pupil.reservedMb)} Mo) ; ` +
+        `élève 2 : ${heldB.pupil2.files} fichiers, ${heldB.pupil2.storedBytes} octets stockés pour un quota de ${QUOTA_MB * MIB}, ${heldB.pupil2.reservations} réservation restante.`,
       '',
       '| /api/health p50 / p99 / max | |',
       '|---|---|',
@@ -417,21 +449,22 @@ async function main() {
       `| 1. scans | ${h(scans.health)} |`,
       `| 2. copies | ${h(copies.health)} |`,
       `| 3. PDF | ${h(pdfs.health)} |`,
-      `| ensemble | ${overall.p50} / ${overall.p99} / ${overall.max} ms (${overall.n} appels) |`,
+      `| ensemble | ${fr(overall.p50)} / ${fr(overall.p99)} / ${fr(overall.max)} ms (${overall.n} appels) |`,
       '',
-      `Serveur A : prêt en ${a.startMs} ms, VmHWM ${memA.hwmMb} Mo ; serveur B : prêt en ${b.startMs} ms, VmHWM ${memB.hwmMb} Mo. ` +
-        `Durée totale ${round(result.totalMs / 1000, 1)} s ; résultat : ${path.relative(ROOT, file)}`,
+      `Serveur A : prêt en ${a.startMs} ms, VmHWM ${memA.hwmMb} Mo ; serveur B : prêt en ${b.startMs} ms, VmHWM ${memB.hwmMb} Mo. ` +
+        `Durée totale ${fr(round(result.totalMs / 1000, 1))} s ; résultat : ${path.relative(ROOT, file)}`,
     ];
     console.log(lines.join('\n'));
   } finally {
-    if (running) await stopServer(running);
-    rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(running.map(stopServer));
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   }
 }
 
 const watchdog = setTimeout(() => {
-  console.error(`Arrêt : le banc dépasse ${WATCHDOG_MS / 1000} s.`);
-  running?.kill('SIGKILL');
+  console.error(`Arrêt : le banc dépasse ${WATCHDOG_MS / 1000} s.`);
+  for (const child of running) child.kill('SIGKILL');
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   process.exit(1);
 }, WATCHDOG_MS);
 watchdog.unref();
