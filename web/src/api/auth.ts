@@ -14,11 +14,11 @@ export async function login(credentials: Credentials): Promise<string> {
 }
 
 /**
- * POST /auth/register: sends the confirmation (or reset) link; the message is shown by the client.
- * `retour`: the page to come back to, carried in the link.
+ * POST /auth/register: sends the confirmation (or reset) link. No notification: the sign-up page says the outcome
+ * once, in the page (decision 141). `retour`: the page to come back to, carried in the link.
  */
 export async function register(email: string, retour?: string | null): Promise<void> {
-  await api.post('/auth/register', retour ? { email, retour } : { email });
+  await api.post('/auth/register', retour ? { email, retour } : { email }, { skipNotifications: true });
 }
 
 /** POST /auth/confirm: sets the password chosen from the e-mailed link; answers a session token. */
