@@ -7,9 +7,9 @@ export interface Credentials {
   password: string;
 }
 
-/** POST /auth/login → the jwt to store. */
+/** POST /auth/login → the jwt to store. A refusal is said on the login page, which clears it on success (decision 141). */
 export async function login(credentials: Credentials): Promise<string> {
-  const { data } = await api.post<{ token: string }>('/auth/login', credentials);
+  const { data } = await api.post<{ token: string }>('/auth/login', credentials, { skipNotifications: true });
   return data.token;
 }
 
