@@ -92,6 +92,15 @@ export function parseConvocationQr(text: string, chapterId: string): string | nu
 
 const NBSP = '\u00a0';
 
+/**
+ * The room as words after an address: « salle B12 », but a room the centre already named « Salle des fêtes » or
+ * « salle 3 » is not prefixed again (« salle Salle des fêtes », decision 141).
+ */
+export function roomText(room: string): string {
+  const name = room.trim();
+  return /^salle(?![\p{L}\p{N}])/iu.test(name) ? name : `salle ${name}`;
+}
+
 /** A sitting as '12 mars 2026 à 9 h 30' (Paris time, French typography: « 9 h 30 », « 14 h »). */
 export function formatSitting(instant: string | Date): string {
   const [date, time] = isoToParisWallClock(instant).split('T');

@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
             id: 'chapter',
             element: page(() => import('./pages/chapter/chapter-page'), 'ChapterPage'),
           },
+          { path: 'a-corriger', element: page(() => import('./pages/to-grade/to-grade-page'), 'ToGradePage', 'member') },
           { path: 'grader/:id', element: page(() => import('./pages/grader/grader-page'), 'GraderPage', 'member') },
           {
             path: 'history/:uid/:eid',

@@ -1,4 +1,4 @@
-import { convocationQrText, DEFAULT_BRING_TEXT, formatSitting, GRADE_LABELS, type CenterDetails } from '@olympe/contract';
+import { convocationQrText, DEFAULT_BRING_TEXT, formatSitting, GRADE_LABELS, roomText, type CenterDetails } from '@olympe/contract';
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
 import { registerQrImage } from '../sheets/qr-image.js';
 
@@ -166,7 +166,7 @@ export async function renderAttendanceSheet(centre: ExamCentre, pupils: ExamPupi
     cell(page, centre.chapterTitle, M, y, W - 2 * M, pen.bold, 11);
     y -= 15;
     const when = centre.details.sittingAt ? ` — ${formatSitting(centre.details.sittingAt)}` : '';
-    cell(page, `${centre.centreName}${centre.details.room ? `, salle ${centre.details.room}` : ''}${when}`, M, y, W - 2 * M);
+    cell(page, `${centre.centreName}${centre.details.room ? `, ${roomText(centre.details.room)}` : ''}${when}`, M, y, W - 2 * M);
     y -= 15;
     cell(page, `${sorted.length} élève${sorted.length > 1 ? 's' : ''} inscrit${sorted.length > 1 ? 's' : ''}`, M, y, W - 2 * M);
     y -= 24;

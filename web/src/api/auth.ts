@@ -7,9 +7,12 @@ export interface Credentials {
   password: string;
 }
 
-/** POST /auth/login → the session's tokens to store (decision 136). */
+/**
+ * POST /auth/login → the session's tokens to store (decision 136). A refusal is said on the login page, which
+ * clears it on success (decision 141).
+ */
 export async function login(credentials: Credentials): Promise<SessionTokens> {
-  const { data } = await api.post<SessionTokens>('/auth/login', credentials);
+  const { data } = await api.post<SessionTokens>('/auth/login', credentials, { skipNotifications: true });
   return data;
 }
 
@@ -23,11 +26,11 @@ export async function endServerSession(refreshTokens: string[] = []): Promise<vo
 }
 
 /**
- * POST /auth/register: sends the confirmation (or reset) link; the message is shown by the client.
- * `retour`: the page to come back to, carried in the link.
+ * POST /auth/register: sends the confirmation (or reset) link. No notification: the sign-up page says the outcome
+ * once, in the page (decision 141). `retour`: the page to come back to, carried in the link.
  */
 export async function register(email: string, retour?: string | null): Promise<void> {
-  await api.post('/auth/register', retour ? { email, retour } : { email });
+  await api.post('/auth/register', retour ? { email, retour } : { email }, { skipNotifications: true });
 }
 
 /** POST /auth/confirm: sets the password chosen from the e-mailed link; answers a session token. */

@@ -80,14 +80,13 @@ export function useGradingPages(chapterId: string, q: string) {
   });
 }
 
-/** The grading table's header (`limit=0`): the chapter-wide counts, beside the pages. */
+/** The grading table's header (`limit=0`): the chapter-wide counts; also read by the « À corriger » list. */
+export const gradingHeaderQuery = (chapterId: string, q: string) =>
+  queryOptions({ queryKey: gradingKeys.header(chapterId, q), queryFn: () => fetchGradingHeader(chapterId, q), enabled: !!chapterId });
+
+/** The grading table's header beside its pages; a new search keeps the former counts until it answers. */
 export function useGradingHeader(chapterId: string, q: string) {
-  return useQuery({
-    queryKey: gradingKeys.header(chapterId, q),
-    queryFn: () => fetchGradingHeader(chapterId, q),
-    placeholderData: keepPreviousData,
-    enabled: !!chapterId,
-  });
+  return useQuery({ ...gradingHeaderQuery(chapterId, q), placeholderData: keepPreviousData });
 }
 
 /** Scanned copies still to sort, for the « Triage » link of paper chapters. */

@@ -1,8 +1,8 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ArbitrationRow, Assignments, AssignmentsSave, GradingOptions } from '@olympe/contract';
+import { queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ArbitrationRow, Assignments, AssignmentsSave, GradingOptions, GradingTable } from '@olympe/contract';
 import { api } from './client';
 import { chapterKeys } from './chapters';
-import { gradingKeys } from './grading';
+import { gradingHeaderQuery, gradingKeys } from './grading';
 
 /** Issue 20: arbitration, assignments of exercises to correctors, grading options of a chapter. */
 export const marksKeys = {
@@ -34,6 +34,28 @@ export const assignmentsQuery = (chapterId: string, enabled = true) =>
 
 export function useAssignments(chapterId: string, enabled: boolean) {
   return useQuery(assignmentsQuery(chapterId, enabled));
+}
+
+/** One chapter's data for the « À corriger » list (decision 141): its grading table header and its assignments. */
+export interface ChapterWork {
+  chapterId: string;
+  header: GradingTable | undefined;
+  assignments: Assignments | undefined;
+  pending: boolean;
+  failed: boolean;
+}
+
+/** The « À corriger » list's data, from the routes the grading table already reads (no route of its own). */
+export function useChaptersWork(chapterIds: readonly string[]): ChapterWork[] {
+  const headers = useQueries({ queries: chapterIds.map((id) => gradingHeaderQuery(id, '')) });
+  const assignments = useQueries({ queries: chapterIds.map((id) => assignmentsQuery(id)) });
+  return chapterIds.map((chapterId, i) => ({
+    chapterId,
+    header: headers[i]?.data,
+    assignments: assignments[i]?.data,
+    pending: !!headers[i]?.isPending || !!assignments[i]?.isPending,
+    failed: !!headers[i]?.isError || !!assignments[i]?.isError,
+  }));
 }
 
 /** PUT /chapter/{id}/assignments (admins): replaces the chapter's assignments. */

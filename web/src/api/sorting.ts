@@ -1,5 +1,6 @@
 import type { LabelResult, PageLabel, SortingPupil, SortingSelection } from '@olympe/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { centerKeys } from './centers';
 import { api } from './client';
 import { gradingKeys } from './grading';
 
@@ -57,7 +58,8 @@ export function usePupilSearch(chapterId: string, query: string) {
 
 /**
  * Labels one copy. Pending until the next copy is on screen (the selection reloaded), so a second
- * press cannot send this one again; the grading table and the count of copies to sort follow.
+ * press cannot send this one again; the grading table, the count of copies to sort and the school's list of scans
+ * (which names the pupil of each sorted copy, decision 141) follow.
  */
 export function useLabelCopy(chapterId: string, copyId: string) {
   const client = useQueryClient();
@@ -66,6 +68,7 @@ export function useLabelCopy(chapterId: string, copyId: string) {
     onSuccess: async () => {
       void client.invalidateQueries({ queryKey: gradingKeys.unlabeled(chapterId) });
       void client.invalidateQueries({ queryKey: gradingKeys.table(chapterId) });
+      void client.invalidateQueries({ queryKey: centerKeys.unlabeled(chapterId) });
       await client.invalidateQueries({ queryKey: sortingKeys.selection(chapterId) });
     },
   });

@@ -23,6 +23,8 @@ export const paths = {
   users: (id: string) => `/users/${id}`,
   chapter: (id: string) => `/chapter/${id}`,
   grader: (id: string) => `/grader/${id}`,
+  /** Decision 141: the chapters and exercises with copies waiting for the corrector. */
+  toGrade: '/a-corriger',
   history: (uid: string, eid: string) => `/history/${uid}/${eid}`,
   // The viewer path is a file path that may contain slashes; it is kept as is.
   viewer: (path: string) => `/viewer/${path.replace(/^\/+/, '')}`,

@@ -28,5 +28,10 @@ export function useCountdown() {
     setRemaining(Math.max(0, Math.ceil((deadline - Date.now()) / 1000)));
     setDeadline(deadline);
   }, []);
-  return { remaining, start };
+  /** Ends the countdown at once (e.g. the request it guarded was refused). */
+  const stop = useCallback(() => {
+    setRemaining(0);
+    setDeadline(null);
+  }, []);
+  return { remaining, start, stop };
 }

@@ -37,8 +37,9 @@ export function ChapterLinks({ chapters, showGrader, pathname }: ChapterLinksPro
               to={paths.grader(chapter._id)}
               variant="subtle"
               color="gray.8"
-              title="Corriger"
-              aria-label="Corriger"
+              // Named after its chapter: the menu's own « Corriger » opens the « À corriger » list (decision 141).
+              title={`Corriger « ${chapter.title} »`}
+              aria-label={`Corriger « ${chapter.title} »`}
             >
               <IconSchool size={18} aria-hidden />
             </ActionIcon>

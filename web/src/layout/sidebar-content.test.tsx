@@ -92,16 +92,24 @@ describe('SidebarContent', () => {
     expect(screen.getByText('Tests papiers')).toBeTruthy();
   });
 
-  it('gives members a "Corriger" link to /grader/{id} beside each chapter', () => {
+  it('gives members a "Corriger" link to /grader/{id} beside each chapter, named after it', () => {
     renderSidebar(makeUser(), [{ _id: 'g', name: 'members' }]);
-    const links = screen.getAllByRole('link', { name: 'Corriger' });
+    const links = screen.getAllByRole('link', { name: /^Corriger «/ });
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['/grader/c-online', '/grader/c-paper']);
-    expect(links[0].getAttribute('title')).toBe('Corriger');
+    expect(links[0].getAttribute('title')).toBe('Corriger « Test en ligne 1 »');
+  });
+
+  it('gives members and admins a visible « Corriger » entry of the menu, to the « À corriger » list (decision 141)', () => {
+    renderSidebar(makeUser(), [{ _id: 'g', name: 'members' }]);
+    const section = screen.getByRole('region', { name: 'Correction' });
+    const entry = within(section).getByRole('link', { name: 'Corriger' });
+    expect(entry.getAttribute('href')).toBe('/a-corriger');
+    expect(entry.textContent).toBe('Corriger');
   });
 
   it('gives no "Corriger" link to pupils', () => {
     renderSidebar(makeUser());
-    expect(screen.queryByRole('link', { name: 'Corriger' })).toBeNull();
+    expect(screen.queryByRole('link', { name: /Corriger/ })).toBeNull();
   });
 
   it('replaces both test lists by a prompt when the profile is incomplete', () => {

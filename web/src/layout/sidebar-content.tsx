@@ -59,6 +59,8 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
 
       {(roles.isAdmin || roles.isMember) && (
         <NavSection title="Correction">
+          {/* Decision 141: a visible way in, beside the small icon of each chapter. */}
+          {link(paths.toGrade, 'Corriger')}
           {link(paths.regradeChooser, 'Réexamens')}
           {link(paths.statsChooser, 'Statistiques')}
         </NavSection>

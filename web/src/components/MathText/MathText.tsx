@@ -22,8 +22,11 @@ function afterPress(close: () => void) {
 export interface MathTextProps {
   /** Markdown with $…$ and $$…$$ formulas. */
   value: string;
-  /** Names the block for assistive technologies ("Instructions pour les élèves"...). */
-  label: string;
+  /**
+   * Names the block for assistive technologies ("Instructions pour les élèves"...). Left out for text that is part of
+   * a name of its own (a checkbox's label, decision 141): the drawn text is then read as it stands.
+   */
+  label?: string;
   /** When set, a click (or Enter) switches to a text area; leaving it hands the text back here. */
   onChange?: (value: string) => void;
   /** Shown in place of an empty editable block. */
@@ -92,7 +95,9 @@ export function MathText({ value, label, onChange, placeholder = 'Cliquez pour �
     );
 
   if (!onChange) {
-    return (
+    return label === undefined ? (
+      <Box className={classes.math}>{rendered}</Box>
+    ) : (
       <Box className={classes.math} aria-label={label} role="group">
         {rendered}
       </Box>

@@ -3,6 +3,7 @@ import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from 're
 import type L from 'leaflet';
 import { MAP_DEFAULT_VIEW, MAP_REDRAW_DEBOUNCE_MS, type Bounds, type Institution, type MapCluster, type PlacedMarker } from '@olympe/contract';
 import { clusterIcon, clusterLabel, markerIcons, type MarkerKind } from './marker-icons';
+import { FrenchZoomControl } from './zoom-control';
 
 export interface SchoolMapProps {
   /** Accessible name of the map region. */
@@ -125,7 +126,9 @@ export default function SchoolMap(props: SchoolMapProps) {
         zoom={start.zoom}
         style={{ height: props.height ?? 420 }}
         scrollWheelZoom
+        zoomControl={false}
       >
+        <FrenchZoomControl />
         {props.tileUrl && (
           <TileLayer
             url={props.tileUrl}

@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Checkbox, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
-import { formatSitting, GRADE_LABELS, type Center } from '@olympe/contract';
+import { formatSitting, GRADE_LABELS, roomText, type Center } from '@olympe/contract';
 import { useCenter } from '../../api/centers';
 import { centerFileUrl, downloadCenterFile, useSaveAttendance } from '../../api/exam-day';
 import { PageHeading } from '../../components/page-heading';
 import { downloadCsv } from '../../lib/csv';
 import { useSession } from '../../session/session-context';
-import { attendanceBody, initialTicks, placesText, registeredCsvRows, type Ticks } from './center-day';
+import { attendanceBody, attendanceText, initialTicks, placesText, registeredCsvRows, type Ticks } from './center-day';
 import { QrScanner } from './qr-scanner';
 import './center-day.css';
 
@@ -36,6 +36,7 @@ function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; cha
   const outside = members.filter((m) => m.institution?._id !== center.institution._id).length;
   const presentCount = useMemo(() => members.filter((m) => ticks[m._id]).length, [members, ticks]);
   const d = center.details;
+  const attendance = attendanceText(members.length, presentCount, d.sittingAt);
 
   const download = async (kind: keyof typeof centerFileUrl, filename: string) => {
     setFileError(null);
@@ -64,10 +65,10 @@ function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; cha
       <Text fw={600}>{chapterTitle}</Text>
       <Text>
         {d.sittingAt ? `Le ${formatSitting(d.sittingAt)}` : 'Date à préciser'} — {d.address}
-        {d.room ? `, salle ${d.room}` : ''}
+        {d.room ? `, ${roomText(d.room)}` : ''}
       </Text>
       <Text aria-live="polite">
-        {placesText(members.length, outside, center.nb_places)}. Présents : {presentCount} ; absents : {members.length - presentCount}.
+        {placesText(members.length, outside, center.nb_places)}.{attendance ? ` ${attendance}` : ''}
       </Text>
       <Group className="center-day-no-print">
         <Button loading={busy === 'convocation'} onClick={() => download('convocation', 'convocations.pdf')} disabled={members.length === 0}>

@@ -1,4 +1,4 @@
-import { GRADE_LABELS, type AttendanceBody, type CenterMember } from '@olympe/contract';
+import { GRADE_LABELS, parisDateOf, type AttendanceBody, type CenterMember } from '@olympe/contract';
 import type { CsvCell } from '../../lib/csv';
 
 /** Ticks of the attendance list: pupil id → present. Unrecorded pupils start unticked (absent). */
@@ -24,4 +24,13 @@ export function registeredCsvRows(members: readonly CenterMember[]): CsvCell[][]
 export function placesText(registered: number, outside: number, places: number): string {
   const s = (n: number) => (n > 1 ? 's' : '');
   return `${registered} inscrit${s(registered)}, dont ${outside} extérieur${s(outside)} pour ${places} place${s(places)} ouverte${s(places)} aux autres établissements`;
+}
+
+/**
+ * « Présents : 3 ; absents : 2 », from the exam day on (Paris date of the sitting): before it nobody can be absent yet,
+ * and a sitting not dated yet has no exam day (decision 141). Null when it is not to be shown.
+ */
+export function attendanceText(registered: number, present: number, sittingAt: string | null, now: Date = new Date()): string | null {
+  if (!sittingAt || parisDateOf(now) < parisDateOf(sittingAt)) return null;
+  return `Présents\u00a0: ${present} ; absents\u00a0: ${registered - present}.`;
 }

@@ -553,9 +553,17 @@ describe('analysis mode', () => {
     renderPage();
     expect(await screen.findByText('Score total : 7')).toBeTruthy();
     expect(screen.queryByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeNull();
-    const inputs = screen.getAllByLabelText('Votre réponse :') as HTMLInputElement[];
-    expect(inputs).toHaveLength(2);
-    expect(inputs.every((i) => i.disabled)).toBe(true);
+    // Decision 141: read-only answers are text in the normal colour, not disabled fields (grey on grey, 1.75:1).
+    expect(screen.queryAllByRole('textbox')).toHaveLength(0);
+    expect(document.querySelectorAll('input:disabled')).toHaveLength(0);
+    const answer = screen.getByTestId('answer-e-num');
+    expect(answer.textContent).toBe('Votre réponse : 4');
+    for (const node of [answer, answer.querySelector('span')!]) {
+      expect(node.style.color).toBe('');
+      expect(node.getAttribute('data-disabled')).toBeNull();
+      expect(node.className).not.toMatch(/dimmed/);
+    }
+    expect(screen.getByTestId('answer-e-num2').textContent).toBe('Votre réponse : aucune réponse');
     expect(screen.getByText('Score : 1')).toBeTruthy();
     expect(screen.getByText('Score : 6')).toBeTruthy();
     expect(screen.getByText('Score : 0')).toBeTruthy();

@@ -91,6 +91,23 @@ function NumericAnswer({
   // Every key reaches the field (a filter that drops `,` or `-` saved `05` for `0,5`); a value the
   // automatic correction could not read is said so and never queued (docs/decisions.md).
   const error = analysis ? null : numericAnswerError(value);
+  if (analysis) {
+    // Decision 141: published results show the answer as text in the page's own colour. A disabled field was grey on
+    // grey (1.75:1), and axe's contrast rule does not check disabled fields.
+    return (
+      <Group gap="md" wrap="wrap" align="baseline">
+        <Text data-testid={`answer-${exerciseId}`}>
+          Votre réponse :{' '}
+          <Text span fw={700}>
+            {value.trim() === '' ? 'aucune réponse' : value}
+          </Text>
+        </Text>
+        <Anchor component={Link} to={withTestReturn(paths.history(userId, exerciseId), testChapter)}>
+          Historique
+        </Anchor>
+      </Group>
+    );
+  }
   return (
     <Stack gap={4}>
       <TextInput
@@ -106,7 +123,6 @@ function NumericAnswer({
         // Mantine's error red (shade 6) is about 3.3:1 on white (axe); shade 9 passes AA.
         style={ERROR_RED}
         value={value}
-        disabled={analysis}
         // Mantine links the message to the field (aria-describedby) and sets aria-invalid.
         error={error}
         // The link beside the input, the message under both.
@@ -124,9 +140,7 @@ function NumericAnswer({
           if (numericAnswerError(next) === null) queue.enqueue(userId, exerciseId, next);
         }}
       />
-      {!analysis && (
-        <SaveStateText exerciseId={exerciseId} state={queue.stateOf(userId, exerciseId)} unsaved={error} />
-      )}
+      <SaveStateText exerciseId={exerciseId} state={queue.stateOf(userId, exerciseId)} unsaved={error} />
     </Stack>
   );
 }

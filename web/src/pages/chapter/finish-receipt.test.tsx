@@ -158,8 +158,8 @@ describe('« Terminer l’épreuve »', () => {
 
 describe('the receipt', () => {
   it('gives the full date of a save made on another day than the end', () => {
-    expect(formatSaveTime('2026-11-24T22:59:59.000Z', '2026-11-25T18:30:00.000Z')).toBe('24 novembre 2026 à 23\u00a0h\u00a059\u00a0min\u00a059\u00a0s');
-    expect(formatSaveTime('2026-11-24T23:00:01.000Z', '2026-11-25T18:30:00.000Z')).toBe('0\u00a0h\u00a000\u00a0min\u00a001\u00a0s');
+    expect(formatSaveTime('2026-11-24T22:59:59.000Z', '2026-11-25T18:30:00.000Z')).toBe('24 novembre 2026 à 23\u00a0h 59\u00a0min 59\u00a0s');
+    expect(formatSaveTime('2026-11-24T23:00:01.000Z', '2026-11-25T18:30:00.000Z')).toBe('0\u00a0h 00\u00a0min 01\u00a0s');
   });
 
   it('stays on the page once time is up : each exercise, the answer held (« copie PDF »), its server time to the second, the code', async () => {
@@ -168,9 +168,12 @@ describe('the receipt', () => {
     const table = await screen.findByRole('table', { name: 'Reçu de vos réponses' });
     const rows = within(table).getAllByRole('row').map((r) => r.textContent);
     // Saved on the day the test ended: the time alone, to the second (Paris time); the date is above.
-    expect(rows).toEqual(['ExerciceRéponseReçue à', '1. Exercice 10,519\u00a0h\u00a012\u00a0min\u00a007\u00a0s', '2. Exercice 2copie PDF19\u00a0h\u00a020\u00a0min\u00a000\u00a0s', '3. Exercice 3aucune réponse—']);
+    expect(rows).toEqual(['ExerciceRéponseReçue à', '1. Exercice 10,519\u00a0h 12\u00a0min 07\u00a0s', '2. Exercice 2copie PDF19\u00a0h 20\u00a0min 00\u00a0s', '3. Exercice 3aucune réponse—']);
     expect(screen.getByText(/Épreuve terminée par vous le 25 novembre 2026 à 19 h 30 min 00 s \(heure de Paris\)/)).toBeTruthy();
     expect(screen.getByTestId('receipt-code').textContent).toBe('K7Q2-M9XD-41');
+    // Decision 141: a phone's narrow columns wrap between words, never inside one (« m/in »).
+    expect(table.getAttribute('lang')).toBe('fr');
+    expect([table.style.overflowWrap, table.style.wordBreak, table.style.hyphens]).toEqual(['normal', 'normal', 'auto']);
     expect(screen.getByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeTruthy();
     expect(api.fetchReceipt).toHaveBeenCalledWith(CHAPTER);
   });

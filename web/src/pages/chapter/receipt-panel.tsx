@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
-import { formatFrenchDate, frenchTime, isoToParisWallClock, parisDateOf, type Receipt, type ReceiptLine } from '@olympe/contract';
+import { formatFrenchDate, isoToParisWallClock, parisDateOf, type Receipt, type ReceiptLine } from '@olympe/contract';
 import { useReceipt } from '../../api/sessions';
+import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
 import classes from './receipt-panel.module.css';
 
 export const RECEIPT_TITLE = 'Reçu de vos réponses';
@@ -14,9 +15,14 @@ export function formatServerTime(iso: string): string {
   return `${formatFrenchDate(date)} à ${clockToTheSecond(time, new Date(iso).getUTCSeconds())}`;
 }
 
-/** « 10 h 00 min 42 s », French typography's time to the second (no-break spaces), from a wall clock « HH:mm ». */
+/**
+ * « 10 h 00 min 42 s », French typography's time to the second, from a wall clock « HH:mm »: a no-break space binds
+ * each number to its unit, a plain one lets a phone's narrow column wrap between them rather than cut « m/in »
+ * (decision 141).
+ */
 function clockToTheSecond(time: string, seconds: number): string {
-  return `${frenchTime(time)}\u00a0min\u00a0${String(seconds).padStart(2, '0')}\u00a0s`;
+  const [hours, minutes] = time.split(':');
+  return `${Number(hours)}\u00a0h ${minutes}\u00a0min ${String(seconds).padStart(2, '0')}\u00a0s`;
 }
 
 /** A save's time on the receipt: « 18 h 23 min 13 s » on the day the test ended, the full date otherwise. */
@@ -59,8 +65,8 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
             {formatServerTime(receipt.endedAt)} (heure de Paris).
           </Text>
         )}
-        {/* Fixed columns that wrap: a phone's 375 px holds the three without scrolling sideways. */}
-        <Table aria-label={RECEIPT_TITLE} withTableBorder layout="fixed" horizontalSpacing="xs" className={classes.table}>
+        {/* Fixed columns that wrap between words: a phone's 375 px holds the three without scrolling sideways. */}
+        <Table aria-label={RECEIPT_TITLE} withTableBorder layout="fixed" horizontalSpacing="xs" lang="fr" style={WRAP_AT_SPACES}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col" w="40%">
@@ -80,7 +86,7 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
                 <Table.Th scope="row" fw={400}>
                   {line.position + 1}. {line.title}
                 </Table.Th>
-                <Table.Td>{receiptAnswerText(line)}</Table.Td>
+                <Table.Td className={classes.answer}>{receiptAnswerText(line)}</Table.Td>
                 <Table.Td>{line.timestamp ? formatSaveTime(line.timestamp, receipt.endedAt) : '—'}</Table.Td>
               </Table.Tr>
             ))}

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResultsCard } from '@olympe/contract';
 import { renderWithProviders } from '../../test/render';
 import { rankText, ResultsCardView } from './results-card';
@@ -21,8 +21,12 @@ const CARD: ResultsCard = {
 };
 
 describe('ResultsCardView', () => {
-  it('shows the total out of the maximum with a decimal comma, the rank, the qualification and each grade', () => {
+  // The formulas' chunk, loaded before: on a busy machine its first import outlasts the wait for the comment.
+  beforeAll(() => import('../../components/MathText/math-render'));
+
+  it('shows the total out of the maximum with a decimal comma, the rank, the qualification and each grade', async () => {
     renderWithProviders(<ResultsCardView card={CARD} />);
+    await screen.findByText('Bonne méthode');
     const card = screen.getByRole('region', { name: 'Vos résultats' });
     expect(within(card).getByText('Total : 2,5 / 20')).toBeTruthy();
     expect(within(card).getByText('Rang : 2e sur 1 234')).toBeTruthy();
@@ -31,10 +35,20 @@ describe('ResultsCardView', () => {
     const rows = within(screen.getByRole('table', { name: 'Notes par exercice' })).getAllByRole('row');
     expect(rows.map((r) => r.textContent)).toEqual([
       'ExerciceNote',
-      'Somme des carrésCommentaire : Bonne méthode2,5\u00a0/\u00a04',
+      'Somme des carrésCommentaire :Bonne méthode2,5\u00a0/\u00a04',
       'PreuveExcusé (X)',
       'GéométrieNon noté',
     ]);
+  });
+
+  it('draws the corrector’s comment with the statements’ pipeline, never raw LaTeX or Markdown (decision 141)', async () => {
+    const card = { ...CARD, exercises: [{ ...CARD.exercises[0], comment: 'Il fallait **justifier** que $n^2 + 1$ est impair.' }] };
+    renderWithProviders(<ResultsCardView card={card} />);
+    const comment = await screen.findByRole('group', { name: 'Commentaire\u00a0: Somme des carrés' });
+    expect(await within(comment).findByText('justifier', { selector: 'strong' })).toBeTruthy();
+    expect(comment.querySelector('.katex')).not.toBeNull();
+    expect(comment.textContent).not.toContain('$');
+    expect(comment.textContent).not.toContain('**');
   });
 
   it('leaves out the rank when hidden and says when the pupil is not qualified', () => {

@@ -1,6 +1,7 @@
 import { Card, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { formatTotal, type ResultsCard } from '@olympe/contract';
 import { frenchNumber } from '@olympe/contract/typography';
+import { RichText } from './rich-text';
 
 /** One exercise's grade as a pupil reads it: « 2,5 / 4 », « Excusé (X) » or « Non noté ». */
 export function gradeText(e: ResultsCard['exercises'][number]): string {
@@ -54,10 +55,14 @@ export function ResultsCardView({ card, heading = 'Vos résultats' }: { card: Re
               <Table.Tr key={e._id}>
                 <Table.Td>
                   <Text fw={500}>{e.title}</Text>
+                  {/* Decision 141: the corrector's comment drawn like the statements (Markdown, « $n^2 + 1$ »), not raw. */}
                   {e.comment && (
-                    <Text size="sm" c="gray.8" style={{ overflowWrap: 'anywhere' }}>
-                      Commentaire : {e.comment}
-                    </Text>
+                    <Stack gap={2}>
+                      <Text size="sm" c="gray.8">
+                        Commentaire :
+                      </Text>
+                      <RichText content={e.comment} label={`Commentaire : ${e.title}`} />
+                    </Stack>
                   )}
                 </Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { ActionIcon, Anchor, Button, Checkbox, Group, ScrollArea, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Checkbox, Group, ScrollArea, Stack, Table, Text, Textarea, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { BIN_DAYS, NEW_CHAPTER_TITLE } from '@olympe/contract';
 import { chapterKeys, createChapter, deleteChapter, updateChapter, useChapters } from '../../api/chapters';
 import { paths } from '../../config/paths';
+import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
@@ -91,11 +92,22 @@ export function ChaptersPage() {
             const name = row.saved?.title ?? `${row.title} (nouveau)`;
             return (
               <Table.Tr key={row.key}>
-                <Table.Td miw={180}>
-                  <TextInput
+                {/* Decision 141: the whole title shows, wrapped between words in a wider column, where a one-line field cut
+                    « Coupe Olympe 2026 — … » after its first words. A title stays one line: Enter and pasted line breaks
+                    give spaces. */}
+                <Table.Td miw={280}>
+                  <Textarea
                     aria-label={`Titre du chapitre ${name}`}
+                    title={row.title}
                     value={row.title}
-                    onChange={(e) => update(row.key, { title: e.currentTarget.value })}
+                    autosize
+                    minRows={1}
+                    lang="fr"
+                    styles={{ input: WRAP_AT_SPACES }}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Enter') e.preventDefault();
+                    }}
+                    onChange={(e) => update(row.key, { title: e.currentTarget.value.replace(/[\r\n]+/g, ' ') })}
                   />
                 </Table.Td>
                 <Table.Td>

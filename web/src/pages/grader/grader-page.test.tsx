@@ -113,9 +113,26 @@ describe('GraderPage', () => {
     expect(api.fetchGradingPage).toHaveBeenCalledWith('c1', { after: null, q: 'elie' });
     expect(api.fetchGradingHeader).toHaveBeenCalledWith('c1', 'elie');
     expect(screen.getByRole('button', { name: /Exporter en CSV/ })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Corriger la copie suivante : Preuve' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Corriger la copie suivante\s: Preuve/ }));
     expect(await screen.findByText('Page historique')).toBeTruthy();
     expect(api.selectNextAnswer).toHaveBeenCalledWith('e2');
+  });
+
+  it('names each exercise header by its visible text, and wraps it between words only (decision 141)', async () => {
+    setup(false);
+    await screen.findByText('2/3 copies corrigées');
+    const headers = document.querySelectorAll<HTMLElement>('[data-exercise-header]');
+    expect(headers).toHaveLength(2);
+    for (const header of headers) {
+      // axe « label-content-name-mismatch »: no aria-label hiding the counts; the name is the content, visible text included.
+      expect(header.getAttribute('aria-label')).toBeNull();
+      expect(header.lang).toBe('fr');
+      expect(header.style.overflowWrap).toBe('normal');
+      expect(header.style.wordBreak).toBe('normal');
+      expect(header.style.hyphens).toBe('auto');
+    }
+    const preuve = screen.getByRole('button', { name: /^Corriger la copie suivante\s: Preuve/ });
+    expect(preuve.textContent).toBe('Corriger la copie suivante : Preuve0 / 1(0 corrigée sur 1 réponse)');
   });
 
   it('asks with the count of copies before the automatic correction, then runs it and reloads the table', async () => {

@@ -15,6 +15,7 @@ import {
 import { sortRows, VirtualTable, type VirtualColumn } from '../../components/VirtualTable';
 import { paths } from '../../config/paths';
 import { downloadCsv } from '../../lib/csv';
+import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
 import { DownloadButton } from '../../components/download-button';
 import { downloadChapterGradesXlsx } from '../../api/results';
 import { useSession } from '../../session/session-context';
@@ -209,19 +210,23 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
         width: table.chapter.doubleGrading ? 140 : 120,
         align: 'center',
         header: (
-          // Issue 20: the title wraps (three lines, then cut) and shows whole in a tooltip on hover and on focus.
+          // Issue 20: the title wraps (three lines, then cut) and shows whole in a tooltip on hover and on focus. It wraps
+          // between words, hyphenated in French, never inside one (decision 141). The button's name is its visible text
+          // with what it does before and the counts in words after (axe's label-content-name-mismatch, decision 141).
           <Tooltip label={exercise.title} events={{ hover: true, focus: true, touch: false }} multiline maw={320} withinPortal>
             <UnstyledButton
               onClick={() => openNext(exercise._id)}
               disabled={selecting !== null}
-              aria-label={`Corriger la copie suivante : ${exercise.title}`}
-              style={{ display: 'block', width: '100%', textAlign: 'center', fontWeight: 700, overflowWrap: 'anywhere' }}
+              lang="fr"
+              data-exercise-header=""
+              style={{ display: 'block', width: '100%', textAlign: 'center', fontWeight: 700, ...WRAP_AT_SPACES }}
             >
+              <VisuallyHidden>Corriger la copie suivante :</VisuallyHidden>{' '}
               <Text span inherit lineClamp={3}>
                 {exercise.title}
               </Text>
               {counts ? (
-                <Text span size="xs" fw={400} display="block" aria-label={`${counts[i].graded} corrigées sur ${counts[i].answered} réponses`}>
+                <Text span size="xs" fw={400} display="block">
                   {counts[i].graded} / {counts[i].answered}
                 </Text>
               ) : (
@@ -234,6 +239,11 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
                   sur {formatPoints(exercise.maxPoints)}
                 </Text>
               ) : null}
+              {counts && (
+                <VisuallyHidden>
+                  {`(${counts[i].graded} ${counts[i].graded > 1 ? 'corrigées' : 'corrigée'} sur ${counts[i].answered} ${counts[i].answered > 1 ? 'réponses' : 'réponse'})`}
+                </VisuallyHidden>
+              )}
             </UnstyledButton>
           </Tooltip>
         ),

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { formatGrade, formatPoints, type Assignments, type CorrectorProgress, type ExerciseProgress, type GradingTable, type Person } from '@olympe/contract';
 import { useArbitration, useAssignments, useSaveAssignments } from '../../api/marks';
 import { correctorSpread, nameOf } from './marks';
+import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
 
 /** Issue 20, double correction: per exercise, copies with 0, 1 or 2 gradings and awaiting arbitration. */
 export function ProgressCounts({ exercises, progress }: { exercises: GradingTable['exercises']; progress: ExerciseProgress[] }) {
@@ -25,7 +26,9 @@ export function ProgressCounts({ exercises, progress }: { exercises: GradingTabl
           const p = byId.get(e._id);
           return (
             <Table.Tr key={e._id}>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.title}</Table.Td>
+              <Table.Td lang="fr" style={WRAP_AT_SPACES}>
+                {e.title}
+              </Table.Td>
               <Table.Td>{p?.graded0 ?? 0}</Table.Td>
               <Table.Td>{p?.graded1 ?? 0}</Table.Td>
               <Table.Td>{p?.graded2 ?? 0}</Table.Td>

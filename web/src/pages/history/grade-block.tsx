@@ -130,7 +130,13 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
             {scheme.map((item) => (
               <Checkbox
                 key={item.id}
-                label={`${item.text} : ${formatPoints(item.points)} pt${item.points > 1 ? 's' : ''}`}
+                // Decision 141: the item as written, Markdown and formulas drawn by the statements' pipeline (« $n^2 + 1$ »).
+                label={
+                  <Group gap={4} wrap="nowrap" align="baseline" component="span">
+                    <MathText value={item.text} />
+                    <span style={{ whiteSpace: 'nowrap' }}>{` : ${formatPoints(item.points)} pt${item.points > 1 ? 's' : ''}`}</span>
+                  </Group>
+                }
                 checked={form.items.includes(item.id)}
                 onChange={(e) => edit(tickItem(form, scheme, item.id, e.currentTarget.checked, typed))}
               />

@@ -136,10 +136,29 @@ describe('HistoryPage as the corrector’s desk', () => {
     expect((screen.getByRole('textbox', { name: 'Note' }) as HTMLInputElement).value).toBe('2.5');
   });
 
-  it('makes the grade the sum of the ticked items', async () => {
+  it('draws a scheme item’s formulas and Markdown in its label, never the raw source (decision 141)', async () => {
+    const items = [{ ...SCHEME[0], text: 'Montre que $n^2 + 1$ est **impair**' }];
+    vi.mocked(api.get).mockImplementation(async (url: string) =>
+      url.startsWith('/answer/history/') ? { data: { ...deskHistory, desk: { ...deskHistory.desk, schemeItems: items } } } : { data: {} },
+    );
+    // The formulas' chunk, loaded before: on a busy machine its first import outlasts the wait for the label.
+    await import('../../components/MathText/math-render');
     renderHistory('/history/u1/e1');
-    fireEvent.click(await screen.findByRole('checkbox', { name: 'Initialisation : 1 pt' }));
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Hérédité : 1,5 pts' }));
+    // Found by its drawn formula: KaTeX's MathML is beyond the accessible-name computation of the test DOM.
+    await waitFor(() => expect(document.querySelector('.mantine-Checkbox-label .katex')).not.toBeNull(), { timeout: 10_000 });
+    const label = document.querySelector('.mantine-Checkbox-label .katex')!.closest('label')!;
+    expect(label.textContent).toMatch(/\u00a0: 1 pt$/);
+    expect(label.querySelector('.katex')).not.toBeNull();
+    expect(label.querySelector('strong')?.textContent).toBe('impair');
+    expect(label.textContent).not.toContain('$');
+    expect(label.textContent).not.toContain('**');
+  });
+
+  it('makes the grade the sum of the ticked items', async () => {
+    await import('../../components/MathText/math-render');
+    renderHistory('/history/u1/e1');
+    fireEvent.click(await screen.findByRole('checkbox', { name: /^Initialisation\s+: 1 pt$/ }, { timeout: 10_000 }));
+    fireEvent.click(screen.getByRole('checkbox', { name: /^Hérédité\s+: 1,5 pts$/ }));
     expect((screen.getByRole('textbox', { name: 'Note' }) as HTMLInputElement).value).toBe('2.5');
   });
 });

@@ -1,14 +1,35 @@
-import { Accordion, Anchor, List, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Anchor, Button, Group, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { usePublicConfig } from '../../api/config';
 import { paths } from '../../config/paths';
 import { PageHeading } from '../../components/page-heading';
+import { useSession } from '../../session/session-context';
 
 /** The contact address, or a neutral wording while it loads or if the server cannot give it. */
 function ContactEmail() {
   const { data } = usePublicConfig();
   if (!data?.contactEmail) return <>l’adresse de contact de l’équipe</>;
   return <Anchor href={`mailto:${data.contactEmail}`}>{data.contactEmail}</Anchor>;
+}
+
+/**
+ * A visitor on a phone sees the sidebar's « Se connecter » and « S’inscrire » only behind the menu button: both are
+ * here as buttons below the mobile breakpoint (decision 141). Also in the server's rendering (decision 117), which is
+ * a visitor's.
+ */
+function VisitorActions() {
+  const { user, token } = useSession();
+  if (user || token) return null;
+  return (
+    <Group hiddenFrom="sm" grow data-testid="visitor-actions">
+      <Button component={Link} to={paths.login}>
+        Se connecter
+      </Button>
+      <Button component={Link} to={paths.signup} variant="outline">
+        S’inscrire
+      </Button>
+    </Group>
+  );
 }
 
 /** docs/product.md#spec-2 "Home": welcome text and three collapsible tutorials. */
@@ -20,6 +41,7 @@ export function HomePage() {
         Bienvenue sur Olympe, la plateforme de préparation aux olympiades de mathématiques. Vous y
         trouverez les tests en ligne, les épreuves sur papier et leurs corrections.
       </Text>
+      <VisitorActions />
 
       <Title order={2} size="h3">
         Tutoriels

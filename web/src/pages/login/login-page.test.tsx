@@ -4,6 +4,7 @@ import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
+import { ApiError } from '../../api/client';
 import { renderWithProviders } from '../../test/render';
 import { theme } from '../../theme';
 import { LoginPage } from './login-page';
@@ -76,5 +77,32 @@ describe('LoginPage', () => {
     expect(sessionLogin).not.toHaveBeenCalled();
     expect(screen.queryByText('Page profil')).toBeNull();
     spy.mockRestore();
+  });
+
+  it('says a refusal in the page, and clears it as soon as the next attempt starts (decision 141)', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    loginMock.mockReset();
+    loginMock.mockRejectedValueOnce(new ApiError('http', { status: 401, data: { message: 'E-mail ou mot de passe incorrect.' } }));
+    // The second attempt succeeds; the session then loads (held here, to look at the page meanwhile).
+    loginMock.mockResolvedValueOnce('jwt-2');
+    const { email, password } = setup(vi.fn(() => new Promise<void>(() => {})));
+    fireEvent.change(email, { target: { value: 'a@b.fr' } });
+    fireEvent.change(password, { target: { value: 'faux' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Erreur\u00a0: E-mail ou mot de passe incorrect.');
+    fireEvent.change(password, { target: { value: 'juste' } });
+    fireEvent.click(screen.getByRole('button', { name: /Se connecter/ }));
+    await vi.waitFor(() => expect(loginMock).toHaveBeenCalledTimes(2));
+    expect(screen.queryByRole('alert')).toBeNull();
+    spy.mockRestore();
+  });
+
+  it('asks the client for no notification: the page says the refusal itself', async () => {
+    const { login } = await vi.importActual<typeof import('../../api/auth')>('../../api/auth');
+    const client = await import('../../api/client');
+    const post = vi.spyOn(client.api, 'post').mockResolvedValue({ data: { token: 't' }, status: 200, headers: new Headers() });
+    await login({ email: 'a@b.fr', password: 'x' });
+    expect(post).toHaveBeenCalledWith('/auth/login', { email: 'a@b.fr', password: 'x' }, { skipNotifications: true });
+    post.mockRestore();
   });
 });

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMounted } from '@mantine/hooks';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { safeReturnPath } from '@olympe/contract/return-path';
 import { login } from '../../api/auth';
+import { NETWORK_ERROR_MESSAGE, refusalOf } from '../../api/client';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 import { PageHeading } from '../../components/page-heading';
@@ -20,6 +21,9 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
+  // Decision 141: the refusal stays in the page beside the form (a toast of a former attempt outlived the login that
+  // followed); a new attempt, and a successful one, clear it.
+  const [error, setError] = useState<string | null>(null);
   // Decision 117: this screen comes in the page and shows before the app runs. What was typed (or filled by a
   // password manager) before the app took it over is in the fields but not in the state: taken from there once.
   const emailInput = useRef<HTMLInputElement>(null);
@@ -35,13 +39,16 @@ export function LoginPage() {
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setPending(true);
+    setError(null);
     try {
       const { token, refreshToken } = await login({ email, password });
       await session.login(token, refreshToken);
       await navigate(returnTo ?? paths.profile);
-    } catch (error) {
-      // docs/product.md#spec-8: a failed login is only logged; the client already showed the server's message.
-      console.error(error);
+    } catch (failure) {
+      // docs/product.md#spec-8: « Erreur : {message} » with the server's message, else the network's.
+      console.error(failure);
+      const message = refusalOf(failure)?.message;
+      setError(refusalOf(failure) ? `Erreur\u00a0: ${message ?? 'la connexion a échoué.'}` : NETWORK_ERROR_MESSAGE);
       setPending(false);
     }
   }
@@ -68,6 +75,13 @@ export function LoginPage() {
             value={password}
             onChange={(e) => setPassword(e.currentTarget.value)}
           />
+          {error && (
+            <Alert color="red" variant="light" role="alert">
+              <Text size="sm" c="dark.9">
+                {error}
+              </Text>
+            </Alert>
+          )}
           <Button type="submit" loading={pending} disabled={!takenOver}>
             Se connecter
           </Button>

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
 import { renderWithProviders } from '../../test/render';
 import { SignupPage } from './signup-page';
 
@@ -8,10 +9,11 @@ vi.mock('../../api/auth', () => ({ register: registerMock }));
 
 const submitButton = () => screen.getByRole('button') as HTMLButtonElement;
 
-function send(email = 'eleve@example.fr') {
+async function send(email = 'eleve@example.fr') {
   renderWithProviders(<SignupPage />);
   fireEvent.change(screen.getByLabelText(/E-mail/), { target: { value: email } });
   fireEvent.click(submitButton());
+  await act(async () => {});
 }
 
 describe('SignupPage', () => {
@@ -31,8 +33,8 @@ describe('SignupPage', () => {
     expect(submitButton().textContent).toBe('Envoyer');
   });
 
-  it('sends the e-mail, then counts 60 s down with the button disabled', () => {
-    send();
+  it('sends the e-mail, then counts 60 s down with the button disabled', async () => {
+    await send();
     expect(registerMock).toHaveBeenCalledWith('eleve@example.fr', null);
     // Issue 24: a lasting message names the address and where to look.
     expect(screen.getByText(/Un courriel a été envoyé à/).textContent).toContain('eleve@example.fr');
@@ -54,24 +56,50 @@ describe('SignupPage', () => {
     expect(submitButton().textContent).toBe('Renvoyer');
   });
 
-  it('cannot send twice during the countdown', () => {
-    send();
+  it('cannot send twice during the countdown', async () => {
+    await send();
     fireEvent.submit(submitButton().form!);
     expect(registerMock).toHaveBeenCalledTimes(1);
   });
 
-  it('can send again once the countdown is over', () => {
-    send();
+  it('can send again once the countdown is over', async () => {
+    await send();
     act(() => vi.advanceTimersByTime(60_000));
     fireEvent.click(submitButton());
     expect(registerMock).toHaveBeenCalledTimes(2);
   });
 
-  it('swallows a failed call without an extra message', async () => {
-    registerMock.mockRejectedValue(new Error('429'));
-    send();
-    await act(async () => {});
-    expect(screen.queryByRole('alert')).toBeNull();
-    expect(submitButton().textContent).toBe('Renvoyer dans 60s');
+  it('shows only the field’s own message for a refused address, and no wait before correcting it', async () => {
+    registerMock.mockRejectedValue(
+      new ApiError('http', {
+        status: 400,
+        data: { message: 'Données invalides (email) : Adresse e-mail invalide.', fields: { email: 'Adresse e-mail invalide.' } },
+      }),
+    );
+    await send('eleve@exemple');
+    expect(screen.getByText('Adresse e-mail invalide.')).toBeTruthy();
+    expect(screen.queryByText(/Données invalides/)).toBeNull();
+    expect(screen.queryByText('Courriel envoyé')).toBeNull();
+    expect(screen.queryByText(/Un courriel a été envoyé/)).toBeNull();
+    expect(submitButton().disabled).toBe(false);
+    expect(submitButton().textContent).toBe('Envoyer');
+    expect(screen.getByLabelText(/E-mail/).getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('says the server could not be reached, without the sent notice or the wait', async () => {
+    registerMock.mockRejectedValue(new ApiError('network'));
+    await send();
+    expect(screen.getByText(/Le serveur ne répond pas/)).toBeTruthy();
+    expect(screen.queryByText('Courriel envoyé')).toBeNull();
+    expect(submitButton().disabled).toBe(false);
+  });
+
+  it('sends the call without the client’s notifications (the page says the outcome once)', async () => {
+    const { register } = await vi.importActual<typeof import('../../api/auth')>('../../api/auth');
+    const client = await import('../../api/client');
+    const post = vi.spyOn(client.api, 'post').mockResolvedValue({ data: {}, status: 200, headers: new Headers() });
+    await register('eleve@example.fr');
+    expect(post).toHaveBeenCalledWith('/auth/register', { email: 'eleve@example.fr' }, { skipNotifications: true });
+    post.mockRestore();
   });
 });

@@ -4,6 +4,7 @@ import { IconInfoCircle, IconMailForward } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { safeReturnPath } from '@olympe/contract';
 import { register } from '../../api/auth';
+import { NETWORK_ERROR_MESSAGE, refusalOf } from '../../api/client';
 import { useCountdown } from '../../hooks/use-countdown';
 import { PageHeading } from '../../components/page-heading';
 
@@ -13,6 +14,13 @@ export const RESEND_DELAY_S = 60;
 function buttonLabel(remaining: number, sent: boolean): string {
   if (remaining > 0) return `Renvoyer dans ${remaining}s`;
   return sent ? 'Renvoyer' : 'Envoyer';
+}
+
+/** The one message of a failed sending: the e-mail field's own French message, else the server's, else the cut. */
+function failureMessage(error: unknown): string {
+  const refusal = refusalOf(error);
+  if (!refusal) return NETWORK_ERROR_MESSAGE;
+  return refusal.fields.email ?? refusal.message ?? 'L’envoi a échoué. Réessayez.';
 }
 
 /**
@@ -25,19 +33,25 @@ export function SignupPage() {
   const returnTo = safeReturnPath(params.get('retour'));
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const { remaining, start } = useCountdown();
+  const [error, setError] = useState<string | null>(null);
+  const { remaining, start, stop } = useCountdown();
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (remaining > 0) return;
     // The countdown starts at once so a double click cannot send two mails.
     const address = email.trim();
-    setSentTo(address);
+    setError(null);
+    setSentTo(null);
     start(RESEND_DELAY_S);
     try {
       await register(address, returnTo);
-    } catch {
-      // docs/product.md#spec-8: signup swallows errors; the client's notification already told the user.
+      setSentTo(address);
+    } catch (failure) {
+      // Decision 141: a refused address says why beside the field, once; nothing was sent, so no
+      // « Courriel envoyé » and no wait before correcting it.
+      stop();
+      setError(failureMessage(failure));
     }
   }
 
@@ -62,6 +76,7 @@ export function SignupPage() {
             autoComplete="email"
             required
             value={email}
+            error={error}
             onChange={(e) => setEmail(e.currentTarget.value)}
           />
           <Button type="submit" disabled={remaining > 0}>

@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { formatSitting, type CenterDetails } from '@olympe/contract';
+import { formatSitting, roomText, type CenterDetails } from '@olympe/contract';
 import './center-details.css';
 
 /** When the sitting is, in words (Paris time), or that the centre has not said yet. */
@@ -32,7 +32,7 @@ export function CenterDetailsList({ details, compact = false }: { details: Cente
       <dd>
         <Text span size={size}>
           {details.address || 'Adresse à préciser par le centre'}
-          {details.room ? ` — salle ${details.room}` : ''}
+          {details.room ? ` — ${roomText(details.room)}` : ''}
         </Text>
       </dd>
       {!compact && (

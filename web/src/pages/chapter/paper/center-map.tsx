@@ -1,9 +1,10 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { useState } from 'react';
-import { MapContainer, Marker, Popup, TileLayer, useMapEvents } from 'react-leaflet';
+import { useState, type ReactNode } from 'react';
+import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { CENTER_STATUS_LABELS, MAP_DEFAULT_VIEW, type CenterOption, type CenterStatus, type PlacedMarker } from '@olympe/contract';
 import { markerIconBase } from '../../../components/SchoolMap/leaflet-icon';
+import { FrenchZoomControl } from '../../../components/SchoolMap/zoom-control';
 import { fanOutAtZoom, isSelectable } from './center-options';
 import { CenterDetailsList } from './center-details';
 import './center-map.css';
@@ -33,6 +34,26 @@ function ZoomWatcher({ onZoom }: { onZoom: (zoom: number) => void }) {
   return null;
 }
 
+/** Leaflet's popup adds about 80 px of margins, padding and border around its content. */
+const POPUP_CHROME_PX = 80;
+
+/**
+ * The widest popup content that fits in the map (decision 141): Leaflet's default of 300 px, plus its chrome, is wider
+ * than a phone's map (about 310 px at 375 px), which cut the popup off at both sides whatever the panning.
+ */
+export function popupMaxWidth(mapWidth: number): number {
+  return Math.max(160, Math.min(280, mapWidth - POPUP_CHROME_PX));
+}
+
+function FittedPopup({ children }: { children: ReactNode }) {
+  const map = useMap();
+  return (
+    <Popup maxWidth={popupMaxWidth(map.getSize().x)} minWidth={160} autoPanPadding={[12, 12]} keepInView>
+      {children}
+    </Popup>
+  );
+}
+
 /** The map of exam centres (Leaflet, loaded with the paper panel only). */
 export default function CenterMap({ height, tileUrl, markers: given, selectedId, onSelect }: CenterMapProps) {
   const [zoom, setZoom] = useState<number>(MAP_DEFAULT_VIEW.zoom);
@@ -45,7 +66,9 @@ export default function CenterMap({ height, tileUrl, markers: given, selectedId,
         zoom={MAP_DEFAULT_VIEW.zoom}
         style={{ height }}
         scrollWheelZoom
+        zoomControl={false}
       >
+        <FrenchZoomControl />
         <ZoomWatcher onZoom={setZoom} />
         {tileUrl && (
           <TileLayer url={tileUrl} attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>' />
@@ -64,7 +87,7 @@ export default function CenterMap({ height, tileUrl, markers: given, selectedId,
               keyboard
             >
               {/* Issue 22: a click opens the centre's details; registering takes a button and a confirmation. */}
-              <Popup>
+              <FittedPopup>
                 <div className="center-popup">
                   <strong>{item.name}</strong>
                   <div>{CENTER_STATUS_LABELS[item.status]}</div>
@@ -76,7 +99,7 @@ export default function CenterMap({ height, tileUrl, markers: given, selectedId,
                   )}
                   {item._id === selectedId && <div>Vous êtes inscrit dans ce centre.</div>}
                 </div>
-              </Popup>
+              </FittedPopup>
             </Marker>
           );
         })}

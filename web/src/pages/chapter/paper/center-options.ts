@@ -9,7 +9,16 @@ import {
 
 /** The options offered now: the direct ones, plus the extra ones once revealed (admins see all at once). */
 export function visibleOptions(options: readonly CenterOption[], showExtra: boolean): CenterOption[] {
-  return showExtra ? [...options] : options.filter((o) => !o.extra);
+  return showExtra || extraAtOnce(options) ? [...options] : options.filter((o) => !o.extra);
+}
+
+/**
+ * Decision 141: with no direct option a pupil may choose (a `global` pupil far from any pole centre, an own school
+ * that said no), the list and the map would stay empty until « Afficher d’autres possibilités »: the extra ones are
+ * then offered at once, and the button is not shown.
+ */
+export function extraAtOnce(options: readonly CenterOption[]): boolean {
+  return !options.some((o) => !o.extra && o.status !== 'no');
 }
 
 // Own school first, then the centres a pupil is most likely to pick.

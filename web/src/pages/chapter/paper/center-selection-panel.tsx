@@ -5,7 +5,7 @@ import { useCenterOptions, useChooseCenter, useUserCenter } from '../../../api/c
 import { usePublicConfig } from '../../../api/institutions';
 import { useSession } from '../../../session/session-context';
 import { CenterLegend } from './center-legend';
-import { isSelectable, selectCenterMarkers, visibleOptions } from './center-options';
+import { extraAtOnce, isSelectable, selectCenterMarkers, visibleOptions } from './center-options';
 import { CenterDetailsList } from './center-details';
 import { centerFileUrl, downloadCenterFile } from '../../../api/exam-day';
 
@@ -104,7 +104,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
           <CenterMap height={CENTER_MAP_HEIGHT} tileUrl={config.data?.tileUrl ?? ''} markers={markers} selectedId={selectedId} onSelect={pick} />
         </Suspense>
         {tooMany && <Text size="sm">Seuls 500 centres sont dessinés sur la carte ; tous restent disponibles dans la liste.</Text>}
-        {!roles.isAdmin && extraCount > 0 && (
+        {!roles.isAdmin && extraCount > 0 && !extraAtOnce(all) && (
           <Button variant="light" w="fit-content" onClick={() => setShowExtra((v) => !v)} aria-expanded={showExtra}>
             {showExtra ? HIDE_EXTRA_LABEL : `${SHOW_EXTRA_LABEL} (${extraCount})`}
           </Button>

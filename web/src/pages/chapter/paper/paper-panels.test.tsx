@@ -120,6 +120,19 @@ describe('CenterSelectionPanel', () => {
     await waitFor(() => expect(api.chooseCenter).toHaveBeenCalledWith(CHAPTER, 'far'));
   });
 
+  it('offers the extra centres at once when none of the direct ones can be chosen (decision 141)', async () => {
+    // A `global` pupil with no pole centre: every centre is an extra possibility.
+    api.fetchCenterOptions.mockResolvedValue([option('far', 'Lycée Lointain', 'yes', true), option('near', 'Collège Voisin', 'unknown', true)]);
+    api.fetchUserCenter.mockResolvedValue({ registration: null, center: null });
+    renderWith(<CenterSelectionPanel chapterId={CHAPTER} />);
+    expect(await screen.findByText('marqueur Lycée Lointain')).toBeTruthy();
+    expect(screen.getByText('marqueur Collège Voisin')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Afficher d’autres possibilités/ })).toBeNull();
+    fireEvent.click(screen.getByLabelText('Centre sélectionné', { selector: 'input' }));
+    const choices = await screen.findAllByRole('option', { hidden: true });
+    expect(choices.map((o) => o.textContent)).toEqual(['Lycée Lointain (Centre ouvert)', 'Collège Voisin (Réponse de l’établissement en attente)']);
+  });
+
   it('admins see every centre directly, without the button', async () => {
     api.fetchCenterOptions.mockResolvedValue(options.map((o) => ({ ...o, extra: false })));
     api.fetchUserCenter.mockResolvedValue({ registration: null, center: null });
