@@ -35,8 +35,10 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
   const [width, height] = A4;
   const centred = (text: string, y: number, size: number, font: PDFFont) => {
     const safe = encodable(text);
-    const fitted = Math.min(size, (size * (width - 120)) / Math.max(1, font.widthOfTextAtSize(safe, size)));
-    page.drawText(safe, { x: (width - font.widthOfTextAtSize(safe, fitted)) / 2, y, size: fitted, font, color: rgb(0.1, 0.1, 0.2) });
+    // Widths are proportional to the size: one measure (a layout of the text) serves both.
+    const measured = Math.max(1, font.widthOfTextAtSize(safe, size));
+    const fitted = Math.min(size, (size * (width - 120)) / measured);
+    page.drawText(safe, { x: (width - (measured * fitted) / size) / 2, y, size: fitted, font, color: rgb(0.1, 0.1, 0.2) });
   };
   page.drawRectangle({ x: 30, y: 30, width: width - 60, height: height - 60, borderColor: rgb(0.2, 0.3, 0.6), borderWidth: 3 });
   const qualified = data.qualification !== null;
