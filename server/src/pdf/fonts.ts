@@ -64,7 +64,7 @@ const perDocument = {
   create(buffer: Uint8Array, postscriptName?: string) {
     let entry = shared.get(buffer);
     if (!entry) {
-      const base = fontkit.create(buffer, postscriptName) as unknown as ParsedFace;
+      const base = (postscriptName === undefined ? fontkit.create(buffer) : fontkit.create(buffer, postscriptName)) as unknown as ParsedFace;
       shared.set(buffer, (entry = { base, layoutFace: twin(base), runs: new Map() }));
     }
     const { base, layoutFace, runs } = entry;
