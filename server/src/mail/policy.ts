@@ -8,9 +8,9 @@ import type { MailKind } from './notifications.js';
  * decision 134) whatever the box says. The box governs reminders (a test opening tomorrow) and the other
  * non-essential mails (the staff's daily digest), and is what their unsubscribe link turns off.
  */
-export type MailCategory = 'service' | 'reminder';
+type MailCategory = 'service' | 'reminder';
 
-export const MAIL_CATEGORIES: Record<MailKind, MailCategory> = {
+const MAIL_CATEGORIES: Record<MailKind, MailCategory> = {
   convocation: 'service',
   'center-change': 'service',
   'center-departure': 'service',

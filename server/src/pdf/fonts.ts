@@ -82,7 +82,7 @@ const perDocument = {
   },
 };
 
-export interface PdfFonts {
+interface PdfFonts {
   regular: PDFFont;
   bold: PDFFont;
   /**
