@@ -4,7 +4,7 @@ import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessGroups, centerRefusals, centerRegistrations, centers, chapters, familyAddresses, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';
 import { queueTimedMails, runMailJobs } from '../src/mail/scheduler.js';
-import { queueResults } from '../src/mail/notifications.js';
+import { queueOpening, queueResults } from '../src/mail/notifications.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { startSmtp } from './smtp.js';
@@ -98,7 +98,7 @@ describe('registration, convocation and its mail', () => {
     pupil = await pupilOf(A, { firstName: 'Émilie', lastName: 'du Châtelet', email: 'emilie@exemple.fr' });
   });
 
-  it('registering queues one convocation per address, sent once with the PDF and the unsubscribe headers', async () => {
+  it('registering queues one convocation per address, sent once with the PDF and no unsubscribe link (a service mail, decision 143)', async () => {
     const before = smtp.received.length;
     const res = await inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers: pupil.headers, payload: { institution: A } });
     expect(res.status).toBe(200);
@@ -111,8 +111,8 @@ describe('registration, convocation and its mail', () => {
     const mails = smtp.received.slice(before);
     expect(mails.map((m) => m.to[0]).sort()).toEqual(['emilie@exemple.fr', 'parent.germain@exemple.fr']);
     const mail = unfold(mails[0].data);
-    expect(mail).toMatch(/List-Unsubscribe:\s+<http:\/\/olympe\.test\/api\/mail\/unsubscribe\?u=/);
-    expect(mail).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    expect(mail).not.toMatch(/List-Unsubscribe/);
+    expect(readable(mails[0].data)).toContain('il est envoyé même quand les rappels par e-mail sont désactivés');
     expect(mail).toMatch(/Content-Type: application\/pdf; name=convocation\.pdf/);
     expect(mail).toMatch(/Content-Type: text\/html/);
     expect(mail).toMatch(/Message-ID: <[0-9a-f-]{36}@olympe\.mail>/);
@@ -200,7 +200,7 @@ describe('delivery guarantees', () => {
     const [results] = await db.insert(chapters).values({ title: 'Coupe en ligne', offline: false }).returning();
     const pupils = await Promise.all(Array.from({ length: 6 }, (_, i) => pupilOf(B, { email: `res${i}@exemple.fr`, emailParent: null })));
     await db.execute(sql`INSERT INTO chapter_sessions (chapter_id, user_id) SELECT ${results.id}, id FROM users WHERE email LIKE 'res%@exemple.fr'`);
-    // One pupil turned notifications off: no mail.
+    // One pupil unticked the reminders' box: the results are a service mail, sent all the same (decision 143).
     await db.update(users).set({ emailNotifications: false }).where(eq(users.id, pupils[5].id));
     // Publishing through the chapter's analysis flag queues the job; queuing twice adds nothing.
     const res = await inject(t, { method: 'PATCH', url: `/api/chapter/${results.id}`, headers: admin.headers, payload: { analysis: true } });
@@ -209,12 +209,12 @@ describe('delivery guarantees', () => {
     expect(await queueResults(db, results.id)).toBe(0);
     // An instance died holding a send job: after its lock went stale it is taken again, and not sent twice.
     const resultsMails = (await deliveries('results')).filter((d) => d.to.startsWith('res'));
-    expect(resultsMails).toHaveLength(5);
+    expect(resultsMails).toHaveLength(6);
     const [one] = resultsMails;
     await db.execute(sql`UPDATE jobs SET status = 'running', locked_at = now() - interval '1 hour' WHERE payload->>'deliveryId' = ${one.id}`);
     await runMailJobs(t.app.deps);
     const received = smtp.received.filter((m) => m.to[0].startsWith('res'));
-    expect(received.map((m) => m.to[0]).sort()).toEqual(['res0@exemple.fr', 'res1@exemple.fr', 'res2@exemple.fr', 'res3@exemple.fr', 'res4@exemple.fr']);
+    expect(received.map((m) => m.to[0]).sort()).toEqual(['res0@exemple.fr', 'res1@exemple.fr', 'res2@exemple.fr', 'res3@exemple.fr', 'res4@exemple.fr', 'res5@exemple.fr']);
   });
 
   it('an SMTP failure puts the mail back with a delay, then sends it', async () => {
@@ -297,7 +297,7 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
   const register = (headers: Headers, institution: string) => inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers, payload: { institution } });
   const mailsTo = (address: string) => smtp.received.filter((m) => m.to[0] === address);
 
-  it('sends the pupil (not the parents) one French mail with the unsubscribe headers, once', async () => {
+  it('sends the pupil (not the parents) one French mail, without unsubscribe link (a service mail), once', async () => {
     const pupil = await pupilOf(A, { firstName: 'Sophie', lastName: 'Germain', email: 'sophie@exemple.fr', emailParent: 'parent.sophie@exemple.fr' });
     expect((await register(pupil.headers, A)).status).toBe(200);
     await runMailJobs(t.app.deps);
@@ -317,17 +317,16 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
     expect(text).toContain('choisissez un autre centre d’examen sur la page de l’épreuve avant le 12 mars 2027 à 9\u00a0h\u00a030 (heure de Paris).');
     // Headers are not quoted-printable: read them raw.
     const headers = unfold(received[0].data);
-    expect(headers).toMatch(/List-Unsubscribe:\s+<http:\/\/olympe\.test\/api\/mail\/unsubscribe\?u=[0-9a-f-]{36}&t=/);
-    expect(headers).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    expect(headers).not.toMatch(/List-Unsubscribe/);
   });
 
-  it('sends nothing to a pupil who turned notifications off', async () => {
+  it('tells a pupil who unticked the reminders’ box too: a service mail (decision 143)', async () => {
     const pupil = await pupilOf(A, { email: 'discret@exemple.fr', emailNotifications: false });
     await register(pupil.headers, A);
     expect((await refuse(teacherA.headers, pupil.id)).status).toBe(200);
     await runMailJobs(t.app.deps);
-    expect((await deliveries('center-departure')).filter((d) => d.userId === pupil.id)).toHaveLength(0);
-    expect(mailsTo('discret@exemple.fr')).toHaveLength(0);
+    expect((await deliveries('center-departure')).filter((d) => d.userId === pupil.id).map((d) => d.status)).toEqual(['sent']);
+    expect(mailsTo('discret@exemple.fr').filter((m) => readable(m.data).includes('retiré votre inscription'))).toHaveLength(1);
   });
 
   it('a new registration that ends again is a new mail, under another key', async () => {
@@ -362,5 +361,60 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
     expect(text).toContain('Voici les élèves inscrits dans votre centre le 1er mai 2027, et ceux qui l’ont quitté :');
     expect(text).toContain('« Coupe papier » : 0 nouvelle inscription, 1 départ (');
     expect(text).toContain('– Sophie Germain : inscription retirée par le centre');
+  });
+});
+
+describe('service mails go whatever the profile’s box says, reminders follow it (decision 143)', () => {
+  const mailsTo = (address: string) => smtp.received.filter((m) => m.to[0] === address).map((m) => ({ text: readable(m.data), raw: unfold(m.data) }));
+
+  it('a pupil who unticked the box still gets the convocation (their confirmed parent too) and the results mail, and no reminder', async () => {
+    const db = t.database.db;
+    const pupil = await pupilOf(A, { email: 'sans.rappels@exemple.fr', emailParent: 'parent.sans.rappels@exemple.fr', emailNotifications: false });
+    await db.insert(familyAddresses).values({ userId: pupil.id, address: 'parent.sans.rappels@exemple.fr', confirmedAt: new Date() });
+    const ticked = await pupilOf(A, { email: 'avec.rappels@exemple.fr', emailParent: null });
+
+    // The convocation: to the pupil and to the confirmed parent, with the service note and no unsubscribe link.
+    expect((await inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers: pupil.headers, payload: { institution: A } })).status).toBe(200);
+    await runMailJobs(t.app.deps);
+    for (const address of ['sans.rappels@exemple.fr', 'parent.sans.rappels@exemple.fr']) {
+      const convocations = mailsTo(address).filter((m) => m.raw.includes('name=convocation.pdf'));
+      expect(convocations, address).toHaveLength(1);
+      expect(convocations[0].raw).not.toMatch(/List-Unsubscribe/);
+      expect(convocations[0].text).toContain('il est envoyé même quand les rappels par e-mail sont désactivés');
+    }
+
+    // The results mail.
+    const [online] = await db.insert(chapters).values({ title: 'Coupe sans rappels', offline: false }).returning();
+    await db.execute(sql`INSERT INTO chapter_sessions (chapter_id, user_id) VALUES (${online.id}, ${pupil.id}), (${online.id}, ${ticked.id})`);
+    await queueResults(db, online.id);
+    await runMailJobs(t.app.deps);
+    expect(mailsTo('sans.rappels@exemple.fr').filter((m) => m.text.includes('Les résultats de l’épreuve «\u202fCoupe sans rappels\u202f» sont publiés.'))).toHaveLength(1);
+
+    // A reminder (the test opens tomorrow): only the pupil whose box is ticked, with the link that stops reminders.
+    const opening = (m: { text: string }) => m.text.includes('ouvre le');
+    expect(await queueOpening(db, { chapterId: online.id, startMs: Date.parse('2027-06-01T08:00:00Z'), userIds: [pupil.id, ticked.id] })).toBe(1);
+    await runMailJobs(t.app.deps);
+    expect(mailsTo('sans.rappels@exemple.fr').filter(opening)).toHaveLength(0);
+    const reminder = mailsTo('avec.rappels@exemple.fr').filter(opening);
+    expect(reminder).toHaveLength(1);
+    expect(reminder[0].raw).toMatch(/List-Unsubscribe:\s+<http:\/\/olympe\.test\/api\/mail\/unsubscribe\?u=/);
+    expect(reminder[0].text).toContain('Pour ne plus recevoir de rappels\u00a0: http://olympe.test/api/mail/unsubscribe?u=');
+  });
+
+  it('unsubscribing from a reminder stops reminders already queued, not the convocation', async () => {
+    const db = t.database.db;
+    const pupil = await pupilOf(A, { email: 'desabonne@exemple.fr', emailParent: null });
+    const [soon] = await db.insert(chapters).values({ title: 'Coupe désabonnée', offline: false }).returning();
+    expect(await queueOpening(db, { chapterId: soon.id, startMs: Date.parse('2027-06-02T08:00:00Z'), userIds: [pupil.id] })).toBe(1);
+    // The link of an earlier reminder, followed before this one is sent.
+    const url = unsubscribeUrl('', SECRET, pupil.id);
+    const res = await inject(t, { method: 'POST', url, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toContain('Les convocations et les résultats vous restent envoyés.');
+    expect((await inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers: pupil.headers, payload: { institution: A } })).status).toBe(200);
+    await runMailJobs(t.app.deps);
+    const openings = (await deliveries('opening')).filter((d) => d.userId === pupil.id);
+    expect(openings.map((d) => [d.status, d.error])).toEqual([['skipped', 'rappels désactivés']]);
+    expect(mailsTo('desabonne@exemple.fr').filter((m) => m.raw.includes('name=convocation.pdf'))).toHaveLength(1);
   });
 });

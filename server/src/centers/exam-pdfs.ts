@@ -1,5 +1,6 @@
 import { convocationQrText, DEFAULT_BRING_TEXT, formatSitting, GRADE_LABELS, roomText, type CenterDetails } from '@olympe/contract';
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
+import { PDFDocument, rgb, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
+import { embedFonts } from '../pdf/fonts.js';
 import { registerQrImage } from '../sheets/qr-image.js';
 
 const W = 595.28;
@@ -33,21 +34,15 @@ export const pupilName = (p: Pick<ExamPupil, 'firstName' | 'lastName'>) =>
 interface Pen {
   font: PDFFont;
   bold: PDFFont;
-  /** Text the standard font can draw (WinAnsi): other letters lose their accent or become '?'. */
+  /** Text the embedded font can draw, tabs as spaces (decision 143): names keep their letters. */
   clean: (s: string) => string;
-  /** Lines of at most `width` points at `size`. */
+  /** Lines of at most `width` points at `size`, measured with the font they are drawn in. */
   wrap: (s: string, size: number, width: number, font?: PDFFont) => string[];
 }
 
 async function penOf(doc: PDFDocument): Promise<Pen> {
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const known = new Set(font.getCharacterSet());
-  const clean = (s: string) =>
-    [...s.replace(/[\u202f\u2009]/g, '\u00a0').replace(/\t/g, ' ')]
-      .map((c) => (known.has(c.codePointAt(0)!) ? c : c.normalize('NFD').replace(/[\u0300-\u036f]/g, '')))
-      .map((c) => (c.length === 1 && known.has(c.codePointAt(0)!) ? c : '?'))
-      .join('');
+  const { regular: font, bold, drawable } = await embedFonts(doc);
+  const clean = (s: string) => drawable(s.replace(/\t/g, ' '));
   // A word wider than the box (a 100-letter « name ») is cut where it reaches the edge, so no text
   // runs over the QR code or off the page (decision 134).
   const pieces = (word: string, size: number, width: number, f: PDFFont) => {

@@ -1,7 +1,7 @@
 import { formatSitting, type CenterDetails } from '@olympe/contract';
 import { escapeHtml } from '../http/escape-html.js';
 
-/** Issue 22: the French notification mails, plain text and HTML, each with its unsubscribe link. */
+/** Issue 22: the French notification mails, plain text and HTML; reminders carry an unsubscribe link (decision 143). */
 
 export interface MailBody {
   subject: string;
@@ -12,16 +12,32 @@ export interface MailBody {
 
 const SIGNATURE = 'L’équipe Olympe';
 
-/** Paragraphs to a mail: text joined by blank lines, HTML as <p>, then the unsubscribe footer. */
-function compose(subject: string, greeting: string, paragraphs: string[], links: { unsubscribe: string; action?: { label: string; url: string } }): MailBody {
-  const footer = `Vous recevez ce message car les notifications par e-mail sont activées sur votre compte Olympe. Pour ne plus les recevoir : ${links.unsubscribe}`;
-  const text = [greeting, ...paragraphs, ...(links.action ? [`${links.action.label} : ${links.action.url}`] : []), SIGNATURE, '—', footer].join('\n\n');
+/**
+ * The footer: a reminder says how to stop reminders (its link turns the profile's box off); a service mail has
+ * no such link, as the box does not govern it (decision 143).
+ */
+function footer(unsubscribe: string | null): { text: string; html: string } {
+  if (!unsubscribe) {
+    const note = 'Ce message concerne une inscription ou une épreuve sur Olympe : il est envoyé même quand les rappels par e-mail sont désactivés.';
+    return { text: note, html: escapeHtml(note) };
+  }
+  const why = 'Vous recevez ce rappel car les rappels par e-mail sont activés sur votre compte Olympe (les convocations et les résultats sont envoyés dans tous les cas).';
+  return {
+    text: `${why} Pour ne plus recevoir de rappels : ${unsubscribe}`,
+    html: `${escapeHtml(why)} <a href="${escapeHtml(unsubscribe)}">Ne plus recevoir de rappels</a>`,
+  };
+}
+
+/** Paragraphs to a mail: text joined by blank lines, HTML as <p>, then the footer. */
+function compose(subject: string, greeting: string, paragraphs: string[], links: { unsubscribe: string | null; action?: { label: string; url: string } }): MailBody {
+  const end = footer(links.unsubscribe);
+  const text = [greeting, ...paragraphs, ...(links.action ? [`${links.action.label} : ${links.action.url}`] : []), SIGNATURE, '—', end.text].join('\n\n');
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
     ...paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
     ...(links.action ? [`<p><a href="${escapeHtml(links.action.url)}">${escapeHtml(links.action.label)}</a></p>`] : []),
     `<p>${escapeHtml(SIGNATURE)}</p>`,
-    `<hr><p style="font-size:12px;color:#555">Vous recevez ce message car les notifications par e-mail sont activées sur votre compte Olympe. <a href="${escapeHtml(links.unsubscribe)}">Ne plus recevoir ces e-mails</a></p>`,
+    `<hr><p style="font-size:12px;color:#555">${end.html}</p>`,
   ].join('\n');
   return { subject: `Olympe : ${subject}`, text, html };
 }
@@ -37,7 +53,8 @@ function whereWhen(centre: string, d: CenterDetails): string[] {
 }
 
 export interface Links {
-  unsubscribe: string;
+  /** Reminders only (decision 143): null for a service mail. */
+  unsubscribe: string | null;
   chapter: string;
 }
 

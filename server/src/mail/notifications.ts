@@ -4,6 +4,7 @@ import { rows } from '../db/query.js';
 import { TEACHERS_GROUP_ID } from '../db/schema.js';
 import { addJob } from '../jobs/worker.js';
 import { syncFamilyAddresses } from './family-addresses.js';
+import { mayReceiveSql } from './policy.js';
 
 /**
  * Issue 22: notification mails are queued here, inside the transaction of the event that causes
@@ -37,16 +38,17 @@ async function queueDeliveries(tx: Tx, kind: MailKind, select: SQL): Promise<num
 }
 
 /**
- * Every address of a pupil who turned notifications on: their own, and (for the convocation) the
+ * Every address a mail of `kind` may go to (mail/policy.ts, decision 143: service mails whatever the
+ * profile's box says, reminders only when it is ticked): the pupil's own, and (for the convocation) the
  * student and parents' addresses of their profile that their owner confirmed (decision 134: an
  * unconfirmed address gets the confirmation mail and nothing else), each once — the account's own
  * address first when a family field repeats it.
  */
-const addressesOf = (withFamily: boolean) => sql`
+const addressesOf = (kind: MailKind, withFamily: boolean) => sql`
   SELECT DISTINCT ON (u.id, lower(trim(a.addr))) u.id AS user_id, lower(trim(a.addr)) AS "to", a.family
   FROM users u
   CROSS JOIN LATERAL (VALUES (u.email, false), (u.email_student, true), (u.email_parent, true), (u.email_other_parent, true)) AS a(addr, family)
-  WHERE u.email_notifications AND a.addr IS NOT NULL AND trim(a.addr) LIKE '%_@_%'
+  WHERE ${mayReceiveSql(kind)} AND a.addr IS NOT NULL AND trim(a.addr) LIKE '%_@_%'
     ${
       withFamily
         ? sql`AND (NOT a.family OR lower(trim(a.addr)) = lower(trim(u.email)) OR EXISTS (
@@ -65,7 +67,7 @@ export async function queueConvocation(tx: Tx, e: { chapterId: string; userId: s
     SELECT concat_ws(':', 'convocation', ${e.chapterId}::text, ${e.userId}::text, ${String(Math.round(e.registeredMs))}::text, a."to") AS key,
       a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'family', a.family) AS payload
-    FROM (${addressesOf(true)}) a WHERE a.user_id = ${e.userId}`);
+    FROM (${addressesOf('convocation', true)}) a WHERE a.user_id = ${e.userId}`);
 }
 
 /**
@@ -78,7 +80,7 @@ export async function queueDeparture(tx: Tx, e: { chapterId: string; userId: str
     SELECT concat_ws(':', 'center-departure', ${e.chapterId}::text, ${e.userId}::text, ${e.institutionId}::text, ${String(Math.round(e.registeredMs))}::text, a."to") AS key,
       a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'reason', ${e.reason}::text) AS payload
-    FROM (${addressesOf(false)}) a WHERE a.user_id = ${e.userId}`);
+    FROM (${addressesOf('center-departure', false)}) a WHERE a.user_id = ${e.userId}`);
 }
 
 /** A centre's date/address/room changed, or it closed: every pupil registered there. */
@@ -87,7 +89,7 @@ export async function queueCenterChange(tx: Tx, e: { chapterId: string; institut
     SELECT concat_ws(':', 'center-change', ${e.chapterId}::text, ${e.institutionId}::text, ${String(e.at.getTime())}::text, a.user_id::text) AS key,
       a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'closed', ${e.closed}::boolean) AS payload
-    FROM (${addressesOf(false)}) a
+    FROM (${addressesOf('center-change', false)}) a
     JOIN center_registrations r ON r.user_id = a.user_id AND r.chapter_id = ${e.chapterId} AND r.institution_id = ${e.institutionId}`);
 }
 
@@ -96,7 +98,7 @@ export async function queueResults(tx: Tx, chapterId: string): Promise<number> {
   return queueDeliveries(tx, 'results', sql`
     SELECT concat_ws(':', 'results', ${chapterId}::text, a.user_id::text) AS key, a.user_id, a."to",
       jsonb_build_object('chapterId', ${chapterId}::text) AS payload
-    FROM (${addressesOf(false)}) a
+    FROM (${addressesOf('results', false)}) a
     WHERE EXISTS (SELECT 1 FROM chapter_sessions s WHERE s.chapter_id = ${chapterId} AND s.user_id = a.user_id)
       OR EXISTS (SELECT 1 FROM answers x JOIN exercises e ON e.id = x.exercise_id WHERE e.chapter_id = ${chapterId} AND e.deleted_at IS NULL AND x.user_id = a.user_id)
       OR EXISTS (SELECT 1 FROM center_registrations r WHERE r.chapter_id = ${chapterId} AND r.user_id = a.user_id AND r.present)`);
@@ -109,7 +111,7 @@ export async function queueOpening(tx: Tx, e: { chapterId: string; startMs: numb
   return queueDeliveries(tx, 'opening', sql`
     SELECT concat_ws(':', 'opening', ${e.chapterId}::text, ${String(e.startMs)}::text, a.user_id::text) AS key, a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'start', ${new Date(e.startMs).toISOString()}::text) AS payload
-    FROM (${addressesOf(false)}) a
+    FROM (${addressesOf('opening', false)}) a
     WHERE a.user_id IN (${sql.join(e.userIds.map((u) => sql`${u}::uuid`), sql`, `)})`);
 }
 
@@ -122,7 +124,7 @@ export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date
     SELECT concat_ws(':', 'digest', ${e.day}::text, a.user_id::text) AS key, a.user_id, a."to",
       jsonb_build_object('day', ${e.day}::text, 'from', ${e.from.toISOString()}::text, 'to', ${e.to.toISOString()}::text,
         'institutionId', t.institution_id::text) AS payload
-    FROM (${addressesOf(false)}) a
+    FROM (${addressesOf('digest', false)}) a
     JOIN users t ON t.id = a.user_id
     JOIN group_members g ON g.user_id = t.id AND g.group_id = ${TEACHERS_GROUP_ID}
     WHERE EXISTS (

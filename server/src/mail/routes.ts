@@ -50,18 +50,19 @@ export const mailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     { schema: { tags, querystring: unsubscribeQuery, response: { 200: savedMessageSchema } } },
     async (request) => {
       await unsubscribe(deps, request.query.u, request.query.t);
-      return { message: 'Vous ne recevrez plus d’e-mails de notification d’Olympe.' };
+      return { message: 'Vous ne recevrez plus de rappels par e-mail d’Olympe. Les convocations et les résultats vous restent envoyés.' };
     },
   );
 
-  // The link itself only shows a button: a link scanner opening it must not unsubscribe anyone.
+  // The link itself only shows a button: a link scanner opening it must not unsubscribe anyone. It stops
+  // reminders only: service mails do not depend on the box (decision 143).
   app.get('/mail/unsubscribe', { schema: { tags, querystring: unsubscribeQuery } }, async (request, reply) => {
     const action = `/api/mail/unsubscribe?u=${encodeURIComponent(request.query.u)}&t=${encodeURIComponent(request.query.t)}`;
     return reply
       .type('text/html; charset=utf-8')
       .send(
-        `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Se désabonner des e-mails d’Olympe</title></head>` +
-          `<body><main><h1>Se désabonner des e-mails d’Olympe</h1><p>Vous ne recevrez plus les notifications par e-mail (convocations, changements de centre, résultats). Vous pourrez les réactiver dans votre profil.</p>` +
+        `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Ne plus recevoir les rappels d’Olympe</title></head>` +
+          `<body><main><h1>Ne plus recevoir les rappels d’Olympe</h1><p>Vous ne recevrez plus les rappels par e-mail (ouverture d’une épreuve, récapitulatif des inscriptions d’un centre). Les convocations, les changements de centre et les résultats restent envoyés. Vous pourrez réactiver les rappels dans votre profil.</p>` +
           `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Me désabonner</button></form></main></body></html>`,
       );
   });

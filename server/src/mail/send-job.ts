@@ -9,6 +9,7 @@ import type { JobHandler } from '../jobs/worker.js';
 import type { Mail } from './mailer.js';
 import { centerChangeMail, convocationMail, departureMail, digestMail, openingMail, resultsMail, type MailBody } from './notification-mails.js';
 import { queueResults } from './notifications.js';
+import { categoryOf, mayReceive } from './policy.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
 type DeliveryRow = {
@@ -35,7 +36,7 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
   const p = d.payload as Record<string, string & boolean>;
   const base = deps.config.publicUrl;
   const links = (chapterId: string | null) => ({
-    unsubscribe: unsubscribeUrl(base, deps.config.jwtSecret, d.user_id ?? ''),
+    unsubscribe: categoryOf(d.kind) === 'reminder' ? unsubscribeUrl(base, deps.config.jwtSecret, d.user_id ?? '') : null,
     chapter: chapterId ? `${base}/chapter/${chapterId}` : base,
   });
   const name = fullName(d);
@@ -127,9 +128,9 @@ export function mailSendHandler(deps: Deps, maxAttempts: number): JobHandler {
       FROM mail_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.id = ${id}`);
     if (!d) return { skipped: 'gone' };
     if (d.status !== 'pending') return { already: d.status };
-    // The pupil turned notifications off (or unsubscribed) after the mail was queued.
-    if (!d.notifications) {
-      await setStatus(deps.db, d.id, 'skipped', 'notifications désactivées');
+    // A reminder whose pupil untied the box (or unsubscribed) after it was queued; service mails go anyway (decision 143).
+    if (!mayReceive(d.kind, { emailNotifications: d.notifications })) {
+      await setStatus(deps.db, d.id, 'skipped', 'rappels désactivés');
       return { skipped: 'unsubscribed' };
     }
     const body = await buildMail(deps, d);
@@ -137,13 +138,14 @@ export function mailSendHandler(deps: Deps, maxAttempts: number): JobHandler {
       await setStatus(deps.db, d.id, 'skipped', 'plus d’objet');
       return { skipped: 'obsolete' };
     }
-    const unsubscribe = unsubscribeUrl(deps.config.publicUrl, deps.config.jwtSecret, d.user_id ?? '');
+    // Only a reminder can be unsubscribed from (RFC 8058 headers); a service mail has nothing to turn off.
+    const unsubscribe = categoryOf(d.kind) === 'reminder' ? unsubscribeUrl(deps.config.publicUrl, deps.config.jwtSecret, d.user_id ?? '') : null;
     try {
       await deps.mailer.send({
         to: d.to,
         ...body,
         messageId: `<${d.id}@olympe.mail>`,
-        headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        ...(unsubscribe ? { headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
       });
     } catch (err) {
       if (job.attempts >= maxAttempts) await setStatus(deps.db, d.id, 'failed', err instanceof Error ? err.message.slice(0, 500) : 'erreur SMTP');

@@ -7,7 +7,7 @@ import type { Deps } from '../deps.js';
 import { badRequest } from '../errors.js';
 import { verifyUnsubscribe } from './unsubscribe.js';
 
-/** RFC 8058 one-click unsubscribe: turns emailNotifications off; pending mails are then skipped. */
+/** RFC 8058 one-click unsubscribe: turns emailNotifications (the reminders' box) off; pending reminders are then skipped, service mails still go (decision 143). */
 export async function unsubscribe(deps: Deps, userId: string, token: string): Promise<void> {
   if (!verifyUnsubscribe(deps.config.jwtSecret, userId, token)) throw badRequest('Lien de désinscription invalide.');
   // An unknown (deleted) user: nothing to turn off, and the same answer.

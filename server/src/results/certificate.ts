@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
-import { PDFDocument, rgb, StandardFonts, type PDFFont } from '@cantoo/pdf-lib';
+import { PDFDocument, rgb, type PDFFont } from '@cantoo/pdf-lib';
+import { embedFonts } from '../pdf/fonts.js';
 
 /** What one certificate says: who, which test, and the qualification when there is one. */
 export interface CertificateData {
@@ -21,34 +22,23 @@ export interface RenderedCertificate {
   crc: number;
 }
 
-/** Text in Helvetica's WinAnsi set: accents kept, other letters without their marks, narrow spaces widened, the rest dropped. */
-function encodable(font: PDFFont, text: string): string {
-  const allowed = new Set(font.getCharacterSet());
-  let out = '';
-  // U+202F (before ; ? ! and inside « », contract/src/typography.ts) is not in WinAnsi: its no-break neighbour is.
-  for (const ch of text.normalize('NFC').replace(/[\u202f\u2009]/g, '\u00a0')) {
-    if (allowed.has(ch.codePointAt(0)!)) out += ch;
-    else {
-      const base = ch.normalize('NFD').replace(/\p{M}/gu, '');
-      out += [...base].every((c) => allowed.has(c.codePointAt(0)!)) ? base : '';
-    }
-  }
-  return out;
-}
-
 const A4: [number, number] = [841.89, 595.28];
 
 /** One certificate of participation (and of qualification when qualified), A4 landscape, French wording. */
 export async function renderCertificate(data: CertificateData): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  // Decision 143: a Unicode font (subset), so the name prints as the pupil wrote it.
+  const { regular, bold, drawable } = await embedFonts(doc);
+  // One line per text: line ends and tabs in a title become spaces.
+  const encodable = (text: string) => drawable(text.replace(/[\t\r\n]+/g, ' '));
   const page = doc.addPage(A4);
   const [width, height] = A4;
   const centred = (text: string, y: number, size: number, font: PDFFont) => {
-    const safe = encodable(font, text);
-    const fitted = Math.min(size, (size * (width - 120)) / Math.max(1, font.widthOfTextAtSize(safe, size)));
-    page.drawText(safe, { x: (width - font.widthOfTextAtSize(safe, fitted)) / 2, y, size: fitted, font, color: rgb(0.1, 0.1, 0.2) });
+    const safe = encodable(text);
+    // Widths are proportional to the size: one measure (a layout of the text) serves both.
+    const measured = Math.max(1, font.widthOfTextAtSize(safe, size));
+    const fitted = Math.min(size, (size * (width - 120)) / measured);
+    page.drawText(safe, { x: (width - (measured * fitted) / size) / 2, y, size: fitted, font, color: rgb(0.1, 0.1, 0.2) });
   };
   page.drawRectangle({ x: 30, y: 30, width: width - 60, height: height - 60, borderColor: rgb(0.2, 0.3, 0.6), borderWidth: 3 });
   const qualified = data.qualification !== null;
@@ -60,7 +50,7 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
   centred(`Total : ${data.total}`, height - 360, 14, regular);
   if (qualified) centred(data.qualification!, height - 410, 20, bold);
   centred(`Fait le ${data.issuedOn}`, 80, 12, regular);
-  doc.setTitle(encodable(regular, `Attestation – ${data.chapterTitle}`));
+  doc.setTitle(`Attestation – ${data.chapterTitle}`);
   doc.setCreator('Olympe');
   doc.setProducer('Olympe');
   return doc.save({ useObjectStreams: false });

@@ -1,4 +1,5 @@
-import { PDFDocument, PDFName, rgb, StandardFonts, type PDFEmbeddedPage, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFName, rgb, type PDFEmbeddedPage, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
+import { embedFace, embedFonts } from '../pdf/fonts.js';
 import { encodeSheetCode } from './payload.js';
 import { registerQrImage } from './qr-image.js';
 
@@ -74,11 +75,9 @@ export async function renderAnswerSheets(input: SheetInput): Promise<Uint8Array>
   doc.setTitle(`Feuilles réponses — ${input.chapter.title}`);
   doc.setCreator('Olympe');
   const scratch = await PDFDocument.create();
-  const fonts: Fonts = {
-    regular: await scratch.embedFont(StandardFonts.Helvetica),
-    bold: await scratch.embedFont(StandardFonts.HelveticaBold),
-  };
-  const text = textWriter(fonts.regular);
+  // Decision 143: DejaVu Sans, subset, so that every name and title prints with its own letters.
+  const { drawable, ...fonts } = await embedFonts(scratch);
+  const text = textWriter(drawable);
   const pages = 1 + input.spare;
   const blank = input.pupils === null;
   const anonymous = input.anonymous ?? false;
@@ -102,7 +101,7 @@ export async function renderAnswerSheets(input: SheetInput): Promise<Uint8Array>
   // The templates' fonts are written into the scratch document only when it is flushed.
   await scratch.flush();
   const [cover, ...answers] = await doc.embedPages([coverPage, ...answerPages]);
-  const nameFont = await doc.embedFont(StandardFonts.HelveticaBold);
+  const nameFont = await embedFace(doc, 'bold');
   const nameOfPupil = nameWriter(nameFont, text.clean, anonymous);
 
   for (const pupil of input.pupils ?? [null]) {
@@ -152,25 +151,17 @@ interface Fonts {
   bold: PDFFont;
 }
 
-/** Letters without a WinAnsi form that NFD does not split into base letter + accent. */
-const BASE_LETTERS: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ŀ: 'L', ŀ: 'l', Ŧ: 'T', ŧ: 't', Ə: 'E', ə: 'e' };
-
 type Writer = ((page: PDFPage, value: string, x: number, y: number, opts: { font: PDFFont; size: number; width: number; color?: ReturnType<typeof rgb> }) => void) & {
   clean: (value: string) => string;
 };
 
 /**
- * The standard fonts only encode WinAnsi (French accents included): other letters lose their
- * accent or become '?', and long texts are cut with an ellipsis rather than overflow the code.
+ * Text in the embedded font (decision 143): whitespace runs fold to one space (no-break spaces stay), a
+ * letter the font lacks loses its accent or becomes '?', and long texts are cut with an ellipsis rather
+ * than overflow the code.
  */
-function textWriter(sample: PDFFont): Writer {
-  const known = new Set(sample.getCharacterSet());
-  const clean = (value: string) =>
-    // No-break spaces stay (WinAnsi has U+00A0; U+202F, before ; ? ! and inside « », becomes it); others fold.
-    [...value.replace(/[\u202f\u2009]/g, '\u00a0').replace(/[ \t\r\n]+/g, ' ')]
-      .map((c) => (known.has(c.codePointAt(0)!) ? c : (BASE_LETTERS[c] ?? c.normalize('NFD').replace(/[\u0300-\u036f]/g, ''))))
-      .map((c) => (c.length === 1 && known.has(c.codePointAt(0)!) ? c : '?'))
-      .join('');
+function textWriter(drawable: (value: string) => string): Writer {
+  const clean = (value: string) => drawable(value.replace(/[ \t\r\n]+/g, ' '));
   const write = (page: PDFPage, value: string, x: number, y: number, opts: { font: PDFFont; size: number; width: number; color?: ReturnType<typeof rgb> }) => {
     const { font, size, width, color } = opts;
     let s = clean(value);

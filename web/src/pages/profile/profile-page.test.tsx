@@ -159,7 +159,7 @@ describe('ProfilePage', () => {
     fireEvent.change(screen.getByLabelText(/^Prénom/), { target: { value: ' Ada ' } });
     fireEvent.change(screen.getByLabelText(/Classe/), { target: { value: '2nde' } });
     fireEvent.change(screen.getByLabelText(/E-mail de l’autre parent/), { target: { value: '' } });
-    fireEvent.click(screen.getByLabelText('Recevoir les notifications par e-mail'));
+    fireEvent.click(screen.getByLabelText('Recevoir les rappels par e-mail'));
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
     await waitFor(() => expect(api.put).toHaveBeenCalled());
     expect(vi.mocked(api.put).mock.calls[0].slice(0, 2)).toEqual([

@@ -249,8 +249,10 @@ export function ProfilePage() {
             <TextInput label="E-mail de l’autre parent" type="email" {...text('emailOtherParent')} {...pending('emailOtherParent')} />
           </SimpleGrid>
           )}
+          {/* Decision 143: the box governs reminders only; service mails go whatever it says. */}
           <Checkbox
-            label="Recevoir les notifications par e-mail"
+            label="Recevoir les rappels par e-mail"
+            description="Ouverture d’une épreuve, récapitulatifs. Les convocations, les changements de centre et les résultats sont toujours envoyés."
             checked={values.emailNotifications}
             onChange={(e) => set('emailNotifications', e.currentTarget.checked)}
           />
