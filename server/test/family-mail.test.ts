@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CENTER_MOVES_PER_CHAPTER, TOO_MANY_MOVES_IN_ALL_MESSAGE, TOO_MANY_MOVES_MESSAGE } from '../src/centers/service.js';
 import { accessGroups, centerRegistrations, chapters, familyAddresses, institutions, mailDeliveries, sentMails } from '../src/db/schema.js';
 import { one } from '../src/db/query.js';
-import { FAMILY_ADDRESS_LIMIT } from '../src/mail/family-addresses.js';
+import { ADDRESS_CONFIRM_PER_ADDRESS_LIMIT, FAMILY_ADDRESS_LIMIT } from '../src/mail/family-addresses.js';
 import { runMailJobs } from '../src/mail/scheduler.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { startSmtp } from './smtp.js';
@@ -162,18 +162,31 @@ describe('double opt-in of family addresses', () => {
     expect(await convocationsTo('ancien.parent@exemple.fr')).toBe(0);
   });
 
-  it('limits how many family addresses a pupil adds in an hour, in French', async () => {
+  it('mails at most a few confirmations an hour per pupil and per address, and never refuses the profile for it', async () => {
     const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: A, emailParent: null });
     for (let i = 0; i < FAMILY_ADDRESS_LIMIT.limit; i++) {
       expect((await saveProfile(pupil.headers, { emailParent: `victime${i}@exemple.fr` })).status).toBe(200);
     }
-    // Saving other fields, or an address already there, is never limited.
-    expect((await saveProfile(pupil.headers, { firstName: 'Sophie' })).status).toBe(200);
-    const refused = await saveProfile(pupil.headers, { emailParent: 'victime-de-trop@exemple.fr' });
-    expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/trop d’adresses e-mail/) });
+    const before = smtp.received.length;
+    // Past the limit the profile is saved (a pupil is never kept from a test by it); the address waits, unmailed.
+    const past = await saveProfile(pupil.headers, { emailParent: 'victime-de-trop@exemple.fr' });
+    expect(past.status).toBe(200);
+    expect(past.body.pendingEmails).toEqual(['victime-de-trop@exemple.fr']);
+    await runMailJobs(t.app.deps);
+    expect(mailsTo('victime-de-trop@exemple.fr', before)).toEqual([]);
     const rows = await t.database.db.select().from(familyAddresses).where(eq(familyAddresses.address, 'victime-de-trop@exemple.fr'));
-    expect(rows).toHaveLength(0);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].confirmedAt).toBeNull();
+
+    // Classmates who all type one parent's address: every profile is saved, the address is asked three times at most.
+    const shared = 'parent.partage@exemple.fr';
+    const sent = smtp.received.length;
+    for (let i = 0; i < 5; i++) {
+      const classmate = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: A, emailParent: null });
+      expect((await saveProfile(classmate.headers, { emailParent: shared })).status).toBe(200);
+    }
+    await runMailJobs(t.app.deps);
+    expect(mailsTo(shared, sent)).toHaveLength(ADDRESS_CONFIRM_PER_ADDRESS_LIMIT.limit);
   });
 });
 

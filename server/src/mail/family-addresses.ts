@@ -41,9 +41,11 @@ export function familyAddressesOf(u: { email: string; emailStudent?: string | nu
 /**
  * Makes family_addresses follow the profile as it is now: the rows of addresses no longer on it go
  * (an address typed again later starts unconfirmed: changing an address resets its confirmation),
- * each new address gets an unconfirmed row and one confirmation job. Returns the new addresses.
+ * each new address gets an unconfirmed row and one confirmation job (none with `mail: false`, past the
+ * limits: its link then leaves with the next convocation). Returns the new addresses.
  */
-export async function syncFamilyAddresses(tx: Tx, userIds: string[]): Promise<string[]> {
+export async function syncFamilyAddresses(tx: Tx, userIds: string[], opts: { mail?: boolean } = {}): Promise<string[]> {
+  const mail = opts.mail ?? true;
   if (userIds.length === 0) return [];
   const ids = sql.join(userIds.map((u) => sql`${u}::uuid`), sql`, `);
   const added = await rows<{ address: string }>(tx, sql`
@@ -61,7 +63,7 @@ export async function syncFamilyAddresses(tx: Tx, userIds: string[]): Promise<st
       RETURNING user_id, address),
     jobs_added AS (
       INSERT INTO jobs (kind, payload)
-      SELECT ${ADDRESS_CONFIRM_JOB}, jsonb_build_object('userId', user_id::text, 'address', address) FROM added RETURNING 1)
+      SELECT ${ADDRESS_CONFIRM_JOB}, jsonb_build_object('userId', user_id::text, 'address', address) FROM added WHERE ${mail}::boolean RETURNING 1)
     SELECT address FROM added`);
   return added.map((r) => r.address);
 }

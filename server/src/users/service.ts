@@ -3,7 +3,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { chapterSessions, institutions, users } from '../db/schema.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { canChooseInstitution } from '../institutions/policies.js';
 import { hitRateLimits, type RateLimiter } from '../http/rate-limit.js';
 import { wakeJobWorkers } from '../jobs/worker.js';
@@ -77,12 +77,12 @@ export async function updateOwnProfile(db: Db, limiter: RateLimiter, auth: AuthC
     changes.previousInstitutionId = current.institutionId;
     changes.institutionChangedAt = new Date();
   }
-  await limitNewFamilyAddresses(limiter, auth.userId, current, changes);
+  const mailNow = await mayMailNewFamilyAddresses(limiter, auth.userId, current, changes);
   if (Object.keys(changes).length > 0) {
     await db.transaction(async (tx) => {
       await tx.update(users).set(changes).where(eq(users.id, auth.userId));
       // Decision 134: a new family address gets its confirmation mail; a changed one starts over.
-      if (FAMILY_FIELDS.some((f) => changes[f] !== undefined)) await syncFamilyAddresses(tx, [auth.userId]);
+      if (FAMILY_FIELDS.some((f) => changes[f] !== undefined)) await syncFamilyAddresses(tx, [auth.userId], { mail: mailNow });
     });
     wakeJobWorkers();
   }
@@ -94,20 +94,28 @@ const FAMILY_FIELDS = ['emailStudent', 'emailParent', 'emailOtherParent'] as con
 /**
  * Each family address added mails a confirmation to someone the pupil named: a pupil adds addresses
  * a few times an hour at most, and one address is asked a few times an hour at most (decision 134).
+ * Past either, the profile is still saved (a pupil is never kept from their test by a parent's address
+ * that classmates typed too): the address waits unconfirmed, and its link leaves with the next convocation.
  */
-async function limitNewFamilyAddresses(
+async function mayMailNewFamilyAddresses(
   limiter: RateLimiter,
   userId: string,
   current: Pick<typeof users.$inferSelect, 'email' | 'emailStudent' | 'emailParent' | 'emailOtherParent'>,
   changes: Partial<typeof users.$inferInsert>,
-): Promise<void> {
+): Promise<boolean> {
   const before = new Set(familyAddressesOf(current));
   const fresh = familyAddressesOf({ ...current, ...changes }).filter((a) => !before.has(a));
-  if (fresh.length === 0) return;
-  await hitRateLimits(limiter, [
-    { key: `family-address:${userId}`, ...FAMILY_ADDRESS_LIMIT, message: FAMILY_ADDRESS_LIMIT_MESSAGE },
-    ...fresh.map((a) => ({ key: `address-confirm:${a}`, ...ADDRESS_CONFIRM_PER_ADDRESS_LIMIT, message: FAMILY_ADDRESS_LIMIT_MESSAGE })),
-  ]);
+  if (fresh.length === 0) return true;
+  try {
+    await hitRateLimits(limiter, [
+      { key: `family-address:${userId}`, ...FAMILY_ADDRESS_LIMIT, message: FAMILY_ADDRESS_LIMIT_MESSAGE },
+      ...fresh.map((a) => ({ key: `address-confirm:${a}`, ...ADDRESS_CONFIRM_PER_ADDRESS_LIMIT, message: FAMILY_ADDRESS_LIMIT_MESSAGE })),
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 429) return false;
+    throw error;
+  }
 }
 
 /** A timed session started and not yet over (its deadline fixed at start is still ahead). */
