@@ -5,6 +5,7 @@ import { emailTokens, institutions, jobs, users } from '../src/db/schema.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { ALREADY_REGISTERED, IMPORT_LIMIT, limitImports } from '../src/users/import.js';
 import { buildTestApp, createUser, inject, lastLinkTo, tokenOf, type TestApp } from './helpers.js';
+import { saveWithLibreOffice } from './libreoffice.js';
 import { Multipart } from './permission-matrix.js';
 import { startSmtp } from './smtp.js';
 
@@ -260,6 +261,46 @@ describe('bulk import of pupils', () => {
     const [row] = await t.database.db.select().from(users).where(eq(users.email, 'xlsx@exemple.fr'));
     expect(row).toMatchObject({ birthDate: '2011-01-15', grade: '2nde', gender: 'female', lastName: 'Kovalevskaïa' });
   });
+
+  // Decision 142: the headers and values of another tool's export, saved by LibreOffice as CSV (Windows-1252,
+  // and UTF-8 with the BOM Excel's « CSV UTF-8 » writes) and as XLSX.
+  it('reads EMAIL;PRENOM;NOM;DATE_NAISSANCE;CLASSE;SEXE as LibreOffice saves it, in CSV and in XLSX', async () => {
+    const teacher = await createUser(t, 'teacher', { institutionId: schoolA });
+    const workbook = (prefix: string) =>
+      writeXlsxFile([
+        ['EMAIL', 'PRENOM', 'NOM', 'DATE_NAISSANCE', 'CLASSE', 'SEXE'].map((value) => ({ value })),
+        [{ value: `${prefix}.eloise@exemple.fr` }, { value: 'Éloïse' }, { value: 'Châtelet' }, { value: new Date(Date.UTC(2009, 2, 4)), format: 'dd/mm/yyyy' }, { value: '2nde' }, { value: 'F' }],
+        [{ value: `${prefix}.gaspard@exemple.fr` }, { value: 'Gaspard' }, { value: 'Monge' }, { value: '4/3/2009' }, { value: 'Seconde' }, { value: 'Garçon' }],
+        [{ value: `${prefix}.sophie@exemple.fr` }, { value: 'Sophie' }, { value: 'Germain' }, { value: '2009-03-04' }, { value: '2de' }, { value: 'Fille' }],
+        [{ value: `${prefix}.evariste@exemple.fr` }, { value: 'Évariste' }, { value: 'Galois' }, { value: '04/03/2009' }, { value: 'seconde générale' }, { value: 'M' }],
+      ]).toBuffer();
+    const ansi = await saveWithLibreOffice(await workbook('ansi'), 'xlsx', 'csv:Text - txt - csv (StarCalc):59,34,1,1');
+    expect(ansi.subarray(0, 61).toString('latin1')).toBe('"EMAIL";"PRENOM";"NOM";"DATE_NAISSANCE";"CLASSE";"SEXE"\n"ansi');
+    expect(ansi.includes(Buffer.from('Éloïse', 'latin1'))).toBe(true);
+    const utf8 = await saveWithLibreOffice(await workbook('utf8'), 'xlsx', 'csv:Text - txt - csv (StarCalc):59,34,76,1');
+    const xlsx = await saveWithLibreOffice(await workbook('xlsx'), 'xlsx', 'xlsx');
+    const files: Array<[string, Buffer, string]> = [
+      ['ansi', ansi, 'eleves.csv'],
+      ['utf8', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8]), 'eleves.csv'],
+      ['xlsx', xlsx, 'eleves.xlsx'],
+    ];
+    for (const [prefix, bytes, name] of files) {
+      const res = await importFile(teacher.headers, bytes, {}, name);
+      expect(res.status, `${prefix}: ${JSON.stringify(res.body)}`).toBe(200);
+      expect(res.body, prefix).toMatchObject({ created: 4, existing: 0, rejected: [] });
+      const rows = await t.database.db
+        .select({ firstName: users.firstName, lastName: users.lastName, birthDate: users.birthDate, grade: users.grade, gender: users.gender })
+        .from(users)
+        .where(sql`${users.email} LIKE ${`${prefix}.%`}`)
+        .orderBy(users.email);
+      expect(rows, prefix).toEqual([
+        { firstName: 'Éloïse', lastName: 'Châtelet', birthDate: '2009-03-04', grade: '2nde', gender: 'female' },
+        { firstName: 'Évariste', lastName: 'Galois', birthDate: '2009-03-04', grade: '2nde', gender: 'male' },
+        { firstName: 'Gaspard', lastName: 'Monge', birthDate: '2009-03-04', grade: '2nde', gender: 'male' },
+        { firstName: 'Sophie', lastName: 'Germain', birthDate: '2009-03-04', grade: '2nde', gender: 'female' },
+      ]);
+    }
+  }, 300_000);
 
   it('answers a clear French 400 for a file without the columns, an empty one, or garbage', async () => {
     const teacher = await createUser(t, 'teacher', { institutionId: schoolA });

@@ -11,6 +11,7 @@ import { PDF_PASSWORD_MESSAGE } from '../src/pdf/pdf-pool.js';
 import { parsePgm } from '../src/sheets/raster.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { copierScan } from './fixtures/copier-scan.js';
+import { expectSamePages } from './fixtures/same-pages.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { multipart } from './ops-helpers.js';
 
@@ -215,26 +216,42 @@ describe('damaged PDFs (decisions 106, 107)', () => {
     expect(up.body.message).toBe('Ce PDF est illisible ou endommagé.');
   }, 60_000);
 
+  /** Uploads a corpus file as a scan, lets the job read it, sorts every page to the pupil: the pupil's copy. */
+  async function sortWhole(name: string): Promise<{ bytes: Buffer; pages: number; copy: Buffer }> {
+    const bytes = await corpus(name);
+    const up = await upload(teacher.headers, { chapter: paperId }, bytes, name);
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paperId}`, headers: teacher.headers, payload: { answer: up.body.path } });
+    expect(filed.status).toBe(201);
+    await runPendingJobs(t.app.deps);
+    const [job] = (await t.database.db.select().from(jobs)).filter((j) => j.payload.unlabeledId === filed.body._id);
+    expect(job.status, String(job.error)).toBe('done');
+    const [copy] = await t.database.db.select().from(unlabeledAnswers).where(eq(unlabeledAnswers.id, filed.body._id));
+    const pages = copy.pageReadings!.length;
+    expect(pages).toBeGreaterThan(0);
+    const entries = Array.from({ length: pages }, (_, p) => ({ pageNum: p + 1, user: pupil.id, exercises: [paperExercise], rotation: 0 }));
+    const labelled = await inject(t, { method: 'POST', url: `/api/answer/label/${filed.body._id}`, headers: admin.headers, payload: entries });
+    expect(labelled.status, JSON.stringify(labelled.body)).toBe(200);
+    return { bytes, pages, copy: await stored((await latestAnswer(pupil.id)).answer) };
+  }
+  const allPages = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
   const accepted = ['Pages-tree-refs.pdf', 'PDFBOX-4352-0.pdf', 'poppler-742-0-fuzzed.pdf', 'poppler-937-0-fuzzed.pdf', 'pr6531_2.pdf', 'parent-not-a-node.pdf'];
   for (const name of accepted) {
     it(`${name}: accepted as a scan, read by the job, labelled (split) without a 5xx, the copy as drawn by poppler`, async () => {
-      const bytes = await corpus(name);
-      const up = await upload(teacher.headers, { chapter: paperId }, bytes, name);
-      expect(up.status, JSON.stringify(up.body)).toBe(200);
-      const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paperId}`, headers: teacher.headers, payload: { answer: up.body.path } });
-      expect(filed.status).toBe(201);
-      await runPendingJobs(t.app.deps);
-      const [job] = (await t.database.db.select().from(jobs)).filter((j) => j.payload.unlabeledId === filed.body._id);
-      expect(job.status, String(job.error)).toBe('done');
-      const [copy] = await t.database.db.select().from(unlabeledAnswers).where(eq(unlabeledAnswers.id, filed.body._id));
-      const pages = copy.pageReadings!.length;
-      expect(pages).toBeGreaterThan(0);
-      const entries = Array.from({ length: pages }, (_, p) => ({ pageNum: p + 1, user: pupil.id, exercises: [paperExercise], rotation: 0 }));
-      const labelled = await inject(t, { method: 'POST', url: `/api/answer/label/${filed.body._id}`, headers: admin.headers, payload: entries });
-      expect(labelled.status, JSON.stringify(labelled.body)).toBe(200);
-      const answer = await latestAnswer(pupil.id);
-      // The pupil's copy draws like the file sent (poppler on both).
-      expect(await inkOf(await stored(answer.answer))).toBeCloseTo(await inkOf(bytes), 2);
+      const { bytes, pages, copy } = await sortWhole(name);
+      // The pupil's copy draws like the file sent (poppler on both), page by page.
+      expect(await inkOf(copy)).toBeCloseTo(await inkOf(bytes), 2);
+      await expectSamePages(bytes, allPages(pages), copy);
+    }, 120_000);
+  }
+
+  // Decision 142: files that pdf-lib opens without an error but not as they are (an AES-256 file whose user
+  // password is empty; a dictionary with a key that is not a name) are sorted into their real pages, not blank ones.
+  for (const name of ['issue7665.pdf', 'issue11549_reduced.pdf']) {
+    it(`${name}: sorted into its real pages`, async () => {
+      const { bytes, pages, copy } = await sortWhole(name);
+      await expectSamePages(bytes, allPages(pages), copy);
     }, 120_000);
   }
 

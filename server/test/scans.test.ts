@@ -4,6 +4,8 @@ import { PDFArray, PDFDocument, PDFName, PDFNumber, PDFRawStream, rgb } from '@c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, centerRegistrations, centers, chapters, exercises, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
 import { COPIER_ENCODINGS, copierScan, ocrmyPdf, type CopierEncoding } from './fixtures/copier-scan.js';
+import { expectSamePages } from './fixtures/same-pages.js';
+import { openFileStore } from '../src/files/store-select.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { multipart } from './ops-helpers.js';
@@ -88,7 +90,10 @@ describe('every encoding a copier writes labels itself', () => {
       expect(copy.suggestions?.map((s) => [s.pageNum, s.user, s.rotation])).toEqual(
         pages.map((p, k) => [k + 1, k === 0 ? null : pupils[n].id, (360 - p.turn) % 360]),
       );
-      expect(await answersOf(pupils[n].id)).toHaveLength(1);
+      const [answer] = await answersOf(pupils[n].id);
+      // The pupil's copy is the scan's two answer pages, each turned upright as suggested.
+      const sorted = (await openFileStore(t.app.deps).get(answer.fileId!))!;
+      await expectSamePages(scan, [2, 3].map((page) => ({ page, rotation: (360 - pages[page - 1].turn) % 360 })), sorted);
     }, 180_000);
   }
 

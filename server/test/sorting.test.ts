@@ -21,6 +21,7 @@ import type { FileStore } from '../src/files/store.js';
 import { seedSortingDemo } from '../src/sorting/demo.js';
 import { labelCopy } from '../src/sorting/label.js';
 import { makeSampleScan, type SamplePage } from '../src/sorting/sample-scan.js';
+import { expectSamePages } from './fixtures/same-pages.js';
 import { buildTestApp, createUser, inject, loginAs, PUPIL_PROFILE, type RoleName, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -368,6 +369,12 @@ describe('POST /answer/label/{answerId}: split', () => {
       { width: 305, rotation: 270 },
       { width: 306, rotation: 90 },
     ]);
+    // Each sorted page is its scan page as drawn, turned by the sorter (page 2's own /Rotate 90 is in the drawing).
+    const scanBytes = (await store.get(copy.fileId))!;
+    const answerBytes = async (answerPath: string) => (await store.get(answerPath.slice('pdfs/'.length, -'.pdf'.length)))!;
+    await expectSamePages(scanBytes, [1, { page: 2, rotation: 180 }], await answerBytes(byKey['p1-ex1'].answer));
+    await expectSamePages(scanBytes, [{ page: 2, rotation: 180 }, 3], await answerBytes(byKey['p1-ex2'].answer));
+    await expectSamePages(scanBytes, [{ page: 5, rotation: 270 }, { page: 6, rotation: 90 }], await answerBytes(byKey['p2-ex1'].answer));
     // Files: owned by the pupil, under the copy's school; the scan itself is kept.
     const fileRow = (await db().select().from(files).where(eq(files.id, byKey['p2-ex1'].answer.slice(5, -4))))[0];
     expect(fileRow).toMatchObject({ ownerId: p2, institutionId: schoolA, pages: 2 });

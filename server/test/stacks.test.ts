@@ -8,6 +8,7 @@ import { openFileStore } from '../src/files/store-select.js';
 import type { FileStore } from '../src/files/store.js';
 import { runPendingJobs } from '../src/sheets/jobs.js';
 import { copierScan } from './fixtures/copier-scan.js';
+import { drawPages, expectSamePages } from './fixtures/same-pages.js';
 import type { Soiling } from './fixtures/fake-scan.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { multipart } from './ops-helpers.js';
@@ -139,12 +140,16 @@ describe('shuffled stacks: each copy in the order printed on its sheets (decisio
     const copyId = await fileScan(scan, 'pile-tombee.pdf');
     expect((await jobOf(copyId)).result, JSON.stringify((await jobOf(copyId)).result)).toMatchObject({ pages: 24, read: 24, labeled: true });
     const scanPictures = await pictures(scan);
+    const scanDrawn = await drawPages(scan);
     let inOrder = 0;
     for (const [n, pupil] of pupils.entries()) {
       const expected = [1, 2, 3].map((k) => order.indexOf(sheetPage(n, k)));
       const got = await pagesOfAnswer(pupil.id, scanPictures);
       expect(got, pupil.lastName).toEqual(expected);
       if (got.join() === expected.join()) inOrder++;
+      // Drawn, each sorted page is its scan page turned upright, not a blank one.
+      const sorted = (await store.get((await currentAnswer(pupil.id)).fileId!))!;
+      await expectSamePages(scanDrawn, expected.map((i) => ({ page: i + 1, rotation: (360 - (pages[i].turn ?? 0)) % 360 })), sorted);
     }
     expect(inOrder).toBe(PUPILS);
   }, 240_000);

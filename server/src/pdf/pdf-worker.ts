@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodePDFRawStream, ParseSpeeds, PDFDict, PDFDocument, PDFName, type PDFRawStream } from '@cantoo/pdf-lib';
+import { decodePDFRawStream, ParseSpeeds, PDFDict, PDFDocument, PDFInvalidObject, PDFName, type PDFRawStream } from '@cantoo/pdf-lib';
 import { renderCertificates, type CertificateData, type RenderedCertificate } from '../results/certificate.js';
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { maskedPagePicture, MASKED_PAGE_DPI } from '../sorting/mask-names.js';
@@ -84,15 +84,16 @@ export async function loadWithinBudget(bytes: Uint8Array, opts: { prescan?: bool
 /**
  * The document as the API keeps it (decisions 105, 106): a file pdf-lib reads as it is stays as it
  * is; an encrypted one (owner password only), one with junk before `%PDF-`, one pdf-lib cannot
- * parse or finds no page in is rewritten by qpdf, and the rewrite is what is read and stored. A
- * file that needs a password to open throws PasswordPdfError; one qpdf cannot rebuild, RewriteError.
+ * parse, finds no page in, or reads only in part (an object it could not parse, decision 142) is
+ * rewritten by qpdf, and the rewrite is what is read and stored. A file that needs a password to
+ * open throws PasswordPdfError; one qpdf cannot rebuild, RewriteError.
  */
 export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocument; bytes: Uint8Array; rewritten: boolean }> {
   if (headerOffset(bytes) === 0) {
     try {
       const doc = await loadWithinBudget(bytes);
       // Walks the page tree: a malformed tree fails here.
-      if ((!doc.isEncrypted || onlyAttachmentsEncrypted(doc)) && doc.getPageCount() > 0) return { doc, bytes, rewritten: false };
+      if ((!doc.isEncrypted || onlyAttachmentsEncrypted(doc)) && doc.getPageCount() > 0 && !hasUnparsedObjects(doc)) return { doc, bytes, rewritten: false };
     } catch (err) {
       if (err instanceof PdfBombError) throw err;
     }
@@ -108,7 +109,18 @@ export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocumen
   }
   try {
     const doc = await loadWithinBudget(rewritten);
-    if (doc.getPageCount() > 0) return { doc, bytes: rewritten, rewritten: true };
+    if (doc.getPageCount() > 0) {
+      if (!hasUnparsedObjects(doc)) return { doc, bytes: rewritten, rewritten: true };
+      // Even qpdf's rebuild has objects pdf-lib cannot parse: its copies would lose them (blank pages),
+      // so poppler's pictures of the pages are kept, or the rebuild when they cannot be had (decision 142).
+      try {
+        const pictures = await picturePdf(rewritten);
+        return { doc: await PDFDocument.load(pictures, { updateMetadata: false }), bytes: pictures, rewritten: true };
+      } catch (err) {
+        if (!(err instanceof RewriteError)) throw err;
+        return { doc, bytes: rewritten, rewritten: true };
+      }
+    }
   } catch (err) {
     if (err instanceof PdfBombError) throw err;
   }
@@ -116,6 +128,16 @@ export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocumen
   // which become the file (decision 106).
   const pictures = await picturePdf(rewritten);
   return { doc: await PDFDocument.load(pictures, { updateMetadata: false }), bytes: pictures, rewritten: true };
+}
+
+/**
+ * Decision 142: pdf-lib does not fail on an object it cannot parse (a dictionary whose key is not a name,
+ * as in pdf.js's `issue11549_reduced.pdf`): it keeps a PDFInvalidObject in its place and goes on, and a
+ * page copied from it loses what that object held (a font, a content stream), down to a blank page.
+ * qpdf's rewrite parses such objects as viewers do.
+ */
+function hasUnparsedObjects(doc: PDFDocument): boolean {
+  return doc.context.enumerateIndirectObjects().some(([, object]) => object instanceof PDFInvalidObject);
 }
 
 /**

@@ -1,12 +1,49 @@
 import { safeReturnPath, schoolSearchWords } from '@olympe/contract';
 import { describe, expect, it } from 'vitest';
-import { findColumns, parseBirthDate, parseGender, parseGrade, parsePupilLine } from './import-rows.js';
+import { findColumns, headerKey, parseBirthDate, parseGender, parseGrade, parsePupilLine } from './import-rows.js';
 
 describe('bulk import lines', () => {
   it('finds the columns by their header, in any order, accents and case ignored', () => {
     const at = findColumns(['Nom', 'PRÉNOM', 'Courriel', 'Né(e) le', 'Niveau', 'Sexe']);
     expect(at).toMatchObject({ lastName: 0, firstName: 1, email: 2, birthDate: 3, grade: 4, gender: 5, emailParent: -1 });
     expect(() => findColumns(['Nom', 'Prénom'])).toThrow(/«\sE-mail\s», «\sDate de naissance\s», «\sClasse\s», «\sGenre\s»/);
+  });
+
+  it('finds the columns as other tools write their headers: capitals, underscores, dashes, no accents (decision 142)', () => {
+    expect(findColumns(['EMAIL', 'PRENOM', 'NOM', 'DATE_NAISSANCE', 'CLASSE', 'SEXE'])).toMatchObject({
+      email: 0, firstName: 1, lastName: 2, birthDate: 3, grade: 4, gender: 5, emailParent: -1,
+    });
+    expect(findColumns(['e_mail', 'Prénom ', 'NOM DE FAMILLE', 'Date-de-naissance', 'niveau', 'Genre', 'EMAIL_PARENT'])).toMatchObject({
+      email: 0, firstName: 1, lastName: 2, birthDate: 3, grade: 4, gender: 5, emailParent: 6,
+    });
+    expect(findColumns(['Mail', 'prenom', 'Nom', 'Né le', 'Classe', 'sexe'])).toMatchObject({ email: 0, birthDate: 3 });
+    expect(findColumns(['Adresse électronique', 'Prénom', 'Nom', 'Naissance', 'Classe', 'Genre']).email).toBe(0);
+    expect(['E-mail', 'e-mail', 'EMAIL', 'Email', 'E_MAIL', ' e - mail '].map(headerKey)).toEqual(Array<string>(6).fill('email'));
+    for (const header of ['date de naissance', 'DATE_NAISSANCE', 'date_naissance', 'Date-Naissance', 'NAISSANCE', 'né(e) le', 'NÉ LE']) {
+      expect(findColumns(['email', 'prénom', 'nom', header, 'classe', 'sexe']).birthDate, header).toBe(3);
+    }
+    // The parent's e-mail is never taken for the pupil's, whichever comes first.
+    expect(findColumns(['EMAIL_PARENT', 'EMAIL', 'PRENOM', 'NOM', 'DATE_NAISSANCE', 'CLASSE', 'SEXE'])).toMatchObject({ email: 1, emailParent: 0 });
+    expect(() => findColumns(['EMAIL', 'PRENOM', 'NOM', 'DATE', 'CLASSE', 'SEXE'])).toThrow(/introuvable\s:\s«\sDate de naissance\s»\./);
+  });
+
+  it('reads values as people write them: F/M/Fille/Garçon, 2nde/Seconde/2de/seconde générale, dates with or without zeros', () => {
+    expect(['F', 'f', 'F.', 'Fille', 'FILLE', 'Féminin', 'M', 'm', 'Garçon', 'GARCON', 'Masculin', 'H'].map(parseGender)).toEqual([
+      ...Array<string>(6).fill('female'),
+      ...Array<string>(6).fill('male'),
+    ]);
+    expect(['2nde', 'Seconde', '2de', 'seconde générale', 'SECONDE GENERALE ET TECHNOLOGIQUE', '2nde4', '2NDE 4', '2GT', 'Seconde B'].map(parseGrade)).toEqual(
+      Array<string>(9).fill('2nde'),
+    );
+    expect(['3eB', '3e2', '4ème', 'Tle1', 'TERMINALE S', '1ère G', '1reS', '5EME'].map(parseGrade)).toEqual(['3eme', '3eme', '4eme', 'Tale', 'Tale', '1ere', '1ere', '5eme']);
+    expect(['2ndexyz', '23', 'CE2', 'seconde?'].map(parseGrade)).toEqual([null, null, null, '2nde']);
+    for (const written of ['04/03/2009', '4/3/2009', '2009-03-04', '04-03-2009', '04.03.2009', '04/03/09', '2009-03-04 00:00:00', '2009-03-04T00:00:00Z']) {
+      expect(parseBirthDate(written, new Date('2026-12-07')), written).toBe('2009-03-04');
+    }
+    expect(parseBirthDate('04/03/98', new Date('2026-12-07'))).toBe('1998-03-04');
+    expect(parseBirthDate(new Date(Date.UTC(2009, 2, 4)))).toBe('2009-03-04');
+    expect(parseBirthDate(39876)).toBe('2009-03-04');
+    expect(['2009-03-04 midi', '4/3', '04/03/009'].map((v) => parseBirthDate(v))).toEqual([null, null, null]);
   });
 
   it('reads dates, classes and genders as people type them', () => {

@@ -2,7 +2,7 @@ import { type Gender, type Grade, hasForbiddenNameCharacter, normalizeText, past
 import { z } from 'zod';
 
 /**
- * The pure part of the bulk import of pupils (issue 24): which column is which, and what each line
+ * The pure part of the bulk import of pupils (decision 142 for the headers and values as tools write them): which column is which, and what each line
  * becomes. No database here: service-side matching of existing accounts is in import.ts.
  */
 
@@ -10,31 +10,49 @@ import { z } from 'zod';
 export type Cell = string | number | boolean | Date | null;
 
 export const IMPORT_COLUMNS = {
-  email: { label: 'E-mail', names: ['email', 'e mail', 'courriel', 'adresse e mail', 'adresse mail', 'mail', 'adresse electronique', 'e mail eleve', 'courriel eleve'] },
-  firstName: { label: 'Prénom', names: ['prenom', 'first name', 'firstname'] },
-  lastName: { label: 'Nom', names: ['nom', 'nom de famille', 'last name', 'lastname'] },
-  birthDate: { label: 'Date de naissance', names: ['date de naissance', 'naissance', 'ne e le', 'ne le', 'birth date', 'birthdate'] },
-  grade: { label: 'Classe', names: ['classe', 'niveau', 'grade'] },
+  email: {
+    label: 'E-mail',
+    names: ['email', 'e-mail', 'courriel', 'mail', 'adresse e-mail', 'adresse mail', 'adresse électronique', 'adresse courriel', 'e-mail élève', 'courriel élève', 'mail élève'],
+  },
+  firstName: { label: 'Prénom', names: ['prénom', 'prénom élève', 'prénoms', 'first name'] },
+  lastName: { label: 'Nom', names: ['nom', 'nom de famille', 'nom élève', 'nom d’usage', 'last name'] },
+  birthDate: { label: 'Date de naissance', names: ['date de naissance', 'naissance', 'date naissance', 'né(e) le', 'né le', 'née le', 'date of birth', 'birth date'] },
+  grade: { label: 'Classe', names: ['classe', 'niveau', 'niveau de classe', 'grade'] },
   gender: { label: 'Genre', names: ['genre', 'sexe', 'gender'] },
-  emailParent: { label: 'E-mail parent', names: ['e mail parent', 'email parent', 'courriel parent', 'mail parent', 'e mail du parent', 'courriel du parent', 'e mail responsable', 'courriel responsable'] },
+  emailParent: {
+    label: 'E-mail parent',
+    names: ['e-mail parent', 'courriel parent', 'mail parent', 'e-mail du parent', 'courriel du parent', 'mail du parent', 'e-mail responsable', 'courriel responsable', 'e-mail des parents', 'courriel des parents'],
+  },
 } as const;
 export type ImportColumn = keyof typeof IMPORT_COLUMNS;
 const OPTIONAL: ReadonlySet<ImportColumn> = new Set(['emailParent']);
 
-/** "E-mail", "Date de naissance", "Prénom" → "e mail", "date de naissance", "prenom". */
-const headerKey = (cell: Cell) => normalizeText(String(cell ?? '')).replace(/[^a-z0-9]+/g, ' ').trim();
+/**
+ * A header as the spreadsheet tools write it, reduced to its letters and digits (accents, case, spaces,
+ * dashes, underscores, apostrophes and brackets dropped): « E-mail », « EMAIL », « DATE_NAISSANCE »,
+ * « Date de naissance », « Né(e) le » → "email", "email", "datenaissance", "datedenaissance", "neele".
+ */
+export const headerKey = (cell: Cell) => normalizeText(String(cell ?? '')).replace(/[^a-z0-9]+/g, '');
+
+/** Each column's names, reduced like the headers they are compared with. */
+const COLUMN_KEYS = new Map(
+  (Object.keys(IMPORT_COLUMNS) as ImportColumn[]).map((column) => [column, new Set(IMPORT_COLUMNS[column].names.map(headerKey))] as const),
+);
 
 export type ColumnPositions = Record<ImportColumn, number>;
 
-/** Finds the columns by their header (any order, accents and case ignored); throws the French reason when one is missing. */
+/**
+ * Finds the columns by their header, in any order, written as any tool writes it (headerKey: « EMAIL »,
+ * « DATE_NAISSANCE », « Né(e) le »…); throws the French reason when one is missing.
+ */
 export function findColumns(header: readonly Cell[]): ColumnPositions {
   const keys = header.map(headerKey);
   const positions = {} as ColumnPositions;
   const missing: string[] = [];
-  for (const [column, { label, names }] of Object.entries(IMPORT_COLUMNS) as Array<[ImportColumn, (typeof IMPORT_COLUMNS)[ImportColumn]]>) {
-    const at = keys.findIndex((k) => (names as readonly string[]).includes(k));
+  for (const [column, names] of COLUMN_KEYS) {
+    const at = keys.findIndex((k) => names.has(k));
     positions[column] = at;
-    if (at < 0 && !OPTIONAL.has(column)) missing.push(`« ${label} »`);
+    if (at < 0 && !OPTIONAL.has(column)) missing.push(`« ${IMPORT_COLUMNS[column].label} »`);
   }
   if (missing.length > 0) {
     throw new Error(
@@ -48,36 +66,50 @@ const GRADE_WORDS: Record<string, Grade> = {
   '5': '5eme', '5e': '5eme', '5eme': '5eme', cinquieme: '5eme',
   '4': '4eme', '4e': '4eme', '4eme': '4eme', quatrieme: '4eme',
   '3': '3eme', '3e': '3eme', '3eme': '3eme', troisieme: '3eme',
-  '2': '2nde', '2e': '2nde', '2nde': '2nde', '2de': '2nde', seconde: '2nde',
+  '2': '2nde', '2e': '2nde', '2nde': '2nde', '2nd': '2nde', '2de': '2nde', '2gt': '2nde', seconde: '2nde',
   '1': '1ere', '1e': '1ere', '1ere': '1ere', '1re': '1ere', premiere: '1ere',
   t: 'Tale', tale: 'Tale', term: 'Tale', terminale: 'Tale', tle: 'Tale',
   autre: 'other', other: 'other',
 };
 
-/** "3e", "3ème B", "Seconde 4", "Terminale" → the grade; the class's letter or number after it is ignored. */
+/** The grade words that may have a class's number or letter glued to them (« 2nde4 », « 3eB », « Tle1 »), longest first. */
+const GLUED_GRADE_WORDS = Object.keys(GRADE_WORDS)
+  .filter((w) => w.length >= 2)
+  .sort((a, b) => b.length - a.length);
+
+/**
+ * « 3e », « 3ème B », « Seconde 4 », « seconde générale », « 2nde4 », « Terminale » → the grade; the
+ * class's letter or number after it, and what follows the first word, are ignored.
+ */
 export function parseGrade(value: string): Grade | null {
   const t = normalizeText(value).replace(/[^a-z0-9 ]+/g, ' ').trim();
   if (!t) return null;
-  return GRADE_WORDS[t] ?? GRADE_WORDS[t.split(' ')[0]] ?? null;
+  const first = t.split(' ')[0];
+  const exact = GRADE_WORDS[t] ?? GRADE_WORDS[first];
+  if (exact) return exact;
+  const glued = GLUED_GRADE_WORDS.find((w) => first.startsWith(w) && /^(?:\d{1,2}|[a-z])$/.test(first.slice(w.length)));
+  return glued ? GRADE_WORDS[glued] : null;
 }
 
 const GENDER_WORDS: Record<string, Gender> = {
-  f: 'female', fille: 'female', feminin: 'female', femme: 'female', female: 'female',
-  m: 'male', g: 'male', garcon: 'male', masculin: 'male', homme: 'male', male: 'male',
+  f: 'female', fille: 'female', feminin: 'female', fem: 'female', femme: 'female', female: 'female',
+  m: 'male', g: 'male', h: 'male', garcon: 'male', masculin: 'male', masc: 'male', homme: 'male', male: 'male',
   o: 'other', autre: 'other', other: 'other', x: 'other',
 };
 
+/** « F », « f. », « Fille », « Féminin », « M », « Garçon », « Masculin », « Autre » → the gender. */
 export function parseGender(value: string): Gender | null {
-  return GENDER_WORDS[normalizeText(value)] ?? null;
+  return GENDER_WORDS[normalizeText(value).replace(/[^a-z]+/g, '')] ?? null;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * A birth date as people type it: 14/03/2011, 14-03-2011, 14.03.2011, 2011-03-14, or a spreadsheet
- * date (a Date, or Excel's day number). Returns AAAA-MM-JJ, or null when it is not a date at all.
+ * A birth date as people type it: 14/03/2011, 4/3/2011, 14-03-2011, 14.03.2011, 14/03/11, 2011-03-14
+ * (with a time after it, as a spreadsheet may write a date cell in a CSV), or a spreadsheet date (a
+ * Date, or Excel's day number). Returns AAAA-MM-JJ, or null when it is not a date at all.
  */
-export function parseBirthDate(value: Cell): string | null {
+export function parseBirthDate(value: Cell, today = new Date()): string | null {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) return null;
     // Spreadsheet dates are midnight UTC of the day written.
@@ -89,11 +121,19 @@ export function parseBirthDate(value: Cell): string | null {
     return new Date(Math.round((value - 25569) * 86_400_000)).toISOString().slice(0, 10);
   }
   const s = String(value ?? '').trim();
-  let m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s);
-  if (m) return `${m[3]}-${pad(Number(m[2]))}-${pad(Number(m[1]))}`;
-  m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s);
+  let m = /^(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4}|\d{2})$/.exec(s);
+  if (m) return `${fullYear(m[3], today)}-${pad(Number(m[2]))}-${pad(Number(m[1]))}`;
+  m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?$/.exec(s);
   if (m) return `${m[1]}-${pad(Number(m[2]))}-${pad(Number(m[3]))}`;
   return null;
+}
+
+/** « 09 » → 2009 and « 98 » → 1998: a two-digit year is the latest one not after this year. */
+function fullYear(year: string, today: Date): string {
+  if (year.length === 4) return year;
+  const century = Math.floor(today.getUTCFullYear() / 100) * 100;
+  const y = century + Number(year);
+  return String(y > today.getUTCFullYear() ? y - 100 : y);
 }
 
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
