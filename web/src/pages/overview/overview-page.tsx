@@ -10,14 +10,17 @@ import { useSession } from '../../session/session-context';
 import { VirtualTable, type SortState, type VirtualColumn } from '../../components/VirtualTable';
 import { DownloadButton } from '../../components/download-button';
 import { paths } from '../../config/paths';
-import { arbitrationText, buildLines, filterLines, gradeText, gradingText, overviewCsvName, overviewCsvRows, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
+import { arbitrationText, buildLines, filterLines, gradedAt, gradeText, gradingText, overviewCsvName, overviewCsvRows, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
 import { PageHeading } from '../../components/page-heading';
 
 /** docs/product.md#spec-9: window height minus 200 px. */
 const TABLE_HEIGHT = 'max(320px, calc(100vh - 200px))';
 /** Filters wait for a pause in typing before they ask the server. */
 const FILTER_DEBOUNCE_MS = 300;
-const dateText = (l: OverviewLine) => (l.grade_timestamp ? formatParisDateTime(l.grade_timestamp) : '');
+const dateText = (l: OverviewLine) => {
+  const at = gradedAt(l);
+  return at ? formatParisDateTime(at) : '';
+};
 
 const studentColumn: VirtualColumn<OverviewLine> = {
   key: 'student',

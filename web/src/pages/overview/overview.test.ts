@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OverviewRow } from '@olympe/contract';
 import { toCsv } from '../../lib/csv';
-import { arbitrationText, buildLines, filterLines, gradeText, gradingText, overviewCsvRows, truncateComment } from './overview';
+import { arbitrationText, buildLines, filterLines, gradedAt, gradeText, gradingText, overviewCsvRows, truncateComment } from './overview';
 
 const row = (over: Partial<OverviewRow>): OverviewRow => ({
   _id: 'a1',
@@ -53,7 +53,7 @@ describe('overview', () => {
       row({ _id: 'a3', grade: '6.75', grader: null }),
     ]);
     expect(gradeText(single)).toBe('6,75\u00a0/\u00a07');
-    expect(gradeText(waiting)).toBe('');
+    expect(gradeText(waiting)).toBe('En attente');
     expect([gradingText(arbitrated.first), gradingText(arbitrated.second), arbitrationText(arbitrated)]).toEqual([
       '2 — Prof Un',
       '9,5 — Prof Deux',
@@ -78,5 +78,27 @@ describe('overview', () => {
   it('names a pupil by their pseudonym under anonymous correction', () => {
     const [line] = buildLines([row({ student: { _id: 'u1', firstName: null, lastName: null, pseudonym: 'Copie 0042' } })]);
     expect(line.studentName).toBe('Copie 0042');
+  });
+});
+
+describe('a double-corrected copy not settled yet (« Revue »)', () => {
+  const grading = (grade: string | null, timestamp: string) => ({ grader: null, grade, grade_comment: '', items: [], timestamp, arbitration: false });
+  const line = {
+    grade: null,
+    grade_timestamp: null,
+    exercise: { _id: 'e', title: 'Arithmétique', maxPoints: 7 },
+    gradings: [grading('6', '2026-12-07T10:00:00.000Z'), grading('2', '2026-12-07T11:30:00.000Z')],
+  };
+
+  it('reads « En attente » in the Note column and dates the copy by its latest grading', () => {
+    expect(gradeText(line)).toBe('En attente');
+    expect(gradedAt(line)).toBe('2026-12-07T11:30:00.000Z');
+  });
+
+  it('keeps the settled grade and its instant once there is one, and nothing for a copy never graded', () => {
+    expect(gradeText({ ...line, grade: '6.5' })).toBe('6,5\u00a0/\u00a07');
+    expect(gradedAt({ ...line, grade_timestamp: '2026-12-07T12:00:00.000Z' })).toBe('2026-12-07T12:00:00.000Z');
+    expect(gradeText({ ...line, gradings: [] })).toBe('');
+    expect(gradedAt({ ...line, gradings: [] })).toBeNull();
   });
 });

@@ -45,9 +45,20 @@ export function buildLines(rows: readonly OverviewRow[]): OverviewLine[] {
   });
 }
 
-/** The settled grade against the exercise's points, decimal comma (« 6,75 / 10 »); none: ''. */
-export function gradeText(line: Pick<OverviewLine, 'grade' | 'exercise'>): string {
-  return line.grade === null ? '' : `${formatGrade(line.grade)}\u00a0/\u00a0${formatPoints(line.exercise.maxPoints)}`;
+/**
+ * The settled grade against the exercise's points, decimal comma (« 6,75 / 10 »). Under double correction a copy
+ * with gradings but no settled grade yet reads « En attente » (its gradings are in their own columns); none: ''.
+ */
+export function gradeText(line: Pick<OverviewLine, 'grade' | 'exercise'> & Partial<Pick<OverviewLine, 'gradings'>>): string {
+  if (line.grade !== null) return `${formatGrade(line.grade)}\u00a0/\u00a0${formatPoints(line.exercise.maxPoints)}`;
+  return (line.gradings ?? []).some((g) => g.grade !== null) ? 'En attente' : '';
+}
+
+/** When the copy was last graded: its settled grade's instant, or else its latest grading's (double correction). */
+export function gradedAt(line: Pick<OverviewLine, 'grade_timestamp'> & Partial<Pick<OverviewLine, 'gradings'>>): string | null {
+  if (line.grade_timestamp) return line.grade_timestamp;
+  const instants = (line.gradings ?? []).map((g) => g.timestamp).filter((t): t is string => Boolean(t));
+  return instants.length === 0 ? null : instants.reduce((a, b) => (a > b ? a : b));
 }
 
 /** One grading as a cell: « 6,5 — Rémi Dupré » (just the grade for someone without a name). */
