@@ -13,7 +13,7 @@
  *   ARCHIVE_BOMBS_PORT=3202 ARCHIVE_BOMBS_COUNT=8 ARCHIVE_BOMBS_MIB=5000
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import writeXlsxFile from 'write-excel-file/node';
@@ -21,6 +21,7 @@ import { createTokenSigner } from '../../server/src/auth/tokens.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { groupMembers, institutions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';
 import { xlsxBomb } from '../../server/test/fixtures/zip-bombs.js';
+import { processMemory, stopServer, waitForHealth } from '../lib/server.js';
 import { latencyStats, pollHealth } from '../lib/health.js';
 
 const env = process.env;
@@ -60,37 +61,11 @@ function startServer(dataDir: string): ChildProcess {
   return child;
 }
 
-async function waitForHealth() {
-  for (let i = 0; i < 600; i++) {
-    const ok = await fetch(`${BASE}/api/health`).then(
-      async (res) => (await res.arrayBuffer(), res.ok),
-      () => false,
-    );
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error('Le serveur ne répond pas.');
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(30_000)]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
-
-function memory(pid: number): { rssMb: number; hwmMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-  return { rssMb: round(kb('VmRSS') / 1024), hwmMb: round(kb('VmHWM') / 1024) };
-}
-
 /** Asks /api/health every 20 ms (and samples the server's RSS) until `work` settles. */
 async function polling<T>(pid: number, work: () => Promise<T>) {
   let peakRssMb = 0;
   const poller = pollHealth(BASE, 20, () => {
-    peakRssMb = Math.max(peakRssMb, memory(pid).rssMb);
+    peakRssMb = Math.max(peakRssMb, processMemory(pid).rssMb);
   });
   const result = await work();
   await poller.stop();
@@ -122,8 +97,8 @@ async function main() {
   const child = startServer(dataDir);
   const pid = child.pid!;
   try {
-    await waitForHealth();
-    const startRss = memory(pid);
+    await waitForHealth(BASE);
+    const startRss = processMemory(pid);
     console.log(`serveur prêt (pid ${pid}, RSS ${startRss.rssMb} Mo)`);
     const quiet = await polling(pid, () => sleep(3000));
     console.log('calme, santé seule', quiet.health);
@@ -138,7 +113,7 @@ async function main() {
     const after = await polling(pid, () => importFile(token, 'classeur-apres', workbook, performance.now()));
     console.log('après, classeur', after.result, after.health);
 
-    const end = memory(pid);
+    const end = processMemory(pid);
     const result = {
       date: new Date().toISOString(),
       node: process.version,

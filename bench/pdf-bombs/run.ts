@@ -13,7 +13,7 @@
  *   BOMBS_CPU_PROF=<dir> (the server's threads write .cpuprofile files there)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jpeg from 'jpeg-js';
@@ -22,6 +22,7 @@ import { createTokenSigner } from '../../server/src/auth/tokens.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { chapters, groupMembers, institutions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';
 import { objStmBomb } from '../../server/test/fixtures/pdf-bombs.js';
+import { processMemory, stopServer, waitForHealth } from '../lib/server.js';
 import { latencyStats, pollHealth } from '../lib/health.js';
 
 const env = process.env;
@@ -118,35 +119,6 @@ function startServer(dataDir: string): Server {
   return { child, log };
 }
 
-async function waitForHealth() {
-  for (let i = 0; i < 600; i++) {
-    try {
-      const res = await fetch(`${BASE}/api/health`);
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not yet
-    }
-    await sleep(100);
-  }
-  throw new Error('Le serveur ne répond pas.');
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(30_000)]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
-
-/** kB figures of /proc/<pid>/status. */
-function memory(pid: number): { rssMb: number; hwmMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-  return { rssMb: round(kb('VmRSS') / 1024), hwmMb: round(kb('VmHWM') / 1024) };
-}
-
 // ---------------------------------------------------------------- measurement
 
 interface HealthStats {
@@ -162,7 +134,7 @@ interface HealthStats {
 async function polling<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; health: HealthStats }> {
   let peakRss = 0;
   const poller = pollHealth(BASE, 20, () => {
-    peakRss = Math.max(peakRss, memory(pid).rssMb);
+    peakRss = Math.max(peakRss, processMemory(pid).rssMb);
   });
   const result = await work();
   await poller.stop();
@@ -201,8 +173,8 @@ async function main() {
   const server = startServer(dataDir);
   const pid = server.child.pid!;
   try {
-    await waitForHealth();
-    const startRss = memory(pid);
+    await waitForHealth(BASE);
+    const startRss = processMemory(pid);
     console.log(`serveur prêt (pid ${pid}, RSS ${startRss.rssMb} Mo)`);
 
     const quiet = await polling(pid, () => sleep(5000));
@@ -240,7 +212,7 @@ async function main() {
       console.log('lecture du scan', reading);
     }
 
-    const end = memory(pid);
+    const end = processMemory(pid);
     const result = {
       date: new Date().toISOString(),
       node: process.version,

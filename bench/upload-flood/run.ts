@@ -17,7 +17,7 @@
  *   UPLOAD_FLOOD_PORT=3291 (server A; server B on the next port)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
@@ -26,6 +26,7 @@ import { createTokenSigner } from '../../server/src/auth/tokens.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { accessGroups, chapters, exercises, groupMembers, institutions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';
 import { TOO_MANY_UPLOADS_MESSAGE, UNFINISHED_UPLOADS, UPLOAD_RATE_MESSAGE } from '../../server/src/files/quota.js';
+import { processMemory, stopServer } from '../lib/server.js';
 import { latencyStats, pollHealth } from '../lib/health.js';
 
 const env = process.env;
@@ -179,26 +180,6 @@ async function startServer(base: string, dataDir: string, extraEnv: Record<strin
   throw new Error('Le serveur ne répond pas.');
 }
 
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(20_000)]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-  await Promise.race([exited, sleep(5000)]);
-}
-
-/** MB figures of /proc/<pid>/status. */
-function memory(pid: number): { rssMb: number; hwmMb: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-    return { rssMb: round(kb('VmRSS') / 1024), hwmMb: round(kb('VmHWM') / 1024) };
-  } catch {
-    return { rssMb: 0, hwmMb: 0 };
-  }
-}
-
 // ---------------------------------------------------------------- measurement
 
 interface HealthStats {
@@ -213,9 +194,9 @@ interface HealthStats {
 /** Asks /api/health every 20 ms (and samples the server's RSS) until `work` settles. */
 async function polling<T>(server: Server, work: () => Promise<T>): Promise<{ result: T; health: HealthStats; latencies: number[] }> {
   const pid = server.child.pid!;
-  let peakRss = memory(pid).rssMb;
+  let peakRss = processMemory(pid).rssMb;
   const poller = pollHealth(server.base, 20, () => {
-    peakRss = Math.max(peakRss, memory(pid).rssMb);
+    peakRss = Math.max(peakRss, processMemory(pid).rssMb);
   });
   const result = await work();
   await poller.stop();
@@ -356,7 +337,7 @@ async function main() {
     const copyTally = tally(copies.result, 201);
     const copyCap = UNFINISHED_UPLOADS.timesLimit * MAX_PDF_MB * MIB;
     console.log(`2. ${COPIES} copies de ${mb(COPY_BYTES)} Mo :`, copyTally, copies.health);
-    const memA = memory(a.child.pid!);
+    const memA = processMemory(a.child.pid!);
 
     await startChapter(BASE_B, s.pupil2.token, s.timedChapter);
     const form = multipart(s.exercise, pdf);
@@ -373,7 +354,7 @@ async function main() {
     all.push(...pdfs.latencies);
     const pdfTally = tally(pdfs.result.answers, 200);
     console.log(`3. ${PDFS} PDF de ${mb(pdf.length)} Mo en ${pdfs.result.sentWithinMs} ms :`, pdfTally, pdfs.health);
-    const memB = memory(b.child.pid!);
+    const memB = processMemory(b.child.pid!);
     const loadAtEnd = os.loadavg().map((l) => round(l, 1));
 
     await Promise.all([stopServer(a.child), stopServer(b.child)]);
