@@ -52,6 +52,8 @@ describe('anonymous correction holds against a corrector who tries every route',
     const leaks: string[] = [];
     const walked: string[] = [];
     for (const row of MATRIX) {
+      // Logging out would end the corrector's session for the rest of the walk: it answers no data anyway.
+      if (row.route === 'POST /api/auth/logout') continue;
       if (row.expect.member === 401 || row.expect.member === 403 || namesThePupilItself(row)) continue;
       const res = await callRow(t, row, f, 'member');
       if (!matches(res.status, row.expect.member) && res.status >= 400) continue;

@@ -38,13 +38,14 @@ async function seed(t: TestApp) {
   return { schoolId: school.id, paperChapter: paper.id, onlineChapter: online.id, exercise: exercise.id, pupil };
 }
 
-/** A one-page PDF of about `noiseBytes` bytes (a random attachment keeps each file's bytes its own). */
+/**
+ * A one-page PDF of about `noiseBytes` bytes that the upload check stores as it is (decision 131: no information
+ * dictionary, no attachment): random letters drawn on the page keep each file's bytes its own.
+ */
 async function makePdf(noiseBytes: number): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  doc.addPage([595, 842]);
-  const noise = Buffer.alloc(noiseBytes);
-  for (let i = 0; i < noise.length; i++) noise[i] = Math.floor(Math.random() * 256);
-  await doc.attach(noise, 'bruit.bin', { mimeType: 'application/octet-stream' });
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const letters = Array.from({ length: noiseBytes }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
+  doc.addPage([595, 842]).drawText(letters, { x: 10, y: 10, size: 1 });
   return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
 
