@@ -113,7 +113,7 @@ export async function checkTargetsUnchanged(tx: Tx, scanFileId: string, pairs: R
       const n = now.get(key);
       return n !== undefined && n.kind === t.kind && n.answerId === t.answerId && n.fileId === t.fileId;
     });
-  if (!same) throw conflict('Une copie de ces élèves a changé pendant le tri : validez le tri de nouveau.');
+  if (!same) throw conflict('Une copie de ces élèves a changé pendant le tri : validez le tri de nouveau.');
 }
 
 /**

@@ -30,16 +30,16 @@ export const importLimits = {
   niceIncrement: 10,
 };
 
-const UNREADABLE = 'Ce fichier n’est pas lisible : enregistrez-le au format CSV (UTF-8) ou XLSX, puis réessayez.';
-const TIMEOUT = 'La lecture de ce fichier prend trop de temps : enregistrez-le au format CSV, puis réessayez.';
-export const IMPORT_BOMB_MESSAGE = 'Ce classeur se décompresse en un volume anormal : il est refusé. Enregistrez-le au format CSV, puis réessayez.';
-const MEMORY = 'Ce fichier demande trop de mémoire pour être lu : enregistrez-le au format CSV, puis réessayez.';
-const BUSY = 'Le serveur lit déjà beaucoup de fichiers : réessayez dans une minute.';
+const UNREADABLE = 'Ce fichier n’est pas lisible : enregistrez-le au format CSV (UTF-8) ou XLSX, puis réessayez.';
+const TIMEOUT = 'La lecture de ce fichier prend trop de temps : enregistrez-le au format CSV, puis réessayez.';
+export const IMPORT_BOMB_MESSAGE = 'Ce classeur se décompresse en un volume anormal : il est refusé. Enregistrez-le au format CSV, puis réessayez.';
+const MEMORY = 'Ce fichier demande trop de mémoire pour être lu : enregistrez-le au format CSV, puis réessayez.';
+const BUSY = 'Le serveur lit déjà beaucoup de fichiers : réessayez dans une minute.';
 const FAILURES: Record<string, string> = {
   NO_DATA: 'Ce classeur ne contient aucune ligne.',
-  XLS: 'Les anciens fichiers Excel (.xls) ne sont pas lus : enregistrez-le au format XLSX ou CSV.',
+  XLS: 'Les anciens fichiers Excel (.xls) ne sont pas lus : enregistrez-le au format XLSX ou CSV.',
   // Lines past the limit are not read one by one: the file is refused whole.
-  TOO_MANY_LINES: `Ce fichier compte plus de ${IMPORT_MAX_LINES.toLocaleString('fr-FR')} lignes : découpez-le en plusieurs fichiers.`,
+  TOO_MANY_LINES: `Ce fichier compte plus de ${IMPORT_MAX_LINES.toLocaleString('fr-FR')} lignes : découpez-le en plusieurs fichiers.`,
   BOMB: IMPORT_BOMB_MESSAGE,
 };
 

@@ -36,7 +36,7 @@ describe('attendanceText (decision 141)', () => {
     expect(attendanceText(5, 0, null, new Date('2026-03-12T10:00:00.000Z'))).toBeNull();
   });
   it('counts present and absent pupils from the exam day on, in Paris time', () => {
-    expect(attendanceText(5, 3, sitting, new Date('2026-03-11T23:00:00.000Z'))).toBe('Présents\u00a0: 3 ; absents\u00a0: 2.');
-    expect(attendanceText(5, 5, sitting, new Date('2026-03-20T10:00:00.000Z'))).toBe('Présents\u00a0: 5 ; absents\u00a0: 0.');
+    expect(attendanceText(5, 3, sitting, new Date('2026-03-11T23:00:00.000Z'))).toBe('Présents\u00a0: 3\u00a0; absents\u00a0: 2.');
+    expect(attendanceText(5, 5, sitting, new Date('2026-03-20T10:00:00.000Z'))).toBe('Présents\u00a0: 5\u00a0; absents\u00a0: 0.');
   });
 });

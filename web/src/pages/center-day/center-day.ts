@@ -32,5 +32,5 @@ export function placesText(registered: number, outside: number, places: number):
  */
 export function attendanceText(registered: number, present: number, sittingAt: string | null, now: Date = new Date()): string | null {
   if (!sittingAt || parisDateOf(now) < parisDateOf(sittingAt)) return null;
-  return `Présents\u00a0: ${present} ; absents\u00a0: ${registered - present}.`;
+  return `Présents\u00a0: ${present}\u00a0; absents\u00a0: ${registered - present}.`;
 }
