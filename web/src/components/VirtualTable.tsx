@@ -110,11 +110,9 @@ export function sortRows<T>(rows: readonly T[], value: (row: T) => string | numb
 }
 
 const cellStyle: CSSProperties = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' };
-// Headers and wrapping cells wrap between words (decision 141): a column without a width is as wide as its longest
-// word (`break-word` counts whole words in the column's least width, where `anywhere` let « Arithmétique » shrink
-// to « Arithmétiq » and « ue »); only a word wider than a fixed column is broken, hyphenated where the browser can.
-const headerStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'break-word', hyphens: 'auto', verticalAlign: 'bottom' };
-const wrapCellStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'break-word', hyphens: 'auto' };
+// Headers wrap between words (and inside a word too long for the column) instead of being cut.
+const headerStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'anywhere', verticalAlign: 'bottom' };
+const wrapCellStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'anywhere' };
 
 export function VirtualTable<T>({
   rows,
