@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useChaptersWork } from '../../api/marks';
 import { PageHeading } from '../../components/page-heading';
 import { paths } from '../../config/paths';
+import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
 import { useSession } from '../../session/session-context';
 import { chapterToGrade, waitingText } from './to-grade';
 
@@ -35,7 +36,7 @@ export function ToGradePage() {
       {todo.map((chapter) => (
         <Card key={chapter.chapterId} withBorder component="section" aria-labelledby={`to-grade-${chapter.chapterId}`}>
           <Group justify="space-between" align="flex-start" wrap="wrap">
-            <Title order={2} size="h4" id={`to-grade-${chapter.chapterId}`} lang="fr" style={{ overflowWrap: 'normal', hyphens: 'auto' }}>
+            <Title order={2} size="h4" id={`to-grade-${chapter.chapterId}`} lang="fr" style={WRAP_AT_SPACES}>
               {chapter.title}
             </Title>
             <Button component={Link} to={paths.grader(chapter.chapterId)} size="sm">
