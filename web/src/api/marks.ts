@@ -45,15 +45,23 @@ export interface ChapterWork {
   failed: boolean;
 }
 
-/** The « À corriger » list's data, from the routes the grading table already reads (no route of its own). */
-export function useChaptersWork(chapterIds: readonly string[]): ChapterWork[] {
+/** Whether a grading table header counts copies answered and not graded yet. */
+const hasWaiting = (header: GradingTable | undefined) => !!header?.page?.counts?.some((c) => c.answered > c.graded);
+
+/**
+ * The « À corriger » list's data, from the routes the grading table already reads (no route of its own), in the same
+ * cache entries as the grading table's header. The assignments only tell which exercises are another corrector's:
+ * they are asked for a member's chapters with copies waiting, never for an admin, who takes any copy.
+ */
+export function useChaptersWork(chapterIds: readonly string[], isAdmin: boolean): ChapterWork[] {
   const headers = useQueries({ queries: chapterIds.map((id) => gradingHeaderQuery(id, '')) });
-  const assignments = useQueries({ queries: chapterIds.map((id) => assignmentsQuery(id)) });
+  const needed = chapterIds.map((_, i) => !isAdmin && hasWaiting(headers[i]?.data));
+  const assignments = useQueries({ queries: chapterIds.map((id, i) => assignmentsQuery(id, needed[i])) });
   return chapterIds.map((chapterId, i) => ({
     chapterId,
     header: headers[i]?.data,
     assignments: assignments[i]?.data,
-    pending: !!headers[i]?.isPending || !!assignments[i]?.isPending,
+    pending: !!headers[i]?.isPending || (needed[i] && !!assignments[i]?.isPending),
     failed: !!headers[i]?.isError || !!assignments[i]?.isError,
   }));
 }

@@ -39,8 +39,7 @@ const ASSIGNMENTS: Record<string, Assignments> = {
   c3: { exercises: [{ _id: 'c3-e1', title: 'Exercice 1', correctors: ['m2'] }], correctors: [] },
 };
 
-function renderPage() {
-  const user = makeUser({ _id: 'm1', isMember: true });
+function renderPage(user = makeUser({ _id: 'm1', isMember: true })) {
   renderWithProviders(
     <SessionContext.Provider value={{ ...LOGGED_OUT, token: 't', user, chapters: CHAPTERS, roles: computeRoles(user, []) }}>
       <ToGradePage />
@@ -50,6 +49,7 @@ function renderPage() {
 
 describe('ToGradePage', () => {
   beforeEach(() => {
+    http.get.mockClear();
     routeHttp(http, [
       ['get', /^\/answer\/table\/(\w+)$/, ([id]) => HEADERS[id]],
       ['get', /^\/chapter\/(\w+)\/assignments$/, ([id]) => ASSIGNMENTS[id]],
@@ -69,6 +69,20 @@ describe('ToGradePage', () => {
     expect(screen.queryByRole('region', { name: 'Coupe Olympe 2026 — second tour' })).toBeNull();
     // Read from the grading table's header (limit=0), no route of its own.
     expect(http.get).toHaveBeenCalledWith('/answer/table/c1', expect.objectContaining({ params: { limit: 0 } }));
+  });
+
+  it('asks the assignments only of the chapters with copies waiting, and never for an admin', async () => {
+    renderPage();
+    await screen.findByRole('region', { name: 'Coupe Olympe 2026 — premier tour' });
+    const asked = () => http.get.mock.calls.map(([url]) => String(url)).filter((url) => url.endsWith('/assignments'));
+    expect(asked().sort()).toEqual(['/chapter/c1/assignments', '/chapter/c3/assignments']);
+  });
+
+  it('shows an admin every exercise waiting, without asking who is assigned', async () => {
+    renderPage(makeUser({ _id: 'a1', isAdmin: true }));
+    const second = await screen.findByRole('region', { name: 'Coupe Olympe 2026 — second tour' });
+    expect(within(second).getByText('6 copies à corriger')).toBeTruthy();
+    expect(http.get.mock.calls.some(([url]) => String(url).endsWith('/assignments'))).toBe(false);
   });
 
   it('says when nothing waits', async () => {

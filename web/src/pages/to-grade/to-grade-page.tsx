@@ -13,10 +13,11 @@ import { chapterToGrade, waitingText } from './to-grade';
  */
 export function ToGradePage() {
   const { chapters, user, roles } = useSession();
-  const work = useChaptersWork(chapters.map((c) => c._id));
+  const work = useChaptersWork(chapters.map((c) => c._id), roles.isAdmin);
   const me = { userId: user?._id ?? '', isAdmin: roles.isAdmin };
   const todo = work.flatMap((w) => {
-    const chapter = w.header && chapterToGrade(w.header, w.assignments, me);
+    // Not before the assignments: a chapter would show, for a moment, exercises that are another corrector's.
+    const chapter = w.header && !w.pending && chapterToGrade(w.header, w.assignments, me);
     return chapter ? [chapter] : [];
   });
   const pending = work.some((w) => w.pending);
