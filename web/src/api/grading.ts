@@ -177,15 +177,15 @@ export async function dismissPagesAdded(answerId: string): Promise<void> {
   await api.delete(`/answer/pages-added/${answerId}`);
 }
 
-/** Removes a copy's « pages ajoutées après la note » notice; its history and the grading tables reload. */
-export function useDismissPagesAdded(userId: string, exerciseId: string) {
+/** Removes a copy's « pages ajoutées après la note » notice; its history and its chapter's grading table reload. */
+export function useDismissPagesAdded(userId: string, exercise: { _id: string; chapter: string }) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (answerId: string) => dismissPagesAdded(answerId),
     onSuccess: async () => {
       await Promise.all([
-        client.invalidateQueries({ queryKey: gradingKeys.history(userId, exerciseId) }),
-        client.invalidateQueries({ queryKey: ['grading', 'table'] }),
+        client.invalidateQueries({ queryKey: gradingKeys.history(userId, exercise._id) }),
+        client.invalidateQueries({ queryKey: gradingKeys.table(exercise.chapter) }),
       ]);
     },
   });

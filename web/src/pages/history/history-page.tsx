@@ -56,7 +56,7 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
   const isPdf = exercise.answerFormat === 'pdf';
   const latest = answers[0];
   const name = personName(user);
-  const dismiss = useDismissPagesAdded(user._id, exercise._id);
+  const dismiss = useDismissPagesAdded(user._id, exercise);
 
   return (
     <Stack>
