@@ -47,8 +47,8 @@ export function LoginPage() {
     } catch (failure) {
       // docs/product.md#spec-8: « Erreur : {message} » with the server's message, else the network's.
       console.error(failure);
-      const message = refusalOf(failure)?.message;
-      setError(refusalOf(failure) ? `Erreur\u00a0: ${message ?? 'la connexion a échoué.'}` : NETWORK_ERROR_MESSAGE);
+      const refusal = refusalOf(failure);
+      setError(refusal ? `Erreur\u00a0: ${refusal.message ?? 'la connexion a échoué.'}` : NETWORK_ERROR_MESSAGE);
       setPending(false);
     }
   }
