@@ -37,8 +37,9 @@ export function ChapterLinks({ chapters, showGrader, pathname }: ChapterLinksPro
               to={paths.grader(chapter._id)}
               variant="subtle"
               color="gray.8"
-              // Named after its chapter: the menu's own « Corriger » opens the « À corriger » list (decision 141).
-              title={`Corriger « ${chapter.title} »`}
+              // Titled « Corriger » (docs/product.md#spec-2); named after its chapter for a screen reader, as the menu's own
+              // « Corriger » opens the « À corriger » list (decision 141).
+              title="Corriger"
               aria-label={`Corriger « ${chapter.title} »`}
             >
               <IconSchool size={18} aria-hidden />

@@ -92,11 +92,12 @@ describe('SidebarContent', () => {
     expect(screen.getByText('Tests papiers')).toBeTruthy();
   });
 
-  it('gives members a "Corriger" link to /grader/{id} beside each chapter, named after it', () => {
+  it('gives members a "Corriger" link to /grader/{id} beside each chapter, titled « Corriger » (docs/product.md#spec-2) and named after it', () => {
     renderSidebar(makeUser(), [{ _id: 'g', name: 'members' }]);
     const links = screen.getAllByRole('link', { name: /^Corriger «/ });
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['/grader/c-online', '/grader/c-paper']);
-    expect(links[0].getAttribute('title')).toBe('Corriger « Test en ligne 1 »');
+    expect(links[0].getAttribute('title')).toBe('Corriger');
+    expect(links[0].getAttribute('aria-label')).toBe('Corriger « Test en ligne 1 »');
   });
 
   it('gives members and admins a visible « Corriger » entry of the menu, to the « À corriger » list (decision 141)', () => {
