@@ -195,12 +195,12 @@ test.describe('Épreuve en ligne', () => {
       await expect(upload).toBeDisabled();
       await expect(pdfCard.getByRole('link', { name: 'Voir la copie' })).toHaveCount(0);
       await expectNotCutAtBothWidths(page, '/chapter/{id} (copie PDF)', [
-        ['« Choisir un PDF ou des photos »', pdfCard.getByRole('button', { name: 'Choisir un PDF ou des photos' })],
+        ['« Choisir un fichier PDF »', pdfCard.getByRole('button', { name: 'Choisir un fichier PDF' })],
         ['« Téléverser »', upload],
       ]);
       const choose = async () => {
         const chooser = page.waitForEvent('filechooser');
-        await pdfCard.getByRole('button', { name: 'Choisir un PDF ou des photos' }).click();
+        await pdfCard.getByRole('button', { name: 'Choisir un fichier PDF' }).click();
         await (await chooser).setFiles({ name: 'ma-copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie de Sophie') });
       };
       await choose();

@@ -466,6 +466,14 @@ describe('PDF answers', () => {
     expect(api.saveAnswer).not.toHaveBeenCalled();
   });
 
+  it('names the choice « Choisir un fichier PDF » as the product spec does, and says beside it that photos do too (decision 140)', async () => {
+    renderPage();
+    await screen.findByRole('heading', { name: 'Exercice 2' });
+    const choose = screen.getByRole('button', { name: 'Choisir un fichier PDF' });
+    const hint = document.getElementById(choose.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toBe('Sur un téléphone, vous pouvez aussi photographier votre copie, une photo par page (JPEG, PNG ou HEIC).');
+  });
+
   it('refuses a chosen file that is neither a PDF nor a photo, in French', async () => {
     renderPage();
     await screen.findByRole('heading', { name: 'Exercice 2' });

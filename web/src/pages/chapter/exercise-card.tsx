@@ -148,6 +148,9 @@ function NumericAnswer({
 /** Said when a chosen file is neither a PDF nor a photo the server reads (decision 140). */
 const UNREADABLE_FILE_MESSAGE = 'Cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.';
 
+/** Beside « Choisir un fichier PDF »: the same button takes photos of the copy (decision 140). */
+const PHOTO_HINT = 'Sur un téléphone, vous pouvez aussi photographier votre copie, une photo par page (JPEG, PNG ou HEIC).';
+
 /**
  * docs/product.md#spec-5: a PDF, or photos of the copy (decision 140) taken with the phone's camera or chosen in
  * its gallery (`capture` is not set: the phone offers both), previewed, ordered, then made into one PDF by the server.
@@ -169,6 +172,7 @@ function PdfAnswer({
 }) {
   const { file, setFile, photos, setPhotos, state, send, sendPhotos } = usePdfUpload({ userId, exerciseId, onUploaded });
   const [refused, setRefused] = useState<string | null>(null);
+  const photoHintId = useId();
   const choose = (chosen: File[]) => {
     const pdf = chosen.find(isPdfFile);
     const pictures = chosen.filter((f) => !isPdfFile(f) && isPhotoFile(f));
@@ -198,8 +202,8 @@ function PdfAnswer({
           <Group gap="sm">
             <FileButton accept={`application/pdf,${PHOTO_ACCEPT}`} multiple onChange={choose}>
               {(props) => (
-                <Button variant="default" {...props}>
-                  {photos.length > 0 ? 'Ajouter une photo' : 'Choisir un PDF ou des photos'}
+                <Button variant="default" aria-describedby={photoHintId} {...props}>
+                  {photos.length > 0 ? 'Ajouter une photo' : 'Choisir un fichier PDF'}
                 </Button>
               )}
             </FileButton>
@@ -215,6 +219,10 @@ function PdfAnswer({
               </Button>
             )}
           </Group>
+          {/* The button keeps the product spec's « Choisir un fichier PDF » (docs/product.md#spec-2); photos are said here. */}
+          <Text size="sm" c="gray.8" id={photoHintId}>
+            {PHOTO_HINT}
+          </Text>
           {refused && (
             <Text size="sm" c="red" role="alert">
               {refused}
