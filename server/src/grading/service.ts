@@ -396,8 +396,10 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
   const order = exercise.double_grading
     ? sql`(SELECT count(*) FROM gradings g WHERE g.answer_id = cur.id) DESC, cur.created_at, cur.id`
     : sql`cur.created_at, cur.id`;
+  // A corrector of an anonymous chapter is sent to the copy by its copy id (decision 128), read with the candidates.
+  const anonymous = seesPseudonyms(auth, exercise);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const candidates = await rows<{ id: string; user_id: string }>(
+    const candidates = await rows<{ id: string; user_id: string; copy_id: string | null }>(
       db,
       sql`
       WITH cur AS (
@@ -406,7 +408,8 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
         WHERE a.exercise_id = ${exerciseId}::uuid AND a.withdrawn_at IS NULL
         ORDER BY a.user_id, a.seq DESC, a.created_at DESC
       )
-      SELECT cur.id, cur.user_id FROM cur
+      SELECT cur.id, cur.user_id, ${anonymous ? sql`ps.copy_id` : sql`NULL::uuid`} AS copy_id FROM cur
+      ${anonymous ? sql`LEFT JOIN grading_pseudonyms ps ON ps.chapter_id = ${exercise.chapter_id}::uuid AND ps.user_id = cur.user_id` : sql``}
       WHERE ${needsGrading} AND btrim(cur.answer) <> ''
         AND NOT EXISTS (
           SELECT 1 FROM grading_claims g
@@ -417,16 +420,13 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
     );
     if (candidates.length === 0) break;
     for (const c of candidates) {
-      if (await claimAnswer(db, auth.userId, c.id)) return { url: `${await copyKey(db, auth, exercise, c.user_id)}/${exerciseId}` };
+      if (!(await claimAnswer(db, auth.userId, c.id))) continue;
+      // A pupil without a pseudonym yet (no table opened since they answered) gets one now.
+      const key = !anonymous ? c.user_id : (c.copy_id ?? (await pseudonymsFor(db, exercise.chapter_id, [c.user_id])).get(c.user_id)!.copyId);
+      return { url: `${key}/${exerciseId}` };
     }
   }
   return { message: 'Aucune copie à corriger pour cet exercice : toutes sont corrigées ou en cours de correction.' };
-}
-
-/** How a grading response names a pupil's copy: the pupil's id, or the copy id for a corrector of an anonymous chapter (decision 128). */
-async function copyKey(db: Tx, auth: AuthContext, chapter: { chapter_id: string; anonymous_grading: boolean }, userId: string): Promise<string> {
-  if (!seesPseudonyms(auth, chapter)) return userId;
-  return (await pseudonymsFor(db, chapter.chapter_id, [userId])).get(userId)!.copyId;
 }
 
 interface AnswerRow {
