@@ -9,10 +9,9 @@ import {
   type GradingTable,
 } from '@olympe/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { answers, chapters, exercises, gradingPseudonyms, gradings } from '../src/db/schema.js';
+import { answers, chapters, exercises, gradings } from '../src/db/schema.js';
 import { countsOf } from './table-counts.js';
-import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
+import { buildTestApp, copyIdOf, createUser, inject, type TestApp } from './helpers.js';
 
 /**
  * Decision 83: GET /answer/table/{id}?limit=&after=&q= pages the grading table. The pages, walked
@@ -153,11 +152,7 @@ describe('GET /answer/table/{id}?limit=: pages', () => {
       return ha < hb ? -1 : ha > hb ? 1 : a < b ? -1 : 1;
     });
     // Keyed by copy ids (decision 128), in the numbers' order: never a pupil's id.
-    const copyIds = await db()
-      .select({ userId: gradingPseudonyms.userId, copyId: gradingPseudonyms.copyId })
-      .from(gradingPseudonyms)
-      .where(eq(gradingPseudonyms.chapterId, fresh.chapterId));
-    const copyOf = new Map(copyIds.map((c) => [c.userId, c.copyId]));
+    const copyOf = new Map(await Promise.all(fresh.pupils.map(async (id) => [id, await copyIdOf(t, id, fresh.num)] as const)));
     expect(Object.keys(users)).toEqual(byHash.map((id) => copyOf.get(id)));
     for (const id of fresh.pupils) expect(Object.keys(users)).not.toContain(id);
     expect(Object.values(users).map((u) => u.pseudonym)).toEqual(byHash.map((_, i) => pseudonymOf(i + 1)));

@@ -15,6 +15,27 @@ export interface Candidate {
   birthDate: string | null;
 }
 
+/** A pupil's profile columns beside those their chapter session recorded at its start (`access_*`, null before). */
+export interface ProfileColumns {
+  gender: string | null;
+  grade: string | null;
+  birth_date: string | null;
+  access_gender: string | null;
+  access_grade: string | null;
+  access_birth_date: string | null;
+}
+
+/**
+ * The profile a pupil's access group is matched on: once their session started, the one it started with, so
+ * that changing one's grade (or birth date, gender) afterwards neither ends the clock nor moves the pupil to
+ * another group; before, their current profile.
+ */
+export function accessProfileOf(row: ProfileColumns, started: boolean): Candidate {
+  return started && row.access_grade !== null
+    ? { gender: row.access_gender, grade: row.access_grade, birthDate: row.access_birth_date }
+    : { gender: row.gender, grade: row.grade, birthDate: row.birth_date };
+}
+
 /**
  * docs/product.md#design-3 "Chapters and access": the first group, in table order, whose genders, grades and
  * birth-date bounds all admit the user decides the window and the duration. An empty list or a

@@ -396,8 +396,10 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
   const order = exercise.double_grading
     ? sql`(SELECT count(*) FROM gradings g WHERE g.answer_id = cur.id) DESC, cur.created_at, cur.id`
     : sql`cur.created_at, cur.id`;
+  // A corrector of an anonymous chapter is sent to the copy by its copy id (decision 128), read with the candidates.
+  const anonymous = seesPseudonyms(auth, exercise);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const candidates = await rows<{ id: string; user_id: string }>(
+    const candidates = await rows<{ id: string; user_id: string; copy_id: string | null }>(
       db,
       sql`
       WITH cur AS (
@@ -406,7 +408,8 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
         WHERE a.exercise_id = ${exerciseId}::uuid AND a.withdrawn_at IS NULL
         ORDER BY a.user_id, a.seq DESC, a.created_at DESC
       )
-      SELECT cur.id, cur.user_id FROM cur
+      SELECT cur.id, cur.user_id, ${anonymous ? sql`ps.copy_id` : sql`NULL::uuid`} AS copy_id FROM cur
+      ${anonymous ? sql`LEFT JOIN grading_pseudonyms ps ON ps.chapter_id = ${exercise.chapter_id}::uuid AND ps.user_id = cur.user_id` : sql``}
       WHERE ${needsGrading} AND btrim(cur.answer) <> ''
         AND NOT EXISTS (
           SELECT 1 FROM grading_claims g
@@ -417,16 +420,13 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
     );
     if (candidates.length === 0) break;
     for (const c of candidates) {
-      if (await claimAnswer(db, auth.userId, c.id)) return { url: `${await copyKey(db, auth, exercise, c.user_id)}/${exerciseId}` };
+      if (!(await claimAnswer(db, auth.userId, c.id))) continue;
+      // A pupil without a pseudonym yet (no table opened since they answered) gets one now.
+      const key = !anonymous ? c.user_id : (c.copy_id ?? (await pseudonymsFor(db, exercise.chapter_id, [c.user_id])).get(c.user_id)!.copyId);
+      return { url: `${key}/${exerciseId}` };
     }
   }
   return { message: 'Aucune copie à corriger pour cet exercice : toutes sont corrigées ou en cours de correction.' };
-}
-
-/** How a grading response names a pupil's copy: the pupil's id, or the copy id for a corrector of an anonymous chapter (decision 128). */
-async function copyKey(db: Tx, auth: AuthContext, chapter: { chapter_id: string; anonymous_grading: boolean }, userId: string): Promise<string> {
-  if (!seesPseudonyms(auth, chapter)) return userId;
-  return (await pseudonymsFor(db, chapter.chapter_id, [userId])).get(userId)!.copyId;
 }
 
 interface AnswerRow {
@@ -614,6 +614,8 @@ type LockedAnswer = AnswerRow &
     ts_ms: number | null;
     max_points: number;
     scheme_items: SchemeItem[];
+    /** Decision 139: when sorting added pages to this graded copy (ISO), null when not flagged. */
+    pages_added_at: string | null;
   };
 
 /** A typed grade as stored, checked against the exercise: ≥ 0, at most maxPoints, items of its scheme (issue 20). */
@@ -656,7 +658,7 @@ export async function saveGrade(db: Tx, auth: AuthContext, input: GradeInput): P
     const [row] = await rows<LockedAnswer>(
       tx,
       sql`SELECT ${stateColumns}, a.user_id, a.exercise_id, a.withdrawn_at IS NOT NULL AS withdrawn,
-            (extract(epoch FROM a.grade_timestamp) * 1000)::float8 AS ts_ms,
+            (extract(epoch FROM a.grade_timestamp) * 1000)::float8 AS ts_ms, ${isoMs(sql`a.pages_added_at`)} AS pages_added_at,
             (SELECT b.id FROM answers b
              WHERE b.user_id = a.user_id AND b.exercise_id = a.exercise_id AND b.withdrawn_at IS NULL
              ORDER BY b.seq DESC, b.created_at DESC LIMIT 1) AS current_id,
@@ -684,7 +686,7 @@ export async function saveGrade(db: Tx, auth: AuthContext, input: GradeInput): P
     if (row.grade_timestamp !== expected) {
       return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current: { ...presentState(row), items: mine?.items ?? [] } } };
     }
-    await clearPagesAdded(tx, auth, row.id, 'grade');
+    await clearPagesAdded(tx, auth, row, 'grade');
     const sameItems = (mine?.items ?? []).join() === items.join();
     const unchanged = row.grade === grade && (row.grade_comment ?? '') === comment && row.hidden === input.hidden && sameItems;
     if (unchanged) {
@@ -714,18 +716,13 @@ export async function saveGrade(db: Tx, auth: AuthContext, input: GradeInput): P
 
 /**
  * Decision 139: a copy's « pages ajoutées après la note » notice ends when a corrector saves a grade on it
- * (`grade`) or dismisses it (`dismiss`); audited with the instant sorting set it. False when it was not set.
+ * (`grade`) or dismisses it (`dismiss`); audited with the instant sorting set it. `copy`: the answer row as
+ * read under its lock; nothing is written when it is not flagged.
  */
-async function clearPagesAdded(tx: Tx, auth: AuthContext, answerId: string, how: 'grade' | 'dismiss'): Promise<boolean> {
-  const [cleared] = await rows<{ flagged_at: string }>(
-    tx,
-    sql`UPDATE answers a SET pages_added_at = NULL FROM (SELECT id, pages_added_at FROM answers WHERE id = ${answerId}::uuid) old
-        WHERE a.id = old.id AND old.pages_added_at IS NOT NULL
-        RETURNING ${isoMs(sql`old.pages_added_at`)} AS flagged_at`,
-  );
-  if (!cleared) return false;
-  await audit(tx, auth, how === 'grade' ? 'grading.pages_added_cleared' : 'grading.pages_added_dismissed', answerId, { flaggedAt: cleared.flagged_at });
-  return true;
+async function clearPagesAdded(tx: Tx, auth: AuthContext, copy: { id: string; pages_added_at: string | null }, how: 'grade' | 'dismiss'): Promise<void> {
+  if (copy.pages_added_at === null) return;
+  await tx.execute(sql`UPDATE answers SET pages_added_at = NULL WHERE id = ${copy.id}::uuid`);
+  await audit(tx, auth, how === 'grade' ? 'grading.pages_added_cleared' : 'grading.pages_added_dismissed', copy.id, { flaggedAt: copy.pages_added_at });
 }
 
 /**
@@ -734,16 +731,16 @@ async function clearPagesAdded(tx: Tx, auth: AuthContext, answerId: string, how:
  */
 export async function dismissPagesAdded(db: Db, auth: AuthContext, answerId: string): Promise<{ message: string }> {
   return db.transaction(async (tx) => {
-    const [row] = await rows<{ id: string; withdrawn: boolean }>(
+    const [row] = await rows<{ id: string; withdrawn: boolean; pages_added_at: string | null }>(
       tx,
-      sql`SELECT a.id, a.withdrawn_at IS NOT NULL AS withdrawn FROM answers a
+      sql`SELECT a.id, a.withdrawn_at IS NOT NULL AS withdrawn, ${isoMs(sql`a.pages_added_at`)} AS pages_added_at FROM answers a
             JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id
           WHERE a.id = ${answerId}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL
           FOR UPDATE OF a`,
     );
     if (!row) throw notFound('Copie introuvable.');
     if (row.withdrawn) throw badRequest(WITHDRAWN_MESSAGE);
-    await clearPagesAdded(tx, auth, row.id, 'dismiss');
+    await clearPagesAdded(tx, auth, row, 'dismiss');
     return { message: PAGES_ADDED_DISMISSED_MESSAGE };
   });
 }
@@ -781,7 +778,7 @@ async function saveDoubleGrading(
     const current = doubleResult(row, gradings, role, auth.userId);
     return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current } };
   }
-  await clearPagesAdded(tx, auth, row.id, 'grade');
+  await clearPagesAdded(tx, auth, row, 'grade');
   const at = nextVersion(target?.ts_ms);
   if (arbitration && target && target.grader_id !== auth.userId) {
     // Another admin's arbitration is replaced: one arbitration per copy.

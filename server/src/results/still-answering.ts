@@ -1,18 +1,12 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { matchAccessRule } from '../chapters/access.js';
+import { accessProfileOf, matchAccessRule, type ProfileColumns } from '../chapters/access.js';
 import type { Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { accessGroups } from '../db/schema.js';
 import { isPupilSql } from '../sorting/pupils.js';
 import { computeSessionState, extraMs } from '../sessions/state.js';
 
-interface PupilRow {
-  gender: string | null;
-  grade: string | null;
-  birth_date: string | null;
-  access_gender: string | null;
-  access_grade: string | null;
-  access_birth_date: string | null;
+interface PupilRow extends ProfileColumns {
   started_ms: number | null;
   finished_ms: number | null;
   extra_time_percent: number | null;
@@ -45,12 +39,7 @@ export async function countStillAnswering(db: Tx, chapterId: string, at: Date): 
   let count = 0;
   for (const p of pupils) {
     const session = p.started_ms === null ? null : { startedAt: new Date(Number(p.started_ms)), finishedAt: p.finished_ms === null ? null : new Date(Number(p.finished_ms)) };
-    // A started session keeps the group its profile chose at start (sessions/service.ts).
-    const profile =
-      session && p.access_grade !== null
-        ? { gender: p.access_gender, grade: p.access_grade, birthDate: p.access_birth_date }
-        : { gender: p.gender, grade: p.grade, birthDate: p.birth_date };
-    const rule = matchAccessRule(profile, groups);
+    const rule = matchAccessRule(accessProfileOf(p, session !== null), groups);
     if (!rule) continue;
     const allowance = { extraTimePercent: Number(p.extra_time_percent ?? 0), extensionMinutes: Number(p.extension_minutes) };
     if (!p.took_part) {

@@ -1,6 +1,6 @@
 import { isProfileComplete, type SessionStateView } from '@olympe/contract';
 import { authColumnsSql, type AuthContext } from '../auth/context.js';
-import { matchAccessRule } from '../chapters/access.js';
+import { accessProfileOf, matchAccessRule } from '../chapters/access.js';
 import { isChapterPublished } from '../chapters/publication.js';
 import { queryRows, type Db } from '../db/client.js';
 import { chapterSessions, focusEvents } from '../db/schema.js';
@@ -247,12 +247,7 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
   const rules = rulesOf(row);
   const session =
     row.started_ms !== null ? { startedAt: new Date(row.started_ms), endTime: toDate(row.end_ms), finishedAt: toDate(row.finished_ms) } : null;
-  // A started session keeps the group chosen by the profile it started with: changing one's grade
-  // (or birth date, gender) afterwards neither ends the clock nor moves the pupil to another group.
-  const accessProfile: AccessProfile =
-    session && row.access_grade !== null
-      ? { gender: row.access_gender, grade: row.access_grade, birthDate: row.access_birth_date }
-      : { gender: row.gender, grade: row.grade, birthDate: row.birth_date };
+  const accessProfile: AccessProfile = accessProfileOf(row, session !== null);
   const allowance: Allowance = { extraTimePercent: Number(row.extra_time_percent ?? 0), extensionMinutes: Number(row.extension_minutes ?? 0) };
   let rule: TimeRule | null = matchAccessRule(accessProfile, rules);
   if (!rule && auth.isTeacher && chapter.offline) {
