@@ -1,10 +1,12 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { PDFDocument } from '@cantoo/pdf-lib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessGroups, answers, chapters, exercises, files, institutions, unlabeledAnswers, uploadSlots } from '../src/db/schema.js';
 import { quotaMessage, TOO_MANY_UPLOADS_MESSAGE, UPLOAD_RATE_MESSAGE } from '../src/files/quota.js';
 import { reapUnusedFiles } from '../src/files/reaper.js';
 import { openFileStore } from '../src/files/store-select.js';
+import { pdfLimits } from '../src/pdf/pdf-pool.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 
 /**
@@ -162,6 +164,49 @@ describe('stored bytes per account (decision 133)', () => {
     // Another pupil is not held back.
     expect((await postPdf(t, await s.pupil(), { exercise: s.exercise }, pdf)).status).toBe(200);
   });
+});
+
+describe('stored bytes per account, for what is kept (decision 133)', () => {
+  let t: TestApp;
+  let s: Awaited<ReturnType<typeof seed>>;
+  const queue = pdfLimits.maxQueue;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { FILES_QUOTA_MB: '0.05' } });
+    s = await seed(t);
+    // Every request reaches the conversion: none is turned away as « busy » before the quota is tested.
+    pdfLimits.maxQueue = 100;
+  }, 60_000);
+  afterAll(async () => {
+    pdfLimits.maxQueue = queue;
+    await t.close();
+  });
+
+  it('keeps a pupil under the quota when 50 photos arrive at once, each made into a PDF larger than the photo', async () => {
+    const pupil = await s.pupil();
+    const photo = await sharp({ create: { width: 200, height: 300, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const boundary = '----olympe-photo';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="exercise"\r\n\r\n${s.exercise}\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="page.png"\r\nContent-Type: image/png\r\n\r\n`),
+      photo,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const send = () =>
+      inject(t, { method: 'POST', url: '/api/pdfs/photos', headers: { ...pupil.headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    const all = await Promise.all(Array.from({ length: 50 }, send));
+    const accepted = all.filter((r) => r.status === 200);
+    expect(accepted.length).toBeGreaterThan(0);
+    for (const refused of all.filter((r) => r.status !== 200)) {
+      expect(refused.body).toEqual({ message: quotaMessage(0.05 * MB), code: 'too_large' });
+    }
+    const [{ bytes, count }] = await t.database.db
+      .select({ bytes: sql<number>`sum(size)::int`, count: sql<number>`count(*)::int` })
+      .from(files)
+      .where(eq(files.ownerId, pupil.id));
+    expect(Number(bytes) / Number(count)).toBeGreaterThan(photo.length);
+    expect(Number(bytes)).toBeLessThanOrEqual(0.05 * MB);
+    expect(await t.database.db.select().from(uploadSlots).where(eq(uploadSlots.ownerId, pupil.id))).toEqual([]);
+  }, 120_000);
 });
 
 /** `n` POST /pdfs at once when the rate is 5 a minute: exactly 5 get past it. */

@@ -73,7 +73,9 @@ interface Held {
  * 111's caps on unfinished uploads, 413 past the account's stored-bytes quota. The count and the insert run
  * in one transaction under an advisory lock on the user, so concurrent creations are counted one after
  * the other, on any number of instances. What counts: the bytes of every file the user owns, and each live
- * reservation that has not become a file yet (a reservation's id is its file's id).
+ * reservation that has not become a file yet (a reservation's id is its file's id). Called again with the id of a
+ * reservation, it becomes `size`, counted again: the bytes kept outgrew those reserved (a rewritten PDF, photos
+ * made into one).
  */
 export async function reserveUpload(deps: { db: Db; config: Config }, auth: AuthContext, slot: SlotRequest): Promise<void> {
   const { quotaBytes } = uploadLimitsOf(deps.config, auth);
@@ -85,7 +87,7 @@ export async function reserveUpload(deps: { db: Db; config: Config }, auth: Auth
       sql`
       WITH live AS (
         SELECT s.size, s.resumable FROM upload_slots s
-        WHERE s.owner_id = ${owner}::uuid AND s.expires_at > now()
+        WHERE s.owner_id = ${owner}::uuid AND s.expires_at > now() AND s.id <> ${slot.id}::uuid
           AND NOT EXISTS (SELECT 1 FROM files f WHERE f.id = s.id))
       SELECT (SELECT count(*) FROM live WHERE resumable)::int AS unfinished,
              (SELECT coalesce(sum(size), 0) FROM live WHERE resumable)::bigint AS unfinished_bytes,
@@ -102,7 +104,8 @@ export async function reserveUpload(deps: { db: Db; config: Config }, auth: Auth
     const seconds = slot.resumable ? RESUMABLE_SLOT_SECONDS : DIRECT_SLOT_SECONDS;
     await tx.execute(sql`
       INSERT INTO upload_slots (id, owner_id, size, resumable, expires_at)
-      VALUES (${slot.id}::uuid, ${owner}::uuid, ${slot.size}::bigint, ${!!slot.resumable}, now() + make_interval(secs => ${seconds}))`);
+      VALUES (${slot.id}::uuid, ${owner}::uuid, ${slot.size}::bigint, ${!!slot.resumable}, now() + make_interval(secs => ${seconds}))
+      ON CONFLICT (id) DO UPDATE SET size = excluded.size`);
   });
 }
 

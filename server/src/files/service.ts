@@ -49,8 +49,8 @@ export interface UploadTarget {
 export interface UploadInput extends UploadTarget {
   bytes: Buffer;
   originalName: string;
-  /** The stored file's id; a fresh one when absent. A resumable upload keeps its own (decision 91). */
-  id?: string;
+  /** The stored file's id, that of its reservation (decision 133): a resumable upload's own (decision 91). */
+  id: string;
 }
 
 /**
@@ -81,27 +81,33 @@ export async function authorizeUploadTarget(db: Db, auth: AuthContext, target: U
 
 /**
  * POST /pdfs, and a resumable upload's last byte: the target check, the PDF check in the worker pool,
- * then the bytes stored under a random id (or the upload's) and the row. Nothing is kept on refusal.
+ * then the bytes stored under the reservation's id and the row. Nothing is kept on refusal.
  * A file the worker rewrote (decrypted, repaired: decisions 105, 106) is stored as rewritten.
  */
 export async function uploadPdf(
-  deps: { db: Db; store: FileStore; maxPdfBytes: number },
+  deps: { db: Db; store: FileStore; config: Config; maxPdfBytes: number },
   auth: AuthContext,
   input: UploadInput,
 ): Promise<{ path: string }> {
   await authorizeUploadTarget(deps.db, auth, input);
   const { pages, sha256, bytes: rewritten } = await checkPdfBytes(input.bytes, deps.maxPdfBytes);
-  return storeFile(deps, auth, { id: input.id ?? randomUUID(), bytes: rewritten ?? input.bytes, originalName: input.originalName, pages, sha256 });
+  const { id, originalName } = input;
+  return storeFile(deps, auth, { id, bytes: rewritten ?? input.bytes, reserved: input.bytes.length, originalName, pages, sha256 });
 }
 
-/** The bytes stored under `id`, then the file's row; nothing is kept when the row fails. */
+/**
+ * The bytes stored under `id` (the id of the caller's reservation, quota.ts), then the file's row; nothing is kept
+ * when the row fails. Bytes beyond those `reserved` (a rewrite larger than the file sent, photos made into a
+ * PDF) are reserved first, so that the quota holds for what is kept (decision 133).
+ */
 async function storeFile(
-  deps: { db: Db; store: FileStore },
+  deps: { db: Db; store: FileStore; config: Config },
   auth: AuthContext,
-  file: { id: string; bytes: Buffer; originalName: string; pages: number; sha256: string },
+  file: { id: string; bytes: Buffer; reserved: number; originalName: string; pages: number; sha256: string },
 ): Promise<{ path: string }> {
   const { db, store } = deps;
   const { id, bytes } = file;
+  if (bytes.length > file.reserved) await reserveUpload(deps, auth, { id, size: bytes.length });
   await store.put(id, bytes);
   try {
     // An upload's own id is recorded once: finished twice (a retried last request), the row and the
@@ -170,7 +176,7 @@ export async function uploadPhotosWithinQuota(
     const pdf = await photosToPdfInWorker(input.photos.map((p) => p.bytes));
     if (pdf.bytes.length > deps.maxPdfBytes) throw tooLarge(deps.maxPdfBytes);
     const first = input.photos[0]?.name.replace(/\.[^.]*$/, '') || 'photos';
-    return await storeFile(deps, auth, { id, bytes: pdf.bytes, originalName: `${first}.pdf`, pages: pdf.pages, sha256: pdf.sha256 });
+    return await storeFile(deps, auth, { id, bytes: pdf.bytes, reserved: size, originalName: `${first}.pdf`, pages: pdf.pages, sha256: pdf.sha256 });
   } finally {
     await releaseUpload(deps.db, id);
   }

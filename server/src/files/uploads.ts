@@ -192,7 +192,7 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
       const bytes = await readFile(path.join(directory, upload.id));
       try {
         const result = await uploadPdf(
-          { db: deps.db, store: deps.store, maxPdfBytes: limitOf(deps.config, meta.exercise ? 'exercise' : 'chapter') },
+          { db: deps.db, store: deps.store, config: deps.config, maxPdfBytes: limitOf(deps.config, meta.exercise ? 'exercise' : 'chapter') },
           auth,
           { bytes, originalName: meta.filename, exerciseId: meta.exercise, chapterId: meta.chapter, id: upload.id },
         );

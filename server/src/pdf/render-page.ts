@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { deflateSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
-import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
+import type { PDFDocument } from '@cantoo/pdf-lib';
 import { parsePgm, parsePpm, type Gray, type Rgb } from '../sheets/raster.js';
 
 /**
@@ -122,31 +121,16 @@ export async function renderPageRgb(file: string, index: number, dpi: number): P
 }
 
 /**
- * RGB samples as a JPEG at `dpi` (decision 130), encoded by poppler (native, ~10 times faster than a JavaScript
- * encoder): the pixels go in a one-page PDF as a lossless (Flate) picture filling the page, which pdftoppm
- * draws back at the same resolution. Throws RenderError.
+ * RGB samples as a JPEG of `dpi` (decision 130), at poppler's quality (85), encoded by sharp (libvips, native,
+ * already the photos' encoder: decision 140). Imported on first use: this module is loaded on the event loop's
+ * thread too (rewrite.ts), where no picture is encoded.
  */
 export async function jpegOfPixels(rgb: Rgb, dpi: number): Promise<Buffer> {
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  const [w, h] = [(rgb.width * 72) / dpi, (rgb.height * 72) / dpi];
-  const image = doc.context.stream(deflateSync(rgb.data, { level: 1 }), {
-    Type: 'XObject',
-    Subtype: 'Image',
-    Width: rgb.width,
-    Height: rgb.height,
-    ColorSpace: 'DeviceRGB',
-    BitsPerComponent: 8,
-    Filter: 'FlateDecode',
-  });
-  const leaf = doc.addPage([w, h]).node;
-  leaf.setXObject(PDFName.of('Px'), doc.context.register(image));
-  leaf.addContentStream(doc.context.register(doc.context.stream(`q ${w} 0 0 ${h} 0 0 cm /Px Do Q`)));
-  const source = await openRenderSource(await doc.save());
-  try {
-    return await renderPageJpeg(source.file, 0, dpi);
-  } finally {
-    await source.close();
-  }
+  const { default: sharp } = await import('sharp');
+  return sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .withDensity(dpi)
+    .toBuffer();
 }
 
 /** Sizes in points of the pages poppler finds in the PDF at `file` (pdfinfo, capped like pdftoppm). Throws RenderError. */
