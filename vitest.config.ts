@@ -25,6 +25,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'scripts',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'rich-text',
           include: ['rich-text/src/**/*.test.ts'],
           environment: 'node',
