@@ -6,6 +6,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { z } from 'zod';
 import * as schema from './schema.js';
 
 /** PGlite creates its own folder but not its parents: a data folder just emptied (npm run demo) has none. */
@@ -60,8 +61,13 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
  * statement, parsed and planned once per pooled connection instead of on every call; on PGlite a
  * plain parametrised query. `name` must always go with the same `text`.
  */
-export async function queryRows<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T[]> {
+export async function queryRows<S extends z.ZodType>(db: Db, shape: S, name: string, text: string, values: unknown[]): Promise<z.output<S>[]>;
+/** @deprecated Unchecked: pass the row's `shape` (a zod object) before the name instead of a type argument. */
+export async function queryRows<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T[]>;
+export async function queryRows(db: Db, ...args: [z.ZodType, string, string, unknown[]] | [string, string, unknown[]]): Promise<unknown[]> {
+  const [shape, name, text, values] = args.length === 4 ? args : [undefined, ...args];
   const client = (db as unknown as { $client: unknown }).$client;
-  if (client instanceof pg.Pool) return (await client.query<T & pg.QueryResultRow>({ name, text, values })).rows;
-  return (await (client as PGlite).query<T>(text, values)).rows;
+  const found =
+    client instanceof pg.Pool ? (await client.query({ name, text, values })).rows : (await (client as PGlite).query(text, values)).rows;
+  return shape ? z.array(shape).parse(found) : found;
 }

@@ -1,17 +1,45 @@
 import type { SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Tx } from './client.js';
 
 /**
- * The rows of a set-based `sql` query (docs/architecture.md « Which query style when »). Both drivers
- * answer `{ rows }`; drizzle types them as records, so the caller names the row shape here, once,
- * instead of casting the result in each service.
+ * The rows of a set-based `sql` query (docs/architecture.md « Which query style when »), checked at the edge:
+ * `shape` parses every row the driver returns, so a service never receives a value of another type than it
+ * declares (a `bigint` count read as a string on PostgreSQL and as a number on PGlite, say). The `column`
+ * helpers below say how each driver's values are read the same way on both.
  */
-export async function rows<T = Record<string, unknown>>(db: Tx, query: SQL): Promise<T[]> {
-  const result = await db.execute(query);
-  return result.rows as T[];
+export async function rows<S extends z.ZodType>(db: Tx, shape: S, query: SQL): Promise<z.output<S>[]>;
+/** @deprecated Unchecked: name the row's `shape` (a zod object) instead of a type argument. */
+export async function rows<T = Record<string, unknown>>(db: Tx, query: SQL): Promise<T[]>;
+export async function rows(db: Tx, shapeOrQuery: z.ZodType | SQL, query?: SQL): Promise<unknown[]> {
+  if (query === undefined) return (await db.execute(shapeOrQuery as SQL)).rows;
+  const shape = z.array(shapeOrQuery as z.ZodType);
+  return shape.parse((await db.execute(query)).rows);
 }
 
-/** The first row of a `sql` query, or undefined when it returns none. */
-export async function one<T>(db: Tx, query: SQL): Promise<T | undefined> {
-  return (await rows<T>(db, query))[0];
+/** The first row of a `sql` query, checked by `shape`, or undefined when it returns none. */
+export async function one<S extends z.ZodType>(db: Tx, shape: S, query: SQL): Promise<z.output<S> | undefined>;
+/** @deprecated Unchecked: name the row's `shape` (a zod object) instead of a type argument. */
+export async function one<T>(db: Tx, query: SQL): Promise<T | undefined>;
+export async function one(db: Tx, shapeOrQuery: z.ZodType | SQL, query?: SQL): Promise<unknown> {
+  if (query === undefined) return (await db.execute(shapeOrQuery as SQL)).rows[0];
+  return (await rows(db, shapeOrQuery as z.ZodType, query))[0];
 }
+
+/**
+ * How values come back from both drivers, as a row shape's columns. PostgreSQL's `bigint` (count(*), sum of
+ * integers) arrives as a string through node-postgres and as a number or a bigint through PGlite; `numeric` as
+ * a string through both; `timestamptz` as a Date through both (a string inside `json_build_object`).
+ */
+export const column = {
+  /** A `bigint` or `numeric` read as a JavaScript number (counts, sums, points). */
+  number: z.union([z.number(), z.string(), z.bigint()]).transform(Number),
+  /** The same, or null. */
+  numberOrNull: z.union([z.number(), z.string(), z.bigint(), z.null()]).transform((value) => (value === null ? null : Number(value))),
+  /** A `timestamptz` column, or an ISO string built in SQL, as a Date. */
+  date: z.union([z.date(), z.string()]).transform((value) => (value instanceof Date ? value : new Date(value))),
+  /** The same, or null. */
+  dateOrNull: z
+    .union([z.date(), z.string(), z.null()])
+    .transform((value) => (value === null ? null : value instanceof Date ? value : new Date(value))),
+} as const;
