@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { openDatabase } from './client.js';
 import { column, one, rows } from './query.js';
 
-const database = await openDatabase({ pglite: new PGlite() });
+// Both drivers: CI replays the server project on PostgreSQL through TEST_DATABASE_URL.
+const url = process.env.TEST_DATABASE_URL;
+const database = await openDatabase(url ? { databaseUrl: url } : { pglite: new PGlite() });
 afterAll(() => database.close());
 
 describe('rows checked at the edge', () => {
