@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CENTER_MOVES_PER_CHAPTER, TOO_MANY_MOVES_IN_ALL_MESSAGE, TOO_MANY_MOVES_MESSAGE } from '../src/centers/service.js';
+import { CENTER_MOVES_PER_CHAPTER, TOO_MANY_MOVES_IN_ALL_MESSAGE, TOO_MANY_MOVES_MESSAGE } from '../src/centers/registration.js';
 import { accessGroups, centerRegistrations, chapters, familyAddresses, institutions, mailDeliveries, sentMails } from '../src/db/schema.js';
 import { one } from '../src/db/query.js';
 import { ADDRESS_CONFIRM_PER_ADDRESS_LIMIT, FAMILY_ADDRESS_LIMIT } from '../src/mail/family-addresses.js';

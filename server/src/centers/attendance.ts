@@ -1,9 +1,10 @@
 import type { AttendanceBody, CenterDayStats } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import type { centers } from '../db/schema.js';
 import { badRequest } from '../errors.js';
 
@@ -28,23 +29,31 @@ export function detailsChange(before: CenterRow | null, after: CenterRow): 'clos
   return changed ? 'changed' : null;
 }
 
-type StatsRow = { institution_id: string; registered: number; present: number; absent: number; copies: number; pages_sorted: number };
+const statsRowShape = z.object({
+  institution_id: z.string(),
+  registered: column.number,
+  present: column.number,
+  absent: column.number,
+  copies: column.number,
+  pages_sorted: column.number,
+});
 
 /** Per centre of a chapter (or one): registered, present, absent, copies received, pages sorted. */
 export async function centerDayStats(db: Tx, chapterId: string, institutionId?: string): Promise<Array<{ institutionId: string; stats: CenterDayStats }>> {
-  const only = (col: string) => (institutionId ? sql`AND ${sql.raw(col)} = ${institutionId}` : sql``);
-  const list = await rows<StatsRow>(db, sql`
+  const onlyRegistrations = institutionId ? sql`AND institution_id = ${institutionId}` : sql``;
+  const onlyCopies = institutionId ? sql`AND u.institution_id = ${institutionId}` : sql``;
+  const list = await rows(db, statsRowShape, sql`
     WITH regs AS (
       SELECT institution_id, count(*)::int AS registered,
         count(*) FILTER (WHERE present)::int AS present,
         count(*) FILTER (WHERE present = false)::int AS absent
-      FROM center_registrations WHERE chapter_id = ${chapterId} ${only('institution_id')}
+      FROM center_registrations WHERE chapter_id = ${chapterId} ${onlyRegistrations}
       GROUP BY institution_id),
     copies AS (
       SELECT u.institution_id, count(*)::int AS copies,
         coalesce(sum(f.pages) FILTER (WHERE u.labeled_at IS NOT NULL), 0)::int AS pages_sorted
       FROM unlabeled_answers u JOIN files f ON f.id = u.file_id
-      WHERE u.chapter_id = ${chapterId} AND u.institution_id IS NOT NULL ${only('u.institution_id')}
+      WHERE u.chapter_id = ${chapterId} AND u.institution_id IS NOT NULL ${onlyCopies}
       GROUP BY u.institution_id)
     SELECT coalesce(r.institution_id, c.institution_id) AS institution_id,
       coalesce(r.registered, 0)::int AS registered, coalesce(r.present, 0)::int AS present,
@@ -70,7 +79,7 @@ export async function centerDayStats(db: Tx, chapterId: string, institutionId?: 
 export async function recordAttendance(db: Db, auth: AuthContext, chapterId: string, institutionId: string, body: AttendanceBody): Promise<number> {
   const byUser = new Map(body.map((a) => [a.user.toLowerCase(), a.present]));
   return db.transaction(async (tx) => {
-    const registered = await rows<{ user_id: string }>(tx, sql`
+    const registered = await rows(tx, z.object({ user_id: z.string() }), sql`
       SELECT user_id FROM center_registrations
       WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId}
         AND user_id IN (${sql.join([...byUser.keys()].map((u) => sql`${u}`), sql`, `)})

@@ -1,7 +1,8 @@
 import { DEFAULT_BRING_TEXT, parisWallClockToIso, type CenterDetails } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Tx } from '../db/client.js';
-import { one } from '../db/query.js';
+import { column, one } from '../db/query.js';
 
 /** The centre's own detail values (null / empty: the default applies). */
 export interface OwnDetails {
@@ -33,7 +34,7 @@ export function effectiveDetails(own: OwnDetails | null, institutionAddress: str
 
 /** The chapter's default sitting: its earliest access start. */
 export async function chapterStartOf(db: Tx, chapterId: string): Promise<Date | null> {
-  const row = await one<{ start: Date | string | null }>(db, sql`
+  const row = await one(db, z.object({ start: column.dateOrNull }), sql`
     SELECT min(access_start) AS start FROM access_groups WHERE chapter_id = ${chapterId}`);
   return row?.start ? new Date(row.start) : null;
 }

@@ -1,35 +1,36 @@
 import { centerDayRows, type AttendanceBody } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import { findChapter } from '../chapters/service.js';
 import type { Db, Tx } from '../db/client.js';
-import { one, rows } from '../db/query.js';
+import { column, one, rows } from '../db/query.js';
 import { badRequest, notFound } from '../errors.js';
 import { recordAttendance } from './attendance.js';
 import { effectiveDetails } from './details.js';
 import { renderAttendanceSheet, renderConvocations, type ExamCentre, type ExamPupil } from './exam-pdfs.js';
-import { centerInstitutionOf } from './policies.js';
-import { getCenterOverview } from './service.js';
+import { canGetCentreConvocations, centerInstitutionOf } from './policies.js';
+import { getCenterOverview } from './overview.js';
 import { centerDayXlsx, registeredPupilsXlsx } from './xlsx.js';
 
-type CentreRow = {
-  name: string;
-  inst_address: string;
-  opened: boolean | null;
-  is_pole: boolean | null;
-  instructions: string | null;
-  sitting_at: Date | string | null;
-  address: string | null;
-  room: string | null;
-  bring: string | null;
-  chapter_start: Date | string | null;
-};
+const centreRowShape = z.object({
+  name: z.string(),
+  inst_address: z.string(),
+  opened: z.boolean().nullable(),
+  is_pole: z.boolean().nullable(),
+  instructions: z.string().nullable(),
+  sitting_at: column.dateOrNull,
+  address: z.string().nullable(),
+  room: z.string().nullable(),
+  bring: z.string().nullable(),
+  chapter_start: column.dateOrNull,
+});
 
 /** A paper chapter's centre as its convocations and sheets show it. */
 export async function loadExamCentre(db: Tx, chapterId: string, institutionId: string): Promise<ExamCentre & { validated: boolean }> {
   const chapter = await findChapter(db, chapterId);
   if (!chapter.offline) throw badRequest('Ce chapitre n’est pas une épreuve papier.');
-  const row = await one<CentreRow>(db, sql`
+  const row = await one(db, centreRowShape, sql`
     SELECT i.name, i.address AS inst_address, c.opened, c.is_pole, c.instructions, c.sitting_at, c.address, c.room, c.bring,
       (SELECT min(g.access_start) FROM access_groups g WHERE g.chapter_id = ${chapterId}) AS chapter_start
     FROM institutions i LEFT JOIN centers c ON c.institution_id = i.id AND c.chapter_id = ${chapterId}
@@ -45,9 +46,18 @@ export async function loadExamCentre(db: Tx, chapterId: string, institutionId: s
   };
 }
 
+const examPupilShape = z.object({
+  id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  grade: z.string().nullable(),
+  school: z.string().nullable(),
+  present: z.boolean().nullable(),
+});
+
 /** The pupils registered at a centre (or one of them), sorted by name. */
 export async function loadExamPupils(db: Tx, chapterId: string, institutionId: string, userId?: string): Promise<ExamPupil[]> {
-  const list = await rows<{ id: string; first_name: string | null; last_name: string | null; grade: string | null; school: string | null; present: boolean | null }>(db, sql`
+  const list = await rows(db, examPupilShape, sql`
     SELECT u.id, u.first_name, u.last_name, u.grade, i.name AS school, r.present
     FROM center_registrations r JOIN users u ON u.id = r.user_id LEFT JOIN institutions i ON i.id = u.institution_id
     WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId} ${userId ? sql`AND r.user_id = ${userId}` : sql``}
@@ -57,21 +67,18 @@ export async function loadExamPupils(db: Tx, chapterId: string, institutionId: s
 
 /** The caller's registration centre for a chapter; 404 when they are not registered. */
 async function registrationOf(db: Tx, chapterId: string, userId: string): Promise<string> {
-  const row = await one<{ institution_id: string }>(db, sql`
+  const row = await one(db, z.object({ institution_id: z.string() }), sql`
     SELECT institution_id FROM center_registrations WHERE chapter_id = ${chapterId} AND user_id = ${userId}`);
   if (!row) throw notFound('Vous n’êtes inscrit dans aucun centre pour cette épreuve.');
   return row.institution_id;
 }
-
-/** Who gets which convocations: a pupil their own; school staff and admins every pupil of the centre. */
-const isCentreStaff = (auth: AuthContext) => auth.isAdmin || (auth.isTeacher && !auth.isMember);
 
 /**
  * GET /center/convocation/{chapterId}.pdf: the pupil's own convocation, or all of the centre's
  * in one PDF for its staff. A convocation exists once the centre opened (or is a pole centre).
  */
 export async function convocationPdf(db: Db, auth: AuthContext, chapterId: string, requested?: string): Promise<{ bytes: Uint8Array; name: string }> {
-  const staff = isCentreStaff(auth);
+  const staff = canGetCentreConvocations(auth);
   const institutionId = staff ? centerInstitutionOf(auth, requested) : await registrationOf(db, chapterId, auth.userId);
   const centre = await loadExamCentre(db, chapterId, institutionId);
   if (!centre.validated) throw badRequest('Ce centre n’a pas encore confirmé qu’il organise l’épreuve : la convocation n’est pas encore disponible.');

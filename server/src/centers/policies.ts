@@ -30,3 +30,12 @@ export function assertMayChooseCenter(auth: AuthContext): void {
 export function assertMaySetPole(auth: AuthContext, patch: { isPole?: boolean }): void {
   if (patch.isPole !== undefined && !auth.isAdmin) throw forbidden('Seul un administrateur peut désigner un centre pôle.');
 }
+
+/** Admins see every centre of the selection map directly, and the schools where pupils registered. */
+export const canSeeEveryCentre = (auth: AuthContext): boolean => auth.isAdmin;
+
+/**
+ * Who gets which convocations (GET /center/convocation): school staff and admins every pupil of the centre, a
+ * pupil (or a teacher who is also a member) their own.
+ */
+export const canGetCentreConvocations = (auth: AuthContext): boolean => auth.isAdmin || (auth.isTeacher && !auth.isMember);

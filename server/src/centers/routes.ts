@@ -13,16 +13,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
-import {
-  getCenter,
-  getCenterOverview,
-  getUserCenter,
-  listCenterMembers,
-  listCenterOptions,
-  refuseRegistration,
-  registerAtCenter,
-  updateCenter,
-} from './service.js';
+import { getCenter, listCenterMembers, updateCenter } from './center.js';
+import { getCenterOverview } from './overview.js';
+import { refuseRegistration } from './refusal.js';
+import { getUserCenter, listCenterOptions, registerAtCenter } from './registration.js';
 
 const chapterParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 /** Admins name the centre they look at; school staff always get their own (a different one is 403). */
