@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildChapterLatex,
-  escapeLatex,
-  latexFileName,
-  markdownToLatex,
-  nestableEnvironments,
-  sanitizeMath,
-  splitMath,
-} from './latex.js';
+import { buildChapterLatex, latexFileName } from './latex.js';
+import { markdownToLatex } from './latex-markdown.js';
+import { nestableEnvironments, sanitizeMath, splitMath } from './latex-math.js';
+import { escapeLatex } from './latex-text.js';
 
 describe('escapeLatex', () => {
   it('escapes the ten special characters', () => {
