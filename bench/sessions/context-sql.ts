@@ -1,5 +1,5 @@
 /**
- * Micro-benchmark of the save path's context statement (sessions/service.ts EXERCISE_CONTEXT_SQL,
+ * Micro-benchmark of the save path's context statement (sessions/queries.ts EXERCISE_CONTEXT_SQL,
  * wrapped with its md5 fingerprint as queryExerciseContext sends it): the statement as it is against
  * the same statement without the `finished_ms` column (before « Terminer l'épreuve »). Real
  * PostgreSQL, one connection, prepared statements, rounds alternated so load drifts hit both.
@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { openDatabase } from '../../server/src/db/client.js';
 import { accessGroups, chapterSessions, chapters, exercises, users } from '../../server/src/db/schema.js';
-import { EXERCISE_CONTEXT_SQL } from '../../server/src/sessions/service.js';
+import { EXERCISE_CONTEXT_SQL } from '../../server/src/sessions/queries.js';
 
 const env = process.env;
 const SERVER_URL = env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -1,6 +1,6 @@
 /**
  * Micro-benchmark of decision 136's session check on the two statements that carry it: the save path's context
- * (sessions/service.ts EXERCISE_CONTEXT_SQL, wrapped with its md5 fingerprint as queryExerciseContext sends it)
+ * (sessions/queries.ts EXERCISE_CONTEXT_SQL, wrapped with its md5 fingerprint as queryExerciseContext sends it)
  * and the per-request lookup of every other route (auth/context.ts AUTH_SQL), each with a live session against the
  * same statement without the `session_ok` column. Real PostgreSQL, one connection, prepared statements, rounds
  * alternated so load drifts hit both.
@@ -12,7 +12,7 @@ import pg from 'pg';
 import { AUTH_SQL } from '../../server/src/auth/context.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { accessGroups, authSessions, chapterSessions, chapters, exercises, users } from '../../server/src/db/schema.js';
-import { EXERCISE_CONTEXT_SQL } from '../../server/src/sessions/service.js';
+import { EXERCISE_CONTEXT_SQL } from '../../server/src/sessions/queries.js';
 
 const env = process.env;
 const SERVER_URL = env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -4,7 +4,8 @@ import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { chapterSessions } from '../db/schema.js';
 import { conflict, forbidden } from '../errors.js';
-import { loadChapterContext, presentSessionState } from './service.js';
+import { presentSessionState } from './presenters.js';
+import { loadChapterContext } from './service.js';
 import { computeSessionState } from './state.js';
 import { audit } from '../db/audit.js';
 

@@ -10,3 +10,9 @@ export const isSessionStaff = (auth: AuthContext): boolean => auth.isAdmin || au
 export function assertMaySeeReceipt(auth: AuthContext, user: string | undefined): void {
   if (user && user !== auth.userId && !isSessionStaff(auth)) throw forbidden();
 }
+
+/** The groups the profile rule counts (docs/product.md#spec-5): school staff need no class. */
+export const profileGroupsOf = (auth: AuthContext): string[] => (auth.isTeacher ? ['teachers'] : []);
+
+/** School staff reach every paper chapter (docs/product.md#design-3), outside the access groups. */
+export const canFollowPaperChapter = (auth: AuthContext, chapter: { offline: boolean }): boolean => auth.isTeacher && chapter.offline;

@@ -6,7 +6,9 @@ import type { Deps } from '../deps.js';
 import { addExtension, setExtraTime } from './allowances.js';
 import { finishChapter } from './finish.js';
 import { getReceipt } from './receipt.js';
-import { getChapterSessionState, recordFocusEvent, startChapter } from './service.js';
+import { recordFocusEvent } from './events.js';
+import { getChapterSessionState } from './service.js';
+import { startChapter } from './start.js';
 
 const chapterParams = z.object({ id: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 
