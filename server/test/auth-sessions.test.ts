@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accessGroups, authSessions, chapters, exercises } from '../src/db/schema.js';
-import { saveMemos } from '../src/answers/service.js';
+import { saveMemos } from '../src/answers/save-memos.js';
 import { buildTestApp, createUser, inject, lastLinkTo, PASSWORD, PUPIL_PROFILE, tokenOf, type TestApp } from './helpers.js';
 
 /**

@@ -2,8 +2,8 @@ import { createSecretKey } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAVE_BATCH, saveBatchStats, saveMemos, saveQueueOf } from '../src/answers/service.js';
-import { TtlCache } from '../src/answers/ttl-cache.js';
+import { memoCache, saveMemos } from '../src/answers/save-memos.js';
+import { SAVE_BATCH, saveBatchStats, saveQueueOf } from '../src/answers/save-queue.js';
 import { verifyHs256 } from '../src/auth/tokens.js';
 import { accessGroups, answers, chapters, exercises, institutions, users } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
@@ -13,7 +13,7 @@ import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 describe('TtlCache', () => {
   it('forgets an entry once its time to live has passed', () => {
     let now = 1_000;
-    const cache = new TtlCache<string, number>(10, 2_000, () => now);
+    const cache = memoCache<string, number>(10, 2_000, () => now);
     cache.set('a', 1);
     now += 1_999;
     expect(cache.get('a')).toBe(1);
@@ -24,7 +24,7 @@ describe('TtlCache', () => {
 
   it('keeps at most maxEntries, dropping expired entries first, then the oldest', () => {
     let now = 0;
-    const cache = new TtlCache<number, number>(3, 1_000, () => now);
+    const cache = memoCache<number, number>(3, 1_000, () => now);
     cache.set(1, 1);
     now = 600;
     cache.set(2, 2);

@@ -5,7 +5,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAPER_CHAPTER_MESSAGE } from '../src/answers/service.js';
+import { PAPER_CHAPTER_MESSAGE } from '../src/answers/policies.js';
 import { accessGroups, chapters, exercises, files, institutions } from '../src/db/schema.js';
 import { PHOTO_PIXELS_MESSAGE, PHOTO_UNREADABLE_MESSAGE } from '../src/pdf/pdf-pool.js';
 import { parsePpm, type Rgb } from '../src/sheets/raster.js';

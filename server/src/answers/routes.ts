@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { authOf, requireAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { limitAnswerSaves } from '../http/save-limit.js';
-import { listMyChapterAnswers, saveAnswer } from './service.js';
+import { listMyChapterAnswers } from './my-answers.js';
+import { saveAnswer } from './save.js';
 
 export const answerRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.post(

@@ -8,7 +8,7 @@ import { chapters, files } from '../db/schema.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { loadExerciseContext } from '../sessions/service.js';
 import { checkSaveAllowed } from '../sessions/state.js';
-import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/service.js';
+import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/policies.js';
 import { inspectPdf, photosToPdfInWorker } from '../pdf/pdf-pool.js';
 import { looksLikePdf } from '../pdf/rewrite.js';
 import { assertMaySeeFile, type FileAccessRow } from './policies.js';
