@@ -67,24 +67,12 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
 }
 
-/** The whole API as a Fastify instance, without listening (tests use inject). */
-export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const { config, database } = opts;
-  const logging = loggerOptions(config, opts.logger !== false);
-  if (opts.logStream && logging.logger) logging.logger = { ...(logging.logger as object), stream: opts.logStream };
-  const app = Fastify({
-    ...logging,
-    bodyLimit: 1024 * 1024,
-    // Only a reverse proxy on this host by default: a client cannot choose its own IP (decision 24).
-    trustProxy: config.trustProxy ?? 'loopback',
-    frameworkErrors: sendFrameworkError,
-    // refuseWhileClosing answers in French instead.
-    return503OnClosing: false,
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+type Api = FastifyInstance;
 
-  const deps: Deps = {
+/** What every route is given: the database, the configuration, the token signer, the limiter, the mailer. */
+function createDeps(opts: AppOptions, app: FastifyInstance): Deps {
+  const { config, database } = opts;
+  return {
     db: database.db,
     config,
     signer: createTokenSigner(config.jwtSecret),
@@ -101,16 +89,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         onOutboxMail: opts.onOutboxMail,
       }),
   };
-  app.decorate('deps', deps);
-  app.addHook('onClose', async () => deps.limiter.close());
-  app.addHook('onClose', closePdfPool);
-  app.addHook('onClose', closeImportPool);
-  app.addHook('onClose', closeStatementPool);
-  app.decorateRequest('auth', null);
-  app.decorateRequest('authRejected', false);
+}
 
-  // The same for every visitor: also written into the page itself (web-app.ts), so the app does not wait for it.
-  const publicConfig = {
+/** The same for every visitor: also written into the page itself (web-app.ts), so the app does not wait for it. */
+function publicConfigOf(config: Config) {
+  return {
     contactEmail: config.contactEmail,
     tileUrl: config.tileUrl,
     // Decision 87: whether /map offers the address search.
@@ -118,12 +101,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Decision 91: the size limit of a scan, said on the upload form before a file is chosen.
     maxScanMb: Math.round((limitOf(config, 'chapter') / (1024 * 1024)) * 10) / 10,
   };
-  registerErrorHandling(app);
-  addErrorCodes(app);
-  // GET /institution carries ~70,000 schools: compressed it stays under 3 MB (bench/schools).
-  await app.register(compress, { threshold: 2048 });
-  // Computed once: @fastify/helmet rebuilt helmet's middleware on every request (~30 % of a save's CPU, bench/rush).
-  const headers = securityHeaders({
+}
+
+/** Computed once: @fastify/helmet rebuilt helmet's middleware on every request (~30 % of a save's CPU, bench/rush). */
+function headersOf(config: Config) {
+  return securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -141,17 +123,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     referrerPolicy: { policy: 'same-origin' },
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(headers);
-  });
-  refuseWhileClosing(app);
-  const apiDocs = config.apiDocs !== false;
-  if (apiDocs) {
-    await app.register(swagger, {
-      openapi: { info: { title: 'Olympe API', version: '0.1.0' } },
-      transform: jsonSchemaTransform,
-    });
-  }
+}
+
+/** The periodic purges of this instance, started when the app is ready and stopped when it closes. */
+function startPurges(app: FastifyInstance, config: Config, database: Database) {
   // The counters of a login flood: one row per address and e-mail tried (decision 37).
   if (!config.redisUrl && config.jobsWorker !== false) {
     let purge: ReturnType<typeof startRateLimitPurge> | undefined;
@@ -168,6 +143,82 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     });
     app.addHook('onClose', async () => purge?.stop());
   }
+}
+
+/** Every area's routes under /api, with the health check, the public config and the API docs. */
+async function registerApi(api: Api, app: FastifyInstance, deps: Deps, publicConfig: ReturnType<typeof publicConfigOf>, apiDocs: boolean) {
+  api.get('/health', { schema: { hide: true } }, async () => {
+    await deps.db.execute(sql`SELECT 1`);
+    return { ok: true };
+  });
+  api.get('/config', { schema: { tags: ['config'] } }, async () => publicConfig);
+  if (apiDocs) api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
+  await api.register(authRoutes, { deps });
+  await api.register(groupRoutes, { deps });
+  await api.register(chapterRoutes, { deps });
+  await api.register(exerciseRoutes, { deps });
+  await api.register(institutionRoutes, { deps });
+  await api.register(userRoutes, { deps });
+  await api.register(sessionRoutes, { deps });
+  await api.register(answerRoutes, { deps });
+  await api.register(fileRoutes, { deps });
+  await api.register(gradingRoutes, { deps });
+  await api.register(examDayRoutes, { deps });
+  await api.register(centerRoutes, { deps });
+  await api.register(mailRoutes, { deps });
+  await api.register(sortingRoutes, { deps });
+  await api.register(opsRoutes, { deps });
+  await api.register(analysisRoutes, { deps });
+  await api.register(sheetRoutes, { deps });
+  await api.register(resultsRoutes, { deps });
+  await api.register(regradeRoutes, { deps });
+  await api.register(statsRoutes, { deps });
+}
+
+/** The whole API as a Fastify instance, without listening (tests use inject). */
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = opts;
+  const logging = loggerOptions(config, opts.logger !== false);
+  if (opts.logStream && logging.logger) logging.logger = { ...(logging.logger as object), stream: opts.logStream };
+  const app = Fastify({
+    ...logging,
+    bodyLimit: 1024 * 1024,
+    // Only a reverse proxy on this host by default: a client cannot choose its own IP (decision 24).
+    trustProxy: config.trustProxy ?? 'loopback',
+    frameworkErrors: sendFrameworkError,
+    // refuseWhileClosing answers in French instead.
+    return503OnClosing: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const deps = createDeps(opts, app);
+  app.decorate('deps', deps);
+  app.addHook('onClose', async () => deps.limiter.close());
+  app.addHook('onClose', closePdfPool);
+  app.addHook('onClose', closeImportPool);
+  app.addHook('onClose', closeStatementPool);
+  app.decorateRequest('auth', null);
+  app.decorateRequest('authRejected', false);
+
+  const publicConfig = publicConfigOf(config);
+  registerErrorHandling(app);
+  addErrorCodes(app);
+  // GET /institution carries ~70,000 schools: compressed it stays under 3 MB (bench/schools).
+  await app.register(compress, { threshold: 2048 });
+  const headers = headersOf(config);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
+  });
+  refuseWhileClosing(app);
+  const apiDocs = config.apiDocs !== false;
+  if (apiDocs) {
+    await app.register(swagger, {
+      openapi: { info: { title: 'Olympe API', version: '0.1.0' } },
+      transform: jsonSchemaTransform,
+    });
+  }
+  startPurges(app, config, database);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
@@ -180,37 +231,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   observeRequests(app);
 
-  await app.register(
-    async (api) => {
-      api.get('/health', { schema: { hide: true } }, async () => {
-        await deps.db.execute(sql`SELECT 1`);
-        return { ok: true };
-      });
-      api.get('/config', { schema: { tags: ['config'] } }, async () => publicConfig);
-      if (apiDocs) api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
-      await api.register(authRoutes, { deps });
-      await api.register(groupRoutes, { deps });
-      await api.register(chapterRoutes, { deps });
-      await api.register(exerciseRoutes, { deps });
-      await api.register(institutionRoutes, { deps });
-      await api.register(userRoutes, { deps });
-      await api.register(sessionRoutes, { deps });
-      await api.register(answerRoutes, { deps });
-      await api.register(fileRoutes, { deps });
-      await api.register(gradingRoutes, { deps });
-      await api.register(examDayRoutes, { deps });
-      await api.register(centerRoutes, { deps });
-      await api.register(mailRoutes, { deps });
-      await api.register(sortingRoutes, { deps });
-      await api.register(opsRoutes, { deps });
-      await api.register(analysisRoutes, { deps });
-      await api.register(sheetRoutes, { deps });
-      await api.register(resultsRoutes, { deps });
-      await api.register(regradeRoutes, { deps });
-      await api.register(statsRoutes, { deps });
-    },
-    { prefix: '/api' },
-  );
+  await app.register((api) => registerApi(api, app, deps, publicConfig, apiDocs), { prefix: '/api' });
 
   await serveWebApp(app, config.webDist, publicConfig);
   return app;

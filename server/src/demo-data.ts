@@ -24,13 +24,8 @@ const FIRST_NAMES = ['Léa', 'Hugo', 'Chloé', 'Louis', 'Inès', 'Jules', 'Zoé'
 const LAST_NAMES = ['Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Petit', 'Durand', 'Leroy', 'Moreau', 'Simon', 'Laurent', 'Lefèvre'];
 const GRADES = ['4eme', '3eme', '2nde', '1ere'] as const;
 
-/**
- * Demonstration data: one account of each role, 24 more pupils with complete profiles, schools,
- * a group, and the chapters (online timed, training, paper). Each capability adds its part here.
- */
-export async function seedDemo(db: Db, store: FileStore, passwordHash: string): Promise<DemoAccount[]> {
-  const schoolIds = await seedInstitutionsDemo(db);
-  const school = schoolIds[0];
+/** The five accounts of the roles (admin, two correctors, school staff, the demo pupil), all at the first school. */
+async function seedRoleAccounts(db: Db, passwordHash: string, school: string) {
   const [admin, member, member2, teacher, pupil] = await db
     .insert(users)
     .values(
@@ -52,6 +47,16 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
       ].map((u) => ({ ...u, passwordHash, institutionId: school })),
     )
     .returning({ id: users.id });
+  await db.insert(groupMembers).values([
+    { groupId: MEMBERS_GROUP_ID, userId: member.id },
+    { groupId: MEMBERS_GROUP_ID, userId: member2.id },
+    { groupId: TEACHERS_GROUP_ID, userId: teacher.id },
+  ]);
+  return { admin, member, member2, teacher, pupil };
+}
+
+/** 24 more pupils with complete profiles, spread over the first five schools. */
+async function seedPupils(db: Db, passwordHash: string, schoolIds: string[]): Promise<string[]> {
   const pupils = await db
     .insert(users)
     .values(
@@ -69,14 +74,42 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
       })),
     )
     .returning({ id: users.id });
-  await db.insert(groupMembers).values([
-    { groupId: MEMBERS_GROUP_ID, userId: member.id },
-    { groupId: MEMBERS_GROUP_ID, userId: member2.id },
-    { groupId: TEACHERS_GROUP_ID, userId: teacher.id },
-  ]);
-  await seedGroupsDemo(db, [pupil.id, ...pupils.slice(0, 8).map((p) => p.id)]);
+  return pupils.map((p) => p.id);
+}
+
+/** Extra time (tiers-temps) for one pupil, and an incident extension on the timed chapter (/live). */
+async function seedAllowances(db: Db, input: { timedId: string; pupilIds: string[]; adminId: string }): Promise<void> {
+  const { pupilIds } = input;
+  await db.update(users).set({ extraTimePercent: 33 }).where(eq(users.id, pupilIds[0]));
+  await db.insert(sessionExtensions).values({
+    chapterId: input.timedId,
+    userId: pupilIds[pupilIds.length - 1],
+    minutes: 10,
+    reason: 'Ordinateur bloqué pendant 8 minutes (salle 3)',
+    createdBy: input.adminId,
+  });
+}
+
+const DEMO_ACCOUNTS: DemoAccount[] = [
+  { email: 'admin@olympe.demo', role: 'administrateur' },
+  { email: 'correcteur@olympe.demo', role: 'correcteur' },
+  { email: 'correcteur2@olympe.demo', role: 'correctrice (double correction anonyme de l’épreuve papier)' },
+  { email: 'prof@olympe.demo', role: 'personnel scolaire' },
+  { email: 'eleve@olympe.demo', role: 'élève (profil complet)' },
+  { email: 'eleve01@olympe.demo', role: 'élève avec un tiers-temps (33 %)' },
+  { email: 'eleve02@olympe.demo … eleve24@olympe.demo', role: 'autres élèves' },
+];
+
+/**
+ * Demonstration data: one account of each role, 24 more pupils with complete profiles, schools,
+ * a group, and the chapters (online timed, training, paper). Each capability adds its part here.
+ */
+export async function seedDemo(db: Db, store: FileStore, passwordHash: string): Promise<DemoAccount[]> {
+  const schoolIds = await seedInstitutionsDemo(db);
+  const { admin, member, member2, teacher, pupil } = await seedRoleAccounts(db, passwordHash, schoolIds[0]);
+  const pupilIds = await seedPupils(db, passwordHash, schoolIds);
+  await seedGroupsDemo(db, [pupil.id, ...pupilIds.slice(0, 8)]);
   const chapters = await seedChaptersDemo(db);
-  const pupilIds = pupils.map((p) => p.id);
   // Answers on the training chapter (untimed), some graded, so the grading screens show every cell kind.
   await seedAnswersDemo(db, { pupilIds, chapterId: chapters.trainingId });
   await seedGradingDemo(db, { chapterId: chapters.trainingId, graderId: member.id });
@@ -93,25 +126,9 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
   await seedAnalysisDemo(db, { chapterId: chapters.timedId, pupilIds: pupilIds.slice(-8) });
   // Issue 21: a published final with rank, percentile and a threshold, the demo pupil's card and certificate.
   await seedResultsDemo(db, { pupilIds: [...new Set([pupil.id, ...pupilIds.filter((_, i) => i % 5 === 0), ...pupilIds.slice(1, 6)])], graderId: member.id });
-  // Extra time (tiers-temps) for one pupil, and an incident extension on the timed chapter (/live).
-  await db.update(users).set({ extraTimePercent: 33 }).where(eq(users.id, pupilIds[0]));
-  await db.insert(sessionExtensions).values({
-    chapterId: chapters.timedId,
-    userId: pupilIds[pupilIds.length - 1],
-    minutes: 10,
-    reason: 'Ordinateur bloqué pendant 8 minutes (salle 3)',
-    createdBy: admin.id,
-  });
+  await seedAllowances(db, { timedId: chapters.timedId, pupilIds, adminId: admin.id });
   // Issue 21: a published chapter with statistics, an errata candidate and a pending regrade request; one chapter in the bin.
   await seedRegradeDemo(db, { pupilId: pupil.id, pupilIds, graderId: member.id });
   await seedBinDemo(db);
-  return [
-    { email: 'admin@olympe.demo', role: 'administrateur' },
-    { email: 'correcteur@olympe.demo', role: 'correcteur' },
-    { email: 'correcteur2@olympe.demo', role: 'correctrice (double correction anonyme de l’épreuve papier)' },
-    { email: 'prof@olympe.demo', role: 'personnel scolaire' },
-    { email: 'eleve@olympe.demo', role: 'élève (profil complet)' },
-    { email: 'eleve01@olympe.demo', role: 'élève avec un tiers-temps (33 %)' },
-    { email: 'eleve02@olympe.demo … eleve24@olympe.demo', role: 'autres élèves' },
-  ];
+  return DEMO_ACCOUNTS;
 }

@@ -153,70 +153,57 @@ const metaOf = (upload: { metadata?: Record<string, string | null> }): UploadMet
 
 export type Uploads = ReturnType<typeof openUploads>;
 
-/**
- * The tus server of this instance and what the routes need around it. `remember` ties a request
- * built by the routes to its caller, so the tus hooks (creation, last byte) know who asks.
- */
-export function openUploads(deps: { db: Db; config: Config; store: FileStore; log: FastifyBaseLogger }) {
-  const directory = path.join(deps.config.dataDir, 'uploads');
-  mkdirSync(directory, { recursive: true });
-  const datastore = new TusFileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
-  const pending = new WeakMap<Request, UploadCaller>();
-  /** Uploads whose last byte is being checked and recorded in this instance, by id. */
-  const finishing = new Map<string, Promise<{ path: string }>>();
+type UploadDeps = { db: Db; config: Config; store: FileStore; log: FastifyBaseLogger };
 
-  const removeQuietly = async (id: string) => {
-    try {
-      await datastore.remove(id);
-    } catch {
-      // Already gone (expired, or removed by another request): nothing to do.
-    }
-  };
-
-  /**
-   * The last byte is in: the same check and records as POST /pdfs, under the upload's id. A refusal
-   * (4xx) removes the bytes, as POST /pdfs keeps nothing; a failure of the server (database, busy PDF
-   * workers) keeps them, and the client's next try finishes the upload without sending it again.
-   */
-  function finish(auth: AuthContext, upload: Upload): Promise<{ path: string }> {
-    const running = finishing.get(upload.id);
-    if (running) return running;
-    const meta = metaOf(upload);
-    const run = (async () => {
-      const [done] = await deps.db.select({ id: files.id }).from(files).where(eq(files.id, upload.id));
-      if (done) {
-        await removeQuietly(upload.id);
-        await releaseUpload(deps.db, upload.id);
-        return { path: `pdfs/${upload.id}.pdf` };
-      }
-      const bytes = await readFile(path.join(directory, upload.id));
-      try {
-        const result = await uploadPdf(
-          { db: deps.db, store: deps.store, config: deps.config, maxPdfBytes: limitOf(deps.config, meta.exercise ? 'exercise' : 'chapter') },
-          auth,
-          { bytes, originalName: meta.filename, exerciseId: meta.exercise, chapterId: meta.chapter, id: upload.id },
-        );
-        await removeQuietly(upload.id);
-        // The file now counts in its owner's stored bytes; its reservation is given back (decision 133).
-        await releaseUpload(deps.db, upload.id);
-        return result;
-      } catch (err) {
-        if (err instanceof AppError && err.statusCode < 500) {
-          await removeQuietly(upload.id);
-          await releaseUpload(deps.db, upload.id);
-        }
-        throw err;
-      }
-    })();
-    finishing.set(upload.id, run);
-    void run.then(
-      () => finishing.delete(upload.id),
-      () => finishing.delete(upload.id),
-    );
-    return run;
+const removeQuietly = async (datastore: TusFileStore, id: string) => {
+  try {
+    await datastore.remove(id);
+  } catch {
+    // Already gone (expired, or removed by another request): nothing to do.
   }
+};
 
-  const tus = new Server({
+/**
+ * The last byte is in: the same check and records as POST /pdfs, under the upload's id. A refusal
+ * (4xx) removes the bytes, as POST /pdfs keeps nothing; a failure of the server (database, busy PDF
+ * workers) keeps them, and the client's next try finishes the upload without sending it again.
+ */
+async function finishUpload(deps: UploadDeps, datastore: TusFileStore, directory: string, auth: AuthContext, upload: Upload): Promise<{ path: string }> {
+  const meta = metaOf(upload);
+  const [done] = await deps.db.select({ id: files.id }).from(files).where(eq(files.id, upload.id));
+  if (done) {
+    await removeQuietly(datastore, upload.id);
+    await releaseUpload(deps.db, upload.id);
+    return { path: `pdfs/${upload.id}.pdf` };
+  }
+  const bytes = await readFile(path.join(directory, upload.id));
+  try {
+    const result = await uploadPdf(
+      { db: deps.db, store: deps.store, config: deps.config, maxPdfBytes: limitOf(deps.config, meta.exercise ? 'exercise' : 'chapter') },
+      auth,
+      { bytes, originalName: meta.filename, exerciseId: meta.exercise, chapterId: meta.chapter, id: upload.id },
+    );
+    await removeQuietly(datastore, upload.id);
+    // The file now counts in its owner's stored bytes; its reservation is given back (decision 133).
+    await releaseUpload(deps.db, upload.id);
+    return result;
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode < 500) {
+      await removeQuietly(datastore, upload.id);
+      await releaseUpload(deps.db, upload.id);
+    }
+    throw err;
+  }
+}
+
+/** The tus server: ids reserved at creation, the caller of each request, the last byte checked by `finish`. */
+function tusServer(
+  deps: UploadDeps,
+  datastore: TusFileStore,
+  pending: WeakMap<Request, UploadCaller>,
+  finish: (auth: AuthContext, upload: Upload) => Promise<{ path: string }>,
+) {
+  return new Server({
     path: UPLOADS_PATH,
     datastore,
     relativeLocation: true,
@@ -242,11 +229,39 @@ export function openUploads(deps: { db: Db; config: Config; store: FileStore; lo
       if (err instanceof AppError) return { status_code: err.statusCode, body: JSON.stringify({ message: err.message, code: err.code }) };
       if (err instanceof Error) {
         deps.log.error({ err }, 'resumable upload failed');
-        return { status_code: 500, body: JSON.stringify({ message: 'L’envoi a échoué sur le serveur : réessayez dans un instant.' }) };
+        return { status_code: 500, body: JSON.stringify({ message: 'L’envoi a échoué sur le serveur : réessayez dans un instant.', code: 'internal' }) };
       }
       return undefined;
     },
   });
+}
+
+/**
+ * The tus server of this instance and what the routes need around it. `remember` ties a request
+ * built by the routes to its caller, so the tus hooks (creation, last byte) know who asks.
+ */
+export function openUploads(deps: UploadDeps) {
+  const directory = path.join(deps.config.dataDir, 'uploads');
+  mkdirSync(directory, { recursive: true });
+  const datastore = new TusFileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const pending = new WeakMap<Request, UploadCaller>();
+  /** Uploads whose last byte is being checked and recorded in this instance, by id. */
+  const finishing = new Map<string, Promise<{ path: string }>>();
+
+  /** One check per upload at a time in this instance: a second caller waits for the running one. */
+  function finish(auth: AuthContext, upload: Upload): Promise<{ path: string }> {
+    const running = finishing.get(upload.id);
+    if (running) return running;
+    const run = finishUpload(deps, datastore, directory, auth, upload);
+    finishing.set(upload.id, run);
+    void run.then(
+      () => finishing.delete(upload.id),
+      () => finishing.delete(upload.id),
+    );
+    return run;
+  }
+
+  const tus = tusServer(deps, datastore, pending, finish);
 
   /** The upload's kept description when the caller owns it; otherwise 404 (another's upload is not revealed). */
   async function ownUpload(auth: AuthContext, id: string): Promise<Upload> {

@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { one, rows } from '../db/query.js';
+import { column, one, rows } from '../db/query.js';
 
 /**
  * Prometheus metrics of one instance (docs/operations.md "Watching"). Request figures are counted
@@ -20,10 +21,8 @@ export interface Metrics {
 
 const SAVE_ROUTE = 'POST /api/answer';
 
-export function createMetrics(db: Db): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'olympe_' });
-
+/** The figures this instance counts itself: requests, their durations, saves, reaped files. */
+function instanceCounters(registry: Registry) {
   const requests = new Counter({
     name: 'olympe_http_requests_total',
     help: 'HTTP requests by route template, method and status code',
@@ -47,31 +46,44 @@ export function createMetrics(db: Db): Metrics {
     help: 'Uploaded files that nothing referenced after a day, removed by this instance (decision 133)',
     registers: [registry],
   });
-  new Gauge({
-    name: 'olympe_active_timed_sessions',
-    help: 'Timed chapter sessions whose deadline is still ahead (whole database)',
-    registers: [registry],
-    async collect() {
-      this.set(await countOf(db, sql`SELECT count(*)::int AS n FROM chapter_sessions WHERE end_time > now()`));
-    },
-  });
-  new Gauge({
-    name: 'olympe_pdfs_to_sort',
-    help: 'Uploaded scans waiting to be labelled (whole database)',
-    registers: [registry],
-    async collect() {
-      this.set(await countOf(db, sql`SELECT count(*)::int AS n FROM unlabeled_answers WHERE labeled_at IS NULL`));
-    },
-  });
-  new Gauge({
-    name: 'olympe_jobs_queued',
-    help: 'Background jobs (QR decoding of scans) pending or running (whole database)',
-    registers: [registry],
-    async collect() {
-      this.set(await countOf(db, sql`SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'running')`));
-    },
-  });
+  return { requests, durations, answersSaved, filesReaped };
+}
 
+/** A gauge read from the database at each scrape. */
+function countGauge(registry: Registry, db: Db, name: string, help: string, query: SQL) {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      this.set(await countOf(db, query));
+    },
+  });
+}
+
+/** The gauges read from the database: the same on every instance. */
+function databaseGauges(registry: Registry, db: Db) {
+  countGauge(
+    registry,
+    db,
+    'olympe_active_timed_sessions',
+    'Timed chapter sessions whose deadline is still ahead (whole database)',
+    sql`SELECT count(*)::int AS n FROM chapter_sessions WHERE end_time > now()`,
+  );
+  countGauge(
+    registry,
+    db,
+    'olympe_pdfs_to_sort',
+    'Uploaded scans waiting to be labelled (whole database)',
+    sql`SELECT count(*)::int AS n FROM unlabeled_answers WHERE labeled_at IS NULL`,
+  );
+  countGauge(
+    registry,
+    db,
+    'olympe_jobs_queued',
+    'Background jobs (QR decoding of scans) pending or running (whole database)',
+    sql`SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'running')`,
+  );
   new Gauge({
     name: 'olympe_mail_deliveries',
     help: 'Notification mails by kind and status: pending, sent, failed, skipped (whole database)',
@@ -79,11 +91,18 @@ export function createMetrics(db: Db): Metrics {
     registers: [registry],
     async collect() {
       this.reset();
-      const list = await rows<{ kind: string; status: string; n: number }>(db, sql`
+      const list = await rows(db, z.object({ kind: z.string(), status: z.string(), n: column.number }), sql`
         SELECT kind, status, count(*)::int AS n FROM mail_deliveries GROUP BY kind, status`);
       for (const r of list) this.set({ kind: r.kind, status: r.status }, Number(r.n));
     },
   });
+}
+
+export function createMetrics(db: Db): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'olympe_' });
+  const { requests, durations, answersSaved, filesReaped } = instanceCounters(registry);
+  databaseGauges(registry, db);
 
   // A ring of recent 5xx timestamps, enough for "errors in the last minutes" without a table.
   const errors: number[] = [];
@@ -113,9 +132,9 @@ export function createMetrics(db: Db): Metrics {
   };
 }
 
-async function countOf(db: Db, query: ReturnType<typeof sql>): Promise<number> {
+async function countOf(db: Db, query: SQL): Promise<number> {
   try {
-    return Number((await one<{ n: number }>(db, query))?.n ?? 0);
+    return Number((await one(db, z.object({ n: column.number }), query))?.n ?? 0);
   } catch {
     // A scrape must not fail because the database blinked: the gauge reads -1 instead.
     return -1;

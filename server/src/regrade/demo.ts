@@ -5,14 +5,8 @@ import { autoGrade } from '../grading/autocorrect.js';
 
 const DAY = 86_400_000;
 
-/**
- * Issue 21 demonstration: a published chapter whose regrade requests are open for two weeks, graded
- * automatically; on its first exercise most pupils of version 1 answer 9 where the corrigé says 10
- * (the statistics flag « erreur d’énoncé ou de corrigé probable »); the demo pupil's request waits
- * for a corrector, another pupil's was declined with a reply.
- */
-export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds: string[]; graderId: string }): Promise<{ chapterId: string }> {
-  const now = Date.now();
+/** The published chapter, open to regrade requests for two weeks, with its two exercises and their two versions each. */
+async function seedPublishedChapter(db: Db, now: number) {
   const [chapter] = await db
     .insert(chapters)
     .values({
@@ -40,11 +34,18 @@ export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds:
     { exerciseId: second.id, position: 0, content: 'Somme des chiffres de $2^{4}$ ?', answer: '7' },
     { exerciseId: second.id, position: 1, content: 'Somme des chiffres de $2^{3}$ ?', answer: '8' },
   ]);
-  const everyone = [opts.pupilId, ...opts.pupilIds];
+  return { chapter, first, second, expected };
+}
+
+type DemoExercise = { id: string; maxPoints: number };
+
+/** Every pupil's graded answer to both exercises, the planted error included. */
+function demoAnswers(everyone: string[], exercisesOf: { first: DemoExercise; second: DemoExercise; expected: Map<string, string[]> }, now: number) {
+  const { first, second, expected } = exercisesOf;
   // Versions follow the pupils' random ids, so the wrong answers are counted within each version: a version
   // with few pupils then never has more wrong answers than right ones by chance (only the planted one is flagged).
   const seen = new Map<string, number>();
-  const rows = everyone.flatMap((userId, i) =>
+  return everyone.flatMap((userId, i) =>
     [first, second].map((e) => {
       const versions = expected.get(e.id)!;
       const version = pickVersionIndex(userId, e.id, versions.length);
@@ -65,6 +66,18 @@ export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds:
       };
     }),
   );
+}
+
+/**
+ * Issue 21 demonstration: a published chapter whose regrade requests are open for two weeks, graded
+ * automatically; on its first exercise most pupils of version 1 answer 9 where the corrigé says 10
+ * (the statistics flag « erreur d’énoncé ou de corrigé probable »); the demo pupil's request waits
+ * for a corrector, another pupil's was declined with a reply.
+ */
+export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds: string[]; graderId: string }): Promise<{ chapterId: string }> {
+  const now = Date.now();
+  const { chapter, first, second, expected } = await seedPublishedChapter(db, now);
+  const rows = demoAnswers([opts.pupilId, ...opts.pupilIds], { first, second, expected }, now);
   const inserted = await db.insert(answers).values(rows).returning({ id: answers.id, userId: answers.userId, exerciseId: answers.exerciseId, grade: answers.grade });
   const answerOf = (userId: string, exerciseId: string) => inserted.find((a) => a.userId === userId && a.exerciseId === exerciseId)!;
   const mine = answerOf(opts.pupilId, first.id);

@@ -7,7 +7,8 @@ import type { Db, Tx } from '../db/client.js';
 import { institutions, jobs, users } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../errors.js';
-import { ownInstitutionOf } from '../institutions/policies.js';
+import { importSchoolOf } from './policies.js';
+import { presentImportReport } from './presenters.js';
 import type { Job } from '../jobs/queue.js';
 import { hitRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import { wakeJobWorkers } from '../jobs/worker.js';
@@ -41,39 +42,19 @@ export async function limitImports(limiter: RateLimiter, schoolId: string): Prom
 /** Rows written per statement: 500 × 9 parameters stays far below PostgreSQL's 65,535. */
 const BATCH = 500;
 
-/**
- * Which school an import fills: an admin names it; school staff import into their own school only
- * (asking for another is 403, as docs/product.md#design-3 scopes staff rights by their school).
- */
+/** Which school an import fills (users/policies.ts importSchoolOf), read from the database. */
 export async function resolveImportSchool(db: Db, auth: AuthContext, requested: string | undefined): Promise<{ id: string; name: string }> {
-  let id: string;
-  if (auth.isAdmin) {
-    if (!requested) throw badRequest('Choisissez l’établissement dans lequel inscrire les élèves.');
-    id = requested;
-  } else {
-    id = ownInstitutionOf(auth, requested, {
-      noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.',
-      otherSchool: 'Vous ne pouvez inscrire des élèves que dans votre établissement.',
-    });
-  }
+  const id = importSchoolOf(auth, requested);
   const [school] = await db.select({ id: institutions.id, name: institutions.name }).from(institutions).where(eq(institutions.id, id));
   if (!school) throw notFound('Établissement introuvable.');
   return school;
 }
 
-/**
- * POST /users/import (issue 24): every line becomes an account of the school (created), is matched
- * by e-mail to an account that already exists (left as it is: never duplicated, never moved to
- * another school), or is refused with its reason. Importing the same file twice creates nothing.
- * Accounts and their invitation jobs are written in one transaction; the mails leave through the
- * job queue. `preview` answers the same report without writing anything.
- */
-export async function importPupils(
-  deps: Deps,
-  auth: AuthContext,
-  input: { school: { id: string; name: string }; rows: Cell[][]; preview: boolean },
-): Promise<ImportReport> {
-  const [header, ...body] = input.rows;
+const pick = (p: PupilLine) => ({ line: p.line, email: p.email, firstName: p.firstName, lastName: p.lastName });
+
+/** The file's lines: each pupil to create, or refused with its reason (a bad line, an address twice in the file). */
+function readImportLines(rows: Cell[][]): { lines: ImportLine[]; pupils: PupilLine[] } {
+  const [header, ...body] = rows;
   if (!header) throw badRequest('Ce fichier est vide.');
   let columns;
   try {
@@ -103,73 +84,83 @@ export async function importPupils(
     lines.push({ ...pick(pupil), outcome: 'created' });
   });
   if (lines.length === 0) throw badRequest('Ce fichier ne contient aucun élève sous sa ligne d’en-tête.');
+  return { lines, pupils };
+}
 
+/**
+ * The accounts of the file, BATCH at a time: an address with an account is matched (« existing »), the others
+ * are created with their invitation job and family addresses, unless `preview`.
+ */
+async function writeAccounts(db: Tx, input: { schoolId: string; preview: boolean; pupils: PupilLine[]; markExisting: (pupil: PupilLine) => void }) {
+  const { pupils, markExisting } = input;
+  for (let from = 0; from < pupils.length; from += BATCH) {
+    const batch = pupils.slice(from, from + BATCH);
+    const known = await db
+      .select({ email: users.email })
+      .from(users)
+      .where(inArray(users.email, batch.map((p) => p.email)));
+    const knownEmails = new Set(known.map((k) => k.email));
+    const fresh = batch.filter((p) => !knownEmails.has(p.email));
+    for (const p of batch) if (knownEmails.has(p.email)) markExisting(p);
+    if (input.preview || fresh.length === 0) continue;
+    const created = await db
+      .insert(users)
+      .values(
+        fresh.map((p) => ({
+          email: p.email,
+          firstName: p.firstName,
+          lastName: p.lastName,
+          birthDate: p.birthDate,
+          grade: p.grade,
+          gender: p.gender,
+          emailParent: p.emailParent,
+          institutionId: input.schoolId,
+        })),
+      )
+      // Created meanwhile by a sign-up or a parallel import: matched, not duplicated.
+      .onConflictDoNothing()
+      .returning({ id: users.id, email: users.email });
+    const createdEmails = new Set(created.map((c) => c.email));
+    for (const p of fresh) if (!createdEmails.has(p.email)) markExisting(p);
+    if (created.length > 0) {
+      await db.insert(jobs).values(created.map((c) => ({ kind: INVITE_JOB, payload: { userId: c.id, institutionId: input.schoolId } })));
+      // The parents' addresses the file gives are unconfirmed: each gets its confirmation mail (decision 134).
+      await syncFamilyAddresses(db, created.map((c) => c.id));
+    }
+  }
+}
+
+/**
+ * POST /users/import (issue 24): every line becomes an account of the school (created), is matched
+ * by e-mail to an account that already exists (left as it is: never duplicated, never moved to
+ * another school), or is refused with its reason. Importing the same file twice creates nothing.
+ * Accounts and their invitation jobs are written in one transaction; the mails leave through the
+ * job queue. `preview` answers the same report without writing anything.
+ */
+export async function importPupils(
+  deps: Deps,
+  auth: AuthContext,
+  input: { school: { id: string; name: string }; rows: Cell[][]; preview: boolean },
+): Promise<ImportReport> {
+  const { lines, pupils } = readImportLines(input.rows);
   const outcomeOf = new Map(lines.map((l) => [l.line, l]));
   const markExisting = (pupil: PupilLine) => {
     const entry = outcomeOf.get(pupil.line)!;
     entry.outcome = 'existing';
     entry.message = ALREADY_REGISTERED;
   };
-
-  const run = async (db: Tx) => {
-    for (let from = 0; from < pupils.length; from += BATCH) {
-      const batch = pupils.slice(from, from + BATCH);
-      const known = await db
-        .select({ email: users.email })
-        .from(users)
-        .where(inArray(users.email, batch.map((p) => p.email)));
-      const knownEmails = new Set(known.map((k) => k.email));
-      const fresh = batch.filter((p) => !knownEmails.has(p.email));
-      for (const p of batch) if (knownEmails.has(p.email)) markExisting(p);
-      if (input.preview || fresh.length === 0) continue;
-      const created = await db
-        .insert(users)
-        .values(
-          fresh.map((p) => ({
-            email: p.email,
-            firstName: p.firstName,
-            lastName: p.lastName,
-            birthDate: p.birthDate,
-            grade: p.grade,
-            gender: p.gender,
-            emailParent: p.emailParent,
-            institutionId: input.school.id,
-          })),
-        )
-        // Created meanwhile by a sign-up or a parallel import: matched, not duplicated.
-        .onConflictDoNothing()
-        .returning({ id: users.id, email: users.email });
-      const createdEmails = new Set(created.map((c) => c.email));
-      for (const p of fresh) if (!createdEmails.has(p.email)) markExisting(p);
-      if (created.length > 0) {
-        await db.insert(jobs).values(created.map((c) => ({ kind: INVITE_JOB, payload: { userId: c.id, institutionId: input.school.id } })));
-        // The parents' addresses the file gives are unconfirmed: each gets its confirmation mail (decision 134).
-        await syncFamilyAddresses(db, created.map((c) => c.id));
-      }
-    }
-  };
-
-  if (input.preview) await run(deps.db);
+  const write = { schoolId: input.school.id, preview: input.preview, pupils, markExisting };
+  if (input.preview) await writeAccounts(deps.db, write);
   else {
     await deps.db.transaction(async (tx) => {
-      await run(tx);
+      await writeAccounts(tx, write);
       const counts = countOutcomes(lines);
       await audit(tx, auth, 'users.import', input.school.id, { created: counts.created, existing: counts.existing, rejected: counts.rejected });
     });
     wakeJobWorkers();
   }
-  const counts = countOutcomes(lines);
-  return {
-    created: counts.created,
-    existing: counts.existing,
-    rejected: lines.filter((l) => l.outcome === 'rejected').map((l) => ({ line: l.line, message: l.message ?? '' })),
-    preview: input.preview,
-    institution: { _id: input.school.id, name: input.school.name },
-    lines,
-  };
+  return presentImportReport(lines, input.school, input.preview);
 }
-
-const pick = (p: PupilLine) => ({ line: p.line, email: p.email, firstName: p.firstName, lastName: p.lastName });
 
 function countOutcomes(lines: ImportLine[]) {
   const counts = { created: 0, existing: 0, rejected: 0 };

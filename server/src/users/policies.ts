@@ -1,5 +1,6 @@
 import type { AuthContext } from '../auth/context.js';
-import { forbidden } from '../errors.js';
+import { badRequest, forbidden } from '../errors.js';
+import { ownInstitutionOf } from '../institutions/policies.js';
 
 /** Per-record rules on accounts (docs/architecture.md « Where things go »). */
 
@@ -23,4 +24,19 @@ export function assertMayImpersonate(target: { isAdmin: boolean }): void {
 /** School staff keep their school: only an admin moves them (their rights follow it, docs/security.md). */
 export function assertMayChangeSchool(auth: AuthContext, changed: readonly string[]): void {
   if (changed.includes('institutionId') && auth.isTeacher && !auth.isAdmin) throw forbidden(STAFF_SCHOOL_MESSAGE);
+}
+
+/**
+ * Which school an import fills: an admin names it; school staff import into their own school only
+ * (asking for another is 403, as docs/product.md#design-3 scopes staff rights by their school).
+ */
+export function importSchoolOf(auth: AuthContext, requested: string | undefined): string {
+  if (auth.isAdmin) {
+    if (!requested) throw badRequest('Choisissez l’établissement dans lequel inscrire les élèves.');
+    return requested;
+  }
+  return ownInstitutionOf(auth, requested, {
+    noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.',
+    otherSchool: 'Vous ne pouvez inscrire des élèves que dans votre établissement.',
+  });
 }

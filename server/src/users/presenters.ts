@@ -1,4 +1,4 @@
-import type { GroupMember, User } from '@olympe/contract';
+import type { GroupMember, ImportLine, ImportReport, User } from '@olympe/contract';
 import type { institutions, users } from '../db/schema.js';
 
 type UserRow = typeof users.$inferSelect;
@@ -50,4 +50,18 @@ export function presentUser(
   roles: { isMember: boolean; isTeacher: boolean },
 ): User {
   return { ...presentGroupMember(row, institution), isMember: roles.isMember, isTeacher: roles.isTeacher };
+}
+
+/** POST /users/import: the counts, the refused lines with their reasons, and every line's outcome. */
+export function presentImportReport(lines: ImportLine[], school: { id: string; name: string }, preview: boolean): ImportReport {
+  const counts = { created: 0, existing: 0, rejected: 0 };
+  for (const l of lines) counts[l.outcome]++;
+  return {
+    created: counts.created,
+    existing: counts.existing,
+    rejected: lines.filter((l) => l.outcome === 'rejected').map((l) => ({ line: l.line, message: l.message ?? '' })),
+    preview,
+    institution: { _id: school.id, name: school.name },
+    lines,
+  };
 }
