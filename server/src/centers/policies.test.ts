@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admin, expectRefusal, member, OTHER_SCHOOL, pupil, SCHOOL, teacher, teacherMember, teacherWithoutSchool } from '../../test/callers.js';
-import { assertMayChooseCenter, assertMaySetPole, centerInstitutionOf } from './policies.js';
+import { assertMayChooseCenter, assertMaySetPole, canGetCentreConvocations, canSeeEveryCentre, centerInstitutionOf } from './policies.js';
 
 describe('centre policies', () => {
   it('gives staff their own school’s centre, an admin any', () => {
@@ -19,5 +19,9 @@ describe('centre policies', () => {
     expect(() => assertMaySetPole(admin, { isPole: true })).not.toThrow();
     expect(() => assertMaySetPole(teacher, {})).not.toThrow();
     expectRefusal(() => assertMaySetPole(teacher, { isPole: false }), 403, 'Seul un administrateur peut désigner un centre pôle.');
+  });
+  it('shows admins every centre, and gives staff and admins the whole centre’s convocations', () => {
+    expect([admin, teacher, teacherMember, member, pupil].map(canSeeEveryCentre)).toEqual([true, false, false, false, false]);
+    expect([admin, teacher, teacherMember, member, pupil].map(canGetCentreConvocations)).toEqual([true, true, false, false, false]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admin, expectRefusal, member, otherPupil, pupil, teacher } from '../../test/callers.js';
-import { assertMaySeeReceipt, isSessionStaff } from './policies.js';
+import { assertMaySeeReceipt, canFollowPaperChapter, isSessionStaff, profileGroupsOf } from './policies.js';
 
 describe('session policies', () => {
   it('counts admins and members as staff, not school staff or pupils', () => {
@@ -12,5 +12,11 @@ describe('session policies', () => {
     expect(() => assertMaySeeReceipt(member, pupil.userId)).not.toThrow();
     expectRefusal(() => assertMaySeeReceipt(otherPupil, pupil.userId), 403);
     expectRefusal(() => assertMaySeeReceipt(teacher, pupil.userId), 403);
+  });
+  it('lets school staff follow every paper chapter, and counts them as teachers for the profile rule', () => {
+    expect(canFollowPaperChapter(teacher, { offline: true })).toBe(true);
+    expect(canFollowPaperChapter(teacher, { offline: false })).toBe(false);
+    expect(canFollowPaperChapter(pupil, { offline: true })).toBe(false);
+    expect([teacher, pupil, member].map(profileGroupsOf)).toEqual([['teachers'], [], []]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { admin, expectRefusal, member, otherPupil, pupil, teacher } from '../../test/callers.js';
-import { assertMayChangeSchool, assertMayImpersonate, assertMaySeeUser } from './policies.js';
+import { admin, expectRefusal, member, OTHER_SCHOOL, otherPupil, pupil, SCHOOL, teacher } from '../../test/callers.js';
+import { assertMayChangeSchool, assertMayImpersonate, assertMaySeeUser, importSchoolOf } from './policies.js';
 
 describe('user policies', () => {
   it('shows an account to itself and admins, never to a corrector (decision 128)', () => {
@@ -24,5 +24,11 @@ describe('user policies', () => {
       403,
       'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.',
     );
+  });
+  it('imports into the school an admin names, or into the staff’s own school', () => {
+    expect(importSchoolOf(admin, OTHER_SCHOOL)).toBe(OTHER_SCHOOL);
+    expectRefusal(() => importSchoolOf(admin, undefined), 400, 'Choisissez l’établissement dans lequel inscrire les élèves.');
+    expect(importSchoolOf(teacher, undefined)).toBe(SCHOOL);
+    expectRefusal(() => importSchoolOf(teacher, OTHER_SCHOOL), 403, 'Vous ne pouvez inscrire des élèves que dans votre établissement.');
   });
 });
