@@ -91,7 +91,7 @@ export async function queryContext(db: Db, auth: AuthContext, target: { chapterI
  * queryContext for an exercise, plus what resolveAuth checks (token version, roles, impersonating
  * admin), so that one row describes everything a save decision depends on. Parameters: $1 user,
  * $2 exercise, $3 impersonating admin or NULL, $4 the token's session or NULL (`exerciseContextSql` takes other expressions, for a
- * batch). `answers/service.ts` fingerprints this row (md5 of
+ * batch). `answers/queries.ts` fingerprints this row (md5 of
  * its text) to re-check a memoised decision inside the insert statement itself.
  */
 export const exerciseContextSql = (user: string, exercise: string, actor: string, session: string) => `
