@@ -11,6 +11,7 @@ import { effectiveDetails } from './details.js';
 import { renderAttendanceSheet, renderConvocations, type ExamCentre, type ExamPupil } from './exam-pdfs.js';
 import { canGetCentreConvocations, centerInstitutionOf } from './policies.js';
 import { getCenterOverview } from './overview.js';
+import { findPaperChapter } from './queries.js';
 import { centerDayXlsx, registeredPupilsXlsx } from './xlsx.js';
 
 const centreRowShape = z.object({
@@ -28,8 +29,7 @@ const centreRowShape = z.object({
 
 /** A paper chapter's centre as its convocations and sheets show it. */
 export async function loadExamCentre(db: Tx, chapterId: string, institutionId: string): Promise<ExamCentre & { validated: boolean }> {
-  const chapter = await findChapter(db, chapterId);
-  if (!chapter.offline) throw badRequest('Ce chapitre n’est pas une épreuve papier.');
+  const chapter = await findPaperChapter(db, chapterId);
   const row = await one(db, centreRowShape, sql`
     SELECT i.name, i.address AS inst_address, c.opened, c.is_pole, c.instructions, c.sitting_at, c.address, c.room, c.bring,
       (SELECT min(g.access_start) FROM access_groups g WHERE g.chapter_id = ${chapterId}) AS chapter_start

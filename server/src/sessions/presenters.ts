@@ -1,4 +1,4 @@
-import type { SessionStateView } from '@olympe/contract';
+import type { Receipt, ReceiptLine, SessionStateView } from '@olympe/contract';
 import type { ChapterContext } from './service.js';
 import { extraMs } from './state.js';
 
@@ -24,5 +24,26 @@ export function presentSessionState(ctx: ChapterContext): SessionStateView {
     serverTime: new Date().toISOString(),
     // Only once finished: the state's shape stays what it was for every other session.
     ...(ctx.state.finished ? { finishedAt: iso(ctx.session?.finishedAt) } : {}),
+  };
+}
+
+/** GET /chapter/receipt/{id}: the pupil's lines (without the answers' ids), the code and when it was made. */
+export function presentReceipt(input: {
+  ctx: ChapterContext;
+  chapterId: string;
+  userId: string;
+  pupil: { firstName: string | null; lastName: string | null; email: string };
+  lines: Array<ReceiptLine & { answerId: string | null }>;
+  code: string;
+}): Receipt {
+  const { ctx, pupil } = input;
+  return {
+    chapter: { _id: input.chapterId, title: ctx.chapter.title },
+    user: { _id: input.userId, name: `${pupil.firstName ?? ''} ${pupil.lastName ?? ''}`.trim() || pupil.email },
+    endedAt: ctx.state.deadline?.toISOString() ?? null,
+    finished: !!ctx.state.finished,
+    lines: input.lines.map(({ answerId: _answerId, ...line }) => line),
+    code: input.code,
+    generatedAt: new Date().toISOString(),
   };
 }

@@ -7,6 +7,7 @@ import { answers, exercises, users } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { pupilAuth } from './finish.js';
 import { assertMaySeeReceipt, isSessionStaff } from './policies.js';
+import { presentReceipt } from './presenters.js';
 import { loadChapterContext } from './service.js';
 
 export const RECEIPT_NOT_YET_MESSAGE = 'Le reçu est disponible une fois l’épreuve terminée.';
@@ -89,13 +90,5 @@ export async function getReceipt(db: Db, auth: AuthContext, secret: string, chap
     };
   });
   const code = receiptCode(secret, { chapterId, userId, lines });
-  return {
-    chapter: { _id: chapterId, title: ctx.chapter.title },
-    user: { _id: userId, name: `${pupil.firstName ?? ''} ${pupil.lastName ?? ''}`.trim() || pupil.email },
-    endedAt: ctx.state.deadline?.toISOString() ?? null,
-    finished: !!ctx.state.finished,
-    lines: lines.map(({ answerId: _answerId, ...line }) => line),
-    code,
-    generatedAt: new Date().toISOString(),
-  };
+  return presentReceipt({ ctx, chapterId, userId, pupil, lines, code });
 }
