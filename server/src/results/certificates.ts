@@ -127,7 +127,8 @@ export async function* zipCertificates(entries: ReadonlyArray<{ name: string; da
   };
   const mtime = new Date();
   for (let b = 0; b < batches.length; b++) {
-    const rendered = await pending[b];
+    // Taken out of the queue: a settled promise kept there would hold its batch of PDFs until the last one.
+    const rendered = await pending.shift()!;
     if (b + 2 < batches.length) pending.push(render(batches[b + 2]));
     rendered.forEach((r, i) => addStored(zip, batches[b][i].name, r.bytes, r.crc, mtime));
     yield take();
