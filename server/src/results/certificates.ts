@@ -1,5 +1,6 @@
 import { formatFrenchDate, formatTotal, parisDateOf } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { Zip, type ZipInputFile } from 'fflate';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { rows } from '../db/query.js';
@@ -8,7 +9,6 @@ import { renderCertificatesInWorker } from '../pdf/pdf-pool.js';
 import type { CertificateData } from './certificate.js';
 import { assertMayGetCertificate, assertMaySeeResults } from './policies.js';
 import { loadChapterResults, type ChapterResults } from './service.js';
-import { ZipStreamWriter } from './zip-stream.js';
 
 /** Decision 139: no certificate for who did not take part, a 404 that says why. */
 export const NOT_A_PARTICIPANT_MESSAGE = 'Vous n’avez pas participé à ce chapitre.';
@@ -88,8 +88,20 @@ function zipChunks(results: ChapterResults, holders: Holder[], now: Date): Async
 }
 
 /**
+ * One stored (not deflated: PDFs gain little) file of the archive, whose CRC-32 the worker computed:
+ * fflate's `ZipInputFile` handed its bytes at once, so the event loop never reads them again.
+ */
+function addStored(zip: Zip, filename: string, bytes: Uint8Array, crc: number, mtime: Date): void {
+  const file: ZipInputFile = { filename, size: bytes.length, crc, compression: 0, mtime };
+  zip.add(file);
+  // A worker's PDF arrives structured-cloned, on an ArrayBuffer of its own (never a SharedArrayBuffer).
+  file.ondata!(null, bytes as Uint8Array<ArrayBuffer>, true);
+}
+
+/**
  * The ZIP of certificates, as chunks: batches rendered in the PDF worker pool (two in flight, one
- * per thread), each written out as soon as it is back. bench/certificates measures it.
+ * per thread), each written out by fflate's streaming `Zip` as soon as it is back, so the archive
+ * is never held whole (no ZIP64: up to 65,535 entries and 4 GB). bench/certificates measures it.
  */
 export async function* zipCertificates(entries: ReadonlyArray<{ name: string; data: CertificateData }>): AsyncGenerator<Buffer> {
   const batches: Array<typeof entries> = [];
@@ -100,11 +112,27 @@ export async function* zipCertificates(entries: ReadonlyArray<{ name: string; da
     return p;
   };
   const pending = batches.slice(0, 2).map(render);
-  const zip = new ZipStreamWriter();
+  // fflate hands its output to this callback synchronously, within add() and end().
+  let written: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure ??= error;
+    else written.push(chunk);
+  });
+  const take = () => {
+    if (failure) throw failure;
+    const chunk = Buffer.concat(written);
+    written = [];
+    return chunk;
+  };
+  const mtime = new Date();
   for (let b = 0; b < batches.length; b++) {
-    const rendered = await pending[b];
+    // Taken out of the queue: a settled promise kept there would hold its batch of PDFs until the last one.
+    const rendered = await pending.shift()!;
     if (b + 2 < batches.length) pending.push(render(batches[b + 2]));
-    yield Buffer.concat(rendered.map((r, i) => zip.entry(batches[b][i].name, r.bytes, r.crc)));
+    rendered.forEach((r, i) => addStored(zip, batches[b][i].name, r.bytes, r.crc, mtime));
+    yield take();
   }
-  yield zip.end();
+  zip.end();
+  yield take();
 }
