@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admin, expectRefusal, member, otherPupil, pupil, teacherMember } from '../../test/callers.js';
-import { assertMaySeeHistory, canTakeCopies } from './policies.js';
+import { assertMaySeeCopy, canTakeCopies } from './policies.js';
 
 describe('grading policies', () => {
   it('hands an assigned exercise’s copies to its correctors and admins only', () => {
@@ -10,7 +10,7 @@ describe('grading policies', () => {
     expect(canTakeCopies(teacherMember, [member.userId])).toBe(false);
   });
   it('shows a pupil’s history to them, members and admins', () => {
-    for (const caller of [pupil, member, admin]) expect(() => assertMaySeeHistory(caller, pupil.userId)).not.toThrow();
-    expectRefusal(() => assertMaySeeHistory(otherPupil, pupil.userId), 403);
+    for (const caller of [pupil, member, admin]) expect(() => assertMaySeeCopy(caller, pupil.userId)).not.toThrow();
+    expectRefusal(() => assertMaySeeCopy(otherPupil, pupil.userId), 403);
   });
 });
