@@ -22,8 +22,6 @@ const allowed = new Set<string>([
   'server/src/demo-data.ts seedDemo',
   'server/src/exercises/latex.ts',
   'server/src/files/uploads.ts openUploads',
-  'server/src/grading/queries.ts',
-  'server/src/grading/service.ts',
   'server/src/ops/metrics.ts createMetrics',
   'server/src/regrade/demo.ts seedRegradeDemo',
   'server/src/sorting/label.ts labelCopy',
