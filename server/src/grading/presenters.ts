@@ -1,5 +1,4 @@
 import {
-  pseudonymOf,
   sumPoints,
   type AnswerHistory,
   type ArbitrationRow,
@@ -242,9 +241,6 @@ export function presentOverviewRow(r: OverviewLine, student: Person, double: { s
   }
   return row;
 }
-
-/** A pupil of an anonymous chapter as the overview names them: their copy id and pseudonym number. */
-export const presentPseudonymous = (copyId: string, number: number): Person => presentStudent(copyId, null, null, pseudonymOf(number));
 
 export function presentArbitrationRow(
   w: { answer_id: string; user_id: string; exercise_id: string },
