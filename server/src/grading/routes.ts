@@ -106,6 +106,7 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
       },
       async (request, reply) => {
         const outcome = await saveGrade(deps.db, authOf(request), request.body);
+        // The conflict's body carries the copy's `current` state, which an AppError cannot hold yet (decision 144).
         if (!outcome.ok) return reply.status(409).send(outcome.conflict);
         return outcome.saved;
       },
