@@ -203,7 +203,7 @@ export async function getGradingCopy(db: Db, auth: AuthContext, pupilOrCopyId: s
   const anonymous = !canSeeNames(auth, head);
   if (!head.user_id) throw notFound(anonymous ? COPY_NOT_FOUND : 'Élève introuvable.');
   const userId = head.user_id;
-  const history = await rows(
+  const answers = await rows(
     db,
     copyAnswerShape,
     sql`SELECT ${gradeStateColumns}, a.answer, ${isoMs(sql`a.created_at`)} AS timestamp, a.pages_added_at IS NOT NULL AS pages_added
@@ -211,13 +211,13 @@ export async function getGradingCopy(db: Db, auth: AuthContext, pupilOrCopyId: s
         WHERE a.user_id = ${userId}::uuid AND a.exercise_id = ${exerciseId}::uuid AND a.withdrawn_at IS NULL
         ORDER BY a.seq DESC, a.created_at DESC`,
   );
-  const current = history[0];
+  const current = answers[0];
   let result: GradeState | null = null;
   let staffView: { desk: Desk } | null = null;
   if (staff) {
     const view = await gradingView(db, auth, head, current);
     result = view.result;
-    staffView = { desk: view.desk };
+    staffView = { desk: view.context };
   } else if (current && isChapterPublished({ analysis: head.analysis, publishAt: head.publish_ms })) {
     // Allow-list for pupils: never the grader, the hidden flag or the version.
     result = { grade: current.grade, grade_comment: current.grade_comment ?? '' };
@@ -225,7 +225,7 @@ export async function getGradingCopy(db: Db, auth: AuthContext, pupilOrCopyId: s
   const user = anonymous
     ? presentStudent(pupilOrCopyId, null, null, pseudonymOf(head.pseudonym_number ?? 0))
     : presentStudent(userId, head.first_name, head.last_name, undefined);
-  return presentGradingCopy(head, user, history, result, staffView);
+  return presentGradingCopy(head, user, answers, result, staffView);
 }
 
 /**
@@ -233,17 +233,17 @@ export async function getGradingCopy(db: Db, auth: AuthContext, pupilOrCopyId: s
  * grading context. A read holds the copy only for a corrector who still has to grade it and holds nothing else:
  * re-reading a copy just graded (the screen does after each save) never takes it back from the next corrector.
  */
-async function gradingView(db: Db, auth: AuthContext, head: CopyHead, current: CopyAnswer | undefined): Promise<{ result: GradeState | null; desk: Desk }> {
+async function gradingView(db: Db, auth: AuthContext, head: CopyHead, current: CopyAnswer | undefined): Promise<{ result: GradeState | null; context: Desk }> {
   const gradings = current ? await gradingsOf(db, [current.id]) : [];
-  const desk = await loadGradingContext(db, auth, head, gradings);
-  if (!current) return { result: null, desk };
+  const context = await loadGradingContext(db, auth, head, gradings);
+  if (!current) return { result: null, context };
   let result: GradeState = presentGradeState(current);
-  if (head.double_grading) result = presentDoubleState(current, gradings, desk.role, auth.userId);
+  if (head.double_grading) result = presentDoubleState(current, gradings, context.role, auth.userId);
   else result.items = gradings.find((g) => !g.arbitration && g.grader_id === current.grader_id)?.items ?? [];
-  desk.items = result.items ?? [];
-  desk.pagesAddedAfterGrade = current.pages_added;
+  context.items = result.items ?? [];
+  context.pagesAddedAfterGrade = current.pages_added;
   if (awaitsCallersGrade(current, head.double_grading, gradings, auth.userId)) await holdIfIdle(db, auth.userId, current.id);
-  return { result, desk };
+  return { result, context };
 }
 
 /** The grading context beside one copy (staff only): the version this pupil received and how the copy is graded. */

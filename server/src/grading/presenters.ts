@@ -156,7 +156,7 @@ export interface GradingContextInput {
 
 /** The grading context beside one copy (`desk`): the version this pupil received and how the copy is graded. */
 export function presentGradingContext({ chapter, exercise, version, double }: GradingContextInput): Desk {
-  const desk: Desk = {
+  const context: Desk = {
     chapter: {
       _id: chapter.id,
       title: chapter.title,
@@ -173,11 +173,11 @@ export function presentGradingContext({ chapter, exercise, version, double }: Gr
     items: [],
   };
   if (double) {
-    desk.status = double.status;
-    desk.gradings = double.gradings.map(presentGrading);
-    desk.role = double.role;
+    context.status = double.status;
+    context.gradings = double.gradings.map(presentGrading);
+    context.role = double.role;
   }
-  return desk;
+  return context;
 }
 
 /** GET /answer/history/{uid}/{eid}: the copy's answers (newest first), its grade block and, for staff, its grading context. */

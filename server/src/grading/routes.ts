@@ -34,7 +34,7 @@ import { getGradingTablePage } from './table-page.js';
 const chapterParams = z.object({ id: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 const chapterIdParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 const exerciseParams = z.object({ exerciseId: z.uuid({ error: 'Identifiant d’exercice invalide.' }) });
-const historyParams = z.object({
+const copyParams = z.object({
   uid: z.uuid({ error: 'Identifiant d’élève invalide.' }),
   eid: z.uuid({ error: 'Identifiant d’exercice invalide.' }),
 });
@@ -92,7 +92,7 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
 
   app.get(
     '/answer/history/:uid/:eid',
-    { preHandler: requireAuth, schema: { tags, params: historyParams, response: { 200: answerHistorySchema } } },
+    { preHandler: requireAuth, schema: { tags, params: copyParams, response: { 200: answerHistorySchema } } },
     async (request) => getGradingCopy(deps.db, authOf(request), request.params.uid, request.params.eid),
   );
 
