@@ -18,7 +18,7 @@ import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { MEMBERS_GROUP_ID } from '../../server/src/db/schema.js';
-import { getGradingTable } from '../../server/src/grading/service.js';
+import { getGradingTable } from '../../server/src/grading/table.js';
 import { BENCH_VIEWER, benchUrl } from './db.js';
 
 const RUNS = Number(process.env.RUNS ?? 15);

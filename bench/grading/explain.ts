@@ -11,7 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Db } from '../../server/src/db/client.js';
 import { rows } from '../../server/src/db/query.js';
-import { gradingTableQuery } from '../../server/src/grading/queries.js';
+import { gradingTableQuery } from '../../server/src/grading/table.js';
 import { benchUrl } from './db.js';
 import { seedGradingBench } from './seed.js';
 

@@ -16,7 +16,7 @@ import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
 import { BENCH_VIEWER, benchUrl, createBenchDb, dropBenchDb } from './db.js';
 import { seedGradingBench } from './seed.js';
-import { getGradingTable } from '../../server/src/grading/service.js';
+import { getGradingTable } from '../../server/src/grading/table.js';
 
 const PUPILS = Number(process.env.PUPILS ?? 10_000);
 const RUNS = Number(process.env.RUNS ?? 10);

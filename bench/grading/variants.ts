@@ -13,7 +13,9 @@
  */
 import { CELL_NONE } from '@olympe/contract';
 import pg from 'pg';
-import { cellsToData, presentTableUser, type TableRow } from '../../server/src/grading/table.js';
+import { presentTableUser } from '../../server/src/grading/presenters.js';
+import type { TableRow } from '../../server/src/grading/queries.js';
+import { cellsToData } from '../../server/src/grading/table-cells.js';
 import { benchUrl } from './db.js';
 
 const RUNS = Number(process.env.RUNS ?? 15);

@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../../server/src/db/client.js';
 import { rows } from '../../server/src/db/query.js';
-import { getGradingTable } from '../../server/src/grading/service.js';
+import { getGradingTable } from '../../server/src/grading/table.js';
 import { BENCH_VIEWER, benchUrl, createBenchDb, dropBenchDb } from './db.js';
 import { seedGradingBench } from './seed.js';
 

@@ -1,7 +1,7 @@
 import { CELL_NONE, CELL_UNGRADED, cellValue } from '@olympe/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, chapters, exercises } from '../src/db/schema.js';
-import { CELL_SEPARATOR, cellsToData } from '../src/grading/table.js';
+import { CELL_SEPARATOR, cellsToData } from '../src/grading/table-cells.js';
 import { buildTestApp, createUser, type TestApp } from './helpers.js';
 
 let t: TestApp;

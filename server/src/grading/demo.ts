@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SchemeItem } from '@olympe/contract';
 import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { one } from '../db/query.js';
+import { column, one } from '../db/query.js';
 import { answers, chapters, exercises, files, gradeAudit, gradingAssignments, gradings } from '../db/schema.js';
 import type { FileStore } from '../files/store.js';
 import { makeSampleScan } from '../sorting/sample-scan.js';
@@ -13,7 +14,7 @@ import { makeSampleScan } from '../sorting/sample-scan.js';
  * table shows green, gray and red cells. Each grade is audited under the grader.
  */
 export async function seedGradingDemo(db: Db, opts: { chapterId: string; graderId: string }): Promise<{ graded: number }> {
-  const row = await one<{ graded: number }>(db, sql`
+  const row = await one(db, z.object({ graded: column.number }), sql`
     WITH cur AS (
       SELECT DISTINCT ON (a.user_id, a.exercise_id) a.id, a.answer
       FROM answers a JOIN exercises e ON e.id = a.exercise_id
@@ -40,7 +41,7 @@ export async function seedGradingDemo(db: Db, opts: { chapterId: string; graderI
       RETURNING 1
     )
     SELECT count(*)::int AS graded FROM ins`);
-  return { graded: Number(row?.graded ?? 0) };
+  return { graded: row?.graded ?? 0 };
 }
 
 /** Olympiad-style marking scheme of the demo's paper exercises (7 points each). */

@@ -1,7 +1,8 @@
 import { settleDouble } from '@olympe/contract';
 import { describe, expect, it } from 'vitest';
-import { deskRole, doubleFinal, doubleStatus, visibleGradings } from './double.js';
-import { anonymiseTableUsers, tableProgress } from './table.js';
+import { doubleFinal, doubleStatus, gradingRole, visibleGradings } from './double.js';
+import { anonymiseTableUsers } from './presenters.js';
+import { tableProgress } from './table-cells.js';
 
 const g = (grader_id: string, grade: string | null, arbitration = false) => ({ grader_id, grade, arbitration });
 
@@ -24,11 +25,11 @@ describe('double correction rules', () => {
     expect(doubleFinal([g('a', '3'), g('b', '6')], 1)).toBeNull();
     expect(doubleFinal([g('a', '3'), g('b', '6'), g('z', '5', true)], 1)).toBe('5');
     expect(doubleStatus([g('a', '3'), g('b', '6'), g('z', '5', true)], 1)).toBe('arbitrated');
-    expect(deskRole([], 'a', false)).toBe('first');
-    expect(deskRole([g('a', '3')], 'b', false)).toBe('second');
-    expect(deskRole([g('a', '3'), g('b', '4')], 'a', false)).toBe('first');
-    expect(deskRole([g('a', '3'), g('b', '4')], 'c', false)).toBe('done');
-    expect(deskRole([g('a', '3'), g('b', '4')], 'z', true)).toBe('arbiter');
+    expect(gradingRole([], 'a', false)).toBe('first');
+    expect(gradingRole([g('a', '3')], 'b', false)).toBe('second');
+    expect(gradingRole([g('a', '3'), g('b', '4')], 'a', false)).toBe('first');
+    expect(gradingRole([g('a', '3'), g('b', '4')], 'c', false)).toBe('done');
+    expect(gradingRole([g('a', '3'), g('b', '4')], 'z', true)).toBe('arbiter');
   });
 
   it('hides the other corrector’s grading until both are in', () => {

@@ -22,25 +22,19 @@ import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { getAssignments, saveAssignments } from './assignments.js';
-import { listOverviewPage } from './overview.js';
-import {
-  autoCorrectChapter,
-  countAutoCorrection,
-  countUnlabeled,
-  dismissPagesAdded,
-  getAnswerHistory,
-  getGradingTable,
-  getGradingTablePage,
-  listArbitration,
-  listOverview,
-  saveGrade,
-  selectNextAnswer,
-} from './service.js';
+import { autoCorrectChapter, countAutoCorrection } from './autocorrect.js';
+import { getGradingCopy, selectNextAnswer } from './copy.js';
+import { listArbitration } from './double.js';
+import { listOverview, listOverviewPage } from './overview.js';
+import { dismissPagesAdded } from './pages-added.js';
+import { saveGrade } from './save.js';
+import { countUnlabeled, getGradingTable } from './table.js';
+import { getGradingTablePage } from './table-page.js';
 
 const chapterParams = z.object({ id: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 const chapterIdParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 const exerciseParams = z.object({ exerciseId: z.uuid({ error: 'Identifiant d’exercice invalide.' }) });
-const historyParams = z.object({
+const copyParams = z.object({
   uid: z.uuid({ error: 'Identifiant d’élève invalide.' }),
   eid: z.uuid({ error: 'Identifiant d’exercice invalide.' }),
 });
@@ -98,8 +92,8 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
 
   app.get(
     '/answer/history/:uid/:eid',
-    { preHandler: requireAuth, schema: { tags, params: historyParams, response: { 200: answerHistorySchema } } },
-    async (request) => getAnswerHistory(deps.db, authOf(request), request.params.uid, request.params.eid),
+    { preHandler: requireAuth, schema: { tags, params: copyParams, response: { 200: answerHistorySchema } } },
+    async (request) => getGradingCopy(deps.db, authOf(request), request.params.uid, request.params.eid),
   );
 
   // docs/product.md#spec-7 writes the path with a trailing slash; both forms are served.
@@ -112,6 +106,7 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
       },
       async (request, reply) => {
         const outcome = await saveGrade(deps.db, authOf(request), request.body);
+        // The conflict's body carries the copy's `current` state, which an AppError cannot hold yet (decision 144).
         if (!outcome.ok) return reply.status(409).send(outcome.conflict);
         return outcome.saved;
       },

@@ -1,189 +1,157 @@
-import { CELL_ARBITRATION, CELL_NONE, CELL_UNGRADED, type ExerciseProgress, type GradingTable } from '@olympe/contract';
-import type { AnonymousCopy } from './queries.js';
-
-/** One pupil as the table query returns them: their current answers packed in `cells`. */
-export interface TableRow {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  email: string;
-  grade: string | null;
-  gender: string | null;
-  birth_date: string | null;
-  /** `{index}:{cell value}` per exercise with a current answer (the rule of `cellValue`, applied in SQL), joined by U+001F (grades never hold it). */
-  cells: string | null;
-}
-
-export const CELL_SEPARATOR = '\x1f';
-
-const COLON = 58;
-const DIGIT_0 = 48;
-const DIGIT_9 = 57;
-
-/**
- * The `data` of one pupil from their packed cells. Read with indexOf/charCodeAt rather than split,
- * slice and Number: at 10,000 pupils × 12 cells, building and serialising the table 33 → 22 ms, with
- * less garbage (bench/grading). An entry whose index is not digits then ':' is ignored.
- */
-export function cellsToData(cells: string | null, exerciseCount: number): string[] {
-  const data = new Array<string>(exerciseCount).fill(CELL_NONE);
-  if (!cells) return data;
-  const end = cells.length;
-  let start = 0;
-  while (start < end) {
-    let next = cells.indexOf(CELL_SEPARATOR, start);
-    if (next < 0) next = end;
-    let i = 0;
-    let q = start;
-    let c = cells.charCodeAt(q);
-    while (c >= DIGIT_0 && c <= DIGIT_9) {
-      i = i * 10 + (c - DIGIT_0);
-      c = cells.charCodeAt(++q);
-    }
-    if (c === COLON && q > start && i < exerciseCount) data[i] = cells.slice(q + 1, next);
-    start = next + 1;
-  }
-  return data;
-}
+import { CELL_ARBITRATION, type GradingTable } from '@olympe/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AuthContext } from '../auth/context.js';
+import type { Db, Tx } from '../db/client.js';
+import { column, one, rows } from '../db/query.js';
+import { notFound } from '../errors.js';
+import { doubleStatus } from './double.js';
+import { canSeeCorrectorLine, canSeeNames } from './policies.js';
+import { anonymiseTableUsers, buildTableUsers, presentCorrectors, presentTableHead } from './presenters.js';
+import {
+  chapterOptionsColumns,
+  chapterOptionsShape,
+  CHAPTER_NOT_FOUND,
+  correctorProgress,
+  currentGradings,
+  firstKey,
+  lastKey,
+  loadChapter,
+  packedCell,
+  pagesAddedOf,
+  pseudonymsFor,
+  tableRowShape,
+  tableUserColumns,
+  type AnswerableExercise,
+  type ChapterOptionsRow,
+  type CorrectorProgressRow,
+  type CurrentGradingsRow,
+} from './queries.js';
+import { markPagesAdded, tableProgress } from './table-cells.js';
 
 /**
- * docs/product.md#spec-3 Grading table: keyed by user id (in the query's order, by last name), one value per
- * answerable exercise in exercise order, following the cell rule of `cellValue`.
+ * The grading table (docs/product.md#spec-3): the whole table of a chapter, and what its screen and its pages
+ * (table-page.ts) share: the chapter with its exercises, the double-correction state of each copy, the
+ * per-corrector lines.
  */
-export function buildTableUsers(rows: readonly TableRow[], exerciseCount: number): GradingTable['users'] {
-  const users: GradingTable['users'] = {};
-  for (const row of rows) users[row.id] = presentTableUser(row, cellsToData(row.cells, exerciseCount));
-  return users;
-}
-
-/** One pupil of the table: the row's identity fields and their cells in exercise order. */
-export function presentTableUser(row: Omit<TableRow, 'cells'>, data: string[]): GradingTable['users'][string] {
-  return {
-    firstName: row.first_name,
-    lastName: row.last_name,
-    email: row.email,
-    grade: row.grade,
-    gender: row.gender,
-    birthDate: row.birth_date,
-    data,
-  };
-}
 
 /**
- * Anonymous correction: each pupil becomes their pseudonym, with no name, e-mail, gender, class or
- * birth date, and the pupils are listed in pseudonym order (last-name order would hint at names).
+ * GET /answer/table/{id}: the chapter and its exercises in one round trip, then the cells
+ * (`gradingTableQuery`) beside the per-corrector lines, then the double-correction counts and the
+ * pseudonyms for chapters with those options. bench/grading: 10,000 × 12.
  */
-export function anonymiseTableUsers(users: GradingTable['users'], copies: ReadonlyMap<string, AnonymousCopy>): GradingTable['users'] {
-  // Numeric order (« Copie 9999 » before « Copie 10000 »), the order of a paged table (decision 83).
-  const name = (id: string) => copies.get(id)?.pseudonym ?? '';
-  const ids = Object.keys(users).sort((a, b) => name(a).localeCompare(name(b), 'fr', { numeric: true }) || a.localeCompare(b));
-  const out: GradingTable['users'] = {};
-  // Keyed by the copy's opaque id, never the pupil's (decision 128); a pupil without a copy id is left out.
-  for (const id of ids) {
-    const copy = copies.get(id);
-    if (copy) out[copy.copyId] = anonymiseTableUser(users[id], copy.pseudonym);
-  }
-  return out;
-}
-
-/** One pupil of the table as a corrector of an anonymous chapter sees them. */
-export function anonymiseTableUser(user: GradingTable['users'][string], pseudonym: string): GradingTable['users'][string] {
-  const flags = user.pagesAdded ? { pagesAdded: user.pagesAdded } : {};
-  return { firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym, data: user.data, ...flags };
-}
-
-/** Decision 139: each flagged copy's exercise index in the pupil's `pagesAdded` (sent only when there is one). */
-export function markPagesAdded(
-  users: GradingTable['users'],
-  flagged: ReadonlyArray<{ user_id: string; exercise_id: string }>,
-  exerciseIds: readonly string[],
-): void {
-  for (const f of flagged) {
-    const user = users[f.user_id];
-    const index = exerciseIds.indexOf(f.exercise_id);
-    if (!user || index < 0) continue;
-    user.pagesAdded = [...(user.pagesAdded ?? []), index].sort((a, b) => a - b);
-  }
-}
-
-/**
- * Per exercise: copies answered, with 0, 1 or 2 gradings, and awaiting arbitration. Single correction
- * (`counts` null): a graded cell is one grading. Double correction: the gradings of each current copy
- * (`{userId}:{exerciseId}` → count); a copy graded with no grading (automatic correction) counts as settled.
- */
-export function tableProgress(users: GradingTable['users'], exerciseIds: readonly string[], counts: ReadonlyMap<string, number> | null): ExerciseProgress[] {
-  const n = exerciseIds.length;
-  // Plain counters per exercise, read cell by cell (10,000 × 12 cells on the bench: no closures, no allocation).
-  const answered = new Array<number>(n).fill(0);
-  const graded = [new Array<number>(n).fill(0), new Array<number>(n).fill(0), new Array<number>(n).fill(0)];
-  const arbitration = new Array<number>(n).fill(0);
-  for (const userId in users) {
-    const data = users[userId].data;
-    for (let i = 0; i < n; i++) {
-      const v = data[i];
-      if (v === CELL_NONE || v === '') continue;
-      answered[i]++;
-      if (v === CELL_ARBITRATION) arbitration[i]++;
-      let k = v === CELL_UNGRADED ? 0 : 1;
-      if (counts) k = Math.min(2, counts.get(`${userId}:${exerciseIds[i]}`) ?? (k === 0 ? 0 : 2));
-      graded[k][i]++;
+export async function getGradingTable(db: Db, auth: AuthContext, chapterId: string): Promise<GradingTable> {
+  const { exercises, chapter } = await loadTableHead(db, chapterId);
+  const exerciseIds = exercises.map((e) => e.id);
+  // The cells and the per-corrector lines do not depend on each other: on PostgreSQL they run on two
+  // pooled connections at once (PGlite has one and runs them in turn).
+  const [table, progressRows] = await Promise.all([
+    exercises.length === 0
+      ? Promise.resolve([])
+      : db.transaction(async (tx) => {
+          await tx.execute(sql`SET LOCAL enable_hashagg = off`);
+          return rows(tx, tableRowShape, gradingTableQuery(exerciseIds));
+        }),
+    correctorProgress(db, exerciseIds),
+  ]);
+  let users: GradingTable['users'] = buildTableUsers(table, exercises.length);
+  // Double correction: how many gradings each current copy has, and the copies awaiting an admin (cell ≠).
+  const counts = new Map<string, number>();
+  if (chapter.double_grading) {
+    for (const g of doubleCopies(await currentGradings(db, exerciseIds), exerciseIds, chapter.grading_tolerance)) {
+      counts.set(`${g.user_id}:${g.exercise_id}`, g.gradings);
+      const user = users[g.user_id];
+      if (g.awaitsArbitration && user) user.data[g.exerciseIndex] = CELL_ARBITRATION;
     }
   }
-  return progressOf(exerciseIds, answered, graded, arbitration);
+  const progress = tableProgress(users, exerciseIds, chapter.double_grading ? counts : null);
+  if (exercises.length > 0) markPagesAdded(users, await pagesAddedOf(db, exerciseIds), exerciseIds);
+  if (!canSeeNames(auth, chapter)) users = anonymiseTableUsers(users, await pseudonymsFor(db, chapterId, Object.keys(users)));
+  return { ...presentTableHead(chapter, exercises), progress, correctors: correctorLines(progressRows, auth), users };
 }
 
-/** Per exercise: copies answered, with 0, 1 and 2 gradings (`byGradings[k][i]`), and awaiting arbitration. */
-function progressOf(exerciseIds: readonly string[], answered: number[], byGradings: number[][], arbitration: number[]) {
-  return exerciseIds.map((exercise, i) => ({
-    exercise,
-    answered: answered[i],
-    graded0: byGradings[0][i],
-    graded1: byGradings[1][i],
-    graded2: byGradings[2][i],
-    arbitration: arbitration[i],
-  }));
+const tableHeadShape = chapterOptionsShape.extend({
+  exercises: z.array(z.object({ id: z.string(), title: z.string(), answer_format: z.string(), max_points: column.number })),
+});
+
+/** The chapter and its answerable exercises in one round trip (a missing chapter: 404). */
+export async function loadTableHead(db: Db, chapterId: string): Promise<{ chapter: ChapterOptionsRow; exercises: AnswerableExercise[] }> {
+  const head = await one(
+    db,
+    tableHeadShape,
+    sql`SELECT ${chapterOptionsColumns},
+          coalesce((SELECT json_agg(json_build_object('id', e.id, 'title', e.title, 'answer_format', e.answer_format, 'max_points', e.max_points)
+                                    ORDER BY e.position, e.created_at, e.id)
+                    FROM exercises e WHERE e.chapter_id = c.id AND e.answer_format <> 'none' AND e.deleted_at IS NULL), '[]') AS exercises
+        FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`,
+  );
+  if (!head) throw notFound(CHAPTER_NOT_FOUND);
+  const { exercises, ...chapter } = head;
+  return { chapter, exercises };
 }
 
-/** One current copy with gradings, as the progress of a paged table reads it (double correction). */
-export interface GradedCopy {
-  exerciseIndex: number;
-  /** The copy's cell before arbitration: answered (not ' '), graded (a number or X). */
-  answered: boolean;
-  graded: boolean;
-  /** Gradings given (non-null grades). */
-  gradings: number;
-  /** Two grades too far apart and no final grade: the cell shows « ≠ ». */
-  awaitsArbitration: boolean;
+/** Double correction: per current copy with gradings, its gradings given and whether it awaits an admin (cell « ≠ »). */
+export function doubleCopies(found: readonly CurrentGradingsRow[], exerciseIds: readonly string[], tolerance: number) {
+  const index = new Map(exerciseIds.map((id, i) => [id, i]));
+  return found.map((g) => {
+    const graded = g.grades.filter((x) => x !== null);
+    const status = g.arbitrated ? 'arbitrated' : doubleStatus(graded.map((grade) => ({ grader_id: null, grade, arbitration: false })), tolerance);
+    return {
+      user_id: g.user_id,
+      exercise_id: g.exercise_id,
+      exerciseIndex: index.get(g.exercise_id)!,
+      answered: g.answered,
+      graded: g.grade !== null && g.grade !== '',
+      gradings: graded.length,
+      awaitsArbitration: status === 'arbitration' && g.grade === null,
+    };
+  });
 }
+
+/** The per-corrector lines the caller may read (decision 129). */
+export const correctorLines = (progressRows: readonly CorrectorProgressRow[], auth: AuthContext) =>
+  presentCorrectors(progressRows.filter((c) => canSeeCorrectorLine(auth, c.grader_id)));
 
 /**
- * `tableProgress` without the cells (decision 83, first page of a paged table): from each exercise's
- * counts of answered and graded current copies, and, in double correction, the copies with gradings.
- * Single correction: a graded cell is one grading. Double: a copy without gradings counts as settled when
- * graded (automatic correction) and as 0 otherwise, as in `tableProgress`. Returns the progress and the
- * header's counts, « ≠ » counted as answered and not graded.
+ * The grading table's cells, one row per pupil with a current answer (`TableRow`), run
+ * with `enable_hashagg = off` in its transaction. Per exercise, DISTINCT ON keeps the current answer of
+ * each pupil (highest seq, then latest; withdrawn copies excluded) straight from answers_current_idx
+ * (index-only once vacuumed), in user order; the branches are one UNION ALL that PostgreSQL merges in
+ * user order (Merge Append), so the cells are grouped per pupil without a hash table — hashing ~110,000
+ * cells spilled to disk at the default work_mem and cost a third of the query, hence hash aggregation
+ * off. The grouped cells are joined to the pupils, sorted by last name. Each cell travels as its final
+ * value, `idx:value` joined by U+001F, one text per pupil (cheaper to parse than arrays). The cell is the
+ * rule of `cellValue` written to be cheap per index tuple: an ungraded or blank cell is a constant of the
+ * statement (no concatenation), and btrim (which copies the answer and walks it character by character
+ * in UTF-8) only runs on an answer that starts with a space. bench/grading: 10,000 × 12.
  */
-export function progressFromCounts(
-  counts: ReadonlyArray<{ answered: number; graded: number }>,
-  exerciseIds: readonly string[],
-  copies: readonly GradedCopy[] | null,
-): { progress: ExerciseProgress[]; counts: Array<{ graded: number; answered: number }> } {
-  const answered = counts.map((c) => c.answered);
-  const graded = counts.map((c) => c.graded);
-  const buckets = [counts.map((c) => c.answered - c.graded), counts.map(() => 0), counts.map((c) => (copies ? c.graded : 0))];
-  if (!copies) buckets[1] = [...graded];
-  const arbitration = counts.map(() => 0);
-  for (const c of copies ?? []) {
-    const i = c.exerciseIndex;
-    if (c.answered) buckets[c.graded ? 2 : 0][i]--;
-    if (c.awaitsArbitration) {
-      arbitration[i]++;
-      if (!c.answered) answered[i]++;
-    }
-    if (c.answered || c.awaitsArbitration) buckets[Math.min(2, c.gradings)][i]++;
-  }
-  return {
-    progress: progressOf(exerciseIds, answered, buckets, arbitration),
-    counts: exerciseIds.map((_, i) => ({ graded: graded[i], answered: answered[i] })),
-  };
+export function gradingTableQuery(exerciseIds: readonly string[]): SQL {
+  const branches = exerciseIds.map(
+    (id, idx) => sql`(
+        SELECT DISTINCT ON (a.user_id) a.user_id,
+          ${packedCell(idx)} AS cell
+        FROM answers a
+        WHERE a.exercise_id = ${id}::uuid AND a.withdrawn_at IS NULL
+        ORDER BY a.user_id, a.seq DESC, a.created_at DESC)`,
+  );
+  return sql`
+        WITH agg AS (
+          SELECT user_id, string_agg(cell, E'\x1f') AS cells
+          FROM (${sql.join(branches, sql` UNION ALL `)}) cur
+          GROUP BY user_id
+        )
+        SELECT ${tableUserColumns}, agg.cells
+        FROM agg JOIN users u ON u.id = agg.user_id
+        ORDER BY ${lastKey}, ${firstKey}, u.id`;
+}
+
+/** GET /answer/unlabeled/stats/{id}: scanned copies of the chapter still to sort, shown above its table. */
+export async function countUnlabeled(db: Tx, chapterId: string): Promise<{ count: number }> {
+  await loadChapter(db, chapterId);
+  const row = await one(
+    db,
+    z.object({ count: column.number }),
+    sql`SELECT count(*)::int AS count FROM unlabeled_answers WHERE chapter_id = ${chapterId}::uuid AND labeled_at IS NULL`,
+  );
+  return { count: row!.count };
 }

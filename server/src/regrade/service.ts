@@ -16,7 +16,7 @@ import type { Db, Tx } from '../db/client.js';
 import { one, rows } from '../db/query.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { pseudonymsFor } from '../grading/queries.js';
-import { saveGrade } from '../grading/service.js';
+import { saveGrade } from '../grading/save.js';
 import { assertMayRequestRegrade } from './policies.js';
 
 export const REGRADE_NOT_PUBLISHED_MESSAGE = 'Les demandes de réexamen ouvrent à la publication des notes.';

@@ -28,7 +28,7 @@ import {
   loadPreview,
   updatePublication,
 } from './service.js';
-import { getGradingTable } from '../grading/service.js';
+import { getGradingTable } from '../grading/table.js';
 import { chapterGradesWorkbook, institutionWorkbook } from './xlsx.js';
 
 const chapterParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });

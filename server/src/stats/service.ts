@@ -18,7 +18,7 @@ import { audit } from '../db/audit.js';
 import type { Db } from '../db/client.js';
 import { one, rows } from '../db/query.js';
 import { badRequest, notFound } from '../errors.js';
-import { autoCorrectChapter } from '../grading/service.js';
+import { autoCorrectChapter } from '../grading/autocorrect.js';
 
 interface ExerciseRow {
   id: string;

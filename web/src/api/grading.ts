@@ -1,17 +1,22 @@
 import type {
   AnswerHistory,
+  ArbitrationRow,
+  Assignments,
+  AssignmentsSave,
   AutoCorrectionResult,
   GradeConflict,
   GradeSave,
   GradeSaved,
+  GradingOptions,
   GradingTable,
   OverviewPage,
   OverviewRow,
   OverviewSort,
   SelectedAnswer,
 } from '@olympe/contract';
-import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { chapterKeys } from './chapters';
 import { api, isApiError } from './client';
 
 export const gradingKeys = {
@@ -25,6 +30,8 @@ export const gradingKeys = {
   /** Under `overview`: reloading the overview reloads its pages and counts. */
   overviewPages: (chapterId: string, view: OverviewView) => ['grading', 'overview', chapterId, 'pages', view] as const,
   overviewCounts: (chapterId: string, filters: OverviewView['filters']) => ['grading', 'overview', chapterId, 'counts', filters] as const,
+  arbitration: (chapterId: string) => ['grading', 'arbitration', chapterId] as const,
+  assignments: (chapterId: string) => ['grading', 'assignments', chapterId] as const,
 };
 
 /** GET /answer/table/{id}: exercises in order and the pupils keyed by id. */
@@ -142,7 +149,7 @@ export function useNextCopy(chapterId: string) {
 export type GradeSaveOutcome = { ok: true; saved: GradeSaved } | { ok: false; conflict: GradeConflict };
 
 /**
- * POST /answer/grade/, saved per edit: silent on success (the page shows "Enregistré"); a 409
+ * POST /answer/grade/, saved per edit: silent on success (the page shows "Enregistré"); a conflict
  * (another corrector saved in between) comes back as a value with the state now stored, its
  * message shown by the client in red. Other errors are thrown.
  */
@@ -151,7 +158,7 @@ export async function saveGrade(body: GradeSave): Promise<GradeSaveOutcome> {
     const { data } = await api.post<GradeSaved>('/answer/grade/', body, { skipNotifications: true });
     return { ok: true, saved: data };
   } catch (error) {
-    if (isApiError(error) && error.response?.status === 409) {
+    if (isApiError(error) && error.code === 'conflict' && error.response) {
       return { ok: false, conflict: error.response.data as GradeConflict };
     }
     throw error;
@@ -271,4 +278,93 @@ export async function fetchOverview(chapterId: string): Promise<OverviewRow[]> {
     console.error('Failed to fetch data', error);
     throw error;
   }
+}
+
+// Issue 20: arbitration, assignments of exercises to correctors, grading options of a chapter.
+
+/** GET /answer/arbitration/{chapterId} (admins): copies whose two grades are too far apart. */
+export async function fetchArbitration(chapterId: string): Promise<ArbitrationRow[]> {
+  const { data } = await api.get<ArbitrationRow[]>(`/answer/arbitration/${chapterId}`);
+  return data;
+}
+
+export const arbitrationQuery = (chapterId: string, enabled = true) =>
+  queryOptions({ queryKey: gradingKeys.arbitration(chapterId), queryFn: () => fetchArbitration(chapterId), enabled: enabled && !!chapterId });
+
+export function useArbitration(chapterId: string, enabled: boolean) {
+  return useQuery(arbitrationQuery(chapterId, enabled));
+}
+
+/** GET /chapter/{id}/assignments: who grades which exercise (an empty list: anyone). */
+export async function fetchAssignments(chapterId: string): Promise<Assignments> {
+  const { data } = await api.get<Assignments>(`/chapter/${chapterId}/assignments`);
+  return data;
+}
+
+export const assignmentsQuery = (chapterId: string, enabled = true) =>
+  queryOptions({ queryKey: gradingKeys.assignments(chapterId), queryFn: () => fetchAssignments(chapterId), enabled: enabled && !!chapterId });
+
+export function useAssignments(chapterId: string, enabled: boolean) {
+  return useQuery(assignmentsQuery(chapterId, enabled));
+}
+
+/** One chapter's data for the « À corriger » list (decision 141): its grading table header and its assignments. */
+export interface ChapterWork {
+  chapterId: string;
+  header: GradingTable | undefined;
+  assignments: Assignments | undefined;
+  pending: boolean;
+  failed: boolean;
+}
+
+/** Whether a grading table header counts copies answered and not graded yet. */
+const hasWaiting = (header: GradingTable | undefined) => !!header?.page?.counts?.some((c) => c.answered > c.graded);
+
+/**
+ * The « À corriger » list's data, from the routes the grading table already reads (no route of its own), in the same
+ * cache entries as the grading table's header. The assignments only tell which exercises are another corrector's:
+ * they are asked for a member's chapters with copies waiting, never for an admin, who takes any copy.
+ */
+export function useChaptersWork(chapterIds: readonly string[], isAdmin: boolean): ChapterWork[] {
+  const headers = useQueries({ queries: chapterIds.map((id) => gradingHeaderQuery(id, '')) });
+  const needed = chapterIds.map((_, i) => !isAdmin && hasWaiting(headers[i]?.data));
+  const assignments = useQueries({ queries: chapterIds.map((id, i) => assignmentsQuery(id, needed[i])) });
+  return chapterIds.map((chapterId, i) => ({
+    chapterId,
+    header: headers[i]?.data,
+    assignments: assignments[i]?.data,
+    pending: !!headers[i]?.isPending || (needed[i] && !!assignments[i]?.isPending),
+    failed: !!headers[i]?.isError || !!assignments[i]?.isError,
+  }));
+}
+
+/** PUT /chapter/{id}/assignments (admins): replaces the chapter's assignments. */
+export async function saveAssignments(chapterId: string, body: AssignmentsSave): Promise<void> {
+  await api.put(`/chapter/${chapterId}/assignments`, body);
+}
+
+export function useSaveAssignments(chapterId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AssignmentsSave) => saveAssignments(chapterId, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: gradingKeys.assignments(chapterId) }),
+    onError: (error) => console.error(error),
+  });
+}
+
+/** PATCH /chapter/{id} with the grading options (admins): anonymous, double correction and its tolerance. */
+export async function saveGradingOptions(chapterId: string, body: Partial<GradingOptions>, quiet = false): Promise<void> {
+  await api.patch(`/chapter/${chapterId}`, body, { skipNotifications: quiet });
+}
+
+export function useSaveGradingOptions(chapterId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Partial<GradingOptions>) => saveGradingOptions(chapterId, body),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: chapterKeys.detail(chapterId) });
+      void client.invalidateQueries({ queryKey: gradingKeys.table(chapterId) });
+    },
+    onError: (error) => console.error(error),
+  });
 }

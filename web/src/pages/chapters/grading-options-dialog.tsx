@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, Loader, Modal, Stack, Switch, Text } from '@mantine/core';
 import type { ChapterDetail, GradingOptions } from '@olympe/contract';
 import { useChapter } from '../../api/chapters';
-import { useSaveGradingOptions } from '../../api/marks';
+import { useSaveGradingOptions } from '../../api/grading';
 import { DecimalField } from '../../components/decimal-field';
 
 /**

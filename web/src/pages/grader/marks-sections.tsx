@@ -3,7 +3,7 @@ import { Anchor, Button, Collapse, Group, List, MultiSelect, Paper, Stack, Table
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatGrade, formatPoints, type Assignments, type CorrectorProgress, type ExerciseProgress, type GradingTable, type Person } from '@olympe/contract';
-import { useArbitration, useAssignments, useSaveAssignments } from '../../api/marks';
+import { useArbitration, useAssignments, useSaveAssignments } from '../../api/grading';
 import { correctorSpread, nameOf } from './marks';
 import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
 

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Card, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { useChaptersWork } from '../../api/marks';
+import { useChaptersWork } from '../../api/grading';
 import { PageHeading } from '../../components/page-heading';
 import { paths } from '../../config/paths';
 import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';

@@ -1,6 +1,8 @@
 import { cellValue } from '@olympe/contract';
 import { describe, expect, it } from 'vitest';
-import { buildTableUsers, CELL_SEPARATOR, type TableRow } from './table.js';
+import { buildTableUsers } from './presenters.js';
+import type { TableRow } from './queries.js';
+import { CELL_SEPARATOR } from './table-cells.js';
 
 /** Packs cells as the table query does: `idx:value`, the value by the rule of cellValue. */
 const pack = (idx: number[], answered: boolean[], grades: Array<string | null>) =>
