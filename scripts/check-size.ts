@@ -56,7 +56,6 @@ const allowed = new Set<string>([
   'web/src/pages/registrations/center-day-table.tsx CenterDayTable',
   'web/src/pages/sorting/sorting-page.tsx SortingWorkbench',
   'web/src/pages/users-import/users-import-page.tsx UsersImportPage',
-  'web/src/pages/users/users-page.tsx GroupMembers',
   'web/src/session/session-provider.tsx SessionProvider',
 
 ]);
