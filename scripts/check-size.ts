@@ -44,7 +44,6 @@ const allowed = new Set<string>([
   'web/src/pages/chapters/publication-dialog.tsx PublicationForm',
   'web/src/pages/exos/exos-page.tsx ExosPage',
   'web/src/pages/exos/exos-page.tsx drafts.map(…)',
-  'web/src/pages/groups/groups-page.tsx GroupsPage',
   'web/src/pages/history/grade-block.tsx GradeBlock',
   'web/src/pages/history/use-grade-editor.ts useGradeEditor',
   'web/src/pages/login/login-page.tsx LoginPage',
