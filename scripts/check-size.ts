@@ -45,7 +45,6 @@ const allowed = new Set<string>([
   'web/src/pages/exos/exos-page.tsx ExosPage',
   'web/src/pages/exos/exos-page.tsx drafts.map(…)',
   'web/src/pages/history/grade-block.tsx GradeBlock',
-  'web/src/pages/history/use-grade-editor.ts useGradeEditor',
   'web/src/pages/login/login-page.tsx LoginPage',
   'web/src/pages/map/map-page.tsx',
   'web/src/pages/map/map-page.tsx MapPage',
