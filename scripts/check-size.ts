@@ -44,7 +44,6 @@ const allowed = new Set<string>([
   'web/src/pages/chapters/publication-dialog.tsx PublicationForm',
   'web/src/pages/exos/exos-page.tsx ExosPage',
   'web/src/pages/exos/exos-page.tsx drafts.map(…)',
-  'web/src/pages/history/grade-block.tsx GradeBlock',
   'web/src/pages/login/login-page.tsx LoginPage',
   'web/src/pages/map/map-page.tsx',
   'web/src/pages/map/map-page.tsx MapPage',
