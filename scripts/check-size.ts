@@ -33,7 +33,6 @@ const allowed = new Set<string>([
   'web/src/components/VirtualTable.tsx VirtualTable',
   'web/src/pages/access/access-page.tsx AccessPage',
   'web/src/pages/access/access-page.tsx rows.map(…)',
-  'web/src/pages/center-day/center-day-page.tsx CenterDay',
   'web/src/pages/chapter/chapter-page.tsx ChapterContent',
   'web/src/pages/chapter/paper/center-management-panel.tsx CenterForm',
   'web/src/pages/chapter/paper/center-selection-panel.tsx CenterSelectionPanel',
@@ -49,7 +48,6 @@ const allowed = new Set<string>([
   'web/src/pages/map/map-page.tsx MapPage',
   'web/src/pages/profile/profile-page.tsx ProfilePage',
   'web/src/pages/profile/school-picker.tsx SchoolPicker',
-  'web/src/pages/registrations/center-day-table.tsx CenterDayTable',
   'web/src/pages/users-import/users-import-page.tsx UsersImportPage',
   'web/src/session/session-provider.tsx SessionProvider',
 
