@@ -48,7 +48,6 @@ const allowed = new Set<string>([
   'web/src/pages/map/map-page.tsx MapPage',
   'web/src/pages/profile/profile-page.tsx ProfilePage',
   'web/src/pages/profile/school-picker.tsx SchoolPicker',
-  'web/src/pages/users-import/users-import-page.tsx UsersImportPage',
   'web/src/session/session-provider.tsx SessionProvider',
 
 ]);
