@@ -30,7 +30,6 @@ const allowed = new Set<string>([
   'server/src/users/import.ts importPupils',
   'web/src/api/uploads.ts sendResumable',
   'web/src/api/uploads.ts anonymous',
-  'web/src/components/VirtualTable.tsx VirtualTable',
   'web/src/pages/access/access-page.tsx AccessPage',
   'web/src/pages/access/access-page.tsx rows.map(…)',
   'web/src/pages/chapter/chapter-page.tsx ChapterContent',
