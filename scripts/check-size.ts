@@ -45,7 +45,6 @@ const allowed = new Set<string>([
   'web/src/pages/login/login-page.tsx LoginPage',
   'web/src/pages/map/map-page.tsx',
   'web/src/pages/map/map-page.tsx MapPage',
-  'web/src/pages/profile/profile-page.tsx ProfilePage',
   'web/src/pages/profile/school-picker.tsx SchoolPicker',
   'web/src/session/session-provider.tsx SessionProvider',
 
