@@ -16,6 +16,42 @@ export const STAFF_SCHOOL_HINT =
 
 const EMPTY = { value: '', label: '—' };
 
+type Pending = (key: 'emailStudent' | 'emailParent' | 'emailOtherParent') => { description?: string };
+
+/** The pupil's own fields: birth date, class, default centre, the family's addresses. */
+function PupilFields({ form, required, pending }: { form: ProfileForm; required: ReturnType<typeof requiredFields>; pending: Pending }) {
+  const errorOf = (key: keyof ProfileValues) => form.errors[key] as string | undefined;
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <DateField
+        label="Date de naissance"
+        withAsterisk={required.birthDate}
+        value={form.values.birthDate}
+        maxDate={new Date().toISOString().slice(0, 10)}
+        // The format under the field, so that the field lines up with « Classe » beside it.
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        error={errorOf('birthDate')}
+        onChange={(v) => form.setFieldValue('birthDate', v)}
+      />
+      <NativeSelect
+        label="Classe"
+        withAsterisk={required.grade}
+        data={[EMPTY, ...gradeOptions]}
+        {...form.getInputProps('grade')}
+      />
+      <NativeSelect
+        label="Choix par défaut du centre d’examen"
+        withAsterisk={required.defaultChoice}
+        data={[EMPTY, ...defaultChoiceOptions]}
+        {...form.getInputProps('defaultChoice')}
+      />
+      <TextInput label="E-mail de l’élève" type="email" autoComplete="email" {...form.getInputProps('emailStudent')} {...pending('emailStudent')} />
+      <TextInput label="E-mail d’un parent" type="email" withAsterisk={required.emailParent} {...form.getInputProps('emailParent')} {...pending('emailParent')} />
+      <TextInput label="E-mail de l’autre parent" type="email" {...form.getInputProps('emailOtherParent')} {...pending('emailOtherParent')} />
+    </SimpleGrid>
+  );
+}
+
 /** The profile's fields: names and gender for everyone, the pupil's own fields, reminders, the school. */
 export function ProfileFields({ form, user, roles, staff }: { form: ProfileForm; user: User; roles: Roles; staff: boolean }) {
   const required = requiredFields(roles);
@@ -46,35 +82,7 @@ export function ProfileFields({ form, user, roles, staff }: { form: ProfileForm;
         />
       </SimpleGrid>
       {/* Pupil-only fields: school staff, correctors and admins never fill them (issue 24). */}
-      {!staff && (
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <DateField
-          label="Date de naissance"
-          withAsterisk={required.birthDate}
-          value={form.values.birthDate}
-          maxDate={new Date().toISOString().slice(0, 10)}
-          // The format under the field, so that the field lines up with « Classe » beside it.
-          inputWrapperOrder={['label', 'input', 'description', 'error']}
-          error={errorOf('birthDate')}
-          onChange={(v) => form.setFieldValue('birthDate', v)}
-        />
-        <NativeSelect
-          label="Classe"
-          withAsterisk={required.grade}
-          data={[EMPTY, ...gradeOptions]}
-          {...form.getInputProps('grade')}
-        />
-        <NativeSelect
-          label="Choix par défaut du centre d’examen"
-          withAsterisk={required.defaultChoice}
-          data={[EMPTY, ...defaultChoiceOptions]}
-          {...form.getInputProps('defaultChoice')}
-        />
-        <TextInput label="E-mail de l’élève" type="email" autoComplete="email" {...form.getInputProps('emailStudent')} {...pending('emailStudent')} />
-        <TextInput label="E-mail d’un parent" type="email" withAsterisk={required.emailParent} {...form.getInputProps('emailParent')} {...pending('emailParent')} />
-        <TextInput label="E-mail de l’autre parent" type="email" {...form.getInputProps('emailOtherParent')} {...pending('emailOtherParent')} />
-      </SimpleGrid>
-      )}
+      {!staff && <PupilFields form={form} required={required} pending={pending} />}
       {/* Decision 143: the box governs reminders only; service mails go whatever it says. */}
       <Checkbox
         label="Recevoir les rappels par e-mail"
