@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import { Table, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { normalizeText } from '@olympe/contract';
 import classes from './virtual-table.module.css';
 
@@ -114,6 +114,121 @@ const cellStyle: CSSProperties = { whiteSpace: 'nowrap', overflow: 'hidden', tex
 const headerStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'anywhere', verticalAlign: 'bottom' };
 const wrapCellStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'anywhere' };
 
+/**
+ * The rows in view plus `overscan` above and below, and the heights of the two spacer rows that keep the scroll
+ * height; asks for more rows (`onEndReached`) when the window nears the last one loaded.
+ */
+function useRowWindow(
+  scrollRef: RefObject<HTMLDivElement | null>,
+  count: number,
+  { rowHeight, height, overscan, onEndReached }: { rowHeight: number; height: number | string; overscan: number; onEndReached?: () => void },
+) {
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan,
+    // Before the first measure assume the declared height, so rows render at once; an empty rect
+    // (no layout: a hidden tab, or jsdom in tests) is ignored rather than rendering no row.
+    initialRect: { width: 1000, height: typeof height === 'number' ? height : 600 },
+    observeElementRect: (instance, callback) =>
+      observeElementRect(instance, (rect) => {
+        if (rect.width > 0 || rect.height > 0) callback(rect);
+      }),
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length > 0 ? items[items.length - 1].index : -1;
+  useEffect(() => {
+    if (onEndReached && count > 0 && lastIndex >= count - 1 - overscan) onEndReached();
+  }, [onEndReached, lastIndex, count, overscan]);
+  const paddingTop = items.length > 0 ? items[0].start : 0;
+  const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  return { items, paddingTop, paddingBottom };
+}
+
+/** The sticky header row: each sortable column's title is a button that says and turns its order. */
+function VirtualHead<T>({
+  columns,
+  sort,
+  sortable,
+  onSort,
+}: {
+  columns: readonly VirtualColumn<T>[];
+  sort: SortState | undefined;
+  sortable: (column: VirtualColumn<T>) => boolean;
+  onSort: (key: string) => void;
+}) {
+  return (
+    <Table.Thead style={{ zIndex: 1 }}>
+      <Table.Tr aria-rowindex={1}>
+        {columns.map((column) => {
+          const direction = sort?.key === column.key ? sort.direction : undefined;
+          const ariaSort = sortable(column) ? (direction ? (direction === 'asc' ? 'ascending' : 'descending') : 'none') : undefined;
+          const Icon = !direction ? IconArrowsSort : direction === 'asc' ? IconArrowUp : IconArrowDown;
+          return (
+            <Table.Th key={column.key} aria-sort={ariaSort} style={{ ...headerStyle, width: column.width, textAlign: column.align }}>
+              {sortable(column) ? (
+                <UnstyledButton
+                  onClick={() => onSort(column.key)}
+                  aria-label={column.sortLabel}
+                  // Inline, so a narrow column sends the arrow to the next line rather than breaking the
+                  // word (« Exercic / e »).
+                  style={{ display: 'inline', fontWeight: 700, fontSize: 'inherit', textAlign: 'inherit' }}
+                >
+                  {column.header}{' '}
+                  <Icon size={14} aria-hidden="true" style={{ verticalAlign: '-2px' }} />
+                </UnstyledButton>
+              ) : (
+                column.header
+              )}
+            </Table.Th>
+          );
+        })}
+      </Table.Tr>
+    </Table.Thead>
+  );
+}
+
+/** The rows of the window, each cell cut to one line or, with `fullText`, to two. */
+function VirtualRows<T>({
+  items,
+  rows,
+  columns,
+  rowKey,
+  rowHeight,
+}: {
+  items: readonly VirtualItem[];
+  rows: readonly T[];
+  columns: readonly VirtualColumn<T>[];
+  rowKey: (row: T) => string;
+  rowHeight: number;
+}) {
+  return (
+    <>
+      {items.map((item) => {
+        const row = rows[item.index];
+        return (
+          // A row whose text wraps is taller than rowHeight: rows are not measured (the rendered
+          // window then covers more than the view, never less), the scroll bar is approximate.
+          <Table.Tr key={rowKey(row)} aria-rowindex={item.index + 2} style={{ height: rowHeight }} className={classes.row}>
+            {columns.map((column) =>
+              column.fullText ? (
+                <Table.Td key={column.key} style={{ ...wrapCellStyle, textAlign: column.align }}>
+                  <ClampedCell content={column.cell(row, item.index)} whole={column.fullText(row)} />
+                </Table.Td>
+              ) : (
+                <Table.Td key={column.key} style={{ ...cellStyle, textAlign: column.align }}>
+                  {column.cell(row, item.index)}
+                </Table.Td>
+              ),
+            )}
+          </Table.Tr>
+        );
+      })}
+    </>
+  );
+}
+
 export function VirtualTable<T>({
   rows,
   columns,
@@ -141,26 +256,7 @@ export function VirtualTable<T>({
     return sort && column?.sortValue ? sortRows(rows, column.sortValue, sort.direction) : rows;
   }, [rows, columns, sort, onSortChange]);
 
-  const virtualizer = useVirtualizer({
-    count: sorted.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    overscan,
-    // Before the first measure assume the declared height, so rows render at once; an empty rect
-    // (no layout: a hidden tab, or jsdom in tests) is ignored rather than rendering no row.
-    initialRect: { width: 1000, height: typeof height === 'number' ? height : 600 },
-    observeElementRect: (instance, callback) =>
-      observeElementRect(instance, (rect) => {
-        if (rect.width > 0 || rect.height > 0) callback(rect);
-      }),
-  });
-  const items = virtualizer.getVirtualItems();
-  const lastIndex = items.length > 0 ? items[items.length - 1].index : -1;
-  useEffect(() => {
-    if (onEndReached && sorted.length > 0 && lastIndex >= sorted.length - 1 - overscan) onEndReached();
-  }, [onEndReached, lastIndex, sorted.length, overscan]);
-  const paddingTop = items.length > 0 ? items[0].start : 0;
-  const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  const { items, paddingTop, paddingBottom } = useRowWindow(scrollRef, sorted.length, { rowHeight, height, overscan, onEndReached });
 
   function toggleSort(key: string) {
     const next = (current: SortState | undefined): SortState =>
@@ -190,33 +286,7 @@ export function VirtualTable<T>({
         aria-rowcount={Math.max(sorted.length, totalRows ?? 0) + 1}
         style={{ tableLayout: 'fixed', width: '100%', minWidth }}
       >
-        <Table.Thead style={{ zIndex: 1 }}>
-          <Table.Tr aria-rowindex={1}>
-            {columns.map((column) => {
-              const direction = sort?.key === column.key ? sort.direction : undefined;
-              const ariaSort = sortable(column) ? (direction ? (direction === 'asc' ? 'ascending' : 'descending') : 'none') : undefined;
-              const Icon = !direction ? IconArrowsSort : direction === 'asc' ? IconArrowUp : IconArrowDown;
-              return (
-                <Table.Th key={column.key} aria-sort={ariaSort} style={{ ...headerStyle, width: column.width, textAlign: column.align }}>
-                  {sortable(column) ? (
-                    <UnstyledButton
-                      onClick={() => toggleSort(column.key)}
-                      aria-label={column.sortLabel}
-                      // Inline, so a narrow column sends the arrow to the next line rather than breaking the
-                      // word (« Exercic / e »).
-                      style={{ display: 'inline', fontWeight: 700, fontSize: 'inherit', textAlign: 'inherit' }}
-                    >
-                      {column.header}{' '}
-                      <Icon size={14} aria-hidden="true" style={{ verticalAlign: '-2px' }} />
-                    </UnstyledButton>
-                  ) : (
-                    column.header
-                  )}
-                </Table.Th>
-              );
-            })}
-          </Table.Tr>
-        </Table.Thead>
+        <VirtualHead columns={columns} sort={sort} sortable={sortable} onSort={toggleSort} />
         <Table.Tbody>
           {sorted.length === 0 && emptyText !== undefined && (
             <Table.Tr aria-rowindex={2}>
@@ -228,26 +298,7 @@ export function VirtualTable<T>({
               <td colSpan={columns.length} style={{ padding: 0, border: 0 }} />
             </tr>
           )}
-          {items.map((item) => {
-            const row = sorted[item.index];
-            return (
-              // A row whose text wraps is taller than rowHeight: rows are not measured (the rendered
-              // window then covers more than the view, never less), the scroll bar is approximate.
-              <Table.Tr key={rowKey(row)} aria-rowindex={item.index + 2} style={{ height: rowHeight }} className={classes.row}>
-                {columns.map((column) =>
-                  column.fullText ? (
-                    <Table.Td key={column.key} style={{ ...wrapCellStyle, textAlign: column.align }}>
-                      <ClampedCell content={column.cell(row, item.index)} whole={column.fullText(row)} />
-                    </Table.Td>
-                  ) : (
-                    <Table.Td key={column.key} style={{ ...cellStyle, textAlign: column.align }}>
-                      {column.cell(row, item.index)}
-                    </Table.Td>
-                  ),
-                )}
-              </Table.Tr>
-            );
-          })}
+          <VirtualRows items={items} rows={sorted} columns={columns} rowKey={rowKey} rowHeight={rowHeight} />
           {paddingBottom > 0 && (
             <tr aria-hidden="true" style={{ height: paddingBottom }}>
               <td colSpan={columns.length} style={{ padding: 0, border: 0 }} />

@@ -1,14 +1,15 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Checkbox, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Loader, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
-import { formatSitting, GRADE_LABELS, roomText, type Center } from '@olympe/contract';
+import { formatSitting, roomText, type Center } from '@olympe/contract';
 import { useCenter } from '../../api/centers';
-import { centerFileUrl, downloadCenterFile, useSaveAttendance } from '../../api/exam-day';
+import { useSaveAttendance } from '../../api/exam-day';
 import { PageHeading } from '../../components/page-heading';
-import { downloadCsv } from '../../lib/csv';
 import { useSession } from '../../session/session-context';
-import { attendanceBody, attendanceText, initialTicks, placesText, registeredCsvRows, type Ticks } from './center-day';
+import { attendanceBody, attendanceText, initialTicks, placesText, type Ticks } from './center-day';
 import { QrScanner } from './qr-scanner';
+import { AttendanceTable } from './attendance-table';
+import { CenterFiles } from './center-files';
 import './center-day.css';
 
 /**
@@ -28,8 +29,6 @@ export function CenterDayPage() {
 
 function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; chapterTitle: string; center: Center }) {
   const [ticks, setTicks] = useState<Ticks>(() => initialTicks(center.members));
-  const [fileError, setFileError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
   const [scanned, setScanned] = useState<string | null>(null);
   const save = useSaveAttendance(chapterId);
   const members = center.members;
@@ -38,17 +37,6 @@ function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; cha
   const d = center.details;
   const attendance = attendanceText(members.length, presentCount, d.sittingAt);
 
-  const download = async (kind: keyof typeof centerFileUrl, filename: string) => {
-    setFileError(null);
-    setBusy(kind);
-    try {
-      await downloadCenterFile(centerFileUrl[kind](chapterId), filename);
-    } catch (error) {
-      setFileError((error as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  };
   const onScan = (userId: string) => {
     const pupil = members.find((m) => m._id === userId);
     if (!pupil) {
@@ -70,28 +58,7 @@ function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; cha
       <Text aria-live="polite">
         {placesText(members.length, outside, center.nb_places)}.{attendance ? ` ${attendance}` : ''}
       </Text>
-      <Group className="center-day-no-print">
-        <Button loading={busy === 'convocation'} onClick={() => download('convocation', 'convocations.pdf')} disabled={members.length === 0}>
-          Convocations (PDF)
-        </Button>
-        <Button loading={busy === 'attendanceSheet'} onClick={() => download('attendanceSheet', 'feuille-emargement.pdf')}>
-          Feuille d’émargement (PDF)
-        </Button>
-        <Button variant="light" onClick={() => downloadCsv(`inscrits-${center.institution.name}.csv`, registeredCsvRows(members))}>
-          Liste des inscrits (CSV)
-        </Button>
-        <Button variant="light" loading={busy === 'registeredXlsx'} onClick={() => download('registeredXlsx', `inscrits-${center.institution.name}.xlsx`)}>
-          Liste des inscrits (XLSX)
-        </Button>
-        <Button variant="default" onClick={() => window.print()}>
-          Imprimer la liste
-        </Button>
-      </Group>
-      {fileError && (
-        <Alert color="red" role="alert" className="center-day-no-print">
-          {fileError}
-        </Alert>
-      )}
+      <CenterFiles chapterId={chapterId} center={center} />
       <Title order={2} size="h3">
         Présences
       </Title>
@@ -109,37 +76,7 @@ function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; cha
       {members.length === 0 ? (
         <Text>Aucun élève n’est inscrit dans votre centre pour l’instant.</Text>
       ) : (
-        <Table striped className="center-day-table" aria-label="Élèves inscrits dans votre centre">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Nom</Table.Th>
-              <Table.Th>Prénom</Table.Th>
-              <Table.Th>Classe</Table.Th>
-              <Table.Th>Établissement</Table.Th>
-              <Table.Th>Présent</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {members.map((m) => (
-              <Table.Tr key={m._id}>
-                <Table.Td>{m.lastName}</Table.Td>
-                <Table.Td>{m.firstName}</Table.Td>
-                <Table.Td>{m.grade ? GRADE_LABELS[m.grade] : ''}</Table.Td>
-                <Table.Td>{m.institution?.name ?? ''}</Table.Td>
-                <Table.Td>
-                  <Checkbox
-                    aria-label={`Présent : ${m.firstName ?? ''} ${m.lastName ?? ''}`.trim()}
-                    checked={ticks[m._id] === true}
-                    onChange={(e) => {
-                      const checked = e.currentTarget.checked;
-                      setTicks((t) => ({ ...t, [m._id]: checked }));
-                    }}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <AttendanceTable members={members} ticks={ticks} onTick={(userId, present) => setTicks((t) => ({ ...t, [userId]: present }))} />
       )}
       {members.length > 0 && (
         <Button className="center-day-no-print" w="fit-content" loading={save.isPending} onClick={() => save.mutate(attendanceBody(members, ticks))}>

@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isPasswordValid, PASSWORD_RULES_MESSAGE, safeReturnPath } from '@olympe/contract';
 import { confirm, useLinkCheck } from '../../api/auth';
@@ -70,18 +71,17 @@ function LinkProblem({ reason, returnTo }: { reason: string; returnTo: string })
 function PasswordForm({ token, email, returnTo }: { token: string; email: string; returnTo: string }) {
   const navigate = useNavigate();
   const session = useSession();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // docs/product.md#spec-5: on a rule failure the message appears and no call is made (the contract's rules).
+  const form = useForm({
+    initialValues: { password: '' },
+    clearInputErrorOnChange: false,
+    validate: { password: (value) => (isPasswordValid(value) ? null : PASSWORD_RULES_MESSAGE) },
+  });
   const [pending, setPending] = useState(false);
+  const password = form.values.password;
+  const error = form.errors.password;
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    // docs/product.md#spec-5: on a rule failure the message appears and no call is made.
-    if (!isPasswordValid(password)) {
-      setError(PASSWORD_RULES_MESSAGE);
-      return;
-    }
-    setError(null);
+  const handleSubmit = form.onSubmit(async () => {
     setPending(true);
     try {
       const { token: sessionToken, refreshToken } = await confirm({ token, password });
@@ -91,7 +91,7 @@ function PasswordForm({ token, email, returnTo }: { token: string; email: string
       // docs/product.md#spec-8: confirm swallows errors; the client's notification already told the user.
       setPending(false);
     }
-  }
+  });
 
   return (
     <form onSubmit={handleSubmit} noValidate>
@@ -102,8 +102,8 @@ function PasswordForm({ token, email, returnTo }: { token: string; email: string
           label="Mot de passe"
           autoComplete="new-password"
           required
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
+          // The refusal is said once, under the checklist.
+          {...form.getInputProps('password', { withError: false })}
         />
         <PasswordChecklist password={password} />
         {error && (

@@ -6,7 +6,8 @@ import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { NO_ROLES } from '../../session/roles';
 import { renderWithProviders } from '../../test/render';
 import { routeHttp } from '../../test/http-routes';
-import { autoCorrectionMessage, GraderPage } from './grader-page';
+import { GraderPage } from './grader-page';
+import { autoCorrectionMessage } from './grading-actions';
 
 const api = vi.hoisted(() => ({
   fetchGradingHeader: vi.fn(),

@@ -1,16 +1,23 @@
-import { ActionIcon, Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
-import { Link } from 'react-router';
-import { NEW_GROUP_NAME, SYSTEM_GROUP_NAMES } from '@olympe/contract';
+import { Button, Center, Group, Loader, Stack, Table } from '@mantine/core';
+import { NEW_GROUP_NAME } from '@olympe/contract';
 import { createGroup, deleteGroup, groupKeys, renameGroup, useMyGroups } from '../../api/groups';
-import { paths } from '../../config/paths';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
-import { planGroupSave, type GroupRow } from './plan-save';
+import { planGroupSave, type GroupRow, type GroupSavePlan } from './plan-save';
 import { PageHeading } from '../../components/page-heading';
-import { useGroupImpact } from '../../api/results';
-import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import { useState } from 'react';
+import { DeleteGroupDialog } from './delete-group-dialog';
+import { GroupLine } from './group-line';
+
+/**
+ * docs/product.md#spec-7 order (as for chapters): deletions first, then creations and renames, then reload.
+ * Each call is quiet; one notification tells the outcome.
+ */
+async function runGroupPlan(plan: GroupSavePlan) {
+  for (const g of plan.deletes) await deleteGroup(g._id, true);
+  for (const name of plan.creates) await createGroup({ name }, true);
+  for (const r of plan.renames) await renameGroup(r._id, r.name, true);
+}
 
 /** docs/product.md#spec-2 "Groups (/groups)": editable names, delete per row, add, link to members, save. */
 export function GroupsPage() {
@@ -24,7 +31,6 @@ export function GroupsPage() {
 
   // Issue 21: a saved group's deletion is confirmed with its number of members.
   const [deleting, setDeleting] = useState<GroupRow | null>(null);
-  const impact = useGroupImpact(deleting?._id ?? null);
 
   // The loader alone: the title comes with the table (the other table pages show it above the loader).
   if (query.isPending) {
@@ -38,13 +44,7 @@ export function GroupsPage() {
   const saveGroups = () =>
     save({
       plan: planGroupSave,
-      // docs/product.md#spec-7 order (as for chapters): deletions first, then creations and renames, then reload.
-      // Each call is quiet; one notification tells the outcome.
-      run: async (plan) => {
-        for (const g of plan.deletes) await deleteGroup(g._id, true);
-        for (const name of plan.creates) await createGroup({ name }, true);
-        for (const r of plan.renames) await renameGroup(r._id, r.name, true);
-      },
+      run: runGroupPlan,
       queryKey: groupKeys.all,
       after: () => session.reload(),
     });
@@ -66,46 +66,14 @@ export function GroupsPage() {
               <Table.Td colSpan={3}>Aucun groupe.</Table.Td>
             </Table.Tr>
           )}
-          {rows.map((row) => {
-            const system = isSystem(row);
-            return (
-              <Table.Tr key={row.key}>
-                <Table.Td>
-                  <TextInput
-                    aria-label={`Nom du groupe ${row.savedName ?? '(nouveau)'}`}
-                    value={row.name}
-                    readOnly={system}
-                    description={system ? 'Groupe du système : ni renommé ni supprimé.' : undefined}
-                    onChange={(e) => update(row.key, { name: e.currentTarget.value })}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  {row._id ? (
-                    <Anchor component={Link} to={paths.users(row._id)} aria-label={`Membres du groupe ${row.savedName}`}>
-                      Membres
-                    </Anchor>
-                  ) : (
-                    <Text size="sm" c="gray.7">
-                      À enregistrer
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Tooltip label={system ? 'Ce groupe ne peut pas être supprimé' : 'Supprimer'}>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Supprimer le groupe ${row.name}`}
-                      disabled={system}
-                      onClick={() => (row._id ? setDeleting(row) : remove(row))}
-                    >
-                      <IconTrash size={18} aria-hidden="true" />
-                    </ActionIcon>
-                  </Tooltip>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
+          {rows.map((row) => (
+            <GroupLine
+              key={row.key}
+              row={row}
+              onRename={(name) => update(row.key, { name })}
+              onDelete={() => (row._id ? setDeleting(row) : remove(row))}
+            />
+          ))}
         </Table.Tbody>
       </Table>
       <Group>
@@ -116,16 +84,8 @@ export function GroupsPage() {
           Enregistrer
         </Button>
       </Group>
-      <ConfirmDialog
-        opened={deleting !== null}
-        title="Supprimer ce groupe ?"
-        message={
-          deleting && impact.data
-            ? `Le groupe « ${deleting.savedName ?? deleting.name} » sera supprimé à l’enregistrement : ${countOf(impact.data.members, 'membre')} ${impact.data.members > 1 ? 'le quittent' : 'le quitte'}. Les comptes, les copies et les notes restent.`
-            : null
-        }
-        confirmLabel="Supprimer"
-        danger
+      <DeleteGroupDialog
+        deleting={deleting}
         onCancel={() => setDeleting(null)}
         onConfirm={() => {
           if (deleting) remove(deleting);
@@ -134,9 +94,4 @@ export function GroupsPage() {
       />
     </Stack>
   );
-}
-
-/** teachers and members: their names are reserved, so the saved name tells them apart. */
-function isSystem(row: GroupRow): boolean {
-  return (SYSTEM_GROUP_NAMES as readonly string[]).includes(row.savedName ?? '');
 }

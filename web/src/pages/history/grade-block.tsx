@@ -1,23 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, Group, Kbd, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowRight, IconCheck } from '@tabler/icons-react';
-import { useLocation, useNavigate } from 'react-router';
-import { formatPoints, gradeFromItems, type AnswerHistory, type GradeState } from '@olympe/contract';
-import { useNextCopy, useRelabelAnswer, useReloadHistory } from '../../api/grading';
+import { useLocation } from 'react-router';
+import { formatPoints, type AnswerHistory, type GradeState } from '@olympe/contract';
+import { useReloadHistory } from '../../api/grading';
 import { MathText } from '../../components/MathText';
-import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
 import { filterGradeInput, invalidGradeText, STATUS_TEXT, UNGRADED_TEXT, useGradeEditor, type SaveStatus } from './use-grade-editor';
-import { isNextCopyShortcut } from './desk-keys';
-import { isTypedGrade, tickItem } from './desk';
-
-/** Said when the shortcut is pressed on a copy not graded yet. */
-export const GRADE_FIRST_TEXT = 'Saisissez une note avant de passer à la copie suivante.';
-
-/** The router state a « Copie suivante » carries: the next copy opens with the grade field focused. */
-interface DeskState {
-  fromDesk?: boolean;
-}
+import { isTypedGrade } from './desk';
+import { arrivedFromDesk, useNextCopyMove } from './use-next-copy-move';
+import { SchemeChecklist } from './scheme-checklist';
+import { SendBackToSorting } from './send-back-to-sorting';
 
 const SHORTCUT_ID = 'desk-shortcut';
 
@@ -33,66 +26,21 @@ function statusText(status: SaveStatus, graded: boolean): string {
  */
 export function GradeBlock({ initial, history }: { initial: GradeState & { answerId: string }; history: AnswerHistory }) {
   const { roles } = useSession();
-  const navigate = useNavigate();
   const location = useLocation();
   const { exercise, desk } = history;
   const reloadHistory = useReloadHistory(history.user._id, exercise._id);
-  const relabel = useRelabelAnswer(exercise.chapter);
   const scheme = desk?.schemeItems ?? [];
   const start = { ...initial, items: initial.items ?? desk?.items ?? [] };
   const { form, status, savedOnce, conflict, edit, flush } = useGradeEditor(start, undefined, desk?.maxPoints);
-  const [moving, setMoving] = useState(false);
-  const [hint, setHint] = useState<string | null>(null);
   // A grade typed by hand wins over the sum of the ticked items (issue 20); emptying the field hands it back.
   const [typed, setTyped] = useState(() => isTypedGrade(start.grade, scheme, start.items));
-  const openNext = useNextCopy(exercise.chapter);
-  const arrivedFromDesk = !!(location.state as DeskState | null)?.fromDesk;
-
-  async function nextCopy() {
-    if (moving) return;
-    setMoving(true);
-    setHint(null);
-    try {
-      const stored = await flush();
-      if (!stored) {
-        setHint(GRADE_FIRST_TEXT);
-        return;
-      }
-      const next = await openNext(exercise._id);
-      // Without a url the server's message (nothing left to grade) is already shown.
-      if (next.url) navigate(`/history/${next.url}`, { state: { fromDesk: true } satisfies DeskState });
-    } catch (error) {
-      console.error(error);
-    } finally {
-      setMoving(false);
-    }
-  }
+  const { moving, hint, nextCopy } = useNextCopyMove(exercise.chapter, exercise._id, flush);
   // After each save the desk beside is read again (double-correction state, the other grading once
   // both are in); this block keeps its own state (it reads `initial` only when mounted). The server
   // does not hold a copy again for the corrector who just graded it, so this read frees it for the next.
   useEffect(() => {
     if (status === 'saved') void reloadHistory();
   }, [status, reloadHistory]);
-
-  const nextRef = useRef(nextCopy);
-  nextRef.current = nextCopy;
-
-  useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      if (!isNextCopyShortcut(event)) return;
-      event.preventDefault();
-      // An open comment commits on blur: leave it first so its text is saved with the grade.
-      if (document.activeElement instanceof HTMLTextAreaElement) document.activeElement.blur();
-      void nextRef.current();
-    }
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-
-  function sendBackToSorting() {
-    if (!window.confirm('Remettre cette copie au triage ? Elle quittera le tableau de correction.')) return;
-    relabel.mutate(initial.answerId, { onSuccess: () => navigate(paths.grader(exercise.chapter)), onError: (error) => console.error(error) });
-  }
 
   // Mantine's green.9 on white is below 4.5:1 for small text (axe): the word stays dark, the tick is green.
   const statusColor = status === 'invalid' || status === 'error' || status === 'conflict' ? 'red.9' : 'gray.8';
@@ -109,7 +57,7 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
             inputMode="decimal"
             autoComplete="off"
             // Arriving by « Copie suivante »: the keyboard goes on where it was, in the grade field.
-            autoFocus={arrivedFromDesk}
+            autoFocus={arrivedFromDesk(location.state)}
             aria-describedby={SHORTCUT_ID}
             onChange={(e) => {
               const grade = filterGradeInput(e.currentTarget.value);
@@ -121,28 +69,7 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
           />
           <Checkbox label="Cacher la copie" checked={form.hidden} onChange={(e) => edit({ hidden: e.currentTarget.checked })} mb={6} />
         </Group>
-        {scheme.length > 0 ? (
-          <Stack gap={6} role="group" aria-labelledby="desk-scheme">
-            <Text fw={600} size="sm" id="desk-scheme">
-              Barème coché : {formatPoints(Number(gradeFromItems(scheme, form.items)))} / {formatPoints(desk?.maxPoints ?? 0)}
-              {typed && form.items.length > 0 ? ' (note saisie à la main)' : ''}
-            </Text>
-            {scheme.map((item) => (
-              <Checkbox
-                key={item.id}
-                // Decision 141: the item as written, Markdown and formulas drawn by the statements' pipeline (« $n^2 + 1$ »).
-                label={
-                  <Group gap={4} wrap="nowrap" align="baseline" component="span">
-                    <MathText value={item.text} />
-                    <span style={{ whiteSpace: 'nowrap' }}>{` : ${formatPoints(item.points)} pt${item.points > 1 ? 's' : ''}`}</span>
-                  </Group>
-                }
-                checked={form.items.includes(item.id)}
-                onChange={(e) => edit(tickItem(form, scheme, item.id, e.currentTarget.checked, typed))}
-              />
-            ))}
-          </Stack>
-        ) : null}
+        {scheme.length > 0 ? <SchemeChecklist scheme={scheme} form={form} maxPoints={desk?.maxPoints} typed={typed} edit={edit} /> : null}
         <MathText
           value={form.comment}
           label="Commentaire général"
@@ -155,11 +82,7 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
             {hint ?? statusText(status, initial.grade !== null && initial.grade !== undefined && initial.grade !== '')}
           </Text>
           <Group gap="sm">
-            {roles.isAdmin && exercise.answerFormat === 'pdf' ? (
-              <Button variant="default" c="red.9" onClick={sendBackToSorting} loading={relabel.isPending}>
-                Remettre au triage
-              </Button>
-            ) : null}
+            {roles.isAdmin && exercise.answerFormat === 'pdf' ? <SendBackToSorting answerId={initial.answerId} chapterId={exercise.chapter} /> : null}
             {savedOnce ? (
               <Button onClick={nextCopy} loading={moving} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
                 Copie suivante

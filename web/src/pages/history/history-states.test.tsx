@@ -130,19 +130,18 @@ describe('History page: the grade block by role', () => {
   });
 
   it('an admin on a PDF exercise grades it and sees « Remettre au triage », which asks before sending the copy back', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     renderHistory(base({ canGrade: true, result: staffResult }), ADMIN);
     expect(await screen.findByRole('textbox', { name: 'Note' })).toBeTruthy();
     const button = screen.getByRole('button', { name: /Remettre au triage/ });
     fireEvent.click(button);
-    expect(confirm).toHaveBeenCalledTimes(1);
-    expect(confirm.mock.calls[0][0]).toMatch(/Remettre cette copie au triage/);
-    // Cancelled: nothing is sent.
+    // Asked in the one confirmation dialog; cancelled: nothing is sent.
+    const dialog = await screen.findByRole('dialog', { name: /Remettre cette copie au triage/ });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }));
     expect(api.post).not.toHaveBeenCalled();
 
-    confirm.mockReturnValue(true);
     vi.mocked(api.post).mockResolvedValue({ data: {} });
     fireEvent.click(button);
+    fireEvent.click(within(await screen.findByRole('dialog', { name: /Remettre cette copie au triage/ })).getByRole('button', { name: 'Remettre au triage' }));
     await waitFor(() => expect(api.post).toHaveBeenCalledWith('/answer/relabel/', { answerId: 'a2' }));
   });
 

@@ -59,6 +59,88 @@ export function invalidGradeText(status: SaveStatus, maxPoints: number | undefin
   return undefined;
 }
 
+/** What the hook keeps between renders: the form as typed, the version it saves from, what was saved last. */
+interface EditorRefs {
+  form: GradeForm;
+  version: string | null;
+  answer: string;
+  lastSaved: GradeForm;
+  savedOnce: boolean;
+  mounted: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  inFlight: Promise<void> | null;
+}
+
+function refsOf(initial: GradeState & { answerId: string }): EditorRefs {
+  return {
+    form: formOf(initial),
+    version: initial.grade_timestamp ?? null,
+    answer: initial.answerId,
+    lastSaved: formOf(initial),
+    savedOnce: false,
+    mounted: true,
+    timer: undefined,
+    inFlight: null,
+  };
+}
+
+/** The grade to send for the form as typed, or the status that says why nothing is sent. */
+function gradeToSend(refs: EditorRefs, maxPoints: number | undefined): { grade: string | null } | { status: SaveStatus } {
+  // Typed then undone: back to what the line said before, never « Enregistré » without a save.
+  if (sameForm(refs.form, refs.lastSaved)) return { status: refs.savedOnce ? 'saved' : 'idle' };
+  const grade = normalizeGrade(refs.form.grade);
+  if (grade === undefined) return { status: 'invalid' };
+  if (isAboveMax(grade, maxPoints)) return { status: 'aboveMax' };
+  return { grade };
+}
+
+interface EditorView {
+  setForm: (form: GradeForm) => void;
+  setStatus: (status: SaveStatus) => void;
+  setSavedOnce: (saved: boolean) => void;
+  setConflict: (message: string | null) => void;
+}
+
+/** One save of `snapshot`; a 409 replaces the form with the state another corrector saved, and says so. */
+async function sendGrade(refs: EditorRefs, ui: EditorView, save: (body: GradeSave) => Promise<GradeSaveOutcome>, snapshot: GradeForm, grade: string | null) {
+  try {
+    const outcome = await save({
+      answerId: refs.answer,
+      grade,
+      grade_comment: snapshot.comment,
+      hidden: snapshot.hidden,
+      expectedGradeTimestamp: refs.version,
+      items: snapshot.items,
+    });
+    if (outcome.ok) {
+      refs.version = outcome.saved.grade_timestamp;
+      refs.lastSaved = snapshot;
+      refs.savedOnce = true;
+      if (!refs.mounted) return;
+      ui.setSavedOnce(true);
+      ui.setConflict(null);
+      ui.setStatus(sameForm(refs.form, snapshot) ? 'saved' : 'dirty');
+    } else {
+      const current = outcome.conflict.current;
+      refs.answer = current.answerId;
+      refs.version = current.grade_timestamp ?? null;
+      const shownForm = formOf(current);
+      refs.lastSaved = shownForm;
+      refs.form = shownForm;
+      showNotice(`Erreur : ${outcome.conflict.message}`, 'red');
+      if (!refs.mounted) return;
+      clearTimeout(refs.timer);
+      ui.setForm(shownForm);
+      ui.setConflict(outcome.conflict.message);
+      ui.setStatus('conflict');
+    }
+  } catch (error) {
+    console.error(error);
+    showNotice('Erreur : la note n’a pas été enregistrée.', 'red');
+    if (refs.mounted) ui.setStatus('error');
+  }
+}
+
 /**
  * The editable grade block: each edit is saved 500 ms later; saves never overlap (the next one
  * starts from the version the previous one returned). A 409 replaces the form with the state
@@ -73,94 +155,41 @@ export function useGradeEditor(
   // « Enregistré » only once a save of this copy succeeded: an untouched copy starts idle.
   const [status, setStatus] = useState<SaveStatus>('idle');
   const [savedOnce, setSavedOnce] = useState(false);
-  const savedOnceRef = useRef(false);
   const [conflict, setConflict] = useState<string | null>(null);
-  const formRef = useRef(form);
-  const versionRef = useRef<string | null>(initial.grade_timestamp ?? null);
-  const answerRef = useRef(initial.answerId);
-  const lastSavedRef = useRef<GradeForm>(formOf(initial));
-  const timerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const inFlightRef = useRef<Promise<void> | null>(null);
-  const mountedRef = useRef(true);
+  const refs = useRef<EditorRefs>(refsOf(initial)).current;
 
   const run = useCallback(async (): Promise<void> => {
-    if (inFlightRef.current) {
-      await inFlightRef.current;
+    if (refs.inFlight) {
+      await refs.inFlight;
       return run();
     }
-    const snapshot = formRef.current;
-    if (sameForm(snapshot, lastSavedRef.current)) {
-      // Typed then undone: back to what the line said before, never « Enregistré » without a save.
-      if (mountedRef.current) setStatus(savedOnceRef.current ? 'saved' : 'idle');
+    const snapshot = refs.form;
+    const checked = gradeToSend(refs, maxPoints);
+    if ('status' in checked) {
+      if (refs.mounted) setStatus(checked.status);
       return;
     }
-    const grade = normalizeGrade(snapshot.grade);
-    if (grade === undefined) {
-      if (mountedRef.current) setStatus('invalid');
-      return;
-    }
-    if (isAboveMax(grade, maxPoints)) {
-      if (mountedRef.current) setStatus('aboveMax');
-      return;
-    }
-    if (mountedRef.current) setStatus('saving');
-    const attempt = (async () => {
-      try {
-        const outcome = await save({
-          answerId: answerRef.current,
-          grade,
-          grade_comment: snapshot.comment,
-          hidden: snapshot.hidden,
-          expectedGradeTimestamp: versionRef.current,
-          items: snapshot.items,
-        });
-        if (outcome.ok) {
-          versionRef.current = outcome.saved.grade_timestamp;
-          lastSavedRef.current = snapshot;
-          savedOnceRef.current = true;
-          if (!mountedRef.current) return;
-          setSavedOnce(true);
-          setConflict(null);
-          setStatus(sameForm(formRef.current, snapshot) ? 'saved' : 'dirty');
-        } else {
-          const current = outcome.conflict.current;
-          answerRef.current = current.answerId;
-          versionRef.current = current.grade_timestamp ?? null;
-          const shownForm = formOf(current);
-          lastSavedRef.current = shownForm;
-          formRef.current = shownForm;
-          showNotice(`Erreur : ${outcome.conflict.message}`, 'red');
-          if (!mountedRef.current) return;
-          clearTimeout(timerRef.current);
-          setForm(shownForm);
-          setConflict(outcome.conflict.message);
-          setStatus('conflict');
-        }
-      } catch (error) {
-        console.error(error);
-        showNotice('Erreur : la note n’a pas été enregistrée.', 'red');
-        if (mountedRef.current) setStatus('error');
-      }
-    })();
-    inFlightRef.current = attempt;
+    if (refs.mounted) setStatus('saving');
+    const attempt = sendGrade(refs, { setForm, setStatus, setSavedOnce, setConflict }, save, snapshot, checked.grade);
+    refs.inFlight = attempt;
     try {
       await attempt;
     } finally {
-      inFlightRef.current = null;
+      refs.inFlight = null;
     }
     // Edits made during the save go out next.
-    if (mountedRef.current && !sameForm(formRef.current, lastSavedRef.current)) schedule();
+    if (refs.mounted && !sameForm(refs.form, refs.lastSaved)) schedule();
   }, [save, maxPoints]);
 
   const schedule = useCallback(() => {
-    clearTimeout(timerRef.current);
-    timerRef.current = setTimeout(() => void run(), GRADE_SAVE_DEBOUNCE_MS);
+    clearTimeout(refs.timer);
+    refs.timer = setTimeout(() => void run(), GRADE_SAVE_DEBOUNCE_MS);
   }, [run]);
 
   const edit = useCallback(
     (patch: Partial<GradeForm>) => {
-      const next = { ...formRef.current, ...patch };
-      formRef.current = next;
+      const next = { ...refs.form, ...patch };
+      refs.form = next;
       setForm(next);
       setStatus('dirty');
       schedule();
@@ -173,18 +202,18 @@ export function useGradeEditor(
    * stored, i.e. a save of this copy succeeded and nothing is left unsaved.
    */
   const flush = useCallback(async (): Promise<boolean> => {
-    clearTimeout(timerRef.current);
+    clearTimeout(refs.timer);
     await run();
-    return savedOnceRef.current && sameForm(formRef.current, lastSavedRef.current);
+    return refs.savedOnce && sameForm(refs.form, refs.lastSaved);
   }, [run]);
 
   useEffect(() => {
-    mountedRef.current = true;
+    refs.mounted = true;
     return () => {
-      mountedRef.current = false;
-      clearTimeout(timerRef.current);
+      refs.mounted = false;
+      clearTimeout(refs.timer);
       // Leaving the page must not lose the last keystrokes.
-      if (!sameForm(formRef.current, lastSavedRef.current)) void run();
+      if (!sameForm(refs.form, refs.lastSaved)) void run();
     };
   }, [run]);
 

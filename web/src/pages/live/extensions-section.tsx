@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
 import { Button, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { formatParisDateTime, type LiveChapter } from '@olympe/contract';
+import { schemaResolver, useForm } from '@mantine/form';
+import { extensionSchema, formatParisDateTime, type LiveChapter } from '@olympe/contract';
 import { useAddExtension } from '../../api/ops';
 
 /**
@@ -8,24 +8,22 @@ import { useAddExtension } from '../../api/ops';
  * minutes, even after their end (the session reopens). Every extension is listed with who and why.
  */
 export function ExtensionsSection({ chapterId, extensions }: { chapterId: string; extensions: LiveChapter['extensions'] }) {
-  const [email, setEmail] = useState('');
-  const [minutes, setMinutes] = useState<number | string>(10);
-  const [reason, setReason] = useState('');
+  const form = useForm({
+    initialValues: { email: '', minutes: 10 as number | string, reason: '' },
+    // The contract's rules, on the body as it is sent.
+    validate: (values) => schemaResolver(extensionSchema, { sync: true })({ ...values, minutes: Number(values.minutes) }),
+  });
   const add = useAddExtension(chapterId);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = form.onSubmit(({ email, minutes, reason }) =>
     add.mutate(
       { email, minutes: Number(minutes), reason },
       {
-        onSuccess: () => {
-          setEmail('');
-          setReason('');
-        },
+        onSuccess: () => form.setValues({ email: '', reason: '' }),
         // The client already showed the server's French message.
         onError: (error) => console.error(error),
       },
-    );
-  };
+    ),
+  );
 
   return (
     <Stack gap="sm" component="section" aria-labelledby="extensions-title">
@@ -34,15 +32,14 @@ export function ExtensionsSection({ chapterId, extensions }: { chapterId: string
       </Title>
       <form onSubmit={submit}>
         <Group align="flex-end" wrap="wrap">
-          <TextInput label="E-mail de l’élève" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={280} />
-          <NumberInput label="Minutes ajoutées" required min={1} max={600} allowDecimal={false} value={minutes} onChange={setMinutes} w={150} />
+          <TextInput label="E-mail de l’élève" type="email" required {...form.getInputProps('email')} w={280} />
+          <NumberInput label="Minutes ajoutées" required min={1} max={600} allowDecimal={false} {...form.getInputProps('minutes')} w={150} />
           <TextInput
             label="Raison"
             placeholder="Panne de courant, ordinateur bloqué…"
             required
             maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
+            {...form.getInputProps('reason')}
             w={320}
           />
           <Button type="submit" loading={add.isPending}>

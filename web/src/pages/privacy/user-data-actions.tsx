@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useAnonymiseUser, useUserExport } from '../../api/ops';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 /** Saves a JSON object as a file in the browser. */
 function download(name: string, data: unknown) {
@@ -46,23 +47,16 @@ export function UserDataActions({ uid, name, onAnonymised }: { uid: string; name
           Anonymiser le compte
         </Button>
       </Group>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Anonymiser le compte" closeButtonProps={{ 'aria-label': 'Fermer' }}>
-        <Stack>
-          <Text>
-            Le nom, les e-mails, la date de naissance, l’établissement et les copies PDF de {name} seront
-            effacés définitivement, et le compte ne pourra plus se connecter. Les réponses et les notes
-            restent, sans nom, pour les statistiques.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              Annuler
-            </Button>
-            <Button color="red" onClick={anonymise} loading={busy}>
-              Anonymiser
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={confirming}
+        title="Anonymiser le compte"
+        message={`Le nom, les e-mails, la date de naissance, l’établissement et les copies PDF de ${name} seront effacés définitivement, et le compte ne pourra plus se connecter. Les réponses et les notes restent, sans nom, pour les statistiques.`}
+        confirmLabel="Anonymiser"
+        danger
+        loading={busy}
+        onCancel={() => setConfirming(false)}
+        onConfirm={anonymise}
+      />
     </>
   );
 }

@@ -7,7 +7,8 @@ import { computeRoles } from '../../session/roles';
 import { LOGGED_OUT, SessionContext } from '../../session/session-context';
 import { makeUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { PENDING_CONFIRMATION, ProfilePage, STAFF_SCHOOL_HINT } from './profile-page';
+import { ProfilePage } from './profile-page';
+import { PENDING_CONFIRMATION, STAFF_SCHOOL_HINT } from './profile-fields';
 import { requiredFields, updateOf, valuesOf } from './profile-form';
 import { folded } from '../../test/text';
 

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { centerDayRows, MAIL_KIND_LABELS, type CenterOverview } from '@olympe/contract';
 import { centerDayXlsxUrl, downloadCenterFile, useMailStats } from '../../api/exam-day';
 import { downloadCsv } from '../../lib/csv';
 import { centerDayCsvName, centerDayCsvRows } from './registrations';
+import { CentreDayRows } from './centre-day-rows';
 
 /**
  * Issue 22: the exam day per centre — registered, present, absent, copies received, pages sorted —
@@ -53,39 +54,7 @@ export function CenterDayTable({ chapterId, chapterTitle, overview }: { chapterI
               {fileError}
             </Alert>
           )}
-          {/* Focusable so the keyboard can scroll it on a phone (axe: scrollable-region-focusable, decision 104). */}
-          <Table.ScrollContainer
-            minWidth={720}
-            maxHeight={360}
-            scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Jour de l’épreuve par centre (défilement)' } }}
-          >
-            <Table striped stickyHeader aria-label="Jour de l’épreuve par centre">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Centre</Table.Th>
-                  <Table.Th>Inscrits</Table.Th>
-                  <Table.Th>Présents</Table.Th>
-                  <Table.Th>Absents</Table.Th>
-                  <Table.Th>Copies reçues</Table.Th>
-                  <Table.Th>Pages triées</Table.Th>
-                  <Table.Th>À relancer</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {centres.map((c) => (
-                  <Table.Tr key={c.id}>
-                    <Table.Td>{c.name}</Table.Td>
-                    <Table.Td>{c.registered}</Table.Td>
-                    <Table.Td>{c.present}</Table.Td>
-                    <Table.Td>{c.absent}</Table.Td>
-                    <Table.Td>{c.copies}</Table.Td>
-                    <Table.Td>{c.pagesSorted}</Table.Td>
-                    <Table.Td>{c.followUp || '—'}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <CentreDayRows centres={centres} />
         </>
       )}
       {mail.data && (

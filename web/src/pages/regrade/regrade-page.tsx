@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import {
   formatParisDateTime,
   formatPoints,
@@ -52,10 +53,11 @@ function WindowForm({ chapterId, regradeUntil }: { chapterId: string; regradeUnt
 
 function RequestItem({ chapterId, request }: { chapterId: string; request: RegradeQueueItem }) {
   const answer = useAnswerRegrade(chapterId);
-  const [grade, setGrade] = useState(request.grade === null ? '' : formatPoints(Number(request.grade)));
-  const [reply, setReply] = useState('');
+  // Accepting and declining send different bodies: the server checks each with its own schema.
+  const form = useForm({ initialValues: { grade: request.grade === null ? '' : formatPoints(Number(request.grade)), reply: '' } });
+  const { reply } = form.values;
   const who = nameOf(request.student);
-  const send = (accept: boolean) => answer.mutate({ id: request._id, accept, grade, reply });
+  const send = (accept: boolean) => answer.mutate({ id: request._id, accept, ...form.values });
   return (
     <Paper withBorder p="md" component="article" aria-label={`Demande de ${who}, ${request.exercise.title}`}>
       <Stack gap="xs">
@@ -79,8 +81,7 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
             <TextInput
               label={`Nouvelle note (sur ${formatPoints(request.exercise.maxPoints)})`}
               inputMode="decimal"
-              value={grade}
-              onChange={(e) => setGrade(e.currentTarget.value)}
+              {...form.getInputProps('grade')}
               maw={220}
             />
             <Textarea
@@ -88,8 +89,7 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
               autosize
               minRows={2}
               maxLength={REGRADE_REPLY_MAX}
-              value={reply}
-              onChange={(e) => setReply(e.currentTarget.value)}
+              {...form.getInputProps('reply')}
               required
             />
             <Group>

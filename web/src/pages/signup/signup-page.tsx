@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconInfoCircle, IconMailForward } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { safeReturnPath } from '@olympe/contract';
@@ -31,17 +32,16 @@ function failureMessage(error: unknown): string {
 export function SignupPage() {
   const [params] = useSearchParams();
   const returnTo = safeReturnPath(params.get('retour'));
-  const [email, setEmail] = useState('');
+  // A refusal stays beside the field until the next sending.
+  const form = useForm({ initialValues: { email: '' }, clearInputErrorOnChange: false });
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const { remaining, start, stop } = useCountdown();
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  const handleSubmit = form.onSubmit(async ({ email }) => {
     if (remaining > 0) return;
     // The countdown starts at once so a double click cannot send two mails.
     const address = email.trim();
-    setError(null);
+    form.clearErrors();
     setSentTo(null);
     start(RESEND_DELAY_S);
     try {
@@ -51,9 +51,9 @@ export function SignupPage() {
       // Decision 141: a refused address says why beside the field, once; nothing was sent, so no
       // « Courriel envoyé » and no wait before correcting it.
       stop();
-      setError(failureMessage(failure));
+      form.setFieldError('email', failureMessage(failure));
     }
-  }
+  });
 
   return (
     <Stack maw={480}>
@@ -75,9 +75,7 @@ export function SignupPage() {
             type="email"
             autoComplete="email"
             required
-            value={email}
-            error={error}
-            onChange={(e) => setEmail(e.currentTarget.value)}
+            {...form.getInputProps('email')}
           />
           <Button type="submit" disabled={remaining > 0}>
             {buttonLabel(remaining, sentTo !== null)}

@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { Button, Group, Modal, NumberInput, Stack } from '@mantine/core';
-import { EXTRA_TIME_MAX_PERCENT } from '@olympe/contract';
+import { schemaResolver, useForm } from '@mantine/form';
+import { EXTRA_TIME_MAX_PERCENT, extraTimeSchema } from '@olympe/contract';
 import { useSaveExtraTime } from '../../api/ops';
 
 export const EXTRA_TIME_HELP =
@@ -20,9 +20,16 @@ export function ExtraTimeDialog({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const [value, setValue] = useState<number | string>(percent);
+  // The contract's rule, checked at each keystroke; the field says it in one sentence of its own.
+  const form = useForm<{ percent: number | string }>({
+    initialValues: { percent },
+    validate: schemaResolver(extraTimeSchema, { sync: true }),
+    validateInputOnChange: true,
+  });
   const save = useSaveExtraTime(uid);
-  const valid = typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= EXTRA_TIME_MAX_PERCENT;
+  const valid = form.isValid();
+  // The client already showed the server's French message.
+  const submit = form.onSubmit(({ percent: value }) => save.mutate(Number(value), { onSuccess: onSaved, onError: (error) => console.error(error) }));
   return (
     <Modal opened onClose={onClose} title={`Temps supplémentaire de ${name}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
       <Stack>
@@ -34,22 +41,14 @@ export function ExtraTimeDialog({
           allowDecimal={false}
           allowNegative={false}
           suffix={'\u202f%'}
-          value={value}
-          onChange={setValue}
+          {...form.getInputProps('percent')}
           error={valid ? null : `Un nombre entier de 0 à ${EXTRA_TIME_MAX_PERCENT}.`}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Annuler
           </Button>
-          <Button
-            onClick={() =>
-              // The client already showed the server's French message.
-              save.mutate(Number(value), { onSuccess: onSaved, onError: (error) => console.error(error) })
-            }
-            loading={save.isPending}
-            disabled={!valid}
-          >
+          <Button onClick={() => submit()} loading={save.isPending} disabled={!valid}>
             Enregistrer
           </Button>
         </Group>
