@@ -49,8 +49,6 @@ const allowed = new Set<string>([
   'web/src/pages/history/grade-block.tsx GradeBlock',
   'web/src/pages/history/use-grade-editor.ts useGradeEditor',
   'web/src/pages/login/login-page.tsx LoginPage',
-  'web/src/pages/map/map-page.tsx',
-  'web/src/pages/map/map-page.tsx MapPage',
   'web/src/pages/profile/profile-page.tsx ProfilePage',
   'web/src/pages/profile/school-picker.tsx SchoolPicker',
   'web/src/pages/registrations/center-day-table.tsx CenterDayTable',
