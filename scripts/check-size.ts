@@ -50,7 +50,6 @@ const allowed = new Set<string>([
   'web/src/pages/history/use-grade-editor.ts useGradeEditor',
   'web/src/pages/login/login-page.tsx LoginPage',
   'web/src/pages/profile/profile-page.tsx ProfilePage',
-  'web/src/pages/profile/school-picker.tsx SchoolPicker',
   'web/src/pages/registrations/center-day-table.tsx CenterDayTable',
   'web/src/pages/sorting/sorting-page.tsx SortingWorkbench',
   'web/src/pages/users-import/users-import-page.tsx UsersImportPage',
