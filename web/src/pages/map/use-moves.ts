@@ -62,5 +62,3 @@ export function useMoves({ draft, setDraft, setFocus, setErrors, undo, setUndo, 
   const undoable = undo && draft && undo.id === draft._id ? undo : null;
   return { pending, request, revert, confirm, cancel, undoable };
 }
-
-export type Moves = ReturnType<typeof useMoves>;
