@@ -9,7 +9,7 @@ export const stillAnsweringMessage = (n: number) =>
   `${stillAnsweringText(n)} à ce chapitre : confirmez la publication pour leur montrer les résultats.`;
 
 /**
- * Decision 139 on every way to show scores: PATCH /chapter/{id} with `analysis: true` publishes as « publish now »
+ * Decisions 139 and 152, on every way to show scores: PATCH /chapter/{id} with `analysis: true` publishes as « publish now »
  * does, so an unpublished online chapter is refused with 409 `still_answering` while pupils may still answer,
  * unless `confirm` is their current number. Paper chapters and a chapter already published are never refused.
  */

@@ -195,7 +195,7 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
       }
     }
     if (fields.analysis === true && !before.analysis) {
-      // Decision 139: the flag publishes now, so it waits for the pupils still answering (with the access groups
+      // Decision 152: the flag publishes now, so it waits for the pupils still answering (with the access groups
       // just saved, in this transaction) unless the admin confirmed their number.
       await assertMayPublishNow(tx, id, { ...before, offline: fields.offline ?? before.offline }, confirm);
       // Publishing the results (issue 22): who took part hears of it by mail, once.
