@@ -28,7 +28,8 @@ test.describe('Réexamen', () => {
     const pupil = await apiAccount(request, 'eleve-reexamen', pupilProfile({ firstName: 'Ada', lastName: 'Lovelace' }));
     await ok(await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: exercise._id, answer: '9', seq: 1 } }));
     await ok(await request.post(`/api/answer/auto/${chapter._id}`, { headers: admin }));
-    await ok(await request.patch(`/api/chapter/${chapter._id}`, { headers: admin, data: { analysis: true } }));
+    // Decision 152: the pupil who answered may still answer (a window without an end): the admin confirms her.
+    await ok(await request.patch(`/api/chapter/${chapter._id}`, { headers: admin, data: { analysis: true, confirm: 1 } }));
     const until = new Date(Date.now() + 7 * 86_400_000).toISOString();
     await ok(await request.put(`/api/regrade/window/${chapter._id}`, { headers: admin, data: { regradeUntil: until } }));
     const corrector = await apiAccount(request, 'correcteur-reexamen', { firstName: 'Paul', lastName: 'Erdős' });

@@ -200,7 +200,8 @@ test.describe('XSS et injection de formules', () => {
         },
       }),
     );
-    await ok(await request.patch(`/api/chapter/${online._id}`, { headers: admin, data: { analysis: true } }));
+    // Decision 152: the three pupils who answered may still answer (a window without an end): the admin confirms them.
+    await ok(await request.patch(`/api/chapter/${online._id}`, { headers: admin, data: { analysis: true, confirm: 3 } }));
 
     const paper = await ok<{ _id: string }>(
       await request.post('/api/chapter', { headers: admin, data: { title: short(m('Papier')), offline: true } }),

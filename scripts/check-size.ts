@@ -30,9 +30,6 @@ const allowed = new Set<string>([
   'web/src/pages/exos/exos-page.tsx ExosPage',
   'web/src/pages/exos/exos-page.tsx drafts.map(…)',
   'web/src/pages/login/login-page.tsx LoginPage',
-  'web/src/pages/map/map-page.tsx',
-  'web/src/pages/map/map-page.tsx MapPage',
-  'web/src/pages/profile/school-picker.tsx SchoolPicker',
   'web/src/session/session-provider.tsx SessionProvider',
 
 ]);

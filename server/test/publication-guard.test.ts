@@ -112,6 +112,43 @@ describe('PUT /results/{chapterId}/publication: pupils still answering', () => {
   });
 });
 
+describe('PATCH /chapter/{id} with analysis: true: the same guard', () => {
+  const patch = (chapterId: string, payload: object) => inject(t, { method: 'PATCH', url: `/api/chapter/${chapterId}`, headers: admin, payload });
+
+  it('refuses while pupils may still answer, with the same code and words; publishes once their number is confirmed', async () => {
+    const f = await chapterWith({ accessEnd: minutes(60) });
+    await f.pupil();
+    await f.pupil({ answered: false });
+    const refused = await patch(f.chapterId, { analysis: true });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      code: 'still_answering',
+      message: '2 élèves peuvent encore répondre à ce chapitre\u00a0: confirmez la publication pour leur montrer les résultats.',
+    });
+    // Nothing of the request is kept: neither the flag nor the other fields sent with it.
+    expect(await published(f.chapterId)).toMatchObject({ analysis: false, title: 'Tour 1' });
+    expect((await patch(f.chapterId, { analysis: true, title: 'Tour 2', confirm: 1 })).body).toMatchObject({ code: 'still_answering' });
+    expect(await published(f.chapterId)).toMatchObject({ analysis: false, title: 'Tour 1' });
+    const ok = await patch(f.chapterId, { analysis: true, confirm: 2 });
+    expect(ok.status).toBe(200);
+    expect((await published(f.chapterId)).analysis).toBe(true);
+    // Already published: sending the flag again asks nothing.
+    expect((await patch(f.chapterId, { analysis: true })).status).toBe(200);
+  });
+
+  it('never refuses a paper chapter (also made one in the same request) nor a window already closed', async () => {
+    const open = await chapterWith({ accessEnd: minutes(60) });
+    await open.pupil();
+    expect((await patch(open.chapterId, { analysis: true, offline: true })).status).toBe(200);
+    expect(await published(open.chapterId)).toMatchObject({ analysis: true, offline: true });
+
+    const closed = await chapterWith({ accessEnd: minutes(-30) });
+    await closed.pupil();
+    expect((await patch(closed.chapterId, { analysis: true })).status).toBe(200);
+    expect((await published(closed.chapterId)).analysis).toBe(true);
+  });
+});
+
 describe('PUT /results/{chapterId}/publication: qualification threshold', () => {
   it('refuses a threshold above the chapter’s maximum total or below 0 with a French 400, and saves a decimal one', async () => {
     const f = await chapterWith({ accessEnd: minutes(-30) });

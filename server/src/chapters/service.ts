@@ -8,6 +8,7 @@ import { rows } from '../db/query.js';
 import { accessGroups, chapters, users } from '../db/schema.js';
 import { conflict, notFound } from '../errors.js';
 import { isChapterPublished } from './publication.js';
+import { assertMayPublishNow } from './publication-guard.js';
 import { matchAccessRule, resolveAccess, type WindowStatus } from './access.js';
 import { assertMayOpenChapter } from './policies.js';
 
@@ -167,15 +168,13 @@ export async function createChapter(db: Db, auth: AuthContext, input: ChapterCre
 export async function updateChapter(db: Db, auth: AuthContext, id: string, patch: ChapterPatch): Promise<void> {
   await db.transaction(async (tx) => {
     const before = await findChapter(tx, id);
-    const { groups, ...fields } = patch;
+    const { groups, confirm, ...fields } = patch;
     // Issue 21: unpublishing also drops a scheduled publication, or the schedule would publish again.
     const changes = fields.analysis === false ? { ...fields, publishAt: null } : fields;
     if (Object.keys(changes).length > 0) await tx.update(chapters).set(changes).where(eq(chapters.id, id));
     // After the update, which holds the row: a labelling under way (its share lock) has committed its copies.
     if (fields.anonymousGrading === true && !before.anonymousGrading && (await hasSortedScanCopies(tx, id))) throw conflict(ANONYMOUS_TOO_LATE_MESSAGE);
     await auditGradingOptions(tx, auth, id, gradingOptionsOf(before), gradingOptionsOf({ ...before, ...fields }));
-    // Publishing the results (issue 22): who took part hears of it by mail, once.
-    if (fields.analysis === true && !before.analysis) await queueResultsPublished(tx, id);
     if (groups) {
       await tx.delete(accessGroups).where(eq(accessGroups.chapterId, id));
       if (groups.length > 0) {
@@ -194,6 +193,13 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
           })),
         );
       }
+    }
+    if (fields.analysis === true && !before.analysis) {
+      // Decision 152: the flag publishes now, so it waits for the pupils still answering (with the access groups
+      // just saved, in this transaction) unless the admin confirmed their number.
+      await assertMayPublishNow(tx, id, { ...before, offline: fields.offline ?? before.offline }, confirm);
+      // Publishing the results (issue 22): who took part hears of it by mail, once.
+      await queueResultsPublished(tx, id);
     }
   });
 }

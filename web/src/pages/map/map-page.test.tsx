@@ -144,7 +144,8 @@ describe('MapPage (/map)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'marqueur Collège 1' }));
     fireEvent.click(screen.getByRole('button', { name: 'Supprimer' }));
     expect(api.delete).not.toHaveBeenCalled();
-    fireEvent.click(screen.getByRole('button', { name: 'Confirmer la suppression' }));
+    // The confirmation is asked in a dialog (components/confirm-dialog), which opens after the click.
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirmer la suppression' }));
     await waitFor(() => expect(api.delete).toHaveBeenCalledWith('/institution/i1'));
     expect(await screen.findByText('1 marqueurs')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'marqueur Collège 2' }));
