@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, tag } from './fixtures.js';
+import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 /**
  * Decision 139: a pupil who did not take part in a published chapter reads « Vous n’avez pas participé à ce
@@ -44,7 +44,7 @@ test.describe('Résultats d’un élève qui n’a pas participé', () => {
         await page.setViewportSize({ width, height: 800 });
         // The menu slides into its drawer at 375 px (200 ms).
         await page.waitForTimeout(500);
-        await page.screenshot({ path: `/tmp/day-shots/non-participant-${width}.png`, fullPage: true });
+        await page.screenshot({ path: screenshot(`non-participant-${width}.png`), fullPage: true });
       }
     } finally {
       await request.delete(url, { headers: admin });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
-import { adminHeaders, adminPage, apiAccount, expectAccessible, ok, tag } from './fixtures.js';
+import { adminHeaders, adminPage, apiAccount, expectAccessible, ok, screenshot, tag } from './fixtures.js';
 
 /** A one-page scan of a copy's page. */
 async function scanPage(text: string): Promise<Buffer> {
@@ -85,8 +85,9 @@ test.describe('Pages ajoutées après la note', () => {
       await expect(notice).toContainText('la note est conservée');
       await page.setViewportSize({ width: 375, height: 800 });
       await notice.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: '/tmp/day-shots/pages-added-desk-375.png' });
+      await page.screenshot({ path: screenshot('pages-added-desk-375.png') });
       await page.setViewportSize({ width: 1280, height: 800 });
+      await expectAccessible(page, '/history (pages ajoutées après la note)');
 
       // The grading table: the cell keeps the grade, with « + » and the notice in its name.
       await page.goto(`/grader/${chapterId}`);
@@ -96,11 +97,10 @@ test.describe('Pages ajoutées après la note', () => {
       await expect(cell).toContainText('+');
       await expectAccessible(page, '/grader/{id} (pages ajoutées après la note)');
       await page.setViewportSize({ width: 375, height: 800 });
-      await page.screenshot({ path: '/tmp/day-shots/pages-added-table-375.png', fullPage: true });
+      await page.screenshot({ path: screenshot('pages-added-table-375.png'), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });
 
-      // At the desk the corrector reads the copy again and removes the notice, keeping the grade. (axe is run once the
-      // notice is gone: its orange.9 badge is under AA contrast, left to the desk's owner.)
+      // At the desk the corrector reads the copy again and removes the notice, keeping the grade.
       await page.goto(desk);
       await notice.getByRole('button', { name: 'Retirer l’avertissement' }).click();
       await expect(notice).toHaveCount(0);

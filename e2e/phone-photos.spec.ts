@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, tag } from './fixtures.js';
+import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 /**
  * A phone's photo of a handwritten page: a 600 × 800 JPEG drawn by the browser's own canvas (no image tool needed
@@ -61,7 +61,7 @@ test.describe('Copie en photos', () => {
       await expect(thumbnail(1, 'IMG_0001.jpg')).toBeVisible();
       await expect(thumbnail(2, 'IMG_0002.jpg')).toBeVisible();
       await card.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: '/tmp/day-shots/photos-preview-375.png', fullPage: true });
+      await page.screenshot({ path: screenshot('photos-preview-375.png'), fullPage: true });
       await expectAccessible(page, '/chapter/{id} (photos de la copie)');
 
       const sent = page.waitForResponse((r) => r.url().endsWith('/api/pdfs/photos') && r.request().method() === 'POST');
@@ -69,7 +69,7 @@ test.describe('Copie en photos', () => {
       expect((await sent).status()).toBe(200);
       await expect(card.getByRole('link', { name: 'Voir la copie' })).toBeVisible({ timeout: 30_000 });
       await expect(pages).toHaveCount(0);
-      await page.screenshot({ path: '/tmp/day-shots/photos-sent-375.png', fullPage: true });
+      await page.screenshot({ path: screenshot('photos-sent-375.png'), fullPage: true });
       // Stored as one PDF of two pages, the answer of the exercise.
       const mine = await ok<Array<{ answer: string }>>(await request.get(`/api/answer/chapter/${chapter._id}`, { headers: pupil.headers }));
       expect(mine).toHaveLength(1);

@@ -1,12 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, tag } from './fixtures.js';
+import { adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, screenshot, tag } from './fixtures.js';
 
 /**
  * docs/product.md#spec-2 "Profile" and "Institutions map (/map)": a school picked from the search's list is shown
  * on the map, which goes to it. Decision 152: the map was left empty (« 0 établissement affiché ») after that pick.
  */
-
-const SHOTS = '/tmp/day-shots';
 
 async function pickFromSearch(page: Page, words: string, name: string) {
   await page.getByRole('searchbox', { name: 'Rechercher un établissement' }).fill(words);
@@ -44,7 +42,7 @@ for (const width of [375, 1280]) {
         await pickFromSearch(page, name, name);
         await expect(page.getByRole('textbox', { name: 'Établissement', exact: true })).toHaveValue(name);
         await expectShown(page, name);
-        await page.screenshot({ path: `${SHOTS}/profile-picked-${width}.png`, fullPage: false });
+        await page.screenshot({ path: screenshot(`profile-picked-${width}.png`), fullPage: false });
         await expectAccessible(page, '/profile (collège choisi)');
       } finally {
         await request.delete(`/api/institution/${school.institution._id}`, { headers });
@@ -65,7 +63,7 @@ for (const width of [375, 1280]) {
         await pickFromSearch(page, name, name);
         await expect(page.getByRole('heading', { name: 'Établissement sélectionné' })).toBeVisible();
         await expectShown(page, name);
-        await page.screenshot({ path: `${SHOTS}/map-picked-${width}.png`, fullPage: false });
+        await page.screenshot({ path: screenshot(`map-picked-${width}.png`), fullPage: false });
       } finally {
         await request.delete(`/api/institution/${school.institution._id}`, { headers });
       }

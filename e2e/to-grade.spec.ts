@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, tag } from './fixtures.js';
+import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 /**
  * Decision 141: a corrector reaches « À corriger » (/a-corriger) from the menu's « Corriger »: the chapters with copies
@@ -48,7 +48,7 @@ test.describe('À corriger', () => {
       await expectAccessible(page, '/a-corriger');
       await page.setViewportSize({ width: 375, height: 800 });
       await card.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: '/tmp/day-shots/to-grade-375.png', fullPage: true });
+      await page.screenshot({ path: screenshot('to-grade-375.png'), fullPage: true });
       await card.getByRole('link', { name: 'Corriger' }).click();
       await expect(page).toHaveURL(new RegExp(`/grader/${chapter._id}$`));
     } finally {

@@ -44,7 +44,7 @@ export function DeskPanel({
       <Stack gap="sm">
         {desk.pagesAddedAfterGrade ? (
           // Decision 139: sorting added or took pages after the grade; the grade was kept.
-          <Alert color="orange" title={<Badge color="orange.9">Pages ajoutées après la note</Badge>}>
+          <Alert color="orange" title={<Badge color="red.9">Pages ajoutées après la note</Badge>}>
             <Stack gap="xs">
               <Text size="sm">
                 Le tri a modifié les pages de cette copie après sa note : la note est conservée. Relisez la copie, puis enregistrez la note ou retirez cet avertissement.
