@@ -1,7 +1,10 @@
+import { isProfileComplete } from '@olympe/contract';
 import type { AuthContext } from '../auth/context.js';
 import { forbidden } from '../errors.js';
 
 /** Per-record rules on accounts (docs/architecture.md « Where things go »). */
+
+export const PROFILE_INCOMPLETE_MESSAGE = 'Complétez votre profil pour accéder aux contenus.';
 
 const STAFF_SCHOOL_MESSAGE =
   'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
@@ -23,4 +26,10 @@ export function assertMayImpersonate(target: { isAdmin: boolean }): void {
 /** School staff keep their school: only an admin moves them (their rights follow it, docs/security.md). */
 export function assertMayChangeSchool(auth: AuthContext, changed: readonly string[]): void {
   if (changed.includes('institutionId') && auth.isTeacher && !auth.isAdmin) throw forbidden(STAFF_SCHOOL_MESSAGE);
+}
+
+/** docs/product.md#spec-5 / §6: chapter content is for a complete profile, by the contract's `isProfileComplete`. */
+export function assertMayReadContent(auth: AuthContext, user: Parameters<typeof isProfileComplete>[0]): void {
+  const groupNames = [...(auth.isTeacher ? ['teachers'] : []), ...(auth.isMember ? ['members'] : [])];
+  if (!isProfileComplete(user, groupNames)) throw forbidden(PROFILE_INCOMPLETE_MESSAGE);
 }
