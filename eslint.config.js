@@ -57,6 +57,128 @@ const sharedBetweenPages = {
   chapters: ['./chapter/results-card.tsx'],
 };
 
+/**
+ * The server's three house rules (decision 147), as `no-restricted-syntax` selectors. Each names what it refuses
+ * and where that code goes instead.
+ */
+const UPPER_CASE = '/^[A-Z][A-Z0-9_]*$/';
+const serverRules = {
+  // docs/architecture.md « Where things go »: routes keep role guards (preHandler); a rule on the caller and a
+  // record is a policy of <area>/policies.ts (`assertMayX` / `canX`), called by the service with the loaded row.
+  // The caller's flags are read from `auth`, `request.auth`, a viewer…; `users.isAdmin` (the table's column),
+  // `row.*` and `roles.*` are data being read or shaped, not a check.
+  roles: [
+    {
+      selector:
+        'MemberExpression[property.name=/^(isAdmin|isMember|isTeacher)$/]:not([object.name=/^(users|row|roles)$/]), CallExpression[callee.name="hasRole"]',
+      message: 'Un contrôle de rôle ou par enregistrement va dans <domaine>/policies.ts (assertMayX / canX), appelé par le service ; une route garde son preHandler.',
+    },
+  ],
+  // docs/architecture.md « Response shaping »: every response is shaped in <area>/presenters.ts.
+  presenters: [
+    {
+      selector:
+        'FunctionDeclaration[id.name=/^present[A-Z]/], VariableDeclarator[id.name=/^present[A-Z]/][init.type=/^(ArrowFunctionExpression|FunctionExpression)$/]',
+      message: 'Une fonction present* vit dans <domaine>/presenters.ts.',
+    },
+  ],
+  // docs/architecture.md « Which query style when »: rows, one and queryRows take the row's zod shape, checked at
+  // the edge; sql.raw takes only a constant (a literal, or an UPPER_CASE constant), never a value.
+  queries: [
+    {
+      selector: 'CallExpression[callee.name=/^(rows|one|queryRows)$/][typeArguments]',
+      message: 'Passez la forme zod de la ligne (rows(db, shape, requête), server/src/db/query.ts) au lieu d’un paramètre de type.',
+    },
+    {
+      selector:
+        'CallExpression[callee.name=/^(rows|one)$/][arguments.length=2]:not([typeArguments]), CallExpression[callee.name="queryRows"][arguments.length=4]:not([typeArguments])',
+      message: 'Forme non vérifiée : passez la forme zod de la ligne (rows(db, shape, requête), server/src/db/query.ts).',
+    },
+    {
+      selector: 'ImportSpecifier[imported.name=/^(rows|one|queryRows)$/]:not([local.name=/^(rows|one|queryRows)$/])',
+      message: 'rows, one et queryRows gardent leur nom à l’import : c’est ainsi que ces règles les reconnaissent.',
+    },
+    {
+      selector: `CallExpression[callee.object.name="sql"][callee.property.name="raw"]:not([arguments.0.type=/^(Literal|TemplateLiteral)$/], [arguments.0.name=${UPPER_CASE}])`,
+      message: 'sql.raw ne prend qu’une constante (littéral ou NOM_EN_MAJUSCULES) : une valeur passe en paramètre, un nom par sql.identifier.',
+    },
+    {
+      selector: `CallExpression[callee.object.name="sql"][callee.property.name="raw"] > TemplateLiteral > :not(TemplateElement, Identifier[name=${UPPER_CASE}])`,
+      message: 'sql.raw ne prend qu’une constante (littéral ou NOM_EN_MAJUSCULES) : une valeur passe en paramètre, un nom par sql.identifier.',
+    },
+  ],
+};
+
+/**
+ * TEMPORARY: files being rewritten on other branches when these rules came (decision 147). Each leaves its list
+ * when its area is brought in line; the lists only shrink, and a new file never joins them.
+ */
+const serverRulesWaived = {
+  roles: [
+    'server/src/centers/exam-day.ts',
+    'server/src/centers/service.ts',
+    'server/src/centers/status.ts',
+    'server/src/grading/overview.ts',
+    'server/src/grading/queries.ts',
+    'server/src/grading/service.ts',
+    'server/src/sessions/service.ts',
+    'server/src/users/import.ts',
+  ],
+  presenters: [
+    'server/src/centers/service.ts',
+    'server/src/grading/service.ts',
+    'server/src/grading/table.ts',
+    'server/src/sessions/service.ts',
+  ],
+  queries: [
+    'server/src/analysis/service.ts',
+    'server/src/answers/service.ts',
+    'server/src/centers/attendance.ts',
+    'server/src/centers/details.ts',
+    'server/src/centers/exam-day.ts',
+    'server/src/centers/service.ts',
+    'server/src/grading/assignments.ts',
+    'server/src/grading/demo.ts',
+    'server/src/grading/overview.ts',
+    'server/src/grading/queries.ts',
+    'server/src/grading/service.ts',
+    'server/src/ops/metrics.ts',
+    'server/src/sessions/service.ts',
+    'server/src/sorting/label.ts',
+  ],
+};
+
+/** Where a rule does not apply at all: the policies and the roles' own definitions; the presenters. */
+const serverRuleExempt = {
+  roles: (file) => file.endsWith('/policies.ts') || file.startsWith('server/src/auth/'),
+  presenters: (file) => file.endsWith('/presenters.ts'),
+  queries: () => false,
+};
+
+/**
+ * One `no-restricted-syntax` holds the three rules, so a file's block lists the selectors that apply to it: every
+ * server file gets all three, then the exempt files and the waived ones get theirs without the rules they skip.
+ */
+const serverSelectors = (skip) =>
+  Object.entries(serverRules).flatMap(([name, selectors]) => (skip(name) ? [] : selectors));
+const serverRuleBlocks = [
+  { files: ['server/src/**/*.ts'], ignores: ['server/src/**/*.test.ts'], rules: { 'no-restricted-syntax': ['error', ...serverSelectors(() => false)] } },
+  {
+    files: ['server/src/**/policies.ts', 'server/src/auth/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...serverSelectors((name) => name === 'roles')] },
+  },
+  {
+    files: ['server/src/**/presenters.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...serverSelectors((name) => name === 'presenters')] },
+  },
+  ...[...new Set(Object.values(serverRulesWaived).flat())].sort().map((file) => {
+    const selectors = serverSelectors((name) => serverRuleExempt[name](file) || serverRulesWaived[name].includes(file));
+    // A rule given a severity alone keeps the options of an earlier block: none left means off.
+    return { files: [file], rules: { 'no-restricted-syntax': selectors.length > 0 ? ['error', ...selectors] : 'off' } };
+  }),
+];
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'e2e/output/**', 'server/src/db/migrations/**', 'data/**', 'e2e/test-results/**', 'e2e/playwright-report/**',
@@ -136,20 +258,7 @@ export default tseslint.config(
     ignores: ['web/src/**/*.test.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { paths: [noAxios, noContractBarrelValues] }] },
   },
-  {
-    // docs/architecture.md « Where things go »: routes keep role guards (preHandler); a rule on the caller and a
-    // record is a policy of <area>/policies.ts, called by the service with the loaded row.
-    files: ['server/src/*/routes.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'MemberExpression[property.name=/^(isAdmin|isMember|isTeacher)$/], CallExpression[callee.name="hasRole"]',
-          message: 'Une route garde son contrôle de rôle (preHandler) ; les règles par enregistrement vont dans <domaine>/policies.ts.',
-        },
-      ],
-    },
-  },
+  ...serverRuleBlocks,
   {
     // app.ts is where routes are registered.
     files: ['server/src/app.ts'],

@@ -36,17 +36,22 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     code?: ErrorCode,
+    /** Fields the body carries beside `message` and `code` (the unknown e-mails of a group, decision 146). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.code = code ?? errorCodeFor(statusCode);
   }
 }
 
-export const badRequest = (message: string, code?: ErrorCode) => new AppError(400, message, code);
+/** The body of every error response: `{ message, code }`, then the error's own fields (decision 146). */
+export const errorBody = (error: AppError) => ({ message: error.message, code: error.code, ...error.details });
+
+export const badRequest = (message: string, code?: ErrorCode, details?: Record<string, unknown>) => new AppError(400, message, code, details);
 export const unauthorized = (message = 'Vous devez vous connecter.', code?: ErrorCode) => new AppError(401, message, code);
 export const forbidden = (message = "Vous n’avez pas accès à cette ressource.", code?: ErrorCode) => new AppError(403, message, code);
 export const notFound = (message = 'Ressource introuvable.', code?: ErrorCode) => new AppError(404, message, code);
-export const conflict = (message: string, code?: ErrorCode) => new AppError(409, message, code);
+export const conflict = (message: string, code?: ErrorCode, details?: Record<string, unknown>) => new AppError(409, message, code, details);
 export const tooMany = (message = 'Trop de tentatives. Réessayez dans une minute.') => new AppError(429, message);
 
 const thrownCodes = new WeakMap<FastifyRequest, ErrorCode>();

@@ -4,6 +4,8 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { SIGNED_IN_COOKIE, type PublicConfig } from '@olympe/contract/public-config';
 import type { FastifyInstance } from 'fastify';
+import { notFound } from './errors.js';
+import { sendError } from './http/errors.js';
 import { escapeHtml } from './http/escape-html.js';
 
 /** The meta tag that carries the public config in the page (web/src/api/config.ts reads it). */
@@ -179,6 +181,6 @@ export async function serveWebApp(app: FastifyInstance, webDist: string | undefi
         .type('text/html; charset=utf-8')
         .send(renderPage(urlPath, signedIn));
     }
-    return reply.status(404).send({ message: 'Adresse inconnue.' });
+    return sendError(reply, notFound('Adresse inconnue.'));
   });
 }

@@ -170,7 +170,7 @@ describe('the web app served by the server (decision 96)', () => {
   it('keeps unknown API paths as JSON 404s', async () => {
     const res = await app.inject({ url: '/api/nowhere' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'Adresse inconnue.' });
+    expect(res.json()).toEqual({ message: 'Adresse inconnue.', code: 'not_found' });
   });
 });
 

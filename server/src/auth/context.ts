@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { queryRows, type Db } from '../db/client.js';
 import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
@@ -78,6 +79,16 @@ export interface AuthRow {
   session_ok: boolean;
 }
 
+const authRow = z.object({
+  token_version: z.number(),
+  is_admin: z.boolean(),
+  institution_id: z.string().nullable(),
+  is_member: z.boolean(),
+  is_teacher: z.boolean(),
+  actor_ok: z.boolean(),
+  session_ok: z.boolean(),
+}) satisfies z.ZodType<AuthRow>;
+
 /**
  * Reads the bearer token; the user row and role groups come in one query, so a revoked token fails
  * at once. On a SELF_CHECKED_ROUTES route (given `request`), the query is left to the handler.
@@ -100,7 +111,7 @@ export async function resolveAuth(
 
 /** The per-request lookup for verified claims. */
 export async function checkAuth(db: Db, claims: TokenClaims) {
-  const [row] = await queryRows<AuthRow>(db, 'auth_lookup', AUTH_SQL, [claims.userId, claims.actorId ?? null, claims.sessionId ?? null]);
+  const [row] = await queryRows(db, authRow, 'auth_lookup', AUTH_SQL, [claims.userId, claims.actorId ?? null, claims.sessionId ?? null]);
   return authFromRow(claims, row);
 }
 

@@ -1,29 +1,21 @@
-import { BIN_DAYS, type AccessGroup, type BinEntry, type ChapterCreate, type ChapterDetail, type ChapterPatch, type ChapterSummary, type GradingOptions } from '@olympe/contract';
+import { BIN_DAYS, type BinEntry, type ChapterCreate, type ChapterDetail, type ChapterPatch, type ChapterSummary, type GradingOptions } from '@olympe/contract';
 import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import { queueResultsPublished } from '../mail/notifications.js';
 import type { Db, Tx } from '../db/client.js';
 import { audit } from '../db/audit.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import { accessGroups, chapters, users } from '../db/schema.js';
 import { conflict, notFound } from '../errors.js';
 import { isChapterPublished } from './publication.js';
 import { assertMayPublishNow } from './publication-guard.js';
 import { matchAccessRule, resolveAccess, type WindowStatus } from './access.js';
-import { assertMayOpenChapter } from './policies.js';
+import { assertMayOpenChapter, canReadCentreInstructions, canReadEveryChapter, canSeePaperChapter } from './policies.js';
+import { presentAccessGroup, presentSummary } from './presenters.js';
 
 type ChapterRow = typeof chapters.$inferSelect;
 type AccessRow = typeof accessGroups.$inferSelect;
-
-/** Admins and members see and read every chapter in full (docs/product.md#design-3 "Who may call what"). */
-export const isChapterStaff = (auth: AuthContext) => auth.isAdmin || auth.isMember;
-
-const presentSummary = (c: ChapterRow): ChapterSummary => ({
-  _id: c.id,
-  title: c.title,
-  analysis: isChapterPublished(c),
-  offline: c.offline,
-});
 
 async function candidateOf(db: Tx, userId: string) {
   const [me] = await db
@@ -39,13 +31,13 @@ async function candidateOf(db: Tx, userId: string) {
  */
 export async function listVisibleChapters(db: Db, auth: AuthContext): Promise<ChapterSummary[]> {
   const all = await db.select().from(chapters).where(isNull(chapters.deletedAt)).orderBy(asc(chapters.createdAt), asc(chapters.title));
-  if (isChapterStaff(auth)) return all.map(presentSummary);
+  if (canReadEveryChapter(auth)) return all.map(presentSummary);
 
   const me = await candidateOf(db, auth.userId);
   const rules = await db.select().from(accessGroups).orderBy(asc(accessGroups.position));
   const rulesOf = (chapterId: string) => rules.filter((r) => r.chapterId === chapterId);
   return all
-    .filter((c) => (auth.isTeacher && c.offline) || (me && matchAccessRule(me, rulesOf(c.id)) !== null))
+    .filter((c) => canSeePaperChapter(auth, c) || (me && matchAccessRule(me, rulesOf(c.id)) !== null))
     .map(presentSummary);
 }
 
@@ -74,24 +66,11 @@ export interface ChapterAccess {
  */
 export async function chapterAccessFor(db: Tx, auth: AuthContext, chapterId: string, now: Date): Promise<ChapterAccess> {
   const chapter = await findChapter(db, chapterId);
-  if (isChapterStaff(auth)) return { chapter, staff: true, rule: null, status: null };
+  if (canReadEveryChapter(auth)) return { chapter, staff: true, rule: null, status: null };
   const me = await candidateOf(db, auth.userId);
   const access = me ? resolveAccess(me, await rulesOfChapter(db, chapterId), now) : null;
   assertMayOpenChapter(auth, chapter, access);
   return { chapter, staff: false, rule: access?.rule ?? null, status: access?.status ?? null };
-}
-
-export function presentAccessGroup(g: AccessRow): AccessGroup {
-  return {
-    name: g.name,
-    authorizedGenders: g.authorizedGenders as AccessGroup['authorizedGenders'],
-    authorizedGrades: g.authorizedGrades as AccessGroup['authorizedGrades'],
-    birthDateMin: g.birthDateMin,
-    birthDateMax: g.birthDateMax,
-    timeDuration: g.timeDuration,
-    accessStart: g.accessStart?.toISOString() ?? null,
-    accessEnd: g.accessEnd?.toISOString() ?? null,
-  };
 }
 
 /**
@@ -117,7 +96,7 @@ export async function getChapterDetail(db: Db, auth: AuthContext, id: string, no
       gradingTolerance: chapter.gradingTolerance,
     };
   }
-  if (auth.isTeacher) return { ...base, headerCenters: chapter.headerCenters };
+  if (canReadCentreInstructions(auth)) return { ...base, headerCenters: chapter.headerCenters };
   return base;
 }
 
@@ -145,8 +124,9 @@ const ANONYMOUS_TOO_LATE_MESSAGE =
  * or once every sorted copy was sent back to sorting (no answer of the chapter is a PDF any more).
  */
 async function hasSortedScanCopies(tx: Tx, chapterId: string): Promise<boolean> {
-  const [row] = await rows<{ sorted: boolean }>(
+  const [row] = await rows(
     tx,
+    z.object({ sorted: z.boolean() }),
     sql`SELECT EXISTS (SELECT 1 FROM unlabeled_answers WHERE chapter_id = ${chapterId}::uuid AND labeled_at IS NOT NULL)
         AND EXISTS (SELECT 1 FROM answers a JOIN exercises e ON e.id = a.exercise_id
                     WHERE e.chapter_id = ${chapterId}::uuid AND a.file_id IS NOT NULL AND a.withdrawn_at IS NULL) AS sorted`,
@@ -240,16 +220,17 @@ const DAY_MS = 86_400_000;
  * they hold (what a restore brings back) and the date the purge may remove them.
  */
 export async function listBin(db: Db): Promise<BinEntry[]> {
-  const found = await rows<{
-    kind: 'chapter' | 'exercise';
-    id: string;
-    title: string;
-    chapter_title: string;
-    chapter_deleted: boolean;
-    deleted_at: Date | string;
-    answers: number;
-  }>(
+  const found = await rows(
     db,
+    z.object({
+      kind: z.enum(['chapter', 'exercise']),
+      id: z.string(),
+      title: z.string(),
+      chapter_title: z.string(),
+      chapter_deleted: z.boolean(),
+      deleted_at: column.date,
+      answers: column.number,
+    }),
     sql`
     SELECT 'chapter' AS kind, c.id, c.title, c.title AS chapter_title, true AS chapter_deleted, c.deleted_at,
            (SELECT count(*)::int FROM answers a JOIN exercises e ON e.id = a.exercise_id WHERE e.chapter_id = c.id) AS answers

@@ -7,7 +7,6 @@ import {
   sumPoints,
   type SchemeItem,
   type SchemeItemInput,
-  type AnswerFormat,
   type ChapterPage,
   type ExerciseCreate,
   type ExercisePatch,
@@ -18,20 +17,15 @@ import {
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import { drawnStatements } from './statement-html.js';
-import { chapterAccessFor, findChapter, isChapterStaff, type ChapterAccess } from '../chapters/service.js';
+import { chapterAccessFor, findChapter, type ChapterAccess } from '../chapters/service.js';
 import { windowStatus } from '../chapters/access.js';
 import { isChapterPublished } from '../chapters/publication.js';
 import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { chapters, exercises, statementVersions } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
-import { pickVersionIndex } from './versions.js';
-
-type ExerciseRow = typeof exercises.$inferSelect;
-type VersionRow = typeof statementVersions.$inferSelect;
-interface ExerciseWithVersions extends ExerciseRow {
-  versions: VersionRow[];
-}
+import { canReadStatementsAsStaff } from './policies.js';
+import { presentForUser, presentRaw, type ExerciseRow, type ExerciseWithVersions } from './presenters.js';
 
 /** Exercises of a chapter in order, each with its versions in order (two queries, any size); binned ones left out. */
 export async function loadChapterExercises(db: Tx, chapterId: string): Promise<ExerciseWithVersions[]> {
@@ -67,36 +61,6 @@ async function findExercise(db: Tx, id: string): Promise<ExerciseWithVersions> {
     .where(and(eq(exercises.id, id), isNull(exercises.deletedAt), isNull(chapters.deletedAt)));
   if (!row) throw notFound('Exercice introuvable.');
   return (await attachVersions(db, [row.exercise]))[0];
-}
-
-export function presentRaw(e: ExerciseWithVersions): ExerciseRaw {
-  return {
-    _id: e.id,
-    title: e.title,
-    answerFormat: e.answerFormat as AnswerFormat,
-    chapter: e.chapterId,
-    statementVersions: e.versions.map((v) => ({ content: v.content, answer: v.answer })),
-    maxPoints: e.maxPoints,
-    schemeItems: e.schemeItems,
-  };
-}
-
-/** A pupil's view: an allow-list with only the version assigned to this user, never an expected answer. */
-function presentForUser(e: ExerciseWithVersions, userId: string, staff: boolean): ExerciseView {
-  const version = e.versions[pickVersionIndex(userId, e.id, e.versions.length)];
-  const view: ExerciseView = {
-    _id: e.id,
-    title: e.title,
-    answerFormat: e.answerFormat as AnswerFormat,
-    chapter: e.chapterId,
-    statement: version?.content ?? '',
-    maxPoints: e.maxPoints,
-  };
-  if (staff) {
-    view.statementVersions = presentRaw(e).statementVersions;
-    view.schemeItems = e.schemeItems;
-  }
-  return view;
 }
 
 /**
@@ -236,7 +200,7 @@ export async function getExerciseFor(db: Db, auth: AuthContext, id: string, now 
 
 /** Whether the caller may read the chapter's statements now: the one rule of every route that returns them. */
 function readableFor(db: Db, auth: AuthContext, chapterId: string, now: Date) {
-  return isChapterStaff(auth) || auth.isTeacher ? staffReadable(db, auth, chapterId, now) : pupilReadable(db, auth, chapterId, now);
+  return canReadStatementsAsStaff(auth) ? staffReadable(db, auth, chapterId, now) : pupilReadable(db, auth, chapterId, now);
 }
 
 /** GET /exos/chapter/{id}: the chapter's header and its exercises as this caller may read them. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admin, expectRefusal, member, OTHER_SCHOOL, otherPupil, pupil, SCHOOL, teacher } from '../../test/callers.js';
-import { assertMaySeeFile, canResumeUpload } from './policies.js';
+import { assertMaySeeFile, assertMayUploadForChapter, canResumeUpload, canUseStaffUploadLimits } from './policies.js';
 
 const file = (over: Partial<Parameters<typeof assertMaySeeFile>[1]> = {}) => ({
   owner_id: pupil.userId,
@@ -30,5 +30,15 @@ describe('file policies', () => {
   it('resumes an upload for its creator only', () => {
     expect(canResumeUpload(pupil, { owner: pupil.userId })).toBe(true);
     expect(canResumeUpload(admin, { owner: pupil.userId })).toBe(false);
+  });
+
+  it('takes a chapter’s scan from school staff, members and admins only', () => {
+    for (const caller of [teacher, member, admin]) expect(() => assertMayUploadForChapter(caller)).not.toThrow();
+    expectRefusal(() => assertMayUploadForChapter(pupil), 403);
+  });
+
+  it('gives the staff upload limits to school staff, members and admins (decision 133)', () => {
+    for (const caller of [teacher, member, admin]) expect(canUseStaffUploadLimits(caller)).toBe(true);
+    expect(canUseStaffUploadLimits(pupil)).toBe(false);
   });
 });

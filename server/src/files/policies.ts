@@ -1,4 +1,4 @@
-import type { AuthContext } from '../auth/context.js';
+import { hasRole, type AuthContext } from '../auth/context.js';
 import { forbidden } from '../errors.js';
 
 /** Per-record rules on stored PDFs (docs/architecture.md « Where things go »). */
@@ -34,3 +34,11 @@ export function assertMaySeeFile(auth: AuthContext, row: FileAccessRow): void {
 export function canResumeUpload(auth: AuthContext, upload: { owner: string }): boolean {
   return upload.owner === auth.userId;
 }
+
+/** A scan of a whole chapter's copies (POST /pdfs with a chapter) is sent by school staff, members and admins. */
+export function assertMayUploadForChapter(auth: AuthContext): void {
+  if (!hasRole(auth, 'teacher') && !hasRole(auth, 'member')) throw forbidden();
+}
+
+/** School staff (teachers, members, admins) send whole scans: their limits are the STAFF_ ones (decision 133). */
+export const canUseStaffUploadLimits = (auth: AuthContext): boolean => auth.isAdmin || auth.isTeacher || auth.isMember;

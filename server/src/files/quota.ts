@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { one } from '../db/query.js';
+import { column, one } from '../db/query.js';
 import { AppError } from '../errors.js';
 import { hitRateLimit, type RateLimiter } from '../http/rate-limit.js';
+import { canUseStaffUploadLimits } from './policies.js';
 
 /**
  * The limits of what one account uploads (decisions 111 and 133), counted in the database so that every
@@ -31,12 +33,10 @@ export const RESUMABLE_SLOT_SECONDS = 24 * 3600;
 /** A POST /pdfs holds its reservation while its bytes are checked; one left behind by a crash stops counting after this. */
 export const DIRECT_SLOT_SECONDS = 3600;
 
-/** School staff (teachers, members, admins) send whole scans: their limits are the STAFF_ ones. */
-const isStaff = (auth: AuthContext) => auth.isAdmin || auth.isTeacher || auth.isMember;
 
 /** The stored bytes and the uploads per minute this caller may use (decision 133). */
 export function uploadLimitsOf(config: Config, auth: AuthContext): { quotaBytes: number; perMinute: number } {
-  return isStaff(auth)
+  return canUseStaffUploadLimits(auth)
     ? { quotaBytes: config.staffFilesQuotaBytes, perMinute: config.staffUploadsPerMinute }
     : { quotaBytes: config.filesQuotaBytes, perMinute: config.uploadsPerMinute };
 }
@@ -62,11 +62,8 @@ export interface SlotRequest {
   resumable?: { limit: number };
 }
 
-interface Held {
-  unfinished: number;
-  unfinished_bytes: string | number;
-  stored_bytes: string | number;
-}
+/** What the caller holds; the byte sums are `bigint` (a string through node-postgres). */
+const held = z.object({ unfinished: column.number, unfinished_bytes: column.number, stored_bytes: column.number });
 
 /**
  * Reserves `size` bytes for the caller's new upload, or throws without keeping anything: 429 past decision
@@ -82,8 +79,9 @@ export async function reserveUpload(deps: { db: Db; config: Config }, auth: Auth
   const owner = auth.userId;
   await deps.db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`uploads:${owner}`}))`);
-    const held = (await one<Held>(
+    const holds = (await one(
       tx,
+      held,
       sql`
       WITH live AS (
         SELECT s.size, s.resumable FROM upload_slots s
@@ -96,11 +94,11 @@ export async function reserveUpload(deps: { db: Db; config: Config }, auth: Auth
     ))!;
     if (slot.resumable) {
       const over =
-        Number(held.unfinished) >= UNFINISHED_UPLOADS.count ||
-        Number(held.unfinished_bytes) + slot.size > UNFINISHED_UPLOADS.timesLimit * slot.resumable.limit;
+        holds.unfinished >= UNFINISHED_UPLOADS.count ||
+        holds.unfinished_bytes + slot.size > UNFINISHED_UPLOADS.timesLimit * slot.resumable.limit;
       if (over) throw new AppError(429, TOO_MANY_UPLOADS_MESSAGE, 'rate_limited');
     }
-    if (Number(held.stored_bytes) + slot.size > quotaBytes) throw new AppError(413, quotaMessage(quotaBytes), 'too_large');
+    if (holds.stored_bytes + slot.size > quotaBytes) throw new AppError(413, quotaMessage(quotaBytes), 'too_large');
     const seconds = slot.resumable ? RESUMABLE_SLOT_SECONDS : DIRECT_SLOT_SECONDS;
     await tx.execute(sql`
       INSERT INTO upload_slots (id, owner_id, size, resumable, expires_at)

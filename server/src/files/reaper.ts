@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { rows } from '../db/query.js';
@@ -29,8 +30,9 @@ const BATCH = 500;
 export async function reapUnusedFiles(deps: { db: Db; store: FileStore; log?: FastifyBaseLogger; onReaped?: (count: number) => void }): Promise<number> {
   let total = 0;
   for (;;) {
-    const gone = await rows<{ id: string }>(
+    const gone = await rows(
       deps.db,
+      z.object({ id: z.string() }),
       sql`
       WITH doomed AS (
         SELECT f.id FROM files f

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { hasRole, type AuthContext } from '../auth/context.js';
+import { z } from 'zod';
+import type { AuthContext } from '../auth/context.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { rows } from '../db/query.js';
@@ -11,7 +12,7 @@ import { checkSaveAllowed } from '../sessions/state.js';
 import { PAPER_CHAPTER_MESSAGE, PUBLISHED_MESSAGE } from '../answers/policies.js';
 import { inspectPdf, photosToPdfInWorker } from '../pdf/pdf-pool.js';
 import { looksLikePdf } from '../pdf/rewrite.js';
-import { assertMaySeeFile, type FileAccessRow } from './policies.js';
+import { assertMaySeeFile, assertMayUploadForChapter, type FileAccessRow } from './policies.js';
 import { releaseUpload, reserveUpload } from './quota.js';
 import type { FileStore } from './store.js';
 
@@ -71,7 +72,7 @@ export async function authorizeUploadTarget(db: Db, auth: AuthContext, target: U
       if (!verdict.ok) throw forbidden(verdict.message);
     }
   } else if (target.chapterId) {
-    if (!hasRole(auth, 'teacher') && !hasRole(auth, 'member')) throw forbidden();
+    assertMayUploadForChapter(auth);
     const [chapter] = await db.select({ id: chapters.id }).from(chapters).where(and(eq(chapters.id, target.chapterId), isNull(chapters.deletedAt)));
     if (!chapter) throw notFound('Chapitre introuvable.');
   } else {
@@ -187,9 +188,17 @@ export function cleanName(name: string): string {
   return (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
 }
 
+const fileAccessRow = z.object({
+  owner_id: z.string().nullable(),
+  institution_id: z.string().nullable(),
+  owner_institution: z.string().nullable(),
+  own_answer: z.boolean(),
+  sorted_anonymous_scan: z.boolean(),
+}) satisfies z.ZodType<FileAccessRow>;
+
 /** Loads what the reading rule needs of a stored PDF, then applies it ({@link assertMaySeeFile}). */
 export async function assertCanSeeFile(db: Db, auth: AuthContext, fileId: string): Promise<void> {
-  const [row] = await rows<FileAccessRow>(db, sql`
+  const [row] = await rows(db, fileAccessRow, sql`
     SELECT f.owner_id, f.institution_id, u.institution_id AS owner_institution,
       EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id AND a.user_id = ${auth.userId}::uuid) AS own_answer,
       EXISTS (SELECT 1 FROM unlabeled_answers ua JOIN chapters c ON c.id = ua.chapter_id

@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
+import { one } from '../db/query.js';
 import type { FileStore } from './store.js';
+
+/** A `bytea`: a Buffer through node-postgres, a Uint8Array through PGlite (a Buffer is one too). */
+const blobRow = z.object({ bytes: z.instanceof(Uint8Array) });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const checkId = (id: string) => {
@@ -20,10 +25,7 @@ export function createPostgresStore(db: Db): FileStore {
         ON CONFLICT (id) DO UPDATE SET bytes = EXCLUDED.bytes`);
     },
     async get(id) {
-      const result = await db.execute<{ bytes: Uint8Array }>(
-        sql`SELECT bytes FROM file_blobs WHERE id = ${checkId(id)}::uuid`,
-      );
-      const row = (result as unknown as { rows: Array<{ bytes: Uint8Array }> }).rows[0];
+      const row = await one(db, blobRow, sql`SELECT bytes FROM file_blobs WHERE id = ${checkId(id)}::uuid`);
       if (!row) return null;
       // node-postgres gives a Buffer, PGlite a Uint8Array: one shape for callers.
       return Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);

@@ -6,7 +6,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth } from '../auth/context.js';
 import type { Deps } from '../deps.js';
-import { AppError, badRequest } from '../errors.js';
+import { AppError, badRequest, errorCodeFor } from '../errors.js';
+import { sendError } from '../http/errors.js';
 import { hitUploadRate, reserveUpload } from './quota.js';
 import type { FileStore } from './store.js';
 import { checkCreation, frenchTusError, openUploads, UPLOAD_CLEANUP_MS, type UploadCaller, type Uploads } from './uploads.js';
@@ -139,7 +140,11 @@ async function send(request: FastifyRequest, reply: FastifyReply, response: Resp
   } catch {
     body = undefined;
   }
-  if (body && typeof body === 'object' && 'message' in body) return reply.type('application/json; charset=utf-8').send(body);
+  reply.type('application/json; charset=utf-8');
+  // A refusal of ours, carried through tus (uploads.ts): `{ message, code }` already, or its status's code.
+  if (body && typeof body === 'object' && 'message' in body) {
+    return reply.send('code' in body ? body : { ...body, code: errorCodeFor(response.status) });
+  }
   const french = frenchTusError(response.status, text);
-  return reply.status(french.status).type('application/json; charset=utf-8').send({ message: french.message });
+  return sendError(reply, new AppError(french.status, french.message));
 }

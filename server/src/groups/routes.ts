@@ -14,15 +14,6 @@ import { createGroup, deleteGroup, getGroupDetail, listVisibleGroups, renameGrou
 const params = z.object({ id: z.uuid({ error: 'Identifiant de groupe invalide.' }) });
 const messageSchema = z.object({ message: z.string() });
 const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
-const SHOWN_UNKNOWN = 20;
-
-/** Names the unknown e-mails (the first 20 in the message; `unknown` carries them all). */
-function unknownEmailsMessage(unknown: string[]): string {
-  const n = unknown.length;
-  const shown = unknown.slice(0, SHOWN_UNKNOWN).join(', ') + (n > SHOWN_UNKNOWN ? ` et ${n - SHOWN_UNKNOWN} autres` : '');
-  const head = n > 1 ? `${n} adresses ne correspondent à aucun compte` : 'Une adresse ne correspond à aucun compte';
-  return `${head} : ${shown}. Aucune modification enregistrée.`;
-}
 
 /**
  * Groups: listing one's own groups is for everyone; managing groups and reading a member list
@@ -63,7 +54,7 @@ export const groupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { 
         response: { 200: updateGroupResultSchema, 400: updateGroupResultSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const auth = authOf(request);
       const { id } = request.params;
       if (request.body.name !== undefined) {
@@ -71,9 +62,6 @@ export const groupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { 
         return { message: 'Modifications enregistrées' };
       }
       const result = await setGroupMembers(deps.db, auth, id, request.body.members ?? []);
-      if (!('added' in result)) {
-        return reply.status(400).send({ message: unknownEmailsMessage(result.unknown), unknown: result.unknown });
-      }
       return {
         message: `Membres enregistrés : ${plural(result.added, 'ajout')}, ${plural(result.removed, 'retrait')}.`,
         added: result.added,

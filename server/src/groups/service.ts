@@ -1,16 +1,18 @@
 import { isReservedGroupName, type GroupDetail, type GroupSummary } from '@olympe/contract';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { groupMembers, groups, institutions, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID, users } from '../db/schema.js';
-import { conflict, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { presentGroupMember } from '../users/presenters.js';
 import { audit } from '../db/audit.js';
+import { canSeeEveryGroup } from './policies.js';
 
 /** GET /group: the caller's own groups; admins see every group. */
 export async function listVisibleGroups(db: Db, auth: AuthContext): Promise<GroupSummary[]> {
-  const rows = auth.isAdmin
+  const rows = canSeeEveryGroup(auth)
     ? await db.select({ id: groups.id, name: groups.name }).from(groups).orderBy(asc(groups.createdAt), asc(groups.name))
     : await db
         .select({ id: groups.id, name: groups.name })
@@ -114,29 +116,44 @@ export async function deleteGroup(db: Db, auth: AuthContext, id: string): Promis
   });
 }
 
-export type SetMembersResult = { unknown: string[] } | { unknown: []; added: number; removed: number };
+export type SetMembersResult = { added: number; removed: number };
+
+const SHOWN_UNKNOWN = 20;
+
+/** Names the unknown e-mails (the first 20 in the message; `unknown` carries them all). */
+function unknownEmailsMessage(unknown: string[]): string {
+  const n = unknown.length;
+  const shown = unknown.slice(0, SHOWN_UNKNOWN).join(', ') + (n > SHOWN_UNKNOWN ? ` et ${n - SHOWN_UNKNOWN} autres` : '');
+  const head = n > 1 ? `${n} adresses ne correspondent à aucun compte` : 'Une adresse ne correspond à aucun compte';
+  return `${head} : ${shown}. Aucune modification enregistrée.`;
+}
 
 
 /**
  * PATCH /group/{id} with members: the list is the whole new membership (docs/product.md#spec-7). If any e-mail
- * matches no account, nothing changes and the unknown e-mails are returned, so none is silently dropped.
+ * matches no account, nothing changes and the refusal lists the unknown e-mails, so none is silently dropped.
  * The list travels as one JSON parameter: 10,000 addresses stay one statement on either driver.
  */
+const userIdRow = z.object({ user_id: z.string() });
+
 export async function setGroupMembers(db: Db, auth: AuthContext, id: string, emails: string[]): Promise<SetMembersResult> {
   const list = JSON.stringify([...new Set(emails.map((e) => e.trim().toLowerCase()).filter(Boolean))]);
   const wanted = sql`(SELECT value FROM jsonb_array_elements_text(${list}::jsonb))`;
   return db.transaction(async (tx) => {
     const group = await findGroup(tx, id, true);
-    const unknown = await rows<{ email: string }>(tx, sql`
+    const unknown = await rows(tx, z.object({ email: z.string() }), sql`
       SELECT e.value AS email FROM jsonb_array_elements_text(${list}::jsonb) AS e
       WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.email = e.value)`);
-    if (unknown.length > 0) return { unknown: unknown.map((r) => r.email) };
+    if (unknown.length > 0) {
+      const emails = unknown.map((r) => r.email);
+      throw badRequest(unknownEmailsMessage(emails), 'bad_request', { unknown: emails });
+    }
 
-    const removed = await rows<{ user_id: string }>(tx, sql`
+    const removed = await rows(tx, userIdRow, sql`
       DELETE FROM group_members gm WHERE gm.group_id = ${id}
         AND gm.user_id NOT IN (SELECT u.id FROM users u WHERE u.email IN ${wanted})
       RETURNING gm.user_id`);
-    const added = await rows<{ user_id: string }>(tx, sql`
+    const added = await rows(tx, userIdRow, sql`
       INSERT INTO group_members (group_id, user_id)
         SELECT ${id}::uuid, u.id FROM users u WHERE u.email IN ${wanted}
       ON CONFLICT DO NOTHING
@@ -149,7 +166,7 @@ export async function setGroupMembers(db: Db, auth: AuthContext, id: string, ema
         removed: removed.map((r) => r.user_id),
       });
     }
-    return { unknown: [], added: added.length, removed: removed.length };
+    return { added: added.length, removed: removed.length };
   });
 }
 

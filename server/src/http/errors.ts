@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, badRequest } from '../errors.js';
+import { AppError, badRequest, errorBody } from '../errors.js';
 
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Le corps de la requête n’est pas un JSON valide.'],
@@ -30,7 +30,7 @@ function containsNul(value: unknown, depth = 0): boolean {
  */
 export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   const [status, message] = FASTIFY_MESSAGES[error.code] ?? [400, 'Requête invalide.'];
-  return reply.status(status).send({ message });
+  return sendError(reply, new AppError(status, message));
 }
 
 export const UNAVAILABLE_MESSAGE = 'Le service est momentanément indisponible. Réessayez dans un instant.';
@@ -73,11 +73,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
- * The single error handler (docs/product.md#style (§4)): always `{message}` in French, never a stack trace. Also
- * refuses NUL characters in any body, query or parameter before validation, so no route reaches
- * the database with one (PostgreSQL text cannot hold it) and such a request changes nothing.
- */
-/**
  * During a graceful stop (app.close()), a request that still arrives on a kept-alive or pipelined
  * connection gets 503 with the French message and `Connection: close`, before any authentication or
  * database work. Replaces Fastify's own English reply (`return503OnClosing: false` in app.ts).
@@ -88,40 +83,52 @@ export function refuseWhileClosing(app: FastifyInstance) {
     closing = true;
   });
   app.addHook('onRequest', async (_request, reply) => {
-    if (closing) return reply.status(503).header('connection', 'close').send({ message: UNAVAILABLE_MESSAGE });
+    if (closing) return sendError(reply.header('connection', 'close'), new AppError(503, UNAVAILABLE_MESSAGE));
   });
 }
 
+/** Every error body leaves through here: `{ message, code }` and the error's own fields (decision 146). */
+export function sendError(reply: FastifyReply, error: AppError) {
+  return reply.status(error.statusCode).send(errorBody(error));
+}
+
+/**
+ * The single error handler (docs/product.md#style (§4)): always `{ message, code }`, the message in French, never a stack trace. Also
+ * refuses NUL characters in any body, query or parameter before validation, so no route reaches
+ * the database with one (PostgreSQL text cannot hold it) and such a request changes nothing.
+ */
 export function registerErrorHandling(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) throw badRequest(NUL_MESSAGE);
   });
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return reply.status(error.statusCode).send({ message: error.message });
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const issue = error.validation[0];
-      const where = issue?.instancePath ? issue.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
-      const what = issue?.message ?? 'valeur invalide';
-      // `fields`: each field's own French message, for forms that show it next to the field (issue 24).
-      const fields: Record<string, string> = {};
-      for (const i of error.validation) {
-        const key = i.instancePath.replace(/^\//, '').replaceAll('/', '.');
-        if (key && !(key in fields) && i.message) fields[key] = i.message;
-      }
-      return reply.status(400).send({ message: `Données invalides${where ? ` (${where})` : ''} : ${what}`, fields });
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, appErrorOf(error, request)));
+}
+
+/** Any error thrown on the way to a reply, as the AppError it is answered with (a French message and a code). */
+function appErrorOf(error: FastifyError, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issue = error.validation[0];
+    const where = issue?.instancePath ? issue.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
+    const what = issue?.message ?? 'valeur invalide';
+    // `fields`: each field's own French message, for forms that show it next to the field (issue 24).
+    const fields: Record<string, string> = {};
+    for (const i of error.validation) {
+      const key = i.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      if (key && !(key in fields) && i.message) fields[key] = i.message;
     }
-    const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
-    if (known) return reply.status(known[0]).send({ message: known[1] });
-    const dbCode = (error as { cause?: { code?: string } }).cause?.code ?? error.code;
-    if (dbCode && INVALID_TEXT_CODES.has(dbCode)) return reply.status(400).send({ message: NUL_MESSAGE });
-    if (isDatabaseUnavailable(error)) {
-      request.log.error({ err: error }, 'database unavailable');
-      return reply.status(503).send({ message: UNAVAILABLE_MESSAGE });
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ message: 'Requête invalide.' });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ message: 'Une erreur interne est survenue. Réessayez plus tard.' });
-  });
+    return new AppError(400, `Données invalides${where ? ` (${where})` : ''} : ${what}`, 'bad_request', { fields });
+  }
+  const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
+  if (known) return new AppError(known[0], known[1]);
+  const dbCode = (error as { cause?: { code?: string } }).cause?.code ?? error.code;
+  if (dbCode && INVALID_TEXT_CODES.has(dbCode)) return badRequest(NUL_MESSAGE);
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, 'database unavailable');
+    return new AppError(503, UNAVAILABLE_MESSAGE);
+  }
+  // Fastify's and its plugins' own refusals (multipart limits, a rate limit…): their status, a French message.
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new AppError(error.statusCode, 'Requête invalide.');
+  request.log.error({ err: error }, 'unhandled error');
+  return new AppError(500, 'Une erreur interne est survenue. Réessayez plus tard.');
 }

@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
+import { column, one, rows } from '../db/query.js';
 import { AppError, tooMany } from '../errors.js';
 
 /**
@@ -36,7 +38,7 @@ export interface RateLimitOp {
  */
 export const RATE_LIMIT_MAX_WINDOW_SECONDS = 3600;
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+const countRow = z.object({ count: column.number });
 
 /** The window restarts when it is older than `windowSeconds`. */
 const hitSql = (key: string, windowSeconds: number) => sql`
@@ -55,20 +57,19 @@ const peekSql = (key: string, windowSeconds: number) => sql`
 export function postgresRateLimiter(db: Db): RateLimiter {
   return {
     async hit(key, windowSeconds) {
-      const result = await db.execute<{ count: number }>(hitSql(key, windowSeconds));
-      return Number(rowsOf<{ count: number }>(result)[0]?.count ?? 0);
+      return (await one(db, countRow, hitSql(key, windowSeconds)))?.count ?? 0;
     },
     async peek(key, windowSeconds) {
-      const result = await db.execute(peekSql(key, windowSeconds));
-      return Number(rowsOf<{ count: number }>(result)[0]?.count ?? 0);
+      return (await one(db, countRow, peekSql(key, windowSeconds)))?.count ?? 0;
     },
     async batch(ops) {
       // Data-modifying CTEs, one per key: the keys are distinct, so no CTE sees another's write.
-      const ctes = ops.map((op, i) => sql`${sql.raw(`o${i}`)} AS (${op.peek ? peekSql(op.key, op.windowSeconds) : hitSql(op.key, op.windowSeconds)})`);
-      const columns = ops.map((_, i) => sql.raw(`COALESCE((SELECT count FROM o${i}), 0) AS c${i}`));
-      const result = await db.execute(sql`WITH ${sql.join(ctes, sql`, `)} SELECT ${sql.join(columns, sql`, `)}`);
-      const row = rowsOf<Record<string, number>>(result)[0] ?? {};
-      return ops.map((_, i) => Number(row[`c${i}`] ?? 0));
+      const cte = (i: number) => sql.identifier(`o${i}`);
+      const ctes = ops.map((op, i) => sql`${cte(i)} AS (${op.peek ? peekSql(op.key, op.windowSeconds) : hitSql(op.key, op.windowSeconds)})`);
+      const columns = ops.map((_, i) => sql`COALESCE((SELECT count FROM ${cte(i)}), 0) AS ${sql.identifier(`c${i}`)}`);
+      const shape = z.object(Object.fromEntries(ops.map((_, i) => [`c${i}`, column.number])));
+      const row = await one(db, shape, sql`WITH ${sql.join(ctes, sql`, `)} SELECT ${sql.join(columns, sql`, `)}`);
+      return ops.map((_, i) => row?.[`c${i}`] ?? 0);
     },
     async reset(key) {
       await db.execute(sql`DELETE FROM rate_limits WHERE key = ${key}`);
@@ -156,10 +157,10 @@ export async function hitRateLimit(
 
 /** Deletes the PostgreSQL counters whose window is over for any key; returns how many. */
 export async function purgeExpiredRateLimits(db: Db): Promise<number> {
-  const result = await db.execute(sql`
+  const deleted = await rows(db, z.object({}), sql`
     DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => ${RATE_LIMIT_MAX_WINDOW_SECONDS})
     RETURNING 1`);
-  return rowsOf(result).length;
+  return deleted.length;
 }
 
 /** Every 10 minutes: a login flood leaves one row per address and e-mail tried. */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { admin, expectRefusal, OTHER_SCHOOL, pupil, SCHOOL, teacher, teacherWithoutSchool } from '../../test/callers.js';
-import { assertMayEditInstitution, assertMaySetAdminFields, canChooseInstitution, institutionInScope, ownInstitutionOf } from './policies.js';
+import { admin, expectRefusal, member, OTHER_SCHOOL, pupil, SCHOOL, teacher, teacherWithoutSchool } from '../../test/callers.js';
+import {
+  assertMayEditInstitution,
+  assertMaySetAdminFields,
+  canChooseInstitution,
+  canManageInstitutions,
+  institutionInScope,
+  ownInstitutionOf,
+} from './policies.js';
 
 const refusals = { unnamed: 'nommez', noSchool: 'sans école', otherSchool: 'autre école' };
 
@@ -16,6 +23,10 @@ describe('institution policies', () => {
     expect(institutionInScope({ ...admin, institutionId: SCHOOL }, undefined, refusals)).toBe(SCHOOL);
     expectRefusal(() => institutionInScope(admin, undefined, refusals), 400, 'nommez');
     expectRefusal(() => institutionInScope(teacher, OTHER_SCHOOL, refusals), 403, 'autre école');
+  });
+  it('leaves the directory (pending schools, no pending limit) to admins', () => {
+    expect(canManageInstitutions(admin)).toBe(true);
+    for (const caller of [pupil, teacher, member]) expect(canManageInstitutions(caller)).toBe(false);
   });
   it('leaves confirmation and UAI to admins', () => {
     expect(() => assertMaySetAdminFields(admin, { confirmed: true, uai: '0750001A' })).not.toThrow();

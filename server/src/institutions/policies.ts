@@ -38,10 +38,16 @@ export function institutionInScope(
   return ownInstitutionOf(auth, requested, refusals);
 }
 
+/**
+ * Admins manage the directory: they confirm a school and give its UAI (docs/product.md#spec-4 Institution), see the
+ * schools still pending everywhere, and propose schools without the pending limit.
+ */
+export const canManageInstitutions = (auth: Pick<AuthContext, 'isAdmin'>): boolean => auth.isAdmin;
+
 /** Only an admin confirms a school or gives its UAI (docs/product.md#spec-4 Institution). */
 export function assertMaySetAdminFields(auth: AuthContext, input: { confirmed?: unknown; uai?: unknown }): void {
-  if (input.confirmed !== undefined && !auth.isAdmin) throw forbidden(CONFIRM_FORBIDDEN);
-  if (input.uai !== undefined && !auth.isAdmin) throw forbidden(UAI_FORBIDDEN);
+  if (input.confirmed !== undefined && !canManageInstitutions(auth)) throw forbidden(CONFIRM_FORBIDDEN);
+  if (input.uai !== undefined && !canManageInstitutions(auth)) throw forbidden(UAI_FORBIDDEN);
 }
 
 /** An admin edits any institution; its creator edits it while it is not yet confirmed. */

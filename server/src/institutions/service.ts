@@ -12,12 +12,13 @@ import {
   type SchoolSearchResponse,
 } from '@olympe/contract';
 import { and, count, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
-import { one, rows } from '../db/query.js';
+import { column, one, rows } from '../db/query.js';
 import { HOME_SCHOOLING_ID, institutions, users } from '../db/schema.js';
 import { conflict, notFound } from '../errors.js';
-import { assertMayEditInstitution, assertMaySetAdminFields } from './policies.js';
+import { assertMayEditInstitution, assertMaySetAdminFields, canManageInstitutions } from './policies.js';
 import { presentInstitution } from './presenters.js';
 
 const columns = {
@@ -51,7 +52,7 @@ export type InstitutionViewer = Pick<AuthContext, 'userId' | 'isAdmin' | 'instit
  * user who proposed it, and to a user already attached to it (their profile must still name it).
  */
 function visibleTo(viewer: InstitutionViewer) {
-  if (viewer.isAdmin) return sql`TRUE`;
+  if (canManageInstitutions(viewer)) return sql`TRUE`;
   const own = viewer.institutionId ? sql` OR id = ${viewer.institutionId}` : sql``;
   return sql`(confirmed OR created_by = ${viewer.userId}${own})`;
 }
@@ -63,7 +64,7 @@ function visibleTo(viewer: InstitutionViewer) {
  * allow-list of fields (docs/product.md#spec-3 names), coordinates rounded to 6 decimals (~10 cm).
  */
 export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): Promise<string> {
-  const row = await one<{ json: string }>(db, sql`
+  const row = await one(db, z.object({ json: z.string() }), sql`
     SELECT coalesce(json_agg(t), '[]')::text AS json FROM (
       SELECT id AS "_id", name, address, email,
         round(latitude::numeric, 6)::float8 AS latitude,
@@ -79,21 +80,30 @@ export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): P
 /** A school as the map draws it: the fields of GET /institution, coordinates rounded to 6 decimals. */
 const MAP_FIELDS = sql`id, name, address, email,
   round(latitude::numeric, 6)::float8 AS latitude, round(longitude::numeric, 6)::float8 AS longitude, confirmed`;
-type MapRow = Parameters<typeof presentInstitution>[0];
+/** The columns of MAP_FIELDS. */
+const mapRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  address: z.string(),
+  email: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  confirmed: z.boolean(),
+}) satisfies z.ZodType<Parameters<typeof presentInstitution>[0]>;
 
-interface ClusterRow {
-  latitude: number;
-  longitude: number;
-  count: number;
-  south: number;
-  west: number;
-  north: number;
-  east: number;
-}
+const clusterRow = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  count: column.number,
+  south: z.number(),
+  west: z.number(),
+  north: z.number(),
+  east: z.number(),
+});
 
 /** The one school `id` if the viewer may see it (GET /institution/{id}): the profile's current school, home schooling. */
 export async function getInstitution(db: Db, viewer: InstitutionViewer, id: string): Promise<Institution> {
-  const row = await one<MapRow>(db, sql`SELECT ${MAP_FIELDS} FROM institutions WHERE id = ${id} AND ${visibleTo(viewer)}`);
+  const row = await one(db, mapRow, sql`SELECT ${MAP_FIELDS} FROM institutions WHERE id = ${id} AND ${visibleTo(viewer)}`);
   if (!row) throw notFound('Établissement introuvable.');
   return presentInstitution(row);
 }
@@ -113,13 +123,13 @@ export async function listInstitutionsInView(db: Db, viewer: InstitutionViewer, 
   const max = query.map === 'profile' ? PROFILE_MAP_MAX_MARKERS : INSTITUTION_MAP_MAX_MARKERS;
   const inBox = sql`latitude BETWEEN ${south} AND ${north} AND longitude BETWEEN ${west} AND ${east} AND ${visibleTo(viewer)}`;
   // No ORDER BY inside: the scan stops at max + 1 rows, however many the box holds.
-  const found = await rows<MapRow>(db, sql`
+  const found = await rows(db, mapRow, sql`
     SELECT * FROM (SELECT ${MAP_FIELDS} FROM institutions WHERE ${inBox} LIMIT ${max + 1}) t ORDER BY name, id`);
   if (found.length <= max) return { total: found.length, schools: found.map(presentInstitution), clusters: [], tooMany: false };
 
   const picked =
-    query.map === 'institutions' && viewer.isAdmin
-      ? await rows<MapRow>(db, sql`SELECT ${MAP_FIELDS} FROM institutions WHERE ${inBox} AND NOT confirmed ORDER BY name, id LIMIT ${max}`)
+    query.map === 'institutions' && canManageInstitutions(viewer)
+      ? await rows(db, mapRow, sql`SELECT ${MAP_FIELDS} FROM institutions WHERE ${inBox} AND NOT confirmed ORDER BY name, id LIMIT ${max}`)
       : [];
   const last = picked.at(-1);
   // The picked ones are the unconfirmed up to the last one in (name, id) order: the rest is clustered.
@@ -128,7 +138,7 @@ export async function listInstitutionsInView(db: Db, viewer: InstitutionViewer, 
   const cells = (256 * 2 ** zoom) / MAP_CLUSTER_CELL_PX;
   // OFFSET 0 keeps the subquery whole: the planner then expects a few hundred cells and hashes them,
   // where it would otherwise sort every row of the box (it cannot guess how many cells the formula makes).
-  const clusters = await rows<ClusterRow>(db, sql`
+  const clusters = await rows(db, clusterRow, sql`
     SELECT round(avg(latitude)::numeric, 6)::float8 AS latitude, round(avg(longitude)::numeric, 6)::float8 AS longitude,
       count(*)::int AS count, min(latitude) AS south, min(longitude) AS west, max(latitude) AS north, max(longitude) AS east
     FROM (
@@ -144,16 +154,7 @@ export async function listInstitutionsInView(db: Db, viewer: InstitutionViewer, 
   return { total, schools: picked.map(presentInstitution), clusters, tooMany: true };
 }
 
-interface SearchRow {
-  id: string;
-  name: string;
-  address: string;
-  email: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  confirmed: boolean;
-  uai: string | null;
-}
+const searchRow = mapRow.extend({ uai: z.string().nullable() });
 
 /**
  * GET /institution/search?q=: schools by name, town, postcode or UAI, accents and case ignored. Each
@@ -167,7 +168,7 @@ export async function searchInstitutions(db: Db, viewer: InstitutionViewer, quer
   // The longest word first: the smallest range drives the intersection.
   const ordered = [...words].sort((a, b) => b.length - a.length);
   const [first, ...others] = ordered.map((w) => `${w}%`);
-  const found = await rows<SearchRow>(db, sql`
+  const found = await rows(db, searchRow, sql`
     SELECT i.id, i.name, i.address, i.email,
       round(i.latitude::numeric, 6)::float8 AS latitude, round(i.longitude::numeric, 6)::float8 AS longitude,
       i.confirmed, i.uai
@@ -191,7 +192,7 @@ export async function createInstitution(db: Db, auth: AuthContext, input: Instit
   assertMaySetAdminFields(auth, input);
   return db.transaction(async (tx) => {
     if (input.uai) await assertUaiFree(tx, input.uai, null);
-    if (!auth.isAdmin) {
+    if (!canManageInstitutions(auth)) {
       // The author's row is locked so that parallel proposals are counted one after the other.
       await tx.select({ id: users.id }).from(users).where(eq(users.id, auth.userId)).for('update');
       const [{ pending }] = await tx
@@ -208,8 +209,8 @@ export async function createInstitution(db: Db, auth: AuthContext, input: Instit
         email: input.email ?? null,
         latitude: input.latitude,
         longitude: input.longitude,
-        confirmed: auth.isAdmin ? (input.confirmed ?? false) : false,
-        uai: auth.isAdmin ? (input.uai ?? null) : null,
+        confirmed: canManageInstitutions(auth) ? (input.confirmed ?? false) : false,
+        uai: canManageInstitutions(auth) ? (input.uai ?? null) : null,
         createdBy: auth.userId,
       })
       .returning(columns);
@@ -252,7 +253,7 @@ export async function deleteInstitution(db: Db, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [current] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.id, id)).for('update');
     if (!current) throw notFound('Établissement introuvable.');
-    const used = (await one<{ users: boolean; centers: boolean; copies: boolean }>(tx, sql`
+    const used = (await one(tx, z.object({ users: z.boolean(), centers: z.boolean(), copies: z.boolean() }), sql`
       SELECT
         EXISTS (SELECT 1 FROM users WHERE institution_id = ${id}) AS users,
         (EXISTS (SELECT 1 FROM centers WHERE institution_id = ${id})

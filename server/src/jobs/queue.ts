@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../db/client.js';
-import { one } from '../db/query.js';
+import { column, one } from '../db/query.js';
 import { jobs } from '../db/schema.js';
 
 /**
@@ -15,6 +16,8 @@ export interface Job {
   payload: Record<string, unknown>;
   attempts: number;
 }
+
+const jobRow = z.object({ id: z.string(), kind: z.string(), payload: z.record(z.string(), z.unknown()), attempts: column.number });
 
 export interface ClaimOptions {
   /** Kinds this worker handles. */
@@ -54,7 +57,7 @@ export async function claimJob(db: Db, opts: ClaimOptions): Promise<Job | null> 
         sql`${jobs.kind} IN (${kinds})`,
       ),
     );
-  const row = await one<Job>(db, sql`
+  const row = await one(db, jobRow, sql`
     UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_at = now()
     WHERE id = (
       SELECT id FROM jobs

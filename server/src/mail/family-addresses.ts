@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../db/client.js';
 import { one, rows } from '../db/query.js';
 import type { Deps } from '../deps.js';
@@ -48,7 +49,7 @@ export async function syncFamilyAddresses(tx: Tx, userIds: string[], opts: { mai
   const mail = opts.mail ?? true;
   if (userIds.length === 0) return [];
   const ids = sql.join(userIds.map((u) => sql`${u}::uuid`), sql`, `);
-  const added = await rows<{ address: string }>(tx, sql`
+  const added = await rows(tx, z.object({ address: z.string() }), sql`
     WITH wanted AS (
       SELECT DISTINCT u.id AS user_id, lower(trim(a.addr)) AS address
       FROM users u
@@ -78,7 +79,7 @@ export function addressConfirmHandler(deps: Deps): JobHandler {
     const userId = String(job.payload.userId);
     const address = String(job.payload.address);
     const token = randomBytes(32).toString('base64url');
-    const row = await one<{ address: string }>(deps.db, sql`
+    const row = await one(deps.db, z.object({ address: z.string() }), sql`
       UPDATE family_addresses SET token_hash = ${hashToken(token)}
       WHERE user_id = ${userId} AND address = ${address} AND confirmed_at IS NULL
       RETURNING address`);
@@ -100,7 +101,7 @@ const INVALID_CONFIRM_LINK = 'Ce lien de confirmation n’est pas valable : l�
  * (the hash stays until the address leaves the profile, which deletes the row).
  */
 export async function confirmFamilyAddress(db: Db, token: string): Promise<void> {
-  const row = await one<{ address: string }>(db, sql`
+  const row = await one(db, z.object({ address: z.string() }), sql`
     UPDATE family_addresses SET confirmed_at = coalesce(confirmed_at, now())
     WHERE token_hash = ${hashToken(token)}
     RETURNING address`);
@@ -114,7 +115,7 @@ export async function confirmFamilyAddress(db: Db, token: string): Promise<void>
 export async function pendingFamilyAddresses(db: Db, user: Parameters<typeof familyAddressesOf>[0] & { id: string }): Promise<string[]> {
   const addresses = familyAddressesOf(user);
   if (addresses.length === 0) return [];
-  const confirmed = await rows<{ address: string }>(db, sql`
+  const confirmed = await rows(db, z.object({ address: z.string() }), sql`
     SELECT address FROM family_addresses WHERE user_id = ${user.id} AND confirmed_at IS NOT NULL`);
   const done = new Set(confirmed.map((r) => r.address));
   return addresses.filter((a) => !done.has(a));

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Tx } from '../db/client.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import { TEACHERS_GROUP_ID } from '../db/schema.js';
 import { addJob } from '../jobs/worker.js';
 import { syncFamilyAddresses } from './family-addresses.js';
@@ -24,7 +25,7 @@ export type MailKind = 'convocation' | 'center-change' | 'center-departure' | 'o
  * send job for each one that was new. Returns how many were new.
  */
 async function queueDeliveries(tx: Tx, kind: MailKind, select: SQL): Promise<number> {
-  const added = await rows<{ n: number }>(tx, sql`
+  const added = await rows(tx, z.object({ n: column.number }), sql`
     WITH wanted AS (${select}),
     added AS (
       INSERT INTO mail_deliveries (key, kind, user_id, "to", payload)

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { matchAccessRule } from '../chapters/access.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { ADDRESS_CONFIRM_JOB, addressConfirmHandler } from './family-addresses.js';
@@ -59,16 +60,16 @@ export function startMailWorkers(deps: Deps): JobWorker[] {
   return Array.from({ length: deps.config.mailConcurrency ?? 2 }, () => startJobWorker(deps, mailJobHandlers(deps), opts));
 }
 
-type GroupRow = {
-  id: string;
-  chapter_id: string;
-  position: number;
-  authorized_genders: string[];
-  authorized_grades: string[];
-  birth_date_min: string | null;
-  birth_date_max: string | null;
-  access_start: Date | string | null;
-};
+const groupRow = z.object({
+  id: z.string(),
+  chapter_id: z.string(),
+  position: z.number(),
+  authorized_genders: z.array(z.string()),
+  authorized_grades: z.array(z.string()),
+  birth_date_min: z.string().nullable(),
+  birth_date_max: z.string().nullable(),
+  access_start: column.dateOrNull,
+});
 
 /**
  * Queues what the clock decides (every instance may run it: the delivery keys make it idempotent):
@@ -81,20 +82,20 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ p
   // A scheduled publication is in force from its instant (chapters/publication.ts); here its flag is set
   // and its participants are mailed, once: the UPDATE takes each chapter for one instance only.
   const published = await db.transaction(async (tx) => {
-    const due = await rows<{ id: string }>(tx, sql`
+    const due = await rows(tx, z.object({ id: z.string() }), sql`
       UPDATE chapters SET analysis = true
       WHERE NOT analysis AND deleted_at IS NULL AND publish_at <= ${now.toISOString()}::timestamptz
       RETURNING id`);
     for (const { id } of due) await queueResultsPublished(tx, id);
     return due.length;
   });
-  const soon = await rows<{ chapter_id: string }>(db, sql`
+  const soon = await rows(db, z.object({ chapter_id: z.string() }), sql`
     SELECT DISTINCT chapter_id FROM access_groups
     WHERE chapter_id IN (SELECT id FROM chapters WHERE deleted_at IS NULL) AND access_start > ${now.toISOString()}::timestamptz AND access_start <= ${new Date(now.getTime() + 24 * 3_600_000).toISOString()}::timestamptz`);
   let opening = 0;
   for (const { chapter_id: chapterId } of soon) {
     const groups = (
-      await rows<GroupRow>(db, sql`
+      await rows(db, groupRow, sql`
         SELECT id, chapter_id, position, authorized_genders, authorized_grades, birth_date_min::text AS birth_date_min,
           birth_date_max::text AS birth_date_max, access_start
         FROM access_groups WHERE chapter_id = ${chapterId} ORDER BY position`)
@@ -108,7 +109,7 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ p
       accessStart: g.access_start ? new Date(g.access_start) : null,
       accessEnd: null,
     }));
-    const pupils = await rows<{ id: string; gender: string | null; grade: string | null; birth_date: string | null }>(db, sql`
+    const pupils = await rows(db, z.object({ id: z.string(), gender: z.string().nullable(), grade: z.string().nullable(), birth_date: z.string().nullable() }), sql`
       SELECT id, gender, grade, birth_date::text AS birth_date FROM users
       WHERE email_notifications AND NOT is_admin
         AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = users.id AND m.group_id IN (${TEACHERS_GROUP_ID}, ${MEMBERS_GROUP_ID}))`);

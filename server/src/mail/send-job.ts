@@ -1,8 +1,9 @@
 import { isoToParisWallClock, formatFrenchDate } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { convocationOf, loadExamCentre } from '../centers/exam-day.js';
 import type { Db } from '../db/client.js';
-import { one, rows } from '../db/query.js';
+import { column, one, rows } from '../db/query.js';
 import type { Deps } from '../deps.js';
 import type { Job } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
@@ -12,23 +13,24 @@ import { queueResults } from './notifications.js';
 import { categoryOf, mayReceive } from './policy.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
-type DeliveryRow = {
-  id: string;
-  kind: string;
-  to: string;
-  status: string;
-  payload: Record<string, unknown>;
-  user_id: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  notifications: boolean | null;
-  institution_id: string | null;
-};
+const deliveryRow = z.object({
+  id: z.string(),
+  kind: z.string(),
+  to: z.string(),
+  status: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  user_id: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  notifications: z.boolean().nullable(),
+  institution_id: z.string().nullable(),
+});
+type DeliveryRow = z.output<typeof deliveryRow>;
 
 const fullName = (r: { first_name: string | null; last_name: string | null }) => [r.first_name, r.last_name].filter(Boolean).join(' ') || null;
 
 async function chapterOf(db: Db, id: string) {
-  return one<{ title: string; offline: boolean }>(db, sql`SELECT title, offline FROM chapters WHERE id = ${id} AND deleted_at IS NULL`);
+  return one(db, z.object({ title: z.string(), offline: z.boolean() }), sql`SELECT title, offline FROM chapters WHERE id = ${id} AND deleted_at IS NULL`);
 }
 
 /** The mail a delivery stands for, built from the database as it is now; null: nothing to say any more. */
@@ -54,7 +56,7 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
     }
     case 'center-departure': {
       const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
-      const now = await one<{ name: string; same: boolean }>(deps.db, sql`
+      const now = await one(deps.db, z.object({ name: z.string(), same: z.boolean() }), sql`
         SELECT i.name, r.institution_id = ${p.institutionId} AS same FROM center_registrations r JOIN institutions i ON i.id = r.institution_id
         WHERE r.chapter_id = ${p.chapterId} AND r.user_id = ${d.user_id}`);
       // Registered at that centre again meanwhile: nothing true to say any more.
@@ -73,7 +75,7 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
       return chapter ? resultsMail({ pupil: name, chapter: chapter.title }, links(p.chapterId)) : null;
     }
     case 'digest': {
-      const list = await rows<{ chapter_id: string; title: string; first_name: string | null; last_name: string | null; is_new: boolean; places: number }>(deps.db, sql`
+      const list = await rows(deps.db, z.object({ chapter_id: z.string(), title: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable(), is_new: z.boolean(), places: column.number }), sql`
         SELECT r.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places,
           (r.created_at >= ${p.from}::timestamptz AND r.created_at < ${p.to}::timestamptz) AS is_new
         FROM center_registrations r JOIN chapters c ON c.id = r.chapter_id JOIN users u ON u.id = r.user_id
@@ -88,7 +90,7 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
         byChapter.set(r.chapter_id, entry);
       }
       // Departures of the day: the pupils the centre turned away (decision 81).
-      const refused = await rows<{ chapter_id: string; title: string; first_name: string | null; last_name: string | null; places: number }>(deps.db, sql`
+      const refused = await rows(deps.db, z.object({ chapter_id: z.string(), title: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable(), places: column.number }), sql`
         SELECT f.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places
         FROM center_refusals f JOIN chapters c ON c.id = f.chapter_id JOIN users u ON u.id = f.user_id
         LEFT JOIN centers ce ON ce.chapter_id = f.chapter_id AND ce.institution_id = f.institution_id
@@ -122,7 +124,7 @@ const setStatus = (db: Db, id: string, status: string, error: string | null = nu
 export function mailSendHandler(deps: Deps, maxAttempts: number): JobHandler {
   return async (job: Job) => {
     const id = String(job.payload.deliveryId);
-    const d = await one<DeliveryRow>(deps.db, sql`
+    const d = await one(deps.db, deliveryRow, sql`
       SELECT d.id, d.kind, d."to", d.status, d.payload, d.user_id, u.first_name, u.last_name,
         u.email_notifications AS notifications, u.institution_id
       FROM mail_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.id = ${id}`);

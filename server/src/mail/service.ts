@@ -1,7 +1,8 @@
 import type { MailStats } from '@olympe/contract';
 import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import { users } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { badRequest } from '../errors.js';
@@ -18,7 +19,7 @@ const STATUSES = ['pending', 'sent', 'failed', 'skipped'] as const;
 
 /** Counts of notification mails by kind and status (admin pages, /api/metrics). */
 export async function mailStats(db: Db): Promise<MailStats> {
-  const list = await rows<{ kind: string; status: string; n: number }>(db, sql`
+  const list = await rows(db, z.object({ kind: z.string(), status: z.string(), n: column.number }), sql`
     SELECT kind, status, count(*)::int AS n FROM mail_deliveries GROUP BY kind, status ORDER BY kind`);
   const zero = () => ({ pending: 0, sent: 0, failed: 0, skipped: 0 });
   const byKind = new Map<string, ReturnType<typeof zero>>();

@@ -6,9 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../db/client.js';
-// Aliased: this file names its local results `rows`.
-import { rows as rowsOf } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import type { FileStore } from '../files/store.js';
 
 /**
@@ -42,25 +42,25 @@ export interface Manifest {
 
 
 async function appliedMigrations(db: Tx): Promise<string[]> {
-  const rows = await rowsOf(db, sql`SELECT hash FROM drizzle.__drizzle_migrations ORDER BY created_at, id`);
-  return rows.map((r) => String(r.hash));
+  const applied = await rows(db, z.object({ hash: z.string() }), sql`SELECT hash FROM drizzle.__drizzle_migrations ORDER BY created_at, id`);
+  return applied.map((r) => r.hash);
 }
 
 async function publicTables(db: Tx): Promise<string[]> {
-  const rows = await rowsOf(db, sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
-  return rows.map((r) => String(r.tablename)).filter((t) => !NOT_DUMPED.has(t));
+  const found = await rows(db, z.object({ tablename: z.string() }), sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+  return found.map((r) => r.tablename).filter((t) => !NOT_DUMPED.has(t));
 }
 
 /** Tables ordered so that every table comes after those its foreign keys point at. */
 async function insertOrder(db: Tx, tables: string[]): Promise<string[]> {
-  const edges = await rowsOf(db, sql`
+  const edges = await rows(db, z.object({ child: z.string(), parent: z.string() }), sql`
     SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
     FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
     WHERE c.contype = 'f' AND n.nspname = 'public'`);
   const parents = new Map(tables.map((t) => [t, new Set<string>()]));
   for (const e of edges) {
-    const child = String(e.child).replace(/"/g, '');
-    const parent = String(e.parent).replace(/"/g, '');
+    const child = e.child.replace(/"/g, '');
+    const parent = e.parent.replace(/"/g, '');
     if (child !== parent && parents.has(child) && parents.has(parent)) parents.get(child)!.add(parent);
   }
   const ordered: string[] = [];
@@ -91,7 +91,7 @@ export async function createBackup(deps: { db: Db; store: FileStore }, outDir: s
     await tx.execute(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`);
     const counts: Record<string, number> = {};
     for (const table of await publicTables(tx)) counts[table] = await dumpTable(tx, table, path.join(work, 'db', `${table}.jsonl.gz`));
-    const ids = (await rowsOf(tx, sql`SELECT id FROM files ORDER BY id`)).map((r) => String(r.id));
+    const ids = (await rows(tx, z.object({ id: z.string() }), sql`SELECT id FROM files ORDER BY id`)).map((r) => r.id);
     return { tables: counts, fileIds: ids, migrations: await appliedMigrations(tx) };
   });
 
@@ -122,12 +122,12 @@ async function dumpTable(tx: Tx, table: string, file: string): Promise<number> {
   await tx.execute(sql`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS j FROM ${sql.identifier(table)} t`);
   const lines = async function* () {
     for (;;) {
-      const rows = await rowsOf(tx, sql`FETCH ${sql.raw(String(PAGE))} FROM ${cursor}`);
-      for (const r of rows) {
+      const page = await rows(tx, z.object({ j: z.string() }), sql`FETCH ${sql.raw(`${PAGE}`)} FROM ${cursor}`);
+      for (const r of page) {
         count++;
-        yield `${String(r.j)}\n`;
+        yield `${r.j}\n`;
       }
-      if (rows.length < PAGE) return;
+      if (page.length < PAGE) return;
     }
   };
   await pipeline(Readable.from(lines()), createGzip(), createWriteStream(file));
@@ -149,8 +149,8 @@ export async function restoreBackup(deps: { db: Db; store: FileStore }, fromDir:
         'restaurez avec la version d’Olympe qui a fait la sauvegarde, puis mettez à jour.',
     );
   }
-  const [{ n }] = await rowsOf(deps.db, sql`SELECT count(*)::int AS n FROM users`);
-  if (Number(n) > 0) throw new Error('Cette instance contient déjà des comptes : la restauration se fait dans une instance vide.');
+  const [{ n }] = await rows(deps.db, z.object({ n: column.number }), sql`SELECT count(*)::int AS n FROM users`);
+  if (n > 0) throw new Error('Cette instance contient déjà des comptes : la restauration se fait dans une instance vide.');
   const existing = new Set(await publicTables(deps.db));
   const tables = Object.keys(manifest.tables);
   const unknown = tables.filter((t) => !existing.has(t));
@@ -182,14 +182,14 @@ export async function restoreBackup(deps: { db: Db; store: FileStore }, fromDir:
       await flush();
     }
     // Serial ids continue after the restored rows.
-    const serials = await rowsOf(tx, sql`
+    const serials = await rows(tx, z.object({ table_name: z.string(), column_name: z.string(), seq: z.string().nullable() }), sql`
       SELECT table_name, column_name, pg_get_serial_sequence(quote_ident(table_name), column_name) AS seq
       FROM information_schema.columns WHERE table_schema = 'public' AND column_default LIKE 'nextval(%'`);
     for (const s of serials) {
-      if (!s.seq || !tables.includes(String(s.table_name))) continue;
+      if (!s.seq || !tables.includes(s.table_name)) continue;
       await tx.execute(sql`
-        SELECT setval(${String(s.seq)}::regclass,
-          coalesce((SELECT max(${sql.identifier(String(s.column_name))}) FROM ${sql.identifier(String(s.table_name))}), 0) + 1, false)`);
+        SELECT setval(${s.seq}::regclass,
+          coalesce((SELECT max(${sql.identifier(s.column_name)}) FROM ${sql.identifier(s.table_name)}), 0) + 1, false)`);
     }
   });
   return manifest;

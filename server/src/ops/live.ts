@@ -1,10 +1,35 @@
 import type { LiveChapter } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { one, rows } from '../db/query.js';
+import { column, one, rows } from '../db/query.js';
 import { notFound } from '../errors.js';
 
 const WINDOW_MINUTES = 15;
+
+const liveRow = z.object({
+  title: z.string(),
+  at: column.date,
+  started: column.number,
+  in_progress: column.number,
+  finished: column.number,
+  blurs: column.number,
+  blurs_last_minute: column.number,
+});
+
+const minuteRow = z.object({ ago: column.number, n: column.number, last_minute: column.number, savers: z.array(z.string()).nullable() });
+
+const extensionRow = z.object({
+  minutes: column.number,
+  reason: z.string(),
+  created_at: column.date,
+  id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  email: z.string(),
+  by_name: z.string().nullable(),
+  by_email: z.string().nullable(),
+});
 
 /**
  * GET /chapter/{id}/live: the figures of a running chapter, computed from the database so every
@@ -12,7 +37,7 @@ const WINDOW_MINUTES = 15;
  * read once, grouped by minute: a timed round holds about a million rows, so nothing here rescans them.
  */
 export async function getLiveChapter(db: Db, chapterId: string, serverErrors: number): Promise<LiveChapter> {
-  const row = await one<Record<string, unknown>>(db, sql`
+  const row = await one(db, liveRow, sql`
     SELECT c.title, now() AS at,
       s.started, s.in_progress, s.finished,
       f.blurs, f.blurs_last_minute
@@ -28,7 +53,7 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
   if (!row) throw notFound('Chapitre introuvable.');
 
   // One pass over the last minutes of answers: per minute, and who saved in the last 60 s.
-  const recent = await rows<{ ago: number; n: number; last_minute: number; savers: string[] | null }>(db, sql`
+  const recent = await rows(db, minuteRow, sql`
     SELECT floor(extract(epoch FROM (date_trunc('minute', now()) - date_trunc('minute', a.created_at))) / 60)::int AS ago,
       count(*)::int AS n,
       count(*) FILTER (WHERE a.created_at > now() - interval '1 minute')::int AS last_minute,
@@ -46,37 +71,26 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     answersLastMinute += Number(r.last_minute);
     for (const id of r.savers ?? []) savers.add(id);
   }
-  const extra = await one<{ n: number }>(db, sql`
+  const extra = await one(db, z.object({ n: column.number }), sql`
     SELECT count(*)::int AS n FROM chapter_sessions s JOIN users u ON u.id = s.user_id
     WHERE s.chapter_id = ${chapterId}::uuid AND u.extra_time_percent > 0`);
-  const extensions = await rows<ExtensionRow>(db, sql`
+  const extensions = await rows(db, extensionRow, sql`
     SELECT x.minutes, x.reason, x.created_at, u.id, u.first_name, u.last_name, u.email,
       nullif(trim(coalesce(b.first_name, '') || ' ' || coalesce(b.last_name, '')), '') AS by_name, b.email AS by_email
     FROM session_extensions x JOIN users u ON u.id = x.user_id LEFT JOIN users b ON b.id = x.created_by
     WHERE x.chapter_id = ${chapterId}::uuid
     ORDER BY x.created_at DESC, x.id LIMIT 200`);
-  type ExtensionRow = {
-    minutes: number;
-    reason: string;
-    created_at: string | Date;
-    id: string;
-    first_name: string | null;
-    last_name: string | null;
-    email: string;
-    by_name: string | null;
-    by_email: string | null;
-  };
   return {
     chapterId,
-    title: String(row.title),
-    at: new Date(row.at as string | Date).toISOString(),
-    started: Number(row.started),
-    inProgress: Number(row.in_progress),
-    finished: Number(row.finished),
+    title: row.title,
+    at: row.at.toISOString(),
+    started: row.started,
+    inProgress: row.in_progress,
+    finished: row.finished,
     savingLastMinute: savers.size,
     answersLastMinute,
-    blurEvents: Number(row.blurs),
-    blurEventsLastMinute: Number(row.blurs_last_minute),
+    blurEvents: row.blurs,
+    blurEventsLastMinute: row.blurs_last_minute,
     serverErrorsLastFiveMinutes: serverErrors,
     savesPerMinute,
     extraTimePupils: Number(extra?.n ?? 0),

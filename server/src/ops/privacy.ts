@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ANONYMOUS_EMAIL_DOMAIN } from '@olympe/contract';
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../db/client.js';
-import { rows as rowsOf } from '../db/query.js';
+import { rows } from '../db/query.js';
 import { conflict, notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 import { assertMayAnonymise } from './policies.js';
@@ -11,7 +12,7 @@ type Row = Record<string, unknown>;
 
 /** JSON values of the rows a query returns as column `j` (to_jsonb keeps types as PostgreSQL prints them). */
 async function jsonRows(db: Tx, query: SQL): Promise<Row[]> {
-  return (await rowsOf(db, query)).map((r) => (typeof r.j === 'string' ? JSON.parse(r.j) : r.j) as Row);
+  return (await rows(db, z.object({ j: z.unknown() }), query)).map((r) => (typeof r.j === 'string' ? JSON.parse(r.j) : r.j) as Row);
 }
 
 /**
@@ -76,11 +77,11 @@ export const isAnonymousEmail = (email: string) => email.endsWith(`@${ANONYMOUS_
  * and neither attached to another person's answer nor a school's unsorted scan.
  */
 function personalFiles(tx: Tx, uid: string) {
-  return rowsOf(tx, sql`
+  return rows(tx, z.object({ id: z.string() }), sql`
     SELECT f.id FROM files f
     WHERE (f.owner_id = ${uid}::uuid OR f.id IN (SELECT file_id FROM answers WHERE user_id = ${uid}::uuid AND file_id IS NOT NULL))
       AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id AND a.user_id <> ${uid}::uuid)
-      AND NOT EXISTS (SELECT 1 FROM unlabeled_answers u WHERE u.file_id = f.id)`).then((rows) => rows.map((r) => String(r.id)));
+      AND NOT EXISTS (SELECT 1 FROM unlabeled_answers u WHERE u.file_id = f.id)`).then((found) => found.map((r) => r.id));
 }
 
 /**
@@ -89,10 +90,11 @@ function personalFiles(tx: Tx, uid: string) {
  * statistics. Returns the ids of files whose bytes the caller erases once the transaction commits.
  */
 export async function scrubUser(tx: Tx, uid: string): Promise<string[]> {
-  const [user] = await rowsOf(tx, sql`
+  const nullable = z.string().nullable();
+  const [user] = await rows(tx, z.object({ email: z.string(), email_student: nullable, email_parent: nullable, email_other_parent: nullable }), sql`
     SELECT email, email_student, email_parent, email_other_parent FROM users WHERE id = ${uid}::uuid FOR UPDATE`);
   if (!user) throw notFound('Utilisateur introuvable.');
-  if (isAnonymousEmail(String(user.email))) throw conflict('Ce compte est déjà anonymisé.');
+  if (isAnonymousEmail(user.email)) throw conflict('Ce compte est déjà anonymisé.');
   const fileIds = await personalFiles(tx, uid);
   const emails = [user.email, user.email_student, user.email_parent, user.email_other_parent].filter(
     (e): e is string => typeof e === 'string' && e !== '',

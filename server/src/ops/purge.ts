@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import type { FileStore } from '../files/store.js';
 import { ANONYMOUS_EMAIL_DOMAIN, BIN_DAYS } from '@olympe/contract';
 import { eraseFiles, scrubUser } from './privacy.js';
@@ -22,7 +23,7 @@ export const purgeCutoff = (year: number) => new Date(Date.UTC(year, 0, 1) - 360
  */
 export async function findInactiveUsers(db: Db, year: number): Promise<Array<{ id: string; hasAnswers: boolean }>> {
   const cutoff = purgeCutoff(year).toISOString();
-  const found = await rows<{ id: string; has_answers: boolean }>(db, sql`
+  const found = await rows(db, z.object({ id: z.string(), has_answers: z.boolean() }), sql`
     SELECT u.id, EXISTS (SELECT 1 FROM answers a WHERE a.user_id = u.id) AS has_answers
     FROM users u
     WHERE NOT u.is_admin
@@ -101,7 +102,7 @@ export async function purgeBin(deps: { db: Db; store: FileStore }, now: Date, op
     SELECT file_id FROM answers WHERE file_id IS NOT NULL AND exercise_id IN (${doomedExercises})
     UNION SELECT file_id FROM unlabeled_answers WHERE chapter_id IN (SELECT id FROM chapters WHERE deleted_at < ${cutoff}::timestamptz)`;
   if (opts.dryRun) {
-    const [r] = await rows<{ chapters: number; exercises: number; files: number }>(db, sql`
+    const [r] = await rows(db, z.object({ chapters: column.number, exercises: column.number, files: column.number }), sql`
       SELECT (SELECT count(*)::int FROM chapters WHERE deleted_at < ${cutoff}::timestamptz) AS chapters,
              (SELECT count(*)::int FROM exercises e JOIN chapters c ON c.id = e.chapter_id
               WHERE e.deleted_at < ${cutoff}::timestamptz AND (c.deleted_at IS NULL OR c.deleted_at >= ${cutoff}::timestamptz)) AS exercises,
@@ -112,19 +113,19 @@ export async function purgeBin(deps: { db: Db; store: FileStore }, now: Date, op
     return { chapters: Number(r.chapters), exercises: Number(r.exercises), filesErased: Number(r.files) };
   }
   const { result, fileIds } = await db.transaction(async (tx) => {
-    const candidates = (await rows<{ file_id: string }>(tx, doomedFiles)).map((r) => r.file_id);
+    const candidates = (await rows(tx, z.object({ file_id: z.string() }), doomedFiles)).map((r) => r.file_id);
     // Exercises first: an exercise of a purged chapter goes with its chapter and is counted there.
-    const exercises = await rows<{ id: string; title: string }>(tx, sql`
+    const exercises = await rows(tx, z.object({ id: z.string(), title: z.string() }), sql`
       DELETE FROM exercises e USING chapters c
       WHERE c.id = e.chapter_id AND e.deleted_at < ${cutoff}::timestamptz AND (c.deleted_at IS NULL OR c.deleted_at >= ${cutoff}::timestamptz)
       RETURNING e.id, e.title`);
-    const chapters = await rows<{ id: string; title: string }>(tx, sql`
+    const chapters = await rows(tx, z.object({ id: z.string(), title: z.string() }), sql`
       DELETE FROM chapters WHERE deleted_at < ${cutoff}::timestamptz RETURNING id, title`);
     // A file another answer still points at (the same scan filed for a kept chapter) stays.
     const erased =
       candidates.length === 0
         ? []
-        : await rows<{ id: string }>(tx, sql`
+        : await rows(tx, z.object({ id: z.string() }), sql`
             DELETE FROM files f WHERE f.id IN (SELECT x::uuid FROM json_array_elements_text(${JSON.stringify(candidates)}::json) AS x)
               AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id)
               AND NOT EXISTS (SELECT 1 FROM unlabeled_answers u WHERE u.file_id = f.id)

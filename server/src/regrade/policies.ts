@@ -12,3 +12,6 @@ const REGRADE_OWN_ONLY_MESSAGE = 'Vous ne pouvez demander le réexamen que de vo
 export function assertMayRequestRegrade<T extends { user_id: string | null }>(auth: AuthContext, answer: T | undefined): asserts answer is T {
   if (!answer || answer.user_id !== auth.userId) throw forbidden(REGRADE_OWN_ONLY_MESSAGE);
 }
+
+/** Under anonymous correction, only an admin reads the pupils' names in the queue; correctors read pseudonyms (decision 62). */
+export const canSeeNamesUnderAnonymity = (auth: AuthContext): boolean => auth.isAdmin;

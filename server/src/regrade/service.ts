@@ -1,23 +1,24 @@
 import {
   formatParisDateTime,
-  type MyRegrade,
+  REGRADE_STATUSES,
   type MyRegrades,
   type RegradeAccept,
   type RegradeCreate,
   type RegradeQueue,
-  type RegradeStatus,
 } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import { isChapterPublished } from '../chapters/publication.js';
 import { findChapter } from '../chapters/service.js';
 import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
-import { one, rows } from '../db/query.js';
+import { column, one, rows } from '../db/query.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { pseudonymsFor } from '../grading/queries.js';
 import { saveGrade } from '../grading/save.js';
-import { assertMayRequestRegrade } from './policies.js';
+import { assertMayRequestRegrade, canSeeNamesUnderAnonymity } from './policies.js';
+import { iso, presentMine, presentQueueRequest } from './presenters.js';
 
 export const REGRADE_NOT_PUBLISHED_MESSAGE = 'Les demandes de réexamen ouvrent à la publication des notes.';
 export const REGRADE_NOT_OPEN_MESSAGE = 'Ce chapitre ne reçoit pas de demande de réexamen.';
@@ -52,24 +53,23 @@ const windowOpen = (chapter: Window, now: Date) => {
   }
 };
 
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
-
 /** POST /regrade: the caller's own current answer, in an open window, one open request per exercise. Audited. */
 export async function createRegradeRequest(db: Db, auth: AuthContext, input: RegradeCreate, now = new Date()): Promise<{ _id: string }> {
   return db.transaction(async (tx) => {
-    const answer = await one<{
-      id: string;
-      user_id: string;
-      exercise_id: string;
-      chapter_id: string;
-      grade: string | null;
-      answer_format: string;
-      current: boolean;
-      analysis: boolean;
-      publish_ms: number | null;
-      regrade_until: Date | string | null;
-    }>(
+    const answer = await one(
       tx,
+      z.object({
+        id: z.string(),
+        user_id: z.string(),
+        exercise_id: z.string(),
+        chapter_id: z.string(),
+        grade: z.string().nullable(),
+        answer_format: z.string(),
+        current: z.boolean(),
+        analysis: z.boolean(),
+        publish_ms: z.number().nullable(),
+        regrade_until: column.dateOrNull,
+      }),
       sql`SELECT a.id, a.user_id, a.exercise_id, e.chapter_id, a.grade, e.answer_format, c.analysis,
             (extract(epoch FROM c.publish_at) * 1000)::float8 AS publish_ms, c.regrade_until,
             a.id = (SELECT b.id FROM answers b WHERE b.user_id = a.user_id AND b.exercise_id = a.exercise_id AND b.withdrawn_at IS NULL
@@ -80,8 +80,9 @@ export async function createRegradeRequest(db: Db, auth: AuthContext, input: Reg
     assertMayRequestRegrade(auth, answer);
     checkWindow(answer, now);
     if (!answer.current) throw badRequest('Cette réponse a été remplacée : demandez le réexamen de votre dernière réponse.');
-    const [created] = await rows<{ id: string }>(
+    const [created] = await rows(
       tx,
+      z.object({ id: z.string() }),
       sql`INSERT INTO regrade_requests (answer_id, chapter_id, exercise_id, user_id, message, old_grade)
           VALUES (${answer.id}::uuid, ${answer.chapter_id}::uuid, ${answer.exercise_id}::uuid, ${auth.userId}::uuid, ${input.message}, ${answer.grade})
           ON CONFLICT (user_id, exercise_id) WHERE status = 'open' DO NOTHING
@@ -93,43 +94,32 @@ export async function createRegradeRequest(db: Db, auth: AuthContext, input: Reg
   });
 }
 
-interface RequestRow {
-  id: string;
-  answer_id: string;
-  user_id: string;
-  exercise_id: string;
-  exercise_title: string;
-  max_points: number;
-  message: string;
-  status: RegradeStatus;
-  reply: string | null;
-  old_grade: string | null;
-  new_grade: string | null;
-  created_at: Date | string;
-  handled_at: Date | string | null;
-}
+/** A request as the pupil's and the correctors' lists read it. */
+const requestRow = z.object({
+  id: z.string(),
+  answer_id: z.string(),
+  user_id: z.string(),
+  exercise_id: z.string(),
+  exercise_title: z.string(),
+  max_points: z.number(),
+  message: z.string(),
+  status: z.enum(REGRADE_STATUSES),
+  reply: z.string().nullable(),
+  old_grade: z.string().nullable(),
+  new_grade: z.string().nullable(),
+  created_at: column.date,
+  handled_at: column.dateOrNull,
+});
 
 const requestColumns = sql`r.id, r.answer_id, r.user_id, r.exercise_id, e.title AS exercise_title, e.max_points, r.message, r.status,
   r.reply, r.old_grade, r.new_grade, r.created_at, r.handled_at`;
 
-/** An allow-list: what the pupil who asked reads of their request. */
-const presentMine = (r: RequestRow): MyRegrade => ({
-  _id: r.id,
-  exercise: { _id: r.exercise_id, title: r.exercise_title },
-  message: r.message,
-  status: r.status,
-  reply: r.reply,
-  oldGrade: r.old_grade,
-  newGrade: r.new_grade,
-  createdAt: iso(r.created_at)!,
-  handledAt: iso(r.handled_at),
-});
-
 /** GET /regrade/mine/{chapterId}: the caller's own requests of a chapter and whether they may ask now. */
 export async function listMyRegrades(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<MyRegrades> {
   const chapter = await findChapter(db, chapterId);
-  const list = await rows<RequestRow>(
+  const list = await rows(
     db,
+    requestRow,
     sql`SELECT ${requestColumns} FROM regrade_requests r JOIN exercises e ON e.id = r.exercise_id
         WHERE r.user_id = ${auth.userId}::uuid AND r.chapter_id = ${chapterId}::uuid AND e.deleted_at IS NULL
         ORDER BY r.created_at DESC, r.id`,
@@ -137,8 +127,9 @@ export async function listMyRegrades(db: Db, auth: AuthContext, chapterId: strin
   const window = { analysis: chapter.analysis, publish_ms: chapter.publishAt?.getTime() ?? null, regrade_until: chapter.regradeUntil };
   // Grades only once published: before, a pupil reads no grade of theirs anywhere.
   const current = isChapterPublished(chapter, now)
-    ? await rows<{ id: string; exercise_id: string; title: string; max_points: number; grade: string | null }>(
+    ? await rows(
         db,
+        z.object({ id: z.string(), exercise_id: z.string(), title: z.string(), max_points: z.number(), grade: z.string().nullable() }),
         sql`SELECT DISTINCT ON (e.position, e.id) a.id, e.id AS exercise_id, e.title, e.max_points, a.grade
             FROM exercises e JOIN answers a ON a.exercise_id = e.id
             WHERE e.chapter_id = ${chapterId}::uuid AND e.deleted_at IS NULL AND e.answer_format <> 'none'
@@ -161,43 +152,42 @@ export async function listMyRegrades(db: Db, auth: AuthContext, chapterId: strin
  */
 export async function listRegradeQueue(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<RegradeQueue> {
   const chapter = await findChapter(db, chapterId);
-  const list = await rows<
-    RequestRow & {
-      first_name: string | null;
-      last_name: string | null;
-      grade: string | null;
-      h_first: string | null;
-      h_last: string | null;
-      handled_by: string | null;
-    }
-  >(
+  const list = await rows(
     db,
+    requestRow.extend({
+      first_name: z.string().nullable(),
+      last_name: z.string().nullable(),
+      grade: z.string().nullable(),
+      h_first: z.string().nullable(),
+      h_last: z.string().nullable(),
+      handled_by: z.string().nullable(),
+    }),
     sql`SELECT ${requestColumns}, u.first_name, u.last_name, a.grade, r.handled_by, h.first_name AS h_first, h.last_name AS h_last
         FROM regrade_requests r JOIN exercises e ON e.id = r.exercise_id JOIN users u ON u.id = r.user_id
         JOIN answers a ON a.id = r.answer_id LEFT JOIN users h ON h.id = r.handled_by
         WHERE r.chapter_id = ${chapterId}::uuid AND e.deleted_at IS NULL
         ORDER BY (r.status = 'open') DESC, CASE WHEN r.status = 'open' THEN r.created_at END ASC, r.handled_at DESC, r.id`,
   );
-  const pseudonyms = chapter.anonymousGrading && !auth.isAdmin ? await pseudonymsFor(db, chapterId, list.map((r) => r.user_id)) : null;
+  const pseudonyms =
+    chapter.anonymousGrading && !canSeeNamesUnderAnonymity(auth) ? await pseudonymsFor(db, chapterId, list.map((r) => r.user_id)) : null;
   return {
     chapter: { _id: chapter.id, title: chapter.title, regradeUntil: iso(chapter.regradeUntil), published: isChapterPublished(chapter, now) },
-    requests: list.map((r) => ({
-      ...presentMine(r),
-      answerId: r.answer_id,
-      exercise: { _id: r.exercise_id, title: r.exercise_title, maxPoints: r.max_points },
-      student: pseudonyms
-        ? { _id: pseudonyms.get(r.user_id)!.copyId, firstName: null, lastName: null, pseudonym: pseudonyms.get(r.user_id)!.pseudonym }
-        : { _id: r.user_id, firstName: r.first_name, lastName: r.last_name },
-      grade: r.grade,
-      handledBy: r.handled_by ? { _id: r.handled_by, firstName: r.h_first, lastName: r.h_last } : null,
-    })),
+    requests: list.map((r) => presentQueueRequest(r, pseudonyms)),
   };
 }
 
 /** The open request, locked for this transaction; 404 unknown (or binned), 409 already handled. */
 async function lockOpenRequest(tx: Tx, id: string) {
-  const request = await one<{ id: string; answer_id: string; status: RegradeStatus; grade_timestamp: Date | string | null; grade_comment: string | null; hidden: boolean }>(
+  const request = await one(
     tx,
+    z.object({
+      id: z.string(),
+      answer_id: z.string(),
+      status: z.enum(REGRADE_STATUSES),
+      grade_timestamp: column.dateOrNull,
+      grade_comment: z.string().nullable(),
+      hidden: z.boolean(),
+    }),
     sql`SELECT r.id, r.answer_id, r.status, a.grade_timestamp, a.grade_comment, a.hidden
         FROM regrade_requests r JOIN answers a ON a.id = r.answer_id JOIN exercises e ON e.id = r.exercise_id JOIN chapters c ON c.id = r.chapter_id
         WHERE r.id = ${id}::uuid AND e.deleted_at IS NULL AND c.deleted_at IS NULL

@@ -1,6 +1,7 @@
 import { formatFrenchDate, formatTotal, parisDateOf } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
 import { Zip, type ZipInputFile } from 'fflate';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { rows } from '../db/query.js';
@@ -17,12 +18,13 @@ const NOT_A_PARTICIPANT_ADMIN_MESSAGE = 'Cet élève n’a pas participé à ce 
 /** Certificates per worker task: small enough to stream steadily, large enough to keep the threads busy. */
 const BATCH = 250;
 
-interface Holder {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  institution: string | null;
-}
+const holder = z.object({
+  id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  institution: z.string().nullable(),
+});
+type Holder = z.output<typeof holder>;
 
 function certificateOf(results: ChapterResults, holder: Holder, now: Date): CertificateData {
   const total = results.totals.get(holder.id) ?? 0;
@@ -40,8 +42,9 @@ function certificateOf(results: ChapterResults, holder: Holder, now: Date): Cert
 
 function holdersOf(db: Db, ids: readonly string[]): Promise<Holder[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return rows<Holder>(
+  return rows(
     db,
+    holder,
     sql`SELECT u.id, u.first_name, u.last_name, i.name AS institution
         FROM users u LEFT JOIN institutions i ON i.id = u.institution_id
         WHERE u.id = ANY(${`{${ids.join(',')}}`}::uuid[]) ORDER BY u.last_name, u.first_name, u.id`,

@@ -6,7 +6,6 @@ import {
   publicationUpdateSchema,
   PAST_INSTANT_MESSAGE,
   stillAnsweringSchema,
-  stillAnsweringText,
   resultsCardSchema,
   savedMessageSchema,
 } from '@olympe/contract';
@@ -84,13 +83,8 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
       preHandler: admin,
       schema: { tags, params: chapterParams, body: publicationUpdateSchema, response: { 200: savedMessageSchema, 409: stillAnsweringSchema } },
     },
-    async (request, reply) => {
+    async (request) => {
       const outcome = await updatePublication(deps.db, authOf(request), request.params.chapterId, request.body);
-      if (!outcome.ok) {
-        const n = outcome.stillAnswering;
-        const message = `${stillAnsweringText(n)} à ce chapitre : confirmez la publication pour leur montrer les résultats.`;
-        return reply.status(409).send({ message, code: 'still_answering' as const, stillAnswering: n });
-      }
       if (outcome.pastInstant) return { message: PAST_INSTANT_MESSAGE };
       const messages = { now: 'Résultats publiés', scheduled: 'Publication programmée', unpublished: 'Publication retirée' };
       return { message: messages[outcome.mode] };

@@ -5,18 +5,20 @@ import {
   type DeletionImpact,
   type Publication,
   type PublicationUpdate,
+  stillAnsweringText,
   thresholdAboveMaxMessage,
 } from '@olympe/contract';
 import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import { isChapterPublished } from '../chapters/publication.js';
 import { countStillAnswering } from './still-answering.js';
 import { chapterAccessFor, findChapter } from '../chapters/service.js';
 import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
-import { one, rows } from '../db/query.js';
+import { column, one, rows } from '../db/query.js';
 import { chapters } from '../db/schema.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { queueResultsPublished } from '../mail/notifications.js';
 import { assertMaySeeResults, resultsInstitutionOf } from './policies.js';
 import { Ranking, roundTotal } from './ranking.js';
@@ -54,14 +56,16 @@ const currentAnswersSql = (chapterId: string) => sql`
 /** Loads a chapter's exercises and every participant's total (one row per participant, summed by the database). */
 export async function loadChapterResults(db: Tx, chapterId: string): Promise<ChapterResults> {
   const chapter = await findChapter(db, chapterId);
-  const exercises = await rows<{ id: string; title: string; max_points: number }>(
+  const exercises = await rows(
     db,
+    z.object({ id: z.string(), title: z.string(), max_points: column.number }),
     sql`SELECT id, title, max_points FROM exercises
         WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' AND deleted_at IS NULL ORDER BY position, id`,
   );
   // docs/product.md#design-3: the total sums the numeric grades; X and ungraded count nothing.
-  const totalRows = await rows<{ user_id: string; total: number | string }>(
+  const totalRows = await rows(
     db,
+    z.object({ user_id: z.string(), total: column.number }),
     sql`SELECT cur.user_id,
           coalesce(sum(CASE WHEN cur.grade ~ '^-?[0-9]+([.][0-9]+)?$' THEN cur.grade::float8 END), 0)::float8 AS total
         FROM (${currentAnswersSql(chapterId)}) cur GROUP BY cur.user_id`,
@@ -80,8 +84,9 @@ export async function loadChapterResults(db: Tx, chapterId: string): Promise<Cha
 export async function gradesOf(db: Tx, chapterId: string, userIds: readonly string[]): Promise<Map<string, Map<string, GradeCell>>> {
   const out = new Map<string, Map<string, GradeCell>>();
   if (userIds.length === 0) return out;
-  const found = await rows<{ user_id: string; exercise_id: string; grade: string | null; grade_comment: string | null }>(
+  const found = await rows(
     db,
+    z.object({ user_id: z.string(), exercise_id: z.string(), grade: z.string().nullable(), grade_comment: z.string().nullable() }),
     sql`SELECT * FROM (${currentAnswersSql(chapterId)}) cur WHERE cur.user_id = ANY(${`{${userIds.join(',')}}`}::uuid[])`,
   );
   for (const r of found) {
@@ -120,29 +125,31 @@ export async function loadPreview(db: Db, chapterId: string, userId: string, opt
       qualificationText: options.qualificationText || chapter.qualificationText,
     },
   };
-  const [user] = await rows<{ id: string }>(db, sql`SELECT id FROM users WHERE id = ${userId}::uuid`);
+  const [user] = await rows(db, z.object({ id: z.string() }), sql`SELECT id FROM users WHERE id = ${userId}::uuid`);
   if (!user) throw notFound('Élève introuvable.');
   return { results, grades: (await gradesOf(db, chapterId, [userId])).get(userId) ?? new Map<string, GradeCell>() };
 }
 
-export interface InstitutionPupil {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  grade: string | null;
-  gender: string | null;
-}
+const institutionPupil = z.object({
+  id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  grade: z.string().nullable(),
+  gender: z.string().nullable(),
+});
+export type InstitutionPupil = z.output<typeof institutionPupil>;
 
 /** GET /results/{chapterId}/institution: the participants of one school, once published (admins: any time). */
 export async function loadInstitutionResults(db: Db, auth: AuthContext, chapterId: string, requested?: string, now = new Date()) {
   const institutionId = resultsInstitutionOf(auth, requested);
   const results = await loadChapterResults(db, chapterId);
   assertMaySeeResults(auth, results.chapter, now);
-  const institution = await one<{ id: string; name: string }>(db, sql`SELECT id, name FROM institutions WHERE id = ${institutionId}::uuid`);
+  const institution = await one(db, z.object({ id: z.string(), name: z.string() }), sql`SELECT id, name FROM institutions WHERE id = ${institutionId}::uuid`);
   if (!institution) throw notFound('Établissement introuvable.');
   const pupils = (
-    await rows<InstitutionPupil>(
+    await rows(
       db,
+      institutionPupil,
       sql`SELECT id, first_name, last_name, grade, gender FROM users
           WHERE institution_id = ${institutionId}::uuid ORDER BY last_name, first_name, id`,
     )
@@ -159,16 +166,18 @@ export async function loadInstitutionResults(db: Db, auth: AuthContext, chapterI
 export async function getPublication(db: Db, chapterId: string, now = new Date()): Promise<Publication> {
   const results = await loadChapterResults(db, chapterId);
   const { chapter } = results;
-  const counts = await one<{ answers: number; graded: number }>(
+  const counts = await one(
     db,
+    z.object({ answers: column.number, graded: column.number }),
     sql`SELECT count(*)::int AS answers, count(cur.grade)::int AS graded FROM (${currentAnswersSql(chapterId)}) cur`,
   );
   const ids = [...results.totals.keys()];
   const pupils =
     ids.length === 0
       ? []
-      : await rows<{ id: string; first_name: string | null; last_name: string | null }>(
+      : await rows(
           db,
+          z.object({ id: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() }),
           sql`SELECT id, first_name, last_name FROM users WHERE id = ANY(${`{${ids.join(',')}}`}::uuid[]) ORDER BY last_name, first_name, id`,
         );
   return {
@@ -186,8 +195,14 @@ export async function getPublication(db: Db, chapterId: string, now = new Date()
   };
 }
 
-/** What PUT /results/{chapterId}/publication did, or the pupils still able to answer the admin must confirm (decision 139). */
-export type PublicationOutcome = { ok: true; mode: PublicationUpdate['mode']; pastInstant: boolean } | { ok: false; stillAnswering: number };
+/** What PUT /results/{chapterId}/publication did. */
+export type PublicationOutcome = { mode: PublicationUpdate['mode']; pastInstant: boolean };
+
+/** Decision 139: the pupils still able to answer, whose number the admin must confirm (409, `still_answering`). */
+const stillAnsweringRefusal = (n: number) =>
+  conflict(`${stillAnsweringText(n)} à ce chapitre : confirmez la publication pour leur montrer les résultats.`, 'still_answering', {
+    stillAnswering: n,
+  });
 
 /**
  * PUT /results/{chapterId}/publication (admins): publish now, at an instant, or withdraw; and the
@@ -206,8 +221,9 @@ export async function updatePublication(
     const before = await findChapter(tx, chapterId);
     if (input.qualificationThreshold !== null) {
       // Decision 139: a threshold no pupil can reach is a typing slip (« 15 » for « 1,5 »), refused.
-      const [{ max_total }] = await rows<{ max_total: number }>(
+      const [{ max_total }] = await rows(
         tx,
+        z.object({ max_total: column.number }),
         sql`SELECT coalesce(sum(max_points), 0)::float8 AS max_total FROM exercises
             WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' AND deleted_at IS NULL`,
       );
@@ -219,7 +235,7 @@ export async function updatePublication(
     if (mode !== 'unpublished' && !before.offline && !isChapterPublished(before, now)) {
       const at = mode === 'now' ? now : new Date(input.publishAt!);
       const stillAnswering = await countStillAnswering(tx, chapterId, at);
-      if (stillAnswering > 0 && input.confirm !== stillAnswering) return { ok: false, stillAnswering };
+      if (stillAnswering > 0 && input.confirm !== stillAnswering) throw stillAnsweringRefusal(stillAnswering);
     }
     const timing =
       mode === 'now'
@@ -244,7 +260,7 @@ export async function updatePublication(
       after: { ...timing, publishAt: timing.publishAt?.toISOString() ?? null, ...options },
     });
     if (mode === 'now' && !isChapterPublished(before, now)) await queueResultsPublished(tx, chapterId);
-    return { ok: true, mode, pastInstant };
+    return { mode, pastInstant };
   });
 }
 
@@ -256,14 +272,15 @@ export async function chapterDeletionImpact(db: Db, chapterId: string): Promise<
 
 /** What deleting an exercise takes with it. */
 export async function exerciseDeletionImpact(db: Db, exerciseId: string): Promise<DeletionImpact> {
-  const found = await one<{ id: string }>(db, sql`SELECT id FROM exercises WHERE id = ${exerciseId}::uuid AND deleted_at IS NULL`);
+  const found = await one(db, z.object({ id: z.string() }), sql`SELECT id FROM exercises WHERE id = ${exerciseId}::uuid AND deleted_at IS NULL`);
   if (!found) throw notFound('Exercice introuvable.');
   return impactOf(db, sql`e.id = ${exerciseId}::uuid`);
 }
 
 async function impactOf(db: Db, where: ReturnType<typeof sql>): Promise<DeletionImpact> {
-  const row = await one<{ exercises: number; pupils: number; answers: number; grades: number }>(
+  const row = await one(
     db,
+    z.object({ exercises: column.number, pupils: column.number, answers: column.number, grades: column.number }),
     sql`SELECT (SELECT count(*)::int FROM exercises e WHERE ${where} AND e.deleted_at IS NULL) AS exercises,
           count(DISTINCT a.user_id)::int AS pupils,
           count(DISTINCT (a.user_id, a.exercise_id))::int AS answers,
@@ -275,8 +292,9 @@ async function impactOf(db: Db, where: ReturnType<typeof sql>): Promise<Deletion
 
 /** What deleting a group takes with it: its memberships (pupils' accounts and answers stay). */
 export async function groupDeletionImpact(db: Db, groupId: string): Promise<{ members: number }> {
-  const row = await one<{ found: number; members: number }>(
+  const row = await one(
     db,
+    z.object({ found: column.number, members: column.number }),
     sql`SELECT (SELECT count(*)::int FROM groups WHERE id = ${groupId}::uuid) AS found,
           (SELECT count(*)::int FROM group_members WHERE group_id = ${groupId}::uuid) AS members`,
   );

@@ -1,18 +1,25 @@
 import { asc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { accessProfileOf, matchAccessRule, type ProfileColumns } from '../chapters/access.js';
 import type { Tx } from '../db/client.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import { accessGroups } from '../db/schema.js';
 import { isPupilSql } from '../sorting/pupils.js';
 import { computeSessionState, extraMs } from '../sessions/state.js';
 
-interface PupilRow extends ProfileColumns {
-  started_ms: number | null;
-  finished_ms: number | null;
-  extra_time_percent: number | null;
-  extension_minutes: number;
-  took_part: boolean;
-}
+const pupilRow = z.object({
+  gender: z.string().nullable(),
+  grade: z.string().nullable(),
+  birth_date: z.string().nullable(),
+  access_gender: z.string().nullable(),
+  access_grade: z.string().nullable(),
+  access_birth_date: z.string().nullable(),
+  started_ms: z.number().nullable(),
+  finished_ms: z.number().nullable(),
+  extra_time_percent: column.numberOrNull,
+  extension_minutes: column.number,
+  took_part: z.boolean(),
+}) satisfies z.ZodType<ProfileColumns>;
 
 /**
  * Decision 139: how many pupils may still answer the chapter at `at`, each by their own window (the access
@@ -24,8 +31,9 @@ interface PupilRow extends ProfileColumns {
 export async function countStillAnswering(db: Tx, chapterId: string, at: Date): Promise<number> {
   const groups = await db.select().from(accessGroups).where(eq(accessGroups.chapterId, chapterId)).orderBy(asc(accessGroups.position));
   if (groups.length === 0) return 0;
-  const pupils = await rows<PupilRow>(
+  const pupils = await rows(
     db,
+    pupilRow,
     sql`SELECT u.gender, u.grade, u.birth_date::text AS birth_date,
           s.access_gender, s.access_grade, s.access_birth_date::text AS access_birth_date,
           (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import { audit } from '../db/audit.js';
 import type { Tx } from '../db/client.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import { conflict } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 import { appendPages } from './split.js';
@@ -25,16 +26,16 @@ export interface GradedTarget {
   gradings: number;
 }
 
-interface TargetRow {
-  kind: 'append' | 'restore';
-  id: string;
-  user_id: string;
-  exercise_id: string;
-  file_id: string | null;
-  grade: string | null;
-  grade_comment: string | null;
-  gradings: number;
-}
+const targetRow = z.object({
+  kind: z.enum(['append', 'restore']),
+  id: z.string(),
+  user_id: z.string(),
+  exercise_id: z.string(),
+  file_id: z.string().nullable(),
+  grade: z.string().nullable(),
+  grade_comment: z.string().nullable(),
+  gradings: column.number,
+});
 
 export const pairKey = (user: string, exercise: string) => `${user}|${exercise}`;
 
@@ -59,8 +60,9 @@ export async function findGradedTargets(
   lock = false,
 ): Promise<Map<string, GradedTarget>> {
   if (pairs.length === 0) return new Map();
-  const found = await rows<TargetRow>(
+  const found = await rows(
     db,
+    targetRow,
     sql`
     WITH pairs(u, e) AS (VALUES ${pairValues(pairs)}),
     current AS (

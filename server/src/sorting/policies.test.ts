@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admin, expectRefusal, member, OTHER_SCHOOL, pupil, SCHOOL, teacher, teacherWithoutSchool } from '../../test/callers.js';
-import { assertMayFileScan, assertMayLabel, copyInstitutionOf } from './policies.js';
+import { assertMayFileScan, assertMayLabel, canSeeEverySchoolsScans, copyInstitutionOf } from './policies.js';
 
 const held = (by: string | null, active = true) => ({ labeled: false, reserved_by: by, reservation_active: active });
 
@@ -25,5 +25,12 @@ describe('sorting policies', () => {
     expect(() => assertMayFileScan(teacher, { ownerId: teacher.userId })).not.toThrow();
     expect(() => assertMayFileScan(admin, { ownerId: teacher.userId })).not.toThrow();
     expectRefusal(() => assertMayFileScan(pupil, { ownerId: teacher.userId }), 403, 'Ce fichier a été déposé par quelqu’un d’autre.');
+  });
+
+  it('shows every school’s scans to members and admins, not to school staff', () => {
+    expect(canSeeEverySchoolsScans(member)).toBe(true);
+    expect(canSeeEverySchoolsScans(admin)).toBe(true);
+    expect(canSeeEverySchoolsScans(teacher)).toBe(false);
+    expect(canSeeEverySchoolsScans(pupil)).toBe(false);
   });
 });

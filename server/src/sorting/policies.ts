@@ -20,6 +20,9 @@ export function assertMayLabel<T extends LabelledCopy>(auth: AuthContext, copy: 
   throw forbidden('Cette copie ne vous est pas réservée : ouvrez-la depuis la page Triage.');
 }
 
+/** GET /answer/unlabeled/{chapterId}: members and admins see every school's scans, school staff their own school's. */
+export const canSeeEverySchoolsScans = (auth: AuthContext): boolean => hasRole(auth, 'member');
+
 /**
  * The institution a scanned copy is filed under: school staff file only under their own school
  * (docs/product.md#design-3: a teacher reaches their own institution's uploads); members and admins choose.

@@ -1,5 +1,6 @@
 import { normalizeText, PUPIL_SEARCH_LIMIT, type SortingPupil } from '@olympe/contract';
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
@@ -12,24 +13,24 @@ export const isPupilSql = (user: SQL) => sql`(NOT ${user}.is_admin AND NOT EXIST
 /** At most this many registered pupils travel with a copy; the search reaches the others. */
 export const REGISTERED_PUPILS_LIMIT = 3000;
 
-interface PupilRow {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  grade: string | null;
-  birth_year: number | null;
-  institution_id: string | null;
-  institution_name: string | null;
-  registered: boolean;
-  at_center: boolean;
-}
+const pupilRow = z.object({
+  id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  grade: z.string().nullable(),
+  birth_year: z.number().nullable(),
+  institution_id: z.string().nullable(),
+  institution_name: z.string().nullable(),
+  registered: z.boolean(),
+  at_center: z.boolean(),
+});
 
 /**
  * Pupils matching `where`, presented for the picker: registered to the chapter first, those of the
  * copy's centre before the others, then by last and first name.
  */
 async function loadPupils(db: Tx, opts: { chapterId: string; centerId: string | null; where: SQL; limit: number }): Promise<SortingPupil[]> {
-  const found = await rows<PupilRow>(db, sql`
+  const found = await rows(db, pupilRow, sql`
     SELECT u.id, u.first_name, u.last_name, u.grade, extract(year FROM u.birth_date)::int AS birth_year, i.id AS institution_id, i.name AS institution_name,
       r.user_id IS NOT NULL AS registered,
       COALESCE(r.institution_id = ${opts.centerId}::uuid, FALSE) AS at_center

@@ -1,9 +1,10 @@
 import type { RelabelResult } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import { audit } from '../db/audit.js';
 import type { Db } from '../db/client.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 
 const RELABEL_GRADED_MESSAGE =
@@ -18,20 +19,9 @@ const RELABEL_GRADED_MESSAGE =
  */
 export async function relabelAnswer(db: Db, auth: AuthContext, answerId: string): Promise<RelabelResult> {
   return db.transaction(async (tx) => {
-    const [answer] = await rows<{
-      id: string;
-      file_id: string | null;
-      withdrawn: boolean;
-      answer_format: string;
-      chapter_id: string;
-      institution_id: string | null;
-      user_id: string;
-      exercise_id: string;
-      grade: string | null;
-      grade_comment: string | null;
-      gradings: number;
-    }>(
+    const [answer] = await rows(
       tx,
+      z.object({ id: z.string(), file_id: z.string().nullable(), withdrawn: z.boolean(), answer_format: z.string(), chapter_id: z.string(), institution_id: z.string().nullable(), user_id: z.string(), exercise_id: z.string(), grade: z.string().nullable(), grade_comment: z.string().nullable(), gradings: column.number }),
       sql`SELECT a.id, a.file_id, a.withdrawn_at IS NOT NULL AS withdrawn, e.answer_format, e.chapter_id, u.institution_id,
             a.user_id, a.exercise_id, a.grade, a.grade_comment, (SELECT count(*)::int FROM gradings g WHERE g.answer_id = a.id) AS gradings
           FROM answers a JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id JOIN users u ON u.id = a.user_id
@@ -42,8 +32,9 @@ export async function relabelAnswer(db: Db, auth: AuthContext, answerId: string)
     if (answer.answer_format !== 'pdf' || !answer.file_id) throw badRequest('Seule une copie PDF peut être remise au triage.');
     if (answer.withdrawn) throw conflict('Cette copie a déjà été remise au triage.');
     // A file is filed once (unlabeled_file_uq): a scan sorted before and now sent back is filed again.
-    const [copy] = await rows<{ id: string }>(
+    const [copy] = await rows(
       tx,
+      z.object({ id: z.string() }),
       sql`INSERT INTO unlabeled_answers (chapter_id, file_id, institution_id, uploaded_by)
           VALUES (${answer.chapter_id}::uuid, ${answer.file_id}::uuid, ${answer.institution_id}::uuid, ${auth.userId}::uuid)
           ON CONFLICT (file_id) DO UPDATE SET

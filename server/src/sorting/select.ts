@@ -1,8 +1,9 @@
 import { SORTING_RESERVATION_MINUTES, type SortingSelection } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import type { Db, Tx } from '../db/client.js';
-import { rows } from '../db/query.js';
+import { column, rows } from '../db/query.js';
 import { notFound } from '../errors.js';
 import type { FileStore } from '../files/store.js';
 import { registeredPupils } from './pupils.js';
@@ -12,22 +13,23 @@ import { cleanPageReadings, cleanSuggestions } from './suggestions.js';
 /** The reservation window as SQL (docs/product.md#design-3: a sorter holds a copy 10 minutes). */
 export const RESERVATION = sql.raw(`interval '${SORTING_RESERVATION_MINUTES} minutes'`);
 
-interface ReservedRow {
-  id: string;
-  file_id: string;
-  institution_id: string | null;
-  institution_name: string | null;
-  created_at: string;
-  reserved_until: string;
-  suggestions: unknown;
-  page_readings: unknown;
-  read_error: string | null;
-  pages: number | null;
-  original_name: string;
-}
+/** The copy reserved for the caller; its instants are ISO strings written by to_char. */
+const reservedRow = z.object({
+  id: z.string(),
+  file_id: z.string(),
+  institution_id: z.string().nullable(),
+  institution_name: z.string().nullable(),
+  created_at: z.string(),
+  reserved_until: z.string(),
+  suggestions: z.unknown(),
+  page_readings: z.unknown(),
+  read_error: z.string().nullable(),
+  pages: z.number().nullable(),
+  original_name: z.string(),
+});
 
 export async function loadSortingChapter(db: Tx, chapterId: string): Promise<{ id: string; title: string }> {
-  const [chapter] = await rows<{ id: string; title: string }>(db, sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`);
+  const [chapter] = await rows(db, z.object({ id: z.string(), title: z.string() }), sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`);
   if (!chapter) throw notFound('Chapitre introuvable.');
   return chapter;
 }
@@ -42,8 +44,9 @@ export async function selectCopy(deps: { db: Db; store: FileStore }, auth: AuthC
   const { db } = deps;
   const chapter = await loadSortingChapter(db, chapterId);
   const me = auth.userId;
-  const [row] = await rows<ReservedRow>(
+  const [row] = await rows(
     db,
+    reservedRow,
     sql`
     WITH picked AS (
       UPDATE unlabeled_answers SET reserved_by = ${me}::uuid, reserved_at = now()
@@ -70,12 +73,14 @@ export async function selectCopy(deps: { db: Db; store: FileStore }, auth: AuthC
     pages = await countPages(bytes);
     await db.execute(sql`UPDATE files SET pages = ${pages} WHERE id = ${row.file_id}::uuid`);
   }
-  const [{ remaining }] = await rows<{ remaining: number }>(
+  const [{ remaining }] = await rows(
     db,
+    z.object({ remaining: column.number }),
     sql`SELECT count(*)::int AS remaining FROM unlabeled_answers WHERE chapter_id = ${chapterId}::uuid AND labeled_at IS NULL`,
   );
-  const exercises = await rows<{ id: string; title: string }>(
+  const exercises = await rows(
     db,
+    z.object({ id: z.string(), title: z.string() }),
     sql`SELECT id, title FROM exercises WHERE chapter_id = ${chapterId}::uuid AND answer_format = 'pdf' AND deleted_at IS NULL ORDER BY position, created_at, id`,
   );
   const suggestions = cleanSuggestions(row.suggestions, pages);

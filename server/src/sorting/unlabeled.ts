@@ -1,12 +1,12 @@
 import type { UnlabeledAnswer } from '@olympe/contract';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { hasRole, type AuthContext } from '../auth/context.js';
+import type { AuthContext } from '../auth/context.js';
 import { findChapter } from '../chapters/service.js';
 import type { Db } from '../db/client.js';
 import { files, institutions, unlabeledAnswers } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { enqueueDecode } from '../sheets/decode-job.js';
-import { assertMayFileScan, copyInstitutionOf } from './policies.js';
+import { assertMayFileScan, canSeeEverySchoolsScans, copyInstitutionOf } from './policies.js';
 
 const pathOf = (fileId: string) => `pdfs/${fileId}.pdf`;
 const fileIdOf = (path: string) => path.slice('pdfs/'.length, -'.pdf'.length);
@@ -66,7 +66,7 @@ async function assertNotFiledBefore(db: Db, chapterId: string, sha256: string): 
 export async function listUnlabeled(db: Db, auth: AuthContext, chapterId: string): Promise<UnlabeledAnswer[]> {
   await findChapter(db, chapterId);
   const filters: SQL[] = [eq(unlabeledAnswers.chapterId, chapterId)];
-  if (!hasRole(auth, 'member')) {
+  if (!canSeeEverySchoolsScans(auth)) {
     if (!auth.institutionId) return [];
     filters.push(eq(unlabeledAnswers.institutionId, auth.institutionId));
   }

@@ -12,31 +12,33 @@ import {
   type VersionStats,
 } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import { findChapter } from '../chapters/service.js';
 import { audit } from '../db/audit.js';
 import type { Db } from '../db/client.js';
-import { one, rows } from '../db/query.js';
+import { column, one, rows } from '../db/query.js';
 import { badRequest, notFound } from '../errors.js';
 import { autoCorrectChapter } from '../grading/autocorrect.js';
 
-interface ExerciseRow {
-  id: string;
-  title: string;
-  answer_format: 'numeric' | 'pdf';
-  max_points: number;
-  expected: Array<string | null> | null;
-}
+const exerciseRow = z.object({
+  id: z.string(),
+  title: z.string(),
+  // 'none' is left out by the query.
+  answer_format: z.enum(['numeric', 'pdf']),
+  max_points: z.number(),
+  expected: z.array(z.string().nullable()).nullable(),
+});
 
 /** One row of the aggregate: kind 'g' counts copies per grade; kind 'a' counts a numeric answer text per version. */
-interface AggregateRow {
-  kind: 'g' | 'a';
-  exercise_id: string;
-  version: number | null;
-  value: string | null;
-  n: number;
-  answered: number;
-}
+const aggregateRow = z.object({
+  kind: z.enum(['g', 'a']),
+  exercise_id: z.string(),
+  version: z.number().nullable(),
+  value: z.string().nullable(),
+  n: column.number,
+  answered: column.number,
+});
 
 /**
  * The version a pupil got, as exercises/versions.ts picks it (the first 4 bytes of
@@ -52,8 +54,9 @@ const versionSql = sql`(('x' || substr(encode(sha256(convert_to(cur.user_id::tex
  * distinct grades and answers, not of pupils (bench figure in decision 75).
  */
 function aggregate(db: Db, chapterId: string) {
-  return rows<AggregateRow>(
+  return rows(
     db,
+    aggregateRow,
     sql`
     WITH ex AS (
       SELECT e.id, e.answer_format, (SELECT count(*) FROM statement_versions v WHERE v.exercise_id = e.id)::int AS nv
@@ -128,8 +131,9 @@ export function versionStats(expected: ReadonlyArray<string | null>, answers: Re
 export async function getChapterStats(db: Db, chapterId: string): Promise<ChapterStats> {
   const chapter = await findChapter(db, chapterId);
   const [exercises, aggregateRows] = await Promise.all([
-    rows<ExerciseRow>(
+    rows(
       db,
+      exerciseRow,
       sql`SELECT e.id, e.title, e.answer_format, e.max_points,
             array_agg(v.answer ORDER BY v.position, v.id) FILTER (WHERE v.id IS NOT NULL) AS expected
           FROM exercises e LEFT JOIN statement_versions v ON v.exercise_id = e.id
@@ -177,8 +181,9 @@ export async function applyErrata(db: Db, auth: AuthContext, chapterId: string, 
   if (parseDecimal(input.answer) === null) throw badRequest('La réponse attendue n’est pas un nombre.');
   await findChapter(db, chapterId);
   return db.transaction(async (tx) => {
-    const version = await one<{ id: string; answer: string | null; answer_format: string }>(
+    const version = await one(
       tx,
+      z.object({ id: z.string(), answer: z.string().nullable(), answer_format: z.string() }),
       sql`SELECT v.id, v.answer, e.answer_format FROM exercises e
           JOIN statement_versions v ON v.exercise_id = e.id
           WHERE e.id = ${input.exerciseId}::uuid AND e.chapter_id = ${chapterId}::uuid AND e.deleted_at IS NULL

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admin, expectRefusal, member, OTHER_SCHOOL, otherPupil, pupil, SCHOOL, teacher } from '../../test/callers.js';
-import { assertMayChangeSchool, assertMayImpersonate, assertMaySeeUser, importSchoolOf } from './policies.js';
+import { assertMayChangeSchool, assertMayImpersonate, assertMayReadContent, assertMaySeeUser, importSchoolOf, PROFILE_INCOMPLETE_MESSAGE } from './policies.js';
 
 describe('user policies', () => {
   it('shows an account to itself and admins, never to a corrector (decision 128)', () => {
@@ -30,5 +30,17 @@ describe('user policies', () => {
     expectRefusal(() => importSchoolOf(admin, undefined), 400, 'Choisissez l’établissement dans lequel inscrire les élèves.');
     expect(importSchoolOf(teacher, undefined)).toBe(SCHOOL);
     expectRefusal(() => importSchoolOf(teacher, OTHER_SCHOOL), 403, 'Vous ne pouvez inscrire des élèves que dans votre établissement.');
+  });
+
+  it('opens chapter content to a complete profile only; staff need no pupil fields (docs/product.md#spec-5)', () => {
+    const named = { firstName: 'Ada', lastName: 'Lovelace', institution: { name: 'Lycée' }, gender: 'F', isAdmin: false } as const;
+    const staffOnly = { ...named, birthDate: null, grade: null, defaultChoice: null, emailParent: null };
+    const full = { ...named, birthDate: '2010-01-01', grade: '3e', defaultChoice: 'x', emailParent: 'p@exemple.fr' };
+    type Profile = Parameters<typeof assertMayReadContent>[1];
+    expect(() => assertMayReadContent(pupil, full as unknown as Profile)).not.toThrow();
+    expectRefusal(() => assertMayReadContent(pupil, staffOnly as unknown as Profile), 403, PROFILE_INCOMPLETE_MESSAGE);
+    expect(() => assertMayReadContent(teacher, staffOnly as unknown as Profile)).not.toThrow();
+    expect(() => assertMayReadContent(member, staffOnly as unknown as Profile)).not.toThrow();
+    expectRefusal(() => assertMayReadContent(admin, { ...staffOnly, firstName: '' } as unknown as Profile), 403);
   });
 });

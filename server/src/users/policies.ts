@@ -1,8 +1,11 @@
+import { isProfileComplete } from '@olympe/contract';
 import type { AuthContext } from '../auth/context.js';
 import { badRequest, forbidden } from '../errors.js';
 import { ownInstitutionOf } from '../institutions/policies.js';
 
 /** Per-record rules on accounts (docs/architecture.md « Where things go »). */
+
+export const PROFILE_INCOMPLETE_MESSAGE = 'Complétez votre profil pour accéder aux contenus.';
 
 const STAFF_SCHOOL_MESSAGE =
   'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
@@ -39,4 +42,10 @@ export function importSchoolOf(auth: AuthContext, requested: string | undefined)
     noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur.',
     otherSchool: 'Vous ne pouvez inscrire des élèves que dans votre établissement.',
   });
+}
+
+/** docs/product.md#spec-5 / §6: chapter content is for a complete profile, by the contract's `isProfileComplete`. */
+export function assertMayReadContent(auth: AuthContext, user: Parameters<typeof isProfileComplete>[0]): void {
+  const groupNames = [...(auth.isTeacher ? ['teachers'] : []), ...(auth.isMember ? ['members'] : [])];
+  if (!isProfileComplete(user, groupNames)) throw forbidden(PROFILE_INCOMPLETE_MESSAGE);
 }

@@ -1,9 +1,9 @@
-import { isProfileComplete, type ProfileUpdate, type User } from '@olympe/contract';
+import { type ProfileUpdate, type User } from '@olympe/contract';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
 import type { Db } from '../db/client.js';
 import { chapterSessions, institutions, users } from '../db/schema.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { canChooseInstitution } from '../institutions/policies.js';
 import { hitRateLimits, type RateLimiter } from '../http/rate-limit.js';
 import { wakeJobWorkers } from '../jobs/worker.js';
@@ -15,7 +15,9 @@ import {
   pendingFamilyAddresses,
   syncFamilyAddresses,
 } from '../mail/family-addresses.js';
-import { assertMayChangeSchool } from './policies.js';
+import { assertMayChangeSchool, assertMayReadContent } from './policies.js';
+
+export { PROFILE_INCOMPLETE_MESSAGE } from './policies.js';
 import { presentUser } from './presenters.js';
 
 /** Loads one user as the API presents it. */
@@ -128,14 +130,10 @@ async function hasRunningTimedSession(db: Db, userId: string): Promise<boolean> 
   return !!row;
 }
 
-export const PROFILE_INCOMPLETE_MESSAGE = 'Complétez votre profil pour accéder aux contenus.';
-
 /**
  * docs/product.md#spec-5 / §6: a user whose profile is incomplete gets no chapter content. The rule is the one
  * `isProfileComplete` of the contract, shared with the web app's sidebar.
  */
 export async function assertProfileComplete(db: Db, auth: AuthContext): Promise<void> {
-  const user = await getUserById(db, auth.userId, auth);
-  const groupNames = [...(auth.isTeacher ? ['teachers'] : []), ...(auth.isMember ? ['members'] : [])];
-  if (!isProfileComplete(user, groupNames)) throw forbidden(PROFILE_INCOMPLETE_MESSAGE);
+  assertMayReadContent(auth, await getUserById(db, auth.userId, auth));
 }
