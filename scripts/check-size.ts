@@ -38,7 +38,7 @@ const allowed = new Set<string>([
   'web/src/pages/chapter/paper/center-management-panel.tsx CenterForm',
   'web/src/pages/chapter/paper/center-selection-panel.tsx CenterSelectionPanel',
   'web/src/pages/chapter/paper/scans-section.tsx ScansSection',
-  'web/src/pages/chapter/use-pdf-upload.ts usePdfUpload',
+  'web/src/answering/use-pdf-upload.ts usePdfUpload',
   'web/src/pages/chapters/chapters-page.tsx ChaptersPage',
   'web/src/pages/chapters/chapters-page.tsx rows.map(…)',
   'web/src/pages/chapters/publication-dialog.tsx PublicationForm',

@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, whenAnswersSent } from './answer-queues';
+import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, UnsentAnswersModal, whenAnswersSent, type LogoutStep } from '../answering';
 import { computeRoles } from './roles';
 import { loadSession, sessionKey, sessionQuery } from './load-session';
 import { SessionContext, type Session } from './session-context';
 import { endServerSession } from '../api/auth';
 import { clearToken, readAdminRefreshToken, readToken, writeToken } from './token';
-import { UnsentAnswersModal, type LogoutStep } from './unsent-answers-modal';
 
 /** How long a logout waits for unsent answers before asking the pupil. */
 export const LOGOUT_FLUSH_MS = 5000;

@@ -6,7 +6,7 @@ import { useMyAnswers } from '../../api/answers';
 import { useChapterPage } from '../../api/exercises';
 import { sendFocusEvent, useFinishChapter, useReloadChapter, useSessionState, useStartChapter } from '../../api/sessions';
 import { useServerCountdown } from '../../hooks/use-server-countdown';
-import type { AnswerQueue } from '../../lib/answer-queue';
+import { useAnswerQueue, type AnswerQueue } from '../../answering';
 import { useSession } from '../../session/session-context';
 import {
   availabilityText,
@@ -23,7 +23,6 @@ import {
 import { ExerciseCard } from './exercise-card';
 import { PaperPanel } from './paper/paper-panel';
 import { RichText } from './rich-text';
-import { useAnswerQueue } from './use-answer-queue';
 import { PageHeading } from '../../components/page-heading';
 import { LoginRequired } from '../../components/login-gate';
 import { Later } from '../../components/later';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { classifySaveError, saveAnswer } from '../../api/answers';
-import { uploadPdf, uploadPhotos } from '../../api/files';
-import type { SaveState } from '../../lib/answer-queue';
+import { uploadPdf, uploadPhotos } from '../api/files';
+import type { SaveState } from './answer-queue';
+import { classifySaveError, saveAnswer } from './requests';
 
 /** While a copy could not be sent for want of network, it is tried again this often (and when the browser says it is back online). */
 export const PDF_RETRY_MS = 5_000;
