@@ -28,8 +28,6 @@ const allowed = new Set<string>([
   'server/src/regrade/demo.ts seedRegradeDemo',
   'server/src/sorting/label.ts labelCopy',
   'server/src/users/import.ts importPupils',
-  'web/src/api/uploads.ts sendResumable',
-  'web/src/api/uploads.ts anonymous',
   'web/src/components/VirtualTable.tsx VirtualTable',
   'web/src/pages/access/access-page.tsx AccessPage',
   'web/src/pages/access/access-page.tsx rows.map(…)',
@@ -38,7 +36,6 @@ const allowed = new Set<string>([
   'web/src/pages/chapter/paper/center-management-panel.tsx CenterForm',
   'web/src/pages/chapter/paper/center-selection-panel.tsx CenterSelectionPanel',
   'web/src/pages/chapter/paper/scans-section.tsx ScansSection',
-  'web/src/answering/use-pdf-upload.ts usePdfUpload',
   'web/src/pages/chapters/chapters-page.tsx ChaptersPage',
   'web/src/pages/chapters/chapters-page.tsx rows.map(…)',
   'web/src/pages/chapters/publication-dialog.tsx PublicationForm',
@@ -48,7 +45,6 @@ const allowed = new Set<string>([
   'web/src/pages/groups/groups-page.tsx GroupsPage',
   'web/src/pages/history/grade-block.tsx GradeBlock',
   'web/src/pages/history/use-grade-editor.ts useGradeEditor',
-  'web/src/pages/login/login-page.tsx LoginPage',
   'web/src/pages/map/map-page.tsx',
   'web/src/pages/map/map-page.tsx MapPage',
   'web/src/pages/profile/profile-page.tsx ProfilePage',
@@ -57,7 +53,6 @@ const allowed = new Set<string>([
   'web/src/pages/sorting/sorting-page.tsx SortingWorkbench',
   'web/src/pages/users-import/users-import-page.tsx UsersImportPage',
   'web/src/pages/users/users-page.tsx GroupMembers',
-  'web/src/session/session-provider.tsx SessionProvider',
 
 ]);
 

@@ -88,7 +88,13 @@ export function usePdfUpload({ userId, exerciseId, onUploaded }: { userId: strin
     void attempt(false);
   }, [photos, attempt]);
 
-  const waiting = state.kind === 'offline';
+  useRetryWhileOffline(state.kind === 'offline', attempt);
+
+  return { file, setFile, photos, setPhotos, state, send, sendPhotos };
+}
+
+/** While a copy waits for the network: tried again every PDF_RETRY_MS and when the browser is back online, with a warning before leaving the page. */
+function useRetryWhileOffline(waiting: boolean, attempt: (quiet: boolean) => Promise<void>) {
   useEffect(() => {
     if (!waiting) return;
     const retry = () => void attempt(true);
@@ -105,6 +111,4 @@ export function usePdfUpload({ userId, exerciseId, onUploaded }: { userId: strin
       window.removeEventListener('beforeunload', beforeUnload);
     };
   }, [waiting, attempt]);
-
-  return { file, setFile, photos, setPhotos, state, send, sendPhotos };
 }
