@@ -19,7 +19,7 @@ export function LoginPage() {
       <LoginForm returnTo={returnTo} />
       {/* As the home page's help says: signing up again with the same address mails a new link. */}
       <Text size="sm">
-        Mot de passe oublié ?{' '}
+        Mot de passe oublié ?{' '}
         <Anchor component={Link} to={returnTo ? paths.signupFor(returnTo) : paths.signup}>
           Inscrivez-vous à nouveau avec la même adresse
         </Anchor>{' '}
