@@ -32,7 +32,6 @@ const allowed = new Set<string>([
   'web/src/pages/access/access-page.tsx AccessPage',
   'web/src/pages/access/access-page.tsx rows.map(…)',
   'web/src/pages/center-day/center-day-page.tsx CenterDay',
-  'web/src/pages/chapter/chapter-page.tsx ChapterContent',
   'web/src/pages/chapters/chapters-page.tsx ChaptersPage',
   'web/src/pages/chapters/chapters-page.tsx rows.map(…)',
   'web/src/pages/chapters/publication-dialog.tsx PublicationForm',
