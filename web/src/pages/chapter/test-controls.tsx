@@ -15,7 +15,7 @@ const FinishConfirmModal = lazy(() => import('./finish-confirm-modal').then((m) 
 
 export const START_LABEL = "Commencer l’épreuve en temps limité";
 export const FINISH_LABEL = 'Terminer l’épreuve';
-export const UNSENT_BEFORE_FINISH = 'Des réponses n’ont pas encore été envoyées : vérifiez votre connexion, puis terminez l’épreuve.';
+export const UNSENT_BEFORE_FINISH = 'Des réponses n’ont pas encore été envoyées : vérifiez votre connexion, puis terminez l’épreuve.';
 
 /** What this device could not send before a finish: said in the dialog, nothing is finished. */
 class UnsentBeforeFinish extends Error {
