@@ -35,8 +35,6 @@ const allowed = new Set<string>([
   'web/src/pages/chapters/chapters-page.tsx ChaptersPage',
   'web/src/pages/chapters/chapters-page.tsx rows.map(…)',
   'web/src/pages/chapters/publication-dialog.tsx PublicationForm',
-  'web/src/pages/exos/exos-page.tsx ExosPage',
-  'web/src/pages/exos/exos-page.tsx drafts.map(…)',
   'web/src/pages/grader/grader-page.tsx GradingBoard',
   'web/src/pages/groups/groups-page.tsx GroupsPage',
   'web/src/pages/history/grade-block.tsx GradeBlock',
