@@ -29,8 +29,6 @@ const allowed = new Set<string>([
   'server/src/sorting/label.ts labelCopy',
   'server/src/users/import.ts importPupils',
   'web/src/components/VirtualTable.tsx VirtualTable',
-  'web/src/pages/access/access-page.tsx AccessPage',
-  'web/src/pages/access/access-page.tsx rows.map(…)',
   'web/src/pages/center-day/center-day-page.tsx CenterDay',
   'web/src/pages/grader/grader-page.tsx GradingBoard',
   'web/src/pages/groups/groups-page.tsx GroupsPage',
