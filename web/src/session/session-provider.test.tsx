@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../api/client';
 import { renderWithProviders } from '../test/render';
 import { CHAPTERS, makeUser } from '../test/fixtures';
-import { answerQueueFor, UNSENT_ANSWERS_TEXT } from '../answering';
+import { answerQueueFor, UNSENT_ANSWERS_TEXT } from '../answering/session';
 import { useSession } from './session-context';
 import { SessionProvider } from './session-provider';
 import { tokenSubject } from './token';
