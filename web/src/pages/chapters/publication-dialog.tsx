@@ -195,7 +195,7 @@ function PupilPreview({ chapterId, publication, values }: { chapterId: string; p
 }
 
 /**
- * The confirmation with its counts (issue 21) and, decision 139, the second one when the server refused (409
+ * The confirmation with its counts and, decision 139, the second one when the server refused (409
  * still_answering): how many pupils may still answer, to confirm.
  */
 function PublicationConfirmations(props: {
