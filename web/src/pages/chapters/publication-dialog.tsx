@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useForm, type UseFormReturnType } from '@mantine/form';
+import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { Alert, Button, Checkbox, Group, Loader, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   DEFAULT_QUALIFICATION_TEXT,
@@ -8,6 +8,7 @@ import {
   isoToParisWallClock,
   isWallClock,
   parisWallClockToIso,
+  publicationUpdateSchema,
   type Publication,
   type PublicationUpdateInput,
 } from '@olympe/contract';
@@ -19,6 +20,8 @@ import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import { ResultsCardView } from '../chapter/results-card';
 
 type Mode = PublicationUpdateInput['mode'];
+
+const checkPublication = schemaResolver(publicationUpdateSchema, { sync: true });
 
 /** What the confirmation says before a publication change (issue 21), with its counts. */
 export function publicationMessage(p: Pick<Publication, 'counts' | 'published'>, mode: Mode, publishAt: string | null): string {
@@ -81,8 +84,7 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
   const [thresholdError, setThresholdError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const { mode, wall, showRank, threshold, text } = form.values;
-  const wallError = mode === 'scheduled' && !isWallClock(wall) ? 'Indiquez la date et l’heure de publication.' : null;
-  const publishAt = mode === 'scheduled' && !wallError ? parisWallClockToIso(wall) : null;
+  const publishAt = mode === 'scheduled' && isWallClock(wall) ? parisWallClockToIso(wall) : null;
   const body: PublicationUpdateInput = {
     mode,
     publishAt,
@@ -90,6 +92,8 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
     qualificationThreshold: threshold,
     qualificationText: text,
   };
+  // The contract's own rule, with its words: a scheduled publication needs its date and time.
+  const wallError = (checkPublication(body).publishAt as string | undefined) ?? null;
   return (
     <Stack>
       <Text fw={600}>{stateText(publication)}</Text>
