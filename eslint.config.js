@@ -34,6 +34,7 @@ const firstLoadFiles = [
   'web/src/theme.ts',
   'web/src/layout/**/*.{ts,tsx}',
   'web/src/session/**/*.{ts,tsx}',
+  'web/src/answering/**/*.{ts,tsx}',
   'web/src/config/**/*.ts',
   'web/src/api/client.ts',
   'web/src/api/notify.ts',

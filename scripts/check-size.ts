@@ -15,22 +15,6 @@ export const MAX_FILE_LINES = 400;
 export const MAX_FUNCTION_LINES = 80;
 
 const allowed = new Set<string>([
-  'web/src/api/uploads.ts sendResumable',
-  'web/src/api/uploads.ts anonymous',
-  'web/src/pages/access/access-page.tsx AccessPage',
-  'web/src/pages/access/access-page.tsx rows.map(…)',
-  'web/src/pages/chapter/chapter-page.tsx ChapterContent',
-  'web/src/pages/chapter/paper/center-management-panel.tsx CenterForm',
-  'web/src/pages/chapter/paper/center-selection-panel.tsx CenterSelectionPanel',
-  'web/src/pages/chapter/paper/scans-section.tsx ScansSection',
-  'web/src/pages/chapter/use-pdf-upload.ts usePdfUpload',
-  'web/src/pages/chapters/chapters-page.tsx ChaptersPage',
-  'web/src/pages/chapters/chapters-page.tsx rows.map(…)',
-  'web/src/pages/chapters/publication-dialog.tsx PublicationForm',
-  'web/src/pages/exos/exos-page.tsx ExosPage',
-  'web/src/pages/exos/exos-page.tsx drafts.map(…)',
-  'web/src/pages/login/login-page.tsx LoginPage',
-  'web/src/session/session-provider.tsx SessionProvider',
 
 ]);
 

@@ -1,12 +1,12 @@
 /**
- * Simulated pupils' pages: each runs the browser's own save queue (web/src/lib/answer-queue.ts,
+ * Simulated pupils' pages: each runs the browser's own save queue (web/src/answering/answer-queue.ts,
  * the one the chapter page uses) over real HTTP, with the page's retry rule (classifySaveError in
- * web/src/api/answers.ts: no response, 5xx, 401, 408, 429 are retried with back-off; any other
+ * web/src/answering/requests.ts: no response, 5xx, 401, 408, 429 are retried with back-off; any other
  * refusal is final). "Pages recover by themselves" = after a fault every queue empties without
  * anyone reloading, and the server holds each pupil's last typed value.
  */
 import type http from 'node:http';
-import { AnswerQueue, type QueuedAnswer } from '../../web/src/lib/answer-queue.js';
+import { AnswerQueue, type QueuedAnswer } from '../../web/src/answering/answer-queue.js';
 import { call, checkStored, pool, sleep, type Ack, type CheckDb, type Checks, type Seeded } from './harness.js';
 
 class MemoryStorage {
@@ -40,7 +40,7 @@ class SaveFailure extends Error {
   }
 }
 
-/** Same rule as web/src/api/answers.ts classifySaveError (that module pulls in the page's HTTP client). */
+/** Same rule as web/src/answering/requests.ts classifySaveError (that module pulls in the page's HTTP client). */
 function classify(error: unknown) {
   if (!(error instanceof SaveFailure) || error.status === 0) return { retry: true as const };
   const s = error.status;

@@ -1,8 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AnswerQueue } from '../lib/answer-queue';
+import { AnswerQueue, classifySaveError, saveAnswer } from '../answering';
 import { clearToken, readRefreshToken, readToken, writeToken } from '../session/token';
-import { classifySaveError, saveAnswer } from './answers';
 import { api, isApiError } from './client';
 import { loadNotifications } from './notify';
 

@@ -1,4 +1,4 @@
-import type { DetailedError, HttpResponse } from 'tus-js-client';
+import type { DetailedError, HttpResponse, Upload } from 'tus-js-client';
 import { createRateMeter } from '../lib/transfer';
 import { API_BASE, ApiError, freshToken } from './client';
 
@@ -54,6 +54,43 @@ function pathOf(response: HttpResponse, url: string | null): string {
   return `pdfs/${id}.pdf`;
 }
 
+type UploadOptions = ConstructorParameters<typeof Upload>[1];
+
+/** What tus-js-client needs of an upload besides its events: where, in which chunks, under which name, with which token. */
+function tusOptions(file: File, target: ResumableTarget): UploadOptions {
+  return {
+    endpoint: `${API_BASE}/uploads`,
+    chunkSize: UPLOAD_CHUNK_BYTES,
+    retryDelays: RETRY_DELAYS,
+    metadata: {
+      filename: file.name,
+      filetype: file.type || 'application/pdf',
+      ...(target.exercise ? { exercise: target.exercise } : { chapter: target.chapter ?? '' }),
+    },
+    fingerprint: async (f) => ['olympe-upload', target.user, target.exercise ?? target.chapter ?? '', f.name, f.size, f.lastModified].join(':'),
+    removeFingerprintOnSuccess: true,
+    // The token is read at each request, renewed when it is about to expire (decision 136): a long upload
+    // outlives nothing but the session itself.
+    onBeforeRequest: async (req) => {
+      const token = await freshToken();
+      if (token) req.setHeader('Authorization', `Bearer ${token}`);
+    },
+    // Offline, quick retries would only burn out: the upload waits for the connection instead (onError).
+    onShouldRetry: (error) => navigator.onLine !== false && retriable(error.originalResponse?.getStatus() ?? 0),
+  };
+}
+
+/** How a failed upload ends: with the error to reject with, or null when it waits for the network (or the server) to come back. */
+function endingError(error: Error): ApiError | null {
+  const detailed = error as DetailedError;
+  const response = detailed.originalResponse ?? null;
+  const status = response?.getStatus() ?? 0;
+  // No request behind it (a file the browser cannot read): nothing to wait for.
+  if (!detailed.originalRequest) return new ApiError('network', undefined, { cause: error });
+  if (!retriable(status)) return new ApiError('http', { status, data: bodyOf(response) ?? {} });
+  return null;
+}
+
 /**
  * POST /uploads, then PATCH /uploads/{id} chunk by chunk (HEAD /uploads/{id} to resume). Resolves to
  * the stored path (`pdfs/<id>.pdf`, as POST /pdfs answers); rejects with an `ApiError`: `http` with the
@@ -101,24 +138,7 @@ export async function sendResumable(
     }
 
     const upload = new Upload(file, {
-      endpoint: `${API_BASE}/uploads`,
-      chunkSize: UPLOAD_CHUNK_BYTES,
-      retryDelays: RETRY_DELAYS,
-      metadata: {
-        filename: file.name,
-        filetype: file.type || 'application/pdf',
-        ...(target.exercise ? { exercise: target.exercise } : { chapter: target.chapter ?? '' }),
-      },
-      fingerprint: async (f) => ['olympe-upload', target.user, target.exercise ?? target.chapter ?? '', f.name, f.size, f.lastModified].join(':'),
-      removeFingerprintOnSuccess: true,
-      // The token is read at each request, renewed when it is about to expire (decision 136): a long upload
-      // outlives nothing but the session itself.
-      onBeforeRequest: async (req) => {
-        const token = await freshToken();
-        if (token) req.setHeader('Authorization', `Bearer ${token}`);
-      },
-      // Offline, quick retries would only burn out: the upload waits for the connection instead (onError).
-      onShouldRetry: (error) => navigator.onLine !== false && retriable(error.originalResponse?.getStatus() ?? 0),
+      ...tusOptions(file, target),
       onProgress: (sent, total) => {
         meter.add(sent);
         const speed = meter.rate();
@@ -126,16 +146,9 @@ export async function sendResumable(
       },
       onSuccess: ({ lastResponse }) => finish(() => resolve(pathOf(lastResponse, upload.url))),
       onError: (error) => {
-        const detailed = error as DetailedError;
-        const response = detailed.originalResponse ?? null;
-        const status = response?.getStatus() ?? 0;
-        // No request behind it (a file the browser cannot read): nothing to wait for.
-        if (!detailed.originalRequest) {
-          finish(() => reject(new ApiError('network', undefined, { cause: error })));
-          return;
-        }
-        if (!retriable(status)) {
-          finish(() => reject(new ApiError('http', { status, data: bodyOf(response) ?? {} })));
+        const ending = endingError(error);
+        if (ending) {
+          finish(() => reject(ending));
           return;
         }
         // The network (or the server) is gone: wait, then resume from the offset the server holds.

@@ -4,16 +4,15 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../api/client';
 import { renderWithProviders } from '../test/render';
 import { CHAPTERS, makeUser } from '../test/fixtures';
-import { answerQueueFor } from './answer-queues';
+import { answerQueueFor, UNSENT_ANSWERS_TEXT } from '../answering/session';
 import { useSession } from './session-context';
 import { SessionProvider } from './session-provider';
 import { tokenSubject } from './token';
-import { UNSENT_ANSWERS_TEXT } from './unsent-answers-modal';
 import { folded } from '../test/text';
 
 const api = vi.hoisted(() => ({ fetchMe: vi.fn(), fetchMyGroups: vi.fn(), fetchChapters: vi.fn(), saveAnswer: vi.fn(), endServerSession: vi.fn(async () => undefined) }));
 vi.mock('../api/auth', () => ({ fetchMe: api.fetchMe, endServerSession: api.endServerSession }));
-vi.mock('../api/answers', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
+vi.mock('../answering/requests', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
 vi.mock('../api/groups', () => ({ fetchMyGroups: api.fetchMyGroups }));
 vi.mock('../api/chapters', () => ({ fetchChapters: api.fetchChapters }));
 

@@ -1,13 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, whenAnswersSent } from './answer-queues';
+import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, UnsentAnswersModal, whenAnswersSent, type LogoutStep } from '../answering/session';
 import { computeRoles } from './roles';
 import { loadSession, sessionKey, sessionQuery } from './load-session';
 import { SessionContext, type Session } from './session-context';
 import { endServerSession } from '../api/auth';
 import { clearToken, readAdminRefreshToken, readToken, writeToken } from './token';
-import { UnsentAnswersModal, type LogoutStep } from './unsent-answers-modal';
 
 /** How long a logout waits for unsent answers before asking the pupil. */
 export const LOGOUT_FLUSH_MS = 5000;
@@ -19,7 +18,6 @@ export const LOGOUT_FLUSH_MS = 5000;
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(readToken);
-  const { pathname } = useLocation();
 
   // Loaded again until the server answers; only an answer that refuses the token logs out (load-session.ts).
   const query = useQuery(sessionQuery(token));
@@ -27,9 +25,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const userId = token ? query.data?.user._id : undefined;
   const userIdRef = useRef(userId);
   userIdRef.current = userId;
-  const [logoutStep, setLogoutStep] = useState<LogoutStep | null>(null);
-  const decide = useRef<((leave: boolean) => void) | null>(null);
-
   const endSession = useCallback(() => {
     clearToken();
     setToken(null);
@@ -37,36 +32,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     queryClient.removeQueries();
   }, [queryClient]);
 
-  // Synchronous when nothing is left to send: the state is cleared within the click.
-  const logout = useCallback(async (): Promise<boolean> => {
-    const leaving = userIdRef.current;
-    if (leaving && hasUnsentAnswers(leaving)) {
-      setLogoutStep('sending');
-      if (!(await flushAnswers(leaving, LOGOUT_FLUSH_MS))) {
-        setLogoutStep('unsent');
-        const leave = await new Promise<boolean>((resolve) => {
-          // The queue keeps retrying: once everything is sent, the logout goes on by itself.
-          const stop = whenAnswersSent(leaving, () => decide.current?.(true));
-          decide.current = (choice) => {
-            stop();
-            resolve(choice);
-          };
-        });
-        decide.current = null;
-        if (!leave) {
-          setLogoutStep(null);
-          return false;
-        }
-      }
-      setLogoutStep(null);
-    }
-    if (leaving) forgetAnswers(leaving);
-    // Sent with the token of the moment before it is cleared (api/client.ts): the logout does not wait for it.
-    const kept = readAdminRefreshToken();
-    void endServerSession(kept ? [kept] : []).catch(() => undefined);
-    endSession();
-    return true;
-  }, [endSession]);
+  const { logout, logoutStep, decide } = useLogout(userIdRef, endSession);
 
   // A token the server refuses (expired, revoked, user deleted) must not linger. Nobody chose to
   // leave: unsent answers stay for the next login of their author, shown to nobody else.
@@ -76,19 +42,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     endSession();
   }, [query.isError, endSession]);
 
-  // Reload on every route change, but not on the first render: the query already runs then.
-  // The token is read through a ref so that logging in (a token change) does not count as a move.
-  const tokenRef = useRef(token);
-  tokenRef.current = token;
-  const firstPath = useRef(true);
-  useEffect(() => {
-    if (firstPath.current) {
-      firstPath.current = false;
-      return;
-    }
-    const current = tokenRef.current;
-    if (current) void queryClient.invalidateQueries({ queryKey: sessionKey(current) });
-  }, [pathname, queryClient]);
+  useReloadOnRouteChange(token);
 
   const login = useCallback(
     async (newToken: string, refreshToken: string | null) => {
@@ -134,4 +88,64 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       <UnsentAnswersModal step={logoutStep} onStay={() => decide.current?.(false)} onLeave={() => decide.current?.(true)} />
     </SessionContext.Provider>
   );
+}
+
+/**
+ * The logout of a pupil who may have unsent answers (decisions.md §30): sent first, then, when they cannot be, the
+ * pupil chooses to wait or to lose them. `decide` holds the pending choice while the dialog asks.
+ */
+function useLogout(userIdRef: RefObject<string | undefined>, endSession: () => void) {
+  const [logoutStep, setLogoutStep] = useState<LogoutStep | null>(null);
+  const decide = useRef<((leave: boolean) => void) | null>(null);
+
+  // Synchronous when nothing is left to send: the state is cleared within the click.
+  const logout = useCallback(async (): Promise<boolean> => {
+    const leaving = userIdRef.current;
+    if (leaving && hasUnsentAnswers(leaving)) {
+      setLogoutStep('sending');
+      if (!(await flushAnswers(leaving, LOGOUT_FLUSH_MS))) {
+        setLogoutStep('unsent');
+        const leave = await new Promise<boolean>((resolve) => {
+          // The queue keeps retrying: once everything is sent, the logout goes on by itself.
+          const stop = whenAnswersSent(leaving, () => decide.current?.(true));
+          decide.current = (choice) => {
+            stop();
+            resolve(choice);
+          };
+        });
+        decide.current = null;
+        if (!leave) {
+          setLogoutStep(null);
+          return false;
+        }
+      }
+      setLogoutStep(null);
+    }
+    if (leaving) forgetAnswers(leaving);
+    // Sent with the token of the moment before it is cleared (api/client.ts): the logout does not wait for it.
+    const kept = readAdminRefreshToken();
+    void endServerSession(kept ? [kept] : []).catch(() => undefined);
+    endSession();
+    return true;
+  }, [endSession]);
+
+  return { logout, logoutStep, decide };
+}
+
+function useReloadOnRouteChange(token: string | null) {
+  const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  // Reload on every route change, but not on the first render: the query already runs then.
+  // The token is read through a ref so that logging in (a token change) does not count as a move.
+  const tokenRef = useRef(token);
+  tokenRef.current = token;
+  const firstPath = useRef(true);
+  useEffect(() => {
+    if (firstPath.current) {
+      firstPath.current = false;
+      return;
+    }
+    const current = tokenRef.current;
+    if (current) void queryClient.invalidateQueries({ queryKey: sessionKey(current) });
+  }, [pathname, queryClient]);
 }

@@ -32,7 +32,7 @@ routeHttp(http, [
 ]);
 // The page's own calls (focus events, the answer queue, PDF uploads) are mocked where it imports them.
 vi.mock('../../api/sessions', async (importOriginal) => ({ ...(await importOriginal<object>()), sendFocusEvent: api.sendFocusEvent }));
-vi.mock('../../api/answers', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
+vi.mock('../../answering/requests', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
 vi.mock('../../api/files', async (importOriginal) => ({ ...(await importOriginal<object>()), uploadPdf: api.uploadPdf, uploadPhotos: api.uploadPhotos }));
 vi.mock('./paper/center-map', () => ({ default: () => null }));
 

@@ -1,33 +1,28 @@
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { Alert, Box, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { lazy, useCallback, useDeferredValue, useEffect, useMemo } from 'react';
+import { Alert, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ChapterPage as ChapterPageData, MyAnswer } from '@olympe/contract';
 import { useParams } from 'react-router';
 import { useMyAnswers } from '../../api/answers';
 import { useChapterPage } from '../../api/exercises';
-import { sendFocusEvent, useFinishChapter, useReloadChapter, useSessionState, useStartChapter } from '../../api/sessions';
+import { sendFocusEvent, useReloadChapter, useSessionState } from '../../api/sessions';
 import { useServerCountdown } from '../../hooks/use-server-countdown';
-import type { AnswerQueue } from '../../lib/answer-queue';
+import { useAnswerQueue, type AnswerQueue } from '../../answering';
 import { useSession } from '../../session/session-context';
 import {
   availabilityText,
   chapterView,
   extraTimeText,
-  FIRST_WARNING_SECONDS,
-  formatDuration,
-  formatRemaining,
   isHiddenInAnalysis,
-  timeWarning,
   totalScore,
   totalText,
 } from './chapter-view';
 import { ExerciseCard } from './exercise-card';
 import { PaperPanel } from './paper/paper-panel';
+import { Countdown, FinishSection, StartSection } from './test-controls';
 import { RichText } from './rich-text';
-import { useAnswerQueue } from './use-answer-queue';
 import { PageHeading } from '../../components/page-heading';
 import { LoginRequired } from '../../components/login-gate';
 import { Later } from '../../components/later';
-import { WhenIdle } from '../../components/when-idle';
 
 /**
  * Decision 121: what a chapter shows only after its test (the results card, the school's results, the regrade
@@ -39,19 +34,10 @@ const SchoolResults = lazy(() => import('./results-panel').then((m) => ({ defaul
 const RegradePanel = lazy(() => import('./regrade-panel').then((m) => ({ default: m.RegradePanel })));
 const ReceiptPanel = lazy(() => import('./receipt-panel').then((m) => ({ default: m.ReceiptPanel })));
 
-/**
- * The start and finish dialogs, with Mantine's modal and its scroll area: asked for as soon as the page shows the
- * start button or the running test (they are mounted closed), so they are in when the pupil clicks.
- */
-const StartConfirmModal = lazy(() => import('./start-confirm-modal').then((m) => ({ default: m.StartConfirmModal })));
-const FinishConfirmModal = lazy(() => import('./finish-confirm-modal').then((m) => ({ default: m.FinishConfirmModal })));
-
 export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';
 export const ENDED = "L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
 export const FINISHED = 'Vous avez terminé l’épreuve : vos réponses ne peuvent plus être modifiées. Les résultats seront publiés sur cette page.';
 export const NOT_YET = "L’épreuve n’est pas encore disponible.";
-export const START_LABEL = "Commencer l’épreuve en temps limité";
-export const FINISH_LABEL = 'Terminer l’épreuve';
 
 /** docs/product.md#spec-2 "Chapter page" (/chapter/{id}): the online test, its countdown, and its results once published. */
 export function ChapterPage() {
@@ -70,12 +56,9 @@ export function ChapterPage() {
   return <ChapterContent key={id} chapterId={id} userId={session.user._id} extraTimePercent={session.user.extraTimePercent ?? 0} />;
 }
 
-export const UNSENT_BEFORE_FINISH = 'Des réponses n’ont pas encore été envoyées : vérifiez votre connexion, puis terminez l’épreuve.';
+export { UNSENT_BEFORE_FINISH } from './test-controls';
 
 function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: string; userId: string; extraTimePercent: number }) {
-  const { roles } = useSession();
-  const isStaff = roles.isAdmin || roles.isMember || roles.isTeacher;
-  const isTeacher = roles.isTeacher && !roles.isAdmin;
   const queue = useAnswerQueue(userId);
   const stateQuery = useSessionState(chapterId);
   const pageQuery = useChapterPage(chapterId);
@@ -88,45 +71,12 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
   const page = useDeferredValue(pageQuery.data);
   const view = state && page ? chapterView({ ...page, status: state.status, remainingTime: state.remainingTime }) : null;
   // docs/product.md#spec-4: saved answers are loaded with the exercises, only when they are shown.
-  const answersQuery = useMyAnswers(chapterId, view === 'exercises' && (page?.exercises.length ?? 0) > 0);
-  const savedAnswers = useDeferredValue(answersQuery.data);
-  // Inputs start from the stored answers: the list waits while they are on their way and until the deferred
-  // render that brings them, never showing empty inputs for a frame.
-  const answersLoading =
-    (answersQuery.isPending && answersQuery.fetchStatus !== 'idle') || (answersQuery.data !== undefined && savedAnswers === undefined);
+  const { answersQuery, savedAnswers, answersLoading } = useSavedAnswers(chapterId, view === 'exercises' && (page?.exercises.length ?? 0) > 0);
 
   const reloadChapter = useReloadChapter(chapterId);
   const reload = useCallback(() => void reloadChapter(), [reloadChapter]);
   const remaining = useServerCountdown(state, stateReceivedAt, reload);
   useFocusTracking(chapterId, !!state?.timed && state.status === 'started' && remaining !== null && remaining > 0);
-
-  const [confirming, setConfirming] = useState(false);
-  const start = useStartChapter(chapterId);
-  const startNow = () =>
-    // docs/product.md#spec-8: a start failure is only logged (the client already showed the server's message).
-    start.mutate(undefined, { onError: (error) => console.error(error) });
-
-  const [finishing, setFinishing] = useState(false);
-  const [finishError, setFinishError] = useState<string | null>(null);
-  const finish = useFinishChapter(chapterId, async () => {
-    // The finish takes no grace: what this device still holds is sent first, or nothing is finished.
-    if (queue) {
-      await queue.flush(userId);
-      if (queue.hasPending(userId)) throw new Error(UNSENT_BEFORE_FINISH);
-    }
-  });
-  const finishNow = () =>
-    finish.mutate(undefined, {
-      onSuccess: () => setFinishing(false),
-      onError: (error) => {
-        // The server's refusals are already notified by the client; an unsent answer is said here.
-        if (error instanceof Error && error.message === UNSENT_BEFORE_FINISH) return setFinishError(UNSENT_BEFORE_FINISH);
-        // Refused (time already up, say): the page shows what the server now says.
-        console.error(error);
-        setFinishing(false);
-        reload();
-      },
-    });
 
   if (stateQuery.isError || pageQuery.isError) {
     return <Text>{serverMessage(stateQuery.error ?? pageQuery.error) ?? 'Ce chapitre n’est pas accessible.'}</Text>;
@@ -152,34 +102,8 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
         </Paper>
       )}
       {page.analysis && savedAnswers !== undefined && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
-      {/* Issue 21: once published, the pupil's results card and certificate; school staff their pupils' results. */}
-      {page.analysis && !isStaff && (
-        <Later>
-          <PupilResults chapterId={chapterId} title={page.title} />
-        </Later>
-      )}
-      {page.analysis && isTeacher && (
-        <Later>
-          <SchoolResults chapterId={chapterId} title={page.title} />
-        </Later>
-      )}
-      {page.analysis && (
-        <Later>
-          <RegradePanel chapterId={chapterId} />
-        </Later>
-      )}
-      {remaining !== null && remaining > 0 && (
-        // Stays under the header while the pupil scrolls through the exercises (a phone shows one at a time).
-        <Box py={4} bg="var(--mantine-color-body)" style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0rem)', zIndex: 2 }}>
-          <Text fw={700} role="timer" aria-live="off" c={remaining <= FIRST_WARNING_SECONDS ? 'red.9' : undefined} data-testid="countdown">
-            Temps restant : {formatRemaining(remaining)}
-          </Text>
-          {/* Mounted with the countdown, empty until 5 minutes are left: its change is announced. */}
-          <Text role="alert" fw={700} c="red.9">
-            {timeWarning(remaining)}
-          </Text>
-        </Box>
-      )}
+      {page.analysis && <PublishedResults chapterId={chapterId} title={page.title} />}
+      {remaining !== null && remaining > 0 && <Countdown remaining={remaining} />}
       {availability && <Text>{availability}</Text>}
       {extraTime && <Text data-testid="extra-time">{extraTime}</Text>}
       {queue && <RefusedAnswers queue={queue} userId={userId} page={page} />}
@@ -191,30 +115,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
         </Later>
       )}
       {view === 'before' && <Text>{NOT_YET}</Text>}
-      {view === 'pending' && (
-        <>
-          <Button onClick={() => setConfirming(true)} loading={start.isPending} w="fit-content">
-            {START_LABEL}
-          </Button>
-          {/* Decision 127: a dialog's file comes once the page is drawn and quiet, or at the click that opens it. */}
-          <WhenIdle now={confirming}>
-            <Suspense fallback={null}>
-              <StartConfirmModal
-                opened={confirming}
-                state={state}
-                receivedAt={stateReceivedAt}
-                extraTime={extraTime}
-                loading={start.isPending}
-                onCancel={() => setConfirming(false)}
-                onConfirm={() => {
-                  setConfirming(false);
-                  startNow();
-                }}
-              />
-            </Suspense>
-          </WhenIdle>
-        </>
-      )}
+      {view === 'pending' && <StartSection chapterId={chapterId} state={state} receivedAt={stateReceivedAt} extraTime={extraTime} />}
       {view === 'exercises' && queue && (
         <ExerciseList
           page={page}
@@ -226,33 +127,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           onUploaded={() => void answersQuery.refetch()}
         />
       )}
-      {running && (
-        <>
-          <Button
-            color="red.9"
-            variant="outline"
-            w="fit-content"
-            onClick={() => {
-              setFinishError(null);
-              setFinishing(true);
-            }}
-          >
-            {FINISH_LABEL}
-          </Button>
-          <WhenIdle now={finishing}>
-            <Suspense fallback={null}>
-              <FinishConfirmModal
-                opened={finishing}
-                formatted={remaining !== null ? formatDuration(remaining) : null}
-                loading={finish.isPending}
-                error={finishError}
-                onCancel={() => setFinishing(false)}
-                onConfirm={finishNow}
-              />
-            </Suspense>
-          </WhenIdle>
-        </>
-      )}
+      {running && <FinishSection chapterId={chapterId} userId={userId} queue={queue} remaining={remaining} onRefused={reload} />}
     </Stack>
   );
 }
@@ -329,4 +204,40 @@ function useFocusTracking(chapterId: string, active: boolean) {
       window.removeEventListener('blur', onBlur);
     };
   }, [chapterId, active]);
+}
+
+/** The pupil's saved answers, read when `enabled`; `answersLoading` until the deferred render that brings them. */
+function useSavedAnswers(chapterId: string, enabled: boolean) {
+  const answersQuery = useMyAnswers(chapterId, enabled);
+  const savedAnswers = useDeferredValue(answersQuery.data);
+  // Inputs start from the stored answers: the list waits while they are on their way and until the deferred
+  // render that brings them, never showing empty inputs for a frame.
+  const answersLoading =
+    (answersQuery.isPending && answersQuery.fetchStatus !== 'idle') || (answersQuery.data !== undefined && savedAnswers === undefined);
+  return { answersQuery, savedAnswers, answersLoading };
+}
+
+/** Once the results are published. */
+function PublishedResults({ chapterId, title }: { chapterId: string; title: string }) {
+  const { roles } = useSession();
+  const isStaff = roles.isAdmin || roles.isMember || roles.isTeacher;
+  const isTeacher = roles.isTeacher && !roles.isAdmin;
+  return (
+    <>
+      {/* Issue 21: once published, the pupil's results card and certificate; school staff their pupils' results. */}
+      {!isStaff && (
+        <Later>
+          <PupilResults chapterId={chapterId} title={title} />
+        </Later>
+      )}
+      {isTeacher && (
+        <Later>
+          <SchoolResults chapterId={chapterId} title={title} />
+        </Later>
+      )}
+      <Later>
+        <RegradePanel chapterId={chapterId} />
+      </Later>
+    </>
+  );
 }

@@ -1,14 +1,13 @@
 import { useId, useState, type CSSProperties } from 'react';
 import { Anchor, Box, Button, CloseButton, FileButton, Group, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { numericAnswerError, type ExerciseView, type MyAnswer } from '@olympe/contract';
+import type { ExerciseView, MyAnswer } from '@olympe/contract';
 import { Link } from 'react-router';
 import { isPdfFile, isPhotoFile, PHOTO_ACCEPT } from '../../api/files';
 import { paths } from '../../config/paths';
-import { saveStateLabel, type AnswerQueue, type SaveState } from '../../lib/answer-queue';
+import { saveStateLabel, useNumericAnswer, usePdfUpload, type AnswerQueue, type SaveState } from '../../answering';
 import { RichText } from './rich-text';
 import { withTestReturn } from '../../layout/test-return-bar';
 import { PhotoPages } from './photo-pages';
-import { usePdfUpload } from './use-pdf-upload';
 import { scoreText } from './chapter-view';
 
 interface Props {
@@ -86,11 +85,7 @@ function NumericAnswer({
   queue: AnswerQueue;
   testChapter: string | null;
 }) {
-  // A value typed on this device and newer than the server's is shown (docs/product.md#design-4, after a reload).
-  const [value, setValue] = useState(() => queue.valueToShow(userId, exerciseId, answer));
-  // Every key reaches the field (a filter that drops `,` or `-` saved `05` for `0,5`); a value the
-  // automatic correction could not read is said so and never queued (docs/decisions.md).
-  const error = analysis ? null : numericAnswerError(value);
+  const { value, error, state, change } = useNumericAnswer({ queue, userId, exerciseId, answer, analysis });
   if (analysis) {
     // Decision 141: published results show the answer as text in the page's own colour. A disabled field was grey on
     // grey (1.75:1), and axe's contrast rule does not check disabled fields.
@@ -134,13 +129,9 @@ function NumericAnswer({
             </Anchor>
           </Group>
         )}
-        onChange={(event) => {
-          const next = event.currentTarget.value;
-          setValue(next);
-          if (numericAnswerError(next) === null) queue.enqueue(userId, exerciseId, next);
-        }}
+        onChange={(event) => change(event.currentTarget.value)}
       />
-      <SaveStateText exerciseId={exerciseId} state={queue.stateOf(userId, exerciseId)} unsaved={error} />
+      <SaveStateText exerciseId={exerciseId} state={state} unsaved={error} />
     </Stack>
   );
 }

@@ -33,7 +33,7 @@ routeHttp(http, [
 ]);
 // The page's own calls (focus events, the answer queue) are mocked where it imports them.
 vi.mock('../../api/sessions', async (importOriginal) => ({ ...(await importOriginal<object>()), sendFocusEvent: api.sendFocusEvent }));
-vi.mock('../../api/answers', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
+vi.mock('../../answering/requests', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
 vi.mock('react-router', async (importOriginal) => ({ ...(await importOriginal<object>()), useParams: () => ({ id: CHAPTER }) }));
 
 const CHAPTER = '11111111-1111-4111-8111-111111111111';

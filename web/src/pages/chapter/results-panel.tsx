@@ -13,7 +13,7 @@ export function PupilResults({ chapterId, title }: { chapterId: string; title: s
   const query = useResultsCard(chapterId, true);
   if (query.isPending) return <Loader size="sm" aria-label="Chargement des résultats" />;
   if (query.isError) {
-    return isApiError(query.error) && query.error.status === 403 ? null : <Alert color="red">Impossible de charger vos résultats.</Alert>;
+    return isApiError(query.error) && query.error.code === 'forbidden' ? null : <Alert color="red">Impossible de charger vos résultats.</Alert>;
   }
   // Decision 139: no « 0 / 8 » and no certificate for a pupil who did not take part.
   if (query.data.participated === false) {
@@ -38,7 +38,7 @@ export function PupilResults({ chapterId, title }: { chapterId: string; title: s
 export function SchoolResults({ chapterId, title }: { chapterId: string; title: string }) {
   const query = useInstitutionResults(chapterId, true);
   if (query.isPending) return <Loader size="sm" aria-label="Chargement des résultats de l’établissement" />;
-  if (query.isError) return isApiError(query.error) && query.error.status === 403 ? null : <Alert color="red">Impossible de charger les résultats.</Alert>;
+  if (query.isError) return isApiError(query.error) && query.error.code === 'forbidden' ? null : <Alert color="red">Impossible de charger les résultats.</Alert>;
   const results = query.data;
   const ranked = results.pupils.some((p) => p.rank !== undefined);
   return (

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useForm } from '@mantine/form';
 import { Alert, Button, Group, Loader, Modal, Stack, Switch, Text } from '@mantine/core';
 import type { ChapterDetail, GradingOptions } from '@olympe/contract';
 import { useChapter } from '../../api/chapters';
@@ -25,11 +26,14 @@ export function GradingOptionsDialog({ chapterId, name, onClose }: { chapterId: 
 }
 
 function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapter: ChapterDetail; onClose: () => void }) {
-  const [options, setOptions] = useState<GradingOptions>({
-    anonymousGrading: chapter.anonymousGrading ?? false,
-    doubleGrading: chapter.doubleGrading ?? false,
-    gradingTolerance: chapter.gradingTolerance ?? 0,
+  const form = useForm<GradingOptions>({
+    initialValues: {
+      anonymousGrading: chapter.anonymousGrading ?? false,
+      doubleGrading: chapter.doubleGrading ?? false,
+      gradingTolerance: chapter.gradingTolerance ?? 0,
+    },
   });
+  const options = form.values;
   const [toleranceError, setToleranceError] = useState<string | null>(null);
   const save = useSaveGradingOptions(chapterId);
   return (
@@ -37,20 +41,12 @@ function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapt
       <Switch
         label="Correction anonyme"
         description="Les correcteurs voient « Copie 0042 » au lieu du nom, sans e-mail ni établissement. Les administrateurs voient les noms."
-        checked={options.anonymousGrading}
-        onChange={(e) => {
-          const anonymousGrading = e.currentTarget.checked;
-          setOptions((o) => ({ ...o, anonymousGrading }));
-        }}
+        {...form.getInputProps('anonymousGrading', { type: 'checkbox' })}
       />
       <Switch
         label="Double correction"
         description="Chaque copie est corrigée par deux correcteurs différents, sans voir la note de l’autre. Dans la tolérance, la note finale est la moyenne ; au-delà, un administrateur arbitre."
-        checked={options.doubleGrading}
-        onChange={(e) => {
-          const doubleGrading = e.currentTarget.checked;
-          setOptions((o) => ({ ...o, doubleGrading }));
-        }}
+        {...form.getInputProps('doubleGrading', { type: 'checkbox' })}
       />
       <DecimalField
         label="Tolérance (points)"
@@ -62,7 +58,7 @@ function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapt
         value={options.gradingTolerance}
         onChange={(value, error) => {
           setToleranceError(error);
-          setOptions((o) => ({ ...o, gradingTolerance: value ?? o.gradingTolerance }));
+          if (value !== null) form.setFieldValue('gradingTolerance', value);
         }}
         maw={200}
       />

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
+import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { Alert, Button, Checkbox, Group, Loader, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   DEFAULT_QUALIFICATION_TEXT,
@@ -7,6 +8,7 @@ import {
   isoToParisWallClock,
   isWallClock,
   parisWallClockToIso,
+  publicationUpdateSchema,
   type Publication,
   type PublicationUpdateInput,
 } from '@olympe/contract';
@@ -18,6 +20,8 @@ import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import { ResultsCardView } from '../chapter/results-card';
 
 type Mode = PublicationUpdateInput['mode'];
+
+const checkPublication = schemaResolver(publicationUpdateSchema, { sync: true });
 
 /** What the confirmation says before a publication change (issue 21), with its counts. */
 export function publicationMessage(p: Pick<Publication, 'counts' | 'published'>, mode: Mode, publishAt: string | null): string {
@@ -57,27 +61,30 @@ function stateText(p: Publication): string {
   return 'Résultats non publiés.';
 }
 
+/** The dialog's values: the mode, the Paris wall clock of a scheduled publication, and the options pupils' cards follow. */
+interface PublicationValues {
+  mode: Mode;
+  wall: string;
+  showRank: boolean;
+  threshold: number | null;
+  text: string;
+}
+
 function PublicationForm({ chapterId, publication, initialMode, onClose }: { chapterId: string; publication: Publication; initialMode?: Mode; onClose: () => void }) {
   const current: Mode = publication.analysis ? 'now' : publication.publishAt ? 'scheduled' : 'unpublished';
-  const [mode, setMode] = useState<Mode>(initialMode ?? current);
-  const [wall, setWall] = useState(publication.publishAt ? isoToParisWallClock(publication.publishAt) : '');
-  const [showRank, setShowRank] = useState(publication.showRank);
-  const [threshold, setThreshold] = useState<number | null>(publication.qualificationThreshold);
+  const form = useForm<PublicationValues>({
+    initialValues: {
+      mode: initialMode ?? current,
+      wall: publication.publishAt ? isoToParisWallClock(publication.publishAt) : '',
+      showRank: publication.showRank,
+      threshold: publication.qualificationThreshold,
+      text: publication.qualificationText,
+    },
+  });
   const [thresholdError, setThresholdError] = useState<string | null>(null);
-  const [text, setText] = useState(publication.qualificationText);
-  const [previewOf, setPreviewOf] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  // Decision 139: the server refused (409 still_answering): how many pupils may still answer, to confirm.
-  const [stillAnswering, setStillAnswering] = useState<number | null>(null);
-  // The preview follows the options as they are typed (debounced), before they are saved.
-  const [previewOptions] = useDebouncedValue(
-    { showRank: String(showRank) as 'true' | 'false', qualificationThreshold: threshold ?? '', qualificationText: text },
-    300,
-  );
-  const preview = usePreview(chapterId, previewOf, previewOptions);
-  const save = useUpdatePublication(chapterId);
-  const wallError = mode === 'scheduled' && !isWallClock(wall) ? 'Indiquez la date et l’heure de publication.' : null;
-  const publishAt = mode === 'scheduled' && !wallError ? parisWallClockToIso(wall) : null;
+  const { mode, wall, showRank, threshold, text } = form.values;
+  const publishAt = mode === 'scheduled' && isWallClock(wall) ? parisWallClockToIso(wall) : null;
   const body: PublicationUpdateInput = {
     mode,
     publishAt,
@@ -85,52 +92,13 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
     qualificationThreshold: threshold,
     qualificationText: text,
   };
+  // The contract's own rule, with its words: a scheduled publication needs its date and time.
+  const wallError = (checkPublication(body).publishAt as string | undefined) ?? null;
   return (
     <Stack>
       <Text fw={600}>{stateText(publication)}</Text>
-      <Radio.Group label="Publication" value={mode} onChange={(v) => setMode(v as Mode)}>
-        <Stack gap={6} mt={4}>
-          <Radio value="now" label="Publier maintenant" />
-          <Radio value="scheduled" label="Programmer la publication" />
-          <Radio value="unpublished" label="Ne pas publier" />
-        </Stack>
-      </Radio.Group>
-      {mode === 'scheduled' && (
-        <DateTimeField
-          label="Date et heure de publication (heure de Paris)"
-          value={wall}
-          onChange={setWall}
-          error={wall && wallError}
-        />
-      )}
-      <Checkbox label="Montrer aux élèves leur rang et leur centile" checked={showRank} onChange={(e) => setShowRank(e.currentTarget.checked)} />
-      <DecimalField
-        label="Seuil de qualification (points)"
-        description={`Vide : pas de qualification. Total maximal : ${String(publication.maxTotal).replace('.', ',')}.`}
-        optional
-        min={0}
-        max={publication.maxTotal}
-        maxDecimals={2}
-        unit="points"
-        value={threshold}
-        onChange={(value, error) => {
-          setThreshold(value);
-          setThresholdError(error);
-        }}
-      />
-      <TextInput label="Mention des élèves qualifiés" placeholder={DEFAULT_QUALIFICATION_TEXT} value={text} onChange={(e) => setText(e.currentTarget.value)} />
-      <Select
-        label="Aperçu pour un élève"
-        placeholder={publication.pupils.length === 0 ? 'Aucun participant' : 'Choisir un élève'}
-        searchable
-        limit={50}
-        nothingFoundMessage="Aucun élève"
-        data={publication.pupils.map((p) => ({ value: p._id, label: `${p.lastName ?? ''} ${p.firstName ?? ''}`.trim() || 'Sans nom' }))}
-        value={previewOf}
-        onChange={setPreviewOf}
-      />
-      {previewOf && preview.data && <ResultsCardView card={preview.data} heading="Aperçu de la carte de résultats" />}
-      {previewOf && <Text size="sm" c="gray.8">L’aperçu suit les options ci-dessus, même avant leur enregistrement.</Text>}
+      <PublicationFields form={form} publication={publication} wallError={wallError} onThresholdError={setThresholdError} />
+      <PupilPreview chapterId={chapterId} publication={publication} values={form.values} />
       <Group justify="space-between">
         <DownloadButton
           variant="subtle"
@@ -146,22 +114,124 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
           </Button>
         </Group>
       </Group>
+      <PublicationConfirmations
+        publication={publication}
+        chapterId={chapterId}
+        body={body}
+        confirming={confirming}
+        onConfirming={setConfirming}
+        onClose={onClose}
+      />
+    </Stack>
+  );
+}
+
+/** How and when to publish, and the options pupils' cards follow. */
+function PublicationFields(props: {
+  form: UseFormReturnType<PublicationValues>;
+  publication: Publication;
+  wallError: string | null;
+  onThresholdError: (error: string | null) => void;
+}) {
+  const { form, publication, wallError, onThresholdError } = props;
+  const { mode, wall, threshold } = form.values;
+  return (
+    <>
+      <Radio.Group label="Publication" value={mode} onChange={(v) => form.setFieldValue('mode', v as Mode)}>
+        <Stack gap={6} mt={4}>
+          <Radio value="now" label="Publier maintenant" />
+          <Radio value="scheduled" label="Programmer la publication" />
+          <Radio value="unpublished" label="Ne pas publier" />
+        </Stack>
+      </Radio.Group>
+      {mode === 'scheduled' && (
+        <DateTimeField
+          label="Date et heure de publication (heure de Paris)"
+          value={wall}
+          onChange={(value) => form.setFieldValue('wall', value)}
+          error={wall && wallError}
+        />
+      )}
+      <Checkbox label="Montrer aux élèves leur rang et leur centile" {...form.getInputProps('showRank', { type: 'checkbox' })} />
+      <DecimalField
+        label="Seuil de qualification (points)"
+        description={`Vide : pas de qualification. Total maximal : ${String(publication.maxTotal).replace('.', ',')}.`}
+        optional
+        min={0}
+        max={publication.maxTotal}
+        maxDecimals={2}
+        unit="points"
+        value={threshold}
+        onChange={(value, error) => {
+          form.setFieldValue('threshold', value);
+          onThresholdError(error);
+        }}
+      />
+      <TextInput label="Mention des élèves qualifiés" placeholder={DEFAULT_QUALIFICATION_TEXT} {...form.getInputProps('text')} />
+    </>
+  );
+}
+
+/** A preview for one pupil: it follows the options as they are typed (debounced), before they are saved. */
+function PupilPreview({ chapterId, publication, values }: { chapterId: string; publication: Publication; values: PublicationValues }) {
+  const [previewOf, setPreviewOf] = useState<string | null>(null);
+  const [previewOptions] = useDebouncedValue(
+    { showRank: String(values.showRank) as 'true' | 'false', qualificationThreshold: values.threshold ?? '', qualificationText: values.text },
+    300,
+  );
+  const preview = usePreview(chapterId, previewOf, previewOptions);
+  return (
+    <>
+      <Select
+        label="Aperçu pour un élève"
+        placeholder={publication.pupils.length === 0 ? 'Aucun participant' : 'Choisir un élève'}
+        searchable
+        limit={50}
+        nothingFoundMessage="Aucun élève"
+        data={publication.pupils.map((p) => ({ value: p._id, label: `${p.lastName ?? ''} ${p.firstName ?? ''}`.trim() || 'Sans nom' }))}
+        value={previewOf}
+        onChange={setPreviewOf}
+      />
+      {previewOf && preview.data && <ResultsCardView card={preview.data} heading="Aperçu de la carte de résultats" />}
+      {previewOf && <Text size="sm" c="gray.8">L’aperçu suit les options ci-dessus, même avant leur enregistrement.</Text>}
+    </>
+  );
+}
+
+/**
+ * The confirmation with its counts and, decision 139, the second one when the server refused (409
+ * still_answering): how many pupils may still answer, to confirm.
+ */
+function PublicationConfirmations(props: {
+  publication: Publication;
+  chapterId: string;
+  body: PublicationUpdateInput;
+  confirming: boolean;
+  onConfirming: (confirming: boolean) => void;
+  onClose: () => void;
+}) {
+  const { publication, chapterId, body, confirming, onConfirming, onClose } = props;
+  const { mode, publishAt } = body;
+  const save = useUpdatePublication(chapterId);
+  const [stillAnswering, setStillAnswering] = useState<number | null>(null);
+  return (
+    <>
       <ConfirmDialog
         opened={confirming}
         title={mode === 'now' ? 'Publier les résultats ?' : mode === 'scheduled' ? 'Programmer la publication ?' : 'Retirer la publication ?'}
-        message={confirming ? publicationMessage(publication, mode, publishAt) : null}
+        message={confirming ? publicationMessage(publication, mode, publishAt ?? null) : null}
         confirmLabel={mode === 'now' ? 'Publier' : mode === 'scheduled' ? 'Programmer' : 'Retirer la publication'}
         danger={mode === 'unpublished'}
         loading={save.isPending}
-        onCancel={() => setConfirming(false)}
+        onCancel={() => onConfirming(false)}
         onConfirm={() =>
           save.mutate(body, {
             onSuccess: () => {
-              setConfirming(false);
+              onConfirming(false);
               onClose();
             },
             onError: (error) => {
-              setConfirming(false);
+              onConfirming(false);
               setStillAnswering(stillAnsweringOf(error));
             },
           })
@@ -189,6 +259,6 @@ function PublicationForm({ chapterId, publication, initialMode, onClose }: { cha
           )
         }
       />
-    </Stack>
+    </>
   );
 }

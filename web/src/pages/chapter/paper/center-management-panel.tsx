@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import { AnswerSheetsButton } from './answer-sheets-button';
-import { Alert, Anchor, Button, Group, Loader, Modal, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Paper, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DateTimeField } from '../../../components/DateFields';
 import { paths } from '../../../config/paths';
 import {
@@ -75,16 +77,22 @@ function CentersHeader({ chapterId }: { chapterId: string }) {
   );
 }
 
+/** The centre's answer and, when it opens, its details: the form starts from the saved values (docs/product.md#spec-2). */
 function CenterForm({ chapterId, center }: { chapterId: string; center: Center }) {
   const saveCenter = useSaveCenter(chapterId);
-  const [opened, setOpened] = useState<boolean | null>(center.opened);
-  const [instructions, setInstructions] = useState(center.instructions);
-  const [places, setPlaces] = useState(String(center.nb_places));
-  // Issue 22: the sitting (Paris wall clock), address, room and what to bring; empty = the default shown below.
-  const [sittingAt, setSittingAt] = useState(center.own.sittingAt ? isoToParisWallClock(center.own.sittingAt) : '');
-  const [address, setAddress] = useState(center.own.address ?? '');
-  const [room, setRoom] = useState(center.own.room);
-  const [bring, setBring] = useState(center.own.bring);
+  const form = useForm<CenterValues>({
+    initialValues: {
+      opened: center.opened,
+      instructions: center.instructions,
+      places: String(center.nb_places),
+      // Issue 22: the sitting (Paris wall clock), address, room and what to bring; empty = the default shown below.
+      sittingAt: center.own.sittingAt ? isoToParisWallClock(center.own.sittingAt) : '',
+      address: center.own.address ?? '',
+      room: center.own.room,
+      bring: center.own.bring,
+    },
+  });
+  const { opened, instructions, places, sittingAt, address, room, bring } = form.values;
   const parsed = parsePlaces(places);
   const placesError = 'error' in parsed ? parsed.error : null;
 
@@ -102,70 +110,82 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
       <Radio.Group
         label={OPEN_QUESTION}
         value={opened === null ? '' : opened ? 'yes' : 'no'}
-        onChange={(value) => setOpened(value === 'yes')}
+        onChange={(value) => form.setFieldValue('opened', value === 'yes')}
       >
         <Group mt="xs">
           <Radio value="yes" label="Oui" />
           <Radio value="no" label="Non" />
         </Group>
       </Radio.Group>
-      {opened && (
-        <>
-          <Textarea
-            label="Instructions pour les élèves"
-            description="Lieu, horaire, matériel : elles sont montrées aux élèves inscrits dans votre centre."
-            autosize
-            minRows={3}
-            maxLength={20000}
-            value={instructions}
-            onChange={(e) => setInstructions(e.currentTarget.value)}
-          />
-          <TextInput
-            label="Nombre de places pour les élèves extérieurs"
-            description="Vos propres élèves ont toujours une place."
-            type="number"
-            min={0}
-            step={1}
-            inputMode="numeric"
-            maw={320}
-            value={places}
-            error={placesError}
-            // docs/product.md#spec-5: only digits and the dot are accepted from the keyboard.
-            onKeyDown={(e) => {
-              if (isRefusedKey(e)) e.preventDefault();
-            }}
-            onChange={(e) => setPlaces(e.currentTarget.value)}
-          />
-          <DateTimeField
-            label="Date et heure de l’épreuve (heure de Paris)"
-            description={center.details.defaults.sittingAt && center.details.sittingAt ? 'Vide : la date d’ouverture de l’épreuve.' : undefined}
-            maw={320}
-            value={sittingAt}
-            onChange={setSittingAt}
-          />
-          <TextInput
-            label="Adresse du centre"
-            description={`Vide : ${center.details.defaults.address ? center.details.address || 'l’adresse de l’établissement' : 'l’adresse de l’établissement'}.`}
-            maxLength={500}
-            value={address}
-            onChange={(e) => setAddress(e.currentTarget.value)}
-          />
-          <TextInput label="Salle" maxLength={200} maw={320} value={room} onChange={(e) => setRoom(e.currentTarget.value)} />
-          <Textarea
-            label="À apporter"
-            description="Vide : pièce d’identité, de quoi écrire, règle et compas."
-            autosize
-            minRows={2}
-            maxLength={2000}
-            value={bring}
-            onChange={(e) => setBring(e.currentTarget.value)}
-          />
-        </>
-      )}
+      {opened && <CenterDetailsFields form={form} center={center} placesError={placesError} />}
       <Button w="fit-content" onClick={save} loading={saveCenter.isPending} disabled={opened === null || !!placesError}>
         Enregistrer
       </Button>
     </Stack>
+  );
+}
+
+interface CenterValues {
+  opened: boolean | null;
+  instructions: string;
+  /** As typed: read by parsePlaces, which says why it cannot be sent. */
+  places: string;
+  sittingAt: string;
+  address: string;
+  room: string;
+  bring: string;
+}
+
+/** An open centre's instructions, places, sitting, address, room and what to bring, each empty field saying its default. */
+function CenterDetailsFields({ form, center, placesError }: { form: UseFormReturnType<CenterValues>; center: Center; placesError: string | null }) {
+  return (
+    <>
+      <Textarea
+        label="Instructions pour les élèves"
+        description="Lieu, horaire, matériel : elles sont montrées aux élèves inscrits dans votre centre."
+        autosize
+        minRows={3}
+        maxLength={20000}
+        {...form.getInputProps('instructions')}
+      />
+      <TextInput
+        label="Nombre de places pour les élèves extérieurs"
+        description="Vos propres élèves ont toujours une place."
+        type="number"
+        min={0}
+        step={1}
+        inputMode="numeric"
+        maw={320}
+        {...form.getInputProps('places')}
+        error={placesError}
+        // docs/product.md#spec-5: only digits and the dot are accepted from the keyboard.
+        onKeyDown={(e) => {
+          if (isRefusedKey(e)) e.preventDefault();
+        }}
+      />
+      <DateTimeField
+        label="Date et heure de l’épreuve (heure de Paris)"
+        description={center.details.defaults.sittingAt && center.details.sittingAt ? 'Vide : la date d’ouverture de l’épreuve.' : undefined}
+        maw={320}
+        value={form.values.sittingAt}
+        onChange={(value) => form.setFieldValue('sittingAt', value)}
+      />
+      <TextInput
+        label="Adresse du centre"
+        description={`Vide : ${center.details.defaults.address ? center.details.address || 'l’adresse de l’établissement' : 'l’adresse de l’établissement'}.`}
+        maxLength={500}
+        {...form.getInputProps('address')}
+      />
+      <TextInput label="Salle" maxLength={200} maw={320} {...form.getInputProps('room')} />
+      <Textarea
+        label="À apporter"
+        description="Vide : pièce d’identité, de quoi écrire, règle et compas."
+        autosize
+        minRows={2}
+        maxLength={2000}
+        {...form.getInputProps('bring')}
+      />
+    </>
   );
 }
 
@@ -274,26 +294,17 @@ function RefuseDialog({ chapterId, member, onClose }: { chapterId: string; membe
   const refuse = useRefuseRegistration(chapterId);
   const name = `${member.firstName ?? ''} ${member.lastName ?? ''}`.trim();
   return (
-    <Modal opened onClose={onClose} title="Refuser l’inscription" closeButtonProps={{ 'aria-label': 'Fermer' }}>
-      <Stack>
-        <Text>
-          {name} se déclare de votre établissement. S’il n’en est pas, son inscription dans votre centre est annulée : il en
-          est prévenu sur la page de l’épreuve et devra choisir un autre centre. Il ne pourra plus s’inscrire dans le vôtre.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Annuler
-          </Button>
-          <Button color="red" onClick={() =>
-              // The client already showed the server's message.
-              refuse.mutate(member._id, { onSuccess: onClose, onError: (error) => console.error(error) })
-            }
-            loading={refuse.isPending}>
-            Refuser l’inscription
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      opened
+      title="Refuser l’inscription"
+      message={`${name} se déclare de votre établissement. S’il n’en est pas, son inscription dans votre centre est annulée : il en est prévenu sur la page de l’épreuve et devra choisir un autre centre. Il ne pourra plus s’inscrire dans le vôtre.`}
+      confirmLabel="Refuser l’inscription"
+      danger
+      loading={refuse.isPending}
+      onCancel={onClose}
+      // The client already showed the server's message.
+      onConfirm={() => refuse.mutate(member._id, { onSuccess: onClose, onError: (error) => console.error(error) })}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Alert, Button, Center, Group, Loader, Modal, Paper, Select, Stack, Text, Title } from '@mantine/core';
-import { CENTER_STATUS_LABELS, NO_INSTRUCTIONS_TEXT, type CenterOption } from '@olympe/contract';
+import { Alert, Button, Center, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { CENTER_STATUS_LABELS, NO_INSTRUCTIONS_TEXT, type CenterOption, type UserCenter } from '@olympe/contract';
 import { useCenterOptions, useChooseCenter, useUserCenter } from '../../../api/centers';
 import { usePublicConfig } from '../../../api/institutions';
 import { useSession } from '../../../session/session-context';
@@ -40,18 +41,8 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
   const extraCount = all.filter((o) => o.extra).length;
   const own = all.find((o) => o.own);
 
-  const selectData = useMemo(() => {
-    const list = shown.some((o) => o._id === selectedId) || !mine.data?.center ? shown : [mine.data.center, ...shown];
-    return list.map((o) => ({
-      value: o._id,
-      label: `${o.name} (${CENTER_STATUS_LABELS[o.status]})`,
-      disabled: !isSelectable(o),
-    }));
-  }, [shown, selectedId, mine.data]);
-
   // Issue 22: a click on a marker or in the list asks first; only « Confirmer l’inscription » registers.
   const [asked, setAsked] = useState<CenterOption | null>(null);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
   const pick = (option: CenterOption) => {
     if (!isSelectable(option) || option._id === selectedId || choose.isPending) return;
     setAsked(option);
@@ -64,15 +55,6 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
       onSettled: () => setAsked(null),
     });
   };
-  const downloadConvocation = async () => {
-    setDownloadError(null);
-    try {
-      await downloadCenterFile(centerFileUrl.convocation(chapterId), 'convocation.pdf');
-    } catch (error) {
-      setDownloadError((error as Error).message);
-    }
-  };
-
   if (options.isPending) return <Loader aria-label="Chargement des centres" />;
   if (options.isError) return <Alert color="red">Impossible de charger les centres d’examen.</Alert>;
 
@@ -82,16 +64,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
         <Title order={2} size="h3" id="center-selection-title">
           Centre d’examen
         </Title>
-        {mine.data?.refusals?.map((r) => (
-          <Alert key={r.institution._id} color="red" title={`Inscription refusée par le centre ${r.institution.name}`}>
-            {REFUSED_TEXT}
-          </Alert>
-        ))}
-        {own?.status === 'no' && (
-          <Alert color="yellow" title="Votre établissement n’organise pas l’épreuve">
-            {OWN_SCHOOL_REFUSES}
-          </Alert>
-        )}
+        <CenterWarnings refusals={mine.data?.refusals ?? []} ownRefuses={own?.status === 'no'} />
         <CenterLegend />
         {/* The fallback keeps the map's height: the field below must not move while a pupil is using it. */}
         <Suspense
@@ -109,79 +82,140 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
             {showExtra ? HIDE_EXTRA_LABEL : `${SHOW_EXTRA_LABEL} (${extraCount})`}
           </Button>
         )}
-        <Group align="end" wrap="nowrap" maw="100%">
-          <Select
-            label="Centre sélectionné"
-            placeholder="Aucun centre choisi"
-            data={selectData}
-            value={selectedId}
-            searchable
-            nothingFoundMessage="Aucun centre"
-            allowDeselect={false}
-            disabled={choose.isPending}
-            onChange={(value) => {
-              const option = all.find((o) => o._id === value) ?? (mine.data?.center?._id === value ? mine.data.center : undefined);
-              if (option) pick(option);
-            }}
-            w={420}
-            maw="100%"
-          />
-          {choose.isPending && <Loader size="sm" aria-label="Enregistrement" />}
-        </Group>
-        {registration && !mine.isError && (
-          <Stack gap={4} component="section" aria-labelledby="center-instructions-title">
-            <Title order={3} size="h4" id="center-instructions-title">
-              Instructions du centre {registration.institution.name}
-            </Title>
-            {mine.data?.center?.details && <CenterDetailsList details={mine.data.center.details} />}
-            {mine.data?.center?.instructions.trim() ? (
-              <Text style={{ whiteSpace: 'pre-wrap' }}>{mine.data.center.instructions}</Text>
-            ) : (
-              <Text>{NO_INSTRUCTIONS_TEXT}</Text>
-            )}
-            {mine.data?.center?.details && (
-              <Group>
-                <Button variant="light" w="fit-content" onClick={downloadConvocation}>
-                  Télécharger ma convocation
-                </Button>
-              </Group>
-            )}
-            {downloadError && (
-              <Alert color="red" role="alert">
-                {downloadError}
-              </Alert>
-            )}
-          </Stack>
-        )}
-        <Modal
-          opened={asked !== null}
-          onClose={() => setAsked(null)}
-          title="Confirmer votre centre d’examen"
-          closeButtonProps={{ 'aria-label': 'Fermer' }}
-        >
-          {asked && (
-            <Stack>
-              <Text>
-                Vous allez vous inscrire au centre <strong>{asked.name}</strong>
-                {selectedId ? ' ; votre inscription actuelle sera annulée et sa place libérée.' : '.'}
-              </Text>
-              {asked.details ? (
-                <CenterDetailsList details={asked.details} compact />
-              ) : (
-                <Text size="sm">{asked.address || 'Adresse non renseignée'} — la date sera précisée par le centre.</Text>
-              )}
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setAsked(null)}>
-                  Annuler
-                </Button>
-                <Button onClick={confirm} loading={choose.isPending}>
-                  Confirmer l’inscription
-                </Button>
-              </Group>
-            </Stack>
-          )}
-        </Modal>
+        <CenterSelect
+          shown={shown}
+          all={all}
+          selectedId={selectedId}
+          registered={mine.data?.center ?? null}
+          pending={choose.isPending}
+          onPick={pick}
+        />
+        {registration && !mine.isError && <CenterInstructions chapterId={chapterId} name={registration.institution.name} center={mine.data?.center ?? null} />}
+        <ConfirmCenterDialog asked={asked} moving={!!selectedId} loading={choose.isPending} onCancel={() => setAsked(null)} onConfirm={confirm} />
       </Stack>
     </Paper>
+  );
+}
+
+/** The selected centre's details, instructions and the pupil's convocation. */
+function CenterInstructions({ chapterId, name, center }: { chapterId: string; name: string; center: CenterOption | null }) {
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const downloadConvocation = async () => {
+    setDownloadError(null);
+    try {
+      await downloadCenterFile(centerFileUrl.convocation(chapterId), 'convocation.pdf');
+    } catch (error) {
+      setDownloadError((error as Error).message);
+    }
+  };
+
+  return (
+    <Stack gap={4} component="section" aria-labelledby="center-instructions-title">
+      <Title order={3} size="h4" id="center-instructions-title">
+        Instructions du centre {name}
+      </Title>
+      {center?.details && <CenterDetailsList details={center.details} />}
+      {center?.instructions.trim() ? <Text style={{ whiteSpace: 'pre-wrap' }}>{center.instructions}</Text> : <Text>{NO_INSTRUCTIONS_TEXT}</Text>}
+      {center?.details && (
+        <Group>
+          <Button variant="light" w="fit-content" onClick={downloadConvocation}>
+            Télécharger ma convocation
+          </Button>
+        </Group>
+      )}
+      {downloadError && (
+        <Alert color="red" role="alert">
+          {downloadError}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+/** Asked before a registration: the centre, what the move costs, its details; only « Confirmer l’inscription » registers. */
+function ConfirmCenterDialog(props: { asked: CenterOption | null; moving: boolean; loading: boolean; onCancel: () => void; onConfirm: () => void }) {
+  const { asked, moving, loading, onCancel, onConfirm } = props;
+  const message = asked && (
+    <Stack>
+      <Text>
+        Vous allez vous inscrire au centre <strong>{asked.name}</strong>
+        {moving ? ' ; votre inscription actuelle sera annulée et sa place libérée.' : '.'}
+      </Text>
+      {asked.details ? (
+        <CenterDetailsList details={asked.details} compact />
+      ) : (
+        <Text size="sm">{asked.address || 'Adresse non renseignée'} — la date sera précisée par le centre.</Text>
+      )}
+    </Stack>
+  );
+  return (
+    <ConfirmDialog
+      opened={asked !== null}
+      title="Confirmer votre centre d’examen"
+      message={message || ''}
+      confirmLabel="Confirmer l’inscription"
+      loading={loading}
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    />
+  );
+}
+
+/** The selected centre as a field that also works with the keyboard; the registered centre stays listed even when hidden. */
+function CenterSelect(props: {
+  shown: CenterOption[];
+  all: CenterOption[];
+  selectedId: string | null;
+  registered: CenterOption | null;
+  pending: boolean;
+  onPick: (option: CenterOption) => void;
+}) {
+  const { shown, all, selectedId, registered, pending, onPick } = props;
+  const selectData = useMemo(() => {
+    const list = shown.some((o) => o._id === selectedId) || !registered ? shown : [registered, ...shown];
+    return list.map((o) => ({
+      value: o._id,
+      label: `${o.name} (${CENTER_STATUS_LABELS[o.status]})`,
+      disabled: !isSelectable(o),
+    }));
+  }, [shown, selectedId, registered]);
+  return (
+    <Group align="end" wrap="nowrap" maw="100%">
+      <Select
+        label="Centre sélectionné"
+        placeholder="Aucun centre choisi"
+        data={selectData}
+        value={selectedId}
+        searchable
+        nothingFoundMessage="Aucun centre"
+        allowDeselect={false}
+        disabled={pending}
+        onChange={(value) => {
+          const option = all.find((o) => o._id === value) ?? (registered?._id === value ? registered : undefined);
+          if (option) onPick(option);
+        }}
+        w={420}
+        maw="100%"
+      />
+      {pending && <Loader size="sm" aria-label="Enregistrement" />}
+    </Group>
+  );
+}
+
+/** The centres that turned the pupil away, and the own school that does not organise the test. */
+function CenterWarnings({ refusals, ownRefuses }: { refusals: NonNullable<UserCenter['refusals']>; ownRefuses: boolean }) {
+  return (
+    <>
+      {refusals.map((r) => (
+        <Alert key={r.institution._id} color="red" title={`Inscription refusée par le centre ${r.institution.name}`}>
+          {REFUSED_TEXT}
+        </Alert>
+      ))}
+      {ownRefuses && (
+        <Alert color="yellow" title="Votre établissement n’organise pas l’épreuve">
+          {OWN_SCHOOL_REFUSES}
+        </Alert>
+      )}
+    </>
   );
 }

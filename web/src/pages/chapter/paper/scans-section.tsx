@@ -1,26 +1,18 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useState, type DragEvent } from 'react';
 import { Alert, Anchor, Button, CloseButton, FileButton, Group, List, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatParisDateTime, frenchNumberFormat, type UnlabeledAnswer } from '@olympe/contract';
 import { countOf } from '../../../components/confirm-dialog';
-import { useUnlabeled, useUploadScans } from '../../../api/centers';
+import { useUnlabeled } from '../../../api/centers';
 import { usePublicConfig } from '../../../api/institutions';
-import { showNotice } from '../../../api/notify';
 import type { UploadProgress } from '../../../api/uploads';
 import { paths } from '../../../config/paths';
 import { formatBytes, formatSpeed, formatTimeLeft } from '../../../lib/transfer';
-import { partitionPdfs } from './center-options';
+import { useScanUpload, type Sending } from './use-scan-upload';
 
 export const NO_COPIES_TEXT = 'Aucune copie déposée pour l’instant.';
 export const WAITING_TEXT = 'Connexion interrompue : l’envoi reprendra tout seul là où il s’est arrêté dès son retour.';
-
-const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
-
-/** docs/product.md#spec-5: dropped or chosen files that are not PDFs are ignored, and the user is told which. */
-export function ignoredFilesMessage(names: readonly string[]): string {
-  return `${names.length > 1 ? 'Fichiers ignorés' : 'Fichier ignoré'} (PDF uniquement) : ${names.join(', ')}`;
-}
 
 /** « 42 % · 3,1 Mo sur 7,4 Mo · 12,4 Mo/s · environ 2 min restantes » (decision 92). */
 export function progressLine(p: UploadProgress): string {
@@ -28,13 +20,6 @@ export function progressLine(p: UploadProgress): string {
   if (p.speed !== null && p.speed > 0) parts.push(formatSpeed(p.speed));
   if (p.secondsLeft !== null) parts.push(formatTimeLeft(p.secondsLeft));
   return parts.join(' · ');
-}
-
-interface Sending {
-  index: number;
-  total: number;
-  name: string;
-  progress: UploadProgress | null;
 }
 
 /**
@@ -45,20 +30,10 @@ interface Sending {
  */
 export function ScansSection({ chapterId, userId, institutionId }: { chapterId: string; userId: string; institutionId: string }) {
   const copies = useUnlabeled(chapterId);
-  const send = useUploadScans(chapterId, { user: userId, institution: institutionId });
   const config = usePublicConfig();
   const maxScanMb = config.data?.maxScanMb;
-  const [chosen, setChosen] = useState<File[]>([]);
-  const [refusals, setRefusals] = useState<Map<File, string>>(new Map());
-  const [sending, setSending] = useState<Sending | null>(null);
+  const { chosen, setChosen, refusals, sending, add, upload, cancel, pending } = useScanUpload(chapterId, { user: userId, institution: institutionId });
   const [dragging, setDragging] = useState(false);
-  const cancel = useRef<AbortController | null>(null);
-
-  function add(files: readonly File[]) {
-    const { pdfs, ignored } = partitionPdfs(files);
-    if (ignored.length > 0) showNotice(ignoredFilesMessage(ignored.map((f) => f.name)), 'yellow');
-    if (pdfs.length > 0) setChosen((list) => [...list, ...pdfs.filter((f) => !list.some((c) => c.name === f.name && c.size === f.size))]);
-  }
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
     event.preventDefault();
@@ -66,34 +41,7 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
     add(Array.from(event.dataTransfer.files));
   }
 
-  function upload() {
-    const files = chosen;
-    const controller = new AbortController();
-    cancel.current = controller;
-    setRefusals(new Map());
-    setSending({ index: 0, total: files.length, name: files[0]?.name ?? '', progress: null });
-    send.mutate(
-      {
-        files,
-        signal: controller.signal,
-        onProgress: (index, progress) => setSending({ index, total: files.length, name: files[index].name, progress }),
-      },
-      {
-        onSuccess: ({ done, failed, cancelled }) => {
-          setChosen(failed.map((f) => f.file));
-          setRefusals(new Map(failed.filter((f) => f.message).map((f) => [f.file, f.message!])));
-          if (done > 0) showNotice(`${plural(done, 'copie')} ${done > 1 ? 'déposées' : 'déposée'}.`, 'green');
-          if (cancelled) showNotice('Envoi annulé.', 'yellow');
-        },
-        onSettled: () => {
-          setSending(null);
-          cancel.current = null;
-        },
-      },
-    );
-  }
-
-  const busy = sending !== null || send.isPending;
+  const busy = sending !== null || pending;
   return (
     <Stack gap="sm" component="section" aria-labelledby="scans-title">
       <Title order={3} size="h4" id="scans-title">
@@ -122,32 +70,11 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
               </Button>
             )}
           </FileButton>
-          {chosen.length > 0 && (
-            <List size="sm" aria-label="Fichiers choisis">
-              {chosen.map((f) => (
-                <List.Item key={`${f.name}:${f.size}`}>
-                  <Group gap={4} wrap="nowrap">
-                    {f.name}
-                    <CloseButton
-                      size="sm"
-                      aria-label={`Retirer ${f.name}`}
-                      disabled={busy}
-                      onClick={() => setChosen((list) => list.filter((c) => c !== f))}
-                    />
-                  </Group>
-                  {refusals.get(f) && (
-                    <Text size="sm" c="red.9">
-                      {refusals.get(f)}
-                    </Text>
-                  )}
-                </List.Item>
-              ))}
-            </List>
-          )}
+          <ChosenFiles chosen={chosen} refusals={refusals} busy={busy} onRemove={(f) => setChosen((list) => list.filter((c) => c !== f))} />
           {sending ? (
-            <SendingStatus sending={sending} onCancel={() => cancel.current?.abort()} />
+            <SendingStatus sending={sending} onCancel={cancel} />
           ) : (
-            <Button onClick={upload} disabled={chosen.length === 0} loading={send.isPending}>
+            <Button onClick={upload} disabled={chosen.length === 0} loading={pending}>
               Téléverser
             </Button>
           )}
@@ -155,6 +82,28 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
       </Paper>
       <CopiesTable copies={copies.data} loading={copies.isPending} />
     </Stack>
+  );
+}
+
+/** The files chosen and not sent yet, each with its remove button and the server's refusal of a former try. */
+function ChosenFiles({ chosen, refusals, busy, onRemove }: { chosen: File[]; refusals: Map<File, string>; busy: boolean; onRemove: (file: File) => void }) {
+  if (chosen.length === 0) return null;
+  return (
+    <List size="sm" aria-label="Fichiers choisis">
+      {chosen.map((f) => (
+        <List.Item key={`${f.name}:${f.size}`}>
+          <Group gap={4} wrap="nowrap">
+            {f.name}
+            <CloseButton size="sm" aria-label={`Retirer ${f.name}`} disabled={busy} onClick={() => onRemove(f)} />
+          </Group>
+          {refusals.get(f) && (
+            <Text size="sm" c="red.9">
+              {refusals.get(f)}
+            </Text>
+          )}
+        </List.Item>
+      ))}
+    </List>
   );
 }
 

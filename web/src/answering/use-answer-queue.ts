@@ -1,6 +1,6 @@
 import { useEffect, useReducer } from 'react';
-import { answerQueueFor } from '../../session/answer-queues';
-import type { AnswerQueue } from '../../lib/answer-queue';
+import { answerQueueFor } from './user-queues';
+import type { AnswerQueue } from './answer-queue';
 
 /**
  * The user's answer queue, re-rendering on every state change; sends what a previous page load

@@ -1,6 +1,6 @@
-import { classifySaveError, saveAnswer } from '../api/answers';
-import { AnswerQueue, clearStoredAnswers, pruneStoredAnswers } from '../lib/answer-queue';
-import { readToken, tokenSubject } from './token';
+import { AnswerQueue, clearStoredAnswers, pruneStoredAnswers } from './answer-queue';
+import { classifySaveError, saveAnswer } from './requests';
+import { readToken, tokenSubject } from '../session/token';
 
 // One queue per signed-in user for the life of the tab: leaving the chapter page does not stop
 // sending or retrying what the pupil typed. The session ends a user's queue when they log out or

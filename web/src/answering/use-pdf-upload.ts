@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { classifySaveError, saveAnswer } from '../../api/answers';
-import { uploadPdf, uploadPhotos } from '../../api/files';
-import type { SaveState } from '../../lib/answer-queue';
+import { uploadPdf, uploadPhotos } from '../api/files';
+import type { SaveState } from './answer-queue';
+import { classifySaveError, saveAnswer } from './requests';
 
 /** While a copy could not be sent for want of network, it is tried again this often (and when the browser says it is back online). */
 export const PDF_RETRY_MS = 5_000;
@@ -88,7 +88,13 @@ export function usePdfUpload({ userId, exerciseId, onUploaded }: { userId: strin
     void attempt(false);
   }, [photos, attempt]);
 
-  const waiting = state.kind === 'offline';
+  useRetryWhileOffline(state.kind === 'offline', attempt);
+
+  return { file, setFile, photos, setPhotos, state, send, sendPhotos };
+}
+
+/** While a copy waits for the network: tried again every PDF_RETRY_MS and when the browser is back online, with a warning before leaving the page. */
+function useRetryWhileOffline(waiting: boolean, attempt: (quiet: boolean) => Promise<void>) {
   useEffect(() => {
     if (!waiting) return;
     const retry = () => void attempt(true);
@@ -105,6 +111,4 @@ export function usePdfUpload({ userId, exerciseId, onUploaded }: { userId: strin
       window.removeEventListener('beforeunload', beforeUnload);
     };
   }, [waiting, attempt]);
-
-  return { file, setFile, photos, setPhotos, state, send, sendPhotos };
 }
