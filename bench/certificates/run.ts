@@ -36,9 +36,9 @@ let last: Buffer | null = null;
 for await (const chunk of zipCertificates(entries)) {
   bytes += chunk.length;
   last = chunk;
-  if (out && !out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+  if (out && !out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
 }
-if (out) await new Promise((resolve) => out.end(resolve));
+if (out) await new Promise<void>((resolve) => out.end(() => resolve()));
 const seconds = (performance.now() - started) / 1000;
 loop.disable();
 await closePdfPool();
