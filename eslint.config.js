@@ -111,54 +111,8 @@ const serverRules = {
 };
 
 /**
- * TEMPORARY: files being rewritten on other branches when these rules came (decision 147). Each leaves its list
- * when its area is brought in line; the lists only shrink, and a new file never joins them.
- */
-const serverRulesWaived = {
-  roles: [
-    'server/src/centers/exam-day.ts',
-    'server/src/centers/service.ts',
-    'server/src/centers/status.ts',
-    'server/src/grading/overview.ts',
-    'server/src/grading/queries.ts',
-    'server/src/grading/service.ts',
-    'server/src/sessions/service.ts',
-    'server/src/users/import.ts',
-  ],
-  presenters: [
-    'server/src/centers/service.ts',
-    'server/src/grading/service.ts',
-    'server/src/grading/table.ts',
-    'server/src/sessions/service.ts',
-  ],
-  queries: [
-    'server/src/analysis/service.ts',
-    'server/src/answers/service.ts',
-    'server/src/centers/attendance.ts',
-    'server/src/centers/details.ts',
-    'server/src/centers/exam-day.ts',
-    'server/src/centers/service.ts',
-    'server/src/grading/assignments.ts',
-    'server/src/grading/demo.ts',
-    'server/src/grading/overview.ts',
-    'server/src/grading/queries.ts',
-    'server/src/grading/service.ts',
-    'server/src/ops/metrics.ts',
-    'server/src/sessions/service.ts',
-    'server/src/sorting/label.ts',
-  ],
-};
-
-/** Where a rule does not apply at all: the policies and the roles' own definitions; the presenters. */
-const serverRuleExempt = {
-  roles: (file) => file.endsWith('/policies.ts') || file.startsWith('server/src/auth/'),
-  presenters: (file) => file.endsWith('/presenters.ts'),
-  queries: () => false,
-};
-
-/**
  * One `no-restricted-syntax` holds the three rules, so a file's block lists the selectors that apply to it: every
- * server file gets all three, then the exempt files and the waived ones get theirs without the rules they skip.
+ * server file gets all three, then the exempt files get theirs without the rule they skip.
  */
 const serverSelectors = (skip) =>
   Object.entries(serverRules).flatMap(([name, selectors]) => (skip(name) ? [] : selectors));
@@ -173,11 +127,6 @@ const serverRuleBlocks = [
     files: ['server/src/**/presenters.ts'],
     rules: { 'no-restricted-syntax': ['error', ...serverSelectors((name) => name === 'presenters')] },
   },
-  ...[...new Set(Object.values(serverRulesWaived).flat())].sort().map((file) => {
-    const selectors = serverSelectors((name) => serverRuleExempt[name](file) || serverRulesWaived[name].includes(file));
-    // A rule given a severity alone keeps the options of an earlier block: none left means off.
-    return { files: [file], rules: { 'no-restricted-syntax': selectors.length > 0 ? ['error', ...selectors] : 'off' } };
-  }),
 ];
 
 export default tseslint.config(

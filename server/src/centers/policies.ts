@@ -1,3 +1,4 @@
+import type { CenterStatus } from '@olympe/contract';
 import type { AuthContext } from '../auth/context.js';
 import { forbidden } from '../errors.js';
 import { institutionInScope } from '../institutions/policies.js';
@@ -39,3 +40,23 @@ export const canSeeEveryCentre = (auth: AuthContext): boolean => auth.isAdmin;
  * pupil (or a teacher who is also a member) their own.
  */
 export const canGetCentreConvocations = (auth: AuthContext): boolean => auth.isAdmin || (auth.isTeacher && !auth.isMember);
+
+/** Who looks at the selection map. */
+export interface Viewer {
+  isAdmin: boolean;
+  defaultChoice: string | null;
+  institutionId: string | null;
+}
+
+/**
+ * docs/product.md#spec-2 Centre selection: pole centres are always shown; a pupil whose default choice is local
+ * also sees their own school and the other schools that answered or may answer (unknown, yes,
+ * full); everything else (for a global pupil: all but the poles) waits behind the "more" button.
+ * Admins see every centre directly.
+ */
+export function isExtraOption(viewer: Viewer, option: { institutionId: string; status: CenterStatus }): boolean {
+  if (viewer.isAdmin || option.status === 'center') return false;
+  if (viewer.defaultChoice !== 'local') return true;
+  if (option.institutionId === viewer.institutionId) return false;
+  return option.status === 'no';
+}

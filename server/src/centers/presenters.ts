@@ -2,7 +2,8 @@ import type { Center, CenterMember, CenterOption, CenterOverview, OverviewUser }
 import type { centers } from '../db/schema.js';
 import { effectiveDetails } from './details.js';
 import type { MemberRow, OptionRow } from './queries.js';
-import { computeCenterStatus, isCenterValidated, isExtraOption, type CenterFacts, type Viewer } from './status.js';
+import { isExtraOption, type Viewer } from './policies.js';
+import { computeCenterStatus, isCenterValidated, type CenterFacts } from './status.js';
 
 /** Rows → the contract's centre shapes (docs/architecture.md « Response shaping »). */
 

@@ -11,7 +11,8 @@ import { queueConvocation } from '../mail/notifications.js';
 import { assertMayChooseCenter, canSeeEveryCentre } from './policies.js';
 import { presentOption, presentRefusals } from './presenters.js';
 import { countOutside, findInstitution, findPaperChapter, loadOptionRows, refusalsOf } from './queries.js';
-import { computeCenterStatus, registrationVerdict, type Viewer } from './status.js';
+import type { Viewer } from './policies.js';
+import { computeCenterStatus, registrationVerdict } from './status.js';
 
 /** A pupil chooses their exam centre: the offer, their registration, a registration or a move. */
 

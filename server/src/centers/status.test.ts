@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeCenterStatus, isCenterValidated, isExtraOption, registrationVerdict } from './status.js';
+import { isExtraOption } from './policies.js';
+import { computeCenterStatus, isCenterValidated, registrationVerdict } from './status.js';
 
 const open = (nbPlaces: number) => ({ opened: true, nbPlaces, isPole: false });
 

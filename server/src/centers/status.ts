@@ -23,26 +23,6 @@ export function computeCenterStatus(center: CenterFacts | null, outsideRegistrat
 /** The centre flag of the registrations overview (VALIDÉ / EN ATTENTE). */
 export const isCenterValidated = (center: CenterFacts | null) => !!center && (center.isPole || center.opened === true);
 
-/** Who looks at the selection map. */
-export interface Viewer {
-  isAdmin: boolean;
-  defaultChoice: string | null;
-  institutionId: string | null;
-}
-
-/**
- * docs/product.md#spec-2 Centre selection: pole centres are always shown; a pupil whose default choice is local
- * also sees their own school and the other schools that answered or may answer (unknown, yes,
- * full); everything else (for a global pupil: all but the poles) waits behind the "more" button.
- * Admins see every centre directly.
- */
-export function isExtraOption(viewer: Viewer, option: { institutionId: string; status: CenterStatus }): boolean {
-  if (viewer.isAdmin || option.status === 'center') return false;
-  if (viewer.defaultChoice !== 'local') return true;
-  if (option.institutionId === viewer.institutionId) return false;
-  return option.status === 'no';
-}
-
 export type RegistrationVerdict = { ok: true; checkPlaces: boolean } | { ok: false; message: string };
 
 /**
