@@ -9,6 +9,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { openDatabase, type Db } from '../../server/src/db/client.js';
 import { rows } from '../../server/src/db/query.js';
 import { gradingTableQuery } from '../../server/src/grading/table.js';
@@ -19,14 +20,13 @@ const PUPILS = Number(process.env.PUPILS ?? 10_000);
 const which = process.env.DB ?? 'both';
 
 async function explain(label: string, db: Db, chapterId: string) {
-  const exercises = await rows<{ id: string }>(
-    db,
+  const exercises = await rows(db, z.object({ id: z.string() }),
     sql`SELECT id FROM exercises WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' ORDER BY position, created_at, id`,
   );
   for (let run = 0; run < 3; run++) {
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL enable_hashagg = off`);
-      return rows<{ 'QUERY PLAN': string }>(tx, sql`EXPLAIN (ANALYZE, BUFFERS) ${gradingTableQuery(exercises.map((e) => e.id))}`);
+      return rows(tx, z.object({ 'QUERY PLAN': z.string() }), sql`EXPLAIN (ANALYZE, BUFFERS) ${gradingTableQuery(exercises.map((e) => e.id))}`);
     });
     const lines = plan.map((r) => r['QUERY PLAN']);
     // The whole plan once; then only the times.
@@ -37,7 +37,7 @@ async function explain(label: string, db: Db, chapterId: string) {
 
 if (which !== 'pglite') {
   const pgDb = await openDatabase({ databaseUrl: benchUrl() });
-  const [chapter] = await rows<{ id: string }>(pgDb.db, sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
+  const [chapter] = await rows(pgDb.db, z.object({ id: z.string() }), sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
   await explain('PostgreSQL', pgDb.db, chapter.id);
   await pgDb.close();
 }

@@ -10,10 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
-import { rows } from '../../server/src/db/query.js';
+import { column, rows } from '../../server/src/db/query.js';
 import { benchUrl, createBenchDb, dropBenchDb } from './db.js';
 import { seedGradingBench } from './seed.js';
 
@@ -31,8 +32,8 @@ try {
   let chapterId: string;
   let memberId: string;
   if (REUSE) {
-    [{ id: chapterId }] = await rows<{ id: string }>(database.db, sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
-    [{ id: memberId }] = await rows<{ id: string }>(database.db, sql`SELECT id FROM users WHERE email LIKE 'correcteur.%@exemple.fr' ORDER BY created_at DESC LIMIT 1`);
+    [{ id: chapterId }] = await rows(database.db, z.object({ id: z.string() }), sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
+    [{ id: memberId }] = await rows(database.db, z.object({ id: z.string() }), sql`SELECT id FROM users WHERE email LIKE 'correcteur.%@exemple.fr' ORDER BY created_at DESC LIMIT 1`);
   } else {
     ({ chapterId, memberId } = await seedGradingBench(database.db, PUPILS));
   }
@@ -70,7 +71,7 @@ try {
       if (round === 0) sizes.set(label, { raw: res.rawPayload.length, gzip: gzipSync(res.rawPayload).length });
     }
   }
-  const [{ n }] = await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM answers`);
+  const [{ n }] = await rows(database.db, z.object({ n: column.number }), sql`SELECT count(*)::int AS n FROM answers`);
   console.log(`${PUPILS} pupils × 12 exercises, ${n} answer rows; medians of ${RUNS} rounds (whole list: 3)`);
   for (const [label] of cases) {
     const xs = times.get(label)!;

@@ -7,6 +7,7 @@
  *   node --import tsx bench/grading/visibility.ts     # ROUNDS=4 RUNS=5
  */
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import pg from 'pg';
 import { openDatabase } from '../../server/src/db/client.js';
 import { rows } from '../../server/src/db/query.js';
@@ -26,7 +27,7 @@ await seedGradingBench(database.db, Number(process.env.PUPILS ?? 10_000));
 const client = new pg.Client({ connectionString: benchUrl() });
 await client.connect();
 await client.query('VACUUM ANALYZE answers');
-const [chapter] = await rows<{ id: string }>(database.db, sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
+const [chapter] = await rows(database.db, z.object({ id: z.string() }), sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
 const times: Record<'graded' | 'vacuumed', number[]> = { graded: [], vacuumed: [] };
 const heapFetches = async () => {
   const text = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) SELECT count(*) FROM answers WHERE withdrawn_at IS NULL AND exercise_id IN (SELECT id FROM exercises WHERE chapter_id = '${chapter.id}')`)).rows

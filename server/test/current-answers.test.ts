@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { GradingTable } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../src/db/query.js';
+import { column, rows } from '../src/db/query.js';
 import { answers, chapters, exercises, users } from '../src/db/schema.js';
 import { countsOf } from './table-counts.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
@@ -25,18 +26,11 @@ const db = () => t.database.db;
 /** CURRENT_ANSWERS_STEPS=3000 for a longer walk. */
 const STEPS = Number(process.env.CURRENT_ANSWERS_STEPS ?? 300);
 
-interface Pair {
-  exercise_id: string;
-  user_id: string;
-  chapter_id: string;
-  answered: boolean;
-  graded: boolean;
-}
+const pair = z.object({ exercise_id: z.string(), user_id: z.string(), chapter_id: z.string(), answered: z.boolean(), graded: z.boolean() });
 
 /** The truth, from the answers alone, written independently of the trigger's SQL. */
 async function truth() {
-  const pairs = await rows<Pair>(
-    db(),
+  const pairs = await rows(db(), pair,
     sql`SELECT DISTINCT ON (a.exercise_id, a.user_id) a.exercise_id, a.user_id, x.chapter_id,
           coalesce(a.grade, '') <> '' OR btrim(a.answer) <> '' AS answered, coalesce(a.grade, '') <> '' AS graded
         FROM answers a JOIN exercises x ON x.id = a.exercise_id
@@ -52,7 +46,7 @@ const byPair = (a: { exercise_id: string; user_id: string }, b: { exercise_id: s
 /** The three tables against the truth. */
 async function expectKeptTables(context: string) {
   const expected = (await truth()).sort(byPair);
-  const kept = (await rows<Pair>(db(), sql`SELECT exercise_id, user_id, chapter_id, answered, graded FROM current_answers`)).sort(byPair);
+  const kept = (await rows(db(), pair, sql`SELECT exercise_id, user_id, chapter_id, answered, graded FROM current_answers`)).sort(byPair);
   expect(kept, context).toEqual(expected);
 
   const counted = new Map<string, { pairs: number; answered: number; graded: number }>();
@@ -60,15 +54,14 @@ async function expectKeptTables(context: string) {
     const c = counted.get(p.exercise_id) ?? { pairs: 0, answered: 0, graded: 0 };
     counted.set(p.exercise_id, { pairs: c.pairs + 1, answered: c.answered + Number(p.answered), graded: c.graded + Number(p.graded) });
   }
-  const sums = await rows<{ exercise_id: string; pairs: number; answered: number; graded: number }>(
-    db(),
+  const sums = await rows(db(), z.object({ exercise_id: z.string(), pairs: column.number, answered: column.number, graded: column.number }),
     sql`SELECT exercise_id, sum(pairs)::int AS pairs, sum(answered)::int AS answered, sum(graded)::int AS graded
         FROM answer_counts GROUP BY exercise_id HAVING sum(pairs) <> 0 OR sum(answered) <> 0 OR sum(graded) <> 0`,
   );
   expect(new Map(sums.map(({ exercise_id, ...c }) => [exercise_id, c])), context).toEqual(counted);
 
   const members = new Set(expected.map((p) => `${p.chapter_id} ${p.user_id}`));
-  const keptMembers = await rows<{ chapter_id: string; user_id: string }>(db(), sql`SELECT chapter_id, user_id FROM chapter_pupils`);
+  const keptMembers = await rows(db(), z.object({ chapter_id: z.string(), user_id: z.string() }), sql`SELECT chapter_id, user_id FROM chapter_pupils`);
   expect(new Set(keptMembers.map((m) => `${m.chapter_id} ${m.user_id}`)), context).toEqual(members);
   return expected.length;
 }
@@ -118,8 +111,8 @@ describe('tables kept by the answers triggers', () => {
     for (let step = 0; step < STEPS; step++) {
       const roll = next();
       const someAnswer = async () =>
-        (await rows<{ id: string }>(db(), sql`SELECT id FROM answers ORDER BY id OFFSET ${Math.floor(next() * 40)} LIMIT 1`))[0]?.id ??
-        (await rows<{ id: string }>(db(), sql`SELECT id FROM answers LIMIT 1`))[0]?.id;
+        (await rows(db(), z.object({ id: z.string() }), sql`SELECT id FROM answers ORDER BY id OFFSET ${Math.floor(next() * 40)} LIMIT 1`))[0]?.id ??
+        (await rows(db(), z.object({ id: z.string() }), sql`SELECT id FROM answers LIMIT 1`))[0]?.id;
       let kind: string;
       if (roll < 0.45) {
         // One statement of 1–4 rows, the same pair possibly twice; seq 0 rows are the server's own.
@@ -165,7 +158,7 @@ describe('tables kept by the answers triggers', () => {
       } else {
         kind = 'exercise deleted';
         const gone = pick(exerciseIds);
-        const [chapterId] = await rows<{ chapter_id: string }>(db(), sql`SELECT chapter_id FROM exercises WHERE id = ${gone}::uuid`);
+        const [chapterId] = await rows(db(), z.object({ chapter_id: z.string() }), sql`SELECT chapter_id FROM exercises WHERE id = ${gone}::uuid`);
         await db().execute(sql`DELETE FROM exercises WHERE id = ${gone}::uuid`);
         const [made] = await db().insert(exercises).values({ chapterId: chapterId.chapter_id, title: `E${step}`, answerFormat: 'numeric' }).returning();
         exerciseIds = [...exerciseIds.filter((id) => id !== gone), made.id];
@@ -231,7 +224,7 @@ describe('tables kept by the answers triggers', () => {
     ]);
 
     // A grade through the API moves the counts.
-    const [copy] = await rows<{ id: string }>(db(), sql`SELECT id FROM answers WHERE user_id = ${pupils[3]}::uuid`);
+    const [copy] = await rows(db(), z.object({ id: z.string() }), sql`SELECT id FROM answers WHERE user_id = ${pupils[3]}::uuid`);
     const graded = await inject(t, { method: 'POST', url: '/api/answer/grade', headers: admin.headers, payload: { answerId: copy.id, grade: '8', grade_comment: '', hidden: false, expectedGradeTimestamp: null } });
     expect(graded.status, JSON.stringify(graded.body)).toBe(200);
     await expectKeptTables('graded through the API');
@@ -253,8 +246,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('many writers at once (PostgreSQ
   it('a transaction writing for 20,000 pupils does not run out of lock memory', async () => {
     const [c] = await db().insert(chapters).values({ title: 'Masse' }).returning();
     const [e] = await db().insert(exercises).values({ chapterId: c.id, title: 'Masse', answerFormat: 'numeric' }).returning();
-    const [{ n }] = await rows<{ n: number }>(
-      db(),
+    const [{ n }] = await rows(db(), z.object({ n: column.number }),
       sql`WITH u AS (
             INSERT INTO users (email, last_name, first_name)
             SELECT 'masse-' || g || '-' || ${randomUUID().slice(0, 6)} || '@eleves.fr', 'Masse', 'Élève' FROM generate_series(1, 20000) g
@@ -267,8 +259,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('many writers at once (PostgreSQ
       await tx.execute(sql`INSERT INTO answers (user_id, exercise_id, answer, seq) SELECT id, ${e.id}::uuid, '2', 1 FROM users WHERE last_name = 'Masse'`);
       await tx.execute(sql`UPDATE answers SET grade = '1' WHERE exercise_id = ${e.id}::uuid`);
     });
-    const [counts] = await rows<{ pairs: number; graded: number }>(
-      db(),
+    const [counts] = await rows(db(), z.object({ pairs: column.number, graded: column.number }),
       sql`SELECT sum(pairs)::int AS pairs, sum(graded)::int AS graded FROM answer_counts WHERE exercise_id = ${e.id}::uuid`,
     );
     expect(counts).toEqual({ pairs: 20000, graded: 20000 });
@@ -278,7 +269,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('many writers at once (PostgreSQ
     const [c] = await db().insert(chapters).values({ title: 'Course' }).returning();
     const [e] = await db().insert(exercises).values({ chapterId: c.id, title: 'Course', answerFormat: 'numeric' }).returning();
     const [pupil] = await newPupils(1, 'course');
-    const [{ name }] = await rows<{ name: string }>(db(), sql`SELECT current_database() AS name`);
+    const [{ name }] = await rows(db(), z.object({ name: z.string() }), sql`SELECT current_database() AS name`);
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${name}`;
     const first = new pg.Client({ connectionString: url.toString() });
@@ -295,7 +286,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('many writers at once (PostgreSQ
         await second.query('COMMIT');
         await older;
         await expectKeptTables(`round ${round}`);
-        const [state] = await rows<{ answered: boolean }>(db(), sql`SELECT answered FROM current_answers WHERE user_id = ${pupil}::uuid`);
+        const [state] = await rows(db(), z.object({ answered: z.boolean() }), sql`SELECT answered FROM current_answers WHERE user_id = ${pupil}::uuid`);
         expect(state.answered).toBe(true);
       }
     } finally {

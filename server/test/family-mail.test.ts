@@ -1,8 +1,9 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CENTER_MOVES_PER_CHAPTER, TOO_MANY_MOVES_IN_ALL_MESSAGE, TOO_MANY_MOVES_MESSAGE } from '../src/centers/registration.js';
 import { accessGroups, centerRegistrations, chapters, familyAddresses, institutions, mailDeliveries, sentMails } from '../src/db/schema.js';
-import { one } from '../src/db/query.js';
+import { column, one } from '../src/db/query.js';
 import { ADDRESS_CONFIRM_PER_ADDRESS_LIMIT, FAMILY_ADDRESS_LIMIT } from '../src/mail/family-addresses.js';
 import { runMailJobs } from '../src/mail/scheduler.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
@@ -225,7 +226,7 @@ describe('centre moves per pupil (decision 134)', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.message).toBe(TOO_MANY_MOVES_IN_ALL_MESSAGE);
     // Yesterday's rows were cleared by the move that was allowed.
-    const left = await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM center_moves WHERE user_id = ${pupil.id}`);
+    const left = await one(db, z.object({ n: column.number }), sql`SELECT count(*)::int AS n FROM center_moves WHERE user_id = ${pupil.id}`);
     expect(Number(left?.n)).toBe(10);
   });
 });

@@ -62,12 +62,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
  * plain parametrised query. `name` must always go with the same `text`.
  */
 export async function queryRows<S extends z.ZodType>(db: Db, shape: S, name: string, text: string, values: unknown[]): Promise<z.output<S>[]>;
-/** @deprecated Unchecked: pass the row's `shape` (a zod object) before the name instead of a type argument. */
-export async function queryRows<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T[]>;
-export async function queryRows(db: Db, ...args: [z.ZodType, string, string, unknown[]] | [string, string, unknown[]]): Promise<unknown[]> {
-  const [shape, name, text, values] = args.length === 4 ? args : [undefined, ...args];
+export async function queryRows(db: Db, shape: z.ZodType, name: string, text: string, values: unknown[]): Promise<unknown[]> {
   const client = (db as unknown as { $client: unknown }).$client;
   const found =
     client instanceof pg.Pool ? (await client.query({ name, text, values })).rows : (await (client as PGlite).query(text, values)).rows;
-  return shape ? z.array(shape).parse(found) : found;
+  return z.array(shape).parse(found);
 }

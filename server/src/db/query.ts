@@ -9,21 +9,14 @@ import type { Tx } from './client.js';
  * helpers below say how each driver's values are read the same way on both.
  */
 export async function rows<S extends z.ZodType>(db: Tx, shape: S, query: SQL): Promise<z.output<S>[]>;
-/** @deprecated Unchecked: name the row's `shape` (a zod object) instead of a type argument. */
-export async function rows<T = Record<string, unknown>>(db: Tx, query: SQL): Promise<T[]>;
-export async function rows(db: Tx, shapeOrQuery: z.ZodType | SQL, query?: SQL): Promise<unknown[]> {
-  if (query === undefined) return (await db.execute(shapeOrQuery as SQL)).rows;
-  const shape = z.array(shapeOrQuery as z.ZodType);
-  return shape.parse((await db.execute(query)).rows);
+export async function rows(db: Tx, shape: z.ZodType, query: SQL): Promise<unknown[]> {
+  return z.array(shape).parse((await db.execute(query)).rows);
 }
 
 /** The first row of a `sql` query, checked by `shape`, or undefined when it returns none. */
 export async function one<S extends z.ZodType>(db: Tx, shape: S, query: SQL): Promise<z.output<S> | undefined>;
-/** @deprecated Unchecked: name the row's `shape` (a zod object) instead of a type argument. */
-export async function one<T>(db: Tx, query: SQL): Promise<T | undefined>;
-export async function one(db: Tx, shapeOrQuery: z.ZodType | SQL, query?: SQL): Promise<unknown> {
-  if (query === undefined) return (await db.execute(shapeOrQuery as SQL)).rows[0];
-  return (await rows(db, shapeOrQuery as z.ZodType, query))[0];
+export async function one(db: Tx, shape: z.ZodType, query: SQL): Promise<unknown> {
+  return (await rows(db, shape, query))[0];
 }
 
 /**
