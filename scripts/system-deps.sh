@@ -15,7 +15,8 @@ has lualatex || need+=(texlive-luatex)
 kpsewhich fontspec.sty >/dev/null 2>&1 || need+=(texlive-latex-recommended)
 has pdftoppm || need+=(poppler-utils)
 # Scans made the way copiers make them, in the sheets tests: G4, JPEG 2000, img2pdf.
-has convert || need+=(imagemagick)
+# A `convert` elsewhere on the PATH may be a stand-in that draws PNGs only: ask for Debian's own.
+[ -x /usr/bin/convert ] || need+=(imagemagick)
 has img2pdf || need+=(img2pdf)
 has tiff2pdf || need+=(libtiff-tools)
 has opj_compress || need+=(libopenjp2-tools)

@@ -21,6 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
+import { conflict } from '../errors.js';
 import { getAssignments, saveAssignments } from './assignments.js';
 import { autoCorrectChapter, countAutoCorrection } from './autocorrect.js';
 import { getGradingCopy, selectNextAnswer } from './copy.js';
@@ -104,10 +105,11 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
         preHandler: member,
         schema: { tags, body: gradeSaveSchema, response: { 200: gradeSavedSchema, 409: gradeConflictSchema } },
       },
-      async (request, reply) => {
+      async (request) => {
         const outcome = await saveGrade(deps.db, authOf(request), request.body);
-        // The conflict's body carries the copy's `current` state, which an AppError cannot hold yet (decision 144).
-        if (!outcome.ok) return reply.status(409).send(outcome.conflict);
+        // Thrown once the save's transaction is over, so what it released (the corrector's hold) stays released; the
+        // 409 carries the copy's `current` state beside `{ message, code }` (decision 146).
+        if (!outcome.ok) throw conflict(outcome.conflict.message, 'conflict', { current: outcome.conflict.current });
         return outcome.saved;
       },
     );
