@@ -50,10 +50,10 @@ const sharedBetweenPages = {
   registrations: ['./chapter/paper/answer-sheets-button.tsx'],
   // The admin's data actions on a person: one admin screen shows them on another's user list.
   users: ['./privacy/user-data-actions.tsx'],
-  // docs/product.md#spec-2 Profile: the pupil chooses centres with the chapter page's own panel (issue 24). It fetches its
+  // docs/product.md#spec-2 Profile: the pupil chooses centres with the chapter page's own panel (decision 66). It fetches its
   // data itself, so it cannot live in components/; it moves with the chapter page's rework.
   profile: ['./chapter/paper/paper-panel.tsx'],
-  // Issue 21: the admin's preview is the pupil's own results card.
+  // Decision 70: the admin's preview is the pupil's own results card.
   chapters: ['./chapter/results-card.tsx'],
 };
 

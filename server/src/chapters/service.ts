@@ -48,7 +48,7 @@ export async function listVisibleChapters(db: Db, auth: AuthContext): Promise<Ch
     .map(presentSummary);
 }
 
-/** A live chapter: one in the bin is not found (issue 21: hidden everywhere until restored). */
+/** A live chapter: one in the bin is not found (decision 73: hidden everywhere until restored). */
 export async function findChapter(db: Tx, id: string): Promise<ChapterRow> {
   const [row] = await db.select().from(chapters).where(and(eq(chapters.id, id), isNull(chapters.deletedAt)));
   if (!row) throw notFound('Chapitre introuvable.');
@@ -128,7 +128,7 @@ const gradingOptionsOf = (c: Pick<ChapterRow, (typeof GRADING_OPTIONS)[number]>)
 });
 
 /**
- * Grading options decide who sees names and how a grade is settled (issue 20): an admin's change of them is
+ * Grading options decide who sees names and how a grade is settled (decision 77): an admin's change of them is
  * an audit entry `chapter.grading-options` with the options before and after (none before for a new chapter).
  */
 async function auditGradingOptions(tx: Tx, auth: AuthContext, chapterId: string, before: GradingOptions | null, after: GradingOptions) {
@@ -168,13 +168,13 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
   await db.transaction(async (tx) => {
     const before = await findChapter(tx, id);
     const { groups, ...fields } = patch;
-    // Issue 21: unpublishing also drops a scheduled publication, or the schedule would publish again.
+    // Decision 69: unpublishing also drops a scheduled publication, or the schedule would publish again.
     const changes = fields.analysis === false ? { ...fields, publishAt: null } : fields;
     if (Object.keys(changes).length > 0) await tx.update(chapters).set(changes).where(eq(chapters.id, id));
     // After the update, which holds the row: a labelling under way (its share lock) has committed its copies.
     if (fields.anonymousGrading === true && !before.anonymousGrading && (await hasSortedScanCopies(tx, id))) throw conflict(ANONYMOUS_TOO_LATE_MESSAGE);
     await auditGradingOptions(tx, auth, id, gradingOptionsOf(before), gradingOptionsOf({ ...before, ...fields }));
-    // Publishing the results (issue 22): who took part hears of it by mail, once.
+    // Publishing the results (decision 60): who took part hears of it by mail, once.
     if (fields.analysis === true && !before.analysis) await queueResultsPublished(tx, id);
     if (groups) {
       await tx.delete(accessGroups).where(eq(accessGroups.chapterId, id));
@@ -199,7 +199,7 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
 }
 
 /**
- * DELETE /chapter/{id} (issue 21): the chapter goes to the bin with everything in it; restoring it
+ * DELETE /chapter/{id} (decision 73): the chapter goes to the bin with everything in it; restoring it
  * within 30 days brings back its exercises, answers and grades untouched. Audited.
  */
 export async function deleteChapter(db: Db, auth: AuthContext, id: string, now = new Date()): Promise<void> {
@@ -214,7 +214,7 @@ export async function deleteChapter(db: Db, auth: AuthContext, id: string, now =
   });
 }
 
-/** POST /chapter/{id}/restore (issue 21): out of the bin, as it was. Audited. */
+/** POST /chapter/{id}/restore (decision 73): out of the bin, as it was. Audited. */
 export async function restoreChapter(db: Db, auth: AuthContext, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx
@@ -230,7 +230,7 @@ export async function restoreChapter(db: Db, auth: AuthContext, id: string): Pro
 const DAY_MS = 86_400_000;
 
 /**
- * GET /bin (issue 21, « Corbeille »): deleted chapters and exercises, newest first, with the answers
+ * GET /bin (decision 73, « Corbeille »): deleted chapters and exercises, newest first, with the answers
  * they hold (what a restore brings back) and the date the purge may remove them.
  */
 export async function listBin(db: Db): Promise<BinEntry[]> {

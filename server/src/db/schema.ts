@@ -31,7 +31,7 @@ const userRef = () =>
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
 
-/** Fixed ids of rows created by migrations (docs/product.md#design-3 Roles; issue 3 home schooling). */
+/** Fixed ids of rows created by migrations (docs/product.md#design-3 Roles; decision 9 home schooling). */
 export const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
 export const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
 /** Also the contract's HOME_SCHOOLING_INSTITUTION_ID, which the web app offers by id. */
@@ -147,21 +147,21 @@ export const chapters = pgTable('chapters', {
   headerCenters: text('header_centers').notNull().default(''),
   offline: boolean('offline').notNull().default(false),
   analysis: boolean('analysis').notNull().default(false),
-  /** Issue 20: correctors who are not admins see pseudonyms instead of pupils' names (decision on pseudonyms). */
+  /** Correctors who are not admins see pseudonyms instead of pupils' names (decision 62). */
   anonymousGrading: boolean('anonymous_grading').notNull().default(false),
-  /** Issue 20: each copy graded by two correctors; further apart than the tolerance (points) → arbitration. */
+  /** Decision 63: each copy graded by two correctors; further apart than the tolerance (points) → arbitration. */
   doubleGrading: boolean('double_grading').notNull().default(false),
   gradingTolerance: doublePrecision('grading_tolerance').notNull().default(0),
-  /** Issue 21: results published by the server itself once this instant has passed (decision on publication). */
+  /** Results published by the server itself once this instant has passed (decision 69). */
   publishAt: timestamp('publish_at', { withTimezone: true }),
-  /** Issue 21: pupils see their rank, the number of participants and their percentile. */
+  /** Decision 70: pupils see their rank, the number of participants and their percentile. */
   showRank: boolean('show_rank').notNull().default(false),
-  /** Issue 21: points from which a pupil is qualified (null: no qualification), and the words they read. */
+  /** Decision 70: points from which a pupil is qualified (null: no qualification), and the words they read. */
   qualificationThreshold: doublePrecision('qualification_threshold'),
   qualificationText: text('qualification_text').notNull().default('Qualifié(e) pour le tour suivant'),
-  /** Issue 21: pupils may ask for a regrade after publication until then (Paris time entered); null: not open. */
+  /** Decision 74: pupils may ask for a regrade after publication until then (Paris time entered); null: not open. */
   regradeUntil: timestamp('regrade_until', { withTimezone: true }),
-  /** Issue 21: in the bin since then (hidden everywhere, restorable for 30 days, then purged); null: live. */
+  /** Decision 73: in the bin since then (hidden everywhere, restorable for 30 days, then purged); null: live. */
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
@@ -193,11 +193,11 @@ export const exercises = pgTable(
     position: integer('position').notNull().default(0),
     title: text('title').notNull(),
     answerFormat: text('answer_format').notNull().default('numeric'),
-    /** Issue 20: what the exercise is worth; a grade above it is refused; automatic correction gives it. */
+    /** Decision 61: what the exercise is worth; a grade above it is refused; automatic correction gives it. */
     maxPoints: doublePrecision('max_points').notNull().default(1),
-    /** Issue 20: marking-scheme items [{id, text, points}]; a grade keeps the ids of the items ticked. */
+    /** Decision 61: marking-scheme items [{id, text, points}]; a grade keeps the ids of the items ticked. */
     schemeItems: jsonb('scheme_items').$type<Array<{ id: string; text: string; points: number }>>().notNull().default(sql`'[]'::jsonb`),
-    /** Issue 21: in the bin since then, like a chapter; an exercise of a binned chapter is hidden with it. */
+    /** Decision 73: in the bin since then, like a chapter; an exercise of a binned chapter is hidden with it. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -371,7 +371,7 @@ export const gradeAudit = pgTable(
     oldComment: text('old_comment'),
     newComment: text('new_comment'),
     hidden: boolean('hidden').notNull().default(false),
-    /** Issue 20: 'grade' (the copy's grade), 'grading' (one of two in double correction) or 'arbitration'. */
+    /** Decision 63: 'grade' (the copy's grade), 'grading' (one of two in double correction) or 'arbitration'. */
     kind: text('kind').notNull().default('grade'),
     items: text('items').array(),
     at: createdAt(),
@@ -428,7 +428,7 @@ export const centers = pgTable(
     nbPlaces: integer('nb_places').notNull().default(0),
     /** A pole centre (status 'center') is open to all pupils. */
     isPole: boolean('is_pole').notNull().default(false),
-    /** The sitting (Paris time shown); null: the chapter's earliest access start (decision on exam day). */
+    /** The sitting (Paris time shown); null: the chapter's earliest access start (decision 59). */
     sittingAt: timestamp('sitting_at', { withTimezone: true }),
     /** Where to come; null: the institution's postal address. */
     address: text('address'),
@@ -681,9 +681,9 @@ export const jobs = pgTable(
 );
 
 /**
- * One notification mail to one address (issue 22). `key` makes enqueuing idempotent (the same
+ * One notification mail to one address (decision 60). `key` makes enqueuing idempotent (the same
  * event never queues a second mail) and the sending job checks `status` before sending, so a
- * restarted queue never sends a mail twice nor skips one (decision on mail delivery).
+ * restarted queue never sends a mail twice nor skips one (decision 60).
  */
 export const mailDeliveries = pgTable(
   'mail_deliveries',
@@ -705,9 +705,9 @@ export const mailDeliveries = pgTable(
 );
 
 /**
- * One corrector's grading of one answer (issue 20). Single correction: the row of whoever holds the
+ * One corrector's grading of one answer (decision 63). Single correction: the row of whoever holds the
  * grade (its ticked items). Double correction: two independent rows, plus an admin's arbitration row;
- * the settled grade is written on the answer row (decision on double correction).
+ * the settled grade is written on the answer row (decision 63).
  */
 export const gradings = pgTable(
   'gradings',
@@ -750,7 +750,7 @@ export const gradingPseudonyms = pgTable(
   ],
 );
 
-/** Which correctors grade which exercise (issue 20); an exercise without rows is open to every corrector. */
+/** Which correctors grade which exercise (decision 64); an exercise without rows is open to every corrector. */
 export const gradingAssignments = pgTable(
   'grading_assignments',
   {
@@ -763,7 +763,7 @@ export const gradingAssignments = pgTable(
 );
 
 /**
- * A pupil's request for a second look at one of their graded answers (issue 21), after publication and
+ * A pupil's request for a second look at one of their graded answers (decision 74), after publication and
  * until the chapter's `regradeUntil`; one open request per pupil and exercise. A corrector accepts it
  * with a new grade (recorded as a grading) or declines it, with a reply the pupil reads.
  */

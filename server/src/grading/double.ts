@@ -1,7 +1,7 @@
 import { settleDouble, type DeskRole, type DoubleStatus } from '@olympe/contract';
 
 /**
- * Double correction (issue 20, decision on double correction), pure rules: where a copy stands,
+ * Double correction (decision 63), pure rules: where a copy stands,
  * what a save by this caller is, and whose gradings the caller may see.
  */
 

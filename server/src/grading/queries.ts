@@ -5,7 +5,7 @@ import { nameSortKey } from '../db/name-key.js';
 import { rows } from '../db/query.js';
 
 /**
- * Named SQL of issue 20 (gradings, pseudonyms, assignments, progress): no rules here, the service
+ * Named SQL of the marks (gradings, pseudonyms, assignments, progress: decisions 61–64): no rules here, the service
  * decides what to do with the rows.
  */
 
@@ -186,7 +186,7 @@ export interface ChapterOptionsRow {
   title: string;
   offline: boolean;
   analysis: boolean;
-  /** Issue 21: the scheduled publication, epoch milliseconds (see isChapterPublished). */
+  /** Decision 69: the scheduled publication, epoch milliseconds (see isChapterPublished). */
   publish_ms: number | null;
   anonymous_grading: boolean;
   double_grading: boolean;

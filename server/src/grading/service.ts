@@ -89,7 +89,7 @@ export async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOpt
 }
 
 /**
- * Anonymous correction (decision on what correctors see): in an anonymous chapter, a caller who is
+ * Anonymous correction (decision 62): in an anonymous chapter, a caller who is
  * not an admin gets pseudonyms and no name, e-mail, school, gender or birth date of pupils.
  */
 export const seesPseudonyms = (auth: AuthContext, chapter: Pick<ChapterOptionsRow, 'anonymous_grading'>) =>
@@ -457,7 +457,7 @@ function presentState(a: AnswerRow): GradeState & { answerId: string } {
 /**
  * GET /answer/history/{uid}/{eid}: the pupil's answers to the exercise (newest first) and the grade
  * block of the current one. Members and admins: any pupil, the full block (an empty one when not
- * graded yet) and the desk (issue 20: the pupil's statement version, expected answer, points, scheme,
+ * graded yet) and the desk (decision 65: the pupil's statement version, expected answer, points, scheme,
  * double-correction state); under anonymous correction a corrector gets the pseudonym only. A pupil:
  * only their own history, and only grade and comment once results are published (docs/product.md#spec-6); another
  * pupil's is 403.
@@ -618,7 +618,7 @@ type LockedAnswer = AnswerRow &
     pages_added_at: string | null;
   };
 
-/** A typed grade as stored, checked against the exercise: ≥ 0, at most maxPoints, items of its scheme (issue 20). */
+/** A typed grade as stored, checked against the exercise: ≥ 0, at most maxPoints, items of its scheme (decision 61). */
 function checkGrade(input: GradeInput, exercise: Pick<LockedAnswer, 'max_points' | 'scheme_items'>): { grade: string | null; items: string[] } {
   const items = [...new Set(input.items ?? [])];
   const known = new Set((exercise.scheme_items ?? []).map((i) => i.id));
@@ -645,7 +645,7 @@ const nextVersion = (previousMs: number | null | undefined) => new Date(Math.max
  * transaction holding the row lock. The corrector sends the grade_timestamp they started from:
  * if the copy changed since (another corrector saved), nothing is written and the current state
  * comes back (409) — the later save wins only when made from the latest state, never silently.
- * Issue 20: the grade is checked against the exercise's maxPoints and stored with the ticked
+ * Decision 61: the grade is checked against the exercise's maxPoints and stored with the ticked
  * scheme items; in a double-correction chapter the save is the caller's own grading (or an admin's
  * arbitration) and the copy's grade is settled from them (saveDoubleGrading).
  */
@@ -758,7 +758,7 @@ function appendGradeAudit(
 }
 
 /**
- * Double correction (decision on double correction): the caller's save is their own grading (first
+ * Double correction (decision 63): the caller's save is their own grading (first
  * or second), or an admin's arbitration once both are in; a third corrector gets 409. Then the copy's
  * grade is settled: arbitration, else the mean of two grades within the tolerance, else nothing
  * (awaiting arbitration). Every grading and every change of the settled grade is audited.
@@ -836,7 +836,7 @@ function settledComment(gradings: readonly GradingRow[]): string {
 }
 
 /**
- * GET /answer/overview/{chapterId}: the graded current answers of the chapter, latest first. Issue 20:
+ * GET /answer/overview/{chapterId}: the graded current answers of the chapter, latest first. Decision 63:
  * double correction adds each copy's gradings and status (a copy with gradings but no settled grade
  * is listed too; a corrector sees another's grading only once both are in); under anonymous
  * correction a corrector sees pseudonyms.
@@ -970,7 +970,7 @@ async function planAutoCorrection(db: Tx, chapterId: string, only?: AutoScope) {
     if (only && version !== only.version) continue;
     considered++;
     const expected = answers[version] ?? null;
-    // Issue 20: a right answer is worth the exercise's maxPoints.
+    // Decision 61: a right answer is worth the exercise's maxPoints.
     const right = autoGrade(a.answer, expected);
     const grade = right === null ? null : right === '1' ? String(maxOf.get(a.exercise_id)!) : '0';
     if (grade !== null && grade !== a.grade) changes.push({ id: a.id, old: a.grade, new: grade });
@@ -978,7 +978,7 @@ async function planAutoCorrection(db: Tx, chapterId: string, only?: AutoScope) {
   return { changes, considered };
 }
 
-/** GET /answer/auto/{chapterId}/count (issue 21): how many copies a run would grade, for the confirmation dialog. */
+/** GET /answer/auto/{chapterId}/count (decision 69): how many copies a run would grade, for the confirmation dialog. */
 export async function countAutoCorrection(db: Db, chapterId: string): Promise<{ count: number }> {
   return { count: (await planAutoCorrection(db, chapterId))?.changes.length ?? 0 };
 }
@@ -987,11 +987,11 @@ const AUTO_BATCH = 5_000;
 
 /**
  * POST /answer/auto/{chapterId} (docs/product.md#design-3 Auto-correction): every numeric exercise's current
- * answer against the pupil's version's expected answer: maxPoints correct (issue 20), 0 wrong, empty untouched.
+ * answer against the pupil's version's expected answer: maxPoints correct (decision 61), 0 wrong, empty untouched.
  * Never overwrites a person's grade: only ungraded answers and earlier automatic grades (grader
  * null) are written, and the UPDATE re-checks it, so a corrector saving meanwhile wins. Each
  * change is audited under the admin who ran it. `only` limits it to the pupils of one version of one
- * exercise (issue 21 errata: that version's expected answer was corrected).
+ * exercise (decision 75, errata: that version's expected answer was corrected).
  */
 export async function autoCorrectChapter(db: Tx, auth: AuthContext, chapterId: string, only?: AutoScope): Promise<AutoCorrectionResult> {
   const plan = await planAutoCorrection(db, chapterId, only);

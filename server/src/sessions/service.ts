@@ -99,7 +99,7 @@ const callerColumnsSql = `u.id AS user_id, u.first_name, u.last_name, u.gender, 
         'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
       FROM access_groups g WHERE g.chapter_id = c.id) AS rules`;
 
-/** The scheduled publication (issue 21), as epoch milliseconds like every instant of these rows. */
+/** The scheduled publication (decision 69), as epoch milliseconds like every instant of these rows. */
 const PUBLISH_MS_SQL = '(extract(epoch FROM c.publish_at) * 1000)::float8 AS publish_ms';
 
 const callerJoinsSql = (user: string) => `LEFT JOIN users u ON u.id = ${user}
@@ -213,7 +213,7 @@ export async function loadExerciseContext(
 }
 
 function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContext {
-  // Issue 21: `analysis` here means "published", scheduled publication included.
+  // Decision 69: `analysis` here means "published", scheduled publication included.
   const analysis = isChapterPublished({ analysis: row.analysis, publishAt: row.publish_ms }, now);
   const chapter: ChapterInfo = { id: row.chapter_id, title: row.title, offline: row.offline, analysis };
   if (isSessionStaff(auth)) {

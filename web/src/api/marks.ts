@@ -4,7 +4,7 @@ import { api } from './client';
 import { chapterKeys } from './chapters';
 import { gradingHeaderQuery, gradingKeys } from './grading';
 
-/** Issue 20: arbitration, assignments of exercises to correctors, grading options of a chapter. */
+/** Decisions 62–64: arbitration, assignments of exercises to correctors, grading options of a chapter. */
 export const marksKeys = {
   arbitration: (chapterId: string) => ['marks', 'arbitration', chapterId] as const,
   assignments: (chapterId: string) => ['marks', 'assignments', chapterId] as const,

@@ -152,7 +152,7 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
         </Paper>
       )}
       {page.analysis && savedAnswers !== undefined && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
-      {/* Issue 21: once published, the pupil's results card and certificate; school staff their pupils' results. */}
+      {/* Decisions 70–72: once published, the pupil's results card and certificate; school staff their pupils' results. */}
       {page.analysis && !isStaff && (
         <Later>
           <PupilResults chapterId={chapterId} title={page.title} />

@@ -17,7 +17,7 @@ import { useDeletionImpact } from '../../api/results';
 import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import type { DeletionImpact } from '@olympe/contract';
 
-/** What deleting a chapter takes with it, said before (issue 21). */
+/** What deleting a chapter takes with it, said before (decision 69). */
 export function chapterDeletionMessage(name: string, impact: DeletionImpact): string {
   const what =
     impact.answers === 0
@@ -35,9 +35,9 @@ export function ChaptersPage() {
     toRows: (chapters) => chapters.map(rowOf),
     deletedOf: (row) => row._id,
   });
-  // Issue 20: the grading options (anonymous, double correction) of one saved chapter, in a dialog.
+  // Decision 63: the grading options (anonymous, double correction) of one saved chapter, in a dialog.
   const [optionsOf, setOptionsOf] = useState<{ id: string; name: string } | null>(null);
-  // Issue 21: publication in a dialog; a saved chapter's deletion confirmed with what goes with it.
+  // Decision 69: publication in a dialog; a saved chapter's deletion confirmed with what goes with it.
   const [publicationOf, setPublicationOf] = useState<{ id: string; name: string; mode?: 'now' | 'unpublished' } | null>(null);
   const [deleting, setDeleting] = useState<{ row: ChapterRow; name: string } | null>(null);
   const impact = useDeletionImpact('chapter', deleting?.row._id ?? null);
@@ -70,7 +70,7 @@ export function ChaptersPage() {
     <Stack>
       <PageHeading>{title}</PageHeading>
       {query.isError && <Text>Impossible de charger les chapitres.</Text>}
-      {/* Issue 25: on a phone the table scrolls sideways in a focusable region instead of squeezing the titles
+      {/* docs/accessibility.md: on a phone the table scrolls sideways in a focusable region instead of squeezing the titles
           to two letters and pushing the page wider than the screen. */}
       <ScrollArea type="auto" offsetScrollbars="x" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Tableau des chapitres' }}>
       <Table striped aria-label="Chapitres">
@@ -123,7 +123,7 @@ export function ChaptersPage() {
                     checked={row.analysis}
                     onChange={(e) => {
                       const checked = e.currentTarget.checked;
-                      // Issue 21: a saved chapter is published or withdrawn through its dialog, confirmed with counts.
+                      // Decision 69: a saved chapter is published or withdrawn through its dialog, confirmed with counts.
                       if (row._id) setPublicationOf({ id: row._id, name, mode: checked ? 'now' : 'unpublished' });
                       else update(row.key, { analysis: checked });
                     }}

@@ -31,7 +31,7 @@ export function ExosPage() {
     toRows: (exercises) => exercises.map(draftOf),
     deletedOf: (d) => d._id,
   });
-  // Issue 21: a saved exercise's deletion is confirmed with the copies and grades that go with it.
+  // Decision 69: a saved exercise's deletion is confirmed with the copies and grades that go with it.
   const [deleting, setDeleting] = useState<(typeof drafts)[number] | null>(null);
   const impact = useDeletionImpact('exercise', deleting?._id ?? null);
 
@@ -98,7 +98,7 @@ export function ExosPage() {
       <Title order={2} size="h4">
         Exercices
       </Title>
-      {/* Issue 25: on a phone the table scrolls sideways in a focusable region instead of squeezing the title
+      {/* docs/accessibility.md: on a phone the table scrolls sideways in a focusable region instead of squeezing the title
           and type to a letter and pushing the page wider than the screen. */}
       <ScrollArea type="auto" offsetScrollbars="x" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Tableau des exercices' }}>
       <Table aria-label="Exercices" verticalSpacing="md">

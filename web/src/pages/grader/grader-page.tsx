@@ -44,7 +44,7 @@ const CELL_STYLES: Record<string, CSSProperties> = {
   graded: { background: 'var(--mantine-color-green-1)', color: 'var(--mantine-color-gray-9)' },
   excused: { background: 'var(--mantine-color-gray-2)', color: 'var(--mantine-color-gray-8)' },
   ungraded: { background: 'var(--mantine-color-red-1)', color: 'var(--mantine-color-red-9)' },
-  // Issue 20: « ≠ », two grades too far apart, awaiting an admin.
+  // Decision 63: « ≠ », two grades too far apart, awaiting an admin.
   arbitration: { background: 'var(--mantine-color-orange-1)', color: 'var(--mantine-color-gray-9)', outline: '2px solid var(--mantine-color-orange-7)' },
 };
 const cellLinkStyle: CSSProperties = {
@@ -56,7 +56,7 @@ const cellLinkStyle: CSSProperties = {
   textDecoration: 'none',
 };
 
-/** « 1 234 copies seront notées » (issue 21); the grades given by a person are never touched. */
+/** « 1 234 copies seront notées » (decision 69); the grades given by a person are never touched. */
 export function autoCorrectionMessage(count: number): string {
   if (count === 0) return 'Aucune copie ne sera notée : toutes les réponses numériques sont déjà notées.';
   return `${countOf(count, 'copie')} ${count > 1 ? 'seront notées' : 'sera notée'} (réponses numériques ; les notes données par un correcteur ne changent pas).`;
@@ -142,7 +142,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
   const unlabeled = useUnlabeledCount(chapterId, chapter.offline);
   const auto = useAutoCorrection(chapterId);
 
-  // Issue 21: the run is confirmed with the number of copies it will grade.
+  // Decision 69: the run is confirmed with the number of copies it will grade.
   const [confirmAuto, setConfirmAuto] = useState(false);
   const autoCount = useAutoCorrectionCount(chapterId, confirmAuto);
   const [selecting, setSelecting] = useState<string | null>(null);
@@ -190,7 +190,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
       { key: 'firstName', header: 'Prénom', cell: (r) => r.firstName, width: 150, fullText: (r) => r.firstName ?? '' },
       {
         key: 'total',
-        // Issue 20: totals read against the maximum (« TOT » on 12).
+        // Decision 61: totals read against the maximum (« TOT » on 12).
         header:
           table.maxTotal !== undefined ? (
             // Read « TOT sur 12 », shown « TOT / 12 ».
@@ -210,7 +210,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
         width: table.chapter.doubleGrading ? 140 : 120,
         align: 'center',
         header: (
-          // Issue 20: the title wraps (three lines, then cut) and shows whole in a tooltip on hover and on focus. It wraps
+          // Decision 141: the title wraps (three lines, then cut) and shows whole in a tooltip on hover and on focus. It wraps
           // between words, hyphenated in French, never inside one (decision 141). The button's name is its visible text
           // with what it does before and the counts in words after (axe's label-content-name-mismatch, decision 141).
           <Tooltip label={exercise.title} events={{ hover: true, focus: true, touch: false }} multiline maw={320} withinPortal>

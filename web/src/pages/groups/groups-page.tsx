@@ -22,7 +22,7 @@ export function GroupsPage() {
     deletedOf: (row) => (row._id ? { _id: row._id, name: row.savedName ?? row.name } : undefined),
   });
 
-  // Issue 21: a saved group's deletion is confirmed with its number of members.
+  // Decision 69: a saved group's deletion is confirmed with its number of members.
   const [deleting, setDeleting] = useState<GroupRow | null>(null);
   const impact = useGroupImpact(deleting?._id ?? null);
 

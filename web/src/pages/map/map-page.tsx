@@ -30,7 +30,7 @@ interface Draft {
   address: string;
   email: string;
   confirmed: boolean;
-  /** Verified as saved (not the form's « Vérifié »): moving it asks first (issue 25). */
+  /** Verified as saved (not the form's « Vérifié »): moving it asks first (decision 88). */
   savedConfirmed: boolean;
   /** Null: a new school added with the keyboard, not placed yet. */
   lat: number | null;
@@ -120,7 +120,7 @@ export function MapPage() {
     geocoder.reset();
     setDraft(draftOf(i));
   };
-  // A school found by the search is selected and the map goes to it (issue 24).
+  // A school found by the search is selected and the map goes to it (decision 67).
   const found = (i: Institution) => {
     select(i);
     if (i.latitude !== null && i.longitude !== null) setFocus({ lat: i.latitude, lng: i.longitude, zoom: FOCUS_ZOOM });
@@ -134,7 +134,7 @@ export function MapPage() {
     setDraft({ ...draft, ...extra, lat: to.lat, lng: to.lng, latText: formatCoordinate(to.lat), lngText: formatCoordinate(to.lng) });
     if (follow) setFocus({ ...to });
   };
-  /** Moving a verified school asks first (issue 25): a stray click must not send it far away. */
+  /** Moving a verified school asks first (decision 88): a stray click must not send it far away. */
   const requestMove = (to: Position, follow: boolean, extra?: Partial<Draft>) => {
     if (!draft) return;
     const from = positionOf(draft);

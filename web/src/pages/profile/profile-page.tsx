@@ -215,7 +215,7 @@ export function ProfilePage() {
               onChange={(e) => set('gender', e.currentTarget.value as ProfileValues['gender'])}
             />
           </SimpleGrid>
-          {/* Pupil-only fields: school staff, correctors and admins never fill them (issue 24). */}
+          {/* Pupil-only fields: school staff, correctors and admins never fill them (docs/product.md#spec-2-profile). */}
           {!staff && (
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <DateField

@@ -80,7 +80,7 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
   const [opened, setOpened] = useState<boolean | null>(center.opened);
   const [instructions, setInstructions] = useState(center.instructions);
   const [places, setPlaces] = useState(String(center.nb_places));
-  // Issue 22: the sitting (Paris wall clock), address, room and what to bring; empty = the default shown below.
+  // Decision 59: the sitting (Paris wall clock), address, room and what to bring; empty = the default shown below.
   const [sittingAt, setSittingAt] = useState(center.own.sittingAt ? isoToParisWallClock(center.own.sittingAt) : '');
   const [address, setAddress] = useState(center.own.address ?? '');
   const [room, setRoom] = useState(center.own.room);

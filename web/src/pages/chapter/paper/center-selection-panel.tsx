@@ -49,7 +49,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
     }));
   }, [shown, selectedId, mine.data]);
 
-  // Issue 22: a click on a marker or in the list asks first; only « Confirmer l’inscription » registers.
+  // Decision 59: a click on a marker or in the list asks first; only « Confirmer l’inscription » registers.
   const [asked, setAsked] = useState<CenterOption | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const pick = (option: CenterOption) => {
