@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import checkFile from 'eslint-plugin-check-file';
+import signs from './eslint/no-tracker-citation.js';
 
 const pages = readdirSync(new URL('./web/src/pages', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -175,5 +176,11 @@ export default tseslint.config(
       'web/src/components/VirtualTable.test.tsx',
     ],
     rules: { 'check-file/filename-naming-convention': 'off' },
+  },
+  {
+    // Comments cite decisions and docs/product.md anchors, not a tracker's issues (decision 150).
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { 'olympe-signs': signs },
+    rules: { 'olympe-signs/no-tracker-citation': 'error' },
   },
 );
