@@ -4,7 +4,7 @@
  * - every « decision N » cited in code, tests and docs is a row of docs/decisions.md with its file;
  * - every anchor `docs/product.md#…` (and every `docs/<file>.md` named in code) exists;
  * - every relative link of docs/**.md and README.md points at a file, and its anchor at a heading or an `<a id>`;
- * - no Markdown file nor stylesheet cites an issue of a tracker by its number or title; ESLint's
+ * - no Markdown file, stylesheet, shell or SQL file cites an issue of a tracker by its number or title; ESLint's
  *   `olympe-signs/no-tracker-citation` (eslint/no-tracker-citation.js) refuses them in code comments.
  */
 import { execFileSync } from 'node:child_process';
@@ -29,7 +29,9 @@ export interface Problem {
   message: string;
 }
 
-const CHECKED = /\.(ts|tsx|js|mjs|cjs|css|md|html|sh|sql|yml|yaml|json)$/;
+const CHECKED = /\.(ts|tsx|js|mjs|cjs|css|md|html|sh|sql|yml|yaml|json)$|^\.ci\/run$/;
+/** What ESLint reads: its rule checks their comments; this script checks every other text file. */
+const LINTED = /\.(ts|tsx|js|mjs|cjs|json)$/;
 // The check's own test is made of bad signs on purpose.
 const SKIPPED = /(^|\/)(node_modules|fixtures\/corpus)\/|package-lock\.json$|\/migrations\/meta\/|^scripts\/check-docs\.test\.ts$/;
 
@@ -170,7 +172,7 @@ export function problemsOf(tree: Tree): Problem[] {
     checkProductAnchors(file, text, productAnchors, problems);
     const isMarkdown = file.endsWith('.md');
     if (!isMarkdown) checkDocsFiles(file, text, tree, problems);
-    if (isMarkdown || file.endsWith('.css')) checkTracker(file, text, problems);
+    if (!LINTED.test(file)) checkTracker(file, text, problems);
     if (isMarkdown && (file.startsWith('docs/') || file === 'README.md')) checkLinks(file, text, tree, index, problems);
   }
   return problems;
