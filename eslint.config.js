@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import checkFile from 'eslint-plugin-check-file';
+import signs from './eslint/no-tracker-citation.js';
 
 const pages = readdirSync(new URL('./web/src/pages', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -51,10 +52,10 @@ const sharedBetweenPages = {
   registrations: ['./chapter/paper/answer-sheets-button.tsx'],
   // The admin's data actions on a person: one admin screen shows them on another's user list.
   users: ['./privacy/user-data-actions.tsx'],
-  // docs/product.md#spec-2 Profile: the pupil chooses centres with the chapter page's own panel (issue 24). It fetches its
+  // docs/product.md#spec-2 Profile: the pupil chooses centres with the chapter page's own panel (decision 66). It fetches its
   // data itself, so it cannot live in components/; it moves with the chapter page's rework.
   profile: ['./chapter/paper/paper-panel.tsx'],
-  // Issue 21: the admin's preview is the pupil's own results card.
+  // Decision 70: the admin's preview is the pupil's own results card.
   chapters: ['./chapter/results-card.tsx'],
 };
 
@@ -234,5 +235,11 @@ export default tseslint.config(
       'web/src/components/VirtualTable.test.tsx',
     ],
     rules: { 'check-file/filename-naming-convention': 'off' },
+  },
+  {
+    // Comments cite decisions and docs/product.md anchors, not a tracker's issues (decision 150).
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { 'olympe-signs': signs },
+    rules: { 'olympe-signs/no-tracker-citation': 'error' },
   },
 );

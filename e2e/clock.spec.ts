@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { adminHeaders, apiAccount, loginByApi, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 /**
- * Issue "Prove it", clocks: the browser's clock 13 minutes off (Playwright's clock, flowing from a
+ * The qualities of docs/product.md#design-4, clocks: the browser's clock 13 minutes off (Playwright's clock, flowing from a
  * shifted time) does not move the countdown — the page counts down from the server's remainingTime
  * (docs/product.md#spec-4) and stays within 2 s of what GET /api/chapter/start/{id} says, before and after a reload.
  */

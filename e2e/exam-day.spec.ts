@@ -12,7 +12,7 @@ async function school(request: APIRequestContext, admin: Headers, name: string) 
   return { id: created.institution._id, name };
 }
 
-/** Issue 22, the exam day: each journey builds its own paper chapter, centre and people through the API. */
+/** The exam day (decision 59): each journey builds its own paper chapter, centre and people through the API. */
 test.describe('Jour de l’épreuve dans un centre papier', () => {
   let admin: Headers;
   let chapterId: string;

@@ -13,7 +13,7 @@ import {
   unique,
 } from './fixtures.js';
 
-/** Issue 24: the first hour of a pupil, of a teacher enrolling a class, and of anyone looking for a school. */
+/** The first hour (decisions 66–68) of a pupil, of a teacher enrolling a class, and of anyone looking for a school. */
 test.describe('La première heure', () => {
   // Each journey runs several axe passes and a mail through the job queue.
   test.setTimeout(150_000);

@@ -148,7 +148,7 @@ async function cutLabels(targets: Array<[string, Locator]>): Promise<string[]> {
   const cut: string[] = [];
   for (const [what, element] of targets) {
     // The element, and any box inside it that hides what overflows (a cell's text clamped to two lines is cut
-    // downwards, not sideways), unless the box gives its whole text on hover and focus (a title: issue 20 lets a
+    // downwards, not sideways), unless the box gives its whole text on hover and focus (a title: decision 141 lets a
     // long title be cut so). One pixel of rounding between the two sizes is not a cut.
     const found = await element.evaluate((el) => {
       for (const box of [el, ...el.querySelectorAll('*')]) {

@@ -121,7 +121,7 @@ test.describe('Correction', () => {
     await expect(page.getByRole('heading', { name: 'Aperçu des corrections' })).toBeVisible();
     await expect(page.getByRole('link', { name: /Voir la copie de Alice Abel, Carrés/ })).toBeVisible();
     await expectAccessible(page, '/overview/{id}');
-    // A keyboard user on a row reads its cells whole, as the mouse does by hovering (issue 20).
+    // A keyboard user on a row reads its cells whole, as the mouse does by hovering (decision 141).
     const longRow = page.getByRole('row').filter({ hasText: 'Juste, mais la dernière ligne mériterait…' });
     const whole = longRow.getByText(longComment, { exact: true });
     await expect(whole).toBeHidden();
@@ -147,7 +147,7 @@ test.describe('Correction', () => {
       await adminTab.goto(`/grader/${chapterId}`);
       await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : à corriger' })).toBeVisible();
       await adminTab.getByRole('button', { name: 'Correction automatique' }).click();
-      // Issue 21: it asks first, with the count of copies it will grade.
+      // Decision 69: it asks first, with the count of copies it will grade.
       await adminTab.getByRole('dialog', { name: 'Lancer la correction automatique ?' }).getByRole('button', { name: 'Lancer la correction' }).click();
       await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : note 1' })).toBeVisible();
       await expect(adminTab.getByRole('link', { name: 'Chloé Cauchy, Cubes : note 0' })).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { adminPage, apiAccount, expectAccessible, loginByApi, pupilProfile } from './fixtures.js';
 
 /**
- * Issue 25: docs/product.md#spec-2 "Institutions map (/map)" and "Profile": the map opens on France (latitude 46,
+ * docs/product.md#spec-2 "Institutions map (/map)" and "Profile": the map opens on France (latitude 46,
  * longitude 2.3522, zoom 5) and asks for its markers on move or zoom, debounced 200 ms (spec-9 « Debounces: map
  * 200 ms »; decision 89: one GET /api/institution/in-view per settled view). With the real Leaflet in Chromium:
  * the view is read from the requests the map makes and from its tiles, the moves are real drags and wheel turns.

@@ -298,7 +298,7 @@ test.describe('Épreuve en ligne', () => {
 });
 
 /**
- * Issue 25: on a phone (375 px), two fingers moved apart on the viewer's page zoom it, within the buttons' range,
+ * Decision 65: on a phone (375 px), two fingers moved apart on the viewer's page zoom it, within the buttons' range,
  * and the page is drawn again at the new size (sharp, not stretched). Real touches through Chromium's input.
  */
 async function pinchOnPhone(page: Page) {

@@ -3,7 +3,7 @@ import { expect as baseExpect, test, type APIRequestContext, type Page } from '@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { addToGroup, adminHeaders, adminPage, apiAccount, columnHeaders, expectAccessible, expectNotCutAtBothWidths, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
-/** Issue 22: choosing a centre asks first; the journeys confirm in the dialog. */
+/** Decision 59: choosing a centre asks first; the journeys confirm in the dialog. */
 async function confirmCentre(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Confirmer votre centre d’examen' });
   const confirm = dialog.getByRole('button', { name: 'Confirmer l’inscription' });

@@ -59,7 +59,7 @@ async function school(request: APIRequestContext, admin: Headers, name: string) 
   return { id: created.institution._id, name };
 }
 
-/** Issue 22: on the day, staff check pupils in by holding their convocation up to the device's camera. */
+/** Decision 59: on the day, staff check pupils in by holding their convocation up to the device's camera. */
 test.describe('Émargement par QR code', () => {
   test('[ENSEIGNANT] scanne la convocation d’un élève avec la caméra : il est coché présent, l’autre reste absent', async ({ page, request }) => {
     test.setTimeout(180_000);

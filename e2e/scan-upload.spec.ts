@@ -5,7 +5,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, ok, screenshot, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 /**
- * Issue 23, « Big scans that arrive » (decision 91): a school secretary sends a copier scan as a
+ * « Big scans that arrive » (decision 91): a school secretary sends a copier scan as a
  * resumable upload; the page is reloaded and the network cut on the way, and the upload goes on from
  * the bytes the server already holds instead of starting over.
  */

@@ -21,7 +21,7 @@ const expect = baseExpect.configure({ timeout: 10_000 });
 type Headers = Record<string, string>;
 
 /**
- * Issue 25: each role's main screens, at 1280 px and 375 px, saved as `<role>-<screen>-<width>.png` under
+ * Each role's main screens (decision 104), at 1280 px and 375 px, saved as `<role>-<screen>-<width>.png` under
  * e2e/output/screens (looked at by a person; never committed) and checked by axe at both widths.
  */
 async function shoot(page: Page, role: string, name: string, ready: Locator) {

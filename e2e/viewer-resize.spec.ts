@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, smallPdf, tag } from './fixtures.js';
 
 /**
- * Issue 25: docs/product.md#spec-2 "Viewer": the pages are canvases scaled to the container width, re-rendered
+ * docs/product.md#spec-2 "Viewer": the pages are canvases scaled to the container width, re-rendered
  * on resize. With the real pdf.js in Chromium: the page is drawn at the container's width at 1280 px, and drawn
  * again at the new width once the window is 375 px wide.
  */

@@ -2,7 +2,7 @@ import { expect, test, type Download, type Page } from '@playwright/test';
 import { adminHeaders, adminPage, apiAccount, loginByApi, ok, tag, TEACHERS_GROUP_ID } from './fixtures.js';
 
 /**
- * Issue "Prove it", XSS (docs/product.md#design-4: user-written text is rendered as text or sanitised Markdown):
+ * The qualities of docs/product.md#design-4, XSS (docs/product.md#design-4: user-written text is rendered as text or sanitised Markdown):
  * payloads stored through the API in every user-written field, then every screen showing them is
  * opened in Chromium. CSP is bypassed on purpose so the rendering itself is tested (the CSP is a
  * second wall, tested in server/test/security.test.ts): an injected handler would run and set
@@ -231,7 +231,7 @@ test.describe('XSS et injection de formules', () => {
     const [results] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exporter en CSV' }).click()]);
     const resultRows = await csvOf(results);
     expectNeutralised(resultRows, 'grading CSV');
-    // The header says the exercise's maximum after its title (issue 20).
+    // The header says the exercise's maximum after its title (decision 61).
     expect(resultRows[0]).toContain(`'${FORMULAS.link} ${short(m('Exercice'))} (/ 1)`);
     await visit(page, dialogs, `/history/${pupil.id}/${exercise._id}`, [m('Prenom'), m('Exercice'), m('Commentaire')]);
     await visit(page, dialogs, `/overview/${online._id}`, [m('Prenom'), m('Commentaire')]);

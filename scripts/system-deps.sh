@@ -10,7 +10,7 @@ has() { command -v "$1" >/dev/null 2>&1; }
 has chromium || need+=(chromium)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 has pdflatex || need+=(texlive-latex-base lmodern)
-# lualatex and fontspec: the subject export compiles with both engines (decision 58).
+# lualatex and fontspec: the subject export compiles with both engines (decision 55).
 has lualatex || need+=(texlive-luatex)
 kpsewhich fontspec.sty >/dev/null 2>&1 || need+=(texlive-latex-recommended)
 has pdftoppm || need+=(poppler-utils)

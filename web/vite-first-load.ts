@@ -5,7 +5,7 @@ import postcss from 'postcss';
 import type { Plugin, Rollup } from 'vite';
 
 /**
- * What the server needs to open a screen in one round trip (decision 96, issue 26):
+ * What the server needs to open a screen in one round trip (decision 96):
  * - `route-chunks.json`: for each route open to anyone (no role in routes.tsx), the lazy chunk of its
  *   screen, the chunks that chunk imports statically and their stylesheets. The server announces them in the
  *   page (`modulepreload`, `stylesheet`), so they download beside the entry instead of after it has run. A management screen

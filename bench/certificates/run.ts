@@ -1,5 +1,5 @@
 /**
- * Issue 21: an admin's ZIP of a chapter's certificates, 10,000 pupils, must be ready in under 60 s
+ * Decision 72: an admin's ZIP of a chapter's certificates, 10,000 pupils, must be ready in under 60 s
  * on this machine. Renders them through the same path as GET /results/{id}/certificates.zip (PDF
  * worker pool, batches, streamed ZIP) and checks the archive's end record; the event loop's
  * longest stall and the process's peak RSS are measured alongside (the work must stay in the worker

@@ -9,7 +9,7 @@ import { importSchoolsFile } from '../../server/src/institutions/import.js';
 import { generateAnnuaire } from '../schools/generate.js';
 
 /**
- * Issue 24, measured: (1) POST /api/users/import of a 5,000-line CSV (preview, then the real import,
+ * Decisions 66–68, measured: (1) POST /api/users/import of a 5,000-line CSV (preview, then the real import,
  * then the same file again), against the 30 s the issue allows; (2) GET /api/institution/search on
  * 70,000 schools, by name, town, postcode and UAI (the words index of migration 0012_first_hour).
  * PGlite by default, PostgreSQL with DATABASE_URL (an empty database).

@@ -75,7 +75,7 @@ if (home) {
   for (const { u, g } of big) console.log(`  ${u.replace('/assets/', '').padEnd(40)} ${kB(g).padStart(6)} kB`);
 }
 
-// Issue 26: a screen open without a role never downloads a management screen's code. The management screens are
+// Decision 121: a screen open without a role never downloads a management screen's code. The management screens are
 // the routes of routes.tsx given a role; their own chunks must be neither in the first load nor among the chunks
 // the server announces for an open screen (route-chunks.json, written by web/vite-first-load.ts).
 const routesSource = readFileSync(join(import.meta.dirname, '../../web/src/routes.tsx'), 'utf8');

@@ -1,5 +1,5 @@
 /**
- * Issue "Grading", in the browser (Debian's Chromium, built app) on PostgreSQL: /grader with
+ * Decision 14, in the browser (Debian's Chromium, built app) on PostgreSQL: /grader with
  * 10,000 pupils × 12 exercises. Time to the first painted row, long tasks while loading, while
  * scrolling the virtual table end to end, and per keystroke in the search box.
  *

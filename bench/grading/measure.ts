@@ -1,5 +1,5 @@
 /**
- * Issue "Grading": 10,000 pupils × 12 exercises on real PostgreSQL. Creates the database
+ * Decision 14: 10,000 pupils × 12 exercises on real PostgreSQL. Creates the database
  * olympe_bench_grading (dropped at the end), seeds it, then times the grading routes through
  * app.inject (no network) and reports body sizes.
  *

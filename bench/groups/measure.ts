@@ -1,5 +1,5 @@
 /**
- * Issue "Groups and members": a group of 10,000 members must load smoothly.
+ * Decision 11: a group of 10,000 members must load smoothly.
  * Creates 10,000 users (with institutions) in one group on a fresh in-memory PGlite, or on
  * PostgreSQL when DATABASE_URL is set (use a throw-away database), then times GET /api/group/{id}
  * through app.inject and reports the body size raw and gzipped.

@@ -1,5 +1,5 @@
 /**
- * Issue "Prove it", part "The rush" (bench/rush/README.md). Against real PostgreSQL, with the
+ * The qualities of docs/product.md#design-4, part "The rush" (bench/rush/README.md). Against real PostgreSQL, with the
  * server in its own process (server/src/main.ts, as in production) and this process as the load
  * generator over loopback HTTP (undici keep-alive pool):
  *   1. limits: bare Fastify hello world (autocannon) and the raw save upsert (pgbench);

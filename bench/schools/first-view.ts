@@ -12,7 +12,7 @@ import { importSchoolsFile } from '../../server/src/institutions/import.js';
 import { generateAnnuaire } from './generate.js';
 
 /**
- * The profile page's first map view at 70,000 schools (issue 26): what a pupil's browser downloads
+ * The profile page's first map view at 70,000 schools (decision 89): what a pupil's browser downloads
  * and how long until the map says what it shows, for a pupil whose school is known (the map opens
  * on it) and for one without a school (France view). Cold cache, a new browser context per visit;
  * each visit once unthrottled and once under Lighthouse's mobile network (150 ms RTT, 1.6 Mbit/s).

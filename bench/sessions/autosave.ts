@@ -1,5 +1,5 @@
 /**
- * Issue "Online tests": N simulated pupils (default 2,000) start the same timed chapter within
+ * Decision 12: N simulated pupils (default 2,000) start the same timed chapter within
  * 60 s; each makes the chapter page's calls, then autosaves 20 times. Real PostgreSQL, real HTTP
  * (the app listens on a free port in this process). Reports throughput, latencies and errors, then
  * checks in the database that every acknowledged save is stored and that the current answer of

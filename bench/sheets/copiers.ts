@@ -1,6 +1,6 @@
 /**
  * `node --import tsx bench/sheets/copiers.ts`: reading scans in every encoding a copier writes
- * (bench/sheets/README.md, issue 23). For each encoding of copier-scan.ts and each scan
+ * (bench/sheets/README.md, decision 57). For each encoding of copier-scan.ts and each scan
  * resolution, a scan of sheets turned 0/90/180/270°, skewed, noisy (ImageMagick) is read as the
  * decode job reads it; CPU time counts this process and the renderer processes it waited for
  * (/proc/self/stat cutime + cstime), so pages/s per core = pages ÷ CPU seconds. Then a noisy set

@@ -1,6 +1,6 @@
 /**
  * `node --import tsx bench/sheets/latency.ts`: the API's latency while the decode job reads a
- * 400-page scan (issue 23). The server runs in its own process (server/src/main.ts, embedded
+ * 400-page scan (decision 57). The server runs in its own process (server/src/main.ts, embedded
  * PGlite in a fresh data dir, job worker on); this process asks GET /api/health every 20 ms and
  * has a pupil save a numeric answer (POST /api/answer) every 100 ms, first with nothing else
  * going on, then while the scan is uploaded (resumable, 5 MB chunks, decision 91), then while it is read. The scan is the worst case for the reader: CCITT G4

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Issue 21: how long a deleted chapter or exercise stays in the bin before the purge command empties it. */
+/** Decision 73: how long a deleted chapter or exercise stays in the bin before the purge command empties it. */
 export const BIN_DAYS = 30;
 
 /** One entry of « Corbeille » (GET /bin): a deleted chapter or exercise, restorable until `purgeAfter`. */

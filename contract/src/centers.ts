@@ -42,7 +42,7 @@ export const centerMemberSchema = z.object({
    * fit a full centre as one of its own): when, and from which school. Absent otherwise.
    */
   schoolChange: z.object({ at: z.string(), previous: ref.nullable() }).optional(),
-  /** Attendance recorded by the centre's staff (issue 22); null until recorded. */
+  /** Attendance recorded by the centre's staff (decision 59); null until recorded. */
   present: z.boolean().nullable().optional(),
 });
 export type CenterMember = z.infer<typeof centerMemberSchema>;
@@ -179,7 +179,7 @@ export type CenterOverview = z.infer<typeof centerOverviewSchema>;
 /** docs/product.md#spec-2 Registrations: the centre status shown per participant. */
 export const centerFlagLabel = (validated: boolean) => (validated ? 'VALIDÉ' : 'EN ATTENTE');
 
-/** What the admins must chase for one centre (issue 22): no answer yet, or no copy uploaded once present pupils were recorded. */
+/** What the admins must chase for one centre (decision 59): no answer yet, or no copy uploaded once present pupils were recorded. */
 export function centerFollowUp(c: CenterOverview['members'][number]): string {
   const todo: string[] = [];
   if (c.opened === null && !c.isPole) todo.push('n’a pas répondu');
@@ -188,7 +188,7 @@ export function centerFollowUp(c: CenterOverview['members'][number]): string {
   return todo.join(', ');
 }
 
-/** The exam-day table per centre (issue 22): its column headers, shared by the page, the CSV and the XLSX. */
+/** The exam-day table per centre (decision 81): its column headers, shared by the page, the CSV and the XLSX. */
 export const CENTER_DAY_HEADERS = ['Centre', 'Inscrits', 'Présents', 'Absents', 'Copies reçues', 'Pages triées', 'À relancer'] as const;
 
 export interface CenterDayRow {

@@ -98,14 +98,14 @@ export const chapterDetailSchema = z.object({
   headerCenters: z.string().optional(),
   /** Admins and members only. */
   groups: z.array(accessGroupViewSchema).optional(),
-  /** Issue 20, admins and members only: anonymous and double correction. */
+  /** Admins and members only: anonymous and double correction (decisions 62, 63). */
   anonymousGrading: z.boolean().optional(),
   doubleGrading: z.boolean().optional(),
   gradingTolerance: z.number().optional(),
 });
 export type ChapterDetail = z.infer<typeof chapterDetailSchema>;
 
-/** POST /chapter; the grading options (issue 20) as PATCH takes them, each optional (the chapter's defaults otherwise). */
+/** POST /chapter; the grading options (decision 61) as PATCH takes them, each optional (the chapter's defaults otherwise). */
 export const chapterCreateSchema = z.object({
   title,
   analysis: z.boolean().default(false),
@@ -181,7 +181,7 @@ export const exercisePatchSchema = z
     answerFormat,
     statementVersions: versions,
     chapter: z.uuid({ error: 'Chapitre invalide.' }),
-    /** Issue 20: the exercise's maximum (≥ 0, default 1) and its marking-scheme items (sum ≤ maxPoints). */
+    /** Decision 61: the exercise's maximum (≥ 0, default 1) and its marking-scheme items (sum ≤ maxPoints). */
     maxPoints: maxPointsSchema,
     schemeItems: schemeItemsInputSchema,
   })
@@ -196,7 +196,7 @@ export const exerciseRawSchema = z.object({
   answerFormat: z.enum(ANSWER_FORMATS),
   chapter: z.string(),
   statementVersions: z.array(z.object({ content: z.string(), answer: z.string().nullable() })),
-  /** Issue 20 (always sent). */
+  /** Decision 61 (always sent). */
   maxPoints: z.number().optional(),
   schemeItems: z.array(schemeItemSchema).optional(),
 });
@@ -216,9 +216,9 @@ export const exerciseViewSchema = z.object({
   statementHtml: z.string().optional(),
   /** Admins and members only: every version with its expected answer. */
   statementVersions: exerciseRawSchema.shape.statementVersions.optional(),
-  /** Issue 20 (always sent): what the exercise is worth, for « total / maximum ». */
+  /** Decision 61 (always sent): what the exercise is worth, for « total / maximum ». */
   maxPoints: z.number().optional(),
-  /** Issue 20, admins and members only. */
+  /** Admins and members only (decisions 62, 63). */
   schemeItems: z.array(schemeItemSchema).optional(),
 });
 export type ExerciseView = z.infer<typeof exerciseViewSchema>;
@@ -233,7 +233,7 @@ export const chapterPageSchema = z.object({
   /** Decision 122: `headerStudents` drawn by the server, as `statementHtml`. */
   headerStudentsHtml: z.string().optional(),
   exercises: z.array(exerciseViewSchema),
-  /** Issue 20 (always sent): the sum of the answerable exercises' maxPoints. */
+  /** Decision 61 (always sent): the sum of the answerable exercises' maxPoints. */
   maxTotal: z.number().optional(),
 });
 export type ChapterPage = z.infer<typeof chapterPageSchema>;

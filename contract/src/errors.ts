@@ -19,7 +19,7 @@ export const ERROR_CODES = [
   'rate_limited',
   'unavailable',
   'internal',
-  /** A set-password link already used (GET /auth/link, issue 24): /confirm offers to log in or ask a new one. */
+  /** A set-password link already used (GET /auth/link, decision 66): /confirm offers to log in or ask a new one. */
   'link_used',
   /** A set-password link past its 48 hours. */
   'link_expired',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoToParisWallClock, formatFrenchDate, isWallClock } from './dates.js';
 
 /**
- * Issue 22, the exam day of paper centres: structured centre details, attendance, notifications.
+ * The exam day of paper centres (decisions 59, 60, 81): structured centre details, attendance, notifications.
  * Kept apart from centers.ts so the centre schemas stay readable.
  */
 

@@ -78,7 +78,7 @@ export function normalizeGrade(input: string | number | null): string | null | u
 const instant = z.string();
 const person = personSchema;
 
-/** Issue 20, paged grading table: at most this many pupils per page (`limit`). */
+/** Paged grading table (decision 83): at most this many pupils per page (`limit`). */
 export const GRADING_PAGE_MAX = 500;
 export const GRADING_LIMIT_MESSAGE = `Taille de page invalide : un nombre entier de 0 à ${GRADING_PAGE_MAX} est attendu.`;
 export const GRADING_AFTER_MESSAGE = 'Curseur de page invalide : l’identifiant du dernier élève de la page précédente est attendu.';
@@ -117,7 +117,7 @@ export const gradingTableSchema = z.object({
     title: z.string(),
     offline: z.boolean(),
     analysis: z.boolean(),
-    /** Issue 20 (always sent): grading options; under anonymous correction a corrector gets pseudonyms. */
+    /** Decisions 62 and 63 (always sent): grading options; under anonymous correction a corrector gets pseudonyms. */
     anonymousGrading: z.boolean().optional(),
     doubleGrading: z.boolean().optional(),
     gradingTolerance: z.number().optional(),
@@ -127,18 +127,18 @@ export const gradingTableSchema = z.object({
       _id: z.string(),
       title: z.string(),
       answerFormat: z.string(),
-      /** Issue 20 (always sent): the exercise's maximum. */
+      /** Decision 61 (always sent): the exercise's maximum. */
       maxPoints: z.number().optional(),
     }),
   ),
-  /** Issue 20 (always sent): the sum of the exercises' maxPoints, for « total / maximum ». */
+  /** Decision 61 (always sent): the sum of the exercises' maxPoints, for « total / maximum ». */
   maxTotal: z.number().optional(),
   /**
-   * Issue 20 (sent with the whole table and with the header of a paged one, `limit=0`, not with its pages):
+   * Decision 63 (sent with the whole table and with the header of a paged one, `limit=0`, not with its pages):
    * per exercise, copies with 0, 1, 2 gradings and awaiting arbitration, in the order of `exercises`.
    */
   progress: z.array(exerciseProgressSchema).optional(),
-  /** Issue 20 (sent like `progress`): per corrector, copies graded and mean grade given. */
+  /** Decision 63 (sent like `progress`): per corrector, copies graded and mean grade given. */
   correctors: z.array(correctorProgressSchema).optional(),
   /** Paged requests only (decision 83). */
   page: z
@@ -186,7 +186,7 @@ export const gradeStateSchema = z.object({
   /** The conflict check: send it back as `expectedGradeTimestamp`. */
   grade_timestamp: instant.nullable().optional(),
   grader: person.nullable().optional(),
-  /** Issue 20: ids of the marking-scheme items ticked with this grade. */
+  /** Decision 61: ids of the marking-scheme items ticked with this grade. */
   items: z.array(z.string()).optional(),
 });
 export type GradeState = z.infer<typeof gradeStateSchema>;
@@ -205,7 +205,7 @@ export const answerHistorySchema = z.object({
   result: gradeStateSchema.nullable(),
   /** True when the caller may grade (members, admins): the page shows the editable block. */
   canGrade: z.boolean(),
-  /** Issue 20, members and admins only: the statement, expected answer, points, scheme, double-correction state. */
+  /** Members and admins only (decision 65): the statement, expected answer, points, scheme, double-correction state. */
   desk: deskSchema.optional(),
 });
 export type AnswerHistory = z.infer<typeof answerHistorySchema>;
@@ -218,7 +218,7 @@ export const gradeSaveSchema = z.object({
   hidden: z.boolean({ error: 'Le champ « Cacher la copie » doit valoir vrai ou faux.' }).default(false),
   expectedGradeTimestamp: z.iso.datetime({ offset: true, error: 'Version de la copie invalide ou absente.' }).nullable(),
   /**
-   * Issue 20: ids of the marking-scheme items ticked, stored with the grade. When `grade` is null and
+   * Decision 61: ids of the marking-scheme items ticked, stored with the grade. When `grade` is null and
    * items are ticked, the grade is their sum; a grade typed by hand wins over the sum.
    */
   items: z.array(z.uuid({ error: 'Élément de barème invalide.' })).max(50, { error: 'Trop d’éléments de barème.' }).optional(),
@@ -231,9 +231,9 @@ export const gradeSavedSchema = z.object({
   grade_comment: z.string(),
   hidden: z.boolean(),
   grade_timestamp: instant,
-  /** Issue 20: the items stored with the grade. */
+  /** Decision 61: the items stored with the grade. */
   items: z.array(z.string()).optional(),
-  /** Issue 20, double correction: where the copy stands after this save, and its final grade once settled. */
+  /** Double correction (decision 63): where the copy stands after this save, and its final grade once settled. */
   status: z.enum(DOUBLE_STATUSES).optional(),
   finalGrade: z.string().nullable().optional(),
 });
@@ -259,12 +259,12 @@ export const overviewRowSchema = z.object({
   _id: z.string(),
   student: person,
   grader: person.nullable(),
-  /** `maxPoints`: what the exercise is graded on (issue 20: a grade is shown with its maximum). */
+  /** `maxPoints`: what the exercise is graded on (decision 61: a grade is shown with its maximum). */
   exercise: z.object({ _id: z.string(), title: z.string(), maxPoints: z.number() }),
   grade: z.string().nullable(),
   grade_comment: z.string().nullable(),
   grade_timestamp: instant.nullable(),
-  /** Issue 20, double correction: both gradings and the arbitration (a corrector sees others' only once both are in). */
+  /** Double correction (decision 63): both gradings and the arbitration (a corrector sees others' only once both are in). */
   status: z.enum(DOUBLE_STATUSES).optional(),
   gradings: z.array(gradingViewSchema).optional(),
 });

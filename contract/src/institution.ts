@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { normalizeText } from './text.js';
 
 /**
- * The special entry « Instruction en famille » (issue 3), created by migration 0001 with this fixed id
+ * The special entry « Instruction en famille » (decision 9), created by migration 0001 with this fixed id
  * (server/src/db/schema.ts HOME_SCHOOLING_ID): the profile offers it by id, without searching for it.
  */
 export const HOME_SCHOOLING_INSTITUTION_ID = '00000000-0000-4000-8000-000000000010';
@@ -50,7 +50,7 @@ const longitude = z
   .min(-180, { error: 'Longitude invalide.' })
   .max(180, { error: 'Longitude invalide.' });
 const confirmed = z.boolean({ error: 'La valeur de « Vérifié » doit être oui ou non.' });
-/** The national school code (UAI, e.g. 0341234A): set by admins so people find the school by it (issue 24). */
+/** The national school code (UAI, e.g. 0341234A): set by admins so people find the school by it (decision 67). */
 const uai = z.preprocess(
   emptyToNull,
   z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Marks and the corrector's desk (issue 20): points per exercise, marking-scheme items, anonymous and
+ * Marks and the corrector's desk (decisions 61–65): points per exercise, marking-scheme items, anonymous and
  * double correction, assignment of exercises to correctors. Schemas shared by the server and the web
  * app, and the pure rules both apply (pseudonyms, the double-correction settlement, item sums).
  */
@@ -11,7 +11,7 @@ export const personSchema = z.object({
   _id: z.string(),
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
-  /** « Copie 0042 »: set (and the names null) when the caller grades an anonymous chapter (decision on pseudonyms). */
+  /** « Copie 0042 »: set (and the names null) when the caller grades an anonymous chapter (decision 62). */
   pseudonym: z.string().optional(),
 });
 export type Person = z.infer<typeof personSchema>;
@@ -93,7 +93,7 @@ export function formatGrade(grade: string | null | undefined): string {
 /** The columns before the points in the chapter's grade exports (CSV and XLSX, docs/product.md#spec-9). */
 export const GRADES_EXPORT_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance'] as const;
 
-/** An export header that says what the column is graded on (issue 20): « Total (/ 42) », « Somme (/ 7) ». */
+/** An export header that says what the column is graded on (decision 61): « Total (/ 42) », « Somme (/ 7) ». */
 export const outOf = (label: string, maximum: number | undefined) => (maximum === undefined ? label : `${label} (/ ${formatPoints(maximum)})`);
 
 /** « 12,5 / 20 »: a total and its maximum with a non-breaking space around the slash. */
@@ -130,7 +130,7 @@ export type GradingOptions = z.infer<typeof gradingOptionsSchema>;
 export const DOUBLE_STATUSES = ['none', 'partial', 'arbitration', 'settled', 'arbitrated'] as const;
 export type DoubleStatus = (typeof DOUBLE_STATUSES)[number];
 
-/** Table cell of a copy awaiting arbitration (docs/product.md#spec-3 cell values, issue 20). */
+/** Table cell of a copy awaiting arbitration (docs/product.md#spec-3 cell values). */
 export const CELL_ARBITRATION = '≠';
 
 /**

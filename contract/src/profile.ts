@@ -15,7 +15,7 @@ export const GRADE_LABELS: Record<Grade, string> = {
   other: 'Autre',
 };
 export const GENDERS = ['male', 'female', 'other'] as const;
-/** French words for a gender, in profiles and exports (issue 21: no raw codes in a spreadsheet). */
+/** French words for a gender, in profiles and exports (decision 71: no raw codes in a spreadsheet). */
 export const GENDER_LABELS: Record<Gender, string> = { male: 'Masculin', female: 'Féminin', other: 'Autre' };
 export const DEFAULT_CHOICES = ['local', 'global'] as const;
 

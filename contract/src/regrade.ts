@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { personSchema } from './marks.js';
 
-/** Issue 21: what a pupil may write when asking for a regrade. */
+/** Decision 74: what a pupil may write when asking for a regrade. */
 export const REGRADE_MESSAGE_MAX = 2_000;
 export const REGRADE_REPLY_MAX = 2_000;
 

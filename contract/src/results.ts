@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GENDERS, GRADES } from './profile.js';
 
-/** Issue 21: the words a qualified pupil reads when the admin writes none. */
+/** Decision 70: the words a qualified pupil reads when the admin writes none. */
 export const DEFAULT_QUALIFICATION_TEXT = 'Qualifié(e) pour le tour suivant';
 export const RESULTS_NOT_PUBLISHED_MESSAGE = 'Les résultats de cette épreuve ne sont pas encore publiés.';
 export const QUALIFICATION_TEXT_MAX = 200;
@@ -75,7 +75,7 @@ export const stillAnsweringText = (n: number) => (n === 1 ? '1 élève peut enco
 export const stillAnsweringSchema = z.object({ message: z.string(), code: z.literal('still_answering'), stillAnswering: z.number().int() });
 
 /**
- * GET /results/{chapterId}/preview/{userId} query (issue 21): the options of the dialog, saved or not, so the
+ * GET /results/{chapterId}/preview/{userId} query (decision 70): the options of the dialog, saved or not, so the
  * preview shows what the pupil will see once they are saved. Absent: the saved options.
  */
 export const previewOptionsSchema = z.object({
@@ -146,7 +146,7 @@ export const institutionResultsSchema = z.object({
 });
 export type InstitutionResults = z.infer<typeof institutionResultsSchema>;
 
-/** What a deletion takes with it, for the confirmation dialogs (issue 21). */
+/** What a deletion takes with it, for the confirmation dialogs (decision 69). */
 export const deletionImpactSchema = z.object({
   exercises: z.number().int(),
   pupils: z.number().int(),
@@ -160,7 +160,7 @@ export const autoCorrectionCountSchema = z.object({ count: z.number().int() });
 export type AutoCorrectionCount = z.infer<typeof autoCorrectionCountSchema>;
 
 /**
- * The column titles of a school's results, in French, for both the CSV and the XLSX (issue 21):
+ * The column titles of a school's results, in French, for both the CSV and the XLSX (decision 71):
  * name, class, gender, each exercise « sur » its maximum, total, then rank and qualification when shown.
  */
 export function institutionResultsHeader(results: Pick<InstitutionResults, 'exercises' | 'maxTotal' | 'pupils' | 'qualificationText'>): string[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Issue 21: how many of the most frequent answers are shown per version of a numeric exercise. */
+/** Decision 75: how many of the most frequent answers are shown per version of a numeric exercise. */
 export const TOP_ANSWERS = 5;
 export const ERRATA_FLAG_TEXT = 'erreur d’énoncé ou de corrigé probable';
 

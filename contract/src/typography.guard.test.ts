@@ -5,7 +5,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 25 (decision 101): the French text written in the source is in its typographic form. Scans the literals of
+ * Decision 101: the French text written in the source is in its typographic form. Scans the literals of
  * web/src and server/src (strings, templates, JSX text; not tests, logs, imports, keys, types, regexps, SQL) and
  * fails on a straight apostrophe of a French elision (l', d', n', qu'…) or a plain space before « : ; ? ! » or
  * inside « ». Fix the text with frenchText (contract/src/typography.ts), or write ’, U+00A0 before « : » and
@@ -78,7 +78,7 @@ function typographyFindings(root = ROOT): string[] {
   return found;
 }
 
-describe('French typography in the source (issue 25)', () => {
+describe('French typography in the source (decision 101)', () => {
   it('finds the straight apostrophes and plain spaces it is meant to find', () => {
     const probe = (code: string) => {
       const sf = ts.createSourceFile('probe.tsx', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);

@@ -1,5 +1,5 @@
 /**
- * The one French typography helper (issue 25, decision 101). Every French text the app shows is written in its
+ * The one French typography helper (decision 101). Every French text the app shows is written in its
  * typographic form: in the source itself (the literals of web/src and server/src, checked by
  * typography.guard.test.ts) and, for what is computed, through these functions.
  *

@@ -109,7 +109,7 @@ function headersOf(config: Config) {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        // 'wasm-unsafe-eval' lets the centre page compile zxing-wasm to read convocation QR codes (issue 22); no JS eval.
+        // 'wasm-unsafe-eval' lets the centre page compile zxing-wasm to read convocation QR codes (decision 59); no JS eval.
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         // Mantine and KaTeX inject style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],

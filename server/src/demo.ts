@@ -11,7 +11,7 @@ import { firstLinkOf } from './mail/mailer.js';
 
 /**
  * Whether HOST:PORT can be listened on, tried before anything is deleted: a demo started twice used
- * to wipe the running one's data and then die on EADDRINUSE (issue 24).
+ * to wipe the running one's data and then die on EADDRINUSE (decision 66).
  */
 function portProblem(port: number, host: string): Promise<string | null> {
   return new Promise((resolve) => {

@@ -6,7 +6,7 @@ import { buildTestApp, inject, type TestApp } from './helpers.js';
 import { bodyFor, type Caller, CALLERS, type Fixture, fill, MATRIX, type MatrixRow, Multipart, seedMatrix, tusMetadata, urlFor } from './permission-matrix.js';
 
 /**
- * Issue "Prove it": bad input gets a 4xx with a French {message}, never a stack trace, and changes
+ * The qualities of docs/product.md#design-4: bad input gets a 4xx with a French {message}, never a stack trace, and changes
  * nothing (docs/product.md#design-3, §4). The cases are generated for every route of the permission matrix from
  * its OpenAPI description (params, query, body schema); each is sent by a caller the route accepts,
  * so validation and the services, not the guard, decide.
@@ -499,7 +499,7 @@ describe('bad input on every route with parameters or a body', () => {
       one('PATCH /api/center/:chapterId', 'negative places', fill('/api/center/{paper}', f), { institution: f.ids.schoolA, nb_places: -1 }),
       one('GET /api/pdfs/:file', 'forged signature', `/api/pdfs/${f.ids.pupilFile}.pdf?exp=9999999999&sig=abc`, undefined, 'anonymous'),
       one('GET /api/pdfs/:file', 'path traversal', '/api/pdfs/..%2F..%2Fetc%2Fpasswd'),
-      // Results (issue 21): what the schemas allow but the rules refuse.
+      // Results (decision 70): what the schemas allow but the rules refuse.
       one('POST /api/regrade', 'a message of spaces only', '/api/regrade', { answerId: f.ids.regradableAnswer, message: '   ' }, 'pupil'),
       one('POST /api/regrade', 'another pupil’s answer', '/api/regrade', { answerId: f.ids.pupilNumericAnswer, message: 'Revoyez.' }, 'teacher'),
       one('POST /api/regrade/:id/accept', 'a grade above the maximum', fill('/api/regrade/{requestForAdmin}/accept', f), { grade: '999', reply: 'Non.' }, 'admin'),

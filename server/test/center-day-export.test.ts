@@ -5,7 +5,7 @@ import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from '.
 import { readBackWithLibreOffice } from './libreoffice.js';
 type Headers = Record<string, string>;
 
-/** Issue 22: the admins' exam-day table per centre as XLSX. */
+/** Decision 81: the admins' exam-day table per centre as XLSX. */
 describe('exam-day table per centre as XLSX (admins)', () => {
   let t: TestApp;
   let chapterId: string;

@@ -43,7 +43,7 @@ describe('chapter routes: who may call them', () => {
       const c = await newChapter();
       const res = await inject(t, { method: 'DELETE', url: `/api/chapter/${c.id}`, headers: await loginAs(t, role) });
       expect(res.status).toBe(expected(role, admins, 200));
-      // Issue 21: the admin's delete moves it to the bin; anyone else's leaves it live.
+      // Decision 73: the admin's delete moves it to the bin; anyone else's leaves it live.
       expect((await chapterRow(c.id)).deletedAt !== null).toBe(role === 'admin');
     });
   }

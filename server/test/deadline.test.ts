@@ -4,7 +4,7 @@ import { accessGroups, answers, chapters, exercises, statementVersions } from '.
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 
 /**
- * Issue "Prove it", clocks: the server alone decides the deadline. A save 1 s before it is kept
+ * The qualities of docs/product.md#design-4, clocks: the server alone decides the deadline. A save 1 s before it is kept
  * (and is the current answer), one 6 s after it is refused with the French message and changes
  * nothing, whatever the client's clock says (the client sends no time; seq is only an order).
  * answers.test.ts covers the 5 s grace at +2 s / +8 s; this pins the issue's figures, for the

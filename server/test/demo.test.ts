@@ -51,7 +51,7 @@ describe('demo data', () => {
     const lives = await Promise.all(all.body.map((c: { _id: string }) => inject(t, { method: 'GET', url: `/api/chapter/${c._id}/live`, headers: admin })));
     expect(lives.flatMap((l) => l.body.extensions)).toHaveLength(1);
 
-    // Issue 20: the paper chapter is graded blind and twice, out of 7; one copy awaits arbitration.
+    // Decision 63: the paper chapter is graded blind and twice, out of 7; one copy awaits arbitration.
     const second = { authorization: `Bearer ${tokens['correcteur2@olympe.demo']}` };
     const table = (await inject(t, { method: 'GET', url: `/api/answer/table/${paper._id}`, headers: second })).body;
     expect(table.chapter).toMatchObject({ anonymousGrading: true, doubleGrading: true, gradingTolerance: 1 });
@@ -65,14 +65,14 @@ describe('demo data', () => {
     const assignments = await inject(t, { method: 'GET', url: `/api/chapter/${paper._id}/assignments`, headers: second });
     expect(assignments.body.exercises[1].correctors).toHaveLength(1);
 
-    // Issue 21: a published final; the demo pupil reads her card (rank shown, qualified), her teacher the school's results.
+    // Decision 71: a published final; the demo pupil reads her card (rank shown, qualified), her teacher the school's results.
     const final = all.body.find((c: { title: string }) => c.title === 'Coupe Olympe 2025 — Finale');
     const pupil = { authorization: `Bearer ${tokens['eleve@olympe.demo']}` };
     const card = await inject(t, { method: 'GET', url: `/api/results/${final._id}`, headers: pupil });
     expect(card.body).toMatchObject({ total: 17.5, maxTotal: 20, rank: 2, qualified: true, qualificationText: 'Qualifié(e) pour le stage olympique' });
     const school = await inject(t, { method: 'GET', url: `/api/results/${final._id}/institution`, headers: teacher });
     expect(school.body.pupils.length).toBeGreaterThan(1);
-    // Issue 21: a published chapter with a pending regrade request, statistics with an errata candidate, and one chapter in the bin.
+    // Decisions 73–75: a published chapter with a pending regrade request, statistics with an errata candidate, and one chapter in the bin.
     const results = all.body.find((c: { title: string }) => c.title.includes('résultats publiés'));
     const corrector = { authorization: `Bearer ${tokens['correcteur@olympe.demo']}` };
     const queue = await inject(t, { method: 'GET', url: `/api/regrade?chapter=${results._id}`, headers: corrector });

@@ -9,7 +9,7 @@ import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { startSmtp } from './smtp.js';
 
-/** Issue 22 through the API, with a real SMTP server on loopback (no mock transport). */
+/** Decisions 59 and 60 through the API, with a real SMTP server on loopback (no mock transport). */
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let t: TestApp;
 let chapterId: string;

@@ -9,7 +9,7 @@ import { saveWithLibreOffice } from './libreoffice.js';
 import { Multipart } from './permission-matrix.js';
 import { startSmtp } from './smtp.js';
 
-/** Issue 24, the first hour: link check, log-in after the password, school search, bulk import. */
+/** The first hour (decisions 66–68): link check, log-in after the password, school search, bulk import. */
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let schoolA: string;

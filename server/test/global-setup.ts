@@ -6,7 +6,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/client.js';
 
 /**
- * Migrates once per run (DEPENDENCIES: a cold PGlite costs seconds). On PGlite the migrated
+ * Migrates once per run (decision 7: a cold PGlite costs seconds). On PGlite the migrated
  * database is snapshotted to a tarball each test file loads; on PostgreSQL (TEST_DATABASE_URL)
  * a template database is migrated, each test file clones it, and all are dropped at the end.
  */

@@ -30,7 +30,7 @@ async function chapterWith(fields: Partial<typeof chapters.$inferInsert> = {}) {
   const [n1, pdf, none, n2] = await db()
     .insert(exercises)
     .values([
-      // Issue 20: worth 20 points, so the hand-typed grades below (7, 12.5…) are within the maximum.
+      // Decision 61: worth 20 points, so the hand-typed grades below (7, 12.5…) are within the maximum.
       { chapterId: c.id, position: 0, title: 'Somme', answerFormat: 'numeric', maxPoints: 20 },
       { chapterId: c.id, position: 1, title: 'Preuve', answerFormat: 'pdf', maxPoints: 20 },
       { chapterId: c.id, position: 2, title: 'Lecture', answerFormat: 'none', maxPoints: 20 },

@@ -6,7 +6,7 @@ import { pickVersionIndex } from '../src/exercises/versions.js';
 import { buildTestApp, copyIdOf, createUser, inject, type TestApp } from './helpers.js';
 
 /**
- * Issue 20: points and marking scheme, the desk, anonymous correction, double correction with
+ * Decisions 61–65: points and marking scheme, the desk, anonymous correction, double correction with
  * arbitration (concurrent correctors included) and assignment of exercises to correctors.
  */
 

@@ -200,7 +200,7 @@ describe('GET /api/user/:uid/export', () => {
   });
 });
 
-describe('the export and the anonymisation, for what came with results (issue 21)', () => {
+describe('the export and the anonymisation, for what came with results (decision 70)', () => {
   it('gives answers of a binned chapter with the date they went to the bin, and the regrade requests; anonymising empties their words', async () => {
     const db = t.database.db;
     const binned = await makeChapter(t.database.db, 'Tour à la corbeille');

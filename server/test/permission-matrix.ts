@@ -204,7 +204,7 @@ export const MATRIX: MatrixRow[] = [
   r('PATCH /api/exos/:id', '/api/exos/{numeric}', '401 403 403 403 403 403 ok', { title: 'Somme des angles' }),
   r('DELETE /api/exos/:id', '/api/exos/{exerciseToDelete}', '401 403 403 403 403 403 ok'),
   r('POST /api/exos/:id/restore', '/api/exos/{exerciseInBin}/restore', '401 403 403 403 403 403 ok'),
-  // Regrade requests (issue 21): the pupil asks about their own answer; correctors answer one request each.
+  // Regrade requests (decision 74): the pupil asks about their own answer; correctors answer one request each.
   r('POST /api/regrade', '/api/regrade', '401 ok 403 403 403 403 403', { answerId: '{regradableAnswer}', message: 'Merci de revoir ma copie.' }),
   r('GET /api/regrade/mine/:chapterId', '/api/regrade/mine/{published}', '401 ok ok ok ok ok ok'),
   r('GET /api/regrade', '/api/regrade?chapter={published}', '401 403 403 403 403 ok ok'),
@@ -221,7 +221,7 @@ export const MATRIX: MatrixRow[] = [
     { reply: 'Refusé.' },
   ),
   r('PUT /api/regrade/window/:chapterId', '/api/regrade/window/{published}', '401 403 403 403 403 403 ok', { regradeUntil: '2099-01-01T12:00:00+01:00' }),
-  // Statistics and errata (issue 21)
+  // Statistics and errata (decision 75)
   r('GET /api/stats/:chapterId', '/api/stats/{published}', '401 403 403 403 403 ok ok'),
   r('POST /api/stats/:chapterId/errata', '/api/stats/{published}/errata', '401 403 403 403 403 403 ok', {
     exerciseId: '{publishedExercise}',
@@ -269,7 +269,7 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/answer/overview/:chapterId', '/api/answer/overview/{timed}', '401 403 403 403 403 ok ok'),
   // Decision 139: the « pages ajoutées après la note » notice, dismissed by a corrector (idempotent).
   r('DELETE /api/answer/pages-added/:answerId', '/api/answer/pages-added/{pupilNumericAnswer}', '401 403 403 403 403 ok ok'),
-  // Issue 20: arbitration list (admins), assignment of exercises to correctors (read: staff who grade; write: admins).
+  // Decisions 63 and 64: arbitration list (admins), assignment of exercises to correctors (read: staff who grade; write: admins).
   r('GET /api/answer/arbitration/:chapterId', '/api/answer/arbitration/{timed}', '401 403 403 403 403 403 ok'),
   r('GET /api/chapter/:id/assignments', '/api/chapter/{timed}/assignments', '401 403 403 403 403 ok ok'),
   r('PUT /api/chapter/:id/assignments', '/api/chapter/{timed}/assignments', '401 403 403 403 403 403 ok', { assignments: [] }),
@@ -285,7 +285,7 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/center/overview/:chapterId', '/api/center/overview/{paper}', '401 403 403 403 403 403 ok'),
   r('GET /api/center/:chapterId', '/api/center/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('PATCH /api/center/:chapterId', '/api/center/{paper}', '401 403 403 ok 403 403 ok', { institution: '{schoolA}', instructions: 'Salle 12' }),
-  // Issue 22, the exam day: a pupil gets their own convocation whatever the query (otherPupil registered
+  // The exam day (decision 59): a pupil gets their own convocation whatever the query (otherPupil registered
   // through PATCH /center/user above), the centre's staff all of it; the member is registered nowhere.
   r('GET /api/center/convocation/:chapterId.pdf', '/api/center/convocation/{paper}.pdf?institution={schoolA}', '401 ok ok ok 403 404 ok'),
   r('GET /api/center/attendance-sheet/:chapterId.pdf', '/api/center/attendance-sheet/{paper}.pdf?institution={schoolA}', '401 403 403 ok 403 403 ok'),
@@ -323,7 +323,7 @@ export const MATRIX: MatrixRow[] = [
     ],
   ),
   r('GET /api/answer/analysis/:chapterId', '/api/answer/analysis/{timed}', '401 403 403 403 403 403 ok'),
-  // Issue 21, results: a published chapter the pupil took (graded); counts for the confirmation dialogs.
+  // Results (decisions 69–71): a published chapter the pupil took (graded); counts for the confirmation dialogs.
   r('GET /api/answer/auto/:chapterId/count', '/api/answer/auto/{timed}/count', '401 403 403 403 403 403 ok'),
   r('GET /api/results/:chapterId', '/api/results/{published}', '401 ok ok ok ok ok ok'),
   r('GET /api/results/:chapterId/preview/:userId', '/api/results/{published}/preview/{pupil}', '401 403 403 403 403 403 ok'),
@@ -529,7 +529,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
       { chapterId: timed.id, position: 3, title: 'Dans la corbeille', answerFormat: 'numeric', deletedAt: new Date() },
     ])
     .returning();
-  // Issue 21: a published chapter open to regrade requests, the pupil's graded answers, and open requests to answer.
+  // Decision 74: a published chapter open to regrade requests, the pupil's graded answers, and open requests to answer.
   const [published] = await db
     .insert(chapters)
     .values({ title: 'Tour publié', analysis: true, regradeUntil: new Date(Date.now() + 24 * hour) })
@@ -549,7 +549,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     .insert(regradeRequests)
     .values(publishedAnswers.slice(1).map((a) => ({ answerId: a.id, chapterId: published.id, exerciseId: a.exerciseId, userId: pupil.id, message: 'Revoir' })))
     .returning();
-  // Issue 21: a chapter in the bin, to restore.
+  // Decision 73: a chapter in the bin, to restore.
   const [chapterInBin] = await db.insert(chapters).values({ title: 'Chapitre dans la corbeille', deletedAt: new Date() }).returning();
   await db.insert(statementVersions).values([
     { exerciseId: numeric.id, position: 0, content: 'Combien font $6 \\times 7$ ?', answer: '42' },

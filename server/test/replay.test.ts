@@ -5,7 +5,7 @@ import { ANSWER_SAVES } from '../src/http/save-limit.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 
 /**
- * Issue "Prove it", faults: duplicate and out-of-order saves. A browser retries (same seq) and its
+ * The qualities of docs/product.md#design-4, faults: duplicate and out-of-order saves. A browser retries (same seq) and its
  * saves can arrive in any order; whatever happens, the current answer of a (pupil, exercise) is
  * the one with the highest seq, and a repeated seq is stored once. Runs on PGlite and, in CI,
  * on PostgreSQL (TEST_DATABASE_URL), where concurrent replays really race.

@@ -9,7 +9,7 @@ import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from '.
 import { readBackWithLibreOffice } from './libreoffice.js';
 
 /**
- * Issue 21: publication (now, scheduled, withdrawn; options audited), a pupil's results card (hidden
+ * Decisions 69–71: publication (now, scheduled, withdrawn; options audited), a pupil's results card (hidden
  * before publication, ties share a rank), a school's results for its staff (JSON and XLSX), the
  * certificate and the admins' ZIP, and the counts of the confirmation dialogs.
  */

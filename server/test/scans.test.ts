@@ -11,7 +11,7 @@ import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from '.
 import { multipart } from './ops-helpers.js';
 
 /**
- * Issue 23: scans as office copiers make them, made with the real tools (copier-scan.ts), uploaded
+ * Decision 57: scans as office copiers make them, made with the real tools (copier-scan.ts), uploaded
  * through the API; each copy must label itself. Runs on PGlite, and on PostgreSQL with
  * TEST_DATABASE_URL.
  */

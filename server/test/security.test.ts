@@ -6,7 +6,7 @@ import { buildTestApp, createUser, inject, lastLinkTo, PUPIL_PROFILE, tokenOf, t
 import { makeChapter, makePdf, multipart } from './ops-helpers.js';
 import { startSmtp } from './smtp.js';
 
-/** Issue "Prove it", security basics: headers, CORS, and secrets kept out of the logs. */
+/** The qualities of docs/product.md#design-4, security basics: headers, CORS, and secrets kept out of the logs. */
 describe('security headers and CORS', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { createTokenSigner } from '../src/auth/tokens.js';
 import { buildTestApp } from './helpers.js';
 
 /**
- * PostgreSQL unreachable: 503 with the French message, never 500 and never a hang (issue "Prove it",
+ * PostgreSQL unreachable: 503 with the French message, never 500 and never a hang (docs/product.md#design-4,
  * faults; the full scenarios with a real stop are in bench/faults). drizzle wraps the driver's
  * errors in DrizzleQueryError, so the mapping follows `cause`.
  */

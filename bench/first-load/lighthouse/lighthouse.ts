@@ -1,6 +1,6 @@
 /**
  * Lighthouse mobile (13's default preset: simulated slow 4G and 4x CPU) on the home, login, profile and
- * chapter pages of the production build, in Debian's Chromium (issue 26). README.md beside the folder.
+ * chapter pages of the production build, in Debian's Chromium (decision 96). README.md beside the folder.
  *
  *   npm ci --prefix bench/first-load/lighthouse
  *   npm run build

@@ -13,7 +13,7 @@ type CenterRow = typeof centers.$inferSelect;
 const sameInstant = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
 /**
- * Issue 22: what registered pupils must hear about — the centre closed (opened turned false), or
+ * Decision 60: what registered pupils must hear about — the centre closed (opened turned false), or
  * its date, address or room changed once it was open. Instructions and places are not mailed
  * (they change often while a school prepares); null when nothing to say.
  */

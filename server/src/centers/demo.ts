@@ -21,7 +21,7 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
   const { chapterId, institutionIds: ids, pupilIds } = input;
   if (ids.length < 5) throw new Error('seedCentersDemo needs at least 5 institutions');
   const [own, second, small, pole, refusing] = ids;
-  // Issue 22: dates (Paris), addresses, rooms and what to bring; the others take the chapter's defaults.
+  // Decision 59: dates (Paris), addresses, rooms and what to bring; the others take the chapter's defaults.
   const sitting = demoSitting();
   const rows: Array<typeof centers.$inferInsert> = [
     { chapterId, institutionId: own, opened: true, nbPlaces: 20, instructions: 'Salle polyvalente, bâtiment B. Arrivée à 8 h 30, munissez-vous d’une pièce d’identité.', sittingAt: sitting, room: 'Salle polyvalente (bâtiment B)', bring: 'Pièce d’identité, stylos, règle, compas, rapporteur.' },
@@ -60,7 +60,7 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
       .where(eq(users.id, claimant));
     await db.insert(centerRegistrations).values({ chapterId, userId: claimant, institutionId: own }).onConflictDoNothing();
   }
-  // Issue 22: the pole centre recorded its attendance (one absent), and the registered pupils who
+  // Decision 59: the pole centre recorded its attendance (one absent), and the registered pupils who
   // turned notifications on get their convocation by mail: the demo's outbox (DATA_DIR/outbox)
   // fills as soon as the app's mail worker starts.
   const polePupils = registrations.filter((r) => r.institutionId === pole).map((r) => r.userId);

@@ -15,7 +15,7 @@ export interface OwnDetails {
 const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
 
 /**
- * Issue 22: what a pupil is told, each value the centre's or its default — the chapter's first
+ * Decision 59: what a pupil is told, each value the centre's or its default — the chapter's first
  * access start for the date (a paper chapter opens when the pupils sit it), the institution's
  * postal address, the default list of what to bring.
  */

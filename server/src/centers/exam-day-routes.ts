@@ -18,7 +18,7 @@ function sendFile(reply: FastifyReply, file: { bytes: Uint8Array; name: string }
     .send(Buffer.from(file.bytes));
 }
 
-/** Issue 22, the exam day: convocations, attendance sheet and list, the registered pupils' workbook. */
+/** The exam day (decision 59): convocations, attendance sheet and list, the registered pupils' workbook. */
 export const examDayRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/center/convocation/:chapterId.pdf',

@@ -82,7 +82,7 @@ function drawQr(doc: PDFDocument, page: PDFPage, text: string, x: number, y: num
 }
 
 /**
- * Issue 22: one convocation page per pupil — who, where, when, what to bring, the centre's
+ * Decision 59: one convocation page per pupil — who, where, when, what to bring, the centre's
  * instructions — and a QR code staff scan to check the pupil in.
  */
 export async function renderConvocations(centre: ExamCentre, pupils: ExamPupil[]): Promise<Uint8Array> {
@@ -136,7 +136,7 @@ export async function renderConvocations(centre: ExamCentre, pupils: ExamPupil[]
   return doc.save({ objectsPerTick: 2000 });
 }
 
-/** Issue 22: the feuille d’émargement — pupils sorted by name, a signature column, the count. */
+/** Decision 59: the feuille d’émargement — pupils sorted by name, a signature column, the count. */
 export async function renderAttendanceSheet(centre: ExamCentre, pupils: ExamPupil[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle(`Feuille d’émargement — ${centre.centreName}`);

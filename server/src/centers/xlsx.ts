@@ -7,7 +7,7 @@ const presence = (p: boolean | null | undefined) => (p === true ? 'présent' : p
 const text = (value: string) => ({ value, type: String });
 
 /**
- * The registered pupils of a centre as an .xlsx workbook (issue 22), written by write-excel-file as
+ * The registered pupils of a centre as an .xlsx workbook (decision 81), written by write-excel-file as
  * the results are (decision 71): a bold header row that stays in view, French class labels.
  */
 export async function registeredPupilsXlsx(pupils: ExamPupil[]): Promise<Buffer> {
@@ -28,7 +28,7 @@ export async function registeredPupilsXlsx(pupils: ExamPupil[]): Promise<Buffer>
 const count = (value: number) => ({ value, type: Number, format: '0' });
 
 /**
- * The exam-day table per centre (issue 22, admins): the same columns as the registrations page,
+ * The exam-day table per centre (decision 81, admins): the same columns as the registrations page,
  * counts typed as numbers, centre names as text cells (never read as a formula).
  */
 export async function centerDayXlsx(rows: CenterDayRow[]): Promise<Buffer> {

@@ -126,7 +126,7 @@ export async function seedChaptersDemo(db: Db, now = new Date()): Promise<Chapte
   };
 }
 
-/** Issue 21: one chapter in the bin (« Corbeille »), deleted three days ago, restorable with its exercise. */
+/** Decision 73: one chapter in the bin (« Corbeille »), deleted three days ago, restorable with its exercise. */
 export async function seedBinDemo(db: Db): Promise<{ chapterId: string }> {
   const [binned] = await db
     .insert(chapters)

@@ -6,7 +6,7 @@ export interface PublicationState {
 }
 
 /**
- * The one rule of "published" (issue 21, decision on publication): the flag is set, or the
+ * The one rule of "published" (decision 69): the flag is set, or the
  * scheduled instant has passed. The server applies a schedule by itself, with no job to run: every
  * place that shows grades, locks answers or reports `analysis` asks this function.
  */

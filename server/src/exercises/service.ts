@@ -52,7 +52,7 @@ async function attachVersions(db: Tx, rows: ExerciseRow[]): Promise<ExerciseWith
   return rows.map((r) => ({ ...r, versions: versions.filter((v) => v.exerciseId === r.id) }));
 }
 
-/** A live exercise of a live chapter: one in the bin, or in a binned chapter, is not found (issue 21). */
+/** A live exercise of a live chapter: one in the bin, or in a binned chapter, is not found (decision 73). */
 async function findExercise(db: Tx, id: string): Promise<ExerciseWithVersions> {
   const [row] = await db
     .select({ exercise: exercises })
@@ -102,7 +102,7 @@ async function writeVersions(tx: Tx, exerciseId: string, versions: { content: st
 
 /**
  * Marking-scheme items as stored: each keeps its id (grades refer to it) or gets a new one. Their sum
- * may not exceed the exercise's maximum (issue 20: a scheme describes how the points are earned).
+ * may not exceed the exercise's maximum (decision 61: a scheme describes how the points are earned).
  */
 function normaliseScheme(items: readonly SchemeItemInput[], maxPoints: number): SchemeItem[] {
   const stored = items.map((i) => ({ id: i.id ?? randomUUID(), text: i.text, points: i.points }));
@@ -161,7 +161,7 @@ export async function updateExercise(db: Db, id: string, patch: ExercisePatch): 
 }
 
 /**
- * DELETE /exos/{id} (issue 21): the exercise goes to the bin; restoring it within 30 days brings back
+ * DELETE /exos/{id} (decision 73): the exercise goes to the bin; restoring it within 30 days brings back
  * its versions, answers and grades. Audited.
  */
 export async function deleteExercise(db: Db, auth: AuthContext, id: string, now = new Date()): Promise<void> {
@@ -172,7 +172,7 @@ export async function deleteExercise(db: Db, auth: AuthContext, id: string, now 
   });
 }
 
-/** POST /exos/{id}/restore (issue 21): back in its chapter at its place; its chapter must be live. Audited. */
+/** POST /exos/{id}/restore (decision 73): back in its chapter at its place; its chapter must be live. Audited. */
 export async function restoreExercise(db: Db, auth: AuthContext, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx

@@ -58,7 +58,7 @@ const DEMO_SCHEMES: Array<Array<{ text: string; points: number }>> = [
 ];
 
 /**
- * Issue 20 in the demo: the paper chapter is graded blind and twice (anonymous, double correction,
+ * Decisions 62 and 63 in the demo: the paper chapter is graded blind and twice (anonymous, double correction,
  * tolerance 1 point), each exercise out of 7 with a marking scheme. Pupils' scanned copies are filed;
  * on the first exercise one copy is settled by the mean, one awaits arbitration (2 vs 6), one has its
  * first grading only; the second exercise is assigned to the second corrector.

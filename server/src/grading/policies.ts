@@ -4,7 +4,7 @@ import { forbidden } from '../errors.js';
 /** Per-record rules of the correction (docs/architecture.md « Where things go »). */
 
 /**
- * Dividing the work (issue 20): an exercise with assigned correctors hands copies to them only (admins
+ * Dividing the work (decision 64): an exercise with assigned correctors hands copies to them only (admins
  * excepted); an exercise without assignments to every corrector.
  */
 export function canTakeCopies(auth: AuthContext, assigned: readonly string[] | undefined): boolean {

@@ -84,7 +84,7 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     async (request) => autoCorrectChapter(deps.db, authOf(request), request.params.chapterId),
   );
 
-  // Issue 21: the count the confirmation dialog shows before a run (« 1 234 copies seront notées »).
+  // Decision 69: the count the confirmation dialog shows before a run (« 1 234 copies seront notées »).
   app.get(
     '/answer/auto/:chapterId/count',
     { preHandler: requireRole('admin'), schema: { tags, params: chapterIdParams, response: { 200: autoCorrectionCountSchema } } },

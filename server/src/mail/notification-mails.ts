@@ -1,7 +1,7 @@
 import { formatSitting, type CenterDetails } from '@olympe/contract';
 import { escapeHtml } from '../http/escape-html.js';
 
-/** Issue 22: the French notification mails, plain text and HTML; reminders carry an unsubscribe link (decision 143). */
+/** The French notification mails, plain text and HTML; reminders carry an unsubscribe link (decision 143). */
 
 export interface MailBody {
   subject: string;

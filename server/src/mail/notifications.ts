@@ -8,7 +8,7 @@ import { syncFamilyAddresses } from './family-addresses.js';
 import { mayReceiveSql } from './policy.js';
 
 /**
- * Issue 22: notification mails are queued here, inside the transaction of the event that causes
+ * Decision 60: notification mails are queued here, inside the transaction of the event that causes
  * them (a registration, a centre change, a publication), as rows of mail_deliveries with a unique
  * key plus one `mail.send` job each. Queuing the same event twice adds nothing (ON CONFLICT DO
  * NOTHING on the key); the job sends each delivery at most once (mail/send-job.ts).

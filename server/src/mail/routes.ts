@@ -26,7 +26,7 @@ const htmlPage = (title: string, body: string) =>
 
 
 /**
- * Issue 22: notification mails — one-click unsubscribe without login (RFC 8058), the admins'
+ * Decision 60: notification mails — one-click unsubscribe without login (RFC 8058), the admins'
  * counts, and this instance's mail workers and clock (started when the app is ready).
  */
 export const mailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {

@@ -119,7 +119,7 @@ const setStatus = (db: Db, id: string, status: string, error: string | null = nu
  * Sends one delivery. Idempotent: a delivery already sent (or skipped) is never sent again, so a
  * job taken again after its instance was killed does not duplicate the mail; the Message-ID is the
  * delivery's, so the one send that can repeat — killed between the SMTP server's « 250 » and the
- * commit of `sent`, a window of one database round trip — carries the same Message-ID (decision on mail delivery).
+ * commit of `sent`, a window of one database round trip — carries the same Message-ID (decision 60).
  */
 export function mailSendHandler(deps: Deps, maxAttempts: number): JobHandler {
   return async (job: Job) => {

@@ -18,7 +18,7 @@ async function jsonRows(db: Tx, query: SQL): Promise<Row[]> {
 /**
  * GET /user/{uid}/export: everything stored about one person (RGPD right of access), as stored,
  * minus secrets (password hash, token hashes). Answers of a chapter or exercise in the bin are still held,
- * so they are given too, with `in_bin_since` (issue 21).
+ * so they are given too, with `in_bin_since` (decision 73).
  */
 export async function exportUser(db: Db, uid: string): Promise<Row> {
   const [user] = await jsonRows(db, sql`SELECT to_jsonb(u) - 'password_hash' - 'token_version' AS j FROM users u WHERE u.id = ${uid}::uuid`);

@@ -7,7 +7,7 @@ const USAGE = 'Usage : npm run purge -- [--before ANNÉE] [--dry-run]  (ex. --b
 
 /**
  * `npm run purge [-- --before 2024] [--dry-run]`: see docs/operations.md. Always empties the bin of
- * entries older than 30 days (issue 21); with `--before`, also purges inactive accounts.
+ * entries older than 30 days (decision 73); with `--before`, also purges inactive accounts.
  */
 async function main(argv: string[]) {
   const at = argv.indexOf('--before');

@@ -87,7 +87,7 @@ export interface BinPurgeResult {
 }
 
 /**
- * Empties the bin (issue 21): chapters and exercises deleted more than BIN_DAYS days before `now`
+ * Empties the bin (decision 73): chapters and exercises deleted more than BIN_DAYS days before `now`
  * are deleted for good, with their answers and grades (cascade), and the PDF files only those answers
  * and the chapters' unsorted scans used (the rows in the transaction, the bytes once it committed).
  * Each entry is written to the audit log, with no actor (the command). `dryRun` only counts.

@@ -28,7 +28,7 @@ export const pdfLimits = {
   maskPageMs: 5_000,
   /** Reading a scan's codes: 400 pages at ~0.1–0.4 s a page on a loaded box. */
   readMs: 10 * 60_000,
-  /** A batch of certificates (issue 21): ~250 take well under a second. */
+  /** A batch of certificates (decision 72): ~250 take well under a second. */
   certificatesMs: 60_000,
   /** Making photos into a PDF (decision 140), for each photo: a 12 MP HEIC takes ~2 s of CPU, 22 s on a box loaded 10 times over. */
   photoMs: 20_000,
@@ -184,7 +184,7 @@ export async function readScanInWorker(bytes: Uint8Array, secret: string, chapte
   return outcome.readings;
 }
 
-/** Issue 21: a batch of certificates, written in a worker; each with its CRC-32 for the ZIP. */
+/** Decision 72: a batch of certificates, written in a worker; each with its CRC-32 for the ZIP. */
 export async function renderCertificatesInWorker(certificates: CertificateData[]): Promise<RenderedCertificate[]> {
   const outcome = await run({ kind: 'certificates', certificates }, pdfLimits.certificatesMs);
   refusal(outcome);

@@ -193,7 +193,7 @@ const PICTURE_DPI = 150;
 
 export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
   if (task.kind === 'ping') return { ok: true, ready: true };
-  // Issue 21: certificates are written, not parsed; here so that 10,000 of them never hold the event loop.
+  // Decision 72: certificates are written, not parsed; here so that 10,000 of them never hold the event loop.
   if (task.kind === 'certificates') return { ok: true, certificates: await renderCertificates(task.certificates) };
   if (task.kind === 'photos') return photosTask(task.photos);
   let opened: Awaited<ReturnType<typeof openDocument>>;

@@ -17,7 +17,7 @@ const chapterId = z.uuid({ error: 'Identifiant de chapitre invalide.' });
 const idParams = z.object({ id: z.uuid({ error: 'Identifiant de demande invalide.' }) });
 const tags = ['regrade'];
 
-/** Issue 21 regrade requests: pupils ask (their own answers), correctors and admins answer. */
+/** Regrade requests (decision 74): pupils ask (their own answers), correctors and admins answer. */
 export const regradeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const corrector = requireRole('member');
 

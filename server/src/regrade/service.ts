@@ -28,13 +28,13 @@ export const regradeClosedMessage = (until: Date) => `Les demandes de réexamen 
 
 interface Window {
   analysis: boolean;
-  /** The scheduled publication, epoch milliseconds (issue 21: it publishes as the flag does). */
+  /** The scheduled publication, epoch milliseconds (decision 69: it publishes as the flag does). */
   publish_ms: number | null;
   regrade_until: Date | string | null;
 }
 
 /**
- * Issue 21: a pupil may ask after publication and strictly before the chapter's closing instant;
+ * Decision 74: a pupil may ask after publication and strictly before the chapter's closing instant;
  * without a closing instant the chapter takes no request. Throws the French 403 that says why not.
  */
 function checkWindow(chapter: Window, now: Date) {

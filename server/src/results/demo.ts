@@ -2,7 +2,7 @@ import type { Db } from '../db/client.js';
 import { accessGroups, answers, chapters, exercises, statementVersions } from '../db/schema.js';
 
 /**
- * Issue 21's demo: a published final with rank and percentile shown and a qualification threshold
+ * The demo of decisions 69–71: a published final with rank and percentile shown and a qualification threshold
  * (12 points out of 20): the demo pupil is qualified, her school's teacher sees its pupils' results,
  * two pupils tie for a rank, and the admin can preview any card and download every certificate.
  */

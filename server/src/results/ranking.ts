@@ -1,4 +1,4 @@
-/** One participant's place among all of a chapter's participants (issue 21). */
+/** One participant's place among all of a chapter's participants (decision 70). */
 export interface Standing {
   /** Ties share the rank: 1, 2, 2, 4. */
   rank: number;

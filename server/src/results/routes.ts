@@ -46,7 +46,7 @@ function attachment(reply: FastifyReply, name: string, type: string) {
 const fileTitle = (title: string) => title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim() || 'épreuve';
 
 /**
- * Issue 21, results: publication (admins), a pupil's own card and certificate, a school's results
+ * Results: publication (admins, decisions 69–72), a pupil's own card and certificate, a school's results
  * for its staff, deletion counts for the confirmation dialogs.
  */
 export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {

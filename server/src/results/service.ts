@@ -264,7 +264,7 @@ export async function updatePublication(
   });
 }
 
-/** What deleting a chapter takes with it (issue 21: the dialog says it before). */
+/** What deleting a chapter takes with it (decision 69: the dialog says it before). */
 export async function chapterDeletionImpact(db: Db, chapterId: string): Promise<DeletionImpact> {
   await findChapter(db, chapterId);
   return impactOf(db, sql`e.chapter_id = ${chapterId}::uuid`);

@@ -22,8 +22,8 @@ const header = (value: string) => ({ value, type: String, fontWeight: 'bold' as 
 const points = (value: number | null) => (value === null ? null : { value, type: Number, format: '0.##' });
 
 /**
- * A school's results as an .xlsx workbook (issue 21): typed numbers, French labels for class and
- * gender, a frozen header row; written by write-excel-file (decision on results exports).
+ * A school's results as an .xlsx workbook (decision 71): typed numbers, French labels for class and
+ * gender, a frozen header row; written by write-excel-file (decision 71).
  */
 export async function institutionWorkbook(results: InstitutionResults): Promise<Buffer> {
   const ranked = results.pupils.some((p) => p.rank !== undefined);
@@ -46,7 +46,7 @@ export async function institutionWorkbook(results: InstitutionResults): Promise<
 
 
 /**
- * The whole chapter's grades for admins (issue 21), the columns of the grading CSV (docs/product.md#spec-9): e-mail,
+ * The whole chapter's grades for admins (decision 71), the columns of the grading CSV (docs/product.md#spec-9): e-mail,
  * names, class and gender in French, birth date as a date, the total and one column per exercise as numbers;
  * « X » for an excused copy, empty where there is no grade (no answer, not graded, awaiting arbitration).
  */

@@ -83,7 +83,7 @@ function decodeCopy(deps: DecodeDeps): JobHandler {
       // A file the PDF worker refuses (bomb, memory, time, unreadable) will be refused again: the
       // job is done and every page waits for a sorter. A full worker queue (503) is retried later.
       if (err instanceof AppError && err.statusCode !== 503) {
-        // Shown on the sorting page: the copy is sorted by hand (issue 23).
+        // Shown on the sorting page: the copy is sorted by hand (decision 58).
         await deps.db
           .update(unlabeledAnswers)
           .set({ readError: err.message })

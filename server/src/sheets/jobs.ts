@@ -11,7 +11,7 @@ import { DECODE_JOB, decodeJobHandler, type AutoLabel } from './decode-job.js';
 export function jobHandlers(deps: Deps, store: FileStore): Record<string, JobHandler> {
   return {
     [DECODE_JOB]: decodeJobHandler({ db: deps.db, store, secret: deps.config.jwtSecret, autoLabel: autoLabelWith(deps, store) }),
-    // Invitations of pupils created by a bulk import (issue 24).
+    // Invitations of pupils created by a bulk import (decision 68).
     [INVITE_JOB]: inviteJobHandler(deps),
   };
 }

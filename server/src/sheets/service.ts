@@ -18,7 +18,7 @@ export interface SheetRequest {
 }
 
 /**
- * Who may download (issue "answer sheets"): the personalised sheets carry pupils' names, so only
+ * Who may download (decision 20): the personalised sheets carry pupils' names, so only
  * an admin or the staff of the centre's institution; the blank sheet, any school staff.
  * Returns the request with the institution resolved (a teacher's own by default).
  */

@@ -8,7 +8,7 @@ import { applyErrata, getChapterStats } from './service.js';
 const chapterParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chapitre invalide.' }) });
 const tags = ['stats'];
 
-/** Issue 21 statistics (correctors and admins) and errata (admins). */
+/** Statistics (correctors and admins) and errata (admins), decision 75. */
 export const statsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/stats/:chapterId',

@@ -48,7 +48,7 @@ const aggregateRow = z.object({
 const versionSql = sql`(('x' || substr(encode(sha256(convert_to(cur.user_id::text, 'UTF8') || '\\x00'::bytea || convert_to(cur.exercise_id::text, 'UTF8')), 'hex'), 1, 8))::bit(32)::bigint % ex.nv)::int`;
 
 /**
- * The one aggregate query of a chapter's statistics (issue 21): the current answer of each pupil per
+ * The one aggregate query of a chapter's statistics (decision 75): the current answer of each pupil per
  * exercise read from answers_current_idx (DISTINCT ON in index order, as the grading table does),
  * grouped per grade, and per version and answer text for numeric exercises. Its size is the number of
  * distinct grades and answers, not of pupils (bench figure in decision 75).

@@ -18,7 +18,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
   await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, fieldSize: 200, parts: 6 } });
 
   /**
-   * Bulk accounts (issue 24): a CSV or XLSX of pupils → accounts of the school, invitations queued.
+   * Bulk accounts (decision 68): a CSV or XLSX of pupils → accounts of the school, invitations queued.
    * Fields: `file`, `institution` (admins: required; staff: their own school or nothing), `preview`
    * ("true": the report of what would happen, nothing written).
    */

@@ -3,7 +3,7 @@ import type { AttendanceBody, MailStats } from '@olympe/contract';
 import { api } from './client';
 import { centerKeys } from './centers';
 
-/** Issue 22, the exam day: files of a centre (convocations, attendance sheet, workbook), attendance, mail counts. */
+/** The exam day (decision 59): files of a centre (convocations, attendance sheet, workbook), attendance, mail counts. */
 
 export const examDayKeys = { mailStats: ['mail', 'stats'] as const };
 

@@ -12,7 +12,7 @@ export interface ExerciseFields {
   title: string;
   answerFormat: AnswerFormat;
   statementVersions: Array<{ content: string; answer: string | null }>;
-  /** Issue 20: what the exercise is worth (default 1) and its marking-scheme items. */
+  /** Decision 61: what the exercise is worth (default 1) and its marking-scheme items. */
   maxPoints?: number;
   schemeItems?: Array<{ id?: string; text: string; points: number }>;
 }

@@ -28,7 +28,7 @@ export const institutionKeys = {
   one: (id: string) => ['institutions', 'one', id] as const,
 };
 
-/** GET /institution/search: schools by name, town, postcode or UAI, found by the server (issue 24). */
+/** GET /institution/search: schools by name, town, postcode or UAI, found by the server (decision 67). */
 export async function searchInstitutions(q: string): Promise<SchoolSearchResponse> {
   const { data } = await api.get<SchoolSearchResponse>('/institution/search', { params: { q } });
   return data;

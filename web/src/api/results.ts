@@ -12,7 +12,7 @@ import { chapterKeys } from './chapters';
 import { api, handleSuccess, isApiError, notifyError } from './client';
 import { downloadCenterFile } from './exam-day';
 
-/** Issue 21: results (cards, publication, school results, certificates) and the counts of confirmation dialogs. */
+/** Decisions 69–72: results (cards, publication, school results, certificates) and the counts of confirmation dialogs. */
 
 export const resultsKeys = {
   all: ['results'] as const,

@@ -33,7 +33,7 @@ export interface VirtualColumn<T> {
   sortable?: boolean;
   /**
    * The cell's full text: its text wraps (up to two lines, then cut) and the whole text shows on
-   * hover (issue 20: names and titles are never cut to « Somme d… » without a way to read them).
+   * hover (decision 141: names and titles are never cut to « Somme d… » without a way to read them).
    */
   fullText?: (row: T) => string;
 }

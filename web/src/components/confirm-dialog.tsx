@@ -16,7 +16,7 @@ interface Props {
 }
 
 /**
- * Asked before what a misclick must not do (issue 21): publishing, unpublishing, automatic
+ * Asked before what a misclick must not do (decision 69): publishing, unpublishing, automatic
  * correction, deletions. Says what will happen, with counts, and waits for them before it can be confirmed.
  */
 export function ConfirmDialog({ opened, title, message, confirmLabel, danger, loading, onCancel, onConfirm }: Props) {

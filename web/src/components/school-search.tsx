@@ -9,7 +9,7 @@ interface Props {
 }
 
 /**
- * The school search box of the profile and of /map (issue 24): by name, town, postcode or UAI, accents
+ * The school search box of the profile and of /map (decision 67): by name, town, postcode or UAI, accents
  * and case ignored, answered by the server (GET /institution/search) so nobody downloads the whole
  * directory to search it. Choosing a result hands the school to the page, whose map then follows it.
  */

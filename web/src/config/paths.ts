@@ -7,7 +7,7 @@ export const paths = {
   privacy: '/donnees-personnelles',
   live: (id: string) => `/live/${id}`,
   login: '/login',
-  /** The login page that comes back to `returnTo` afterwards (issue 24). */
+  /** The login page that comes back to `returnTo` afterwards (decision 66). */
   loginFor: (returnTo: string) => `/login?retour=${encodeURIComponent(returnTo)}`,
   /** The sign-up page that carries `returnTo` into the e-mailed link. */
   signupFor: (returnTo: string) => `/signup?retour=${encodeURIComponent(returnTo)}`,
@@ -17,7 +17,7 @@ export const paths = {
   profile: '/profile',
   chapters: '/chapters',
   groups: '/groups',
-  /** Issue 21: deleted chapters and exercises, restorable for 30 days. */
+  /** Decision 73: deleted chapters and exercises, restorable for 30 days. */
   bin: '/corbeille',
   map: '/map',
   users: (id: string) => `/users/${id}`,
@@ -33,13 +33,13 @@ export const paths = {
   sorting: (id: string) => `/sorting/${id}`,
   overview: (id: string) => `/overview/${id}`,
   analysis: (id: string) => `/analysis/${id}`,
-  /** Issue 21: a chapter's regrade requests (correctors and admins); without an id, the chapter to choose. */
+  /** Decision 74: a chapter's regrade requests (correctors and admins); without an id, the chapter to choose. */
   regradeChooser: '/regrade',
   regrade: (id: string) => `/regrade/${id}`,
-  /** Issue 21: a chapter's statistics and errata (correctors and admins). */
+  /** Decision 75: a chapter's statistics and errata (correctors and admins). */
   statsChooser: '/stats',
   stats: (id: string) => `/stats/${id}`,
   registrations: (id: string) => `/registrations/${id}`,
-  /** Issue 22: a school's exam day (registered pupils, convocations, attendance). */
+  /** Decision 59: a school's exam day (registered pupils, convocations, attendance). */
   centerDay: (id: string) => `/centre/${id}`,
 } as const;

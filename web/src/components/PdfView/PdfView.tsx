@@ -20,10 +20,10 @@ const RESIZE_DEBOUNCE_MS = 150;
  * drawn again when that width changes. The bytes come through the one API client (bearer
  * header); pdf.js is imported only when this component mounts.
  *
- * Issue 20: zoom in and out and « Ajuster à la largeur » (buttons big enough for a finger). A zoom
+ * Decision 65: zoom in and out and « Ajuster à la largeur » (buttons big enough for a finger). A zoom
  * draws the pages again at the new size, so handwriting stays sharp instead of a stretched bitmap;
  * past the width the pages scroll sideways in a focusable region (arrows scroll it).
- * Issue 25: on a phone, two fingers pinch the pages within the same range; the point between the fingers
+ * Decision 65: on a phone, two fingers pinch the pages within the same range; the point between the fingers
  * stays where it was.
  */
 export function PdfView({ path, label = 'PDF' }: PdfViewProps) {

@@ -36,7 +36,7 @@ function renderView() {
   return { view: screen.getByRole('region', { name: 'Copie : pages' }), zoom: screen.getByTestId('pdf-zoom') };
 }
 
-describe('PdfView pinch zoom (issue 25)', () => {
+describe('PdfView pinch zoom (decision 65)', () => {
   it('zooms as two fingers move apart, previews by CSS, and draws at the new zoom when they lift', () => {
     const { view, zoom } = renderView();
     const pages = screen.getByRole('img', { name: 'Copie, page 1 sur 1' }).parentElement!;

@@ -20,7 +20,7 @@ export interface ZoomAnchor {
 const distance = (touches: TouchList) => Math.hypot(touches[0].clientX - touches[1].clientX, touches[0].clientY - touches[1].clientY);
 
 /**
- * Issue 25: two-finger pinch on a phone zooms the pages within the buttons' range. During the gesture the
+ * Decision 65: two-finger pinch on a phone zooms the pages within the buttons' range. During the gesture the
  * pages are only scaled by CSS (no drawing per finger move); when a finger lifts, `onZoom` sets the zoom and
  * the pages are drawn again at their new size, sharp. One finger still scrolls as the browser does; only a
  * two-finger gesture is taken from the browser (its own pinch would zoom the whole app, sidebar included).

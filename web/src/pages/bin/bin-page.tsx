@@ -9,7 +9,7 @@ const TITLE = 'Corbeille';
 const what = (e: BinEntry) => (e.kind === 'chapter' ? `Chapitre « ${e.title} »` : `Exercice « ${e.title} » (chapitre « ${e.chapterTitle} »)`);
 const answersText = (n: number) => (n === 0 ? 'aucune réponse' : n === 1 ? '1 réponse' : `${frenchNumber(n)} réponses`);
 
-/** Issue 21 « Corbeille » (admins): what was deleted in the last 30 days, each with « Restaurer ». */
+/** « Corbeille » (admins, decision 73): what was deleted in the last 30 days, each with « Restaurer ». */
 export function BinPage() {
   const bin = useBin();
   const restore = useRestoreBinEntry();

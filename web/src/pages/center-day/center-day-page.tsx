@@ -13,7 +13,7 @@ import { CenterFiles } from './center-files';
 import './center-day.css';
 
 /**
- * Issue 22, the teacher's centre page (/centre/{chapterId}): the registered pupils with the count
+ * Decision 59, the teacher's centre page (/centre/{chapterId}): the registered pupils with the count
  * against places, printable, as CSV or XLSX; the convocations and the attendance sheet as PDF; and
  * the attendance, ticked or scanned from the convocations' QR codes.
  */

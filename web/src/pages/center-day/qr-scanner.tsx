@@ -19,7 +19,7 @@ async function loadReader() {
 }
 
 /**
- * Issue 22: checks pupils in by scanning their convocation's QR code with the device's camera.
+ * Decision 59: checks pupils in by scanning their convocation's QR code with the device's camera.
  * Each pupil read is handed to `onScan` once per start.
  */
 export function QrScanner({ chapterId, onScan }: { chapterId: string; onScan: (userId: string) => void }) {

@@ -101,7 +101,7 @@ describe('ChapterPage states', () => {
   it('asks anonymous visitors to log in, and loads nothing', () => {
     renderPage(false);
     expect(screen.getByText(/^Vous devez vous connecter pour avoir accès au contenu\./)).toBeTruthy();
-    // Issue 24: the way to log in, coming back to this chapter afterwards.
+    // Decision 66: the way to log in, coming back to this chapter afterwards.
     const login = screen.getByRole('link', { name: 'Se connecter' });
     expect(login.getAttribute('href')).toMatch(/^\/login\?retour=%2Fchapter%2F/);
     expect(api.fetchSessionState).not.toHaveBeenCalled();

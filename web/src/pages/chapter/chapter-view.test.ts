@@ -125,7 +125,7 @@ describe('isHiddenInAnalysis', () => {
   });
 });
 
-describe('scores against the maximum (issue 20)', () => {
+describe('scores against the maximum (decision 61)', () => {
   it('reads « total / maximum » with a decimal comma, and the bare total without a maximum', () => {
     expect(totalText(7.5, 12)).toBe('7,5\u00a0/\u00a012');
     expect(totalText(7, undefined)).toBe('7');

@@ -111,12 +111,12 @@ export function isHiddenInAnalysis(statement: string, answer: MyAnswer | undefin
   return statement.trim() === '' && !answer?.grade_comment?.trim();
 }
 
-/** Issue 20: « 7 / 12 » (decimal comma) once the server sends the maximum; the bare total before. */
+/** Decision 61: « 7 / 12 » (decimal comma) once the server sends the maximum; the bare total before. */
 export function totalText(total: number, maxTotal: number | undefined): string {
   return maxTotal === undefined ? String(total) : formatTotal(total, maxTotal);
 }
 
-/** Issue 20: an exercise's score against its points (« 1,5 / 2 »; « X » stays as is; none is 0). */
+/** Decision 61: an exercise's score against its points (« 1,5 / 2 »; « X » stays as is; none is 0). */
 export function scoreText(grade: string | null, maxPoints: number | undefined): string {
   if (maxPoints === undefined) return grade === null ? '0' : formatGrade(grade);
   const n = grade === null ? 0 : parseDecimal(grade);

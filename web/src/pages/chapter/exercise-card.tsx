@@ -40,7 +40,7 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, testCh
         )}
         {analysis && exercise.answerFormat !== 'none' && (
           <Stack gap={4}>
-            {/* Issue 20: the grade read against what the exercise is worth (« 1 / 2 »). */}
+            {/* Decision 61: the grade read against what the exercise is worth (« 1 / 2 »). */}
             <Text fw={600}>Score : {scoreText(answer?.grade ?? null, exercise.maxPoints)}</Text>
             <Text fw={600}>Commentaire :</Text>
             {answer?.grade_comment ? <RichText content={answer.grade_comment} label={`Commentaire : ${exercise.title}`} /> : null}

@@ -2,7 +2,7 @@ import { formatPoints, GENDER_LABELS, GRADE_LABELS, institutionResultsHeader, ty
 import type { CsvCell } from '../../lib/csv';
 
 /**
- * A school's results as CSV rows (issue 21), the same columns as the XLSX: French labels for class
+ * A school's results as CSV rows (decision 71), the same columns as the XLSX: French labels for class
  * and gender, points with a decimal comma so that a French spreadsheet reads them as numbers.
  */
 export function institutionCsvRows(results: InstitutionResults): CsvCell[][] {

@@ -40,7 +40,7 @@ function RequestCard({ request }: { request: MyRegrade }) {
 }
 
 /**
- * Issue 21, on a published chapter's page: the pupil's regrade requests with their status and the
+ * Decision 74, on a published chapter's page: the pupil's regrade requests with their status and the
  * corrector's reply, and while the window is open a form to ask about one of their answers.
  */
 export function RegradePanel({ chapterId }: { chapterId: string }) {

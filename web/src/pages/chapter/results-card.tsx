@@ -16,7 +16,7 @@ export function rankText(rank: number, participants: number): string {
 }
 
 /**
- * Issue 21: a pupil's results card (their chapter page, and the admin's preview of it): total out
+ * Decision 70: a pupil's results card (their chapter page, and the admin's preview of it): total out
  * of the maximum, rank and percentile when shown, the qualification, then each exercise with its
  * grade and comment. A list of rows rather than a wide table, so that it reads on a phone.
  */

@@ -8,7 +8,7 @@ import { DownloadButton } from '../../components/download-button';
 import { institutionCsvRows } from './institution-results';
 import { rankText, ResultsCardView } from './results-card';
 
-/** Issue 21: the pupil's results card once published, and their certificate. */
+/** Decision 70: the pupil's results card once published, and their certificate. */
 export function PupilResults({ chapterId, title }: { chapterId: string; title: string }) {
   const query = useResultsCard(chapterId, true);
   if (query.isPending) return <Loader size="sm" aria-label="Chargement des résultats" />;
@@ -34,7 +34,7 @@ export function PupilResults({ chapterId, title }: { chapterId: string; title: s
   );
 }
 
-/** Issue 21: school staff see how their school's pupils did, with CSV and XLSX. */
+/** Decision 71: school staff see how their school's pupils did, with CSV and XLSX. */
 export function SchoolResults({ chapterId, title }: { chapterId: string; title: string }) {
   const query = useInstitutionResults(chapterId, true);
   if (query.isPending) return <Loader size="sm" aria-label="Chargement des résultats de l’établissement" />;

@@ -7,7 +7,7 @@ import { useSaveGradingOptions } from '../../api/grading';
 import { DecimalField } from '../../components/decimal-field';
 
 /**
- * Issue 20: a chapter's grading options, set by an admin from /chapters: anonymous correction (the
+ * Decision 62: a chapter's grading options, set by an admin from /chapters: anonymous correction (the
  * correctors see « Copie 0042 », never a name) and double correction with its tolerance in points.
  */
 export function GradingOptionsDialog({ chapterId, name, onClose }: { chapterId: string; name: string; onClose: () => void }) {

@@ -18,7 +18,7 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * docs/product.md#spec-2 "Confirm", as issue 24 changed it: the link is checked as soon as the page opens (without
+ * docs/product.md#spec-2 "Confirm", as decision 66 changed it: the link is checked as soon as the page opens (without
  * being used), a bad or used link says so at once with a way to get a new one, and after choosing
  * a password the user is logged in and taken where they were going (`?retour=`, else the profile).
  */

@@ -27,7 +27,7 @@ describe('planExerciseSave', () => {
     });
   });
 
-  it('sends the points and the marking scheme (issue 20), refusing a scheme above the points', () => {
+  it('sends the points and the marking scheme (decision 61), refusing a scheme above the points', () => {
     const scheme = [
       { key: 's1', id: '7c1b2a3d-0000-4000-8000-000000000001', text: 'Initialisation', points: '1' },
       { key: 's2', text: ' Hérédité ', points: '1,5' },

@@ -25,7 +25,7 @@ export interface ExerciseDraft {
   title: string;
   answerFormat: AnswerFormat;
   versions: VersionDraft[];
-  /** Issue 20: points as typed (« 2,5 ») and the marking-scheme items. */
+  /** Decision 61: points as typed (« 2,5 ») and the marking-scheme items. */
   maxPoints: string;
   scheme: SchemeDraft[];
   saved?: ExerciseFields;

@@ -3,7 +3,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { newSchemeItem, type SchemeDraft } from './plan-save';
 
 /**
- * Issue 20: the marking scheme of one exercise (« Initialisation : 1 pt »…). The corrector ticks
+ * Decision 61: the marking scheme of one exercise (« Initialisation : 1 pt »…). The corrector ticks
  * items on the desk and the grade is their sum unless typed by hand; items keep their id so the
  * grades that ticked them still point at them after an edit.
  */

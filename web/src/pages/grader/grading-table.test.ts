@@ -45,7 +45,7 @@ describe('grading table rows', () => {
   it('exports the docs/product.md#spec-9 columns, empty for blank and X, quoted and neutralised', () => {
     const csvRows = resultsCsvRows(rows, exercises);
     expect(csvRows[0]).toEqual(['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance', 'Total', 'Somme', 'Preuve "longue"', 'Produit']);
-    // Words and decimal commas, as a French spreadsheet reads them (issue 21).
+    // Words and decimal commas, as a French spreadsheet reads them (decision 71).
     expect(csvRows[1]).toEqual(['elodie@exemple.fr', 'Élodie', 'Lefèvre', '2nde', 'Féminin', '2009-03-04', '3', '3', '', '?']);
     expect(csvRows[2]).toEqual(['=cmd@exemple.fr', 'Hugo', 'Martin', '1ère', 'Masculin', '', '3,5', '', '2,5', '1']);
     const text = toCsv(csvRows);

@@ -39,7 +39,7 @@ export function buildRows(table: GradingTable): GradingRow[] {
   return Object.entries(table.users).map(([id, u]) => ({
     id,
     ...u,
-    // Anonymous correction (issue 20): a corrector gets « Copie 0042 » in place of the names.
+    // Anonymous correction (decision 62): a corrector gets « Copie 0042 » in place of the names.
     lastName: u.pseudonym ?? u.lastName,
     total: totalOf(u.data),
     search: normalizeText(u.pseudonym ?? `${u.lastName ?? ''} ${u.firstName ?? ''}`),
@@ -90,7 +90,7 @@ export const resultsFileName = (title: string) => `${title}_results.csv`;
 /**
  * docs/product.md#spec-9 grading CSV: e-mail, first name, last name, grade, gender, birth date (date part only),
  * total, then one column per exercise, empty for ' ' or X; the total's and each exercise's headers say their
- * maximum. Issue 21: it opens right in a French spreadsheet, so class and gender are words (« 3ème »,
+ * maximum. Decision 71: it opens right in a French spreadsheet, so class and gender are words (« 3ème »,
  * « Féminin ») and points have the decimal comma (« 2,5 »); the writer quotes, doubles quotes and
  * neutralises formulas.
  */

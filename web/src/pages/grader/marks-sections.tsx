@@ -7,7 +7,7 @@ import { useArbitration, useAssignments, useSaveAssignments } from '../../api/gr
 import { correctorSpread, nameOf } from './marks';
 import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
 
-/** Issue 20, double correction: per exercise, copies with 0, 1 or 2 gradings and awaiting arbitration. */
+/** Double correction (decision 63): per exercise, copies with 0, 1 or 2 gradings and awaiting arbitration. */
 export function ProgressCounts({ exercises, progress }: { exercises: GradingTable['exercises']; progress: ExerciseProgress[] }) {
   const byId = new Map(progress.map((p) => [p.exercise, p]));
   return (
@@ -42,7 +42,7 @@ export function ProgressCounts({ exercises, progress }: { exercises: GradingTabl
 }
 
 /**
- * Issue 20: per corrector, copies graded and the mean grade given, with its distance to the mean of
+ * Decision 63: per corrector, copies graded and the mean grade given, with its distance to the mean of
  * all correctors, so an admin spots one much harsher (or kinder) than the others.
  */
 export function CorrectorProgressLine({ correctors }: { correctors: CorrectorProgress[] }) {
@@ -71,7 +71,7 @@ export function CorrectorProgressLine({ correctors }: { correctors: CorrectorPro
   );
 }
 
-/** Issue 20 (admins): the copies whose two grades are too far apart; an admin's grade settles each. */
+/** Decision 63 (admins): the copies whose two grades are too far apart; an admin's grade settles each. */
 export function ArbitrationList({ chapterId }: { chapterId: string }) {
   const query = useArbitration(chapterId, true);
   const rows = query.data ?? [];
@@ -101,7 +101,7 @@ export function ArbitrationList({ chapterId }: { chapterId: string }) {
 }
 
 /**
- * Issue 20 (admins): which correctors grade which exercise. A corrector then gets next copies only
+ * Decision 64 (admins): which correctors grade which exercise. A corrector then gets next copies only
  * for their exercises; an exercise left empty is open to anyone. Loaded when opened.
  */
 export function AssignmentsPanel({ chapterId }: { chapterId: string }) {

@@ -11,7 +11,7 @@ export interface CorrectorSpread extends CorrectorProgress {
 }
 
 /**
- * Issue 20: each corrector's mean grade against the others', most copies first. The reference is
+ * Decision 63: each corrector's mean grade against the others', most copies first. The reference is
  * the mean of the correctors' means (each corrector weighs the same, however many copies they did).
  */
 export function correctorSpread(correctors: readonly CorrectorProgress[]): CorrectorSpread[] {

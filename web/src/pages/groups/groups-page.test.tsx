@@ -57,7 +57,7 @@ describe('GroupsPage', () => {
     setup();
     fireEvent.change(await screen.findByLabelText('Nom du groupe Stage'), { target: { value: 'Stage 2026' } });
     fireEvent.click(screen.getByRole('button', { name: 'Supprimer le groupe Club' }));
-    // Issue 21: confirmed with the number of members who leave it.
+    // Decision 69: confirmed with the number of members who leave it.
     expect(await screen.findByText(/^Le groupe «\sClub\s» sera supprimé à l’enregistrement\s: 3 membres le quittent\./)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Supprimer' }));
     await waitFor(() => expect(screen.queryByLabelText('Nom du groupe Club')).toBeNull());

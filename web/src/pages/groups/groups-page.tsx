@@ -29,7 +29,7 @@ export function GroupsPage() {
     deletedOf: (row) => (row._id ? { _id: row._id, name: row.savedName ?? row.name } : undefined),
   });
 
-  // Issue 21: a saved group's deletion is confirmed with its number of members.
+  // Decision 69: a saved group's deletion is confirmed with its number of members.
   const [deleting, setDeleting] = useState<GroupRow | null>(null);
 
   // The loader alone: the title comes with the table (the other table pages show it above the loader).

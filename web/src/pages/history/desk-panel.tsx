@@ -5,7 +5,7 @@ import { MathText } from '../../components/MathText';
 import { paths } from '../../config/paths';
 import { personName } from './desk';
 
-/** What the corrector's save does on this copy (issue 20, double correction). */
+/** What the corrector's save does on this copy (decision 63, double correction). */
 export const ROLE_TEXT: Record<DeskRole, string> = {
   single: '',
   first: 'Première correction',
@@ -23,7 +23,7 @@ export const DOUBLE_STATUS_TEXT: Record<DoubleStatus, string> = {
 };
 
 /**
- * Beside the copy (issue 20): the statement of the version this pupil received, rendered (KaTeX
+ * Beside the copy (decision 65): the statement of the version this pupil received, rendered (KaTeX
  * arrives with MathText, lazily), the expected answer of a numeric exercise, the points, and in
  * double correction where the copy stands and the gradings the corrector may see.
  */

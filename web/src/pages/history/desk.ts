@@ -15,7 +15,7 @@ export function isTypedGrade(grade: string | null | undefined, scheme: readonly 
 }
 
 /**
- * Ticking or unticking a marking-scheme item (issue 20): the grade follows the sum of the ticked
+ * Ticking or unticking a marking-scheme item (decision 65): the grade follows the sum of the ticked
  * items unless the corrector typed a grade by hand, which then stays as typed.
  */
 export function tickItem(

@@ -9,7 +9,7 @@ import { renderWithProviders } from '../../test/render';
 import { HistoryPage } from './history-page';
 
 /**
- * Issue 25: the states of docs/product.md#spec-2 "History (/history/{uid}/{eid})" (SPEC: title with the pupil's
+ * The states of docs/product.md#spec-2 "History (/history/{uid}/{eid})" (SPEC: title with the pupil's
  * first and last name and the exercise title; answers with « Visualiser » per PDF; « Aucune réponse enregistrée. »;
  * a non-member's grade read-only, « – » if none; « Remettre au triage » for an admin on a PDF exercise).
  */

@@ -11,13 +11,13 @@ export interface GradeForm {
   grade: string;
   comment: string;
   hidden: boolean;
-  /** Ids of the marking-scheme items ticked (issue 20), stored with the grade. */
+  /** Ids of the marking-scheme items ticked (decision 65), stored with the grade. */
   items: string[];
 }
 
 export type SaveStatus = 'idle' | 'saved' | 'dirty' | 'saving' | 'invalid' | 'aboveMax' | 'error' | 'conflict';
 
-/** What the status line says before any save of this copy (issue 20: never « Enregistré » yet). */
+/** What the status line says before any save of this copy (decision 65: never « Enregistré » yet). */
 export const UNGRADED_TEXT = 'Non corrigé';
 
 export const STATUS_TEXT: Record<SaveStatus, string> = {
@@ -46,7 +46,7 @@ const sameItems = (a: readonly string[], b: readonly string[]) => a.length === b
 const sameForm = (a: GradeForm, b: GradeForm) =>
   a.grade === b.grade && a.comment === b.comment && a.hidden === b.hidden && sameItems(a.items, b.items);
 
-/** Issue 20: a number above the exercise's maximum is refused here as by the server (X always passes). */
+/** Decision 65: a number above the exercise's maximum is refused here as by the server (X always passes). */
 export function isAboveMax(grade: string | null, maxPoints: number | undefined): boolean {
   if (grade === null || grade === 'X' || maxPoints === undefined) return false;
   return Number(grade) > maxPoints + 1e-9;

@@ -8,7 +8,7 @@ import { PageHeading } from '../../components/page-heading';
 
 /**
  * docs/product.md#spec-2 "Login": on success the session is loaded, then the user goes to /profile — or back to the
- * page that asked them to log in (`?retour=`, issue 24).
+ * page that asked them to log in (`?retour=`, decision 66).
  */
 export function LoginPage() {
   const [params] = useSearchParams();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { distanceMetres, formatCoordinate, formatDistance, inFrance, parseCoordinate } from './coordinates';
 
-describe('parseCoordinate (issue 25)', () => {
+describe('parseCoordinate (decision 88)', () => {
   it('reads a decimal comma as a French user types it, and a point too', () => {
     expect(parseCoordinate('48,8566', 'latitude')).toEqual({ ok: true, value: 48.8566 });
     expect(parseCoordinate('48.8566', 'latitude')).toEqual({ ok: true, value: 48.8566 });

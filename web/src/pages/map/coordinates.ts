@@ -1,5 +1,5 @@
 /**
- * Coordinates typed by a French user on /map (issue 25): « 48,8566 » as well as « 48.8566 », a minus
+ * Coordinates typed by a French user on /map (decision 88): « 48,8566 » as well as « 48.8566 », a minus
  * sign from a word processor, spaces and a degree sign are accepted. The bounds are the server's
  * (decision 88): a school outside France is allowed, but the page says so (latitude and longitude swapped?).
  */

@@ -37,7 +37,7 @@ const exerciseColumn: VirtualColumn<OverviewLine> = {
   sortable: true,
   fullText: (l) => l.exercise.title,
 };
-// Issue 20: the settled grade against the exercise's points, decimal comma (« 6,75 / 10 »).
+// Decision 61: the settled grade against the exercise's points, decimal comma (« 6,75 / 10 »).
 const gradeColumn: VirtualColumn<OverviewLine> = { key: 'grade', header: 'Note', width: 84, align: 'center', cell: gradeText, sortable: true };
 // Double correction: both correctors' grades and the arbitration, each with who gave it (in place of
 // « Correcteur », which would name only whoever saved last). Widths leave the pupil's and the exercise's

@@ -18,7 +18,7 @@ const AUTOMATIC = 'Correction automatique';
 export interface OverviewLine extends OverviewRow {
   studentName: string;
   graderName: string;
-  /** Double correction (issue 20): the two correctors' gradings in order, and the arbitration. */
+  /** Double correction (decision 63): the two correctors' gradings in order, and the arbitration. */
   first?: GradingView;
   second?: GradingView;
   arbitration?: GradingView;

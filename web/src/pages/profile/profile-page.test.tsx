@@ -105,7 +105,7 @@ describe('ProfilePage', () => {
     for (const label of required) expect(isMarkedRequired(label), label).toBe(true);
     expect(!!screen.queryByText(folded(STAFF_SCHOOL_HINT))).toBe(_role === 'teacher');
     expect(isMarkedRequired('Genre')).toBe(false);
-    // Issue 24: pupil-only fields are not even shown to staff and correctors.
+    // docs/product.md#spec-2-profile: pupil-only fields are not even shown to staff and correctors.
     for (const label of ['Date de naissance', 'Classe', "E-mail d’un parent", "E-mail de l’autre parent", "Choix par défaut du centre d’examen"]) {
       expect(screen.queryByLabelText(new RegExp(`^${label}`)), label).toBeNull();
     }

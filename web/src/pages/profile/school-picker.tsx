@@ -11,7 +11,7 @@ interface Props {
   value: { _id: string; name: string } | null;
   onChange: (institution: Institution) => void;
   required: boolean;
-  /** Pupils get the home-schooling entry; staff do not (issue 24). */
+  /** Pupils get the home-schooling entry; staff do not (docs/product.md#spec-2-profile). */
   pupil?: boolean;
   error?: string;
 }

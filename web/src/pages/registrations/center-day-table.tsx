@@ -8,7 +8,7 @@ import { centerDayCsvName, centerDayCsvRows } from './registrations';
 import { CentreDayRows } from './centre-day-rows';
 
 /**
- * Issue 22: the exam day per centre — registered, present, absent, copies received, pages sorted —
+ * Decision 81: the exam day per centre — registered, present, absent, copies received, pages sorted —
  * and which centres have not answered or not uploaded yet; with the notification mails' counts.
  * The table downloads as CSV (built here, like the page's other CSV) and as XLSX (from the server).
  */

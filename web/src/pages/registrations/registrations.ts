@@ -59,7 +59,7 @@ export function registrationsCsvRows(rows: readonly RegistrationRow[]): CsvCell[
   ];
 }
 
-/** Issue 22: the exam-day table per centre as centres_{chapter}.csv. */
+/** Decision 81: the exam-day table per centre as centres_{chapter}.csv. */
 export const centerDayCsvName = (chapterTitle: string) => `centres_${chapterTitle}.csv`;
 
 /** Counts stay numbers (integers: no decimal separator to choose); centre names go through the CSV writer's formula guard. */

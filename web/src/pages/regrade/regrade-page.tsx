@@ -128,7 +128,7 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
   );
 }
 
-/** Issue 21 (/regrade/{chapterId}, correctors and admins): a chapter's regrade requests, open ones first. */
+/** /regrade/{chapterId} (correctors and admins, decision 74): a chapter's regrade requests, open ones first. */
 export function RegradePage() {
   const { id = '' } = useParams();
   const { roles } = useSession();

@@ -36,7 +36,7 @@ describe('SignupPage', () => {
   it('sends the e-mail, then counts 60 s down with the button disabled', async () => {
     await send();
     expect(registerMock).toHaveBeenCalledWith('eleve@example.fr', null);
-    // Issue 24: a lasting message names the address and where to look.
+    // Decision 66: a lasting message names the address and where to look.
     expect(screen.getByText(/Un courriel a été envoyé à/).textContent).toContain('eleve@example.fr');
     expect(screen.getByText(/vérifiez les indésirables/)).toBeTruthy();
     expect(screen.getByText(/nouvel envoi dans 60 s/)).toBeTruthy();

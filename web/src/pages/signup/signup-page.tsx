@@ -26,7 +26,7 @@ function failureMessage(error: unknown): string {
 
 /**
  * docs/product.md#spec-2 "Signup": one e-mail field; the confirmation link is sent by mail. Once sent, a message
- * stays on the page (issue 24: a toast alone was gone before it was read) with the address and
+ * stays on the page (decision 66: a toast alone was gone before it was read) with the address and
  * where to look; `?retour=` travels in the link so the new user lands where they were going.
  */
 export function SignupPage() {

@@ -20,7 +20,7 @@ export function readingCounts(readings: PageReading[]): string {
 }
 
 /**
- * What the scan reader found on each page of the copy (issue 23): a count, then one button a
+ * What the scan reader found on each page of the copy (decision 58): a count, then one button a
  * page, coloured and named by its status, that shows the page. A reading that failed says why.
  */
 export function ReadingSummary(props: {

@@ -3,7 +3,7 @@ import { BarChart } from '@mantine/charts';
 import { formatPoints, type ExerciseStats } from '@olympe/contract';
 
 /**
- * The distribution of an exercise's grades as bars (issue 21: a charting library, not hand-made SVG).
+ * The distribution of an exercise's grades as bars (decision 75: a charting library, not hand-made SVG).
  * @mantine/charts and recharts are imported here only, so they load with the statistics page alone.
  */
 export function GradeHistogram({ exercise }: { exercise: ExerciseStats }) {

@@ -93,7 +93,7 @@ function VersionTable({ chapterId, exercise, isAdmin }: { chapterId: string; exe
   );
 }
 
-/** Issue 21 (/stats/{chapterId}, correctors and admins): per exercise, the figures, the histogram and, for numeric exercises, the frequent answers. */
+/** /stats/{chapterId} (correctors and admins, decision 75): per exercise, the figures, the histogram and, for numeric exercises, the frequent answers. */
 export function StatsPage() {
   const { id = '' } = useParams();
   const { roles } = useSession();

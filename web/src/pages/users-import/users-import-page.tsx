@@ -22,7 +22,7 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * Bulk accounts (issue 24): school staff (their own school) and admins (any school) send a CSV or
+ * Bulk accounts (decision 68): school staff (their own school) and admins (any school) send a CSV or
  * XLSX of pupils, see what will happen to each line, then create the accounts; each new pupil gets
  * an e-mail with a link to choose a password. Sending the same file again creates nothing.
  */

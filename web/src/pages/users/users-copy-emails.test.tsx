@@ -9,7 +9,7 @@ import { makeMember } from '../../test/fixtures';
 import { UsersPage } from './users-page';
 
 /**
- * Issue 25: docs/product.md#spec-2 "Group members": the e-mail column's copy-all button copies the addresses of the
+ * docs/product.md#spec-2 "Group members": the e-mail column's copy-all button copies the addresses of the
  * rows shown (the search applied), separated by ", " (decisions/groups.md §6), and says how many in French.
  */
 const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), put: vi.fn(), patch: vi.fn() }));

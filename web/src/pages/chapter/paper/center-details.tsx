@@ -7,7 +7,7 @@ export const sittingText = (details: Pick<CenterDetails, 'sittingAt'>) =>
   details.sittingAt ? `Le ${formatSitting(details.sittingAt)}` : 'Date à préciser par le centre';
 
 /**
- * Issue 22: where and when to come and what to bring, as the centre set them (or their defaults).
+ * Decision 59: where and when to come and what to bring, as the centre set them (or their defaults).
  * Used on the centre panel, in the map popup and in the registration confirmation.
  */
 export function CenterDetailsList({ details, compact = false }: { details: CenterDetails; compact?: boolean }) {

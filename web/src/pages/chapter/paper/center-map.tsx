@@ -86,7 +86,7 @@ export default function CenterMap({ height, tileUrl, markers: given, selectedId,
               alt={label}
               keyboard
             >
-              {/* Issue 22: a click opens the centre's details; registering takes a button and a confirmation. */}
+              {/* Decision 59: a click opens the centre's details; registering takes a button and a confirmation. */}
               <FittedPopup>
                 <div className="center-popup">
                   <strong>{item.name}</strong>

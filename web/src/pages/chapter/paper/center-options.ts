@@ -69,7 +69,7 @@ export function parsePlaces(text: string): { value: number } | { error: string }
 }
 
 /**
- * Issue 22: centres at the same place (several schools of one campus) are fanned out on a circle of
+ * Decision 59: centres at the same place (several schools of one campus) are fanned out on a circle of
  * `radiusPx` screen pixels at the current zoom, so each marker stays visible and clickable at any zoom
  * (the fixed 0.0002° offset of spreadSameLocation is a few metres: one pixel at country zoom).
  */

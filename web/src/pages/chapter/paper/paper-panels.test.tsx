@@ -112,7 +112,7 @@ describe('CenterSelectionPanel', () => {
     fireEvent.click(screen.getByText('marqueur Collège Refus'));
     fireEvent.click(screen.getByText('marqueur Collège Pascal'));
     expect(api.chooseCenter).not.toHaveBeenCalled();
-    // Issue 22: a click asks for confirmation first, with the centre's name; only the confirmation registers.
+    // Decision 59: a click asks for confirmation first, with the centre's name; only the confirmation registers.
     fireEvent.click(screen.getByText('marqueur Lycée Lointain'));
     expect(await screen.findByRole('dialog', { name: 'Confirmer votre centre d’examen' })).toBeTruthy();
     expect(api.chooseCenter).not.toHaveBeenCalled();
