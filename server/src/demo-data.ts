@@ -116,7 +116,7 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
   await seedCentersDemo(db, { chapterId: chapters.paperId, institutionIds: schoolIds, teacherId: teacher.id, pupilIds });
   // Two scanned copies waiting in "Triage", and focus/blur traces for "Analyse de la triche".
   await seedSortingDemo(db, store, { chapterId: chapters.paperId, uploadedBy: member.id });
-  // Issue 20: the paper chapter graded blind and twice, out of 7, one copy awaiting arbitration.
+  // Decision 63: the paper chapter graded blind and twice, out of 7, one copy awaiting arbitration.
   await seedDoubleGradingDemo(db, store, {
     chapterId: chapters.paperId,
     exerciseIds: chapters.exerciseIds.paper,
@@ -124,10 +124,10 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
     correctorIds: [member.id, member2.id],
   });
   await seedAnalysisDemo(db, { chapterId: chapters.timedId, pupilIds: pupilIds.slice(-8) });
-  // Issue 21: a published final with rank, percentile and a threshold, the demo pupil's card and certificate.
+  // Decision 70: a published final with rank, percentile and a threshold, the demo pupil's card and certificate.
   await seedResultsDemo(db, { pupilIds: [...new Set([pupil.id, ...pupilIds.filter((_, i) => i % 5 === 0), ...pupilIds.slice(1, 6)])], graderId: member.id });
   await seedAllowances(db, { timedId: chapters.timedId, pupilIds, adminId: admin.id });
-  // Issue 21: a published chapter with statistics, an errata candidate and a pending regrade request; one chapter in the bin.
+  // Decisions 73–75: a published chapter with statistics, an errata candidate and a pending regrade request; one chapter in the bin.
   await seedRegradeDemo(db, { pupilId: pupil.id, pupilIds, graderId: member.id });
   await seedBinDemo(db);
   return DEMO_ACCOUNTS;

@@ -66,7 +66,7 @@ export async function updateCenter(db: Db, auth: AuthContext, chapterId: string,
         set: Object.keys(set).length > 0 ? set : { chapterId },
       })
       .returning();
-    // Registered pupils hear of a change of what they were told (issue 22), once per change.
+    // Registered pupils hear of a change of what they were told (decision 60), once per change.
     const change = detailsChange(before, after);
     if (change) {
       const at = new Date();

@@ -41,7 +41,7 @@ export async function listVisibleChapters(db: Db, auth: AuthContext): Promise<Ch
     .map(presentSummary);
 }
 
-/** A live chapter: one in the bin is not found (issue 21: hidden everywhere until restored). */
+/** A live chapter: one in the bin is not found (decision 73: hidden everywhere until restored). */
 export async function findChapter(db: Tx, id: string): Promise<ChapterRow> {
   const [row] = await db.select().from(chapters).where(and(eq(chapters.id, id), isNull(chapters.deletedAt)));
   if (!row) throw notFound('Chapitre introuvable.');
@@ -108,7 +108,7 @@ const gradingOptionsOf = (c: Pick<ChapterRow, (typeof GRADING_OPTIONS)[number]>)
 });
 
 /**
- * Grading options decide who sees names and how a grade is settled (issue 20): an admin's change of them is
+ * Grading options decide who sees names and how a grade is settled (decision 77): an admin's change of them is
  * an audit entry `chapter.grading-options` with the options before and after (none before for a new chapter).
  */
 async function auditGradingOptions(tx: Tx, auth: AuthContext, chapterId: string, before: GradingOptions | null, after: GradingOptions) {
@@ -149,7 +149,7 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
   await db.transaction(async (tx) => {
     const before = await findChapter(tx, id);
     const { groups, confirm, ...fields } = patch;
-    // Issue 21: unpublishing also drops a scheduled publication, or the schedule would publish again.
+    // Decision 69: unpublishing also drops a scheduled publication, or the schedule would publish again.
     const changes = fields.analysis === false ? { ...fields, publishAt: null } : fields;
     if (Object.keys(changes).length > 0) await tx.update(chapters).set(changes).where(eq(chapters.id, id));
     // After the update, which holds the row: a labelling under way (its share lock) has committed its copies.
@@ -178,14 +178,14 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
       // Decision 152: the flag publishes now, so it waits for the pupils still answering (with the access groups
       // just saved, in this transaction) unless the admin confirmed their number.
       await assertMayPublishNow(tx, id, { ...before, offline: fields.offline ?? before.offline }, confirm);
-      // Publishing the results (issue 22): who took part hears of it by mail, once.
+      // Publishing the results (decision 60): who took part hears of it by mail, once.
       await queueResultsPublished(tx, id);
     }
   });
 }
 
 /**
- * DELETE /chapter/{id} (issue 21): the chapter goes to the bin with everything in it; restoring it
+ * DELETE /chapter/{id} (decision 73): the chapter goes to the bin with everything in it; restoring it
  * within 30 days brings back its exercises, answers and grades untouched. Audited.
  */
 export async function deleteChapter(db: Db, auth: AuthContext, id: string, now = new Date()): Promise<void> {
@@ -200,7 +200,7 @@ export async function deleteChapter(db: Db, auth: AuthContext, id: string, now =
   });
 }
 
-/** POST /chapter/{id}/restore (issue 21): out of the bin, as it was. Audited. */
+/** POST /chapter/{id}/restore (decision 73): out of the bin, as it was. Audited. */
 export async function restoreChapter(db: Db, auth: AuthContext, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx
@@ -216,7 +216,7 @@ export async function restoreChapter(db: Db, auth: AuthContext, id: string): Pro
 const DAY_MS = 86_400_000;
 
 /**
- * GET /bin (issue 21, « Corbeille »): deleted chapters and exercises, newest first, with the answers
+ * GET /bin (decision 73, « Corbeille »): deleted chapters and exercises, newest first, with the answers
  * they hold (what a restore brings back) and the date the purge may remove them.
  */
 export async function listBin(db: Db): Promise<BinEntry[]> {

@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../errors.js';
 import { presentAssignments } from './presenters.js';
 import { CHAPTER_NOT_FOUND, uuidArray } from './queries.js';
 
-/** Dividing the work (issue 20): which correctors grade which exercise of a chapter. */
+/** Dividing the work (decision 64): which correctors grade which exercise of a chapter. */
 
 async function chapterExercises(db: Db, chapterId: string) {
   const chapter = await one(db, z.object({ id: z.string() }), sql`SELECT id FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`);

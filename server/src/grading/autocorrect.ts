@@ -69,7 +69,7 @@ async function planAutoCorrection(db: Tx, chapterId: string, only?: AutoScope) {
     if (only && version !== only.version) continue;
     considered++;
     const expected = answers[version] ?? null;
-    // Issue 20: a right answer is worth the exercise's maxPoints.
+    // Decision 61: a right answer is worth the exercise's maxPoints.
     const right = autoGrade(a.answer, expected);
     const grade = right === null ? null : right === '1' ? String(maxOf.get(a.exercise_id)!) : '0';
     if (grade !== null && grade !== a.grade) changes.push({ id: a.id, old: a.grade, new: grade });
@@ -77,7 +77,7 @@ async function planAutoCorrection(db: Tx, chapterId: string, only?: AutoScope) {
   return { changes, considered };
 }
 
-/** GET /answer/auto/{chapterId}/count (issue 21): how many copies a run would grade, for the confirmation dialog. */
+/** GET /answer/auto/{chapterId}/count (decision 69): how many copies a run would grade, for the confirmation dialog. */
 export async function countAutoCorrection(db: Db, chapterId: string): Promise<{ count: number }> {
   return { count: (await planAutoCorrection(db, chapterId))?.changes.length ?? 0 };
 }
@@ -86,11 +86,11 @@ const AUTO_BATCH = 5_000;
 
 /**
  * POST /answer/auto/{chapterId} (docs/product.md#design-3 Auto-correction): every numeric exercise's current
- * answer against the pupil's version's expected answer: maxPoints correct (issue 20), 0 wrong, empty untouched.
+ * answer against the pupil's version's expected answer: maxPoints correct (decision 61), 0 wrong, empty untouched.
  * Never overwrites a person's grade: only ungraded answers and earlier automatic grades (grader
  * null) are written, and the UPDATE re-checks it, so a corrector saving meanwhile wins. Each
  * change is audited under the admin who ran it. `only` limits it to the pupils of one version of one
- * exercise (issue 21 errata: that version's expected answer was corrected).
+ * exercise (decision 75, errata: that version's expected answer was corrected).
  */
 export async function autoCorrectChapter(db: Tx, auth: AuthContext, chapterId: string, only?: AutoScope): Promise<AutoCorrectionResult> {
   const plan = await planAutoCorrection(db, chapterId, only);

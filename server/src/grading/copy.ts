@@ -178,7 +178,7 @@ type CopyAnswer = z.output<typeof copyAnswerShape>;
 /**
  * GET /answer/history/{uid}/{eid}: the pupil's answers to the exercise (newest first) and the grade
  * block of the current one. Members and admins: any pupil, the full block (an empty one when not
- * graded yet) and the grading context (issue 20: the pupil's statement version, expected answer, points,
+ * graded yet) and the grading context (decision 61: the pupil's statement version, expected answer, points,
  * scheme, double-correction state); under anonymous correction a corrector gets the pseudonym only. A pupil:
  * only their own copy, and only grade and comment once results are published (docs/product.md#spec-6); another
  * pupil's is 403.

@@ -22,7 +22,7 @@ import {
 import type { CheckedGrade, GradeOutcome, LockedAnswer } from './save.js';
 
 /**
- * Double correction (issue 20, decision on double correction): where a copy stands, what a save by this caller
+ * Double correction (decision 63): where a copy stands, what a save by this caller
  * is and whose gradings the caller may see (pure rules); saving one's grading or an admin's arbitration, and the
  * list of copies awaiting an arbitration.
  */
@@ -74,7 +74,7 @@ export function visibleGradings<T extends GradingLike>(gradings: readonly T[], c
 }
 
 /**
- * Double correction (decision on double correction): the caller's save is their own grading (first
+ * Double correction (decision 63): the caller's save is their own grading (first
  * or second), or an admin's arbitration once both are in; a third corrector gets 409. Then the copy's
  * grade is settled: arbitration, else the mean of two grades within the tolerance, else nothing
  * (awaiting arbitration). Every grading and every change of the settled grade is audited.

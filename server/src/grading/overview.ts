@@ -45,7 +45,7 @@ const overviewLineShape = z.object({
 });
 
 /**
- * GET /answer/overview/{chapterId}: the graded current answers of the chapter, latest first. Issue 20:
+ * GET /answer/overview/{chapterId}: the graded current answers of the chapter, latest first. Decision 63:
  * double correction adds each copy's gradings and status (a copy with gradings but no settled grade
  * is listed too; a corrector sees another's grading only once both are in); under anonymous
  * correction a corrector sees pseudonyms.

@@ -39,7 +39,7 @@ export function canSeeCorrectorLine(auth: AuthContext, graderId: string): boolea
   return auth.isAdmin || graderId === auth.userId;
 }
 
-/** The overview (issue 20): admins supervise and see every grading of a copy; a corrector, only once both are in (visibleGradings). */
+/** The overview (decision 61): admins supervise and see every grading of a copy; a corrector, only once both are in (visibleGradings). */
 export function canSeeEveryGrading(auth: AuthContext): boolean {
   return auth.isAdmin;
 }

@@ -7,7 +7,7 @@ import { column, one, rows } from '../db/query.js';
 import { notFound } from '../errors.js';
 
 /**
- * Named SQL shared by the grading use cases (issue 20: gradings, pseudonyms, progress), with the shapes of the
+ * Named SQL shared by the grading use cases (decision 62: gradings, pseudonyms, progress), with the shapes of the
  * rows it returns: no rules here, each use case decides what to do with the rows.
  */
 
@@ -94,7 +94,7 @@ export const chapterOptionsShape = z.object({
   title: z.string(),
   offline: z.boolean(),
   analysis: z.boolean(),
-  /** Issue 21: the scheduled publication, epoch milliseconds (see isChapterPublished). */
+  /** Decision 69: the scheduled publication, epoch milliseconds (see isChapterPublished). */
   publish_ms: column.numberOrNull,
   anonymous_grading: z.boolean(),
   double_grading: z.boolean(),

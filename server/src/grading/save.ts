@@ -70,7 +70,7 @@ const lockedAnswerShape = gradeStateShape.extend({
 });
 export type LockedAnswer = z.output<typeof lockedAnswerShape>;
 
-/** A typed grade as stored, checked against the exercise: ≥ 0, at most maxPoints, items of its scheme (issue 20). */
+/** A typed grade as stored, checked against the exercise: ≥ 0, at most maxPoints, items of its scheme (decision 61). */
 function checkGrade(input: GradeInput, exercise: Pick<LockedAnswer, 'max_points' | 'scheme_items'>): { grade: string | null; items: string[] } {
   const items = [...new Set(input.items ?? [])];
   const known = new Set((exercise.scheme_items ?? []).map((i) => i.id));
@@ -112,7 +112,7 @@ function lockAnswer(tx: Tx, answerId: string): Promise<LockedAnswer | undefined>
  * transaction holding the row lock. The corrector sends the grade_timestamp they started from:
  * if the copy changed since (another corrector saved), nothing is written and the current state
  * comes back (409) — the later save wins only when made from the latest state, never silently.
- * Issue 20: the grade is checked against the exercise's maxPoints and stored with the ticked
+ * Decision 61: the grade is checked against the exercise's maxPoints and stored with the ticked
  * scheme items; in a double-correction chapter the save is the caller's own grading (or an admin's
  * arbitration) and the copy's grade is settled from them (saveDoubleGrading).
  */

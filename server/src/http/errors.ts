@@ -111,7 +111,7 @@ function appErrorOf(error: FastifyError, request: FastifyRequest): AppError {
     const issue = error.validation[0];
     const where = issue?.instancePath ? issue.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
     const what = issue?.message ?? 'valeur invalide';
-    // `fields`: each field's own French message, for forms that show it next to the field (issue 24).
+    // `fields`: each field's own French message, for forms that show it next to the field (decision 141).
     const fields: Record<string, string> = {};
     for (const i of error.validation) {
       const key = i.instancePath.replace(/^\//, '').replaceAll('/', '.');

@@ -69,7 +69,7 @@ function demoAnswers(everyone: string[], exercisesOf: { first: DemoExercise; sec
 }
 
 /**
- * Issue 21 demonstration: a published chapter whose regrade requests are open for two weeks, graded
+ * Demonstration of decision 74: a published chapter whose regrade requests are open for two weeks, graded
  * automatically; on its first exercise most pupils of version 1 answer 9 where the corrigé says 10
  * (the statistics flag « erreur d’énoncé ou de corrigé probable »); the demo pupil's request waits
  * for a corrector, another pupil's was declined with a reply.

@@ -58,7 +58,7 @@ const callerColumnsSql = `u.id AS user_id, u.first_name, u.last_name, u.gender, 
         'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
       FROM access_groups g WHERE g.chapter_id = c.id) AS rules`;
 
-/** The scheduled publication (issue 21), as epoch milliseconds like every instant of these rows. */
+/** The scheduled publication (decision 69), as epoch milliseconds like every instant of these rows. */
 const PUBLISH_MS_SQL = '(extract(epoch FROM c.publish_at) * 1000)::float8 AS publish_ms';
 
 const callerJoinsSql = (user: string) => `LEFT JOIN users u ON u.id = ${user}

@@ -88,7 +88,7 @@ export async function loadExerciseContext(
 }
 
 function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContext {
-  // Issue 21: `analysis` here means "published", scheduled publication included.
+  // Decision 69: `analysis` here means "published", scheduled publication included.
   const analysis = isChapterPublished({ analysis: row.analysis, publishAt: row.publish_ms }, now);
   const chapter: ChapterInfo = { id: row.chapter_id, title: row.title, offline: row.offline, analysis };
   if (isSessionStaff(auth)) {

@@ -131,7 +131,7 @@ async function writeAccounts(db: Tx, input: { schoolId: string; preview: boolean
 }
 
 /**
- * POST /users/import (issue 24): every line becomes an account of the school (created), is matched
+ * POST /users/import (decision 68): every line becomes an account of the school (created), is matched
  * by e-mail to an account that already exists (left as it is: never duplicated, never moved to
  * another school), or is refused with its reason. Importing the same file twice creates nothing.
  * Accounts and their invitation jobs are written in one transaction; the mails leave through the

@@ -280,7 +280,7 @@ export async function fetchOverview(chapterId: string): Promise<OverviewRow[]> {
   }
 }
 
-// Issue 20: arbitration, assignments of exercises to correctors, grading options of a chapter.
+// Decisions 62–64: arbitration, assignments of exercises to correctors, grading options of a chapter.
 
 /** GET /answer/arbitration/{chapterId} (admins): copies whose two grades are too far apart. */
 export async function fetchArbitration(chapterId: string): Promise<ArbitrationRow[]> {

@@ -19,7 +19,7 @@ export const centers = pgTable(
     nbPlaces: integer('nb_places').notNull().default(0),
     /** A pole centre (status 'center') is open to all pupils. */
     isPole: boolean('is_pole').notNull().default(false),
-    /** The sitting (Paris time shown); null: the chapter's earliest access start (decision on exam day). */
+    /** The sitting (Paris time shown); null: the chapter's earliest access start (decision 59). */
     sittingAt: timestamp('sitting_at', { withTimezone: true }),
     /** Where to come; null: the institution's postal address. */
     address: text('address'),

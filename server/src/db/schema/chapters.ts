@@ -17,21 +17,21 @@ export const chapters = pgTable('chapters', {
   headerCenters: text('header_centers').notNull().default(''),
   offline: boolean('offline').notNull().default(false),
   analysis: boolean('analysis').notNull().default(false),
-  /** Issue 20: correctors who are not admins see pseudonyms instead of pupils' names (decision on pseudonyms). */
+  /** Correctors who are not admins see pseudonyms instead of pupils' names (decision 62). */
   anonymousGrading: boolean('anonymous_grading').notNull().default(false),
-  /** Issue 20: each copy graded by two correctors; further apart than the tolerance (points) → arbitration. */
+  /** Decision 63: each copy graded by two correctors; further apart than the tolerance (points) → arbitration. */
   doubleGrading: boolean('double_grading').notNull().default(false),
   gradingTolerance: doublePrecision('grading_tolerance').notNull().default(0),
-  /** Issue 21: results published by the server itself once this instant has passed (decision on publication). */
+  /** Results published by the server itself once this instant has passed (decision 69). */
   publishAt: timestamp('publish_at', { withTimezone: true }),
-  /** Issue 21: pupils see their rank, the number of participants and their percentile. */
+  /** Decision 70: pupils see their rank, the number of participants and their percentile. */
   showRank: boolean('show_rank').notNull().default(false),
-  /** Issue 21: points from which a pupil is qualified (null: no qualification), and the words they read. */
+  /** Decision 70: points from which a pupil is qualified (null: no qualification), and the words they read. */
   qualificationThreshold: doublePrecision('qualification_threshold'),
   qualificationText: text('qualification_text').notNull().default('Qualifié(e) pour le tour suivant'),
-  /** Issue 21: pupils may ask for a regrade after publication until then (Paris time entered); null: not open. */
+  /** Decision 74: pupils may ask for a regrade after publication until then (Paris time entered); null: not open. */
   regradeUntil: timestamp('regrade_until', { withTimezone: true }),
-  /** Issue 21: in the bin since then (hidden everywhere, restorable for 30 days, then purged); null: live. */
+  /** Decision 73: in the bin since then (hidden everywhere, restorable for 30 days, then purged); null: live. */
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
@@ -63,11 +63,11 @@ export const exercises = pgTable(
     position: integer('position').notNull().default(0),
     title: text('title').notNull(),
     answerFormat: text('answer_format').notNull().default('numeric'),
-    /** Issue 20: what the exercise is worth; a grade above it is refused; automatic correction gives it. */
+    /** Decision 61: what the exercise is worth; a grade above it is refused; automatic correction gives it. */
     maxPoints: doublePrecision('max_points').notNull().default(1),
-    /** Issue 20: marking-scheme items [{id, text, points}]; a grade keeps the ids of the items ticked. */
+    /** Decision 61: marking-scheme items [{id, text, points}]; a grade keeps the ids of the items ticked. */
     schemeItems: jsonb('scheme_items').$type<Array<{ id: string; text: string; points: number }>>().notNull().default(sql`'[]'::jsonb`),
-    /** Issue 21: in the bin since then, like a chapter; an exercise of a binned chapter is hidden with it. */
+    /** Decision 73: in the bin since then, like a chapter; an exercise of a binned chapter is hidden with it. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
   },

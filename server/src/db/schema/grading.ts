@@ -20,7 +20,7 @@ export const gradeAudit = pgTable(
     oldComment: text('old_comment'),
     newComment: text('new_comment'),
     hidden: boolean('hidden').notNull().default(false),
-    /** Issue 20: 'grade' (the copy's grade), 'grading' (one of two in double correction) or 'arbitration'. */
+    /** Decision 63: 'grade' (the copy's grade), 'grading' (one of two in double correction) or 'arbitration'. */
     kind: text('kind').notNull().default('grade'),
     items: text('items').array(),
     at: createdAt(),
@@ -42,9 +42,9 @@ export const gradingClaims = pgTable(
 );
 
 /**
- * One corrector's grading of one answer (issue 20). Single correction: the row of whoever holds the
+ * One corrector's grading of one answer (decision 63). Single correction: the row of whoever holds the
  * grade (its ticked items). Double correction: two independent rows, plus an admin's arbitration row;
- * the settled grade is written on the answer row (decision on double correction).
+ * the settled grade is written on the answer row (decision 63).
  */
 export const gradings = pgTable(
   'gradings',
@@ -87,7 +87,7 @@ export const gradingPseudonyms = pgTable(
   ],
 );
 
-/** Which correctors grade which exercise (issue 20); an exercise without rows is open to every corrector. */
+/** Which correctors grade which exercise (decision 64); an exercise without rows is open to every corrector. */
 export const gradingAssignments = pgTable(
   'grading_assignments',
   {

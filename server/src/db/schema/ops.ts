@@ -14,9 +14,9 @@ export const sentMails = pgTable('sent_mails', {
 });
 
 /**
- * One notification mail to one address (issue 22). `key` makes enqueuing idempotent (the same
+ * One notification mail to one address (decision 60). `key` makes enqueuing idempotent (the same
  * event never queues a second mail) and the sending job checks `status` before sending, so a
- * restarted queue never sends a mail twice nor skips one (decision on mail delivery).
+ * restarted queue never sends a mail twice nor skips one (decision 60).
  */
 export const mailDeliveries = pgTable(
   'mail_deliveries',

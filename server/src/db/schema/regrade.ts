@@ -8,7 +8,7 @@ import { userRef, users } from './users.js';
 /** Regrade requests. */
 
 /**
- * A pupil's request for a second look at one of their graded answers (issue 21), after publication and
+ * A pupil's request for a second look at one of their graded answers (decision 74), after publication and
  * until the chapter's `regradeUntil`; one open request per pupil and exercise. A corrector accepts it
  * with a new grade (recorded as a grading) or declines it, with a reply the pupil reads.
  */

@@ -11,7 +11,7 @@ export const userRef = () =>
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
 
-/** Fixed ids of rows created by migrations (docs/product.md#design-3 Roles; issue 3 home schooling). */
+/** Fixed ids of rows created by migrations (docs/product.md#design-3 Roles; decision 9 home schooling). */
 export const TEACHERS_GROUP_ID = '00000000-0000-4000-8000-000000000001';
 export const MEMBERS_GROUP_ID = '00000000-0000-4000-8000-000000000002';
 

@@ -224,7 +224,7 @@ function PublishedResults({ chapterId, title }: { chapterId: string; title: stri
   const isTeacher = roles.isTeacher && !roles.isAdmin;
   return (
     <>
-      {/* Issue 21: once published, the pupil's results card and certificate; school staff their pupils' results. */}
+      {/* Decisions 70–72: once published, the pupil's results card and certificate; school staff their pupils' results. */}
       {!isStaff && (
         <Later>
           <PupilResults chapterId={chapterId} title={title} />

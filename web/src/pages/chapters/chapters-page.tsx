@@ -14,7 +14,7 @@ import { useDeletionImpact } from '../../api/results';
 import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import type { DeletionImpact } from '@olympe/contract';
 
-/** What deleting a chapter takes with it, said before (issue 21). */
+/** What deleting a chapter takes with it, said before (decision 69). */
 export function chapterDeletionMessage(name: string, impact: DeletionImpact): string {
   const what =
     impact.answers === 0
@@ -32,9 +32,9 @@ export function ChaptersPage() {
     toRows: (chapters) => chapters.map(rowOf),
     deletedOf: (row) => row._id,
   });
-  // Issue 20: the grading options (anonymous, double correction) of one saved chapter, in a dialog.
+  // Decision 63: the grading options (anonymous, double correction) of one saved chapter, in a dialog.
   const [optionsOf, setOptionsOf] = useState<ChapterTarget | null>(null);
-  // Issue 21: publication in a dialog; a saved chapter's deletion confirmed with what goes with it.
+  // Decision 69: publication in a dialog; a saved chapter's deletion confirmed with what goes with it.
   const [publicationOf, setPublicationOf] = useState<ChapterTarget | null>(null);
   const [deleting, setDeleting] = useState<{ row: ChapterRow; name: string } | null>(null);
   const impact = useDeletionImpact('chapter', deleting?.row._id ?? null);

@@ -21,7 +21,7 @@ interface RowActions {
 
 /** The chapters: editable titles and flags, delete, and the links of a saved chapter. */
 export function ChaptersTable({ rows, paperIds, onUpdate, onDelete, onOptions, onPublication }: { rows: ChapterRow[]; paperIds: Set<string> } & RowActions) {
-  // Issue 25: on a phone the table scrolls sideways in a focusable region instead of squeezing the titles
+  // docs/accessibility.md: on a phone the table scrolls sideways in a focusable region instead of squeezing the titles
   // to two letters and pushing the page wider than the screen.
   return (
     <ScrollArea type="auto" offsetScrollbars="x" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Tableau des chapitres' }}>
@@ -93,7 +93,7 @@ function ChapterTableRow(props: { row: ChapterRow; name: string; paper: boolean 
           checked={row.analysis}
           onChange={(e) => {
             const checked = e.currentTarget.checked;
-            // Issue 21: a saved chapter is published or withdrawn through its dialog, confirmed with counts.
+            // Decision 69: a saved chapter is published or withdrawn through its dialog, confirmed with counts.
             if (row._id) onPublication({ id: row._id, name, mode: checked ? 'now' : 'unpublished' });
             else onUpdate(row.key, { analysis: checked });
           }}

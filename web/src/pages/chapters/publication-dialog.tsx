@@ -23,7 +23,7 @@ type Mode = PublicationUpdateInput['mode'];
 
 const checkPublication = schemaResolver(publicationUpdateSchema, { sync: true });
 
-/** What the confirmation says before a publication change (issue 21), with its counts. */
+/** What the confirmation says before a publication change (decision 69), with its counts. */
 export function publicationMessage(p: Pick<Publication, 'counts' | 'published'>, mode: Mode, publishAt: string | null): string {
   const pupils = countOf(p.counts.pupils, 'élève');
   const graded = `${countOf(p.counts.graded, 'copie notée', 'copies notées')} sur ${countOf(p.counts.answers, 'copie')}`;
@@ -39,7 +39,7 @@ export function stillAnsweringMessage(n: number, mode: Mode): string {
   return `${who} à ce chapitre (fenêtre, tiers-temps ou prolongation) : publier ${when} leur montre les résultats et arrête leur épreuve.`;
 }
 
-/** Issue 21: publish now or at a time (Paris), the options pupils' cards follow, and a preview for one pupil. */
+/** Decision 69: publish now or at a time (Paris), the options pupils' cards follow, and a preview for one pupil. */
 export function PublicationDialog({ chapterId, name, initialMode, onClose }: { chapterId: string; name: string; initialMode?: Mode; onClose: () => void }) {
   const query = usePublication(chapterId);
   return (

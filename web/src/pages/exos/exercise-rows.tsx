@@ -12,7 +12,7 @@ type Edit = (key: string, changes: Partial<ExerciseDraft> | ((row: ExerciseDraft
 
 /** The chapter's exercises, one row each, saved with « Enregistrer ». */
 export function ExercisesTable({ drafts, edit, onDelete }: { drafts: ExerciseDraft[]; edit: Edit; onDelete: (draft: ExerciseDraft) => void }) {
-  // Issue 25: on a phone the table scrolls sideways in a focusable region instead of squeezing the title
+  // docs/accessibility.md: on a phone the table scrolls sideways in a focusable region instead of squeezing the title
   // and type to a letter and pushing the page wider than the screen.
   return (
     <ScrollArea type="auto" offsetScrollbars="x" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Tableau des exercices' }}>

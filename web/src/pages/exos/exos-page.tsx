@@ -27,7 +27,7 @@ export function ExosPage() {
     toRows: (exercises) => exercises.map(draftOf),
     deletedOf: (d) => d._id,
   });
-  // Issue 21: a saved exercise's deletion is confirmed with the copies and grades that go with it.
+  // Decision 69: a saved exercise's deletion is confirmed with the copies and grades that go with it.
   const [deleting, setDeleting] = useState<(typeof drafts)[number] | null>(null);
 
   const plan = useMemo(() => planExerciseSave(drafts, deleted), [drafts, deleted]);

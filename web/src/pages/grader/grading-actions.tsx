@@ -16,7 +16,7 @@ import { buildRows, resultsCsvRows, resultsFileName, type GradingRow } from './g
 // Stable function: sortRows caches sort keys per function (the CSV export sorts by last name).
 const byLastName = (r: GradingRow) => r.lastName;
 
-/** « 1 234 copies seront notées » (issue 21); the grades given by a person are never touched. */
+/** « 1 234 copies seront notées » (decision 69); the grades given by a person are never touched. */
 export function autoCorrectionMessage(count: number): string {
   if (count === 0) return 'Aucune copie ne sera notée : toutes les réponses numériques sont déjà notées.';
   return `${countOf(count, 'copie')} ${count > 1 ? 'seront notées' : 'sera notée'} (réponses numériques ; les notes données par un correcteur ne changent pas).`;
@@ -46,7 +46,7 @@ export function GradingActions({ chapterId, chapter }: { chapterId: string; chap
   const unlabeled = useUnlabeledCount(chapterId, chapter.offline);
   const auto = useAutoCorrection(chapterId);
 
-  // Issue 21: the run is confirmed with the number of copies it will grade.
+  // Decision 69: the run is confirmed with the number of copies it will grade.
   const [confirmAuto, setConfirmAuto] = useState(false);
   const autoCount = useAutoCorrectionCount(chapterId, confirmAuto);
   const { exporting, exportCsv } = useExportCsv(chapterId);

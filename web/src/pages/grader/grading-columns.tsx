@@ -14,7 +14,7 @@ const CELL_STYLES: Record<string, CSSProperties> = {
   graded: { background: 'var(--mantine-color-green-1)', color: 'var(--mantine-color-gray-9)' },
   excused: { background: 'var(--mantine-color-gray-2)', color: 'var(--mantine-color-gray-8)' },
   ungraded: { background: 'var(--mantine-color-red-1)', color: 'var(--mantine-color-red-9)' },
-  // Issue 20: « ≠ », two grades too far apart, awaiting an admin.
+  // Decision 63: « ≠ », two grades too far apart, awaiting an admin.
   arbitration: { background: 'var(--mantine-color-orange-1)', color: 'var(--mantine-color-gray-9)', outline: '2px solid var(--mantine-color-orange-7)' },
 };
 const cellLinkStyle: CSSProperties = {
@@ -62,7 +62,7 @@ function ExerciseHeader({
   onOpen: () => void;
 }) {
   return (
-    // Issue 20: the title wraps (three lines, then cut) and shows whole in a tooltip on hover and on focus. It wraps
+    // Decision 141: the title wraps (three lines, then cut) and shows whole in a tooltip on hover and on focus. It wraps
     // between words, hyphenated in French, never inside one (decision 141). The button's name is its visible text
     // with what it does before and the counts in words after (axe's label-content-name-mismatch, decision 141).
     <Tooltip label={exercise.title} events={{ hover: true, focus: true, touch: false }} multiline maw={320} withinPortal>
@@ -112,7 +112,7 @@ export function useGradingColumns(table: GradingTable, counts: readonly Exercise
       { key: 'firstName', header: 'Prénom', cell: (r) => r.firstName, width: 150, fullText: (r) => r.firstName ?? '' },
       {
         key: 'total',
-        // Issue 20: totals read against the maximum (« TOT » on 12).
+        // Decision 61: totals read against the maximum (« TOT » on 12).
         header:
           table.maxTotal !== undefined ? (
             // Read « TOT sur 12 », shown « TOT / 12 ».

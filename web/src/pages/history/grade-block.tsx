@@ -19,7 +19,7 @@ function statusText(status: SaveStatus, graded: boolean): string {
 }
 
 /**
- * The corrector's grade block (docs/product.md#spec-2 « Résultat », issue 20): grade, hide, comment, saved 500 ms
+ * The corrector's grade block (docs/product.md#spec-2 « Résultat »): grade, hide, comment, saved 500 ms
  * after each edit; « Enregistré » only after a save of this copy succeeded. « Copie suivante » (and
  * Ctrl + Entrée anywhere on the page) saves what is pending, then opens the next copy with the grade
  * field focused, so a whole pile is graded from the keyboard.
@@ -32,7 +32,7 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
   const scheme = desk?.schemeItems ?? [];
   const start = { ...initial, items: initial.items ?? desk?.items ?? [] };
   const { form, status, savedOnce, conflict, edit, flush } = useGradeEditor(start, undefined, desk?.maxPoints);
-  // A grade typed by hand wins over the sum of the ticked items (issue 20); emptying the field hands it back.
+  // A grade typed by hand wins over the sum of the ticked items (decision 65); emptying the field hands it back.
   const [typed, setTyped] = useState(() => isTypedGrade(start.grade, scheme, start.items));
   const { moving, hint, nextCopy } = useNextCopyMove(exercise.chapter, exercise._id, flush);
   // After each save the desk beside is read again (double-correction state, the other grading once

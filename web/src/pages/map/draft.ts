@@ -8,7 +8,7 @@ export interface Draft {
   address: string;
   email: string;
   confirmed: boolean;
-  /** Verified as saved (not the form's « Vérifié »): moving it asks first (issue 25). */
+  /** Verified as saved (not the form's « Vérifié »): moving it asks first (decision 88). */
   savedConfirmed: boolean;
   /** Null: a new school added with the keyboard, not placed yet. */
   lat: number | null;

@@ -8,7 +8,7 @@ export function moveQuestion(name: string, metres: number): string {
   return `Déplacer l’établissement «\u202f${name}\u202f» de ${formatDistance(metres)}\u202f?`;
 }
 
-/** Moving a verified school asks first (issue 25): a stray click must not send it far away. */
+/** Moving a verified school asks first (decision 88): a stray click must not send it far away. */
 export function MoveDialog({ editor }: { editor: InstitutionEditor }) {
   const { draft, moves } = editor;
   const from = draft ? positionOf(draft) : null;

@@ -3,7 +3,7 @@ import { inFrance } from './coordinates';
 import { positionOf } from './draft';
 import type { InstitutionEditor } from './use-institution-editor';
 
-/** Without the mouse (issue 25): the selected school's latitude and longitude, typed with a decimal comma. */
+/** Without the mouse (decision 88): the selected school's latitude and longitude, typed with a decimal comma. */
 export function PositionForm({ editor }: { editor: InstitutionEditor }) {
   const { draft, setDraft, errors, moves } = editor;
   if (!draft) return null;

@@ -36,7 +36,7 @@ export function useInstitutionEditor(isAdmin: boolean) {
     setDraft(next);
   };
   const select = (i: Institution) => start(draftOf(i));
-  // A school found by the search is selected and the map goes to it (issue 24).
+  // A school found by the search is selected and the map goes to it (decision 67).
   const found = (i: Institution) => {
     select(i);
     if (i.latitude !== null && i.longitude !== null) setFocus({ lat: i.latitude, lng: i.longitude, zoom: FOCUS_ZOOM });

@@ -20,7 +20,7 @@ interface Editor {
 }
 
 /**
- * Moving the selected school on /map (issue 25): by a click, typed coordinates or a found address. A verified
+ * Moving the selected school on /map (decision 88): by a click, typed coordinates or a found address. A verified
  * school asks first, as a stray click must not send it far away; the last move can be undone.
  */
 export function useMoves({ draft, setDraft, setFocus, setErrors, undo, setUndo, save }: Editor) {

@@ -81,7 +81,7 @@ export function ProfileFields({ form, user, roles, staff }: { form: ProfileForm;
           {...form.getInputProps('gender')}
         />
       </SimpleGrid>
-      {/* Pupil-only fields: school staff, correctors and admins never fill them (issue 24). */}
+      {/* Pupil-only fields: school staff, correctors and admins never fill them (docs/product.md#spec-2-profile). */}
       {!staff && <PupilFields form={form} required={required} pending={pending} />}
       {/* Decision 143: the box governs reminders only; service mails go whatever it says. */}
       <Checkbox

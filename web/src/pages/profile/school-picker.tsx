@@ -54,7 +54,7 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
   );
 }
 
-/** Pupils taught at home choose the special entry (issue 24), offered as a button once it is loaded. */
+/** Pupils taught at home choose the special entry (docs/product.md#spec-2-profile), offered as a button once it is loaded. */
 function HomeSchooling({ onChoose }: { onChoose: (institution: Institution) => void }) {
   const homeSchooling = useInstitution(HOME_SCHOOLING_INSTITUTION_ID);
   return (

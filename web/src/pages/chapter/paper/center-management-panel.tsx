@@ -85,7 +85,7 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
       opened: center.opened,
       instructions: center.instructions,
       places: String(center.nb_places),
-      // Issue 22: the sitting (Paris wall clock), address, room and what to bring; empty = the default shown below.
+      // Decision 59: the sitting (Paris wall clock), address, room and what to bring; empty = the default shown below.
       sittingAt: center.own.sittingAt ? isoToParisWallClock(center.own.sittingAt) : '',
       address: center.own.address ?? '',
       room: center.own.room,

@@ -41,7 +41,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
   const extraCount = all.filter((o) => o.extra).length;
   const own = all.find((o) => o.own);
 
-  // Issue 22: a click on a marker or in the list asks first; only « Confirmer l’inscription » registers.
+  // Decision 59: a click on a marker or in the list asks first; only « Confirmer l’inscription » registers.
   const [asked, setAsked] = useState<CenterOption | null>(null);
   const pick = (option: CenterOption) => {
     if (!isSelectable(option) || option._id === selectedId || choose.isPending) return;
