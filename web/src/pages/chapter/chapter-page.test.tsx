@@ -581,4 +581,19 @@ describe('analysis mode', () => {
     expect(screen.queryByRole('button', { name: 'Téléverser' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Voir la copie' })).toBeTruthy();
   });
+
+  it('gives a pupil who did not take part no « 0 / 8 »: no total, no score per exercise (decision 139)', async () => {
+    api.fetchSessionState.mockResolvedValue(state({ status: 'after', remainingTime: 0 }));
+    api.fetchChapterPage.mockResolvedValue(
+      chapterPage({
+        analysis: true,
+        exercises: [{ _id: 'e-num', title: 'Exercice 1', answerFormat: 'numeric', chapter: CHAPTER, statement: 'Combien ?' }],
+      }),
+    );
+    api.fetchMyAnswers.mockResolvedValue([]);
+    renderPage();
+    expect(await screen.findByTestId('answer-e-num')).toBeTruthy();
+    expect(screen.queryByText(/Score total/)).toBeNull();
+    expect(screen.queryByText(/^Score :/)).toBeNull();
+  });
 });

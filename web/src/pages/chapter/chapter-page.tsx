@@ -101,7 +101,8 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
           <RichText content={page.headerStudents} html={page.headerStudentsHtml} label="Instructions générales" />
         </Paper>
       )}
-      {page.analysis && savedAnswers !== undefined && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
+      {/* Decision 139: a pupil who did not take part (no answer at all) is given no « 0 / 8 ». */}
+      {page.analysis && answers.length > 0 && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
       {page.analysis && <PublishedResults chapterId={chapterId} title={page.title} />}
       {remaining !== null && remaining > 0 && <Countdown remaining={remaining} />}
       {availability && <Text>{availability}</Text>}
@@ -155,6 +156,7 @@ function ExerciseList(props: {
           exercise={exercise}
           answer={byExercise.get(exercise._id)}
           analysis={page.analysis}
+          scored={answers.length > 0}
           userId={userId}
           queue={queue}
           testChapter={testChapter}

@@ -14,6 +14,8 @@ interface Props {
   exercise: ExerciseView;
   answer: MyAnswer | undefined;
   analysis: boolean;
+  /** Decision 139: the pupil took part (answered something): in analysis mode each exercise shows its score. */
+  scored?: boolean;
   userId: string;
   queue: AnswerQueue;
   /** The running timed test: « Historique » and « Voir la copie » show the way back and the time left. */
@@ -23,7 +25,7 @@ interface Props {
 }
 
 /** One exercise of docs/product.md#spec-2 "Chapter page": title, statement, the answer input of its format, and in analysis mode its score. */
-export function ExerciseCard({ exercise, answer, analysis, userId, queue, testChapter = null, onUploaded }: Props) {
+export function ExerciseCard({ exercise, answer, analysis, scored = true, userId, queue, testChapter = null, onUploaded }: Props) {
   const titleId = useId();
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
@@ -38,7 +40,7 @@ export function ExerciseCard({ exercise, answer, analysis, userId, queue, testCh
         {exercise.answerFormat === 'pdf' && (
           <PdfAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} testChapter={testChapter} onUploaded={onUploaded} />
         )}
-        {analysis && exercise.answerFormat !== 'none' && (
+        {analysis && scored && exercise.answerFormat !== 'none' && (
           <Stack gap={4}>
             {/* Decision 61: the grade read against what the exercise is worth (« 1 / 2 »). */}
             <Text fw={600}>Score : {scoreText(answer?.grade ?? null, exercise.maxPoints)}</Text>
