@@ -43,7 +43,8 @@ const firstLoadFiles = [
 const noContractBarrelValues = {
   name: '@olympe/contract',
   allowTypeImports: true,
-  message: 'Le premier chargement n’embarque pas zod : importez les valeurs d’un module sans schéma (@olympe/contract/profile, /text, /dates…).',
+  message:
+    'Le premier chargement n’embarque pas zod : importez les valeurs d’un module sans schéma (@olympe/contract/profile, /text, /dates…).',
 };
 
 /** A screen may use another screen's file only when listed here (a component both need, not yet moved). */
@@ -73,7 +74,8 @@ const serverRules = {
     {
       selector:
         'MemberExpression[property.name=/^(isAdmin|isMember|isTeacher)$/]:not([object.name=/^(users|row|roles)$/]), CallExpression[callee.name="hasRole"]',
-      message: 'Un contrôle de rôle ou par enregistrement va dans <domaine>/policies.ts (assertMayX / canX), appelé par le service ; une route garde son preHandler.',
+      message:
+        'Un contrôle de rôle ou par enregistrement va dans <domaine>/policies.ts (assertMayX / canX), appelé par le service ; une route garde son preHandler.',
     },
   ],
   // docs/architecture.md « Response shaping »: every response is shaped in <area>/presenters.ts.
@@ -102,11 +104,13 @@ const serverRules = {
     },
     {
       selector: `CallExpression[callee.object.name="sql"][callee.property.name="raw"]:not([arguments.0.type=/^(Literal|TemplateLiteral)$/], [arguments.0.name=${UPPER_CASE}])`,
-      message: 'sql.raw ne prend qu’une constante (littéral ou NOM_EN_MAJUSCULES) : une valeur passe en paramètre, un nom par sql.identifier.',
+      message:
+        'sql.raw ne prend qu’une constante (littéral ou NOM_EN_MAJUSCULES) : une valeur passe en paramètre, un nom par sql.identifier.',
     },
     {
       selector: `CallExpression[callee.object.name="sql"][callee.property.name="raw"] > TemplateLiteral > :not(TemplateElement, Identifier[name=${UPPER_CASE}])`,
-      message: 'sql.raw ne prend qu’une constante (littéral ou NOM_EN_MAJUSCULES) : une valeur passe en paramètre, un nom par sql.identifier.',
+      message:
+        'sql.raw ne prend qu’une constante (littéral ou NOM_EN_MAJUSCULES) : une valeur passe en paramètre, un nom par sql.identifier.',
     },
   ],
 };
@@ -115,10 +119,13 @@ const serverRules = {
  * One `no-restricted-syntax` holds the three rules, so a file's block lists the selectors that apply to it: every
  * server file gets all three, then the exempt files get theirs without the rule they skip.
  */
-const serverSelectors = (skip) =>
-  Object.entries(serverRules).flatMap(([name, selectors]) => (skip(name) ? [] : selectors));
+const serverSelectors = (skip) => Object.entries(serverRules).flatMap(([name, selectors]) => (skip(name) ? [] : selectors));
 const serverRuleBlocks = [
-  { files: ['server/src/**/*.ts'], ignores: ['server/src/**/*.test.ts'], rules: { 'no-restricted-syntax': ['error', ...serverSelectors(() => false)] } },
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...serverSelectors(() => false)] },
+  },
   {
     files: ['server/src/**/policies.ts', 'server/src/auth/**/*.ts'],
     ignores: ['server/src/**/*.test.ts'],
@@ -132,9 +139,17 @@ const serverRuleBlocks = [
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'e2e/output/**', 'server/src/db/migrations/**', 'data/**', 'e2e/test-results/**', 'e2e/playwright-report/**',
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'e2e/output/**',
+      'server/src/db/migrations/**',
+      'data/**',
+      'e2e/test-results/**',
+      'e2e/playwright-report/**',
       // Installed on demand (npm ci --prefix bench/first-load/lighthouse): lighthouse and puppeteer are absent in CI.
-      'bench/first-load/lighthouse/**'],
+      'bench/first-load/lighthouse/**',
+    ],
   },
   {
     files: ['**/*.{ts,tsx}'],

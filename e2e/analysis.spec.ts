@@ -1,5 +1,16 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { adminHeaders, adminPage, apiAccount, columnHeaders, expectAccessible, expectNotCutAtBothWidths, ok, pupilProfile, screenshot, tag } from './fixtures.js';
+import {
+  adminHeaders,
+  adminPage,
+  apiAccount,
+  columnHeaders,
+  expectAccessible,
+  expectNotCutAtBothWidths,
+  ok,
+  pupilProfile,
+  screenshot,
+  tag,
+} from './fixtures.js';
 
 const SCHOOL_IP = '198.51.100.10';
 const OTHER_IP = '198.51.100.20';
@@ -26,7 +37,14 @@ test.describe('Analyse de la triche', () => {
       await request.patch(`/api/chapter/${chapterId}`, {
         headers: admin,
         data: {
-          groups: [{ name: 'tous', timeDuration: 60, accessStart: new Date(now - 10 * 60_000).toISOString(), accessEnd: new Date(now + 3 * 3600_000).toISOString() }],
+          groups: [
+            {
+              name: 'tous',
+              timeDuration: 60,
+              accessStart: new Date(now - 10 * 60_000).toISOString(),
+              accessEnd: new Date(now + 3 * 3600_000).toISOString(),
+            },
+          ],
         },
       }),
     );
@@ -45,9 +63,12 @@ test.describe('Analyse de la triche', () => {
     const ada = await pupil(request, 'Ada', `Lovelace ${suffix}`, SCHOOL_IP);
     const blaise = await pupil(request, 'Blaise', `Pascal ${suffix}`, SCHOOL_IP);
     const carl = await pupil(request, 'Carl', `Gauss ${suffix}`, OTHER_IP);
-    const save = (p: { headers: Headers }, exerciseId: string, answer: string) => request.post('/api/answer', { headers: p.headers, data: { exerciseId, answer } });
+    const save = (p: { headers: Headers }, exerciseId: string, answer: string) =>
+      request.post('/api/answer', { headers: p.headers, data: { exerciseId, answer } });
     const event = async (p: { headers: Headers }, eventType: 'blur' | 'focus') =>
-      expect(await ok(await request.post(`/api/chapter/event/${chapterId}`, { headers: p.headers, data: { eventType } }))).toEqual({ recorded: true });
+      expect(await ok(await request.post(`/api/chapter/event/${chapterId}`, { headers: p.headers, data: { eventType } }))).toEqual({
+        recorded: true,
+      });
     for (const p of [ada, blaise, carl]) await ok(await request.post(`/api/chapter/start/${chapterId}`, { headers: p.headers }));
 
     // Ada leaves twice and answers "Cubes" right just after coming back; she and Blaise share a wrong 5.
@@ -76,7 +97,12 @@ test.describe('Analyse de la triche', () => {
     await expect(table.getByRole('row').filter({ hasText: carl.name }).getByRole('cell').nth(1)).toHaveText(OTHER_IP);
 
     const pairs = page.getByRole('table', { name: `Paires suspectes, adresse ${SCHOOL_IP}` });
-    await expect(pairs.getByRole('row').nth(1).getByRole('cell')).toHaveText([ada.name, blaise.name, '1', 'Carrés : 5 (fausse) ; Cubes : 27']);
+    await expect(pairs.getByRole('row').nth(1).getByRole('cell')).toHaveText([
+      ada.name,
+      blaise.name,
+      '1',
+      'Carrés : 5 (fausse) ; Cubes : 27',
+    ]);
     await expect(page.getByRole('table', { name: `Paires suspectes, adresse ${OTHER_IP}` })).toHaveCount(0);
 
     // Sorting by last name: Gauss first, then Pascal first the other way.

@@ -52,12 +52,20 @@ test.describe('Rédaction des sujets', () => {
       await expect(page.getByRole('textbox', { name: 'Titre de l’exercice 2' })).toHaveValue('Nouvel exercice');
 
       await page.getByRole('textbox', { name: 'Titre de l’exercice 1' }).fill(FIRST);
-      await writeRichText(page, 'Énoncé de la version 1 de l’exercice 1', 'Quelle part de la pizza reste-t-il ? $\\frac{1}{2}$ est mangée.');
+      await writeRichText(
+        page,
+        'Énoncé de la version 1 de l’exercice 1',
+        'Quelle part de la pizza reste-t-il ? $\\frac{1}{2}$ est mangée.',
+      );
       const statement = page.getByRole('button', { name: 'Modifier : Énoncé de la version 1 de l’exercice 1' });
       await expect(statement.locator('.katex').first()).toBeVisible();
       await page.getByRole('textbox', { name: 'Réponse attendue (version 1) de l’exercice 1' }).fill('0,5');
       await page.getByRole('button', { name: 'Ajouter une version à l’exercice 1' }).click();
-      await writeRichText(page, 'Énoncé de la version 2 de l’exercice 1', 'Quelle part de la pizza reste-t-il si trois quarts sont mangés ?');
+      await writeRichText(
+        page,
+        'Énoncé de la version 2 de l’exercice 1',
+        'Quelle part de la pizza reste-t-il si trois quarts sont mangés ?',
+      );
       await page.getByRole('textbox', { name: 'Réponse attendue (version 2) de l’exercice 1' }).fill('0.25');
 
       await page.getByRole('textbox', { name: 'Titre de l’exercice 2' }).fill(SECOND);
@@ -80,7 +88,9 @@ test.describe('Rédaction des sujets', () => {
       await expect(page.getByRole('button', { name: 'Modifier : Instructions pour les élèves' })).toContainText('Calculatrice interdite');
       await expect(statement.locator('.katex').first()).toBeVisible();
       await expect(page.getByRole('button', { name: 'Modifier : Énoncé de la version 2 de l’exercice 1' })).toContainText('trois quarts');
-      await expect(page.getByRole('button', { name: 'Modifier : Énoncé de la version 2 de l’exercice 2' })).toContainText('4 km en 20 minutes');
+      await expect(page.getByRole('button', { name: 'Modifier : Énoncé de la version 2 de l’exercice 2' })).toContainText(
+        '4 km en 20 minutes',
+      );
       await expect(page.getByRole('textbox', { name: 'Réponse attendue (version 1) de l’exercice 1' })).toHaveValue('0,5');
       await expect(page.getByRole('textbox', { name: 'Réponse attendue (version 2) de l’exercice 1' })).toHaveValue('0.25');
       await expect(page.getByRole('textbox', { name: 'Réponse attendue (version 1) de l’exercice 2' })).toHaveValue('12');
@@ -109,7 +119,9 @@ test.describe('Rédaction des sujets', () => {
       await page.getByRole('textbox', { name: 'Durée en minutes du groupe 1' }).fill('30');
       await expectAccessible(page, '/access/{id}');
       // At 1280 px the whole table, « Début » and « Fin » included, fits without a sideways scrollbar.
-      await expectNotCut('/access à 1280 px', [['le tableau des groupes d’accès', page.getByRole('region', { name: 'Tableau des groupes d’accès' })]]);
+      await expectNotCut('/access à 1280 px', [
+        ['le tableau des groupes d’accès', page.getByRole('region', { name: 'Tableau des groupes d’accès' })],
+      ]);
       await expectNotCut('/access à 1280 px', [
         ['« Début »', page.getByText('Début', { exact: true })],
         ['« Fin »', page.getByText('Fin', { exact: true })],

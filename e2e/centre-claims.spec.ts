@@ -1,12 +1,26 @@
 import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, tag, TEACHERS_GROUP_ID } from './fixtures.js';
+import {
+  addToGroup,
+  adminHeaders,
+  apiAccount,
+  expectAccessible,
+  loginByApi,
+  ok,
+  pupilProfile,
+  screenshot,
+  tag,
+  TEACHERS_GROUP_ID,
+} from './fixtures.js';
 
 type Headers = Record<string, string>;
 const expect = baseExpect.configure({ timeout: 10_000 });
 
 async function school(request: APIRequestContext, admin: Headers, name: string) {
   const created = await ok<{ institution: { _id: string } }>(
-    await request.post('/api/institution', { headers: admin, data: { name, address: `1 rue de l’École, ${name}`, latitude: 47.2, longitude: -1.55, confirmed: true } }),
+    await request.post('/api/institution', {
+      headers: admin,
+      data: { name, address: `1 rue de l’École, ${name}`, latitude: 47.2, longitude: -1.55, confirmed: true },
+    }),
   );
   return { id: created.institution._id, name };
 }
@@ -21,17 +35,33 @@ test.describe('Centres : une place prise en se déclarant de l’établissement
     const t = tag();
     const centre = await school(request, admin, `Collège Germain ${t}`);
     const home = await school(request, admin, `Collège Voisin ${t}`);
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Papier ${t}`, offline: true } })))._id;
+    const chapterId = (
+      await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Papier ${t}`, offline: true } }))
+    )._id;
     try {
       await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
-      await ok(await request.patch(`/api/center/${chapterId}`, { headers: admin, data: { institution: centre.id, opened: true, nb_places: 0 } }));
-      const teacher = await apiAccount(request, 'prof-centre', { firstName: 'Sophie', lastName: `Germain ${t}`, gender: 'female', institution: centre.id });
+      await ok(
+        await request.patch(`/api/center/${chapterId}`, { headers: admin, data: { institution: centre.id, opened: true, nb_places: 0 } }),
+      );
+      const teacher = await apiAccount(request, 'prof-centre', {
+        firstName: 'Sophie',
+        lastName: `Germain ${t}`,
+        gender: 'female',
+        institution: centre.id,
+      });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
       // A pupil of another school claims the centre's school to get a place in a centre with none left.
-      const claimant = await apiAccount(request, 'eleve-malin', pupilProfile({ firstName: 'Léo', lastName: `Malin ${t}`, institution: home.id }));
+      const claimant = await apiAccount(
+        request,
+        'eleve-malin',
+        pupilProfile({ firstName: 'Léo', lastName: `Malin ${t}`, institution: home.id }),
+      );
       await ok(await request.put('/api/auth/me', { headers: claimant.headers, data: { institution: centre.id } }));
       await ok(await request.patch(`/api/center/user/${chapterId}`, { headers: claimant.headers, data: { institution: centre.id } }));
-      await page.route((url) => url.hostname !== 'localhost', (route) => route.abort());
+      await page.route(
+        (url) => url.hostname !== 'localhost',
+        (route) => route.abort(),
+      );
 
       await loginByApi(page, teacher.email);
       await page.goto(`/chapter/${chapterId}`);

@@ -59,11 +59,21 @@ test.describe('Horloge du navigateur décalée', () => {
       const title = `Épreuve chronométrée ${tag()}`;
       const { _id: chapterId } = await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title } }));
       try {
-        await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous', timeDuration: DURATION_MIN }] } }));
+        await ok(
+          await request.patch(`/api/chapter/${chapterId}`, {
+            headers: admin,
+            data: { groups: [{ name: 'tous', timeDuration: DURATION_MIN }] },
+          }),
+        );
         await ok(
           await request.post('/api/exos', {
             headers: admin,
-            data: { title: 'Somme', answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: 'Combien font 2 + 2 ?', answer: '4' }] },
+            data: {
+              title: 'Somme',
+              answerFormat: 'numeric',
+              chapter: chapterId,
+              statementVersions: [{ content: 'Combien font 2 + 2 ?', answer: '4' }],
+            },
           }),
         );
         const { email, headers } = await pupil(request);
@@ -75,11 +85,13 @@ test.describe('Horloge du navigateur décalée', () => {
         expect(Math.abs(browserNow - Date.now() - skew * 60_000)).toBeLessThan(60_000);
 
         await page.goto(`/chapter/${chapterId}`);
-        await page.getByRole('button', { name: "Commencer l’épreuve en temps limité" }).click();
+        await page.getByRole('button', { name: 'Commencer l’épreuve en temps limité' }).click();
         // The confirmation's end time is the server's now + 30 min (this machine's clock), not the browser's.
         const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
         const ends = [-1, 0].map((m) => parisClock(Date.now() + (DURATION_MIN + m) * 60_000));
-        await expect(confirm).toContainText(new RegExp(`se terminera (le \\d{1,2} \\S+ \\d{4} )?à (${ends.join('|')}) \\(heure de Paris\\)`));
+        await expect(confirm).toContainText(
+          new RegExp(`se terminera (le \\d{1,2} \\S+ \\d{4} )?à (${ends.join('|')}) \\(heure de Paris\\)`),
+        );
         await confirm.getByRole('button', { name: 'Commencer maintenant' }).click();
         const timer = page.getByRole('timer');
         await expect(timer).toHaveText(/Temps restant\s: (29|30):\d{2}/);

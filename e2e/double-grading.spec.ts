@@ -29,7 +29,10 @@ async function pageAs(browser: Browser, email: string | null): Promise<Page> {
 const EXERCISE = 'Somme des carrés des douze premiers entiers naturels';
 
 test.describe('Double correction', () => {
-  test('[CORRECTEUR, CORRECTEUR, ADMIN] corrigent à l’aveugle deux fois une copie anonyme, puis l’administrateur arbitre', async ({ request, browser }) => {
+  test('[CORRECTEUR, CORRECTEUR, ADMIN] corrigent à l’aveugle deux fois une copie anonyme, puis l’administrateur arbitre', async ({
+    request,
+    browser,
+  }) => {
     // Three people, axe at both widths on five states: minutes on a shared machine.
     test.setTimeout(480_000);
     const admin = await adminHeaders(request);
@@ -68,10 +71,15 @@ test.describe('Double correction', () => {
     const upload = await ok<{ path: string }>(
       await request.post('/api/pdfs', {
         headers: pupil.headers,
-        multipart: { exercise: exercise._id, file: { name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie d’Alice : 650') } },
+        multipart: {
+          exercise: exercise._id,
+          file: { name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie d’Alice : 650') },
+        },
       }),
     );
-    await ok(await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: exercise._id, answer: upload.path, seq: 1 } }));
+    await ok(
+      await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: exercise._id, answer: upload.path, seq: 1 } }),
+    );
 
     const first = await apiAccount(request, 'correcteur-1', { firstName: 'Paul', lastName: 'Premier' });
     const second = await apiAccount(request, 'correcteur-2', { firstName: 'Sophie', lastName: 'Second' });

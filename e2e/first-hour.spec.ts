@@ -64,14 +64,14 @@ test.describe('La première heure', () => {
     await page.getByLabel('Genre').selectOption('female');
     await page.getByLabel('Date de naissance').fill('14/03/2011');
     await page.getByLabel('Classe').selectOption('3eme');
-    await page.getByLabel("Choix par défaut du centre d’examen").selectOption('local');
-    await page.getByRole('textbox', { name: "E-mail d’un parent" }).fill('pas-une-adresse');
+    await page.getByLabel('Choix par défaut du centre d’examen').selectOption('local');
+    await page.getByRole('textbox', { name: 'E-mail d’un parent' }).fill('pas-une-adresse');
     await page.getByRole('button', { name: 'Choisir « Instruction en famille »' }).click();
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText('Adresse e-mail invalide.')).toBeVisible();
     await expect(page.getByText(/emailParent/)).toHaveCount(0);
     await expectAccessible(page, 'profil, champ refusé', { labelInName: true });
-    await page.getByRole('textbox', { name: "E-mail d’un parent" }).fill('parent@e2e.test');
+    await page.getByRole('textbox', { name: 'E-mail d’un parent' }).fill('parent@e2e.test');
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText('Votre profil est complet.')).toBeVisible();
 
@@ -79,15 +79,29 @@ test.describe('La première heure', () => {
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
   });
 
-  test('[ENSEIGNANT] inscrit sa classe depuis un fichier : aperçu, création, puis rien de plus au second envoi', async ({ page, request }) => {
+  test('[ENSEIGNANT] inscrit sa classe depuis un fichier : aperçu, création, puis rien de plus au second envoi', async ({
+    page,
+    request,
+  }) => {
     const headers = await adminHeaders(request);
     const school = await ok<{ institution: { _id: string } }>(
       await request.post('/api/institution', {
         headers,
-        data: { name: `Collège Import ${tag()}`, address: '1 rue des Écoles, 34000 Montpellier', latitude: 43.61, longitude: 3.87, confirmed: true },
+        data: {
+          name: `Collège Import ${tag()}`,
+          address: '1 rue des Écoles, 34000 Montpellier',
+          latitude: 43.61,
+          longitude: 3.87,
+          confirmed: true,
+        },
       }),
     );
-    const teacher = await apiAccount(request, 'prof-import', { firstName: 'Paul', lastName: 'Prof', gender: 'male', institution: school.institution._id });
+    const teacher = await apiAccount(request, 'prof-import', {
+      firstName: 'Paul',
+      lastName: 'Prof',
+      gender: 'male',
+      institution: school.institution._id,
+    });
     await addToGroup(request, headers, TEACHERS_GROUP_ID, teacher.email);
     await loginByApi(page, teacher.email);
 

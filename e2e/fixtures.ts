@@ -18,7 +18,9 @@ export async function linkFromOutbox(email: string): Promise<string> {
       .sort()
       .reverse();
     for (const f of files) {
-      const eml = readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      const eml = readFileSync(path.join(outbox, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '=');
       if (eml.includes(`To: ${email}`)) {
         const link = /https?:\/\/[^\s"<]+\/confirm\?token=[A-Za-z0-9_-]+/.exec(eml)?.[0];
         if (link) return link;

@@ -1,5 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { createAccount, expectAccessible, expectNotCutAtBothWidths, linkFromOutbox, loginByApi, PASSWORD, screenshot, unique } from './fixtures.js';
+import {
+  createAccount,
+  expectAccessible,
+  expectNotCutAtBothWidths,
+  linkFromOutbox,
+  loginByApi,
+  PASSWORD,
+  screenshot,
+  unique,
+} from './fixtures.js';
 
 test.describe('Fondations', () => {
   test('[ÉLÈVE] s’inscrit, confirme par le lien reçu, se connecte, puis se déconnecte', async ({ page }) => {
@@ -32,7 +41,10 @@ test.describe('Fondations', () => {
     await expect(page.getByRole('link', { name: 'Mon profil' })).toBeVisible();
 
     // Log out, then in again through the form.
-    await page.getByRole('button', { name: 'Se déconnecter' }).or(page.getByRole('link', { name: 'Se déconnecter' })).click();
+    await page
+      .getByRole('button', { name: 'Se déconnecter' })
+      .or(page.getByRole('link', { name: 'Se déconnecter' }))
+      .click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Connexion' })).toBeVisible();
     await expect(page).toHaveTitle('Connexion — Olympe');
@@ -50,7 +62,10 @@ test.describe('Fondations', () => {
     await expect(page.getByRole('heading', { name: 'Données personnelles', level: 1 })).toBeVisible();
     await expectAccessible(page, '/donnees-personnelles');
 
-    await page.getByRole('button', { name: 'Se déconnecter' }).or(page.getByRole('link', { name: 'Se déconnecter' })).click();
+    await page
+      .getByRole('button', { name: 'Se déconnecter' })
+      .or(page.getByRole('link', { name: 'Se déconnecter' }))
+      .click();
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => localStorage.getItem('jwt'))).toBeNull();
   });

@@ -1,6 +1,19 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, expectNotCutAtBothWidths, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
-
+import {
+  addToGroup,
+  adminHeaders,
+  adminPage,
+  apiAccount,
+  expectAccessible,
+  expectNotCutAtBothWidths,
+  loginByApi,
+  MEMBERS_GROUP_ID,
+  ok,
+  pupilProfile,
+  screenshot,
+  smallPdf,
+  tag,
+} from './fixtures.js';
 
 test.describe('Correction', () => {
   test('[CORRECTEUR, ADMIN, ÉLÈVE] corrige par « copie suivante », corrige automatiquement, exporte, publie les notes', async ({
@@ -148,7 +161,10 @@ test.describe('Correction', () => {
       await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : à corriger' })).toBeVisible();
       await adminTab.getByRole('button', { name: 'Correction automatique' }).click();
       // Decision 69: it asks first, with the count of copies it will grade.
-      await adminTab.getByRole('dialog', { name: 'Lancer la correction automatique ?' }).getByRole('button', { name: 'Lancer la correction' }).click();
+      await adminTab
+        .getByRole('dialog', { name: 'Lancer la correction automatique ?' })
+        .getByRole('button', { name: 'Lancer la correction' })
+        .click();
       await expect(adminTab.getByRole('link', { name: 'Alice Abel, Cubes : note 1' })).toBeVisible();
       await expect(adminTab.getByRole('link', { name: 'Chloé Cauchy, Cubes : note 0' })).toBeVisible();
       await expect(adminTab.getByRole('link', { name: 'Alice Abel, Racines : note 0' })).toBeVisible();
@@ -159,12 +175,18 @@ test.describe('Correction', () => {
         ['« Correction automatique »', adminTab.getByRole('button', { name: 'Correction automatique' })],
         ['« Exporter en CSV »', adminTab.getByRole('button', { name: 'Exporter en CSV' })],
       ]);
-      const [download] = await Promise.all([adminTab.waitForEvent('download'), adminTab.getByRole('button', { name: 'Exporter en CSV' }).click()]);
+      const [download] = await Promise.all([
+        adminTab.waitForEvent('download'),
+        adminTab.getByRole('button', { name: 'Exporter en CSV' }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe(`${title}_results.csv`);
       const csv = (await download.createReadStream()).setEncoding('utf8');
       let text = '';
       for await (const chunk of csv) text += chunk;
-      const lines = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+      const lines = text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/);
       expect(lines).toHaveLength(4);
       const alice = lines.find((l) => l.includes('"Abel"'));
       // Alice: Carrés 1 (by hand), Cubes 1, Racines 0 (automatic): total 2.

@@ -72,7 +72,10 @@ test.describe('Groupes', () => {
       // through its fade (a contrast no one reads; it flaked there).
       await expect(page.getByText('Membres enregistrés\u00a0: 3 ajouts, 0 retrait.')).toBeHidden({ timeout: 15_000 });
       await expectAccessible(page, '/users/{id}');
-      await expectNotCutAtBothWidths(page, '/users/{id}', [['« Ajouter »', page.getByRole('button', { name: 'Ajouter', exact: true })], ...(await columnHeaders(table))]);
+      await expectNotCutAtBothWidths(page, '/users/{id}', [
+        ['« Ajouter »', page.getByRole('button', { name: 'Ajouter', exact: true })],
+        ...(await columnHeaders(table)),
+      ]);
       await page.screenshot({ path: screenshot('group-members.png'), fullPage: true });
 
       // The search narrows the table (and the count).

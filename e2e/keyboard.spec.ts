@@ -1,5 +1,18 @@
 import { expect as baseExpect, test } from '@playwright/test';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, PASSWORD, pupilProfile, screenshot, tabTo, tag } from './fixtures.js';
+import {
+  addToGroup,
+  adminHeaders,
+  apiAccount,
+  expectAccessible,
+  loginByApi,
+  MEMBERS_GROUP_ID,
+  ok,
+  PASSWORD,
+  pupilProfile,
+  screenshot,
+  tabTo,
+  tag,
+} from './fixtures.js';
 
 // Several journeys share two cores: a page may take several seconds to answer after a navigation.
 const expect = baseExpect.configure({ timeout: 10_000 });
@@ -23,7 +36,12 @@ test.describe('Au clavier seul', () => {
           headers: admin,
           data: {
             groups: [
-              { name: 'tous', timeDuration: 60, accessStart: new Date(Date.now() - 2 * HOUR).toISOString(), accessEnd: new Date(Date.now() + 24 * HOUR).toISOString() },
+              {
+                name: 'tous',
+                timeDuration: 60,
+                accessStart: new Date(Date.now() - 2 * HOUR).toISOString(),
+                accessEnd: new Date(Date.now() + 24 * HOUR).toISOString(),
+              },
             ],
           },
         }),
@@ -31,7 +49,12 @@ test.describe('Au clavier seul', () => {
       const exercise = await ok<{ _id: string }>(
         await request.post('/api/exos', {
           headers: admin,
-          data: { title: 'Moitié', answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: 'Combien vaut $\\frac{1}{2}$ ?', answer: '0,5' }] },
+          data: {
+            title: 'Moitié',
+            answerFormat: 'numeric',
+            chapter: chapterId,
+            statementVersions: [{ content: 'Combien vaut $\\frac{1}{2}$ ?', answer: '0,5' }],
+          },
         }),
       );
       const pupil = await apiAccount(request, 'clavier', pupilProfile({ firstName: 'Louis', lastName: 'Braille' }));
@@ -86,7 +109,9 @@ test.describe('Au clavier seul', () => {
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('receipt').getByRole('heading', { name: 'Reçu de vos réponses' })).toBeVisible();
 
-      const mine = await ok<Array<{ exercise: string; answer: string }>>(await request.get(`/api/answer/chapter/${chapterId}`, { headers: pupil.headers }));
+      const mine = await ok<Array<{ exercise: string; answer: string }>>(
+        await request.get(`/api/answer/chapter/${chapterId}`, { headers: pupil.headers }),
+      );
       expect(mine.map((a) => [a.exercise, a.answer])).toEqual([[exercise._id, '0,5']]);
     } finally {
       await request.delete(`/api/chapter/${chapterId}`, { headers: admin });
@@ -103,7 +128,12 @@ test.describe('Au clavier seul', () => {
       const { _id: exerciseId } = await ok<{ _id: string }>(
         await request.post('/api/exos', {
           headers: admin,
-          data: { title: 'Carrés', answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: 'Combien vaut $2^2$ ?', answer: '4' }] },
+          data: {
+            title: 'Carrés',
+            answerFormat: 'numeric',
+            chapter: chapterId,
+            statementVersions: [{ content: 'Combien vaut $2^2$ ?', answer: '4' }],
+          },
         }),
       );
       const pupils = [
@@ -122,7 +152,10 @@ test.describe('Au clavier seul', () => {
       await expect(page.getByRole('heading', { name: `Correction : ${title}` })).toBeVisible();
       // The sidebar's chapter link takes its row but the « Corriger » icon (a title squeezed beside it would wrap: « Tour ⏎ 1 »).
       const sideLink = page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: title, exact: true });
-      const widths = await sideLink.evaluate((el) => ({ link: el.getBoundingClientRect().width, row: el.parentElement!.getBoundingClientRect().width }));
+      const widths = await sideLink.evaluate((el) => ({
+        link: el.getBoundingClientRect().width,
+        row: el.parentElement!.getBoundingClientRect().width,
+      }));
       expect(widths.link).toBeGreaterThan(widths.row - 40);
       await tabTo(page, page.getByRole('button', { name: 'Corriger la copie suivante : Carrés' }));
       await page.keyboard.press('Enter');
@@ -132,7 +165,12 @@ test.describe('Au clavier seul', () => {
         const note = page.getByRole('textbox', { name: 'Note' });
         await tabTo(page, note);
         await page.keyboard.type(grade);
-        await expect(page.getByRole('status').filter({ hasText: /Enregistr/ }).first()).toBeVisible();
+        await expect(
+          page
+            .getByRole('status')
+            .filter({ hasText: /Enregistr/ })
+            .first(),
+        ).toBeVisible();
         if (grade === '1') {
           await expectAccessible(page, '/history au clavier (note enregistrée)');
           await page.screenshot({ path: screenshot('keyboard-corrector-grade.png'), fullPage: true });
@@ -142,7 +180,9 @@ test.describe('Au clavier seul', () => {
         }
       }
 
-      const table = await ok<{ users: Record<string, { data: string[] }> }>(await request.get(`/api/answer/table/${chapterId}`, { headers: admin }));
+      const table = await ok<{ users: Record<string, { data: string[] }> }>(
+        await request.get(`/api/answer/table/${chapterId}`, { headers: admin }),
+      );
       expect(pupils.map((p) => table.users[p.id].data[0]).sort()).toEqual(['0', '1']);
     } finally {
       await request.delete(`/api/chapter/${chapterId}`, { headers: admin });

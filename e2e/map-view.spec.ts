@@ -20,7 +20,13 @@ interface ViewRequest {
 
 const viewOf = (url: string): ViewRequest => {
   const p = new URL(url).searchParams;
-  return { south: Number(p.get('south')), west: Number(p.get('west')), north: Number(p.get('north')), east: Number(p.get('east')), zoom: Number(p.get('zoom')) };
+  return {
+    south: Number(p.get('south')),
+    west: Number(p.get('west')),
+    north: Number(p.get('north')),
+    east: Number(p.get('east')),
+    zoom: Number(p.get('zoom')),
+  };
 };
 
 /** The centre of a Web Mercator view (what Leaflet's getCenter gives for these bounds). */
@@ -32,21 +38,26 @@ function centreOf(v: ViewRequest): { lat: number; lng: number } {
 
 /** The start times (page clock, ms) of the in-view requests the page has made so far. */
 const inViewTimes = (page: Page) =>
-  page.evaluate((pathPart) =>
-    performance
-      .getEntriesByType('resource')
-      .filter((e) => e.name.includes(pathPart))
-      .map((e) => e.startTime),
-  IN_VIEW);
+  page.evaluate(
+    (pathPart) =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes(pathPart))
+        .map((e) => e.startTime),
+    IN_VIEW,
+  );
 
 /** Waits until no in-view request has started for `quietMs`, counted from `since` (page clock) at the earliest. */
 async function settle(page: Page, since = 0, quietMs = 800) {
   await expect
-    .poll(async () => {
-      const times = await inViewTimes(page);
-      const now = await page.evaluate(() => performance.now());
-      return times.length > 0 && now - Math.max(since, ...times) > quietMs;
-    }, { timeout: 15_000, intervals: [200] })
+    .poll(
+      async () => {
+        const times = await inViewTimes(page);
+        const now = await page.evaluate(() => performance.now());
+        return times.length > 0 && now - Math.max(since, ...times) > quietMs;
+      },
+      { timeout: 15_000, intervals: [200] },
+    )
     .toBe(true);
 }
 
@@ -80,7 +91,13 @@ async function burst(page: Page): Promise<number[]> {
   await page.mouse.move(x0, y0);
   await page.mouse.wheel(0, -120);
   await expect.poll(ends, { timeout: 5000, intervals: [20] }).toBe(1);
-  for (const [dx, dy] of [[60, 0], [0, 50], [-70, 20], [40, -40], [30, 30]]) {
+  for (const [dx, dy] of [
+    [60, 0],
+    [0, 50],
+    [-70, 20],
+    [40, -40],
+    [30, 30],
+  ]) {
     await page.mouse.down();
     await page.mouse.move(x0 + dx, y0 + dy, { steps: 2 });
     // Held still before the release: Leaflet's inertia reads only the last 50 ms of a drag, so the map stops here.
@@ -116,7 +133,9 @@ test('[ADMIN] la carte des établissements s’ouvre sur la France (46, 2,3522, 
   const centre = centreOf(first);
   expect(Math.abs(centre.lat - 46)).toBeLessThan(0.1);
   expect(Math.abs(centre.lng - 2.3522)).toBeLessThan(0.1);
-  const tileZooms = await page.locator('.leaflet-tile').evaluateAll((tiles) => [...new Set(tiles.map((t) => /\/(\d+)\/\d+\/\d+\.png/.exec((t as HTMLImageElement).src)?.[1]))]);
+  const tileZooms = await page
+    .locator('.leaflet-tile')
+    .evaluateAll((tiles) => [...new Set(tiles.map((t) => /\/(\d+)\/\d+\/\d+\.png/.exec((t as HTMLImageElement).src)?.[1]))]);
   expect(tileZooms).toEqual(['5']);
   // The settled view is as wide as the map at zoom 5: 256 × 2⁵ pixels for 360°.
   const settled = viewOf(requests[requests.length - 1]);
@@ -175,7 +194,10 @@ test('[ÉLÈVE] la carte du profil d’un élève sans établissement s’ouvre 
   await expectAccessible(page, '/profile (carte sur la France)', { labelInName: true });
 });
 
-test('[ÉLÈVE] sur un téléphone, la carte du profil, son code et ses établissements ne viennent que quand elle approche de l’écran', async ({ page, request }) => {
+test('[ÉLÈVE] sur un téléphone, la carte du profil, son code et ses établissements ne viennent que quand elle approche de l’écran', async ({
+  page,
+  request,
+}) => {
   await page.route(/tile\.openstreetmap\.org/, (route) => route.abort());
   const requests: string[] = [];
   page.on('request', (r) => {

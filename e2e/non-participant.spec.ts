@@ -16,7 +16,13 @@ test.describe('Résultats d’un élève qui n’a pas participé', () => {
     const exercise = await ok<{ _id: string }>(
       await request.post('/api/exos', {
         headers: admin,
-        data: { title: 'Partitions', answerFormat: 'numeric', chapter: chapter._id, maxPoints: 8, statementVersions: [{ content: 'Combien ?', answer: '42' }] },
+        data: {
+          title: 'Partitions',
+          answerFormat: 'numeric',
+          chapter: chapter._id,
+          maxPoints: 8,
+          statementVersions: [{ content: 'Combien ?', answer: '42' }],
+        },
       }),
     );
     const answered = await apiAccount(request, 'participe', pupilProfile({ firstName: 'Léa', lastName: 'Martin' }));

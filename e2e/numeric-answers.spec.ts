@@ -14,13 +14,20 @@ test.describe('Réponses numériques', () => {
     test.setTimeout(120_000);
     const admin = await adminHeaders(request);
     const me = await apiAccount(request, 'nombres', pupilProfile({ firstName: 'Émilie', lastName: 'du Châtelet' }));
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Nombres ${tag()}` } })))._id;
+    const chapterId = (
+      await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Nombres ${tag()}` } }))
+    )._id;
     try {
       await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
       const exercises: Array<{ id: string; title: string }> = [];
       for (const [i, answer] of EXPECTED.entries()) {
         const title = `Question ${i + 1}`;
-        const data = { title, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: '$\\frac{1}{2}$ s’écrit `0,5`.', answer }] };
+        const data = {
+          title,
+          answerFormat: 'numeric',
+          chapter: chapterId,
+          statementVersions: [{ content: '$\\frac{1}{2}$ s’écrit `0,5`.', answer }],
+        };
         exercises.push({ id: (await ok<{ _id: string }>(await request.post('/api/exos', { headers: admin, data })))._id, title });
       }
 
@@ -50,7 +57,9 @@ test.describe('Réponses numériques', () => {
       await expectAccessible(page, '/chapter/{id} (réponse non reconnue)', { labelInName: true });
       await page.screenshot({ path: screenshot('numeric-refused.png'), fullPage: true });
 
-      const mine = await ok<Array<{ exercise: string; answer: string }>>(await request.get(`/api/answer/chapter/${chapterId}`, { headers: me.headers }));
+      const mine = await ok<Array<{ exercise: string; answer: string }>>(
+        await request.get(`/api/answer/chapter/${chapterId}`, { headers: me.headers }),
+      );
       const current = new Map(mine.map((a) => [a.exercise, a.answer]));
       expect(exercises.map((e) => current.get(e.id))).toEqual([...typed, undefined]);
 
@@ -62,7 +71,9 @@ test.describe('Réponses numériques', () => {
       // The admin's automatic correction grades the three answers right.
       const auto = await ok<{ graded: number }>(await request.post(`/api/answer/auto/${chapterId}`, { headers: admin }));
       expect(auto.graded).toBe(3);
-      const table = await ok<{ users: Record<string, { data: string[] }> }>(await request.get(`/api/answer/table/${chapterId}`, { headers: admin }));
+      const table = await ok<{ users: Record<string, { data: string[] }> }>(
+        await request.get(`/api/answer/table/${chapterId}`, { headers: admin }),
+      );
       expect(table.users[me.id].data).toEqual(['1', '1', '1', ' ']);
     } finally {
       await request.delete(`/api/chapter/${chapterId}`, { headers: admin });

@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { adminHeaders, apiAccount, expectAccessible, ok, PASSWORD, pupilProfile, screenshot, tag } from './fixtures.js';
 
-
 // This journey needs the app's service worker: the page must open again without a network.
 test.use({ serviceWorkers: 'allow' });
 
@@ -16,24 +15,31 @@ test.describe('Épreuve en ligne sans réseau', () => {
     const title = `Épreuve coupée ${tag()}`;
     const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title } })))._id;
     try {
-      await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous', timeDuration: 30 }] } }));
+      await ok(
+        await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous', timeDuration: 30 }] } }),
+      );
       const exercises: Array<{ id: string; title: string }> = [];
       for (let i = 1; i <= 5; i++) {
         const exTitle = `Question ${i}`;
         const created = await ok<{ _id: string }>(
           await request.post('/api/exos', {
             headers: admin,
-            data: { title: exTitle, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: `Combien font ${i} + ${i} ?`, answer: String(2 * i) }] },
+            data: {
+              title: exTitle,
+              answerFormat: 'numeric',
+              chapter: chapterId,
+              statementVersions: [{ content: `Combien font ${i} + ${i} ?`, answer: String(2 * i) }],
+            },
           }),
         );
         exercises.push({ id: created._id, title: exTitle });
       }
 
-      const { email, headers: pupil, id: pupilId } = await apiAccount(
-        request,
-        'coupure',
-        pupilProfile({ firstName: 'Émilie', lastName: 'Du Châtelet', birthDate: '2010-12-17' }),
-      );
+      const {
+        email,
+        headers: pupil,
+        id: pupilId,
+      } = await apiAccount(request, 'coupure', pupilProfile({ firstName: 'Émilie', lastName: 'Du Châtelet', birthDate: '2010-12-17' }));
 
       // A first visit, straight to the test: the account's token is stored from a page that is not the app
       // (it registers no service worker), so the chapter is the first page the worker sees. What the page loaded
@@ -45,7 +51,7 @@ test.describe('Épreuve en ligne sans réseau', () => {
       expect(pageToken).toBe(token);
       expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length))).toBe(0);
       await page.goto(`/chapter/${chapterId}`);
-      await page.getByRole('button', { name: "Commencer l’épreuve en temps limité" }).click();
+      await page.getByRole('button', { name: 'Commencer l’épreuve en temps limité' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Commencer maintenant' }).click();
       await expect(page.getByRole('timer')).toContainText(/Temps restant\s: (29:[0-5]\d|30:00)/);
       // The service worker has taken the page (and its assets) by now.

@@ -1,8 +1,19 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
-import { adminHeaders, apiAccount, expectAccessible, expectNotCutAtBothWidths, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
+import {
+  adminHeaders,
+  apiAccount,
+  expectAccessible,
+  expectNotCutAtBothWidths,
+  loginByApi,
+  ok,
+  pupilProfile,
+  screenshot,
+  smallPdf,
+  tag,
+} from './fixtures.js';
 
-const START = "Commencer l’épreuve en temps limité";
-const ENDED = "L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
+const START = 'Commencer l’épreuve en temps limité';
+const ENDED = 'L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.';
 const OFFLINE = 'Hors ligne — la réponse sera envoyée dès le retour du réseau';
 
 type Headers = Record<string, string>;
@@ -29,7 +40,12 @@ async function timedChapter(
     const created = await ok<{ _id: string }>(
       await request.post('/api/exos', {
         headers: admin,
-        data: { title, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: `Combien font $${i} + ${i}$ ?`, answer: String(2 * i) }] },
+        data: {
+          title,
+          answerFormat: 'numeric',
+          chapter: chapterId,
+          statementVersions: [{ content: `Combien font $${i} + ${i}$ ?`, answer: String(2 * i) }],
+        },
       }),
     );
     exercises.push({ id: created._id, title });
@@ -40,7 +56,12 @@ async function timedChapter(
     const created = await ok<{ _id: string }>(
       await request.post('/api/exos', {
         headers: admin,
-        data: { title, answerFormat: 'pdf', chapter: chapterId, statementVersions: [{ content: 'Démontrez que $\\sqrt{2}$ est irrationnel.', answer: null }] },
+        data: {
+          title,
+          answerFormat: 'pdf',
+          chapter: chapterId,
+          statementVersions: [{ content: 'Démontrez que $\\sqrt{2}$ est irrationnel.', answer: null }],
+        },
       }),
     );
     pdfExercise = { id: created._id, title };
@@ -90,7 +111,9 @@ test.describe('Épreuve en ligne', () => {
       // Starting cannot be undone: the pupil confirms, having read how long, until when, and that there is no pause.
       await start.click();
       const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
-      await expect(confirm).toContainText(/Vous aurez 30 minutes\s: l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à \d{1,2}\sh\s\d{2} \(heure de Paris\)\./);
+      await expect(confirm).toContainText(
+        /Vous aurez 30 minutes\s: l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à \d{1,2}\sh\s\d{2} \(heure de Paris\)\./,
+      );
       await expect(confirm).toContainText('Le chronomètre ne peut pas être mis en pause');
       await expectAccessible(page, '/chapter/{id} (confirmation du début)');
       await confirm.getByRole('button', { name: 'Commencer maintenant' }).click();
@@ -111,7 +134,10 @@ test.describe('Épreuve en ligne', () => {
       await page.setViewportSize({ width: 1280, height: 720 });
       await page.evaluate(() => window.scrollTo(0, 0));
       await expect(input(0)).toHaveAttribute('placeholder', '?');
-      await expect(card(0).getByRole('link', { name: 'Historique' })).toHaveAttribute('href', `/history/${me.id}/${exercises[0].id}?epreuve=${chapterId}`);
+      await expect(card(0).getByRole('link', { name: 'Historique' })).toHaveAttribute(
+        'href',
+        `/history/${me.id}/${exercises[0].id}?epreuve=${chapterId}`,
+      );
 
       // Online: saved after the debounce.
       for (const i of [0, 1]) {
@@ -178,7 +204,9 @@ test.describe('Épreuve en ligne', () => {
       await page.unroute(isAnswerSave, slow);
 
       // The server holds the last value typed for each of the five exercises.
-      const mine = await ok<Array<{ exercise: string; answer: string }>>(await request.get(`/api/answer/chapter/${chapterId}`, { headers: me.headers }));
+      const mine = await ok<Array<{ exercise: string; answer: string }>>(
+        await request.get(`/api/answer/chapter/${chapterId}`, { headers: me.headers }),
+      );
       const current = new Map(mine.map((a) => [a.exercise, a.answer]));
       expect(exercises.map((e) => current.get(e.id))).toEqual(['3', '44', '6', '8', '10']);
       const history = await ok<{ answers: Array<{ answer: string }> }>(
@@ -186,7 +214,9 @@ test.describe('Épreuve en ligne', () => {
       );
       expect(history.answers[0].answer).toBe('44');
       expect(history.answers.map((a) => a.answer)).toEqual(expect.arrayContaining(['4', '42', '43', '44']));
-      const table = await ok<{ users: Record<string, { data: string[] }> }>(await request.get(`/api/answer/table/${chapterId}`, { headers: admin }));
+      const table = await ok<{ users: Record<string, { data: string[] }> }>(
+        await request.get(`/api/answer/table/${chapterId}`, { headers: admin }),
+      );
       expect(table.users[me.id].data).toEqual(['?', '?', '?', '?', '?', ' ']);
 
       // PDF copy: choose, remove, choose again, upload (offline first), then see it from the history page.
@@ -232,14 +262,19 @@ test.describe('Épreuve en ligne', () => {
       await expect(page).toHaveURL(new RegExp(`/viewer/pdfs/[0-9a-f-]{36}\\.pdf\\?epreuve=${chapterId}$`));
       await expect(page.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
       await pinchOnPhone(page);
-      const after = await ok<{ users: Record<string, { data: string[] }> }>(await request.get(`/api/answer/table/${chapterId}`, { headers: admin }));
+      const after = await ok<{ users: Record<string, { data: string[] }> }>(
+        await request.get(`/api/answer/table/${chapterId}`, { headers: admin }),
+      );
       expect(after.users[me.id].data[5]).toBe('?');
     } finally {
       await request.delete(`/api/chapter/${chapterId}`, { headers: admin });
     }
   });
 
-  test('[ÉLÈVE] voit le temps restant arriver à zéro, puis la fin de l’épreuve ; le serveur refuse une réponse tardive', async ({ page, request }) => {
+  test('[ÉLÈVE] voit le temps restant arriver à zéro, puis la fin de l’épreuve ; le serveur refuse une réponse tardive', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(90_000);
     const admin = await adminHeaders(request);
     const me = await pupil(request);
@@ -278,15 +313,20 @@ test.describe('Épreuve en ligne', () => {
       expect(Date.now()).toBeGreaterThanOrEqual(end - 1_500);
       await expectAccessible(page, '/chapter/{id} (terminée)');
       await page.screenshot({ path: screenshot('chapter-ended.png'), fullPage: true });
-      const state = await ok<{ status: string; remainingTime: number }>(await request.get(`/api/chapter/start/${chapterId}`, { headers: me.headers }));
+      const state = await ok<{ status: string; remainingTime: number }>(
+        await request.get(`/api/chapter/start/${chapterId}`, { headers: me.headers }),
+      );
       expect(state).toMatchObject({ status: 'after', remainingTime: 0 });
 
       // Past the 5 s grace for saves in flight, a save is refused and changes nothing.
       const wait = end + 5_500 - Date.now();
       if (wait > 0) await page.waitForTimeout(wait);
-      const late = await request.post('/api/answer', { headers: me.headers, data: { exerciseId: exercises[0].id, answer: '99', seq: Date.now() } });
+      const late = await request.post('/api/answer', {
+        headers: me.headers,
+        data: { exerciseId: exercises[0].id, answer: '99', seq: Date.now() },
+      });
       expect(late.status()).toBe(403);
-      expect(await late.json()).toEqual({ message: "L’épreuve est terminée.", code: 'test_finished' });
+      expect(await late.json()).toEqual({ message: 'L’épreuve est terminée.', code: 'test_finished' });
       const history = await ok<{ answers: Array<{ answer: string }> }>(
         await request.get(`/api/answer/history/${me.id}/${exercises[0].id}`, { headers: admin }),
       );

@@ -15,19 +15,29 @@ async function scanPage(text: string): Promise<Buffer> {
  * ajoutées après la note » at the grading desk and with a « + » in the grading table, until a corrector acts.
  */
 test.describe('Pages ajoutées après la note', () => {
-  test('[CORRECTEUR] une page triée sur une copie déjà notée : la note reste, la copie est signalée au bureau et dans la table', async ({ page, request }) => {
+  test('[CORRECTEUR] une page triée sur une copie déjà notée : la note reste, la copie est signalée au bureau et dans la table', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(150_000);
     const admin = await adminHeaders(request);
     const t = tag();
     const title = `Épreuve papier ${t}`;
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title, offline: true } })))._id;
+    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title, offline: true } })))
+      ._id;
     await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
     const exerciseTitle = 'Combinatoire';
     const exerciseId = (
       await ok<{ _id: string }>(
         await request.post('/api/exos', {
           headers: admin,
-          data: { title: exerciseTitle, answerFormat: 'pdf', chapter: chapterId, maxPoints: 7, statementVersions: [{ content: 'Dénombrez les chemins.' }] },
+          data: {
+            title: exerciseTitle,
+            answerFormat: 'pdf',
+            chapter: chapterId,
+            maxPoints: 7,
+            statementVersions: [{ content: 'Dénombrez les chemins.' }],
+          },
         }),
       )
     )._id;
@@ -39,7 +49,9 @@ test.describe('Pages ajoutées après la note', () => {
         }),
       )
     ).institution._id;
-    await ok(await request.patch(`/api/center/${chapterId}`, { headers: admin, data: { institution: school, opened: true, nb_places: 5 } }));
+    await ok(
+      await request.patch(`/api/center/${chapterId}`, { headers: admin, data: { institution: school, opened: true, nb_places: 5 } }),
+    );
     const pupil = await apiAccount(request, 'eleve-ajout', {
       firstName: 'Nina',
       lastName: `Carré${t}`,
@@ -60,7 +72,9 @@ test.describe('Pages ajoutées après la note', () => {
           multipart: { chapter: chapterId, file: { name: `${text}.pdf`, mimeType: 'application/pdf', buffer: await scanPage(text) } },
         }),
       );
-      const copy = await ok<{ _id: string }>(await request.post(`/api/answer/unlabeled/${chapterId}`, { headers: admin, data: { answer: uploaded.path, institution: school } }));
+      const copy = await ok<{ _id: string }>(
+        await request.post(`/api/answer/unlabeled/${chapterId}`, { headers: admin, data: { answer: uploaded.path, institution: school } }),
+      );
       return ok<{ message: string; answers: Array<{ _id: string }> }>(
         await request.post(`/api/answer/label/${copy._id}`, {
           headers: admin,
@@ -71,7 +85,12 @@ test.describe('Pages ajoutées après la note', () => {
 
     try {
       const [copy] = (await sortOnePage('Copie page 1')).answers;
-      await ok(await request.post('/api/answer/grade', { headers: admin, data: { answerId: copy._id, grade: '5', grade_comment: 'Bien', expectedGradeTimestamp: null } }));
+      await ok(
+        await request.post('/api/answer/grade', {
+          headers: admin,
+          data: { answerId: copy._id, grade: '5', grade_comment: 'Bien', expectedGradeTimestamp: null },
+        }),
+      );
       // A page found later in another room's scan, sorted to the same pupil and exercise.
       const later = await sortOnePage('Copie page 2');
       expect(later.message).toContain('garde sa note');

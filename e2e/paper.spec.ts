@@ -1,7 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { addToGroup, adminHeaders, adminPage, apiAccount, columnHeaders, expectAccessible, expectNotCutAtBothWidths, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag, TEACHERS_GROUP_ID } from './fixtures.js';
+import {
+  addToGroup,
+  adminHeaders,
+  adminPage,
+  apiAccount,
+  columnHeaders,
+  expectAccessible,
+  expectNotCutAtBothWidths,
+  loginByApi,
+  ok,
+  pupilProfile,
+  screenshot,
+  smallPdf,
+  tag,
+  TEACHERS_GROUP_ID,
+} from './fixtures.js';
 
 /** Decision 59: choosing a centre asks first; the journeys confirm in the dialog. */
 async function confirmCentre(page: Page) {
@@ -16,7 +31,6 @@ async function confirmCentre(page: Page) {
   }).toPass({ timeout: 30_000 });
 }
 
-
 type Headers = Record<string, string>;
 
 // Five journeys share two cores: a page may take several seconds to answer after a navigation.
@@ -27,14 +41,20 @@ test.use({ viewport: { width: 1280, height: 1000 } });
 
 async function school(request: APIRequestContext, admin: Headers, name: string, latitude: number, longitude: number) {
   const created = await ok<{ institution: { _id: string } }>(
-    await request.post('/api/institution', { headers: admin, data: { name, address: `1 rue de l’École, ${name}`, latitude, longitude, confirmed: true } }),
+    await request.post('/api/institution', {
+      headers: admin,
+      data: { name, address: `1 rue de l’École, ${name}`, latitude, longitude, confirmed: true },
+    }),
   );
   return { id: created.institution._id, name };
 }
 
 /** Map tiles come from outside: refused, so the journey never waits on the network. */
 async function noOutsideRequests(page: Page) {
-  await page.route((url) => url.hostname !== 'localhost', (route) => route.abort());
+  await page.route(
+    (url) => url.hostname !== 'localhost',
+    (route) => route.abort(),
+  );
 }
 
 /** One CSV line of quoted fields separated by semicolons (quotes inside doubled). */
@@ -60,21 +80,33 @@ test.describe('Épreuve papier', () => {
     const schoolA = await school(request, admin, `Collège Hypatie ${t}`, 48.8566, 2.3522);
     const schoolB = await school(request, admin, `Lycée Noether ${t}`, 45.764, 4.8357);
     const schoolC = await school(request, admin, `Collège Kovalevskaïa ${t}`, 44.8378, -0.5792);
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title, offline: true } })))._id;
+    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title, offline: true } })))
+      ._id;
     try {
       await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
       // One PDF exercise: the answer sheets carry one page (and spares) for it.
       await ok(
         await request.post('/api/exos', {
           headers: admin,
-          data: { title: 'Démonstration', answerFormat: 'pdf', chapter: chapterId, statementVersions: [{ content: 'Montrez que $\\sqrt{2}$ est irrationnel.', answer: null }] },
+          data: {
+            title: 'Démonstration',
+            answerFormat: 'pdf',
+            chapter: chapterId,
+            statementVersions: [{ content: 'Montrez que $\\sqrt{2}$ est irrationnel.', answer: null }],
+          },
         }),
       );
 
-      const teacher = await apiAccount(request, 'enseignant', { firstName: 'Émile', lastName: 'Borel', gender: 'male', institution: schoolA.id });
+      const teacher = await apiAccount(request, 'enseignant', {
+        firstName: 'Émile',
+        lastName: 'Borel',
+        gender: 'male',
+        institution: schoolA.id,
+      });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
       // Pupils of another school, in 2nde (the CSV checks the class).
-      const outsidePupil = (firstName: string, lastName: string, institution: string) => pupilProfile({ firstName, lastName, institution, grade: '2nde' });
+      const outsidePupil = (firstName: string, lastName: string, institution: string) =>
+        pupilProfile({ firstName, lastName, institution, grade: '2nde' });
       const pupils = [
         await apiAccount(request, 'eleve-ada', outsidePupil('Ada', `Lovelace ${t}`, schoolB.id)),
         await apiAccount(request, 'eleve-marie', outsidePupil('Marie', `Agnesi ${t}`, schoolB.id)),
@@ -87,8 +119,8 @@ test.describe('Épreuve papier', () => {
       await page.goto(`/chapter/${chapterId}`);
       const panel = page.getByRole('region', { name: `Centre d’examen : ${schoolA.name}` });
       await expect(panel).toBeVisible();
-      await expect(panel.getByText("Aucun élève de votre établissement n’est inscrit pour l’instant.")).toBeVisible();
-      await expect(panel.getByText("Aucun élève extérieur n’est inscrit pour l’instant.")).toBeVisible();
+      await expect(panel.getByText('Aucun élève de votre établissement n’est inscrit pour l’instant.')).toBeVisible();
+      await expect(panel.getByText('Aucun élève extérieur n’est inscrit pour l’instant.')).toBeVisible();
       await expect(panel.getByRole('textbox', { name: 'Instructions pour les élèves' })).toHaveCount(0);
       await panel.getByRole('radio', { name: 'Oui' }).check();
       const instructions = `Salle 12, ${t} : venir à 8 h 30 avec une pièce d’identité.`;
@@ -131,9 +163,9 @@ test.describe('Épreuve papier', () => {
           await field.click();
           await field.fill(schoolA.name);
           // With the keyboard: under load the open list was once drawn behind the map (left in the note).
-      await expect(page.getByRole('option', { name: optionOf('Centre ouvert') })).toBeVisible();
-      await field.press('ArrowDown');
-      await field.press('Enter');
+          await expect(page.getByRole('option', { name: optionOf('Centre ouvert') })).toBeVisible();
+          await field.press('ArrowDown');
+          await field.press('Enter');
         }
         await confirmCentre(page);
         await expect(page.getByText('Centre d’examen enregistré').last()).toBeVisible();
@@ -147,7 +179,11 @@ test.describe('Épreuve papier', () => {
       // The third finds the centre full: the server refuses, nothing is registered.
       await loginByApi(page, pupils[2].email);
       await page.goto(`/chapter/${chapterId}`);
-      await expect(page.getByRole('img', { name: `${schoolA.name} : Centre complet` }).or(page.getByRole('button', { name: `${schoolA.name} : Centre complet` }))).toBeVisible({ timeout: 15_000 });
+      await expect(
+        page
+          .getByRole('img', { name: `${schoolA.name} : Centre complet` })
+          .or(page.getByRole('button', { name: `${schoolA.name} : Centre complet` })),
+      ).toBeVisible({ timeout: 15_000 });
       const field = page.getByLabel('Centre sélectionné', { exact: true }).first();
       await field.click();
       await field.fill(schoolA.name);
@@ -173,11 +209,13 @@ test.describe('Épreuve papier', () => {
         await expect(row).toContainText('2nde');
       }
       await expect(outside.getByText(`Somerville ${t}`)).toHaveCount(0);
-      await expect(panel.getByText("Aucun élève de votre établissement n’est inscrit pour l’instant.")).toBeVisible();
+      await expect(panel.getByText('Aucun élève de votre établissement n’est inscrit pour l’instant.')).toBeVisible();
 
       const chooser = page.waitForEvent('filechooser');
       await panel.getByRole('button', { name: 'Choisir des fichiers PDF' }).click();
-      await (await chooser).setFiles([
+      await (
+        await chooser
+      ).setFiles([
         { name: 'salle-12-a.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copies salle 12 (1)') },
         { name: 'salle-12-b.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copies salle 12 (2)') },
         { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a', 'hex') },
@@ -194,7 +232,10 @@ test.describe('Épreuve papier', () => {
       await expectAccessible(page, '/chapter/{id} (gestion du centre, copies déposées)');
       await page.screenshot({ path: screenshot('center-management.png'), fullPage: true });
       // The personalised answer sheets of the two registered pupils, with QR codes.
-      const [sheets] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Télécharger les feuilles réponses' }).click()]);
+      const [sheets] = await Promise.all([
+        page.waitForEvent('download'),
+        panel.getByRole('button', { name: 'Télécharger les feuilles réponses' }).click(),
+      ]);
       const sheetBytes = readFileSync(await sheets.path());
       expect(sheetBytes.subarray(0, 5).toString()).toBe('%PDF-');
       const sheetDoc = await PDFDocument.load(sheetBytes);
@@ -251,19 +292,33 @@ test.describe('Épreuve papier', () => {
     }
   });
 
-  test('[ÉLÈVE] choisit son centre à la souris dans une fenêtre de 720 px : la liste reste ouverte et la page ne remonte pas', async ({ page, request }) => {
+  test('[ÉLÈVE] choisit son centre à la souris dans une fenêtre de 720 px : la liste reste ouverte et la page ne remonte pas', async ({
+    page,
+    request,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     const admin = await adminHeaders(request);
     const t = tag();
     const host = await school(request, admin, `Collège Germain ${t}`, 48.8566, 2.3522);
     const home = await school(request, admin, `Lycée Dubreil ${t}`, 45.764, 4.8357);
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Papier ${t}`, offline: true } })))._id;
+    const chapterId = (
+      await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Papier ${t}`, offline: true } }))
+    )._id;
     try {
       await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
-      const teacher = await apiAccount(request, 'enseignant', { firstName: 'Sophie', lastName: 'Germain', gender: 'female', institution: host.id });
+      const teacher = await apiAccount(request, 'enseignant', {
+        firstName: 'Sophie',
+        lastName: 'Germain',
+        gender: 'female',
+        institution: host.id,
+      });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
       await ok(await request.patch(`/api/center/${chapterId}`, { headers: teacher.headers, data: { opened: true, nb_places: 5 } }));
-      const pupil = await apiAccount(request, 'eleve-marie-louise', pupilProfile({ firstName: 'Marie-Louise', lastName: `Dubreil ${t}`, institution: home.id, grade: '2nde' }));
+      const pupil = await apiAccount(
+        request,
+        'eleve-marie-louise',
+        pupilProfile({ firstName: 'Marie-Louise', lastName: `Dubreil ${t}`, institution: home.id, grade: '2nde' }),
+      );
       await noOutsideRequests(page);
       // A slow school network: the map's code arrives a second after the panel.
       await page.route(/\/assets\/center-map-[^/]*\.js$/, async (route) => {

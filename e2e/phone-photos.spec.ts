@@ -29,13 +29,20 @@ test.describe('Copie en photos', () => {
   test('[ÉLÈVE] choisit deux photos de sa copie, voit leur aperçu, les remet dans l’ordre et les envoie', async ({ page, request }) => {
     test.setTimeout(120_000);
     const admin = await adminHeaders(request);
-    const chapter = await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Rédactions ${tag()}` } }));
+    const chapter = await ok<{ _id: string }>(
+      await request.post('/api/chapter', { headers: admin, data: { title: `Rédactions ${tag()}` } }),
+    );
     await ok(await request.patch(`/api/chapter/${chapter._id}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
     const title = 'Démonstration';
     await ok(
       await request.post('/api/exos', {
         headers: admin,
-        data: { title, answerFormat: 'pdf', chapter: chapter._id, statementVersions: [{ content: 'Montrez que $\\sqrt{2}$ est irrationnel.', answer: null }] },
+        data: {
+          title,
+          answerFormat: 'pdf',
+          chapter: chapter._id,
+          statementVersions: [{ content: 'Montrez que $\\sqrt{2}$ est irrationnel.', answer: null }],
+        },
       }),
     );
     const pupil = await apiAccount(request, 'photos', pupilProfile({ firstName: 'Chloé', lastName: 'Durand' }));

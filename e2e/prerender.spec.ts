@@ -132,7 +132,10 @@ test.describe('Écrans pré-rendus pour les visiteurs', () => {
     expect((await page.context().cookies()).some((c) => c.name === 'olympe_signed_in')).toBe(true);
 
     // Logging out removes the cookie: the next visitor gets the screens again.
-    await page.getByRole('button', { name: 'Se déconnecter' }).or(page.getByRole('link', { name: 'Se déconnecter' })).click();
+    await page
+      .getByRole('button', { name: 'Se déconnecter' })
+      .or(page.getByRole('link', { name: 'Se déconnecter' }))
+      .click();
     await expect(page).toHaveURL(/\/login$/);
     expect((await page.context().cookies()).some((c) => c.name === 'olympe_signed_in')).toBe(false);
     expect(errors).toEqual([]);

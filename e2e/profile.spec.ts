@@ -52,9 +52,9 @@ test.describe('Profil et établissements', () => {
       await page.getByRole('combobox', { name: 'Genre' }).selectOption({ label: 'Féminin' });
       await page.getByLabel('Date de naissance').fill('14/03/2012');
       await page.getByRole('combobox', { name: 'Classe' }).selectOption({ label: '4ème' });
-      await page.getByRole('textbox', { name: "E-mail d’un parent" }).fill('parent.lefevre@e2e.test');
+      await page.getByRole('textbox', { name: 'E-mail d’un parent' }).fill('parent.lefevre@e2e.test');
       await page
-        .getByRole('combobox', { name: "Choix par défaut du centre d’examen" })
+        .getByRole('combobox', { name: 'Choix par défaut du centre d’examen' })
         .selectOption({ label: 'Passer l’épreuve dans mon établissement' });
       await expectAccessible(page, '/profile');
       await expectNotCutAtBothWidths(page, '/profile', [
@@ -203,7 +203,10 @@ test.describe('Profil et établissements', () => {
     }
   });
 
-  test('[ADMIN] place un établissement au clavier, puis déplace un établissement vérifié avec confirmation et annulation', async ({ page, request }) => {
+  test('[ADMIN] place un établissement au clavier, puis déplace un établissement vérifié avec confirmation et annulation', async ({
+    page,
+    request,
+  }) => {
     const name = `Collège Clavier ${tag()}`;
     await adminPage(page);
     await page.goto('/map');
@@ -236,9 +239,14 @@ test.describe('Profil et établissements', () => {
 
     const headers = await adminHeaders(request);
     const find = async () =>
-      ((await (await request.get('/api/institution', { headers })).json()) as { _id: string; name: string; latitude: number; longitude: number }[]).find(
-        (i) => i.name === name,
-      );
+      (
+        (await (await request.get('/api/institution', { headers })).json()) as {
+          _id: string;
+          name: string;
+          latitude: number;
+          longitude: number;
+        }[]
+      ).find((i) => i.name === name);
     const saved = await find();
     expect(saved).toMatchObject({ latitude: 48.8566, longitude: 2.3522 });
     try {

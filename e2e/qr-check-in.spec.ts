@@ -4,7 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
 import config from './playwright.config.js';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, tag, TEACHERS_GROUP_ID } from './fixtures.js';
+import {
+  addToGroup,
+  adminHeaders,
+  apiAccount,
+  expectAccessible,
+  loginByApi,
+  ok,
+  pupilProfile,
+  screenshot,
+  tag,
+  TEACHERS_GROUP_ID,
+} from './fixtures.js';
 
 type Headers = Record<string, string>;
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -32,7 +43,18 @@ function printToCamera(pdf: Buffer): void {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'olympe-camera-'));
   try {
     writeFileSync(path.join(dir, 'convocation.pdf'), pdf);
-    execFileSync('pdftoppm', ['-gray', '-r', '120', '-f', '1', '-l', '1', '-singlefile', path.join(dir, 'convocation.pdf'), path.join(dir, 'page')]);
+    execFileSync('pdftoppm', [
+      '-gray',
+      '-r',
+      '120',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-singlefile',
+      path.join(dir, 'convocation.pdf'),
+      path.join(dir, 'page'),
+    ]);
     writeFileSync(CAMERA, y4mOf(readFileSync(path.join(dir, 'page.pgm'))));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -48,33 +70,60 @@ test.use({
   permissions: ['camera'],
   launchOptions: {
     ...base,
-    args: [...(base.args ?? []), '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${CAMERA}`],
+    args: [
+      ...(base.args ?? []),
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${CAMERA}`,
+    ],
   },
 });
 
 async function school(request: APIRequestContext, admin: Headers, name: string) {
   const created = await ok<{ institution: { _id: string } }>(
-    await request.post('/api/institution', { headers: admin, data: { name, address: `3 rue des Mathématiques, ${name}`, latitude: 45.76, longitude: 4.83, confirmed: true } }),
+    await request.post('/api/institution', {
+      headers: admin,
+      data: { name, address: `3 rue des Mathématiques, ${name}`, latitude: 45.76, longitude: 4.83, confirmed: true },
+    }),
   );
   return { id: created.institution._id, name };
 }
 
 /** Decision 59: on the day, staff check pupils in by holding their convocation up to the device's camera. */
 test.describe('Émargement par QR code', () => {
-  test('[ENSEIGNANT] scanne la convocation d’un élève avec la caméra : il est coché présent, l’autre reste absent', async ({ page, request }) => {
+  test('[ENSEIGNANT] scanne la convocation d’un élève avec la caméra : il est coché présent, l’autre reste absent', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(180_000);
     const admin = await adminHeaders(request);
     const t = tag();
     const centre = await school(request, admin, `Collège Kovalevskaïa ${t}`);
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Coupe papier ${t}`, offline: true } })))._id;
+    const chapterId = (
+      await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Coupe papier ${t}`, offline: true } }))
+    )._id;
     try {
       await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
-      const teacher = await apiAccount(request, 'prof-qr', { firstName: 'Sofia', lastName: `Kovalevskaïa ${t}`, gender: 'female', institution: centre.id });
+      const teacher = await apiAccount(request, 'prof-qr', {
+        firstName: 'Sofia',
+        lastName: `Kovalevskaïa ${t}`,
+        gender: 'female',
+        institution: centre.id,
+      });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
-      await ok(await request.patch(`/api/center/${chapterId}`, { headers: teacher.headers, data: { opened: true, nb_places: 10, sittingAt: '2027-03-12T09:30', room: 'Salle 3' } }));
+      await ok(
+        await request.patch(`/api/center/${chapterId}`, {
+          headers: teacher.headers,
+          data: { opened: true, nb_places: 10, sittingAt: '2027-03-12T09:30', room: 'Salle 3' },
+        }),
+      );
       const pupils = [];
       for (const name of ['Germain', 'Noether']) {
-        const p = await apiAccount(request, 'eleve-qr', pupilProfile({ firstName: 'Léa', lastName: `${name} ${t}`, institution: centre.id }));
+        const p = await apiAccount(
+          request,
+          'eleve-qr',
+          pupilProfile({ firstName: 'Léa', lastName: `${name} ${t}`, institution: centre.id }),
+        );
         await ok(await request.patch(`/api/center/user/${chapterId}`, { headers: p.headers, data: { institution: centre.id } }));
         pupils.push(p);
       }
@@ -82,7 +131,10 @@ test.describe('Émargement par QR code', () => {
       expect(convocation.status()).toBe(200);
       printToCamera(await convocation.body());
 
-      await page.route((url) => url.hostname !== 'localhost', (route) => route.abort());
+      await page.route(
+        (url) => url.hostname !== 'localhost',
+        (route) => route.abort(),
+      );
       await loginByApi(page, teacher.email);
       await page.goto(`/centre/${chapterId}`);
       const first = page.getByRole('checkbox', { name: `Présent : Léa Germain ${t}` });
@@ -98,7 +150,9 @@ test.describe('Émargement par QR code', () => {
 
       await page.getByRole('button', { name: 'Enregistrer les présences' }).click();
       await expect(page.getByText('Présences enregistrées (2 élèves)').last()).toBeVisible();
-      const saved = await ok<{ stats: { present: number; absent: number } }>(await request.get(`/api/center/${chapterId}`, { headers: teacher.headers }));
+      const saved = await ok<{ stats: { present: number; absent: number } }>(
+        await request.get(`/api/center/${chapterId}`, { headers: teacher.headers }),
+      );
       expect(saved.stats).toMatchObject({ present: 1, absent: 1 });
     } finally {
       await request.delete(`/api/chapter/${chapterId}`, { headers: admin });

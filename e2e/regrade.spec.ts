@@ -1,5 +1,16 @@
 import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, tag } from './fixtures.js';
+import {
+  addToGroup,
+  adminHeaders,
+  apiAccount,
+  expectAccessible,
+  loginByApi,
+  MEMBERS_GROUP_ID,
+  ok,
+  pupilProfile,
+  screenshot,
+  tag,
+} from './fixtures.js';
 
 // The machine is shared: a lazy page chunk can take seconds to arrive under load.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -22,7 +33,13 @@ test.describe('Réexamen', () => {
     const exercise = await ok<{ _id: string }>(
       await request.post('/api/exos', {
         headers: admin,
-        data: { title: 'Diagonales de l’hexagone', answerFormat: 'numeric', chapter: chapter._id, maxPoints: 5, statementVersions: [{ content: 'Combien ?', answer: '10' }] },
+        data: {
+          title: 'Diagonales de l’hexagone',
+          answerFormat: 'numeric',
+          chapter: chapter._id,
+          maxPoints: 5,
+          statementVersions: [{ content: 'Combien ?', answer: '10' }],
+        },
       }),
     );
     const pupil = await apiAccount(request, 'eleve-reexamen', pupilProfile({ firstName: 'Ada', lastName: 'Lovelace' }));
@@ -53,7 +70,10 @@ test.describe('Réexamen', () => {
     await correctorPage.goto(`/regrade/${chapter._id}`);
     const item = correctorPage.getByRole('article', { name: 'Demande de Ada Lovelace, Diagonales de l’hexagone' });
     await expect(item.getByText('Un hexagone a 9 diagonales : le corrigé dit 10.')).toBeVisible();
-    await expect(item.getByRole('link', { name: 'Voir la copie de Ada Lovelace' })).toHaveAttribute('href', `/history/${pupil.id}/${exercise._id}`);
+    await expect(item.getByRole('link', { name: 'Voir la copie de Ada Lovelace' })).toHaveAttribute(
+      'href',
+      `/history/${pupil.id}/${exercise._id}`,
+    );
     await expectAccessible(correctorPage, 'file des réexamens');
     await item.getByLabel('Nouvelle note (sur 5)').fill('5');
     await item.getByLabel('Réponse à l’élève').fill('Vous avez raison : le corrigé était faux.');

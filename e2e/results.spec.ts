@@ -3,7 +3,11 @@ import { expect, test } from '@playwright/test';
 import { adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, tag } from './fixtures.js';
 
 test.describe('Résultats', () => {
-  test('[ADMIN][ÉLÈVE] publie avec aperçu, l’élève voit sa carte de résultats et télécharge son attestation', async ({ page, request, browser }) => {
+  test('[ADMIN][ÉLÈVE] publie avec aperçu, l’élève voit sa carte de résultats et télécharge son attestation', async ({
+    page,
+    request,
+    browser,
+  }) => {
     test.setTimeout(180_000);
     const admin = await adminHeaders(request);
     const title = `Finale ${tag()}`;
@@ -17,7 +21,13 @@ test.describe('Résultats', () => {
         await ok<{ _id: string }>(
           await request.post('/api/exos', {
             headers: admin,
-            data: { title: name, answerFormat: 'numeric', chapter: chapterId, maxPoints, statementVersions: [{ content: `Énoncé de ${name}`, answer }] },
+            data: {
+              title: name,
+              answerFormat: 'numeric',
+              chapter: chapterId,
+              maxPoints,
+              statementVersions: [{ content: `Énoncé de ${name}`, answer }],
+            },
           }),
         )
       )._id;
@@ -85,7 +95,11 @@ test.describe('Résultats', () => {
     await page.goto(`/grader/${chapterId}`);
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exporter en XLSX' }).click()]);
     expect(xlsx.suggestedFilename()).toBe(`Notes - ${title}.xlsx`);
-    expect(readFileSync(await xlsx.path()).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      readFileSync(await xlsx.path())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
 
     // Bruno reads his card (second, not qualified: 4 + 0 = 4 < 8) and downloads his certificate.
     const pupilContext = await browser.newContext();

@@ -33,7 +33,10 @@ async function scanOnDisk(name: string): Promise<{ file: string; size: number }>
 
 async function school(request: APIRequestContext, admin: Record<string, string>, name: string) {
   const created = await ok<{ institution: { _id: string } }>(
-    await request.post('/api/institution', { headers: admin, data: { name, address: `3 rue du Copieur, ${name}`, latitude: 47.2, longitude: -1.55, confirmed: true } }),
+    await request.post('/api/institution', {
+      headers: admin,
+      data: { name, address: `3 rue du Copieur, ${name}`, latitude: 47.2, longitude: -1.55, confirmed: true },
+    }),
   );
   return created.institution._id;
 }
@@ -58,7 +61,12 @@ async function throttleUploads(page: Page, bytesPerSecond: number) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   const conditions = (offline: boolean, throughput: number) =>
-    cdp.send('Network.emulateNetworkConditions', { offline, latency: offline ? 0 : 20, downloadThroughput: -1, uploadThroughput: throughput });
+    cdp.send('Network.emulateNetworkConditions', {
+      offline,
+      latency: offline ? 0 : 20,
+      downloadThroughput: -1,
+      uploadThroughput: throughput,
+    });
   await conditions(false, bytesPerSecond);
   return {
     async offline() {
@@ -74,7 +82,12 @@ async function throttleUploads(page: Page, bytesPerSecond: number) {
 }
 
 const progressOf = async (page: Page, name: string) =>
-  Number((await page.getByRole('progressbar', { name: `Envoi de ${name}` }).getAttribute('aria-valuenow').catch(() => null)) ?? -1);
+  Number(
+    (await page
+      .getByRole('progressbar', { name: `Envoi de ${name}` })
+      .getAttribute('aria-valuenow')
+      .catch(() => null)) ?? -1,
+  );
 
 test.describe('Copies scannées : envoi reprenable', () => {
   test('[ENSEIGNANT] envoie un scan de 30 pages : après un rechargement puis une coupure réseau, l’envoi reprend là où il s’était arrêté', async ({
@@ -85,14 +98,26 @@ test.describe('Copies scannées : envoi reprenable', () => {
     const admin = await adminHeaders(request);
     const t = tag();
     const schoolId = await school(request, admin, `Collège Marie Curie ${t}`);
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Épreuve papier ${t}`, offline: true } })))._id;
+    const chapterId = (
+      await ok<{ _id: string }>(
+        await request.post('/api/chapter', { headers: admin, data: { title: `Épreuve papier ${t}`, offline: true } }),
+      )
+    )._id;
     try {
-      const teacher = await apiAccount(request, 'secretariat', { firstName: 'Jeanne', lastName: 'Baret', gender: 'female', institution: schoolId });
+      const teacher = await apiAccount(request, 'secretariat', {
+        firstName: 'Jeanne',
+        lastName: 'Baret',
+        gender: 'female',
+        institution: schoolId,
+      });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
       const name = `scan-salle-12-${t}.pdf`;
       const scan = await scanOnDisk(name);
       const requests = recordUploads(page);
-      await page.route((url) => url.hostname !== 'localhost', (route) => route.abort());
+      await page.route(
+        (url) => url.hostname !== 'localhost',
+        (route) => route.abort(),
+      );
 
       await loginByApi(page, teacher.email);
       await page.goto(`/chapter/${chapterId}`);
@@ -154,28 +179,47 @@ test.describe('Copies scannées : envoi reprenable', () => {
       await expect(bar).toHaveCount(0);
       await expect(section.getByRole('list', { name: 'Fichiers choisis' })).toHaveCount(0);
       await expectAccessible(page, '/chapter/{id} (scan déposé)');
-      const filed = await ok<Array<{ originalName: string; pages: number }>>(await request.get(`/api/answer/unlabeled/${chapterId}`, { headers: teacher.headers }));
+      const filed = await ok<Array<{ originalName: string; pages: number }>>(
+        await request.get(`/api/answer/unlabeled/${chapterId}`, { headers: teacher.headers }),
+      );
       expect(filed).toEqual([expect.objectContaining({ originalName: name, pages: 30 })]);
     } finally {
       await request.delete(`/api/chapter/${chapterId}`, { headers: admin });
     }
   });
 
-  test('[ENSEIGNANT] un fichier qui n’est pas un PDF est refusé une fois reçu, avec le message en français à côté du fichier', async ({ page, request }) => {
+  test('[ENSEIGNANT] un fichier qui n’est pas un PDF est refusé une fois reçu, avec le message en français à côté du fichier', async ({
+    page,
+    request,
+  }) => {
     const admin = await adminHeaders(request);
     const t = tag();
     const schoolId = await school(request, admin, `Lycée Sophie Germain ${t}`);
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Épreuve papier ${t}`, offline: true } })))._id;
+    const chapterId = (
+      await ok<{ _id: string }>(
+        await request.post('/api/chapter', { headers: admin, data: { title: `Épreuve papier ${t}`, offline: true } }),
+      )
+    )._id;
     try {
-      const teacher = await apiAccount(request, 'secretariat', { firstName: 'Louise', lastName: 'Michel', gender: 'female', institution: schoolId });
+      const teacher = await apiAccount(request, 'secretariat', {
+        firstName: 'Louise',
+        lastName: 'Michel',
+        gender: 'female',
+        institution: schoolId,
+      });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
-      await page.route((url) => url.hostname !== 'localhost', (route) => route.abort());
+      await page.route(
+        (url) => url.hostname !== 'localhost',
+        (route) => route.abort(),
+      );
       await loginByApi(page, teacher.email);
       await page.goto(`/chapter/${chapterId}`);
       const section = page.getByRole('region', { name: 'Copies scannées' });
       const chooser = page.waitForEvent('filechooser');
       await section.getByRole('button', { name: 'Choisir des fichiers PDF' }).click();
-      await (await chooser).setFiles({ name: 'photo-du-tableau.pdf', mimeType: 'application/pdf', buffer: Buffer.from('GIF89a'.padEnd(4096, '.')) });
+      await (
+        await chooser
+      ).setFiles({ name: 'photo-du-tableau.pdf', mimeType: 'application/pdf', buffer: Buffer.from('GIF89a'.padEnd(4096, '.')) });
       await section.getByRole('button', { name: 'Téléverser' }).click();
       await expect(page.getByText('Erreur : Ce fichier n’est pas un PDF.')).toBeVisible();
       const chosen = section.getByRole('list', { name: 'Fichiers choisis' });

@@ -8,7 +8,10 @@ import { adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, 
 
 async function pickFromSearch(page: Page, words: string, name: string) {
   await page.getByRole('searchbox', { name: 'Rechercher un établissement' }).fill(words);
-  await page.getByRole('list', { name: 'Résultats de la recherche' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  await page
+    .getByRole('list', { name: 'Résultats de la recherche' })
+    .getByRole('button', { name: new RegExp(`^${name}`) })
+    .click();
 }
 
 /** The picked school is on the map, as a marker, and the page says one school is shown. */
@@ -27,10 +30,12 @@ for (const width of [375, 1280]) {
       const headers = await adminHeaders(request);
       const name = `Collège Pasteur ${tag()}`;
       // Far from any other journey's school: the map's view around it holds this one only.
-      const school = await ok(await request.post('/api/institution', {
-        headers,
-        data: { name, address: '3 rue du Port, 29200 Brest', latitude: 48.3904, longitude: -4.4861, confirmed: true },
-      }));
+      const school = await ok(
+        await request.post('/api/institution', {
+          headers,
+          data: { name, address: '3 rue du Port, 29200 Brest', latitude: 48.3904, longitude: -4.4861, confirmed: true },
+        }),
+      );
       const pupil = await apiAccount(request, 'picker', {});
       try {
         await loginByApi(page, pupil.email);
@@ -52,10 +57,12 @@ for (const width of [375, 1280]) {
     test('[ADMIN] l’établissement choisi dans la liste apparaît sur la carte des établissements', async ({ page, request }) => {
       const headers = await adminHeaders(request);
       const name = `Lycée Kerichen ${tag()}`;
-      const school = await ok(await request.post('/api/institution', {
-        headers,
-        data: { name, address: '1 rue Kerichen, 29200 Brest', latitude: 48.4012, longitude: -4.4790, confirmed: true },
-      }));
+      const school = await ok(
+        await request.post('/api/institution', {
+          headers,
+          data: { name, address: '1 rue Kerichen, 29200 Brest', latitude: 48.4012, longitude: -4.479, confirmed: true },
+        }),
+      );
       try {
         await adminPage(page);
         await page.goto('/map');

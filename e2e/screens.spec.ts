@@ -82,7 +82,10 @@ test.describe('Écrans principaux de chaque rôle', () => {
     const admin = await adminHeaders(request);
     const data = await setUp(request, admin);
     // Map tiles come from outside: refused, so no screen waits on the network.
-    await page.route((url) => url.hostname !== 'localhost', (route) => route.abort());
+    await page.route(
+      (url) => url.hostname !== 'localhost',
+      (route) => route.abort(),
+    );
     try {
       // The pupil has answered the numeric exercise and sent a PDF copy.
       const pupil = await apiAccount(request, 'ecrans-eleve', pupilProfile({ firstName: 'Alice', lastName: 'Abel' }));
@@ -90,7 +93,10 @@ test.describe('Écrans principaux de chaque rôle', () => {
       const upload = await ok<{ path: string }>(
         await request.post('/api/pdfs', {
           headers: pupil.headers,
-          multipart: { exercise: data.pdf, file: { name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie d’Alice') } },
+          multipart: {
+            exercise: data.pdf,
+            file: { name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie d’Alice') },
+          },
         }),
       );
       await ok(await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: data.pdf, answer: upload.path, seq: 1 } }));
@@ -99,13 +105,23 @@ test.describe('Écrans principaux de chaque rôle', () => {
       await page.goto('/profile');
       await shoot(page, 'eleve', 'profil', page.getByRole('heading', { name: 'Mon profil', level: 1 }));
       await page.goto(`/chapter/${data.online}`);
-      await shoot(page, 'eleve', 'epreuve-en-ligne', page.getByRole('region', { name: 'Carrés' }).getByRole('textbox', { name: 'Votre réponse :' }));
+      await shoot(
+        page,
+        'eleve',
+        'epreuve-en-ligne',
+        page.getByRole('region', { name: 'Carrés' }).getByRole('textbox', { name: 'Votre réponse :' }),
+      );
       await page.goto(`/history/${pupil.id}/${data.pdf}`);
       await shoot(page, 'eleve', 'copie', page.getByRole('link', { name: 'Visualiser' }));
       await page.goto(`/chapter/${data.paper}`);
       await shoot(page, 'eleve', 'epreuve-papier', page.getByRole('region', { name: 'Centre d’examen' }));
 
-      const teacher = await apiAccount(request, 'ecrans-enseignant', { firstName: 'Émile', lastName: 'Borel', gender: 'male', institution: data.schoolId });
+      const teacher = await apiAccount(request, 'ecrans-enseignant', {
+        firstName: 'Émile',
+        lastName: 'Borel',
+        gender: 'male',
+        institution: data.schoolId,
+      });
       await addToGroup(request, admin, TEACHERS_GROUP_ID, teacher.email);
       await loginByApi(page, teacher.email);
       await page.goto(`/chapter/${data.paper}`);
@@ -125,7 +141,15 @@ test.describe('Écrans principaux de chaque rôle', () => {
 
       await adminPage(page);
       await page.goto('/chapters');
-      await shoot(page, 'admin', 'chapitres', page.getByRole('textbox', { name: new RegExp(`Tour en ligne ${data.t}`) }).or(page.getByText(`Tour en ligne ${data.t}`)).first());
+      await shoot(
+        page,
+        'admin',
+        'chapitres',
+        page
+          .getByRole('textbox', { name: new RegExp(`Tour en ligne ${data.t}`) })
+          .or(page.getByText(`Tour en ligne ${data.t}`))
+          .first(),
+      );
       await page.goto(`/exos/${data.online}`);
       await shoot(page, 'admin', 'exercices', page.getByRole('heading', { name: 'Gestion du chapitre', level: 1 }));
       await page.goto(`/access/${data.online}`);

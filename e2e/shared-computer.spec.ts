@@ -13,14 +13,21 @@ test.describe('Ordinateur partagé', () => {
   test('[ÉLÈVE] se déconnecte sur un ordinateur partagé : le suivant ne voit rien', async ({ page, context, request }) => {
     test.setTimeout(120_000);
     const admin = await adminHeaders(request);
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Entraînement partagé ${tag()}` } })))._id;
+    const chapterId = (
+      await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Entraînement partagé ${tag()}` } }))
+    )._id;
     await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
     const titles = ['Somme', 'Produit'];
     for (const [i, title] of titles.entries()) {
       await ok(
         await request.post('/api/exos', {
           headers: admin,
-          data: { title, answerFormat: 'numeric', chapter: chapterId, statementVersions: [{ content: `Combien font $${i + 2} + ${i + 2}$ ?`, answer: String(2 * (i + 2)) }] },
+          data: {
+            title,
+            answerFormat: 'numeric',
+            chapter: chapterId,
+            statementVersions: [{ content: `Combien font $${i + 2} + ${i + 2}$ ?`, answer: String(2 * (i + 2)) }],
+          },
         }),
       );
     }
@@ -57,7 +64,9 @@ test.describe('Ordinateur partagé', () => {
       const afterLogout = await storageOf(page);
       expect(Object.keys(afterLogout).filter((k) => k === 'jwt' || k.startsWith('olympe.'))).toEqual([]);
       expect(JSON.stringify(afterLogout)).not.toContain(pupilA.id);
-      const saved = await ok<Array<{ exercise: string; answer: string }>>(await request.get(`/api/answer/chapter/${chapterId}`, { headers: pupilA.headers }));
+      const saved = await ok<Array<{ exercise: string; answer: string }>>(
+        await request.get(`/api/answer/chapter/${chapterId}`, { headers: pupilA.headers }),
+      );
       expect(saved.map((a) => a.answer).sort()).toEqual(['4', '6']);
 
       // Pupil B logs in on the same browser, through the form.
@@ -108,12 +117,17 @@ test.describe('Ordinateur partagé', () => {
       // She picks it in her profile.
       await page.goto('/profile');
       await search().fill(name);
-      await page.getByRole('list', { name: 'Résultats de la recherche' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+      await page
+        .getByRole('list', { name: 'Résultats de la recherche' })
+        .getByRole('button', { name: new RegExp(`^${name}`) })
+        .click();
       await page.getByRole('button', { name: 'Enregistrer' }).click();
       await expect(page.getByText('Modifications enregistrées').last()).toBeVisible();
       await page.reload();
       await expect(page.getByRole('textbox', { name: 'Établissement', exact: true })).toHaveValue(name);
-      const me = await ok<{ institution: { _id: string } | null }>(await request.put('/api/auth/me', { headers: pupilA.headers, data: {} }));
+      const me = await ok<{ institution: { _id: string } | null }>(
+        await request.put('/api/auth/me', { headers: pupilA.headers, data: {} }),
+      );
       id = me.institution?._id;
       expect(id).toBeTruthy();
 
@@ -142,14 +156,19 @@ test.describe('Ordinateur partagé', () => {
 
   test('[ÉLÈVE] ouvre un lien /viewer/ forgé : la page ne lit ni ne réserve rien', async ({ page, request }) => {
     const admin = await adminHeaders(request);
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Papier forgé ${tag()}`, offline: true } })))._id;
+    const chapterId = (
+      await ok<{ _id: string }>(
+        await request.post('/api/chapter', { headers: admin, data: { title: `Papier forgé ${tag()}`, offline: true } }),
+      )
+    )._id;
     const pupil = await apiAccount(request, 'lien-force', pupilProfile());
     try {
       await loginByApi(page, pupil.email);
       const calls: string[] = [];
       page.on('request', (r) => {
         const url = new URL(r.url());
-        if (url.pathname.startsWith('/api/') && !['/api/auth/me', '/api/group', '/api/chapter', '/api/config'].includes(url.pathname)) calls.push(`${r.method()} ${url.pathname}`);
+        if (url.pathname.startsWith('/api/') && !['/api/auth/me', '/api/group', '/api/chapter', '/api/config'].includes(url.pathname))
+          calls.push(`${r.method()} ${url.pathname}`);
       });
       await page.goto(`/viewer/answer/unlabeled/select/${chapterId}`);
       await expect(page.getByText('Ce lien ne désigne pas un fichier PDF : rien n’a été chargé.')).toBeVisible();

@@ -1,7 +1,18 @@
 import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, expectNotCut, loginByApi, MEMBERS_GROUP_ID, ok, screenshot, tabTo, tag } from './fixtures.js';
-
+import {
+  addToGroup,
+  adminHeaders,
+  apiAccount,
+  expectAccessible,
+  expectNotCut,
+  loginByApi,
+  MEMBERS_GROUP_ID,
+  ok,
+  screenshot,
+  tabTo,
+  tag,
+} from './fixtures.js';
 
 type Headers = Record<string, string>;
 
@@ -35,7 +46,8 @@ test.describe('Triage', () => {
     const title = `Épreuve papier ${t}`;
 
     // A paper chapter with two PDF exercises, a school, two pupils registered at its centre.
-    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title, offline: true } })))._id;
+    const chapterId = (await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title, offline: true } })))
+      ._id;
     await ok(await request.patch(`/api/chapter/${chapterId}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
     const exercise = async (name: string) =>
       (
@@ -56,7 +68,9 @@ test.describe('Triage', () => {
         }),
       )
     ).institution._id;
-    await ok(await request.patch(`/api/center/${chapterId}`, { headers: admin, data: { institution: school, opened: true, nb_places: 5 } }));
+    await ok(
+      await request.patch(`/api/center/${chapterId}`, { headers: admin, data: { institution: school, opened: true, nb_places: 5 } }),
+    );
     const profile = (firstName: string, lastName: string) => ({
       firstName,
       lastName,
@@ -69,7 +83,8 @@ test.describe('Triage', () => {
     });
     const emile = await apiAccount(request, 'eleve-tri-a', profile('Émile', `Abélard${t}`));
     const zoe = await apiAccount(request, 'eleve-tri-b', profile('Zoé', `Bernoulli${t}`));
-    for (const p of [emile, zoe]) await ok(await request.patch(`/api/center/user/${chapterId}`, { headers: p.headers, data: { institution: school } }));
+    for (const p of [emile, zoe])
+      await ok(await request.patch(`/api/center/user/${chapterId}`, { headers: p.headers, data: { institution: school } }));
     const member = await apiAccount(request, 'correcteur-tri');
     await addToGroup(request, admin, MEMBERS_GROUP_ID, member.email);
 
@@ -80,7 +95,9 @@ test.describe('Triage', () => {
         multipart: { chapter: chapterId, file: { name: 'salle-1.pdf', mimeType: 'application/pdf', buffer: await scan() } },
       }),
     );
-    await ok(await request.post(`/api/answer/unlabeled/${chapterId}`, { headers: admin, data: { answer: uploaded.path, institution: school } }));
+    await ok(
+      await request.post(`/api/answer/unlabeled/${chapterId}`, { headers: admin, data: { answer: uploaded.path, institution: school } }),
+    );
 
     // The corrector sees "Triage : 1 fichiers" on the grading page and sorts with the keyboard only.
     await loginByApi(page, member.email);
@@ -188,8 +205,16 @@ test.describe('Triage', () => {
     await expect(page.getByRole('link', { name: `Émile Abélard${t}, Géométrie : à corriger` })).toHaveCount(0);
 
     // The stored PDFs: pages in order, the turned page rotated.
-    const emileCopy = (await ok<{ answers: Array<{ answer: string }> }>(await request.get(`/api/answer/history/${emile.id}/${ex1}`, { headers: member.headers }))).answers;
-    const zoeCopy = (await ok<{ answers: Array<{ answer: string }> }>(await request.get(`/api/answer/history/${zoe.id}/${ex2}`, { headers: member.headers }))).answers;
+    const emileCopy = (
+      await ok<{ answers: Array<{ answer: string }> }>(
+        await request.get(`/api/answer/history/${emile.id}/${ex1}`, { headers: member.headers }),
+      )
+    ).answers;
+    const zoeCopy = (
+      await ok<{ answers: Array<{ answer: string }> }>(
+        await request.get(`/api/answer/history/${zoe.id}/${ex2}`, { headers: member.headers }),
+      )
+    ).answers;
     expect(await pagesOf(request, member.headers, emileCopy[0].answer)).toEqual([
       [401, 0],
       [402, 90],

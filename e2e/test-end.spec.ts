@@ -1,5 +1,17 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { addToGroup, adminHeaders, adminPage, apiAccount, expectAccessible, loginByApi, ok, pupilProfile, screenshot, smallPdf, tag } from './fixtures.js';
+import {
+  addToGroup,
+  adminHeaders,
+  adminPage,
+  apiAccount,
+  expectAccessible,
+  loginByApi,
+  ok,
+  pupilProfile,
+  screenshot,
+  smallPdf,
+  tag,
+} from './fixtures.js';
 
 /**
  * The end of a timed test and a pupil's own time: extra time set on the members list shows in the
@@ -27,7 +39,12 @@ async function timedChapter(request: APIRequestContext, admin: Record<string, st
   const pdf = await ok<{ _id: string }>(
     await request.post('/api/exos', {
       headers: admin,
-      data: { title: 'Démonstration', answerFormat: 'pdf', chapter: chapterId, statementVersions: [{ content: 'Démontrez que $1 + 1 = 2$.' }] },
+      data: {
+        title: 'Démonstration',
+        answerFormat: 'pdf',
+        chapter: chapterId,
+        statementVersions: [{ content: 'Démontrez que $1 + 1 = 2$.' }],
+      },
     }),
   );
   return { chapterId, numericId: numeric._id, pdfId: pdf._id };
@@ -37,18 +54,33 @@ async function setWindow(request: APIRequestContext, admin: Record<string, strin
   await ok(
     await request.patch(`/api/chapter/${chapterId}`, {
       headers: admin,
-      data: { groups: [{ name: 'tous', timeDuration: minutes, accessStart: new Date(Date.now() - 2 * HOUR).toISOString(), accessEnd: accessEnd.toISOString() }] },
+      data: {
+        groups: [
+          {
+            name: 'tous',
+            timeDuration: minutes,
+            accessStart: new Date(Date.now() - 2 * HOUR).toISOString(),
+            accessEnd: accessEnd.toISOString(),
+          },
+        ],
+      },
     }),
   );
 }
 
 test.describe('Fin d’une épreuve chronométrée', () => {
-  test('[ADMIN][ÉLÈVE] un tiers-temps de 33 % allonge l’épreuve annoncée ; une prolongation rouvre une épreuve finie', async ({ page, browser, request }) => {
+  test('[ADMIN][ÉLÈVE] un tiers-temps de 33 % allonge l’épreuve annoncée ; une prolongation rouvre une épreuve finie', async ({
+    page,
+    browser,
+    request,
+  }) => {
     test.setTimeout(150_000);
     const admin = await adminHeaders(request);
     const title = `Tour tiers-temps ${tag()}`;
     const { chapterId, numericId } = await timedChapter(request, admin, title);
-    const { _id: groupId } = await ok<{ _id: string }>(await request.post('/api/group', { headers: admin, data: { name: `Tiers-temps ${tag()}` } }));
+    const { _id: groupId } = await ok<{ _id: string }>(
+      await request.post('/api/group', { headers: admin, data: { name: `Tiers-temps ${tag()}` } }),
+    );
     try {
       const pupil = await apiAccount(request, 'tiers-temps', pupilProfile({ firstName: 'Ada', lastName: 'Byron' }));
       await addToGroup(request, admin, groupId, pupil.email);
@@ -69,7 +101,7 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       await page.goto(`/chapter/${chapterId}`);
       const extraLine = 'Temps supplémentaire : 33\u202f% (inclus dans la durée affichée)';
       await expect(page.getByText(extraLine)).toBeVisible();
-      await page.getByRole('button', { name: "Commencer l’épreuve en temps limité" }).click();
+      await page.getByRole('button', { name: 'Commencer l’épreuve en temps limité' }).click();
       const confirm = page.getByRole('dialog', { name: 'Commencer l’épreuve ?' });
       await expect(confirm).toContainText(/Vous aurez 1\sh\s20\s: l’épreuve se terminera (le \d{1,2} \S+ \d{4} )?à/);
       await expect(confirm.getByText(extraLine)).toBeVisible();
@@ -84,9 +116,12 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       // Time is up for her: the window closed 25 minutes ago (her 20 minutes more are past too).
       await setWindow(request, admin, chapterId, 60, new Date(Date.now() - 25 * 60_000));
       await page.reload();
-      await expect(page.getByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeVisible();
+      await expect(page.getByText('L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.')).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Reçu de vos réponses' })).toBeVisible();
-      const late = await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: numericId, answer: '1', seq: Date.now() } });
+      const late = await request.post('/api/answer', {
+        headers: pupil.headers,
+        data: { exerciseId: numericId, answer: '1', seq: Date.now() },
+      });
       expect(late.status()).toBe(403);
 
       // An incident: the admin adds 10 minutes on the live page, by e-mail.
@@ -104,7 +139,9 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       await expect(page.getByRole('timer')).toHaveText(/Temps restant\s: 0[45]:\d{2}/);
       await page.getByRole('textbox', { name: 'Votre réponse :' }).fill('1/2');
       await expect(page.getByTestId(`save-state-${numericId}`)).toHaveText('Enregistré');
-      const answers = await ok<Array<{ exercise: string; answer: string }>>(await request.get(`/api/answer/chapter/${chapterId}`, { headers: pupil.headers }));
+      const answers = await ok<Array<{ exercise: string; answer: string }>>(
+        await request.get(`/api/answer/chapter/${chapterId}`, { headers: pupil.headers }),
+      );
       expect(answers.find((a) => a.exercise === numericId)?.answer).toBe('1/2');
       await expectAccessible(page, 'épreuve rouverte par une prolongation');
     } finally {
@@ -113,7 +150,10 @@ test.describe('Fin d’une épreuve chronométrée', () => {
     }
   });
 
-  test('[ÉLÈVE] termine l’épreuve en avance, voit le reçu de ses réponses et l’imprime ; l’admin retrouve le même code', async ({ page, request }) => {
+  test('[ÉLÈVE] termine l’épreuve en avance, voit le reçu de ses réponses et l’imprime ; l’admin retrouve le même code', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const admin = await adminHeaders(request);
     const { chapterId, numericId, pdfId } = await timedChapter(request, admin, `Tour à terminer ${tag()}`);
@@ -136,7 +176,7 @@ test.describe('Fin d’une épreuve chronométrée', () => {
         if (/math-render/.test(r.url())) mathCode.push(r.url());
       });
       await page.goto(`/chapter/${chapterId}`);
-      await page.getByRole('button', { name: "Commencer l’épreuve en temps limité" }).click();
+      await page.getByRole('button', { name: 'Commencer l’épreuve en temps limité' }).click();
       await page.getByRole('dialog', { name: 'Commencer l’épreuve ?' }).getByRole('button', { name: 'Commencer maintenant' }).click();
       await expect(page.locator('.katex').first()).toBeVisible();
       await expect(page.getByText('60 minutes', { exact: true })).toBeVisible();
@@ -148,7 +188,9 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       await page.getByRole('textbox', { name: 'Votre réponse :' }).fill('0,5');
       await expect(page.getByTestId(`save-state-${numericId}`)).toHaveText('Enregistré');
       // A copy, then « Voir la copie » keeps her in the test: the way back and the time left.
-      await page.locator('input[type="file"]').setInputFiles({ name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Ma preuve') });
+      await page
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Ma preuve') });
       await page.getByRole('button', { name: 'Téléverser' }).click();
       await page.getByRole('link', { name: 'Voir la copie' }).click();
       await expect(page).toHaveURL(new RegExp(`/history/.+/${pdfId}\\?epreuve=${chapterId}$`));
@@ -156,7 +198,10 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       await expect(back).toBeVisible();
       await expect(page.getByTestId('return-countdown')).toHaveText(/Temps restant\s: (59|60):\d{2}/);
       await expectAccessible(page, '/history pendant l’épreuve');
-      await page.getByRole('link', { name: /Visualiser/ }).first().click();
+      await page
+        .getByRole('link', { name: /Visualiser/ })
+        .first()
+        .click();
       await expect(page).toHaveURL(new RegExp(`/viewer/pdfs/.+\\.pdf\\?epreuve=${chapterId}$`));
       await expect(page.getByTestId('return-countdown')).toHaveText(/Temps restant\s: (59|60):\d{2}/);
       await expectAccessible(page, '/viewer pendant l’épreuve');
@@ -179,12 +224,17 @@ test.describe('Fin d’une épreuve chronométrée', () => {
       const code = (await page.getByTestId('receipt-code').textContent()) ?? '';
       expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/);
       await expectAccessible(page, 'reçu après la fin');
-      const refused = await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: numericId, answer: '2', seq: Date.now() } });
+      const refused = await request.post('/api/answer', {
+        headers: pupil.headers,
+        data: { exerciseId: numericId, answer: '2', seq: Date.now() },
+      });
       expect(refused.status()).toBe(403);
-      expect((await refused.json()).message).toBe("L’épreuve est terminée.");
+      expect((await refused.json()).message).toBe('L’épreuve est terminée.');
 
       // Staff recompute the same code from the database.
-      const checked = await ok<{ code: string }>(await request.get(`/api/chapter/receipt/${chapterId}?user=${pupil.id}`, { headers: admin }));
+      const checked = await ok<{ code: string }>(
+        await request.get(`/api/chapter/receipt/${chapterId}?user=${pupil.id}`, { headers: admin }),
+      );
       expect(checked.code).toBe(code);
 
       // The receipt stays after a reload, and prints alone (screen and print media, phone and desktop).

@@ -1,12 +1,26 @@
 import { expect, test } from '@playwright/test';
-import { addToGroup, adminHeaders, apiAccount, expectAccessible, loginByApi, MEMBERS_GROUP_ID, ok, pupilProfile, screenshot, tag } from './fixtures.js';
+import {
+  addToGroup,
+  adminHeaders,
+  apiAccount,
+  expectAccessible,
+  loginByApi,
+  MEMBERS_GROUP_ID,
+  ok,
+  pupilProfile,
+  screenshot,
+  tag,
+} from './fixtures.js';
 
 /**
  * Decision 141: a corrector reaches « À corriger » (/a-corriger) from the menu's « Corriger »: the chapters with copies
  * waiting, in each the exercises that are theirs to grade with their number of copies, and a way to the grading table.
  */
 test.describe('À corriger', () => {
-  test('[CORRECTEUR] ouvre « Corriger » dans le menu, voit les copies qui l’attendent et va à la table de correction', async ({ page, request }) => {
+  test('[CORRECTEUR] ouvre « Corriger » dans le menu, voit les copies qui l’attendent et va à la table de correction', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const admin = await adminHeaders(request);
     const title = `Coupe d’hiver ${tag()}`;
@@ -17,14 +31,23 @@ test.describe('À corriger', () => {
         await ok<{ _id: string }>(
           await request.post('/api/exos', {
             headers: admin,
-            data: { title: name, answerFormat: 'numeric', chapter: chapter._id, maxPoints: 4, statementVersions: [{ content: `Énoncé de ${name}`, answer: '7' }] },
+            data: {
+              title: name,
+              answerFormat: 'numeric',
+              chapter: chapter._id,
+              maxPoints: 4,
+              statementVersions: [{ content: `Énoncé de ${name}`, answer: '7' }],
+            },
           }),
         )
       )._id;
     const sums = await exercise('Sommes télescopiques');
     const graphs = await exercise('Graphes et coloriages');
     // Two pupils answer the first exercise, one the second: 3 copies wait, none graded.
-    for (const [name, both] of [['a', true], ['b', false]] as const) {
+    for (const [name, both] of [
+      ['a', true],
+      ['b', false],
+    ] as const) {
       const pupil = await apiAccount(request, `a-corriger-${name}`, pupilProfile({ firstName: 'Inès', lastName: `Roux ${name}` }));
       await ok(await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: sums, answer: '7', seq: 1 } }));
       if (both) await ok(await request.post('/api/answer', { headers: pupil.headers, data: { exerciseId: graphs, answer: '3', seq: 1 } }));

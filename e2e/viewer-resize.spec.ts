@@ -20,9 +20,14 @@ async function measure(page: Page) {
   });
 }
 
-test('[ÉLÈVE] le visualisateur redessine la page à la largeur du conteneur quand la fenêtre change de taille', async ({ page, request }) => {
+test('[ÉLÈVE] le visualisateur redessine la page à la largeur du conteneur quand la fenêtre change de taille', async ({
+  page,
+  request,
+}) => {
   const admin = await adminHeaders(request);
-  const chapter = await ok<{ _id: string }>(await request.post('/api/chapter', { headers: admin, data: { title: `Visualisateur ${tag()}` } }));
+  const chapter = await ok<{ _id: string }>(
+    await request.post('/api/chapter', { headers: admin, data: { title: `Visualisateur ${tag()}` } }),
+  );
   await ok(await request.patch(`/api/chapter/${chapter._id}`, { headers: admin, data: { groups: [{ name: 'tous' }] } }));
   const exercise = await ok<{ _id: string }>(
     await request.post('/api/exos', {
@@ -34,7 +39,10 @@ test('[ÉLÈVE] le visualisateur redessine la page à la largeur du conteneur qu
   const upload = await ok<{ path: string }>(
     await request.post('/api/pdfs', {
       headers: pupil.headers,
-      multipart: { exercise: exercise._id, file: { name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie de Marie') } },
+      multipart: {
+        exercise: exercise._id,
+        file: { name: 'copie.pdf', mimeType: 'application/pdf', buffer: await smallPdf('Copie de Marie') },
+      },
     }),
   );
 
@@ -56,10 +64,13 @@ test('[ÉLÈVE] le visualisateur redessine la page à la largeur du conteneur qu
   // At 375 px: once the resize settles, the page is drawn again at the new width (a new bitmap, not a stretched one).
   await page.setViewportSize({ width: 375, height: 800 });
   await expect
-    .poll(async () => {
-      const now = await measure(page);
-      return Math.abs(now.css - now.view) <= 1 && now.view < 375 && Math.abs(now.bitmap - now.css * now.ratio) <= 2 && now.ink > 0;
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const now = await measure(page);
+        return Math.abs(now.css - now.view) <= 1 && now.view < 375 && Math.abs(now.bitmap - now.css * now.ratio) <= 2 && now.ink > 0;
+      },
+      { timeout: 10_000 },
+    )
     .toBe(true);
   const narrow = await measure(page);
   expect(narrow.bitmap).toBeLessThan(wide.bitmap / 2);

@@ -88,7 +88,8 @@ async function expectClean(page: Page, dialogs: string[], label: string) {
         }
       }
     }
-    for (const el of document.querySelectorAll('iframe, object, embed, img[src="x"], svg[onload]')) bad.push(`<${el.tagName.toLowerCase()}>`);
+    for (const el of document.querySelectorAll('iframe, object, embed, img[src="x"], svg[onload]'))
+      bad.push(`<${el.tagName.toLowerCase()}>`);
     for (const s of document.querySelectorAll('script')) if (!s.src) bad.push(`inline <script>: ${s.textContent?.slice(0, 60)}`);
     return bad;
   });
@@ -120,7 +121,10 @@ async function csvOf(download: Download): Promise<string[][]> {
 /** No cell may start like a formula; the formula texts are still there, behind a quote. */
 function expectNeutralised(rows: string[][], label: string) {
   const cells = rows.flat();
-  expect(cells.filter((c) => /^[=+\-@\t\r]/.test(c)), label).toEqual([]);
+  expect(
+    cells.filter((c) => /^[=+\-@\t\r]/.test(c)),
+    label,
+  ).toEqual([]);
   for (const formula of [FORMULAS.cmd, FORMULAS.plus, FORMULAS.minus, FORMULAS.at]) expect(cells, label).toContain(`'${formula}`);
 }
 
@@ -141,15 +145,29 @@ test.describe('XSS et injection de formules', () => {
       await ok<{ institution: { _id: string } }>(
         await request.post('/api/institution', {
           headers: admin,
-          data: { name: short(m('Ecole')), address: short(m('Adresse')), email: `ecole-${id}@e2e.test`, latitude: 47.2, longitude: -1.55, confirmed: true },
+          data: {
+            name: short(m('Ecole')),
+            address: short(m('Adresse')),
+            email: `ecole-${id}@e2e.test`,
+            latitude: 47.2,
+            longitude: -1.55,
+            confirmed: true,
+          },
         }),
       )
     ).institution;
     const pupil = await apiAccount(request, 'xss-eleve', pupilProfile(short(m('Prenom')), short(m('Nom')), school._id));
     const formulaPupil = await apiAccount(request, 'xss-formule', pupilProfile(FORMULAS.cmd, FORMULAS.at, school._id));
     const signPupil = await apiAccount(request, 'xss-signe', pupilProfile(FORMULAS.plus, FORMULAS.minus, school._id));
-    const teacher = await apiAccount(request, 'xss-prof', { firstName: short(m('Prof')), lastName: 'Xss', gender: 'male', institution: school._id });
-    const teachers = await ok<{ members: Array<{ email: string }> }>(await request.get(`/api/group/${TEACHERS_GROUP_ID}`, { headers: admin }));
+    const teacher = await apiAccount(request, 'xss-prof', {
+      firstName: short(m('Prof')),
+      lastName: 'Xss',
+      gender: 'male',
+      institution: school._id,
+    });
+    const teachers = await ok<{ members: Array<{ email: string }> }>(
+      await request.get(`/api/group/${TEACHERS_GROUP_ID}`, { headers: admin }),
+    );
     await ok(
       await request.patch(`/api/group/${TEACHERS_GROUP_ID}`, {
         headers: admin,

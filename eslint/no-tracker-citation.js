@@ -8,8 +8,7 @@ const TRACKER_CITATION = /\bissues? #?\d+\b|\bissue "[^"\n]+"/i;
 
 const TEST_CALLS = new Set(['describe', 'it', 'test']);
 
-const message =
-  'Citez une décision (« decision N », docs/decisions.md) ou une ancre de docs/product.md, pas un ticket (« {{found}} »).';
+const message = 'Citez une décision (« decision N », docs/decisions.md) ou une ancre de docs/product.md, pas un ticket (« {{found}} »).';
 
 /** @type {import('eslint').Rule.RuleModule} */
 const rule = {

@@ -39,9 +39,7 @@ describe('check-docs', () => {
   });
 
   it('fails on a decision that is not in the index, however it is cited', () => {
-    expect(
-      messages(tree({ 'web/src/y.ts': '/** Blank pages (decision 9). */\n', 'docs/ops.md': 'See décisions 7–10.\n' })),
-    ).toEqual([
+    expect(messages(tree({ 'web/src/y.ts': '/** Blank pages (decision 9). */\n', 'docs/ops.md': 'See décisions 7–10.\n' }))).toEqual([
       'web/src/y.ts:1  decision 9 is not in docs/decisions.md',
       'docs/ops.md:1  decision 9 is not in docs/decisions.md',
       'docs/ops.md:1  decision 10 is not in docs/decisions.md',

@@ -49,7 +49,8 @@ try {
   const bench = await seedAnalysisBench(database.db, { pupils: PUPILS, exercises: EXERCISES, events: EVENTS });
   await database.db.execute(sql`VACUUM ANALYZE`);
   const count = async (table: string) =>
-    ((await database.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table}`))) as unknown as { rows: Array<{ n: number }> }).rows[0].n;
+    ((await database.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table}`))) as unknown as { rows: Array<{ n: number }> }).rows[0]
+      .n;
   console.log(
     `Seed: ${PUPILS} pupils × ${EXERCISES} exercises, ${await count('focus_events')} focus events, ${await count('answers')} answer rows, ${ms(performance.now() - t0)}`,
   );
@@ -61,7 +62,12 @@ try {
   });
   const app = await buildApp({ config, database, logger: false });
   // A busy machine skews every figure: say how busy it was.
-  console.log(`Load average at start: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (${os.cpus().length} CPUs)`);
+  console.log(
+    `Load average at start: ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (${os.cpus().length} CPUs)`,
+  );
   const headers = { authorization: `Bearer ${await app.deps.signer.sign({ userId: bench.adminId, tokenVersion: 0 })}` };
 
   const times: number[] = [];
@@ -78,11 +84,18 @@ try {
     `GET /answer/analysis (${PUPILS} pupils): first ${ms(times[0])}, median ${ms(median(rest))}, max ${ms(Math.max(...rest))}, ` +
       `body ${(Buffer.byteLength(body) / 1024).toFixed(0)} KiB (gzip ${(gzipSync(body).length / 1024).toFixed(0)} KiB)`,
   );
-  console.log(`Load average at end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `Load average at end: ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   const result = JSON.parse(body);
   const pairs = result.pairAnalysis.reduce((n: number, g: { pairs: unknown[] }) => n + g.pairs.length, 0);
   console.log(`  individual entries: ${result.individualAnalysis.length}, IP groups: ${result.pairAnalysis.length}, pairs: ${pairs}`);
-  console.log(`  top score: ${result.individualAnalysis[0]?.score}, biggest IP group: ${Math.max(...result.pairAnalysis.map((g: { userIds: unknown[] }) => g.userIds.length))} pupils`);
+  console.log(
+    `  top score: ${result.individualAnalysis[0]?.score}, biggest IP group: ${Math.max(...result.pairAnalysis.map((g: { userIds: unknown[] }) => g.userIds.length))} pupils`,
+  );
 
   const serviceTimes: number[] = [];
   const loadTimes: number[] = [];

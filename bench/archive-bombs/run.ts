@@ -78,7 +78,14 @@ async function importFile(token: string, name: string, bytes: Buffer, startedAt:
   form.set('file', new Blob([new Uint8Array(bytes)]), `${name}.xlsx`);
   const res = await fetch(`${BASE}/api/users/import`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
   const body = (await res.json()) as { message?: string; created?: number };
-  return { name, sizeMb: round(bytes.length / 1e6, 2), status: res.status, ms: round(performance.now() - startedAt), message: body.message, created: body.created };
+  return {
+    name,
+    sizeMb: round(bytes.length / 1e6, 2),
+    status: res.status,
+    ms: round(performance.now() - startedAt),
+    message: body.message,
+    created: body.created,
+  };
 }
 
 async function main() {
@@ -88,12 +95,20 @@ async function main() {
   const workbook = Buffer.from(
     await writeXlsxFile([
       ['E-mail', 'Prénom', 'Nom', 'Date de naissance', 'Classe', 'Genre'].map((value) => ({ value })),
-      ...Array.from({ length: 300 }, (_, i) => [`eleve${i}@banc.test`, 'Élève', `N°${i}`, '12/05/2011', '3e', i % 2 ? 'F' : 'M'].map((value) => ({ value }))),
+      ...Array.from({ length: 300 }, (_, i) =>
+        [`eleve${i}@banc.test`, 'Élève', `N°${i}`, '12/05/2011', '3e', i % 2 ? 'F' : 'M'].map((value) => ({ value })),
+      ),
     ]).toBuffer(),
   );
   console.log(`bombe : ${round(bomb.length / 1e6, 2)} Mo ; classeur : ${round(workbook.length / 1e3)} ko`);
   const token = await seed(dataDir);
-  if (await fetch(`${BASE}/api/health`).then(() => true, () => false)) throw new Error(`Le port ${PORT} est déjà pris : choisissez ARCHIVE_BOMBS_PORT.`);
+  if (
+    await fetch(`${BASE}/api/health`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`Le port ${PORT} est déjà pris : choisissez ARCHIVE_BOMBS_PORT.`);
   const child = startServer(dataDir);
   const pid = child.pid!;
   try {
@@ -106,7 +121,9 @@ async function main() {
     console.log('calme, classeur seul', first.result, first.health);
 
     const stormStart = performance.now();
-    const storm = await polling(pid, () => Promise.all(Array.from({ length: BOMBS }, (_, i) => importFile(token, `bombe-${i + 1}`, bomb, stormStart))));
+    const storm = await polling(pid, () =>
+      Promise.all(Array.from({ length: BOMBS }, (_, i) => importFile(token, `bombe-${i + 1}`, bomb, stormStart))),
+    );
     for (const u of storm.result) console.log(`  ${u.name} (${u.sizeMb} Mo) : ${u.status} en ${u.ms} ms ${u.message ?? ''}`);
     console.log('tempête', storm.health);
 

@@ -91,7 +91,12 @@ const dataDirs: string[] = [];
 const running = new Set<ChildProcess>();
 
 /** Starts `server/src/main.ts` on `port` against database `dbName`; resolves once /api/health answers 200. */
-export async function startServer(opts: { port: number; dbName: string; dataDir?: string; env?: Record<string, string> }): Promise<ServerProcess> {
+export async function startServer(opts: {
+  port: number;
+  dbName: string;
+  dataDir?: string;
+  env?: Record<string, string>;
+}): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'olympe-faults-'));
   if (!opts.dataDir) dataDirs.push(dataDir);
   let out = '';
@@ -250,7 +255,13 @@ export async function pgStart() {
   await pgCtl('start');
   pgStopped = false;
   for (let i = 0; i < 100; i++) {
-    if (await admin('SELECT 1').then(() => true, () => false)) return;
+    if (
+      await admin('SELECT 1').then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await sleep(100);
   }
 }
@@ -286,7 +297,10 @@ export interface Seeded {
   pupils: Array<{ id: string; email: string; token: string }>;
 }
 
-export async function seedChapter(db: CheckDb, opts: { pupils: number; exercises: number; minutes?: number; tag: string }): Promise<Seeded> {
+export async function seedChapter(
+  db: CheckDb,
+  opts: { pupils: number; exercises: number; minutes?: number; tag: string },
+): Promise<Seeded> {
   const signer = createTokenSigner(JWT_SECRET);
   const inserted = await db
     .insert(users)
@@ -304,7 +318,10 @@ export async function seedChapter(db: CheckDb, opts: { pupils: number; exercises
       })),
     )
     .returning({ id: users.id, email: users.email });
-  const [chapter] = await db.insert(chapters).values({ title: `Pannes — ${opts.tag}` }).returning();
+  const [chapter] = await db
+    .insert(chapters)
+    .values({ title: `Pannes — ${opts.tag}` })
+    .returning();
   await db.insert(accessGroups).values({
     chapterId: chapter.id,
     position: 0,
@@ -314,10 +331,19 @@ export async function seedChapter(db: CheckDb, opts: { pupils: number; exercises
   const exerciseIds = (
     await db
       .insert(exercises)
-      .values(Array.from({ length: opts.exercises }, (_, k) => ({ chapterId: chapter.id, position: k, title: `Exercice ${k + 1}`, answerFormat: 'numeric' })))
+      .values(
+        Array.from({ length: opts.exercises }, (_, k) => ({
+          chapterId: chapter.id,
+          position: k,
+          title: `Exercice ${k + 1}`,
+          answerFormat: 'numeric',
+        })),
+      )
       .returning({ id: exercises.id })
   ).map((r) => r.id);
-  await db.insert(statementVersions).values(exerciseIds.map((exerciseId) => ({ exerciseId, position: 0, content: 'Calculez.', answer: '42' })));
+  await db
+    .insert(statementVersions)
+    .values(exerciseIds.map((exerciseId) => ({ exerciseId, position: 0, content: 'Calculez.', answer: '42' })));
   const pupils = await Promise.all(inserted.map(async (u) => ({ ...u, token: await signer.sign({ userId: u.id, tokenVersion: 0 }) })));
   return { chapterId: chapter.id, exerciseIds, pupils };
 }

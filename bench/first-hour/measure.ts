@@ -36,7 +36,10 @@ const headers = { authorization: `Bearer ${await app.deps.signer.sign({ userId: 
 
 // (1) The import.
 const lines = ['E-mail;Prénom;Nom;Date de naissance;Classe;Genre;E-mail parent'];
-for (let i = 0; i < PUPILS; i++) lines.push(`eleve${i}@bench.fr;Élève${i};Nom${i};${String((i % 28) + 1).padStart(2, '0')}/0${(i % 9) + 1}/2011;3e;${i % 2 ? 'F' : 'M'};parent${i}@bench.fr`);
+for (let i = 0; i < PUPILS; i++)
+  lines.push(
+    `eleve${i}@bench.fr;Élève${i};Nom${i};${String((i % 28) + 1).padStart(2, '0')}/0${(i % 9) + 1}/2011;3e;${i % 2 ? 'F' : 'M'};parent${i}@bench.fr`,
+  );
 const file = Buffer.from(lines.join('\r\n'));
 const send = async (preview: boolean) => {
   const boundary = 'bench' + Math.random().toString(16).slice(2);
@@ -47,19 +50,41 @@ const send = async (preview: boolean) => {
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   const started = performance.now();
-  const res = await app.inject({ method: 'POST', url: '/api/users/import', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/users/import',
+    headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload,
+  });
   const body = res.json() as { created: number; existing: number; rejected: unknown[] };
-  return { ms: Math.round(performance.now() - started), status: res.statusCode, created: body.created, existing: body.existing, rejected: body.rejected?.length };
+  return {
+    ms: Math.round(performance.now() - started),
+    status: res.statusCode,
+    created: body.created,
+    existing: body.existing,
+    rejected: body.rejected?.length,
+  };
 };
-for (const [label, preview] of [['aperçu', true], ['import', false], ['même fichier à nouveau', false]] as const) {
+for (const [label, preview] of [
+  ['aperçu', true],
+  ['import', false],
+  ['même fichier à nouveau', false],
+] as const) {
   const r = await send(preview);
-  console.log(`Import de ${PUPILS.toLocaleString('fr-FR')} lignes, ${label} : ${r.ms} ms (HTTP ${r.status}, créés ${r.created}, existants ${r.existing}, refusés ${r.rejected})`);
+  console.log(
+    `Import de ${PUPILS.toLocaleString('fr-FR')} lignes, ${label} : ${r.ms} ms (HTTP ${r.status}, créés ${r.created}, existants ${r.existing}, refusés ${r.rejected})`,
+  );
 }
 const queued = await database.db.$count(jobs);
 console.log(`Invitations en file : ${queued}`);
 
 // (2) The search.
-const [sample] = await database.db.select({ uai: institutions.uai, address: institutions.address, name: institutions.name }).from(institutions).where(undefined).limit(1).offset(1234);
+const [sample] = await database.db
+  .select({ uai: institutions.uai, address: institutions.address, name: institutions.name })
+  .from(institutions)
+  .where(undefined)
+  .limit(1)
+  .offset(1234);
 const postcode = /\b(\d{5})\b/.exec(sample.address)?.[1] ?? '75001';
 const town = sample.address.split(' ').pop() ?? 'Paris';
 const queries = ['college', 'lycee jean', sample.name.split(' ').slice(-1)[0], town, postcode, sample.uai ?? '', 'zzzz'];

@@ -70,8 +70,13 @@ const home = /["'](?:\.\/|\/assets\/|assets\/)(home-page-[\w-]+\.js)["']/.exec(e
 if (home) {
   const extra = [...staticGraph([`/assets/${home}`])].filter((u) => !graph.has(u));
   const homeTotal = extra.reduce((s, u) => s + gz(u), 0);
-  console.log(`Home route (lazy, ${extra.length} more files): JS ${kB(homeTotal)} kB — first visit to / in all: ${kB(jsTotal + cssTotal + homeTotal)} kB`);
-  const big = extra.map((u) => ({ u, g: gz(u) })).sort((a, b) => b.g - a.g).slice(0, 5);
+  console.log(
+    `Home route (lazy, ${extra.length} more files): JS ${kB(homeTotal)} kB — first visit to / in all: ${kB(jsTotal + cssTotal + homeTotal)} kB`,
+  );
+  const big = extra
+    .map((u) => ({ u, g: gz(u) }))
+    .sort((a, b) => b.g - a.g)
+    .slice(0, 5);
   for (const { u, g } of big) console.log(`  ${u.replace('/assets/', '').padEnd(40)} ${kB(g).padStart(6)} kB`);
 }
 
@@ -87,7 +92,9 @@ const leaks = [
   ...[...graph].filter(isManaged).map((u) => `first load: ${u}`),
   ...Object.entries(openRoutes).flatMap(([route, files]) => files.filter(isManaged).map((u) => `${route}: ${u}`)),
 ];
-console.log(`Management screens (${new Set(managed).size}) in the code of open screens (${Object.keys(openRoutes).length} routes): ${leaks.length ? leaks.join(', ') : 'none'}`);
+console.log(
+  `Management screens (${new Set(managed).size}) in the code of open screens (${Object.keys(openRoutes).length} routes): ${leaks.length ? leaks.join(', ') : 'none'}`,
+);
 if (!Object.keys(openRoutes).length) console.log('  route-chunks.json is missing: the open screens were not checked.');
 if (leaks.length || !Object.keys(openRoutes).length) process.exitCode = 1;
 
@@ -97,10 +104,24 @@ const mantineClass = /\bm_[0-9a-f]{8}\b/g;
 const classesOf = (text: string) => new Set([...text.matchAll(mantineClass)].map((m) => m[0]));
 const assetsDir = join(dist, 'assets');
 const builtFiles = readdirSync(assetsDir);
-const inJs = classesOf(builtFiles.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(assetsDir, f), 'utf8')).join('\n'));
-const inCss = classesOf(builtFiles.filter((f) => f.endsWith('.css')).map((f) => readFileSync(join(assetsDir, f), 'utf8')).join('\n'));
-const mantineSheets = ['core', 'notifications', 'dates', 'charts'].map((p) => join(import.meta.dirname, `../../node_modules/@mantine/${p}/styles.css`)).filter(existsSync);
+const inJs = classesOf(
+  builtFiles
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(join(assetsDir, f), 'utf8'))
+    .join('\n'),
+);
+const inCss = classesOf(
+  builtFiles
+    .filter((f) => f.endsWith('.css'))
+    .map((f) => readFileSync(join(assetsDir, f), 'utf8'))
+    .join('\n'),
+);
+const mantineSheets = ['core', 'notifications', 'dates', 'charts']
+  .map((p) => join(import.meta.dirname, `../../node_modules/@mantine/${p}/styles.css`))
+  .filter(existsSync);
 const styled = classesOf(mantineSheets.map((f) => readFileSync(f, 'utf8')).join('\n'));
 const unstyled = [...inJs].filter((c) => styled.has(c) && !inCss.has(c));
-console.log(`Mantine classes used by the JS with rules in Mantine's CSS: ${[...inJs].filter((c) => styled.has(c)).length}, missing from the built CSS: ${unstyled.length ? unstyled.join(', ') : 'none'}`);
+console.log(
+  `Mantine classes used by the JS with rules in Mantine's CSS: ${[...inJs].filter((c) => styled.has(c)).length}, missing from the built CSS: ${unstyled.length ? unstyled.join(', ') : 'none'}`,
+);
 if (unstyled.length) process.exitCode = 1;

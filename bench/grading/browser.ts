@@ -40,7 +40,10 @@ try {
   await page.addInitScript(() => {
     const w = window as unknown as { __longTasks: number[] };
     w.__longTasks = [];
-    new PerformanceObserver((l) => w.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((l) => w.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({
+      type: 'longtask',
+      buffered: true,
+    });
   });
   const takeLong = () => page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks.splice(0));
   const region = page.getByRole('region', { name: /^Correction : / });
@@ -53,7 +56,9 @@ try {
     await page.waitForTimeout(500);
     const load = await takeLong();
     const domRows = await region.getByRole('row').count();
-    console.log(`Run ${run}: /grader navigation → first rows painted ${firstPaint} ms; longest task ${max(load)} ms; rows in the DOM ${domRows}`);
+    console.log(
+      `Run ${run}: /grader navigation → first rows painted ${firstPaint} ms; longest task ${max(load)} ms; rows in the DOM ${domRows}`,
+    );
   }
 
   // Scroll from top to bottom in 40 steps, one per animation frame pair; frame gaps measured in the page.

@@ -28,4 +28,10 @@ export const createBenchDb = async () => {
 export const dropBenchDb = () => admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
 
 /** The corrector the service-only timings read the table as (a member, not an admin: names as usual). */
-export const BENCH_VIEWER: AuthContext = { userId: '00000000-0000-4000-8000-0000000000ff', isAdmin: false, isMember: true, isTeacher: false, institutionId: null };
+export const BENCH_VIEWER: AuthContext = {
+  userId: '00000000-0000-4000-8000-0000000000ff',
+  isAdmin: false,
+  isMember: true,
+  isTeacher: false,
+  institutionId: null,
+};

@@ -28,7 +28,9 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
 const database = await openDatabase({ databaseUrl: benchUrl() });
 try {
   const one = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows[0];
-  const { id: chapterId } = await one<{ id: string }>(sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
+  const { id: chapterId } = await one<{ id: string }>(
+    sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`,
+  );
   const { user_id: memberId } = await one<{ user_id: string }>(
     sql`SELECT user_id FROM group_members WHERE group_id = ${MEMBERS_GROUP_ID}::uuid LIMIT 1`,
   );

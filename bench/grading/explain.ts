@@ -20,13 +20,19 @@ const PUPILS = Number(process.env.PUPILS ?? 10_000);
 const which = process.env.DB ?? 'both';
 
 async function explain(label: string, db: Db, chapterId: string) {
-  const exercises = await rows(db, z.object({ id: z.string() }),
+  const exercises = await rows(
+    db,
+    z.object({ id: z.string() }),
     sql`SELECT id FROM exercises WHERE chapter_id = ${chapterId}::uuid AND answer_format <> 'none' ORDER BY position, created_at, id`,
   );
   for (let run = 0; run < 3; run++) {
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL enable_hashagg = off`);
-      return rows(tx, z.object({ 'QUERY PLAN': z.string() }), sql`EXPLAIN (ANALYZE, BUFFERS) ${gradingTableQuery(exercises.map((e) => e.id))}`);
+      return rows(
+        tx,
+        z.object({ 'QUERY PLAN': z.string() }),
+        sql`EXPLAIN (ANALYZE, BUFFERS) ${gradingTableQuery(exercises.map((e) => e.id))}`,
+      );
     });
     const lines = plan.map((r) => r['QUERY PLAN']);
     // The whole plan once; then only the times.
@@ -37,7 +43,11 @@ async function explain(label: string, db: Db, chapterId: string) {
 
 if (which !== 'pglite') {
   const pgDb = await openDatabase({ databaseUrl: benchUrl() });
-  const [chapter] = await rows(pgDb.db, z.object({ id: z.string() }), sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
+  const [chapter] = await rows(
+    pgDb.db,
+    z.object({ id: z.string() }),
+    sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`,
+  );
   await explain('PostgreSQL', pgDb.db, chapter.id);
   await pgDb.close();
 }

@@ -91,7 +91,9 @@ try {
     }
     for (const [label] of cases) {
       const xs = times.get(label)!;
-      console.log(`${label.padEnd(44)} median ${ms(median(xs)).padStart(7)}  min ${ms(Math.min(...xs)).padStart(7)}  max ${ms(Math.max(...xs)).padStart(7)}  body ${(sizes.get(label)! / 1024).toFixed(0)} KiB`);
+      console.log(
+        `${label.padEnd(44)} median ${ms(median(xs)).padStart(7)}  min ${ms(Math.min(...xs)).padStart(7)}  max ${ms(Math.max(...xs)).padStart(7)}  body ${(sizes.get(label)! / 1024).toFixed(0)} KiB`,
+      );
     }
   } else {
     await time(`GET /answer/table, no vacuum yet`, 'GET', `/api/answer/table/${bench.chapterId}`, member);
@@ -112,23 +114,36 @@ try {
     // row version and clears its page's all-visible mark). The table is timed at once, then again once
     // autovacuum has been through answers (migration 0014: after ~4,000 changes; the defaults wait for
     // ~29,000). DEFAULT_AUTOVACUUM=1 resets the table to the defaults, for the comparison.
-    if (process.env.DEFAULT_AUTOVACUUM) await database.db.execute(sql`ALTER TABLE answers RESET (autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold, autovacuum_vacuum_insert_scale_factor, autovacuum_vacuum_insert_threshold, autovacuum_analyze_scale_factor)`);
+    if (process.env.DEFAULT_AUTOVACUUM)
+      await database.db.execute(
+        sql`ALTER TABLE answers RESET (autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold, autovacuum_vacuum_insert_scale_factor, autovacuum_vacuum_insert_threshold, autovacuum_analyze_scale_factor)`,
+      );
     await database.db.execute(sql`
       UPDATE answers SET grade = '3', grader_id = ${bench.memberId}::uuid, grade_timestamp = now()
       WHERE id IN (SELECT id FROM answers WHERE grade IS NULL AND withdrawn_at IS NULL AND seq = 2 ORDER BY md5(id::text) LIMIT 5000)`);
     const vacuumed = async () =>
-      ((await database.db.execute(sql`SELECT coalesce(last_autovacuum, 'epoch') AS at FROM pg_stat_user_tables WHERE relname = 'answers'`)) as unknown as { rows: Array<{ at: string }> }).rows[0].at;
+      (
+        (await database.db.execute(
+          sql`SELECT coalesce(last_autovacuum, 'epoch') AS at FROM pg_stat_user_tables WHERE relname = 'answers'`,
+        )) as unknown as { rows: Array<{ at: string }> }
+      ).rows[0].at;
     const before = String(await vacuumed());
     await time('GET /answer/table, 5,000 grades later', 'GET', `/api/answer/table/${bench.chapterId}`, member);
     const waitStart = performance.now();
     // A server run with autovacuum off (a test server, say) would only make us wait.
-    const daemon = ((await database.db.execute(sql`SHOW autovacuum`)) as unknown as { rows: Array<{ autovacuum: string }> }).rows[0].autovacuum;
+    const daemon = ((await database.db.execute(sql`SHOW autovacuum`)) as unknown as { rows: Array<{ autovacuum: string }> }).rows[0]
+      .autovacuum;
     const waitMs = daemon === 'on' ? Number(process.env.WAIT_S ?? 180) * 1000 : 0;
     if (daemon !== 'on') console.log('  autovacuum is off on this server: bench/grading/visibility.ts compares the two states');
     while (String(await vacuumed()) === before && performance.now() - waitStart < waitMs) await new Promise((r) => setTimeout(r, 2000));
     const autovacuumed = String(await vacuumed()) !== before;
     console.log(`  autovacuum of answers ${autovacuumed ? `after ${ms(performance.now() - waitStart)}` : `not run within ${ms(waitMs)}`}`);
-    await time(`GET /answer/table, ${autovacuumed ? 'after autovacuum' : 'still not vacuumed'}`, 'GET', `/api/answer/table/${bench.chapterId}`, member);
+    await time(
+      `GET /answer/table, ${autovacuumed ? 'after autovacuum' : 'still not vacuumed'}`,
+      'GET',
+      `/api/answer/table/${bench.chapterId}`,
+      member,
+    );
 
     const pdfExercise = bench.exerciseIds[11];
     await time('GET /answer/select (next copy, PDF exercise)', 'GET', `/api/answer/select/${pdfExercise}`, member);
@@ -143,7 +158,13 @@ try {
         method: 'POST',
         url: '/api/answer/grade/',
         headers: member,
-        payload: { answerId: history.result.answerId, grade: String(i % 5), grade_comment: `Essai ${i}`, hidden: false, expectedGradeTimestamp: version },
+        payload: {
+          answerId: history.result.answerId,
+          grade: String(i % 5),
+          grade_comment: `Essai ${i}`,
+          hidden: false,
+          expectedGradeTimestamp: version,
+        },
       });
       saves.push(performance.now() - start);
       version = JSON.parse(res.body).grade_timestamp;

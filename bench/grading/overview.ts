@@ -32,8 +32,16 @@ try {
   let chapterId: string;
   let memberId: string;
   if (REUSE) {
-    [{ id: chapterId }] = await rows(database.db, z.object({ id: z.string() }), sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
-    [{ id: memberId }] = await rows(database.db, z.object({ id: z.string() }), sql`SELECT id FROM users WHERE email LIKE 'correcteur.%@exemple.fr' ORDER BY created_at DESC LIMIT 1`);
+    [{ id: chapterId }] = await rows(
+      database.db,
+      z.object({ id: z.string() }),
+      sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`,
+    );
+    [{ id: memberId }] = await rows(
+      database.db,
+      z.object({ id: z.string() }),
+      sql`SELECT id FROM users WHERE email LIKE 'correcteur.%@exemple.fr' ORDER BY created_at DESC LIMIT 1`,
+    );
   } else {
     ({ chapterId, memberId } = await seedGradingBench(database.db, PUPILS));
   }

@@ -17,7 +17,9 @@ export interface GradingBench {
 export async function seedGradingBench(db: Db, pupils: number): Promise<GradingBench> {
   const run = Date.now().toString(36);
   const q = async <T>(query: ReturnType<typeof sql>) => (await db.execute(query)) as unknown as { rows: T[] };
-  const [{ id: chapterId }] = (await q<{ id: string }>(sql`INSERT INTO chapters (title, offline) VALUES (${`Bench correction ${run}`}, true) RETURNING id`)).rows;
+  const [{ id: chapterId }] = (
+    await q<{ id: string }>(sql`INSERT INTO chapters (title, offline) VALUES (${`Bench correction ${run}`}, true) RETURNING id`)
+  ).rows;
   const exercises = (
     await q<{ id: string }>(sql`
       INSERT INTO exercises (chapter_id, position, title, answer_format)
@@ -29,11 +31,15 @@ export async function seedGradingBench(db: Db, pupils: number): Promise<GradingB
     SELECT e.id, v, 'Énoncé ' || v, CASE WHEN e.answer_format = 'numeric' THEN (10 * (v + 1))::text END
     FROM exercises e CROSS JOIN generate_series(0, 1) AS v WHERE e.chapter_id = ${chapterId}::uuid`);
   const [{ id: memberId }] = (
-    await q<{ id: string }>(sql`INSERT INTO users (email, first_name, last_name) VALUES (${`correcteur.${run}@exemple.fr`}, 'Camille', 'Correctrice') RETURNING id`)
+    await q<{ id: string }>(
+      sql`INSERT INTO users (email, first_name, last_name) VALUES (${`correcteur.${run}@exemple.fr`}, 'Camille', 'Correctrice') RETURNING id`,
+    )
   ).rows;
   await db.execute(sql`INSERT INTO group_members (group_id, user_id) VALUES (${MEMBERS_GROUP_ID}::uuid, ${memberId}::uuid)`);
   const [{ id: adminId }] = (
-    await q<{ id: string }>(sql`INSERT INTO users (email, first_name, last_name, is_admin) VALUES (${`admin.${run}@exemple.fr`}, 'Alex', 'Admin', true) RETURNING id`)
+    await q<{ id: string }>(
+      sql`INSERT INTO users (email, first_name, last_name, is_admin) VALUES (${`admin.${run}@exemple.fr`}, 'Alex', 'Admin', true) RETURNING id`,
+    )
   ).rows;
   await db.execute(sql`
     INSERT INTO users (email, first_name, last_name, birth_date, gender, grade)

@@ -28,7 +28,9 @@ const [{ id: chapterId }] = await q<{ id: string }>(
   `SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`,
 );
 const exercises = (
-  await q<{ id: string }>(`SELECT id FROM exercises WHERE chapter_id = '${chapterId}' AND answer_format <> 'none' ORDER BY position, created_at, id`)
+  await q<{ id: string }>(
+    `SELECT id FROM exercises WHERE chapter_id = '${chapterId}' AND answer_format <> 'none' ORDER BY position, created_at, id`,
+  )
 ).map((e) => e.id);
 await q(`SET enable_hashagg = off`);
 const n = exercises.length;
@@ -168,7 +170,9 @@ const variants: Record<string, Variant> = {
   },
   // Pieces of the new query, PostgreSQL only (use with MODE=server).
   partScans: { sql: `SELECT count(*) FROM (${union(exercises.map((e) => branch(e, 'a.user_id')))}) cur` },
-  partMerge: { sql: `SELECT count(*) FROM (SELECT user_id FROM (${union(exercises.map((e) => branch(e, 'a.user_id')))}) cur GROUP BY user_id) g` },
+  partMerge: {
+    sql: `SELECT count(*) FROM (SELECT user_id FROM (${union(exercises.map((e) => branch(e, 'a.user_id')))}) cur GROUP BY user_id) g`,
+  },
   partGrouped: { sql: `SELECT sum(length(cells)) FROM (${grouped(newCell)}) g` },
   partUsersSorted: { sql: `SELECT ${userCols} FROM users u ${byName}` },
 };
@@ -203,6 +207,10 @@ for (let r = 0; r <= RUNS; r++) {
 }
 for (const name of names) {
   const t = times[name];
-  console.log(`${name.padEnd(18)} median ${median(t).toFixed(1).padStart(6)} ms  min ${Math.min(...t).toFixed(1).padStart(6)} ms  ${sizes[name] ?? ''}`);
+  console.log(
+    `${name.padEnd(18)} median ${median(t).toFixed(1).padStart(6)} ms  min ${Math.min(...t)
+      .toFixed(1)
+      .padStart(6)} ms  ${sizes[name] ?? ''}`,
+  );
 }
 await client.end();

@@ -27,10 +27,18 @@ await seedGradingBench(database.db, Number(process.env.PUPILS ?? 10_000));
 const client = new pg.Client({ connectionString: benchUrl() });
 await client.connect();
 await client.query('VACUUM ANALYZE answers');
-const [chapter] = await rows(database.db, z.object({ id: z.string() }), sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`);
+const [chapter] = await rows(
+  database.db,
+  z.object({ id: z.string() }),
+  sql`SELECT id FROM chapters WHERE title LIKE 'Bench correction %' ORDER BY created_at DESC LIMIT 1`,
+);
 const times: Record<'graded' | 'vacuumed', number[]> = { graded: [], vacuumed: [] };
 const heapFetches = async () => {
-  const text = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) SELECT count(*) FROM answers WHERE withdrawn_at IS NULL AND exercise_id IN (SELECT id FROM exercises WHERE chapter_id = '${chapter.id}')`)).rows
+  const text = (
+    await client.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) SELECT count(*) FROM answers WHERE withdrawn_at IS NULL AND exercise_id IN (SELECT id FROM exercises WHERE chapter_id = '${chapter.id}')`,
+    )
+  ).rows
     .map((r) => r['QUERY PLAN'])
     .join('\n');
   return [...text.matchAll(/Heap Fetches: (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
@@ -50,9 +58,13 @@ for (let round = 1; round <= ROUNDS; round++) {
   await client.query('VACUUM answers');
   const clean = await heapFetches();
   await timeState('vacuumed');
-  console.log(`round ${round}: heap fetches ${dirty} → ${clean}; medians so far: 5,000 grades later ${median(times.graded).toFixed(0)} ms, after vacuum ${median(times.vacuumed).toFixed(0)} ms`);
+  console.log(
+    `round ${round}: heap fetches ${dirty} → ${clean}; medians so far: 5,000 grades later ${median(times.graded).toFixed(0)} ms, after vacuum ${median(times.vacuumed).toFixed(0)} ms`,
+  );
 }
-console.log(`getGradingTable, ${ROUNDS} × ${RUNS} runs each: 5,000 grades later median ${median(times.graded).toFixed(0)} ms (min ${Math.min(...times.graded).toFixed(0)}), after VACUUM median ${median(times.vacuumed).toFixed(0)} ms (min ${Math.min(...times.vacuumed).toFixed(0)})`);
+console.log(
+  `getGradingTable, ${ROUNDS} × ${RUNS} runs each: 5,000 grades later median ${median(times.graded).toFixed(0)} ms (min ${Math.min(...times.graded).toFixed(0)}), after VACUUM median ${median(times.vacuumed).toFixed(0)} ms (min ${Math.min(...times.vacuumed).toFixed(0)})`,
+);
 await client.end();
 await database.close();
 if (!process.env.KEEP) await dropBenchDb();

@@ -34,7 +34,10 @@ const config = loadConfig({
 const app = await buildApp({ config, database, logger: false });
 
 const run = Date.now().toString(36);
-const [group] = await db.insert(groups).values({ name: `Bench ${run}` }).returning();
+const [group] = await db
+  .insert(groups)
+  .values({ name: `Bench ${run}` })
+  .returning();
 const seedStart = performance.now();
 await db.execute(sql`
   INSERT INTO institutions (name, address, email, confirmed)
@@ -59,7 +62,10 @@ await db.execute(sql`
   SELECT ${group.id}::uuid, id FROM users WHERE email LIKE ${`%.${run}@exemple.fr`} AND email LIKE 'eleve%'`);
 const seedMs = performance.now() - seedStart;
 
-const [admin] = await db.insert(users).values({ email: `admin.${run}@exemple.fr`, isAdmin: true }).returning();
+const [admin] = await db
+  .insert(users)
+  .values({ email: `admin.${run}@exemple.fr`, isAdmin: true })
+  .returning();
 const headers = { authorization: `Bearer ${await app.deps.signer.sign({ userId: admin.id, tokenVersion: 0 })}` };
 
 const times: number[] = [];
@@ -87,7 +93,9 @@ const patchMinusOne = await patch(emails.slice(1));
 const sorted = [...times].sort((a, b) => a - b);
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 console.log(`database: ${database.kind}; members: ${count}; seed: ${fmt(seedMs)}`);
-console.log(`GET /group/{id} over ${RUNS} runs: first ${fmt(times[0])}, median ${fmt(sorted[Math.floor(RUNS / 2)])}, max ${fmt(sorted[RUNS - 1])}`);
+console.log(
+  `GET /group/{id} over ${RUNS} runs: first ${fmt(times[0])}, median ${fmt(sorted[Math.floor(RUNS / 2)])}, max ${fmt(sorted[RUNS - 1])}`,
+);
 console.log(`body: ${(Buffer.byteLength(body) / 1024).toFixed(0)} KiB raw, ${(gzipSync(body).length / 1024).toFixed(0)} KiB gzip`);
 console.log(`PATCH /group/{id} full list (${emails.length} e-mails, no change): ${fmt(patchSame)}; minus one: ${fmt(patchMinusOne)}`);
 

@@ -6,7 +6,8 @@
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, d = 0) => Math.round(n * 10 ** d) / 10 ** d;
 
-export const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 
 /** Count, median, 99th percentile and worst of latencies in ms. */
 export function latencyStats(xs: number[]) {

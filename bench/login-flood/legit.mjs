@@ -12,7 +12,14 @@ function login() {
   const started = performance.now();
   return new Promise((resolve) => {
     const req = http.request(
-      { host: '127.0.0.1', port: Number(port), path: '/api/auth/login', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': ip } },
+      {
+        host: '127.0.0.1',
+        port: Number(port),
+        path: '/api/auth/login',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': ip },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));

@@ -24,7 +24,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DB_NAME = 'olympe_login_flood';
 const ADMIN_URL = env.FLOOD_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const APP_DB_URL =
-  env.FLOOD_DB_HOST === 'tcp' ? `postgres://postgres@127.0.0.1:5432/${DB_NAME}` : `postgres://postgres@localhost/${DB_NAME}?host=/var/run/postgresql`;
+  env.FLOOD_DB_HOST === 'tcp'
+    ? `postgres://postgres@127.0.0.1:5432/${DB_NAME}`
+    : `postgres://postgres@localhost/${DB_NAME}?host=/var/run/postgresql`;
 const LOGINS = Number(env.FLOOD_LOGINS ?? 1500);
 const CLIENTS = Number(env.FLOOD_CLIENTS ?? 150);
 const LEGIT = Number(env.FLOOD_LEGIT ?? 8);
@@ -86,7 +88,12 @@ async function waitForHttp(url: string) {
 }
 
 async function main() {
-  console.log(`Machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => round(l, 1)).join(' ')}`);
+  console.log(
+    `Machine: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => round(l, 1))
+      .join(' ')}`,
+  );
   await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DB_NAME}`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'olympe-flood-'));
@@ -126,7 +133,15 @@ async function main() {
 
     // The legitimate pupil in a process of its own, its connection already open (as behind a reverse
     // proxy): it measures the server, not this driver's event loop, busy with the flood's requests.
-    const legitProcess = fork(path.join(import.meta.dirname, 'legit.mjs'), [String(PORT), LEGIT_EMAIL, PASSWORD, LEGIT_IP, String(LEGIT), '100', '500']);
+    const legitProcess = fork(path.join(import.meta.dirname, 'legit.mjs'), [
+      String(PORT),
+      LEGIT_EMAIL,
+      PASSWORD,
+      LEGIT_IP,
+      String(LEGIT),
+      '100',
+      '500',
+    ]);
     const legit: Array<{ at: number; status: number; ms: number }> = [];
     const legitDone = new Promise<void>((resolve) => {
       legitProcess.on('message', (m: { ready?: true; done?: true; at?: number; status?: number; ms?: number }) => {

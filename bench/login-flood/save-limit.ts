@@ -35,4 +35,6 @@ const handler = time(`limitAnswerSaves (async preHandler), ${requests.length} pu
 
 const a = await take();
 const b = await handler();
-console.log(`= ${((b / 114_000) * 100).toFixed(3)} % of node's 0.114 ms per save (bench/rush, quiet); take alone ${((a / 114_000) * 100).toFixed(3)} %`);
+console.log(
+  `= ${((b / 114_000) * 100).toFixed(3)} % of node's 0.114 ms per save (bench/rush, quiet); take alone ${((a / 114_000) * 100).toFixed(3)} %`,
+);

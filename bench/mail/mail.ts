@@ -44,7 +44,9 @@ await client.query(
    SELECT 'eleve' || g || '@bench.olympe.test', 'Élève', 'N°' || g, true FROM generate_series(1, $1::int) g`,
   [N],
 );
-await client.query(`INSERT INTO chapter_sessions (chapter_id, user_id) SELECT $1, id FROM users WHERE email LIKE '%@bench.olympe.test'`, [chapterId]);
+await client.query(`INSERT INTO chapter_sessions (chapter_id, user_id) SELECT $1, id FROM users WHERE email LIKE '%@bench.olympe.test'`, [
+  chapterId,
+]);
 
 const smtp = await startSmtp();
 const t0 = performance.now();
@@ -75,7 +77,9 @@ child.kill('SIGKILL');
 const killedAfter = (performance.now() - t1) / 1000;
 const atKill = smtp.received.length;
 await sleep(200);
-console.log(`kill -9 after ${atKill} mails received (${killedAfter.toFixed(1)} s): ${(atKill / killedAfter).toFixed(0)} mails/s before the kill`);
+console.log(
+  `kill -9 after ${atKill} mails received (${killedAfter.toFixed(1)} s): ${(atKill / killedAfter).toFixed(0)} mails/s before the kill`,
+);
 const stuck = (await client.query(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'mail.send' AND status = 'running'`)).rows[0].n;
 console.log(`jobs left « running » by the killed instance: ${stuck}`);
 
@@ -100,7 +104,9 @@ for (const m of smtp.received) {
 const duplicates = [...byRecipient.values()].reduce((s, n) => s + n - 1, 0);
 const missing = N - byRecipient.size;
 const status = (await client.query(`SELECT status, count(*)::int AS n FROM mail_deliveries GROUP BY status ORDER BY status`)).rows;
-console.log(`restart: the rest (${smtp.received.length - atKill} mails) in ${afterRestart.toFixed(1)} s, including up to 60 s for the killed instance's jobs to go stale`);
+console.log(
+  `restart: the rest (${smtp.received.length - atKill} mails) in ${afterRestart.toFixed(1)} s, including up to 60 s for the killed instance's jobs to go stale`,
+);
 console.log(`received ${smtp.received.length} mails for ${byRecipient.size} recipients, ${ids.size} distinct Message-IDs`);
 console.log(`duplicates ${duplicates}, missing ${missing}`);
 console.log(`deliveries: ${status.map((r) => `${r.status} ${r.n}`).join(', ')}`);

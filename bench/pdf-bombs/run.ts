@@ -45,7 +45,7 @@ const round = (n: number, d = 0) => Math.round(n * 10 ** d) / 10 ** d;
 function pagePicture(width = 620, height = 877): Buffer {
   const data = Buffer.alloc(width * height * 4);
   let s = 12345;
-  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   for (let y = 0; y < height; y++) {
     const ink = y % 24 < 3 && y > 60 && y < height - 60;
     for (let x = 0; x < width; x++) {
@@ -157,7 +157,14 @@ async function upload(seeded: Seeded, name: string, bytes: Buffer, startedAt: nu
   form.set('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), `${name}.pdf`);
   const res = await fetch(`${BASE}/api/pdfs`, { method: 'POST', body: form, headers: { authorization: `Bearer ${seeded.token}` } });
   const body = (await res.json()) as { message?: string; path?: string };
-  return { name, sizeMb: round(bytes.length / 1e6, 1), status: res.status, ms: round(performance.now() - startedAt), message: body.message, path: body.path };
+  return {
+    name,
+    sizeMb: round(bytes.length / 1e6, 1),
+    status: res.status,
+    ms: round(performance.now() - startedAt),
+    message: body.message,
+    path: body.path,
+  };
 }
 
 // ---------------------------------------------------------------- main
@@ -169,7 +176,13 @@ async function main() {
   const scan = await scanPdf(SCAN_PAGES);
   console.log(`bombe : ${round(bomb.length / 1e6, 2)} Mo ; scan : ${round(scan.length / 1e6, 1)} Mo`);
   const seeded = await seed(dataDir);
-  if (await fetch(`${BASE}/api/health`).then(() => true, () => false)) throw new Error(`Le port ${PORT} est déjà pris : choisissez BOMBS_PORT.`);
+  if (
+    await fetch(`${BASE}/api/health`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`Le port ${PORT} est déjà pris : choisissez BOMBS_PORT.`);
   const server = startServer(dataDir);
   const pid = server.child.pid!;
   try {
@@ -184,7 +197,10 @@ async function main() {
 
     const stormStart = performance.now();
     const storm = await polling(pid, () =>
-      Promise.all([...Array.from({ length: BOMBS }, (_, i) => upload(seeded, `bombe-${i + 1}`, bomb, stormStart)), upload(seeded, 'scan', scan, stormStart)]),
+      Promise.all([
+        ...Array.from({ length: BOMBS }, (_, i) => upload(seeded, `bombe-${i + 1}`, bomb, stormStart)),
+        upload(seeded, 'scan', scan, stormStart),
+      ]),
     );
     for (const u of storm.result) console.log(`  ${u.name} (${u.sizeMb} Mo) : ${u.status} en ${u.ms} ms ${u.message ?? ''}`);
     console.log('tempête', storm.health);

@@ -79,7 +79,8 @@ export class CpuMeter {
     const seconds = (performance.now() - this.start) / 1000;
     const pct = (ticks: number) => Math.round((ticks / TICK / seconds) * 1000) / 10;
     const m = machineTicks();
-    const machinePct = Math.round(((m.busy - this.machine0.busy) / Math.max(1, m.total - this.machine0.total)) * os.cpus().length * 1000) / 10;
+    const machinePct =
+      Math.round(((m.busy - this.machine0.busy) / Math.max(1, m.total - this.machine0.total)) * os.cpus().length * 1000) / 10;
     const t = this.totals;
     const known = pct(t.server + t.pgBench + t.pgOther + t.driver + t.client);
     return {

@@ -23,7 +23,12 @@ function packageOf(url: string, fn: string): string {
     const rest = url.slice(nm + 13).split('/');
     return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
   }
-  if (url.startsWith('node:')) return url.replace(/^node:internal\//, 'node:').split('/').slice(0, 2).join('/');
+  if (url.startsWith('node:'))
+    return url
+      .replace(/^node:internal\//, 'node:')
+      .split('/')
+      .slice(0, 2)
+      .join('/');
   const src = url.indexOf('/server/src/');
   if (src >= 0) return `app:${url.slice(src + 12).split('/')[0]}`;
   const contract = url.indexOf('/contract/src/');
@@ -62,7 +67,9 @@ export function summarise(file: string, top = 25) {
   }
   const pct = (v: number) => `${((v / busy) * 100).toFixed(1)} %`;
   const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
-  console.log(`Profile ${file}: busy ${(busy / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s (${((busy / (busy + idle)) * 100).toFixed(0)} % busy)`);
+  console.log(
+    `Profile ${file}: busy ${(busy / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s (${((busy / (busy + idle)) * 100).toFixed(0)} % busy)`,
+  );
   console.log('\nInclusive share of busy time by package (a sample counts for every package on its stack):');
   for (const [k, v] of sorted(inclusive).slice(0, top)) console.log(`  ${pct(v).padStart(8)}  ${k}`);
   console.log('\nSelf time by package:');

@@ -37,7 +37,9 @@ const ADMIN_URL = env.RUSH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/post
 const DB_HOST = env.RUSH_DB_HOST ?? 'socket';
 const APP_DB_URL =
   // The socket form keeps a host name so that the server's URL check accepts it; pg takes `host` from the query.
-  (DB_HOST === 'tcp' ? `postgres://postgres@127.0.0.1:5432/${DB_NAME}` : `postgres://postgres@localhost/${DB_NAME}?host=/var/run/postgresql`) +
+  (DB_HOST === 'tcp'
+    ? `postgres://postgres@127.0.0.1:5432/${DB_NAME}`
+    : `postgres://postgres@localhost/${DB_NAME}?host=/var/run/postgresql`) +
   // e.g. RUSH_PG_OPTIONS='-c plan_cache_mode=force_custom_plan'
   (env.RUSH_PG_OPTIONS ? `${DB_HOST === 'tcp' ? '?' : '&'}options=${encodeURIComponent(env.RUSH_PG_OPTIONS)}` : '');
 const PHASES = new Set((env.RUSH_PHASES ?? 'limits,storm,rush,saturated').split(','));
@@ -119,9 +121,18 @@ class Recorder {
     const timeline: Array<Record<string, number>> = [];
     for (let from = 0; from < seconds * 1000; from += 10_000) {
       const xs = this.samples.filter((s) => s.at >= from && s.at < from + 10_000);
-      const saves = xs.filter((s) => s.route === 'POST /answer').map((s) => s.ms).sort((a, b) => a - b);
+      const saves = xs
+        .filter((s) => s.route === 'POST /answer')
+        .map((s) => s.ms)
+        .sort((a, b) => a - b);
       const q = (p: number) => round(saves[Math.min(saves.length - 1, Math.floor((p / 100) * saves.length))] ?? NaN, 0);
-      timeline.push({ fromS: from / 1000, reqPerS: round(xs.length / 10, 0), savesPerS: round(saves.length / 10, 0), saveP50: q(50), saveP99: q(99) });
+      timeline.push({
+        fromS: from / 1000,
+        reqPerS: round(xs.length / 10, 0),
+        savesPerS: round(saves.length / 10, 0),
+        saveP50: q(50),
+        saveP99: q(99),
+      });
     }
     return {
       seconds: round(seconds),
@@ -273,16 +284,29 @@ export async function runRush() {
     }
     async function timedChapter(title: string) {
       const [chapter] = await db.insert(chapters).values({ title, headerStudents: 'Bonne chance.' }).returning();
-      await db.insert(accessGroups).values({ chapterId: chapter.id, position: 0, timeDuration: 60, accessStart: new Date(Date.now() - 60_000) });
+      await db
+        .insert(accessGroups)
+        .values({ chapterId: chapter.id, position: 0, timeDuration: 60, accessStart: new Date(Date.now() - 60_000) });
       const ids = (
         await db
           .insert(exercises)
-          .values(Array.from({ length: EXERCISES }, (_, k) => ({ chapterId: chapter.id, position: k, title: `Exercice ${k + 1}`, answerFormat: 'numeric' })))
+          .values(
+            Array.from({ length: EXERCISES }, (_, k) => ({
+              chapterId: chapter.id,
+              position: k,
+              title: `Exercice ${k + 1}`,
+              answerFormat: 'numeric',
+            })),
+          )
           .returning({ id: exercises.id })
       ).map((r) => r.id);
-      await db.insert(statementVersions).values(
-        ids.flatMap((exerciseId) => [0, 1].map((position) => ({ exerciseId, position, content: `Calculez $${position} + 41$.`, answer: '42' }))),
-      );
+      await db
+        .insert(statementVersions)
+        .values(
+          ids.flatMap((exerciseId) =>
+            [0, 1].map((position) => ({ exerciseId, position, content: `Calculez $${position} + 41$.`, answer: '42' })),
+          ),
+        );
       return { id: chapter.id, exerciseIds: ids };
     }
     const rush = await timedChapter('Coupe — la ruée');
@@ -294,7 +318,9 @@ export async function runRush() {
     // `chapter_sessions` makes every pooled connection cache generic plans that scan them
     // sequentially until autovacuum analyses them again (README "A trap"); a fresh production
     // database has never been analysed and does not fall into it. RUSH_ANALYZE_ALL=1 shows the trap.
-    await db.execute(env.RUSH_ANALYZE_ALL ? sql`ANALYZE` : sql`ANALYZE users, institutions, chapters, access_groups, exercises, statement_versions`);
+    await db.execute(
+      env.RUSH_ANALYZE_ALL ? sql`ANALYZE` : sql`ANALYZE users, institutions, chapters, access_groups, exercises, statement_versions`,
+    );
     console.log(`Seeded ${total} pupils and 2 chapters in ${Math.round(performance.now() - seedStart)} ms`);
 
     const meter = (pid?: number) =>
@@ -328,7 +354,11 @@ export async function runRush() {
       } catch {
         result.hello = { error: ac.stderr.slice(0, 500) };
       }
-      console.log(`\nHello world (autocannon -c 100 -d 10): ${round(helloRps, 0)} req/s`, JSON.stringify(result.hello.cpu ?? {}), JSON.stringify(result.hello.cost ?? {}));
+      console.log(
+        `\nHello world (autocannon -c 100 -d 10): ${round(helloRps, 0)} req/s`,
+        JSON.stringify(result.hello.cpu ?? {}),
+        JSON.stringify(result.hello.cost ?? {}),
+      );
 
       // The save's statement, as saveAnswer sends it, for one pupil and a random seq.
       const uid = `'${pupilIds[total - 1]}'::uuid`;
@@ -352,10 +382,10 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
         ['tcp, simple', '127.0.0.1', 'simple'],
       ] as const) {
         const m2 = meter();
-        const out = await run([
-          'pgbench', '-n', '-h', host, '-U', 'postgres', '-c', '16', '-j', '2', '-T', '10', '-M', mode,
-          '-f', scriptFile, DB_NAME,
-        ], m2);
+        const out = await run(
+          ['pgbench', '-n', '-h', host, '-U', 'postgres', '-c', '16', '-j', '2', '-T', '10', '-M', mode, '-f', scriptFile, DB_NAME],
+          m2,
+        );
         const pgCpu = m2.stop();
         const tps = Number(/tps = ([\d.]+)/.exec(out.stdout)?.[1] ?? NaN);
         const done = Number(/actually processed: (\d+)/.exec(out.stdout)?.[1] ?? NaN);
@@ -368,7 +398,12 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
           cost: costOf(pgCpu, done),
           error: out.code ? out.stderr.slice(0, 300) : undefined,
         };
-        console.log(`pgbench upsert (${label}, 16 clients, 10 s): ${round(tps, 0)} tps`, JSON.stringify(pgCpu), JSON.stringify(result.pgbench[label].cost), out.code ? out.stderr.slice(0, 300) : '');
+        console.log(
+          `pgbench upsert (${label}, 16 clients, 10 s): ${round(tps, 0)} tps`,
+          JSON.stringify(pgCpu),
+          JSON.stringify(result.pgbench[label].cost),
+          out.code ? out.stderr.slice(0, 300) : '',
+        );
       }
       await db.execute(sql`DELETE FROM answers WHERE user_id = ${pupilIds[total - 1]}::uuid`);
     }
@@ -433,7 +468,7 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
     if (PHASES.has('rush')) {
       rec = new Recorder();
       const m = meter();
-      const spacing = (600_000 / SAVES) / COMPRESSION;
+      const spacing = 600_000 / SAVES / COMPRESSION;
       let finished = 0;
       const pupil = async (i: number) => {
         const t = tokens[i];
@@ -468,7 +503,9 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
       // Each client saves for its own pupils in turn (client w: pupils w, w + SAT_CONCURRENCY, …), so that no pupil
       // goes over the per-pupil save limit (10 a second, decision 39) while the server is saturated.
       const satPupils = Array.from({ length: SAT_CONCURRENCY }, (_, w) =>
-        Array.from({ length: Math.max(1, Math.floor(PUPILS / SAT_CONCURRENCY)) }, (_, k) => w + k * SAT_CONCURRENCY).filter((i) => i < PUPILS),
+        Array.from({ length: Math.max(1, Math.floor(PUPILS / SAT_CONCURRENCY)) }, (_, k) => w + k * SAT_CONCURRENCY).filter(
+          (i) => i < PUPILS,
+        ),
       );
       if (!PHASES.has('rush')) {
         await Promise.all(satPupils.flat().map((i) => call('warm', 'POST', `/api/chapter/start/${rush.id}`, tokens[i])));
@@ -490,12 +527,20 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
         // A lean driver in its own process (saturate.mjs): its CPU counts as the client's, like autocannon's.
         const configFile = path.join(dataDir, 'saturate.json');
         const clientTokens = satPupils.map((pupils) => pupils.map((i) => tokens[i]));
-        writeFileSync(configFile, JSON.stringify({ port: PORT, seconds: SAT_S, seq0, exerciseIds: rush.exerciseIds, tokens: clientTokens }));
+        writeFileSync(
+          configFile,
+          JSON.stringify({ port: PORT, seconds: SAT_S, seq0, exerciseIds: rush.exerciseIds, tokens: clientTokens }),
+        );
         const out = await run(['node', path.join(ROOT, 'bench/rush/saturate.mjs'), configFile], m);
         if (out.code !== 0) throw new Error(`saturate.mjs: ${out.stderr}`);
-        const { samples, acked } = JSON.parse(out.stdout) as { samples: { ms: number[]; at: number[]; status: number[] }; acked: number[][] };
+        const { samples, acked } = JSON.parse(out.stdout) as {
+          samples: { ms: number[]; at: number[]; status: number[] };
+          acked: number[][];
+        };
         samples.ms.forEach((ms, k) => rec.samples.push({ route: 'POST /answer', ms, status: samples.status[k], at: samples.at[k] }));
-        samples.status.forEach((status) => status !== 200 && rec.errors.set(`POST /answer ${status}`, (rec.errors.get(`POST /answer ${status}`) ?? 0) + 1));
+        samples.status.forEach(
+          (status) => status !== 200 && rec.errors.set(`POST /answer ${status}`, (rec.errors.get(`POST /answer ${status}`) ?? 0) + 1),
+        );
         acked.forEach((ns, w) =>
           ns.forEach((n) => {
             const pupil = satPupils[w][n % satPupils[w].length];
@@ -547,7 +592,9 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
       }
     ).rows;
     result.check.counters = drift;
-    console.log(`Counters: ${drift.pairs} current pairs, ${drift.pairs_off} pairs and ${drift.counts_off} exercise counts off, ${drift.slots} connection slots used`);
+    console.log(
+      `Counters: ${drift.pairs} current pairs, ${drift.pairs_off} pairs and ${drift.counts_off} exercise counts off, ${drift.slots} connection slots used`,
+    );
 
     // Ratios against the physical limits.
     const satRate = (result.saturated?.routes?.['POST /answer'] as { perSecond: number } | undefined)?.perSecond;
@@ -557,7 +604,9 @@ SELECT EXISTS (SELECT 1 FROM ins) AS inserted,
         savesPerRawUpsert: round(satRate / result.pgbench['socket, prepared'].tps, 3),
         savesPerRawUpsertTcpSimple: round(satRate / result.pgbench['tcp, simple'].tps, 3),
       };
-      console.log(`Saturated saves/s ÷ hello world = ${result.ratios.savesPerHello}; ÷ raw upsert = ${result.ratios.savesPerRawUpsert} (socket, prepared), ${result.ratios.savesPerRawUpsertTcpSimple} (tcp, simple)`);
+      console.log(
+        `Saturated saves/s ÷ hello world = ${result.ratios.savesPerHello}; ÷ raw upsert = ${result.ratios.savesPerRawUpsert} (socket, prepared), ${result.ratios.savesPerRawUpsertTcpSimple} (tcp, simple)`,
+      );
     }
     // The same ratios from CPU cost per operation (load-independent): what 2 quiet cores would do,
     // server side only (the load generator elsewhere) and with the load generator on the same cores.
@@ -633,7 +682,9 @@ function printPhase(title: string, r: any) {
   }
   console.log(`  errors: ${Object.keys(r.errors).length ? JSON.stringify(r.errors) : 'none'}`);
   if (r.timeline.length > 2) {
-    console.log(`  timeline (10 s windows: req/s, saves/s, save p50/p99 ms): ${r.timeline.map((w: any) => `${w.fromS}s ${w.reqPerS}/${w.savesPerS} ${w.saveP50}/${w.saveP99}`).join(' | ')}`);
+    console.log(
+      `  timeline (10 s windows: req/s, saves/s, save p50/p99 ms): ${r.timeline.map((w: any) => `${w.fromS}s ${w.reqPerS}/${w.savesPerS} ${w.saveP50}/${w.saveP99}`).join(' | ')}`,
+    );
   }
   console.log(`  CPU (% of one core): ${JSON.stringify(r.cpu)}`);
   if (r.cost) console.log(`  CPU ms per save: ${JSON.stringify(r.cost)}`);

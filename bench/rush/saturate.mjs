@@ -23,7 +23,8 @@ function client(index) {
     const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
     socket.setEncoding('latin1');
     const heads = tokens[index].map(
-      (token) => `POST /api/answer HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: `,
+      (token) =>
+        `POST /api/answer HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: `,
     );
     let n = 0;
     let sentAt = 0;

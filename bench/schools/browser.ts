@@ -23,9 +23,17 @@ const database = await openDatabase({ dataDir: dir });
 await database.migrate();
 await importSchoolsFile(database.db, csv, { batchSize: 2000 });
 await seedInstitutionsDemo(database.db);
-const config = loadConfig({ DATA_DIR: dir, JWT_SECRET: 'bench-secret-bench-secret-bench', LOG_LEVEL: 'silent', TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
+const config = loadConfig({
+  DATA_DIR: dir,
+  JWT_SECRET: 'bench-secret-bench-secret-bench',
+  LOG_LEVEL: 'silent',
+  TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+});
 const app = await buildApp({ config, database, logger: false });
-const [admin] = await database.db.insert(users).values({ email: 'admin@exemple.fr', isAdmin: true, firstName: 'A', lastName: 'B' }).returning();
+const [admin] = await database.db
+  .insert(users)
+  .values({ email: 'admin@exemple.fr', isAdmin: true, firstName: 'A', lastName: 'B' })
+  .returning();
 const token = await app.deps.signer.sign({ userId: admin.id, tokenVersion: 0 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -39,7 +47,10 @@ try {
   await page.evaluate((t) => localStorage.setItem('jwt', t), token);
   await page.addInitScript(() => {
     (window as any).__longTasks = [];
-    new PerformanceObserver((l) => (window as any).__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((l) => (window as any).__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({
+      type: 'longtask',
+      buffered: true,
+    });
   });
   const t0 = Date.now();
   await page.goto(`${address}/profile`);
@@ -60,7 +71,9 @@ try {
       keyTimes.push(...(await takeLong()));
     }
   }
-  console.log(`Filtre du profil (${N} établissements, une frappe toutes les 350 ms) : tâche la plus longue ${Math.round(Math.max(0, ...keyTimes))} ms, ${keyTimes.length} tâches > 50 ms`);
+  console.log(
+    `Filtre du profil (${N} établissements, une frappe toutes les 350 ms) : tâche la plus longue ${Math.round(Math.max(0, ...keyTimes))} ms, ${keyTimes.length} tâches > 50 ms`,
+  );
   await search.fill('');
   await page.waitForTimeout(500);
   await takeLong();
@@ -94,7 +107,9 @@ try {
     await page.waitForTimeout(300);
   }
   const panTasks = await takeLong();
-  console.log(`Carte du profil, 8 zooms + 6 déplacements : tâche la plus longue ${Math.round(Math.max(0, ...panTasks))} ms, ${panTasks.length} tâches > 50 ms`);
+  console.log(
+    `Carte du profil, 8 zooms + 6 déplacements : tâche la plus longue ${Math.round(Math.max(0, ...panTasks))} ms, ${panTasks.length} tâches > 50 ms`,
+  );
   const markers = await page.locator('.leaflet-marker-icon').count();
   console.log(`  marqueurs affichés à la fin : ${markers}`);
 
@@ -102,7 +117,9 @@ try {
   await page.getByText(/établissements? affichés? sur la carte|dans la zone affichée/).waitFor({ timeout: 120_000 });
   await page.waitForTimeout(800);
   const mapTasks = await takeLong();
-  console.log(`/map (admin, vue France, 500 non vérifiés au plus) : ${await page.locator('.leaflet-marker-icon').count()} marqueurs, tâche la plus longue ${Math.round(Math.max(0, ...mapTasks))} ms`);
+  console.log(
+    `/map (admin, vue France, 500 non vérifiés au plus) : ${await page.locator('.leaflet-marker-icon').count()} marqueurs, tâche la plus longue ${Math.round(Math.max(0, ...mapTasks))} ms`,
+  );
 } finally {
   await browser.close();
   await app.close();

@@ -40,7 +40,12 @@ const school = (
   await database.db.execute<{ id: string; name: string }>(sql`
     SELECT id, name FROM institutions WHERE confirmed AND latitude BETWEEN 48.85 AND 48.87 AND longitude BETWEEN 2.33 AND 2.37 ORDER BY id LIMIT 1`)
 ).rows[0];
-const config = loadConfig({ DATA_DIR: dir, JWT_SECRET: 'bench-secret-bench-secret-bench', LOG_LEVEL: 'silent', TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
+const config = loadConfig({
+  DATA_DIR: dir,
+  JWT_SECRET: 'bench-secret-bench-secret-bench',
+  LOG_LEVEL: 'silent',
+  TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+});
 const app = await buildApp({ config, database, logger: false });
 const pupil = async (email: string, institutionId: string | null) => {
   const [row] = await database.db
@@ -53,7 +58,10 @@ const pupil = async (email: string, institutionId: string | null) => {
 const withSchool = await pupil('bench-first-view-1@exemple.fr', school.id);
 const withoutSchool = await pupil('bench-first-view-2@exemple.fr', null);
 const admin = await pupil('bench-first-view-3@exemple.fr', null);
-await database.db.update(users).set({ isAdmin: true }).where(sql`email = 'bench-first-view-3@exemple.fr'`);
+await database.db
+  .update(users)
+  .set({ isAdmin: true })
+  .where(sql`email = 'bench-first-view-3@exemple.fr'`);
 
 // Server side (app.inject, brotli as browsers ask over HTTPS): the whole list against the views the maps ask for.
 const serverMedian = async (url: string, token: string) => {
@@ -77,7 +85,11 @@ const serverViews: Array<[string, string, string]> = [
   ['GET /institution (toute la liste)', '/api/institution', withoutSchool],
   ['profil, France (zoom 5)', '/api/institution/in-view?south=39.2&west=-5.2&north=52&east=9.9&zoom=5&map=profile', withoutSchool],
   ['profil, Paris (zoom 11)', '/api/institution/in-view?south=48.7&west=2.05&north=49&east=2.65&zoom=11&map=profile', withoutSchool],
-  ['profil, autour d’un collège (zoom 16)', '/api/institution/in-view?south=48.855&west=2.335&north=48.865&east=2.365&zoom=16&map=profile', withSchool],
+  [
+    'profil, autour d’un collège (zoom 16)',
+    '/api/institution/in-view?south=48.855&west=2.335&north=48.865&east=2.365&zoom=16&map=profile',
+    withSchool,
+  ],
   ['/map admin, France (zoom 5)', '/api/institution/in-view?south=39.2&west=-5.2&north=52&east=9.9&zoom=5&map=institutions', admin],
   ['/map admin, Lyon (zoom 10)', '/api/institution/in-view?south=45.5&west=4.4&north=46&east=5.3&zoom=10&map=institutions', admin],
 ];

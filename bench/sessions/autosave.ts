@@ -88,10 +88,16 @@ async function openBenchDatabase(url: string): Promise<Database> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 
 export async function runAutosaveBench(): Promise<void> {
-  console.log(`Machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `Machine: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log(`Autosave bench: ${PUPILS} pupils arriving over ${ARRIVAL_MS / 1000} s, ${SAVES} saves each every ~${SAVE_INTERVAL_MS} ms`);
   await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DB_NAME}`);
@@ -124,16 +130,29 @@ export async function runAutosaveBench(): Promise<void> {
       pupilIds.push(...inserted.map((r) => r.id));
     }
     const [chapter] = await db.insert(chapters).values({ title: 'Coupe — banc d’essai', headerStudents: 'Bonne chance.' }).returning();
-    await db.insert(accessGroups).values({ chapterId: chapter.id, position: 0, timeDuration: 60, accessStart: new Date(Date.now() - 60_000) });
+    await db
+      .insert(accessGroups)
+      .values({ chapterId: chapter.id, position: 0, timeDuration: 60, accessStart: new Date(Date.now() - 60_000) });
     const exerciseIds = (
       await db
         .insert(exercises)
-        .values(Array.from({ length: EXERCISES }, (_, k) => ({ chapterId: chapter.id, position: k, title: `Exercice ${k + 1}`, answerFormat: 'numeric' })))
+        .values(
+          Array.from({ length: EXERCISES }, (_, k) => ({
+            chapterId: chapter.id,
+            position: k,
+            title: `Exercice ${k + 1}`,
+            answerFormat: 'numeric',
+          })),
+        )
         .returning({ id: exercises.id })
     ).map((r) => r.id);
-    await db.insert(statementVersions).values(
-      exerciseIds.flatMap((exerciseId) => [0, 1].map((position) => ({ exerciseId, position, content: `Calculez ${position}.`, answer: '42' }))),
-    );
+    await db
+      .insert(statementVersions)
+      .values(
+        exerciseIds.flatMap((exerciseId) =>
+          [0, 1].map((position) => ({ exerciseId, position, content: `Calculez ${position}.`, answer: '42' })),
+        ),
+      );
     // Tokens are signed directly: login (argon2, ~27 ms each) is not what this bench measures.
     const tokens = await Promise.all(pupilIds.map((userId) => server!.deps.signer.sign({ userId, tokenVersion: 0 })));
     console.log(`Seeded ${PUPILS} pupils in ${Math.round(performance.now() - seedStart)} ms`);
@@ -245,8 +264,12 @@ export async function runAutosaveBench(): Promise<void> {
     const fmt = (n: number) => n.toFixed(1);
     console.log(`\nRun: ${fmt(wallMs / 1000)} s wall, ${samples.length} requests (${fmt(samples.length / (wallMs / 1000))} req/s overall)`);
     console.log(`Saves: ${saveTimes} sent, ${acks.length} acknowledged, ${fmt(saveTimes / (wallMs / 1000))} saves/s average`);
-    console.log(`Save latency ms: p50 ${fmt(pct(saveLat, 50))}, p95 ${fmt(pct(saveLat, 95))}, p99 ${fmt(pct(saveLat, 99))}, max ${fmt(saveLat.at(-1) ?? NaN)}`);
-    console.log(`Page-call latency ms: p50 ${fmt(pct(pageLat, 50))}, p95 ${fmt(pct(pageLat, 95))}, p99 ${fmt(pct(pageLat, 99))}, max ${fmt(pageLat.at(-1) ?? NaN)}`);
+    console.log(
+      `Save latency ms: p50 ${fmt(pct(saveLat, 50))}, p95 ${fmt(pct(saveLat, 95))}, p99 ${fmt(pct(saveLat, 99))}, max ${fmt(saveLat.at(-1) ?? NaN)}`,
+    );
+    console.log(
+      `Page-call latency ms: p50 ${fmt(pct(pageLat, 50))}, p95 ${fmt(pct(pageLat, 95))}, p99 ${fmt(pct(pageLat, 99))}, max ${fmt(pageLat.at(-1) ?? NaN)}`,
+    );
     for (const kind of [...new Set(page.map((s) => s.kind))]) {
       const l = lat(page.filter((s) => s.kind === kind));
       console.log(`  ${kind.padEnd(20)} ${String(l.length).padStart(6)} calls: p50 ${fmt(pct(l, 50))}, p99 ${fmt(pct(l, 99))}`);
@@ -282,7 +305,12 @@ export async function runAutosaveBench(): Promise<void> {
       `Database: ${rows.length} answer rows; acknowledged saves missing: ${missing.length}; ` +
         `current answer differs from the last acknowledged save: ${wrongCurrent.length} of ${lastAck.size}`,
     );
-    console.log(`Pupils who sent all their saves: ${finishedPupils} of ${PUPILS}; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `Pupils who sent all their saves: ${finishedPupils} of ${PUPILS}; load average now ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     if (missing.length > 0 || wrongCurrent.length > 0 || !finished) process.exitCode = 1;
   } finally {
     await server?.close();

@@ -59,9 +59,19 @@ async function main() {
       .returning();
     const pupils = await db
       .insert(users)
-      .values(Array.from({ length: PUPILS }, (_, i) => ({ email: `eleve${i}@exemple.fr`, firstName: 'A', lastName: 'B', gender: 'female', grade: '3eme' })))
+      .values(
+        Array.from({ length: PUPILS }, (_, i) => ({
+          email: `eleve${i}@exemple.fr`,
+          firstName: 'A',
+          lastName: 'B',
+          gender: 'female',
+          grade: '3eme',
+        })),
+      )
       .returning({ id: users.id });
-    await db.insert(chapterSessions).values(pupils.map((p, i) => ({ chapterId: chapter.id, userId: p.id, finishedAt: i % 10 === 0 ? new Date() : null })));
+    await db
+      .insert(chapterSessions)
+      .values(pupils.map((p, i) => ({ chapterId: chapter.id, userId: p.id, finishedAt: i % 10 === 0 ? new Date() : null })));
     await admin(`VACUUM ANALYZE`);
 
     const client = new pg.Client({ connectionString: url });
@@ -79,12 +89,15 @@ async function main() {
     await run('before', 500);
     await run('after', 500);
     for (let r = 0; r < ROUNDS; r++) {
-      for (const name of (r % 2 ? ['after', 'before'] : ['before', 'after']) as Array<'before' | 'after'>) perQuery[name].push(await run(name, QUERIES));
+      for (const name of (r % 2 ? ['after', 'before'] : ['before', 'after']) as Array<'before' | 'after'>)
+        perQuery[name].push(await run(name, QUERIES));
     }
     await client.end();
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     for (const name of ['before', 'after'] as const) {
-      console.log(`${name.padEnd(6)} µs/statement per round: ${perQuery[name].map((x) => x.toFixed(0)).join(' ')}  median ${median(perQuery[name]).toFixed(1)}`);
+      console.log(
+        `${name.padEnd(6)} µs/statement per round: ${perQuery[name].map((x) => x.toFixed(0)).join(' ')}  median ${median(perQuery[name]).toFixed(1)}`,
+      );
     }
     console.log(`after/before (medians): ${(median(perQuery.after) / median(perQuery.before)).toFixed(3)}`);
   } finally {

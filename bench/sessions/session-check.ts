@@ -68,14 +68,30 @@ async function main() {
       .returning();
     const pupils = await db
       .insert(users)
-      .values(Array.from({ length: PUPILS }, (_, i) => ({ email: `eleve${i}@exemple.fr`, firstName: 'A', lastName: 'B', gender: 'female', grade: '3eme' })))
+      .values(
+        Array.from({ length: PUPILS }, (_, i) => ({
+          email: `eleve${i}@exemple.fr`,
+          firstName: 'A',
+          lastName: 'B',
+          gender: 'female',
+          grade: '3eme',
+        })),
+      )
       .returning({ id: users.id });
     await db.insert(chapterSessions).values(pupils.map((p) => ({ chapterId: chapter.id, userId: p.id })));
     // Two sessions per pupil (school and home), as many ended ones as live ones.
     const sessions = await db
       .insert(authSessions)
       .values(
-        pupils.flatMap((p, i) => [0, 1].map((k) => ({ userId: p.id, tokenVersion: 0, refreshHash: `h${i}-${k}`, expiresAt: new Date(Date.now() + 86_400_000), revokedAt: k ? new Date() : null }))),
+        pupils.flatMap((p, i) =>
+          [0, 1].map((k) => ({
+            userId: p.id,
+            tokenVersion: 0,
+            refreshHash: `h${i}-${k}`,
+            expiresAt: new Date(Date.now() + 86_400_000),
+            revokedAt: k ? new Date() : null,
+          })),
+        ),
       )
       .returning({ id: authSessions.id, userId: authSessions.userId, revokedAt: authSessions.revokedAt });
     const live = new Map(sessions.filter((s) => !s.revokedAt).map((s) => [s.userId, s.id]));
@@ -103,10 +119,14 @@ async function main() {
     await client.end();
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     for (const name of names) {
-      console.log(`${name.padEnd(14)} µs/statement per round: ${perQuery[name].map((x) => x.toFixed(0)).join(' ')}  median ${median(perQuery[name]).toFixed(1)}`);
+      console.log(
+        `${name.padEnd(14)} µs/statement per round: ${perQuery[name].map((x) => x.toFixed(0)).join(' ')}  median ${median(perQuery[name]).toFixed(1)}`,
+      );
     }
     for (const path of ['save', 'lookup'] as const) {
-      console.log(`${path}: after/before (medians): ${(median(perQuery[`${path}_after`]) / median(perQuery[`${path}_before`])).toFixed(3)}`);
+      console.log(
+        `${path}: after/before (medians): ${(median(perQuery[`${path}_after`]) / median(perQuery[`${path}_before`])).toFixed(3)}`,
+      );
     }
   } finally {
     await database.close();

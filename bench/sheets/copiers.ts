@@ -37,7 +37,7 @@ function cpuSeconds(): number {
 
 const turns = [0, 90, 180, 270] as const;
 let seed = 11;
-const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 
 function expectedOf(page: number) {
   const k = page % PER_PUPIL;
@@ -59,7 +59,11 @@ function score(readings: PageReading[], pages: Soiling[]) {
       continue;
     }
     const e = expectedOf(soil.page);
-    const ok = r.code?.userId === e.userId && r.code.exerciseId === e.exerciseId && r.code.page === e.page && r.rotation === (360 - (soil.turn ?? 0)) % 360;
+    const ok =
+      r.code?.userId === e.userId &&
+      r.code.exerciseId === e.exerciseId &&
+      r.code.page === e.page &&
+      r.rotation === (360 - (soil.turn ?? 0)) % 360;
     if (ok) right++;
     else wrong++;
   }
@@ -72,7 +76,12 @@ async function main() {
   console.log(`|---|---|---|---|---|---|---|---|`);
   for (const encoding of ENCODINGS) {
     for (const dpi of DPIS) {
-      const pages: Soiling[] = Array.from({ length: PAGES }, (_, i) => ({ page: i, turn: turns[i % 4], skew: (random() - 0.5) * 4, noise: 0.15 }));
+      const pages: Soiling[] = Array.from({ length: PAGES }, (_, i) => ({
+        page: i,
+        turn: turns[i % 4],
+        skew: (random() - 0.5) * 4,
+        noise: 0.15,
+      }));
       const scan = await copierScan(sheets, pages, encoding, { dpi, noise: 0.3, blur: 0.4, seed: dpi });
       const cpu0 = cpuSeconds();
       const t0 = performance.now();
@@ -94,11 +103,15 @@ async function main() {
     const cpu0 = cpuSeconds();
     const readings = await readScan(scan, secret, chapter.id);
     const cpu = cpuSeconds() - cpu0;
-    console.log(`\ndct at 200 dpi with every page rendered (embedded picture not tried first): ${Math.round((cpu * 1000) / PAGES)} ms CPU a page, ${JSON.stringify(score(readings, pages))}`);
+    console.log(
+      `\ndct at 200 dpi with every page rendered (embedded picture not tried first): ${Math.round((cpu * 1000) / PAGES)} ms CPU a page, ${JSON.stringify(score(readings, pages))}`,
+    );
     readerOptions.embeddedFirst = true;
   }
 
-  console.log(`\n## Noisy set: ${NOISY} pages an encoding at 200 dpi, heavy noise (1.0) and blur (1.0), pen strokes, one code in six torn off`);
+  console.log(
+    `\n## Noisy set: ${NOISY} pages an encoding at 200 dpi, heavy noise (1.0) and blur (1.0), pen strokes, one code in six torn off`,
+  );
   console.log(`| encoding | right | wrong | unread (torn) |`);
   console.log(`|---|---|---|---|`);
   const total = { right: 0, wrong: 0, unread: 0, pages: 0 };

@@ -18,7 +18,17 @@ import { eq } from 'drizzle-orm';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/client.js';
-import { accessGroups, centerRegistrations, centers, chapters, exercises, institutions, jobs, unlabeledAnswers, users } from '../../server/src/db/schema.js';
+import {
+  accessGroups,
+  centerRegistrations,
+  centers,
+  chapters,
+  exercises,
+  institutions,
+  jobs,
+  unlabeledAnswers,
+  users,
+} from '../../server/src/db/schema.js';
 import { runPendingJobs } from '../../server/src/sheets/jobs.js';
 import { latencyStats } from '../lib/health.js';
 
@@ -32,7 +42,13 @@ const round = (n: number, d = 0) => Math.round(n * 10 ** d) / 10 ** d;
 function corpusFiles(args: string[]): string[] {
   const out: string[] = [];
   for (const a of args) {
-    if (statSync(a).isDirectory()) out.push(...readdirSync(a).filter((f) => f.toLowerCase().endsWith('.pdf')).sort().map((f) => path.join(a, f)));
+    if (statSync(a).isDirectory())
+      out.push(
+        ...readdirSync(a)
+          .filter((f) => f.toLowerCase().endsWith('.pdf'))
+          .sort()
+          .map((f) => path.join(a, f)),
+      );
     else out.push(a);
   }
   return out
@@ -47,7 +63,15 @@ interface Row {
   answer: { status: number; message?: string };
   scan: { status: number; message?: string };
   storedRewritten?: boolean;
-  reading?: { pages: number; read: number; unread: number; blank: number; readError: string | null; jobState: string; jobError?: string | null };
+  reading?: {
+    pages: number;
+    read: number;
+    unread: number;
+    blank: number;
+    readError: string | null;
+    jobState: string;
+    jobError?: string | null;
+  };
   label?: { status: number; message?: string; pages?: number };
   /** This file's whole run through the API, its worst event-loop delay and its slowest health answer. */
   ms?: number;
@@ -61,7 +85,9 @@ function multipart(fields: Record<string, string>, name: string, bytes: Uint8Arr
   return {
     payload: Buffer.concat([
       Buffer.from(head.join('')),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
       Buffer.from(bytes),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]),
@@ -78,19 +104,47 @@ async function main() {
   const db = database.db;
   const [school] = await db.insert(institutions).values({ name: 'Collège du corpus' }).returning();
   const [paper] = await db.insert(chapters).values({ title: 'Coupe papier (corpus)', offline: true }).returning();
-  const [paperEx] = await db.insert(exercises).values({ chapterId: paper.id, position: 0, title: 'Géométrie', answerFormat: 'pdf' }).returning();
+  const [paperEx] = await db
+    .insert(exercises)
+    .values({ chapterId: paper.id, position: 0, title: 'Géométrie', answerFormat: 'pdf' })
+    .returning();
   const [online] = await db.insert(chapters).values({ title: 'Coupe en ligne (corpus)' }).returning();
-  await db.insert(accessGroups).values({ chapterId: online.id, position: 0, timeDuration: 600, accessStart: new Date(Date.now() - 60_000) });
-  const [onlineEx] = await db.insert(exercises).values({ chapterId: online.id, position: 0, title: 'Copie', answerFormat: 'pdf' }).returning();
-  const [admin] = await db.insert(users).values({ email: 'admin@corpus.test', passwordHash: 'x', isAdmin: true, institutionId: school.id }).returning();
+  await db
+    .insert(accessGroups)
+    .values({ chapterId: online.id, position: 0, timeDuration: 600, accessStart: new Date(Date.now() - 60_000) });
+  const [onlineEx] = await db
+    .insert(exercises)
+    .values({ chapterId: online.id, position: 0, title: 'Copie', answerFormat: 'pdf' })
+    .returning();
+  const [admin] = await db
+    .insert(users)
+    .values({ email: 'admin@corpus.test', passwordHash: 'x', isAdmin: true, institutionId: school.id })
+    .returning();
   const [pupil] = await db
     .insert(users)
-    .values({ email: 'eleve@corpus.test', passwordHash: 'x', firstName: 'Élève', lastName: 'Corpus', gender: 'female', birthDate: '2010-01-01', grade: '3eme', defaultChoice: 'local', emailParent: 'parent@corpus.test', institutionId: school.id })
+    .values({
+      email: 'eleve@corpus.test',
+      passwordHash: 'x',
+      firstName: 'Élève',
+      lastName: 'Corpus',
+      gender: 'female',
+      birthDate: '2010-01-01',
+      grade: '3eme',
+      defaultChoice: 'local',
+      emailParent: 'parent@corpus.test',
+      institutionId: school.id,
+    })
     .returning();
   await db.insert(centers).values({ chapterId: paper.id, institutionId: school.id, opened: true });
   await db.insert(centerRegistrations).values({ chapterId: paper.id, userId: pupil.id, institutionId: school.id });
 
-  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'corpus-secret-corpus-secret-corpus-secret', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://olympe.test', JOBS_WORKER: 'off' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'corpus-secret-corpus-secret-corpus-secret',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://olympe.test',
+    JOBS_WORKER: 'off',
+  });
   const app = await buildApp({ config, database });
   const token = await app.deps.signer.sign({ userId: admin.id, tokenVersion: admin.tokenVersion });
   const headers = { authorization: `Bearer ${token}` };
@@ -128,15 +182,30 @@ async function main() {
     fileDelay.reset();
     fileHealthMax = 0;
     const asAnswer = multipart({ exercise: onlineEx.id }, name, bytes);
-    const a = await app.inject({ method: 'POST', url: '/api/pdfs', headers: { ...headers, 'content-type': asAnswer.contentType }, payload: asAnswer.payload });
+    const a = await app.inject({
+      method: 'POST',
+      url: '/api/pdfs',
+      headers: { ...headers, 'content-type': asAnswer.contentType },
+      payload: asAnswer.payload,
+    });
     note(a.statusCode);
     row.answer = { status: a.statusCode, ...(a.statusCode !== 200 ? { message: a.json().message } : {}) };
     const asScan = multipart({ chapter: paper.id }, name, bytes);
-    const s = await app.inject({ method: 'POST', url: '/api/pdfs', headers: { ...headers, 'content-type': asScan.contentType }, payload: asScan.payload });
+    const s = await app.inject({
+      method: 'POST',
+      url: '/api/pdfs',
+      headers: { ...headers, 'content-type': asScan.contentType },
+      payload: asScan.payload,
+    });
     note(s.statusCode);
     row.scan = { status: s.statusCode, ...(s.statusCode !== 200 ? { message: s.json().message } : {}) };
     if (s.statusCode === 200) {
-      const filed = await app.inject({ method: 'POST', url: `/api/answer/unlabeled/${paper.id}`, headers, payload: { answer: s.json().path } });
+      const filed = await app.inject({
+        method: 'POST',
+        url: `/api/answer/unlabeled/${paper.id}`,
+        headers,
+        payload: { answer: s.json().path },
+      });
       note(filed.statusCode);
       if (filed.statusCode !== 201) {
         row.label = { status: filed.statusCode, message: filed.json().message };
@@ -167,7 +236,12 @@ async function main() {
         const stored = await app.inject({ method: 'GET', url: `/api/${s.json().path}`, headers });
         row.storedRewritten = stored.rawPayload.length !== bytes.length || !stored.rawPayload.equals(bytes);
         const pageCount = readings.length || 1;
-        const entries = Array.from({ length: pageCount }, (_, p) => ({ pageNum: p + 1, user: pupil.id, exercises: [paperEx.id], rotation: 0 }));
+        const entries = Array.from({ length: pageCount }, (_, p) => ({
+          pageNum: p + 1,
+          user: pupil.id,
+          exercises: [paperEx.id],
+          rotation: 0,
+        }));
         const l = await app.inject({ method: 'POST', url: `/api/answer/label/${copyId}`, headers, payload: entries });
         note(l.statusCode);
         row.label = { status: l.statusCode, ...(l.statusCode >= 300 ? { message: l.json().message } : { pages: pageCount }) };
@@ -189,7 +263,10 @@ async function main() {
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
 
-  const tally = (xs: Array<string | undefined>) => Object.entries(xs.reduce<Record<string, number>>((m, x) => ((m[x ?? '?'] = (m[x ?? '?'] ?? 0) + 1), m), {})).sort((p, q) => q[1] - p[1]);
+  const tally = (xs: Array<string | undefined>) =>
+    Object.entries(xs.reduce<Record<string, number>>((m, x) => ((m[x ?? '?'] = (m[x ?? '?'] ?? 0) + 1), m), {})).sort(
+      (p, q) => q[1] - p[1],
+    );
   const summary = {
     files: rows.length,
     seconds,
@@ -204,10 +281,20 @@ async function main() {
     },
     label: tally(rows.filter((r) => r.label).map((r) => `${r.label!.status}${r.label!.message ? ' ' + r.label!.message : ''}`)),
     fiveHundreds,
-    eventLoopDelayMs: { p50: round(delay.percentile(50) / 1e6, 1), p99: round(delay.percentile(99) / 1e6, 1), max: round(delay.max / 1e6, 1) },
+    eventLoopDelayMs: {
+      p50: round(delay.percentile(50) / 1e6, 1),
+      p99: round(delay.percentile(99) / 1e6, 1),
+      max: round(delay.max / 1e6, 1),
+    },
     healthMs: latencyStats(health),
-    worstStalls: [...rows].sort((p, q) => (q.stallMs ?? 0) - (p.stallMs ?? 0)).slice(0, 8).map((r) => `${r.file} (${r.kb} KB): stall ${r.stallMs} ms, health max ${r.healthMaxMs} ms, ${r.ms} ms in all`),
-    slowestFiles: [...rows].sort((p, q) => (q.ms ?? 0) - (p.ms ?? 0)).slice(0, 8).map((r) => `${r.file} (${r.kb} KB): ${r.ms} ms`),
+    worstStalls: [...rows]
+      .sort((p, q) => (q.stallMs ?? 0) - (p.stallMs ?? 0))
+      .slice(0, 8)
+      .map((r) => `${r.file} (${r.kb} KB): stall ${r.stallMs} ms, health max ${r.healthMaxMs} ms, ${r.ms} ms in all`),
+    slowestFiles: [...rows]
+      .sort((p, q) => (q.ms ?? 0) - (p.ms ?? 0))
+      .slice(0, 8)
+      .map((r) => `${r.file} (${r.kb} KB): ${r.ms} ms`),
   };
   console.log(JSON.stringify(summary, null, 2));
   if (env.CORPUS_OUT) writeFileSync(env.CORPUS_OUT, JSON.stringify({ summary, rows }, null, 1));

@@ -17,7 +17,18 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import jpeg from 'jpeg-js';
 import { createTokenSigner } from '../../server/src/auth/tokens.js';
 import { openDatabase } from '../../server/src/db/client.js';
-import { accessGroups, centerRegistrations, centers, chapters, exercises, groupMembers, institutions, statementVersions, TEACHERS_GROUP_ID, users } from '../../server/src/db/schema.js';
+import {
+  accessGroups,
+  centerRegistrations,
+  centers,
+  chapters,
+  exercises,
+  groupMembers,
+  institutions,
+  statementVersions,
+  TEACHERS_GROUP_ID,
+  users,
+} from '../../server/src/db/schema.js';
 import { copierScan } from '../../server/test/fixtures/copier-scan.js';
 import { renderAnswerSheets } from '../../server/src/sheets/render.js';
 import { latencyStats, pollHealth } from '../lib/health.js';
@@ -49,12 +60,23 @@ async function seed(dataDir: string): Promise<Seeded> {
   const db = database.db;
   const [school] = await db.insert(institutions).values({ name: 'Collège du banc' }).returning();
   const [paper] = await db.insert(chapters).values({ title: 'Coupe papier (banc)', offline: true }).returning();
-  const [paperEx] = await db.insert(exercises).values({ chapterId: paper.id, position: 0, title: 'Géométrie', answerFormat: 'pdf' }).returning();
+  const [paperEx] = await db
+    .insert(exercises)
+    .values({ chapterId: paper.id, position: 0, title: 'Géométrie', answerFormat: 'pdf' })
+    .returning();
   const [online] = await db.insert(chapters).values({ title: 'Coupe en ligne (banc)' }).returning();
-  await db.insert(accessGroups).values({ chapterId: online.id, position: 0, timeDuration: 600, accessStart: new Date(Date.now() - 60_000) });
-  const [ex] = await db.insert(exercises).values({ chapterId: online.id, position: 0, title: 'Calcul', answerFormat: 'numeric' }).returning();
+  await db
+    .insert(accessGroups)
+    .values({ chapterId: online.id, position: 0, timeDuration: 600, accessStart: new Date(Date.now() - 60_000) });
+  const [ex] = await db
+    .insert(exercises)
+    .values({ chapterId: online.id, position: 0, title: 'Calcul', answerFormat: 'numeric' })
+    .returning();
   await db.insert(statementVersions).values({ exerciseId: ex.id, position: 0, content: 'Calculez $1 + 41$.', answer: '42' });
-  const [teacher] = await db.insert(users).values({ email: 'prof@banc.test', passwordHash: 'x', firstName: 'Ada', lastName: 'Lovelace', institutionId: school.id }).returning();
+  const [teacher] = await db
+    .insert(users)
+    .values({ email: 'prof@banc.test', passwordHash: 'x', firstName: 'Ada', lastName: 'Lovelace', institutionId: school.id })
+    .returning();
   await db.insert(groupMembers).values({ groupId: TEACHERS_GROUP_ID, userId: teacher.id });
   const pupilRows = await db
     .insert(users)
@@ -105,7 +127,7 @@ function bigJpegScan(pages: number): Promise<Buffer> {
   const height = 1754;
   const data = Buffer.alloc(width * height * 4);
   let seed = 12345;
-  const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   for (let i = 0; i < width * height; i++) {
     const v = rand() < 0.1 ? 40 + rand() * 200 : 230 + rand() * 20;
     data[i * 4] = data[i * 4 + 1] = data[i * 4 + 2] = v;
@@ -141,7 +163,11 @@ async function scanOf(sheets: Uint8Array): Promise<Buffer> {
   const src = await PDFDocument.load(made);
   const doc = await PDFDocument.create();
   for (let i = 0; i < PAGES; i += 20) {
-    for (const p of await doc.copyPages(src, Array.from({ length: Math.min(20, PAGES - i) }, (_, k) => k))) doc.addPage(p);
+    for (const p of await doc.copyPages(
+      src,
+      Array.from({ length: Math.min(20, PAGES - i) }, (_, k) => k),
+    ))
+      doc.addPage(p);
   }
   return Buffer.from(await doc.save());
 }
@@ -149,7 +175,15 @@ async function scanOf(sheets: Uint8Array): Promise<Buffer> {
 function startServer(dataDir: string): { child: ChildProcess; log: string[] } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, JWT_SECRET: SECRET, PUBLIC_URL: BASE, LOG_LEVEL: 'info', JOBS_WORKER: 'on' },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      JWT_SECRET: SECRET,
+      PUBLIC_URL: BASE,
+      LOG_LEVEL: 'info',
+      JOBS_WORKER: 'on',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];
@@ -190,7 +224,9 @@ async function measure<T>(seeded: Seeded, work: () => Promise<T>) {
   // On a loaded machine a reading takes long: the figures so far, every 30 s.
   const t0 = performance.now();
   const interim = setInterval(() => {
-    console.log(`  ${round((performance.now() - t0) / 1000)} s: health ${JSON.stringify(stats(health))}, save ${JSON.stringify(stats(saves))}, failures ${failures.length}`);
+    console.log(
+      `  ${round((performance.now() - t0) / 1000)} s: health ${JSON.stringify(stats(health))}, save ${JSON.stringify(stats(saves))}, failures ${failures.length}`,
+    );
   }, 30_000);
   const result = await work();
   clearInterval(interim);
@@ -208,7 +244,11 @@ async function sendResumable(token: string, chapterId: string, bytes: Buffer): P
   const headers = { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' };
   const created = await fetch(`${BASE}/api/uploads`, {
     method: 'POST',
-    headers: { ...headers, 'upload-length': String(bytes.length), 'upload-metadata': `chapter ${b64(chapterId)},filename ${b64('salle-400.pdf')}` },
+    headers: {
+      ...headers,
+      'upload-length': String(bytes.length),
+      'upload-metadata': `chapter ${b64(chapterId)},filename ${b64('salle-400.pdf')}`,
+    },
   });
   const url = created.headers.get('location');
   if (created.status !== 201 || !url) throw new Error(`upload: ${created.status} ${await created.text()}`);
@@ -235,11 +275,20 @@ async function main() {
   const server = startServer(dataDir);
   try {
     for (let i = 0; ; i++) {
-      if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${BASE}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (i > 3000) throw new Error('server not answering');
       await sleep(100);
     }
-    const start = await fetch(`${BASE}/api/chapter/start/${seeded.onlineId}`, { method: 'POST', headers: { authorization: `Bearer ${seeded.pupil}` } });
+    const start = await fetch(`${BASE}/api/chapter/start/${seeded.onlineId}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${seeded.pupil}` },
+    });
     if (!start.ok) throw new Error(`start: ${start.status} ${await start.text()}`);
 
     const quiet = await measure(seeded, () => sleep(QUIET_MS));
@@ -265,7 +314,12 @@ async function main() {
       }
     });
     console.log('reading', JSON.stringify(reading));
-    console.log(`server memory ${JSON.stringify(memoryOf(server.child.pid!))}; load average ${os.loadavg().map((l) => round(l, 1)).join(' ')}`);
+    console.log(
+      `server memory ${JSON.stringify(memoryOf(server.child.pid!))}; load average ${os
+        .loadavg()
+        .map((l) => round(l, 1))
+        .join(' ')}`,
+    );
   } finally {
     const exited = new Promise((r) => server.child.once('exit', r));
     server.child.kill('SIGTERM');

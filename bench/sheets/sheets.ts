@@ -15,7 +15,8 @@ import { readScan } from '../../server/src/sheets/scan-reader.js';
 const secret = 'bench-secret-bench-secret-bench';
 const chapter = { id: randomUUID(), title: 'Olympiades de mathématiques 2026 — épreuve papier' };
 const exercises = ['Géométrie', 'Arithmétique', 'Combinatoire'].map((title) => ({ id: randomUUID(), title }));
-const pupilsOf = (n: number) => Array.from({ length: n }, (_, i) => ({ id: randomUUID(), firstName: 'Émilie', lastName: `Du Châtelet-${i + 1}` }));
+const pupilsOf = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: randomUUID(), firstName: 'Émilie', lastName: `Du Châtelet-${i + 1}` }));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /**
  * Wall time and this process's CPU time (user + system) of a step: on a shared machine the CPU
@@ -50,7 +51,7 @@ async function benchReading(dpi: number) {
   const perPupil = 1 + exercises.length * 3;
   const turns = [0, 90, 180, 270] as const;
   let seed = 7;
-  const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const pages: Soiling[] = Array.from({ length: pupils.length * perPupil }, (_, i) => ({
     page: i,
     turn: turns[i % 4],
@@ -78,17 +79,24 @@ async function benchReading(dpi: number) {
       page: k === 0 ? 0 : ((k - 1) % 3) + 1,
     };
     const ok =
-      r.code?.userId === expected.userId && r.code.exerciseId === expected.exerciseId && r.code.page === expected.page && r.rotation === (360 - pages[i].turn!) % 360;
+      r.code?.userId === expected.userId &&
+      r.code.exerciseId === expected.exerciseId &&
+      r.code.page === expected.page &&
+      r.rotation === (360 - pages[i].turn!) % 360;
     if (ok) right++;
     else wrong++;
   }
   const torn = pages.filter((p) => p.torn).length;
   const readable = readings.length - torn;
   const unreadTorn = readings.filter((r) => pages[r.page].torn && r.status === 'unreadable').length;
-  console.log(`\n## Reading a ${readings.length}-page scan at ${dpi} dpi (JPEG q75, ${(scan.length / 1e6).toFixed(1)} MB; made in ${(makeMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `\n## Reading a ${readings.length}-page scan at ${dpi} dpi (JPEG q75, ${(scan.length / 1e6).toFixed(1)} MB; made in ${(makeMs / 1000).toFixed(1)} s)`,
+  );
   console.log(`pages with a code: ${readable}; read right ${right} (${((100 * right) / readable).toFixed(1)} %), read wrong ${wrong}`);
   console.log(`torn codes left to manual sorting: ${unreadTorn} of ${torn}`);
-  console.log(`per page: wall ${ms(read.wall / readings.length)}, CPU ${ms(read.cpu / readings.length)} (total wall ${(read.wall / 1000).toFixed(1)} s)`);
+  console.log(
+    `per page: wall ${ms(read.wall / readings.length)}, CPU ${ms(read.cpu / readings.length)} (total wall ${(read.wall / 1000).toFixed(1)} s)`,
+  );
 }
 
 await benchGeneration();

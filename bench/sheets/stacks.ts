@@ -31,7 +31,7 @@ const PER_PUPIL = 1 + exercises.length * PAGES;
 const turns = [0, 90, 180, 270] as const;
 
 let seed = 2026;
-const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 function shuffle<T>(items: T[]): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -73,7 +73,11 @@ function score(readings: PageReading[], pages: Soiling[]): Score {
       continue;
     }
     const e = printedOn(soil.page);
-    const ok = r.code?.userId === e.userId && r.code.exerciseId === e.exerciseId && r.code.page === e.page && r.rotation === (360 - (soil.turn ?? 0)) % 360;
+    const ok =
+      r.code?.userId === e.userId &&
+      r.code.exerciseId === e.exerciseId &&
+      r.code.page === e.page &&
+      r.rotation === (360 - (soil.turn ?? 0)) % 360;
     if (ok) s.right++;
     else s.wrong++;
   }
@@ -89,14 +93,18 @@ function copiesInOrder(readings: PageReading[], pages: Soiling[], usePrintedNumb
   const suggestions = suggestionsOf(readings, all);
   const printed = new Map<number, PrintedPage>();
   if (usePrintedNumbers) {
-    for (const s of suggestions) if (s.sheetPage !== undefined) printed.set(s.pageNum, { user: s.user, exercise: s.exercises[0], sheetPage: s.sheetPage });
+    for (const s of suggestions)
+      if (s.sheetPage !== undefined) printed.set(s.pageNum, { user: s.user, exercise: s.exercises[0], sheetPage: s.sheetPage });
   }
   const plan = planLabel(suggestions, readings.length, printed);
   let inOrder = 0;
   let copies = 0;
   for (const [n, pupil] of pupils.entries()) {
     for (const [x, exercise] of exercises.entries()) {
-      const expected = Array.from({ length: PAGES }, (_, k) => pages.findIndex((p) => !p.back && p.page === n * PER_PUPIL + 1 + x * PAGES + k) + 1);
+      const expected = Array.from(
+        { length: PAGES },
+        (_, k) => pages.findIndex((p) => !p.back && p.page === n * PER_PUPIL + 1 + x * PAGES + k) + 1,
+      );
       if (expected.some((p) => p === 0)) continue;
       copies++;
       const part = plan.parts.find((p) => p.user === pupil.id && p.exercise === exercise.id);
@@ -128,7 +136,11 @@ async function main() {
     const scan = await copierScan(sheets, pages, 'dct', { dpi: 150, noise: 0.3, blur: 0.4, seed: 1 });
     const readings = await readScan(scan, secret, chapter.id);
     console.log(
-      row(`shuffled, ${PUPILS} pupils (JPEG, 150 dpi)`, score(readings, pages), `${copiesInOrder(readings, pages, true)} (scan order: ${copiesInOrder(readings, pages, false)})`),
+      row(
+        `shuffled, ${PUPILS} pupils (JPEG, 150 dpi)`,
+        score(readings, pages),
+        `${copiesInOrder(readings, pages, true)} (scan order: ${copiesInOrder(readings, pages, false)})`,
+      ),
     );
   }
 
@@ -170,7 +182,13 @@ async function main() {
     const scan = await copierScan(sheets, pages, encoding, { dpi, noise: 0.3, blur: 0.4, seed: 3 + struck });
     const readings = await readScan(scan, secret, chapter.id);
     const s = score(readings, pages);
-    console.log(row(`${name} (${encoding === 'g4' ? 'CCITT G4' : 'JPEG'}, ${dpi} dpi)`, s, struck === 2 ? 'every page left to the sorter, as it must be' : '—'));
+    console.log(
+      row(
+        `${name} (${encoding === 'g4' ? 'CCITT G4' : 'JPEG'}, ${dpi} dpi)`,
+        s,
+        struck === 2 ? 'every page left to the sorter, as it must be' : '—',
+      ),
+    );
   }
 }
 

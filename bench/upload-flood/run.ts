@@ -87,10 +87,7 @@ async function seed(dataDir: string): Promise<Seeded> {
   const [{ id: institutionId }] = await db.insert(institutions).values({ name: 'Collège du banc d’essai' }).returning();
   const [paper, timed] = await db
     .insert(chapters)
-    .values([
-      { title: 'Coupe papier (banc)', offline: true },
-      { title: 'Tour chronométré (banc)' },
-    ])
+    .values([{ title: 'Coupe papier (banc)', offline: true }, { title: 'Tour chronométré (banc)' }])
     .returning();
   await db.insert(accessGroups).values({
     chapterId: timed.id,
@@ -135,7 +132,9 @@ async function held(dataDir: string, ids: Record<string, string>) {
       const slots = await database.db.execute(
         sql`SELECT count(*)::int AS n, coalesce(sum(size), 0)::bigint AS bytes FROM upload_slots WHERE owner_id = ${id}::uuid AND expires_at > now()`,
       );
-      const stored = await database.db.execute(sql`SELECT count(*)::int AS n, coalesce(sum(size), 0)::bigint AS bytes FROM files WHERE owner_id = ${id}::uuid`);
+      const stored = await database.db.execute(
+        sql`SELECT count(*)::int AS n, coalesce(sum(size), 0)::bigint AS bytes FROM files WHERE owner_id = ${id}::uuid`,
+      );
       const s = slots.rows[0] as { n: number; bytes: string | number };
       const f = stored.rows[0] as { n: number; bytes: string | number };
       out[name] = { reservations: Number(s.n), reservedMb: mb(Number(s.bytes)), files: Number(f.n), storedBytes: Number(f.bytes) };
@@ -240,7 +239,12 @@ const create = (base: string, token: string, length: number, meta: Record<string
     `${base}/api/uploads`,
     {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(length), 'Upload-Metadata': metadata(meta) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'Tus-Resumable': '1.0.0',
+        'Upload-Length': String(length),
+        'Upload-Metadata': metadata(meta),
+      },
     },
     since,
   );
@@ -250,7 +254,9 @@ function multipart(exercise: string, bytes: Buffer): { body: Buffer; type: strin
   const boundary = `----olympe${Math.random().toString(16).slice(2)}`;
   const body = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="exercise"\r\n\r\n${exercise}\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="copie.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="copie.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -258,10 +264,18 @@ function multipart(exercise: string, bytes: Buffer): { body: Buffer; type: strin
 }
 
 const postPdf = (base: string, token: string, form: { body: Buffer; type: string }, since: number) =>
-  answer(`${base}/api/pdfs`, { method: 'POST', body: new Uint8Array(form.body), headers: { authorization: `Bearer ${token}`, 'content-type': form.type } }, since);
+  answer(
+    `${base}/api/pdfs`,
+    { method: 'POST', body: new Uint8Array(form.body), headers: { authorization: `Bearer ${token}`, 'content-type': form.type } },
+    since,
+  );
 
 const startChapter = async (base: string, token: string, chapter: string) => {
-  const res = await answer(`${base}/api/chapter/start/${chapter}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }, performance.now());
+  const res = await answer(
+    `${base}/api/chapter/start/${chapter}`,
+    { method: 'POST', headers: { authorization: `Bearer ${token}` } },
+    performance.now(),
+  );
   if (res.status !== 200) throw new Error(`début de l’épreuve : ${res.status} ${res.message ?? ''}`);
 };
 
@@ -295,7 +309,13 @@ async function main() {
   const began = performance.now();
   const loadAtStart = os.loadavg().map((l) => round(l, 1));
   for (const base of [BASE_A, BASE_B]) {
-    if (await fetch(`${base}/api/health`).then(() => true, () => false)) throw new Error(`${base} est déjà pris : choisissez UPLOAD_FLOOD_PORT.`);
+    if (
+      await fetch(`${base}/api/health`).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw new Error(`${base} est déjà pris : choisissez UPLOAD_FLOOD_PORT.`);
   }
   const dirA = mkdtempSync(path.join(os.tmpdir(), 'olympe-upload-flood-'));
   const dirB = `${dirA}-quota`;
@@ -309,7 +329,9 @@ async function main() {
 
     // Server A with the default limits, server B with FILES_QUOTA_MB=5: started together.
     const [a, b] = await Promise.all([startServer(BASE_A, dirA, {}), startServer(BASE_B, dirB, { FILES_QUOTA_MB: String(QUOTA_MB) })]);
-    console.log(`base prête en ${seededMs} ms ; serveur A (défauts) prêt en ${a.startMs} ms, B (FILES_QUOTA_MB=${QUOTA_MB}) en ${b.startMs} ms`);
+    console.log(
+      `base prête en ${seededMs} ms ; serveur A (défauts) prêt en ${a.startMs} ms, B (FILES_QUOTA_MB=${QUOTA_MB}) en ${b.startMs} ms`,
+    );
     const quiet = await polling(a, () => sleep(3000));
     all.push(...quiet.latencies);
 
@@ -317,7 +339,13 @@ async function main() {
     const scans = await polling(a, () =>
       Promise.all(
         Array.from({ length: SCANS }, (_, i) =>
-          create(BASE_A, s.teacher.token, SCAN_BYTES, { chapter: s.paperChapter, filename: `lot-${i + 1}.pdf`, filetype: 'application/pdf' }, t1),
+          create(
+            BASE_A,
+            s.teacher.token,
+            SCAN_BYTES,
+            { chapter: s.paperChapter, filename: `lot-${i + 1}.pdf`, filetype: 'application/pdf' },
+            t1,
+          ),
         ),
       ),
     );
@@ -330,7 +358,9 @@ async function main() {
     const t2 = performance.now();
     const copies = await polling(a, () =>
       Promise.all(
-        Array.from({ length: COPIES }, () => create(BASE_A, s.pupil.token, COPY_BYTES, { exercise: s.exercise, filename: 'copie.pdf', filetype: 'application/pdf' }, t2)),
+        Array.from({ length: COPIES }, () =>
+          create(BASE_A, s.pupil.token, COPY_BYTES, { exercise: s.exercise, filename: 'copie.pdf', filetype: 'application/pdf' }, t2),
+        ),
       ),
     );
     all.push(...copies.latencies);
@@ -410,7 +440,8 @@ async function main() {
     const file = path.join(dir, `${result.date.slice(0, 16).replace(':', '')}.json`);
     writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
 
-    const h = (x: HealthStats) => `${fr(x.p50)} / ${fr(x.p99)} / ${fr(x.max)} ms (${x.polls} appels, ${x.failed} échecs), RSS max ${x.peakRssMb} Mo`;
+    const h = (x: HealthStats) =>
+      `${fr(x.p50)} / ${fr(x.p99)} / ${fr(x.max)} ms (${x.polls} appels, ${x.failed} échecs), RSS max ${x.peakRssMb} Mo`;
     const lines = [
       '',
       `Envois en rafale — ${result.date}, Node ${result.node}, ${result.cpus} cœurs, charge (1, 5, 15 min) ${loadAtStart.map(fr).join(' / ')} au début, ${loadAtEnd.map(fr).join(' / ')} à la fin`,

@@ -75,7 +75,9 @@ export interface ScoreTerms {
 }
 
 /** The three terms of the score (docs/product.md#spec-2), so the page can show each. */
-export function scoreTerms(entry: Pick<IndividualAnalysis, 'totalBlurDuration' | 'totalBlurEvents' | 'suspiciousCorrectAnswers'>): ScoreTerms {
+export function scoreTerms(
+  entry: Pick<IndividualAnalysis, 'totalBlurDuration' | 'totalBlurEvents' | 'suspiciousCorrectAnswers'>,
+): ScoreTerms {
   return {
     blurMinutes: Math.round(entry.totalBlurDuration / 60),
     blurEvents: entry.totalBlurEvents,
@@ -84,7 +86,9 @@ export function scoreTerms(entry: Pick<IndividualAnalysis, 'totalBlurDuration' |
 }
 
 /** docs/product.md#spec-2: score = round(blur seconds / 60) + blur events + suspicious correct answers. */
-export function analysisScore(entry: Pick<IndividualAnalysis, 'totalBlurDuration' | 'totalBlurEvents' | 'suspiciousCorrectAnswers'>): number {
+export function analysisScore(
+  entry: Pick<IndividualAnalysis, 'totalBlurDuration' | 'totalBlurEvents' | 'suspiciousCorrectAnswers'>,
+): number {
   const t = scoreTerms(entry);
   return t.blurMinutes + t.blurEvents + t.suspicious;
 }

@@ -16,7 +16,9 @@ export const sessionTokensSchema = z.object({ token: z.string(), refreshToken: z
 export type SessionTokens = z.infer<typeof sessionTokensSchema>;
 
 /** POST /auth/refresh. */
-export const refreshSchema = z.object({ refreshToken: z.string().min(1, { error: 'Session inconnue.' }).max(200, { error: 'Session inconnue.' }) });
+export const refreshSchema = z.object({
+  refreshToken: z.string().min(1, { error: 'Session inconnue.' }).max(200, { error: 'Session inconnue.' }),
+});
 
 /** POST /auth/logout: the sessions of these refresh tokens end too (the admin's own, kept during an impersonation). */
 export const logoutSchema = z.object({ refreshTokens: z.array(z.string().min(1).max(200)).max(4).optional() });

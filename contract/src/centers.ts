@@ -24,8 +24,8 @@ export const NB_PLACES_MAX = 100_000;
 
 /** docs/product.md#spec-8 exact texts. */
 export const NO_INSTRUCTIONS_TEXT = 'Les instructions pour ce centre ne sont pas encore disponibles.';
-export const NO_OWN_PUPILS_TEXT = "Aucun élève de votre établissement n’est inscrit pour l’instant.";
-export const NO_OUTSIDE_PUPILS_TEXT = "Aucun élève extérieur n’est inscrit pour l’instant.";
+export const NO_OWN_PUPILS_TEXT = 'Aucun élève de votre établissement n’est inscrit pour l’instant.';
+export const NO_OUTSIDE_PUPILS_TEXT = 'Aucun élève extérieur n’est inscrit pour l’instant.';
 export const CENTER_FULL_MESSAGE = 'Ce centre est complet.';
 
 const ref = z.object({ _id: z.string(), name: z.string() });

@@ -54,6 +54,8 @@ describe('exercise schemas', () => {
     const versions = [{ content: 'x', answer: 'abc' }];
     expect(exerciseCreateSchema.safeParse({ chapter, statementVersions: versions }).success).toBe(false);
     expect(exerciseCreateSchema.safeParse({ chapter, answerFormat: 'pdf', statementVersions: versions }).success).toBe(true);
-    expect(exercisePatchSchema.safeParse({ answerFormat: 'numeric', statementVersions: [{ content: 'x', answer: '2,5' }] }).success).toBe(true);
+    expect(exercisePatchSchema.safeParse({ answerFormat: 'numeric', statementVersions: [{ content: 'x', answer: '2,5' }] }).success).toBe(
+      true,
+    );
   });
 });

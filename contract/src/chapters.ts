@@ -128,7 +128,10 @@ export const chapterPatchSchema = z
      * Decision 152: with `analysis: true`, the number of pupils still able to answer that the admin confirms
      * publishing anyway (the number the 409 `still_answering` gave); refused again when it changed meanwhile.
      */
-    confirm: z.number({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' }).int({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' }).min(0, { error: 'Confirmation invalide : un nombre d’élèves est attendu.' }),
+    confirm: z
+      .number({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' })
+      .int({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' })
+      .min(0, { error: 'Confirmation invalide : un nombre d’élèves est attendu.' }),
   })
   .partial();
 export type ChapterPatch = z.output<typeof chapterPatchSchema>;

@@ -140,20 +140,7 @@ export function parisWallClockToIso(wall: WallClock): string {
   return new Date(ms).toISOString();
 }
 
-const MONTHS = [
-  'janvier',
-  'février',
-  'mars',
-  'avril',
-  'mai',
-  'juin',
-  'juillet',
-  'août',
-  'septembre',
-  'octobre',
-  'novembre',
-  'décembre',
-];
+const MONTHS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
 
 /** 'le 29 mars 2026 à 3 h 00' without the article: '29 mars 2026 à 3 h 00', Paris time (frenchTime's no-break spaces). */
 export function formatParisDateTime(instant: string | Date): string {

@@ -34,9 +34,16 @@ export const centerDetailsPatchSchema = z.object({
     .refine(isWallClock, { error: 'Date de l’épreuve invalide (AAAA-MM-JJTHH:MM attendu).' })
     .nullable()
     .optional(),
-  address: z.string({ error: 'L’adresse doit être un texte.' }).max(CENTER_ADDRESS_MAX, { error: 'L’adresse est trop longue.' }).nullable().optional(),
+  address: z
+    .string({ error: 'L’adresse doit être un texte.' })
+    .max(CENTER_ADDRESS_MAX, { error: 'L’adresse est trop longue.' })
+    .nullable()
+    .optional(),
   room: z.string({ error: 'La salle doit être un texte.' }).max(CENTER_ROOM_MAX, { error: 'Le nom de la salle est trop long.' }).optional(),
-  bring: z.string({ error: 'La liste « À apporter » doit être un texte.' }).max(CENTER_BRING_MAX, { error: 'La liste « À apporter » est trop longue.' }).optional(),
+  bring: z
+    .string({ error: 'La liste « À apporter » doit être un texte.' })
+    .max(CENTER_BRING_MAX, { error: 'La liste « À apporter » est trop longue.' })
+    .optional(),
 });
 
 /** PUT /center/attendance/{chapterId}: presence of registered pupils. */
@@ -66,7 +73,9 @@ export type CenterDayStats = z.infer<typeof centerDayStatsSchema>;
 
 /** GET /mail/stats (admins): notification mails by kind and status. */
 export const mailStatsSchema = z.object({
-  kinds: z.array(z.object({ kind: z.string(), pending: z.number().int(), sent: z.number().int(), failed: z.number().int(), skipped: z.number().int() })),
+  kinds: z.array(
+    z.object({ kind: z.string(), pending: z.number().int(), sent: z.number().int(), failed: z.number().int(), skipped: z.number().int() }),
+  ),
   total: z.object({ pending: z.number().int(), sent: z.number().int(), failed: z.number().int(), skipped: z.number().int() }),
 });
 export type MailStats = z.infer<typeof mailStatsSchema>;

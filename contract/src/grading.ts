@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  correctorProgressSchema,
-  deskSchema,
-  DOUBLE_STATUSES,
-  exerciseProgressSchema,
-  gradingViewSchema,
-  personSchema,
-} from './marks.js';
+import { correctorProgressSchema, deskSchema, DOUBLE_STATUSES, exerciseProgressSchema, gradingViewSchema, personSchema } from './marks.js';
 
 /**
  * Grading (docs/product.md#spec-2 "Correction", "History", "Overview"; docs/product.md#design-3 Answers). Schemas shared by the
@@ -107,7 +100,9 @@ export const gradingTableQuerySchema = z
   .refine((v) => v.limit !== undefined || (v.after === undefined && v.q === undefined), {
     error: 'Les paramètres « after » et « q » demandent une taille de page (« limit »).',
   })
-  .refine((v) => v.limit !== 0 || v.after === undefined, { error: 'L’en-tête du tableau (« limit=0 ») ne prend pas de curseur (« after »).' });
+  .refine((v) => v.limit !== 0 || v.after === undefined, {
+    error: 'L’en-tête du tableau (« limit=0 ») ne prend pas de curseur (« after »).',
+  });
 export type GradingTableQuery = z.infer<typeof gradingTableQuerySchema>;
 
 /** GET /answer/table/{id}: the chapter, its answerable exercises in order, and the pupils keyed by id. */
@@ -214,14 +209,21 @@ export type AnswerHistory = z.infer<typeof answerHistorySchema>;
 export const gradeSaveSchema = z.object({
   answerId: z.uuid({ error: 'Copie invalide.' }),
   grade: z.union([z.string().max(20, { error: GRADE_MESSAGE }), z.number()], { error: GRADE_MESSAGE }).nullable(),
-  grade_comment: z.string({ error: 'Le commentaire doit être un texte.' }).max(20_000, { error: 'Le commentaire est trop long.' }).nullable().default(''),
+  grade_comment: z
+    .string({ error: 'Le commentaire doit être un texte.' })
+    .max(20_000, { error: 'Le commentaire est trop long.' })
+    .nullable()
+    .default(''),
   hidden: z.boolean({ error: 'Le champ « Cacher la copie » doit valoir vrai ou faux.' }).default(false),
   expectedGradeTimestamp: z.iso.datetime({ offset: true, error: 'Version de la copie invalide ou absente.' }).nullable(),
   /**
    * Decision 61: ids of the marking-scheme items ticked, stored with the grade. When `grade` is null and
    * items are ticked, the grade is their sum; a grade typed by hand wins over the sum.
    */
-  items: z.array(z.uuid({ error: 'Élément de barème invalide.' })).max(50, { error: 'Trop d’éléments de barème.' }).optional(),
+  items: z
+    .array(z.uuid({ error: 'Élément de barème invalide.' }))
+    .max(50, { error: 'Trop d’éléments de barème.' })
+    .optional(),
 });
 export type GradeSave = z.input<typeof gradeSaveSchema>;
 
@@ -277,7 +279,10 @@ export type OverviewSort = (typeof OVERVIEW_SORTS)[number];
 export const OVERVIEW_OFFSET_MAX = 1_000_000;
 const OVERVIEW_OFFSET_MESSAGE = `Position de page invalide : un nombre entier de 0 à ${OVERVIEW_OFFSET_MAX.toLocaleString('fr-FR')} est attendu.`;
 const overviewFilter = (what: string) =>
-  z.string({ error: `Filtre « ${what} » invalide.` }).max(100, { error: `Filtre « ${what} » trop long (100 caractères au plus).` }).optional();
+  z
+    .string({ error: `Filtre « ${what} » invalide.` })
+    .max(100, { error: `Filtre « ${what} » trop long (100 caractères au plus).` })
+    .optional();
 
 /**
  * GET /answer/overview/{chapterId}?limit=&offset=&sort=&dir=&student=&grader=&exercise= (decision 94). Without

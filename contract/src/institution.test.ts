@@ -8,7 +8,11 @@ import {
   withinBounds,
 } from './institution.js';
 
-const school = (name: string, address = '', extra: Partial<{ latitude: number | null; longitude: number | null; confirmed: boolean }> = {}) => ({
+const school = (
+  name: string,
+  address = '',
+  extra: Partial<{ latitude: number | null; longitude: number | null; confirmed: boolean }> = {},
+) => ({
   name,
   address,
   latitude: 46,
@@ -55,8 +59,7 @@ describe('spreading markers at the same location (docs/product.md#spec-5)', () =
 });
 
 describe('marker limits', () => {
-  const many = (n: number, confirmed: (i: number) => boolean) =>
-    Array.from({ length: n }, (_, i) => ({ id: i, confirmed: confirmed(i) }));
+  const many = (n: number, confirmed: (i: number) => boolean) => Array.from({ length: n }, (_, i) => ({ id: i, confirmed: confirmed(i) }));
 
   it('institutions map: up to 500 markers for everyone', () => {
     const list = many(500, (i) => i % 2 === 0);
@@ -65,7 +68,12 @@ describe('marker limits', () => {
   });
 
   it('institutions map above 500: non-admins see none', () => {
-    expect(selectInstitutionMarkers(many(501, () => false), false)).toEqual({ markers: [], tooMany: true });
+    expect(
+      selectInstitutionMarkers(
+        many(501, () => false),
+        false,
+      ),
+    ).toEqual({ markers: [], tooMany: true });
   });
 
   it('institutions map above 500: admins see the first 500 unconfirmed ones, in order', () => {

@@ -39,7 +39,13 @@ const institutionName = z
 const institutionAddress = z.string().trim().max(300, { error: 'Adresse trop longue (300 caractères au plus).' });
 const institutionEmail = z.preprocess(
   emptyToNull,
-  z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'Adresse e-mail invalide.' })).nullable(),
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .pipe(z.email({ error: 'Adresse e-mail invalide.' }))
+    .nullable(),
 );
 const latitude = z
   .number({ error: 'Latitude invalide.' })
@@ -117,7 +123,11 @@ export const inViewQuerySchema = z
     east: queryNumber(LONGITUDE_BOUND, -180, 180),
     zoom: z.preprocess(
       (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-      z.coerce.number({ error: ZOOM_MESSAGE }).int({ error: ZOOM_MESSAGE }).min(0, { error: ZOOM_MESSAGE }).max(MAP_MAX_ZOOM, { error: ZOOM_MESSAGE }),
+      z.coerce
+        .number({ error: ZOOM_MESSAGE })
+        .int({ error: ZOOM_MESSAGE })
+        .min(0, { error: ZOOM_MESSAGE })
+        .max(MAP_MAX_ZOOM, { error: ZOOM_MESSAGE }),
     ),
     map: z.enum(MAP_KINDS, { error: 'Carte inconnue : « profile » ou « institutions » est attendu.' }).default('profile'),
   })
@@ -225,7 +235,9 @@ export function spreadSameLocation<T extends Located>(items: readonly T[]): Plac
  * but letters and digits. « Saint-Étienne 42000 » → ['saint', 'etienne', '42000'].
  */
 export function schoolSearchWords(query: string): string[] {
-  const words = normalizeText(query.replace(/[’']/g, ' ')).split(/[^a-z0-9œæ]+/).filter(Boolean);
+  const words = normalizeText(query.replace(/[’']/g, ' '))
+    .split(/[^a-z0-9œæ]+/)
+    .filter(Boolean);
   return [...new Set(words)].slice(0, MAX_SEARCH_WORDS);
 }
 const MAX_SEARCH_WORDS = 8;

@@ -94,7 +94,8 @@ export function formatGrade(grade: string | null | undefined): string {
 export const GRADES_EXPORT_HEADER = ['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance'] as const;
 
 /** An export header that says what the column is graded on (decision 61): « Total (/ 42) », « Somme (/ 7) ». */
-export const outOf = (label: string, maximum: number | undefined) => (maximum === undefined ? label : `${label} (/ ${formatPoints(maximum)})`);
+export const outOf = (label: string, maximum: number | undefined) =>
+  maximum === undefined ? label : `${label} (/ ${formatPoints(maximum)})`;
 
 /** « 12,5 / 20 »: a total and its maximum with a non-breaking space around the slash. */
 export function formatTotal(total: number, maximum: number): string {

@@ -110,7 +110,9 @@ describe('sameNumber compares exact values', () => {
     return parsed.value;
   };
 
-  it.each(['0,5', '0.50', '.5', ',5', '1/2', '2/4', '0,500 0'])('%j equals 0,5', (text) => expect(sameNumber(value(text), value('0,5'))).toBe(true));
+  it.each(['0,5', '0.50', '.5', ',5', '1/2', '2/4', '0,500 0'])('%j equals 0,5', (text) =>
+    expect(sameNumber(value(text), value('0,5'))).toBe(true),
+  );
 
   it.each([
     ['-1/2', '-0,5', true],
@@ -136,7 +138,9 @@ describe('numericAnswerError', () => {
   });
 
   it('says why anything else is not saved', () => {
-    expect(numericAnswerError('abc')).toBe('Réponse non reconnue : seuls les chiffres, la virgule, le signe moins et la barre de fraction / sont acceptés.');
+    expect(numericAnswerError('abc')).toBe(
+      'Réponse non reconnue : seuls les chiffres, la virgule, le signe moins et la barre de fraction / sont acceptés.',
+    );
     expect(numericAnswerError('1/0')).toBe('Réponse non reconnue : on ne peut pas diviser par zéro.');
   });
 });

@@ -50,7 +50,7 @@ export function formatExactNumber({ num, den }: ExactNumber): string {
   while (rest % 5n === 0n) [rest, fives] = [rest / 5n, fives + 1];
   if (rest !== 1n) return `${num}/${den}`;
   const places = Math.max(twos, fives);
-  const scaled = abs(num) * 10n ** BigInt(places) / den;
+  const scaled = (abs(num) * 10n ** BigInt(places)) / den;
   const digits = scaled.toString().padStart(places + 1, '0');
   const sign = num < 0n ? '-' : '';
   return places === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -places)},${digits.slice(-places)}`;
@@ -71,7 +71,8 @@ function parseDecimalPart(text: string, role: 'number' | 'numerator' | 'denomina
   if (marks.length > 1) return 'un seul séparateur décimal (virgule ou point) ; les milliers se séparent par une espace : 1 000,5.';
   if (marks.length === 1 && role !== 'number') return 'une fraction s’écrit avec deux nombres entiers, par exemple 1/2.';
   const [whole, decimals = ''] = body.split(/[.,]/);
-  if (whole === '' && decimals === '') return role === 'denominator' ? 'le dénominateur manque, par exemple 1/2.' : 'il manque les chiffres.';
+  if (whole === '' && decimals === '')
+    return role === 'denominator' ? 'le dénominateur manque, par exemple 1/2.' : 'il manque les chiffres.';
   if ((whole !== '' && !INTEGER.test(whole)) || !DECIMALS.test(decimals)) {
     return 'les espaces ne peuvent séparer que des groupes de trois chiffres, comme dans 1 000 000.';
   }
@@ -97,7 +98,8 @@ export function parseFrenchNumber(text: string, options: ParseNumberOptions = {}
   }
   const parts = t.split('/');
   if (parts.length > 2) return fail('une seule barre de fraction, par exemple 1/2.');
-  if (parts.length === 2 && !options.allowFraction) return fail('les fractions ne sont pas acceptées ici : écrivez un nombre décimal, par exemple 0,5.');
+  if (parts.length === 2 && !options.allowFraction)
+    return fail('les fractions ne sont pas acceptées ici : écrivez un nombre décimal, par exemple 0,5.');
   if (parts.length === 1) {
     const value = parseDecimalPart(t, 'number');
     if (typeof value === 'string') return fail(value);

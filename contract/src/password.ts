@@ -22,10 +22,7 @@ export const PASSWORD_RULES: readonly PasswordRule[] = [
 export const PASSWORD_RULES_MESSAGE = 'Le mot de passe ne respecte pas toutes les contraintes.';
 
 export function checkPassword(password: string): Record<PasswordRule['id'], boolean> {
-  return Object.fromEntries(PASSWORD_RULES.map((r) => [r.id, r.test(password)])) as Record<
-    PasswordRule['id'],
-    boolean
-  >;
+  return Object.fromEntries(PASSWORD_RULES.map((r) => [r.id, r.test(password)])) as Record<PasswordRule['id'], boolean>;
 }
 
 export function isPasswordValid(password: string): boolean {

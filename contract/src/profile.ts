@@ -64,8 +64,8 @@ export function missingProfileFields(
   const pupil = !isStaffProfile(user, groupNames);
   if (pupil && !user.birthDate) missing.push('Date de naissance');
   if (pupil && !user.grade) missing.push('Classe');
-  if (pupil && !user.emailParent) missing.push("E-mail d’un parent");
-  if (pupil && !user.defaultChoice) missing.push("Choix par défaut du centre d’examen");
+  if (pupil && !user.emailParent) missing.push('E-mail d’un parent');
+  if (pupil && !user.defaultChoice) missing.push('Choix par défaut du centre d’examen');
   if (!user.institution?.name) missing.push('Établissement');
   return missing;
 }

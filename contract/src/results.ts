@@ -53,7 +53,11 @@ export const publicationUpdateSchema = z
      * Decision 139: the number of pupils still able to answer that the admin confirms publishing anyway (the
      * `stillAnswering` of the 409 `still_answering`); refused again when the number changed meanwhile.
      */
-    confirm: z.number({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' }).int({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' }).min(0, { error: 'Confirmation invalide : un nombre d’élèves est attendu.' }).optional(),
+    confirm: z
+      .number({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' })
+      .int({ error: 'Confirmation invalide : un nombre d’élèves est attendu.' })
+      .min(0, { error: 'Confirmation invalide : un nombre d’élèves est attendu.' })
+      .optional(),
   })
   .refine((p) => p.mode !== 'scheduled' || p.publishAt !== null, {
     error: 'Indiquez la date et l’heure de publication.',
@@ -82,9 +86,19 @@ export const previewOptionsSchema = z.object({
   showRank: z.enum(['true', 'false'], { error: 'Affichage du rang invalide (true ou false).' }).optional(),
   /** Points; an empty value means no threshold. */
   qualificationThreshold: z
-    .union([z.literal(''), z.coerce.number({ error: 'Le seuil de qualification doit être un nombre de points.' }).min(0, { error: 'Le seuil de qualification ne peut pas être négatif.' }).max(100_000, { error: 'Le seuil de qualification est trop grand.' })])
+    .union([
+      z.literal(''),
+      z.coerce
+        .number({ error: 'Le seuil de qualification doit être un nombre de points.' })
+        .min(0, { error: 'Le seuil de qualification ne peut pas être négatif.' })
+        .max(100_000, { error: 'Le seuil de qualification est trop grand.' }),
+    ])
     .optional(),
-  qualificationText: z.string().trim().max(QUALIFICATION_TEXT_MAX, { error: `La mention est trop longue (${QUALIFICATION_TEXT_MAX} caractères au plus).` }).optional(),
+  qualificationText: z
+    .string()
+    .trim()
+    .max(QUALIFICATION_TEXT_MAX, { error: `La mention est trop longue (${QUALIFICATION_TEXT_MAX} caractères au plus).` })
+    .optional(),
 });
 export type PreviewOptions = z.input<typeof previewOptionsSchema>;
 export type PreviewOptionsQuery = z.output<typeof previewOptionsSchema>;
@@ -163,7 +177,9 @@ export type AutoCorrectionCount = z.infer<typeof autoCorrectionCountSchema>;
  * The column titles of a school's results, in French, for both the CSV and the XLSX (decision 71):
  * name, class, gender, each exercise « sur » its maximum, total, then rank and qualification when shown.
  */
-export function institutionResultsHeader(results: Pick<InstitutionResults, 'exercises' | 'maxTotal' | 'pupils' | 'qualificationText'>): string[] {
+export function institutionResultsHeader(
+  results: Pick<InstitutionResults, 'exercises' | 'maxTotal' | 'pupils' | 'qualificationText'>,
+): string[] {
   const onPoints = (n: number) => String(Math.round(n * 10_000) / 10_000).replace('.', ',');
   return [
     'Nom',

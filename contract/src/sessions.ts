@@ -106,20 +106,22 @@ export type ExtraTime = z.infer<typeof extraTimeSchema>;
  * POST /chapter/{chapterId}/extension (admins): minutes added to one pupil's end after an incident.
  * The pupil is named by id (`user`) or, as an exam officer knows them, by e-mail (`email`).
  */
-export const extensionSchema = z.object({
-  user: z.uuid({ error: 'Identifiant d’élève invalide.' }).optional(),
-  email: z.string().trim().toLowerCase().max(254, { error: 'Adresse e-mail trop longue.' }).optional(),
-  minutes: z
-    .number({ error: 'Le nombre de minutes doit être un nombre.' })
-    .int({ error: 'Le nombre de minutes doit être entier.' })
-    .min(1, { error: 'Ajoutez au moins une minute.' })
-    .max(600, { error: 'Une prolongation ne peut pas dépasser 600 minutes.' }),
-  reason: z
-    .string({ error: 'Indiquez la raison de la prolongation.' })
-    .trim()
-    .min(1, { error: 'Indiquez la raison de la prolongation.' })
-    .max(500, { error: 'La raison ne peut pas dépasser 500 caractères.' }),
-}).refine((x) => !!x.user || !!x.email, { error: 'Indiquez l’élève (son e-mail).' });
+export const extensionSchema = z
+  .object({
+    user: z.uuid({ error: 'Identifiant d’élève invalide.' }).optional(),
+    email: z.string().trim().toLowerCase().max(254, { error: 'Adresse e-mail trop longue.' }).optional(),
+    minutes: z
+      .number({ error: 'Le nombre de minutes doit être un nombre.' })
+      .int({ error: 'Le nombre de minutes doit être entier.' })
+      .min(1, { error: 'Ajoutez au moins une minute.' })
+      .max(600, { error: 'Une prolongation ne peut pas dépasser 600 minutes.' }),
+    reason: z
+      .string({ error: 'Indiquez la raison de la prolongation.' })
+      .trim()
+      .min(1, { error: 'Indiquez la raison de la prolongation.' })
+      .max(500, { error: 'La raison ne peut pas dépasser 500 caractères.' }),
+  })
+  .refine((x) => !!x.user || !!x.email, { error: 'Indiquez l’élève (son e-mail).' });
 export type Extension = z.infer<typeof extensionSchema>;
 
 /** One exercise of a receipt: the answer the server held as current at the end, and when it arrived. */

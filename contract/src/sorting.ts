@@ -114,7 +114,9 @@ export const pupilSearchResultSchema = z.array(sortingPupilSchema);
 /** POST /answer/label/{answerId}: what was created. */
 export const labelResultSchema = z.object({
   message: z.string(),
-  answers: z.array(z.object({ _id: z.string(), user: z.string(), exercise: z.string(), answer: z.string(), pages: z.array(z.number().int()) })),
+  answers: z.array(
+    z.object({ _id: z.string(), user: z.string(), exercise: z.string(), answer: z.string(), pages: z.array(z.number().int()) }),
+  ),
 });
 export type LabelResult = z.infer<typeof labelResultSchema>;
 

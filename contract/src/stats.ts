@@ -51,7 +51,11 @@ export type ChapterStats = z.infer<typeof chapterStatsSchema>;
 export const errataSchema = z.object({
   exerciseId: z.uuid({ error: 'Exercice invalide.' }),
   version: z.number({ error: 'Version invalide.' }).int({ error: 'Version invalide.' }).min(0, { error: 'Version invalide.' }),
-  answer: z.string({ error: 'La réponse attendue doit être un texte.' }).trim().min(1, { error: 'La réponse attendue ne peut pas être vide.' }).max(200),
+  answer: z
+    .string({ error: 'La réponse attendue doit être un texte.' })
+    .trim()
+    .min(1, { error: 'La réponse attendue ne peut pas être vide.' })
+    .max(200),
 });
 export type Errata = z.input<typeof errataSchema>;
 

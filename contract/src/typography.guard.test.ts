@@ -21,7 +21,20 @@ const ELISION = /(?<!\p{L})(?:[ldnsjmtc]|qu|jusqu|lorsqu|puisqu|quoiqu|presqu|au
 // A plain space before a mark that ends a clause (followed by a space, the end, or an interpolation), or inside « ».
 const PLAIN_SPACE = / [:;?!](?=\s|$|\uE000)|« | »/u;
 const LOG_CALL = /(^|\.)(log|logger|console)(\.|$)|\.(debug|info|warn|trace|fatal)$|^process\.(stderr|stdout)\.write$/;
-const NOT_TEXT_ATTRIBUTES = new Set(['className', 'data-testid', 'href', 'to', 'id', 'style', 'src', 'type', 'name', 'rel', 'target', 'key']);
+const NOT_TEXT_ATTRIBUTES = new Set([
+  'className',
+  'data-testid',
+  'href',
+  'to',
+  'id',
+  'style',
+  'src',
+  'type',
+  'name',
+  'rel',
+  'target',
+  'key',
+]);
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -52,7 +65,13 @@ function notText(node: ts.Node, sf: ts.SourceFile): boolean {
 function typographyFindings(root = ROOT): string[] {
   const found: string[] = [];
   for (const file of SCANNED.flatMap((d) => files(path.join(root, d)))) {
-    const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const sf = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+      file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
     const check = (node: ts.Node, text: string) => {
       // A literal starting with a mark follows an expression (`${n} : `, {x} : {y}): the sentinel stands for it.
       const probe = `\uE000${text}`;

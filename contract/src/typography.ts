@@ -97,7 +97,9 @@ export function frenchNumberFormat(options: Intl.NumberFormatOptions = {}): Intl
  * (« 1 234,5 »). `digits` fixes the number of decimals (« 0,50 » for 2); without it, up to 2 and no trailing zero.
  */
 export function frenchNumber(n: number, digits?: number): string {
-  const format = frenchNumberFormat(digits === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const format = frenchNumberFormat(
+    digits === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits },
+  );
   // U+2212 minus is Intl's; a hyphen-minus reads the same and stays searchable.
   return format.format(n).replace(/\u2212/g, '-');
 }

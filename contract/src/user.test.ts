@@ -79,11 +79,14 @@ describe('isProfileComplete (docs/product.md#spec-5)', () => {
 describe('names on the profile (decision 134)', () => {
   const parse = (firstName: string) => profileUpdateSchema.safeParse({ firstName });
 
-  it.each(['Łukasz', 'Nguyễn', 'Ștefan', 'Øyvind', 'Zoé-Anaïs', 'D’Artagnan', "O'Brien", 'Jean Pierre', 'محمد', '李小龍'])('keeps %s', (name) => {
-    const result = parse(name);
-    expect(result.success).toBe(true);
-    expect(result.data?.firstName).toBe(name);
-  });
+  it.each(['Łukasz', 'Nguyễn', 'Ștefan', 'Øyvind', 'Zoé-Anaïs', 'D’Artagnan', "O'Brien", 'Jean Pierre', 'محمد', '李小龍'])(
+    'keeps %s',
+    (name) => {
+      const result = parse(name);
+      expect(result.success).toBe(true);
+      expect(result.data?.firstName).toBe(name);
+    },
+  );
 
   it.each([
     ['RIGHT-TO-LEFT OVERRIDE', 'Alice\u202Egnp.exe'],

@@ -59,7 +59,13 @@ export type ChapterSummary = z.infer<typeof chapterSummarySchema>;
 const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 const optionalEmail = z.preprocess(
   emptyToNull,
-  z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'Adresse e-mail invalide.' })).nullable(),
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .pipe(z.email({ error: 'Adresse e-mail invalide.' }))
+    .nullable(),
 );
 const personName = z.preprocess(
   emptyToNull,

@@ -19,7 +19,11 @@ describe('KaTeX limits shared by the server and the browser', () => {
       expect(Math.max(...sizes), formula).toBeLessThanOrEqual(20);
     }
     // Raised or spaced content: the cap plus the content's own height.
-    for (const formula of ['$\\raisebox{100000em}{x}$', '$\\rule[100000em]{1em}{1em}$', '$$\\begin{aligned}a\\\\[100000em]b\\end{aligned}$$']) {
+    for (const formula of [
+      '$\\raisebox{100000em}{x}$',
+      '$\\rule[100000em]{1em}{1em}$',
+      '$$\\begin{aligned}a\\\\[100000em]b\\end{aligned}$$',
+    ]) {
       expect(Math.max(...drawnSizes(richTextHtml(formula))), formula).toBeLessThanOrEqual(25);
     }
   });

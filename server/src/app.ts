@@ -3,12 +3,7 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resolveAuth } from './auth/context.js';
 import { securityHeaders } from './http/security-headers.js';

@@ -4,69 +4,78 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /** docs/product.md#design-5: every setting, parsed once at boot. Names are fixed. */
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('127.0.0.1'),
-  DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().url().optional(),
-  JWT_SECRET: z.string().min(16).optional(),
-  ADMIN_EMAIL: z.string().email().optional(),
-  SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().default('Olympe <no-reply@localhost>'),
-  CONTACT_EMAIL: z.string().email().optional(),
-  PUBLIC_URL: z.string().url().optional(),
-  MAX_PDF_MB: z.coerce.number().positive().default(30),
-  /** A chapter's scan sent by resumable upload (decision 91): a 400-page copier scan. */
-  MAX_SCAN_MB: z.coerce.number().positive().default(200),
-  /**
-   * Decision 133: what one account may keep in stored files (every PDF it owns, and uploads under way) and how many
-   * uploads it may start per minute; a pupil's (FILES_QUOTA_MB, UPLOADS_PER_MINUTE) and school staff's, who send scans.
-   */
-  FILES_QUOTA_MB: z.coerce.number().positive().default(500),
-  STAFF_FILES_QUOTA_MB: z.coerce.number().positive().default(20_000),
-  UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(10),
-  STAFF_UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(60),
-  REDIS_URL: z.string().optional(),
-  TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
-  /**
-   * The address search of /map (decision 87): a Nominatim-compatible `/search` URL or an
-   * api-adresse.data.gouv.fr-compatible one; unset or empty: off, the page shows no address field.
-   */
-  GEOCODER_URL: z.string().url({ error: 'une adresse http(s) de service de géocodage' }).regex(/^https?:\/\//i, 'une adresse http(s)').optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Operations (docs/operations.md): where PDFs live, and who may scrape /api/metrics.
-  FILE_STORE: z.enum(['disk', 'postgres', 's3']).default('disk'),
-  S3_ENDPOINT: z.string().url().optional(),
-  S3_BUCKET: z.string().optional(),
-  S3_REGION: z.string().default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_PREFIX: z.string().default('pdfs/'),
-  METRICS_TOKEN: z.string().min(16).optional(),
-  /** off: this instance runs no background jobs (tests that run the queue themselves, API-only instances). */
-  JOBS_WORKER: z.enum(['on', 'off']).default('on'),
-  /** Notification mails sent per second by one instance (throttle; 0: as fast as the server takes them). */
-  MAIL_RATE_PER_SECOND: z.coerce.number().min(0).default(20),
-  /** Mails in flight at once in one instance. */
-  MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-  /**
-   * Which peers may set X-Forwarded-For (decision 24): `loopback` (a reverse proxy on this host),
-   * a comma-separated list of addresses, CIDR ranges or proxy-addr names (loopback, linklocal,
-   * uniquelocal), `true` (every peer: only behind a proxy that overwrites the header) or `false`.
-   * No hop count: Fastify 5.12 never trusts one.
-   */
-  /** The OpenAPI description at /api/docs; absent: the caller's default (loadConfig's `defaults`). */
-  API_DOCS: z.enum(['on', 'off']).optional(),
-  TRUST_PROXY: z
-    .string()
-    .regex(/^(true|false|[a-z0-9.:/, ]*[a-z.:/][a-z0-9.:/, ]*)$/i, 'adresses ou plages CIDR séparées par des virgules, loopback, true ou false')
-    .default('loopback'),
-}).superRefine((e, ctx) => {
-  if (e.FILE_STORE !== 's3') return;
-  for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
-    if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'obligatoire quand FILE_STORE=s3' });
-  }
-});
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('127.0.0.1'),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: z.string().url().optional(),
+    JWT_SECRET: z.string().min(16).optional(),
+    ADMIN_EMAIL: z.string().email().optional(),
+    SMTP_URL: z.string().optional(),
+    MAIL_FROM: z.string().default('Olympe <no-reply@localhost>'),
+    CONTACT_EMAIL: z.string().email().optional(),
+    PUBLIC_URL: z.string().url().optional(),
+    MAX_PDF_MB: z.coerce.number().positive().default(30),
+    /** A chapter's scan sent by resumable upload (decision 91): a 400-page copier scan. */
+    MAX_SCAN_MB: z.coerce.number().positive().default(200),
+    /**
+     * Decision 133: what one account may keep in stored files (every PDF it owns, and uploads under way) and how many
+     * uploads it may start per minute; a pupil's (FILES_QUOTA_MB, UPLOADS_PER_MINUTE) and school staff's, who send scans.
+     */
+    FILES_QUOTA_MB: z.coerce.number().positive().default(500),
+    STAFF_FILES_QUOTA_MB: z.coerce.number().positive().default(20_000),
+    UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    STAFF_UPLOADS_PER_MINUTE: z.coerce.number().int().positive().default(60),
+    REDIS_URL: z.string().optional(),
+    TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+    /**
+     * The address search of /map (decision 87): a Nominatim-compatible `/search` URL or an
+     * api-adresse.data.gouv.fr-compatible one; unset or empty: off, the page shows no address field.
+     */
+    GEOCODER_URL: z
+      .string()
+      .url({ error: 'une adresse http(s) de service de géocodage' })
+      .regex(/^https?:\/\//i, 'une adresse http(s)')
+      .optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Operations (docs/operations.md): where PDFs live, and who may scrape /api/metrics.
+    FILE_STORE: z.enum(['disk', 'postgres', 's3']).default('disk'),
+    S3_ENDPOINT: z.string().url().optional(),
+    S3_BUCKET: z.string().optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_PREFIX: z.string().default('pdfs/'),
+    METRICS_TOKEN: z.string().min(16).optional(),
+    /** off: this instance runs no background jobs (tests that run the queue themselves, API-only instances). */
+    JOBS_WORKER: z.enum(['on', 'off']).default('on'),
+    /** Notification mails sent per second by one instance (throttle; 0: as fast as the server takes them). */
+    MAIL_RATE_PER_SECOND: z.coerce.number().min(0).default(20),
+    /** Mails in flight at once in one instance. */
+    MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+    /**
+     * Which peers may set X-Forwarded-For (decision 24): `loopback` (a reverse proxy on this host),
+     * a comma-separated list of addresses, CIDR ranges or proxy-addr names (loopback, linklocal,
+     * uniquelocal), `true` (every peer: only behind a proxy that overwrites the header) or `false`.
+     * No hop count: Fastify 5.12 never trusts one.
+     */
+    /** The OpenAPI description at /api/docs; absent: the caller's default (loadConfig's `defaults`). */
+    API_DOCS: z.enum(['on', 'off']).optional(),
+    TRUST_PROXY: z
+      .string()
+      .regex(
+        /^(true|false|[a-z0-9.:/, ]*[a-z.:/][a-z0-9.:/, ]*)$/i,
+        'adresses ou plages CIDR séparées par des virgules, loopback, true ou false',
+      )
+      .default('loopback'),
+  })
+  .superRefine((e, ctx) => {
+    if (e.FILE_STORE !== 's3') return;
+    for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'obligatoire quand FILE_STORE=s3' });
+    }
+  });
 
 export interface Config {
   port: number;
@@ -128,9 +137,7 @@ export interface S3Config {
 
 /** Reads the environment, fails fast with a readable list of what is wrong. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: ConfigDefaults = { apiDocs: true }): Config {
-  const parsed = envSchema.safeParse(
-    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
-  );
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Configuration invalide :\n${lines.join('\n')}`);

@@ -125,7 +125,10 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
   });
   await seedAnalysisDemo(db, { chapterId: chapters.timedId, pupilIds: pupilIds.slice(-8) });
   // Decision 70: a published final with rank, percentile and a threshold, the demo pupil's card and certificate.
-  await seedResultsDemo(db, { pupilIds: [...new Set([pupil.id, ...pupilIds.filter((_, i) => i % 5 === 0), ...pupilIds.slice(1, 6)])], graderId: member.id });
+  await seedResultsDemo(db, {
+    pupilIds: [...new Set([pupil.id, ...pupilIds.filter((_, i) => i % 5 === 0), ...pupilIds.slice(1, 6)])],
+    graderId: member.id,
+  });
   await seedAllowances(db, { timedId: chapters.timedId, pupilIds, adminId: admin.id });
   // Decisions 73–75: a published chapter with statistics, an errata candidate and a pending regrade request; one chapter in the bin.
   await seedRegradeDemo(db, { pupilId: pupil.id, pupilIds, graderId: member.id });

@@ -33,7 +33,11 @@ function portProblem(port: number, host: string): Promise<string | null> {
  */
 async function main() {
   // The home and privacy pages give CONTACT_EMAIL to write to: never the no-reply sender in the demo.
-  const env = { ...process.env, DATA_DIR: process.env.DATA_DIR ?? './data/demo', CONTACT_EMAIL: process.env.CONTACT_EMAIL ?? 'contact@olympe.demo' };
+  const env = {
+    ...process.env,
+    DATA_DIR: process.env.DATA_DIR ?? './data/demo',
+    CONTACT_EMAIL: process.env.CONTACT_EMAIL ?? 'contact@olympe.demo',
+  };
   const config = loadConfig(env);
   const problem = await portProblem(config.port, config.host);
   if (problem) {
@@ -62,7 +66,9 @@ async function main() {
   console.log(`\nOlympe (démonstration) est prêt : ${url}\n`);
   console.log(`Comptes de démonstration (mot de passe pour tous : ${DEMO_PASSWORD}) :`);
   for (const a of accounts) console.log(`  ${a.email.padEnd(width)}  ${a.role}`);
-  console.log(`\nLes courriels (inscription, mot de passe, convocations et notifications) sont écrits dans ${path.join(config.dataDir, 'outbox')} ; leurs liens s’affichent aussi ici.`);
+  console.log(
+    `\nLes courriels (inscription, mot de passe, convocations et notifications) sont écrits dans ${path.join(config.dataDir, 'outbox')} ; leurs liens s’affichent aussi ici.`,
+  );
   console.log('Arrêt : Ctrl+C.\n');
   const stop = async () => {
     await app.close();

@@ -47,9 +47,10 @@ export class AppError extends Error {
 /** The body of every error response: `{ message, code }`, then the error's own fields (decision 146). */
 export const errorBody = (error: AppError) => ({ message: error.message, code: error.code, ...error.details });
 
-export const badRequest = (message: string, code?: ErrorCode, details?: Record<string, unknown>) => new AppError(400, message, code, details);
+export const badRequest = (message: string, code?: ErrorCode, details?: Record<string, unknown>) =>
+  new AppError(400, message, code, details);
 export const unauthorized = (message = 'Vous devez vous connecter.', code?: ErrorCode) => new AppError(401, message, code);
-export const forbidden = (message = "Vous n’avez pas accès à cette ressource.", code?: ErrorCode) => new AppError(403, message, code);
+export const forbidden = (message = 'Vous n’avez pas accès à cette ressource.', code?: ErrorCode) => new AppError(403, message, code);
 export const notFound = (message = 'Ressource introuvable.', code?: ErrorCode) => new AppError(404, message, code);
 export const conflict = (message: string, code?: ErrorCode, details?: Record<string, unknown>) => new AppError(409, message, code, details);
 export const tooMany = (message = 'Trop de tentatives. Réessayez dans une minute.') => new AppError(429, message);

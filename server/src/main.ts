@@ -21,7 +21,10 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   // And the statement drawing thread (decision 122), not while the first pupil of a chapter waits.
   warmStatementPool().catch((err: unknown) => app.log.error({ err }, 'statement drawing thread failed to start'));
   if (!env.CONTACT_EMAIL && /^no-?reply@/i.test(config.contactEmail)) {
-    app.log.warn({ contactEmail: config.contactEmail }, 'CONTACT_EMAIL is not set: the home and privacy pages tell users to write to the no-reply sender');
+    app.log.warn(
+      { contactEmail: config.contactEmail },
+      'CONTACT_EMAIL is not set: the home and privacy pages tell users to write to the no-reply sender',
+    );
   }
   let stopping: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals) => {

@@ -29,7 +29,11 @@ export const SESSION_SHELL = 'session';
  * (a build without it, the tests' fake builds) or if rendering fails: the pages are then sent without them and
  * the app draws everything, as before.
  */
-export function renderVisitorScreens(webDist: string, publicConfig: PublicConfig, warn: (message: string) => void): Promise<ReadonlyMap<string, string>> {
+export function renderVisitorScreens(
+  webDist: string,
+  publicConfig: PublicConfig,
+  warn: (message: string) => void,
+): Promise<ReadonlyMap<string, string>> {
   const file = path.join(webDist, 'ssr', 'prerender.js');
   if (!existsSync(file)) return Promise.resolve(new Map());
   // Once per build and config in a process (the API tests build many apps on one build).
@@ -132,13 +136,20 @@ export function pageRenderer(
     if (page === undefined) {
       // A screen's stylesheet is linked as the app would link it (Vite's loader then finds it there and adds none).
       const preloads = (route?.files ?? [])
-        .map((file) => (file.endsWith('.css') ? `<link rel="stylesheet" crossorigin href="${file}">` : `<link rel="modulepreload" crossorigin href="${file}">`))
+        .map((file) =>
+          file.endsWith('.css')
+            ? `<link rel="stylesheet" crossorigin href="${file}">`
+            : `<link rel="modulepreload" crossorigin href="${file}">`,
+        )
         .join('');
       page = html.replace('</head>', `${meta}${preloads}</head>`);
       if (screen !== undefined) {
         // data-screen: the app hydrates this HTML only on that path (web/src/main.tsx); the service worker's copy
         // of a page may be opened at another one.
-        page = parkAppScripts(page).replace('<div id="root"></div>', `<div id="root" data-screen="${escapeHtml(normalised)}">${screen}</div>`);
+        page = parkAppScripts(page).replace(
+          '<div id="root"></div>',
+          `<div id="root" data-screen="${escapeHtml(normalised)}">${screen}</div>`,
+        );
       } else if (shell !== undefined) {
         // The app replaces it at its first render (web/src/main.tsx); its code comes after the frame's stylesheet.
         page = lowerAppScripts(page).replace('<div id="root"></div>', `<div id="root" data-shell="${SESSION_SHELL}">${shell}</div>`);
@@ -152,7 +163,9 @@ export function pageRenderer(
 /** Production: the built SPA at /, with history fallback; /api/* unknown routes stay JSON 404s. */
 export async function serveWebApp(app: FastifyInstance, webDist: string | undefined, publicConfig: PublicConfig) {
   const hasWeb = !!webDist && existsSync(path.join(webDist, 'index.html'));
-  const screens = hasWeb ? await renderVisitorScreens(webDist, publicConfig, (message) => app.log.warn(message)) : new Map<string, string>();
+  const screens = hasWeb
+    ? await renderVisitorScreens(webDist, publicConfig, (message) => app.log.warn(message))
+    : new Map<string, string>();
   const renderPage = hasWeb ? pageRenderer(webDist, publicConfig, screens) : undefined;
   if (hasWeb) {
     await app.register(fastifyStatic, {
@@ -174,12 +187,14 @@ export async function serveWebApp(app: FastifyInstance, webDist: string | undefi
     if (renderPage && (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api')) {
       const urlPath = request.url.split('?')[0];
       const signedIn = SIGNED_IN.test(request.headers.cookie ?? '');
-      return reply
-        .header('cache-control', 'no-cache')
-        // The same address gives a visitor's screen or an empty one, by that cookie.
-        .header('vary', 'Cookie')
-        .type('text/html; charset=utf-8')
-        .send(renderPage(urlPath, signedIn));
+      return (
+        reply
+          .header('cache-control', 'no-cache')
+          // The same address gives a visitor's screen or an empty one, by that cookie.
+          .header('vary', 'Cookie')
+          .type('text/html; charset=utf-8')
+          .send(renderPage(urlPath, signedIn))
+      );
     }
     return sendError(reply, notFound('Adresse inconnue.'));
   });

@@ -22,7 +22,12 @@ describe('guards', () => {
       const allowed = (route.allowed as readonly string[]).includes(role);
       it(`${route.method} ${route.url} as ${role} → ${allowed ? 200 : 401}`, async () => {
         const headers = await loginAs(t, role);
-        const res = await inject(t, { method: route.method, url: route.url, headers, payload: 'payload' in route ? route.payload : undefined });
+        const res = await inject(t, {
+          method: route.method,
+          url: route.url,
+          headers,
+          payload: 'payload' in route ? route.payload : undefined,
+        });
         expect(res.status).toBe(allowed ? 200 : 401);
         if (!allowed) expect(res.body.message).toBe('Vous devez vous connecter.');
       });

@@ -19,7 +19,9 @@ const analysis = (chapterId: string, headers: Headers) => inject(t, { method: 'G
 async function timedChapter(title = 'Tour chronométré') {
   const db = t.database.db;
   const [c] = await db.insert(chapters).values({ title }).returning();
-  await db.insert(accessGroups).values({ chapterId: c.id, position: 0, timeDuration: 60, accessStart: minutes(-300), accessEnd: minutes(300) });
+  await db
+    .insert(accessGroups)
+    .values({ chapterId: c.id, position: 0, timeDuration: 60, accessStart: minutes(-300), accessEnd: minutes(300) });
   const list = await db
     .insert(exercises)
     .values([
@@ -29,7 +31,9 @@ async function timedChapter(title = 'Tour chronométré') {
       { chapterId: c.id, position: 3, title: 'Preuve', answerFormat: 'pdf' },
     ])
     .returning();
-  await db.insert(statementVersions).values(list.slice(0, 3).map((e, i) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: String((i + 1) * 10) })));
+  await db
+    .insert(statementVersions)
+    .values(list.slice(0, 3).map((e, i) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: String((i + 1) * 10) })));
   return { chapterId: c.id, ex: list.map((e) => e.id) };
 }
 
@@ -55,14 +59,22 @@ const answer = async (headers: Headers, exerciseId: string, value: string) => {
  */
 async function setTimeline(chapterId: string, userId: string, eventOffsets: number[], answerOffsets: Record<string, number>) {
   const db = t.database.db;
-  await db.execute(sql`UPDATE chapter_sessions SET started_at = now() - interval '2 hours' WHERE chapter_id = ${chapterId} AND user_id = ${userId}`);
+  await db.execute(
+    sql`UPDATE chapter_sessions SET started_at = now() - interval '2 hours' WHERE chapter_id = ${chapterId} AND user_id = ${userId}`,
+  );
   const start = sql`(SELECT started_at FROM chapter_sessions WHERE chapter_id = ${chapterId} AND user_id = ${userId})`;
-  const events = await db.select({ id: focusEvents.id }).from(focusEvents).where(sql`chapter_id = ${chapterId} AND user_id = ${userId}`).orderBy(focusEvents.id);
+  const events = await db
+    .select({ id: focusEvents.id })
+    .from(focusEvents)
+    .where(sql`chapter_id = ${chapterId} AND user_id = ${userId}`)
+    .orderBy(focusEvents.id);
   for (const [i, e] of events.entries()) {
     await db.execute(sql`UPDATE focus_events SET created_at = ${start} + make_interval(secs => ${eventOffsets[i]}) WHERE id = ${e.id}`);
   }
   for (const [exerciseId, offset] of Object.entries(answerOffsets)) {
-    await db.execute(sql`UPDATE answers SET created_at = ${start} + make_interval(secs => ${offset}) WHERE user_id = ${userId} AND exercise_id = ${exerciseId}`);
+    await db.execute(
+      sql`UPDATE answers SET created_at = ${start} + make_interval(secs => ${offset}) WHERE user_id = ${userId} AND exercise_id = ${exerciseId}`,
+    );
   }
 }
 
@@ -186,7 +198,11 @@ describe('GET /answer/analysis/{chapterId}', () => {
         ip: '4.4.4.4',
         userIds: [home.id, school.id],
         pairs: [
-          expect.objectContaining({ user1: expect.objectContaining({ _id: home.id }), commonWrong: 1, commonAnswers: [{ exerciseId: ex[1], answer: '6', wrong: true }] }),
+          expect.objectContaining({
+            user1: expect.objectContaining({ _id: home.id }),
+            commonWrong: 1,
+            commonAnswers: [{ exerciseId: ex[1], answer: '6', wrong: true }],
+          }),
         ],
       },
     ]);
@@ -204,7 +220,13 @@ describe('pupils without a session, and the demonstration data', () => {
     await answer({ ...p.headers, 'x-forwarded-for': '7.7.7.7' }, e.id, '1');
     const res = await analysis(c.id, await loginAs(t, 'admin'));
     expect(res.body.individualAnalysis).toEqual([
-      expect.objectContaining({ user: { _id: p.id, firstName: 'Hypatie', lastName: 'd’Alexandrie' }, ip: '7.7.7.7', timeFor70Pct: null, answered: 1, score: 0 }),
+      expect.objectContaining({
+        user: { _id: p.id, firstName: 'Hypatie', lastName: 'd’Alexandrie' },
+        ip: '7.7.7.7',
+        timeFor70Pct: null,
+        answered: 1,
+        score: 0,
+      }),
     ]);
   });
 

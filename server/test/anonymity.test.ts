@@ -29,7 +29,15 @@ beforeAll(async () => {
   ];
   for (const p of pupils) await db.update(users).set({ firstName: p.firstName, lastName: p.lastName }).where(eq(users.id, p.id));
   await db.update(chapters).set({ anonymousGrading: true });
-  const rows = await db.select({ id: users.id, email: users.email, emailParent: users.emailParent }).from(users).where(inArray(users.id, pupils.map((p) => p.id)));
+  const rows = await db
+    .select({ id: users.id, email: users.email, emailParent: users.emailParent })
+    .from(users)
+    .where(
+      inArray(
+        users.id,
+        pupils.map((p) => p.id),
+      ),
+    );
   secrets = [
     ...pupils.flatMap((p) => [p.id, p.firstName, p.lastName, p.birthDate]),
     ...rows.flatMap((r) => [r.email, r.emailParent].filter((v): v is string => Boolean(v))),
@@ -45,7 +53,8 @@ const namesThePupilItself = (row: MatrixRow) => {
 };
 
 /** A response as text: JSON as sent, files (PDF, XLSX…) as the characters of their bytes. */
-const textOf = (res: { body: unknown }) => (res.body === undefined ? '' : typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
+const textOf = (res: { body: unknown }) =>
+  res.body === undefined ? '' : typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
 
 describe('anonymous correction holds against a corrector who tries every route', () => {
   it('no route a corrector may call gives a pupil’s name, e-mail, birth date or id; sorting gives no copy id', async () => {
@@ -70,7 +79,9 @@ describe('anonymous correction holds against a corrector who tries every route',
       const table = await inject(t, { method: 'GET', url: `/api/answer/table/${chapterId}`, headers: f.headers.member });
       expect(table.status).toBe(200);
       const copies = Object.keys(table.body.users);
-      const exerciseIds = (await t.database.db.select({ id: exercises.id }).from(exercises).where(eq(exercises.chapterId, chapterId))).map((e) => e.id);
+      const exerciseIds = (await t.database.db.select({ id: exercises.id }).from(exercises).where(eq(exercises.chapterId, chapterId))).map(
+        (e) => e.id,
+      );
       for (const copy of copies) {
         for (const exerciseId of exerciseIds) {
           const res = await inject(t, { method: 'GET', url: `/api/answer/history/${copy}/${exerciseId}`, headers: f.headers.member });

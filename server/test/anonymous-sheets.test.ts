@@ -41,12 +41,23 @@ beforeAll(async () => {
   for (const kind of ['anonymous', 'named'] as const) {
     const [chapter] = await db
       .insert(chapters)
-      .values({ title: kind === 'anonymous' ? 'Coupe à l’aveugle' : 'Coupe nominative', offline: true, anonymousGrading: kind === 'anonymous' })
+      .values({
+        title: kind === 'anonymous' ? 'Coupe à l’aveugle' : 'Coupe nominative',
+        offline: true,
+        anonymousGrading: kind === 'anonymous',
+      })
       .returning();
-    const [exercise] = await db.insert(exercises).values({ chapterId: chapter.id, position: 0, title: 'Géométrie', answerFormat: 'pdf' }).returning();
+    const [exercise] = await db
+      .insert(exercises)
+      .values({ chapterId: chapter.id, position: 0, title: 'Géométrie', answerFormat: 'pdf' })
+      .returning();
     await db.insert(centers).values({ chapterId: chapter.id, institutionId: school, opened: true });
     await db.insert(centerRegistrations).values({ chapterId: chapter.id, userId: pupil, institutionId: school });
-    const res = await t.app.inject({ method: 'GET', url: `/api/sheets/${chapter.id}.pdf?institution=${school}&spare=1`, headers: teacher.headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/sheets/${chapter.id}.pdf?institution=${school}&spare=1`,
+      headers: teacher.headers,
+    });
     expect(res.statusCode).toBe(200);
     paper[kind] = { id: chapter.id, exercise: exercise.id, sheets: res.rawPayload };
   }
@@ -108,7 +119,12 @@ async function scanAndSort(kind: 'anonymous' | 'named', scan: Uint8Array, name: 
   const { payload, headers: form } = multipart({ chapter: chapterId }, { name, bytes: scan });
   const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacher.headers, ...form }, payload });
   expect(up.status, JSON.stringify(up.body)).toBe(200);
-  const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${chapterId}`, headers: teacher.headers, payload: { answer: up.body.path } });
+  const filed = await inject(t, {
+    method: 'POST',
+    url: `/api/answer/unlabeled/${chapterId}`,
+    headers: teacher.headers,
+    payload: { answer: up.body.path },
+  });
   expect(filed.status).toBe(201);
   await runPendingJobs(t.app.deps);
   const [row] = await t.database.db.select().from(unlabeledAnswers).where(eq(unlabeledAnswers.id, filed.body._id));
@@ -168,7 +184,8 @@ describe('anonymous correction of paper copies (decision 130)', () => {
     const pictures = await picturesOf(copy);
     expect(pictures).toHaveLength(PAGES.length);
     // (64 bytes from the middle of each scanned JPEG's coded data: its headers are any JPEG's.)
-    for (const { bytes } of await picturesOf(scan)) expect(Buffer.from(copy).indexOf(Buffer.from(bytes.subarray(bytes.length >> 1, (bytes.length >> 1) + 64)))).toBe(-1);
+    for (const { bytes } of await picturesOf(scan))
+      expect(Buffer.from(copy).indexOf(Buffer.from(bytes.subarray(bytes.length >> 1, (bytes.length >> 1) + 64)))).toBe(-1);
     const doc = await PDFDocument.load(copy);
     for (const page of doc.getPages()) {
       const xobjects = page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict);
@@ -180,7 +197,8 @@ describe('anonymous correction of paper copies (decision 130)', () => {
     const url = `/api/pdfs/${scanFile}.pdf`;
     expect((await t.app.inject({ method: 'GET', url, headers: corrector.headers })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: `${url}/link`, headers: corrector.headers })).statusCode).toBe(403);
-    for (const caller of [admin, teacher]) expect((await t.app.inject({ method: 'GET', url, headers: caller.headers })).statusCode).toBe(200);
+    for (const caller of [admin, teacher])
+      expect((await t.app.inject({ method: 'GET', url, headers: caller.headers })).statusCode).toBe(200);
   }, 180_000);
 
   it('a copy sent as a PDF with text (printed, not scanned) loses the name from its text too', async () => {
@@ -207,7 +225,8 @@ describe('anonymous correction of paper copies (decision 130)', () => {
       .set({ withdrawnAt: null })
       .where(and(eq(answers.userId, pupil), eq(answers.exerciseId, paper.named.exercise)))
       .returning({ id: answers.id });
-    const patch = () => inject(t, { method: 'PATCH', url: `/api/chapter/${paper.named.id}`, headers: admin.headers, payload: { anonymousGrading: true } });
+    const patch = () =>
+      inject(t, { method: 'PATCH', url: `/api/chapter/${paper.named.id}`, headers: admin.headers, payload: { anonymousGrading: true } });
     const refused = await patch();
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain('Remettez-les au triage');

@@ -31,7 +31,10 @@ const pupil = (fields: Parameters<typeof createUser>[2] = {}) =>
 /** A chapter with one access group and one exercise per format; numeric versions carry an expected answer. */
 async function chapterWith(rule: Partial<typeof accessGroups.$inferInsert> | null, chapter: Partial<typeof chapters.$inferInsert> = {}) {
   const db = t.database.db;
-  const [c] = await db.insert(chapters).values({ title: 'Tour 2', ...chapter }).returning();
+  const [c] = await db
+    .insert(chapters)
+    .values({ title: 'Tour 2', ...chapter })
+    .returning();
   if (rule) await db.insert(accessGroups).values({ chapterId: c.id, position: 0, ...rule });
   const [numeric, pdf, none] = await db
     .insert(exercises)
@@ -52,7 +55,10 @@ const save = (headers: Headers, payload: Record<string, unknown>) => inject(t, {
 const mine = (chapterId: string, headers: Headers) => inject(t, { method: 'GET', url: `/api/answer/chapter/${chapterId}`, headers });
 const start = (chapterId: string, headers: Headers) => inject(t, { method: 'POST', url: `/api/chapter/start/${chapterId}`, headers });
 const rowsOf = (userId: string, exerciseId: string) =>
-  t.database.db.select().from(answers).where(and(eq(answers.userId, userId), eq(answers.exerciseId, exerciseId)));
+  t.database.db
+    .select()
+    .from(answers)
+    .where(and(eq(answers.userId, userId), eq(answers.exerciseId, exerciseId)));
 const backdateStart = (chapterId: string, userId: string, seconds: number) =>
   t.database.db.execute(
     sql`UPDATE chapter_sessions SET started_at = now() - make_interval(secs => ${seconds}) WHERE chapter_id = ${chapterId} AND user_id = ${userId}`,
@@ -142,7 +148,10 @@ describe('saving and reading answers', () => {
     const p = await pupil();
     expect((await save(p.headers, { exerciseId: numeric, answer: '5', seq: 500 })).body).toMatchObject({ current: true, duplicate: false });
     // A save sent earlier arrives late.
-    expect((await save(p.headers, { exerciseId: numeric, answer: '3', seq: 300 })).body).toMatchObject({ current: false, duplicate: false });
+    expect((await save(p.headers, { exerciseId: numeric, answer: '3', seq: 300 })).body).toMatchObject({
+      current: false,
+      duplicate: false,
+    });
     // A retry of an acknowledged save.
     expect((await save(p.headers, { exerciseId: numeric, answer: '5', seq: 500 })).body).toMatchObject({ current: true, duplicate: true });
     expect((await mine(chapterId, p.headers)).body[0]).toMatchObject({ answer: '5', seq: 500 });
@@ -180,7 +189,7 @@ describe('the deadline (DESIGN: start + duration, window end, 5 s grace)', () =>
     const p = await pupil();
     const res = await save(p.headers, { exerciseId: numeric, answer: '1', seq: 1 });
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe("L’épreuve n’est pas encore disponible.");
+    expect(res.body.message).toBe('L’épreuve n’est pas encore disponible.');
   });
 
   it('accepts a save within the grace and refuses one after it, changing nothing', async () => {
@@ -195,7 +204,7 @@ describe('the deadline (DESIGN: start + duration, window end, 5 s grace)', () =>
     await backdateStart(chapterId, p.id, 600 + 8); // deadline 8 s ago
     const late = await save(p.headers, { exerciseId: numeric, answer: '3', seq: 3 });
     expect(late.status).toBe(403);
-    expect(late.body.message).toBe("L’épreuve est terminée.");
+    expect(late.body.message).toBe('L’épreuve est terminée.');
     expect((await mine(chapterId, p.headers)).body[0]).toMatchObject({ answer: '2', seq: 2 });
     expect(await rowsOf(p.id, numeric)).toHaveLength(2);
   });
@@ -204,7 +213,7 @@ describe('the deadline (DESIGN: start + duration, window end, 5 s grace)', () =>
     const { numeric } = await chapterWith({ accessStart: minutes(-60), accessEnd: minutes(-1) });
     const res = await save((await pupil()).headers, { exerciseId: numeric, answer: '1', seq: 1 });
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe("L’épreuve est terminée.");
+    expect(res.body.message).toBe('L’épreuve est terminée.');
   });
 
   it('applies the window end to a started timed chapter', async () => {
@@ -265,7 +274,9 @@ describe('PDF answers', () => {
     expect(stolen.status).toBe(403);
     expect(stolen.body.message).toBe('Ce fichier ne vous appartient pas.');
     expect((await save(owner.headers, { exerciseId: pdf, answer: 'pdfs/../../etc/passwd', seq: 1 })).status).toBe(400);
-    expect((await save(owner.headers, { exerciseId: pdf, answer: 'pdfs/00000000-0000-4000-8000-0000000000ff.pdf', seq: 1 })).status).toBe(400);
+    expect((await save(owner.headers, { exerciseId: pdf, answer: 'pdfs/00000000-0000-4000-8000-0000000000ff.pdf', seq: 1 })).status).toBe(
+      400,
+    );
 
     expect((await save(owner.headers, { exerciseId: pdf, answer: path, seq: 1 })).status).toBe(200);
     expect((await mine(chapterId, owner.headers)).body[0]).toMatchObject({ exercise: pdf, answer: path });

@@ -61,7 +61,9 @@ describe('archive bombs (decision 132)', () => {
       const { result: res, grewMb, ms } = await peakRss(() => importFile(bomb));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: IMPORT_BOMB_MESSAGE, code: 'bad_request' });
-      expect(IMPORT_BOMB_MESSAGE).toBe('Ce classeur se décompresse en un volume anormal : il est refusé. Enregistrez-le au format CSV, puis réessayez.');
+      expect(IMPORT_BOMB_MESSAGE).toBe(
+        'Ce classeur se décompresse en un volume anormal : il est refusé. Enregistrez-le au format CSV, puis réessayez.',
+      );
       expect(ms).toBeLessThan(10_000);
       // The budget (48 MB) and the thread's own churn; the 200 MB sheet, read whole, would be 200 MB more as bytes and as text.
       expect(grewMb).toBeLessThan(120);

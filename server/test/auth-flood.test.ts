@@ -21,7 +21,8 @@ vi.mock('@node-rs/argon2', async (importOriginal) => {
   };
 });
 const { FairQueue } = await import('../src/auth/fair-queue.js');
-const { ACCOUNT_CEILING_MESSAGE, hashPassword, IP_LIMITS, LOGIN_ACCOUNT_CEILING, LOGIN_PER_ACCOUNT_AND_IP, passwordHashQueue } = await import('../src/auth/service.js');
+const { ACCOUNT_CEILING_MESSAGE, hashPassword, IP_LIMITS, LOGIN_ACCOUNT_CEILING, LOGIN_PER_ACCOUNT_AND_IP, passwordHashQueue } =
+  await import('../src/auth/service.js');
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,7 +57,10 @@ describe('POST /auth/confirm checks the link before hashing', () => {
     expect(IP_LIMITS.confirm).toMatchObject({ limit: 120, windowSeconds: 600 });
     for (let i = 0; i < 120; i++) expect((await confirm(`faux-${i}`, 'Valide#2026', '10.5.1.1')).status).toBe(400);
     const blocked = await confirm('faux', 'Valide#2026', '10.5.1.1');
-    expect(blocked).toMatchObject({ status: 429, body: { message: 'Trop de tentatives depuis cette adresse. Réessayez dans quelques minutes.' } });
+    expect(blocked).toMatchObject({
+      status: 429,
+      body: { message: 'Trop de tentatives depuis cette adresse. Réessayez dans quelques minutes.' },
+    });
     expect((await confirm('faux', 'Valide#2026', '10.5.1.2')).status).toBe(400);
   });
 });
@@ -66,7 +70,10 @@ describe('sign-up limited per address', () => {
     expect(IP_LIMITS.register).toMatchObject({ limit: 60, windowSeconds: 600 });
     for (let i = 0; i < 60; i++) expect((await register(unknown(), '10.6.0.1')).status).toBe(200);
     const blocked = await register(unknown(), '10.6.0.1');
-    expect(blocked).toMatchObject({ status: 429, body: { message: 'Trop d’inscriptions depuis cette adresse. Réessayez dans quelques minutes.' } });
+    expect(blocked).toMatchObject({
+      status: 429,
+      body: { message: 'Trop d’inscriptions depuis cette adresse. Réessayez dans quelques minutes.' },
+    });
     expect((await register(unknown(), '10.6.0.2')).status).toBe(200);
   });
 });
@@ -77,7 +84,10 @@ describe('logins under a flood', () => {
     const pupils = await Promise.all(Array.from({ length: 35 }, () => createUser(t, 'pupil')));
     // Each one mistypes once first.
     const results = await Promise.all(
-      pupils.map(async (p) => [(await login(p.email, 'Faute#2026', '10.7.0.1')).status, (await login(p.email, PASSWORD, '10.7.0.1')).status]),
+      pupils.map(async (p) => [
+        (await login(p.email, 'Faute#2026', '10.7.0.1')).status,
+        (await login(p.email, PASSWORD, '10.7.0.1')).status,
+      ]),
     );
     expect(results.every(([wrong, right]) => wrong === 401 && right === 200)).toBe(true);
   });
@@ -90,7 +100,10 @@ describe('logins under a flood', () => {
       for (let i = 0; i < 3; i++) expect((await login(user.email, 'Faute#2026', '10.7.1.1')).status).toBe(401);
       const before = argon2.verify;
       const blocked = await login(user.email, PASSWORD, '10.7.1.1');
-      expect(blocked).toMatchObject({ status: 429, body: { message: 'Trop de connexions depuis cette adresse. Réessayez dans une minute.' } });
+      expect(blocked).toMatchObject({
+        status: 429,
+        body: { message: 'Trop de connexions depuis cette adresse. Réessayez dans une minute.' },
+      });
       expect(argon2.verify).toBe(before);
       expect((await login(user.email, PASSWORD, '10.7.1.2')).status).toBe(200);
     } finally {
@@ -159,12 +172,13 @@ describe('the hashing line is fair between clients', () => {
 });
 
 describe('IPv6: every per-address limit counts a whole /64 (decision 135)', () => {
-
   it('80 wrong passwords on one account from 80 addresses of one /64 in parallel: 429 past the per-account limit, without argon2', async () => {
     expect(LOGIN_PER_ACCOUNT_AND_IP.limit).toBe(30);
     const user = await createUser(t, 'pupil');
     const before = argon2.verify;
-    const results = await Promise.all(Array.from({ length: 80 }, (_, i) => login(user.email, `Faute#${i}`, `2001:db8:1::${(i + 1).toString(16)}`)));
+    const results = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => login(user.email, `Faute#${i}`, `2001:db8:1::${(i + 1).toString(16)}`)),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(30);
     expect(statuses.filter((s) => s === 429)).toHaveLength(50);
@@ -179,7 +193,10 @@ describe('IPv6: every per-address limit counts a whole /64 (decision 135)', () =
   it('sign-ups: 60 from one /64 in 10 minutes, the 61st refused whatever the address in it, not another /64', async () => {
     for (let i = 0; i < 60; i++) expect((await register(unknown(), `2001:db8:6:0:${i.toString(16)}::1`)).status).toBe(200);
     const blocked = await register(unknown(), '2001:db8:6:0:ffff:ffff:ffff:fffe');
-    expect(blocked).toMatchObject({ status: 429, body: { message: 'Trop d’inscriptions depuis cette adresse. Réessayez dans quelques minutes.' } });
+    expect(blocked).toMatchObject({
+      status: 429,
+      body: { message: 'Trop d’inscriptions depuis cette adresse. Réessayez dans quelques minutes.' },
+    });
     expect((await register(unknown(), '2001:db8:6:1::1')).status).toBe(200);
   });
 

@@ -26,11 +26,17 @@ const login = async (email: string, password = PASSWORD) => {
 };
 const me = (token: string) => inject(t, { method: 'PUT', url: '/api/auth/me', headers: bearer(token), payload: {} });
 const refresh = (refreshToken: string) => inject(t, { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } });
-const logout = (token: string, payload: object = {}) => inject(t, { method: 'POST', url: '/api/auth/logout', headers: bearer(token), payload });
+const logout = (token: string, payload: object = {}) =>
+  inject(t, { method: 'POST', url: '/api/auth/logout', headers: bearer(token), payload });
 /** Sets a new password through the mailed reset link, as the user would. */
 async function changePassword(email: string, password: string) {
   expect((await inject(t, { method: 'POST', url: '/api/auth/register', payload: { email }, remoteAddress: nextIp() })).status).toBe(200);
-  const res = await inject(t, { method: 'POST', url: '/api/auth/confirm', payload: { token: tokenOf(await lastLinkTo(t, email)), password }, remoteAddress: nextIp() });
+  const res = await inject(t, {
+    method: 'POST',
+    url: '/api/auth/confirm',
+    payload: { token: tokenOf(await lastLinkTo(t, email)), password },
+    remoteAddress: nextIp(),
+  });
   expect(res.status).toBe(200);
 }
 
@@ -62,7 +68,8 @@ describe('logout ends the session on the server', () => {
     const admin = await createUser(t, 'admin');
     const own = await login(admin.email);
     const pupil = await createUser(t, 'pupil');
-    const acting = (await inject(t, { method: 'POST', url: '/api/user/logto', headers: bearer(own.token), payload: { uid: pupil.id } })).body;
+    const acting = (await inject(t, { method: 'POST', url: '/api/user/logto', headers: bearer(own.token), payload: { uid: pupil.id } }))
+      .body;
     expect((await logout(acting.token, { refreshTokens: [own.refreshToken] })).status).toBe(200);
     expect((await me(acting.token)).status).toBe(401);
     expect((await me(own.token)).status).toBe(401);
@@ -73,11 +80,17 @@ describe('logout ends the session on the server', () => {
     const db = t.database.db;
     const [chapter] = await db.insert(chapters).values({ title: 'Sessions' }).returning();
     await db.insert(accessGroups).values({ chapterId: chapter.id, position: 0 });
-    const [exercise] = await db.insert(exercises).values({ chapterId: chapter.id, position: 0, title: 'Exercice 1', answerFormat: 'numeric' }).returning();
+    const [exercise] = await db
+      .insert(exercises)
+      .values({ chapterId: chapter.id, position: 0, title: 'Exercice 1', answerFormat: 'numeric' })
+      .returning();
     const pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
     const session = await login(pupil.email);
-    expect((await inject(t, { method: 'POST', url: `/api/chapter/start/${chapter.id}`, headers: bearer(session.token) })).status).toBeLessThan(300);
-    const save = (answer: string) => inject(t, { method: 'POST', url: '/api/answer', headers: bearer(session.token), payload: { exerciseId: exercise.id, answer } });
+    expect(
+      (await inject(t, { method: 'POST', url: `/api/chapter/start/${chapter.id}`, headers: bearer(session.token) })).status,
+    ).toBeLessThan(300);
+    const save = (answer: string) =>
+      inject(t, { method: 'POST', url: '/api/answer', headers: bearer(session.token), payload: { exerciseId: exercise.id, answer } });
     expect((await save('1')).status).toBe(200);
     expect((await save('2')).status).toBe(200);
     // The second save's decision is memoised: the next one would send the guarded insert alone.
@@ -157,8 +170,20 @@ describe('ended sessions are purged', () => {
       .values([
         { userId: user.id, tokenVersion: 0, refreshHash: `p-live-${user.id}`, expiresAt: new Date(Date.now() + day) },
         { userId: user.id, tokenVersion: 0, refreshHash: `p-expired-${user.id}`, expiresAt: new Date(Date.now() - 1000) },
-        { userId: user.id, tokenVersion: 0, refreshHash: `p-old-${user.id}`, expiresAt: new Date(Date.now() + day), revokedAt: new Date(Date.now() - 2 * day) },
-        { userId: user.id, tokenVersion: 0, refreshHash: `p-recent-${user.id}`, expiresAt: new Date(Date.now() + day), revokedAt: new Date() },
+        {
+          userId: user.id,
+          tokenVersion: 0,
+          refreshHash: `p-old-${user.id}`,
+          expiresAt: new Date(Date.now() + day),
+          revokedAt: new Date(Date.now() - 2 * day),
+        },
+        {
+          userId: user.id,
+          tokenVersion: 0,
+          refreshHash: `p-recent-${user.id}`,
+          expiresAt: new Date(Date.now() + day),
+          revokedAt: new Date(),
+        },
       ])
       .returning({ refreshHash: authSessions.refreshHash });
     expect(rows).toHaveLength(4);

@@ -11,12 +11,10 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const register = (email: string) => inject(t, { method: 'POST', url: '/api/auth/register', payload: { email } });
-const confirm = (token: string, password: string) =>
-  inject(t, { method: 'POST', url: '/api/auth/confirm', payload: { token, password } });
+const confirm = (token: string, password: string) => inject(t, { method: 'POST', url: '/api/auth/confirm', payload: { token, password } });
 const login = (email: string, password: string, ip = '10.0.0.1') =>
   inject(t, { method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: ip });
-const me = (headers: Record<string, string>, payload: object = {}) =>
-  inject(t, { method: 'PUT', url: '/api/auth/me', payload, headers });
+const me = (headers: Record<string, string>, payload: object = {}) => inject(t, { method: 'PUT', url: '/api/auth/me', payload, headers });
 
 describe('sign-up, confirmation and login', () => {
   it('signs up, mails a link, sets a password through it and logs in', async () => {
@@ -159,15 +157,29 @@ describe('tokens', () => {
     const user = await createUser(t, 'pupil');
     const key = new TextEncoder().encode(t.config.jwtSecret);
     const notUuid = await new SignJWT({ tv: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject('admin').setExpirationTime('1h').sign(key);
-    const badActor = await new SignJWT({ tv: 0, act: 'x' }).setProtectedHeader({ alg: 'HS256' }).setSubject(user.id).setExpirationTime('1h').sign(key);
+    const badActor = await new SignJWT({ tv: 0, act: 'x' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setExpirationTime('1h')
+      .sign(key);
     const forever = await new SignJWT({ tv: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(user.id).setIssuedAt().sign(key);
     for (const token of [notUuid, badActor, forever]) {
       for (const url of ['/api/chapter', '/api/auth/me']) {
-        const res = await inject(t, { method: url === '/api/auth/me' ? 'PUT' : 'GET', url, payload: url === '/api/auth/me' ? {} : undefined, headers: { authorization: `Bearer ${token}` } });
+        const res = await inject(t, {
+          method: url === '/api/auth/me' ? 'PUT' : 'GET',
+          url,
+          payload: url === '/api/auth/me' ? {} : undefined,
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(res.status, `${url} ${token.slice(-8)}`).toBe(401);
         expect(res.body.message).toMatch(/Reconnectez-vous/);
       }
-      const save = await inject(t, { method: 'POST', url: '/api/answer', headers: { authorization: `Bearer ${token}` }, payload: { exerciseId: user.id, answer: '1', seq: 1 } });
+      const save = await inject(t, {
+        method: 'POST',
+        url: '/api/answer',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { exerciseId: user.id, answer: '1', seq: 1 },
+      });
       expect(save.status).toBe(401);
     }
   });

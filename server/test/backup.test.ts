@@ -46,7 +46,9 @@ async function fillCup(t: TestApp) {
   const admin = await createUser(t, 'admin');
   const [school] = await db.insert(institutions).values({ name: 'Lycée Émilie du Châtelet', latitude: 48.85, longitude: 2.35 }).returning();
   const chapter = await makeChapter(db, 'Tour de sauvegarde');
-  await db.insert(accessGroups).values({ chapterId: chapter.chapterId, position: 1, name: 'lycée', authorizedGrades: ['2nde', '1ere'], timeDuration: 3600 });
+  await db
+    .insert(accessGroups)
+    .values({ chapterId: chapter.chapterId, position: 1, name: 'lycée', authorizedGrades: ['2nde', '1ere'], timeDuration: 3600 });
   const pupils = [];
   const pdfs = new Map<string, Buffer>();
   for (let i = 0; i < 3; i++) {
@@ -70,11 +72,23 @@ async function fillCup(t: TestApp) {
     const [numeric] = await db
       .insert(answers)
       .values([
-        { userId: pupil.id, exerciseId: chapter.numericId, answer: String(i * 7), seq: 1700000000000 + i, ip: '198.51.100.1', grade: String(i % 2), gradeComment: `Très bien « ${i} »`, graderId: admin.id, gradeTimestamp: new Date() },
+        {
+          userId: pupil.id,
+          exerciseId: chapter.numericId,
+          answer: String(i * 7),
+          seq: 1700000000000 + i,
+          ip: '198.51.100.1',
+          grade: String(i % 2),
+          gradeComment: `Très bien « ${i} »`,
+          graderId: admin.id,
+          gradeTimestamp: new Date(),
+        },
         { userId: pupil.id, exerciseId: chapter.pdfId, answer: up.body.path, fileId, seq: 1, grade: 'X' },
       ])
       .returning();
-    await db.insert(gradeAudit).values({ answerId: numeric.id, graderId: admin.id, oldGrade: null, newGrade: String(i % 2), newComment: 'ok' });
+    await db
+      .insert(gradeAudit)
+      .values({ answerId: numeric.id, graderId: admin.id, oldGrade: null, newGrade: String(i % 2), newComment: 'ok' });
     await db.insert(focusEvents).values({ chapterId: chapter.chapterId, userId: pupil.id, eventType: 'blur', ip: '198.51.100.1' });
   }
   await db.insert(auditLog).values({ actorId: admin.id, action: 'test.details', details: { nested: { list: [1, 2, 3] }, text: 'é' } });
@@ -160,7 +174,9 @@ describe('npm run backup / npm run restore', () => {
     expect(backup.stdout).toMatch(/^Sauvegarde écrite dans .*snapshot\s: \d+ lignes, 0 fichiers PDF\.$/m);
     const restore = await run('node', ['--import', 'tsx', 'server/src/ops/backup-cli.ts', 'restore', out], { cwd: root, env: env('b') });
     expect(restore.stdout).toMatch(/^Sauvegarde du .* restaurée\s: \d+ tables, 0 fichiers PDF\.$/m);
-    const again = await run('node', ['--import', 'tsx', 'server/src/ops/backup-cli.ts', 'restore'], { cwd: root, env: env('b') }).catch((e) => e);
+    const again = await run('node', ['--import', 'tsx', 'server/src/ops/backup-cli.ts', 'restore'], { cwd: root, env: env('b') }).catch(
+      (e) => e,
+    );
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('Usage : npm run restore -- DOSSIER_DE_SAUVEGARDE');
   }, 180_000);

@@ -3,7 +3,19 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, chapters, groups, institutions, users } from '../src/db/schema.js';
 import { buildTestApp, inject, type TestApp } from './helpers.js';
-import { bodyFor, type Caller, CALLERS, type Fixture, fill, MATRIX, type MatrixRow, Multipart, seedMatrix, tusMetadata, urlFor } from './permission-matrix.js';
+import {
+  bodyFor,
+  type Caller,
+  CALLERS,
+  type Fixture,
+  fill,
+  MATRIX,
+  type MatrixRow,
+  Multipart,
+  seedMatrix,
+  tusMetadata,
+  urlFor,
+} from './permission-matrix.js';
 
 /**
  * The qualities of docs/product.md#design-4: bad input gets a 4xx with a French {message}, never a stack trace, and changes
@@ -26,7 +38,9 @@ beforeAll(async () => {
     SELECT table_name AS name FROM information_schema.tables
     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`);
   // Rate-limit counters move on purpose (a refused login still counts).
-  tables = rowsOf<{ name: string }>(result).map((r) => r.name).filter((name) => name !== 'rate_limits');
+  tables = rowsOf<{ name: string }>(result)
+    .map((r) => r.name)
+    .filter((name) => name !== 'rate_limits');
 }, 120_000);
 afterAll(async () => t.close());
 
@@ -69,7 +83,8 @@ const TEN_MB = 'a'.repeat(10 * 1024 * 1024);
 const NUL = 'a\u0000b';
 /** Stands for a JSON literal JSON.stringify cannot write (1e400). */
 const RAW = '__raw_literal__';
-const ENGLISH = /\b(the|is|must|should|expected|received|required|invalid|unexpected|body|request|error|not found|bad request|forbidden|unauthorized|too large)\b/i;
+const ENGLISH =
+  /\b(the|is|must|should|expected|received|required|invalid|unexpected|body|request|error|not found|bad request|forbidden|unauthorized|too large)\b/i;
 const STACK = /(\bat \S+ \(|\bat .*\.(ts|js|mjs):\d+|Error:|node_modules|\/work\/|\/src\/)/;
 
 /** One md5 per table, in one round trip: the database is unchanged when every hash is. */
@@ -399,7 +414,12 @@ describe('bad input on every route with parameters or a body', () => {
 
   it('POST /api/uploads (tus creation) and HEAD /api/uploads/:id', async () => {
     const row = MATRIX.find((r) => r.route === 'POST /api/uploads')!;
-    const tus = (name: string, headers: Record<string, string | undefined>, status?: number): Case => ({ name, url: '/api/uploads', tusHeaders: headers, status });
+    const tus = (name: string, headers: Record<string, string | undefined>, status?: number): Case => ({
+      name,
+      url: '/api/uploads',
+      tusHeaders: headers,
+      status,
+    });
     const scan = (fields: Record<string, string>) => tusMetadata(fields);
     const good = { 'tus-resumable': '1.0.0', 'upload-length': '1000' };
     const cases: Case[] = [
@@ -409,7 +429,11 @@ describe('bad input on every route with parameters or a body', () => {
       tus('negative size', { ...good, 'upload-length': '-1', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
       tus('fractional size', { ...good, 'upload-length': '1.5', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
       tus('huge size', { ...good, 'upload-length': '100000000000000000000', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
-      tus('size over the scan limit', { ...good, 'upload-length': String(t.config.maxScanBytes + 1), 'upload-metadata': scan({ chapter: f.ids.paper }) }, 413),
+      tus(
+        'size over the scan limit',
+        { ...good, 'upload-length': String(t.config.maxScanBytes + 1), 'upload-metadata': scan({ chapter: f.ids.paper }) },
+        413,
+      ),
       tus('deferred size', { 'tus-resumable': '1.0.0', 'upload-defer-length': '1', 'upload-metadata': scan({ chapter: f.ids.paper }) }),
       tus('metadata not in base64', { ...good, 'upload-metadata': 'chapter ***' }),
       tus('metadata with a NUL', { ...good, 'upload-metadata': scan({ chapter: f.ids.paper.replace(/.$/, '\u0000') }) }),
@@ -462,7 +486,13 @@ describe('bad input on every route with parameters or a body', () => {
       importCase('old .xls', {}, Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(300)])),
       importCase('10 MB', {}, Buffer.from(TEN_MB), 413),
       { name: 'JSON instead of multipart', url: '/api/users/import', payload: { file: 'x' }, caller: 'teacher' },
-      { name: 'broken multipart', url: '/api/users/import', raw: '--x\r\nnope', contentType: 'multipart/form-data; boundary=x', caller: 'teacher' },
+      {
+        name: 'broken multipart',
+        url: '/api/users/import',
+        raw: '--x\r\nnope',
+        contentType: 'multipart/form-data; boundary=x',
+        caller: 'teacher',
+      },
     ];
     const failures: string[] = [];
     for (const c of cases) {
@@ -485,25 +515,58 @@ describe('bad input on every route with parameters or a body', () => {
       one('PATCH /api/group/:id', 'NUL in a member e-mail', group, { members: ['a\u0000@exemple.fr'] }),
       one('PATCH /api/group/:id', 'unknown member e-mail', group, { members: ['personne@exemple.fr'] }),
       one('PATCH /api/group/:id', 'name and members together', group, { name: 'x', members: [] }),
-      one('PATCH /api/exos/:id', 'non-numeric expected answer', exercise, { answerFormat: 'numeric', statementVersions: [{ content: 'x', answer: 'douze' }] }),
+      one('PATCH /api/exos/:id', 'non-numeric expected answer', exercise, {
+        answerFormat: 'numeric',
+        statementVersions: [{ content: 'x', answer: 'douze' }],
+      }),
       one('PATCH /api/exos/:id', 'NUL in an expected answer', exercise, { statementVersions: [{ content: 'x', answer: '1\u0000' }] }),
-      one('PATCH /api/chapter/:id', 'access end before start', chapter, { groups: [{ accessStart: '2026-03-02T10:00:00Z', accessEnd: '2026-03-01T10:00:00Z' }] }),
-      one('PATCH /api/chapter/:id', 'birth dates reversed', chapter, { groups: [{ birthDateMin: '2012-01-01', birthDateMax: '2010-01-01' }] }),
+      one('PATCH /api/chapter/:id', 'access end before start', chapter, {
+        groups: [{ accessStart: '2026-03-02T10:00:00Z', accessEnd: '2026-03-01T10:00:00Z' }],
+      }),
+      one('PATCH /api/chapter/:id', 'birth dates reversed', chapter, {
+        groups: [{ birthDateMin: '2012-01-01', birthDateMax: '2010-01-01' }],
+      }),
       one('PUT /api/auth/me', 'birth date in the future', '/api/auth/me', { birthDate: '2999-01-01' }),
       one('PUT /api/auth/me', 'unknown school', '/api/auth/me', { institution: randomUUID() }),
       one('POST /api/answer', 'letters in a numeric answer', '/api/answer', { exerciseId: f.ids.numeric, answer: '12abc' }),
       one('POST /api/answer', 'negative sequence number', '/api/answer', { exerciseId: f.ids.numeric, answer: '1', seq: -1 }),
       one('POST /api/answer', 'someone else’s PDF', '/api/answer', { exerciseId: f.ids.pdf, answer: f.scans.admin }, 'pupil'),
-      one('POST /api/answer/grade', 'grade with letters', '/api/answer/grade', { answerId: f.ids.pupilNumericAnswer, grade: 'dix', expectedGradeTimestamp: null }),
-      one('POST /api/answer/grade', 'negative grade', '/api/answer/grade', { answerId: f.ids.pupilNumericAnswer, grade: -3, expectedGradeTimestamp: null }),
+      one('POST /api/answer/grade', 'grade with letters', '/api/answer/grade', {
+        answerId: f.ids.pupilNumericAnswer,
+        grade: 'dix',
+        expectedGradeTimestamp: null,
+      }),
+      one('POST /api/answer/grade', 'negative grade', '/api/answer/grade', {
+        answerId: f.ids.pupilNumericAnswer,
+        grade: -3,
+        expectedGradeTimestamp: null,
+      }),
       one('PATCH /api/center/:chapterId', 'negative places', fill('/api/center/{paper}', f), { institution: f.ids.schoolA, nb_places: -1 }),
       one('GET /api/pdfs/:file', 'forged signature', `/api/pdfs/${f.ids.pupilFile}.pdf?exp=9999999999&sig=abc`, undefined, 'anonymous'),
       one('GET /api/pdfs/:file', 'path traversal', '/api/pdfs/..%2F..%2Fetc%2Fpasswd'),
       // Results (decision 70): what the schemas allow but the rules refuse.
       one('POST /api/regrade', 'a message of spaces only', '/api/regrade', { answerId: f.ids.regradableAnswer, message: '   ' }, 'pupil'),
-      one('POST /api/regrade', 'another pupil’s answer', '/api/regrade', { answerId: f.ids.pupilNumericAnswer, message: 'Revoyez.' }, 'teacher'),
-      one('POST /api/regrade/:id/accept', 'a grade above the maximum', fill('/api/regrade/{requestForAdmin}/accept', f), { grade: '999', reply: 'Non.' }, 'admin'),
-      one('POST /api/regrade/:id/accept', 'a negative grade', fill('/api/regrade/{requestForAdmin}/accept', f), { grade: '-1', reply: 'Non.' }, 'admin'),
+      one(
+        'POST /api/regrade',
+        'another pupil’s answer',
+        '/api/regrade',
+        { answerId: f.ids.pupilNumericAnswer, message: 'Revoyez.' },
+        'teacher',
+      ),
+      one(
+        'POST /api/regrade/:id/accept',
+        'a grade above the maximum',
+        fill('/api/regrade/{requestForAdmin}/accept', f),
+        { grade: '999', reply: 'Non.' },
+        'admin',
+      ),
+      one(
+        'POST /api/regrade/:id/accept',
+        'a negative grade',
+        fill('/api/regrade/{requestForAdmin}/accept', f),
+        { grade: '-1', reply: 'Non.' },
+        'admin',
+      ),
       one('POST /api/stats/:chapterId/errata', 'letters as the expected answer', fill('/api/stats/{published}/errata', f), {
         exerciseId: f.ids.publishedExercise,
         version: 0,
@@ -514,9 +577,17 @@ describe('bad input on every route with parameters or a body', () => {
         version: 42,
         answer: '2',
       }),
-      one('PUT /api/results/:chapterId/publication', 'scheduled without a date', fill('/api/results/{published}/publication', f), { mode: 'scheduled' }),
-      one('GET /api/results/:chapterId/preview/:userId', 'a negative threshold in the preview', fill(`/api/results/{published}/preview/{pupil}?qualificationThreshold=-5`, f)),
-      one('PUT /api/regrade/window/:chapterId', 'a date that is not one', fill('/api/regrade/window/{published}', f), { regradeUntil: '31/12/2099' }),
+      one('PUT /api/results/:chapterId/publication', 'scheduled without a date', fill('/api/results/{published}/publication', f), {
+        mode: 'scheduled',
+      }),
+      one(
+        'GET /api/results/:chapterId/preview/:userId',
+        'a negative threshold in the preview',
+        fill(`/api/results/{published}/preview/{pupil}?qualificationThreshold=-5`, f),
+      ),
+      one('PUT /api/regrade/window/:chapterId', 'a date that is not one', fill('/api/regrade/window/{published}', f), {
+        regradeUntil: '31/12/2099',
+      }),
     ];
     const failures: string[] = [];
     for (const [row, c] of cases) {

@@ -90,7 +90,9 @@ describe('DELETE then POST /chapter/{id}/restore', () => {
     const mine = await inject(t, { method: 'GET', url: `/api/answer/chapter/${c.chapterId}`, headers: c.pupil.headers });
     expect(mine.body).toMatchObject([{ exercise: c.numeric, answer: '12', grade: '4', grade_comment: 'Juste' }]);
     expect((await inject(t, { method: 'GET', url: `/api/answer/table/${c.chapterId}`, headers: admin })).status).toBe(200);
-    expect((await inject(t, { method: 'GET', url: '/api/bin', headers: admin })).body.map((e: { _id: string }) => e._id)).not.toContain(c.chapterId);
+    expect((await inject(t, { method: 'GET', url: '/api/bin', headers: admin })).body.map((e: { _id: string }) => e._id)).not.toContain(
+      c.chapterId,
+    );
     expect(await auditOf(c.chapterId)).toEqual(['chapter.delete', 'chapter.restore']);
 
     // Restoring what is not in the bin, or deleting twice: 404 with a French message.
@@ -102,7 +104,9 @@ describe('DELETE then POST /chapter/{id}/restore', () => {
 describe('DELETE then POST /exos/{id}/restore', () => {
   it('hides a deleted exercise from its chapter and grading, and restores it in place', async () => {
     const c = await gradedChapter('Tour 2');
-    expect((await inject(t, { method: 'DELETE', url: `/api/exos/${c.numeric}`, headers: admin })).body).toEqual({ message: 'Exercice placé dans la corbeille' });
+    expect((await inject(t, { method: 'DELETE', url: `/api/exos/${c.numeric}`, headers: admin })).body).toEqual({
+      message: 'Exercice placé dans la corbeille',
+    });
     const page = await inject(t, { method: 'GET', url: `/api/exos/chapter/${c.chapterId}`, headers: admin });
     expect(page.body.exercises.map((e: { _id: string }) => e._id)).toEqual([c.pdf]);
     expect(page.body.maxTotal).toBe(7);
@@ -111,16 +115,31 @@ describe('DELETE then POST /exos/{id}/restore', () => {
     expect((await inject(t, { method: 'GET', url: `/api/answer/chapter/${c.chapterId}`, headers: c.pupil.headers })).body).toEqual([]);
     expect((await inject(t, { method: 'GET', url: `/api/exos/${c.numeric}`, headers: admin })).status).toBe(404);
     // A pupil's save to a binned exercise is refused.
-    const save = await inject(t, { method: 'POST', url: '/api/answer', headers: c.pupil.headers, payload: { exerciseId: c.numeric, answer: '3', seq: 9 } });
+    const save = await inject(t, {
+      method: 'POST',
+      url: '/api/answer',
+      headers: c.pupil.headers,
+      payload: { exerciseId: c.numeric, answer: '3', seq: 9 },
+    });
     expect(save.status).toBeGreaterThanOrEqual(400);
 
     const bin = await inject(t, { method: 'GET', url: '/api/bin', headers: admin });
-    expect(bin.body.find((e: { _id: string }) => e._id === c.numeric)).toMatchObject({ kind: 'exercise', title: 'Somme', chapterTitle: 'Tour 2', chapterDeleted: false, answers: 1 });
+    expect(bin.body.find((e: { _id: string }) => e._id === c.numeric)).toMatchObject({
+      kind: 'exercise',
+      title: 'Somme',
+      chapterTitle: 'Tour 2',
+      chapterDeleted: false,
+      answers: 1,
+    });
 
-    expect((await inject(t, { method: 'POST', url: `/api/exos/${c.numeric}/restore`, headers: admin })).body).toEqual({ message: 'Exercice restauré' });
+    expect((await inject(t, { method: 'POST', url: `/api/exos/${c.numeric}/restore`, headers: admin })).body).toEqual({
+      message: 'Exercice restauré',
+    });
     const back = await inject(t, { method: 'GET', url: `/api/exos/chapter/${c.chapterId}`, headers: admin });
     expect(back.body.exercises.map((e: { _id: string }) => e._id)).toEqual([c.numeric, c.pdf]);
-    expect((await inject(t, { method: 'GET', url: `/api/answer/chapter/${c.chapterId}`, headers: c.pupil.headers })).body).toMatchObject([{ grade: '4' }]);
+    expect((await inject(t, { method: 'GET', url: `/api/answer/chapter/${c.chapterId}`, headers: c.pupil.headers })).body).toMatchObject([
+      { grade: '4' },
+    ]);
     expect(await auditOf(c.numeric)).toEqual(['exercise.delete', 'exercise.restore']);
   });
 
@@ -140,9 +159,18 @@ describe('purgeBin', () => {
     const recent = await gradedChapter('Récent');
     const oldExercise = await gradedChapter('Exercice ancien');
     const now = new Date();
-    await db().update(chapters).set({ deletedAt: new Date(now.getTime() - 31 * DAY) }).where(eq(chapters.id, old.chapterId));
-    await db().update(chapters).set({ deletedAt: new Date(now.getTime() - 29 * DAY) }).where(eq(chapters.id, recent.chapterId));
-    await db().update(exercises).set({ deletedAt: new Date(now.getTime() - 40 * DAY) }).where(eq(exercises.id, oldExercise.numeric));
+    await db()
+      .update(chapters)
+      .set({ deletedAt: new Date(now.getTime() - 31 * DAY) })
+      .where(eq(chapters.id, old.chapterId));
+    await db()
+      .update(chapters)
+      .set({ deletedAt: new Date(now.getTime() - 29 * DAY) })
+      .where(eq(chapters.id, recent.chapterId));
+    await db()
+      .update(exercises)
+      .set({ deletedAt: new Date(now.getTime() - 40 * DAY) })
+      .where(eq(exercises.id, oldExercise.numeric));
 
     const counted = await purgeBin({ db: db(), store: store() }, now, { dryRun: true });
     expect(counted.chapters).toBeGreaterThanOrEqual(1);
@@ -158,11 +186,15 @@ describe('purgeBin', () => {
     expect(await db().select().from(exercises).where(eq(exercises.id, oldExercise.pdf))).toHaveLength(1);
     expect(await auditOf(old.chapterId)).toEqual(['chapter.purge']);
     expect(await auditOf(oldExercise.numeric)).toEqual(['exercise.purge']);
-    const [{ n }] = (
-      await db().execute(sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'chapter.purge' AND actor_id IS NULL`)
-    ).rows as Array<{ n: number }>;
+    const [{ n }] = (await db().execute(sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'chapter.purge' AND actor_id IS NULL`))
+      .rows as Array<{ n: number }>;
     expect(Number(n)).toBeGreaterThanOrEqual(1);
-    expect(await db().select().from(auditLog).where(and(eq(auditLog.targetId, recent.chapterId), eq(auditLog.action, 'chapter.purge')))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.targetId, recent.chapterId), eq(auditLog.action, 'chapter.purge'))),
+    ).toEqual([]);
   });
 
   it('erases the PDF files only the purged answers and scans used, and keeps a file a kept answer still uses', async () => {
@@ -177,14 +209,19 @@ describe('purgeBin', () => {
     const own = await stored();
     const shared = await stored();
     const scan = await stored();
-    await db().insert(answers).values([
-      { userId: old.pupil.id, exerciseId: old.pdf, answer: `pdfs/${own}.pdf`, fileId: own, seq: 2 },
-      { userId: old.pupil.id, exerciseId: old.numeric, answer: `pdfs/${shared}.pdf`, fileId: shared, seq: 3 },
-      { userId: kept.pupil.id, exerciseId: kept.pdf, answer: `pdfs/${shared}.pdf`, fileId: shared, seq: 2 },
-    ]);
+    await db()
+      .insert(answers)
+      .values([
+        { userId: old.pupil.id, exerciseId: old.pdf, answer: `pdfs/${own}.pdf`, fileId: own, seq: 2 },
+        { userId: old.pupil.id, exerciseId: old.numeric, answer: `pdfs/${shared}.pdf`, fileId: shared, seq: 3 },
+        { userId: kept.pupil.id, exerciseId: kept.pdf, answer: `pdfs/${shared}.pdf`, fileId: shared, seq: 2 },
+      ]);
     await db().insert(unlabeledAnswers).values({ chapterId: old.chapterId, fileId: scan });
     const now = new Date();
-    await db().update(chapters).set({ deletedAt: new Date(now.getTime() - 31 * DAY) }).where(eq(chapters.id, old.chapterId));
+    await db()
+      .update(chapters)
+      .set({ deletedAt: new Date(now.getTime() - 31 * DAY) })
+      .where(eq(chapters.id, old.chapterId));
 
     const counted = await purgeBin({ db: db(), store: store() }, now, { dryRun: true });
     expect(counted.filesErased).toBe(2);

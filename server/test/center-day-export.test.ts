@@ -24,7 +24,9 @@ describe('exam-day table per centre as XLSX (admins)', () => {
     [{ id: chapterId }] = await db.insert(chapters).values({ title: 'Coupe papier', offline: true }).returning();
     url = `/api/center/overview/${chapterId}/centres.xlsx`;
     await db.insert(centers).values({ chapterId, institutionId: noether.id, opened: true, nbPlaces: 10 });
-    const pupils = await Promise.all([0, 1, 2].map((i) => createUser(t, 'pupil', { ...PUPIL_PROFILE, email: `eleve${i}@exemple.fr`, institutionId: noether.id })));
+    const pupils = await Promise.all(
+      [0, 1, 2].map((i) => createUser(t, 'pupil', { ...PUPIL_PROFILE, email: `eleve${i}@exemple.fr`, institutionId: noether.id })),
+    );
     await db.insert(centerRegistrations).values([
       { chapterId, userId: pupils[0].id, institutionId: noether.id, present: true },
       { chapterId, userId: pupils[1].id, institutionId: noether.id, present: false },

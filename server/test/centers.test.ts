@@ -29,7 +29,12 @@ const get = (url: string, headers: Headers) => inject(t, { method: 'GET', url, h
 const patch = (url: string, headers: Headers, payload: unknown) =>
   inject(t, { method: 'PATCH', url, headers, payload: payload as Record<string, unknown> });
 const centerRow = async (chapter: string, institutionId: string) =>
-  (await t.database.db.select().from(centers).where(and(eq(centers.chapterId, chapter), eq(centers.institutionId, institutionId))))[0];
+  (
+    await t.database.db
+      .select()
+      .from(centers)
+      .where(and(eq(centers.chapterId, chapter), eq(centers.institutionId, institutionId)))
+  )[0];
 const registrationsAt = async (chapter: string, institutionId: string) =>
   t.database.db
     .select()
@@ -375,9 +380,7 @@ describe('places are never exceeded under load', () => {
     // Two own pupils register at the same time: they never take outside places.
     const own = await Promise.all([pupil(A), pupil(A)]);
 
-    const results = await Promise.all(
-      [...pupils, ...own].map((p) => patch(`/api/center/user/${chapter}`, p.headers, { institution: A })),
-    );
+    const results = await Promise.all([...pupils, ...own].map((p) => patch(`/api/center/user/${chapter}`, p.headers, { institution: A })));
     const outsideResults = results.slice(0, 50);
     expect(outsideResults.filter((r) => r.status === 200)).toHaveLength(10);
     const refused = outsideResults.filter((r) => r.status !== 200);
@@ -410,7 +413,10 @@ describe('demo seed', () => {
     await seedCentersDemo(db, input);
     await seedCentersDemo(db, input);
     const byId = Object.fromEntries(
-      (await get(`/api/center/institutions/${chapter}`, await loginAs(t, 'admin'))).body.map((o: { _id: string; status: string }) => [o._id, o.status]),
+      (await get(`/api/center/institutions/${chapter}`, await loginAs(t, 'admin'))).body.map((o: { _id: string; status: string }) => [
+        o._id,
+        o.status,
+      ]),
     );
     expect(byId).toMatchObject({ [A]: 'yes', [POLE]: 'center', [NO]: 'no', [NEW]: 'full' });
     expect((await t.database.db.select().from(centerRegistrations).where(eq(centerRegistrations.chapterId, chapter))).length).toBe(3);

@@ -35,7 +35,12 @@ describe('chapter routes: who may call them', () => {
     });
     it(`PATCH /chapter/{id} as ${role}`, async () => {
       const c = await newChapter();
-      const res = await inject(t, { method: 'PATCH', url: `/api/chapter/${c.id}`, headers: await loginAs(t, role), payload: { title: 'Modifié' } });
+      const res = await inject(t, {
+        method: 'PATCH',
+        url: `/api/chapter/${c.id}`,
+        headers: await loginAs(t, role),
+        payload: { title: 'Modifié' },
+      });
       expect(res.status).toBe(expected(role, admins, 200));
       expect((await chapterRow(c.id)).title).toBe(role === 'admin' ? 'Modifié' : 'Chapitre de test');
     });
@@ -97,7 +102,12 @@ describe('chapter routes: who may call them', () => {
 
 describe('POST /chapter', () => {
   it('creates with the given flags and lists it', async () => {
-    const res = await inject(t, { method: 'POST', url: '/api/chapter', headers: admin, payload: { title: '  Tour 2  ', offline: true, analysis: false } });
+    const res = await inject(t, {
+      method: 'POST',
+      url: '/api/chapter',
+      headers: admin,
+      payload: { title: '  Tour 2  ', offline: true, analysis: false },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'Tour 2', offline: true, analysis: false, message: 'Chapitre créé' });
     const list = await inject(t, { method: 'GET', url: '/api/chapter', headers: admin });
@@ -124,7 +134,12 @@ describe('PATCH /chapter/{id}', () => {
     const res = await inject(t, { method: 'PATCH', url: `/api/chapter/${c.id}`, headers: admin, payload: { offline: true } });
     expect(res.body).toEqual({ message: 'Modifications enregistrées' });
     expect(await chapterRow(c.id)).toMatchObject({ title: 'Avant', headerStudents: 'Consignes', offline: true, analysis: false });
-    await inject(t, { method: 'PATCH', url: `/api/chapter/${c.id}`, headers: admin, payload: { headerStudents: '$x^2$', headerCenters: 'Salle 12' } });
+    await inject(t, {
+      method: 'PATCH',
+      url: `/api/chapter/${c.id}`,
+      headers: admin,
+      payload: { headerStudents: '$x^2$', headerCenters: 'Salle 12' },
+    });
     expect(await chapterRow(c.id)).toMatchObject({ title: 'Avant', headerStudents: '$x^2$', headerCenters: 'Salle 12', offline: true });
   });
 
@@ -181,7 +196,11 @@ describe('PATCH /chapter/{id}', () => {
   const badGroups: Array<[string, Record<string, unknown>, RegExp]> = [
     ['negative duration', { timeDuration: -5 }, /durée ne peut pas être négative/],
     ['fractional duration', { timeDuration: 1.5 }, /nombre entier de minutes/],
-    ['end before start', { accessStart: '2026-05-02T10:00:00Z', accessEnd: '2026-05-02T09:00:00Z' }, /fin de l’accès doit être après son début/],
+    [
+      'end before start',
+      { accessStart: '2026-05-02T10:00:00Z', accessEnd: '2026-05-02T09:00:00Z' },
+      /fin de l’accès doit être après son début/,
+    ],
     ['end equal to start', { accessStart: '2026-05-02T10:00:00Z', accessEnd: '2026-05-02T10:00:00Z' }, /fin de l’accès/],
     ['unknown grade', { authorizedGrades: ['CM2'] }, /Classe invalide/],
     ['unknown gender', { authorizedGenders: ['robot'] }, /Genre invalide/],
@@ -211,7 +230,12 @@ describe('PATCH /chapter/{id}', () => {
     const res = await inject(t, { method: 'PATCH', url: `/api/chapter/${c.id}`, headers: admin, payload: { title: ' ' } });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/Le titre ne peut pas être vide/);
-    const missing = await inject(t, { method: 'PATCH', url: '/api/chapter/00000000-0000-4000-8000-00000000dead', headers: admin, payload: { title: 'x' } });
+    const missing = await inject(t, {
+      method: 'PATCH',
+      url: '/api/chapter/00000000-0000-4000-8000-00000000dead',
+      headers: admin,
+      payload: { title: 'x' },
+    });
     expect(missing.status).toBe(404);
   });
 });
@@ -220,7 +244,9 @@ describe('DELETE /chapter/{id}', () => {
   it('moves the chapter to the bin, access groups kept for a restore, and answers 404 the second time', async () => {
     const c = await newChapter();
     await t.database.db.insert(accessGroups).values({ chapterId: c.id, position: 0 });
-    expect((await inject(t, { method: 'DELETE', url: `/api/chapter/${c.id}`, headers: admin })).body).toEqual({ message: 'Chapitre placé dans la corbeille' });
+    expect((await inject(t, { method: 'DELETE', url: `/api/chapter/${c.id}`, headers: admin })).body).toEqual({
+      message: 'Chapitre placé dans la corbeille',
+    });
     expect((await inject(t, { method: 'GET', url: `/api/chapter/${c.id}`, headers: admin })).status).toBe(404);
     expect(await t.database.db.select().from(accessGroups).where(eq(accessGroups.chapterId, c.id))).toHaveLength(1);
     expect((await inject(t, { method: 'DELETE', url: `/api/chapter/${c.id}`, headers: admin })).status).toBe(404);
@@ -231,7 +257,9 @@ describe('seedChaptersDemo', () => {
   it('creates the timed round, the training and the paper chapter, readable through the API', async () => {
     const demo = await seedChaptersDemo(t.database.db);
     const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, gender: 'female', grade: '3eme' });
-    const titles = (await inject(t, { method: 'GET', url: '/api/chapter', headers: pupil.headers })).body.map((c: { title: string }) => c.title);
+    const titles = (await inject(t, { method: 'GET', url: '/api/chapter', headers: pupil.headers })).body.map(
+      (c: { title: string }) => c.title,
+    );
     expect(titles).toEqual(expect.arrayContaining(['Coupe Olympe 2026 — Tour 1', 'Entraînement — Calcul', 'Épreuve papier — Demi-finale']));
     const timed = await inject(t, { method: 'GET', url: `/api/chapter/${demo.timedId}`, headers: admin });
     expect(timed.body.groups).toMatchObject([{ name: 'all', timeDuration: 60 }]);

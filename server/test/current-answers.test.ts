@@ -30,7 +30,9 @@ const pair = z.object({ exercise_id: z.string(), user_id: z.string(), chapter_id
 
 /** The truth, from the answers alone, written independently of the trigger's SQL. */
 async function truth() {
-  const pairs = await rows(db(), pair,
+  const pairs = await rows(
+    db(),
+    pair,
     sql`SELECT DISTINCT ON (a.exercise_id, a.user_id) a.exercise_id, a.user_id, x.chapter_id,
           coalesce(a.grade, '') <> '' OR btrim(a.answer) <> '' AS answered, coalesce(a.grade, '') <> '' AS graded
         FROM answers a JOIN exercises x ON x.id = a.exercise_id
@@ -54,18 +56,23 @@ async function expectKeptTables(context: string) {
     const c = counted.get(p.exercise_id) ?? { pairs: 0, answered: 0, graded: 0 };
     counted.set(p.exercise_id, { pairs: c.pairs + 1, answered: c.answered + Number(p.answered), graded: c.graded + Number(p.graded) });
   }
-  const sums = await rows(db(), z.object({ exercise_id: z.string(), pairs: column.number, answered: column.number, graded: column.number }),
+  const sums = await rows(
+    db(),
+    z.object({ exercise_id: z.string(), pairs: column.number, answered: column.number, graded: column.number }),
     sql`SELECT exercise_id, sum(pairs)::int AS pairs, sum(answered)::int AS answered, sum(graded)::int AS graded
         FROM answer_counts GROUP BY exercise_id HAVING sum(pairs) <> 0 OR sum(answered) <> 0 OR sum(graded) <> 0`,
   );
   expect(new Map(sums.map(({ exercise_id, ...c }) => [exercise_id, c])), context).toEqual(counted);
 
   const members = new Set(expected.map((p) => `${p.chapter_id} ${p.user_id}`));
-  const keptMembers = await rows(db(), z.object({ chapter_id: z.string(), user_id: z.string() }), sql`SELECT chapter_id, user_id FROM chapter_pupils`);
+  const keptMembers = await rows(
+    db(),
+    z.object({ chapter_id: z.string(), user_id: z.string() }),
+    sql`SELECT chapter_id, user_id FROM chapter_pupils`,
+  );
   expect(new Set(keptMembers.map((m) => `${m.chapter_id} ${m.user_id}`)), context).toEqual(members);
   return expected.length;
 }
-
 
 /** mulberry32: the same sequence of writes on every run and both databases. */
 function random(seed: number) {
@@ -81,14 +88,23 @@ function random(seed: number) {
 async function newPupils(n: number, tag: string) {
   const made = await db()
     .insert(users)
-    .values(Array.from({ length: n }, (_, k) => ({ email: `${tag}-${k}-${randomUUID().slice(0, 6)}@eleves.fr`, lastName: `Élève ${k}`, firstName: tag })))
+    .values(
+      Array.from({ length: n }, (_, k) => ({
+        email: `${tag}-${k}-${randomUUID().slice(0, 6)}@eleves.fr`,
+        lastName: `Élève ${k}`,
+        firstName: tag,
+      })),
+    )
     .returning({ id: users.id });
   return made.map((u) => u.id);
 }
 
 describe('tables kept by the answers triggers', () => {
   it(`equal the answers after ${STEPS} random writes of every kind, on this database`, async () => {
-    const [c1, c2] = await db().insert(chapters).values([{ title: 'Gardé 1' }, { title: 'Gardé 2' }]).returning();
+    const [c1, c2] = await db()
+      .insert(chapters)
+      .values([{ title: 'Gardé 1' }, { title: 'Gardé 2' }])
+      .returning();
     let exerciseIds = (
       await db()
         .insert(exercises)
@@ -102,7 +118,7 @@ describe('tables kept by the answers triggers', () => {
     ).map((e) => e.id);
     let pupilIds = await newPupils(7, 'hasard');
     const next = random(116);
-    const pick = <T,>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
     const texts = ['', '  ', ' 3', '4', '0,5', 'pdfs/a.pdf'];
     const grades = [null, '', '2', 'X', '0'];
     const kinds = new Map<string, number>();
@@ -111,8 +127,9 @@ describe('tables kept by the answers triggers', () => {
     for (let step = 0; step < STEPS; step++) {
       const roll = next();
       const someAnswer = async () =>
-        (await rows(db(), z.object({ id: z.string() }), sql`SELECT id FROM answers ORDER BY id OFFSET ${Math.floor(next() * 40)} LIMIT 1`))[0]?.id ??
-        (await rows(db(), z.object({ id: z.string() }), sql`SELECT id FROM answers LIMIT 1`))[0]?.id;
+        (
+          await rows(db(), z.object({ id: z.string() }), sql`SELECT id FROM answers ORDER BY id OFFSET ${Math.floor(next() * 40)} LIMIT 1`)
+        )[0]?.id ?? (await rows(db(), z.object({ id: z.string() }), sql`SELECT id FROM answers LIMIT 1`))[0]?.id;
       let kind: string;
       if (roll < 0.45) {
         // One statement of 1–4 rows, the same pair possibly twice; seq 0 rows are the server's own.
@@ -133,11 +150,15 @@ describe('tables kept by the answers triggers', () => {
       } else if (roll < 0.68) {
         kind = 'withdraw';
         const id = await someAnswer();
-        if (id) await db().execute(sql`UPDATE answers SET withdrawn_at = CASE WHEN withdrawn_at IS NULL THEN now() END WHERE id = ${id}::uuid`);
+        if (id)
+          await db().execute(sql`UPDATE answers SET withdrawn_at = CASE WHEN withdrawn_at IS NULL THEN now() END WHERE id = ${id}::uuid`);
       } else if (roll < 0.76) {
         kind = 'rewrite';
         const id = await someAnswer();
-        if (id) await db().execute(sql`UPDATE answers SET answer = ${pick(texts)}, seq = CASE WHEN seq > 0 THEN 1000 + ${step} ELSE 0 END WHERE id = ${id}::uuid`);
+        if (id)
+          await db().execute(
+            sql`UPDATE answers SET answer = ${pick(texts)}, seq = CASE WHEN seq > 0 THEN 1000 + ${step} ELSE 0 END WHERE id = ${id}::uuid`,
+          );
       } else if (roll < 0.84) {
         kind = 'delete';
         const id = await someAnswer();
@@ -149,7 +170,10 @@ describe('tables kept by the answers triggers', () => {
         kind = 'move';
         // An answer given to another pupil and exercise (no route does it; the trigger must still follow).
         const id = await someAnswer();
-        if (id) await db().execute(sql`UPDATE answers SET user_id = ${pick(pupilIds)}::uuid, exercise_id = ${pick(exerciseIds)}::uuid, seq = 100 + ${step} WHERE id = ${id}::uuid`);
+        if (id)
+          await db().execute(
+            sql`UPDATE answers SET user_id = ${pick(pupilIds)}::uuid, exercise_id = ${pick(exerciseIds)}::uuid, seq = 100 + ${step} WHERE id = ${id}::uuid`,
+          );
       } else if (roll < 0.975) {
         kind = 'pupil deleted';
         const gone = pick(pupilIds);
@@ -158,21 +182,42 @@ describe('tables kept by the answers triggers', () => {
       } else {
         kind = 'exercise deleted';
         const gone = pick(exerciseIds);
-        const [chapterId] = await rows(db(), z.object({ chapter_id: z.string() }), sql`SELECT chapter_id FROM exercises WHERE id = ${gone}::uuid`);
+        const [chapterId] = await rows(
+          db(),
+          z.object({ chapter_id: z.string() }),
+          sql`SELECT chapter_id FROM exercises WHERE id = ${gone}::uuid`,
+        );
         await db().execute(sql`DELETE FROM exercises WHERE id = ${gone}::uuid`);
-        const [made] = await db().insert(exercises).values({ chapterId: chapterId.chapter_id, title: `E${step}`, answerFormat: 'numeric' }).returning();
+        const [made] = await db()
+          .insert(exercises)
+          .values({ chapterId: chapterId.chapter_id, title: `E${step}`, answerFormat: 'numeric' })
+          .returning();
         exerciseIds = [...exerciseIds.filter((id) => id !== gone), made.id];
       }
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
       if ((await expectKeptTables(`step ${step} (${kind})`)) > 0) nonEmpty++;
     }
     // The walk did reach every kind of write, with answers in the tables most of the time.
-    expect([...kinds.keys()].sort()).toEqual(['delete', 'exercise deleted', 'grade', 'insert', 'ip only', 'move', 'pupil deleted', 'rewrite', 'withdraw']);
+    expect([...kinds.keys()].sort()).toEqual([
+      'delete',
+      'exercise deleted',
+      'grade',
+      'insert',
+      'ip only',
+      'move',
+      'pupil deleted',
+      'rewrite',
+      'withdraw',
+    ]);
     expect(nonEmpty).toBeGreaterThan(STEPS * 0.8);
     // One statement for 300 pupils (more than 256): the transaction takes the lock that holds back every other writer.
     const many = await newPupils(300, 'lot');
-    await db().insert(answers).values(many.map((userId, k) => ({ userId, exerciseId: exerciseIds[k % exerciseIds.length], answer: k % 3 ? '1' : '', seq: 1 })));
-    await db().execute(sql`UPDATE answers SET grade = '1' WHERE answer = '1' AND user_id IN (SELECT id FROM users WHERE first_name = 'lot')`);
+    await db()
+      .insert(answers)
+      .values(many.map((userId, k) => ({ userId, exerciseId: exerciseIds[k % exerciseIds.length], answer: k % 3 ? '1' : '', seq: 1 })));
+    await db().execute(
+      sql`UPDATE answers SET grade = '1' WHERE answer = '1' AND user_id IN (SELECT id FROM users WHERE first_name = 'lot')`,
+    );
     expect(await expectKeptTables('300 pupils in one statement')).toBeGreaterThan(300);
     // A whole chapter deleted takes its pupils with it.
     await db().execute(sql`DELETE FROM chapters WHERE id IN (${c1.id}::uuid, ${c2.id}::uuid)`);
@@ -225,7 +270,12 @@ describe('tables kept by the answers triggers', () => {
 
     // A grade through the API moves the counts.
     const [copy] = await rows(db(), z.object({ id: z.string() }), sql`SELECT id FROM answers WHERE user_id = ${pupils[3]}::uuid`);
-    const graded = await inject(t, { method: 'POST', url: '/api/answer/grade', headers: admin.headers, payload: { answerId: copy.id, grade: '8', grade_comment: '', hidden: false, expectedGradeTimestamp: null } });
+    const graded = await inject(t, {
+      method: 'POST',
+      url: '/api/answer/grade',
+      headers: admin.headers,
+      payload: { answerId: copy.id, grade: '8', grade_comment: '', hidden: false, expectedGradeTimestamp: null },
+    });
     expect(graded.status, JSON.stringify(graded.body)).toBe(200);
     await expectKeptTables('graded through the API');
     expect((await header()).counts?.[2]).toEqual({ answered: 2, graded: 1 });
@@ -246,7 +296,9 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('many writers at once (PostgreSQ
   it('a transaction writing for 20,000 pupils does not run out of lock memory', async () => {
     const [c] = await db().insert(chapters).values({ title: 'Masse' }).returning();
     const [e] = await db().insert(exercises).values({ chapterId: c.id, title: 'Masse', answerFormat: 'numeric' }).returning();
-    const [{ n }] = await rows(db(), z.object({ n: column.number }),
+    const [{ n }] = await rows(
+      db(),
+      z.object({ n: column.number }),
       sql`WITH u AS (
             INSERT INTO users (email, last_name, first_name)
             SELECT 'masse-' || g || '-' || ${randomUUID().slice(0, 6)} || '@eleves.fr', 'Masse', 'Élève' FROM generate_series(1, 20000) g
@@ -256,10 +308,14 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('many writers at once (PostgreSQ
     expect(n).toBe(20000);
     // Automatic correction writes its grades in a few statements of one transaction.
     await db().transaction(async (tx) => {
-      await tx.execute(sql`INSERT INTO answers (user_id, exercise_id, answer, seq) SELECT id, ${e.id}::uuid, '2', 1 FROM users WHERE last_name = 'Masse'`);
+      await tx.execute(
+        sql`INSERT INTO answers (user_id, exercise_id, answer, seq) SELECT id, ${e.id}::uuid, '2', 1 FROM users WHERE last_name = 'Masse'`,
+      );
       await tx.execute(sql`UPDATE answers SET grade = '1' WHERE exercise_id = ${e.id}::uuid`);
     });
-    const [counts] = await rows(db(), z.object({ pairs: column.number, graded: column.number }),
+    const [counts] = await rows(
+      db(),
+      z.object({ pairs: column.number, graded: column.number }),
       sql`SELECT sum(pairs)::int AS pairs, sum(graded)::int AS graded FROM answer_counts WHERE exercise_id = ${e.id}::uuid`,
     );
     expect(counts).toEqual({ pairs: 20000, graded: 20000 });
@@ -280,13 +336,27 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('many writers at once (PostgreSQ
         // The newer save (an answer) takes the pair first and holds it; the older one (an erase) arrives
         // meanwhile. Without the pair's lock the older statement would write its stale state last.
         await second.query('BEGIN');
-        await second.query('INSERT INTO answers (user_id, exercise_id, answer, seq) VALUES ($1, $2, $3, $4)', [pupil, e.id, '12', 10 * round + 9]);
-        const older = first.query('INSERT INTO answers (user_id, exercise_id, answer, seq) VALUES ($1, $2, $3, $4)', [pupil, e.id, '', 10 * round + 1]);
+        await second.query('INSERT INTO answers (user_id, exercise_id, answer, seq) VALUES ($1, $2, $3, $4)', [
+          pupil,
+          e.id,
+          '12',
+          10 * round + 9,
+        ]);
+        const older = first.query('INSERT INTO answers (user_id, exercise_id, answer, seq) VALUES ($1, $2, $3, $4)', [
+          pupil,
+          e.id,
+          '',
+          10 * round + 1,
+        ]);
         await new Promise((resolve) => setTimeout(resolve, 150));
         await second.query('COMMIT');
         await older;
         await expectKeptTables(`round ${round}`);
-        const [state] = await rows(db(), z.object({ answered: z.boolean() }), sql`SELECT answered FROM current_answers WHERE user_id = ${pupil}::uuid`);
+        const [state] = await rows(
+          db(),
+          z.object({ answered: z.boolean() }),
+          sql`SELECT answered FROM current_answers WHERE user_id = ${pupil}::uuid`,
+        );
         expect(state.answered).toBe(true);
       }
     } finally {

@@ -24,7 +24,10 @@ async function setup(rule: Partial<typeof accessGroups.$inferInsert>) {
   const db = t.database.db;
   const [chapter] = await db.insert(chapters).values({ title: 'Échéance' }).returning();
   await db.insert(accessGroups).values({ chapterId: chapter.id, position: 0, ...rule });
-  const [exercise] = await db.insert(exercises).values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: 'numeric' }).returning();
+  const [exercise] = await db
+    .insert(exercises)
+    .values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: 'numeric' })
+    .returning();
   await db.insert(statementVersions).values({ exerciseId: exercise.id, position: 0, content: 'Combien ?', answer: '12' });
   const pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
   return { chapterId: chapter.id, exerciseId: exercise.id, pupil };
@@ -57,10 +60,13 @@ describe('the deadline: 1 s before is kept, 6 s after is refused', () => {
     // A higher seq (the client's clock running ahead) does not help.
     const refused = await save(pupil.headers, exerciseId, '12', Date.now() + 3_600_000);
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("L’épreuve est terminée.");
+    expect(refused.body.message).toBe('L’épreuve est terminée.');
 
     expect((await mine(chapterId, pupil.headers)).body).toMatchObject([{ exercise: exerciseId, answer: '11', seq: 1 }]);
-    const rows = await t.database.db.select().from(answers).where(and(eq(answers.userId, pupil.id), eq(answers.exerciseId, exerciseId)));
+    const rows = await t.database.db
+      .select()
+      .from(answers)
+      .where(and(eq(answers.userId, pupil.id), eq(answers.exerciseId, exerciseId)));
     expect(rows.map((r) => r.answer)).toEqual(['11']);
   });
 
@@ -85,7 +91,7 @@ describe('the deadline: 1 s before is kept, 6 s after is refused', () => {
     await windowEndIn(-6_000);
     const refused = await save(pupil.headers, exerciseId, '22', 22);
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("L’épreuve est terminée.");
+    expect(refused.body.message).toBe('L’épreuve est terminée.');
     expect((await mine(chapterId, pupil.headers)).body).toMatchObject([{ answer: '21', seq: 21 }]);
   });
 });

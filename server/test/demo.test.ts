@@ -12,7 +12,11 @@ afterAll(async () => t.close());
 
 describe('demo data', () => {
   it('creates one account of each role that can log in with the printed password', async () => {
-    const accounts = await seedDemo(t.database.db, openFileStore({ config: t.config, db: t.database.db }), await hashPassword(DEMO_PASSWORD));
+    const accounts = await seedDemo(
+      t.database.db,
+      openFileStore({ config: t.config, db: t.database.db }),
+      await hashPassword(DEMO_PASSWORD),
+    );
     const roles: Record<string, { isAdmin: boolean; isMember: boolean; isTeacher: boolean }> = {};
     const tokens: Record<string, string> = {};
     for (const a of accounts.filter((x) => !x.email.includes('…'))) {
@@ -44,11 +48,18 @@ describe('demo data', () => {
     expect(centre.body.members.filter((m: { schoolChange?: unknown }) => m.schoolChange)).toHaveLength(1);
 
     // A pupil with extra time, and an incident extension on the timed chapter's live page.
-    const withExtra = await inject(t, { method: 'PUT', url: '/api/auth/me', payload: {}, headers: { authorization: `Bearer ${tokens['eleve01@olympe.demo']}` } });
+    const withExtra = await inject(t, {
+      method: 'PUT',
+      url: '/api/auth/me',
+      payload: {},
+      headers: { authorization: `Bearer ${tokens['eleve01@olympe.demo']}` },
+    });
     expect(withExtra.body.extraTimePercent).toBe(33);
     const admin = { authorization: `Bearer ${tokens['admin@olympe.demo']}` };
     const all = await inject(t, { method: 'GET', url: '/api/chapter', headers: admin });
-    const lives = await Promise.all(all.body.map((c: { _id: string }) => inject(t, { method: 'GET', url: `/api/chapter/${c._id}/live`, headers: admin })));
+    const lives = await Promise.all(
+      all.body.map((c: { _id: string }) => inject(t, { method: 'GET', url: `/api/chapter/${c._id}/live`, headers: admin })),
+    );
     expect(lives.flatMap((l) => l.body.extensions)).toHaveLength(1);
 
     // Decision 63: the paper chapter is graded blind and twice, out of 7; one copy awaits arbitration.
@@ -69,7 +80,13 @@ describe('demo data', () => {
     const final = all.body.find((c: { title: string }) => c.title === 'Coupe Olympe 2025 — Finale');
     const pupil = { authorization: `Bearer ${tokens['eleve@olympe.demo']}` };
     const card = await inject(t, { method: 'GET', url: `/api/results/${final._id}`, headers: pupil });
-    expect(card.body).toMatchObject({ total: 17.5, maxTotal: 20, rank: 2, qualified: true, qualificationText: 'Qualifié(e) pour le stage olympique' });
+    expect(card.body).toMatchObject({
+      total: 17.5,
+      maxTotal: 20,
+      rank: 2,
+      qualified: true,
+      qualificationText: 'Qualifié(e) pour le stage olympique',
+    });
     const school = await inject(t, { method: 'GET', url: `/api/results/${final._id}/institution`, headers: teacher });
     expect(school.body.pupils.length).toBeGreaterThan(1);
     // Decisions 73–75: a published chapter with a pending regrade request, statistics with an errata candidate, and one chapter in the bin.

@@ -60,7 +60,12 @@ describe('every error body is { message, code }', () => {
       ['parameter over the length limit', inject(t, { method: 'GET', url: `/api/group/${'a'.repeat(5000)}` }), 414, 'too_large'],
       [
         'body over the limit',
-        inject(t, { method: 'PUT', url: '/api/auth/me', headers: { ...teacher, 'content-type': 'application/json' }, payload: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}` }),
+        inject(t, {
+          method: 'PUT',
+          url: '/api/auth/me',
+          headers: { ...teacher, 'content-type': 'application/json' },
+          payload: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}`,
+        }),
         413,
         'too_large',
       ],
@@ -71,7 +76,12 @@ describe('every error body is { message, code }', () => {
         'unsupported_media_type',
       ],
       ['schema validation', inject(t, { method: 'POST', url: '/api/auth/login', payload: { email: 'x' } }), 400, 'bad_request'],
-      ['NUL in a body', inject(t, { method: 'POST', url: '/api/auth/login', payload: { email: 'a\u0000@b.fr', password: 'x' } }), 400, 'bad_request'],
+      [
+        'NUL in a body',
+        inject(t, { method: 'POST', url: '/api/auth/login', payload: { email: 'a\u0000@b.fr', password: 'x' } }),
+        400,
+        'bad_request',
+      ],
       [
         'not multipart',
         inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacher, 'content-type': 'application/json' }, payload: {} }),

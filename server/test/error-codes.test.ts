@@ -54,14 +54,22 @@ describe('error bodies carry a stable code beside the message', () => {
       accessStart: new Date(Date.now() - 2 * hour),
       accessEnd: new Date(Date.now() - hour),
     });
-    const [exercise] = await db.insert(exercises).values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: 'numeric' }).returning();
+    const [exercise] = await db
+      .insert(exercises)
+      .values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: 'numeric' })
+      .returning();
     await db.insert(statementVersions).values({ exerciseId: exercise.id, position: 0, content: 'Combien ?', answer: '12' });
     const pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
 
-    const saved = await inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: exercise.id, answer: '12', seq: 1 } });
-    expect(saved).toMatchObject({ status: 403, body: { message: "L’épreuve est terminée.", code: 'test_finished' } });
+    const saved = await inject(t, {
+      method: 'POST',
+      url: '/api/answer',
+      headers: pupil.headers,
+      payload: { exerciseId: exercise.id, answer: '12', seq: 1 },
+    });
+    expect(saved).toMatchObject({ status: 403, body: { message: 'L’épreuve est terminée.', code: 'test_finished' } });
     const started = await inject(t, { method: 'POST', url: `/api/chapter/start/${chapter.id}`, headers: pupil.headers });
-    expect(started).toMatchObject({ status: 403, body: { message: "L’épreuve est terminée.", code: 'test_finished' } });
+    expect(started).toMatchObject({ status: 403, body: { message: 'L’épreuve est terminée.', code: 'test_finished' } });
   });
 
   it('keeps the extra fields of an error a route writes itself, and adds the code', async () => {

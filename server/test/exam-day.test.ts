@@ -2,7 +2,18 @@ import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, centerRefusals, centerRegistrations, centers, chapters, familyAddresses, institutions, jobs, mailDeliveries, users } from '../src/db/schema.js';
+import {
+  accessGroups,
+  centerRefusals,
+  centerRegistrations,
+  centers,
+  chapters,
+  familyAddresses,
+  institutions,
+  jobs,
+  mailDeliveries,
+  users,
+} from '../src/db/schema.js';
 import { queueTimedMails, runMailJobs } from '../src/mail/scheduler.js';
 import { queueOpening, queueResults } from '../src/mail/notifications.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
@@ -37,12 +48,20 @@ const deliveries = (kind: string) => t.database.db.select().from(mailDeliveries)
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Olympe <coupe@olympe.test>', MAIL_RATE_PER_SECOND: '0' } });
+  t = await buildTestApp({
+    env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Olympe <coupe@olympe.test>', MAIL_RATE_PER_SECOND: '0' },
+  });
   const db = t.database.db;
   [{ id: A }, { id: B }] = await db
     .insert(institutions)
     .values([
-      { name: 'Collège Blaise Pascal', address: '1 rue des Sciences, 63000 Clermont-Ferrand', latitude: 45.77, longitude: 3.08, confirmed: true },
+      {
+        name: 'Collège Blaise Pascal',
+        address: '1 rue des Sciences, 63000 Clermont-Ferrand',
+        latitude: 45.77,
+        longitude: 3.08,
+        confirmed: true,
+      },
       { name: 'Lycée Henri Poincaré', address: '2 place Carrière, 54000 Nancy', latitude: 48.69, longitude: 6.18, confirmed: true },
     ])
     .returning();
@@ -76,7 +95,12 @@ describe('centre details', () => {
     expect(res.status).toBe(200);
     res = await inject(t, { method: 'GET', url: `/api/center/${chapterId}`, headers: teacherA.headers });
     // 9 h 30 in Paris in March (UTC+1).
-    expect(res.body.details).toMatchObject({ sittingAt: '2027-03-12T08:30:00.000Z', room: 'Salle 12', bring: 'Stylo, règle', defaults: { sittingAt: false, bring: false } });
+    expect(res.body.details).toMatchObject({
+      sittingAt: '2027-03-12T08:30:00.000Z',
+      room: 'Salle 12',
+      bring: 'Stylo, règle',
+      defaults: { sittingAt: false, bring: false },
+    });
     const pupil = await pupilOf(B);
     const options = await inject(t, { method: 'GET', url: `/api/center/institutions/${chapterId}`, headers: pupil.headers });
     const a = options.body.find((o: { _id: string }) => o._id === A);
@@ -84,10 +108,18 @@ describe('centre details', () => {
   });
 
   it('refuses a bad date with a French 400 and changes nothing', async () => {
-    const res = await inject(t, { method: 'PATCH', url: `/api/center/${chapterId}`, headers: teacherA.headers, payload: { sittingAt: '12/03/2027 9h' } });
+    const res = await inject(t, {
+      method: 'PATCH',
+      url: `/api/center/${chapterId}`,
+      headers: teacherA.headers,
+      payload: { sittingAt: '12/03/2027 9h' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/Date de l’épreuve invalide/);
-    const [row] = await t.database.db.select().from(centers).where(and(eq(centers.chapterId, chapterId), eq(centers.institutionId, A)));
+    const [row] = await t.database.db
+      .select()
+      .from(centers)
+      .where(and(eq(centers.chapterId, chapterId), eq(centers.institutionId, A)));
     expect(row.room).toBe('Salle 12');
   });
 });
@@ -100,7 +132,12 @@ describe('registration, convocation and its mail', () => {
 
   it('registering queues one convocation per address, sent once with the PDF and no unsubscribe link (a service mail, decision 143)', async () => {
     const before = smtp.received.length;
-    const res = await inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers: pupil.headers, payload: { institution: A } });
+    const res = await inject(t, {
+      method: 'PATCH',
+      url: `/api/center/user/${chapterId}`,
+      headers: pupil.headers,
+      payload: { institution: A },
+    });
     expect(res.status).toBe(200);
     // Registering again at the same centre adds nothing.
     await inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers: pupil.headers, payload: { institution: A } });
@@ -131,7 +168,11 @@ describe('registration, convocation and its mail', () => {
     const all = await t.app.inject({ method: 'GET', url: `/api/center/convocation/${chapterId}.pdf`, headers: teacherA.headers });
     expect(all.statusCode).toBe(200);
     expect((await PDFDocument.load(all.rawPayload)).getPageCount()).toBe(2);
-    const foreign = await inject(t, { method: 'GET', url: `/api/center/convocation/${chapterId}.pdf?institution=${A}`, headers: teacherB.headers });
+    const foreign = await inject(t, {
+      method: 'GET',
+      url: `/api/center/convocation/${chapterId}.pdf?institution=${A}`,
+      headers: teacherB.headers,
+    });
     expect(foreign.status).toBe(403);
   });
 
@@ -162,9 +203,19 @@ describe('registration, convocation and its mail', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/pas inscrits dans ce centre/);
-    res = await inject(t, { method: 'PUT', url: `/api/center/attendance/${chapterId}`, headers: teacherA.headers, payload: [{ user: pupil.id, present: true }] });
+    res = await inject(t, {
+      method: 'PUT',
+      url: `/api/center/attendance/${chapterId}`,
+      headers: teacherA.headers,
+      payload: [{ user: pupil.id, present: true }],
+    });
     expect(res.status).toBe(200);
-    res = await inject(t, { method: 'PUT', url: `/api/center/attendance/${chapterId}`, headers: teacherA.headers, payload: [{ user: 'pas-un-id', present: true }] });
+    res = await inject(t, {
+      method: 'PUT',
+      url: `/api/center/attendance/${chapterId}`,
+      headers: teacherA.headers,
+      payload: [{ user: 'pas-un-id', present: true }],
+    });
     expect(res.status).toBe(400);
     const centre = await inject(t, { method: 'GET', url: `/api/center/${chapterId}`, headers: teacherA.headers });
     expect(centre.body.stats).toMatchObject({ registered: 2, present: 1, absent: 0 });
@@ -172,7 +223,12 @@ describe('registration, convocation and its mail', () => {
     const overview = await inject(t, { method: 'GET', url: `/api/center/overview/${chapterId}`, headers: admin.headers });
     const a = overview.body.members.find((m: { institution: { _id: string } }) => m.institution._id === A);
     expect(a.stats).toMatchObject({ registered: 2, present: 1, absent: 0, copies: 0, pagesSorted: 0 });
-    const pupilTry = await inject(t, { method: 'PUT', url: `/api/center/attendance/${chapterId}`, headers: pupil.headers, payload: [{ user: pupil.id, present: true }] });
+    const pupilTry = await inject(t, {
+      method: 'PUT',
+      url: `/api/center/attendance/${chapterId}`,
+      headers: pupil.headers,
+      payload: [{ user: pupil.id, present: true }],
+    });
     expect(pupilTry.status).toBe(403);
   });
 
@@ -181,7 +237,12 @@ describe('registration, convocation and its mail', () => {
     const before = smtp.received.length;
     await inject(t, { method: 'PATCH', url: `/api/center/${chapterId}`, headers: teacherA.headers, payload: { room: 'Salle 14' } });
     // Instructions alone are not mailed.
-    await inject(t, { method: 'PATCH', url: `/api/center/${chapterId}`, headers: teacherA.headers, payload: { instructions: 'Entrée côté cour' } });
+    await inject(t, {
+      method: 'PATCH',
+      url: `/api/center/${chapterId}`,
+      headers: teacherA.headers,
+      payload: { instructions: 'Entrée côté cour' },
+    });
     await runMailJobs(t.app.deps);
     const changed = smtp.received.slice(before);
     expect(changed).toHaveLength(2);
@@ -199,11 +260,18 @@ describe('delivery guarantees', () => {
     const db = t.database.db;
     const [results] = await db.insert(chapters).values({ title: 'Coupe en ligne', offline: false }).returning();
     const pupils = await Promise.all(Array.from({ length: 6 }, (_, i) => pupilOf(B, { email: `res${i}@exemple.fr`, emailParent: null })));
-    await db.execute(sql`INSERT INTO chapter_sessions (chapter_id, user_id) SELECT ${results.id}, id FROM users WHERE email LIKE 'res%@exemple.fr'`);
+    await db.execute(
+      sql`INSERT INTO chapter_sessions (chapter_id, user_id) SELECT ${results.id}, id FROM users WHERE email LIKE 'res%@exemple.fr'`,
+    );
     // One pupil unticked the reminders' box: the results are a service mail, sent all the same (decision 143).
     await db.update(users).set({ emailNotifications: false }).where(eq(users.id, pupils[5].id));
     // Publishing through the chapter's analysis flag queues the job; queuing twice adds nothing.
-    const res = await inject(t, { method: 'PATCH', url: `/api/chapter/${results.id}`, headers: admin.headers, payload: { analysis: true } });
+    const res = await inject(t, {
+      method: 'PATCH',
+      url: `/api/chapter/${results.id}`,
+      headers: admin.headers,
+      payload: { analysis: true },
+    });
     expect(res.status).toBe(200);
     await runMailJobs(t.app.deps, { maxAttempts: 1 });
     expect(await queueResults(db, results.id)).toBe(0);
@@ -211,10 +279,19 @@ describe('delivery guarantees', () => {
     const resultsMails = (await deliveries('results')).filter((d) => d.to.startsWith('res'));
     expect(resultsMails).toHaveLength(6);
     const [one] = resultsMails;
-    await db.execute(sql`UPDATE jobs SET status = 'running', locked_at = now() - interval '1 hour' WHERE payload->>'deliveryId' = ${one.id}`);
+    await db.execute(
+      sql`UPDATE jobs SET status = 'running', locked_at = now() - interval '1 hour' WHERE payload->>'deliveryId' = ${one.id}`,
+    );
     await runMailJobs(t.app.deps);
     const received = smtp.received.filter((m) => m.to[0].startsWith('res'));
-    expect(received.map((m) => m.to[0]).sort()).toEqual(['res0@exemple.fr', 'res1@exemple.fr', 'res2@exemple.fr', 'res3@exemple.fr', 'res4@exemple.fr', 'res5@exemple.fr']);
+    expect(received.map((m) => m.to[0]).sort()).toEqual([
+      'res0@exemple.fr',
+      'res1@exemple.fr',
+      'res2@exemple.fr',
+      'res3@exemple.fr',
+      'res4@exemple.fr',
+      'res5@exemple.fr',
+    ]);
   });
 
   it('an SMTP failure puts the mail back with a delay, then sends it', async () => {
@@ -225,7 +302,10 @@ describe('delivery guarantees', () => {
     await queueResults(db, c.id);
     const deps = { ...t.app.deps, mailer: { send: async () => Promise.reject(new Error('421 service not available')) } };
     await runMailJobs(deps);
-    const [job] = await db.select().from(jobs).where(sql`payload->>'deliveryId' = (SELECT id::text FROM mail_deliveries WHERE "to" = 'retry@exemple.fr')`);
+    const [job] = await db
+      .select()
+      .from(jobs)
+      .where(sql`payload->>'deliveryId' = (SELECT id::text FROM mail_deliveries WHERE "to" = 'retry@exemple.fr')`);
     expect(job.status).toBe('pending');
     expect(job.notBefore!.getTime()).toBeGreaterThan(Date.now() + 30_000);
     await db.update(jobs).set({ notBefore: null }).where(eq(jobs.id, job.id));
@@ -245,9 +325,19 @@ describe('delivery guarantees', () => {
     expect(page.body).toContain('Me désabonner');
     let [row] = await t.database.db.select().from(users).where(eq(users.id, pupil.id));
     expect(row.emailNotifications).toBe(true);
-    const forged = await inject(t, { method: 'POST', url: url.replace(/t=[^&]+/, 't=AAAA'), payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const forged = await inject(t, {
+      method: 'POST',
+      url: url.replace(/t=[^&]+/, 't=AAAA'),
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(forged.status).toBe(400);
-    const res = await inject(t, { method: 'POST', url, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await inject(t, {
+      method: 'POST',
+      url,
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(200);
     [row] = await t.database.db.select().from(users).where(eq(users.id, pupil.id));
     expect(row.emailNotifications).toBe(false);
@@ -258,7 +348,10 @@ describe('delivery guarantees', () => {
     const now = new Date('2027-03-11T10:00:00Z');
     const [soon] = await db.insert(chapters).values({ title: 'Coupe du lendemain', offline: false }).returning();
     await db.insert(accessGroups).values({ chapterId: soon.id, position: 0, accessStart: new Date('2027-03-12T06:00:00Z') });
-    await db.update(centerRegistrations).set({ createdAt: new Date('2027-03-10T12:00:00Z') }).where(eq(centerRegistrations.institutionId, A));
+    await db
+      .update(centerRegistrations)
+      .set({ createdAt: new Date('2027-03-10T12:00:00Z') })
+      .where(eq(centerRegistrations.institutionId, A));
     const first = await queueTimedMails(t.app.deps, now);
     expect(first.opening).toBeGreaterThan(0);
     expect(first.digest).toBe(1);
@@ -273,12 +366,18 @@ describe('delivery guarantees', () => {
   it('a publication scheduled for an instant now past mails its participants once, whichever instance ticks', async () => {
     const db = t.database.db;
     const pupil = await pupilOf(B, { email: 'planifie@exemple.fr', emailParent: null });
-    const [c] = await db.insert(chapters).values({ title: 'Coupe planifiée', offline: false, publishAt: new Date('2027-04-01T16:00:00Z') }).returning();
+    const [c] = await db
+      .insert(chapters)
+      .values({ title: 'Coupe planifiée', offline: false, publishAt: new Date('2027-04-01T16:00:00Z') })
+      .returning();
     await db.execute(sql`INSERT INTO chapter_sessions (chapter_id, user_id) VALUES (${c.id}, ${pupil.id})`);
     // Before the instant: nothing.
     expect((await queueTimedMails(t.app.deps, new Date('2027-04-01T15:59:00Z'))).published).toBe(0);
     // Two instances tick after it: one takes the chapter, the other finds nothing to do.
-    const ticks = await Promise.all([queueTimedMails(t.app.deps, new Date('2027-04-01T16:01:00Z')), queueTimedMails(t.app.deps, new Date('2027-04-01T16:01:00Z'))]);
+    const ticks = await Promise.all([
+      queueTimedMails(t.app.deps, new Date('2027-04-01T16:01:00Z')),
+      queueTimedMails(t.app.deps, new Date('2027-04-01T16:01:00Z')),
+    ]);
     expect(ticks.map((r) => r.published).sort()).toEqual([0, 1]);
     const [row] = await db.select().from(chapters).where(eq(chapters.id, c.id));
     expect(row.analysis).toBe(true);
@@ -290,15 +389,25 @@ describe('delivery guarantees', () => {
 
 /** Quoted-printable mail text as read: soft breaks joined, =XX bytes decoded as UTF-8. */
 const readable = (data: string) =>
-  Buffer.from(data.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+  Buffer.from(
+    data.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
 
 describe('a pupil turned away by a centre is told by mail (decision 81)', () => {
-  const refuse = (headers: Headers, user: string) => inject(t, { method: 'POST', url: `/api/center/refuse/${chapterId}`, headers, payload: { user } });
-  const register = (headers: Headers, institution: string) => inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers, payload: { institution } });
+  const refuse = (headers: Headers, user: string) =>
+    inject(t, { method: 'POST', url: `/api/center/refuse/${chapterId}`, headers, payload: { user } });
+  const register = (headers: Headers, institution: string) =>
+    inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers, payload: { institution } });
   const mailsTo = (address: string) => smtp.received.filter((m) => m.to[0] === address);
 
   it('sends the pupil (not the parents) one French mail, without unsubscribe link (a service mail), once', async () => {
-    const pupil = await pupilOf(A, { firstName: 'Sophie', lastName: 'Germain', email: 'sophie@exemple.fr', emailParent: 'parent.sophie@exemple.fr' });
+    const pupil = await pupilOf(A, {
+      firstName: 'Sophie',
+      lastName: 'Germain',
+      email: 'sophie@exemple.fr',
+      emailParent: 'parent.sophie@exemple.fr',
+    });
     expect((await register(pupil.headers, A)).status).toBe(200);
     await runMailJobs(t.app.deps);
     const res = await refuse(teacherA.headers, pupil.id);
@@ -313,8 +422,12 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
     expect(mailsTo('parent.sophie@exemple.fr').filter((m) => readable(m.data).includes('retiré'))).toHaveLength(0);
     const text = readable(received[0].data);
     expect(text).toContain('Bonjour Sophie Germain,');
-    expect(text).toContain('Le centre Collège Blaise Pascal a retiré votre inscription à l’épreuve « Coupe papier » : vous n’y êtes plus inscrit(e)');
-    expect(text).toContain('choisissez un autre centre d’examen sur la page de l’épreuve avant le 12 mars 2027 à 9\u00a0h\u00a030 (heure de Paris).');
+    expect(text).toContain(
+      'Le centre Collège Blaise Pascal a retiré votre inscription à l’épreuve « Coupe papier » : vous n’y êtes plus inscrit(e)',
+    );
+    expect(text).toContain(
+      'choisissez un autre centre d’examen sur la page de l’épreuve avant le 12 mars 2027 à 9\u00a0h\u00a030 (heure de Paris).',
+    );
     // Headers are not quoted-printable: read them raw.
     const headers = unfold(received[0].data);
     expect(headers).not.toMatch(/List-Unsubscribe/);
@@ -342,7 +455,9 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
     const keys = (await deliveries('center-departure')).filter((d) => d.userId === pupil.id).map((d) => d.key);
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(2);
-    const texts = mailsTo('revient@exemple.fr').map((m) => readable(m.data)).filter((m) => m.includes('retiré votre inscription'));
+    const texts = mailsTo('revient@exemple.fr')
+      .map((m) => readable(m.data))
+      .filter((m) => m.includes('retiré votre inscription'));
     expect(texts).toHaveLength(2);
     expect(texts.some((m) => m.includes('Le centre Lycée Henri Poincaré a retiré'))).toBe(true);
   });
@@ -350,7 +465,10 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
   it('the staff digest of the day lists the pupils the centre turned away', async () => {
     const db = t.database.db;
     const [sophie] = await db.select().from(users).where(eq(users.email, 'sophie@exemple.fr'));
-    await db.update(centerRefusals).set({ createdAt: new Date('2027-05-01T12:00:00Z') }).where(eq(centerRefusals.userId, sophie.id));
+    await db
+      .update(centerRefusals)
+      .set({ createdAt: new Date('2027-05-01T12:00:00Z') })
+      .where(eq(centerRefusals.userId, sophie.id));
     // No registration that day: the refusal alone brings the digest.
     expect((await queueTimedMails(t.app.deps, new Date('2027-05-02T10:00:00Z'))).digest).toBe(1);
     const before = smtp.received.length;
@@ -365,16 +483,24 @@ describe('a pupil turned away by a centre is told by mail (decision 81)', () => 
 });
 
 describe('service mails go whatever the profile’s box says, reminders follow it (decision 143)', () => {
-  const mailsTo = (address: string) => smtp.received.filter((m) => m.to[0] === address).map((m) => ({ text: readable(m.data), raw: unfold(m.data) }));
+  const mailsTo = (address: string) =>
+    smtp.received.filter((m) => m.to[0] === address).map((m) => ({ text: readable(m.data), raw: unfold(m.data) }));
 
   it('a pupil who unticked the box still gets the convocation (their confirmed parent too) and the results mail, and no reminder', async () => {
     const db = t.database.db;
-    const pupil = await pupilOf(A, { email: 'sans.rappels@exemple.fr', emailParent: 'parent.sans.rappels@exemple.fr', emailNotifications: false });
+    const pupil = await pupilOf(A, {
+      email: 'sans.rappels@exemple.fr',
+      emailParent: 'parent.sans.rappels@exemple.fr',
+      emailNotifications: false,
+    });
     await db.insert(familyAddresses).values({ userId: pupil.id, address: 'parent.sans.rappels@exemple.fr', confirmedAt: new Date() });
     const ticked = await pupilOf(A, { email: 'avec.rappels@exemple.fr', emailParent: null });
 
     // The convocation: to the pupil and to the confirmed parent, with the service note and no unsubscribe link.
-    expect((await inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers: pupil.headers, payload: { institution: A } })).status).toBe(200);
+    expect(
+      (await inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers: pupil.headers, payload: { institution: A } }))
+        .status,
+    ).toBe(200);
     await runMailJobs(t.app.deps);
     for (const address of ['sans.rappels@exemple.fr', 'parent.sans.rappels@exemple.fr']) {
       const convocations = mailsTo(address).filter((m) => m.raw.includes('name=convocation.pdf'));
@@ -385,14 +511,22 @@ describe('service mails go whatever the profile’s box says, reminders follow i
 
     // The results mail.
     const [online] = await db.insert(chapters).values({ title: 'Coupe sans rappels', offline: false }).returning();
-    await db.execute(sql`INSERT INTO chapter_sessions (chapter_id, user_id) VALUES (${online.id}, ${pupil.id}), (${online.id}, ${ticked.id})`);
+    await db.execute(
+      sql`INSERT INTO chapter_sessions (chapter_id, user_id) VALUES (${online.id}, ${pupil.id}), (${online.id}, ${ticked.id})`,
+    );
     await queueResults(db, online.id);
     await runMailJobs(t.app.deps);
-    expect(mailsTo('sans.rappels@exemple.fr').filter((m) => m.text.includes('Les résultats de l’épreuve «\u202fCoupe sans rappels\u202f» sont publiés.'))).toHaveLength(1);
+    expect(
+      mailsTo('sans.rappels@exemple.fr').filter((m) =>
+        m.text.includes('Les résultats de l’épreuve «\u202fCoupe sans rappels\u202f» sont publiés.'),
+      ),
+    ).toHaveLength(1);
 
     // A reminder (the test opens tomorrow): only the pupil whose box is ticked, with the link that stops reminders.
     const opening = (m: { text: string }) => m.text.includes('ouvre le');
-    expect(await queueOpening(db, { chapterId: online.id, startMs: Date.parse('2027-06-01T08:00:00Z'), userIds: [pupil.id, ticked.id] })).toBe(1);
+    expect(
+      await queueOpening(db, { chapterId: online.id, startMs: Date.parse('2027-06-01T08:00:00Z'), userIds: [pupil.id, ticked.id] }),
+    ).toBe(1);
     await runMailJobs(t.app.deps);
     expect(mailsTo('sans.rappels@exemple.fr').filter(opening)).toHaveLength(0);
     const reminder = mailsTo('avec.rappels@exemple.fr').filter(opening);
@@ -408,10 +542,18 @@ describe('service mails go whatever the profile’s box says, reminders follow i
     expect(await queueOpening(db, { chapterId: soon.id, startMs: Date.parse('2027-06-02T08:00:00Z'), userIds: [pupil.id] })).toBe(1);
     // The link of an earlier reminder, followed before this one is sent.
     const url = unsubscribeUrl('', SECRET, pupil.id);
-    const res = await inject(t, { method: 'POST', url, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await inject(t, {
+      method: 'POST',
+      url,
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.message).toContain('Les convocations et les résultats vous restent envoyés.');
-    expect((await inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers: pupil.headers, payload: { institution: A } })).status).toBe(200);
+    expect(
+      (await inject(t, { method: 'PATCH', url: `/api/center/user/${chapterId}`, headers: pupil.headers, payload: { institution: A } }))
+        .status,
+    ).toBe(200);
     await runMailJobs(t.app.deps);
     const openings = (await deliveries('opening')).filter((d) => d.userId === pupil.id);
     expect(openings.map((d) => [d.status, d.error])).toEqual([['skipped', 'rappels désactivés']]);

@@ -19,7 +19,10 @@ const expected = (role: RoleName, allowed: readonly RoleName[], ok: number) =>
 
 /** A chapter open to everyone, with one numeric exercise of three versions. */
 async function seed(fields: Partial<typeof chapters.$inferInsert> = {}, group: Partial<typeof accessGroups.$inferInsert> = {}) {
-  const [chapter] = await t.database.db.insert(chapters).values({ title: 'Tour test', headerStudents: 'Bonne chance', ...fields }).returning();
+  const [chapter] = await t.database.db
+    .insert(chapters)
+    .values({ title: 'Tour test', headerStudents: 'Bonne chance', ...fields })
+    .returning();
   await t.database.db.insert(accessGroups).values({ chapterId: chapter.id, position: 0, name: 'all', ...group });
   const [exercise] = await t.database.db
     .insert(exercises)
@@ -57,7 +60,12 @@ describe('exercise routes: who may call them', () => {
     });
     it(`PATCH /exos/{id} as ${role}`, async () => {
       const { exercise } = await seed();
-      const res = await inject(t, { method: 'PATCH', url: `/api/exos/${exercise.id}`, headers: await loginAs(t, role), payload: { title: 'Nouveau titre' } });
+      const res = await inject(t, {
+        method: 'PATCH',
+        url: `/api/exos/${exercise.id}`,
+        headers: await loginAs(t, role),
+        payload: { title: 'Nouveau titre' },
+      });
       expect(res.status).toBe(expected(role, admins, 200));
       const [row] = await t.database.db.select().from(exercises).where(eq(exercises.id, exercise.id));
       expect(row.title).toBe(role === 'admin' ? 'Nouveau titre' : 'Somme');
@@ -121,7 +129,12 @@ describe('exercise CRUD', () => {
     });
     expect(res.body).toEqual({ message: 'Modifications enregistrées' });
     expect(await versionsOf(exercise.id)).toEqual([{ content: 'Unique', answer: '3,5' }]);
-    await inject(t, { method: 'PATCH', url: `/api/exos/${exercise.id}`, headers: admin, payload: { answerFormat: 'pdf', title: 'Rédaction' } });
+    await inject(t, {
+      method: 'PATCH',
+      url: `/api/exos/${exercise.id}`,
+      headers: admin,
+      payload: { answerFormat: 'pdf', title: 'Rédaction' },
+    });
     expect(await versionsOf(exercise.id)).toEqual([{ content: 'Unique', answer: null }]);
     const [row] = await t.database.db.select().from(exercises).where(eq(exercises.id, exercise.id));
     expect(row).toMatchObject({ title: 'Rédaction', answerFormat: 'pdf' });
@@ -132,12 +145,26 @@ describe('exercise CRUD', () => {
     ['a title over 200 characters', { title: 'x'.repeat(201) }, /trop long/],
     ['an unknown format', { answerFormat: 'essay' }, /Type de réponse invalide/],
     ['no version', { statementVersions: [] }, /au moins une version/],
-    ['a non-numeric expected answer', { statementVersions: [{ content: 'a', answer: '12' }, { content: 'b', answer: 'douze' }] }, /version 2 n’est pas un nombre/],
+    [
+      'a non-numeric expected answer',
+      {
+        statementVersions: [
+          { content: 'a', answer: '12' },
+          { content: 'b', answer: 'douze' },
+        ],
+      },
+      /version 2 n’est pas un nombre/,
+    ],
   ];
   for (const [label, payload, message] of bad) {
     it(`rejects ${label} (400, French) and changes nothing`, async () => {
       const { chapter, exercise } = await seed();
-      const patch = await inject(t, { method: 'PATCH', url: `/api/exos/${exercise.id}`, headers: admin, payload: { title: 'Changé', ...payload } });
+      const patch = await inject(t, {
+        method: 'PATCH',
+        url: `/api/exos/${exercise.id}`,
+        headers: admin,
+        payload: { title: 'Changé', ...payload },
+      });
       expect(patch.status).toBe(400);
       expect(patch.body.message).toMatch(message);
       const post = await inject(t, { method: 'POST', url: '/api/exos', headers: admin, payload: { chapter: chapter.id, ...payload } });
@@ -160,13 +187,23 @@ describe('exercise CRUD', () => {
     expect(created.body.statementVersions).toEqual([{ content: 'Lire', answer: null }]);
     // Versions alone on a numeric exercise are checked too (the format is not in the body).
     const { exercise } = await seed();
-    const res = await inject(t, { method: 'PATCH', url: `/api/exos/${exercise.id}`, headers: admin, payload: { statementVersions: [{ content: 'x', answer: 'x' }] } });
+    const res = await inject(t, {
+      method: 'PATCH',
+      url: `/api/exos/${exercise.id}`,
+      headers: admin,
+      payload: { statementVersions: [{ content: 'x', answer: 'x' }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('La réponse attendue de la version 1 n’est pas un nombre.');
   });
 
   it('refuses an unknown chapter and answers 404 for unknown exercises', async () => {
-    const res = await inject(t, { method: 'POST', url: '/api/exos', headers: admin, payload: { chapter: '00000000-0000-4000-8000-00000000dead' } });
+    const res = await inject(t, {
+      method: 'POST',
+      url: '/api/exos',
+      headers: admin,
+      payload: { chapter: '00000000-0000-4000-8000-00000000dead' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Chapitre introuvable.');
     const missing = '00000000-0000-4000-8000-0000000000ee';
@@ -177,7 +214,9 @@ describe('exercise CRUD', () => {
 
   it('moves an exercise to the bin, its versions kept for a restore', async () => {
     const { exercise } = await seed();
-    expect((await inject(t, { method: 'DELETE', url: `/api/exos/${exercise.id}`, headers: admin })).body).toEqual({ message: 'Exercice placé dans la corbeille' });
+    expect((await inject(t, { method: 'DELETE', url: `/api/exos/${exercise.id}`, headers: admin })).body).toEqual({
+      message: 'Exercice placé dans la corbeille',
+    });
     expect((await inject(t, { method: 'GET', url: `/api/exos/${exercise.id}`, headers: admin })).status).toBe(404);
     expect(await versionsOf(exercise.id)).toHaveLength(3);
   });
@@ -202,10 +241,22 @@ describe('what pupils read', () => {
       headerStudents: 'Bonne chance',
       // Decision 122: drawn by the server, the assigned version only.
       headerStudentsHtml: '<p>Bonne chance</p>',
-      exercises: [{ _id: exercise.id, title: 'Somme', answerFormat: 'numeric', chapter: chapter.id, statement, statementHtml: richTextHtml(statement), maxPoints: 1 }],
+      exercises: [
+        {
+          _id: exercise.id,
+          title: 'Somme',
+          answerFormat: 'numeric',
+          chapter: chapter.id,
+          statement,
+          statementHtml: richTextHtml(statement),
+          maxPoints: 1,
+        },
+      ],
       maxTotal: 1,
     });
-    expect(page.body.exercises[0].statementHtml).toContain(`<annotation encoding="application/x-tex">${/\$(.+)\$/.exec(statement)![1]}</annotation>`);
+    expect(page.body.exercises[0].statementHtml).toContain(
+      `<annotation encoding="application/x-tex">${/\$(.+)\$/.exec(statement)![1]}</annotation>`,
+    );
     expect(JSON.stringify(page.body)).not.toMatch(/"answer"|statementVersions/);
   });
 
@@ -213,14 +264,25 @@ describe('what pupils read', () => {
     const { exercise } = await seed();
     // Find a pupil whose version moves when a fourth version is added.
     let pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
-    while (pickVersionIndex(pupil.id, exercise.id, 3) === pickVersionIndex(pupil.id, exercise.id, 4)) pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
+    while (pickVersionIndex(pupil.id, exercise.id, 3) === pickVersionIndex(pupil.id, exercise.id, 4))
+      pupil = await createUser(t, 'pupil', PUPIL_PROFILE);
     const read = async () => (await inject(t, { method: 'GET', url: `/api/exos/${exercise.id}`, headers: pupil.headers })).body.statement;
     const index = pickVersionIndex(pupil.id, exercise.id, 3);
     const edited = ['A modifiée', 'B modifiée', 'C modifiée'];
-    await inject(t, { method: 'PATCH', url: `/api/exos/${exercise.id}`, headers: admin, payload: { statementVersions: edited.map((content) => ({ content, answer: '1' })) } });
+    await inject(t, {
+      method: 'PATCH',
+      url: `/api/exos/${exercise.id}`,
+      headers: admin,
+      payload: { statementVersions: edited.map((content) => ({ content, answer: '1' })) },
+    });
     expect(await read()).toBe(edited[index]);
     const four = [...edited, 'D'];
-    await inject(t, { method: 'PATCH', url: `/api/exos/${exercise.id}`, headers: admin, payload: { statementVersions: four.map((content) => ({ content })) } });
+    await inject(t, {
+      method: 'PATCH',
+      url: `/api/exos/${exercise.id}`,
+      headers: admin,
+      payload: { statementVersions: four.map((content) => ({ content })) },
+    });
     expect(await read()).toBe(four[pickVersionIndex(pupil.id, exercise.id, 4)]);
     expect(await read()).not.toBe(edited[index]);
   });

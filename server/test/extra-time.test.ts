@@ -20,14 +20,18 @@ const db = () => t.database.db;
 async function timedChapter(duration: number, accessEnd: Date | null = null) {
   const [chapter] = await db().insert(chapters).values({ title: 'Tour 1' }).returning();
   await db().insert(accessGroups).values({ chapterId: chapter.id, position: 0, timeDuration: duration, accessEnd });
-  const [exercise] = await db().insert(exercises).values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: 'numeric' }).returning();
+  const [exercise] = await db()
+    .insert(exercises)
+    .values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: 'numeric' })
+    .returning();
   await db().insert(statementVersions).values({ exerciseId: exercise.id, position: 0, content: 'Combien ?', answer: '12' });
   return { chapterId: chapter.id, exerciseId: exercise.id };
 }
 
 const start = (chapterId: string, headers: Headers) => inject(t, { method: 'POST', url: `/api/chapter/start/${chapterId}`, headers });
 const state = (chapterId: string, headers: Headers) => inject(t, { method: 'GET', url: `/api/chapter/start/${chapterId}`, headers });
-const setExtra = (headers: Headers, uid: string, payload: Record<string, unknown>) => inject(t, { method: 'PUT', url: `/api/user/${uid}/extra-time`, headers, payload });
+const setExtra = (headers: Headers, uid: string, payload: Record<string, unknown>) =>
+  inject(t, { method: 'PUT', url: `/api/user/${uid}/extra-time`, headers, payload });
 const extend = (headers: Headers, chapterId: string, payload: Record<string, unknown>) =>
   inject(t, { method: 'POST', url: `/api/chapter/${chapterId}/extension`, headers, payload });
 const save = (headers: Headers, exerciseId: string, answer: string, seq: number) =>
@@ -57,7 +61,10 @@ describe('extra time (tiers-temps)', () => {
 
     const member = await inject(t, { method: 'GET', url: `/api/user/${pupil.id}`, headers: admin.headers });
     expect(member.body.extraTimePercent).toBe(50);
-    const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.action, 'user.extra-time'), eq(auditLog.targetId, pupil.id)));
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'user.extra-time'), eq(auditLog.targetId, pupil.id)));
     expect(audit).toMatchObject({ actorId: admin.id, details: { percent: 50, previous: 0 } });
   });
 
@@ -110,10 +117,15 @@ describe('incident extensions', () => {
     expect(reopened.remainingTime).toBeLessThanOrEqual(5 * 60);
     expect((await save(pupil.headers, exerciseId, '12', 2)).status).toBe(200);
 
-    const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.action, 'session.extension'), eq(auditLog.targetId, pupil.id)));
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'session.extension'), eq(auditLog.targetId, pupil.id)));
     expect(audit).toMatchObject({ actorId: admin.id, details: { chapterId, minutes: 10, reason: 'Panne de courant salle 3' } });
     const live = await inject(t, { method: 'GET', url: `/api/chapter/${chapterId}/live`, headers: admin.headers });
-    expect(live.body.extensions).toMatchObject([{ user: { _id: pupil.id }, minutes: 10, reason: 'Panne de courant salle 3', by: 'Alice Admin' }]);
+    expect(live.body.extensions).toMatchObject([
+      { user: { _id: pupil.id }, minutes: 10, reason: 'Panne de courant salle 3', by: 'Alice Admin' },
+    ]);
     expect(live.body.inProgress).toBe(1);
   });
 
@@ -149,7 +161,11 @@ describe('incident extensions', () => {
     const noAccount = await extend(admin.headers, chapterId, { email: 'personne@exemple.fr', minutes: 5, reason: 'x' });
     expect(noAccount).toMatchObject({ status: 404, body: { message: 'Aucun compte n’a l’adresse personne@exemple.fr.' } });
     // An exam officer names the pupil by e-mail, as typed.
-    const byEmail = await extend(admin.headers, chapterId, { email: ` ${pupil.email.toUpperCase()} `, minutes: 5, reason: 'Ordinateur bloqué' });
+    const byEmail = await extend(admin.headers, chapterId, {
+      email: ` ${pupil.email.toUpperCase()} `,
+      minutes: 5,
+      reason: 'Ordinateur bloqué',
+    });
     expect(byEmail.status).toBe(200);
     for (const role of ['pupil', 'member', 'teacher'] as const) {
       const caller = role === 'pupil' ? pupil : await createUser(t, role);

@@ -1,7 +1,18 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, answers, auditLog, centers, chapters, exercises, files, institutions, statementVersions, users } from '../src/db/schema.js';
+import {
+  accessGroups,
+  answers,
+  auditLog,
+  centers,
+  chapters,
+  exercises,
+  files,
+  institutions,
+  statementVersions,
+  users,
+} from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { multipart } from './ops-helpers.js';
 
@@ -27,13 +38,20 @@ async function school(name: string) {
 }
 
 async function timedChapter(groups: Array<Partial<typeof accessGroups.$inferInsert>>, fields: Partial<typeof chapters.$inferInsert> = {}) {
-  const [chapter] = await db().insert(chapters).values({ title: 'Tour chronométré', ...fields }).returning();
-  await db().insert(accessGroups).values(groups.map((g, position) => ({ chapterId: chapter.id, position, ...g })));
+  const [chapter] = await db()
+    .insert(chapters)
+    .values({ title: 'Tour chronométré', ...fields })
+    .returning();
+  await db()
+    .insert(accessGroups)
+    .values(groups.map((g, position) => ({ chapterId: chapter.id, position, ...g })));
   const [exercise] = await db()
     .insert(exercises)
     .values({ chapterId: chapter.id, position: 0, title: 'Somme', answerFormat: fields.offline ? 'pdf' : 'numeric' })
     .returning();
-  await db().insert(statementVersions).values({ exerciseId: exercise.id, position: 0, content: 'Énoncé secret : combien font 6 × 7 ?', answer: '42' });
+  await db()
+    .insert(statementVersions)
+    .values({ exerciseId: exercise.id, position: 0, content: 'Énoncé secret : combien font 6 × 7 ?', answer: '42' });
   return { chapterId: chapter.id, exerciseId: exercise.id };
 }
 
@@ -128,11 +146,24 @@ describe('a pupil cannot write over a paper copy', () => {
 
   it('refuses POST /answer on a paper chapter, even with a file the pupil owns', async () => {
     const { exerciseId, pupil } = await paperSetup();
-    const [file] = await db().insert(files).values({ ownerId: pupil.id, originalName: 'copie.pdf', size: 10, pages: 1 }).returning({ id: files.id });
-    const res = await inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId, answer: `pdfs/${file.id}.pdf`, seq: 1 } });
+    const [file] = await db()
+      .insert(files)
+      .values({ ownerId: pupil.id, originalName: 'copie.pdf', size: 10, pages: 1 })
+      .returning({ id: files.id });
+    const res = await inject(t, {
+      method: 'POST',
+      url: '/api/answer',
+      headers: pupil.headers,
+      payload: { exerciseId, answer: `pdfs/${file.id}.pdf`, seq: 1 },
+    });
     expect(res.status).toBe(403);
     expect(res.body.message).toMatch(/centre d’examen/);
-    expect(await db().select().from(answers).where(and(eq(answers.userId, pupil.id), eq(answers.exerciseId, exerciseId)))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(answers)
+        .where(and(eq(answers.userId, pupil.id), eq(answers.exerciseId, exerciseId))),
+    ).toEqual([]);
   });
 });
 
@@ -175,7 +206,8 @@ describe('a pupil cannot pass a full centre by claiming its school', () => {
     expect(centre.body.members.find((m: { _id: string }) => m._id === outsider.id).schoolChange).toBeUndefined();
 
     // Pupils of other schools hold the places the centre opened: they cannot be turned away.
-    const refuse = (user: string) => inject(t, { method: 'POST', url: `/api/center/refuse/${chapterId}`, headers: teacher.headers, payload: { user } });
+    const refuse = (user: string) =>
+      inject(t, { method: 'POST', url: `/api/center/refuse/${chapterId}`, headers: teacher.headers, payload: { user } });
     expect((await refuse(outsider.id)).status).toBe(400);
     const refused = await refuse(claimant.id);
     expect(refused.status).toBe(200);
@@ -186,7 +218,10 @@ describe('a pupil cannot pass a full centre by claiming its school', () => {
     const again = await register(claimant.headers);
     expect(again.status).toBe(403);
     expect(again.body.message).toMatch(/choisissez un autre centre/);
-    const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.action, 'center.refuse'), eq(auditLog.targetId, claimant.id)));
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'center.refuse'), eq(auditLog.targetId, claimant.id)));
     expect(audit).toMatchObject({ actorId: teacher.id });
   });
 });
@@ -195,7 +230,10 @@ describe('a school proposed by someone else stays theirs until an admin confirms
   it('refuses it in PUT /auth/me as if it did not exist, and accepts one’s own proposal', async () => {
     const author = await createUser(t, 'pupil', PUPIL_PROFILE);
     const other = await createUser(t, 'pupil', PUPIL_PROFILE);
-    const [pending] = await db().insert(institutions).values({ name: 'Collège proposé', createdBy: author.id }).returning({ id: institutions.id });
+    const [pending] = await db()
+      .insert(institutions)
+      .values({ name: 'Collège proposé', createdBy: author.id })
+      .returning({ id: institutions.id });
     const res = await putMe(other.headers, { institution: pending.id });
     expect(res).toMatchObject({ status: 400, body: { message: 'Cet établissement n’existe pas.' } });
     expect((await putMe(author.headers, { institution: pending.id })).status).toBe(200);

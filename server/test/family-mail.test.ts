@@ -41,18 +41,32 @@ async function confirmLinkOf(address: string): Promise<string> {
 
 const register = (headers: Headers, institution: string, chapter = chapterId) =>
   inject(t, { method: 'PATCH', url: `/api/center/user/${chapter}`, headers, payload: { institution } });
-const saveProfile = (headers: Headers, payload: Record<string, unknown>) => inject(t, { method: 'PUT', url: '/api/auth/me', headers, payload });
+const saveProfile = (headers: Headers, payload: Record<string, unknown>) =>
+  inject(t, { method: 'PUT', url: '/api/auth/me', headers, payload });
 const convocationsTo = async (address: string) =>
-  (await t.database.db.select().from(mailDeliveries).where(and(eq(mailDeliveries.kind, 'convocation'), eq(mailDeliveries.to, address)))).length;
+  (
+    await t.database.db
+      .select()
+      .from(mailDeliveries)
+      .where(and(eq(mailDeliveries.kind, 'convocation'), eq(mailDeliveries.to, address)))
+  ).length;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Olympe <coupe@olympe.test>', MAIL_RATE_PER_SECOND: '0' } });
+  t = await buildTestApp({
+    env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Olympe <coupe@olympe.test>', MAIL_RATE_PER_SECOND: '0' },
+  });
   const db = t.database.db;
   [{ id: A }, { id: B }] = await db
     .insert(institutions)
     .values([
-      { name: 'Collège Blaise Pascal', address: '1 rue des Sciences, 63000 Clermont-Ferrand', latitude: 45.77, longitude: 3.08, confirmed: true },
+      {
+        name: 'Collège Blaise Pascal',
+        address: '1 rue des Sciences, 63000 Clermont-Ferrand',
+        latitude: 45.77,
+        longitude: 3.08,
+        confirmed: true,
+      },
       { name: 'Lycée Henri Poincaré', address: '2 place Carrière, 54000 Nancy', latitude: 48.69, longitude: 6.18, confirmed: true },
     ])
     .returning();
@@ -67,7 +81,12 @@ beforeAll(async () => {
     await db.insert(accessGroups).values({ chapterId: chapter, position: 0, accessStart: new Date('2027-03-12T08:00:00Z') });
     for (const school of [A, B]) {
       const teacher = await createUser(t, 'teacher', { institutionId: school });
-      const res = await inject(t, { method: 'PATCH', url: `/api/center/${chapter}`, headers: teacher.headers, payload: { opened: true, nb_places: 50 } });
+      const res = await inject(t, {
+        method: 'PATCH',
+        url: `/api/center/${chapter}`,
+        headers: teacher.headers,
+        payload: { opened: true, nb_places: 50 },
+      });
       expect(res.status).toBe(200);
     }
   }
@@ -79,7 +98,13 @@ afterAll(async () => {
 
 describe('double opt-in of family addresses', () => {
   it('mails an unconfirmed parent only the confirmation, never the convocation; once confirmed, the convocation', async () => {
-    const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: A, emailNotifications: true, firstName: SPAM_NAME, emailParent: null });
+    const pupil = await createUser(t, 'pupil', {
+      ...PUPIL_PROFILE,
+      institutionId: A,
+      emailNotifications: true,
+      firstName: SPAM_NAME,
+      emailParent: null,
+    });
     const before = smtp.received.length;
     const saved = await saveProfile(pupil.headers, { emailParent: 'Maman@Exemple.fr' });
     expect(saved.status).toBe(200);
@@ -108,7 +133,12 @@ describe('double opt-in of family addresses', () => {
     expect(page.body).toContain('Confirmer mon adresse');
     const [still] = await t.database.db.select().from(familyAddresses).where(eq(familyAddresses.userId, pupil.id));
     expect(still.confirmedAt).toBeNull();
-    const done = await t.app.inject({ method: 'POST', url: link, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'x=1' });
+    const done = await t.app.inject({
+      method: 'POST',
+      url: link,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'x=1',
+    });
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('Adresse confirmée.');
     expect((await saveProfile(pupil.headers, {})).body.pendingEmails).toEqual([]);
@@ -148,18 +178,27 @@ describe('double opt-in of family addresses', () => {
     const beforeMove = smtp.received.length;
     expect((await register(pupil.headers, B)).status).toBe(200);
     await runMailJobs(t.app.deps);
-    expect(mailsTo('pere@exemple.fr', beforeMove).map((m) => subjectOf(m.data))).toEqual([expect.stringMatching(/confirmez votre adresse/)]);
+    expect(mailsTo('pere@exemple.fr', beforeMove).map((m) => subjectOf(m.data))).toEqual([
+      expect.stringMatching(/confirmez votre adresse/),
+    ]);
     expect(await convocationsTo('pere@exemple.fr')).toBe(0);
   });
 
   it('asks an address typed before the double opt-in (or imported) for its confirmation at the first convocation', async () => {
-    const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: A, emailNotifications: true, emailParent: 'ancien.parent@exemple.fr' });
+    const pupil = await createUser(t, 'pupil', {
+      ...PUPIL_PROFILE,
+      institutionId: A,
+      emailNotifications: true,
+      emailParent: 'ancien.parent@exemple.fr',
+    });
     const me = await saveProfile(pupil.headers, {});
     expect(me.body.pendingEmails).toEqual(['ancien.parent@exemple.fr']);
     const before = smtp.received.length;
     expect((await register(pupil.headers, A)).status).toBe(200);
     await runMailJobs(t.app.deps);
-    expect(mailsTo('ancien.parent@exemple.fr', before).map((m) => subjectOf(m.data))).toEqual([expect.stringMatching(/confirmez votre adresse/)]);
+    expect(mailsTo('ancien.parent@exemple.fr', before).map((m) => subjectOf(m.data))).toEqual([
+      expect.stringMatching(/confirmez votre adresse/),
+    ]);
     expect(await convocationsTo('ancien.parent@exemple.fr')).toBe(0);
   });
 
@@ -226,7 +265,11 @@ describe('centre moves per pupil (decision 134)', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.message).toBe(TOO_MANY_MOVES_IN_ALL_MESSAGE);
     // Yesterday's rows were cleared by the move that was allowed.
-    const left = await one(db, z.object({ n: column.number }), sql`SELECT count(*)::int AS n FROM center_moves WHERE user_id = ${pupil.id}`);
+    const left = await one(
+      db,
+      z.object({ n: column.number }),
+      sql`SELECT count(*)::int AS n FROM center_moves WHERE user_id = ${pupil.id}`,
+    );
     expect(Number(left?.n)).toBe(10);
   });
 });

@@ -95,7 +95,11 @@ async function expectNothingStored(run: () => Promise<{ status: number; body: an
 
 describe('POST /pdfs', () => {
   it('refuses anonymous callers with 401', async () => {
-    await expectNothingStored(() => upload({}, { exercise: pdfExercise }, { name: 'copie.pdf', bytes: pdfBytes }), 401, 'Vous devez vous connecter.');
+    await expectNothingStored(
+      () => upload({}, { exercise: pdfExercise }, { name: 'copie.pdf', bytes: pdfBytes }),
+      401,
+      'Vous devez vous connecter.',
+    );
   });
 
   it('stores a pupil’s PDF under a random name and records it', async () => {
@@ -109,7 +113,12 @@ describe('POST /pdfs', () => {
     expect(row).toMatchObject({ ownerId: p.id, institutionId: schoolId, originalName: 'ma copie.pdf', size: pdfBytes.length, pages: 2 });
     expect(storedFiles()).toContain(`${match![1]}.pdf`);
     // The answer that references it.
-    const saved = await inject(t, { method: 'POST', url: '/api/answer', headers: p.headers, payload: { exerciseId: pdfExercise, answer: res.body.path, seq: 1 } });
+    const saved = await inject(t, {
+      method: 'POST',
+      url: '/api/answer',
+      headers: p.headers,
+      payload: { exerciseId: pdfExercise, answer: res.body.path, seq: 1 },
+    });
     expect(saved.status).toBe(200);
   });
 
@@ -117,7 +126,11 @@ describe('POST /pdfs', () => {
     const p = await pupil();
     const send = (bytes: Buffer) => () => upload(p.headers, { exercise: pdfExercise }, { name: 'x.pdf', bytes });
     await expectNothingStored(send(Buffer.from('GIF89a not a pdf')), 400, 'Ce fichier n’est pas un PDF.');
-    await expectNothingStored(send(Buffer.from('%PDF-1.7\nnothing useful here\n%%EOF')), 400, /^Ce PDF (est illisible|ne contient aucune page)/);
+    await expectNothingStored(
+      send(Buffer.from('%PDF-1.7\nnothing useful here\n%%EOF')),
+      400,
+      /^Ce PDF (est illisible|ne contient aucune page)/,
+    );
     await expectNothingStored(send(Buffer.alloc(0)), 400, 'Le fichier est vide.');
     const big = Buffer.concat([pdfBytes, Buffer.alloc(70 * 1024, 32)]);
     await expectNothingStored(send(big), 413, /^Le fichier dépasse la taille maximale autorisée/);
@@ -142,11 +155,19 @@ describe('POST /pdfs', () => {
       400,
       'Cet exercice n’attend pas de copie PDF.',
     );
-    await expectNothingStored(() => upload(p.headers, { chapter: chapterId }, { name: 'c.pdf', bytes: pdfBytes }), 403, /^Vous n’avez pas accès/);
+    await expectNothingStored(
+      () => upload(p.headers, { chapter: chapterId }, { name: 'c.pdf', bytes: pdfBytes }),
+      403,
+      /^Vous n’avez pas accès/,
+    );
     const [closed] = await t.database.db.insert(chapters).values({ title: 'Fermé' }).returning();
     await t.database.db.insert(accessGroups).values({ chapterId: closed.id, position: 0, accessEnd: new Date(Date.now() - 60_000) });
     const [ex] = await t.database.db.insert(exercises).values({ chapterId: closed.id, title: 'P', answerFormat: 'pdf' }).returning();
-    await expectNothingStored(() => upload(p.headers, { exercise: ex.id }, { name: 'c.pdf', bytes: pdfBytes }), 403, "L’épreuve est terminée.");
+    await expectNothingStored(
+      () => upload(p.headers, { exercise: ex.id }, { name: 'c.pdf', bytes: pdfBytes }),
+      403,
+      'L’épreuve est terminée.',
+    );
   });
 
   it('lets school staff upload scans for a chapter', async () => {

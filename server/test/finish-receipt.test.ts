@@ -28,10 +28,12 @@ async function chapterWith(duration: number | null, offline = false) {
       { chapterId: chapter.id, position: 1, title: 'Preuve', answerFormat: 'pdf' },
     ])
     .returning();
-  await db().insert(statementVersions).values([
-    { exerciseId: numeric.id, position: 0, content: 'Combien ?', answer: '12' },
-    { exerciseId: pdf.id, position: 0, content: 'Démontrer.' },
-  ]);
+  await db()
+    .insert(statementVersions)
+    .values([
+      { exerciseId: numeric.id, position: 0, content: 'Combien ?', answer: '12' },
+      { exerciseId: pdf.id, position: 0, content: 'Démontrer.' },
+    ]);
   return { chapterId: chapter.id, numericId: numeric.id, pdfId: pdf.id };
 }
 
@@ -61,10 +63,13 @@ describe('POST /chapter/finish/{id}', () => {
     expect(res.body.deadline).toBe(res.body.finishedAt);
     const refused = await save(numericId, '13', 3, p.headers);
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe("L’épreuve est terminée.");
+    expect(refused.body.message).toBe('L’épreuve est terminée.');
     expect((await state(chapterId, p.headers)).body).toMatchObject({ status: 'after', remainingTime: 0, finishedAt: res.body.finishedAt });
     // The live page and the running-session checks read end_time: it is the finish.
-    const [row] = await db().select().from(chapterSessions).where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, p.id)));
+    const [row] = await db()
+      .select()
+      .from(chapterSessions)
+      .where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, p.id)));
     expect(row.endTime?.toISOString()).toBe(res.body.finishedAt);
     const current = await inject(t, { method: 'GET', url: `/api/answer/chapter/${chapterId}`, headers: p.headers });
     expect(current.body.map((a: { answer: string }) => a.answer)).toEqual(['12']);
@@ -112,7 +117,10 @@ describe('POST /chapter/finish/{id}', () => {
     // 60 minutes from the start plus the 10 added: about 70 minutes left.
     expect(reopened.body.remainingTime).toBeGreaterThan(69 * 60);
     expect(reopened.body.remainingTime).toBeLessThanOrEqual(70 * 60);
-    const [row] = await db().select().from(chapterSessions).where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, p.id)));
+    const [row] = await db()
+      .select()
+      .from(chapterSessions)
+      .where(and(eq(chapterSessions.chapterId, chapterId), eq(chapterSessions.userId, p.id)));
     expect(row.finishedAt).toBeNull();
     expect(row.endTime?.toISOString()).toBe(reopened.body.deadline);
     expect((await save(numericId, '7', 5, p.headers)).status).toBe(200);
@@ -141,7 +149,10 @@ describe('GET /chapter/receipt/{id}', () => {
       ['Somme', 0, '12'],
       ['Preuve', 1, null],
     ]);
-    const [stored] = await db().select().from(answers).where(and(eq(answers.exerciseId, numericId), eq(answers.seq, 10)));
+    const [stored] = await db()
+      .select()
+      .from(answers)
+      .where(and(eq(answers.exerciseId, numericId), eq(answers.seq, 10)));
     expect(res.body.lines[0].timestamp).toBe(stored.createdAt.toISOString());
     expect(res.body.lines[1].exercise).toBe(pdfId);
     expect(res.body.code).toMatch(CODE);
@@ -184,7 +195,12 @@ describe('GET /chapter/receipt/{id}', () => {
     await finish(chapterId, p.headers);
     const first = (await receipt(chapterId, p.headers)).body.code;
     const admin = await createUser(t, 'admin', { firstName: 'Ada', lastName: 'Lovelace' });
-    await inject(t, { method: 'POST', url: `/api/chapter/${chapterId}/extension`, headers: admin.headers, payload: { user: p.id, minutes: 5, reason: 'Incident' } });
+    await inject(t, {
+      method: 'POST',
+      url: `/api/chapter/${chapterId}/extension`,
+      headers: admin.headers,
+      payload: { user: p.id, minutes: 5, reason: 'Incident' },
+    });
     expect((await save(numericId, '43', 2, p.headers)).status).toBe(200);
     await finish(chapterId, p.headers);
     const second = await receipt(chapterId, admin.headers, p.id);

@@ -20,8 +20,22 @@ beforeAll(async () => {
   const rows = await t.database.db
     .insert(institutions)
     .values([
-      { name: 'Collège Évariste Galois', address: '12 rue des Écoles, 34000 Montpellier', uai: '0341234A', confirmed: true, latitude: 43.6, longitude: 3.88 },
-      { name: 'Lycée Sophie Germain', address: '2 place Bellecour, 69002 Lyon', uai: '0691234B', confirmed: true, latitude: 45.75, longitude: 4.83 },
+      {
+        name: 'Collège Évariste Galois',
+        address: '12 rue des Écoles, 34000 Montpellier',
+        uai: '0341234A',
+        confirmed: true,
+        latitude: 43.6,
+        longitude: 3.88,
+      },
+      {
+        name: 'Lycée Sophie Germain',
+        address: '2 place Bellecour, 69002 Lyon',
+        uai: '0691234B',
+        confirmed: true,
+        latitude: 45.75,
+        longitude: 4.83,
+      },
       { name: 'Lycée privé secret', address: '1 rue Cachée, 69002 Lyon', confirmed: false },
     ])
     .returning({ id: institutions.id });
@@ -45,12 +59,22 @@ describe('confirmation link checked before the password', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ valid: true, email: 'lien@exemple.fr' });
     }
-    const [row] = await t.database.db.select({ usedAt: emailTokens.usedAt }).from(emailTokens).where(sql`true`).orderBy(sql`created_at desc`).limit(1);
+    const [row] = await t.database.db
+      .select({ usedAt: emailTokens.usedAt })
+      .from(emailTokens)
+      .where(sql`true`)
+      .orderBy(sql`created_at desc`)
+      .limit(1);
     expect(row.usedAt).toBeNull();
 
     const confirmed = await inject(t, { method: 'POST', url: '/api/auth/confirm', payload: { token, password: 'Bonjour#2026' } });
     expect(confirmed.status).toBe(200);
-    const me = await inject(t, { method: 'PUT', url: '/api/auth/me', payload: {}, headers: { authorization: `Bearer ${confirmed.body.token}` } });
+    const me = await inject(t, {
+      method: 'PUT',
+      url: '/api/auth/me',
+      payload: {},
+      headers: { authorization: `Bearer ${confirmed.body.token}` },
+    });
     expect(me.status).toBe(200);
     expect(me.body.email).toBe('lien@exemple.fr');
 
@@ -67,7 +91,10 @@ describe('confirmation link checked before the password', () => {
 
     await inject(t, { method: 'POST', url: '/api/auth/register', payload: { email: 'expire@exemple.fr' } });
     const token = tokenOf(await lastLinkTo(t, 'expire@exemple.fr'));
-    await t.database.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(sql`used_at IS NULL`);
+    await t.database.db
+      .update(emailTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(sql`used_at IS NULL`);
     const expired = await check(token);
     expect(expired.status).toBe(410);
     expect(expired.body.code).toBe('link_expired');
@@ -107,12 +134,28 @@ describe('school search on the server', () => {
   it('lets admins alone give a school its UAI, once', async () => {
     const admin = await createUser(t, 'admin');
     const pupil = await createUser(t, 'pupil');
-    const body = { name: 'Lycée Blaise Pascal', address: '36 avenue Carnot, 63000 Clermont-Ferrand', latitude: 45.77, longitude: 3.09, uai: '0630001a' };
+    const body = {
+      name: 'Lycée Blaise Pascal',
+      address: '36 avenue Carnot, 63000 Clermont-Ferrand',
+      latitude: 45.77,
+      longitude: 3.09,
+      uai: '0630001a',
+    };
     expect((await inject(t, { method: 'POST', url: '/api/institution', headers: pupil.headers, payload: body })).status).toBe(403);
-    const created = await inject(t, { method: 'POST', url: '/api/institution', headers: admin.headers, payload: { ...body, confirmed: true } });
+    const created = await inject(t, {
+      method: 'POST',
+      url: '/api/institution',
+      headers: admin.headers,
+      payload: { ...body, confirmed: true },
+    });
     expect(created.status).toBe(200);
     expect((await search('0630001A', pupil.headers)).body.results[0]).toMatchObject({ name: 'Lycée Blaise Pascal', uai: '0630001A' });
-    const again = await inject(t, { method: 'POST', url: '/api/institution', headers: admin.headers, payload: { ...body, name: 'Doublon' } });
+    const again = await inject(t, {
+      method: 'POST',
+      url: '/api/institution',
+      headers: admin.headers,
+      payload: { ...body, name: 'Doublon' },
+    });
     expect(again.status).toBe(409);
     const bad = await inject(t, { method: 'POST', url: '/api/institution', headers: admin.headers, payload: { ...body, uai: '12' } });
     expect(bad.status).toBe(400);
@@ -121,7 +164,10 @@ describe('school search on the server', () => {
 
   it('follows a renamed school (the trigger keeps the words)', async () => {
     const admin = await createUser(t, 'admin');
-    const [extra] = await t.database.db.insert(institutions).values({ name: 'Collège Ancien Nom', confirmed: true }).returning({ id: institutions.id });
+    const [extra] = await t.database.db
+      .insert(institutions)
+      .values({ name: 'Collège Ancien Nom', confirmed: true })
+      .returning({ id: institutions.id });
     await t.database.db.update(institutions).set({ name: 'Collège Émilie du Châtelet' }).where(eq(institutions.id, extra.id));
     expect((await search('ancien', admin.headers)).body.results).toEqual([]);
     expect((await search('chatelet', admin.headers)).body.results[0]._id).toBe(extra.id);
@@ -164,7 +210,15 @@ describe('bulk import of pupils', () => {
     expect(messages[2]).toMatch(/date de naissance impossible.*classe inconnue.*genre inconnu/i);
 
     const [ada] = await t.database.db.select().from(users).where(eq(users.email, 'ada@exemple.fr'));
-    expect(ada).toMatchObject({ institutionId: schoolA, firstName: 'Ada', birthDate: '2011-12-10', grade: '3eme', gender: 'female', emailParent: 'parent.ada@exemple.fr', passwordHash: null });
+    expect(ada).toMatchObject({
+      institutionId: schoolA,
+      firstName: 'Ada',
+      birthDate: '2011-12-10',
+      grade: '3eme',
+      gender: 'female',
+      emailParent: 'parent.ada@exemple.fr',
+      passwordHash: null,
+    });
 
     // No mail in the request: the invitations wait in the queue.
     const before = smtp.received.length;
@@ -206,14 +260,24 @@ describe('bulk import of pupils', () => {
     expect(preview.status).toBe(200);
     expect(preview.body.existing).toBe(3);
     // One answer whatever the school: neither « autre établissement » nor « cet établissement ».
-    expect(preview.body.lines.map((l: { message: string }) => l.message)).toEqual([ALREADY_REGISTERED, ALREADY_REGISTERED, ALREADY_REGISTERED]);
+    expect(preview.body.lines.map((l: { message: string }) => l.message)).toEqual([
+      ALREADY_REGISTERED,
+      ALREADY_REGISTERED,
+      ALREADY_REGISTERED,
+    ]);
     expect(JSON.stringify(preview.body)).not.toMatch(/Sophie Germain|autre établissement|cet établissement/);
   });
 
   it('asks each imported parent’s address for its confirmation, and limits imports per school and hour (decision 134)', async () => {
-    const [{ id: schoolC }] = await t.database.db.insert(institutions).values({ name: 'Collège Sofia Kovalevskaïa', confirmed: true }).returning();
+    const [{ id: schoolC }] = await t.database.db
+      .insert(institutions)
+      .values({ name: 'Collège Sofia Kovalevskaïa', confirmed: true })
+      .returning();
     const teacher = await createUser(t, 'teacher', { institutionId: schoolC });
-    const res = await importFile(teacher.headers, csvOf([['gauss@exemple.fr', 'Carl', 'Gauss', '30/04/2011', '3e', 'M', 'parent.gauss@exemple.fr']]));
+    const res = await importFile(
+      teacher.headers,
+      csvOf([['gauss@exemple.fr', 'Carl', 'Gauss', '30/04/2011', '3e', 'M', 'parent.gauss@exemple.fr']]),
+    );
     expect(res.status).toBe(200);
     const confirmations = await t.database.db.select().from(jobs).where(eq(jobs.kind, 'mail.confirm-address'));
     expect(confirmations.map((j) => j.payload.address)).toContain('parent.gauss@exemple.fr');
@@ -253,7 +317,15 @@ describe('bulk import of pupils', () => {
     const teacher = await createUser(t, 'teacher', { institutionId: schoolA });
     const bytes = await writeXlsxFile([
       HEADER.map((value) => ({ value })),
-      [{ value: 'xlsx@exemple.fr' }, { value: 'Sofia' }, { value: 'Kovalevskaïa' }, { value: new Date(Date.UTC(2011, 0, 15)), format: 'dd/mm/yyyy' }, { value: 'Seconde' }, { value: 'Fille' }, null],
+      [
+        { value: 'xlsx@exemple.fr' },
+        { value: 'Sofia' },
+        { value: 'Kovalevskaïa' },
+        { value: new Date(Date.UTC(2011, 0, 15)), format: 'dd/mm/yyyy' },
+        { value: 'Seconde' },
+        { value: 'Fille' },
+        null,
+      ],
     ]).toBuffer();
     const res = await importFile(teacher.headers, bytes, {}, 'eleves.xlsx');
     expect(res.status).toBe(200);
@@ -269,10 +341,38 @@ describe('bulk import of pupils', () => {
     const workbook = (prefix: string) =>
       writeXlsxFile([
         ['EMAIL', 'PRENOM', 'NOM', 'DATE_NAISSANCE', 'CLASSE', 'SEXE'].map((value) => ({ value })),
-        [{ value: `${prefix}.eloise@exemple.fr` }, { value: 'Éloïse' }, { value: 'Châtelet' }, { value: new Date(Date.UTC(2009, 2, 4)), format: 'dd/mm/yyyy' }, { value: '2nde' }, { value: 'F' }],
-        [{ value: `${prefix}.gaspard@exemple.fr` }, { value: 'Gaspard' }, { value: 'Monge' }, { value: '4/3/2009' }, { value: 'Seconde' }, { value: 'Garçon' }],
-        [{ value: `${prefix}.sophie@exemple.fr` }, { value: 'Sophie' }, { value: 'Germain' }, { value: '2009-03-04' }, { value: '2de' }, { value: 'Fille' }],
-        [{ value: `${prefix}.evariste@exemple.fr` }, { value: 'Évariste' }, { value: 'Galois' }, { value: '04/03/2009' }, { value: 'seconde générale' }, { value: 'M' }],
+        [
+          { value: `${prefix}.eloise@exemple.fr` },
+          { value: 'Éloïse' },
+          { value: 'Châtelet' },
+          { value: new Date(Date.UTC(2009, 2, 4)), format: 'dd/mm/yyyy' },
+          { value: '2nde' },
+          { value: 'F' },
+        ],
+        [
+          { value: `${prefix}.gaspard@exemple.fr` },
+          { value: 'Gaspard' },
+          { value: 'Monge' },
+          { value: '4/3/2009' },
+          { value: 'Seconde' },
+          { value: 'Garçon' },
+        ],
+        [
+          { value: `${prefix}.sophie@exemple.fr` },
+          { value: 'Sophie' },
+          { value: 'Germain' },
+          { value: '2009-03-04' },
+          { value: '2de' },
+          { value: 'Fille' },
+        ],
+        [
+          { value: `${prefix}.evariste@exemple.fr` },
+          { value: 'Évariste' },
+          { value: 'Galois' },
+          { value: '04/03/2009' },
+          { value: 'seconde générale' },
+          { value: 'M' },
+        ],
       ]).toBuffer();
     const ansi = await saveWithLibreOffice(await workbook('ansi'), 'xlsx', 'csv:Text - txt - csv (StarCalc):59,34,1,1');
     expect(ansi.subarray(0, 61).toString('latin1')).toBe('"EMAIL";"PRENOM";"NOM";"DATE_NAISSANCE";"CLASSE";"SEXE"\n"ansi');
@@ -289,7 +389,13 @@ describe('bulk import of pupils', () => {
       expect(res.status, `${prefix}: ${JSON.stringify(res.body)}`).toBe(200);
       expect(res.body, prefix).toMatchObject({ created: 4, existing: 0, rejected: [] });
       const rows = await t.database.db
-        .select({ firstName: users.firstName, lastName: users.lastName, birthDate: users.birthDate, grade: users.grade, gender: users.gender })
+        .select({
+          firstName: users.firstName,
+          lastName: users.lastName,
+          birthDate: users.birthDate,
+          grade: users.grade,
+          gender: users.gender,
+        })
         .from(users)
         .where(sql`${users.email} LIKE ${`${prefix}.%`}`)
         .orderBy(users.email);
@@ -317,7 +423,9 @@ describe('bulk import of pupils', () => {
   it('reads a 5 MB CSV off the event loop: its parse (1.5 to 5 s on the loop) never stalls other requests', async () => {
     const teacher = await createUser(t, 'teacher', { institutionId: schoolA });
     const line = 'Dupont;Jean-Baptiste;jean.baptiste.dupont@example.org;01/01/2011;3e;M;\n';
-    const big = Buffer.from('E-mail;Prénom;Nom;Date de naissance;Classe;Genre;\n' + line.repeat(Math.floor((5 * 1024 * 1024 - 200) / line.length)));
+    const big = Buffer.from(
+      'E-mail;Prénom;Nom;Date de naissance;Classe;Genre;\n' + line.repeat(Math.floor((5 * 1024 * 1024 - 200) / line.length)),
+    );
     // A first import compiles the route's code: the gap below measures the big file, not a cold start.
     expect((await importFile(teacher.headers, csvOf([]))).status).toBe(400);
     // The longest gap between ticks of a 10 ms timer: a parse on the loop shows up whole.

@@ -20,8 +20,16 @@ let off: TestApp;
 const ADRESSE = {
   type: 'FeatureCollection',
   features: [
-    { type: 'Feature', geometry: { type: 'Point', coordinates: [2.347, 48.8589] }, properties: { label: 'Place de l’Hôtel de Ville 75004 Paris' } },
-    { type: 'Feature', geometry: { type: 'Point', coordinates: [4.8357, 45.764] }, properties: { label: '1 Rue de la République 69001 Lyon' } },
+    {
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [2.347, 48.8589] },
+      properties: { label: 'Place de l’Hôtel de Ville 75004 Paris' },
+    },
+    {
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [4.8357, 45.764] },
+      properties: { label: '1 Rue de la République 69001 Lyon' },
+    },
     // Outside the globe, or without a label: dropped.
     { type: 'Feature', geometry: { type: 'Point', coordinates: [200, 95] }, properties: { label: 'Nulle part' } },
     { type: 'Feature', geometry: { type: 'Point', coordinates: [2, 46] }, properties: {} },
@@ -91,7 +99,12 @@ describe('GET /api/institution/geocode', () => {
       ],
     });
     expect(seen[0].pathname).toBe('/search');
-    expect(Object.fromEntries(seen[0].searchParams)).toEqual({ format: 'jsonv2', countrycodes: 'fr', q: 'Hôtel de Ville Paris', limit: '5' });
+    expect(Object.fromEntries(seen[0].searchParams)).toEqual({
+      format: 'jsonv2',
+      countrycodes: 'fr',
+      q: 'Hôtel de Ville Paris',
+      limit: '5',
+    });
     expect(seenHeaders[0]['user-agent']).toMatch(/^Olympe \(http/);
   });
 
@@ -99,7 +112,9 @@ describe('GET /api/institution/geocode', () => {
     mode = 'nominatim';
     const res = await search(on, 'lycée Roland Garros Le Tampon', await loginAs(on, 'teacher'));
     expect(res.status).toBe(200);
-    expect(res.body.results).toEqual([{ label: 'Lycée Roland Garros, Le Tampon, La Réunion, France', latitude: -21.3393, longitude: 55.4781 }]);
+    expect(res.body.results).toEqual([
+      { label: 'Lycée Roland Garros, Le Tampon, La Réunion, France', latitude: -21.3393, longitude: 55.4781 },
+    ]);
   });
 
   it('bad input: a French 400 and the geocoder is not asked', async () => {
@@ -132,7 +147,9 @@ describe('GET /api/institution/geocode', () => {
       mode = m;
       const res = await search(on, '10 rue de Rivoli', headers);
       expect(res.status, m).toBe(503);
-      expect(res.body.message, m).toBe('Le service de recherche d’adresse est indisponible. Réessayez plus tard, ou saisissez la latitude et la longitude.');
+      expect(res.body.message, m).toBe(
+        'Le service de recherche d’adresse est indisponible. Réessayez plus tard, ou saisissez la latitude et la longitude.',
+      );
     }
   });
 
@@ -144,7 +161,9 @@ describe('GET /api/institution/geocode', () => {
       const started = performance.now();
       const res = await search(on, '10 rue de Rivoli', await loginAs(on, 'pupil'));
       expect(res.status).toBe(503);
-      expect(res.body.message).toBe('Le service de recherche d’adresse n’a pas répondu à temps. Réessayez, ou saisissez la latitude et la longitude.');
+      expect(res.body.message).toBe(
+        'Le service de recherche d’adresse n’a pas répondu à temps. Réessayez, ou saisissez la latitude et la longitude.',
+      );
       expect(performance.now() - started).toBeLessThan(5000);
     } finally {
       GEOCODER_TIMEOUT.ms = saved;

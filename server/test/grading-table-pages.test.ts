@@ -36,7 +36,10 @@ let seq = 1;
 
 /** Pupils with equal names, missing names, accents and case, answering in every way the cell rule knows. */
 async function seedChapter(fields: Partial<typeof chapters.$inferInsert> = {}) {
-  const [c] = await db().insert(chapters).values({ title: 'Pages', ...fields }).returning();
+  const [c] = await db()
+    .insert(chapters)
+    .values({ title: 'Pages', ...fields })
+    .returning();
   const [num, pdf] = await db()
     .insert(exercises)
     .values([
@@ -65,9 +68,14 @@ async function seedChapter(fields: Partial<typeof chapters.$inferInsert> = {}) {
     // Every other pupil answers the first exercise; every third is graded; some give an older answer first.
     if (k % 2 === 0) {
       if (k % 4 === 0) await db().insert(answers).values({ userId: p.id, exerciseId: num.id, answer: '1', seq: seq++ });
-      await db().insert(answers).values({ userId: p.id, exerciseId: num.id, answer: k === 10 ? '  ' : '385', grade: k % 3 === 0 ? '3' : null, seq: seq++ });
+      await db()
+        .insert(answers)
+        .values({ userId: p.id, exerciseId: num.id, answer: k === 10 ? '  ' : '385', grade: k % 3 === 0 ? '3' : null, seq: seq++ });
     }
-    if (k % 2 === 1 || k === 0) await db().insert(answers).values({ userId: p.id, exerciseId: pdf.id, answer: 'pdfs/x.pdf', grade: k === 9 ? 'X' : null, seq: seq++ });
+    if (k % 2 === 1 || k === 0)
+      await db()
+        .insert(answers)
+        .values({ userId: p.id, exerciseId: pdf.id, answer: 'pdfs/x.pdf', grade: k === 9 ? 'X' : null, seq: seq++ });
   }
   // A pupil whose only answer was withdrawn (back to sorting): not in the table.
   const gone = await createUser(t, 'pupil', { lastName: 'Retiré', firstName: 'Hors' });
@@ -79,7 +87,10 @@ async function seedChapter(fields: Partial<typeof chapters.$inferInsert> = {}) {
 async function walk(chapterId: string, headers: Headers, limit: number, q?: string) {
   const users: GradingTable['users'] = {};
   let after: string | null = null;
-  const head = await get(`/api/answer/table/${chapterId}?${new URLSearchParams({ limit: '0', ...(q === undefined ? {} : { q }) })}`, headers);
+  const head = await get(
+    `/api/answer/table/${chapterId}?${new URLSearchParams({ limit: '0', ...(q === undefined ? {} : { q }) })}`,
+    headers,
+  );
   expect(head.status, JSON.stringify(head.body)).toBe(200);
   const first = head.body as GradingTable;
   expect(first.users).toEqual({});
@@ -99,7 +110,6 @@ async function walk(chapterId: string, headers: Headers, limit: number, q?: stri
   }
   return { users, first };
 }
-
 
 describe('GET /answer/table/{id}?limit=: pages', () => {
   it('concatenate to the whole table in its order, equal names included, at every page size; the header has its counts', async () => {
@@ -147,8 +157,12 @@ describe('GET /answer/table/{id}?limit=: pages', () => {
     const fresh = await seedChapter({ anonymousGrading: true });
     const { users, first } = await walk(fresh.chapterId, corrector.headers, 5);
     const byHash = [...fresh.pupils].sort((a, b) => {
-      const ha = createHash('md5').update(a + fresh.chapterId).digest('hex');
-      const hb = createHash('md5').update(b + fresh.chapterId).digest('hex');
+      const ha = createHash('md5')
+        .update(a + fresh.chapterId)
+        .digest('hex');
+      const hb = createHash('md5')
+        .update(b + fresh.chapterId)
+        .digest('hex');
       return ha < hb ? -1 : ha > hb ? 1 : a < b ? -1 : 1;
     });
     // Keyed by copy ids (decision 128), in the numbers' order: never a pupil's id.
@@ -162,7 +176,8 @@ describe('GET /answer/table/{id}?limit=: pages', () => {
     // No name, e-mail or profile field in any page.
     const text = JSON.stringify(users);
     for (const secret of ['Martin', 'Zola', 'Émile', 'Gaulle', '@eleves.fr']) expect(text).not.toContain(secret);
-    for (const u of Object.values(users)) expect(u).toMatchObject({ firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null });
+    for (const u of Object.values(users))
+      expect(u).toMatchObject({ firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null });
     // The search reads pseudonyms, never names.
     expect((await walk(fresh.chapterId, corrector.headers, 3, 'martin')).first.page!.matched).toBe(0);
     const found = await walk(fresh.chapterId, corrector.headers, 3, 'copie 0003');
@@ -187,7 +202,9 @@ describe('GET /answer/table/{id}?limit=: pages', () => {
     const give = async (userId: string, exerciseId: string, grades: string[]) => {
       const copy = copyOf(userId, exerciseId);
       const graders = [graderA.id, graderB.id];
-      await db().insert(gradings).values(grades.map((grade, k) => ({ answerId: copy.id, exerciseId, graderId: graders[k], grade })));
+      await db()
+        .insert(gradings)
+        .values(grades.map((grade, k) => ({ answerId: copy.id, exerciseId, graderId: graders[k], grade })));
     };
     await give(c.pupils[2], c.num, ['2']); // one grading
     await give(c.pupils[4], c.num, ['1', '4']); // too far apart: ≠

@@ -1,16 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRADE_CONFLICT_MESSAGE, NEWER_ANSWER_MESSAGE } from '@olympe/contract';
-import {
-  answers,
-  chapters,
-  exercises,
-  files,
-  gradeAudit,
-  gradingClaims,
-  statementVersions,
-  unlabeledAnswers,
-} from '../src/db/schema.js';
+import { answers, chapters, exercises, files, gradeAudit, gradingClaims, statementVersions, unlabeledAnswers } from '../src/db/schema.js';
 import { pickVersionIndex } from '../src/exercises/versions.js';
 import { seedGradingDemo } from '../src/grading/demo.js';
 import { buildTestApp, createUser, inject, loginAs, type RoleName, type TestApp } from './helpers.js';
@@ -26,7 +17,10 @@ const db = () => t.database.db;
 
 /** A chapter with two numeric exercises (two versions each, different expected answers), a pdf one and a none one. */
 async function chapterWith(fields: Partial<typeof chapters.$inferInsert> = {}) {
-  const [c] = await db().insert(chapters).values({ title: 'Tour 1', ...fields }).returning();
+  const [c] = await db()
+    .insert(chapters)
+    .values({ title: 'Tour 1', ...fields })
+    .returning();
   const [n1, pdf, none, n2] = await db()
     .insert(exercises)
     .values([
@@ -37,17 +31,20 @@ async function chapterWith(fields: Partial<typeof chapters.$inferInsert> = {}) {
       { chapterId: c.id, position: 3, title: 'Produit', answerFormat: 'numeric', maxPoints: 20 },
     ])
     .returning();
-  await db().insert(statementVersions).values([
-    { exerciseId: n1.id, position: 0, content: 'A', answer: '10' },
-    { exerciseId: n1.id, position: 1, content: 'B', answer: '20' },
-    { exerciseId: n2.id, position: 0, content: 'C', answer: '3,5' },
-    { exerciseId: pdf.id, position: 0, content: 'D', answer: null },
-    { exerciseId: none.id, position: 0, content: 'E', answer: null },
-  ]);
+  await db()
+    .insert(statementVersions)
+    .values([
+      { exerciseId: n1.id, position: 0, content: 'A', answer: '10' },
+      { exerciseId: n1.id, position: 1, content: 'B', answer: '20' },
+      { exerciseId: n2.id, position: 0, content: 'C', answer: '3,5' },
+      { exerciseId: pdf.id, position: 0, content: 'D', answer: null },
+      { exerciseId: none.id, position: 0, content: 'E', answer: null },
+    ]);
   return { chapterId: c.id, n1: n1.id, pdf: pdf.id, none: none.id, n2: n2.id };
 }
 
-const pupil = (lastName: string, firstName = 'Élève') => createUser(t, 'pupil', { firstName, lastName, gender: 'female', grade: '2nde', birthDate: '2009-01-02' });
+const pupil = (lastName: string, firstName = 'Élève') =>
+  createUser(t, 'pupil', { firstName, lastName, gender: 'female', grade: '2nde', birthDate: '2009-01-02' });
 
 let seqCounter = 1;
 async function answer(userId: string, exerciseId: string, value: string, extra: Partial<typeof answers.$inferInsert> = {}) {
@@ -76,8 +73,16 @@ describe('permissions of every grading route', () => {
       { method: 'GET', url: `/api/answer/table/${chapterId}` },
       { method: 'GET', url: `/api/answer/select/${n1}` },
       { method: 'POST', url: `/api/answer/auto/${chapterId}`, admin: true },
-      { method: 'POST', url: '/api/answer/grade/', payload: { answerId: a.id, grade: null, grade_comment: '', hidden: false, expectedGradeTimestamp: null } },
-      { method: 'POST', url: '/api/answer/grade', payload: { answerId: a.id, grade: null, grade_comment: '', hidden: false, expectedGradeTimestamp: null } },
+      {
+        method: 'POST',
+        url: '/api/answer/grade/',
+        payload: { answerId: a.id, grade: null, grade_comment: '', hidden: false, expectedGradeTimestamp: null },
+      },
+      {
+        method: 'POST',
+        url: '/api/answer/grade',
+        payload: { answerId: a.id, grade: null, grade_comment: '', hidden: false, expectedGradeTimestamp: null },
+      },
       { method: 'GET', url: `/api/answer/overview/${chapterId}` },
       { method: 'GET', url: `/api/answer/unlabeled/stats/${chapterId}` },
       { method: 'GET', url: `/api/answer/history/${p.id}/${n1}` },
@@ -107,7 +112,7 @@ describe('permissions of every grading route', () => {
     expect((await get(`/api/answer/history/${owner.id}/${n1}`, owner.headers)).status).toBe(200);
     const res = await get(`/api/answer/history/${owner.id}/${n1}`, other.headers);
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe("Vous n’avez pas accès à cette ressource.");
+    expect(res.body.message).toBe('Vous n’avez pas accès à cette ressource.');
     const teacher = await createUser(t, 'teacher');
     expect((await get(`/api/answer/history/${owner.id}/${n1}`, teacher.headers)).status).toBe(403);
   });
@@ -116,7 +121,13 @@ describe('permissions of every grading route', () => {
     const { n1 } = await chapterWith();
     const member = await createUser(t, 'member');
     const admin = await createUser(t, 'admin');
-    for (const url of ['/api/answer/table/x', '/api/answer/select/1', '/api/answer/overview/zz', '/api/answer/unlabeled/stats/no', `/api/answer/history/x/${n1}`]) {
+    for (const url of [
+      '/api/answer/table/x',
+      '/api/answer/select/1',
+      '/api/answer/overview/zz',
+      '/api/answer/unlabeled/stats/no',
+      `/api/answer/history/x/${n1}`,
+    ]) {
       const res = await get(url, member.headers);
       expect(res.status, url).toBe(400);
       expect(res.body.message).toMatch(/^Données invalides/);
@@ -156,7 +167,13 @@ describe('permissions of every grading route', () => {
     expect((await get(`/api/answer/unlabeled/stats/${ghost}`, member.headers)).status).toBe(404);
     const { n1 } = await chapterWith();
     expect((await get(`/api/answer/history/${ghost}/${n1}`, member.headers)).status).toBe(404);
-    const res = await grade(member.headers, { answerId: ghost, grade: '1', grade_comment: '', hidden: false, expectedGradeTimestamp: null });
+    const res = await grade(member.headers, {
+      answerId: ghost,
+      grade: '1',
+      grade_comment: '',
+      hidden: false,
+      expectedGradeTimestamp: null,
+    });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Copie introuvable.');
   });
@@ -200,7 +217,14 @@ describe('GET /answer/table/{id}', () => {
     expect(res.body.exercises.map((e: { _id: string }) => e._id)).toEqual([n1, pdf, n2]);
     // The web sorts by last name (accent-insensitive); the server sends every pupil with a current answer.
     expect(Object.keys(res.body.users).sort()).toEqual([eve.id, ann.id, bob.id].sort());
-    expect(res.body.users[bob.id]).toMatchObject({ firstName: 'Bob', lastName: 'Martin', grade: '2nde', gender: 'female', birthDate: '2009-01-02', data: ['?', 'X', '4.5'] });
+    expect(res.body.users[bob.id]).toMatchObject({
+      firstName: 'Bob',
+      lastName: 'Martin',
+      grade: '2nde',
+      gender: 'female',
+      birthDate: '2009-01-02',
+      data: ['?', 'X', '4.5'],
+    });
     expect(res.body.users[bob.id].email).toBe(bob.email);
     expect(res.body.users[eve.id].data).toEqual([' ', ' ', '?']);
     expect(res.body.users[ann.id].data).toEqual([' ', ' ', '?']);
@@ -223,7 +247,11 @@ describe('POST /answer/grade', () => {
     const member = await createUser(t, 'member', { firstName: 'Camille', lastName: 'Correctrice' });
     const p = await pupil('Noté');
     const a = await answer(p.id, n1, '10');
-    const res = await grade(member.headers, { answerId: a.id, grade: '2,5', grade_comment: 'Bien.', hidden: true, expectedGradeTimestamp: null }, '/api/answer/grade');
+    const res = await grade(
+      member.headers,
+      { answerId: a.id, grade: '2,5', grade_comment: 'Bien.', hidden: true, expectedGradeTimestamp: null },
+      '/api/answer/grade',
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ answerId: a.id, grade: '2.5', grade_comment: 'Bien.', hidden: true });
     expect(res.body.message).toBeUndefined();
@@ -232,14 +260,33 @@ describe('POST /answer/grade', () => {
     expect(row.gradeTimestamp?.toISOString()).toBe(res.body.grade_timestamp);
     const audit = await auditOf(a.id);
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ graderId: member.id, oldGrade: null, newGrade: '2.5', oldComment: null, newComment: 'Bien.', hidden: true });
+    expect(audit[0]).toMatchObject({
+      graderId: member.id,
+      oldGrade: null,
+      newGrade: '2.5',
+      oldComment: null,
+      newComment: 'Bien.',
+      hidden: true,
+    });
 
     // X, then clearing the grade; each change audited with old and new.
-    const x = await grade(member.headers, { answerId: a.id, grade: 'x', grade_comment: 'Bien.', hidden: false, expectedGradeTimestamp: res.body.grade_timestamp });
+    const x = await grade(member.headers, {
+      answerId: a.id,
+      grade: 'x',
+      grade_comment: 'Bien.',
+      hidden: false,
+      expectedGradeTimestamp: res.body.grade_timestamp,
+    });
     expect(x.status).toBe(200);
     expect(x.body.grade).toBe('X');
     expect((await get(`/api/answer/table/${chapterId}`, member.headers)).body.users[p.id].data[0]).toBe('X');
-    const cleared = await grade(member.headers, { answerId: a.id, grade: null, grade_comment: 'Bien.', hidden: false, expectedGradeTimestamp: x.body.grade_timestamp });
+    const cleared = await grade(member.headers, {
+      answerId: a.id,
+      grade: null,
+      grade_comment: 'Bien.',
+      hidden: false,
+      expectedGradeTimestamp: x.body.grade_timestamp,
+    });
     expect(cleared.status).toBe(200);
     expect((await get(`/api/answer/table/${chapterId}`, member.headers)).body.users[p.id].data[0]).toBe('?');
     expect((await auditOf(a.id)).map((r) => [r.oldGrade, r.newGrade])).toEqual([
@@ -249,7 +296,13 @@ describe('POST /answer/grade', () => {
     ]);
 
     // A save that changes nothing writes nothing and keeps the version.
-    const same = await grade(member.headers, { answerId: a.id, grade: null, grade_comment: 'Bien.', hidden: false, expectedGradeTimestamp: cleared.body.grade_timestamp });
+    const same = await grade(member.headers, {
+      answerId: a.id,
+      grade: null,
+      grade_comment: 'Bien.',
+      hidden: false,
+      expectedGradeTimestamp: cleared.body.grade_timestamp,
+    });
     expect(same.status).toBe(200);
     expect(same.body.grade_timestamp).toBe(cleared.body.grade_timestamp);
     expect(await auditOf(a.id)).toHaveLength(3);
@@ -265,9 +318,21 @@ describe('POST /answer/grade', () => {
     const opened = await get(`/api/answer/history/${p.id}/${n1}`, alice.headers);
     expect(opened.body.result).toMatchObject({ answerId: a.id, grade: null, grade_comment: '', hidden: false, grade_timestamp: null });
 
-    const first = await grade(alice.headers, { answerId: a.id, grade: '3', grade_comment: 'Alice', hidden: false, expectedGradeTimestamp: null });
+    const first = await grade(alice.headers, {
+      answerId: a.id,
+      grade: '3',
+      grade_comment: 'Alice',
+      hidden: false,
+      expectedGradeTimestamp: null,
+    });
     expect(first.status).toBe(200);
-    const second = await grade(bruno.headers, { answerId: a.id, grade: '5', grade_comment: 'Bruno', hidden: false, expectedGradeTimestamp: null });
+    const second = await grade(bruno.headers, {
+      answerId: a.id,
+      grade: '5',
+      grade_comment: 'Bruno',
+      hidden: false,
+      expectedGradeTimestamp: null,
+    });
     expect(second.status).toBe(409);
     expect(second.body.message).toBe(GRADE_CONFLICT_MESSAGE);
     expect(second.body.current).toMatchObject({
@@ -280,9 +345,21 @@ describe('POST /answer/grade', () => {
     expect(await answerRow(a.id)).toMatchObject({ grade: '3', gradeComment: 'Alice' });
 
     // Bruno saves again from the state he was shown: the later save wins, and Alice is told in turn.
-    const retry = await grade(bruno.headers, { answerId: a.id, grade: '5', grade_comment: 'Bruno', hidden: false, expectedGradeTimestamp: second.body.current.grade_timestamp });
+    const retry = await grade(bruno.headers, {
+      answerId: a.id,
+      grade: '5',
+      grade_comment: 'Bruno',
+      hidden: false,
+      expectedGradeTimestamp: second.body.current.grade_timestamp,
+    });
     expect(retry.status).toBe(200);
-    const stale = await grade(alice.headers, { answerId: a.id, grade: '4', grade_comment: 'Alice', hidden: false, expectedGradeTimestamp: first.body.grade_timestamp });
+    const stale = await grade(alice.headers, {
+      answerId: a.id,
+      grade: '4',
+      grade_comment: 'Alice',
+      hidden: false,
+      expectedGradeTimestamp: first.body.grade_timestamp,
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.current).toMatchObject({ grade: '5', grader: { _id: bruno.id } });
     expect(await answerRow(a.id)).toMatchObject({ grade: '5', gradeComment: 'Bruno', graderId: bruno.id });
@@ -311,14 +388,26 @@ describe('POST /answer/grade', () => {
     const p = await pupil('Récent');
     const old = await answer(p.id, n1, '1');
     const latest = await answer(p.id, n1, '2');
-    const res = await grade(member.headers, { answerId: old.id, grade: '1', grade_comment: '', hidden: false, expectedGradeTimestamp: null });
+    const res = await grade(member.headers, {
+      answerId: old.id,
+      grade: '1',
+      grade_comment: '',
+      hidden: false,
+      expectedGradeTimestamp: null,
+    });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(NEWER_ANSWER_MESSAGE);
     expect(res.body.current.answerId).toBe(latest.id);
     expect((await answerRow(old.id)).grade).toBeNull();
 
     const withdrawn = await answer(p.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000003.pdf', { withdrawnAt: new Date() });
-    const w = await grade(member.headers, { answerId: withdrawn.id, grade: '1', grade_comment: '', hidden: false, expectedGradeTimestamp: null });
+    const w = await grade(member.headers, {
+      answerId: withdrawn.id,
+      grade: '1',
+      grade_comment: '',
+      hidden: false,
+      expectedGradeTimestamp: null,
+    });
     expect(w.status).toBe(400);
     expect(w.body.message).toMatch(/renvoyée au triage/);
   });
@@ -372,7 +461,13 @@ describe('reading a graded copy', () => {
     const copy = await answer(p.id, n1, '3');
     const h = (await get(`/api/answer/history/${p.id}/${n1}`, c1.headers)).body;
     expect(await db().select().from(gradingClaims).where(eq(gradingClaims.answerId, copy.id))).toHaveLength(1);
-    const saved = await grade(c1.headers, { answerId: h.result.answerId, grade: '1', grade_comment: '', hidden: false, expectedGradeTimestamp: null });
+    const saved = await grade(c1.headers, {
+      answerId: h.result.answerId,
+      grade: '1',
+      grade_comment: '',
+      hidden: false,
+      expectedGradeTimestamp: null,
+    });
     expect(saved.status).toBe(200);
     await get(`/api/answer/history/${p.id}/${n1}`, c1.headers);
     expect(await db().select().from(gradingClaims).where(eq(gradingClaims.answerId, copy.id))).toEqual([]);
@@ -393,7 +488,15 @@ describe('GET /answer/history/{uid}/{eid}', () => {
     expect(res.body.exercise).toEqual({ _id: n1, title: 'Somme', answerFormat: 'numeric', chapter: chapterId, chapterTitle: 'Histoire' });
     expect(res.body.answers.map((a: { answer: string }) => a.answer)).toEqual(['2', '1']);
     expect(res.body.answers[0].timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(res.body.result).toEqual({ answerId: latest.id, grade: null, grade_comment: '', hidden: false, grade_timestamp: null, grader: null, items: [] });
+    expect(res.body.result).toEqual({
+      answerId: latest.id,
+      grade: null,
+      grade_comment: '',
+      hidden: false,
+      grade_timestamp: null,
+      grader: null,
+      items: [],
+    });
     expect(res.body.canGrade).toBe(true);
   });
 
@@ -436,7 +539,13 @@ describe('POST /answer/auto/{chapterId}', () => {
     const aWrong = await answer(wrong.id, n1, wrongN1(wrong.id)); // the other version's answer is wrong
     const aEmpty = await answer(empty.id, n1, '');
     const aPerson = await answer(person.id, n1, wrongN1(person.id));
-    await grade(member.headers, { answerId: aPerson.id, grade: '0.5', grade_comment: 'Demi-point', hidden: false, expectedGradeTimestamp: null });
+    await grade(member.headers, {
+      answerId: aPerson.id,
+      grade: '0.5',
+      grade_comment: 'Demi-point',
+      hidden: false,
+      expectedGradeTimestamp: null,
+    });
     const aJunk = await answer(junk.id, n2, '3,5.1');
     const aN2 = await answer(right.id, n2, '3.50');
     await answer(older.id, n1, expectedN1(older.id));
@@ -497,12 +606,17 @@ describe('overview, unlabelled count and the demo grades', () => {
   it('counts the scanned copies of the chapter still to sort', async () => {
     const { chapterId } = await chapterWith({ offline: true });
     const member = await createUser(t, 'member');
-    const [f1, f2, f3] = await db().insert(files).values([{ size: 10 }, { size: 10 }, { size: 10 }]).returning();
-    await db().insert(unlabeledAnswers).values([
-      { chapterId, fileId: f1.id },
-      { chapterId, fileId: f2.id },
-      { chapterId, fileId: f3.id, labeledAt: new Date() },
-    ]);
+    const [f1, f2, f3] = await db()
+      .insert(files)
+      .values([{ size: 10 }, { size: 10 }, { size: 10 }])
+      .returning();
+    await db()
+      .insert(unlabeledAnswers)
+      .values([
+        { chapterId, fileId: f1.id },
+        { chapterId, fileId: f2.id },
+        { chapterId, fileId: f3.id, labeledAt: new Date() },
+      ]);
     const res = await get(`/api/answer/unlabeled/stats/${chapterId}`, member.headers);
     expect(res).toMatchObject({ status: 200, body: { count: 2 } });
   });
@@ -522,7 +636,10 @@ describe('overview, unlabelled count and the demo grades', () => {
     expect(values).toContain('?');
     expect(values).toContain('X');
     expect(values.some((v) => /^\d/.test(v))).toBe(true);
-    const rows = await db().select().from(answers).where(and(eq(answers.graderId, member.id)));
+    const rows = await db()
+      .select()
+      .from(answers)
+      .where(and(eq(answers.graderId, member.id)));
     expect(rows.length).toBe(graded);
   });
 });

@@ -46,9 +46,7 @@ describe('guards: group management is for admins only', () => {
         const res = await inject(t, { method: route.method, url: route.url(group.id), headers, payload: route.payload?.() });
         expect(res.status).toBe(expected);
         if (expected !== 200) {
-          expect(res.body.message).toBe(
-            expected === 401 ? 'Vous devez vous connecter.' : "Vous n’avez pas accès à cette ressource.",
-          );
+          expect(res.body.message).toBe(expected === 401 ? 'Vous devez vous connecter.' : 'Vous n’avez pas accès à cette ressource.');
           // A refused call changes nothing, even when the caller belongs to the group.
           expect({ names: await groupNames(), members: await memberIds(group.id) }).toEqual(before);
         }
@@ -67,7 +65,12 @@ describe('guards: group management is for admins only', () => {
 describe('bad input gets 400/404 in French and changes nothing', () => {
   it('refuses ids that are not UUIDs', async () => {
     for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-      const res = await inject(t, { method, url: '/api/group/abc', headers: admin.headers, payload: method === 'PATCH' ? { name: 'x' } : undefined });
+      const res = await inject(t, {
+        method,
+        url: '/api/group/abc',
+        headers: admin.headers,
+        payload: method === 'PATCH' ? { name: 'x' } : undefined,
+      });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^Données invalides \(id\)\s: Identifiant de groupe invalide\./);
     }
@@ -109,7 +112,10 @@ describe('POST, PATCH name, DELETE', () => {
     expect(res.body).toEqual({ _id: expect.any(String), name: 'Stage de printemps' });
     const list = await inject(t, { method: 'GET', url: '/api/group', headers: admin.headers });
     expect(list.body.map((g: { name: string }) => g.name)).toContain('Stage de printemps');
-    const [entry] = await t.database.db.select().from(auditLog).where(and(eq(auditLog.action, 'group.create'), eq(auditLog.targetId, res.body._id)));
+    const [entry] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'group.create'), eq(auditLog.targetId, res.body._id)));
     expect(entry.actorId).toBe(admin.id);
   });
 
@@ -125,16 +131,29 @@ describe('POST, PATCH name, DELETE', () => {
 
   it('renames a group and keeps the name when unchanged', async () => {
     const group = await newGroup('Ancien nom');
-    const res = await inject(t, { method: 'PATCH', url: `/api/group/${group.id}`, headers: admin.headers, payload: { name: 'Nouveau nom' } });
+    const res = await inject(t, {
+      method: 'PATCH',
+      url: `/api/group/${group.id}`,
+      headers: admin.headers,
+      payload: { name: 'Nouveau nom' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Modifications enregistrées');
     expect((await inject(t, { method: 'GET', url: `/api/group/${group.id}`, headers: admin.headers })).body.name).toBe('Nouveau nom');
-    const same = await inject(t, { method: 'PATCH', url: `/api/group/${group.id}`, headers: admin.headers, payload: { name: 'Nouveau nom' } });
+    const same = await inject(t, {
+      method: 'PATCH',
+      url: `/api/group/${group.id}`,
+      headers: admin.headers,
+      payload: { name: 'Nouveau nom' },
+    });
     expect(same.status).toBe(200);
   });
 
   it('never renames or deletes teachers and members', async () => {
-    for (const [id, name] of [[TEACHERS_GROUP_ID, 'teachers'], [MEMBERS_GROUP_ID, 'members']]) {
+    for (const [id, name] of [
+      [TEACHERS_GROUP_ID, 'teachers'],
+      [MEMBERS_GROUP_ID, 'members'],
+    ]) {
       const rename = await inject(t, { method: 'PATCH', url: `/api/group/${id}`, headers: admin.headers, payload: { name: 'Profs' } });
       expect(rename.status).toBe(403);
       expect(rename.body.message).toBe(`Le groupe « ${name} » ne peut pas être renommé.`);
@@ -164,9 +183,18 @@ describe('GET /group/{id}', () => {
   it('gives the name and the members with their institution, by last name, from an allow-list', async () => {
     const [school] = await t.database.db.insert(institutions).values({ name: 'Lycée Fermat', email: 'ce@fermat.fr' }).returning();
     const group = await newGroup();
-    const zoe = await createUser(t, 'pupil', { firstName: 'Zoé', lastName: 'Abel', gender: 'female', birthDate: '2010-03-04', institutionId: school.id });
+    const zoe = await createUser(t, 'pupil', {
+      firstName: 'Zoé',
+      lastName: 'Abel',
+      gender: 'female',
+      birthDate: '2010-03-04',
+      institutionId: school.id,
+    });
     const adam = await createUser(t, 'pupil', { firstName: 'Adam', lastName: 'Zola' });
-    await t.database.db.insert(groupMembers).values([{ groupId: group.id, userId: adam.id }, { groupId: group.id, userId: zoe.id }]);
+    await t.database.db.insert(groupMembers).values([
+      { groupId: group.id, userId: adam.id },
+      { groupId: group.id, userId: zoe.id },
+    ]);
     const res = await inject(t, { method: 'GET', url: `/api/group/${group.id}`, headers: admin.headers });
     expect(res.status).toBe(200);
     expect(res.body.name).toBe(group.name);
@@ -197,7 +225,8 @@ describe('PATCH /group/{id} with the full member list', () => {
   it('adds and removes to match the list, case-insensitively, and audits who changed what', async () => {
     const group = await newGroup();
     const [a, b, c] = await Promise.all([createUser(t, 'pupil'), createUser(t, 'pupil'), createUser(t, 'pupil')]);
-    const set = (members: string[]) => inject(t, { method: 'PATCH', url: `/api/group/${group.id}`, headers: admin.headers, payload: { members } });
+    const set = (members: string[]) =>
+      inject(t, { method: 'PATCH', url: `/api/group/${group.id}`, headers: admin.headers, payload: { members } });
 
     let res = await set([a.email.toUpperCase(), ` ${b.email} `, b.email]);
     expect(res.status).toBe(200);
@@ -208,7 +237,10 @@ describe('PATCH /group/{id} with the full member list', () => {
     expect(res.body).toMatchObject({ message: 'Membres enregistrés : 1 ajout, 1 retrait.', added: 1, removed: 1 });
     expect(await memberIds(group.id)).toEqual([b.id, c.id].sort());
 
-    const entries = await t.database.db.select().from(auditLog).where(and(eq(auditLog.action, 'group.members'), eq(auditLog.targetId, group.id)));
+    const entries = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'group.members'), eq(auditLog.targetId, group.id)));
     expect(entries).toHaveLength(2);
     expect(entries[1]).toMatchObject({ actorId: admin.id, details: { added: [c.id], removed: [a.id] } });
 
@@ -244,7 +276,9 @@ describe('PATCH /group/{id} with the full member list', () => {
       (m: { email: string }) => m.email,
     );
     const url = `/api/group/${TEACHERS_GROUP_ID}`;
-    expect((await inject(t, { method: 'PATCH', url, headers: admin.headers, payload: { members: [...current, pupil.email] } })).status).toBe(200);
+    expect(
+      (await inject(t, { method: 'PATCH', url, headers: admin.headers, payload: { members: [...current, pupil.email] } })).status,
+    ).toBe(200);
     expect((await me()).body.isTeacher).toBe(true);
     expect((await inject(t, { method: 'PATCH', url, headers: admin.headers, payload: { members: current } })).status).toBe(200);
     expect((await me()).body.isTeacher).toBe(false);
@@ -254,8 +288,16 @@ describe('PATCH /group/{id} with the full member list', () => {
 describe('seedGroupsDemo', () => {
   it('creates the demo group with the given users, twice without error', async () => {
     const users = await Promise.all([createUser(t, 'pupil'), createUser(t, 'pupil')]);
-    const id = await seedGroupsDemo(t.database.db, users.map((u) => u.id));
+    const id = await seedGroupsDemo(
+      t.database.db,
+      users.map((u) => u.id),
+    );
     expect(await memberIds(id)).toEqual(users.map((u) => u.id).sort());
-    expect(await seedGroupsDemo(t.database.db, users.map((u) => u.id))).toBe(id);
+    expect(
+      await seedGroupsDemo(
+        t.database.db,
+        users.map((u) => u.id),
+      ),
+    ).toBe(id);
   });
 });

@@ -125,12 +125,7 @@ function safeJson(s: string): any {
 
 /** The link of the latest mail sent to an address, read from the sent_mails record. */
 export async function lastLinkTo(t: TestApp, email: string): Promise<string> {
-  const [mail] = await t.database.db
-    .select()
-    .from(sentMails)
-    .where(eq(sentMails.to, email))
-    .orderBy(desc(sentMails.id))
-    .limit(1);
+  const [mail] = await t.database.db.select().from(sentMails).where(eq(sentMails.to, email)).orderBy(desc(sentMails.id)).limit(1);
   const link = mail && /https?:\/\/\S+\/confirm\?token=\S+/.exec(mail.text)?.[0];
   if (!link) throw new Error(`no link mailed to ${email}`);
   return link;

@@ -101,10 +101,19 @@ describe('resolveAuth on a self-checked route', () => {
     const signer = createTokenSigner('unit-secret-unit-secret-unit-secret');
     const token = await signer.sign({ userId: '00000000-0000-4000-8000-00000000beef', tokenVersion: 2 });
     // No database is touched on the save route: a db that throws proves it.
-    const noDb = new Proxy({}, { get: () => { throw new Error('database used'); } }) as never;
+    const noDb = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('database used');
+        },
+      },
+    ) as never;
     const save = await resolveAuth(noDb, signer, `Bearer ${token}`, { method: 'POST', routeOptions: { url: '/api/answer' } });
     expect(save.auth).toMatchObject({ userId: '00000000-0000-4000-8000-00000000beef', tokenVersion: 2, unchecked: true, isAdmin: false });
-    await expect(resolveAuth(noDb, signer, `Bearer ${token}`, { method: 'GET', routeOptions: { url: '/api/answer/chapter/:id' } })).rejects.toThrow();
+    await expect(
+      resolveAuth(noDb, signer, `Bearer ${token}`, { method: 'GET', routeOptions: { url: '/api/answer/chapter/:id' } }),
+    ).rejects.toThrow();
     expect((await resolveAuth(noDb, signer, 'Bearer nope', { method: 'POST', routeOptions: { url: '/api/answer' } })).rejected).toBe(true);
     const { hasRole } = await import('../src/auth/context.js');
     expect(() => hasRole(save.auth!, 'member')).toThrow();
@@ -135,7 +144,9 @@ describe('POST /answer fast path (memoised decision, re-checked in the insert)',
   async function startedChapter(duration = 60) {
     const db = t.database.db;
     const [c] = await db.insert(chapters).values({ title: 'Épreuve' }).returning();
-    await db.insert(accessGroups).values({ chapterId: c.id, position: 0, timeDuration: duration, accessStart: new Date(Date.now() - 60_000) });
+    await db
+      .insert(accessGroups)
+      .values({ chapterId: c.id, position: 0, timeDuration: duration, accessStart: new Date(Date.now() - 60_000) });
     const [e] = await db.insert(exercises).values({ chapterId: c.id, position: 0, title: 'Somme', answerFormat: 'numeric' }).returning();
     const user = await pupil();
     expect((await inject(t, { method: 'POST', url: `/api/chapter/start/${c.id}`, headers: user.headers })).status).toBe(200);
@@ -146,7 +157,10 @@ describe('POST /answer fast path (memoised decision, re-checked in the insert)',
     inject(t, { method: 'POST', url: '/api/answer', headers, payload: { exerciseId, answer, seq } });
   const memoOf = (userId: string, exerciseId: string) => saveMemos.get(`${userId}|0|||${exerciseId}`);
   const stored = (userId: string, exerciseId: string) =>
-    t.database.db.select({ seq: answers.seq, answer: answers.answer }).from(answers).where(and(eq(answers.userId, userId), eq(answers.exerciseId, exerciseId)));
+    t.database.db
+      .select({ seq: answers.seq, answer: answers.answer })
+      .from(answers)
+      .where(and(eq(answers.userId, userId), eq(answers.exerciseId, exerciseId)));
 
   it('memoises an allowed save, then stores later saves in one statement with the same answers', async () => {
     const { exerciseId, user } = await startedChapter();
@@ -190,7 +204,16 @@ describe('POST /answer fast path (memoised decision, re-checked in the insert)',
         403,
         /terminée/,
       ],
-      ['access group gone', (c) => db.update(accessGroups).set({ authorizedGrades: ['6eme'] }).where(eq(accessGroups.chapterId, c.chapterId)), 403, /accès/],
+      [
+        'access group gone',
+        (c) =>
+          db
+            .update(accessGroups)
+            .set({ authorizedGrades: ['6eme'] })
+            .where(eq(accessGroups.chapterId, c.chapterId)),
+        403,
+        /accès/,
+      ],
       ['profile emptied', (c) => db.update(users).set({ lastName: null }).where(eq(users.id, c.user.id)), 403, /profil/i],
     ];
     for (const [label, change, status, message] of cases) {
@@ -200,7 +223,10 @@ describe('POST /answer fast path (memoised decision, re-checked in the insert)',
       await change(ctx);
       const res = await save(ctx.user.headers, ctx.exerciseId, '2', 2);
       expect([res.status, res.body.message], label).toEqual([status, expect.stringMatching(message)]);
-      expect((await stored(ctx.user.id, ctx.exerciseId)).map((r) => r.seq), label).toEqual([1]);
+      expect(
+        (await stored(ctx.user.id, ctx.exerciseId)).map((r) => r.seq),
+        label,
+      ).toEqual([1]);
     }
   });
 
@@ -286,7 +312,8 @@ describe('POST /answer fast path (memoised decision, re-checked in the insert)',
       expect(dup).toEqual({ exercise: p.exerciseId, seq: 10, current: false, duplicate: true });
       expect(older).toEqual({ exercise: p.exerciseId, seq: 5, current: false, duplicate: false });
     });
-    for (const p of pupils.slice(1)) expect((await stored(p.user.id, p.exerciseId)).map((r) => r.seq).sort((a, b) => a - b)).toEqual([5, 10, 20]);
+    for (const p of pupils.slice(1))
+      expect((await stored(p.user.id, p.exerciseId)).map((r) => r.seq).sort((a, b) => a - b)).toEqual([5, 10, 20]);
     expect((await stored(pupils[0].user.id, pupils[0].exerciseId)).map((r) => r.seq)).toEqual([10]);
   });
 });

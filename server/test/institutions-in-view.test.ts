@@ -35,7 +35,13 @@ async function place(n: number, lat: number, lng: number, fields: Partial<typeof
     ...fields,
   }));
   const out: Array<typeof institutions.$inferSelect> = [];
-  for (let i = 0; i < values.length; i += 500) out.push(...(await t.database.db.insert(institutions).values(values.slice(i, i + 500)).returning()));
+  for (let i = 0; i < values.length; i += 500)
+    out.push(
+      ...(await t.database.db
+        .insert(institutions)
+        .values(values.slice(i, i + 500))
+        .returning()),
+    );
   return out;
 }
 
@@ -188,7 +194,11 @@ describe('GET /institution/{id}', () => {
     const [pending] = await place(1, 10, -150, { confirmed: false }, 'Pas encore');
     const url = `/api/institution/${pending.id}`;
     expect((await inject(t, { method: 'GET', url, headers: pupil })).status).toBe(404);
-    expect((await inject(t, { method: 'GET', url, headers: admin })).body).toMatchObject({ _id: pending.id, name: 'Pas encore 0000', confirmed: false });
+    expect((await inject(t, { method: 'GET', url, headers: admin })).body).toMatchObject({
+      _id: pending.id,
+      name: 'Pas encore 0000',
+      confirmed: false,
+    });
     const unknown = await inject(t, { method: 'GET', url: '/api/institution/00000000-0000-4000-8000-00000000abcd', headers: pupil });
     expect(unknown).toMatchObject({ status: 404, body: { message: 'Établissement introuvable.' } });
     expect((await inject(t, { method: 'GET', url: '/api/institution/pas-un-id', headers: pupil })).status).toBe(400);

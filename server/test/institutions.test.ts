@@ -112,7 +112,13 @@ describe('POST /institution', () => {
       method: 'POST',
       url: '/api/institution',
       headers: pupil.headers,
-      payload: { name: ' Collège Sainte-Thérèse ', address: '5 rue Haute, 51100 Reims', email: 'Ce.0510001A@ac-reims.fr', latitude: 49.25, longitude: 4.03 },
+      payload: {
+        name: ' Collège Sainte-Thérèse ',
+        address: '5 rue Haute, 51100 Reims',
+        email: 'Ce.0510001A@ac-reims.fr',
+        latitude: 49.25,
+        longitude: 4.03,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Établissement enregistré');
@@ -123,7 +129,12 @@ describe('POST /institution', () => {
 
   it('lets an admin create a confirmed school, refuses `confirmed` from anyone else', async () => {
     const admin = await createUser(t, 'admin');
-    const ok = await inject(t, { method: 'POST', url: '/api/institution', headers: admin.headers, payload: { name: 'Lycée vérifié', latitude: 45, longitude: 3, confirmed: true } });
+    const ok = await inject(t, {
+      method: 'POST',
+      url: '/api/institution',
+      headers: admin.headers,
+      payload: { name: 'Lycée vérifié', latitude: 45, longitude: 3, confirmed: true },
+    });
     expect(ok.body.institution.confirmed).toBe(true);
     const before = await countInstitutions();
     for (const role of ['pupil', 'teacher', 'member'] as const) {
@@ -239,9 +250,17 @@ describe('PATCH /institution/{id}', () => {
       payload: { latitude: 47.5, longitude: 1.5, email: '' },
     });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ message: 'Modifications enregistrées', institution: { latitude: 47.5, longitude: 1.5, email: null, name: 'Collège Test' } });
+    expect(moved.body).toMatchObject({
+      message: 'Modifications enregistrées',
+      institution: { latitude: 47.5, longitude: 1.5, email: null, name: 'Collège Test' },
+    });
 
-    const confirm = await inject(t, { method: 'PATCH', url: `/api/institution/${row.id}`, headers: pupil.headers, payload: { confirmed: true, name: 'Renommé' } });
+    const confirm = await inject(t, {
+      method: 'PATCH',
+      url: `/api/institution/${row.id}`,
+      headers: pupil.headers,
+      payload: { confirmed: true, name: 'Renommé' },
+    });
     expect(confirm.status).toBe(403);
     expect(confirm.body.message).toBe('Seul un administrateur peut vérifier un établissement.');
     expect(await rowOf(row.id)).toMatchObject({ confirmed: false, name: 'Collège Test' });
@@ -251,20 +270,40 @@ describe('PATCH /institution/{id}', () => {
     const teacher = await createUser(t, 'teacher');
     const admin = await createUser(t, 'admin');
     const row = await insertInstitution({ createdBy: teacher.id });
-    const confirmed = await inject(t, { method: 'PATCH', url: `/api/institution/${row.id}`, headers: admin.headers, payload: { confirmed: true } });
+    const confirmed = await inject(t, {
+      method: 'PATCH',
+      url: `/api/institution/${row.id}`,
+      headers: admin.headers,
+      payload: { confirmed: true },
+    });
     expect(confirmed.body.institution.confirmed).toBe(true);
-    const res = await inject(t, { method: 'PATCH', url: `/api/institution/${row.id}`, headers: teacher.headers, payload: { name: 'Changé' } });
+    const res = await inject(t, {
+      method: 'PATCH',
+      url: `/api/institution/${row.id}`,
+      headers: teacher.headers,
+      payload: { name: 'Changé' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('Vous ne pouvez pas modifier cet établissement.');
     expect((await rowOf(row.id)).name).toBe('Collège Test');
     // An admin may also withdraw the confirmation.
-    const back = await inject(t, { method: 'PATCH', url: `/api/institution/${row.id}`, headers: admin.headers, payload: { confirmed: false } });
+    const back = await inject(t, {
+      method: 'PATCH',
+      url: `/api/institution/${row.id}`,
+      headers: admin.headers,
+      payload: { confirmed: false },
+    });
     expect(back.body.institution.confirmed).toBe(false);
   });
 
   it('answers 404 for an unknown id and 400 for a garbage id or bad values, changing nothing', async () => {
     const headers = await loginAs(t, 'admin');
-    const unknown = await inject(t, { method: 'PATCH', url: '/api/institution/00000000-0000-4000-8000-0000000000ff', headers, payload: { name: 'X' } });
+    const unknown = await inject(t, {
+      method: 'PATCH',
+      url: '/api/institution/00000000-0000-4000-8000-0000000000ff',
+      headers,
+      payload: { name: 'X' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe('Établissement introuvable.');
     const garbage = await inject(t, { method: 'PATCH', url: '/api/institution/../../etc', headers, payload: { name: 'X' } });
@@ -344,7 +383,10 @@ describe('import of the national directory', () => {
     });
     // The later row of a duplicated UAI wins; quoted fields with ; "" and line breaks survive.
     expect((await byUai('0690002B')).name).toBe('Lycée Sainte-Hélène (nouveau nom)');
-    expect(await byUai('0210012M')).toMatchObject({ name: 'Collège "Les Tilleuls"; annexe', address: '2 allée des Tilleuls Bâtiment B, 21000 Dijon' });
+    expect(await byUai('0210012M')).toMatchObject({
+      name: 'Collège "Les Tilleuls"; annexe',
+      address: '2 allée des Tilleuls Bâtiment B, 21000 Dijon',
+    });
     expect((await byUai('0440009J')).email).toBeNull();
     for (const skipped of ['0130003C', '0290005E', '0670008H', '0750013N']) expect(await byUai(skipped)).toBeUndefined();
   });
@@ -361,7 +403,11 @@ describe('import of the national directory', () => {
 
   it('isolates a row the database refuses: the rest of its batch is still imported', async () => {
     const school = (uai: string, name: string) => ({ uai, name, address: '', email: null, latitude: 45, longitude: 4 });
-    const res = await upsertSchools(t.database.db, [school('0420001A', 'Collège Bon'), school('0420002B', 'Nul\u0000octet'), school('0420003C', 'Lycée Bon')]);
+    const res = await upsertSchools(t.database.db, [
+      school('0420001A', 'Collège Bon'),
+      school('0420002B', 'Nul\u0000octet'),
+      school('0420003C', 'Lycée Bon'),
+    ]);
     expect(res.created.sort()).toEqual(['0420001A', '0420003C']);
     expect(res.failed.map((f) => f.uai)).toEqual(['0420002B']);
   });
@@ -405,7 +451,13 @@ describe('assertProfileComplete (chapter content gate)', () => {
   });
 
   it('lets a complete pupil through, and staff with only the common fields', async () => {
-    const pupil = await createUser(t, 'pupil', { ...base, birthDate: '2010-01-01', grade: '3eme', defaultChoice: 'local', emailParent: 'p@exemple.fr' });
+    const pupil = await createUser(t, 'pupil', {
+      ...base,
+      birthDate: '2010-01-01',
+      grade: '3eme',
+      defaultChoice: 'local',
+      emailParent: 'p@exemple.fr',
+    });
     await expect(assertProfileComplete(t.database.db, auth(pupil.id))).resolves.toBeUndefined();
     const teacher = await createUser(t, 'teacher', base);
     await expect(assertProfileComplete(t.database.db, auth(teacher.id, { isTeacher: true }))).resolves.toBeUndefined();
@@ -422,7 +474,15 @@ describe('assertProfileComplete (chapter content gate)', () => {
       method: 'PUT',
       url: '/api/auth/me',
       headers: pupil.headers,
-      payload: { ...base, institution: HOME_SCHOOLING_ID, institutionId: undefined, birthDate: '2010-01-01', grade: 'Tale', defaultChoice: 'global', emailParent: 'p@exemple.fr' },
+      payload: {
+        ...base,
+        institution: HOME_SCHOOLING_ID,
+        institutionId: undefined,
+        birthDate: '2010-01-01',
+        grade: 'Tale',
+        defaultChoice: 'global',
+        emailParent: 'p@exemple.fr',
+      },
     });
     expect(res.status).toBe(200);
     await expect(assertProfileComplete(t.database.db, auth(pupil.id))).resolves.toBeUndefined();

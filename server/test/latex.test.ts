@@ -32,7 +32,12 @@ afterAll(async () => t.close());
 describe('LaTeX export compiles', () => {
   it('turns a chapter with accents, math, several exercises and versions into a PDF with pages', async () => {
     requirePdflatex();
-    const chapter = await inject(t, { method: 'POST', url: '/api/chapter', headers: admin, payload: { title: 'Coupe Olympe 2026 — Tour 1 : « Été » & 100 %' } });
+    const chapter = await inject(t, {
+      method: 'POST',
+      url: '/api/chapter',
+      headers: admin,
+      payload: { title: 'Coupe Olympe 2026 — Tour 1 : « Été » & 100 %' },
+    });
     const chapterId = chapter.body._id as string;
     await inject(t, {
       method: 'PATCH',
@@ -57,11 +62,22 @@ describe('LaTeX export compiles', () => {
         title: 'Géométrie & aires',
         answerFormat: 'numeric',
         statementVersions: [
-          { content: '1. Un triangle $ABC$ est rectangle en $A$ avec $AB = 3$ et $AC = 4$.\n2. Calculer $BC$ où $BC² = AB² + AC²$ — π ≈ 3,14 ; 2 × 3 ≤ 7.', answer: '5' },
-          { content: 'Aire d’un disque de rayon $r = \\sqrt{2}$ : $$\\mathcal{A} = \\pi r^2, \\quad x \\in \\R, \\ \\{1,2\\}$$', answer: '6,28' },
+          {
+            content:
+              '1. Un triangle $ABC$ est rectangle en $A$ avec $AB = 3$ et $AC = 4$.\n2. Calculer $BC$ où $BC² = AB² + AC²$ — π ≈ 3,14 ; 2 × 3 ≤ 7.',
+            answer: '5',
+          },
+          {
+            content: 'Aire d’un disque de rayon $r = \\sqrt{2}$ : $$\\mathcal{A} = \\pi r^2, \\quad x \\in \\R, \\ \\{1,2\\}$$',
+            answer: '6,28',
+          },
         ],
       },
-      { title: 'Rédaction', answerFormat: 'pdf', statementVersions: [{ content: 'Démontrer que $\\sqrt{2} \\notin \\mathbb{Q}$. Justifier *chaque* étape ; un `code` aussi.' }] },
+      {
+        title: 'Rédaction',
+        answerFormat: 'pdf',
+        statementVersions: [{ content: 'Démontrer que $\\sqrt{2} \\notin \\mathbb{Q}$. Justifier *chaque* étape ; un `code` aussi.' }],
+      },
     ];
     for (const e of exercises) {
       const res = await inject(t, { method: 'POST', url: '/api/exos', headers: admin, payload: { ...e, chapter: chapterId } });

@@ -16,9 +16,21 @@ export async function readBackWithLibreOffice(workbook: Buffer): Promise<string>
   const dir = mkdtempSync(path.join(os.tmpdir(), 'olympe-lo-'));
   try {
     writeFileSync(path.join(dir, 'classeur.xlsx'), workbook);
-    await execFileAsync('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'fods', '--outdir', dir, path.join(dir, 'classeur.xlsx')], {
-      timeout: 90_000,
-    });
+    await execFileAsync(
+      'soffice',
+      [
+        `-env:UserInstallation=file://${dir}/profile`,
+        '--headless',
+        '--convert-to',
+        'fods',
+        '--outdir',
+        dir,
+        path.join(dir, 'classeur.xlsx'),
+      ],
+      {
+        timeout: 90_000,
+      },
+    );
     return readFileSync(path.join(dir, 'classeur.fods'), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -37,7 +49,15 @@ export async function saveWithLibreOffice(bytes: Buffer, fromExtension: string, 
     writeFileSync(path.join(dir, `fichier.${fromExtension}`), bytes);
     await execFileAsync(
       'soffice',
-      [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', filter, '--outdir', path.join(dir, 'out'), path.join(dir, `fichier.${fromExtension}`)],
+      [
+        `-env:UserInstallation=file://${dir}/profile`,
+        '--headless',
+        '--convert-to',
+        filter,
+        '--outdir',
+        path.join(dir, 'out'),
+        path.join(dir, `fichier.${fromExtension}`),
+      ],
       { timeout: 90_000 },
     );
     const [written] = readdirSync(path.join(dir, 'out'));

@@ -35,7 +35,10 @@ async function answer(userId: string, exerciseId: string, value: string) {
 
 /** A chapter with a numeric exercise (two versions, worth 4) and a pdf one (worth 10), with options. */
 async function chapterWith(fields: Partial<typeof chapters.$inferInsert> = {}) {
-  const [c] = await db().insert(chapters).values({ title: 'Coupe', ...fields }).returning();
+  const [c] = await db()
+    .insert(chapters)
+    .values({ title: 'Coupe', ...fields })
+    .returning();
   const [num, pdf] = await db()
     .insert(exercises)
     .values([
@@ -43,17 +46,26 @@ async function chapterWith(fields: Partial<typeof chapters.$inferInsert> = {}) {
       { chapterId: c.id, position: 1, title: 'Preuve', answerFormat: 'pdf', maxPoints: 10 },
     ])
     .returning();
-  await db().insert(statementVersions).values([
-    { exerciseId: num.id, position: 0, content: 'Calculer $1^2+\\dots+10^2$.', answer: '385' },
-    { exerciseId: num.id, position: 1, content: 'Calculer $1^2+\\dots+12^2$.', answer: '650' },
-    { exerciseId: pdf.id, position: 0, content: 'Montrer que…', answer: null },
-  ]);
+  await db()
+    .insert(statementVersions)
+    .values([
+      { exerciseId: num.id, position: 0, content: 'Calculer $1^2+\\dots+10^2$.', answer: '385' },
+      { exerciseId: num.id, position: 1, content: 'Calculer $1^2+\\dots+12^2$.', answer: '650' },
+      { exerciseId: pdf.id, position: 0, content: 'Montrer que…', answer: null },
+    ]);
   return { chapterId: c.id, num: num.id, pdf: pdf.id };
 }
 
 let pupilCount = 0;
 const pupil = (lastName = `Élève${++pupilCount}`) =>
-  createUser(t, 'pupil', { firstName: 'Prénom', lastName, email: `${lastName.toLowerCase()}-${pupilCount}@eleves.fr`, gender: 'female', grade: '2nde', birthDate: '2009-03-04' });
+  createUser(t, 'pupil', {
+    firstName: 'Prénom',
+    lastName,
+    email: `${lastName.toLowerCase()}-${pupilCount}@eleves.fr`,
+    gender: 'female',
+    grade: '2nde',
+    birthDate: '2009-03-04',
+  });
 
 /** The grade block a corrector sees on a copy, to save from. */
 async function deskOf(headers: Headers, userId: string, exerciseId: string) {
@@ -64,7 +76,13 @@ async function deskOf(headers: Headers, userId: string, exerciseId: string) {
   return res.body;
 }
 
-async function gradeAs(headers: Headers, userId: string, exerciseId: string, grade: string | number | null, extra: Record<string, unknown> = {}) {
+async function gradeAs(
+  headers: Headers,
+  userId: string,
+  exerciseId: string,
+  grade: string | number | null,
+  extra: Record<string, unknown> = {},
+) {
   const h = await deskOf(headers, userId, exerciseId);
   return send('POST', '/api/answer/grade', headers, {
     answerId: h.result.answerId,
@@ -115,7 +133,12 @@ describe('points and marking scheme', () => {
 
   it('refuses a grade above maxPoints or negative with a French 400, accepts X, and sums ticked items unless typed by hand', async () => {
     const { chapterId, num } = await chapterWith();
-    await send('PATCH', `/api/exos/${num}`, admin, { schemeItems: [{ text: 'Méthode', points: 1 }, { text: 'Calcul', points: 2 }] });
+    await send('PATCH', `/api/exos/${num}`, admin, {
+      schemeItems: [
+        { text: 'Méthode', points: 1 },
+        { text: 'Calcul', points: 2 },
+      ],
+    });
     const [{ schemeItems }] = await db().select().from(exercises).where(eq(exercises.id, num));
     const corrector = await createUser(t, 'member');
     const p = await pupil();
@@ -198,7 +221,14 @@ describe('anonymous correction', () => {
     await gradeAs(second.headers, pupils[0].id, num, '4');
 
     // A pupil's id names them too (GET /user/{uid} for admins, the sorting search): never in a corrector's response (decision 128).
-    const secrets = pupils.flatMap((p) => [p.id, p.email, ['Noether', 'Hypatie', 'Kovalevskaïa'][pupils.indexOf(p)], '2009-03-04', 'female', '2nde']);
+    const secrets = pupils.flatMap((p) => [
+      p.id,
+      p.email,
+      ['Noether', 'Hypatie', 'Kovalevskaïa'][pupils.indexOf(p)],
+      '2009-03-04',
+      'female',
+      '2nde',
+    ]);
     const responses: Array<[string, unknown]> = [];
     const collect = async (url: string) => {
       const res = await get(url, corrector.headers);
@@ -258,10 +288,18 @@ describe('anonymous correction', () => {
 describe('chapter options', () => {
   it('sets anonymous and double correction with a tolerance on /chapters, shows them to staff only, refuses bad values', async () => {
     const { chapterId } = await chapterWith();
-    const res = await send('PATCH', `/api/chapter/${chapterId}`, admin, { anonymousGrading: true, doubleGrading: true, gradingTolerance: 1.5 });
+    const res = await send('PATCH', `/api/chapter/${chapterId}`, admin, {
+      anonymousGrading: true,
+      doubleGrading: true,
+      gradingTolerance: 1.5,
+    });
     expect(res.status).toBe(200);
     const member = await createUser(t, 'member');
-    expect((await get(`/api/chapter/${chapterId}`, member.headers)).body).toMatchObject({ anonymousGrading: true, doubleGrading: true, gradingTolerance: 1.5 });
+    expect((await get(`/api/chapter/${chapterId}`, member.headers)).body).toMatchObject({
+      anonymousGrading: true,
+      doubleGrading: true,
+      gradingTolerance: 1.5,
+    });
     for (const [payload, message] of [
       [{ gradingTolerance: -1 }, /ne peut pas être négatif/],
       [{ gradingTolerance: 0.125 }, /deux décimales/],
@@ -284,16 +322,31 @@ describe('grading options: set on creation, audited', () => {
       .orderBy(auditLog.id);
 
   it('applies the grading options given to POST /chapter as PATCH does, refuses bad ones, and audits them', async () => {
-    const created = await send('POST', '/api/chapter', admin, { title: 'Finale', anonymousGrading: true, doubleGrading: true, gradingTolerance: 0.5 });
+    const created = await send('POST', '/api/chapter', admin, {
+      title: 'Finale',
+      anonymousGrading: true,
+      doubleGrading: true,
+      gradingTolerance: 0.5,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const member = await createUser(t, 'member');
-    expect((await get(`/api/chapter/${created.body._id}`, member.headers)).body).toMatchObject({ anonymousGrading: true, doubleGrading: true, gradingTolerance: 0.5 });
+    expect((await get(`/api/chapter/${created.body._id}`, member.headers)).body).toMatchObject({
+      anonymousGrading: true,
+      doubleGrading: true,
+      gradingTolerance: 0.5,
+    });
     const [entry] = await optionsAudit(created.body._id);
-    expect(entry).toMatchObject({ actorId: adminId, details: { before: null, after: { anonymousGrading: true, doubleGrading: true, gradingTolerance: 0.5 } } });
+    expect(entry).toMatchObject({
+      actorId: adminId,
+      details: { before: null, after: { anonymousGrading: true, doubleGrading: true, gradingTolerance: 0.5 } },
+    });
 
     // Without options: the defaults, and nothing to audit.
     const plain = await send('POST', '/api/chapter', admin, { title: 'Sans options' });
-    expect((await db().select().from(chapters).where(eq(chapters.id, plain.body._id)))[0]).toMatchObject({ anonymousGrading: false, doubleGrading: false });
+    expect((await db().select().from(chapters).where(eq(chapters.id, plain.body._id)))[0]).toMatchObject({
+      anonymousGrading: false,
+      doubleGrading: false,
+    });
     expect(await optionsAudit(plain.body._id)).toEqual([]);
 
     const before = (await db().select().from(chapters)).length;
@@ -318,11 +371,17 @@ describe('grading options: set on creation, audited', () => {
     expect((await optionsAudit(chapterId)).map((a) => [a.actorId, a.details])).toEqual([
       [
         adminId,
-        { before: { anonymousGrading: false, doubleGrading: false, gradingTolerance: 0 }, after: { anonymousGrading: false, doubleGrading: true, gradingTolerance: 2 } },
+        {
+          before: { anonymousGrading: false, doubleGrading: false, gradingTolerance: 0 },
+          after: { anonymousGrading: false, doubleGrading: true, gradingTolerance: 2 },
+        },
       ],
       [
         adminId,
-        { before: { anonymousGrading: false, doubleGrading: true, gradingTolerance: 2 }, after: { anonymousGrading: true, doubleGrading: true, gradingTolerance: 2 } },
+        {
+          before: { anonymousGrading: false, doubleGrading: true, gradingTolerance: 2 },
+          after: { anonymousGrading: true, doubleGrading: true, gradingTolerance: 2 },
+        },
       ],
     ]);
   });
@@ -336,8 +395,17 @@ describe('double correction', () => {
     const copy = await answer(p.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000009.pdf');
     await gradeAs(a.headers, p.id, pdf, '3');
     const [hb, hc] = [await deskOf(b.headers, p.id, pdf), await deskOf(c.headers, p.id, pdf)];
-    const body = (h: { result: { answerId: string } }, grade: string) => ({ answerId: h.result.answerId, grade, grade_comment: '', hidden: false, expectedGradeTimestamp: null });
-    const results = await Promise.all([send('POST', '/api/answer/grade', b.headers, body(hb, '3')), send('POST', '/api/answer/grade', c.headers, body(hc, '3'))]);
+    const body = (h: { result: { answerId: string } }, grade: string) => ({
+      answerId: h.result.answerId,
+      grade,
+      grade_comment: '',
+      hidden: false,
+      expectedGradeTimestamp: null,
+    });
+    const results = await Promise.all([
+      send('POST', '/api/answer/grade', b.headers, body(hb, '3')),
+      send('POST', '/api/answer/grade', c.headers, body(hc, '3')),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const rowsOf = await db().select().from(gradings).where(eq(gradings.answerId, copy.id));
     expect(rowsOf).toHaveLength(2);
@@ -354,7 +422,10 @@ describe('double correction', () => {
     const closeAnswer = await answer(close.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000003.pdf');
     const farAnswer = await answer(far.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000004.pdf');
 
-    expect((await gradeAs(first.headers, close.id, pdf, '6', { grade_comment: 'Bien' })).body).toMatchObject({ status: 'partial', finalGrade: null });
+    expect((await gradeAs(first.headers, close.id, pdf, '6', { grade_comment: 'Bien' })).body).toMatchObject({
+      status: 'partial',
+      finalGrade: null,
+    });
     const blind = await deskOf(second.headers, close.id, pdf);
     expect(blind.desk).toMatchObject({ role: 'second', status: 'partial', gradings: [] });
     expect(blind.result).toMatchObject({ grade: null, grade_timestamp: null });
@@ -379,7 +450,12 @@ describe('double correction', () => {
     expect(table.users[far.id].data[1]).toBe(CELL_ARBITRATION);
     expect(table.users[close.id].data[1]).toBe('6.75');
     expect(table.progress[1]).toEqual({ exercise: pdf, answered: 2, graded0: 0, graded1: 0, graded2: 2, arbitration: 1 });
-    const byCorrector = Object.fromEntries(table.correctors.map((c: { corrector: { _id: string }; copies: number; meanGrade: number }) => [c.corrector._id, [c.copies, c.meanGrade]]));
+    const byCorrector = Object.fromEntries(
+      table.correctors.map((c: { corrector: { _id: string }; copies: number; meanGrade: number }) => [
+        c.corrector._id,
+        [c.copies, c.meanGrade],
+      ]),
+    );
     expect(byCorrector[first.id]).toEqual([2, 4]);
     expect(byCorrector[second.id]).toEqual([2, 8.25]);
 
@@ -391,7 +467,10 @@ describe('double correction', () => {
     expect((await deskOf(admin, far.id, pdf)).desk).toMatchObject({ role: 'arbiter', status: 'arbitration' });
     const arbitrated = await gradeAs(admin, far.id, pdf, '5', { grade_comment: 'Tranché' });
     expect(arbitrated.body).toMatchObject({ status: 'arbitrated', finalGrade: '5' });
-    expect((await db().select().from(answers).where(eq(answers.id, farAnswer.id)))[0]).toMatchObject({ grade: '5', gradeComment: 'Tranché' });
+    expect((await db().select().from(answers).where(eq(answers.id, farAnswer.id)))[0]).toMatchObject({
+      grade: '5',
+      gradeComment: 'Tranché',
+    });
     expect((await get(`/api/answer/arbitration/${chapterId}`, admin)).body).toEqual([]);
 
     // The overview and the audit keep both gradings and the arbitration.
@@ -461,7 +540,8 @@ describe('holding a copy while grading it', () => {
     const [p1, p2] = [await pupil(), await pupil()];
     const c1 = await answer(p1.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000011.pdf');
     const c2 = await answer(p2.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000012.pdf');
-    const holders = async (answerId: string) => (await db().select().from(gradingClaims).where(eq(gradingClaims.answerId, answerId))).map((c) => c.userId);
+    const holders = async (answerId: string) =>
+      (await db().select().from(gradingClaims).where(eq(gradingClaims.answerId, answerId))).map((c) => c.userId);
     await deskOf(a.headers, p1.id, pdf);
     expect(await holders(c1.id)).toEqual([a.id]);
     // a already holds p1's copy: reading p2's does not move the hold, nor take p2's copy.
@@ -482,7 +562,9 @@ describe('assignment of exercises to correctors', () => {
     await answer(p.id, num, '1');
     await answer(p.id, pdf, 'pdfs/00000000-0000-4000-8000-000000000007.pdf');
 
-    const saved = await send('PUT', `/api/chapter/${chapterId}/assignments`, admin, { assignments: [{ exercise: pdf, correctors: [alice.id] }] });
+    const saved = await send('PUT', `/api/chapter/${chapterId}/assignments`, admin, {
+      assignments: [{ exercise: pdf, correctors: [alice.id] }],
+    });
     expect(saved.status).toBe(200);
     const view = (await get(`/api/chapter/${chapterId}/assignments`, bob.headers)).body;
     expect(view.exercises).toEqual([
@@ -496,11 +578,15 @@ describe('assignment of exercises to correctors', () => {
     expect(bobNum.body.url, JSON.stringify(bobNum.body)).toBe(`${p.id}/${num}`);
     expect((await get(`/api/answer/select/${pdf}`, alice.headers)).body.url).toBe(`${p.id}/${pdf}`);
 
-    const pupilAsCorrector = await send('PUT', `/api/chapter/${chapterId}/assignments`, admin, { assignments: [{ exercise: pdf, correctors: [p.id] }] });
+    const pupilAsCorrector = await send('PUT', `/api/chapter/${chapterId}/assignments`, admin, {
+      assignments: [{ exercise: pdf, correctors: [p.id] }],
+    });
     expect(pupilAsCorrector.status).toBe(400);
     expect(pupilAsCorrector.body.message).toMatch(/Seuls les membres du jury/);
     const other = await chapterWith();
-    const foreign = await send('PUT', `/api/chapter/${chapterId}/assignments`, admin, { assignments: [{ exercise: other.pdf, correctors: [alice.id] }] });
+    const foreign = await send('PUT', `/api/chapter/${chapterId}/assignments`, admin, {
+      assignments: [{ exercise: other.pdf, correctors: [alice.id] }],
+    });
     expect(foreign.status).toBe(400);
     expect((await get(`/api/chapter/${chapterId}/assignments`, admin)).body.exercises[1].correctors).toEqual([alice.id]);
 
@@ -526,9 +612,14 @@ describe('blind double marking (decision 129)', () => {
 
     for (const url of [`/api/answer/table/${chapterId}`, `/api/answer/table/${chapterId}?limit=0`]) {
       const asSecond = (await get(url, second.headers)).body;
-      expect(asSecond.correctors, url).toEqual([{ corrector: { _id: second.id, firstName: 'Bruno', lastName: 'Second' }, copies: 1, meanGrade: 3 }]);
+      expect(asSecond.correctors, url).toEqual([
+        { corrector: { _id: second.id, firstName: 'Bruno', lastName: 'Second' }, copies: 1, meanGrade: 3 },
+      ]);
       const asAdmin = (await get(url, admin)).body;
-      expect(asAdmin.correctors.map((c: { corrector: { lastName: string } }) => c.corrector.lastName).sort(), url).toEqual(['Première', 'Second']);
+      expect(asAdmin.correctors.map((c: { corrector: { lastName: string } }) => c.corrector.lastName).sort(), url).toEqual([
+        'Première',
+        'Second',
+      ]);
       // The second copy, graded by A alone, shows no grade to B.
       expect(JSON.stringify(asSecond.users ?? {})).not.toContain('"1"');
     }

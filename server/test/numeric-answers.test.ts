@@ -20,7 +20,9 @@ async function chapterExpecting(expected: string[]) {
     .insert(exercises)
     .values(expected.map((_, i) => ({ chapterId: c.id, position: i, title: `Exercice ${i + 1}`, answerFormat: 'numeric' as const })))
     .returning();
-  await db.insert(statementVersions).values(rows.map((e, i) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: expected[i] })));
+  await db
+    .insert(statementVersions)
+    .values(rows.map((e, i) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: expected[i] })));
   return { chapterId: c.id, ids: rows.map((e) => e.id) };
 }
 

@@ -45,7 +45,9 @@ export function multipart(fields: Record<string, string>, file: { name: string; 
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
   chunks.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
     Buffer.from(file.bytes),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   );

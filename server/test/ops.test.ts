@@ -2,7 +2,19 @@ import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answers, auditLog, chapters, chapterSessions, familyAddresses, focusEvents, groupMembers, institutions, regradeRequests, TEACHERS_GROUP_ID, users } from '../src/db/schema.js';
+import {
+  answers,
+  auditLog,
+  chapters,
+  chapterSessions,
+  familyAddresses,
+  focusEvents,
+  groupMembers,
+  institutions,
+  regradeRequests,
+  TEACHERS_GROUP_ID,
+  users,
+} from '../src/db/schema.js';
 import { loggerOptions, observeRequests } from '../src/ops/logging.js';
 import { buildTestApp, createUser, inject, loginAs, PASSWORD, type RoleName, type TestApp } from './helpers.js';
 import { makeChapter, makePdf, multipart } from './ops-helpers.js';
@@ -58,7 +70,9 @@ describe('GET /api/metrics', () => {
       payload: { exerciseId: chapter.numericId, answer: '42', seq: 1 },
     });
     expect(saved.body).toMatchObject({ current: true });
-    await t.database.db.insert(chapterSessions).values({ chapterId: chapter.chapterId, userId: pupil.id, endTime: new Date(Date.now() + 3600_000) });
+    await t.database.db
+      .insert(chapterSessions)
+      .values({ chapterId: chapter.chapterId, userId: pupil.id, endTime: new Date(Date.now() + 3600_000) });
 
     for (const headers of [admin.headers, { authorization: `Bearer ${METRICS_TOKEN}` }]) {
       const res = await t.app.inject({ method: 'GET', url: '/api/metrics', headers });
@@ -88,7 +102,11 @@ describe('GET /api/chapter/:id/live', () => {
     const bad = await inject(t, { method: 'GET', url: '/api/chapter/abc/live', headers: admin.headers });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('Identifiant de chapitre invalide');
-    const unknown = await inject(t, { method: 'GET', url: '/api/chapter/00000000-0000-4000-8000-00000000dead/live', headers: admin.headers });
+    const unknown = await inject(t, {
+      method: 'GET',
+      url: '/api/chapter/00000000-0000-4000-8000-00000000dead/live',
+      headers: admin.headers,
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe('Chapitre introuvable.');
   });
@@ -171,13 +189,19 @@ describe('GET /api/user/:uid/export', () => {
     const bad = await inject(t, { method: 'GET', url: '/api/user/xyz/export', headers: admin.headers });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('Identifiant d’utilisateur invalide');
-    const unknown = await inject(t, { method: 'GET', url: '/api/user/00000000-0000-4000-8000-00000000dead/export', headers: admin.headers });
+    const unknown = await inject(t, {
+      method: 'GET',
+      url: '/api/user/00000000-0000-4000-8000-00000000dead/export',
+      headers: admin.headers,
+    });
     expect(unknown.status).toBe(404);
   });
 
   it('gives everything about the person as a JSON download, without secrets', async () => {
     const { pupil, fileId } = await makeRichPupil();
-    await t.database.db.insert(familyAddresses).values({ userId: pupil.id, address: 'parent.germain@exemple.fr', tokenHash: 'f'.repeat(64) });
+    await t.database.db
+      .insert(familyAddresses)
+      .values({ userId: pupil.id, address: 'parent.germain@exemple.fr', tokenHash: 'f'.repeat(64) });
     const res = await inject(t, { method: 'GET', url: `/api/user/${pupil.id}/export`, headers: admin.headers });
     expect(res.status).toBe(200);
     // Decision 134: the family address and its state, never the link's token hash.
@@ -185,7 +209,13 @@ describe('GET /api/user/:uid/export', () => {
     expect(JSON.stringify(res.body)).not.toContain('f'.repeat(64));
     expect(res.headers['content-disposition']).toContain(`attachment; filename="olympe-utilisateur-${pupil.id}.json"`);
     const data = res.body;
-    expect(data.user).toMatchObject({ id: pupil.id, email: pupil.email, first_name: 'Sophie', last_name: 'Germain', email_parent: 'parent.germain@exemple.fr' });
+    expect(data.user).toMatchObject({
+      id: pupil.id,
+      email: pupil.email,
+      first_name: 'Sophie',
+      last_name: 'Germain',
+      email_parent: 'parent.germain@exemple.fr',
+    });
     expect(data.institution.name).toBe('Lycée Sophie Germain');
     expect(data.groups).toEqual([{ id: TEACHERS_GROUP_ID, name: expect.any(String) }]);
     expect(data.answers).toHaveLength(2);
@@ -205,7 +235,10 @@ describe('the export and the anonymisation, for what came with results (decision
     const db = t.database.db;
     const binned = await makeChapter(t.database.db, 'Tour à la corbeille');
     const pupil = await createUser(t, 'pupil', { firstName: 'Émilie', lastName: 'Du Châtelet' });
-    const [answer] = await db.insert(answers).values({ userId: pupil.id, exerciseId: binned.numericId, answer: '3', seq: 1, grade: '0' }).returning();
+    const [answer] = await db
+      .insert(answers)
+      .values({ userId: pupil.id, exerciseId: binned.numericId, answer: '3', seq: 1, grade: '0' })
+      .returning();
     await db.insert(regradeRequests).values({
       answerId: answer.id,
       chapterId: binned.chapterId,
@@ -242,7 +275,11 @@ describe('POST /api/user/:uid/anonymise', () => {
     const bad = await inject(t, { method: 'POST', url: '/api/user/42/anonymise', headers: admin.headers });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('Identifiant d’utilisateur invalide');
-    const unknown = await inject(t, { method: 'POST', url: '/api/user/00000000-0000-4000-8000-00000000dead/anonymise', headers: admin.headers });
+    const unknown = await inject(t, {
+      method: 'POST',
+      url: '/api/user/00000000-0000-4000-8000-00000000dead/anonymise',
+      headers: admin.headers,
+    });
     expect(unknown.status).toBe(404);
     const self = await inject(t, { method: 'POST', url: `/api/user/${admin.id}/anonymise`, headers: admin.headers });
     expect(self.status).toBe(403);
@@ -311,7 +348,14 @@ describe('request logs', () => {
     app.decorate('deps', t.app.deps);
     app.decorateRequest('auth', null);
     app.addHook('onRequest', async (request) => {
-      if (request.headers['x-user']) request.auth = { userId: String(request.headers['x-user']), isAdmin: false, isMember: false, isTeacher: false, institutionId: null };
+      if (request.headers['x-user'])
+        request.auth = {
+          userId: String(request.headers['x-user']),
+          isAdmin: false,
+          isMember: false,
+          isTeacher: false,
+          institutionId: null,
+        };
     });
     observeRequests(app);
     app.post('/api/answer', async (request) => {
@@ -327,7 +371,11 @@ describe('request logs', () => {
       payload: { answer: '31415926', password: 'Secret#2026ok' },
     });
     expect(saved.headers['x-request-id']).toBe('proxy-id-123');
-    const link = await app.inject({ method: 'GET', url: '/api/pdfs/x.pdf?exp=1&sig=SIGNATURE-SECRET', headers: { 'x-request-id': 'bad id with spaces' } });
+    const link = await app.inject({
+      method: 'GET',
+      url: '/api/pdfs/x.pdf?exp=1&sig=SIGNATURE-SECRET',
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(link.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     await app.close();
 
@@ -352,11 +400,17 @@ describe('production log stream', () => {
       'process.exit(0);',
     ].join('\n');
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url).pathname }, (err, out) =>
-        err ? reject(err) : resolve(out),
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { cwd: new URL('../..', import.meta.url).pathname },
+        (err, out) => (err ? reject(err) : resolve(out)),
       ),
     );
-    const numbers = stdout.trim().split('\n').map((line) => JSON.parse(line).i);
+    const numbers = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).i);
     expect(numbers).toEqual(Array.from({ length: 2000 }, (_, i) => i));
   });
 });

@@ -33,7 +33,10 @@ const at = (minute: number) => new Date(Date.UTC(2026, 10, 27, 9, minute));
 
 /** Graded copies with French names, equal times, three kinds of grader, numbers and « X », an older answer and a withdrawn one. */
 async function seedChapter(fields: Partial<typeof chapters.$inferInsert> = {}) {
-  const [c] = await db().insert(chapters).values({ title: 'Revue', ...fields }).returning();
+  const [c] = await db()
+    .insert(chapters)
+    .values({ title: 'Revue', ...fields })
+    .returning();
   const [one, two, three] = await db()
     .insert(exercises)
     .values([
@@ -54,15 +57,51 @@ async function seedChapter(fields: Partial<typeof chapters.$inferInsert> = {}) {
   const grades = ['9', '10', 'X', '2.5', '0', '10', '7'];
   const graders = [memberId, other.id, null, memberId, other.id, null, memberId];
   for (const [k, [lastName, firstName]] of names.entries()) {
-    const p = await createUser(t, 'pupil', { lastName, firstName, email: `revue-${k}-${Math.random().toString(36).slice(2, 8)}@eleves.fr` });
+    const p = await createUser(t, 'pupil', {
+      lastName,
+      firstName,
+      email: `revue-${k}-${Math.random().toString(36).slice(2, 8)}@eleves.fr`,
+    });
     // An older graded answer: not current, never listed.
-    await db().insert(answers).values({ userId: p.id, exerciseId: one.id, answer: '1', seq: seq++, grade: '1', gradeTimestamp: at(59) });
-    await db().insert(answers).values({ userId: p.id, exerciseId: one.id, answer: '2', seq: seq++, grade: grades[k], graderId: graders[k], gradeTimestamp: at(k % 3) });
-    await db().insert(answers).values({ userId: p.id, exerciseId: [two, three][Math.floor(k / 2) % 2].id, answer: 'pdfs/x.pdf', seq: seq++, grade: k % 2 ? '4' : null, graderId: memberId, gradeTimestamp: k % 2 ? at(10 + k) : null });
+    await db()
+      .insert(answers)
+      .values({ userId: p.id, exerciseId: one.id, answer: '1', seq: seq++, grade: '1', gradeTimestamp: at(59) });
+    await db()
+      .insert(answers)
+      .values({
+        userId: p.id,
+        exerciseId: one.id,
+        answer: '2',
+        seq: seq++,
+        grade: grades[k],
+        graderId: graders[k],
+        gradeTimestamp: at(k % 3),
+      });
+    await db()
+      .insert(answers)
+      .values({
+        userId: p.id,
+        exerciseId: [two, three][Math.floor(k / 2) % 2].id,
+        answer: 'pdfs/x.pdf',
+        seq: seq++,
+        grade: k % 2 ? '4' : null,
+        graderId: memberId,
+        gradeTimestamp: k % 2 ? at(10 + k) : null,
+      });
   }
   // A graded copy sent back to sorting: not listed.
   const gone = await createUser(t, 'pupil', { lastName: 'Retiré', firstName: 'Hors' });
-  await db().insert(answers).values({ userId: gone.id, exerciseId: two.id, answer: 'pdfs/y.pdf', seq: seq++, grade: '3', gradeTimestamp: at(30), withdrawnAt: new Date() });
+  await db()
+    .insert(answers)
+    .values({
+      userId: gone.id,
+      exerciseId: two.id,
+      answer: 'pdfs/y.pdf',
+      seq: seq++,
+      grade: '3',
+      gradeTimestamp: at(30),
+      withdrawnAt: new Date(),
+    });
   return { chapterId: c.id, one: one.id, two: two.id };
 }
 
@@ -71,7 +110,10 @@ async function walk(chapterId: string, headers: Headers, limit: number, params: 
   const rows: OverviewRow[] = [];
   let offset: number | null = 0;
   for (let n = 0; n < 100 && offset !== null; n++) {
-    const res = await get(`/api/answer/overview/${chapterId}?${new URLSearchParams({ ...params, limit: String(limit), offset: String(offset) })}`, headers);
+    const res = await get(
+      `/api/answer/overview/${chapterId}?${new URLSearchParams({ ...params, limit: String(limit), offset: String(offset) })}`,
+      headers,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const page = res.body as OverviewPage;
     expect(page.rows.length).toBeLessThanOrEqual(limit);
@@ -79,12 +121,14 @@ async function walk(chapterId: string, headers: Headers, limit: number, params: 
     rows.push(...page.rows);
     offset = page.next;
   }
-  const counts = (await get(`/api/answer/overview/${chapterId}?${new URLSearchParams({ ...params, limit: '0' })}`, headers)).body as OverviewPage;
+  const counts = (await get(`/api/answer/overview/${chapterId}?${new URLSearchParams({ ...params, limit: '0' })}`, headers))
+    .body as OverviewPage;
   return { rows, counts };
 }
 
 const nameOf = (r: OverviewRow) => r.student.pseudonym ?? `${r.student.firstName ?? ''} ${r.student.lastName ?? ''}`.trim();
-const graderOf = (r: OverviewRow) => (r.grader ? `${r.grader.firstName ?? ''} ${r.grader.lastName ?? ''}`.trim() : 'Correction automatique');
+const graderOf = (r: OverviewRow) =>
+  r.grader ? `${r.grader.firstName ?? ''} ${r.grader.lastName ?? ''}`.trim() : 'Correction automatique';
 
 describe('GET /answer/overview/{id}?limit=: pages', () => {
   it('concatenate to the whole list, latest grade first, at every page size; the counts match', async () => {
@@ -144,7 +188,10 @@ describe('GET /answer/overview/{id}?limit=: pages', () => {
     for (const [filters, keep] of cases) {
       const expected = whole.filter(keep);
       const { rows, counts } = await walk(chapterId, member, 2, filters);
-      expect(rows.map((r) => r._id), JSON.stringify(filters)).toEqual(expected.map((r) => r._id));
+      expect(
+        rows.map((r) => r._id),
+        JSON.stringify(filters),
+      ).toEqual(expected.map((r) => r._id));
       expect(counts).toMatchObject({ total: 10, matched: expected.length });
     }
   });
@@ -153,7 +200,9 @@ describe('GET /answer/overview/{id}?limit=: pages', () => {
     const { chapterId } = await seedChapter({ anonymousGrading: true });
     const { rows } = await walk(chapterId, member, 3, { sort: 'student' });
     expect(rows).toHaveLength(10);
-    expect(rows.every((r) => r.student.firstName === null && r.student.lastName === null && /^Copie \d{4}$/.test(r.student.pseudonym ?? ''))).toBe(true);
+    expect(
+      rows.every((r) => r.student.firstName === null && r.student.lastName === null && /^Copie \d{4}$/.test(r.student.pseudonym ?? '')),
+    ).toBe(true);
     const numbers = rows.map((r) => Number(r.student.pseudonym!.slice(6)));
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     // The same pseudonyms as the whole list gives.

@@ -52,7 +52,9 @@ function multipart(fields: Record<string, string>, bytes: Buffer) {
   const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
   return {
     payload: Buffer.concat([
-      Buffer.from(`${head.join('')}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(
+        `${head.join('')}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
       bytes,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]),
@@ -151,8 +153,13 @@ describe('the decode job and hostile PDFs', () => {
     const db = t.database.db;
     const fileId = randomUUID();
     await openFileStore(t.app.deps).put(fileId, bytes);
-    await db.insert(files).values({ id: fileId, ownerId: teacher.id, institutionId: schoolId, originalName: 'scan.pdf', size: bytes.length, pages: 1 });
-    const [copy] = await db.insert(unlabeledAnswers).values({ chapterId, fileId, institutionId: schoolId, uploadedBy: teacher.id }).returning();
+    await db
+      .insert(files)
+      .values({ id: fileId, ownerId: teacher.id, institutionId: schoolId, originalName: 'scan.pdf', size: bytes.length, pages: 1 });
+    const [copy] = await db
+      .insert(unlabeledAnswers)
+      .values({ chapterId, fileId, institutionId: schoolId, uploadedBy: teacher.id })
+      .returning();
     await enqueueDecode(db, copy.id);
     return copy.id;
   }
@@ -176,7 +183,11 @@ describe('the decode job and hostile PDFs', () => {
     await runPendingJobs(t.app.deps);
     expect(performance.now() - started).toBeLessThan(5000);
     // The picture is refused; the page is then rendered by pdftoppm (decision 57), which reads no code in it.
-    expect(await jobOf(copyId)).toMatchObject({ status: 'done', attempts: 1, result: { pages: 1, read: 0, unreadable: 1, labeled: false } });
+    expect(await jobOf(copyId)).toMatchObject({
+      status: 'done',
+      attempts: 1,
+      result: { pages: 1, read: 0, unreadable: 1, labeled: false },
+    });
   });
 
   it('a reading past its time cap ends the job the same way, and the next reading works', async () => {
@@ -199,7 +210,7 @@ describe('the decode job and hostile PDFs', () => {
 });
 
 describe('the time cap counts the parse, not a thread starting', () => {
-  it('on a cold pool, a cap shorter than the threads\' start still accepts a small file', async () => {
+  it("on a cold pool, a cap shorter than the threads' start still accepts a small file", async () => {
     const cap = pdfLimits.inspectMs;
     await closePdfPool();
     const started = performance.now();

@@ -37,7 +37,18 @@ let pupil: { id: string; headers: Headers };
 let teacher: { id: string; headers: Headers };
 
 const AUTHOR = 'Ines Moreau';
-const SECRETS = [AUTHOR, 'Copie de', 'Brouillon perso', 'olympiade, moreau', 'Writer 7.6', 'LibreOffice', 'app.alert', 'xmpmeta', 'carnet-ines.txt', 'Notes privées'];
+const SECRETS = [
+  AUTHOR,
+  'Copie de',
+  'Brouillon perso',
+  'olympiade, moreau',
+  'Writer 7.6',
+  'LibreOffice',
+  'app.alert',
+  'xmpmeta',
+  'carnet-ines.txt',
+  'Notes privées',
+];
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -46,7 +57,10 @@ beforeAll(async () => {
   const [school] = await db.insert(institutions).values({ name: 'Collège Sophie Germain' }).returning();
   const [online] = await db.insert(chapters).values({ title: 'Tour en ligne' }).returning();
   await db.insert(accessGroups).values({ chapterId: online.id, position: 0 });
-  [{ id: exerciseId }] = await db.insert(exercises).values({ chapterId: online.id, position: 0, title: 'Preuve', answerFormat: 'pdf' }).returning();
+  [{ id: exerciseId }] = await db
+    .insert(exercises)
+    .values({ chapterId: online.id, position: 0, title: 'Preuve', answerFormat: 'pdf' })
+    .returning();
   [{ id: paperId }] = await db.insert(chapters).values({ title: 'Coupe papier', offline: true }).returning();
   pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: school.id });
   teacher = await createUser(t, 'teacher', { institutionId: school.id });
@@ -78,14 +92,19 @@ async function wordProcessorCopy(): Promise<Uint8Array> {
   const xmp = () => context.register(context.flateStream(XMP, { Type: 'Metadata', Subtype: 'XML' }));
   catalog.set(PDFName.of('Metadata'), xmp());
   page.node.set(PDFName.of('Metadata'), xmp());
-  catalog.set(PDFName.of('OpenAction'), context.register(context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(`app.alert('${AUTHOR}')`) })));
+  catalog.set(
+    PDFName.of('OpenAction'),
+    context.register(context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(`app.alert('${AUTHOR}')`) })),
+  );
   catalog.set(PDFName.of('AA'), context.obj({ WC: context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') }) }));
   doc.addJavaScript('hello', `app.alert('${AUTHOR}');`);
   await doc.attach(Buffer.from(`Notes privées de ${AUTHOR}`), 'carnet-ines.txt', { mimeType: 'text/plain' });
   // An attachment pinned on the page (a /FileAttachment annotation), compressed too.
   const file = context.register(context.flateStream(`Notes privées de ${AUTHOR}`, { Type: 'EmbeddedFile' }));
   const spec = context.register(context.obj({ Type: 'Filespec', F: PDFString.of('carnet-ines.txt'), EF: { F: file } }));
-  const pin = context.register(context.obj({ Type: 'Annot', Subtype: 'FileAttachment', Rect: [250, 150, 270, 170], FS: spec, Contents: PDFString.of(AUTHOR) }));
+  const pin = context.register(
+    context.obj({ Type: 'Annot', Subtype: 'FileAttachment', Rect: [250, 150, 270, 170], FS: spec, Contents: PDFString.of(AUTHOR) }),
+  );
   page.node.set(PDFName.of('Annots'), context.obj([pin]));
   return doc.save();
 }
@@ -101,8 +120,7 @@ async function everythingIn(bytes: Uint8Array): Promise<string> {
     else if (o instanceof PDFDict) {
       parts.push(o.keys().join(' '));
       o.values().forEach(walk);
-    }
-    else if (o instanceof PDFStream) {
+    } else if (o instanceof PDFStream) {
       walk(o.dict);
       if (o instanceof PDFRawStream) parts.push(Buffer.from(decodePDFRawStream(o).decode()).toString('latin1'));
     }
@@ -115,7 +133,10 @@ async function firstPagePixels(bytes: Uint8Array): Promise<Buffer> {
   const file = path.join(dir, `${Math.random().toString(16).slice(2)}.pdf`);
   await writeFile(file, bytes);
   // Without annotations: the attachment's pin, removed, is drawn on the page as sent.
-  const { stdout } = await run('pdftoppm', ['-gray', '-r', '72', '-hide-annotations', '-f', '1', '-l', '1', file], { encoding: 'buffer', maxBuffer: 16 << 20 });
+  const { stdout } = await run('pdftoppm', ['-gray', '-r', '72', '-hide-annotations', '-f', '1', '-l', '1', file], {
+    encoding: 'buffer',
+    maxBuffer: 16 << 20,
+  });
   return Buffer.from(parsePgm(stdout).data);
 }
 
@@ -150,7 +171,9 @@ describe('uploaded PDFs lose their author (decision 131)', () => {
       expect(after, key).not.toContain(key);
     }
     const doc = await PDFDocument.load(served, { updateMetadata: false });
-    expect([doc.getAuthor(), doc.getTitle(), doc.getSubject(), doc.getKeywords(), doc.getCreator(), doc.getProducer()]).toEqual(Array(6).fill(undefined));
+    expect([doc.getAuthor(), doc.getTitle(), doc.getSubject(), doc.getKeywords(), doc.getCreator(), doc.getProducer()]).toEqual(
+      Array(6).fill(undefined),
+    );
     expect(doc.getPageCount()).toBe(1);
     expect(await pdfinfo(served)).not.toMatch(/Author|Title|Creator|Producer|Subject|Keywords/);
 

@@ -17,8 +17,14 @@ describe('permission matrix', () => {
     const served = listAppRoutes(t.app.printRoutes({ commonPrefix: false }));
     const table = MATRIX.map((row) => row.route).sort();
     expect(new Set(table).size, 'a route appears twice in the table').toBe(table.length);
-    expect(served.filter((route) => !table.includes(route)), 'routes missing from server/test/permission-matrix.ts').toEqual([]);
-    expect(table.filter((route) => !served.includes(route)), 'table rows for routes the app does not serve').toEqual([]);
+    expect(
+      served.filter((route) => !table.includes(route)),
+      'routes missing from server/test/permission-matrix.ts',
+    ).toEqual([]);
+    expect(
+      table.filter((route) => !served.includes(route)),
+      'table rows for routes the app does not serve',
+    ).toEqual([]);
     // Cross-check with the OpenAPI document: every documented operation is a served route.
     const doc = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>

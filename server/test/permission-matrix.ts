@@ -151,20 +151,36 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/docs', '/api/docs', 'ok ok ok ok ok ok ok'),
   r('GET /api/metrics', '/api/metrics', '401 403 403 403 403 403 ok'),
   // Accounts
-  r('POST /api/auth/register', '/api/auth/register', 'ok ok ok ok ok ok ok', (_f: Fixture, c: Caller) => ({ email: `inscription-${c.toLowerCase()}@exemple.fr` })),
+  r('POST /api/auth/register', '/api/auth/register', 'ok ok ok ok ok ok ok', (_f: Fixture, c: Caller) => ({
+    email: `inscription-${c.toLowerCase()}@exemple.fr`,
+  })),
   // Checked before the confirm row uses the same tokens: the check does not use them up.
-  r('GET /api/auth/link/:token', (f: Fixture, c: Caller) => `/api/auth/link/${encodeURIComponent(f.confirmTokens[c])}`, 'ok ok ok ok ok ok ok'),
-  r('POST /api/auth/confirm', '/api/auth/confirm', 'ok ok ok ok ok ok ok', (f: Fixture, c: Caller) => ({ token: f.confirmTokens[c], password: PASSWORD })),
+  r(
+    'GET /api/auth/link/:token',
+    (f: Fixture, c: Caller) => `/api/auth/link/${encodeURIComponent(f.confirmTokens[c])}`,
+    'ok ok ok ok ok ok ok',
+  ),
+  r('POST /api/auth/confirm', '/api/auth/confirm', 'ok ok ok ok ok ok ok', (f: Fixture, c: Caller) => ({
+    token: f.confirmTokens[c],
+    password: PASSWORD,
+  })),
   r('POST /api/auth/login', '/api/auth/login', 'ok ok ok ok ok ok ok', (f: Fixture) => ({ email: f.emails.pupil, password: PASSWORD })),
   r('PUT /api/auth/me', '/api/auth/me', '401 ok ok ok ok ok ok', {}),
   // Decision 136: whoever holds a live session's refresh token gets an access token of that session (the pupil's here).
   r('POST /api/auth/refresh', '/api/auth/refresh', 'ok ok ok ok ok ok ok', { refreshToken: '{refreshToken}' }),
   // Staff import into their own school (no field), admins name one; every caller's file is its own pupil.
-  r('POST /api/users/import', '/api/users/import', '401 403 403 ok ok 403 ok', (f: Fixture, c: Caller) =>
-    new Multipart(c === 'admin' ? { institution: f.ids.schoolA } : {}, {
-      name: 'eleves.csv',
-      bytes: Buffer.from(`E-mail;Prénom;Nom;Date de naissance;Classe;Genre\nimport-${c.toLowerCase()}@exemple.fr;Ada;Lovelace;10/12/2011;3e;F\n`),
-    })),
+  r(
+    'POST /api/users/import',
+    '/api/users/import',
+    '401 403 403 ok ok 403 ok',
+    (f: Fixture, c: Caller) =>
+      new Multipart(c === 'admin' ? { institution: f.ids.schoolA } : {}, {
+        name: 'eleves.csv',
+        bytes: Buffer.from(
+          `E-mail;Prénom;Nom;Date de naissance;Classe;Genre\nimport-${c.toLowerCase()}@exemple.fr;Ada;Lovelace;10/12/2011;3e;F\n`,
+        ),
+      }),
+  ),
   r('GET /api/user/:uid', '/api/user/{pupil}', '401 ok 403 403 403 403 ok'),
   r('PUT /api/user/:uid/extra-time', '/api/user/{victim}/extra-time', '401 403 403 403 403 403 ok', { percent: 33 }),
   r('POST /api/user/logto', '/api/user/logto', '401 403 403 403 403 403 ok', { uid: '{pupil}' }),
@@ -205,7 +221,10 @@ export const MATRIX: MatrixRow[] = [
   r('DELETE /api/exos/:id', '/api/exos/{exerciseToDelete}', '401 403 403 403 403 403 ok'),
   r('POST /api/exos/:id/restore', '/api/exos/{exerciseInBin}/restore', '401 403 403 403 403 403 ok'),
   // Regrade requests (decision 74): the pupil asks about their own answer; correctors answer one request each.
-  r('POST /api/regrade', '/api/regrade', '401 ok 403 403 403 403 403', { answerId: '{regradableAnswer}', message: 'Merci de revoir ma copie.' }),
+  r('POST /api/regrade', '/api/regrade', '401 ok 403 403 403 403 403', {
+    answerId: '{regradableAnswer}',
+    message: 'Merci de revoir ma copie.',
+  }),
   r('GET /api/regrade/mine/:chapterId', '/api/regrade/mine/{published}', '401 ok ok ok ok ok ok'),
   r('GET /api/regrade', '/api/regrade?chapter={published}', '401 403 403 403 403 ok ok'),
   r(
@@ -220,7 +239,9 @@ export const MATRIX: MatrixRow[] = [
     '401 403 403 403 403 ok ok',
     { reply: 'Refusé.' },
   ),
-  r('PUT /api/regrade/window/:chapterId', '/api/regrade/window/{published}', '401 403 403 403 403 403 ok', { regradeUntil: '2099-01-01T12:00:00+01:00' }),
+  r('PUT /api/regrade/window/:chapterId', '/api/regrade/window/{published}', '401 403 403 403 403 403 ok', {
+    regradeUntil: '2099-01-01T12:00:00+01:00',
+  }),
   // Statistics and errata (decision 75)
   r('GET /api/stats/:chapterId', '/api/stats/{published}', '401 403 403 403 403 ok ok'),
   r('POST /api/stats/:chapterId/errata', '/api/stats/{published}/errata', '401 403 403 403 403 403 ok', {
@@ -242,23 +263,56 @@ export const MATRIX: MatrixRow[] = [
   r('POST /api/chapter/event/:chapterId', '/api/chapter/event/{timed}', '401 ok 403 403 403 ok ok', { eventType: 'blur' }),
   r('POST /api/answer', '/api/answer', '401 ok 403 403 403 ok ok', { exerciseId: '{numeric}', answer: '42' }),
   r('GET /api/answer/chapter/:id', '/api/answer/chapter/{timed}', '401 ok 403 403 403 ok ok'),
-  r('POST /api/pdfs', '/api/pdfs', '401 ok 403 403 403 ok ok', (f: Fixture) => new Multipart({ exercise: f.ids.pdf }, { name: 'copie.pdf', bytes: f.pdfBytes })),
+  r(
+    'POST /api/pdfs',
+    '/api/pdfs',
+    '401 ok 403 403 403 ok ok',
+    (f: Fixture) => new Multipart({ exercise: f.ids.pdf }, { name: 'copie.pdf', bytes: f.pdfBytes }),
+  ),
   // Decision 140: photos of a proof, made into one PDF; the same callers as POST /pdfs.
-  r('POST /api/pdfs/photos', '/api/pdfs/photos', '401 ok 403 403 403 ok ok', (f: Fixture) =>
-    new Multipart({ exercise: f.ids.pdf }, { name: 'photo.jpg', bytes: f.photoBytes, field: 'photos', type: 'image/jpeg' }),
+  r(
+    'POST /api/pdfs/photos',
+    '/api/pdfs/photos',
+    '401 ok 403 403 403 ok ok',
+    (f: Fixture) => new Multipart({ exercise: f.ids.pdf }, { name: 'photo.jpg', bytes: f.photoBytes, field: 'photos', type: 'image/jpeg' }),
   ),
   r('GET /api/pdfs/:file', '/api/pdfs/{pupilFile}.pdf', '401 ok 403 ok 403 ok ok'),
   r('GET /api/pdfs/:file/link', '/api/pdfs/{pupilFile}.pdf/link', '401 ok 403 ok 403 ok ok'),
   // Resumable uploads (decision 91): a scan of the paper chapter, as POST /pdfs allows it; an upload is
   // its creator's alone (the teacher's here), anyone else's call is answered as if it did not exist.
-  r('POST /api/uploads', '/api/uploads', '401 403 403 ok ok ok ok', (f: Fixture) =>
-    new TusRequest({ 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': tusMetadata({ chapter: f.ids.paper, filename: 'scan.pdf' }) }),
+  r(
+    'POST /api/uploads',
+    '/api/uploads',
+    '401 403 403 ok ok ok ok',
+    (f: Fixture) =>
+      new TusRequest({
+        'tus-resumable': '1.0.0',
+        'upload-length': '1000',
+        'upload-metadata': tusMetadata({ chapter: f.ids.paper, filename: 'scan.pdf' }),
+      }),
   ),
-  r('HEAD /api/uploads/:id', '/api/uploads/{teacherUpload}', '401 404 404 ok 404 404 404', () => new TusRequest({ 'tus-resumable': '1.0.0' })),
-  r('PATCH /api/uploads/:id', '/api/uploads/{teacherUpload}', '401 404 404 ok 404 404 404', () =>
-    new TusRequest({ 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, Buffer.alloc(10, 37)),
+  r(
+    'HEAD /api/uploads/:id',
+    '/api/uploads/{teacherUpload}',
+    '401 404 404 ok 404 404 404',
+    () => new TusRequest({ 'tus-resumable': '1.0.0' }),
   ),
-  r('DELETE /api/uploads/:id', '/api/uploads/{teacherUploadToCancel}', '401 404 404 ok 404 404 404', () => new TusRequest({ 'tus-resumable': '1.0.0' })),
+  r(
+    'PATCH /api/uploads/:id',
+    '/api/uploads/{teacherUpload}',
+    '401 404 404 ok 404 404 404',
+    () =>
+      new TusRequest(
+        { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+        Buffer.alloc(10, 37),
+      ),
+  ),
+  r(
+    'DELETE /api/uploads/:id',
+    '/api/uploads/{teacherUploadToCancel}',
+    '401 404 404 ok 404 404 404',
+    () => new TusRequest({ 'tus-resumable': '1.0.0' }),
+  ),
   // Grading
   r('GET /api/answer/table/:id', '/api/answer/table/{timed}', '401 403 403 403 403 ok ok'),
   r('GET /api/answer/select/:exerciseId', '/api/answer/select/{pdf}', '401 403 403 403 403 ok ok'),
@@ -284,16 +338,26 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/center/users/:chapterId', '/api/center/users/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('GET /api/center/overview/:chapterId', '/api/center/overview/{paper}', '401 403 403 403 403 403 ok'),
   r('GET /api/center/:chapterId', '/api/center/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok'),
-  r('PATCH /api/center/:chapterId', '/api/center/{paper}', '401 403 403 ok 403 403 ok', { institution: '{schoolA}', instructions: 'Salle 12' }),
+  r('PATCH /api/center/:chapterId', '/api/center/{paper}', '401 403 403 ok 403 403 ok', {
+    institution: '{schoolA}',
+    instructions: 'Salle 12',
+  }),
   // The exam day (decision 59): a pupil gets their own convocation whatever the query (otherPupil registered
   // through PATCH /center/user above), the centre's staff all of it; the member is registered nowhere.
   r('GET /api/center/convocation/:chapterId.pdf', '/api/center/convocation/{paper}.pdf?institution={schoolA}', '401 ok ok ok 403 404 ok'),
-  r('GET /api/center/attendance-sheet/:chapterId.pdf', '/api/center/attendance-sheet/{paper}.pdf?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r(
+    'GET /api/center/attendance-sheet/:chapterId.pdf',
+    '/api/center/attendance-sheet/{paper}.pdf?institution={schoolA}',
+    '401 403 403 ok 403 403 ok',
+  ),
   r('GET /api/center/registered/:chapterId.xlsx', '/api/center/registered/{paper}.xlsx?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('GET /api/center/overview/:chapterId/centres.xlsx', '/api/center/overview/{paper}/centres.xlsx', '401 403 403 403 403 403 ok'),
-  r('PUT /api/center/attendance/:chapterId', '/api/center/attendance/{paper}?institution={schoolA}', '401 403 403 ok 403 403 ok', (f: Fixture) => [
-    { user: f.userIds.pupil, present: true },
-  ]),
+  r(
+    'PUT /api/center/attendance/:chapterId',
+    '/api/center/attendance/{paper}?institution={schoolA}',
+    '401 403 403 ok 403 403 ok',
+    (f: Fixture) => [{ user: f.userIds.pupil, present: true }],
+  ),
   // One-click unsubscribe works without login (RFC 8058): the link's HMAC is the only key.
   r('GET /api/mail/unsubscribe', (f: Fixture) => unsubscribeUrl('', MATRIX_SECRET, f.userIds.otherPupil), 'ok ok ok ok ok ok ok'),
   r('POST /api/mail/unsubscribe', (f: Fixture) => unsubscribeUrl('', MATRIX_SECRET, f.userIds.otherPupil), 'ok ok ok ok ok ok ok', {}),
@@ -328,9 +392,16 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/results/:chapterId', '/api/results/{published}', '401 ok ok ok ok ok ok'),
   r('GET /api/results/:chapterId/preview/:userId', '/api/results/{published}/preview/{pupil}', '401 403 403 403 403 403 ok'),
   r('GET /api/results/:chapterId/publication', '/api/results/{published}/publication', '401 403 403 403 403 403 ok'),
-  r('PUT /api/results/:chapterId/publication', '/api/results/{published}/publication', '401 403 403 403 403 403 ok', { mode: 'now', showRank: true }),
+  r('PUT /api/results/:chapterId/publication', '/api/results/{published}/publication', '401 403 403 403 403 403 ok', {
+    mode: 'now',
+    showRank: true,
+  }),
   r('GET /api/results/:chapterId/institution', '/api/results/{published}/institution?institution={schoolA}', '401 403 403 ok 403 403 ok'),
-  r('GET /api/results/:chapterId/institution.xlsx', '/api/results/{published}/institution.xlsx?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r(
+    'GET /api/results/:chapterId/institution.xlsx',
+    '/api/results/{published}/institution.xlsx?institution={schoolA}',
+    '401 403 403 ok 403 403 ok',
+  ),
   r('GET /api/results/:chapterId/grades.xlsx', '/api/results/{published}/grades.xlsx', '401 403 403 403 403 403 ok'),
   r('GET /api/results/:chapterId/certificate.pdf', '/api/results/{published}/certificate.pdf?user={pupil}', '401 ok 403 403 403 403 ok'),
   r('GET /api/results/:chapterId/certificates.zip', '/api/results/{published}/certificates.zip', '401 403 403 403 403 403 ok'),
@@ -381,7 +452,12 @@ export async function callRow(t: TestApp, row: MatrixRow, f: Fixture, caller: Ca
     return inject(t, { method: row.method as 'POST', url, headers: { ...headers, 'content-type': contentType }, payload });
   }
   if (body instanceof TusRequest) {
-    return inject(t, { method: row.method as 'POST', url, headers: { ...headers, ...body.headers }, ...(body.bytes ? { payload: body.bytes } : {}) });
+    return inject(t, {
+      method: row.method as 'POST',
+      url,
+      headers: { ...headers, ...body.headers },
+      ...(body.bytes ? { payload: body.bytes } : {}),
+    });
   }
   return inject(t, {
     method: row.method as 'GET',
@@ -391,8 +467,7 @@ export async function callRow(t: TestApp, row: MatrixRow, f: Fixture, caller: Ca
   });
 }
 
-export const matches = (status: number, expected: Expectation) =>
-  expected === 'ok' ? status >= 200 && status < 300 : status === expected;
+export const matches = (status: number, expected: Expectation) => (expected === 'ok' ? status >= 200 && status < 300 : status === expected);
 
 /**
  * Every /api route the app serves, as 'METHOD /api/pattern' (the HEAD twins Fastify adds to GET
@@ -479,14 +554,13 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
   const hour = 3600_000;
   const [timed, paper, chapterToDelete] = await db
     .insert(chapters)
-    .values([
-      { title: 'Tour 1 (chronométré)' },
-      { title: 'Épreuve papier', offline: true },
-      { title: 'Chapitre à supprimer' },
-    ])
+    .values([{ title: 'Tour 1 (chronométré)' }, { title: 'Épreuve papier', offline: true }, { title: 'Chapitre à supprimer' }])
     .returning();
   // Two more timed chapters of the pupil's alone: one to finish, one whose hour is already over (receipt).
-  const [finishable, ended] = await db.insert(chapters).values([{ title: 'Tour à terminer' }, { title: 'Tour terminé' }]).returning();
+  const [finishable, ended] = await db
+    .insert(chapters)
+    .values([{ title: 'Tour à terminer' }, { title: 'Tour terminé' }])
+    .returning();
   for (const chapter of [finishable, ended]) {
     await db.insert(accessGroups).values({
       chapterId: chapter.id,
@@ -538,16 +612,24 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
   await db.insert(accessGroups).values({ chapterId: published.id, position: 0 });
   const publishedExercises = await db
     .insert(exercises)
-    .values([0, 1, 2, 3, 4].map((position) => ({ chapterId: published.id, position, title: `Publié ${position}`, answerFormat: 'numeric' })))
+    .values(
+      [0, 1, 2, 3, 4].map((position) => ({ chapterId: published.id, position, title: `Publié ${position}`, answerFormat: 'numeric' })),
+    )
     .returning();
-  await db.insert(statementVersions).values(publishedExercises.map((e) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: '1' })));
+  await db
+    .insert(statementVersions)
+    .values(publishedExercises.map((e) => ({ exerciseId: e.id, position: 0, content: 'Combien ?', answer: '1' })));
   const publishedAnswers = await db
     .insert(answers)
     .values(publishedExercises.map((e) => ({ userId: pupil.id, exerciseId: e.id, answer: '1', grade: '0', gradeTimestamp: new Date() })))
     .returning();
   const [requestForMember, requestForAdmin, declineForMember, declineForAdmin] = await db
     .insert(regradeRequests)
-    .values(publishedAnswers.slice(1).map((a) => ({ answerId: a.id, chapterId: published.id, exerciseId: a.exerciseId, userId: pupil.id, message: 'Revoir' })))
+    .values(
+      publishedAnswers
+        .slice(1)
+        .map((a) => ({ answerId: a.id, chapterId: published.id, exerciseId: a.exerciseId, userId: pupil.id, message: 'Revoir' })),
+    )
     .returning();
   // Decision 73: a chapter in the bin, to restore.
   const [chapterInBin] = await db.insert(chapters).values({ title: 'Chapitre dans la corbeille', deletedAt: new Date() }).returning();
@@ -566,7 +648,10 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     await db.insert(centerRegistrations).values({ chapterId: paper.id, userId: claimant.id, institutionId: schoolA.id });
     claimants[`claimant_${caller}`] = claimant.id;
   }
-  const [group, groupToDelete] = await db.insert(groups).values([{ name: 'Stage d’hiver' }, { name: 'Groupe à supprimer' }]).returning();
+  const [group, groupToDelete] = await db
+    .insert(groups)
+    .values([{ name: 'Stage d’hiver' }, { name: 'Groupe à supprimer' }])
+    .returning();
   await db.insert(groupMembers).values({ groupId: group.id, userId: pupil.id });
 
   // The pupil takes the timed chapter through the API: start, upload a copy, answer both exercises.
@@ -574,14 +659,23 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
   await expectOk(inject(t, { method: 'POST', url: `/api/chapter/start/${timed.id}`, headers: pupil.headers }), 'start');
   await expectOk(inject(t, { method: 'POST', url: `/api/chapter/start/${finishable.id}`, headers: pupil.headers }), 'start');
   const pupilPath = await uploadPdf(t, pupil.headers, { exercise: pdf.id }, pdfBytes);
-  await expectOk(inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: numeric.id, answer: '41', seq: 1 } }), 'answer');
-  await expectOk(inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: pdf.id, answer: pupilPath, seq: 1 } }), 'answer');
+  await expectOk(
+    inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: numeric.id, answer: '41', seq: 1 } }),
+    'answer',
+  );
+  await expectOk(
+    inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: pdf.id, answer: pupilPath, seq: 1 } }),
+    'answer',
+  );
   const answerOf = async (exerciseId: string) =>
     (await db.select({ id: answers.id }).from(answers).where(eq(answers.exerciseId, exerciseId)))[0].id;
 
   // Scanned copies: one filed (the unlabelled copy), one per staff caller left to file.
   const filed = await uploadPdf(t, teacher.headers, { chapter: paper.id }, await makePdf(2));
-  await expectOk(inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paper.id}`, headers: teacher.headers, payload: { answer: filed } }), 'file scan');
+  await expectOk(
+    inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paper.id}`, headers: teacher.headers, payload: { answer: filed } }),
+    'file scan',
+  );
   const scans = {
     teacher: await uploadPdf(t, teacher.headers, { chapter: paper.id }, await makePdf(2)),
     member: await uploadPdf(t, member.headers, { chapter: paper.id }, await makePdf(2)),
@@ -590,7 +684,12 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
   // Two more filed copies to label: one reserved by the member (as GET .../select would), one for the admin.
   const fileCopy = async () => {
     const path = await uploadPdf(t, teacher.headers, { chapter: paper.id }, await makePdf(2));
-    const res = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paper.id}`, headers: teacher.headers, payload: { answer: path } });
+    const res = await inject(t, {
+      method: 'POST',
+      url: `/api/answer/unlabeled/${paper.id}`,
+      headers: teacher.headers,
+      payload: { answer: path },
+    });
     return (await expectOk(Promise.resolve(res), 'file copy'))._id as string;
   };
   const copyForMember = await fileCopy();
@@ -607,7 +706,12 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     const res = await inject(t, {
       method: 'POST',
       url: '/api/uploads',
-      headers: { ...teacher.headers, 'tus-resumable': '1.0.0', 'upload-length': '1000', 'upload-metadata': tusMetadata({ chapter: paper.id }) },
+      headers: {
+        ...teacher.headers,
+        'tus-resumable': '1.0.0',
+        'upload-length': '1000',
+        'upload-metadata': tusMetadata({ chapter: paper.id }),
+      },
     });
     if (res.status !== 201) throw new Error(`seed resumable upload failed: ${res.status} ${JSON.stringify(res.body)}`);
     return String(res.headers.location).split('/').pop()!;

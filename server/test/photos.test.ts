@@ -166,7 +166,12 @@ describe('POST /pdfs/photos', () => {
     expect(isGreen(corner(third, 'top-left'))).toBe(true);
     expect(isWhite(corner(third, 'bottom-left'))).toBe(true);
 
-    const saved = await inject(t, { method: 'POST', url: '/api/answer', headers: p.headers, payload: { exerciseId: pdfExercise, answer: res.body.path, seq: 1 } });
+    const saved = await inject(t, {
+      method: 'POST',
+      url: '/api/answer',
+      headers: p.headers,
+      payload: { exerciseId: pdfExercise, answer: res.body.path, seq: 1 },
+    });
     expect(saved.status).toBe(200);
     // The first photos load sharp and the HEIC decoder in the workers: 15–25 s on a loaded machine.
   }, 120_000);
@@ -196,7 +201,9 @@ describe('POST /pdfs/photos', () => {
       { name: 'b.heic', bytes: Buffer.concat([heic.subarray(0, 40), Buffer.alloc(200)]), type: 'image/heic' },
     ]);
     expect(second.status).toBe(400);
-    expect(second.body.message).toBe('Photo 2\u00a0: cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.');
+    expect(second.body.message).toBe(
+      'Photo 2\u00a0: cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.',
+    );
     expect(await fileCount()).toBe(before);
   });
 

@@ -5,7 +5,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessGroups, answers, centerRegistrations, centers, chapters, exercises, files, institutions, jobs, unlabeledAnswers } from '../src/db/schema.js';
+import {
+  accessGroups,
+  answers,
+  centerRegistrations,
+  centers,
+  chapters,
+  exercises,
+  files,
+  institutions,
+  jobs,
+  unlabeledAnswers,
+} from '../src/db/schema.js';
 import { openFileStore } from '../src/files/store-select.js';
 import { PDF_PASSWORD_MESSAGE } from '../src/pdf/pdf-pool.js';
 import { parsePgm } from '../src/sheets/raster.js';
@@ -41,16 +52,26 @@ beforeAll(async () => {
   const db = t.database.db;
   const [school] = await db.insert(institutions).values({ name: 'Collège Marie-Sophie Germain' }).returning();
   [{ id: paperId }] = await db.insert(chapters).values({ title: 'Coupe papier', offline: true }).returning();
-  [{ id: paperExercise }] = await db.insert(exercises).values({ chapterId: paperId, position: 0, title: 'Géométrie', answerFormat: 'pdf' }).returning();
+  [{ id: paperExercise }] = await db
+    .insert(exercises)
+    .values({ chapterId: paperId, position: 0, title: 'Géométrie', answerFormat: 'pdf' })
+    .returning();
   const [online] = await db.insert(chapters).values({ title: 'Tour en ligne' }).returning();
   await db.insert(accessGroups).values({ chapterId: online.id, position: 0 });
-  [{ id: onlineExercise }] = await db.insert(exercises).values({ chapterId: online.id, position: 0, title: 'Preuve', answerFormat: 'pdf' }).returning();
+  [{ id: onlineExercise }] = await db
+    .insert(exercises)
+    .values({ chapterId: online.id, position: 0, title: 'Preuve', answerFormat: 'pdf' })
+    .returning();
   await db.insert(centers).values({ chapterId: paperId, institutionId: school.id, opened: true });
   teacher = await createUser(t, 'teacher', { institutionId: school.id });
   pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE, institutionId: school.id });
   admin = await createUser(t, 'admin');
   await db.insert(centerRegistrations).values({ chapterId: paperId, userId: pupil.id, institutionId: school.id });
-  const res = await t.app.inject({ method: 'GET', url: `/api/sheets/${paperId}.pdf?institution=${school.id}&spare=0`, headers: teacher.headers });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/sheets/${paperId}.pdf?institution=${school.id}&spare=0`,
+    headers: teacher.headers,
+  });
   expect(res.statusCode).toBe(200);
   // The pupil's answer page, printed, scanned by a copier in « photo » mode (greyscale JPEG).
   scan = await copierScan(res.rawPayload, [{ page: 1, noise: 0.1 }], 'dct', { noise: 0.2 });
@@ -65,7 +86,20 @@ const encrypt = (bytes: Uint8Array, user: string, bits: string, ...extra: string
   const input = path.join(dir, `in-${Math.random().toString(16).slice(2)}.pdf`);
   const output = `${input}.out.pdf`;
   return writeFile(input, bytes)
-    .then(() => run('qpdf', ['--allow-weak-crypto', ...extra.filter((e) => e.startsWith('--object')), '--encrypt', user, 'proprietaire', bits, ...extra.filter((e) => !e.startsWith('--object')), '--', input, output]))
+    .then(() =>
+      run('qpdf', [
+        '--allow-weak-crypto',
+        ...extra.filter((e) => e.startsWith('--object')),
+        '--encrypt',
+        user,
+        'proprietaire',
+        bits,
+        ...extra.filter((e) => !e.startsWith('--object')),
+        '--',
+        input,
+        output,
+      ]),
+    )
     .then(() => readFile(output));
 };
 
@@ -87,7 +121,6 @@ async function upload(headers: Headers, fields: Record<string, string>, bytes: U
 
 const stored = async (answerPath: string) => (await openFileStore(t.app.deps).get(answerPath.slice('pdfs/'.length, -'.pdf'.length)))!;
 const fileCount = async () => (await t.database.db.select().from(files)).length;
-
 
 /** The pupil's latest answer to the paper exercise. */
 const latestAnswer = async (userId: string) =>
@@ -114,7 +147,12 @@ describe('owner-password PDFs (decision 105)', () => {
       expect(kept.subarray(0, 5).toString('latin1')).toBe('%PDF-');
       expect(kept.includes('/Encrypt')).toBe(false);
 
-      const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paperId}`, headers: teacher.headers, payload: { answer: up.body.path } });
+      const filed = await inject(t, {
+        method: 'POST',
+        url: `/api/answer/unlabeled/${paperId}`,
+        headers: teacher.headers,
+        payload: { answer: up.body.path },
+      });
       expect(filed.status).toBe(201);
       await runPendingJobs(t.app.deps);
       const [copy] = await t.database.db.select().from(unlabeledAnswers).where(eq(unlabeledAnswers.id, filed.body._id));
@@ -180,7 +218,12 @@ describe('damaged PDFs (decisions 106, 107)', () => {
     // As a scan: read, then split into a copy that draws like the file.
     const scanUp = await upload(teacher.headers, { chapter: paperId }, bytes, 'piece-jointe-chiffree.pdf');
     expect(scanUp.status, JSON.stringify(scanUp.body)).toBe(200);
-    const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paperId}`, headers: teacher.headers, payload: { answer: scanUp.body.path } });
+    const filed = await inject(t, {
+      method: 'POST',
+      url: `/api/answer/unlabeled/${paperId}`,
+      headers: teacher.headers,
+      payload: { answer: scanUp.body.path },
+    });
     await runPendingJobs(t.app.deps);
     const labelled = await inject(t, {
       method: 'POST',
@@ -221,7 +264,12 @@ describe('damaged PDFs (decisions 106, 107)', () => {
     const bytes = await corpus(name);
     const up = await upload(teacher.headers, { chapter: paperId }, bytes, name);
     expect(up.status, JSON.stringify(up.body)).toBe(200);
-    const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${paperId}`, headers: teacher.headers, payload: { answer: up.body.path } });
+    const filed = await inject(t, {
+      method: 'POST',
+      url: `/api/answer/unlabeled/${paperId}`,
+      headers: teacher.headers,
+      payload: { answer: up.body.path },
+    });
     expect(filed.status).toBe(201);
     await runPendingJobs(t.app.deps);
     const [job] = (await t.database.db.select().from(jobs)).filter((j) => j.payload.unlabeledId === filed.body._id);
@@ -230,13 +278,25 @@ describe('damaged PDFs (decisions 106, 107)', () => {
     const pages = copy.pageReadings!.length;
     expect(pages).toBeGreaterThan(0);
     const entries = Array.from({ length: pages }, (_, p) => ({ pageNum: p + 1, user: pupil.id, exercises: [paperExercise], rotation: 0 }));
-    const labelled = await inject(t, { method: 'POST', url: `/api/answer/label/${filed.body._id}`, headers: admin.headers, payload: entries });
+    const labelled = await inject(t, {
+      method: 'POST',
+      url: `/api/answer/label/${filed.body._id}`,
+      headers: admin.headers,
+      payload: entries,
+    });
     expect(labelled.status, JSON.stringify(labelled.body)).toBe(200);
     return { bytes, pages, copy: await stored((await latestAnswer(pupil.id)).answer) };
   }
   const allPages = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-  const accepted = ['Pages-tree-refs.pdf', 'PDFBOX-4352-0.pdf', 'poppler-742-0-fuzzed.pdf', 'poppler-937-0-fuzzed.pdf', 'pr6531_2.pdf', 'parent-not-a-node.pdf'];
+  const accepted = [
+    'Pages-tree-refs.pdf',
+    'PDFBOX-4352-0.pdf',
+    'poppler-742-0-fuzzed.pdf',
+    'poppler-937-0-fuzzed.pdf',
+    'pr6531_2.pdf',
+    'parent-not-a-node.pdf',
+  ];
   for (const name of accepted) {
     it(`${name}: accepted as a scan, read by the job, labelled (split) without a 5xx, the copy as drawn by poppler`, async () => {
       const { bytes, pages, copy } = await sortWhole(name);

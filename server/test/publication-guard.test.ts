@@ -25,8 +25,13 @@ afterAll(async () => t.close());
 async function chapterWith(group: { accessStart?: Date; accessEnd?: Date | null; timeDuration?: number | null }) {
   const grade = `${Math.random()}`.slice(2, 8);
   const [c] = await db().insert(chapters).values({ title: 'Tour 1' }).returning();
-  await db().insert(accessGroups).values({ chapterId: c.id, position: 0, authorizedGrades: [grade], accessStart: minutes(-120), ...group });
-  const [ex] = await db().insert(exercises).values({ chapterId: c.id, position: 0, title: 'Somme', answerFormat: 'numeric', maxPoints: 4 }).returning();
+  await db()
+    .insert(accessGroups)
+    .values({ chapterId: c.id, position: 0, authorizedGrades: [grade], accessStart: minutes(-120), ...group });
+  const [ex] = await db()
+    .insert(exercises)
+    .values({ chapterId: c.id, position: 0, title: 'Somme', answerFormat: 'numeric', maxPoints: 4 })
+    .returning();
   const pupil = async (opts: { answered?: boolean; extraTimePercent?: number } = {}) => {
     const p = await createUser(t, 'pupil', { ...PUPIL_PROFILE, grade, extraTimePercent: opts.extraTimePercent ?? 0 });
     if (opts.answered ?? true) await db().insert(answers).values({ userId: p.id, exerciseId: ex.id, answer: '12', seq: 1 });
@@ -66,13 +71,17 @@ describe('PUT /results/{chapterId}/publication: pupils still answering', () => {
     const extended = await f.pupil();
     const over = await f.pupil();
     const finished = await f.pupil({ extraTimePercent: 50 });
-    await db().insert(chapterSessions).values([
-      { chapterId: f.chapterId, userId: extra, startedAt: minutes(-50) },
-      { chapterId: f.chapterId, userId: extended, startedAt: minutes(-50) },
-      { chapterId: f.chapterId, userId: over, startedAt: minutes(-50) },
-      { chapterId: f.chapterId, userId: finished, startedAt: minutes(-50), finishedAt: minutes(-5) },
-    ]);
-    await db().insert(sessionExtensions).values({ chapterId: f.chapterId, userId: extended, minutes: 15, reason: 'Panne de courant', createdBy: extended });
+    await db()
+      .insert(chapterSessions)
+      .values([
+        { chapterId: f.chapterId, userId: extra, startedAt: minutes(-50) },
+        { chapterId: f.chapterId, userId: extended, startedAt: minutes(-50) },
+        { chapterId: f.chapterId, userId: over, startedAt: minutes(-50) },
+        { chapterId: f.chapterId, userId: finished, startedAt: minutes(-50), finishedAt: minutes(-5) },
+      ]);
+    await db()
+      .insert(sessionExtensions)
+      .values({ chapterId: f.chapterId, userId: extended, minutes: 15, reason: 'Panne de courant', createdBy: extended });
     expect((await put(f.url, { mode: 'now' })).body).toMatchObject({ code: 'still_answering', stillAnswering: 2 });
     // Scheduled after everyone's end (the extension's 15 min, the extra 20 min): accepted without a confirmation.
     const later = await put(f.url, { mode: 'scheduled', publishAt: minutes(15).toISOString() });
@@ -89,7 +98,10 @@ describe('PUT /results/{chapterId}/publication: pupils still answering', () => {
     const open = await chapterWith({ accessEnd: minutes(60) });
     await open.pupil();
     const past = minutes(-60).toISOString();
-    expect((await put(open.url, { mode: 'scheduled', publishAt: past })).body).toMatchObject({ code: 'still_answering', stillAnswering: 1 });
+    expect((await put(open.url, { mode: 'scheduled', publishAt: past })).body).toMatchObject({
+      code: 'still_answering',
+      stillAnswering: 1,
+    });
     expect(await published(open.chapterId)).toMatchObject({ analysis: false, publishAt: null });
 
     const closed = await chapterWith({ accessEnd: minutes(-30) });
@@ -113,7 +125,8 @@ describe('PUT /results/{chapterId}/publication: pupils still answering', () => {
 });
 
 describe('PATCH /chapter/{id} with analysis: true: the same guard', () => {
-  const patch = (chapterId: string, payload: object) => inject(t, { method: 'PATCH', url: `/api/chapter/${chapterId}`, headers: admin, payload });
+  const patch = (chapterId: string, payload: object) =>
+    inject(t, { method: 'PATCH', url: `/api/chapter/${chapterId}`, headers: admin, payload });
 
   it('refuses while pupils may still answer, with the same code and words; publishes once their number is confirmed', async () => {
     const f = await chapterWith({ accessEnd: minutes(60) });

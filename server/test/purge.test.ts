@@ -51,7 +51,13 @@ describe('purge of inactive accounts', () => {
     const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...admin.headers, ...body.headers }, payload: body.payload });
     expect(up.status).toBe(200);
     const fileId = String(up.body.path).slice(5, -4);
-    await db.insert(answers).values({ userId: oldWithAnswers.id, exerciseId: chapter.pdfId, answer: up.body.path, fileId, createdAt: at('2020-03-01T10:06:00Z') });
+    await db.insert(answers).values({
+      userId: oldWithAnswers.id,
+      exerciseId: chapter.pdfId,
+      answer: up.body.path,
+      fileId,
+      createdAt: at('2020-03-01T10:06:00Z'),
+    });
 
     const candidates = await findInactiveUsers(db, 2024);
     const ids = candidates.map((c) => c.id).sort();
@@ -73,7 +79,12 @@ describe('purge of inactive accounts', () => {
       expect(row.email).toBe(kept.email);
     }
     const audit = await db.select().from(auditLog).where(inArray(auditLog.targetId, ids));
-    expect(audit.map((a) => a.action).sort()).toEqual(['user.purge.anonymise', 'user.purge.delete', 'user.purge.delete', 'user.purge.delete']);
+    expect(audit.map((a) => a.action).sort()).toEqual([
+      'user.purge.anonymise',
+      'user.purge.delete',
+      'user.purge.delete',
+      'user.purge.delete',
+    ]);
 
     // Nothing left to do a second time: anonymised accounts are never purged again.
     expect(await purgeInactiveUsers({ db, store }, 2024)).toEqual({ deleted: 0, anonymised: 0, filesErased: 0 });

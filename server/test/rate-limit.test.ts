@@ -31,7 +31,8 @@ describe('rate limits in PostgreSQL (default)', () => {
 
   it('blocks the 31st login of a minute for one (e-mail, IP), not another IP', async () => {
     const email = `rl-${randomUUID().slice(0, 8)}@exemple.fr`;
-    const login = (ip: string) => inject(t, { method: 'POST', url: '/api/auth/login', payload: { email, password: 'x' }, remoteAddress: ip });
+    const login = (ip: string) =>
+      inject(t, { method: 'POST', url: '/api/auth/login', payload: { email, password: 'x' }, remoteAddress: ip });
     expect(LOGIN_PER_ACCOUNT_AND_IP).toEqual({ limit: 30, windowSeconds: 60 });
     for (let i = 0; i < 30; i++) expect((await login('10.1.0.1')).status).toBe(401);
     const blocked = await login('10.1.0.1');
@@ -43,9 +44,19 @@ describe('rate limits in PostgreSQL (default)', () => {
   it('counts hits and reads peeks on several keys in one statement', async () => {
     const limiter = t.app.deps.limiter;
     const [a, b] = [`batch:${randomUUID()}`, `batch:${randomUUID()}`];
-    expect(await limiter.batch([{ key: a, windowSeconds: 60 }, { key: b, windowSeconds: 60, peek: true }])).toEqual([1, 0]);
+    expect(
+      await limiter.batch([
+        { key: a, windowSeconds: 60 },
+        { key: b, windowSeconds: 60, peek: true },
+      ]),
+    ).toEqual([1, 0]);
     await limiter.hit(b, 60);
-    expect(await limiter.batch([{ key: a, windowSeconds: 60 }, { key: b, windowSeconds: 60, peek: true }])).toEqual([2, 1]);
+    expect(
+      await limiter.batch([
+        { key: a, windowSeconds: 60 },
+        { key: b, windowSeconds: 60, peek: true },
+      ]),
+    ).toEqual([2, 1]);
     expect(await limiter.peek(a, 60)).toBe(2);
   });
 
@@ -58,14 +69,18 @@ describe('rate limits in PostgreSQL (default)', () => {
     const rows = await db.execute(sql`SELECT key FROM rate_limits ORDER BY key`);
     expect((rows as unknown as { rows: Array<{ key: string }> }).rows.map((r) => r.key)).toEqual(['fresh']);
     // No limit may use a window the purge would cut short.
-    await expect(hitRateLimit(t.app.deps.limiter, { key: 'k', limit: 1, windowSeconds: RATE_LIMIT_MAX_WINDOW_SECONDS + 1 })).rejects.toThrow(/window/);
+    await expect(
+      hitRateLimit(t.app.deps.limiter, { key: 'k', limit: 1, windowSeconds: RATE_LIMIT_MAX_WINDOW_SECONDS + 1 }),
+    ).rejects.toThrow(/window/);
   });
 
   it('the running server purges them at start and then periodically', async () => {
     const jobs = await buildTestApp({ env: { JOBS_WORKER: 'on' } });
     try {
       const db = jobs.database.db;
-      await db.execute(sql`INSERT INTO rate_limits (key, count, window_start) VALUES ('login-ip:10.0.0.9', 500, now() - interval '3 hours')`);
+      await db.execute(
+        sql`INSERT INTO rate_limits (key, count, window_start) VALUES ('login-ip:10.0.0.9', 500, now() - interval '3 hours')`,
+      );
       await jobs.app.ready();
       const left = async () =>
         ((await db.execute(sql`SELECT count(*)::int AS n FROM rate_limits`)) as unknown as { rows: Array<{ n: number }> }).rows[0].n;
@@ -148,7 +163,8 @@ describe.runIf(!!redisUrl)(`rate limits in Redis (${redisUrl ?? 'TEST_REDIS_URL 
 
   it('counts the logins of one (e-mail, IP) across two instances', async () => {
     const email = `rl-${randomUUID().slice(0, 8)}@exemple.fr`;
-    const login = (t: TestApp) => inject(t, { method: 'POST', url: '/api/auth/login', payload: { email, password: 'x' }, remoteAddress: '10.2.0.1' });
+    const login = (t: TestApp) =>
+      inject(t, { method: 'POST', url: '/api/auth/login', payload: { email, password: 'x' }, remoteAddress: '10.2.0.1' });
     for (let i = 0; i < LOGIN_PER_ACCOUNT_AND_IP.limit; i++) expect((await login(i % 2 ? a : b)).status).toBe(401);
     expect((await login(a)).status).toBe(429);
     expect((await login(b)).status).toBe(429);
@@ -168,8 +184,18 @@ describe.runIf(!!redisUrl)(`rate limits in Redis (${redisUrl ?? 'TEST_REDIS_URL 
       await limiter.reset(key);
       expect(await limiter.peek(key, 60)).toBe(0);
       const other = `test:${randomUUID()}`;
-      expect(await limiter.batch([{ key, windowSeconds: 60 }, { key: other, windowSeconds: 60, peek: true }])).toEqual([1, 0]);
-      expect(await limiter.batch([{ key, windowSeconds: 60 }, { key: other, windowSeconds: 60 }])).toEqual([2, 1]);
+      expect(
+        await limiter.batch([
+          { key, windowSeconds: 60 },
+          { key: other, windowSeconds: 60, peek: true },
+        ]),
+      ).toEqual([1, 0]);
+      expect(
+        await limiter.batch([
+          { key, windowSeconds: 60 },
+          { key: other, windowSeconds: 60 },
+        ]),
+      ).toEqual([2, 1]);
     } finally {
       await limiter.close();
     }
@@ -181,7 +207,8 @@ describe.runIf(!!redisUrl)(`rate limits in Redis (${redisUrl ?? 'TEST_REDIS_URL 
     Object.assign(LOGIN_SLOWDOWN, { freeFailures: 2, baseMs: 300, capMs: 300 });
     try {
       const key = `login-fail:${email}`;
-      const login = (t: TestApp) => inject(t, { method: 'POST', url: '/api/auth/login', payload: { email, password: 'x' }, remoteAddress: '10.2.0.3' });
+      const login = (t: TestApp) =>
+        inject(t, { method: 'POST', url: '/api/auth/login', payload: { email, password: 'x' }, remoteAddress: '10.2.0.3' });
       await login(a);
       await login(b);
       expect(await a.app.deps.limiter.peek(key, 900)).toBe(2);

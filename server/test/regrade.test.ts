@@ -20,7 +20,10 @@ let seq = 1;
 
 /** A chapter (published unless told) with two numeric exercises worth 5 points; the pupil answered both, graded 2. */
 async function setup(fields: Partial<typeof chapters.$inferInsert> = {}) {
-  const { chapterId, exerciseIds: [e1, e2] } = await insertChapter(db(), {
+  const {
+    chapterId,
+    exerciseIds: [e1, e2],
+  } = await insertChapter(db(), {
     fields: { regradeUntil: new Date(Date.now() + 24 * HOUR), ...fields },
     openToAll: true,
     exercises: [
@@ -62,7 +65,10 @@ describe('POST /regrade', () => {
     const s = await setup();
     const other = await createUser(t, 'pupil', PUPIL_PROFILE);
     for (const headers of [other.headers, admin, member.headers]) {
-      expect(await ask(headers, s.a1)).toMatchObject({ status: 403, body: { message: 'Vous ne pouvez demander le réexamen que de vos propres réponses.' } });
+      expect(await ask(headers, s.a1)).toMatchObject({
+        status: 403,
+        body: { message: 'Vous ne pouvez demander le réexamen que de vos propres réponses.' },
+      });
     }
     expect((await ask(other.headers, '00000000-0000-4000-8000-00000000beef')).status).toBe(403);
     expect((await ask({}, s.a1)).status).toBe(401);
@@ -86,13 +92,20 @@ describe('POST /regrade', () => {
     expect(mine.body).toMatchObject({ open: false, regradeUntil: '2026-01-10T17:00:00.000Z', requests: [] });
     expect(mine.body.answers).toHaveLength(2);
     // Before publication the pupil's grades are not given.
-    const hidden = await inject(t, { method: 'GET', url: `/api/regrade/mine/${unpublished.chapterId}`, headers: unpublished.pupil.headers });
+    const hidden = await inject(t, {
+      method: 'GET',
+      url: `/api/regrade/mine/${unpublished.chapterId}`,
+      headers: unpublished.pupil.headers,
+    });
     expect(hidden.body).toMatchObject({ open: false, answers: [] });
   });
 
   it('rejects an empty or too long message in French and stores nothing', async () => {
     const s = await setup();
-    expect(await ask(s.pupil.headers, s.a1, '   ')).toMatchObject({ status: 400, body: { message: expect.stringContaining('Le message ne peut pas être vide.') } });
+    expect(await ask(s.pupil.headers, s.a1, '   ')).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('Le message ne peut pas être vide.') },
+    });
     expect((await ask(s.pupil.headers, s.a1, 'x'.repeat(2001))).status).toBe(400);
     expect(await db().select().from(regradeRequests).where(eq(regradeRequests.answerId, s.a1))).toEqual([]);
   });
@@ -106,10 +119,22 @@ describe('answering a request', () => {
     expect(queue.status).toBe(200);
     expect(queue.body.chapter).toMatchObject({ _id: s.chapterId, published: true });
     expect(queue.body.requests).toMatchObject([
-      { _id: body._id, answerId: s.a1, status: 'open', grade: '2', student: { firstName: 'Sophie', lastName: 'Germain' }, exercise: { title: 'Somme', maxPoints: 5 } },
+      {
+        _id: body._id,
+        answerId: s.a1,
+        status: 'open',
+        grade: '2',
+        student: { firstName: 'Sophie', lastName: 'Germain' },
+        exercise: { title: 'Somme', maxPoints: 5 },
+      },
     ]);
 
-    const tooHigh = await inject(t, { method: 'POST', url: `/api/regrade/${body._id}/accept`, headers: member.headers, payload: { grade: '6', reply: 'Oui' } });
+    const tooHigh = await inject(t, {
+      method: 'POST',
+      url: `/api/regrade/${body._id}/accept`,
+      headers: member.headers,
+      payload: { grade: '6', reply: 'Oui' },
+    });
     expect(tooHigh.status).toBe(400);
     expect((await db().select().from(regradeRequests).where(eq(regradeRequests.id, body._id)))[0].status).toBe('open');
 
@@ -123,8 +148,13 @@ describe('answering a request', () => {
     const [a] = await db().select().from(answers).where(eq(answers.id, s.a1));
     expect(a).toMatchObject({ grade: '4.5', gradeComment: 'Calcul incomplet', graderId: member.id });
     expect(await db().select().from(gradings).where(eq(gradings.answerId, s.a1))).toMatchObject([{ grade: '4.5', graderId: member.id }]);
-    expect((await db().select().from(gradeAudit).where(eq(gradeAudit.answerId, s.a1))).map((g) => [g.oldGrade, g.newGrade])).toEqual([['2', '4.5']]);
-    expect((await db().select().from(auditLog).where(eq(auditLog.targetId, body._id))).map((l) => l.action)).toEqual(['regrade.request', 'regrade.accept']);
+    expect((await db().select().from(gradeAudit).where(eq(gradeAudit.answerId, s.a1))).map((g) => [g.oldGrade, g.newGrade])).toEqual([
+      ['2', '4.5'],
+    ]);
+    expect((await db().select().from(auditLog).where(eq(auditLog.targetId, body._id))).map((l) => l.action)).toEqual([
+      'regrade.request',
+      'regrade.accept',
+    ]);
 
     const mine = await inject(t, { method: 'GET', url: `/api/regrade/mine/${s.chapterId}`, headers: s.pupil.headers });
     expect(mine.body).toMatchObject({
@@ -133,7 +163,9 @@ describe('answering a request', () => {
         { answerId: s.a1, grade: '4.5', exercise: { _id: s.e1, title: 'Somme', maxPoints: 5 } },
         { answerId: s.a2, grade: '2', exercise: { _id: s.e2, title: 'Produit', maxPoints: 5 } },
       ],
-      requests: [{ status: 'accepted', reply: 'Vous avez raison pour la ligne 3.', oldGrade: '2', newGrade: '4.5', exercise: { title: 'Somme' } }],
+      requests: [
+        { status: 'accepted', reply: 'Vous avez raison pour la ligne 3.', oldGrade: '2', newGrade: '4.5', exercise: { title: 'Somme' } },
+      ],
     });
     // Handled once: a second answer is a conflict; the pupil may ask again about the same exercise.
     const twice = await inject(t, { method: 'POST', url: `/api/regrade/${body._id}/decline`, headers: admin, payload: { reply: 'Non' } });
@@ -145,9 +177,19 @@ describe('answering a request', () => {
     const s = await setup();
     const { body } = await ask(s.pupil.headers, s.a2);
     expect((await inject(t, { method: 'GET', url: `/api/regrade?chapter=${s.chapterId}`, headers: s.pupil.headers })).status).toBe(403);
-    const empty = await inject(t, { method: 'POST', url: `/api/regrade/${body._id}/decline`, headers: member.headers, payload: { reply: '' } });
+    const empty = await inject(t, {
+      method: 'POST',
+      url: `/api/regrade/${body._id}/decline`,
+      headers: member.headers,
+      payload: { reply: '' },
+    });
     expect(empty.status).toBe(400);
-    const res = await inject(t, { method: 'POST', url: `/api/regrade/${body._id}/decline`, headers: member.headers, payload: { reply: 'Le résultat attendu est 2.' } });
+    const res = await inject(t, {
+      method: 'POST',
+      url: `/api/regrade/${body._id}/decline`,
+      headers: member.headers,
+      payload: { reply: 'Le résultat attendu est 2.' },
+    });
     expect(res.status).toBe(200);
     expect((await db().select().from(answers).where(eq(answers.id, s.a2)))[0].grade).toBe('2');
     const mine = await inject(t, { method: 'GET', url: `/api/regrade/mine/${s.chapterId}`, headers: s.pupil.headers });
@@ -158,7 +200,11 @@ describe('answering a request', () => {
     const s = await setup({ anonymousGrading: true });
     await ask(s.pupil.headers, s.a1);
     const forMember = await inject(t, { method: 'GET', url: `/api/regrade?chapter=${s.chapterId}`, headers: member.headers });
-    expect(forMember.body.requests[0].student).toMatchObject({ firstName: null, lastName: null, pseudonym: expect.stringMatching(/^Copie \d{4}$/) });
+    expect(forMember.body.requests[0].student).toMatchObject({
+      firstName: null,
+      lastName: null,
+      pseudonym: expect.stringMatching(/^Copie \d{4}$/),
+    });
     const forAdmin = await inject(t, { method: 'GET', url: `/api/regrade?chapter=${s.chapterId}`, headers: admin });
     expect(forAdmin.body.requests[0].student).toMatchObject({ firstName: 'Sophie', lastName: 'Germain' });
   });
@@ -168,12 +214,33 @@ describe('PUT /regrade/window/{chapterId}', () => {
   it('lets an admin open and close the requests, audited; correctors may not', async () => {
     const s = await setup({ regradeUntil: null });
     const until = '2099-12-20T18:00:00+01:00';
-    expect((await inject(t, { method: 'PUT', url: `/api/regrade/window/${s.chapterId}`, headers: member.headers, payload: { regradeUntil: until } })).status).toBe(403);
-    const res = await inject(t, { method: 'PUT', url: `/api/regrade/window/${s.chapterId}`, headers: admin, payload: { regradeUntil: until } });
+    expect(
+      (
+        await inject(t, {
+          method: 'PUT',
+          url: `/api/regrade/window/${s.chapterId}`,
+          headers: member.headers,
+          payload: { regradeUntil: until },
+        })
+      ).status,
+    ).toBe(403);
+    const res = await inject(t, {
+      method: 'PUT',
+      url: `/api/regrade/window/${s.chapterId}`,
+      headers: admin,
+      payload: { regradeUntil: until },
+    });
     expect(res.status).toBe(200);
-    expect((await db().select().from(chapters).where(eq(chapters.id, s.chapterId)))[0].regradeUntil?.toISOString()).toBe('2099-12-20T17:00:00.000Z');
+    expect((await db().select().from(chapters).where(eq(chapters.id, s.chapterId)))[0].regradeUntil?.toISOString()).toBe(
+      '2099-12-20T17:00:00.000Z',
+    );
     expect((await ask(s.pupil.headers, s.a1)).status).toBe(201);
-    const bad = await inject(t, { method: 'PUT', url: `/api/regrade/window/${s.chapterId}`, headers: admin, payload: { regradeUntil: 'demain' } });
+    const bad = await inject(t, {
+      method: 'PUT',
+      url: `/api/regrade/window/${s.chapterId}`,
+      headers: admin,
+      payload: { regradeUntil: 'demain' },
+    });
     expect(bad).toMatchObject({ status: 400, body: { message: expect.stringContaining('Date de clôture invalide.') } });
     expect((await db().select().from(auditLog).where(eq(auditLog.targetId, s.chapterId))).map((l) => l.action)).toEqual(['regrade.window']);
   });

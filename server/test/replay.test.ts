@@ -40,7 +40,14 @@ async function run() {
   const exerciseIds = (
     await db
       .insert(exercises)
-      .values(Array.from({ length: EXERCISES }, (_, k) => ({ chapterId: chapter.id, position: k, title: `Exercice ${k + 1}`, answerFormat: 'numeric' })))
+      .values(
+        Array.from({ length: EXERCISES }, (_, k) => ({
+          chapterId: chapter.id,
+          position: k,
+          title: `Exercice ${k + 1}`,
+          answerFormat: 'numeric',
+        })),
+      )
       .returning({ id: exercises.id })
   ).map((r) => r.id);
   const pupils = await Promise.all(Array.from({ length: PUPILS }, () => createUser(t, 'pupil', PUPIL_PROFILE)));
@@ -81,7 +88,13 @@ function shuffle<T>(xs: T[], seed: number): T[] {
   return a;
 }
 
-const send = (s: Save) => inject(t, { method: 'POST', url: '/api/answer', headers: s.headers, payload: { exerciseId: s.exerciseId, answer: s.answer, seq: s.seq } });
+const send = (s: Save) =>
+  inject(t, {
+    method: 'POST',
+    url: '/api/answer',
+    headers: s.headers,
+    payload: { exerciseId: s.exerciseId, answer: s.answer, seq: s.seq },
+  });
 
 /** The stored state of a chapter: rows, and the current answer (highest seq) per (pupil, exercise). */
 async function stored(chapterId: string) {
@@ -91,7 +104,8 @@ async function stored(chapterId: string) {
     .innerJoin(exercises, eq(exercises.id, answers.exerciseId))
     .where(eq(exercises.chapterId, chapterId));
   const current = new Map<string, { seq: number; answer: string }>();
-  for (const r of rows) if ((current.get(keyOf(r))?.seq ?? -1) < Number(r.seq)) current.set(keyOf(r), { seq: Number(r.seq), answer: r.answer });
+  for (const r of rows)
+    if ((current.get(keyOf(r))?.seq ?? -1) < Number(r.seq)) current.set(keyOf(r), { seq: Number(r.seq), answer: r.answer });
   return { rows, current };
 }
 

@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSheet } from 'read-excel-file/node';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
-import { accessGroups, answers, auditLog, chapters, exercises, groupMembers, groups, institutions, statementVersions } from '../src/db/schema.js';
+import {
+  accessGroups,
+  answers,
+  auditLog,
+  chapters,
+  exercises,
+  groupMembers,
+  groups,
+  institutions,
+  statementVersions,
+} from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 import { readBackWithLibreOffice } from './libreoffice.js';
 
@@ -19,7 +29,8 @@ let t: TestApp;
 let admin: Headers;
 const db = () => t.database.db;
 const get = (url: string, headers: Headers) => inject(t, { method: 'GET', url, headers });
-const put = (url: string, headers: Headers, payload: unknown) => inject(t, { method: 'PUT', url, headers, payload: payload as Record<string, unknown> });
+const put = (url: string, headers: Headers, payload: unknown) =>
+  inject(t, { method: 'PUT', url, headers, payload: payload as Record<string, unknown> });
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -49,7 +60,13 @@ function zipEntry(zip: Buffer, name: string): string {
 let seq = 1;
 let n = 0;
 async function pupilOf(institutionId: string, lastName: string) {
-  return createUser(t, 'pupil', { ...PUPIL_PROFILE, firstName: 'Prénom', lastName, email: `${lastName.toLowerCase()}-${++n}@eleves.fr`, institutionId });
+  return createUser(t, 'pupil', {
+    ...PUPIL_PROFILE,
+    firstName: 'Prénom',
+    lastName,
+    email: `${lastName.toLowerCase()}-${++n}@eleves.fr`,
+    institutionId,
+  });
 }
 
 /** A chapter open to all (its window closed an hour ago) with two exercises (worth 4 and 10), four pupils of two schools, graded. */
@@ -61,9 +78,14 @@ async function gradedChapter(fields: Partial<typeof chapters.$inferInsert> = {})
       { name: 'Lycée Germain', confirmed: true },
     ])
     .returning();
-  const [c] = await db().insert(chapters).values({ title: 'Tour 1', ...fields }).returning();
+  const [c] = await db()
+    .insert(chapters)
+    .values({ title: 'Tour 1', ...fields })
+    .returning();
   // Decision 139: the window has closed (a publication while pupils may answer asks for a confirmation).
-  await db().insert(accessGroups).values({ chapterId: c.id, position: 0, accessStart: new Date(Date.now() - 7_200_000), accessEnd: new Date(Date.now() - 3_600_000) });
+  await db()
+    .insert(accessGroups)
+    .values({ chapterId: c.id, position: 0, accessStart: new Date(Date.now() - 7_200_000), accessEnd: new Date(Date.now() - 3_600_000) });
   const [num, pdf] = await db()
     .insert(exercises)
     .values([
@@ -71,10 +93,12 @@ async function gradedChapter(fields: Partial<typeof chapters.$inferInsert> = {})
       { chapterId: c.id, position: 1, title: 'Preuve', answerFormat: 'pdf', maxPoints: 10 },
     ])
     .returning();
-  await db().insert(statementVersions).values([
-    { exerciseId: num.id, position: 0, content: '…', answer: '42' },
-    { exerciseId: pdf.id, position: 0, content: '…' },
-  ]);
+  await db()
+    .insert(statementVersions)
+    .values([
+      { exerciseId: num.id, position: 0, content: '…', answer: '42' },
+      { exerciseId: pdf.id, position: 0, content: '…' },
+    ]);
   const ada = await pupilOf(schoolA.id, 'Ada');
   const bob = await pupilOf(schoolA.id, 'Bob');
   const cyd = await pupilOf(schoolB.id, 'Cyd');
@@ -108,7 +132,10 @@ describe('results card', () => {
     const mine = await get(`/api/answer/chapter/${f.chapterId}`, f.ada.headers);
     expect(mine.body.every((a: Record<string, unknown>) => !('grade' in a))).toBe(true);
 
-    await db().update(chapters).set({ publishAt: new Date(Date.now() - 1000) }).where(eq(chapters.id, f.chapterId));
+    await db()
+      .update(chapters)
+      .set({ publishAt: new Date(Date.now() - 1000) })
+      .where(eq(chapters.id, f.chapterId));
     const ada = await get(`/api/results/${f.chapterId}`, f.ada.headers);
     expect(ada.status).toBe(200);
     expect(ada.body).toEqual({
@@ -131,7 +158,9 @@ describe('results card', () => {
     expect(ranks.map((r) => r.rank)).toEqual([2, 2, 4]);
     expect(ranks.map((r) => r.qualified)).toEqual([true, true, false]);
     expect(ranks[2].exercises[0]).toMatchObject({ grade: null, excused: true });
-    expect((await get(`/api/answer/chapter/${f.chapterId}`, f.ada.headers)).body.some((a: Record<string, unknown>) => a.grade === '4')).toBe(true);
+    expect(
+      (await get(`/api/answer/chapter/${f.chapterId}`, f.ada.headers)).body.some((a: Record<string, unknown>) => a.grade === '4'),
+    ).toBe(true);
     // The summary pupils' pages read says "published" too.
     expect((await get(`/api/chapter/${f.chapterId}`, f.ada.headers)).body.analysis).toBe(true);
   });
@@ -141,9 +170,13 @@ describe('results card', () => {
     // The window still open: only the publication locks the answers here.
     await db().update(accessGroups).set({ accessEnd: null }).where(eq(accessGroups.chapterId, f.chapterId));
     const eve = await pupilOf(f.schoolA.id, 'Eve');
-    const save = (value: string) => inject(t, { method: 'POST', url: '/api/answer', headers: eve.headers, payload: { exerciseId: f.num, answer: value, seq: seq++ } });
+    const save = (value: string) =>
+      inject(t, { method: 'POST', url: '/api/answer', headers: eve.headers, payload: { exerciseId: f.num, answer: value, seq: seq++ } });
     expect((await save('41')).status).toBe(200);
-    await db().update(chapters).set({ publishAt: new Date(Date.now() - 1000) }).where(eq(chapters.id, f.chapterId));
+    await db()
+      .update(chapters)
+      .set({ publishAt: new Date(Date.now() - 1000) })
+      .where(eq(chapters.id, f.chapterId));
     const locked = await save('42');
     expect(locked.status).toBe(403);
     expect(locked.body.message).toBe('Les résultats sont publiés : les réponses ne sont plus modifiables.');
@@ -181,16 +214,31 @@ describe('publication', () => {
     expect((await get(url, admin)).body.published).toBe(false);
 
     const at = new Date(Date.now() + 86_400_000).toISOString();
-    const scheduled = await put(url, admin, { mode: 'scheduled', publishAt: at, showRank: true, qualificationThreshold: 10, qualificationText: 'Qualifiée pour la finale' });
+    const scheduled = await put(url, admin, {
+      mode: 'scheduled',
+      publishAt: at,
+      showRank: true,
+      qualificationThreshold: 10,
+      qualificationText: 'Qualifiée pour la finale',
+    });
     expect(scheduled.status).toBe(200);
-    expect((await get(url, admin)).body).toMatchObject({ published: false, publishAt: at, showRank: true, qualificationThreshold: 10, qualificationText: 'Qualifiée pour la finale' });
+    expect((await get(url, admin)).body).toMatchObject({
+      published: false,
+      publishAt: at,
+      showRank: true,
+      qualificationThreshold: 10,
+      qualificationText: 'Qualifiée pour la finale',
+    });
     expect((await get(`/api/results/${f.chapterId}`, f.ada.headers)).status).toBe(403);
 
     // The admin's preview is exactly the pupil's card, before publication too.
     const preview = await get(`/api/results/${f.chapterId}/preview/${f.ada.id}`, admin);
     expect(preview.body).toMatchObject({ total: 13.5, rank: 1, qualified: true, qualificationText: 'Qualifiée pour la finale' });
     // Options not saved yet: the preview shows their effect, and saves nothing.
-    const unsaved = await get(`/api/results/${f.chapterId}/preview/${f.ada.id}?showRank=false&qualificationThreshold=14&qualificationText=Finaliste`, admin);
+    const unsaved = await get(
+      `/api/results/${f.chapterId}/preview/${f.ada.id}?showRank=false&qualificationThreshold=14&qualificationText=Finaliste`,
+      admin,
+    );
     expect(unsaved.status).toBe(200);
     expect(unsaved.body).toMatchObject({ total: 13.5, qualified: false, qualificationText: 'Finaliste' });
     expect(unsaved.body).not.toHaveProperty('rank');
@@ -200,7 +248,11 @@ describe('publication', () => {
     const refused = await get(`/api/results/${f.chapterId}/preview/${f.ada.id}?qualificationThreshold=-2&showRank=oui`, admin);
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/négatif|Affichage du rang invalide/);
-    expect((await get(url, admin)).body).toMatchObject({ showRank: true, qualificationThreshold: 10, qualificationText: 'Qualifiée pour la finale' });
+    expect((await get(url, admin)).body).toMatchObject({
+      showRank: true,
+      qualificationThreshold: 10,
+      qualificationText: 'Qualifiée pour la finale',
+    });
 
     await put(url, admin, { mode: 'now', showRank: true, qualificationThreshold: 10, qualificationText: 'Qualifiée pour la finale' });
     const card = await get(`/api/results/${f.chapterId}`, f.ada.headers);
@@ -271,7 +323,17 @@ describe('the chapter’s grades for admins', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('Notes - Tour 1.xlsx')}`);
     const sheet = await readSheet(res.rawPayload);
-    expect(sheet[0]).toEqual(['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance', 'Total (/ 14)', 'Somme (/ 4)', '=HYPERLINK("http://x") (/ 10)']);
+    expect(sheet[0]).toEqual([
+      'E-mail',
+      'Prénom',
+      'Nom',
+      'Classe',
+      'Genre',
+      'Date de naissance',
+      'Total (/ 14)',
+      'Somme (/ 4)',
+      '=HYPERLINK("http://x") (/ 10)',
+    ]);
     expect(sheet.slice(1).map((row) => row[2])).toEqual(['Ada', 'Bob', 'Cyd', 'Dan']);
     expect(sheet[1].slice(0, 5)).toEqual([f.ada.email, 'Prénom', 'Ada', '3ème', 'Féminin']);
     expect(sheet[1].slice(6)).toEqual([13.5, 4, 9.5]);
@@ -330,10 +392,17 @@ describe('certificates', () => {
 describe('confirmation counts', () => {
   it('says what a deletion or an automatic correction concerns', async () => {
     const f = await gradedChapter();
-    expect((await get(`/api/results/impact/chapter/${f.chapterId}`, admin)).body).toEqual({ exercises: 2, pupils: 4, answers: 8, grades: 8 });
+    expect((await get(`/api/results/impact/chapter/${f.chapterId}`, admin)).body).toEqual({
+      exercises: 2,
+      pupils: 4,
+      answers: 8,
+      grades: 8,
+    });
     expect((await get(`/api/results/impact/exercise/${f.num}`, admin)).body).toEqual({ exercises: 1, pupils: 4, answers: 4, grades: 4 });
     const [group] = await db().insert(groups).values({ name: 'Stage' }).returning();
-    await db().insert(groupMembers).values([{ groupId: group.id, userId: f.ada.id }]);
+    await db()
+      .insert(groupMembers)
+      .values([{ groupId: group.id, userId: f.ada.id }]);
     expect((await get(`/api/results/impact/group/${group.id}`, admin)).body).toEqual({ members: 1 });
     // Automatic correction: the seeded grades have no grader (automatic), so Cyd's 0 and Dan's X on a
     // right answer would change, and Eve's ungraded right answer be graded: three copies.

@@ -42,12 +42,15 @@ beforeAll(async () => {
     await db.insert(centerRegistrations).values({ chapterId, userId: p.id, institutionId: school.id });
   }
   pupils.sort((a, b) => a.lastName.localeCompare(b.lastName));
-  const res = await t.app.inject({ method: 'GET', url: `/api/sheets/${chapterId}.pdf?institution=${school.id}&spare=1`, headers: teacher.headers });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/sheets/${chapterId}.pdf?institution=${school.id}&spare=1`,
+    headers: teacher.headers,
+  });
   expect(res.statusCode).toBe(200);
   sheets = res.rawPayload;
 });
 afterAll(async () => t.close());
-
 
 async function upload(bytes: Uint8Array, name: string): Promise<string> {
   const { payload, headers: form } = multipart({ chapter: chapterId }, { name, bytes });
@@ -56,7 +59,8 @@ async function upload(bytes: Uint8Array, name: string): Promise<string> {
   return up.body.path;
 }
 
-const file = (path: string) => inject(t, { method: 'POST', url: `/api/answer/unlabeled/${chapterId}`, headers: teacher.headers, payload: { answer: path } });
+const file = (path: string) =>
+  inject(t, { method: 'POST', url: `/api/answer/unlabeled/${chapterId}`, headers: teacher.headers, payload: { answer: path } });
 const copyRow = async (id: string) => (await t.database.db.select().from(unlabeledAnswers).where(eq(unlabeledAnswers.id, id)))[0];
 const jobOf = async (id: string) => (await t.database.db.select().from(jobs)).find((j) => j.payload.unlabeledId === id)!;
 const answersOf = (userId: string) =>
@@ -93,7 +97,11 @@ describe('every encoding a copier writes labels itself', () => {
       const [answer] = await answersOf(pupils[n].id);
       // The pupil's copy is the scan's two answer pages, each turned upright as suggested.
       const sorted = (await openFileStore(t.app.deps).get(answer.fileId!))!;
-      await expectSamePages(scan, [2, 3].map((page) => ({ page, rotation: (360 - pages[page - 1].turn) % 360 })), sorted);
+      await expectSamePages(
+        scan,
+        [2, 3].map((page) => ({ page, rotation: (360 - pages[page - 1].turn) % 360 })),
+        sorted,
+      );
     }, 180_000);
   }
 
@@ -118,7 +126,15 @@ describe('every encoding a copier writes labels itself', () => {
 
   it('a scan made searchable by ocrmypdf (the real tool, --optimize 1: Flate around JPEG, an OCR text layer) reads', async () => {
     const n = COPIER_ENCODINGS.length + 3;
-    const scan = await copierScan(sheets, [{ page: n * PER_PUPIL + 1, noise: 0.1 }, { page: n * PER_PUPIL + 2, noise: 0.1, turn: 180 }], 'dct', { noise: 0.2 });
+    const scan = await copierScan(
+      sheets,
+      [
+        { page: n * PER_PUPIL + 1, noise: 0.1 },
+        { page: n * PER_PUPIL + 2, noise: 0.1, turn: 180 },
+      ],
+      'dct',
+      { noise: 0.2 },
+    );
     const searchable = await ocrmyPdf(scan);
     expect(Buffer.from(searchable).toString('latin1')).toMatch(/\/Filter\s*\[\s*\/FlateDecode\s*\/DCTDecode\s*\]/);
     const filed = await file(await upload(searchable, 'ocr.pdf'));
@@ -176,7 +192,9 @@ describe('blank pages and scans sent twice', () => {
     const before = await t.database.db.select().from(unlabeledAnswers).where(eq(unlabeledAnswers.chapterId, chapterId));
     const again = await file(await upload(scan, 'salle-4-bis.pdf'));
     expect(again.status).toBe(409);
-    expect(again.body.message).toBe('Ce fichier a déjà été déposé pour ce chapitre («\u202fsalle-4.pdf\u202f»)\u00a0: il ne sera pas trié une seconde fois.');
+    expect(again.body.message).toBe(
+      'Ce fichier a déjà été déposé pour ce chapitre («\u202fsalle-4.pdf\u202f»)\u00a0: il ne sera pas trié une seconde fois.',
+    );
     const after = await t.database.db.select().from(unlabeledAnswers).where(eq(unlabeledAnswers.chapterId, chapterId));
     expect(after).toHaveLength(before.length);
     // One byte more is another file.

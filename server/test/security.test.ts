@@ -42,7 +42,11 @@ describe('security headers and CORS', () => {
     const preflight = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/auth/login',
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
@@ -76,7 +80,11 @@ describe('secrets never reach the logs (info level, real SMTP as in production)'
     secrets.push(emailToken);
     await inject(t, { method: 'POST', url: '/api/auth/confirm', payload: { token: emailToken, password: 'Tres#Secret2026' } });
     secrets.push('Tres#Secret2026');
-    const login = await inject(t, { method: 'POST', url: '/api/auth/login', payload: { email: 'secret@exemple.fr', password: 'Tres#Secret2026' } });
+    const login = await inject(t, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'secret@exemple.fr', password: 'Tres#Secret2026' },
+    });
     expect(login.status).toBe(200);
     const jwt = login.body.token as string;
     secrets.push(jwt);
@@ -92,11 +100,21 @@ describe('secrets never reach the logs (info level, real SMTP as in production)'
     // An answer and a signed PDF link.
     const pupil = await createUser(t, 'pupil', { ...PUPIL_PROFILE });
     const { numericId, pdfId } = await makeChapter(t.database.db);
-    const answer = await inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: numericId, answer: '271828', seq: 5 } });
+    const answer = await inject(t, {
+      method: 'POST',
+      url: '/api/answer',
+      headers: pupil.headers,
+      payload: { exerciseId: numericId, answer: '271828', seq: 5 },
+    });
     expect(answer.status).toBe(200);
     secrets.push('271828');
     const form = multipart({ exercise: pdfId }, { name: 'copie.pdf', bytes: await makePdf(1) });
-    const upload = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...pupil.headers, ...form.headers }, payload: form.payload });
+    const upload = await inject(t, {
+      method: 'POST',
+      url: '/api/pdfs',
+      headers: { ...pupil.headers, ...form.headers },
+      payload: form.payload,
+    });
     expect(upload.status, JSON.stringify(upload.body)).toBe(200);
     const file = (upload.body.path as string).slice('pdfs/'.length);
     const signed = await inject(t, { method: 'GET', url: `/api/pdfs/${file}/link`, headers: pupil.headers });
@@ -129,14 +147,24 @@ describe('answers not kept in caches', () => {
       await inject(t, { method: 'PUT', url: '/api/auth/me', headers: pupil.headers, payload: {} }),
       await inject(t, { method: 'GET', url: '/api/chapter', headers: pupil.headers }),
       await inject(t, { method: 'GET', url: `/api/answer/chapter/${chapterId}`, headers: pupil.headers }),
-      await inject(t, { method: 'POST', url: '/api/answer', headers: pupil.headers, payload: { exerciseId: numericId, answer: '12', seq: 1 } }),
+      await inject(t, {
+        method: 'POST',
+        url: '/api/answer',
+        headers: pupil.headers,
+        payload: { exerciseId: numericId, answer: '12', seq: 1 },
+      }),
       await inject(t, { method: 'GET', url: '/api/chapter', headers: { authorization: 'Bearer faux' } }),
       await inject(t, { method: 'GET', url: '/api/nulle-part', headers: pupil.headers }),
     ];
     for (const res of calls) expect(res.headers['cache-control'], JSON.stringify(res.body)).toBe('no-store');
     // A PDF keeps its own: private (never a shared cache), 5 minutes for the viewer's range requests.
     const form = multipart({ exercise: pdfId }, { name: 'copie.pdf', bytes: await makePdf(1) });
-    const upload = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...pupil.headers, ...form.headers }, payload: form.payload });
+    const upload = await inject(t, {
+      method: 'POST',
+      url: '/api/pdfs',
+      headers: { ...pupil.headers, ...form.headers },
+      payload: form.payload,
+    });
     const pdf = await t.app.inject({ method: 'GET', url: `/api/${upload.body.path}`, headers: pupil.headers });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['cache-control']).toBe('private, max-age=300');

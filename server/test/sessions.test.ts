@@ -28,7 +28,10 @@ const pupil = (fields: Parameters<typeof createUser>[2] = {}) =>
   });
 
 async function chapterWith(rule: Partial<typeof accessGroups.$inferInsert> | null, chapter: Partial<typeof chapters.$inferInsert> = {}) {
-  const [c] = await t.database.db.insert(chapters).values({ title: 'Tour 1', ...chapter }).returning();
+  const [c] = await t.database.db
+    .insert(chapters)
+    .values({ title: 'Tour 1', ...chapter })
+    .returning();
   if (rule) await t.database.db.insert(accessGroups).values({ chapterId: c.id, position: 0, ...rule });
   return c.id;
 }
@@ -61,7 +64,11 @@ describe('guards and bad input', () => {
   it('refuses a pupil no access group admits, and a pupil with an incomplete profile', async () => {
     const girlsOnly = await chapterWith({ authorizedGenders: ['female'] });
     const boy = await pupil({ gender: 'male' });
-    for (const res of [await getState(girlsOnly, boy.headers), await start(girlsOnly, boy.headers), await event(girlsOnly, boy.headers, 'blur')]) {
+    for (const res of [
+      await getState(girlsOnly, boy.headers),
+      await start(girlsOnly, boy.headers),
+      await event(girlsOnly, boy.headers, 'blur'),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('Vous n’avez pas accès à ce chapitre.');
     }
@@ -90,7 +97,14 @@ describe('timed chapter: pending → start → started → after', () => {
 
     const pending = await getState(id, p.headers);
     expect(pending.status).toBe(200);
-    expect(pending.body).toMatchObject({ status: 'pending', remainingTime: null, timed: true, duration: 30 * 60, startedAt: null, endTime: null });
+    expect(pending.body).toMatchObject({
+      status: 'pending',
+      remainingTime: null,
+      timed: true,
+      duration: 30 * 60,
+      startedAt: null,
+      endTime: null,
+    });
     expect(Math.abs(Date.parse(pending.body.accessStart) - minutes(-10).getTime())).toBeLessThan(60_000);
 
     const started = await start(id, p.headers);
@@ -124,7 +138,7 @@ describe('timed chapter: pending → start → started → after', () => {
     expect(after.body).toMatchObject({ status: 'after', remainingTime: 0 });
     const restart = await start(id, p.headers);
     expect(restart.status).toBe(403);
-    expect(restart.body.message).toBe("L’épreuve est terminée.");
+    expect(restart.body.message).toBe('L’épreuve est terminée.');
   });
 
   it('caps the remaining time by the window end', async () => {
@@ -183,7 +197,7 @@ describe('windows and untimed chapters', () => {
     expect((await getState(id, p.headers)).body).toMatchObject({ status: 'before', remainingTime: null });
     const res = await start(id, p.headers);
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe("L’épreuve n’est pas encore disponible.");
+    expect(res.body.message).toBe('L’épreuve n’est pas encore disponible.');
     expect(await t.database.db.select().from(chapterSessions).where(eq(chapterSessions.chapterId, id))).toHaveLength(0);
   });
 
@@ -272,7 +286,10 @@ describe('staff and school staff', () => {
 
 describe('focus tracking', () => {
   const eventsOf = (chapterId: string, userId: string) =>
-    t.database.db.select().from(focusEvents).where(and(eq(focusEvents.chapterId, chapterId), eq(focusEvents.userId, userId)));
+    t.database.db
+      .select()
+      .from(focusEvents)
+      .where(and(eq(focusEvents.chapterId, chapterId), eq(focusEvents.userId, userId)));
 
   it('stores focus and blur with time and IP only while timed, started and time remains', async () => {
     const id = await chapterWith({ timeDuration: 30 });

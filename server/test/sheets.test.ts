@@ -32,7 +32,10 @@ beforeAll(async () => {
   // The worker is off: tests run the queue themselves (runPendingJobs), deterministically.
   t = await buildTestApp({ env: { JOBS_WORKER: 'off' } });
   const db = t.database.db;
-  [{ id: A }, { id: B }] = await db.insert(institutions).values([{ name: 'Collège Pascal' }, { name: 'Lycée Fermat' }]).returning();
+  [{ id: A }, { id: B }] = await db
+    .insert(institutions)
+    .values([{ name: 'Collège Pascal' }, { name: 'Lycée Fermat' }])
+    .returning();
   [{ id: chapterId }, { id: onlineChapterId }, { id: noPdfChapterId }] = await db
     .insert(chapters)
     .values([
@@ -65,9 +68,12 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const sheetsOf = (headers: Headers, query = '', chapter = chapterId) => inject(t, { method: 'GET', url: `/api/sheets/${chapter}.pdf${query}`, headers });
-const blankOf = (headers: Headers, query = '', chapter = chapterId) => inject(t, { method: 'GET', url: `/api/sheets/${chapter}/blank.pdf${query}`, headers });
-const linkOf = (headers: Headers, query = '', chapter = chapterId) => inject(t, { method: 'GET', url: `/api/sheets/${chapter}/link${query}`, headers });
+const sheetsOf = (headers: Headers, query = '', chapter = chapterId) =>
+  inject(t, { method: 'GET', url: `/api/sheets/${chapter}.pdf${query}`, headers });
+const blankOf = (headers: Headers, query = '', chapter = chapterId) =>
+  inject(t, { method: 'GET', url: `/api/sheets/${chapter}/blank.pdf${query}`, headers });
+const linkOf = (headers: Headers, query = '', chapter = chapterId) =>
+  inject(t, { method: 'GET', url: `/api/sheets/${chapter}/link${query}`, headers });
 const raw = async (url: string, headers: Headers = {}) => {
   const res = await t.app.inject({ method: 'GET', url, headers });
   return { status: res.statusCode, bytes: res.rawPayload, headers: res.headers, body: res.body };
@@ -109,12 +115,18 @@ describe('GET /sheets/{chapterId}.pdf (personalised answer sheets)', () => {
   });
 
   it('bad input gets a French 400; unknown chapters 404', async () => {
-    expect((await sheetsOf(teacherA.headers, '?spare=9')).body).toMatchObject({ message: expect.stringContaining('Au plus 5 pages supplémentaires'), code: 'bad_request' });
+    expect((await sheetsOf(teacherA.headers, '?spare=9')).body).toMatchObject({
+      message: expect.stringContaining('Au plus 5 pages supplémentaires'),
+      code: 'bad_request',
+    });
     expect((await sheetsOf(teacherA.headers, '?spare=-1')).status).toBe(400);
     expect((await sheetsOf(teacherA.headers, '?institution=pas-un-id')).status).toBe(400);
     expect((await inject(t, { method: 'GET', url: '/api/sheets/pas-un-id.pdf', headers: teacherA.headers })).status).toBe(400);
     expect((await sheetsOf(admin.headers)).body).toEqual({ message: 'Indiquez l’établissement du centre.', code: 'bad_request' });
-    expect((await sheetsOf(admin.headers, `?institution=${A}`, onlineChapterId)).body).toEqual({ message: 'Ce chapitre n’est pas une épreuve papier.', code: 'bad_request' });
+    expect((await sheetsOf(admin.headers, `?institution=${A}`, onlineChapterId)).body).toEqual({
+      message: 'Ce chapitre n’est pas une épreuve papier.',
+      code: 'bad_request',
+    });
     expect((await sheetsOf(admin.headers, `?institution=${A}`, noPdfChapterId)).body.message).toBe(
       'Ce chapitre n’a aucun exercice à rendre sur papier (format PDF).',
     );
@@ -173,18 +185,25 @@ describe('GET /sheets/{chapterId}/link (download without a header)', () => {
     expect((await linkOf(await loginAs(t, 'pupil'))).status).toBe(403);
     expect((await linkOf(await loginAs(t, 'member'))).status).toBe(403);
     expect((await linkOf(teacherB.headers, `?institution=${A}`)).status).toBe(403);
-    expect((await linkOf(teacherB.headers)).body).toEqual({ message: 'Aucun élève n’est inscrit dans ce centre pour ce chapitre.', code: 'bad_request' });
+    expect((await linkOf(teacherB.headers)).body).toEqual({
+      message: 'Aucun élève n’est inscrit dans ce centre pour ce chapitre.',
+      code: 'bad_request',
+    });
     expect((await linkOf(teacherA.headers, '?blank=2')).status).toBe(400);
   });
 });
-
 
 /** A teacher of centre A uploads a scan and files it for sorting, as the centre panel does. */
 async function fileScan(bytes: Uint8Array, name: string): Promise<string> {
   const { payload, headers: form } = multipart({ chapter: chapterId }, { name, bytes });
   const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacherA.headers, ...form }, payload });
   expect(up.status, JSON.stringify(up.body)).toBe(200);
-  const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${chapterId}`, headers: teacherA.headers, payload: { answer: up.body.path } });
+  const filed = await inject(t, {
+    method: 'POST',
+    url: `/api/answer/unlabeled/${chapterId}`,
+    headers: teacherA.headers,
+    payload: { answer: up.body.path },
+  });
   expect(filed.status).toBe(201);
   return filed.body._id;
 }
@@ -236,7 +255,9 @@ describe('uploaded scans sort themselves', () => {
 
     const copy = await copyRow(copyId);
     const expected = [0, 1, 2, 4, 5, 6, 7, 8, 9].map((i) => ({ pageNum: i + 1, ...pageInfo(i), rotation: (360 - turns[i % 4]) % 360 }));
-    expect(copy.suggestions).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9].map((i) => ({ pageNum: i + 1, ...storedInfo(i), rotation: (360 - turns[i % 4]) % 360 })));
+    expect(copy.suggestions).toEqual(
+      [0, 1, 2, 4, 5, 6, 7, 8, 9].map((i) => ({ pageNum: i + 1, ...storedInfo(i), rotation: (360 - turns[i % 4]) % 360 })),
+    );
     expect(copy.labeledAt).toBeNull();
     const job = await jobOf(copyId);
     expect(job).toMatchObject({ status: 'done', attempts: 1, error: null });
@@ -252,7 +273,13 @@ describe('uploaded scans sort themselves', () => {
 
   it('a copy whose every page is recognised is labelled at once: one upright answer per pupil and exercise', async () => {
     const turns = [180, 90, 0, 270, 180] as const;
-    const copyId = await fileScan(await fakeScan(sheets, turns.map((turn, i) => ({ page: 5 + i, turn, skew: 1.5, noise: 0.15, scribbles: true }))), 'salle-2.pdf');
+    const copyId = await fileScan(
+      await fakeScan(
+        sheets,
+        turns.map((turn, i) => ({ page: 5 + i, turn, skew: 1.5, noise: 0.15, scribbles: true })),
+      ),
+      'salle-2.pdf',
+    );
     await runPendingJobs(t.app.deps);
 
     const copy = await copyRow(copyId);
@@ -276,7 +303,10 @@ describe('uploaded scans sort themselves', () => {
   it('a complete copy a sorter opened meanwhile is left to them, pre-filled', async () => {
     const copyId = await fileScan(await fakeScan(sheets, [{ page: 11, turn: 90 }]), 'salle-3.pdf');
     const sorter = await createUser(t, 'member');
-    await t.database.db.update(unlabeledAnswers).set({ reservedBy: sorter.id, reservedAt: new Date() }).where(eq(unlabeledAnswers.id, copyId));
+    await t.database.db
+      .update(unlabeledAnswers)
+      .set({ reservedBy: sorter.id, reservedAt: new Date() })
+      .where(eq(unlabeledAnswers.id, copyId));
     await runPendingJobs(t.app.deps);
     const copy = await copyRow(copyId);
     expect(copy.suggestions).toEqual([{ pageNum: 1, ...storedInfo(11), rotation: 270 }]);
@@ -286,7 +316,13 @@ describe('uploaded scans sort themselves', () => {
 
   it('a blank sheet gives the exercise and turn; the pupil is left to the sorter', async () => {
     const blank = (await raw(`/api/sheets/${chapterId}/blank.pdf?spare=0`, teacherA.headers)).bytes;
-    const copyId = await fileScan(await fakeScan(blank, [{ page: 0, turn: 90 }, { page: 1, turn: 270, noise: 0.15 }]), 'vierge.pdf');
+    const copyId = await fileScan(
+      await fakeScan(blank, [
+        { page: 0, turn: 90 },
+        { page: 1, turn: 270, noise: 0.15 },
+      ]),
+      'vierge.pdf',
+    );
     await runPendingJobs(t.app.deps);
     expect((await copyRow(copyId)).suggestions).toEqual([
       { pageNum: 1, user: null, exercises: [], rotation: 270 },
@@ -300,7 +336,10 @@ describe('uploaded scans sort themselves', () => {
     const copyId = await fileScan(res.bytes, 'imprime-en-pdf.pdf');
     // Held by a sorter: suggestions only, the pupils' answers of the tests above stay as they are.
     const sorter = await createUser(t, 'member');
-    await t.database.db.update(unlabeledAnswers).set({ reservedBy: sorter.id, reservedAt: new Date() }).where(eq(unlabeledAnswers.id, copyId));
+    await t.database.db
+      .update(unlabeledAnswers)
+      .set({ reservedBy: sorter.id, reservedAt: new Date() })
+      .where(eq(unlabeledAnswers.id, copyId));
     await runPendingJobs(t.app.deps);
     const copy = await copyRow(copyId);
     expect(copy.suggestions?.map((s) => s.pageNum)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -318,7 +357,10 @@ describe('job queue', () => {
     const second = await enqueueJob(db, kind, { n: 2 });
     const first = await enqueueJob(db, kind, { n: 1 });
     // Added a minute earlier (two inserts may share a timestamp on PGlite's clock).
-    await db.update(jobs).set({ createdAt: new Date(Date.now() - 60_000) }).where(eq(jobs.id, first));
+    await db
+      .update(jobs)
+      .set({ createdAt: new Date(Date.now() - 60_000) })
+      .where(eq(jobs.id, first));
     const opts = { kinds: [kind], ...JOB_DEFAULTS };
     const [a, b, c] = await Promise.all([claimJob(db, opts), claimJob(db, opts), claimJob(db, opts)]);
     expect([a?.id, b?.id, c?.id].filter(Boolean).sort()).toEqual([first, second].sort());
@@ -337,7 +379,10 @@ describe('job queue', () => {
       },
     };
     // Claimed, then the instance "stopped": running, locked 11 minutes ago.
-    await db.update(jobs).set({ status: 'running', attempts: 1, lockedAt: new Date(Date.now() - 11 * 60_000) }).where(eq(jobs.id, id));
+    await db
+      .update(jobs)
+      .set({ status: 'running', attempts: 1, lockedAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(jobs.id, id));
     expect(await runJobs({ db, log: silent }, handlers)).toBe(1);
     expect(seen).toEqual([2]);
     expect((await db.select().from(jobs).where(eq(jobs.id, id)))[0]).toMatchObject({ status: 'done', attempts: 2, result: { ok: true } });
@@ -349,7 +394,10 @@ describe('job queue', () => {
 
     // Abandoned after its last attempt: failed, not retried.
     const dead = await enqueueJob(db, kind, {});
-    await db.update(jobs).set({ status: 'running', attempts: 3, lockedAt: new Date(Date.now() - 11 * 60_000) }).where(eq(jobs.id, dead));
+    await db
+      .update(jobs)
+      .set({ status: 'running', attempts: 3, lockedAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(jobs.id, dead));
     expect(await runJobs({ db, log: silent }, handlers)).toBe(0);
     expect((await db.select().from(jobs).where(eq(jobs.id, dead)))[0].status).toBe('failed');
   });
@@ -367,7 +415,10 @@ describe('job queue', () => {
     };
     await runJobs({ db, log: silent }, handlers);
     expect(calls).toBe(3);
-    const [row] = await db.select().from(jobs).where(and(eq(jobs.id, id)));
+    const [row] = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.id, id)));
     expect(row).toMatchObject({ status: 'failed', attempts: 3, error: 'boom' });
     expect(row.finishedAt).not.toBeNull();
   });
@@ -400,14 +451,25 @@ describe('background worker', () => {
       const db = w.database.db;
       const [{ id: school }] = await db.insert(institutions).values({ name: 'École Galois' }).returning();
       const [{ id: chapter }] = await db.insert(chapters).values({ title: 'Papier', offline: true }).returning();
-      const [{ id: exercise }] = await db.insert(exercises).values({ chapterId: chapter, title: 'Preuve', answerFormat: 'pdf' }).returning();
+      const [{ id: exercise }] = await db
+        .insert(exercises)
+        .values({ chapterId: chapter, title: 'Preuve', answerFormat: 'pdf' })
+        .returning();
       const teacher = await createUser(w, 'teacher', { institutionId: school });
       const pupil = await createUser(w, 'pupil', { ...PUPIL_PROFILE, institutionId: school });
       await db.insert(centerRegistrations).values({ chapterId: chapter, userId: pupil.id, institutionId: school });
       const sheets = await w.app.inject({ method: 'GET', url: `/api/sheets/${chapter}.pdf?spare=0`, headers: teacher.headers });
-      const { payload, headers: form } = multipart({ chapter }, { name: 'scan.pdf', bytes: await fakeScan(sheets.rawPayload, [{ page: 1, turn: 180 }]) });
+      const { payload, headers: form } = multipart(
+        { chapter },
+        { name: 'scan.pdf', bytes: await fakeScan(sheets.rawPayload, [{ page: 1, turn: 180 }]) },
+      );
       const up = await inject(w, { method: 'POST', url: '/api/pdfs', headers: { ...teacher.headers, ...form }, payload });
-      const filed = await inject(w, { method: 'POST', url: `/api/answer/unlabeled/${chapter}`, headers: teacher.headers, payload: { answer: up.body.path } });
+      const filed = await inject(w, {
+        method: 'POST',
+        url: `/api/answer/unlabeled/${chapter}`,
+        headers: teacher.headers,
+        payload: { answer: up.body.path },
+      });
       const deadline = Date.now() + 60_000;
       let row;
       do {

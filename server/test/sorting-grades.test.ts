@@ -36,7 +36,10 @@ afterAll(async () => t.close());
 
 /** A chapter of two PDF exercises worth 10, with single or double correction (tolerance 2). */
 async function chapterWith(double: boolean) {
-  const [c] = await db().insert(chapters).values({ title: 'Demi-finale', offline: true, doubleGrading: double, gradingTolerance: 2 }).returning();
+  const [c] = await db()
+    .insert(chapters)
+    .values({ title: 'Demi-finale', offline: true, doubleGrading: double, gradingTolerance: 2 })
+    .returning();
   const [ex1, ex2] = await db()
     .insert(exercises)
     .values([
@@ -55,7 +58,9 @@ async function fileScan(chapterId: string, pages: number, offset = 0) {
   const bytes = await makeSampleScan(Array.from({ length: pages }, (_, i) => ({ text: `Page ${i + 1}`, width: 300 + offset + i })));
   const fileId = randomUUID();
   await store.put(fileId, bytes);
-  await db().insert(files).values({ id: fileId, ownerId: admin.id, institutionId: school, originalName: 'scan.pdf', size: bytes.length, pages });
+  await db()
+    .insert(files)
+    .values({ id: fileId, ownerId: admin.id, institutionId: school, originalName: 'scan.pdf', size: bytes.length, pages });
   const [row] = await db().insert(unlabeledAnswers).values({ chapterId, fileId, institutionId: school, uploadedBy: admin.id }).returning();
   return row.id;
 }
@@ -68,7 +73,8 @@ async function labelAll(copyId: string, pages: Array<[string, string] | null>) {
   return res.body as { message: string; answers: Array<{ _id: string; user: string; exercise: string; answer: string }> };
 }
 
-const relabel = (answerId: string) => inject(t, { method: 'POST', url: '/api/answer/relabel/', headers: admin.headers, payload: { answerId } });
+const relabel = (answerId: string) =>
+  inject(t, { method: 'POST', url: '/api/answer/relabel/', headers: admin.headers, payload: { answerId } });
 
 async function deskOf(headers: Headers, userId: string, exerciseId: string) {
   const res = await inject(t, { method: 'GET', url: `/api/answer/history/${userId}/${exerciseId}`, headers });
@@ -82,7 +88,13 @@ async function gradeAs(headers: Headers, userId: string, exerciseId: string, gra
     method: 'POST',
     url: '/api/answer/grade',
     headers,
-    payload: { answerId: h.result.answerId, grade, grade_comment: comment, hidden: false, expectedGradeTimestamp: h.result.grade_timestamp ?? null },
+    payload: {
+      answerId: h.result.answerId,
+      grade,
+      grade_comment: comment,
+      hidden: false,
+      expectedGradeTimestamp: h.result.grade_timestamp ?? null,
+    },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
@@ -96,7 +108,10 @@ async function gradeState(chapterId: string, userId: string, exerciseId: string)
     .where(and(eq(answers.userId, userId), eq(answers.exerciseId, exerciseId), isNull(answers.withdrawnAt)))
     .orderBy(desc(answers.seq), desc(answers.createdAt));
   const kept = current
-    ? await db().select({ grader: gradings.graderId, grade: gradings.grade, comment: gradings.gradeComment, items: gradings.items }).from(gradings).where(eq(gradings.answerId, current.id))
+    ? await db()
+        .select({ grader: gradings.graderId, grade: gradings.grade, comment: gradings.gradeComment, items: gradings.items })
+        .from(gradings)
+        .where(eq(gradings.answerId, current.id))
     : [];
   const table = (await inject(t, { method: 'GET', url: `/api/answer/table/${chapterId}`, headers: admin.headers })).body;
   const col = table.exercises.findIndex((e: { _id: string }) => e._id === exerciseId);
@@ -122,7 +137,10 @@ async function pagesOf(answerId: string): Promise<number[]> {
 const flagOf = async (chapterId: string, userId: string, exerciseId: string) => {
   const table = (await inject(t, { method: 'GET', url: `/api/answer/table/${chapterId}`, headers: first.headers })).body;
   const col = table.exercises.findIndex((e: { _id: string }) => e._id === exerciseId);
-  return { desk: (await deskOf(first.headers, userId, exerciseId)).desk.pagesAddedAfterGrade, table: (table.users[userId]?.pagesAdded ?? []).includes(col) };
+  return {
+    desk: (await deskOf(first.headers, userId, exerciseId)).desk.pagesAddedAfterGrade,
+    table: (table.users[userId]?.pagesAdded ?? []).includes(col),
+  };
 };
 
 const auditOf = (answerId: string) => db().select().from(auditLog).where(eq(auditLog.targetId, answerId)).orderBy(asc(auditLog.id));
@@ -138,12 +156,17 @@ describe('pages sorted onto a graded copy (decision 139)', () => {
     expect(await flagOf(chapterId, p, ex1)).toMatchObject({ table: false });
 
     const res = await labelAll(await fileScan(chapterId, 1, 50), [[p, ex1]]);
-    expect(res.message).toBe('Copie triée\u00a0: 1 copie enregistrée. 1 copie déjà notée garde sa note\u00a0: ses correcteurs sont prévenus des pages ajoutées.');
+    expect(res.message).toBe(
+      'Copie triée\u00a0: 1 copie enregistrée. 1 copie déjà notée garde sa note\u00a0: ses correcteurs sont prévenus des pages ajoutées.',
+    );
     expect(res.answers[0]._id).toBe(sorted._id);
     expect(await gradeState(chapterId, p, ex1)).toEqual(before);
     expect(await pagesOf(sorted._id)).toEqual([300, 350]);
     expect(await flagOf(chapterId, p, ex1)).toEqual({ desk: true, table: true });
-    expect((await auditOf(sorted._id)).map((a) => [a.action, (a.details as { grade: string }).grade])).toContainEqual(['sorting.pages_added', '6.5']);
+    expect((await auditOf(sorted._id)).map((a) => [a.action, (a.details as { grade: string }).grade])).toContainEqual([
+      'sorting.pages_added',
+      '6.5',
+    ]);
 
     // A corrector saving a grade again ends the notice (audited).
     await gradeAs(first.headers, p, ex1, '7', 'Bien, page 2 lue');
@@ -161,7 +184,10 @@ describe('pages sorted onto a graded copy (decision 139)', () => {
     expect(before).toMatchObject({ grade: '6.5', cell: '6.5', counts: { graded: 1 }, progress: { graded2: 1 } });
     expect(before.gradings).toHaveLength(2);
 
-    await labelAll(await fileScan(chapterId, 2, 50), [[p, ex1], [p, ex1]]);
+    await labelAll(await fileScan(chapterId, 2, 50), [
+      [p, ex1],
+      [p, ex1],
+    ]);
     expect(await gradeState(chapterId, p, ex1)).toEqual(before);
     expect(await pagesOf(sorted._id)).toEqual([300, 350, 351]);
     expect((await deskOf(first.headers, p, ex1)).desk).toMatchObject({ status: 'settled', pagesAddedAfterGrade: true });
@@ -172,7 +198,9 @@ describe('pages sorted onto a graded copy (decision 139)', () => {
     expect(await flagOf(chapterId, p, ex1)).toEqual({ desk: false, table: false });
     expect(await gradeState(chapterId, p, ex1)).toEqual(before);
     expect((await auditOf(sorted._id)).map((a) => a.action)).toContain('grading.pages_added_dismissed');
-    expect((await inject(t, { method: 'DELETE', url: `/api/answer/pages-added/${randomUUID()}`, headers: second.headers })).status).toBe(404);
+    expect((await inject(t, { method: 'DELETE', url: `/api/answer/pages-added/${randomUUID()}`, headers: second.headers })).status).toBe(
+      404,
+    );
   });
 
   it('a copy with one grading of two keeps it: the second corrector still has it to grade', async () => {
@@ -203,14 +231,24 @@ describe('pages sorted onto a graded copy (decision 139)', () => {
     expect(sentBack.status).toBe(200);
     // Q's copy leaves the table (one graded copy fewer); P's is untouched.
     const before = await gradeState(chapterId, p, ex1);
-    expect(before).toEqual({ ...withBoth, counts: { graded: 1, answered: 1 }, progress: { ...withBoth.progress, answered: 1, graded1: 1 } });
-    expect(sentBack.body.message).toBe('Copie remise au triage. Sa note est conservée\u00a0: elle lui sera rendue si ses pages reviennent à cet élève pour cet exercice.');
+    expect(before).toEqual({
+      ...withBoth,
+      counts: { graded: 1, answered: 1 },
+      progress: { ...withBoth.progress, answered: 1, graded1: 1 },
+    });
+    expect(sentBack.body.message).toBe(
+      'Copie remise au triage. Sa note est conservée\u00a0: elle lui sera rendue si ses pages reviennent à cet élève pour cet exercice.',
+    );
     const [row] = await db().select().from(answers).where(eq(answers.id, moved._id));
     expect(row).toMatchObject({ grade: '4', gradeComment: 'Page de Q' });
     expect(row.withdrawnAt).not.toBeNull();
     expect(row.pagesAddedAt).not.toBeNull();
     expect(await db().select().from(gradings).where(eq(gradings.answerId, moved._id))).toHaveLength(1);
-    expect((await auditOf(moved._id)).find((a) => a.action === 'sorting.relabel')?.details).toMatchObject({ grade: '4', gradeComment: 'Page de Q', gradings: 1 });
+    expect((await auditOf(moved._id)).find((a) => a.action === 'sorting.relabel')?.details).toMatchObject({
+      grade: '4',
+      gradeComment: 'Page de Q',
+      gradings: 1,
+    });
 
     // The page was P's: sorted to P, it joins P's graded copy.
     const res = await labelAll(sentBack.body._id, [[p, ex1]]);
@@ -226,7 +264,12 @@ describe('pages sorted onto a graded copy (decision 139)', () => {
   it('removing a page from a graded copy: sent back and sorted again to its pupil, it comes back with its grade, flagged', async () => {
     const { chapterId, ex1, ex2 } = await chapterWith(false);
     const p = await pupil();
-    const [sorted] = (await labelAll(await fileScan(chapterId, 2), [[p, ex2], [p, ex2]])).answers;
+    const [sorted] = (
+      await labelAll(await fileScan(chapterId, 2), [
+        [p, ex2],
+        [p, ex2],
+      ])
+    ).answers;
     await labelAll(await fileScan(chapterId, 1, 80), [[p, ex1]]);
     await gradeAs(first.headers, p, ex2, '8', 'Très bien');
     const before = await gradeState(chapterId, p, ex2);
@@ -240,6 +283,8 @@ describe('pages sorted onto a graded copy (decision 139)', () => {
     expect(await gradeState(chapterId, p, ex2)).toEqual(before);
     expect(await pagesOf(sorted._id)).toEqual([300]);
     expect(await flagOf(chapterId, p, ex2)).toEqual({ desk: true, table: true });
-    expect((await auditOf(sorted._id)).map((a) => a.action)).toEqual(expect.arrayContaining(['sorting.relabel', 'sorting.graded_copy_restored']));
+    expect((await auditOf(sorted._id)).map((a) => a.action)).toEqual(
+      expect.arrayContaining(['sorting.relabel', 'sorting.graded_copy_restored']),
+    );
   });
 });

@@ -71,10 +71,12 @@ beforeAll(async () => {
   p1 = (await createUser(t, 'pupil', { ...PUPIL_PROFILE, firstName: 'Éléonore', lastName: 'Dupré', institutionId: schoolA })).id;
   p2 = (await createUser(t, 'pupil', { ...PUPIL_PROFILE, firstName: 'Bastien', lastName: 'Noël', institutionId: schoolA })).id;
   p3 = (await createUser(t, 'pupil', { ...PUPIL_PROFILE, firstName: 'Zoé', lastName: 'Ånström', institutionId: schoolB })).id;
-  await db().insert(centerRegistrations).values([
-    { chapterId, userId: p1, institutionId: schoolA },
-    { chapterId, userId: p2, institutionId: schoolA },
-  ]);
+  await db()
+    .insert(centerRegistrations)
+    .values([
+      { chapterId, userId: p1, institutionId: schoolA },
+      { chapterId, userId: p2, institutionId: schoolA },
+    ]);
   memberA = await createUser(t, 'member', { firstName: 'Marie', lastName: 'Correctrice' });
   memberB = await createUser(t, 'member', { firstName: 'Marc', lastName: 'Correcteur' });
   admin = await createUser(t, 'admin');
@@ -87,7 +89,9 @@ async function fileScan(pages: SamplePage[] | number, opts: { chapter?: string; 
   const bytes = await makeSampleScan(list);
   const fileId = randomUUID();
   await store.put(fileId, bytes);
-  await db().insert(files).values({ id: fileId, ownerId: admin.id, institutionId: schoolA, originalName: 'scan.pdf', size: bytes.length, pages: list.length });
+  await db()
+    .insert(files)
+    .values({ id: fileId, ownerId: admin.id, institutionId: schoolA, originalName: 'scan.pdf', size: bytes.length, pages: list.length });
   const [row] = await db()
     .insert(unlabeledAnswers)
     .values({
@@ -104,16 +108,24 @@ async function fileScan(pages: SamplePage[] | number, opts: { chapter?: string; 
 /** Marks every copy of the chapter labelled and forgets the test pupils' answers: a test starts from an empty queue. */
 async function clearQueue(chapter = chapterId) {
   await db().update(unlabeledAnswers).set({ labeledAt: new Date() }).where(eq(unlabeledAnswers.chapterId, chapter));
-  await db().delete(answers).where(sql`${answers.userId} IN (${p1}::uuid, ${p2}::uuid, ${p3}::uuid)`);
+  await db()
+    .delete(answers)
+    .where(sql`${answers.userId} IN (${p1}::uuid, ${p2}::uuid, ${p3}::uuid)`);
 }
 
-const select = (headers: Headers, chapter = chapterId) => inject(t, { method: 'GET', url: `/api/answer/unlabeled/select/${chapter}`, headers });
+const select = (headers: Headers, chapter = chapterId) =>
+  inject(t, { method: 'GET', url: `/api/answer/unlabeled/select/${chapter}`, headers });
 const label = (headers: Headers, copyId: string, payload: unknown) =>
   inject(t, { method: 'POST', url: `/api/answer/label/${copyId}`, headers, payload: payload as object });
-const relabel = (headers: Headers, answerId: string) => inject(t, { method: 'POST', url: '/api/answer/relabel/', headers, payload: { answerId } });
+const relabel = (headers: Headers, answerId: string) =>
+  inject(t, { method: 'POST', url: '/api/answer/relabel/', headers, payload: { answerId } });
 const reserve = (copyId: string, by: string, at = new Date()) =>
   db().update(unlabeledAnswers).set({ reservedBy: by, reservedAt: at }).where(eq(unlabeledAnswers.id, copyId));
-const answersOfCopyPupils = () => db().select().from(answers).where(sql`${answers.userId} IN (${p1}::uuid, ${p2}::uuid, ${p3}::uuid)`);
+const answersOfCopyPupils = () =>
+  db()
+    .select()
+    .from(answers)
+    .where(sql`${answers.userId} IN (${p1}::uuid, ${p2}::uuid, ${p3}::uuid)`);
 /** PDFs held by the store (disk by default; file_blobs when the suite runs with FILE_STORE=postgres). */
 async function pdfCount(): Promise<number> {
   if (t.config.fileStore === 'postgres') return (await db().select().from(fileBlobs)).length;
@@ -146,7 +158,9 @@ describe('permissions', () => {
     const member = await loginAs(t, 'member');
     const copy = await fileScan(1);
     expect((await select(member)).body.copy._id).toBe(copy.id);
-    expect((await inject(t, { method: 'GET', url: `/api/answer/unlabeled/pupils/${chapterId}?q=dupre`, headers: member })).status).toBe(200);
+    expect((await inject(t, { method: 'GET', url: `/api/answer/unlabeled/pupils/${chapterId}?q=dupre`, headers: member })).status).toBe(
+      200,
+    );
     const labelled = await label(member, copy.id, [{ pageNum: 1, user: p1, exercises: [ex1], rotation: 0 }]);
     expect(labelled.status).toBe(200);
     expect((await relabel(member, labelled.body.answers[0]._id)).status).toBe(403);
@@ -241,7 +255,8 @@ describe('GET /answer/unlabeled/select/{chapterId}', () => {
 });
 
 describe('GET /answer/unlabeled/pupils/{chapterId}', () => {
-  const search = (q: string) => inject(t, { method: 'GET', url: `/api/answer/unlabeled/pupils/${chapterId}?q=${encodeURIComponent(q)}`, headers: memberA.headers });
+  const search = (q: string) =>
+    inject(t, { method: 'GET', url: `/api/answer/unlabeled/pupils/${chapterId}?q=${encodeURIComponent(q)}`, headers: memberA.headers });
 
   it('finds pupils by first or last name, accent- and case-insensitive, registered first; never staff', async () => {
     expect((await search('eleonore')).body.map((p: { _id: string }) => p._id)).toEqual([p1]);
@@ -279,15 +294,31 @@ describe('POST /answer/label/{answerId}: validation', () => {
     ['not an array', () => ({ pageNum: 1 }), /liste de pages est attendue/],
     ['page 0', () => [ok({ pageNum: 0 })], /commence à 1/],
     ['page beyond the PDF', () => [ok(), ok({ pageNum: 4 })], /^Page 4\s: ce PDF n’a que 3 pages\.$/],
-    ['a page twice', () => [ok(), ok({ pageNum: 2 }), ok({ pageNum: 2, user: p2 })], /^Page 2\s: cette page est indiquée plusieurs fois\.$/],
+    [
+      'a page twice',
+      () => [ok(), ok({ pageNum: 2 }), ok({ pageNum: 2, user: p2 })],
+      /^Page 2\s: cette page est indiquée plusieurs fois\.$/,
+    ],
     ['rotation 45', () => [ok({ rotation: 45 as 0 })], /rotation doit valoir 0, 90, 180 ou 270/],
     ['a pupil page without exercise', () => [ok({ pageNum: 2, exercises: [] })], /^Page 2\s: choisissez au moins un exercice/],
     ['an unknown user', () => [ok(), ok({ pageNum: 3, user: randomUUID() })], /^Page 3\s: élève introuvable\.$/],
     ['a staff account', () => [ok({ pageNum: 2, user: memberB.id })], /^Page 2\s: ce compte n’est pas celui d’un élève\.$/],
-    ['an exercise of another chapter', () => [ok({ exercises: [ex1, exOther] })], /^Page 1\s: cet exercice n’appartient pas à ce chapitre\.$/],
-    ['a numeric exercise', () => [ok({ pageNum: 3, exercises: [exNumeric] })], /^Page 3\s: l’exercice «\sCalcul\s» n’attend pas de copie PDF\.$/],
+    [
+      'an exercise of another chapter',
+      () => [ok({ exercises: [ex1, exOther] })],
+      /^Page 1\s: cet exercice n’appartient pas à ce chapitre\.$/,
+    ],
+    [
+      'a numeric exercise',
+      () => [ok({ pageNum: 3, exercises: [exNumeric] })],
+      /^Page 3\s: l’exercice «\sCalcul\s» n’attend pas de copie PDF\.$/,
+    ],
     ['a bad user id', () => [ok({ user: 'abc' })], /Identifiant d’élève invalide/],
-    ['the lowest page’s fault first', () => [ok({ pageNum: 3, user: randomUUID() }), ok({ pageNum: 2, exercises: [exOther] })], /^Page 2\s: cet exercice/],
+    [
+      'the lowest page’s fault first',
+      () => [ok({ pageNum: 3, user: randomUUID() }), ok({ pageNum: 2, exercises: [exOther] })],
+      /^Page 2\s: cet exercice/,
+    ],
   ];
   it.each(cases)('400 for %s, and nothing changes', async (_name, body, message) => {
     const before = await pdfCount();
@@ -341,7 +372,8 @@ describe('POST /answer/label/{answerId}: split', () => {
     // An earlier answer of p2 to ex1 with a seq far in the future: the sorted copy still becomes current.
     const future = Date.now() + 10 ** 9;
     await db().insert(answers).values({ userId: p2, exerciseId: ex1, answer: 'pdfs/x.pdf', seq: future });
-    const countBefore = (await inject(t, { method: 'GET', url: `/api/answer/unlabeled/stats/${chapterId}`, headers: memberA.headers })).body.count;
+    const countBefore = (await inject(t, { method: 'GET', url: `/api/answer/unlabeled/stats/${chapterId}`, headers: memberA.headers })).body
+      .count;
     expect((await select(memberA.headers)).body.copy._id).toBe(copy.id);
     const body: PageLabel[] = [
       // Sent out of order on purpose: pages are taken in page order.
@@ -355,7 +387,12 @@ describe('POST /answer/label/{answerId}: split', () => {
     const res = await label(memberA.headers, copy.id, body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.message).toBe('Copie triée : 3 copies enregistrées.');
-    const byKey = Object.fromEntries(res.body.answers.map((a: { user: string; exercise: string }) => [`${a.user === p1 ? 'p1' : 'p2'}-${a.exercise === ex1 ? 'ex1' : 'ex2'}`, a]));
+    const byKey = Object.fromEntries(
+      res.body.answers.map((a: { user: string; exercise: string }) => [
+        `${a.user === p1 ? 'p1' : 'p2'}-${a.exercise === ex1 ? 'ex1' : 'ex2'}`,
+        a,
+      ]),
+    );
     expect(Object.keys(byKey).sort()).toEqual(['p1-ex1', 'p1-ex2', 'p2-ex1']);
     expect(await readPdf(byKey['p1-ex1'].answer)).toEqual([
       { width: 301, rotation: 0 },
@@ -374,9 +411,21 @@ describe('POST /answer/label/{answerId}: split', () => {
     const answerBytes = async (answerPath: string) => (await store.get(answerPath.slice('pdfs/'.length, -'.pdf'.length)))!;
     await expectSamePages(scanBytes, [1, { page: 2, rotation: 180 }], await answerBytes(byKey['p1-ex1'].answer));
     await expectSamePages(scanBytes, [{ page: 2, rotation: 180 }, 3], await answerBytes(byKey['p1-ex2'].answer));
-    await expectSamePages(scanBytes, [{ page: 5, rotation: 270 }, { page: 6, rotation: 90 }], await answerBytes(byKey['p2-ex1'].answer));
+    await expectSamePages(
+      scanBytes,
+      [
+        { page: 5, rotation: 270 },
+        { page: 6, rotation: 90 },
+      ],
+      await answerBytes(byKey['p2-ex1'].answer),
+    );
     // Files: owned by the pupil, under the copy's school; the scan itself is kept.
-    const fileRow = (await db().select().from(files).where(eq(files.id, byKey['p2-ex1'].answer.slice(5, -4))))[0];
+    const fileRow = (
+      await db()
+        .select()
+        .from(files)
+        .where(eq(files.id, byKey['p2-ex1'].answer.slice(5, -4)))
+    )[0];
     expect(fileRow).toMatchObject({ ownerId: p2, institutionId: schoolA, pages: 2 });
     expect(await store.get(copy.fileId)).not.toBeNull();
     // The copy is labelled and leaves the count; the grading table shows "?" for the three.
@@ -395,7 +444,11 @@ describe('POST /answer/label/{answerId}: split', () => {
     expect(history.body.answers[0].answer).toBe(byKey['p2-ex1'].answer);
     // The pupil may read their sorted copy.
     const pupilToken = await t.app.deps.signer.sign({ userId: p2, tokenVersion: 0 });
-    const own = await inject(t, { method: 'GET', url: `/api/${byKey['p2-ex1'].answer}`, headers: { authorization: `Bearer ${pupilToken}` } });
+    const own = await inject(t, {
+      method: 'GET',
+      url: `/api/${byKey['p2-ex1'].answer}`,
+      headers: { authorization: `Bearer ${pupilToken}` },
+    });
     expect(own.status).toBe(200);
   });
 
@@ -416,10 +469,14 @@ describe('POST /answer/label/{answerId}: all or nothing', () => {
     await reserve(copy.id, memberA.id);
     const filesBefore = (await db().select().from(files)).length;
     const pdfsBefore = await pdfCount();
-    await db().execute(sql.raw(`
+    await db().execute(
+      sql.raw(`
       CREATE FUNCTION sorting_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.user_id = '${p2}'::uuid THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`));
-    await db().execute(sql.raw('CREATE TRIGGER sorting_test_fail BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION sorting_test_fail()'));
+      BEGIN IF NEW.user_id = '${p2}'::uuid THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`),
+    );
+    await db().execute(
+      sql.raw('CREATE TRIGGER sorting_test_fail BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION sorting_test_fail()'),
+    );
     const body = [
       { pageNum: 1, user: p1, exercises: [ex1], rotation: 0 },
       { pageNum: 2, user: p2, exercises: [ex1], rotation: 0 },
@@ -486,7 +543,13 @@ describe('POST /answer/relabel/', () => {
     const [answer] = await db().select().from(answers).where(eq(answers.id, sorted._id));
     expect(answer.withdrawnAt).not.toBeNull();
     const [filed] = await db().select().from(unlabeledAnswers).where(eq(unlabeledAnswers.id, res.body._id));
-    expect(filed).toMatchObject({ chapterId, fileId: sorted.answer.slice(5, -4), institutionId: schoolB, labeledAt: null, uploadedBy: admin.id });
+    expect(filed).toMatchObject({
+      chapterId,
+      fileId: sorted.answer.slice(5, -4),
+      institutionId: schoolB,
+      labeledAt: null,
+      uploadedBy: admin.id,
+    });
     // Out of the grading table, back in the sorting queue (with the rotation already applied).
     const table = await inject(t, { method: 'GET', url: `/api/answer/table/${chapterId}`, headers: memberA.headers });
     expect(table.body.users[p3]).toBeUndefined();
@@ -530,7 +593,13 @@ describe('speed', () => {
     await clearQueue();
     const pupils = await db()
       .insert(users)
-      .values(Array.from({ length: 20 }, (_, i) => ({ email: `speed-${i}-${randomUUID().slice(0, 6)}@exemple.fr`, firstName: `P${i}`, lastName: 'Rapide' })))
+      .values(
+        Array.from({ length: 20 }, (_, i) => ({
+          email: `speed-${i}-${randomUUID().slice(0, 6)}@exemple.fr`,
+          firstName: `P${i}`,
+          lastName: 'Rapide',
+        })),
+      )
       .returning({ id: users.id });
     const copy = await fileScan(Array.from({ length: 200 }, (_, i) => ({ text: `Page ${i + 1}`, picture: true })));
     await reserve(copy.id, memberA.id);

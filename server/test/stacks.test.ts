@@ -41,7 +41,10 @@ beforeAll(async () => {
   store = openFileStore({ config: t.config, db });
   const [school] = await db.insert(institutions).values({ name: 'Lycée Évariste-Galois' }).returning();
   [{ id: chapterId }] = await db.insert(chapters).values({ title: 'Coupe papier', offline: true }).returning();
-  [{ id: exerciseId }] = await db.insert(exercises).values({ chapterId, position: 0, title: 'Combinatoire', answerFormat: 'pdf' }).returning();
+  [{ id: exerciseId }] = await db
+    .insert(exercises)
+    .values({ chapterId, position: 0, title: 'Combinatoire', answerFormat: 'pdf' })
+    .returning();
   await db.insert(centers).values({ chapterId, institutionId: school.id, opened: true });
   teacher = await createUser(t, 'teacher', { institutionId: school.id });
   member = await createUser(t, 'member');
@@ -53,19 +56,27 @@ beforeAll(async () => {
     await db.insert(centerRegistrations).values({ chapterId, userId: p.id, institutionId: school.id });
   }
   pupils.sort((a, b) => a.lastName.localeCompare(b.lastName));
-  const res = await t.app.inject({ method: 'GET', url: `/api/sheets/${chapterId}.pdf?institution=${school.id}&spare=2`, headers: teacher.headers });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/sheets/${chapterId}.pdf?institution=${school.id}&spare=2`,
+    headers: teacher.headers,
+  });
   expect(res.statusCode).toBe(200);
   sheets = res.rawPayload;
 });
 afterAll(async () => t.close());
-
 
 /** Uploads and files a scan, then runs the decode job; the copy's id. */
 async function fileScan(bytes: Uint8Array, name: string): Promise<string> {
   const { payload, headers: form } = multipart({ chapter: chapterId }, { name, bytes });
   const up = await inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...teacher.headers, ...form }, payload });
   expect(up.status, JSON.stringify(up.body)).toBe(200);
-  const filed = await inject(t, { method: 'POST', url: `/api/answer/unlabeled/${chapterId}`, headers: teacher.headers, payload: { answer: up.body.path } });
+  const filed = await inject(t, {
+    method: 'POST',
+    url: `/api/answer/unlabeled/${chapterId}`,
+    headers: teacher.headers,
+    payload: { answer: up.body.path },
+  });
   expect(filed.status).toBe(201);
   await runPendingJobs(t.app.deps);
   return filed.body._id as string;
@@ -130,40 +141,58 @@ function shuffled<T>(items: T[], seed: number): T[] {
 const pixelsOnly = it.skipIf(Boolean(process.env.TEST_DATABASE_URL));
 
 describe('shuffled stacks: each copy in the order printed on its sheets (decision 108)', () => {
-  pixelsOnly('a dropped pile of 6 pupils’ covers and answer pages, one page in three fed upside down, labels every copy in page order', async () => {
-    const order = shuffled(
-      Array.from({ length: PUPILS * PER_PUPIL }, (_, i) => i),
-      2026,
-    );
-    const pages: Soiling[] = order.map((page, i) => ({ page, turn: i % 3 === 1 ? 180 : 0, skew: i % 2 ? 1 : -1, noise: 0.1 }));
-    const scan = await copierScan(sheets, pages, 'dct', { noise: 0.3, blur: 0.4, seed: 7 });
-    const copyId = await fileScan(scan, 'pile-tombee.pdf');
-    expect((await jobOf(copyId)).result, JSON.stringify((await jobOf(copyId)).result)).toMatchObject({ pages: 24, read: 24, labeled: true });
-    const scanPictures = await pictures(scan);
-    const scanDrawn = await drawPages(scan);
-    let inOrder = 0;
-    for (const [n, pupil] of pupils.entries()) {
-      const expected = [1, 2, 3].map((k) => order.indexOf(sheetPage(n, k)));
-      const got = await pagesOfAnswer(pupil.id, scanPictures);
-      expect(got, pupil.lastName).toEqual(expected);
-      if (got.join() === expected.join()) inOrder++;
-      // Drawn, each sorted page is its scan page turned upright, not a blank one.
-      const sorted = (await store.get((await currentAnswer(pupil.id)).fileId!))!;
-      await expectSamePages(scanDrawn, expected.map((i) => ({ page: i + 1, rotation: (360 - (pages[i].turn ?? 0)) % 360 })), sorted);
-    }
-    expect(inOrder).toBe(PUPILS);
-  }, 240_000);
+  pixelsOnly(
+    'a dropped pile of 6 pupils’ covers and answer pages, one page in three fed upside down, labels every copy in page order',
+    async () => {
+      const order = shuffled(
+        Array.from({ length: PUPILS * PER_PUPIL }, (_, i) => i),
+        2026,
+      );
+      const pages: Soiling[] = order.map((page, i) => ({ page, turn: i % 3 === 1 ? 180 : 0, skew: i % 2 ? 1 : -1, noise: 0.1 }));
+      const scan = await copierScan(sheets, pages, 'dct', { noise: 0.3, blur: 0.4, seed: 7 });
+      const copyId = await fileScan(scan, 'pile-tombee.pdf');
+      expect((await jobOf(copyId)).result, JSON.stringify((await jobOf(copyId)).result)).toMatchObject({
+        pages: 24,
+        read: 24,
+        labeled: true,
+      });
+      const scanPictures = await pictures(scan);
+      const scanDrawn = await drawPages(scan);
+      let inOrder = 0;
+      for (const [n, pupil] of pupils.entries()) {
+        const expected = [1, 2, 3].map((k) => order.indexOf(sheetPage(n, k)));
+        const got = await pagesOfAnswer(pupil.id, scanPictures);
+        expect(got, pupil.lastName).toEqual(expected);
+        if (got.join() === expected.join()) inOrder++;
+        // Drawn, each sorted page is its scan page turned upright, not a blank one.
+        const sorted = (await store.get((await currentAnswer(pupil.id)).fileId!))!;
+        await expectSamePages(
+          scanDrawn,
+          expected.map((i) => ({ page: i + 1, rotation: (360 - (pages[i].turn ?? 0)) % 360 })),
+          sorted,
+        );
+      }
+      expect(inOrder).toBe(PUPILS);
+    },
+    240_000,
+  );
 
   it('a pile fed from its last page, with a sheet without code slipped between two pages: the sheet stays between them', async () => {
     // The first pupil's pages 3, 2, a plain sheet of rough work, 1: the pile upside down in the feeder.
     const doc = await PDFDocument.load(sheets);
     const rough = doc.addPage([595.28, 841.89]);
     const font = await doc.embedFont(StandardFonts.Helvetica);
-    for (let y = 760; y > 120; y -= 40) rough.drawText('Brouillon : si n = 2k + 1 alors n² = 4k(k + 1) + 1, donc…', { x: 50, y, size: 13, font });
+    for (let y = 760; y > 120; y -= 40)
+      rough.drawText('Brouillon : si n = 2k + 1 alors n² = 4k(k + 1) + 1, donc…', { x: 50, y, size: 13, font });
     const withRough = await doc.save();
     const roughIndex = doc.getPageCount() - 1;
     const order = [sheetPage(0, 3), sheetPage(0, 2), roughIndex, sheetPage(0, 1)];
-    const scan = await copierScan(withRough, order.map((page) => ({ page })), 'dct', { noise: 0.2, seed: 11 });
+    const scan = await copierScan(
+      withRough,
+      order.map((page) => ({ page })),
+      'dct',
+      { noise: 0.2, seed: 11 },
+    );
     const copyId = await fileScan(scan, 'pile-retournee.pdf');
     const copy = await copyRow(copyId);
     expect(copy.pageReadings).toEqual(['read', 'read', 'unread', 'read']);
@@ -182,52 +211,68 @@ describe('shuffled stacks: each copy in the order printed on its sheets (decisio
 });
 
 describe('duplex stacks: blank backs dropped and counted (decision 109)', () => {
-  pixelsOnly('every front followed by its back, the front showing through: the backs are blank, dropped, counted, and the copies label themselves in order', async () => {
-    const fronts = shuffled([1, 2, 3].flatMap((k) => [sheetPage(1, k), sheetPage(2, k)]), 99);
-    const pages: Soiling[] = fronts.flatMap((page) => [{ page }, { page, back: true }]);
-    const scan = await copierScan(sheets, pages, 'dct', { noise: 0.3, blur: 0.4, seed: 3 });
-    const copyId = await fileScan(scan, 'recto-verso.pdf');
-    const copy = await copyRow(copyId);
-    expect(copy.pageReadings).toEqual(fronts.flatMap(() => ['read', 'blank']));
-    const job = await jobOf(copyId);
-    expect(job.result).toMatchObject({ pages: 12, read: 6, blank: 6, labeled: true });
-    expect((job.result as { message?: string }).message).toBe('Copie triée : 2 copies enregistrées, 6 pages blanches écartées.');
-    const scanPictures = await pictures(scan);
-    for (const n of [1, 2]) {
-      expect(await pagesOfAnswer(pupils[n].id, scanPictures)).toEqual([1, 2, 3].map((k) => 2 * fronts.indexOf(sheetPage(n, k))));
-    }
-  }, 240_000);
+  pixelsOnly(
+    'every front followed by its back, the front showing through: the backs are blank, dropped, counted, and the copies label themselves in order',
+    async () => {
+      const fronts = shuffled(
+        [1, 2, 3].flatMap((k) => [sheetPage(1, k), sheetPage(2, k)]),
+        99,
+      );
+      const pages: Soiling[] = fronts.flatMap((page) => [{ page }, { page, back: true }]);
+      const scan = await copierScan(sheets, pages, 'dct', { noise: 0.3, blur: 0.4, seed: 3 });
+      const copyId = await fileScan(scan, 'recto-verso.pdf');
+      const copy = await copyRow(copyId);
+      expect(copy.pageReadings).toEqual(fronts.flatMap(() => ['read', 'blank']));
+      const job = await jobOf(copyId);
+      expect(job.result).toMatchObject({ pages: 12, read: 6, blank: 6, labeled: true });
+      expect((job.result as { message?: string }).message).toBe('Copie triée : 2 copies enregistrées, 6 pages blanches écartées.');
+      const scanPictures = await pictures(scan);
+      for (const n of [1, 2]) {
+        expect(await pagesOfAnswer(pupils[n].id, scanPictures)).toEqual([1, 2, 3].map((k) => 2 * fronts.indexOf(sheetPage(n, k))));
+      }
+    },
+    240_000,
+  );
 });
 
 describe('a pen stroke across a code (decision 110)', () => {
-  pixelsOnly('one code struck on each page, either corner, turned: every page labels itself; both codes struck: unread, never wrong', async () => {
-    const pages: Soiling[] = [
-      { page: sheetPage(3, 1), struck: [0] },
-      { page: sheetPage(3, 2), struck: [1], turn: 90, skew: 1 },
-      { page: sheetPage(3, 3), struck: [0], turn: 180, skew: -1.5 },
-    ];
-    const scan = await copierScan(sheets, pages, 'g4', { noise: 0.3, blur: 0.4, seed: 5 });
-    const copyId = await fileScan(scan, 'stylo.pdf');
-    expect((await copyRow(copyId)).pageReadings).toEqual(['read', 'read', 'read']);
-    expect((await jobOf(copyId)).result).toMatchObject({ read: 3, labeled: true });
-    expect((await copyRow(copyId)).suggestions?.map((s) => [s.user, s.rotation])).toEqual([
-      [pupils[3].id, 0],
-      [pupils[3].id, 270],
-      [pupils[3].id, 180],
-    ]);
+  pixelsOnly(
+    'one code struck on each page, either corner, turned: every page labels itself; both codes struck: unread, never wrong',
+    async () => {
+      const pages: Soiling[] = [
+        { page: sheetPage(3, 1), struck: [0] },
+        { page: sheetPage(3, 2), struck: [1], turn: 90, skew: 1 },
+        { page: sheetPage(3, 3), struck: [0], turn: 180, skew: -1.5 },
+      ];
+      const scan = await copierScan(sheets, pages, 'g4', { noise: 0.3, blur: 0.4, seed: 5 });
+      const copyId = await fileScan(scan, 'stylo.pdf');
+      expect((await copyRow(copyId)).pageReadings).toEqual(['read', 'read', 'read']);
+      expect((await jobOf(copyId)).result).toMatchObject({ read: 3, labeled: true });
+      expect((await copyRow(copyId)).suggestions?.map((s) => [s.user, s.rotation])).toEqual([
+        [pupils[3].id, 0],
+        [pupils[3].id, 270],
+        [pupils[3].id, 180],
+      ]);
 
-    const both = await copierScan(sheets, [{ page: sheetPage(4, 1), struck: [0, 1] }, { page: sheetPage(4, 2), struck: [0, 1], turn: 270 }, { page: sheetPage(4, 3) }], 'dct', {
-      noise: 0.3,
-      seed: 6,
-    });
-    const before = await answerCount(pupils[4].id);
-    const bothId = await fileScan(both, 'stylo-deux-codes.pdf');
-    const copy = await copyRow(bothId);
-    expect(copy.pageReadings).toEqual(['unread', 'unread', 'read']);
-    expect(copy.suggestions?.map((s) => [s.pageNum, s.user])).toEqual([[3, pupils[4].id]]);
-    expect(copy.labeledAt).toBeNull();
-    expect(await answerCount(pupils[4].id)).toBe(before);
-  }, 240_000);
+      const both = await copierScan(
+        sheets,
+        [{ page: sheetPage(4, 1), struck: [0, 1] }, { page: sheetPage(4, 2), struck: [0, 1], turn: 270 }, { page: sheetPage(4, 3) }],
+        'dct',
+        {
+          noise: 0.3,
+          seed: 6,
+        },
+      );
+      const before = await answerCount(pupils[4].id);
+      const bothId = await fileScan(both, 'stylo-deux-codes.pdf');
+      const copy = await copyRow(bothId);
+      expect(copy.pageReadings).toEqual(['unread', 'unread', 'read']);
+      expect(copy.suggestions?.map((s) => [s.pageNum, s.user])).toEqual([[3, pupils[4].id]]);
+      expect(copy.labeledAt).toBeNull();
+      expect(await answerCount(pupils[4].id)).toBe(before);
+    },
+    240_000,
+  );
 
   it('two genuine codes that disagree on one page (another pupil’s code stuck over a corner) leave the page unread', async () => {
     // The bottom-left code of pupil 5's page 1 replaced by the one of pupil 0's page 1.

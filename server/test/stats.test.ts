@@ -29,7 +29,15 @@ async function setup() {
     exerciseIds: [numeric, pdf],
   } = await insertChapter(db(), {
     exercises: [
-      { title: 'Somme', answerFormat: 'numeric', maxPoints: 4, versions: [{ content: 'A', answer: '10' }, { content: 'B', answer: '20' }] },
+      {
+        title: 'Somme',
+        answerFormat: 'numeric',
+        maxPoints: 4,
+        versions: [
+          { content: 'A', answer: '10' },
+          { content: 'B', answer: '20' },
+        ],
+      },
       { title: 'Preuve', answerFormat: 'pdf', maxPoints: 7 },
     ],
   });
@@ -43,7 +51,14 @@ async function setup() {
   ['12', '12,0', '12', '10', '7', '12'].forEach((answer, i) => {
     const u = byVersion[0][i];
     const byCorrector = i === 5;
-    rowsToInsert.push({ userId: u.id, exerciseId: numeric, answer, seq: seq++, grade: answer === '10' ? '4' : byCorrector ? '1' : '0', graderId: byCorrector ? member.id : null });
+    rowsToInsert.push({
+      userId: u.id,
+      exerciseId: numeric,
+      answer,
+      seq: seq++,
+      grade: answer === '10' ? '4' : byCorrector ? '1' : '0',
+      graderId: byCorrector ? member.id : null,
+    });
   });
   // Version 1: « 20 » × 3, and an empty answer.
   ['20', '20', '20', ''].forEach((answer, i) => {
@@ -64,7 +79,17 @@ describe('GET /stats/{chapterId}', () => {
     expect(res.status).toBe(200);
     const [numeric, pdf] = res.body.exercises;
     // Grades: 4 ×1 (v0) + 4 ×3 (v1), 0 ×4, 1 ×1.
-    expect(numeric).toMatchObject({ _id: s.numeric, answered: 9, graded: 9, distribution: [{ grade: 0, count: 4 }, { grade: 1, count: 1 }, { grade: 4, count: 4 }], median: 1 });
+    expect(numeric).toMatchObject({
+      _id: s.numeric,
+      answered: 9,
+      graded: 9,
+      distribution: [
+        { grade: 0, count: 4 },
+        { grade: 1, count: 1 },
+        { grade: 4, count: 4 },
+      ],
+      median: 1,
+    });
     expect(numeric.mean).toBeCloseTo(17 / 9, 2);
     expect(numeric.versions).toEqual([
       {
@@ -85,8 +110,12 @@ describe('GET /stats/{chapterId}', () => {
 
   it('is for correctors and admins only, and hides a binned exercise', async () => {
     const s = await setup();
-    expect((await inject(t, { method: 'GET', url: `/api/stats/${s.chapterId}`, headers: (await createUser(t, 'pupil')).headers })).status).toBe(403);
-    expect((await inject(t, { method: 'GET', url: `/api/stats/${s.chapterId}`, headers: (await createUser(t, 'teacher')).headers })).status).toBe(403);
+    expect(
+      (await inject(t, { method: 'GET', url: `/api/stats/${s.chapterId}`, headers: (await createUser(t, 'pupil')).headers })).status,
+    ).toBe(403);
+    expect(
+      (await inject(t, { method: 'GET', url: `/api/stats/${s.chapterId}`, headers: (await createUser(t, 'teacher')).headers })).status,
+    ).toBe(403);
     await inject(t, { method: 'DELETE', url: `/api/exos/${s.pdf}`, headers: admin });
     const res = await inject(t, { method: 'GET', url: `/api/stats/${s.chapterId}`, headers: admin });
     expect(res.body.exercises.map((e: { _id: string }) => e._id)).toEqual([s.numeric]);
@@ -96,25 +125,61 @@ describe('GET /stats/{chapterId}', () => {
 describe('POST /stats/{chapterId}/errata', () => {
   it('changes one version’s expected answer and re-runs the automatic correction for that version only, audited', async () => {
     const s = await setup();
-    const bad = await inject(t, { method: 'POST', url: `/api/stats/${s.chapterId}/errata`, headers: admin, payload: { exerciseId: s.numeric, version: 0, answer: 'douze' } });
+    const bad = await inject(t, {
+      method: 'POST',
+      url: `/api/stats/${s.chapterId}/errata`,
+      headers: admin,
+      payload: { exerciseId: s.numeric, version: 0, answer: 'douze' },
+    });
     expect(bad).toMatchObject({ status: 400, body: { message: 'La réponse attendue n’est pas un nombre.' } });
-    const forMember = await inject(t, { method: 'POST', url: `/api/stats/${s.chapterId}/errata`, headers: member.headers, payload: { exerciseId: s.numeric, version: 0, answer: '12' } });
+    const forMember = await inject(t, {
+      method: 'POST',
+      url: `/api/stats/${s.chapterId}/errata`,
+      headers: member.headers,
+      payload: { exerciseId: s.numeric, version: 0, answer: '12' },
+    });
     expect(forMember.status).toBe(403);
-    const missing = await inject(t, { method: 'POST', url: `/api/stats/${s.chapterId}/errata`, headers: admin, payload: { exerciseId: s.numeric, version: 2, answer: '12' } });
+    const missing = await inject(t, {
+      method: 'POST',
+      url: `/api/stats/${s.chapterId}/errata`,
+      headers: admin,
+      payload: { exerciseId: s.numeric, version: 2, answer: '12' },
+    });
     expect(missing.status).toBe(404);
-    expect((await db().select().from(statementVersions).where(eq(statementVersions.exerciseId, s.numeric))).map((v) => v.answer).sort()).toEqual(['10', '20']);
+    expect(
+      (await db().select().from(statementVersions).where(eq(statementVersions.exerciseId, s.numeric))).map((v) => v.answer).sort(),
+    ).toEqual(['10', '20']);
 
-    const res = await inject(t, { method: 'POST', url: `/api/stats/${s.chapterId}/errata`, headers: admin, payload: { exerciseId: s.numeric, version: 0, answer: '12' } });
+    const res = await inject(t, {
+      method: 'POST',
+      url: `/api/stats/${s.chapterId}/errata`,
+      headers: admin,
+      payload: { exerciseId: s.numeric, version: 0, answer: '12' },
+    });
     // « 12 », « 12,0 », « 12 » now right (4), « 10 » now wrong (0); « 7 » stays 0; the corrector's grade stays.
-    expect(res).toMatchObject({ status: 200, body: { graded: 4, message: 'Réponse attendue de la version 1 : 12. 4 copies notées à nouveau.' } });
-    const grades = await db().select({ userId: answers.userId, answer: answers.answer, grade: answers.grade }).from(answers).where(eq(answers.exerciseId, s.numeric));
+    expect(res).toMatchObject({
+      status: 200,
+      body: { graded: 4, message: 'Réponse attendue de la version 1 : 12. 4 copies notées à nouveau.' },
+    });
+    const grades = await db()
+      .select({ userId: answers.userId, answer: answers.answer, grade: answers.grade })
+      .from(answers)
+      .where(eq(answers.exerciseId, s.numeric));
     const gradeOf = (userId: string) => grades.find((g) => g.userId === userId && g.answer !== '99')!.grade;
     expect(s.byVersion[0].slice(0, 6).map((u) => gradeOf(u.id))).toEqual(['4', '4', '4', '0', '0', '1']);
     expect(s.byVersion[1].slice(0, 3).map((u) => gradeOf(u.id))).toEqual(['4', '4', '4']);
     const [log] = await db().select().from(auditLog).where(eq(auditLog.targetId, s.numeric));
     expect(log).toMatchObject({ action: 'stats.errata', details: { version: 0, oldAnswer: '10', newAnswer: '12', graded: 4 } });
     const after = await inject(t, { method: 'GET', url: `/api/stats/${s.chapterId}`, headers: admin });
-    expect(after.body.exercises[0].versions[0]).toMatchObject({ expected: '12', flagged: false, top: [{ answer: '12', count: 4, expected: true }, { answer: '10', count: 1, expected: false }, { answer: '7', count: 1, expected: false }] });
+    expect(after.body.exercises[0].versions[0]).toMatchObject({
+      expected: '12',
+      flagged: false,
+      top: [
+        { answer: '12', count: 4, expected: true },
+        { answer: '10', count: 1, expected: false },
+        { answer: '7', count: 1, expected: false },
+      ],
+    });
   });
 });
 
@@ -123,10 +188,20 @@ describe('statistics at 10,000 pupils', () => {
     const [c] = await db().insert(chapters).values({ title: 'Grand tour' }).returning();
     const list = await db()
       .insert(exercises)
-      .values([0, 1, 2, 3, 4].map((position) => ({ chapterId: c.id, position, title: `Exercice ${position + 1}`, answerFormat: position < 4 ? 'numeric' : 'pdf', maxPoints: 5 })))
+      .values(
+        [0, 1, 2, 3, 4].map((position) => ({
+          chapterId: c.id,
+          position,
+          title: `Exercice ${position + 1}`,
+          answerFormat: position < 4 ? 'numeric' : 'pdf',
+          maxPoints: 5,
+        })),
+      )
       .returning();
     for (const e of list) {
-      await db().insert(statementVersions).values([0, 1, 2].map((position) => ({ exerciseId: e.id, position, content: 'x', answer: String(position + 1) })));
+      await db()
+        .insert(statementVersions)
+        .values([0, 1, 2].map((position) => ({ exerciseId: e.id, position, content: 'x', answer: String(position + 1) })));
     }
     await db().execute(sql`
       INSERT INTO users (email, first_name, last_name)

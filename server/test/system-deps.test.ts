@@ -27,7 +27,8 @@ describe('scripts/system-deps.sh', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('Les tests lisent de vrais fichiers avec des outils Debian qui manquent ici');
     expect(run.stderr).toMatch(/apt-get install -y --no-install-recommends .*poppler-utils/);
-    for (const pkg of ['qpdf', 'ocrmypdf', 'libopenjp2-tools', 'libreoffice-calc-nogui', 'texlive-luatex']) expect(run.stderr).toContain(pkg);
+    for (const pkg of ['qpdf', 'ocrmypdf', 'libopenjp2-tools', 'libreoffice-calc-nogui', 'texlive-luatex'])
+      expect(run.stderr).toContain(pkg);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 

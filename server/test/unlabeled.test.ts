@@ -19,7 +19,10 @@ let teacherB: { id: string; headers: Headers };
 beforeAll(async () => {
   t = await buildTestApp();
   const db = t.database.db;
-  [{ id: A }, { id: B }] = await db.insert(institutions).values([{ name: 'Collège Pascal' }, { name: 'Lycée Fermat' }]).returning();
+  [{ id: A }, { id: B }] = await db
+    .insert(institutions)
+    .values([{ name: 'Collège Pascal' }, { name: 'Lycée Fermat' }])
+    .returning();
   [{ id: chapterId }, { id: onlineChapterId }] = await db
     .insert(chapters)
     .values([
@@ -34,7 +37,6 @@ beforeAll(async () => {
   teacherB = await createUser(t, 'teacher', { institutionId: B });
 });
 afterAll(async () => t.close());
-
 
 /**
  * A scan uploaded through POST /pdfs as the web does (chapter field), returning its path. Each has its
@@ -65,7 +67,15 @@ describe('POST /answer/unlabeled/{chapterId}', () => {
     const listed = await list(teacherA.headers);
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([
-      expect.objectContaining({ _id: res.body._id, answer: path, institution: { _id: A, name: 'Collège Pascal' }, originalName: 'salle-3.pdf', pages: 1, labeled: false, droppedBlanks: null }),
+      expect.objectContaining({
+        _id: res.body._id,
+        answer: path,
+        institution: { _id: A, name: 'Collège Pascal' },
+        originalName: 'salle-3.pdf',
+        pages: 1,
+        labeled: false,
+        droppedBlanks: null,
+      }),
     ]);
     // The copy can be viewed by the uploading school (Visualiser → /viewer/{answer}).
     const pdf = await inject(t, { method: 'GET', url: `/api/${path}`, headers: teacherA.headers });

@@ -23,7 +23,10 @@ type Caller = Awaited<ReturnType<typeof createUser>>;
 async function seed(t: TestApp) {
   const db = t.database.db;
   const [school] = await db.insert(institutions).values({ name: 'Collège Sophie Germain' }).returning();
-  const [paper, online] = await db.insert(chapters).values([{ title: 'Épreuve papier', offline: true }, { title: 'Tour PDF' }]).returning();
+  const [paper, online] = await db
+    .insert(chapters)
+    .values([{ title: 'Épreuve papier', offline: true }, { title: 'Tour PDF' }])
+    .returning();
   await db.insert(accessGroups).values({ chapterId: online.id, position: 0 });
   const [exercise] = await db.insert(exercises).values({ chapterId: online.id, title: 'Preuve', answerFormat: 'pdf' }).returning();
   const pupil = () =>
@@ -66,13 +69,22 @@ const createUpload = (t: TestApp, caller: Caller, length: number, meta: Record<s
 
 function postPdf(t: TestApp, caller: Caller, fields: Record<string, string>, bytes: Buffer) {
   const boundary = `----olympe${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  const parts: Buffer[] = Object.entries(fields).map(([k, v]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+  );
   parts.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="copie.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="copie.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   );
-  return inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...caller.headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(parts) });
+  return inject(t, {
+    method: 'POST',
+    url: '/api/pdfs',
+    headers: { ...caller.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat(parts),
+  });
 }
 
 /** `n` creations of `length` bytes at once; the accepted ones' urls, and every answer. */
@@ -154,7 +166,10 @@ describe('stored bytes per account (decision 133)', () => {
     expect(quotaMessage(0.5 * MB)).toBe(
       'Votre compte a atteint sa limite de fichiers enregistrés (0,5 Mo)\u00a0: les fichiers qui ne servent à aucune réponse sont effacés au bout d’un jour. Si vous avez besoin de plus de place, écrivez à l’équipe d’Olympe.',
     );
-    const [{ bytes }] = await t.database.db.select({ bytes: sql<number>`sum(size)::int` }).from(files).where(eq(files.ownerId, pupil.id));
+    const [{ bytes }] = await t.database.db
+      .select({ bytes: sql<number>`sum(size)::int` })
+      .from(files)
+      .where(eq(files.ownerId, pupil.id));
     expect(Number(bytes)).toBeLessThanOrEqual(0.5 * MB);
     // Every reservation was given back.
     expect(await t.database.db.select().from(uploadSlots).where(eq(uploadSlots.ownerId, pupil.id))).toEqual([]);
@@ -183,7 +198,9 @@ describe('stored bytes per account, for what is kept (decision 133)', () => {
 
   it('keeps a pupil under the quota when 50 photos arrive at once, each made into a PDF larger than the photo', async () => {
     const pupil = await s.pupil();
-    const photo = await sharp({ create: { width: 200, height: 300, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const photo = await sharp({ create: { width: 200, height: 300, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const boundary = '----olympe-photo';
     const payload = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="exercise"\r\n\r\n${s.exercise}\r\n`),
@@ -192,7 +209,12 @@ describe('stored bytes per account, for what is kept (decision 133)', () => {
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const send = () =>
-      inject(t, { method: 'POST', url: '/api/pdfs/photos', headers: { ...pupil.headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      inject(t, {
+        method: 'POST',
+        url: '/api/pdfs/photos',
+        headers: { ...pupil.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
     const all = await Promise.all(Array.from({ length: 50 }, send));
     const accepted = all.filter((r) => r.status === 200);
     expect(accepted.length).toBeGreaterThan(0);
@@ -218,10 +240,9 @@ async function expectRate(t: TestApp, caller: Caller, send: () => Promise<{ stat
   expect(all.filter((r) => r.status !== 429).every((r) => r.status === 200 || r.status === 201)).toBe(true);
 }
 
-describe.each([
-  ['PostgreSQL', {}],
-  ...(redisUrl ? [[`Redis (${redisUrl})`, { REDIS_URL: redisUrl }] as const] : []),
-] as Array<[string, Record<string, string>]>)('uploads per minute, counted in %s (decision 133)', (_name, env) => {
+describe.each([['PostgreSQL', {}], ...(redisUrl ? [[`Redis (${redisUrl})`, { REDIS_URL: redisUrl }] as const] : [])] as Array<
+  [string, Record<string, string>]
+>)('uploads per minute, counted in %s (decision 133)', (_name, env) => {
   let t: TestApp;
   let s: Awaited<ReturnType<typeof seed>>;
   beforeAll(async () => {
@@ -279,9 +300,14 @@ describe('files nothing uses after a day (decision 133)', () => {
       { userId: pupil.id, exerciseId: s.exercise, answer: pathOf(withdrawn), fileId: withdrawn, seq: 3, withdrawnAt: new Date() },
       { userId: pupil.id, exerciseId: s.exercise, answer: pathOf(byPath), fileId: null, seq: 4 },
     ]);
-    await db.insert(unlabeledAnswers).values({ chapterId: s.paperChapter, fileId: scan, institutionId: s.schoolId, uploadedBy: teacher.id });
+    await db
+      .insert(unlabeledAnswers)
+      .values({ chapterId: s.paperChapter, fileId: scan, institutionId: s.schoolId, uploadedBy: teacher.id });
     const aged = [unused, current, older, withdrawn, byPath, scan];
-    await db.update(files).set({ createdAt: sql`now() - interval '25 hours'` }).where(inArray(files.id, aged));
+    await db
+      .update(files)
+      .set({ createdAt: sql`now() - interval '25 hours'` })
+      .where(inArray(files.id, aged));
 
     expect(await reapUnusedFiles({ db, store, onReaped: (n) => t.app.metrics.countReapedFiles(n) })).toBe(1);
     const left = (await db.select({ id: files.id }).from(files)).map((r) => r.id);

@@ -51,13 +51,25 @@ beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const db = t.database.db;
-  [{ id: schoolId }] = await db.insert(institutions).values([{ name: 'Collège Sophie Germain' }]).returning();
-  const [otherSchool] = await db.insert(institutions).values([{ name: 'Lycée Emmy Noether' }]).returning();
-  const [paper, online] = await db.insert(chapters).values([{ title: 'Épreuve papier', offline: true }, { title: 'Tour PDF' }]).returning();
+  [{ id: schoolId }] = await db
+    .insert(institutions)
+    .values([{ name: 'Collège Sophie Germain' }])
+    .returning();
+  const [otherSchool] = await db
+    .insert(institutions)
+    .values([{ name: 'Lycée Emmy Noether' }])
+    .returning();
+  const [paper, online] = await db
+    .insert(chapters)
+    .values([{ title: 'Épreuve papier', offline: true }, { title: 'Tour PDF' }])
+    .returning();
   paperChapter = paper.id;
   onlineChapter = online.id;
   await db.insert(accessGroups).values({ chapterId: onlineChapter, position: 0 });
-  [{ id: pdfExercise }] = await db.insert(exercises).values([{ chapterId: onlineChapter, title: 'Preuve', answerFormat: 'pdf' }]).returning();
+  [{ id: pdfExercise }] = await db
+    .insert(exercises)
+    .values([{ chapterId: onlineChapter, title: 'Preuve', answerFormat: 'pdf' }])
+    .returning();
   teacher = await createUser(t, 'teacher', { institutionId: schoolId });
   otherTeacher = await createUser(t, 'teacher', { institutionId: otherSchool.id });
   pupilUser = await createUser(t, 'pupil', {
@@ -99,8 +111,12 @@ async function call(method: string, url: string, headers: Record<string, string>
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-const create = (headers: Record<string, string>, length: number | string, meta: Record<string, string>, extra: Record<string, string> = {}) =>
-  call('POST', '/api/uploads', { ...TUS, ...headers, 'Upload-Length': String(length), 'Upload-Metadata': metadata(meta), ...extra });
+const create = (
+  headers: Record<string, string>,
+  length: number | string,
+  meta: Record<string, string>,
+  extra: Record<string, string> = {},
+) => call('POST', '/api/uploads', { ...TUS, ...headers, 'Upload-Length': String(length), 'Upload-Metadata': metadata(meta), ...extra });
 const patch = (headers: Record<string, string>, url: string, offset: number, bytes: Buffer) =>
   call('PATCH', url, { ...TUS, ...headers, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }, bytes);
 const head = (headers: Record<string, string>, url: string) => call('HEAD', url, { ...TUS, ...headers });
@@ -117,7 +133,13 @@ function cutPatch(headers: Record<string, string>, url: string, offset: number, 
   return new Promise((resolve) => {
     const req = http.request(`${base}${url}`, {
       method: 'PATCH',
-      headers: { ...TUS, ...headers, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(bytes.length) },
+      headers: {
+        ...TUS,
+        ...headers,
+        'Upload-Offset': String(offset),
+        'Content-Type': 'application/offset+octet-stream',
+        'Content-Length': String(bytes.length),
+      },
     });
     req.on('error', () => resolve());
     req.write(bytes.subarray(0, cutAfter), () => {
@@ -199,10 +221,19 @@ describe('resumable uploads (tus)', () => {
     const viaPost = await postPdf(teacher.headers, { chapter: paperChapter }, 'salle-12.pdf', scan);
     expect(viaPost.status).toBe(200);
     const [tusRow] = await t.database.db.select().from(files).where(eq(files.id, id));
-    const [postRow] = await t.database.db.select().from(files).where(eq(files.id, viaPost.body.path.slice(5, -4)));
+    const [postRow] = await t.database.db
+      .select()
+      .from(files)
+      .where(eq(files.id, viaPost.body.path.slice(5, -4)));
     const same = (row: typeof tusRow) => ({ ...row, id: undefined, createdAt: undefined });
     expect(same(tusRow)).toEqual(same(postRow));
-    expect(tusRow).toMatchObject({ ownerId: teacher.id, institutionId: schoolId, originalName: 'salle-12.pdf', size: scan.length, pages: 12 });
+    expect(tusRow).toMatchObject({
+      ownerId: teacher.id,
+      institutionId: schoolId,
+      originalName: 'salle-12.pdf',
+      size: scan.length,
+      pages: 12,
+    });
     const stored = await openFileStore({ config: t.config, db: t.database.db }).get(id);
     expect(Buffer.compare(stored!, scan)).toBe(0);
     // The upload's own bytes are gone; a HEAD still says it is complete (a client that lost the last answer).
@@ -218,7 +249,9 @@ describe('resumable uploads (tus)', () => {
       payload: { answer: `pdfs/${id}.pdf`, institution: schoolId },
     });
     expect(filed.status).toBe(201);
-    expect(await t.database.db.select({ id: unlabeledAnswers.id }).from(unlabeledAnswers).where(eq(unlabeledAnswers.fileId, id))).toHaveLength(1);
+    expect(
+      await t.database.db.select({ id: unlabeledAnswers.id }).from(unlabeledAnswers).where(eq(unlabeledAnswers.fileId, id)),
+    ).toHaveLength(1);
   }, 30_000);
 
   it('tells a client that lost the last answer that the upload is complete, once the file is recorded', async () => {
@@ -230,7 +263,13 @@ describe('resumable uploads (tus)', () => {
     await new Promise<void>((resolve) => {
       const req = http.request(`${base}${url}`, {
         method: 'PATCH',
-        headers: { ...TUS, ...teacher.headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(bytes.length) },
+        headers: {
+          ...TUS,
+          ...teacher.headers,
+          'Upload-Offset': '0',
+          'Content-Type': 'application/offset+octet-stream',
+          'Content-Length': String(bytes.length),
+        },
       });
       req.on('error', () => resolve());
       req.end(bytes, async () => {
@@ -288,11 +327,14 @@ describe('resumable uploads (tus)', () => {
 
     // However small, no more than 10 at once.
     const copier = await createUser(t, 'teacher', { institutionId: schoolId });
-    for (let i = 0; i < UNFINISHED_UPLOADS.count; i++) expect((await create(copier.headers, 1000, scanMeta(`page-${i}.pdf`))).status).toBe(201);
+    for (let i = 0; i < UNFINISHED_UPLOADS.count; i++)
+      expect((await create(copier.headers, 1000, scanMeta(`page-${i}.pdf`))).status).toBe(201);
     expect((await create(copier.headers, 1000, scanMeta('page-11.pdf'))).status).toBe(429);
     // The count is kept in the database (decision 133): after a restart, or on another instance, it holds.
     const copierAuth = { userId: copier.id, isAdmin: false, isMember: false, isTeacher: true, institutionId: schoolId };
-    await expect(reserveUpload({ db: t.database.db, config: t.config }, copierAuth, { id: randomUUID(), size: 1000, resumable: { limit: scanLimit } })).rejects.toMatchObject({
+    await expect(
+      reserveUpload({ db: t.database.db, config: t.config }, copierAuth, { id: randomUUID(), size: 1000, resumable: { limit: scanLimit } }),
+    ).rejects.toMatchObject({
       statusCode: 429,
     });
   });
@@ -308,7 +350,11 @@ describe('resumable uploads (tus)', () => {
       [{ 'Upload-Metadata': metadata(scanMeta()), 'Upload-Length': 'douze' }, 400, /^Taille du fichier \(Upload-Length\)/],
       [{ 'Upload-Metadata': metadata(scanMeta()), 'Upload-Length': '-5' }, 400, /^Taille du fichier/],
       [{ 'Upload-Metadata': metadata(scanMeta()), 'Upload-Length': '0' }, 400, /^Le fichier est vide/],
-      [{ 'Upload-Metadata': metadata(scanMeta()), 'Upload-Length': '', 'Upload-Defer-Length': '1' }, 400, /^La taille du fichier doit être annoncée/],
+      [
+        { 'Upload-Metadata': metadata(scanMeta()), 'Upload-Length': '', 'Upload-Defer-Length': '1' },
+        400,
+        /^La taille du fichier doit être annoncée/,
+      ],
       [{ 'Upload-Metadata': metadata(scanMeta()), 'Upload-Concat': 'partial' }, 400, /parallèles/],
       [{ 'Upload-Metadata': metadata(scanMeta()), 'Tus-Resumable': '0.2.2' }, 412, /protocole tus 1\.0\.0/],
       [{ 'Upload-Metadata': metadata(scanMeta()), 'Content-Type': 'application/offset+octet-stream' }, 400, /^Créez l’envoi sans données/],
@@ -338,7 +384,12 @@ describe('resumable uploads (tus)', () => {
       expect([stolen.status, stolen.body.message]).toEqual([404, expect.stringMatching(/^Envoi introuvable/)]);
       expect((await call('DELETE', url, { ...TUS, ...other.headers })).status).toBe(404);
     }
-    const wrongType = await call('PATCH', url, { ...TUS, ...teacher.headers, 'Upload-Offset': '0', 'Content-Type': 'application/json' }, Buffer.from('{}'));
+    const wrongType = await call(
+      'PATCH',
+      url,
+      { ...TUS, ...teacher.headers, 'Upload-Offset': '0', 'Content-Type': 'application/json' },
+      Buffer.from('{}'),
+    );
     expect([wrongType.status, wrongType.body.message]).toEqual([415, 'Type de contenu attendu : application/offset+octet-stream.']);
     const badId = await head(teacher.headers, '/api/uploads/pas-un-identifiant');
     expect(badId.status).toBe(400);
@@ -372,7 +423,10 @@ describe('resumable uploads (tus)', () => {
     const url = created.headers.get('location')!;
     const res = await patch(pupilUser.headers, url, 0, copy);
     expect(res.status).toBe(200);
-    const [row] = await t.database.db.select().from(files).where(eq(files.id, url.split('/').pop()!));
+    const [row] = await t.database.db
+      .select()
+      .from(files)
+      .where(eq(files.id, url.split('/').pop()!));
     expect(row).toMatchObject({ ownerId: pupilUser.id, originalName: 'ma copie.pdf', size: copy.length, pages: 2 });
   });
 
@@ -390,7 +444,12 @@ describe('resumable uploads (tus)', () => {
     expect(expired.status).toBe(410);
     const more = await patch(teacher.headers, url, 1000, scan.subarray(1000, 2000));
     expect([more.status, more.body.message]).toEqual([410, 'Cet envoi a expiré : recommencez l’envoi du fichier.']);
-    const uploads = openUploads({ db: t.database.db, config: t.config, store: openFileStore({ config: t.config, db: t.database.db }), log: t.app.log });
+    const uploads = openUploads({
+      db: t.database.db,
+      config: t.config,
+      store: openFileStore({ config: t.config, db: t.database.db }),
+      log: t.app.log,
+    });
     expect(await uploads.cleanUp()).toBeGreaterThanOrEqual(1);
     expect(pending().filter((f) => f.startsWith(id))).toEqual([]);
   });
@@ -398,11 +457,20 @@ describe('resumable uploads (tus)', () => {
 
 async function postPdf(headers: Record<string, string>, fields: Record<string, string>, name: string, bytes: Buffer) {
   const boundary = `----olympe${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  const parts: Buffer[] = Object.entries(fields).map(([k, v]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+  );
   parts.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   );
-  return inject(t, { method: 'POST', url: '/api/pdfs', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(parts) });
+  return inject(t, {
+    method: 'POST',
+    url: '/api/pdfs',
+    headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat(parts),
+  });
 }

@@ -80,7 +80,9 @@ describe('POST /user/logto', () => {
     const target = await createUser(t, 'pupil');
     const { token } = (await logto(admin.headers, target.id)).body;
     await t.database.db.update(users).set({ tokenVersion: 1 }).where(eq(users.id, target.id));
-    expect((await inject(t, { method: 'PUT', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` }, payload: {} })).status).toBe(401);
+    expect(
+      (await inject(t, { method: 'PUT', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` }, payload: {} })).status,
+    ).toBe(401);
   });
 });
 

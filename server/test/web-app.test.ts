@@ -17,7 +17,12 @@ function fakeDist(): string {
   );
   writeFileSync(
     path.join(dist, 'route-chunks.json'),
-    JSON.stringify({ '/': ['/assets/home-a.js'], '/chapter/:id': ['/assets/chapter-a.js', '/assets/math-a.js', '/assets/chapter-a.css'], '/viewer/*': ['/assets/viewer-a.js'], '/*': ['/assets/not-found-a.js'] }),
+    JSON.stringify({
+      '/': ['/assets/home-a.js'],
+      '/chapter/:id': ['/assets/chapter-a.js', '/assets/math-a.js', '/assets/chapter-a.css'],
+      '/viewer/*': ['/assets/viewer-a.js'],
+      '/*': ['/assets/not-found-a.js'],
+    }),
   );
   const code = `export const x = ${JSON.stringify('x'.repeat(4000))};`;
   writeFileSync(path.join(dist, 'assets/index-a.js'), code);
@@ -177,8 +182,11 @@ describe('the web app served by the server (decision 96)', () => {
 describe('the visitor screens rendered at start (decision 117)', () => {
   it('are left out, with a warning, when the bundle fails: the pages are sent as before', async () => {
     const dist = fakeDist();
-    writeFileSync(path.join(dist, 'ssr/prerender.js'), `export const PRERENDERED_PATHS = ['/', '/login'];
-      export async function renderScreen(path) { if (path === '/login') throw new Error('window is not defined'); return '<main>x</main>'; }`);
+    writeFileSync(
+      path.join(dist, 'ssr/prerender.js'),
+      `export const PRERENDERED_PATHS = ['/', '/login'];
+      export async function renderScreen(path) { if (path === '/login') throw new Error('window is not defined'); return '<main>x</main>'; }`,
+    );
     const warnings: string[] = [];
     const screens = await renderVisitorScreens(dist, publicConfig, (message) => warnings.push(message));
     expect(screens.size).toBe(0);

@@ -16,11 +16,7 @@ export const PRERENDERED_PATHS = ['/', '/login'];
 
 /** The HTML inside `<div id="root">` for a visitor at `path`, with the server's public config. */
 export async function renderScreen(path: string, config: PublicConfig): Promise<string> {
-  return render(
-    path,
-    config,
-    <AppRoutes />,
-  );
+  return render(path, config, <AppRoutes />);
 }
 
 /** A session whose first load has not answered yet: what every page of a signed-in browser shows first. */

@@ -13,7 +13,10 @@ vi.mock('./api/client', async (importOriginal) => {
   const config = { contactEmail: 'contact@olympe.test', tileUrl: '' };
   return {
     ...client,
-    api: { ...client.api, get: (url: string, options?: object) => (url === '/config' ? Promise.resolve({ data: config }) : client.api.get(url, options)) },
+    api: {
+      ...client.api,
+      get: (url: string, options?: object) => (url === '/config' ? Promise.resolve({ data: config }) : client.api.get(url, options)),
+    },
   };
 });
 
@@ -42,9 +45,7 @@ describe('routes', () => {
   it('shows the home page with the contact address from /config', async () => {
     renderAt('/');
     expect(await screen.findByRole('heading', { name: 'Accueil', level: 1 })).toBeTruthy();
-    expect((await screen.findAllByText('contact@olympe.test'))[0].getAttribute('href')).toBe(
-      'mailto:contact@olympe.test',
-    );
+    expect((await screen.findAllByText('contact@olympe.test'))[0].getAttribute('href')).toBe('mailto:contact@olympe.test');
   });
 
   it.each([

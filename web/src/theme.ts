@@ -39,7 +39,9 @@ export const theme = createTheme({
   components: {
     // Mantine names the show-password button in English; it is a toggle (aria-pressed), so one French name.
     // A plain object, not `PasswordInput.extend(…)` (the same value): that import put the whole field in the first load.
-    PasswordInput: { defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Afficher le mot de passe' } } satisfies Partial<PasswordInputProps> } satisfies MantineThemeComponent,
+    PasswordInput: {
+      defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Afficher le mot de passe' } } satisfies Partial<PasswordInputProps>,
+    } satisfies MantineThemeComponent,
   },
 });
 

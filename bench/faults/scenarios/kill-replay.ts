@@ -112,7 +112,11 @@ export async function killAndReplay(): Promise<ScenarioResult[]> {
     for (let pass = 1; pass <= 3; pass++) {
       await pool(shuffle(distinct), 64, async (a) => {
         const send = () =>
-          call(server.base, 'POST', '/api/answer', { token: tokens.get(a.userId), body: { exerciseId: a.exerciseId, answer: a.answer, seq: a.seq }, agent });
+          call(server.base, 'POST', '/api/answer', {
+            token: tokens.get(a.userId),
+            body: { exerciseId: a.exerciseId, answer: a.answer, seq: a.seq },
+            agent,
+          });
         let res = await send();
         // A replay at test speed passes the per-pupil save limit (decision 39): as the page's queue does, the
         // refused save waits a second and is sent again.
@@ -128,8 +132,14 @@ export async function killAndReplay(): Promise<ScenarioResult[]> {
       });
       const stored = await checkStored(check.db, seeded.chapterId, distinct, latest);
       c.expect(stored.lost === 0, `pass ${pass}: ${stored.lost} saves missing`);
-      c.expect(stored.rows === distinct.length, `pass ${pass}: ${stored.rows} rows for ${distinct.length} distinct saves (duplicates stored?)`);
-      c.expect(stored.wrongCurrent === 0, `pass ${pass}: ${stored.wrongCurrent} (pupil, exercise) whose current answer is not the highest seq`);
+      c.expect(
+        stored.rows === distinct.length,
+        `pass ${pass}: ${stored.rows} rows for ${distinct.length} distinct saves (duplicates stored?)`,
+      );
+      c.expect(
+        stored.wrongCurrent === 0,
+        `pass ${pass}: ${stored.wrongCurrent} (pupil, exercise) whose current answer is not the highest seq`,
+      );
     }
     // What the pupils' pages read back (GET /answer/chapter/{id}).
     let apiWrong = 0;

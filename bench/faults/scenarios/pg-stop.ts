@@ -88,7 +88,8 @@ export async function postgresStop(): Promise<ScenarioResult> {
     while (since(t0) < tReady + 30_000 && (recovered === null || pagesRecovered === null)) {
       const ok = probes.find((p) => p.at >= tStart && p.status === 200);
       if (ok && recovered === null) recovered = ok.at + ok.ms - tStart;
-      if (pagesRecovered === null && stats.acks.length > acksAtStart && pupils.every((p) => !p.offline())) pagesRecovered = since(t0) - tStart;
+      if (pagesRecovered === null && stats.acks.length > acksAtStart && pupils.every((p) => !p.offline()))
+        pagesRecovered = since(t0) - tStart;
       await sleep(50);
     }
     await typing;

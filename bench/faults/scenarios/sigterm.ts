@@ -88,7 +88,8 @@ export async function gracefulStop(): Promise<ScenarioResult> {
     c.expect(refused(fresh), `a new request during the stop got ${fresh.status || fresh.error}`);
     c.expect(refused(reused), `a request on a kept-alive socket during the stop got ${reused.status || reused.error}`);
     for (const r of [fresh, reused]) {
-      if (r.status === 503) c.expect(r.json?.message === UNAVAILABLE_MESSAGE, `503 during the stop without the French message: ${JSON.stringify(r.json)}`);
+      if (r.status === 503)
+        c.expect(r.json?.message === UNAVAILABLE_MESSAGE, `503 during the stop without the French message: ${JSON.stringify(r.json)}`);
     }
     c.expect(server.alive(), 'the process exited before its in-flight requests were answered');
 
@@ -99,7 +100,10 @@ export async function gracefulStop(): Promise<ScenarioResult> {
     const answered = results.filter((r) => r.status === 200).length;
     const exit = await Promise.race([server.exited, sleep(15_000).then(() => null)]);
     const exitMs = since(tRelease);
-    c.expect(answered === IN_FLIGHT, `in-flight saves answered 200: ${answered}/${IN_FLIGHT} (${results.map((r) => r.status || r.error).join(',')})`);
+    c.expect(
+      answered === IN_FLIGHT,
+      `in-flight saves answered 200: ${answered}/${IN_FLIGHT} (${results.map((r) => r.status || r.error).join(',')})`,
+    );
     c.expect(exit !== null, `the process did not exit within 15 s of the last response`);
     c.expect(exit?.code === 0, `exit ${JSON.stringify(exit)}`);
     const [{ n }] = await rows<{ n: string }>(
@@ -107,10 +111,10 @@ export async function gracefulStop(): Promise<ScenarioResult> {
       sql`SELECT count(*)::text AS n FROM answers WHERE exercise_id = ${seeded.exerciseIds[0]}`,
     );
     c.expect(Number(n) === IN_FLIGHT, `${n} saves stored of ${IN_FLIGHT}`);
-    const left = await admin<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = $1 AND application_name <> $2`, [
-      dbName,
-      CHECK_APP,
-    ]);
+    const left = await admin<{ n: string }>(
+      `SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = $1 AND application_name <> $2`,
+      [dbName, CHECK_APP],
+    );
     c.expect(Number(left[0].n) === 0, `${left[0].n} connections of the server still open after it exited`);
     const errors = server
       .output()

@@ -44,10 +44,10 @@ export async function terminateBackends(): Promise<ScenarioResult> {
     for (let round = 0; round < ROUNDS; round++) {
       // Two statements: in one, the planner may call pg_terminate_backend before filtering rows.
       const pids = (
-        await admin<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name <> $2 AND pid <> pg_backend_pid()`, [
-          dbName,
-          CHECK_APP,
-        ])
+        await admin<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name <> $2 AND pid <> pg_backend_pid()`,
+          [dbName, CHECK_APP],
+        )
       ).map((r) => r.pid);
       const killed = await admin<{ ok: boolean }>(`SELECT pg_terminate_backend(pid) AS ok FROM unnest($1::int[]) AS pid`, [pids]);
       terminated.push(killed.filter((r) => r.ok).length);
@@ -71,7 +71,10 @@ export async function terminateBackends(): Promise<ScenarioResult> {
     await typing;
     const { drainMs, stored } = await settleClass(c, check.db, seeded, pupils, stats);
 
-    c.expect(terminated.every((n) => n > 0), `a round found no connection to terminate (${terminated.join(', ')})`);
+    c.expect(
+      terminated.every((n) => n > 0),
+      `a round found no connection to terminate (${terminated.join(', ')})`,
+    );
     c.expect(server.alive(), 'the server process died');
     c.expect(!stats.statuses.has('500'), `${stats.statuses.get('500')} saves answered 500`);
     c.expect(stats.badMessages.length === 0, `503 without the French message: ${stats.badMessages.slice(0, 2).join(' | ')}`);

@@ -58,10 +58,17 @@ export async function twoInstances(): Promise<ScenarioResult[]> {
     const perInstance = [0, 0];
     const pupils = seeded.pupils.map(
       (u, i) =>
-        new SimPupil(i, u, seeded.exerciseIds, stats, (n) => {
-          perInstance[(i + n) % 2]++;
-          return bases[(i + n) % 2];
-        }, agent),
+        new SimPupil(
+          i,
+          u,
+          seeded.exerciseIds,
+          stats,
+          (n) => {
+            perInstance[(i + n) % 2]++;
+            return bases[(i + n) % 2];
+          },
+          agent,
+        ),
     );
     await pool(pupils, 10, (p) => p.start(seeded.chapterId, Date.now() + 30_000));
     await Promise.all(pupils.map((p) => p.typeUntil(Date.now() + 10_000, 700)));
@@ -88,7 +95,8 @@ export async function twoInstances(): Promise<ScenarioResult[]> {
 
   async function rateLimits(): Promise<ScenarioResult> {
     const c = new Checks();
-    const login = (base: string, email: string) => call(base, 'POST', '/api/auth/login', { body: { email, password: 'pas-le-bon-mot-de-passe' }, timeoutMs: 15_000 });
+    const login = (base: string, email: string) =>
+      call(base, 'POST', '/api/auth/login', { body: { email, password: 'pas-le-bon-mot-de-passe' }, timeoutMs: 15_000 });
     // One after the other, alternating: the account's failures are shared, so from the 6th try of 15 minutes
     // each waits 0.25 s, 0.5 s, 1 s… whichever instance gets it (decision 38): slowed down, never locked out.
     const email1 = `rl-seq-${Date.now().toString(36)}@faults.test`;
@@ -99,7 +107,10 @@ export async function twoInstances(): Promise<ScenarioResult[]> {
       sequential.push({ status: res.status, ms: performance.now() - started });
     }
     const waits = [0, 0, 0, 0, 0, 250, 500, 1000];
-    c.expect(sequential.every((r) => r.status === 401), `alternating attempts: ${sequential.map((r) => r.status).join(',')}`);
+    c.expect(
+      sequential.every((r) => r.status === 401),
+      `alternating attempts: ${sequential.map((r) => r.status).join(',')}`,
+    );
     c.expect(
       sequential.every((r, k) => r.ms >= waits[k] * 0.9),
       `slow-down shared by both instances: ${sequential.map((r) => Math.round(r.ms)).join(', ')} ms (wanted ≥ ${waits.join(', ')})`,
@@ -110,7 +121,13 @@ export async function twoInstances(): Promise<ScenarioResult[]> {
     const passed = burst.filter((r) => r.status === 401).length;
     const limited = burst.filter((r) => r.status === 429).length;
     const french = burst.filter((r) => r.status === 429 && r.json?.message === TOO_MANY).length;
-    c.expect(passed === 30 && limited === 10, `40 simultaneous attempts: ${passed} × 401, ${limited} × 429, others ${burst.filter((r) => r.status !== 401 && r.status !== 429).map((r) => r.status || r.error).join(',')}`);
+    c.expect(
+      passed === 30 && limited === 10,
+      `40 simultaneous attempts: ${passed} × 401, ${limited} × 429, others ${burst
+        .filter((r) => r.status !== 401 && r.status !== 429)
+        .map((r) => r.status || r.error)
+        .join(',')}`,
+    );
     c.expect(french === limited, `${limited - french} 429 without the French message`);
     return {
       name: 'two instances: rate limits (Redis)',
@@ -136,7 +153,10 @@ export async function twoInstances(): Promise<ScenarioResult[]> {
     // Every sorter asks at once, half through each instance: all different copies.
     const first = await Promise.all(sorters.map((_, i) => select(i, i % 2)));
     const ids = first.map((r) => r.json?.copy?._id as string | undefined);
-    c.expect(first.every((r) => r.status === 200), `select statuses: ${first.map((r) => r.status || r.error).join(',')}`);
+    c.expect(
+      first.every((r) => r.status === 200),
+      `select statuses: ${first.map((r) => r.status || r.error).join(',')}`,
+    );
     c.expect(ids.every(Boolean), `${ids.filter((x) => !x).length} sorters got no copy with ${COPIES} to sort`);
     c.expect(new Set(ids).size === SORTERS, `${SORTERS - new Set(ids).size} copies given to two sorters at once`);
     // Each asks again through the other instance: still their own copy.
@@ -167,7 +187,9 @@ async function seedSorting(db: CheckDb) {
     .insert(files)
     .values(Array.from({ length: COPIES }, (_, k) => ({ originalName: `copie-${k}.pdf`, size: 1000, pages: 1 })))
     .returning({ id: files.id });
-  await db.insert(unlabeledAnswers).values(fileRows.map((f, k) => ({ chapterId: chapter.id, fileId: f.id, createdAt: new Date(Date.now() - (COPIES - k) * 1000) })));
+  await db
+    .insert(unlabeledAnswers)
+    .values(fileRows.map((f, k) => ({ chapterId: chapter.id, fileId: f.id, createdAt: new Date(Date.now() - (COPIES - k) * 1000) })));
   const members = await db
     .insert(users)
     .values(Array.from({ length: SORTERS }, (_, k) => ({ email: `trieur${k}@faults.test`, firstName: 'Trieur', lastName: `N${k}` })))

@@ -22,7 +22,12 @@ const EX = [1, 2, 3, 4].map((n) => ({ id: uid(900 + n), answerFormat: 'numeric',
 function pupil(n: number, fields: Partial<AnalysisPupil> = {}): AnalysisPupil {
   return { id: uid(n), firstName: `Prénom${n}`, lastName: `Nom${n}`, startedAt: T0, deadline: min(60), ...fields };
 }
-const ev = (n: number, eventType: string, at: number, ip: string | null = '10.0.0.1'): AnalysisEvent => ({ userId: uid(n), eventType, at, ip });
+const ev = (n: number, eventType: string, at: number, ip: string | null = '10.0.0.1'): AnalysisEvent => ({
+  userId: uid(n),
+  eventType,
+  at,
+  ip,
+});
 
 /** One save per answer: a group of one row, and the last save of each exercise is the current answer. */
 function saves(n: number, list: Array<[exercise: number, answer: string, at: number, ip?: string]>) {
@@ -219,9 +224,21 @@ describe('addresses and pairs', () => {
   it('pairs pupils of one address by equal wrong answers, lists every identical answer', () => {
     const ip = '5.5.5.5';
     const answers = [
-      saves(1, [[0, '7', min(1), ip], [1, '20', min(2), ip], [2, '8', min(3), ip]]),
-      saves(2, [[0, '7,0', min(1), ip], [1, '20', min(2), ip], [2, '9', min(3), ip]]),
-      saves(3, [[0, '6', min(1), ip], [1, '20', min(2), ip], [2, '9', min(3), ip]]),
+      saves(1, [
+        [0, '7', min(1), ip],
+        [1, '20', min(2), ip],
+        [2, '8', min(3), ip],
+      ]),
+      saves(2, [
+        [0, '7,0', min(1), ip],
+        [1, '20', min(2), ip],
+        [2, '9', min(3), ip],
+      ]),
+      saves(3, [
+        [0, '6', min(1), ip],
+        [1, '20', min(2), ip],
+        [2, '9', min(3), ip],
+      ]),
     ];
     const { pairAnalysis } = run([pupil(1), pupil(2), pupil(3)], [], answers);
     expect(pairAnalysis).toHaveLength(1);
@@ -247,7 +264,12 @@ describe('addresses and pairs', () => {
   it('keeps at most 5 pairs per address, the most common wrong answers first', () => {
     const ip = '6.6.6.6';
     // Seven pupils all wrong with 1 on exercise 0 (21 pairs); pupils 6 and 7 also share a wrong 2 on exercise 1.
-    const answers = [1, 2, 3, 4, 5, 6, 7].map((n) => saves(n, [[0, '1', min(1), ip], [1, n >= 6 ? '2' : String(100 + n), min(2), ip]]));
+    const answers = [1, 2, 3, 4, 5, 6, 7].map((n) =>
+      saves(n, [
+        [0, '1', min(1), ip],
+        [1, n >= 6 ? '2' : String(100 + n), min(2), ip],
+      ]),
+    );
     const pupils = [1, 2, 3, 4, 5, 6, 7].map((n) => pupil(n));
     const { pairAnalysis } = run(pupils, [], answers);
     const pairs = pairAnalysis[0].pairs;

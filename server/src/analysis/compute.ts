@@ -230,7 +230,11 @@ interface PupilContext {
   numericIndex: Map<string, number>;
 }
 
-function analysePupil(s: PupilState, { now, exerciseIndex, numeric, numericIndex }: PupilContext, answered: Set<string>): IndividualAnalysis {
+function analysePupil(
+  s: PupilState,
+  { now, exerciseIndex, numeric, numericIndex }: PupilContext,
+  answered: Set<string>,
+): IndividualAnalysis {
   const { pupil } = s;
   s.events.sort((a, b) => a.at - b.at);
   let lastActivity = pupil.startedAt ?? 0;

@@ -24,14 +24,87 @@ type Plan = {
  * same wrong answers; a pupil who also answered from home; the others quiet.
  */
 const PLANS: Plan[] = [
-  { ip: SCHOOL_A, absences: [[300, 420], [900, 1500], [1530, 1545], [2400, null]], answers: [['right', 1510], ['right', 1560], ['right', 1570]] },
-  { ip: SCHOOL_A, absences: [[600, 640]], answers: [['42', 500], ['17', 800], ['right', 1200]] },
-  { ip: SCHOOL_A, absences: [], answers: [['42', 520], ['17', 830], ['right', 1250]] },
-  { ip: SCHOOL_A, absences: [[1000, 1030]], answers: [['right', 400], ['17', 900], ['5', 1600]] },
-  { ip: SCHOOL_B, absences: [], answers: [['right', 700], ['right', 1400], [null, 0]] },
-  { ip: SCHOOL_B, absences: [[200, 260], [1800, 1900]], answers: [['right', 600], ['9', 1300], ['right', 1905]], answerIp: HOME },
-  { ip: SCHOOL_B, absences: [], answers: [['12', 450], ['9', 1000], ['right', 2000]] },
-  { ip: HOME, absences: [[100, 110]], answers: [['right', 300], ['right', 900], ['right', 1500]] },
+  {
+    ip: SCHOOL_A,
+    absences: [
+      [300, 420],
+      [900, 1500],
+      [1530, 1545],
+      [2400, null],
+    ],
+    answers: [
+      ['right', 1510],
+      ['right', 1560],
+      ['right', 1570],
+    ],
+  },
+  {
+    ip: SCHOOL_A,
+    absences: [[600, 640]],
+    answers: [
+      ['42', 500],
+      ['17', 800],
+      ['right', 1200],
+    ],
+  },
+  {
+    ip: SCHOOL_A,
+    absences: [],
+    answers: [
+      ['42', 520],
+      ['17', 830],
+      ['right', 1250],
+    ],
+  },
+  {
+    ip: SCHOOL_A,
+    absences: [[1000, 1030]],
+    answers: [
+      ['right', 400],
+      ['17', 900],
+      ['5', 1600],
+    ],
+  },
+  {
+    ip: SCHOOL_B,
+    absences: [],
+    answers: [
+      ['right', 700],
+      ['right', 1400],
+      [null, 0],
+    ],
+  },
+  {
+    ip: SCHOOL_B,
+    absences: [
+      [200, 260],
+      [1800, 1900],
+    ],
+    answers: [
+      ['right', 600],
+      ['9', 1300],
+      ['right', 1905],
+    ],
+    answerIp: HOME,
+  },
+  {
+    ip: SCHOOL_B,
+    absences: [],
+    answers: [
+      ['12', 450],
+      ['9', 1000],
+      ['right', 2000],
+    ],
+  },
+  {
+    ip: HOME,
+    absences: [[100, 110]],
+    answers: [
+      ['right', 300],
+      ['right', 900],
+      ['right', 1500],
+    ],
+  },
 ];
 
 /**
@@ -39,7 +112,10 @@ const PLANS: Plan[] = [
  * started two hours ago (their 60 minutes are over), with focus/blur events and numeric answers,
  * each with an address. Returns the number of events written.
  */
-export async function seedAnalysisDemo(db: Db, { chapterId, pupilIds, now = new Date() }: { chapterId: string; pupilIds: string[]; now?: Date }): Promise<number> {
+export async function seedAnalysisDemo(
+  db: Db,
+  { chapterId, pupilIds, now = new Date() }: { chapterId: string; pupilIds: string[]; now?: Date },
+): Promise<number> {
   const numeric = await db
     .select({ id: exercises.id })
     .from(exercises)
@@ -49,7 +125,12 @@ export async function seedAnalysisDemo(db: Db, { chapterId, pupilIds, now = new 
   const versions = await db
     .select({ exerciseId: statementVersions.exerciseId, answer: statementVersions.answer })
     .from(statementVersions)
-    .where(inArray(statementVersions.exerciseId, numeric.map((e) => e.id)))
+    .where(
+      inArray(
+        statementVersions.exerciseId,
+        numeric.map((e) => e.id),
+      ),
+    )
     .orderBy(asc(statementVersions.position), asc(statementVersions.id));
   const expectedOf = (userId: string, exerciseId: string) => {
     const list = versions.filter((v) => v.exerciseId === exerciseId).map((v) => v.answer);

@@ -40,7 +40,8 @@ const ruleRowShape = z.object({
 });
 export type RuleRow = z.output<typeof ruleRowShape>;
 
-const chapterFilterOf = (chapterId: string) => sql`e.chapter_id = ${chapterId}::uuid AND e.answer_format <> 'none' AND e.deleted_at IS NULL`;
+const chapterFilterOf = (chapterId: string) =>
+  sql`e.chapter_id = ${chapterId}::uuid AND e.answer_format <> 'none' AND e.deleted_at IS NULL`;
 
 /** Exercise positions in table order, the same order as the exercises query below. */
 const exerciseIndexOf = (chapterId: string) => sql`ex AS (
@@ -48,7 +49,11 @@ const exerciseIndexOf = (chapterId: string) => sql`ex AS (
     FROM exercises e WHERE ${chapterFilterOf(chapterId)})`;
 
 export const chapterRows = (db: Db, chapterId: string) =>
-  rows(db, z.object({ id: z.string(), title: z.string() }), sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`);
+  rows(
+    db,
+    z.object({ id: z.string(), title: z.string() }),
+    sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`,
+  );
 
 export const ruleRows = (db: Db, chapterId: string) =>
   rows(
@@ -130,7 +135,11 @@ const pupilsQuery = (where: SQL, chapterId: string) => sql`
 
 /** The pupils with a session in the chapter. */
 export const sessionPupilRows = (db: Db, chapterId: string) =>
-  rows(db, pupilRowShape, pupilsQuery(sql`u.id IN (SELECT user_id FROM chapter_sessions WHERE chapter_id = ${chapterId}::uuid)`, chapterId));
+  rows(
+    db,
+    pupilRowShape,
+    pupilsQuery(sql`u.id IN (SELECT user_id FROM chapter_sessions WHERE chapter_id = ${chapterId}::uuid)`, chapterId),
+  );
 
 /** Named pupils (with events or answers but no session). */
 export const pupilRowsById = (db: Db, chapterId: string, ids: string[]) =>

@@ -42,7 +42,12 @@ const eventsOf = (list: Rows<typeof eventRows>): AnalysisInput['events'] =>
     recordsOf(row.events).map((r) => {
       const sep = r.indexOf(FIELD);
       const type = r[0];
-      return { userId: row.user_id, eventType: type === 'b' ? 'blur' : type === 'f' ? 'focus' : 'other', at: Number(r.slice(1, sep)), ip: r.slice(sep + 1) || null };
+      return {
+        userId: row.user_id,
+        eventType: type === 'b' ? 'blur' : type === 'f' ? 'focus' : 'other',
+        at: Number(r.slice(1, sep)),
+        ip: r.slice(sep + 1) || null,
+      };
     }),
   );
 
@@ -50,7 +55,15 @@ const answerGroupsOf = (list: Rows<typeof answerGroupRows>, exerciseIds: string[
   list.flatMap((row) =>
     recordsOf(row.groups).map((r) => {
       const [idx, first, last, n, ip, answer] = r.split(FIELD);
-      return { userId: row.user_id, exerciseId: exerciseIds[Number(idx)], answer, ip: ip || null, count: Number(n), firstAt: Number(first), lastAt: Number(last) };
+      return {
+        userId: row.user_id,
+        exerciseId: exerciseIds[Number(idx)],
+        answer,
+        ip: ip || null,
+        count: Number(n),
+        firstAt: Number(first),
+        lastAt: Number(last),
+      };
     }),
   );
 

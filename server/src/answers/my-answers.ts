@@ -23,7 +23,9 @@ export async function listMyChapterAnswers(db: Db, auth: AuthContext, chapterId:
     })
     .from(answers)
     .innerJoin(exercises, eq(exercises.id, answers.exerciseId))
-    .where(and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt), eq(answers.userId, auth.userId), isNull(answers.withdrawnAt)))
+    .where(
+      and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt), eq(answers.userId, auth.userId), isNull(answers.withdrawnAt)),
+    )
     .orderBy(answers.exerciseId, desc(answers.seq), desc(answers.createdAt));
   return rows.map((r) => presentMyAnswer(r, ctx.chapter.analysis));
 }

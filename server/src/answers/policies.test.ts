@@ -35,7 +35,8 @@ describe('answer policies', () => {
     expect(() => assertMaySaveAnswer(contextOf({ staff: true, offline: true, analysis: true }), now)).not.toThrow();
     expectRefusal(() => assertMaySaveAnswer(contextOf({ offline: true }), now), 403, PAPER_CHAPTER_MESSAGE);
     expectRefusal(() => assertMaySaveAnswer(contextOf({ analysis: true }), now), 403, PUBLISHED_MESSAGE);
-    const over = () => assertMaySaveAnswer(contextOf({ state: { status: 'after', remainingTime: null, timed: false, deadline: null } }), now);
+    const over = () =>
+      assertMaySaveAnswer(contextOf({ state: { status: 'after', remainingTime: null, timed: false, deadline: null } }), now);
     expectRefusal(over, 403);
     expect(codeOf(over)).toBe('test_finished');
   });

@@ -10,7 +10,10 @@ import { saveAnswer } from './save.js';
 export const answerRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.post(
     '/answer',
-    { preHandler: [requireAuth, limitAnswerSaves], schema: { tags: ['answers'], body: answerSaveSchema, response: { 200: answerSavedSchema } } },
+    {
+      preHandler: [requireAuth, limitAnswerSaves],
+      schema: { tags: ['answers'], body: answerSaveSchema, response: { 200: answerSavedSchema } },
+    },
     async (request) => saveAnswer(deps.db, authOf(request), request.body, request.ip),
   );
 

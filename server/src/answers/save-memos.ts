@@ -28,4 +28,5 @@ export interface SaveMemo {
  */
 export const saveMemos = memoCache<string, SaveMemo>(75_000, 15 * 60_000);
 
-export const memoKey = (auth: AuthContext, exerciseId: string) => `${auth.userId}|${auth.tokenVersion}|${auth.actorId ?? ''}|${auth.sessionId ?? ''}|${exerciseId}`;
+export const memoKey = (auth: AuthContext, exerciseId: string) =>
+  `${auth.userId}|${auth.tokenVersion}|${auth.actorId ?? ''}|${auth.sessionId ?? ''}|${exerciseId}`;

@@ -104,7 +104,20 @@ export async function resolveAuth(
   if (!claims) return { auth: null, rejected: true };
   if (request && SELF_CHECKED_ROUTES.has(`${request.method} ${request.routeOptions?.url}`)) {
     const { userId, actorId, tokenVersion, sessionId } = claims;
-    return { auth: { userId, actorId, tokenVersion, sessionId, isAdmin: false, isMember: false, isTeacher: false, institutionId: null, unchecked: true }, rejected: false };
+    return {
+      auth: {
+        userId,
+        actorId,
+        tokenVersion,
+        sessionId,
+        isAdmin: false,
+        isMember: false,
+        isTeacher: false,
+        institutionId: null,
+        unchecked: true,
+      },
+      rejected: false,
+    };
   }
   return checkAuth(db, claims);
 }
@@ -139,7 +152,6 @@ export function authFromRow(claims: TokenClaims, row: AuthRow | undefined): { au
   };
   return { auth, rejected: false };
 }
-
 
 /** Guard: any logged-in user. */
 export async function requireAuth(request: FastifyRequest, _reply: FastifyReply) {

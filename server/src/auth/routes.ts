@@ -16,7 +16,11 @@ import { authOf, requireAuth } from './context.js';
 import { checkPasswordLink, confirmPassword, loginUser, REGISTER_MESSAGE, registerUser } from './service.js';
 import { endSessions, refreshSession } from './sessions.js';
 
-const email = z.string().trim().max(254).pipe(z.email({ error: 'Adresse e-mail invalide.' }));
+const email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ error: 'Adresse e-mail invalide.' }));
 const messageSchema = z.object({ message: z.string() });
 
 export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
@@ -72,10 +76,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
   );
 
   // Decision 136: a new 15-minute token for a live session. No bearer needed: the one it replaces has expired.
-  app.post(
-    '/auth/refresh',
-    { schema: { tags: ['auth'], body: refreshSchema, response: { 200: sessionTokensSchema } } },
-    async (request) => refreshSession(deps, { refreshToken: request.body.refreshToken, ip: request.ip }),
+  app.post('/auth/refresh', { schema: { tags: ['auth'], body: refreshSchema, response: { 200: sessionTokensSchema } } }, async (request) =>
+    refreshSession(deps, { refreshToken: request.body.refreshToken, ip: request.ip }),
   );
 
   // Decision 136: ends the caller's session on the server; its tokens are refused from now on.
@@ -97,9 +99,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     async (request) => {
       const auth = authOf(request);
       const body = request.body ?? {};
-      return Object.keys(body).length === 0
-        ? getUserById(deps.db, auth.userId, auth)
-        : updateOwnProfile(deps.db, deps.limiter, auth, body);
+      return Object.keys(body).length === 0 ? getUserById(deps.db, auth.userId, auth) : updateOwnProfile(deps.db, deps.limiter, auth, body);
     },
   );
 };

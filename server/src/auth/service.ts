@@ -19,7 +19,8 @@ export const REGISTER_MESSAGE =
 const INVALID_CREDENTIALS = 'Identifiants invalides.';
 const INVALID_LINK = 'Ce lien n’est plus valide. Inscrivez-vous à nouveau avec la même adresse pour en recevoir un nouveau.';
 const UNKNOWN_LINK = 'Ce lien est inconnu : il a peut-être été mal copié. Demandez-en un nouveau avec votre adresse.';
-const USED_LINK = 'Ce lien a déjà servi : un mot de passe a été choisi avec lui. Connectez-vous, ou demandez un nouveau lien avec votre adresse.';
+const USED_LINK =
+  'Ce lien a déjà servi : un mot de passe a été choisi avec lui. Connectez-vous, ou demandez un nouveau lien avec votre adresse.';
 const EXPIRED_LINK = 'Ce lien a expiré (il est valable 48 heures). Demandez-en un nouveau avec votre adresse.';
 
 /**
@@ -118,7 +119,7 @@ async function verifyNobody(password: string, client: string): Promise<void> {
   }
   const mean = runDurations.reduce((a, b) => a + b, 0) / runDurations.length;
   // Busy slots: on average half a verification left each, then the tasks ahead, shared by the slots.
-  const wait = argon2Slots.idle ? 0 : (mean / 2 + (argon2Slots.tasksAheadOf(client) * mean)) / PASSWORD_HASH_CONCURRENCY;
+  const wait = argon2Slots.idle ? 0 : (mean / 2 + argon2Slots.tasksAheadOf(client) * mean) / PASSWORD_HASH_CONCURRENCY;
   await sleep(wait + runDurations[Math.floor(Math.random() * runDurations.length)]);
 }
 
@@ -139,15 +140,20 @@ export async function registerUser(deps: Deps, input: { email: string; ip: strin
     message: 'Un courriel a déjà été envoyé à cette adresse il y a moins d’une minute. Patientez avant de réessayer.',
   });
   const [created] = await deps.db.insert(users).values({ email }).onConflictDoNothing().returning({ id: users.id });
-  const user =
-    created ?? (await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1))[0];
+  const user = created ?? (await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1))[0];
   await sendPasswordLink(deps, { userId: user.id, email, kind: created ? 'signup' : 'reset', returnTo: input.returnTo });
 }
 
 /** Creates a single-use 48 h link and mails it. */
 export async function sendPasswordLink(
   deps: Deps,
-  opts: { userId: string; email: string; kind: 'signup' | 'reset' | 'admin' | 'invite' | 'lockout'; returnTo?: string; institutionName?: string },
+  opts: {
+    userId: string;
+    email: string;
+    kind: 'signup' | 'reset' | 'admin' | 'invite' | 'lockout';
+    returnTo?: string;
+    institutionName?: string;
+  },
 ): Promise<string> {
   const { token, hash: tokenHash } = newEmailToken();
   await deps.db.insert(emailTokens).values({
@@ -196,8 +202,7 @@ export async function confirmPassword(deps: Deps, input: { token: string; passwo
   await hitRateLimit(deps.limiter, { key: `confirm-ip:${client}`, ...IP_LIMITS.confirm });
   if (!isPasswordValid(input.password)) throw badRequest(PASSWORD_RULES_MESSAGE);
   const tokenHash = hashEmailToken(input.token);
-  const usable = () =>
-    and(eq(emailTokens.tokenHash, tokenHash), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, new Date()));
+  const usable = () => and(eq(emailTokens.tokenHash, tokenHash), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, new Date()));
   const [valid] = await deps.db.select({ userId: emailTokens.userId }).from(emailTokens).where(usable()).limit(1);
   if (!valid) throw badRequest(INVALID_LINK);
   const passwordHash = await hashPassword(input.password, client);
@@ -269,7 +274,9 @@ export async function loginUser(deps: Deps, input: { email: string; password: st
   if (hourly > LOGIN_ACCOUNT_CEILING.limit) throw tooMany(ACCOUNT_CEILING_MESSAGE);
   const delay = loginDelayMs(failures);
   if (delay > 0) await sleep(delay);
-  const ok = user?.passwordHash ? await verify(user.passwordHash, input.password, client) : (await verifyNobody(input.password, client), false);
+  const ok = user?.passwordHash
+    ? await verify(user.passwordHash, input.password, client)
+    : (await verifyNobody(input.password, client), false);
   if (!ok || !user) throw unauthorized(INVALID_CREDENTIALS);
   // Only a right password gets here: outside the line, no flood waits in it.
   const [session] = await Promise.all([

@@ -42,7 +42,12 @@ export async function createSession(
       expiresAt: new Date(Date.now() + (opts.actor ? IMPERSONATION_MS : SESSION_IDLE_MS)),
     })
     .returning({ id: authSessions.id });
-  const token = await deps.signer.sign({ userId: opts.userId, tokenVersion: opts.tokenVersion, actorId: opts.actor?.id, sessionId: row.id });
+  const token = await deps.signer.sign({
+    userId: opts.userId,
+    tokenVersion: opts.tokenVersion,
+    actorId: opts.actor?.id,
+    sessionId: row.id,
+  });
   return { token, refreshToken };
 }
 
@@ -52,7 +57,11 @@ const actors = alias(users, 'actor');
  * Per address (an IPv6 /64, decision 135): a school of several hundred pupils refreshes every 15 minutes,
  * far below this; it only bounds the lookups a script can cause (a refresh token cannot be guessed).
  */
-export const REFRESH_IP_LIMIT = { limit: 600, windowSeconds: 60, message: 'Trop de demandes depuis cette adresse. Réessayez dans une minute.' };
+export const REFRESH_IP_LIMIT = {
+  limit: 600,
+  windowSeconds: 60,
+  message: 'Trop de demandes depuis cette adresse. Réessayez dans une minute.',
+};
 
 /**
  * POST /auth/refresh: a new access token for a live session. The refresh token stays the same (no rotation):
@@ -76,7 +85,13 @@ export async function refreshSession(deps: Deps, input: { refreshToken: string; 
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .leftJoin(actors, eq(actors.id, authSessions.actorId))
-    .where(and(eq(authSessions.refreshHash, hashEmailToken(refreshToken)), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, new Date())))
+    .where(
+      and(
+        eq(authSessions.refreshHash, hashEmailToken(refreshToken)),
+        isNull(authSessions.revokedAt),
+        gt(authSessions.expiresAt, new Date()),
+      ),
+    )
     .limit(1);
   const live =
     row &&
@@ -87,10 +102,17 @@ export async function refreshSession(deps: Deps, input: { refreshToken: string; 
     // Sliding, within the 30-day cap.
     await deps.db
       .update(authSessions)
-      .set({ expiresAt: sql`LEAST(now() + make_interval(secs => ${SESSION_IDLE_MS / 1000}), ${authSessions.createdAt} + make_interval(secs => ${SESSION_MAX_MS / 1000}))` })
+      .set({
+        expiresAt: sql`LEAST(now() + make_interval(secs => ${SESSION_IDLE_MS / 1000}), ${authSessions.createdAt} + make_interval(secs => ${SESSION_MAX_MS / 1000}))`,
+      })
       .where(eq(authSessions.id, row.id));
   }
-  const token = await deps.signer.sign({ userId: row.userId, tokenVersion: row.tokenVersion, actorId: row.actorId ?? undefined, sessionId: row.id });
+  const token = await deps.signer.sign({
+    userId: row.userId,
+    tokenVersion: row.tokenVersion,
+    actorId: row.actorId ?? undefined,
+    sessionId: row.id,
+  });
   return { token, refreshToken };
 }
 
@@ -102,9 +124,15 @@ export async function refreshSession(deps: Deps, input: { refreshToken: string; 
 export async function endSessions(deps: Deps, auth: AuthContext, refreshTokens: string[] = []): Promise<void> {
   const now = new Date();
   if (auth.sessionId) {
-    await deps.db.update(authSessions).set({ revokedAt: now }).where(and(eq(authSessions.id, auth.sessionId), isNull(authSessions.revokedAt)));
+    await deps.db
+      .update(authSessions)
+      .set({ revokedAt: now })
+      .where(and(eq(authSessions.id, auth.sessionId), isNull(authSessions.revokedAt)));
   } else if (!auth.actorId) {
-    await deps.db.update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.id, auth.userId));
+    await deps.db
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.id, auth.userId));
   }
   if (refreshTokens.length > 0) {
     await deps.db

@@ -84,9 +84,14 @@ export function verifyHs256(
     if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > nowSeconds)) return null;
     if (payload.iat !== undefined && typeof payload.iat !== 'number') return null;
     if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') return null;
-    if (opts.ours && (payload.exp === undefined || !UUID.test(payload.sub) || !uuidOrAbsent(payload.act) || !uuidOrAbsent(payload.sid))) return null;
+    if (opts.ours && (payload.exp === undefined || !UUID.test(payload.sub) || !uuidOrAbsent(payload.act) || !uuidOrAbsent(payload.sid)))
+      return null;
     if (opts.ours && payload.act !== undefined && payload.sid === undefined) return null;
-    const claims: TokenClaims = { userId: payload.sub, tokenVersion: payload.tv, actorId: typeof payload.act === 'string' ? payload.act : undefined };
+    const claims: TokenClaims = {
+      userId: payload.sub,
+      tokenVersion: payload.tv,
+      actorId: typeof payload.act === 'string' ? payload.act : undefined,
+    };
     if (typeof payload.sid === 'string') claims.sessionId = payload.sid;
     return claims;
   } catch {

@@ -39,10 +39,17 @@ const statsRowShape = z.object({
 });
 
 /** Per centre of a chapter (or one): registered, present, absent, copies received, pages sorted. */
-export async function centerDayStats(db: Tx, chapterId: string, institutionId?: string): Promise<Array<{ institutionId: string; stats: CenterDayStats }>> {
+export async function centerDayStats(
+  db: Tx,
+  chapterId: string,
+  institutionId?: string,
+): Promise<Array<{ institutionId: string; stats: CenterDayStats }>> {
   const onlyRegistrations = institutionId ? sql`AND institution_id = ${institutionId}` : sql``;
   const onlyCopies = institutionId ? sql`AND u.institution_id = ${institutionId}` : sql``;
-  const list = await rows(db, statsRowShape, sql`
+  const list = await rows(
+    db,
+    statsRowShape,
+    sql`
     WITH regs AS (
       SELECT institution_id, count(*)::int AS registered,
         count(*) FILTER (WHERE present)::int AS present,
@@ -59,7 +66,8 @@ export async function centerDayStats(db: Tx, chapterId: string, institutionId?: 
       coalesce(r.registered, 0)::int AS registered, coalesce(r.present, 0)::int AS present,
       coalesce(r.absent, 0)::int AS absent, coalesce(c.copies, 0)::int AS copies,
       coalesce(c.pages_sorted, 0)::int AS pages_sorted
-    FROM regs r FULL JOIN copies c ON c.institution_id = r.institution_id`);
+    FROM regs r FULL JOIN copies c ON c.institution_id = r.institution_id`,
+  );
   return list.map((r) => ({
     institutionId: r.institution_id,
     stats: {
@@ -76,20 +84,38 @@ export async function centerDayStats(db: Tx, chapterId: string, institutionId?: 
  * PUT /center/attendance/{chapterId}: the staff's ticks (or scans) for pupils registered at their
  * centre. All or nothing: one pupil who is not registered there refuses the whole list.
  */
-export async function recordAttendance(db: Db, auth: AuthContext, chapterId: string, institutionId: string, body: AttendanceBody): Promise<number> {
+export async function recordAttendance(
+  db: Db,
+  auth: AuthContext,
+  chapterId: string,
+  institutionId: string,
+  body: AttendanceBody,
+): Promise<number> {
   const byUser = new Map(body.map((a) => [a.user.toLowerCase(), a.present]));
   return db.transaction(async (tx) => {
-    const registered = await rows(tx, z.object({ user_id: z.string() }), sql`
+    const registered = await rows(
+      tx,
+      z.object({ user_id: z.string() }),
+      sql`
       SELECT user_id FROM center_registrations
       WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId}
-        AND user_id IN (${sql.join([...byUser.keys()].map((u) => sql`${u}`), sql`, `)})
-      FOR UPDATE`);
+        AND user_id IN (${sql.join(
+          [...byUser.keys()].map((u) => sql`${u}`),
+          sql`, `,
+        )})
+      FOR UPDATE`,
+    );
     if (registered.length !== byUser.size) {
-      throw badRequest(`${byUser.size - registered.length} élève(s) de la liste ne sont pas inscrits dans ce centre : rien n’a été enregistré.`);
+      throw badRequest(
+        `${byUser.size - registered.length} élève(s) de la liste ne sont pas inscrits dans ce centre : rien n’a été enregistré.`,
+      );
     }
     const present = [...byUser].filter(([, p]) => p).map(([u]) => sql`${u}`);
     const absent = [...byUser].filter(([, p]) => !p).map(([u]) => sql`${u}`);
-    for (const [ids, value] of [[present, true], [absent, false]] as const) {
+    for (const [ids, value] of [
+      [present, true],
+      [absent, false],
+    ] as const) {
       if (ids.length === 0) continue;
       await tx.execute(sql`
         UPDATE center_registrations SET present = ${value}, attendance_at = now(), attendance_by = ${auth.userId}

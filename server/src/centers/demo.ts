@@ -24,10 +24,37 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
   // Decision 59: dates (Paris), addresses, rooms and what to bring; the others take the chapter's defaults.
   const sitting = demoSitting();
   const rows: Array<typeof centers.$inferInsert> = [
-    { chapterId, institutionId: own, opened: true, nbPlaces: 20, instructions: 'Salle polyvalente, bâtiment B. Arrivée à 8 h 30, munissez-vous d’une pièce d’identité.', sittingAt: sitting, room: 'Salle polyvalente (bâtiment B)', bring: 'Pièce d’identité, stylos, règle, compas, rapporteur.' },
-    { chapterId, institutionId: second, opened: true, nbPlaces: 5, instructions: 'Accueil au CDI à 9 h. Calculatrice interdite.', sittingAt: new Date(sitting.getTime() + 30 * 60_000), room: 'CDI' },
+    {
+      chapterId,
+      institutionId: own,
+      opened: true,
+      nbPlaces: 20,
+      instructions: 'Salle polyvalente, bâtiment B. Arrivée à 8 h 30, munissez-vous d’une pièce d’identité.',
+      sittingAt: sitting,
+      room: 'Salle polyvalente (bâtiment B)',
+      bring: 'Pièce d’identité, stylos, règle, compas, rapporteur.',
+    },
+    {
+      chapterId,
+      institutionId: second,
+      opened: true,
+      nbPlaces: 5,
+      instructions: 'Accueil au CDI à 9 h. Calculatrice interdite.',
+      sittingAt: new Date(sitting.getTime() + 30 * 60_000),
+      room: 'CDI',
+    },
     { chapterId, institutionId: small, opened: true, nbPlaces: 1, instructions: 'Salle 12, rez-de-chaussée.', room: 'Salle 12' },
-    { chapterId, institutionId: pole, opened: true, isPole: true, nbPlaces: 0, instructions: 'Centre pôle : amphithéâtre A, ouverture des portes à 8 h.', sittingAt: sitting, address: 'Campus des Cézeaux, 24 avenue Blaise-Pascal, 63170 Aubière', room: 'Amphithéâtre A' },
+    {
+      chapterId,
+      institutionId: pole,
+      opened: true,
+      isPole: true,
+      nbPlaces: 0,
+      instructions: 'Centre pôle : amphithéâtre A, ouverture des portes à 8 h.',
+      sittingAt: sitting,
+      address: 'Campus des Cézeaux, 24 avenue Blaise-Pascal, 63170 Aubière',
+      room: 'Amphithéâtre A',
+    },
     { chapterId, institutionId: refusing, opened: false },
   ];
   await db
@@ -65,7 +92,10 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
   // fills as soon as the app's mail worker starts.
   const polePupils = registrations.filter((r) => r.institutionId === pole).map((r) => r.userId);
   for (const [i, userId] of polePupils.entries()) {
-    await db.update(centerRegistrations).set({ present: i > 0, attendanceAt: new Date() }).where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
+    await db
+      .update(centerRegistrations)
+      .set({ present: i > 0, attendanceAt: new Date() })
+      .where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
   }
   const notified = [...registrations.map((r) => r.userId), ...(claimant ? [claimant] : [])];
   if (notified.length > 0) await db.update(users).set({ emailNotifications: true }).where(inArray(users.id, notified));

@@ -34,8 +34,12 @@ export function effectiveDetails(own: OwnDetails | null, institutionAddress: str
 
 /** The chapter's default sitting: its earliest access start. */
 export async function chapterStartOf(db: Tx, chapterId: string): Promise<Date | null> {
-  const row = await one(db, z.object({ start: column.dateOrNull }), sql`
-    SELECT min(access_start) AS start FROM access_groups WHERE chapter_id = ${chapterId}`);
+  const row = await one(
+    db,
+    z.object({ start: column.dateOrNull }),
+    sql`
+    SELECT min(access_start) AS start FROM access_groups WHERE chapter_id = ${chapterId}`,
+  );
   return row?.start ? new Date(row.start) : null;
 }
 

@@ -11,7 +11,10 @@ const institutionQuery = z.object({ institution: z.uuid({ error: 'Identifiant dâ
 const tags = ['centers'];
 
 function sendFile(reply: FastifyReply, file: { bytes: Uint8Array; name: string }, type: string) {
-  const ascii = file.name.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '_');
+  const ascii = file.name
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/["\\]/g, '_');
   return reply
     .type(type)
     .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
@@ -24,14 +27,22 @@ export const examDayRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     '/center/convocation/:chapterId.pdf',
     { preHandler: requireAuth, schema: { tags, params: chapterParams, querystring: institutionQuery } },
     async (request, reply) =>
-      sendFile(reply, await convocationPdf(deps.db, authOf(request), request.params.chapterId, request.query.institution), 'application/pdf'),
+      sendFile(
+        reply,
+        await convocationPdf(deps.db, authOf(request), request.params.chapterId, request.query.institution),
+        'application/pdf',
+      ),
   );
 
   app.get(
     '/center/attendance-sheet/:chapterId.pdf',
     { preHandler: requireRole('teacher'), schema: { tags, params: chapterParams, querystring: institutionQuery } },
     async (request, reply) =>
-      sendFile(reply, await attendanceSheetPdf(deps.db, authOf(request), request.params.chapterId, request.query.institution), 'application/pdf'),
+      sendFile(
+        reply,
+        await attendanceSheetPdf(deps.db, authOf(request), request.params.chapterId, request.query.institution),
+        'application/pdf',
+      ),
   );
 
   app.get(
@@ -49,14 +60,24 @@ export const examDayRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     '/center/overview/:chapterId/centres.xlsx',
     { preHandler: requireRole('admin'), schema: { tags, params: chapterParams } },
     async (request, reply) =>
-      sendFile(reply, await centerDayWorkbook(deps.db, request.params.chapterId), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+      sendFile(
+        reply,
+        await centerDayWorkbook(deps.db, request.params.chapterId),
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      ),
   );
 
   app.put(
     '/center/attendance/:chapterId',
     {
       preHandler: requireRole('teacher'),
-      schema: { tags, params: chapterParams, querystring: institutionQuery, body: attendanceBodySchema, response: { 200: savedMessageSchema } },
+      schema: {
+        tags,
+        params: chapterParams,
+        querystring: institutionQuery,
+        body: attendanceBodySchema,
+        response: { 200: savedMessageSchema },
+      },
     },
     async (request) => {
       const n = await putAttendance(deps.db, authOf(request), request.params.chapterId, request.body, request.query.institution);

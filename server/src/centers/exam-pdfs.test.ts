@@ -21,7 +21,13 @@ const centre: ExamCentre = {
   chapterId: '00000000-0000-4000-8000-0000000000c1',
   chapterTitle: 'Coupe papier',
   centreName: 'Collège Blaise Pascal',
-  details: { sittingAt: null, address: '1 rue des Sciences', room: '', bring: 'Stylo', defaults: { sittingAt: true, address: true, bring: true } },
+  details: {
+    sittingAt: null,
+    address: '1 rue des Sciences',
+    room: '',
+    bring: 'Stylo',
+    defaults: { sittingAt: true, address: true, bring: true },
+  },
   instructions: '',
 } as ExamCentre;
 
@@ -31,7 +37,9 @@ const QR = { xMin: 595.28 - 50 - 120, yMin: 50, yMax: 50 + 120 };
 describe('convocation PDF (decision 134)', () => {
   it('breaks a 100-letter word of a name so that it stays left of the QR code', async () => {
     const long = 'W'.repeat(100);
-    const bytes = await renderConvocations(centre, [{ id: '00000000-0000-4000-8000-0000000000a1', firstName: long, lastName: 'Martin', grade: '3eme', school: 'Collège' }]);
+    const bytes = await renderConvocations(centre, [
+      { id: '00000000-0000-4000-8000-0000000000a1', firstName: long, lastName: 'Martin', grade: '3eme', school: 'Collège' },
+    ]);
     const words = await wordsOf(bytes);
     const name = words.filter((w) => /^W+$/.test(w.text));
     // All 100 letters are printed, over several lines.

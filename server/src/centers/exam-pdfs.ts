@@ -132,7 +132,8 @@ export async function renderConvocations(centre: ExamCentre, pupils: ExamPupil[]
       color: GREY,
     });
   }
-  if (pupils.length === 0) doc.addPage([W, H]).drawText(pen.clean('Aucun élève inscrit dans ce centre.'), { x: M, y: H - M, size: 12, font: pen.font });
+  if (pupils.length === 0)
+    doc.addPage([W, H]).drawText(pen.clean('Aucun élève inscrit dans ce centre.'), { x: M, y: H - M, size: 12, font: pen.font });
   return doc.save({ objectsPerTick: 2000 });
 }
 

@@ -13,13 +13,17 @@ const unregisteredRowShape = memberRowShape.extend({ gender: z.string().nullable
 
 /** The pupils (no admin, teacher or member) not registered at any centre of the chapter. */
 async function unregisteredPupils(db: Db, chapterId: string) {
-  return rows(db, unregisteredRowShape, sql`
+  return rows(
+    db,
+    unregisteredRowShape,
+    sql`
     SELECT u.id, u.email, u.first_name, u.last_name, u.grade, u.gender, u.birth_date::text AS birth_date, u.institution_id, i.name AS institution_name
     FROM users u LEFT JOIN institutions i ON i.id = u.institution_id
     WHERE NOT u.is_admin
       AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = u.id AND m.group_id IN (${TEACHERS_GROUP_ID}, ${MEMBERS_GROUP_ID}))
       AND NOT EXISTS (SELECT 1 FROM center_registrations r WHERE r.user_id = u.id AND r.chapter_id = ${chapterId})
-    ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`);
+    ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`,
+  );
 }
 
 /**
@@ -43,12 +47,7 @@ export async function getCenterOverview(db: Db, chapterId: string): Promise<Cent
 
   const rules = await db.select().from(accessGroups).where(eq(accessGroups.chapterId, chapterId)).orderBy(asc(accessGroups.position));
   const unregistered = (await unregisteredPupils(db, chapterId))
-    .filter((u) =>
-      matchAccessRule(
-        { gender: u.gender, grade: u.grade, birthDate: u.birth_date },
-        rules,
-      ),
-    )
+    .filter((u) => matchAccessRule({ gender: u.gender, grade: u.grade, birthDate: u.birth_date }, rules))
     .map(presentOverviewUser);
   return { unregistered, members };
 }

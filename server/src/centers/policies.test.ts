@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { admin, expectRefusal, member, OTHER_SCHOOL, pupil, SCHOOL, teacher, teacherMember, teacherWithoutSchool } from '../../test/callers.js';
+import {
+  admin,
+  expectRefusal,
+  member,
+  OTHER_SCHOOL,
+  pupil,
+  SCHOOL,
+  teacher,
+  teacherMember,
+  teacherWithoutSchool,
+} from '../../test/callers.js';
 import { assertMayChooseCenter, assertMaySetPole, canGetCentreConvocations, canSeeEveryCentre, centerInstitutionOf } from './policies.js';
 
 describe('centre policies', () => {
@@ -8,11 +18,19 @@ describe('centre policies', () => {
     expect(centerInstitutionOf(admin, OTHER_SCHOOL)).toBe(OTHER_SCHOOL);
     expectRefusal(() => centerInstitutionOf(admin), 400, 'Indiquez l’établissement du centre.');
     expectRefusal(() => centerInstitutionOf(teacher, OTHER_SCHOOL), 403, 'Vous ne pouvez gérer que le centre de votre établissement.');
-    expectRefusal(() => centerInstitutionOf(teacherWithoutSchool), 403, 'Renseignez votre établissement dans votre profil pour gérer son centre.');
+    expectRefusal(
+      () => centerInstitutionOf(teacherWithoutSchool),
+      403,
+      'Renseignez votre établissement dans votre profil pour gérer son centre.',
+    );
   });
   it('lets pupils, teacher-members and admins choose a centre, not staff or correctors alone', () => {
     for (const caller of [pupil, teacherMember, admin]) expect(() => assertMayChooseCenter(caller)).not.toThrow();
-    expectRefusal(() => assertMayChooseCenter(teacher), 403, 'Le personnel scolaire gère le centre de son établissement et ne choisit pas de centre.');
+    expectRefusal(
+      () => assertMayChooseCenter(teacher),
+      403,
+      'Le personnel scolaire gère le centre de son établissement et ne choisit pas de centre.',
+    );
     expectRefusal(() => assertMayChooseCenter(member), 403, 'Les correcteurs ne choisissent pas de centre.');
   });
   it('leaves pole centres to admins', () => {

@@ -23,7 +23,8 @@ export function centerInstitutionOf(auth: AuthContext, requested?: string): stri
  */
 export function assertMayChooseCenter(auth: AuthContext): void {
   if (auth.isAdmin) return;
-  if (auth.isTeacher && !auth.isMember) throw forbidden('Le personnel scolaire gère le centre de son établissement et ne choisit pas de centre.');
+  if (auth.isTeacher && !auth.isMember)
+    throw forbidden('Le personnel scolaire gère le centre de son établissement et ne choisit pas de centre.');
   if (auth.isMember && !auth.isTeacher) throw forbidden('Les correcteurs ne choisissent pas de centre.');
 }
 

@@ -94,7 +94,11 @@ export function presentOption(r: OptionRow, viewer: Viewer): CenterOption {
 }
 
 /** A centre of the overview, with its registered pupils and exam-day counts. */
-export function presentOverviewCentre(c: OptionRow, members: OverviewUser[], stats: DayStats | undefined): CenterOverview['members'][number] {
+export function presentOverviewCentre(
+  c: OptionRow,
+  members: OverviewUser[],
+  stats: DayStats | undefined,
+): CenterOverview['members'][number] {
   const facts = optionFactsOf(c);
   return {
     institution: { _id: c.id, name: c.name },

@@ -34,11 +34,15 @@ export async function findCenterRow(db: Tx, chapterId: string, institutionId: st
 
 /** Registrations of pupils from other schools at one centre (own pupils never count against places). */
 export async function countOutside(db: Tx, chapterId: string, institutionId: string, exceptUserId?: string): Promise<number> {
-  const row = await one(db, z.object({ n: column.number }), sql`
+  const row = await one(
+    db,
+    z.object({ n: column.number }),
+    sql`
     SELECT count(*)::int AS n FROM center_registrations r JOIN users u ON u.id = r.user_id
     WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId}
       AND u.institution_id IS DISTINCT FROM r.institution_id
-      ${exceptUserId ? sql`AND r.user_id <> ${exceptUserId}` : sql``}`);
+      ${exceptUserId ? sql`AND r.user_id <> ${exceptUserId}` : sql``}`,
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -62,7 +66,10 @@ export type MemberRow = z.output<typeof memberRowShape>;
 const registeredRowShape = memberRowShape.extend({ center_id: z.string() });
 
 export async function registeredUsers(db: Tx, chapterId: string, institutionId?: string) {
-  return rows(db, registeredRowShape, sql`
+  return rows(
+    db,
+    registeredRowShape,
+    sql`
     SELECT u.id, u.email, u.first_name, u.last_name, u.grade, u.institution_id, i.name AS institution_name,
       r.institution_id AS center_id,
       CASE WHEN u.institution_changed_at > c.created_at THEN (extract(epoch FROM u.institution_changed_at) * 1000)::float8 END AS changed_ms,
@@ -73,7 +80,8 @@ export async function registeredUsers(db: Tx, chapterId: string, institutionId?:
     LEFT JOIN institutions i ON i.id = u.institution_id
     LEFT JOIN institutions p ON p.id = u.previous_institution_id
     WHERE r.chapter_id = ${chapterId} ${institutionId ? sql`AND r.institution_id = ${institutionId}` : sql``}
-    ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`);
+    ORDER BY lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`,
+  );
 }
 
 /** A school offered as a centre, with its centre row's fields when it answered. */
@@ -98,7 +106,10 @@ const optionRowShape = z.object({
 export type OptionRow = z.output<typeof optionRowShape>;
 
 export async function loadOptionRows(db: Tx, chapterId: string, opts: { ownId: string | null; withRegistered: boolean; only?: string }) {
-  return rows(db, optionRowShape, sql`
+  return rows(
+    db,
+    optionRowShape,
+    sql`
     WITH counts AS (
       SELECT r.institution_id,
         count(*) FILTER (WHERE u.institution_id IS DISTINCT FROM r.institution_id)::int AS outside
@@ -120,7 +131,8 @@ export async function loadOptionRows(db: Tx, chapterId: string, opts: { ownId: s
         : sql`c.id IS NOT NULL ${opts.ownId ? sql`OR i.id = ${opts.ownId}` : sql``}
           ${opts.withRegistered ? sql`OR k.institution_id IS NOT NULL` : sql``}`
     }
-    ORDER BY i.name, i.id`);
+    ORDER BY i.name, i.id`,
+  );
 }
 
 /** The centres that turned the caller away for this chapter. */

@@ -20,13 +20,19 @@ export async function refuseRegistration(db: Db, auth: AuthContext, chapterId: s
   const institutionId = centerInstitutionOf(auth, requested);
   await findPaperChapter(db, chapterId);
   await db.transaction(async (tx) => {
-    const row = await one(tx, z.object({ institution_id: z.string().nullable(), created_ms: z.number() }), sql`
+    const row = await one(
+      tx,
+      z.object({ institution_id: z.string().nullable(), created_ms: z.number() }),
+      sql`
       SELECT u.institution_id, (extract(epoch FROM r.created_at) * 1000)::float8 AS created_ms
       FROM center_registrations r JOIN users u ON u.id = r.user_id
-      WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId} AND r.user_id = ${userId} FOR UPDATE OF r`);
+      WHERE r.chapter_id = ${chapterId} AND r.institution_id = ${institutionId} AND r.user_id = ${userId} FOR UPDATE OF r`,
+    );
     if (!row) throw notFound('Cet élève n’est pas inscrit dans ce centre.');
     if (row.institution_id !== institutionId) {
-      throw badRequest('Seuls les élèves qui se déclarent de votre établissement peuvent être refusés : les autres occupent les places que vous avez ouvertes.');
+      throw badRequest(
+        'Seuls les élèves qui se déclarent de votre établissement peuvent être refusés : les autres occupent les places que vous avez ouvertes.',
+      );
     }
     await tx.delete(centerRegistrations).where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
     await tx.insert(centerRefusals).values({ chapterId, institutionId, userId, refusedBy: auth.userId }).onConflictDoNothing();

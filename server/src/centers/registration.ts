@@ -61,12 +61,20 @@ export const REFUSED_MESSAGE = 'Ce centre a refusé votre inscription : choisis
 
 /** Whether the pupil may take a place at this centre now, read under the centre row's lock; throws when not. */
 async function assertPlaceFree(tx: Tx, auth: AuthContext, chapterId: string, institutionId: string): Promise<void> {
-  const row = await one(tx, z.object({ opened: z.boolean().nullable(), nb_places: z.number(), is_pole: z.boolean() }), sql`
+  const row = await one(
+    tx,
+    z.object({ opened: z.boolean().nullable(), nb_places: z.number(), is_pole: z.boolean() }),
+    sql`
     SELECT opened, nb_places, is_pole FROM centers
-    WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId} FOR UPDATE`);
+    WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId} FOR UPDATE`,
+  );
   const facts = row ? { opened: row.opened, nbPlaces: Number(row.nb_places), isPole: row.is_pole } : null;
-  const refused = await rows(tx, z.object({}), sql`
-    SELECT 1 FROM center_refusals WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId} AND user_id = ${auth.userId}`);
+  const refused = await rows(
+    tx,
+    z.object({}),
+    sql`
+    SELECT 1 FROM center_refusals WHERE chapter_id = ${chapterId} AND institution_id = ${institutionId} AND user_id = ${auth.userId}`,
+  );
   if (refused.length > 0) throw forbidden(REFUSED_MESSAGE);
   // The pupil's school is read inside the transaction too: a profile change cannot slip between.
   const [me] = await tx.select({ institutionId: users.institutionId }).from(users).where(eq(users.id, auth.userId));
@@ -83,7 +91,13 @@ async function assertPlaceFree(tx: Tx, auth: AuthContext, chapterId: string, ins
  * their previous place). docs/product.md#design-3: the status is checked in the transaction that writes, under
  * the centre row's lock, so concurrent pupils never take the same last place.
  */
-export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: string, institutionId: string, now = new Date()): Promise<void> {
+export async function registerAtCenter(
+  db: Db,
+  auth: AuthContext,
+  chapterId: string,
+  institutionId: string,
+  now = new Date(),
+): Promise<void> {
   assertMayChooseCenter(auth);
   await chapterAccessFor(db, auth, chapterId, now);
   await findPaperChapter(db, chapterId);
@@ -92,12 +106,16 @@ export async function registerAtCenter(db: Db, auth: AuthContext, chapterId: str
     await tx.execute(sql`SELECT id FROM users WHERE id = ${auth.userId} FOR UPDATE`);
     await findInstitution(tx, institutionId);
     await assertPlaceFree(tx, auth, chapterId, institutionId);
-    const written = await rows(tx, z.object({ created_ms: z.number() }), sql`
+    const written = await rows(
+      tx,
+      z.object({ created_ms: z.number() }),
+      sql`
       INSERT INTO center_registrations (chapter_id, user_id, institution_id) VALUES (${chapterId}, ${auth.userId}, ${institutionId})
       ON CONFLICT (chapter_id, user_id) DO UPDATE SET institution_id = EXCLUDED.institution_id, created_at = now(),
         present = NULL, attendance_at = NULL, attendance_by = NULL
       WHERE center_registrations.institution_id IS DISTINCT FROM EXCLUDED.institution_id
-      RETURNING (extract(epoch FROM created_at) * 1000)::float8 AS created_ms`);
+      RETURNING (extract(epoch FROM created_at) * 1000)::float8 AS created_ms`,
+    );
     if (!written[0]) return;
     // Throwing here undoes the write above: past the limit, nothing changes and no mail leaves.
     await countCenterMove(tx, auth.userId, chapterId);
@@ -117,9 +135,13 @@ export const TOO_MANY_MOVES_MESSAGE = `Vous avez changé de centre d’examen tr
 export const TOO_MANY_MOVES_IN_ALL_MESSAGE = `Vous avez changé de centre d’examen trop souvent (${CENTER_MOVES_PER_DAY} fois en 24 heures, toutes épreuves confondues). Réessayez demain.`;
 
 async function countCenterMove(tx: Tx, userId: string, chapterId: string): Promise<void> {
-  const counts = await one(tx, z.object({ chapter: column.number, total: column.number }), sql`
+  const counts = await one(
+    tx,
+    z.object({ chapter: column.number, total: column.number }),
+    sql`
     SELECT count(*) FILTER (WHERE chapter_id = ${chapterId})::int AS chapter, count(*)::int AS total
-    FROM center_moves WHERE user_id = ${userId} AND created_at > now() - interval '1 day'`);
+    FROM center_moves WHERE user_id = ${userId} AND created_at > now() - interval '1 day'`,
+  );
   if (Number(counts?.chapter ?? 0) >= CENTER_MOVES_PER_CHAPTER) throw tooMany(TOO_MANY_MOVES_MESSAGE);
   if (Number(counts?.total ?? 0) >= CENTER_MOVES_PER_DAY) throw tooMany(TOO_MANY_MOVES_IN_ALL_MESSAGE);
   await tx.execute(sql`DELETE FROM center_moves WHERE user_id = ${userId} AND created_at <= now() - interval '1 day'`);

@@ -21,7 +21,11 @@ export async function registeredPupilsXlsx(pupils: ExamPupil[]): Promise<Buffer>
       text(presence(p.present)),
     ]),
   ];
-  return writeXlsxFile(data, { sheet: 'Inscrits', stickyRowsCount: 1, columns: [{ width: 20 }, { width: 20 }, { width: 12 }, { width: 30 }, { width: 12 }] }).toBuffer();
+  return writeXlsxFile(data, {
+    sheet: 'Inscrits',
+    stickyRowsCount: 1,
+    columns: [{ width: 20 }, { width: 20 }, { width: 12 }, { width: 30 }, { width: 12 }],
+  }).toBuffer();
 }
 
 /** A count as a real number (a French spreadsheet sums it). */
@@ -34,7 +38,19 @@ const count = (value: number) => ({ value, type: Number, format: '0' });
 export async function centerDayXlsx(rows: CenterDayRow[]): Promise<Buffer> {
   const data: Row[] = [
     CENTER_DAY_HEADERS.map((value) => ({ value, type: String, fontWeight: 'bold' as const })),
-    ...rows.map((r): Row => [text(r.name), count(r.registered), count(r.present), count(r.absent), count(r.copies), count(r.pagesSorted), text(r.followUp)]),
+    ...rows.map((r): Row => [
+      text(r.name),
+      count(r.registered),
+      count(r.present),
+      count(r.absent),
+      count(r.copies),
+      count(r.pagesSorted),
+      text(r.followUp),
+    ]),
   ];
-  return writeXlsxFile(data, { sheet: 'Centres', stickyRowsCount: 1, columns: [{ width: 34 }, { width: 10 }, { width: 10 }, { width: 10 }, { width: 14 }, { width: 13 }, { width: 50 }] }).toBuffer();
+  return writeXlsxFile(data, {
+    sheet: 'Centres',
+    stickyRowsCount: 1,
+    columns: [{ width: 34 }, { width: 10 }, { width: 10 }, { width: 10 }, { width: 14 }, { width: 13 }, { width: 50 }],
+  }).toBuffer();
 }

@@ -65,14 +65,26 @@ const TIMED_EXERCISES: DemoExercise[] = [
 ];
 
 const TRAINING_EXERCISES: DemoExercise[] = [
-  { title: 'Pour commencer', answerFormat: 'none', versions: [{ content: 'Lisez les consignes : les réponses numériques acceptent la **virgule** ou le **point**.' }] },
+  {
+    title: 'Pour commencer',
+    answerFormat: 'none',
+    versions: [{ content: 'Lisez les consignes : les réponses numériques acceptent la **virgule** ou le **point**.' }],
+  },
   { title: 'Fractions', answerFormat: 'numeric', versions: [{ content: 'Calculer $\\frac{1}{2} + \\frac{1}{4}$.', answer: '0,75' }] },
   { title: 'Puissances', answerFormat: 'numeric', versions: [{ content: 'Calculer $2^{10}$.', answer: '1024' }] },
 ];
 
 const PAPER_EXERCISES: DemoExercise[] = [
-  { title: 'Arithmétique', answerFormat: 'pdf', versions: [{ content: 'Trouver tous les entiers $n$ tels que $n^2 + 1$ divise $n^3 + 3$.' }] },
-  { title: 'Géométrie', answerFormat: 'pdf', versions: [{ content: 'Soit $ABCD$ un carré de côté $1$. Calculer l’aire du quart de disque de centre $A$ passant par $B$.' }] },
+  {
+    title: 'Arithmétique',
+    answerFormat: 'pdf',
+    versions: [{ content: 'Trouver tous les entiers $n$ tels que $n^2 + 1$ divise $n^3 + 3$.' }],
+  },
+  {
+    title: 'Géométrie',
+    answerFormat: 'pdf',
+    versions: [{ content: 'Soit $ABCD$ un carré de côté $1$. Calculer l’aire du quart de disque de centre $A$ passant par $B$.' }],
+  },
 ];
 
 /**
@@ -109,7 +121,14 @@ export async function seedChaptersDemo(db: Db, now = new Date()): Promise<Chapte
 
   const weekLater = new Date(now.getTime() + 7 * 24 * 3600_000);
   await db.insert(accessGroups).values([
-    { chapterId: timed.id, position: 0, name: 'all', timeDuration: 60, accessStart: new Date(now.getTime() - 60_000), accessEnd: weekLater },
+    {
+      chapterId: timed.id,
+      position: 0,
+      name: 'all',
+      timeDuration: 60,
+      accessStart: new Date(now.getTime() - 60_000),
+      accessEnd: weekLater,
+    },
     { chapterId: training.id, position: 0, name: 'all' },
     { chapterId: paper.id, position: 0, name: 'all' },
   ]);

@@ -16,10 +16,8 @@ const idParams = z.object({ id: z.uuid({ error: 'Identifiant de chapitre invalid
 const tags = ['chapters'];
 
 export const chapterRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  app.get(
-    '/chapter',
-    { preHandler: requireAuth, schema: { tags, response: { 200: z.array(chapterSummarySchema) } } },
-    async (request) => listVisibleChapters(deps.db, authOf(request)),
+  app.get('/chapter', { preHandler: requireAuth, schema: { tags, response: { 200: z.array(chapterSummarySchema) } } }, async (request) =>
+    listVisibleChapters(deps.db, authOf(request)),
   );
 
   app.get(
@@ -70,9 +68,7 @@ export const chapterRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     },
   );
 
-  app.get(
-    '/bin',
-    { preHandler: requireRole('admin'), schema: { tags, response: { 200: z.array(binEntrySchema) } } },
-    async () => listBin(deps.db),
+  app.get('/bin', { preHandler: requireRole('admin'), schema: { tags, response: { 200: z.array(binEntrySchema) } } }, async () =>
+    listBin(deps.db),
   );
 };

@@ -1,4 +1,12 @@
-import { BIN_DAYS, type BinEntry, type ChapterCreate, type ChapterDetail, type ChapterPatch, type ChapterSummary, type GradingOptions } from '@olympe/contract';
+import {
+  BIN_DAYS,
+  type BinEntry,
+  type ChapterCreate,
+  type ChapterDetail,
+  type ChapterPatch,
+  type ChapterSummary,
+  type GradingOptions,
+} from '@olympe/contract';
 import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
@@ -36,14 +44,15 @@ export async function listVisibleChapters(db: Db, auth: AuthContext): Promise<Ch
   const me = await candidateOf(db, auth.userId);
   const rules = await db.select().from(accessGroups).orderBy(asc(accessGroups.position));
   const rulesOf = (chapterId: string) => rules.filter((r) => r.chapterId === chapterId);
-  return all
-    .filter((c) => canSeePaperChapter(auth, c) || (me && matchAccessRule(me, rulesOf(c.id)) !== null))
-    .map(presentSummary);
+  return all.filter((c) => canSeePaperChapter(auth, c) || (me && matchAccessRule(me, rulesOf(c.id)) !== null)).map(presentSummary);
 }
 
 /** A live chapter: one in the bin is not found (decision 73: hidden everywhere until restored). */
 export async function findChapter(db: Tx, id: string): Promise<ChapterRow> {
-  const [row] = await db.select().from(chapters).where(and(eq(chapters.id, id), isNull(chapters.deletedAt)));
+  const [row] = await db
+    .select()
+    .from(chapters)
+    .where(and(eq(chapters.id, id), isNull(chapters.deletedAt)));
   if (!row) throw notFound('Chapitre introuvable.');
   return row;
 }
@@ -138,7 +147,10 @@ async function hasSortedScanCopies(tx: Tx, chapterId: string): Promise<boolean> 
 export async function createChapter(db: Db, auth: AuthContext, input: ChapterCreate): Promise<ChapterSummary> {
   return db.transaction(async (tx) => {
     const { title, analysis, offline, ...options } = input;
-    const [row] = await tx.insert(chapters).values({ title, analysis, offline, ...options }).returning();
+    const [row] = await tx
+      .insert(chapters)
+      .values({ title, analysis, offline, ...options })
+      .returning();
     if (Object.keys(options).length > 0) await auditGradingOptions(tx, auth, row.id, null, gradingOptionsOf(row));
     return presentSummary(row);
   });
@@ -153,7 +165,8 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
     const changes = fields.analysis === false ? { ...fields, publishAt: null } : fields;
     if (Object.keys(changes).length > 0) await tx.update(chapters).set(changes).where(eq(chapters.id, id));
     // After the update, which holds the row: a labelling under way (its share lock) has committed its copies.
-    if (fields.anonymousGrading === true && !before.anonymousGrading && (await hasSortedScanCopies(tx, id))) throw conflict(ANONYMOUS_TOO_LATE_MESSAGE);
+    if (fields.anonymousGrading === true && !before.anonymousGrading && (await hasSortedScanCopies(tx, id)))
+      throw conflict(ANONYMOUS_TOO_LATE_MESSAGE);
     await auditGradingOptions(tx, auth, id, gradingOptionsOf(before), gradingOptionsOf({ ...before, ...fields }));
     if (groups) {
       await tx.delete(accessGroups).where(eq(accessGroups.chapterId, id));

@@ -61,7 +61,13 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
  * statement, parsed and planned once per pooled connection instead of on every call; on PGlite a
  * plain parametrised query. `name` must always go with the same `text`.
  */
-export async function queryRows<S extends z.ZodType>(db: Db, shape: S, name: string, text: string, values: unknown[]): Promise<z.output<S>[]>;
+export async function queryRows<S extends z.ZodType>(
+  db: Db,
+  shape: S,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<z.output<S>[]>;
 export async function queryRows(db: Db, shape: z.ZodType, name: string, text: string, values: unknown[]): Promise<unknown[]> {
   const client = (db as unknown as { $client: unknown }).$client;
   const found =

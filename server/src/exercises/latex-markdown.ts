@@ -16,7 +16,10 @@ function inlineMarkdown(text: string): string {
 
 /** Escapes text, turning Markdown backslash escapes (\*, \_, \#...) into their literal character. */
 function escapeText(text: string): string {
-  return escapeChars(text.replace(/\\([!-/:-@[-`{-~])/g, (_m, c: string) => (c === '\\' ? '\u0002' : c)), true)
+  return escapeChars(
+    text.replace(/\\([!-/:-@[-`{-~])/g, (_m, c: string) => (c === '\\' ? '\u0002' : c)),
+    true,
+  )
     .replace(/\u0001/g, '\\$')
     .replace(/\u0002/g, '\\textbackslash{}');
 }

@@ -51,7 +51,8 @@ const TEXT_UNICODE: Record<string, string> = {
 };
 
 // Printable with utf8 input and T1 fonts: Latin-1, Latin Extended-A, usual French punctuation.
-const TEXT_SAFE = /[\u0020-\u007e\u00a0-\u017f\u2018\u2019\u201a\u201c\u201d\u201e\u2013\u2014\u2026\u2022\u20ac\u2039\u203a\u0152\u0153\n\t]/;
+const TEXT_SAFE =
+  /[\u0020-\u007e\u00a0-\u017f\u2018\u2019\u201a\u201c\u201d\u201e\u2013\u2014\u2026\u2022\u20ac\u2039\u203a\u0152\u0153\n\t]/;
 
 /** Escapes plain text for LaTeX: the ten specials (SPEC issue: & % $ # _ { } ~ ^ \) and unprintable characters. */
 export function escapeLatex(text: string): string {

@@ -51,7 +51,8 @@ describe('sanitizeMath', () => {
     expect(sanitizeMath('x \\')).toBe('x ');
   });
   it('obeys only the commands, environments and control symbols of the allow-list (decision 137)', () => {
-    const formula = '\\frac{1}{2} \\sum_{k=1}^{n} \\mathbb{R} \\text{si } \\left( \\begin{pmatrix} a \\\\ b \\end{pmatrix} \\right) \\, \\{x\\}';
+    const formula =
+      '\\frac{1}{2} \\sum_{k=1}^{n} \\mathbb{R} \\text{si } \\left( \\begin{pmatrix} a \\\\ b \\end{pmatrix} \\right) \\, \\{x\\}';
     expect(sanitizeMath(formula)).toBe(formula);
     expect(sanitizeMath('\\begin {cases} 1 \\end{cases}')).toBe('\\begin{cases} 1 \\end{cases}');
     // A command that starts with an allowed one is another command.
@@ -81,7 +82,9 @@ describe('sanitizeMath', () => {
 
 describe('markdownToLatex', () => {
   it('converts emphasis, lists, headings and formulas, escaping text only', () => {
-    const tex = markdownToLatex('# Partie A\n\n**Gras** et *italique* : $a_1 = 50\\%$ pour 50 % des $$\\sum_i x_i$$\n\n- un\n- deux\n\n1. premier\n2. second');
+    const tex = markdownToLatex(
+      '# Partie A\n\n**Gras** et *italique* : $a_1 = 50\\%$ pour 50 % des $$\\sum_i x_i$$\n\n- un\n- deux\n\n1. premier\n2. second',
+    );
     expect(tex).toContain('\\medskip\\noindent\\textbf{Partie A}\\par');
     expect(tex).toContain('\\textbf{Gras} et \\emph{italique} : $a_1 = 50\\%$ pour 50 \\% des \\[ \\sum_i x_i \\]');
     expect(tex).toContain('\\begin{itemize}\n  \\item un\n  \\item deux\n\\end{itemize}');

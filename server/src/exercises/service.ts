@@ -68,7 +68,10 @@ async function findExercise(db: Tx, id: string): Promise<ExerciseWithVersions> {
  * chapter's subject stays off-line until its grades are published. Timed sessions come on top of this.
  */
 function statementsReadable(
-  access: Pick<ChapterAccess, 'staff' | 'status'> & { rule: object | null; chapter: Pick<ChapterAccess['chapter'], 'offline' | 'analysis' | 'publishAt'> },
+  access: Pick<ChapterAccess, 'staff' | 'status'> & {
+    rule: object | null;
+    chapter: Pick<ChapterAccess['chapter'], 'offline' | 'analysis' | 'publishAt'>;
+  },
   now: Date,
 ): boolean {
   if (access.staff) return true;
@@ -146,7 +149,10 @@ export async function updateExercise(db: Db, id: string, patch: ExercisePatch): 
     const format = patch.answerFormat ?? current.answerFormat;
     const versions = patch.statementVersions ?? current.versions;
     // Re-checked against the resulting format: a format change alone may invalidate stored answers.
-    const normalised = normaliseVersions(format, versions.map((v) => ({ content: v.content, answer: v.answer })));
+    const normalised = normaliseVersions(
+      format,
+      versions.map((v) => ({ content: v.content, answer: v.answer })),
+    );
     const fields: Partial<typeof exercises.$inferInsert> = {};
     if (patch.title !== undefined) fields.title = patch.title;
     if (patch.answerFormat !== undefined) fields.answerFormat = patch.answerFormat;
@@ -243,6 +249,7 @@ async function pupilReadable(db: Db, auth: AuthContext, chapterId: string, now: 
   const chapter = await findChapter(db, chapterId);
   const ctx = await loadChapterContext(db, auth, chapterId, now);
   const status = ctx.rule ? windowStatus(ctx.rule, now) : null;
-  const readable = statementsReadable({ chapter, staff: false, rule: ctx.rule, status }, now) && (ctx.chapter.analysis || ctx.state.status === 'started');
+  const readable =
+    statementsReadable({ chapter, staff: false, rule: ctx.rule, status }, now) && (ctx.chapter.analysis || ctx.state.status === 'started');
   return { chapter, readable, staff: false };
 }

@@ -33,7 +33,6 @@ export const RESUMABLE_SLOT_SECONDS = 24 * 3600;
 /** A POST /pdfs holds its reservation while its bytes are checked; one left behind by a crash stops counting after this. */
 export const DIRECT_SLOT_SECONDS = 3600;
 
-
 /** The stored bytes and the uploads per minute this caller may use (decision 133). */
 export function uploadLimitsOf(config: Config, auth: AuthContext): { quotaBytes: number; perMinute: number } {
   return canUseStaffUploadLimits(auth)

@@ -27,7 +27,12 @@ const BATCH = 500;
  * deleted first (locked with SKIP LOCKED: an answer being saved with the file holds its row, and the file
  * stays), then the bytes once the rows are gone. Several instances may run it at once.
  */
-export async function reapUnusedFiles(deps: { db: Db; store: FileStore; log?: FastifyBaseLogger; onReaped?: (count: number) => void }): Promise<number> {
+export async function reapUnusedFiles(deps: {
+  db: Db;
+  store: FileStore;
+  log?: FastifyBaseLogger;
+  onReaped?: (count: number) => void;
+}): Promise<number> {
   let total = 0;
   for (;;) {
     const gone = await rows(

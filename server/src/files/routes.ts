@@ -20,9 +20,7 @@ import { openFileStore } from './store-select.js';
 import { uploadRoutes } from './upload-routes.js';
 
 const fileParams = z.object({
-  file: z
-    .string()
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/, { error: 'Nom de fichier invalide.' }),
+  file: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/, { error: 'Nom de fichier invalide.' }),
 });
 const idOf = (file: string) => file.slice(0, -4);
 const uuidField = z.uuid();
@@ -77,7 +75,12 @@ export const fileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       if (exerciseId && !uuidField.safeParse(exerciseId).success) throw badRequest('Exercice invalide.');
       if (chapterId && !uuidField.safeParse(chapterId).success) throw badRequest('Chapitre invalide.');
       // `user` (docs/product.md#spec-7) is informative only: the owner is always the caller.
-      return uploadPdfWithinQuota({ db: deps.db, store, config: deps.config, maxPdfBytes }, auth, { bytes, originalName, exerciseId, chapterId });
+      return uploadPdfWithinQuota({ db: deps.db, store, config: deps.config, maxPdfBytes }, auth, {
+        bytes,
+        originalName,
+        exerciseId,
+        chapterId,
+      });
     },
   );
 

@@ -73,7 +73,10 @@ export async function authorizeUploadTarget(db: Db, auth: AuthContext, target: U
     }
   } else if (target.chapterId) {
     assertMayUploadForChapter(auth);
-    const [chapter] = await db.select({ id: chapters.id }).from(chapters).where(and(eq(chapters.id, target.chapterId), isNull(chapters.deletedAt)));
+    const [chapter] = await db
+      .select({ id: chapters.id })
+      .from(chapters)
+      .where(and(eq(chapters.id, target.chapterId), isNull(chapters.deletedAt)));
     if (!chapter) throw notFound('Chapitre introuvable.');
   } else {
     throw badRequest('Indiquez l’exercice ou le chapitre auquel le fichier se rapporte.');
@@ -177,7 +180,14 @@ export async function uploadPhotosWithinQuota(
     const pdf = await photosToPdfInWorker(input.photos.map((p) => p.bytes));
     if (pdf.bytes.length > deps.maxPdfBytes) throw tooLarge(deps.maxPdfBytes);
     const first = input.photos[0]?.name.replace(/\.[^.]*$/, '') || 'photos';
-    return await storeFile(deps, auth, { id, bytes: pdf.bytes, reserved: size, originalName: `${first}.pdf`, pages: pdf.pages, sha256: pdf.sha256 });
+    return await storeFile(deps, auth, {
+      id,
+      bytes: pdf.bytes,
+      reserved: size,
+      originalName: `${first}.pdf`,
+      pages: pdf.pages,
+      sha256: pdf.sha256,
+    });
   } finally {
     await releaseUpload(deps.db, id);
   }
@@ -198,13 +208,17 @@ const fileAccessRow = z.object({
 
 /** Loads what the reading rule needs of a stored PDF, then applies it ({@link assertMaySeeFile}). */
 export async function assertCanSeeFile(db: Db, auth: AuthContext, fileId: string): Promise<void> {
-  const [row] = await rows(db, fileAccessRow, sql`
+  const [row] = await rows(
+    db,
+    fileAccessRow,
+    sql`
     SELECT f.owner_id, f.institution_id, u.institution_id AS owner_institution,
       EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id AND a.user_id = ${auth.userId}::uuid) AS own_answer,
       EXISTS (SELECT 1 FROM unlabeled_answers ua JOIN chapters c ON c.id = ua.chapter_id
               WHERE ua.file_id = f.id AND ua.labeled_at IS NOT NULL AND c.anonymous_grading) AS sorted_anonymous_scan
     FROM files f LEFT JOIN users u ON u.id = f.owner_id
-    WHERE f.id = ${fileId}::uuid`);
+    WHERE f.id = ${fileId}::uuid`,
+  );
   if (!row) throw notFound('Fichier introuvable.');
   assertMaySeeFile(auth, row);
 }

@@ -21,7 +21,9 @@ describe('unzipWithin (decision 132)', () => {
   it('stops a bomb while it inflates, whatever its headers declare', () => {
     for (const declaredSize of [undefined, 100]) {
       const started = performance.now();
-      expect(() => unzipWithin(xlsxBomb(200, { declaredSize }), { budget: 8 * MIB, maxEntries: 10, wanted: all })).toThrow(ArchiveBombError);
+      expect(() => unzipWithin(xlsxBomb(200, { declaredSize }), { budget: 8 * MIB, maxEntries: 10, wanted: all })).toThrow(
+        ArchiveBombError,
+      );
       expect(performance.now() - started).toBeLessThan(2000);
     }
     // The budget is shared: entries each under it, together past it.
@@ -33,7 +35,10 @@ describe('unzipWithin (decision 132)', () => {
 
   it('refuses what is no readable ZIP', () => {
     const zip = zipArchive([{ name: 'a.xml', data: Buffer.from('<a/>') }]);
-    const read = (bytes: Buffer, maxEntries = 10) => () => unzipWithin(bytes, { budget: MIB, maxEntries, wanted: all });
+    const read =
+      (bytes: Buffer, maxEntries = 10) =>
+      () =>
+        unzipWithin(bytes, { budget: MIB, maxEntries, wanted: all });
     expect(read(Buffer.from('PK\u0003\u0004 pas une archive'))).toThrow(ArchiveReadError);
     expect(read(zip.subarray(0, zip.length - 30))).toThrow(ArchiveReadError);
     expect(read(zip, 0)).toThrow(ArchiveReadError);

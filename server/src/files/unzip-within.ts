@@ -112,7 +112,7 @@ function centralDirectory(buf: Buffer): { count: number; offset: number } {
 
 /** The ZIP64 extra field (0x0001) holds, in order, the 64-bit values whose 32-bit field is full. */
 function zip64Sizes(buf: Buffer, from: number, length: number, sizeFull: boolean, compressed: number, local: number) {
-  for (let at = from; at + 4 <= from + length; ) {
+  for (let at = from; at + 4 <= from + length;) {
     const id = buf.readUInt16LE(at);
     const size = buf.readUInt16LE(at + 2);
     if (id === 0x0001) {

@@ -51,7 +51,8 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: Deps; store: FileStore 
     },
     async (request, reply) => {
       const auth = authOf(request);
-      if (request.headers['content-type'] === OFFSET_STREAM) throw badRequest('Créez l’envoi sans données, puis envoyez le fichier (PATCH).');
+      if (request.headers['content-type'] === OFFSET_STREAM)
+        throw badRequest('Créez l’envoi sans données, puis envoyez le fichier (PATCH).');
       await hitUploadRate(deps, auth);
       const { meta, size, limit } = await checkCreation(deps, auth, request.headers);
       // The room is reserved before tus sees the request, atomically in the database (decision 133); a
@@ -79,7 +80,10 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: Deps; store: FileStore 
       const auth = authOf(request);
       const { id } = request.params as z.infer<typeof uploadParams>;
       const complete = (size: number) =>
-        reply.status(200).headers({ 'tus-resumable': TUS_RESUMABLE, 'upload-offset': String(size), 'upload-length': String(size) }).send();
+        reply
+          .status(200)
+          .headers({ 'tus-resumable': TUS_RESUMABLE, 'upload-offset': String(size), 'upload-length': String(size) })
+          .send();
       if (request.method === 'HEAD') {
         const size = await uploads.finishedSize(auth, id);
         if (size !== null) return complete(size);
@@ -92,7 +96,11 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: Deps; store: FileStore 
       const response = await toTus(uploads, request, { auth });
       // A cancelled upload's room is given back at once (decision 133).
       if (request.method === 'DELETE' && response.status === 204) await uploads.release(id);
-      if (request.method === 'HEAD' && response.status === 200 && response.headers.get('upload-offset') === response.headers.get('upload-length')) {
+      if (
+        request.method === 'HEAD' &&
+        response.status === 200 &&
+        response.headers.get('upload-offset') === response.headers.get('upload-length')
+      ) {
         // The last byte arrived while this HEAD waited: « complete » only once the file is recorded.
         const size = await uploads.finishedSize(auth, id);
         if (size !== null) return complete(size);

@@ -168,7 +168,13 @@ const removeQuietly = async (datastore: TusFileStore, id: string) => {
  * (4xx) removes the bytes, as POST /pdfs keeps nothing; a failure of the server (database, busy PDF
  * workers) keeps them, and the client's next try finishes the upload without sending it again.
  */
-async function finishUpload(deps: UploadDeps, datastore: TusFileStore, directory: string, auth: AuthContext, upload: Upload): Promise<{ path: string }> {
+async function finishUpload(
+  deps: UploadDeps,
+  datastore: TusFileStore,
+  directory: string,
+  auth: AuthContext,
+  upload: Upload,
+): Promise<{ path: string }> {
   const meta = metaOf(upload);
   const [done] = await deps.db.select({ id: files.id }).from(files).where(eq(files.id, upload.id));
   if (done) {
@@ -229,7 +235,10 @@ function tusServer(
       if (err instanceof AppError) return { status_code: err.statusCode, body: JSON.stringify({ message: err.message, code: err.code }) };
       if (err instanceof Error) {
         deps.log.error({ err }, 'resumable upload failed');
-        return { status_code: 500, body: JSON.stringify({ message: 'L’envoi a échoué sur le serveur : réessayez dans un instant.', code: 'internal' }) };
+        return {
+          status_code: 500,
+          body: JSON.stringify({ message: 'L’envoi a échoué sur le serveur : réessayez dans un instant.', code: 'internal' }),
+        };
       }
       return undefined;
     },

@@ -12,7 +12,11 @@ import { CHAPTER_NOT_FOUND, uuidArray } from './queries.js';
 /** Dividing the work (decision 64): which correctors grade which exercise of a chapter. */
 
 async function chapterExercises(db: Db, chapterId: string) {
-  const chapter = await one(db, z.object({ id: z.string() }), sql`SELECT id FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`);
+  const chapter = await one(
+    db,
+    z.object({ id: z.string() }),
+    sql`SELECT id FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`,
+  );
   if (!chapter) throw notFound(CHAPTER_NOT_FOUND);
   return rows(
     db,

@@ -32,7 +32,13 @@ export function autoGrade(answer: string, expected: string | null): '1' | '0' | 
 type AutoScope = { exerciseId: string; version: number } | undefined;
 
 const expectedShape = z.object({ exercise_id: z.string(), answers: z.array(z.string().nullable()), max_points: column.number });
-const candidateShape = z.object({ id: z.string(), user_id: z.string(), exercise_id: z.string(), answer: z.string(), grade: z.string().nullable() });
+const candidateShape = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  exercise_id: z.string(),
+  answer: z.string(),
+  grade: z.string().nullable(),
+});
 
 /** What « Correction automatique » would write now (null: no numeric exercise); the run and its count share it. */
 async function planAutoCorrection(db: Tx, chapterId: string, only?: AutoScope) {

@@ -1,4 +1,12 @@
-import { NOT_ASSIGNED_MESSAGE, pseudonymOf, schemeItemSchema, type AnswerHistory, type Desk, type GradeState, type SelectedAnswer } from '@olympe/contract';
+import {
+  NOT_ASSIGNED_MESSAGE,
+  pseudonymOf,
+  schemeItemSchema,
+  type AnswerHistory,
+  type Desk,
+  type GradeState,
+  type SelectedAnswer,
+} from '@olympe/contract';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
@@ -65,7 +73,9 @@ export async function selectNextAnswer(db: Db, auth: AuthContext, exerciseId: st
     for (const c of candidates) {
       if (!(await claimAnswer(db, auth.userId, c.id))) continue;
       // A pupil without a pseudonym yet (no table opened since they answered) gets one now.
-      const key = !anonymous ? c.user_id : (c.copy_id ?? (await pseudonymsFor(db, exercise.chapter_id, [c.user_id])).get(c.user_id)!.copyId);
+      const key = !anonymous
+        ? c.user_id
+        : (c.copy_id ?? (await pseudonymsFor(db, exercise.chapter_id, [c.user_id])).get(c.user_id)!.copyId);
       return { url: `${key}/${exerciseId}` };
     }
   }
@@ -152,7 +162,12 @@ async function holdIfIdle(db: Tx, userId: string, answerId: string): Promise<boo
  * Whether this copy still waits for the caller's grade: single correction, while it has none;
  * double correction, while the caller has not graded it, it has fewer than two gradings and no arbitration.
  */
-function awaitsCallersGrade(current: Pick<GradeStateRow, 'grade'>, double: boolean, gradings: readonly GradingRow[], callerId: string): boolean {
+function awaitsCallersGrade(
+  current: Pick<GradeStateRow, 'grade'>,
+  double: boolean,
+  gradings: readonly GradingRow[],
+  callerId: string,
+): boolean {
   if (!double) return current.grade === null;
   if (gradings.some((g) => g.arbitration || g.grader_id === callerId)) return false;
   // As the next-copy flow: an automatic grade without gradings settles the copy.
@@ -233,7 +248,12 @@ export async function getGradingCopy(db: Db, auth: AuthContext, pupilOrCopyId: s
  * grading context. A read holds the copy only for a corrector who still has to grade it and holds nothing else:
  * re-reading a copy just graded (the screen does after each save) never takes it back from the next corrector.
  */
-async function gradingView(db: Db, auth: AuthContext, head: CopyHead, current: CopyAnswer | undefined): Promise<{ result: GradeState | null; context: Desk }> {
+async function gradingView(
+  db: Db,
+  auth: AuthContext,
+  head: CopyHead,
+  current: CopyAnswer | undefined,
+): Promise<{ result: GradeState | null; context: Desk }> {
   const gradings = current ? await gradingsOf(db, [current.id]) : [];
   const context = await loadGradingContext(db, auth, head, gradings);
   if (!current) return { result: null, context };

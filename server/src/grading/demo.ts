@@ -14,7 +14,10 @@ import { makeSampleScan } from '../sorting/sample-scan.js';
  * table shows green, gray and red cells. Each grade is audited under the grader.
  */
 export async function seedGradingDemo(db: Db, opts: { chapterId: string; graderId: string }): Promise<{ graded: number }> {
-  const row = await one(db, z.object({ graded: column.number }), sql`
+  const row = await one(
+    db,
+    z.object({ graded: column.number }),
+    sql`
     WITH cur AS (
       SELECT DISTINCT ON (a.user_id, a.exercise_id) a.id, a.answer
       FROM answers a JOIN exercises e ON e.id = a.exercise_id
@@ -40,7 +43,8 @@ export async function seedGradingDemo(db: Db, opts: { chapterId: string; graderI
       SELECT u.id, a.exercise_id, ${opts.graderId}::uuid, u.grade, u.grade_comment FROM upd u JOIN answers a ON a.id = u.id
       RETURNING 1
     )
-    SELECT count(*)::int AS graded FROM ins`);
+    SELECT count(*)::int AS graded FROM ins`,
+  );
   return { graded: row?.graded ?? 0 };
 }
 
@@ -68,7 +72,10 @@ export async function seedDoubleGradingDemo(
   store: FileStore,
   opts: { chapterId: string; exerciseIds: string[]; pupilIds: string[]; correctorIds: [string, string] },
 ): Promise<void> {
-  await db.update(chapters).set({ anonymousGrading: true, doubleGrading: true, gradingTolerance: 1 }).where(eq(chapters.id, opts.chapterId));
+  await db
+    .update(chapters)
+    .set({ anonymousGrading: true, doubleGrading: true, gradingTolerance: 1 })
+    .where(eq(chapters.id, opts.chapterId));
   const schemes: SchemeItem[][] = [];
   for (const [i, exerciseId] of opts.exerciseIds.entries()) {
     const items = (DEMO_SCHEMES[i] ?? []).map((item) => ({ id: randomUUID(), ...item }));
@@ -81,7 +88,9 @@ export async function seedDoubleGradingDemo(
       const bytes = await makeSampleScan([{ text: `Copie — exercice ${e + 1}` }]);
       const fileId = randomUUID();
       await store.put(fileId, bytes);
-      await db.insert(files).values({ id: fileId, ownerId: opts.correctorIds[0], originalName: `copie-${p + 1}-${e + 1}.pdf`, size: bytes.length, pages: 1 });
+      await db
+        .insert(files)
+        .values({ id: fileId, ownerId: opts.correctorIds[0], originalName: `copie-${p + 1}-${e + 1}.pdf`, size: bytes.length, pages: 1 });
       const [row] = await db
         .insert(answers)
         .values({ userId, exerciseId, answer: `pdfs/${fileId}.pdf`, fileId })
@@ -101,16 +110,23 @@ export async function seedDoubleGradingDemo(
     items: items.map((i) => i.id),
   });
   const [settled, disputed, partial] = copies[0];
-  await db.insert(gradings).values([
-    grading(settled.answerId, first, '7', [a, b, c], 'Solution complète.'),
-    grading(settled.answerId, second, '6', [b, c], 'La réduction n’est pas justifiée.'),
-    grading(disputed.answerId, first, '2', [a]),
-    grading(disputed.answerId, second, '6', [b, c], 'Idée juste, majoration correcte.'),
-    grading(partial.answerId, first, '5', [a, b]),
-  ]);
+  await db
+    .insert(gradings)
+    .values([
+      grading(settled.answerId, first, '7', [a, b, c], 'Solution complète.'),
+      grading(settled.answerId, second, '6', [b, c], 'La réduction n’est pas justifiée.'),
+      grading(disputed.answerId, first, '2', [a]),
+      grading(disputed.answerId, second, '6', [b, c], 'Idée juste, majoration correcte.'),
+      grading(partial.answerId, first, '5', [a, b]),
+    ]);
   await db
     .update(answers)
-    .set({ grade: '6.5', gradeComment: 'Solution complète.\n\nLa réduction n’est pas justifiée.', graderId: second, gradeTimestamp: new Date() })
+    .set({
+      grade: '6.5',
+      gradeComment: 'Solution complète.\n\nLa réduction n’est pas justifiée.',
+      graderId: second,
+      gradeTimestamp: new Date(),
+    })
     .where(eq(answers.id, settled.answerId));
   await db.insert(gradeAudit).values([
     { answerId: settled.answerId, graderId: first, newGrade: '7', kind: 'grading' },

@@ -41,8 +41,24 @@ describe('double correction rules', () => {
 
 describe('table progress and anonymity', () => {
   const users = {
-    u1: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@exemple.fr', grade: '2nde', gender: 'female', birthDate: '2009-12-10', data: ['3', '?', ' '] },
-    u2: { firstName: 'Emmy', lastName: 'Noether', email: 'emmy@exemple.fr', grade: '1ere', gender: 'female', birthDate: '2008-03-23', data: ['≠', 'X', '?'] },
+    u1: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@exemple.fr',
+      grade: '2nde',
+      gender: 'female',
+      birthDate: '2009-12-10',
+      data: ['3', '?', ' '],
+    },
+    u2: {
+      firstName: 'Emmy',
+      lastName: 'Noether',
+      email: 'emmy@exemple.fr',
+      grade: '1ere',
+      gender: 'female',
+      birthDate: '2008-03-23',
+      data: ['≠', 'X', '?'],
+    },
   };
 
   it('counts copies with 0, 1, 2 gradings and awaiting arbitration', () => {
@@ -61,12 +77,24 @@ describe('table progress and anonymity', () => {
   });
 
   it('replaces every identifying field by the pseudonym, keys pupils by their copy id and orders them by pseudonym (decision 128)', () => {
-    const out = anonymiseTableUsers(users, new Map([
-      ['u1', { pseudonym: 'Copie 0002', copyId: 'c1' }],
-      ['u2', { pseudonym: 'Copie 0001', copyId: 'c2' }],
-    ]));
+    const out = anonymiseTableUsers(
+      users,
+      new Map([
+        ['u1', { pseudonym: 'Copie 0002', copyId: 'c1' }],
+        ['u2', { pseudonym: 'Copie 0001', copyId: 'c2' }],
+      ]),
+    );
     expect(Object.keys(out)).toEqual(['c2', 'c1']);
-    expect(out.c1).toEqual({ firstName: null, lastName: null, email: '', grade: null, gender: null, birthDate: null, pseudonym: 'Copie 0002', data: ['3', '?', ' '] });
+    expect(out.c1).toEqual({
+      firstName: null,
+      lastName: null,
+      email: '',
+      grade: null,
+      gender: null,
+      birthDate: null,
+      pseudonym: 'Copie 0002',
+      data: ['3', '?', ' '],
+    });
     expect(JSON.stringify(out)).not.toMatch(/Ada|Lovelace|exemple|female|2009|u1|u2/);
   });
 });

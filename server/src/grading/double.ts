@@ -1,4 +1,11 @@
-import { GRADE_CONFLICT_MESSAGE, settleDouble, type ArbitrationRow, type DeskRole, type DoubleStatus, type GradeSaved } from '@olympe/contract';
+import {
+  GRADE_CONFLICT_MESSAGE,
+  settleDouble,
+  type ArbitrationRow,
+  type DeskRole,
+  type DoubleStatus,
+  type GradeSaved,
+} from '@olympe/contract';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
@@ -82,9 +89,12 @@ export function visibleGradings<T extends GradingLike>(gradings: readonly T[], c
 export async function saveDoubleGrading(tx: Tx, auth: AuthContext, row: LockedAnswer, input: CheckedGrade): Promise<GradeOutcome> {
   const gradings = await gradingsOf(tx, [row.id], true);
   const role = gradingRole(gradings, auth.userId, canArbitrate(auth));
-  if (role === 'done') return { ok: false, conflict: { message: BOTH_GRADED_MESSAGE, current: presentDoubleState(row, gradings, role, auth.userId) } };
+  if (role === 'done')
+    return { ok: false, conflict: { message: BOTH_GRADED_MESSAGE, current: presentDoubleState(row, gradings, role, auth.userId) } };
   const arbitration = role === 'arbiter';
-  const target = gradings.find((g) => g.arbitration === arbitration && g.grader_id === auth.userId) ?? (arbitration ? gradings.find((g) => g.arbitration) : undefined);
+  const target =
+    gradings.find((g) => g.arbitration === arbitration && g.grader_id === auth.userId) ??
+    (arbitration ? gradings.find((g) => g.arbitration) : undefined);
   if ((target?.timestamp ?? null) !== input.expected) {
     const current = presentDoubleState(row, gradings, role, auth.userId);
     return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current } };
@@ -115,14 +125,33 @@ export async function saveDoubleGrading(tx: Tx, auth: AuthContext, row: LockedAn
     items: input.items,
   });
   if (arbitration) {
-    await audit(tx, auth, 'grade.arbitrate', row.id, { grade: input.grade, gradings: gradings.filter((g) => !g.arbitration).map((g) => ({ grader: g.grader_id, grade: g.grade })) });
+    await audit(tx, auth, 'grade.arbitrate', row.id, {
+      grade: input.grade,
+      gradings: gradings.filter((g) => !g.arbitration).map((g) => ({ grader: g.grader_id, grade: g.grade })),
+    });
   }
   const saved = await settleCopy(tx, auth, row, input.hidden);
-  return { ok: true, saved: { answerId: row.id, grade: input.grade, grade_comment: input.comment, hidden: input.hidden, grade_timestamp: timestamp, items: input.items, ...saved } };
+  return {
+    ok: true,
+    saved: {
+      answerId: row.id,
+      grade: input.grade,
+      grade_comment: input.comment,
+      hidden: input.hidden,
+      grade_timestamp: timestamp,
+      items: input.items,
+      ...saved,
+    },
+  };
 }
 
 /** After a grading: the copy's settled grade and comment written on the answer row (and audited) when they changed. */
-async function settleCopy(tx: Tx, auth: AuthContext, row: LockedAnswer, hidden: boolean): Promise<Pick<GradeSaved, 'status' | 'finalGrade'>> {
+async function settleCopy(
+  tx: Tx,
+  auth: AuthContext,
+  row: LockedAnswer,
+  hidden: boolean,
+): Promise<Pick<GradeSaved, 'status' | 'finalGrade'>> {
   const after = await gradingsOf(tx, [row.id]);
   const status: DoubleStatus = doubleStatus(after, row.grading_tolerance);
   const finalGrade = doubleFinal(after, row.grading_tolerance);
@@ -133,7 +162,15 @@ async function settleCopy(tx: Tx, auth: AuthContext, row: LockedAnswer, hidden: 
         hidden = ${hidden}, grader_id = ${auth.userId}::uuid, grade_timestamp = ${finalGrade === null ? null : now.toISOString()}::timestamptz
       WHERE id = ${row.id}::uuid`);
     if (finalGrade !== row.grade) {
-      await appendGradeAudit(tx, auth.userId, row.id, { old: row.grade, new: finalGrade, oldComment: row.grade_comment, newComment: finalComment, hidden, kind: 'grade', items: null });
+      await appendGradeAudit(tx, auth.userId, row.id, {
+        old: row.grade,
+        new: finalGrade,
+        oldComment: row.grade_comment,
+        newComment: finalComment,
+        hidden,
+        kind: 'grade',
+        items: null,
+      });
     }
   }
   return { status, finalGrade };
@@ -157,15 +194,30 @@ export async function listArbitration(db: Db, chapterId: string): Promise<Arbitr
   if (!chapter.double_grading) return [];
   const exercises = await answerableExercises(db, chapterId);
   const byId = new Map(exercises.map((e) => [e.id, e]));
-  const waiting = (await currentGradings(db, exercises.map((e) => e.id))).filter(
+  const waiting = (
+    await currentGradings(
+      db,
+      exercises.map((e) => e.id),
+    )
+  ).filter(
     (g) =>
       !g.arbitrated &&
       g.grade === null &&
-      doubleStatus(g.grades.filter((x) => x !== null).map((grade) => ({ grader_id: null, grade, arbitration: false })), chapter.grading_tolerance) === 'arbitration',
+      doubleStatus(
+        g.grades.filter((x) => x !== null).map((grade) => ({ grader_id: null, grade, arbitration: false })),
+        chapter.grading_tolerance,
+      ) === 'arbitration',
   );
   if (waiting.length === 0) return [];
-  const gradings = await gradingsOf(db, waiting.map((w) => w.answer_id));
-  const students = await rows(db, studentShape, sql`SELECT id, first_name, last_name FROM users WHERE id = ANY(${uuidArray([...new Set(waiting.map((w) => w.user_id))])})`);
+  const gradings = await gradingsOf(
+    db,
+    waiting.map((w) => w.answer_id),
+  );
+  const students = await rows(
+    db,
+    studentShape,
+    sql`SELECT id, first_name, last_name FROM users WHERE id = ANY(${uuidArray([...new Set(waiting.map((w) => w.user_id))])})`,
+  );
   const studentOf = new Map(students.map((u) => [u.id, u]));
   const order = new Map(exercises.map((e, i) => [e.id, i]));
   return waiting

@@ -71,17 +71,36 @@ export async function listOverview(db: Db, auth: AuthContext, chapterId: string)
       ${chapter.double_grading ? sql`OR EXISTS (SELECT 1 FROM gradings gr WHERE gr.answer_id = cur.id)` : sql``}
     ORDER BY cur.grade_timestamp DESC NULLS LAST, cur.id`,
   );
-  const byAnswer = chapter.double_grading ? await gradingsByAnswer(db, list.map((r) => r.id)) : null;
-  const pseudonyms = !canSeeNames(auth, chapter) ? await pseudonymsFor(db, chapterId, list.map((r) => r.user_id)) : null;
+  const byAnswer = chapter.double_grading
+    ? await gradingsByAnswer(
+        db,
+        list.map((r) => r.id),
+      )
+    : null;
+  const pseudonyms = !canSeeNames(auth, chapter)
+    ? await pseudonymsFor(
+        db,
+        chapterId,
+        list.map((r) => r.user_id),
+      )
+    : null;
   return list.map((r) => {
     const copy = pseudonyms?.get(r.user_id);
-    const student = pseudonyms ? presentStudent(copy!.copyId, null, null, copy!.pseudonym) : presentStudent(r.user_id, r.s_first, r.s_last, undefined);
+    const student = pseudonyms
+      ? presentStudent(copy!.copyId, null, null, copy!.pseudonym)
+      : presentStudent(r.user_id, r.s_first, r.s_last, undefined);
     return overviewRow(auth, chapter, r, student, byAnswer);
   });
 }
 
 /** One row of the overview; in double correction its status and the gradings the caller may see. */
-function overviewRow(auth: AuthContext, chapter: ChapterOptionsRow, r: OverviewLine, student: Person, byAnswer: ReadonlyMap<string, GradingRow[]> | null): OverviewRow {
+function overviewRow(
+  auth: AuthContext,
+  chapter: ChapterOptionsRow,
+  r: OverviewLine,
+  student: Person,
+  byAnswer: ReadonlyMap<string, GradingRow[]> | null,
+): OverviewRow {
   if (!byAnswer) return presentOverviewRow(r, student, null);
   const gradings = byAnswer.get(r.id) ?? [];
   // Admins supervise: they see every grading; a corrector, only once both are in.
@@ -95,13 +114,19 @@ function overviewRow(auth: AuthContext, chapter: ChapterOptionsRow, r: OverviewL
  * (`limit` rows from `offset`); `limit=0` gives the counts alone. Rows are the same as the whole list's
  * (listOverview): pseudonyms under anonymous correction, gradings a corrector may see in double correction.
  */
-export async function listOverviewPage(db: Db, auth: AuthContext, chapterId: string, query: OverviewQuery & { limit: number }): Promise<OverviewPage> {
+export async function listOverviewPage(
+  db: Db,
+  auth: AuthContext,
+  chapterId: string,
+  query: OverviewQuery & { limit: number },
+): Promise<OverviewPage> {
   const chapter = await loadChapter(db, chapterId);
   const double = chapter.double_grading;
   const exerciseIds = (
     await rows(db, z.object({ id: z.string() }), sql`SELECT id FROM exercises WHERE chapter_id = ${chapterId}::uuid AND deleted_at IS NULL`)
   ).map((e) => e.id);
-  if (exerciseIds.length === 0) return query.limit === 0 ? { rows: [], next: null, double, total: 0, matched: 0 } : { rows: [], next: null, double };
+  if (exerciseIds.length === 0)
+    return query.limit === 0 ? { rows: [], next: null, double, total: 0, matched: 0 } : { rows: [], next: null, double };
   const anonymous = !canSeeNames(auth, chapter);
   // The pseudonym filter and order read grading_pseudonyms, which must then hold every pupil listed.
   if (anonymous) await giveTablePseudonyms(db, chapterId, exerciseIds);
@@ -123,10 +148,17 @@ export async function listOverviewPage(db: Db, auth: AuthContext, chapterId: str
   const found = await rows(db, overviewPageShape, overviewPageQuery(selection, order, query.limit + 1, offset));
   const more = found.length > query.limit;
   const shown = more ? found.slice(0, query.limit) : found;
-  const byAnswer = double ? await gradingsByAnswer(db, shown.map((r) => r.id)) : null;
+  const byAnswer = double
+    ? await gradingsByAnswer(
+        db,
+        shown.map((r) => r.id),
+      )
+    : null;
   return {
     rows: shown.map((r) => {
-      const student = anonymous ? presentStudent(r.copy_id!, null, null, pseudonymOf(r.number ?? 0)) : presentStudent(r.user_id, r.s_first, r.s_last, undefined);
+      const student = anonymous
+        ? presentStudent(r.copy_id!, null, null, pseudonymOf(r.number ?? 0))
+        : presentStudent(r.user_id, r.s_first, r.s_last, undefined);
       return overviewRow(auth, chapter, r, student, byAnswer);
     }),
     next: more ? offset + query.limit : null,
@@ -182,7 +214,9 @@ function overviewFrom(sel: OverviewSelection): SQL {
   ];
   if (student !== '') {
     conditions.push(
-      sel.anonymous ? sql`${pseudonymText} LIKE ${likeAny(student)}` : sql`${folded(personName(sql`s.first_name`, sql`s.last_name`))} LIKE ${likeAny(student)}`,
+      sel.anonymous
+        ? sql`${pseudonymText} LIKE ${likeAny(student)}`
+        : sql`${folded(personName(sql`s.first_name`, sql`s.last_name`))} LIKE ${likeAny(student)}`,
     );
   }
   if (exercise !== '') conditions.push(sql`${folded(sql`e.title`)} LIKE ${likeAny(exercise)}`);

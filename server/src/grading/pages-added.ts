@@ -13,10 +13,17 @@ import { COPY_NOT_FOUND, isoMs, WITHDRAWN_MESSAGE } from './queries.js';
  * (`grade`) or dismisses it (`dismiss`); audited with the instant sorting set it. `copy`: the answer row as
  * read under its lock; nothing is written when it is not flagged.
  */
-export async function clearPagesAdded(tx: Tx, auth: AuthContext, copy: { id: string; pages_added_at: string | null }, how: 'grade' | 'dismiss'): Promise<void> {
+export async function clearPagesAdded(
+  tx: Tx,
+  auth: AuthContext,
+  copy: { id: string; pages_added_at: string | null },
+  how: 'grade' | 'dismiss',
+): Promise<void> {
   if (copy.pages_added_at === null) return;
   await tx.execute(sql`UPDATE answers SET pages_added_at = NULL WHERE id = ${copy.id}::uuid`);
-  await audit(tx, auth, how === 'grade' ? 'grading.pages_added_cleared' : 'grading.pages_added_dismissed', copy.id, { flaggedAt: copy.pages_added_at });
+  await audit(tx, auth, how === 'grade' ? 'grading.pages_added_cleared' : 'grading.pages_added_dismissed', copy.id, {
+    flaggedAt: copy.pages_added_at,
+  });
 }
 
 const flaggedCopyShape = z.object({ id: z.string(), withdrawn: z.boolean(), pages_added_at: z.string().nullable() });

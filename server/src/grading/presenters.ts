@@ -50,7 +50,10 @@ export const presentCorrectors = (progressRows: readonly CorrectorProgressRow[])
     meanGrade: c.mean === null ? null : Math.round(c.mean * 100) / 100,
   }));
 
-export function presentTableHead(chapter: ChapterOptionsRow, exercises: readonly AnswerableExercise[]): Pick<GradingTable, 'chapter' | 'exercises' | 'maxTotal'> {
+export function presentTableHead(
+  chapter: ChapterOptionsRow,
+  exercises: readonly AnswerableExercise[],
+): Pick<GradingTable, 'chapter' | 'exercises' | 'maxTotal'> {
   return {
     chapter: {
       _id: chapter.id,
@@ -130,9 +133,18 @@ export function presentGradeState(a: GradeStateRow): GradeState & { answerId: st
  * Double correction: the grade block is what this caller's save edits — their own grading (empty
  * while they have none), the arbitration for an admin once both are in, or the settled grade, read only.
  */
-export function presentDoubleState(current: GradeStateRow, gradings: readonly GradingRow[], role: Desk['role'], callerId: string): GradeState & { answerId: string } {
+export function presentDoubleState(
+  current: GradeStateRow,
+  gradings: readonly GradingRow[],
+  role: Desk['role'],
+  callerId: string,
+): GradeState & { answerId: string } {
   const target =
-    role === 'arbiter' ? gradings.find((g) => g.arbitration) : role === 'done' ? undefined : gradings.find((g) => !g.arbitration && g.grader_id === callerId);
+    role === 'arbiter'
+      ? gradings.find((g) => g.arbitration)
+      : role === 'done'
+        ? undefined
+        : gradings.find((g) => !g.arbitration && g.grader_id === callerId);
   if (role === 'done') return { ...presentGradeState(current), items: [] };
   return {
     answerId: current.id,
@@ -225,7 +237,11 @@ export interface OverviewLine {
 }
 
 /** One overview row; `double`: its status and the gradings the caller may see (double correction). */
-export function presentOverviewRow(r: OverviewLine, student: Person, double: { status: DoubleStatus; gradings: readonly GradingRow[] } | null): OverviewRow {
+export function presentOverviewRow(
+  r: OverviewLine,
+  student: Person,
+  double: { status: DoubleStatus; gradings: readonly GradingRow[] } | null,
+): OverviewRow {
   const row: OverviewRow = {
     _id: r.id,
     student,

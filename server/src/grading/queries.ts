@@ -106,7 +106,11 @@ export const chapterOptionsColumns = sql`c.id, c.title, c.offline, c.analysis, (
 
 /** The chapter's grading options (a missing or binned chapter: 404). */
 export async function loadChapter(db: Tx, chapterId: string): Promise<ChapterOptionsRow> {
-  const chapter = await one(db, chapterOptionsShape, sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`);
+  const chapter = await one(
+    db,
+    chapterOptionsShape,
+    sql`SELECT ${chapterOptionsColumns} FROM chapters c WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`,
+  );
   if (!chapter) throw notFound(CHAPTER_NOT_FOUND);
   return chapter;
 }
@@ -167,7 +171,16 @@ const textArray = (items: readonly string[]) => `{${items.map((i) => `"${i}"`).j
 /** Writes one corrector's grading of an answer (insert or update), and returns its new version. */
 export async function upsertGrading(
   db: Tx,
-  g: { answerId: string; exerciseId: string; graderId: string; grade: string | null; comment: string; items: readonly string[]; arbitration: boolean; at: Date },
+  g: {
+    answerId: string;
+    exerciseId: string;
+    graderId: string;
+    grade: string | null;
+    comment: string;
+    items: readonly string[];
+    arbitration: boolean;
+    at: Date;
+  },
 ): Promise<string> {
   const [row] = await rows(
     db,
@@ -273,7 +286,11 @@ export function correctorProgress(db: Tx, exerciseIds: readonly string[]): Promi
 const flaggedShape = z.object({ user_id: z.string(), exercise_id: z.string() });
 
 /** Decision 139: the current copies of these exercises flagged « pages ajoutées après la note » (few: a partial index). */
-export function pagesAddedOf(db: Tx, exerciseIds: readonly string[], userIds?: readonly string[]): Promise<Array<z.output<typeof flaggedShape>>> {
+export function pagesAddedOf(
+  db: Tx,
+  exerciseIds: readonly string[],
+  userIds?: readonly string[],
+): Promise<Array<z.output<typeof flaggedShape>>> {
   return rows(
     db,
     flaggedShape,
@@ -338,5 +355,10 @@ export async function giveTablePseudonyms(db: Tx, chapterId: string, exerciseIds
     sql`SELECT u.id FROM users u WHERE ${inGradingTable(exerciseIds)}
         AND NOT EXISTS (SELECT 1 FROM grading_pseudonyms ps WHERE ps.chapter_id = ${chapterId}::uuid AND ps.user_id = u.id)`,
   );
-  if (missing.length > 0) await pseudonymsFor(db, chapterId, missing.map((m) => m.id));
+  if (missing.length > 0)
+    await pseudonymsFor(
+      db,
+      chapterId,
+      missing.map((m) => m.id),
+    );
 }

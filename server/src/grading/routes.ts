@@ -156,7 +156,10 @@ export const gradingRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
 
   app.put(
     '/chapter/:id/assignments',
-    { preHandler: requireRole('admin'), schema: { tags, params: chapterParams, body: assignmentsSaveSchema, response: { 200: savedMessageSchema } } },
+    {
+      preHandler: requireRole('admin'),
+      schema: { tags, params: chapterParams, body: assignmentsSaveSchema, response: { 200: savedMessageSchema } },
+    },
     async (request) => {
       await saveAssignments(deps.db, authOf(request), request.params.id, request.body);
       return { message: 'Répartition des corrections enregistrée' };

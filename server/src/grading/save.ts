@@ -71,7 +71,10 @@ const lockedAnswerShape = gradeStateShape.extend({
 export type LockedAnswer = z.output<typeof lockedAnswerShape>;
 
 /** A typed grade as stored, checked against the exercise: ≥ 0, at most maxPoints, items of its scheme (decision 61). */
-function checkGrade(input: GradeInput, exercise: Pick<LockedAnswer, 'max_points' | 'scheme_items'>): { grade: string | null; items: string[] } {
+function checkGrade(
+  input: GradeInput,
+  exercise: Pick<LockedAnswer, 'max_points' | 'scheme_items'>,
+): { grade: string | null; items: string[] } {
   const items = [...new Set(input.items ?? [])];
   const known = new Set((exercise.scheme_items ?? []).map((i) => i.id));
   if (items.some((id) => !known.has(id))) throw badRequest('Élément de barème inconnu pour cet exercice.');
@@ -86,7 +89,8 @@ function checkGrade(input: GradeInput, exercise: Pick<LockedAnswer, 'max_points'
 
 /** Negative numbers are refused with their own message (normalizeGrade refuses them as malformed). */
 function refuseNegative(grade: string | number | null) {
-  if ((typeof grade === 'number' && grade < 0) || (typeof grade === 'string' && /^\s*[-−]/.test(grade))) throw badRequest(GRADE_NEGATIVE_MESSAGE);
+  if ((typeof grade === 'number' && grade < 0) || (typeof grade === 'string' && /^\s*[-−]/.test(grade)))
+    throw badRequest(GRADE_NEGATIVE_MESSAGE);
 }
 
 /** The copy under its row lock, with its exercise's points and scheme, its chapter's options and its pupil's current answer. */
@@ -169,8 +173,25 @@ async function saveSingleGrade(tx: Tx, auth: AuthContext, row: LockedAnswer, inp
   );
   // The grade and its items belong to whoever saved it last (single correction).
   await keepOnlyGrading(tx, row.id, auth.userId);
-  await upsertGrading(tx, { answerId: row.id, exerciseId: row.exercise_id, graderId: auth.userId, grade, comment, items, arbitration: false, at: now });
-  await appendGradeAudit(tx, auth.userId, row.id, { old: row.grade, new: grade, oldComment: row.grade_comment, newComment: comment, hidden: input.hidden, kind: 'grade', items });
+  await upsertGrading(tx, {
+    answerId: row.id,
+    exerciseId: row.exercise_id,
+    graderId: auth.userId,
+    grade,
+    comment,
+    items,
+    arbitration: false,
+    at: now,
+  });
+  await appendGradeAudit(tx, auth.userId, row.id, {
+    old: row.grade,
+    new: grade,
+    oldComment: row.grade_comment,
+    newComment: comment,
+    hidden: input.hidden,
+    kind: 'grade',
+    items,
+  });
   return {
     ok: true,
     saved: { answerId: row.id, grade, grade_comment: comment, hidden: input.hidden, grade_timestamp: updated!.grade_timestamp, items },

@@ -22,10 +22,7 @@ const row = (over: Partial<TableRow>): TableRow => ({
 
 describe('buildTableUsers', () => {
   it('places each current answer at its exercise index and blanks the others', () => {
-    const users = buildTableUsers(
-      [row({ cells: pack([2, 0, 3], [true, true, false], [null, '4.5', 'X']) })],
-      5,
-    );
+    const users = buildTableUsers([row({ cells: pack([2, 0, 3], [true, true, false], [null, '4.5', 'X']) })], 5);
     expect(users.u1.data).toEqual(['4.5', ' ', '?', 'X', ' ']);
     expect(users.u1).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@exemple.fr', birthDate: '2009-12-10' });
   });

@@ -56,7 +56,11 @@ export function markPagesAdded(
  * (`counts` null): a graded cell is one grading. Double correction: the gradings of each current copy
  * (`{userId}:{exerciseId}` → count); a copy graded with no grading (automatic correction) counts as settled.
  */
-export function tableProgress(users: GradingTable['users'], exerciseIds: readonly string[], counts: ReadonlyMap<string, number> | null): ExerciseProgress[] {
+export function tableProgress(
+  users: GradingTable['users'],
+  exerciseIds: readonly string[],
+  counts: ReadonlyMap<string, number> | null,
+): ExerciseProgress[] {
   const n = exerciseIds.length;
   // Plain counters per exercise, read cell by cell (10,000 × 12 cells on the bench: no closures, no allocation).
   const answered = new Array<number>(n).fill(0);

@@ -52,7 +52,9 @@ export async function getGradingTablePage(
   const head = presentTableHead(chapter, exercises);
   const exerciseIds = exercises.map((e) => e.id);
   const anonymous = !canSeeNames(auth, chapter);
-  const words = normalizeText(params.q ?? '').split(' ').filter(Boolean);
+  const words = normalizeText(params.q ?? '')
+    .split(' ')
+    .filter(Boolean);
   const header = params.limit === 0;
   if (exercises.length === 0) {
     if (params.after !== undefined) throw badRequest(GRADING_UNKNOWN_AFTER_MESSAGE);
@@ -89,7 +91,11 @@ async function pageStart(db: Db, chapterId: string, anonymous: boolean, after: s
 const pageRowShape = tableRowShape.extend({ number: column.numberOrNull, copy_id: z.string().nullable() });
 
 /** The pupils of one page with their cells, the « ≠ » and « pages ajoutées » marks, and the `after` of the next page. */
-async function pageRows(db: Db, selection: PageSelection, chapter: ChapterOptionsRow): Promise<{ users: GradingTable['users']; next: string | null }> {
+async function pageRows(
+  db: Db,
+  selection: PageSelection,
+  chapter: ChapterOptionsRow,
+): Promise<{ users: GradingTable['users']; next: string | null }> {
   const { exerciseIds, anonymous, limit } = selection;
   const found = await rows(db, pageRowShape, gradingPageQuery({ ...selection, limit: limit + 1 }));
   const more = found.length > limit;
@@ -109,8 +115,16 @@ async function pageRows(db: Db, selection: PageSelection, chapter: ChapterOption
     }
   }
   if (shown.length > 0) {
-    const flagged = await pagesAddedOf(db, exerciseIds, shown.map((r) => r.id));
-    markPagesAdded(users, flagged.map((f) => ({ ...f, user_id: keyOf.get(f.user_id)! })), exerciseIds);
+    const flagged = await pagesAddedOf(
+      db,
+      exerciseIds,
+      shown.map((r) => r.id),
+    );
+    markPagesAdded(
+      users,
+      flagged.map((f) => ({ ...f, user_id: keyOf.get(f.user_id)! })),
+      exerciseIds,
+    );
   }
   return { users, next: more ? keyOf.get(shown[shown.length - 1].id)! : null };
 }

@@ -95,7 +95,12 @@ export function doubleCopies(found: readonly CurrentGradingsRow[], exerciseIds: 
   const index = new Map(exerciseIds.map((id, i) => [id, i]));
   return found.map((g) => {
     const graded = g.grades.filter((x) => x !== null);
-    const status = g.arbitrated ? 'arbitrated' : doubleStatus(graded.map((grade) => ({ grader_id: null, grade, arbitration: false })), tolerance);
+    const status = g.arbitrated
+      ? 'arbitrated'
+      : doubleStatus(
+          graded.map((grade) => ({ grader_id: null, grade, arbitration: false })),
+          tolerance,
+        );
     return {
       user_id: g.user_id,
       exercise_id: g.exercise_id,

@@ -1,10 +1,4 @@
-import {
-  createGroupSchema,
-  groupDetailSchema,
-  groupSummarySchema,
-  updateGroupResultSchema,
-  updateGroupSchema,
-} from '@olympe/contract';
+import { createGroupSchema, groupDetailSchema, groupSummarySchema, updateGroupResultSchema, updateGroupSchema } from '@olympe/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';

@@ -72,12 +72,7 @@ async function assertNameFree(db: Tx, name: string, exceptId: string | null) {
   const clash = await db
     .select({ id: groups.id })
     .from(groups)
-    .where(
-      and(
-        sql`lower(${groups.name}) = lower(${name})`,
-        exceptId ? sql`${groups.id} <> ${exceptId}` : undefined,
-      ),
-    )
+    .where(and(sql`lower(${groups.name}) = lower(${name})`, exceptId ? sql`${groups.id} <> ${exceptId}` : undefined))
     .limit(1);
   if (clash.length > 0) throw conflict(`Un groupe s’appelle déjà « ${name} ».`);
 }
@@ -128,7 +123,6 @@ function unknownEmailsMessage(unknown: string[]): string {
   return `${head} : ${shown}. Aucune modification enregistrée.`;
 }
 
-
 /**
  * PATCH /group/{id} with members: the list is the whole new membership (docs/product.md#spec-7). If any e-mail
  * matches no account, nothing changes and the refusal lists the unknown e-mails, so none is silently dropped.
@@ -141,23 +135,35 @@ export async function setGroupMembers(db: Db, auth: AuthContext, id: string, ema
   const wanted = sql`(SELECT value FROM jsonb_array_elements_text(${list}::jsonb))`;
   return db.transaction(async (tx) => {
     const group = await findGroup(tx, id, true);
-    const unknown = await rows(tx, z.object({ email: z.string() }), sql`
+    const unknown = await rows(
+      tx,
+      z.object({ email: z.string() }),
+      sql`
       SELECT e.value AS email FROM jsonb_array_elements_text(${list}::jsonb) AS e
-      WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.email = e.value)`);
+      WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.email = e.value)`,
+    );
     if (unknown.length > 0) {
       const emails = unknown.map((r) => r.email);
       throw badRequest(unknownEmailsMessage(emails), 'bad_request', { unknown: emails });
     }
 
-    const removed = await rows(tx, userIdRow, sql`
+    const removed = await rows(
+      tx,
+      userIdRow,
+      sql`
       DELETE FROM group_members gm WHERE gm.group_id = ${id}
         AND gm.user_id NOT IN (SELECT u.id FROM users u WHERE u.email IN ${wanted})
-      RETURNING gm.user_id`);
-    const added = await rows(tx, userIdRow, sql`
+      RETURNING gm.user_id`,
+    );
+    const added = await rows(
+      tx,
+      userIdRow,
+      sql`
       INSERT INTO group_members (group_id, user_id)
         SELECT ${id}::uuid, u.id FROM users u WHERE u.email IN ${wanted}
       ON CONFLICT DO NOTHING
-      RETURNING user_id`);
+      RETURNING user_id`,
+    );
     if (added.length + removed.length > 0) {
       // Membership of teachers/members grants roles: who changed it is kept.
       await audit(tx, auth, 'group.members', id, {

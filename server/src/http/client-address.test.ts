@@ -15,7 +15,9 @@ describe('clientKeyOf (decision 135)', () => {
 
   it('keys every address of one IPv6 /64 alike, whatever its spelling', () => {
     const keys = new Set(
-      ['2001:db8::1', '2001:db8:0:0:ffff:ffff:ffff:ffff', '2001:DB8:0000:0000::abcd', '2001:db8::1.2.3.4', '2001:db8::dead:beef%eth0'].map(clientKeyOf),
+      ['2001:db8::1', '2001:db8:0:0:ffff:ffff:ffff:ffff', '2001:DB8:0000:0000::abcd', '2001:db8::1.2.3.4', '2001:db8::dead:beef%eth0'].map(
+        clientKeyOf,
+      ),
     );
     expect([...keys]).toEqual(['2001:db8:0:0::/64']);
   });

@@ -65,7 +65,9 @@ export function postgresRateLimiter(db: Db): RateLimiter {
     async batch(ops) {
       // Data-modifying CTEs, one per key: the keys are distinct, so no CTE sees another's write.
       const cte = (i: number) => sql.identifier(`o${i}`);
-      const ctes = ops.map((op, i) => sql`${cte(i)} AS (${op.peek ? peekSql(op.key, op.windowSeconds) : hitSql(op.key, op.windowSeconds)})`);
+      const ctes = ops.map(
+        (op, i) => sql`${cte(i)} AS (${op.peek ? peekSql(op.key, op.windowSeconds) : hitSql(op.key, op.windowSeconds)})`,
+      );
       const columns = ops.map((_, i) => sql`COALESCE((SELECT count FROM ${cte(i)}), 0) AS ${sql.identifier(`c${i}`)}`);
       const shape = z.object(Object.fromEntries(ops.map((_, i) => [`c${i}`, column.number])));
       const row = await one(db, shape, sql`WITH ${sql.join(ctes, sql`, `)} SELECT ${sql.join(columns, sql`, `)}`);
@@ -133,7 +135,11 @@ export interface RateLimitCheck {
  * Counts a hit on every check's key and reads the peeks, in one round trip; throws 429 with the first
  * exceeded check's message. Returns the counts, checks then peeks.
  */
-export async function hitRateLimits(limiter: RateLimiter, checks: RateLimitCheck[], peeks: Omit<RateLimitOp, 'peek'>[] = []): Promise<number[]> {
+export async function hitRateLimits(
+  limiter: RateLimiter,
+  checks: RateLimitCheck[],
+  peeks: Omit<RateLimitOp, 'peek'>[] = [],
+): Promise<number[]> {
   for (const check of checks) assertWindow(check);
   const counts = await limiter.batch([...checks, ...peeks.map((p) => ({ ...p, peek: true }))]);
   checks.forEach((check, i) => {
@@ -143,7 +149,8 @@ export async function hitRateLimits(limiter: RateLimiter, checks: RateLimitCheck
 }
 
 function assertWindow(opts: { key: string; windowSeconds: number }) {
-  if (opts.windowSeconds > RATE_LIMIT_MAX_WINDOW_SECONDS) throw new Error(`rate limit window over ${RATE_LIMIT_MAX_WINDOW_SECONDS} s: ${opts.key}`);
+  if (opts.windowSeconds > RATE_LIMIT_MAX_WINDOW_SECONDS)
+    throw new Error(`rate limit window over ${RATE_LIMIT_MAX_WINDOW_SECONDS} s: ${opts.key}`);
 }
 
 export async function hitRateLimit(
@@ -157,9 +164,13 @@ export async function hitRateLimit(
 
 /** Deletes the PostgreSQL counters whose window is over for any key; returns how many. */
 export async function purgeExpiredRateLimits(db: Db): Promise<number> {
-  const deleted = await rows(db, z.object({}), sql`
+  const deleted = await rows(
+    db,
+    z.object({}),
+    sql`
     DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => ${RATE_LIMIT_MAX_WINDOW_SECONDS})
-    RETURNING 1`);
+    RETURNING 1`,
+  );
   return deleted.length;
 }
 

@@ -108,8 +108,14 @@ describe('classifyRow', () => {
   it('marks bad rows with a reason: column count, UAI, name, coordinates', () => {
     expect(classifyRow(row({}).slice(0, 4), columns, header.length)).toEqual({ kind: 'bad', reason: '4 colonnes au lieu de 9' });
     expect(classifyRow(row({ uai: '123' }), columns, header.length)).toMatchObject({ kind: 'bad', reason: expect.stringContaining('UAI') });
-    expect(classifyRow(row({ name: '  ' }), columns, header.length)).toMatchObject({ kind: 'bad', reason: expect.stringContaining('sans nom') });
-    expect(classifyRow(row({ latitude: 'abc' }), columns, header.length)).toMatchObject({ kind: 'bad', reason: expect.stringContaining('coordonnées') });
+    expect(classifyRow(row({ name: '  ' }), columns, header.length)).toMatchObject({
+      kind: 'bad',
+      reason: expect.stringContaining('sans nom'),
+    });
+    expect(classifyRow(row({ latitude: 'abc' }), columns, header.length)).toMatchObject({
+      kind: 'bad',
+      reason: expect.stringContaining('coordonnées'),
+    });
     expect(classifyRow(row({ latitude: '91' }), columns, header.length).kind).toBe('bad');
     expect(classifyRow(row({ longitude: '-181' }), columns, header.length).kind).toBe('bad');
   });

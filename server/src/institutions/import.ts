@@ -40,7 +40,6 @@ export type RowOutcome =
   | { kind: 'noCoordinates'; uai: string; name: string }
   | { kind: 'bad'; reason: string };
 
-
 /** Maps the header to column positions; throws (aborting the import) when the file is not the directory export. */
 export function indexColumns(header: string[]): ColumnIndex {
   const names = header.map((h) => h.trim());
@@ -197,7 +196,10 @@ export async function importSchoolsFile(db: Db, file: string, opts: ImportOption
     const entries = [...batch.values()];
     batch = new Map();
     const lines = new Map(entries.map((e) => [e.school.uai, e.line]));
-    const res = await upsertSchools(db, entries.map((e) => e.school));
+    const res = await upsertSchools(
+      db,
+      entries.map((e) => e.school),
+    );
     // A UAI repeated in a later batch is a duplicate already counted, not one more update.
     for (const uai of res.created) if (!done.has(uai)) (done.add(uai), summary.created++);
     for (const uai of res.updated) if (!done.has(uai)) (done.add(uai), summary.updated++);

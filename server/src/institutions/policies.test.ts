@@ -31,13 +31,25 @@ describe('institution policies', () => {
   it('leaves confirmation and UAI to admins', () => {
     expect(() => assertMaySetAdminFields(admin, { confirmed: true, uai: '0750001A' })).not.toThrow();
     expect(() => assertMaySetAdminFields(pupil, { name: 'x' } as object)).not.toThrow();
-    expectRefusal(() => assertMaySetAdminFields(pupil, { confirmed: false }), 403, 'Seul un administrateur peut vérifier un établissement.');
-    expectRefusal(() => assertMaySetAdminFields(pupil, { uai: '0750001A' }), 403, 'Seul un administrateur peut donner le code UAI d’un établissement.');
+    expectRefusal(
+      () => assertMaySetAdminFields(pupil, { confirmed: false }),
+      403,
+      'Seul un administrateur peut vérifier un établissement.',
+    );
+    expectRefusal(
+      () => assertMaySetAdminFields(pupil, { uai: '0750001A' }),
+      403,
+      'Seul un administrateur peut donner le code UAI d’un établissement.',
+    );
   });
   it('lets the author edit an unconfirmed school, an admin any', () => {
     expect(() => assertMayEditInstitution(pupil, { confirmed: false, createdBy: pupil.userId })).not.toThrow();
     expect(() => assertMayEditInstitution(admin, { confirmed: true, createdBy: pupil.userId })).not.toThrow();
-    expectRefusal(() => assertMayEditInstitution(pupil, { confirmed: true, createdBy: pupil.userId }), 403, 'Vous ne pouvez pas modifier cet établissement.');
+    expectRefusal(
+      () => assertMayEditInstitution(pupil, { confirmed: true, createdBy: pupil.userId }),
+      403,
+      'Vous ne pouvez pas modifier cet établissement.',
+    );
     expectRefusal(() => assertMayEditInstitution(teacher, { confirmed: false, createdBy: pupil.userId }), 403);
   });
   it('keeps an unconfirmed school private to its author (and admins)', () => {

@@ -64,7 +64,10 @@ function visibleTo(viewer: InstitutionViewer) {
  * allow-list of fields (docs/product.md#spec-3 names), coordinates rounded to 6 decimals (~10 cm).
  */
 export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): Promise<string> {
-  const row = await one(db, z.object({ json: z.string() }), sql`
+  const row = await one(
+    db,
+    z.object({ json: z.string() }),
+    sql`
     SELECT coalesce(json_agg(t), '[]')::text AS json FROM (
       SELECT id AS "_id", name, address, email,
         round(latitude::numeric, 6)::float8 AS latitude,
@@ -73,7 +76,8 @@ export async function listInstitutionsJson(db: Db, viewer: InstitutionViewer): P
       FROM institutions
       WHERE ${visibleTo(viewer)}
       ORDER BY id <> ${HOME_SCHOOLING_ID}, name, id
-    ) t`);
+    ) t`,
+  );
   return row!.json;
 }
 
@@ -123,8 +127,12 @@ export async function listInstitutionsInView(db: Db, viewer: InstitutionViewer, 
   const max = query.map === 'profile' ? PROFILE_MAP_MAX_MARKERS : INSTITUTION_MAP_MAX_MARKERS;
   const inBox = sql`latitude BETWEEN ${south} AND ${north} AND longitude BETWEEN ${west} AND ${east} AND ${visibleTo(viewer)}`;
   // No ORDER BY inside: the scan stops at max + 1 rows, however many the box holds.
-  const found = await rows(db, mapRow, sql`
-    SELECT * FROM (SELECT ${MAP_FIELDS} FROM institutions WHERE ${inBox} LIMIT ${max + 1}) t ORDER BY name, id`);
+  const found = await rows(
+    db,
+    mapRow,
+    sql`
+    SELECT * FROM (SELECT ${MAP_FIELDS} FROM institutions WHERE ${inBox} LIMIT ${max + 1}) t ORDER BY name, id`,
+  );
   if (found.length <= max) return { total: found.length, schools: found.map(presentInstitution), clusters: [], tooMany: false };
 
   const picked =
@@ -138,7 +146,10 @@ export async function listInstitutionsInView(db: Db, viewer: InstitutionViewer, 
   const cells = (256 * 2 ** zoom) / MAP_CLUSTER_CELL_PX;
   // OFFSET 0 keeps the subquery whole: the planner then expects a few hundred cells and hashes them,
   // where it would otherwise sort every row of the box (it cannot guess how many cells the formula makes).
-  const clusters = await rows(db, clusterRow, sql`
+  const clusters = await rows(
+    db,
+    clusterRow,
+    sql`
     SELECT round(avg(latitude)::numeric, 6)::float8 AS latitude, round(avg(longitude)::numeric, 6)::float8 AS longitude,
       count(*)::int AS count, min(latitude) AS south, min(longitude) AS west, max(latitude) AS north, max(longitude) AS east
     FROM (
@@ -149,7 +160,8 @@ export async function listInstitutionsInView(db: Db, viewer: InstitutionViewer, 
       OFFSET 0
     ) cell
     GROUP BY cx, cy
-    ORDER BY count DESC, latitude, longitude`);
+    ORDER BY count DESC, latitude, longitude`,
+  );
   const total = picked.length + clusters.reduce((sum, c) => sum + c.count, 0);
   return { total, schools: picked.map(presentInstitution), clusters, tooMany: true };
 }
@@ -168,16 +180,23 @@ export async function searchInstitutions(db: Db, viewer: InstitutionViewer, quer
   // The longest word first: the smallest range drives the intersection.
   const ordered = [...words].sort((a, b) => b.length - a.length);
   const [first, ...others] = ordered.map((w) => `${w}%`);
-  const found = await rows(db, searchRow, sql`
+  const found = await rows(
+    db,
+    searchRow,
+    sql`
     SELECT i.id, i.name, i.address, i.email,
       round(i.latitude::numeric, 6)::float8 AS latitude, round(i.longitude::numeric, 6)::float8 AS longitude,
       i.confirmed, i.uai
     FROM institutions i
     WHERE i.id IN (SELECT institution_id FROM institution_words WHERE word LIKE ${first})
-      ${sql.join(others.map((w) => sql`AND i.id IN (SELECT institution_id FROM institution_words WHERE word LIKE ${w})`), sql` `)}
+      ${sql.join(
+        others.map((w) => sql`AND i.id IN (SELECT institution_id FROM institution_words WHERE word LIKE ${w})`),
+        sql` `,
+      )}
       AND ${visibleTo(viewer)}
     ORDER BY lower(coalesce(i.uai, '')) = ${words.join('')} DESC, i.id = ${HOME_SCHOOLING_ID} DESC, i.name, i.id
-    LIMIT ${SCHOOL_SEARCH_LIMIT + 1}`);
+    LIMIT ${SCHOOL_SEARCH_LIMIT + 1}`,
+  );
   return {
     results: found.slice(0, SCHOOL_SEARCH_LIMIT).map((r) => ({ ...presentInstitution(r), uai: r.uai })),
     more: found.length > SCHOOL_SEARCH_LIMIT,
@@ -219,12 +238,7 @@ export async function createInstitution(db: Db, auth: AuthContext, input: Instit
 }
 
 /** PATCH /institution/{id}: only admins set `confirmed` (docs/product.md#spec-4 Institution). */
-export async function updateInstitution(
-  db: Db,
-  auth: AuthContext,
-  id: string,
-  input: InstitutionUpdate,
-): Promise<Institution> {
+export async function updateInstitution(db: Db, auth: AuthContext, id: string, input: InstitutionUpdate): Promise<Institution> {
   return db.transaction(async (tx) => {
     const [current] = await tx
       .select({ confirmed: institutions.confirmed, createdBy: institutions.createdBy })
@@ -253,13 +267,17 @@ export async function deleteInstitution(db: Db, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [current] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.id, id)).for('update');
     if (!current) throw notFound('Établissement introuvable.');
-    const used = (await one(tx, z.object({ users: z.boolean(), centers: z.boolean(), copies: z.boolean() }), sql`
+    const used = (await one(
+      tx,
+      z.object({ users: z.boolean(), centers: z.boolean(), copies: z.boolean() }),
+      sql`
       SELECT
         EXISTS (SELECT 1 FROM users WHERE institution_id = ${id}) AS users,
         (EXISTS (SELECT 1 FROM centers WHERE institution_id = ${id})
           OR EXISTS (SELECT 1 FROM center_registrations WHERE institution_id = ${id})) AS centers,
         (EXISTS (SELECT 1 FROM files WHERE institution_id = ${id})
-          OR EXISTS (SELECT 1 FROM unlabeled_answers WHERE institution_id = ${id})) AS copies`))!;
+          OR EXISTS (SELECT 1 FROM unlabeled_answers WHERE institution_id = ${id})) AS copies`,
+    ))!;
     if (used.users) throw conflict('Des utilisateurs sont rattachés à cet établissement : il ne peut pas être supprimé.');
     if (used.centers) throw conflict('Cet établissement est un centre d’examen : il ne peut pas être supprimé.');
     if (used.copies) throw conflict('Des copies sont rattachées à cet établissement : il ne peut pas être supprimé.');

@@ -30,7 +30,6 @@ export interface ClaimOptions {
 
 export const JOB_DEFAULTS = { staleAfterMs: 10 * 60_000, maxAttempts: 3 } as const;
 
-
 /** Adds a job; it runs as soon as a worker is free. */
 export async function enqueueJob(db: Tx, kind: string, payload: Record<string, unknown>): Promise<string> {
   const [row] = await db.insert(jobs).values({ kind, payload }).returning({ id: jobs.id });
@@ -43,12 +42,20 @@ export async function enqueueJob(db: Tx, kind: string, payload: Record<string, u
  */
 export async function claimJob(db: Db, opts: ClaimOptions): Promise<Job | null> {
   if (opts.kinds.length === 0) return null;
-  const kinds = sql.join(opts.kinds.map((k) => sql`${k}`), sql`, `);
+  const kinds = sql.join(
+    opts.kinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
   const staleBefore = new Date(Date.now() - opts.staleAfterMs).toISOString();
   // Abandoned jobs that already used their attempts are closed first, so they are not retried.
   await db
     .update(jobs)
-    .set({ status: 'failed', error: 'Abandonné trop de fois (arrêt du serveur pendant le traitement).', finishedAt: new Date(), lockedAt: null })
+    .set({
+      status: 'failed',
+      error: 'Abandonné trop de fois (arrêt du serveur pendant le traitement).',
+      finishedAt: new Date(),
+      lockedAt: null,
+    })
     .where(
       and(
         eq(jobs.status, 'running'),
@@ -57,7 +64,10 @@ export async function claimJob(db: Db, opts: ClaimOptions): Promise<Job | null> 
         sql`${jobs.kind} IN (${kinds})`,
       ),
     );
-  const row = await one(db, jobRow, sql`
+  const row = await one(
+    db,
+    jobRow,
+    sql`
     UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_at = now()
     WHERE id = (
       SELECT id FROM jobs
@@ -68,7 +78,8 @@ export async function claimJob(db: Db, opts: ClaimOptions): Promise<Job | null> 
       ORDER BY created_at, id
       LIMIT 1
       FOR UPDATE SKIP LOCKED)
-    RETURNING id, kind, payload, attempts`);
+    RETURNING id, kind, payload, attempts`,
+  );
   return row ? { id: row.id, kind: row.kind, payload: row.payload, attempts: Number(row.attempts) } : null;
 }
 

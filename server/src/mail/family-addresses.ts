@@ -22,8 +22,7 @@ export const ADDRESS_CONFIRM_JOB = 'mail.confirm-address';
 export const FAMILY_ADDRESS_LIMIT = { limit: 6, windowSeconds: 3600 };
 /** And one address receives at most this many confirmation requests per hour, whoever types it. */
 export const ADDRESS_CONFIRM_PER_ADDRESS_LIMIT = { limit: 3, windowSeconds: 3600 };
-export const FAMILY_ADDRESS_LIMIT_MESSAGE =
-  'Vous avez ajouté trop d’adresses e-mail en peu de temps. Réessayez dans une heure.';
+export const FAMILY_ADDRESS_LIMIT_MESSAGE = 'Vous avez ajouté trop d’adresses e-mail en peu de temps. Réessayez dans une heure.';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -31,7 +30,12 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * The addresses of a profile that need a confirmation, lower-cased and trimmed, each once: the
  * student's and parents' addresses, except the account's own (confirmed by signing in).
  */
-export function familyAddressesOf(u: { email: string; emailStudent?: string | null; emailParent?: string | null; emailOtherParent?: string | null }): string[] {
+export function familyAddressesOf(u: {
+  email: string;
+  emailStudent?: string | null;
+  emailParent?: string | null;
+  emailOtherParent?: string | null;
+}): string[] {
   const own = u.email.trim().toLowerCase();
   const list = [u.emailStudent, u.emailParent, u.emailOtherParent]
     .map((a) => (a ?? '').trim().toLowerCase())
@@ -48,8 +52,14 @@ export function familyAddressesOf(u: { email: string; emailStudent?: string | nu
 export async function syncFamilyAddresses(tx: Tx, userIds: string[], opts: { mail?: boolean } = {}): Promise<string[]> {
   const mail = opts.mail ?? true;
   if (userIds.length === 0) return [];
-  const ids = sql.join(userIds.map((u) => sql`${u}::uuid`), sql`, `);
-  const added = await rows(tx, z.object({ address: z.string() }), sql`
+  const ids = sql.join(
+    userIds.map((u) => sql`${u}::uuid`),
+    sql`, `,
+  );
+  const added = await rows(
+    tx,
+    z.object({ address: z.string() }),
+    sql`
     WITH wanted AS (
       SELECT DISTINCT u.id AS user_id, lower(trim(a.addr)) AS address
       FROM users u
@@ -65,7 +75,8 @@ export async function syncFamilyAddresses(tx: Tx, userIds: string[], opts: { mai
     jobs_added AS (
       INSERT INTO jobs (kind, payload)
       SELECT ${ADDRESS_CONFIRM_JOB}, jsonb_build_object('userId', user_id::text, 'address', address) FROM added WHERE ${mail}::boolean RETURNING 1)
-    SELECT address FROM added`);
+    SELECT address FROM added`,
+  );
   return added.map((r) => r.address);
 }
 
@@ -79,10 +90,14 @@ export function addressConfirmHandler(deps: Deps): JobHandler {
     const userId = String(job.payload.userId);
     const address = String(job.payload.address);
     const token = randomBytes(32).toString('base64url');
-    const row = await one(deps.db, z.object({ address: z.string() }), sql`
+    const row = await one(
+      deps.db,
+      z.object({ address: z.string() }),
+      sql`
       UPDATE family_addresses SET token_hash = ${hashToken(token)}
       WHERE user_id = ${userId} AND address = ${address} AND confirmed_at IS NULL
-      RETURNING address`);
+      RETURNING address`,
+    );
     if (!row) return { skipped: 'adresse retirée ou déjà confirmée' };
     await deps.mailer.send(addressConfirmationMail(address, confirmAddressUrl(deps.config.publicUrl, token)));
     return { sent: true };
@@ -94,17 +109,22 @@ function confirmAddressUrl(publicUrl: string, token: string): string {
 }
 
 export const ADDRESS_CONFIRMED = 'Adresse confirmée.';
-const INVALID_CONFIRM_LINK = 'Ce lien de confirmation n’est pas valable : l’adresse a été retirée du profil, ou un lien plus récent l’a remplacé.';
+const INVALID_CONFIRM_LINK =
+  'Ce lien de confirmation n’est pas valable : l’adresse a été retirée du profil, ou un lien plus récent l’a remplacé.';
 
 /**
  * The link's POST: confirms the one address whose token hash matches. Clicking it again says the same
  * (the hash stays until the address leaves the profile, which deletes the row).
  */
 export async function confirmFamilyAddress(db: Db, token: string): Promise<void> {
-  const row = await one(db, z.object({ address: z.string() }), sql`
+  const row = await one(
+    db,
+    z.object({ address: z.string() }),
+    sql`
     UPDATE family_addresses SET confirmed_at = coalesce(confirmed_at, now())
     WHERE token_hash = ${hashToken(token)}
-    RETURNING address`);
+    RETURNING address`,
+  );
   if (!row) throw badRequest(INVALID_CONFIRM_LINK);
 }
 
@@ -115,8 +135,12 @@ export async function confirmFamilyAddress(db: Db, token: string): Promise<void>
 export async function pendingFamilyAddresses(db: Db, user: Parameters<typeof familyAddressesOf>[0] & { id: string }): Promise<string[]> {
   const addresses = familyAddressesOf(user);
   if (addresses.length === 0) return [];
-  const confirmed = await rows(db, z.object({ address: z.string() }), sql`
-    SELECT address FROM family_addresses WHERE user_id = ${user.id} AND confirmed_at IS NOT NULL`);
+  const confirmed = await rows(
+    db,
+    z.object({ address: z.string() }),
+    sql`
+    SELECT address FROM family_addresses WHERE user_id = ${user.id} AND confirmed_at IS NOT NULL`,
+  );
   const done = new Set(confirmed.map((r) => r.address));
   return addresses.filter((a) => !done.has(a));
 }

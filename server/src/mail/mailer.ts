@@ -42,7 +42,11 @@ export function createMailer(opts: {
       // In the outbox, the link is also a header: headers are not quoted-printable, so it can be copied
       // from the .eml as it is (the body's link is cut and carries =3D for each "=").
       const link = opts.smtpUrl ? null : firstLinkOf(mail);
-      const info = await transport.sendMail({ from: opts.from, ...mail, ...(link ? { headers: { ...mail.headers, 'X-Olympe-Lien': link } } : {}) });
+      const info = await transport.sendMail({
+        from: opts.from,
+        ...mail,
+        ...(link ? { headers: { ...mail.headers, 'X-Olympe-Lien': link } } : {}),
+      });
       if (!opts.smtpUrl) {
         mkdirSync(opts.outboxDir, { recursive: true });
         const file = path.join(opts.outboxDir, outboxFileName(mail));
@@ -79,27 +83,31 @@ export function firstLinkOf(mail: Pick<Mail, 'text'>): string | null {
   return /https?:\/\/\S+/.exec(mail.text)?.[0] ?? null;
 }
 
-
 /** The French mail that carries a set-password link (sign-up, password reset, first admin). */
-export function passwordLinkMail(to: string, link: string, kind: 'signup' | 'reset' | 'admin' | 'invite' | 'lockout', institutionName?: string): Mail {
+export function passwordLinkMail(
+  to: string,
+  link: string,
+  kind: 'signup' | 'reset' | 'admin' | 'invite' | 'lockout',
+  institutionName?: string,
+): Mail {
   const subject =
     kind === 'reset'
       ? 'Olympe : nouveau mot de passe'
       : kind === 'lockout'
         ? 'Olympe : votre lien de connexion'
-      : kind === 'invite'
-        ? 'Olympe : votre établissement vous a inscrit'
-        : 'Olympe : confirmez votre adresse et choisissez un mot de passe';
+        : kind === 'invite'
+          ? 'Olympe : votre établissement vous a inscrit'
+          : 'Olympe : confirmez votre adresse et choisissez un mot de passe';
   const intro =
     kind === 'invite'
       ? `Votre établissement${institutionName ? ` (${institutionName})` : ''} vous a créé un compte sur Olympe, la coupe de sélection de la préparation aux olympiades de mathématiques. Pour l’activer, choisissez votre mot de passe, puis complétez votre profil.`
       : kind === 'lockout'
-      ? 'De très nombreux mots de passe erronés ont été essayés sur votre compte Olympe : la connexion par mot de passe est suspendue pour une heure. Ce lien vous connecte tout de suite, en choisissant un nouveau mot de passe.'
-      : kind === 'reset'
-      ? 'Vous avez demandé à recevoir un nouveau lien pour choisir votre mot de passe.'
-      : kind === 'admin'
-        ? 'Un compte administrateur Olympe a été créé pour cette adresse.'
-        : 'Bienvenue sur Olympe ! Pour terminer votre inscription, choisissez votre mot de passe.';
+        ? 'De très nombreux mots de passe erronés ont été essayés sur votre compte Olympe : la connexion par mot de passe est suspendue pour une heure. Ce lien vous connecte tout de suite, en choisissant un nouveau mot de passe.'
+        : kind === 'reset'
+          ? 'Vous avez demandé à recevoir un nouveau lien pour choisir votre mot de passe.'
+          : kind === 'admin'
+            ? 'Un compte administrateur Olympe a été créé pour cette adresse.'
+            : 'Bienvenue sur Olympe ! Pour terminer votre inscription, choisissez votre mot de passe.';
   const text = `Bonjour,\n\n${intro}\n\nOuvrez ce lien (valable 48 heures, une seule fois) :\n${link}\n\nSi vous n’êtes pas à l’origine de cette demande, ignorez ce message.\n\nL’équipe Olympe`;
   const html = `<p>Bonjour,</p><p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">Choisir mon mot de passe</a> (lien valable 48 heures, une seule fois)</p><p>Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.</p><p>L’équipe Olympe</p>`;
   return { to, subject, text, html };

@@ -9,7 +9,6 @@ export interface MailBody {
   html: string;
 }
 
-
 const SIGNATURE = 'L’équipe Olympe';
 
 /**
@@ -18,10 +17,12 @@ const SIGNATURE = 'L’équipe Olympe';
  */
 function footer(unsubscribe: string | null): { text: string; html: string } {
   if (!unsubscribe) {
-    const note = 'Ce message concerne une inscription ou une épreuve sur Olympe : il est envoyé même quand les rappels par e-mail sont désactivés.';
+    const note =
+      'Ce message concerne une inscription ou une épreuve sur Olympe : il est envoyé même quand les rappels par e-mail sont désactivés.';
     return { text: note, html: escapeHtml(note) };
   }
-  const why = 'Vous recevez ce rappel car les rappels par e-mail sont activés sur votre compte Olympe (les convocations et les résultats sont envoyés dans tous les cas).';
+  const why =
+    'Vous recevez ce rappel car les rappels par e-mail sont activés sur votre compte Olympe (les convocations et les résultats sont envoyés dans tous les cas).';
   return {
     text: `${why} Pour ne plus recevoir de rappels : ${unsubscribe}`,
     html: `${escapeHtml(why)} <a href="${escapeHtml(unsubscribe)}">Ne plus recevoir de rappels</a>`,
@@ -29,9 +30,21 @@ function footer(unsubscribe: string | null): { text: string; html: string } {
 }
 
 /** Paragraphs to a mail: text joined by blank lines, HTML as <p>, then the footer. */
-function compose(subject: string, greeting: string, paragraphs: string[], links: { unsubscribe: string | null; action?: { label: string; url: string } }): MailBody {
+function compose(
+  subject: string,
+  greeting: string,
+  paragraphs: string[],
+  links: { unsubscribe: string | null; action?: { label: string; url: string } },
+): MailBody {
   const end = footer(links.unsubscribe);
-  const text = [greeting, ...paragraphs, ...(links.action ? [`${links.action.label} : ${links.action.url}`] : []), SIGNATURE, '—', end.text].join('\n\n');
+  const text = [
+    greeting,
+    ...paragraphs,
+    ...(links.action ? [`${links.action.label} : ${links.action.url}`] : []),
+    SIGNATURE,
+    '—',
+    end.text,
+  ].join('\n\n');
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
     ...paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
@@ -59,7 +72,10 @@ export interface Links {
 }
 
 /** Registration confirmed, the convocation attached; sent to the pupil and to the parents' addresses. */
-export function convocationMail(p: { pupil: string; forParent: boolean; chapter: string; centre: string; details: CenterDetails }, links: Links): MailBody {
+export function convocationMail(
+  p: { pupil: string; forParent: boolean; chapter: string; centre: string; details: CenterDetails },
+  links: Links,
+): MailBody {
   const who = p.forParent ? `${p.pupil} est inscrit(e)` : 'Votre inscription est confirmée';
   return compose(
     `convocation à l’épreuve « ${p.chapter} »`,
@@ -74,7 +90,10 @@ export function convocationMail(p: { pupil: string; forParent: boolean; chapter:
 }
 
 /** The centre's date, address or room changed, or it closed. */
-export function centerChangeMail(p: { pupil: string | null; chapter: string; centre: string; closed: boolean; details: CenterDetails }, links: Links): MailBody {
+export function centerChangeMail(
+  p: { pupil: string | null; chapter: string; centre: string; closed: boolean; details: CenterDetails },
+  links: Links,
+): MailBody {
   if (p.closed) {
     return compose(
       `le centre ${p.centre} n’accueille plus l’épreuve`,
@@ -89,7 +108,10 @@ export function centerChangeMail(p: { pupil: string | null; chapter: string; cen
   return compose(
     `changement pour votre centre d’examen`,
     hello(p.pupil),
-    [`Le centre ${p.centre} a modifié les informations de l’épreuve « ${p.chapter} ». Les voici à jour :`, ...whereWhen(p.centre, p.details)],
+    [
+      `Le centre ${p.centre} a modifié les informations de l’épreuve « ${p.chapter} ». Les voici à jour :`,
+      ...whereWhen(p.centre, p.details),
+    ],
     { unsubscribe: links.unsubscribe, action: { label: 'Télécharger la convocation à jour', url: links.chapter } },
   );
 }
@@ -98,7 +120,10 @@ export function centerChangeMail(p: { pupil: string | null; chapter: string; cen
  * The pupil is no longer registered at a centre (its staff turned them away): which centre, which
  * test, and what to do — choose another centre on the test's page before the sitting.
  */
-export function departureMail(p: { pupil: string | null; chapter: string; centre: string; sittingAt: string | null; registeredElsewhere: string | null }, links: Links): MailBody {
+export function departureMail(
+  p: { pupil: string | null; chapter: string; centre: string; sittingAt: string | null; registeredElsewhere: string | null },
+  links: Links,
+): MailBody {
   const before = p.sittingAt ? ` avant le ${formatSitting(p.sittingAt)} (heure de Paris)` : ' au plus tôt';
   return compose(
     `vous n’êtes plus inscrit(e) au centre ${p.centre}`,
@@ -120,7 +145,9 @@ export function openingMail(p: { pupil: string | null; chapter: string; start: s
     hello(p.pupil),
     [
       `L’épreuve « ${p.chapter} » ouvre le ${formatSitting(p.start)} (heure de Paris).`,
-      p.offline ? 'Elle se passe sur papier dans votre centre d’examen : vérifiez votre convocation.' : 'Elle se passe en ligne sur Olympe : connectez-vous quelques minutes avant.',
+      p.offline
+        ? 'Elle se passe sur papier dans votre centre d’examen : vérifiez votre convocation.'
+        : 'Elle se passe en ligne sur Olympe : connectez-vous quelques minutes avant.',
     ],
     { unsubscribe: links.unsubscribe, action: { label: 'Voir l’épreuve', url: links.chapter } },
   );
@@ -128,17 +155,19 @@ export function openingMail(p: { pupil: string | null; chapter: string; start: s
 
 /** Results published for a test the pupil took part in. */
 export function resultsMail(p: { pupil: string | null; chapter: string }, links: Links): MailBody {
-  return compose(
-    `résultats de l’épreuve « ${p.chapter} »`,
-    hello(p.pupil),
-    [`Les résultats de l’épreuve « ${p.chapter} » sont publiés.`],
-    { unsubscribe: links.unsubscribe, action: { label: 'Voir mes résultats', url: links.chapter } },
-  );
+  return compose(`résultats de l’épreuve « ${p.chapter} »`, hello(p.pupil), [`Les résultats de l’épreuve « ${p.chapter} » sont publiés.`], {
+    unsubscribe: links.unsubscribe,
+    action: { label: 'Voir mes résultats', url: links.chapter },
+  });
 }
 
 /** Daily digest to a school's staff: who registered at their centre yesterday, and who left it (turned away). */
 export function digestMail(
-  p: { staff: string | null; day: string; centres: Array<{ chapter: string; pupils: string[]; departed: string[]; total: number; places: number }> },
+  p: {
+    staff: string | null;
+    day: string;
+    centres: Array<{ chapter: string; pupils: string[]; departed: string[]; total: number; places: number }>;
+  },
   links: Links,
 ): MailBody {
   const lines = p.centres.map((c) => {
@@ -149,7 +178,10 @@ export function digestMail(
   return compose(
     `inscriptions dans votre centre (${p.day})`,
     hello(p.staff),
-    [`Voici les élèves inscrits dans votre centre le ${p.day}${p.centres.some((c) => c.departed.length > 0) ? ', et ceux qui l’ont quitté' : ''} :`, ...lines],
+    [
+      `Voici les élèves inscrits dans votre centre le ${p.day}${p.centres.some((c) => c.departed.length > 0) ? ', et ceux qui l’ont quitté' : ''} :`,
+      ...lines,
+    ],
     { unsubscribe: links.unsubscribe, action: { label: 'Ouvrir la page du centre', url: links.chapter } },
   );
 }

@@ -25,7 +25,10 @@ export type MailKind = 'convocation' | 'center-change' | 'center-departure' | 'o
  * send job for each one that was new. Returns how many were new.
  */
 async function queueDeliveries(tx: Tx, kind: MailKind, select: SQL): Promise<number> {
-  const added = await rows(tx, z.object({ n: column.number }), sql`
+  const added = await rows(
+    tx,
+    z.object({ n: column.number }),
+    sql`
     WITH wanted AS (${select}),
     added AS (
       INSERT INTO mail_deliveries (key, kind, user_id, "to", payload)
@@ -34,7 +37,8 @@ async function queueDeliveries(tx: Tx, kind: MailKind, select: SQL): Promise<num
       RETURNING id),
     jobs_added AS (
       INSERT INTO jobs (kind, payload) SELECT ${MAIL_SEND_JOB}, jsonb_build_object('deliveryId', id) FROM added RETURNING 1)
-    SELECT count(*)::int AS n FROM jobs_added`);
+    SELECT count(*)::int AS n FROM jobs_added`,
+  );
   return Number(added[0]?.n ?? 0);
 }
 
@@ -60,15 +64,22 @@ const addressesOf = (kind: MailKind, withFamily: boolean) => sql`
   ORDER BY u.id, lower(trim(a.addr)), a.family`;
 
 /** Registration confirmed (new or moved): the convocation to the pupil and their parents. */
-export async function queueConvocation(tx: Tx, e: { chapterId: string; userId: string; institutionId: string; registeredMs: number }): Promise<number> {
+export async function queueConvocation(
+  tx: Tx,
+  e: { chapterId: string; userId: string; institutionId: string; registeredMs: number },
+): Promise<number> {
   // An address of the profile with no confirmation asked yet (typed before decision 134, or imported)
   // gets its confirmation mail now; the convocation waits for it.
   await syncFamilyAddresses(tx, [e.userId]);
-  return queueDeliveries(tx, 'convocation', sql`
+  return queueDeliveries(
+    tx,
+    'convocation',
+    sql`
     SELECT concat_ws(':', 'convocation', ${e.chapterId}::text, ${e.userId}::text, ${String(Math.round(e.registeredMs))}::text, a."to") AS key,
       a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'family', a.family) AS payload
-    FROM (${addressesOf('convocation', true)}) a WHERE a.user_id = ${e.userId}`);
+    FROM (${addressesOf('convocation', true)}) a WHERE a.user_id = ${e.userId}`,
+  );
 }
 
 /**
@@ -76,44 +87,69 @@ export async function queueConvocation(tx: Tx, e: { chapterId: string; userId: s
  * keyed by the registration that ended (its creation instant), so a later registration that ends
  * again is a new mail and this one is never queued twice (decision 81).
  */
-export async function queueDeparture(tx: Tx, e: { chapterId: string; userId: string; institutionId: string; registeredMs: number; reason: 'refused' }): Promise<number> {
-  return queueDeliveries(tx, 'center-departure', sql`
+export async function queueDeparture(
+  tx: Tx,
+  e: { chapterId: string; userId: string; institutionId: string; registeredMs: number; reason: 'refused' },
+): Promise<number> {
+  return queueDeliveries(
+    tx,
+    'center-departure',
+    sql`
     SELECT concat_ws(':', 'center-departure', ${e.chapterId}::text, ${e.userId}::text, ${e.institutionId}::text, ${String(Math.round(e.registeredMs))}::text, a."to") AS key,
       a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'reason', ${e.reason}::text) AS payload
-    FROM (${addressesOf('center-departure', false)}) a WHERE a.user_id = ${e.userId}`);
+    FROM (${addressesOf('center-departure', false)}) a WHERE a.user_id = ${e.userId}`,
+  );
 }
 
 /** A centre's date/address/room changed, or it closed: every pupil registered there. */
-export async function queueCenterChange(tx: Tx, e: { chapterId: string; institutionId: string; closed: boolean; at: Date }): Promise<number> {
-  return queueDeliveries(tx, 'center-change', sql`
+export async function queueCenterChange(
+  tx: Tx,
+  e: { chapterId: string; institutionId: string; closed: boolean; at: Date },
+): Promise<number> {
+  return queueDeliveries(
+    tx,
+    'center-change',
+    sql`
     SELECT concat_ws(':', 'center-change', ${e.chapterId}::text, ${e.institutionId}::text, ${String(e.at.getTime())}::text, a.user_id::text) AS key,
       a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'institutionId', ${e.institutionId}::text, 'closed', ${e.closed}::boolean) AS payload
     FROM (${addressesOf('center-change', false)}) a
-    JOIN center_registrations r ON r.user_id = a.user_id AND r.chapter_id = ${e.chapterId} AND r.institution_id = ${e.institutionId}`);
+    JOIN center_registrations r ON r.user_id = a.user_id AND r.chapter_id = ${e.chapterId} AND r.institution_id = ${e.institutionId}`,
+  );
 }
 
 /** Results published: every pupil who took part (an answer, a started session, or present at a centre). */
 export async function queueResults(tx: Tx, chapterId: string): Promise<number> {
-  return queueDeliveries(tx, 'results', sql`
+  return queueDeliveries(
+    tx,
+    'results',
+    sql`
     SELECT concat_ws(':', 'results', ${chapterId}::text, a.user_id::text) AS key, a.user_id, a."to",
       jsonb_build_object('chapterId', ${chapterId}::text) AS payload
     FROM (${addressesOf('results', false)}) a
     WHERE EXISTS (SELECT 1 FROM chapter_sessions s WHERE s.chapter_id = ${chapterId} AND s.user_id = a.user_id)
       OR EXISTS (SELECT 1 FROM answers x JOIN exercises e ON e.id = x.exercise_id WHERE e.chapter_id = ${chapterId} AND e.deleted_at IS NULL AND x.user_id = a.user_id)
-      OR EXISTS (SELECT 1 FROM center_registrations r WHERE r.chapter_id = ${chapterId} AND r.user_id = a.user_id AND r.present)`);
+      OR EXISTS (SELECT 1 FROM center_registrations r WHERE r.chapter_id = ${chapterId} AND r.user_id = a.user_id AND r.present)`,
+  );
 }
 
 /** A test opening in 24 hours: the pupils an access group admits (the caller computed them). */
 export async function queueOpening(tx: Tx, e: { chapterId: string; startMs: number; userIds: string[] }): Promise<number> {
   // Keyed by chapter and start, not by access group: saving a chapter rewrites its groups (new ids).
   if (e.userIds.length === 0) return 0;
-  return queueDeliveries(tx, 'opening', sql`
+  return queueDeliveries(
+    tx,
+    'opening',
+    sql`
     SELECT concat_ws(':', 'opening', ${e.chapterId}::text, ${String(e.startMs)}::text, a.user_id::text) AS key, a.user_id, a."to",
       jsonb_build_object('chapterId', ${e.chapterId}::text, 'start', ${new Date(e.startMs).toISOString()}::text) AS payload
     FROM (${addressesOf('opening', false)}) a
-    WHERE a.user_id IN (${sql.join(e.userIds.map((u) => sql`${u}::uuid`), sql`, `)})`);
+    WHERE a.user_id IN (${sql.join(
+      e.userIds.map((u) => sql`${u}::uuid`),
+      sql`, `,
+    )})`,
+  );
 }
 
 /**
@@ -121,7 +157,10 @@ export async function queueOpening(tx: Tx, e: { chapterId: string; startMs: numb
  * of a school whose centre got registrations, or turned pupils away, that day, once.
  */
 export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date }): Promise<number> {
-  return queueDeliveries(tx, 'digest', sql`
+  return queueDeliveries(
+    tx,
+    'digest',
+    sql`
     SELECT concat_ws(':', 'digest', ${e.day}::text, a.user_id::text) AS key, a.user_id, a."to",
       jsonb_build_object('day', ${e.day}::text, 'from', ${e.from.toISOString()}::text, 'to', ${e.to.toISOString()}::text,
         'institutionId', t.institution_id::text) AS payload
@@ -133,7 +172,8 @@ export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date
       WHERE r.institution_id = t.institution_id AND r.created_at >= ${e.from.toISOString()}::timestamptz AND r.created_at < ${e.to.toISOString()}::timestamptz)
     OR EXISTS (
       SELECT 1 FROM center_refusals f
-      WHERE f.institution_id = t.institution_id AND f.created_at >= ${e.from.toISOString()}::timestamptz AND f.created_at < ${e.to.toISOString()}::timestamptz)`);
+      WHERE f.institution_id = t.institution_id AND f.created_at >= ${e.from.toISOString()}::timestamptz AND f.created_at < ${e.to.toISOString()}::timestamptz)`,
+  );
 }
 
 /** Results published (the chapter's analysis flag turned on): a job queues the mails to who took part. */

@@ -16,14 +16,16 @@ const unsubscribeQuery = z.object({
 });
 const tags = ['mail'];
 const confirmQuery = z.object({
-  t: z.string({ error: 'Lien de confirmation invalide.' }).min(20, { error: 'Lien de confirmation invalide.' }).max(100, { error: 'Lien de confirmation invalide.' }),
+  t: z
+    .string({ error: 'Lien de confirmation invalide.' })
+    .min(20, { error: 'Lien de confirmation invalide.' })
+    .max(100, { error: 'Lien de confirmation invalide.' }),
 });
 
 /** A small French page of the server (the mail links' answers): no script, no style to load. */
 const htmlPage = (title: string, body: string) =>
   `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} – Olympe</title></head>` +
   `<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
-
 
 /**
  * Decision 60: notification mails — one-click unsubscribe without login (RFC 8058), the admins'
@@ -43,7 +45,9 @@ export const mailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     });
   }
   // RFC 8058: mail clients POST « List-Unsubscribe=One-Click » as a form; the body says nothing more.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, body, done) =>
+    done(null, body),
+  );
 
   app.post(
     '/mail/unsubscribe',
@@ -69,18 +73,22 @@ export const mailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
 
   // Decision 134: the double opt-in link of a family address. The link only shows a button, as above:
   // a link scanner opening it must not confirm an address for its owner.
-  app.get('/mail/confirm-address', { schema: { tags, querystring: confirmQuery, response: { 200: z.string() } } }, async (request, reply) => {
-    const action = `/api/mail/confirm-address?t=${encodeURIComponent(request.query.t)}`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        htmlPage(
-          'Confirmez votre adresse',
-          `<p>Un élève a indiqué cette adresse dans son profil Olympe. En la confirmant, vous recevrez ses convocations aux épreuves.</p>` +
-            `<form method="post" action="${escapeHtml(action)}"><button type="submit">Confirmer mon adresse</button></form>`,
-        ),
-      );
-  });
+  app.get(
+    '/mail/confirm-address',
+    { schema: { tags, querystring: confirmQuery, response: { 200: z.string() } } },
+    async (request, reply) => {
+      const action = `/api/mail/confirm-address?t=${encodeURIComponent(request.query.t)}`;
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          htmlPage(
+            'Confirmez votre adresse',
+            `<p>Un élève a indiqué cette adresse dans son profil Olympe. En la confirmant, vous recevrez ses convocations aux épreuves.</p>` +
+              `<form method="post" action="${escapeHtml(action)}"><button type="submit">Confirmer mon adresse</button></form>`,
+          ),
+        );
+    },
+  );
 
   // The page's form posts here and reads a page back; any other client gets JSON and the usual errors.
   app.post(
@@ -92,16 +100,24 @@ export const mailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
         await confirmFamilyAddress(deps.db, request.query.t);
       } catch (err) {
         if (!fromPage || !(err instanceof AppError) || err.statusCode !== 400) throw err;
-        return reply.code(200).type('text/html; charset=utf-8').send(htmlPage('Lien non valable', `<p>${escapeHtml(err.message)}</p>`));
+        return reply
+          .code(200)
+          .type('text/html; charset=utf-8')
+          .send(htmlPage('Lien non valable', `<p>${escapeHtml(err.message)}</p>`));
       }
       if (!fromPage) return { message: ADDRESS_CONFIRMED };
-      return reply.type('text/html; charset=utf-8').send(htmlPage(ADDRESS_CONFIRMED, '<p>Vous recevrez désormais les convocations de cet élève. Chacun de ces e-mails permet de ne plus les recevoir.</p>'));
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          htmlPage(
+            ADDRESS_CONFIRMED,
+            '<p>Vous recevrez désormais les convocations de cet élève. Chacun de ces e-mails permet de ne plus les recevoir.</p>',
+          ),
+        );
     },
   );
 
-  app.get(
-    '/mail/stats',
-    { preHandler: requireRole('admin'), schema: { tags, response: { 200: mailStatsSchema } } },
-    async () => mailStats(deps.db),
+  app.get('/mail/stats', { preHandler: requireRole('admin'), schema: { tags, response: { 200: mailStatsSchema } } }, async () =>
+    mailStats(deps.db),
   );
 };

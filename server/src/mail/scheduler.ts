@@ -82,23 +82,35 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ p
   // A scheduled publication is in force from its instant (chapters/publication.ts); here its flag is set
   // and its participants are mailed, once: the UPDATE takes each chapter for one instance only.
   const published = await db.transaction(async (tx) => {
-    const due = await rows(tx, z.object({ id: z.string() }), sql`
+    const due = await rows(
+      tx,
+      z.object({ id: z.string() }),
+      sql`
       UPDATE chapters SET analysis = true
       WHERE NOT analysis AND deleted_at IS NULL AND publish_at <= ${now.toISOString()}::timestamptz
-      RETURNING id`);
+      RETURNING id`,
+    );
     for (const { id } of due) await queueResultsPublished(tx, id);
     return due.length;
   });
-  const soon = await rows(db, z.object({ chapter_id: z.string() }), sql`
+  const soon = await rows(
+    db,
+    z.object({ chapter_id: z.string() }),
+    sql`
     SELECT DISTINCT chapter_id FROM access_groups
-    WHERE chapter_id IN (SELECT id FROM chapters WHERE deleted_at IS NULL) AND access_start > ${now.toISOString()}::timestamptz AND access_start <= ${new Date(now.getTime() + 24 * 3_600_000).toISOString()}::timestamptz`);
+    WHERE chapter_id IN (SELECT id FROM chapters WHERE deleted_at IS NULL) AND access_start > ${now.toISOString()}::timestamptz AND access_start <= ${new Date(now.getTime() + 24 * 3_600_000).toISOString()}::timestamptz`,
+  );
   let opening = 0;
   for (const { chapter_id: chapterId } of soon) {
     const groups = (
-      await rows(db, groupRow, sql`
+      await rows(
+        db,
+        groupRow,
+        sql`
         SELECT id, chapter_id, position, authorized_genders, authorized_grades, birth_date_min::text AS birth_date_min,
           birth_date_max::text AS birth_date_max, access_start
-        FROM access_groups WHERE chapter_id = ${chapterId} ORDER BY position`)
+        FROM access_groups WHERE chapter_id = ${chapterId} ORDER BY position`,
+      )
     ).map((g) => ({
       id: g.id,
       authorizedGenders: g.authorized_genders,
@@ -109,10 +121,14 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ p
       accessStart: g.access_start ? new Date(g.access_start) : null,
       accessEnd: null,
     }));
-    const pupils = await rows(db, z.object({ id: z.string(), gender: z.string().nullable(), grade: z.string().nullable(), birth_date: z.string().nullable() }), sql`
+    const pupils = await rows(
+      db,
+      z.object({ id: z.string(), gender: z.string().nullable(), grade: z.string().nullable(), birth_date: z.string().nullable() }),
+      sql`
       SELECT id, gender, grade, birth_date::text AS birth_date FROM users
       WHERE email_notifications AND NOT is_admin
-        AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = users.id AND m.group_id IN (${TEACHERS_GROUP_ID}, ${MEMBERS_GROUP_ID}))`);
+        AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = users.id AND m.group_id IN (${TEACHERS_GROUP_ID}, ${MEMBERS_GROUP_ID}))`,
+    );
     const byGroup = new Map<string, string[]>();
     for (const u of pupils) {
       const rule = matchAccessRule({ gender: u.gender, grade: u.grade, birthDate: u.birth_date }, groups);

@@ -8,7 +8,15 @@ import type { Deps } from '../deps.js';
 import type { Job } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
 import type { Mail } from './mailer.js';
-import { centerChangeMail, convocationMail, departureMail, digestMail, openingMail, resultsMail, type MailBody } from './notification-mails.js';
+import {
+  centerChangeMail,
+  convocationMail,
+  departureMail,
+  digestMail,
+  openingMail,
+  resultsMail,
+  type MailBody,
+} from './notification-mails.js';
 import { queueResults } from './notifications.js';
 import { categoryOf, mayReceive } from './policy.js';
 import { unsubscribeUrl } from './unsubscribe.js';
@@ -27,10 +35,15 @@ const deliveryRow = z.object({
 });
 type DeliveryRow = z.output<typeof deliveryRow>;
 
-const fullName = (r: { first_name: string | null; last_name: string | null }) => [r.first_name, r.last_name].filter(Boolean).join(' ') || null;
+const fullName = (r: { first_name: string | null; last_name: string | null }) =>
+  [r.first_name, r.last_name].filter(Boolean).join(' ') || null;
 
 async function chapterOf(db: Db, id: string) {
-  return one(db, z.object({ title: z.string(), offline: z.boolean() }), sql`SELECT title, offline FROM chapters WHERE id = ${id} AND deleted_at IS NULL`);
+  return one(
+    db,
+    z.object({ title: z.string(), offline: z.boolean() }),
+    sql`SELECT title, offline FROM chapters WHERE id = ${id} AND deleted_at IS NULL`,
+  );
 }
 
 /** The mail a delivery stands for, built from the database as it is now; null: nothing to say any more. */
@@ -47,41 +60,76 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
       const c = await convocationOf(deps.db, p.chapterId, p.institutionId, d.user_id ?? '');
       // Moved to another centre meanwhile: that registration has its own mail.
       if (!c.pupil || !c.bytes || !c.centre.validated) return null;
-      const body = convocationMail({ pupil: name ?? 'Votre enfant', forParent: !!p.family, chapter: c.centre.chapterTitle, centre: c.centre.centreName, details: c.centre.details }, links(p.chapterId));
+      const body = convocationMail(
+        {
+          pupil: name ?? 'Votre enfant',
+          forParent: !!p.family,
+          chapter: c.centre.chapterTitle,
+          centre: c.centre.centreName,
+          details: c.centre.details,
+        },
+        links(p.chapterId),
+      );
       return { ...body, attachments: [{ filename: 'convocation.pdf', content: Buffer.from(c.bytes), contentType: 'application/pdf' }] };
     }
     case 'center-change': {
       const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
-      return centerChangeMail({ pupil: name, chapter: centre.chapterTitle, centre: centre.centreName, closed: !!p.closed, details: centre.details }, links(p.chapterId));
+      return centerChangeMail(
+        { pupil: name, chapter: centre.chapterTitle, centre: centre.centreName, closed: !!p.closed, details: centre.details },
+        links(p.chapterId),
+      );
     }
     case 'center-departure': {
       const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
-      const now = await one(deps.db, z.object({ name: z.string(), same: z.boolean() }), sql`
+      const now = await one(
+        deps.db,
+        z.object({ name: z.string(), same: z.boolean() }),
+        sql`
         SELECT i.name, r.institution_id = ${p.institutionId} AS same FROM center_registrations r JOIN institutions i ON i.id = r.institution_id
-        WHERE r.chapter_id = ${p.chapterId} AND r.user_id = ${d.user_id}`);
+        WHERE r.chapter_id = ${p.chapterId} AND r.user_id = ${d.user_id}`,
+      );
       // Registered at that centre again meanwhile: nothing true to say any more.
       if (now?.same) return null;
       return departureMail(
-        { pupil: name, chapter: centre.chapterTitle, centre: centre.centreName, sittingAt: centre.details.sittingAt, registeredElsewhere: now?.name ?? null },
+        {
+          pupil: name,
+          chapter: centre.chapterTitle,
+          centre: centre.centreName,
+          sittingAt: centre.details.sittingAt,
+          registeredElsewhere: now?.name ?? null,
+        },
         links(p.chapterId),
       );
     }
     case 'opening': {
       const chapter = await chapterOf(deps.db, p.chapterId);
-      return chapter ? openingMail({ pupil: name, chapter: chapter.title, start: p.start, offline: chapter.offline }, links(p.chapterId)) : null;
+      return chapter
+        ? openingMail({ pupil: name, chapter: chapter.title, start: p.start, offline: chapter.offline }, links(p.chapterId))
+        : null;
     }
     case 'results': {
       const chapter = await chapterOf(deps.db, p.chapterId);
       return chapter ? resultsMail({ pupil: name, chapter: chapter.title }, links(p.chapterId)) : null;
     }
     case 'digest': {
-      const list = await rows(deps.db, z.object({ chapter_id: z.string(), title: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable(), is_new: z.boolean(), places: column.number }), sql`
+      const list = await rows(
+        deps.db,
+        z.object({
+          chapter_id: z.string(),
+          title: z.string(),
+          first_name: z.string().nullable(),
+          last_name: z.string().nullable(),
+          is_new: z.boolean(),
+          places: column.number,
+        }),
+        sql`
         SELECT r.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places,
           (r.created_at >= ${p.from}::timestamptz AND r.created_at < ${p.to}::timestamptz) AS is_new
         FROM center_registrations r JOIN chapters c ON c.id = r.chapter_id JOIN users u ON u.id = r.user_id
         LEFT JOIN centers ce ON ce.chapter_id = r.chapter_id AND ce.institution_id = r.institution_id
         WHERE r.institution_id = ${p.institutionId} AND c.deleted_at IS NULL
-        ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`);
+        ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`,
+      );
       const byChapter = new Map<string, { chapter: string; pupils: string[]; departed: string[]; total: number; places: number }>();
       for (const r of list) {
         const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], departed: [], total: 0, places: Number(r.places) };
@@ -90,13 +138,23 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<M
         byChapter.set(r.chapter_id, entry);
       }
       // Departures of the day: the pupils the centre turned away (decision 81).
-      const refused = await rows(deps.db, z.object({ chapter_id: z.string(), title: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable(), places: column.number }), sql`
+      const refused = await rows(
+        deps.db,
+        z.object({
+          chapter_id: z.string(),
+          title: z.string(),
+          first_name: z.string().nullable(),
+          last_name: z.string().nullable(),
+          places: column.number,
+        }),
+        sql`
         SELECT f.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places
         FROM center_refusals f JOIN chapters c ON c.id = f.chapter_id JOIN users u ON u.id = f.user_id
         LEFT JOIN centers ce ON ce.chapter_id = f.chapter_id AND ce.institution_id = f.institution_id
         WHERE f.institution_id = ${p.institutionId} AND c.deleted_at IS NULL
           AND f.created_at >= ${p.from}::timestamptz AND f.created_at < ${p.to}::timestamptz
-        ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`);
+        ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`,
+      );
       for (const r of refused) {
         const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], departed: [], total: 0, places: Number(r.places) };
         entry.departed.push(fullName(r) ?? 'Élève');
@@ -124,10 +182,14 @@ const setStatus = (db: Db, id: string, status: string, error: string | null = nu
 export function mailSendHandler(deps: Deps, maxAttempts: number): JobHandler {
   return async (job: Job) => {
     const id = String(job.payload.deliveryId);
-    const d = await one(deps.db, deliveryRow, sql`
+    const d = await one(
+      deps.db,
+      deliveryRow,
+      sql`
       SELECT d.id, d.kind, d."to", d.status, d.payload, d.user_id, u.first_name, u.last_name,
         u.email_notifications AS notifications, u.institution_id
-      FROM mail_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.id = ${id}`);
+      FROM mail_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.id = ${id}`,
+    );
     if (!d) return { skipped: 'gone' };
     if (d.status !== 'pending') return { already: d.status };
     // A reminder whose pupil untied the box (or unsubscribed) after it was queued; service mails go anyway (decision 143).
@@ -141,16 +203,20 @@ export function mailSendHandler(deps: Deps, maxAttempts: number): JobHandler {
       return { skipped: 'obsolete' };
     }
     // Only a reminder can be unsubscribed from (RFC 8058 headers); a service mail has nothing to turn off.
-    const unsubscribe = categoryOf(d.kind) === 'reminder' ? unsubscribeUrl(deps.config.publicUrl, deps.config.jwtSecret, d.user_id ?? '') : null;
+    const unsubscribe =
+      categoryOf(d.kind) === 'reminder' ? unsubscribeUrl(deps.config.publicUrl, deps.config.jwtSecret, d.user_id ?? '') : null;
     try {
       await deps.mailer.send({
         to: d.to,
         ...body,
         messageId: `<${d.id}@olympe.mail>`,
-        ...(unsubscribe ? { headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
+        ...(unsubscribe
+          ? { headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
+          : {}),
       });
     } catch (err) {
-      if (job.attempts >= maxAttempts) await setStatus(deps.db, d.id, 'failed', err instanceof Error ? err.message.slice(0, 500) : 'erreur SMTP');
+      if (job.attempts >= maxAttempts)
+        await setStatus(deps.db, d.id, 'failed', err instanceof Error ? err.message.slice(0, 500) : 'erreur SMTP');
       throw err;
     }
     await setStatus(deps.db, d.id, 'sent');

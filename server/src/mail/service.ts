@@ -19,8 +19,12 @@ const STATUSES = ['pending', 'sent', 'failed', 'skipped'] as const;
 
 /** Counts of notification mails by kind and status (admin pages, /api/metrics). */
 export async function mailStats(db: Db): Promise<MailStats> {
-  const list = await rows(db, z.object({ kind: z.string(), status: z.string(), n: column.number }), sql`
-    SELECT kind, status, count(*)::int AS n FROM mail_deliveries GROUP BY kind, status ORDER BY kind`);
+  const list = await rows(
+    db,
+    z.object({ kind: z.string(), status: z.string(), n: column.number }),
+    sql`
+    SELECT kind, status, count(*)::int AS n FROM mail_deliveries GROUP BY kind, status ORDER BY kind`,
+  );
   const zero = () => ({ pending: 0, sent: 0, failed: 0, skipped: 0 });
   const byKind = new Map<string, ReturnType<typeof zero>>();
   const total = zero();

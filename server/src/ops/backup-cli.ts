@@ -22,7 +22,8 @@ async function main([command, dir]: string[]) {
       const m = await createBackup(deps, out);
       const rows = Object.values(m.tables).reduce((a, b) => a + b, 0);
       console.log(`Sauvegarde écrite dans ${out} : ${rows} lignes, ${m.files} fichiers PDF.`);
-      if (m.missingFiles.length) console.warn(`Attention : ${m.missingFiles.length} fichiers introuvables dans le stockage (listés dans manifest.json).`);
+      if (m.missingFiles.length)
+        console.warn(`Attention : ${m.missingFiles.length} fichiers introuvables dans le stockage (listés dans manifest.json).`);
     } else {
       const m = await restoreBackup(deps, path.resolve(dir!));
       console.log(`Sauvegarde du ${m.createdAt} restaurée : ${Object.keys(m.tables).length} tables, ${m.files} fichiers PDF.`);

@@ -40,23 +40,34 @@ export interface Manifest {
   missingFiles: string[];
 }
 
-
 async function appliedMigrations(db: Tx): Promise<string[]> {
-  const applied = await rows(db, z.object({ hash: z.string() }), sql`SELECT hash FROM drizzle.__drizzle_migrations ORDER BY created_at, id`);
+  const applied = await rows(
+    db,
+    z.object({ hash: z.string() }),
+    sql`SELECT hash FROM drizzle.__drizzle_migrations ORDER BY created_at, id`,
+  );
   return applied.map((r) => r.hash);
 }
 
 async function publicTables(db: Tx): Promise<string[]> {
-  const found = await rows(db, z.object({ tablename: z.string() }), sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+  const found = await rows(
+    db,
+    z.object({ tablename: z.string() }),
+    sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+  );
   return found.map((r) => r.tablename).filter((t) => !NOT_DUMPED.has(t));
 }
 
 /** Tables ordered so that every table comes after those its foreign keys point at. */
 async function insertOrder(db: Tx, tables: string[]): Promise<string[]> {
-  const edges = await rows(db, z.object({ child: z.string(), parent: z.string() }), sql`
+  const edges = await rows(
+    db,
+    z.object({ child: z.string(), parent: z.string() }),
+    sql`
     SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
     FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
-    WHERE c.contype = 'f' AND n.nspname = 'public'`);
+    WHERE c.contype = 'f' AND n.nspname = 'public'`,
+  );
   const parents = new Map(tables.map((t) => [t, new Set<string>()]));
   for (const e of edges) {
     const child = e.child.replace(/"/g, '');
@@ -141,7 +152,8 @@ async function dumpTable(tx: Tx, table: string, file: string): Promise<number> {
  */
 export async function restoreBackup(deps: { db: Db; store: FileStore }, fromDir: string): Promise<Manifest> {
   const manifest = JSON.parse(await readFile(path.join(fromDir, 'manifest.json'), 'utf8')) as Manifest;
-  if (manifest.format !== BACKUP_FORMAT || manifest.version !== VERSION) throw new Error(`${fromDir} n’est pas une sauvegarde Olympe lisible.`);
+  if (manifest.format !== BACKUP_FORMAT || manifest.version !== VERSION)
+    throw new Error(`${fromDir} n’est pas une sauvegarde Olympe lisible.`);
   const migrations = await appliedMigrations(deps.db);
   if (migrations.join() !== manifest.migrations.join()) {
     throw new Error(
@@ -163,7 +175,12 @@ export async function restoreBackup(deps: { db: Db; store: FileStore }, fromDir:
   await deps.db.transaction(async (tx) => {
     // Rows seeded by migrations (role groups, home schooling) come back from the backup itself.
     // The derived tables are emptied too: restoring the schools and the answers fills them again by their triggers.
-    await tx.execute(sql`TRUNCATE ${sql.join([...tables, ...DERIVED].map((t) => sql.identifier(t)), sql`, `)}`);
+    await tx.execute(
+      sql`TRUNCATE ${sql.join(
+        [...tables, ...DERIVED].map((t) => sql.identifier(t)),
+        sql`, `,
+      )}`,
+    );
     for (const table of await insertOrder(tx, tables)) {
       let batch: string[] = [];
       const flush = async () => {
@@ -173,7 +190,10 @@ export async function restoreBackup(deps: { db: Db; store: FileStore }, fromDir:
           SELECT * FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${`[${batch.join(',')}]`}::json)`);
         batch = [];
       };
-      const lines = createInterface({ input: createReadStream(path.join(fromDir, 'db', `${table}.jsonl.gz`)).pipe(createGunzip()), crlfDelay: Infinity });
+      const lines = createInterface({
+        input: createReadStream(path.join(fromDir, 'db', `${table}.jsonl.gz`)).pipe(createGunzip()),
+        crlfDelay: Infinity,
+      });
       for await (const line of lines) {
         if (!line) continue;
         batch.push(line);
@@ -182,9 +202,13 @@ export async function restoreBackup(deps: { db: Db; store: FileStore }, fromDir:
       await flush();
     }
     // Serial ids continue after the restored rows.
-    const serials = await rows(tx, z.object({ table_name: z.string(), column_name: z.string(), seq: z.string().nullable() }), sql`
+    const serials = await rows(
+      tx,
+      z.object({ table_name: z.string(), column_name: z.string(), seq: z.string().nullable() }),
+      sql`
       SELECT table_name, column_name, pg_get_serial_sequence(quote_ident(table_name), column_name) AS seq
-      FROM information_schema.columns WHERE table_schema = 'public' AND column_default LIKE 'nextval(%'`);
+      FROM information_schema.columns WHERE table_schema = 'public' AND column_default LIKE 'nextval(%'`,
+    );
     for (const s of serials) {
       if (!s.seq || !tables.includes(s.table_name)) continue;
       await tx.execute(sql`

@@ -37,7 +37,10 @@ const extensionRow = z.object({
  * read once, grouped by minute: a timed round holds about a million rows, so nothing here rescans them.
  */
 export async function getLiveChapter(db: Db, chapterId: string, serverErrors: number): Promise<LiveChapter> {
-  const row = await one(db, liveRow, sql`
+  const row = await one(
+    db,
+    liveRow,
+    sql`
     SELECT c.title, now() AS at,
       s.started, s.in_progress, s.finished,
       f.blurs, f.blurs_last_minute
@@ -49,11 +52,15 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
       LATERAL (SELECT count(*)::int AS blurs,
                  count(*) FILTER (WHERE e.created_at > now() - interval '1 minute')::int AS blurs_last_minute
                FROM focus_events e WHERE e.chapter_id = c.id AND e.event_type = 'blur') f
-    WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`);
+    WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`,
+  );
   if (!row) throw notFound('Chapitre introuvable.');
 
   // One pass over the last minutes of answers: per minute, and who saved in the last 60 s.
-  const recent = await rows(db, minuteRow, sql`
+  const recent = await rows(
+    db,
+    minuteRow,
+    sql`
     SELECT floor(extract(epoch FROM (date_trunc('minute', now()) - date_trunc('minute', a.created_at))) / 60)::int AS ago,
       count(*)::int AS n,
       count(*) FILTER (WHERE a.created_at > now() - interval '1 minute')::int AS last_minute,
@@ -61,7 +68,8 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     FROM answers a
     WHERE a.exercise_id IN (SELECT id FROM exercises WHERE chapter_id = ${chapterId}::uuid AND deleted_at IS NULL)
       AND a.created_at >= date_trunc('minute', now()) - ${WINDOW_MINUTES - 1} * interval '1 minute'
-    GROUP BY 1`);
+    GROUP BY 1`,
+  );
   const savesPerMinute: number[] = new Array(WINDOW_MINUTES).fill(0);
   const savers = new Set<string>();
   let answersLastMinute = 0;
@@ -71,15 +79,23 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     answersLastMinute += Number(r.last_minute);
     for (const id of r.savers ?? []) savers.add(id);
   }
-  const extra = await one(db, z.object({ n: column.number }), sql`
+  const extra = await one(
+    db,
+    z.object({ n: column.number }),
+    sql`
     SELECT count(*)::int AS n FROM chapter_sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.chapter_id = ${chapterId}::uuid AND u.extra_time_percent > 0`);
-  const extensions = await rows(db, extensionRow, sql`
+    WHERE s.chapter_id = ${chapterId}::uuid AND u.extra_time_percent > 0`,
+  );
+  const extensions = await rows(
+    db,
+    extensionRow,
+    sql`
     SELECT x.minutes, x.reason, x.created_at, u.id, u.first_name, u.last_name, u.email,
       nullif(trim(coalesce(b.first_name, '') || ' ' || coalesce(b.last_name, '')), '') AS by_name, b.email AS by_email
     FROM session_extensions x JOIN users u ON u.id = x.user_id LEFT JOIN users b ON b.id = x.created_by
     WHERE x.chapter_id = ${chapterId}::uuid
-    ORDER BY x.created_at DESC, x.id LIMIT 200`);
+    ORDER BY x.created_at DESC, x.id LIMIT 200`,
+  );
   return {
     chapterId,
     title: row.title,

@@ -54,7 +54,10 @@ export function observeRequests(app: FastifyInstance) {
     // than build a second child on every request.
     // (No setBindings when logging is off: Fastify's abstract logger.)
     const log = request.log as FastifyBaseLogger & { setBindings?: (bindings: Record<string, string>) => void };
-    if (request.auth) log.setBindings?.(request.auth.actorId ? { userId: request.auth.userId, actorId: request.auth.actorId } : { userId: request.auth.userId });
+    if (request.auth)
+      log.setBindings?.(
+        request.auth.actorId ? { userId: request.auth.userId, actorId: request.auth.actorId } : { userId: request.auth.userId },
+      );
   });
   app.addHook('onResponse', async (request, reply) => {
     app.metrics.observe(request, reply);

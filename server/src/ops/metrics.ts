@@ -91,8 +91,12 @@ function databaseGauges(registry: Registry, db: Db) {
     registers: [registry],
     async collect() {
       this.reset();
-      const list = await rows(db, z.object({ kind: z.string(), status: z.string(), n: column.number }), sql`
-        SELECT kind, status, count(*)::int AS n FROM mail_deliveries GROUP BY kind, status`);
+      const list = await rows(
+        db,
+        z.object({ kind: z.string(), status: z.string(), n: column.number }),
+        sql`
+        SELECT kind, status, count(*)::int AS n FROM mail_deliveries GROUP BY kind, status`,
+      );
       for (const r of list) this.set({ kind: r.kind, status: r.status }, Number(r.n));
     },
   });

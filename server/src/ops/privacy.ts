@@ -21,7 +21,10 @@ async function jsonRows(db: Tx, query: SQL): Promise<Row[]> {
  * so they are given too, with `in_bin_since` (decision 73).
  */
 export async function exportUser(db: Db, uid: string): Promise<Row> {
-  const [user] = await jsonRows(db, sql`SELECT to_jsonb(u) - 'password_hash' - 'token_version' AS j FROM users u WHERE u.id = ${uid}::uuid`);
+  const [user] = await jsonRows(
+    db,
+    sql`SELECT to_jsonb(u) - 'password_hash' - 'token_version' AS j FROM users u WHERE u.id = ${uid}::uuid`,
+  );
   if (!user) throw notFound('Utilisateur introuvable.');
   const emails = [user.email, user.email_student, user.email_parent, user.email_other_parent].filter(
     (e): e is string => typeof e === 'string' && e !== '',
@@ -30,43 +33,89 @@ export async function exportUser(db: Db, uid: string): Promise<Row> {
   return {
     exportedAt: new Date().toISOString(),
     user,
-    groups: await jsonRows(db, sql`
+    groups: await jsonRows(
+      db,
+      sql`
       SELECT jsonb_build_object('id', g.id, 'name', g.name) AS j
-      FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = ${uid}::uuid ORDER BY g.name`),
+      FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = ${uid}::uuid ORDER BY g.name`,
+    ),
     institution:
-      (await jsonRows(db, sql`SELECT to_jsonb(i) AS j FROM institutions i JOIN users u ON u.institution_id = i.id WHERE u.id = ${uid}::uuid`))[0] ??
-      null,
-    chapterSessions: await jsonRows(db, sql`
+      (
+        await jsonRows(
+          db,
+          sql`SELECT to_jsonb(i) AS j FROM institutions i JOIN users u ON u.institution_id = i.id WHERE u.id = ${uid}::uuid`,
+        )
+      )[0] ?? null,
+    chapterSessions: await jsonRows(
+      db,
+      sql`
       SELECT to_jsonb(s) || jsonb_build_object('chapter_title', c.title) AS j
-      FROM chapter_sessions s JOIN chapters c ON c.id = s.chapter_id WHERE s.user_id = ${uid}::uuid ORDER BY s.started_at`),
-    answers: await jsonRows(db, sql`
+      FROM chapter_sessions s JOIN chapters c ON c.id = s.chapter_id WHERE s.user_id = ${uid}::uuid ORDER BY s.started_at`,
+    ),
+    answers: await jsonRows(
+      db,
+      sql`
       SELECT to_jsonb(a) || jsonb_build_object('exercise_title', e.title, 'chapter_id', e.chapter_id,
                'in_bin_since', coalesce(e.deleted_at, c.deleted_at)) AS j
       FROM answers a JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id
-      WHERE a.user_id = ${uid}::uuid ORDER BY a.created_at, a.id`),
+      WHERE a.user_id = ${uid}::uuid ORDER BY a.created_at, a.id`,
+    ),
     gradeHistory: await jsonRows(db, sql`SELECT to_jsonb(g) AS j FROM grade_audit g WHERE g.answer_id IN (${answerIds}) ORDER BY g.id`),
-    gradings: await jsonRows(db, sql`SELECT to_jsonb(g) AS j FROM gradings g WHERE g.answer_id IN (${answerIds}) ORDER BY g.created_at, g.id`),
-    regradeRequests: await jsonRows(db, sql`SELECT to_jsonb(r) AS j FROM regrade_requests r WHERE r.user_id = ${uid}::uuid ORDER BY r.created_at`),
-    sessionExtensions: await jsonRows(db, sql`SELECT to_jsonb(x) AS j FROM session_extensions x WHERE x.user_id = ${uid}::uuid ORDER BY x.created_at`),
-    centerRefusals: await jsonRows(db, sql`SELECT to_jsonb(r) AS j FROM center_refusals r WHERE r.user_id = ${uid}::uuid ORDER BY r.created_at`),
-    mailDeliveries: await jsonRows(db, sql`SELECT to_jsonb(d) AS j FROM mail_deliveries d WHERE d.user_id = ${uid}::uuid ORDER BY d.created_at`),
+    gradings: await jsonRows(
+      db,
+      sql`SELECT to_jsonb(g) AS j FROM gradings g WHERE g.answer_id IN (${answerIds}) ORDER BY g.created_at, g.id`,
+    ),
+    regradeRequests: await jsonRows(
+      db,
+      sql`SELECT to_jsonb(r) AS j FROM regrade_requests r WHERE r.user_id = ${uid}::uuid ORDER BY r.created_at`,
+    ),
+    sessionExtensions: await jsonRows(
+      db,
+      sql`SELECT to_jsonb(x) AS j FROM session_extensions x WHERE x.user_id = ${uid}::uuid ORDER BY x.created_at`,
+    ),
+    centerRefusals: await jsonRows(
+      db,
+      sql`SELECT to_jsonb(r) AS j FROM center_refusals r WHERE r.user_id = ${uid}::uuid ORDER BY r.created_at`,
+    ),
+    mailDeliveries: await jsonRows(
+      db,
+      sql`SELECT to_jsonb(d) AS j FROM mail_deliveries d WHERE d.user_id = ${uid}::uuid ORDER BY d.created_at`,
+    ),
     focusEvents: await jsonRows(db, sql`SELECT to_jsonb(f) AS j FROM focus_events f WHERE f.user_id = ${uid}::uuid ORDER BY f.id`),
     centerRegistrations: await jsonRows(db, sql`SELECT to_jsonb(r) AS j FROM center_registrations r WHERE r.user_id = ${uid}::uuid`),
     centerMoves: await jsonRows(db, sql`SELECT to_jsonb(m) AS j FROM center_moves m WHERE m.user_id = ${uid}::uuid ORDER BY m.id`),
     // Decision 134: the family addresses and whether each was confirmed; the link's token hash is a secret.
-    familyAddresses: await jsonRows(db, sql`
-      SELECT to_jsonb(f) - 'token_hash' AS j FROM family_addresses f WHERE f.user_id = ${uid}::uuid ORDER BY f.address`),
-    files: await jsonRows(db, sql`
+    familyAddresses: await jsonRows(
+      db,
+      sql`
+      SELECT to_jsonb(f) - 'token_hash' AS j FROM family_addresses f WHERE f.user_id = ${uid}::uuid ORDER BY f.address`,
+    ),
+    files: await jsonRows(
+      db,
+      sql`
       SELECT to_jsonb(f) AS j FROM files f
-      WHERE f.owner_id = ${uid}::uuid OR f.id IN (SELECT file_id FROM answers WHERE user_id = ${uid}::uuid) ORDER BY f.created_at`),
-    emailTokens: await jsonRows(db, sql`
+      WHERE f.owner_id = ${uid}::uuid OR f.id IN (SELECT file_id FROM answers WHERE user_id = ${uid}::uuid) ORDER BY f.created_at`,
+    ),
+    emailTokens: await jsonRows(
+      db,
+      sql`
       SELECT jsonb_build_object('purpose', t.purpose, 'created_at', t.created_at, 'expires_at', t.expires_at, 'used_at', t.used_at) AS j
-      FROM email_tokens t WHERE t.user_id = ${uid}::uuid ORDER BY t.created_at`),
+      FROM email_tokens t WHERE t.user_id = ${uid}::uuid ORDER BY t.created_at`,
+    ),
     sentMails: emails.length
-      ? await jsonRows(db, sql`SELECT to_jsonb(m) AS j FROM sent_mails m WHERE m."to" IN (${sql.join(emails.map((e) => sql`${e}`), sql`, `)}) ORDER BY m.id`)
+      ? await jsonRows(
+          db,
+          sql`SELECT to_jsonb(m) AS j FROM sent_mails m WHERE m."to" IN (${sql.join(
+            emails.map((e) => sql`${e}`),
+            sql`, `,
+          )}) ORDER BY m.id`,
+        )
       : [],
-    auditLog: await jsonRows(db, sql`
-      SELECT to_jsonb(l) AS j FROM audit_log l WHERE l.actor_id = ${uid}::uuid OR l.target_id = ${uid}::uuid ORDER BY l.id`),
+    auditLog: await jsonRows(
+      db,
+      sql`
+      SELECT to_jsonb(l) AS j FROM audit_log l WHERE l.actor_id = ${uid}::uuid OR l.target_id = ${uid}::uuid ORDER BY l.id`,
+    ),
   };
 }
 
@@ -77,11 +126,15 @@ export const isAnonymousEmail = (email: string) => email.endsWith(`@${ANONYMOUS_
  * and neither attached to another person's answer nor a school's unsorted scan.
  */
 function personalFiles(tx: Tx, uid: string) {
-  return rows(tx, z.object({ id: z.string() }), sql`
+  return rows(
+    tx,
+    z.object({ id: z.string() }),
+    sql`
     SELECT f.id FROM files f
     WHERE (f.owner_id = ${uid}::uuid OR f.id IN (SELECT file_id FROM answers WHERE user_id = ${uid}::uuid AND file_id IS NOT NULL))
       AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id AND a.user_id <> ${uid}::uuid)
-      AND NOT EXISTS (SELECT 1 FROM unlabeled_answers u WHERE u.file_id = f.id)`).then((found) => found.map((r) => r.id));
+      AND NOT EXISTS (SELECT 1 FROM unlabeled_answers u WHERE u.file_id = f.id)`,
+  ).then((found) => found.map((r) => r.id));
 }
 
 /**
@@ -91,8 +144,12 @@ function personalFiles(tx: Tx, uid: string) {
  */
 export async function scrubUser(tx: Tx, uid: string): Promise<string[]> {
   const nullable = z.string().nullable();
-  const [user] = await rows(tx, z.object({ email: z.string(), email_student: nullable, email_parent: nullable, email_other_parent: nullable }), sql`
-    SELECT email, email_student, email_parent, email_other_parent FROM users WHERE id = ${uid}::uuid FOR UPDATE`);
+  const [user] = await rows(
+    tx,
+    z.object({ email: z.string(), email_student: nullable, email_parent: nullable, email_other_parent: nullable }),
+    sql`
+    SELECT email, email_student, email_parent, email_other_parent FROM users WHERE id = ${uid}::uuid FOR UPDATE`,
+  );
   if (!user) throw notFound('Utilisateur introuvable.');
   if (isAnonymousEmail(user.email)) throw conflict('Ce compte est déjà anonymisé.');
   const fileIds = await personalFiles(tx, uid);
@@ -119,7 +176,12 @@ export async function scrubUser(tx: Tx, uid: string): Promise<string[]> {
   await tx.execute(sql`UPDATE focus_events SET ip = NULL WHERE user_id = ${uid}::uuid`);
   await tx.execute(sql`UPDATE files SET original_name = '' WHERE owner_id = ${uid}::uuid`);
   if (emails.length) {
-    await tx.execute(sql`DELETE FROM sent_mails WHERE "to" IN (${sql.join(emails.map((e) => sql`${e}`), sql`, `)})`);
+    await tx.execute(
+      sql`DELETE FROM sent_mails WHERE "to" IN (${sql.join(
+        emails.map((e) => sql`${e}`),
+        sql`, `,
+      )})`,
+    );
   }
   return fileIds;
 }

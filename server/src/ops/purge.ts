@@ -23,7 +23,10 @@ export const purgeCutoff = (year: number) => new Date(Date.UTC(year, 0, 1) - 360
  */
 export async function findInactiveUsers(db: Db, year: number): Promise<Array<{ id: string; hasAnswers: boolean }>> {
   const cutoff = purgeCutoff(year).toISOString();
-  const found = await rows(db, z.object({ id: z.string(), has_answers: z.boolean() }), sql`
+  const found = await rows(
+    db,
+    z.object({ id: z.string(), has_answers: z.boolean() }),
+    sql`
     SELECT u.id, EXISTS (SELECT 1 FROM answers a WHERE a.user_id = u.id) AS has_answers
     FROM users u
     WHERE NOT u.is_admin
@@ -31,7 +34,8 @@ export async function findInactiveUsers(db: Db, year: number): Promise<Array<{ i
       AND u.created_at < ${cutoff}::timestamptz
       AND (u.last_login_at IS NULL OR u.last_login_at < ${cutoff}::timestamptz)
       AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.user_id = u.id AND a.created_at >= ${cutoff}::timestamptz)
-    ORDER BY u.created_at`);
+    ORDER BY u.created_at`,
+  );
   return found.map((r) => ({
     id: r.id,
     hasAnswers: !!r.has_answers,
@@ -102,34 +106,50 @@ export async function purgeBin(deps: { db: Db; store: FileStore }, now: Date, op
     SELECT file_id FROM answers WHERE file_id IS NOT NULL AND exercise_id IN (${doomedExercises})
     UNION SELECT file_id FROM unlabeled_answers WHERE chapter_id IN (SELECT id FROM chapters WHERE deleted_at < ${cutoff}::timestamptz)`;
   if (opts.dryRun) {
-    const [r] = await rows(db, z.object({ chapters: column.number, exercises: column.number, files: column.number }), sql`
+    const [r] = await rows(
+      db,
+      z.object({ chapters: column.number, exercises: column.number, files: column.number }),
+      sql`
       SELECT (SELECT count(*)::int FROM chapters WHERE deleted_at < ${cutoff}::timestamptz) AS chapters,
              (SELECT count(*)::int FROM exercises e JOIN chapters c ON c.id = e.chapter_id
               WHERE e.deleted_at < ${cutoff}::timestamptz AND (c.deleted_at IS NULL OR c.deleted_at >= ${cutoff}::timestamptz)) AS exercises,
              (SELECT count(*)::int FROM (${doomedFiles}) f
               WHERE NOT EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.file_id AND a.exercise_id NOT IN (${doomedExercises}))
                 AND NOT EXISTS (SELECT 1 FROM unlabeled_answers u WHERE u.file_id = f.file_id
-                                AND u.chapter_id NOT IN (SELECT id FROM chapters WHERE deleted_at < ${cutoff}::timestamptz))) AS files`);
+                                AND u.chapter_id NOT IN (SELECT id FROM chapters WHERE deleted_at < ${cutoff}::timestamptz))) AS files`,
+    );
     return { chapters: Number(r.chapters), exercises: Number(r.exercises), filesErased: Number(r.files) };
   }
   const { result, fileIds } = await db.transaction(async (tx) => {
     const candidates = (await rows(tx, z.object({ file_id: z.string() }), doomedFiles)).map((r) => r.file_id);
     // Exercises first: an exercise of a purged chapter goes with its chapter and is counted there.
-    const exercises = await rows(tx, z.object({ id: z.string(), title: z.string() }), sql`
+    const exercises = await rows(
+      tx,
+      z.object({ id: z.string(), title: z.string() }),
+      sql`
       DELETE FROM exercises e USING chapters c
       WHERE c.id = e.chapter_id AND e.deleted_at < ${cutoff}::timestamptz AND (c.deleted_at IS NULL OR c.deleted_at >= ${cutoff}::timestamptz)
-      RETURNING e.id, e.title`);
-    const chapters = await rows(tx, z.object({ id: z.string(), title: z.string() }), sql`
-      DELETE FROM chapters WHERE deleted_at < ${cutoff}::timestamptz RETURNING id, title`);
+      RETURNING e.id, e.title`,
+    );
+    const chapters = await rows(
+      tx,
+      z.object({ id: z.string(), title: z.string() }),
+      sql`
+      DELETE FROM chapters WHERE deleted_at < ${cutoff}::timestamptz RETURNING id, title`,
+    );
     // A file another answer still points at (the same scan filed for a kept chapter) stays.
     const erased =
       candidates.length === 0
         ? []
-        : await rows(tx, z.object({ id: z.string() }), sql`
+        : await rows(
+            tx,
+            z.object({ id: z.string() }),
+            sql`
             DELETE FROM files f WHERE f.id IN (SELECT x::uuid FROM json_array_elements_text(${JSON.stringify(candidates)}::json) AS x)
               AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.file_id = f.id)
               AND NOT EXISTS (SELECT 1 FROM unlabeled_answers u WHERE u.file_id = f.id)
-            RETURNING f.id`);
+            RETURNING f.id`,
+          );
     const entries = [
       ...chapters.map((c) => ({ action: 'chapter.purge', id: c.id, title: c.title })),
       ...exercises.map((e) => ({ action: 'exercise.purge', id: e.id, title: e.title })),
@@ -140,7 +160,10 @@ export async function purgeBin(deps: { db: Db; store: FileStore }, now: Date, op
         SELECT x.action, x.id, jsonb_build_object('title', x.title)
         FROM json_to_recordset(${JSON.stringify(entries)}::json) AS x(action text, id uuid, title text)`);
     }
-    return { result: { chapters: chapters.length, exercises: exercises.length, filesErased: erased.length }, fileIds: erased.map((f) => f.id) };
+    return {
+      result: { chapters: chapters.length, exercises: exercises.length, filesErased: erased.length },
+      fileIds: erased.map((f) => f.id),
+    };
   });
   await eraseFiles(deps.store, fileIds);
   return result;

@@ -31,7 +31,10 @@ export const opsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { de
 
   app.get('/metrics', { preHandler: requireMetricsAccess, schema: { tags: ['ops'], hide: true } }, async (_request, reply) => {
     const registry = app.metrics.registry;
-    return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+    return reply
+      .type(registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await registry.metrics());
   });
 
   app.get(

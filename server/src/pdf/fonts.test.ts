@@ -48,7 +48,13 @@ const centre = {
   chapterId: '00000000-0000-4000-8000-0000000000c1',
   chapterTitle: 'Coupe d’hiver — Tour 1',
   centreName: 'Collège Blaise Pascal',
-  details: { sittingAt: null, address: '1 rue des Sciences', room: 'B12', bring: 'Stylo', defaults: { sittingAt: true, address: true, bring: true } },
+  details: {
+    sittingAt: null,
+    address: '1 rue des Sciences',
+    room: 'B12',
+    bring: 'Stylo',
+    defaults: { sittingAt: true, address: true, bring: true },
+  },
   instructions: 'Arrivez à 8 h 30.',
 } as ExamCentre;
 
@@ -118,7 +124,15 @@ describe('the PDFs the server draws print every letter of a name (decision 143)'
     // A convocation draws « À apporter » in bold: its subset writes « A » as a part of « À ».
     await renderConvocations(centre, pupils.slice(0, 1));
     const text = await textOf(
-      await renderCertificate({ firstName: 'Anna', lastName: 'Ødegård', institution: null, chapterTitle: 'Coupe', total: '20 / 20', qualification: null, issuedOn: '1 décembre 2026' }),
+      await renderCertificate({
+        firstName: 'Anna',
+        lastName: 'Ødegård',
+        institution: null,
+        chapterTitle: 'Coupe',
+        total: '20 / 20',
+        qualification: null,
+        issuedOn: '1 décembre 2026',
+      }),
     );
     expect(text).toContain('Attestation de participation');
     expect(text).toContain('Anna Ødegård');
@@ -126,7 +140,15 @@ describe('the PDFs the server draws print every letter of a name (decision 143)'
 
   it('prints « ? » for a letter the font lacks, never an error', async () => {
     const text = await textOf(
-      await renderCertificate({ firstName: 'Wei', lastName: '李', institution: null, chapterTitle: 'Coupe', total: '20 / 20', qualification: null, issuedOn: '1 décembre 2026' }),
+      await renderCertificate({
+        firstName: 'Wei',
+        lastName: '李',
+        institution: null,
+        chapterTitle: 'Coupe',
+        total: '20 / 20',
+        qualification: null,
+        issuedOn: '1 décembre 2026',
+      }),
     );
     expect(text).toContain('Wei ?');
   });

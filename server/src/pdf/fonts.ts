@@ -16,7 +16,8 @@ const FILES: Record<Face, string> = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSa
 const POSTSCRIPT_NAMES: Record<Face, string> = { regular: 'DejaVuSans', bold: 'DejaVuSans-Bold' };
 
 /** « ABCDEF+DejaVuSans »: the six-capital tag the PDF standard gives a subset font, so readers (pdffonts) see it as one. */
-const subsetName = (face: Face) => `${Array.from({ length: 6 }, () => String.fromCharCode(65 + randomInt(26))).join('')}+${POSTSCRIPT_NAMES[face]}`;
+const subsetName = (face: Face) =>
+  `${Array.from({ length: 6 }, () => String.fromCharCode(65 + randomInt(26))).join('')}+${POSTSCRIPT_NAMES[face]}`;
 
 /** Read once per process (per worker thread for the PDF pool), never per document. */
 const bytes = new Map<Face, Uint8Array>();
@@ -64,7 +65,9 @@ const perDocument = {
   create(buffer: Uint8Array, postscriptName?: string) {
     let entry = shared.get(buffer);
     if (!entry) {
-      const base = (postscriptName === undefined ? fontkit.create(buffer) : fontkit.create(buffer, postscriptName)) as unknown as ParsedFace;
+      const base = (postscriptName === undefined
+        ? fontkit.create(buffer)
+        : fontkit.create(buffer, postscriptName)) as unknown as ParsedFace;
       shared.set(buffer, (entry = { base, layoutFace: twin(base), runs: new Map() }));
     }
     const { base, layoutFace, runs } = entry;
@@ -103,11 +106,32 @@ export async function embedFace(doc: PDFDocument, face: Face): Promise<PDFFont> 
 export async function embedFonts(doc: PDFDocument): Promise<PdfFonts> {
   const regular = await embedFace(doc, 'regular');
   const bold = await embedFace(doc, 'bold');
-  return { regular, bold, drawable: drawableIn([['regular', regular], ['bold', bold]]) };
+  return {
+    regular,
+    bold,
+    drawable: drawableIn([
+      ['regular', regular],
+      ['bold', bold],
+    ]),
+  };
 }
 
 /** Letters that NFD does not split into base letter + accent, for a font lacking them. */
-const BASE_LETTERS: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ŀ: 'L', ŀ: 'l', Ŧ: 'T', ŧ: 't', Ə: 'E', ə: 'e' };
+const BASE_LETTERS: Record<string, string> = {
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ŀ: 'L',
+  ŀ: 'l',
+  Ŧ: 'T',
+  ŧ: 't',
+  Ə: 'E',
+  ə: 'e',
+};
 
 /** The characters a face has, by face: the same in every document, built once (a few thousand code points). */
 const characterSets = new Map<Face, Set<number>>();

@@ -6,7 +6,11 @@ import { assertInflateWithinBudget, INFLATE_BUDGET_BYTES, PdfBombError } from '.
 import { loadWithinBudget } from './pdf-worker.js';
 
 const MB = 1024 * 1024;
-const pages = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>'];
+const pages = [
+  '<< /Type /Catalog /Pages 2 0 R >>',
+  '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+  '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+];
 const stream = (dict: string, data: Buffer) => ({
   body: Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]),
 });
@@ -28,7 +32,11 @@ describe('the inflate budget of load-time streams', () => {
   });
 
   it('adds up the streams of one file', () => {
-    const twice = rawPdf([...pages, stream('/Type /ObjStm /N 1 /First 8 /Filter /FlateDecode', zeroBomb(10)), stream('/Type /ObjStm /N 1 /First 8 /Filter /FlateDecode', zeroBomb(10))]);
+    const twice = rawPdf([
+      ...pages,
+      stream('/Type /ObjStm /N 1 /First 8 /Filter /FlateDecode', zeroBomb(10)),
+      stream('/Type /ObjStm /N 1 /First 8 /Filter /FlateDecode', zeroBomb(10)),
+    ]);
     expect(() => assertInflateWithinBudget(twice, 16 * MB)).toThrow(PdfBombError);
     expect(() => assertInflateWithinBudget(twice, 32 * MB)).not.toThrow();
   });
@@ -47,7 +55,13 @@ describe('the inflate budget of load-time streams', () => {
     const data = zeroBomb(100);
     const indirect = rawPdf([
       ...pages,
-      { body: Buffer.concat([Buffer.from('<< /Type /ObjStm /N 1 /First 8 /Filter 5 0 R /Length 6 0 R >>\nstream\n'), data, Buffer.from('\nendstream')]) },
+      {
+        body: Buffer.concat([
+          Buffer.from('<< /Type /ObjStm /N 1 /First 8 /Filter 5 0 R /Length 6 0 R >>\nstream\n'),
+          data,
+          Buffer.from('\nendstream'),
+        ]),
+      },
       '[/FlateDecode]',
       String(data.length),
     ]);

@@ -17,7 +17,18 @@ export class PdfBombError extends Error {
   }
 }
 
-const KNOWN_FILTERS = new Set(['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'ASCIIHexDecode', 'AHx', 'ASCII85Decode', 'A85', 'RunLengthDecode', 'RL']);
+const KNOWN_FILTERS = new Set([
+  'FlateDecode',
+  'Fl',
+  'LZWDecode',
+  'LZW',
+  'ASCIIHexDecode',
+  'AHx',
+  'ASCII85Decode',
+  'A85',
+  'RunLengthDecode',
+  'RL',
+]);
 
 /**
  * Inflates every object stream and cross-reference stream of `bytes`, as pdf-lib's parser would

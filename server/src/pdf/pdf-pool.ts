@@ -150,7 +150,11 @@ export async function photosToPdfInWorker(photos: Uint8Array[]): Promise<{ bytes
   }
   refusal(outcome);
   if (!('pages' in outcome) || !outcome.bytes) throw new Error('unexpected PDF worker answer');
-  return { bytes: Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength), pages: outcome.pages, sha256: outcome.sha256 };
+  return {
+    bytes: Buffer.from(outcome.bytes.buffer, outcome.bytes.byteOffset, outcome.bytes.byteLength),
+    pages: outcome.pages,
+    sha256: outcome.sha256,
+  };
 }
 
 /** Page count of a PDF (inspectPdf). */

@@ -93,7 +93,8 @@ export async function openDocument(bytes: Uint8Array): Promise<{ doc: PDFDocumen
     try {
       const doc = await loadWithinBudget(bytes);
       // Walks the page tree: a malformed tree fails here.
-      if ((!doc.isEncrypted || onlyAttachmentsEncrypted(doc)) && doc.getPageCount() > 0 && !hasUnparsedObjects(doc)) return { doc, bytes, rewritten: false };
+      if ((!doc.isEncrypted || onlyAttachmentsEncrypted(doc)) && doc.getPageCount() > 0 && !hasUnparsedObjects(doc))
+        return { doc, bytes, rewritten: false };
     } catch (err) {
       if (err instanceof PdfBombError) throw err;
     }
@@ -164,7 +165,9 @@ async function picturePdf(bytes: Uint8Array): Promise<Uint8Array> {
     const doc = await PDFDocument.create({ updateMetadata: false });
     for (const [index, [width, height]] of sizes.entries()) {
       const dpi = dpiFor(width, height, PICTURE_DPI);
-      const image = await doc.embedJpg(await renderPageJpeg(source.file, index, dpi).catch((err: Error) => Promise.reject(new RewriteError(err.message))));
+      const image = await doc.embedJpg(
+        await renderPageJpeg(source.file, index, dpi).catch((err: Error) => Promise.reject(new RewriteError(err.message))),
+      );
       const page = doc.addPage([(image.width * 72) / dpi, (image.height * 72) / dpi]);
       page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
     }

@@ -42,7 +42,8 @@ type PhotoKind = 'jpeg' | 'png' | 'heif';
 /** The format of a photo by its first bytes, or null for anything else (a text, a PDF, a GIF named .jpg…). */
 export function photoKind(bytes: Uint8Array): PhotoKind | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (bytes.length >= 8 && Buffer.from(bytes.subarray(0, 8)).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes.length >= 8 && Buffer.from(bytes.subarray(0, 8)).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
   if (bytes.length >= 12 && Buffer.from(bytes.subarray(4, 8)).toString('latin1') === 'ftyp') {
     const brand = Buffer.from(bytes.subarray(8, 12)).toString('latin1');
     if (['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1'].includes(brand)) return 'heif';
@@ -50,7 +51,8 @@ export function photoKind(bytes: Uint8Array): PhotoKind | null {
   return null;
 }
 
-const tooManyPixels = (width: number | undefined, height: number | undefined) => !width || !height || width * height > photoLimits.maxPixels;
+const tooManyPixels = (width: number | undefined, height: number | undefined) =>
+  !width || !height || width * height > photoLimits.maxPixels;
 
 /** A sharp pipeline of the decoded photo, capped in pixels, time and output size. */
 function encodePage(image: Sharp): Promise<{ data: Buffer; info: OutputInfo }> {

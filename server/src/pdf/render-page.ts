@@ -137,7 +137,9 @@ export async function jpegOfPixels(rgb: Rgb, dpi: number): Promise<Buffer> {
 export async function popplerPageSizes(file: string, maxPages: number): Promise<Array<[number, number]>> {
   const run = await runCapped('pdfinfo', ['-f', '1', '-l', String(maxPages), file], 1 << 20);
   if (run.status !== 0) throw new RenderError(`pdfinfo failed: ${run.stderr.split('\n')[0] || `status ${run.status}`}`);
-  return [...run.stdout.toString('latin1').matchAll(/^Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => [Number(m[1]), Number(m[2])] as [number, number]);
+  return [...run.stdout.toString('latin1').matchAll(/^Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+) pts/gm)].map(
+    (m) => [Number(m[1]), Number(m[2])] as [number, number],
+  );
 }
 
 /** Page `index`'s crop box size in points; A4 when a damaged page tree hides it (« Parent.ascend is not a function »). */

@@ -82,7 +82,9 @@ function isActiveAction(doc: PDFDocument, value: PDFObject, depth = 0): boolean 
 /** An opening action that only shows a page: kept, it says nothing of its author. */
 function isPlainGoTo(doc: PDFDocument, value: PDFObject): boolean {
   const action = doc.context.lookup(value);
-  return action instanceof PDFDict && action.lookupMaybe(PDFName.of('S'), PDFName) === PDFName.of('GoTo') && !action.has(PDFName.of('Next'));
+  return (
+    action instanceof PDFDict && action.lookupMaybe(PDFName.of('S'), PDFName) === PDFName.of('GoTo') && !action.has(PDFName.of('Next'))
+  );
 }
 
 /** Deletes the objects the catalog no longer reaches (pdf-lib writes every object it holds); returns how many held data. */

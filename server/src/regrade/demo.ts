@@ -16,7 +16,9 @@ async function seedPublishedChapter(db: Db, now: number) {
       regradeUntil: new Date(now + 14 * DAY),
     })
     .returning();
-  await db.insert(accessGroups).values({ chapterId: chapter.id, position: 0, accessStart: new Date(now - 20 * DAY), accessEnd: new Date(now - 19 * DAY) });
+  await db
+    .insert(accessGroups)
+    .values({ chapterId: chapter.id, position: 0, accessStart: new Date(now - 20 * DAY), accessEnd: new Date(now - 19 * DAY) });
   const [first, second] = await db
     .insert(exercises)
     .values([
@@ -40,7 +42,11 @@ async function seedPublishedChapter(db: Db, now: number) {
 type DemoExercise = { id: string; maxPoints: number };
 
 /** Every pupil's graded answer to both exercises, the planted error included. */
-function demoAnswers(everyone: string[], exercisesOf: { first: DemoExercise; second: DemoExercise; expected: Map<string, string[]> }, now: number) {
+function demoAnswers(
+  everyone: string[],
+  exercisesOf: { first: DemoExercise; second: DemoExercise; expected: Map<string, string[]> },
+  now: number,
+) {
   const { first, second, expected } = exercisesOf;
   // Versions follow the pupils' random ids, so the wrong answers are counted within each version: a version
   // with few pupils then never has more wrong answers than right ones by chance (only the planted one is flagged).
@@ -74,11 +80,17 @@ function demoAnswers(everyone: string[], exercisesOf: { first: DemoExercise; sec
  * (the statistics flag « erreur d’énoncé ou de corrigé probable »); the demo pupil's request waits
  * for a corrector, another pupil's was declined with a reply.
  */
-export async function seedRegradeDemo(db: Db, opts: { pupilId: string; pupilIds: string[]; graderId: string }): Promise<{ chapterId: string }> {
+export async function seedRegradeDemo(
+  db: Db,
+  opts: { pupilId: string; pupilIds: string[]; graderId: string },
+): Promise<{ chapterId: string }> {
   const now = Date.now();
   const { chapter, first, second, expected } = await seedPublishedChapter(db, now);
   const rows = demoAnswers([opts.pupilId, ...opts.pupilIds], { first, second, expected }, now);
-  const inserted = await db.insert(answers).values(rows).returning({ id: answers.id, userId: answers.userId, exerciseId: answers.exerciseId, grade: answers.grade });
+  const inserted = await db
+    .insert(answers)
+    .values(rows)
+    .returning({ id: answers.id, userId: answers.userId, exerciseId: answers.exerciseId, grade: answers.grade });
   const answerOf = (userId: string, exerciseId: string) => inserted.find((a) => a.userId === userId && a.exerciseId === exerciseId)!;
   const mine = answerOf(opts.pupilId, first.id);
   const other = answerOf(opts.pupilIds[0], second.id);

@@ -9,7 +9,10 @@ const REGRADE_OWN_ONLY_MESSAGE = 'Vous ne pouvez demander le réexamen que de vo
  * A pupil asks for a regrade of their own answer only. Someone else's answer and an unknown one answer
  * alike: nothing tells a pupil what exists.
  */
-export function assertMayRequestRegrade<T extends { user_id: string | null }>(auth: AuthContext, answer: T | undefined): asserts answer is T {
+export function assertMayRequestRegrade<T extends { user_id: string | null }>(
+  auth: AuthContext,
+  answer: T | undefined,
+): asserts answer is T {
   if (!answer || answer.user_id !== auth.userId) throw forbidden(REGRADE_OWN_ONLY_MESSAGE);
 }
 

@@ -38,7 +38,8 @@ interface Window {
  * without a closing instant the chapter takes no request. Throws the French 403 that says why not.
  */
 function checkWindow(chapter: Window, now: Date) {
-  if (!isChapterPublished({ analysis: chapter.analysis, publishAt: chapter.publish_ms }, now)) throw forbidden(REGRADE_NOT_PUBLISHED_MESSAGE);
+  if (!isChapterPublished({ analysis: chapter.analysis, publishAt: chapter.publish_ms }, now))
+    throw forbidden(REGRADE_NOT_PUBLISHED_MESSAGE);
   if (chapter.regrade_until === null) throw forbidden(REGRADE_NOT_OPEN_MESSAGE);
   const until = new Date(chapter.regrade_until);
   if (now.getTime() >= until.getTime()) throw forbidden(regradeClosedMessage(until));
@@ -140,7 +141,11 @@ export async function listMyRegrades(db: Db, auth: AuthContext, chapterId: strin
   return {
     open: windowOpen(window, now),
     regradeUntil: iso(chapter.regradeUntil),
-    answers: current.map((a) => ({ answerId: a.id, exercise: { _id: a.exercise_id, title: a.title, maxPoints: a.max_points }, grade: a.grade })),
+    answers: current.map((a) => ({
+      answerId: a.id,
+      exercise: { _id: a.exercise_id, title: a.title, maxPoints: a.max_points },
+      grade: a.grade,
+    })),
     requests: list.map(presentMine),
   };
 }
@@ -169,9 +174,20 @@ export async function listRegradeQueue(db: Db, auth: AuthContext, chapterId: str
         ORDER BY (r.status = 'open') DESC, CASE WHEN r.status = 'open' THEN r.created_at END ASC, r.handled_at DESC, r.id`,
   );
   const pseudonyms =
-    chapter.anonymousGrading && !canSeeNamesUnderAnonymity(auth) ? await pseudonymsFor(db, chapterId, list.map((r) => r.user_id)) : null;
+    chapter.anonymousGrading && !canSeeNamesUnderAnonymity(auth)
+      ? await pseudonymsFor(
+          db,
+          chapterId,
+          list.map((r) => r.user_id),
+        )
+      : null;
   return {
-    chapter: { _id: chapter.id, title: chapter.title, regradeUntil: iso(chapter.regradeUntil), published: isChapterPublished(chapter, now) },
+    chapter: {
+      _id: chapter.id,
+      title: chapter.title,
+      regradeUntil: iso(chapter.regradeUntil),
+      published: isChapterPublished(chapter, now),
+    },
     requests: list.map((r) => presentQueueRequest(r, pseudonyms)),
   };
 }

@@ -68,7 +68,11 @@ export async function ownCertificate(db: Db, auth: AuthContext, chapterId: strin
 
 /** « Attestation - Tour 1.pdf », without characters a file system refuses. */
 export function certificateFileName(title: string): string {
-  const base = title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const base = title
+    .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
   return `Attestation - ${base || 'épreuve'}.pdf`;
 }
 

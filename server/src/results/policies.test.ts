@@ -12,7 +12,11 @@ describe('results policies', () => {
     expect(resultsInstitutionOf(teacher)).toBe(SCHOOL);
     expect(resultsInstitutionOf(admin, OTHER_SCHOOL)).toBe(OTHER_SCHOOL);
     expectRefusal(() => resultsInstitutionOf(admin), 400, 'Indiquez l’établissement.');
-    expectRefusal(() => resultsInstitutionOf(teacher, OTHER_SCHOOL), 403, 'Vous ne pouvez voir que les résultats des élèves de votre établissement.');
+    expectRefusal(
+      () => resultsInstitutionOf(teacher, OTHER_SCHOOL),
+      403,
+      'Vous ne pouvez voir que les résultats des élèves de votre établissement.',
+    );
     expectRefusal(() => resultsInstitutionOf(teacherWithoutSchool), 403);
   });
   it('shows unpublished results to admins only', () => {

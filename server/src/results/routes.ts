@@ -39,7 +39,10 @@ const tags = ['results'];
 
 /** An attachment with its French name (ASCII fallback for old clients). */
 function attachment(reply: FastifyReply, name: string, type: string) {
-  const ascii = name.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '_');
+  const ascii = name
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/["\\]/g, '_');
   return reply.type(type).header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`);
 }
 
@@ -81,7 +84,12 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     '/results/:chapterId/publication',
     {
       preHandler: admin,
-      schema: { tags, params: chapterParams, body: publicationUpdateSchema, response: { 200: savedMessageSchema, 409: stillAnsweringSchema } },
+      schema: {
+        tags,
+        params: chapterParams,
+        body: publicationUpdateSchema,
+        response: { 200: savedMessageSchema, 409: stillAnsweringSchema },
+      },
     },
     async (request) => {
       const outcome = await updatePublication(deps.db, authOf(request), request.params.chapterId, request.body);
@@ -93,7 +101,10 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
 
   app.get(
     '/results/:chapterId/institution',
-    { preHandler: requireRole('teacher'), schema: { tags, params: chapterParams, querystring: institutionQuery, response: { 200: institutionResultsSchema } } },
+    {
+      preHandler: requireRole('teacher'),
+      schema: { tags, params: chapterParams, querystring: institutionQuery, response: { 200: institutionResultsSchema } },
+    },
     async (request) => {
       const found = await loadInstitutionResults(deps.db, authOf(request), request.params.chapterId, request.query.institution);
       return presentInstitutionResults(found.results, found.institution, found.pupils, found.grades);
@@ -112,15 +123,15 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     },
   );
 
-  app.get(
-    '/results/:chapterId/grades.xlsx',
-    { preHandler: admin, schema: { tags, params: chapterParams } },
-    async (request, reply) => {
-      const table = await getGradingTable(deps.db, authOf(request), request.params.chapterId);
-      const bytes = await chapterGradesWorkbook(table);
-      return attachment(reply, `Notes - ${fileTitle(table.chapter.title)}.xlsx`, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').send(bytes);
-    },
-  );
+  app.get('/results/:chapterId/grades.xlsx', { preHandler: admin, schema: { tags, params: chapterParams } }, async (request, reply) => {
+    const table = await getGradingTable(deps.db, authOf(request), request.params.chapterId);
+    const bytes = await chapterGradesWorkbook(table);
+    return attachment(
+      reply,
+      `Notes - ${fileTitle(table.chapter.title)}.xlsx`,
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ).send(bytes);
+  });
 
   app.get(
     '/results/:chapterId/certificate.pdf',

@@ -144,7 +144,11 @@ export async function loadInstitutionResults(db: Db, auth: AuthContext, chapterI
   const institutionId = resultsInstitutionOf(auth, requested);
   const results = await loadChapterResults(db, chapterId);
   assertMaySeeResults(auth, results.chapter, now);
-  const institution = await one(db, z.object({ id: z.string(), name: z.string() }), sql`SELECT id, name FROM institutions WHERE id = ${institutionId}::uuid`);
+  const institution = await one(
+    db,
+    z.object({ id: z.string(), name: z.string() }),
+    sql`SELECT id, name FROM institutions WHERE id = ${institutionId}::uuid`,
+  );
   if (!institution) throw notFound('Établissement introuvable.');
   const pupils = (
     await rows(
@@ -248,7 +252,10 @@ export async function updatePublication(
       qualificationThreshold: input.qualificationThreshold,
       qualificationText: input.qualificationText,
     };
-    await tx.update(chapters).set({ ...timing, ...options }).where(eq(chapters.id, chapterId));
+    await tx
+      .update(chapters)
+      .set({ ...timing, ...options })
+      .where(eq(chapters.id, chapterId));
     await audit(tx, auth, 'chapter.publication', chapterId, {
       before: {
         analysis: before.analysis,
@@ -272,7 +279,11 @@ export async function chapterDeletionImpact(db: Db, chapterId: string): Promise<
 
 /** What deleting an exercise takes with it. */
 export async function exerciseDeletionImpact(db: Db, exerciseId: string): Promise<DeletionImpact> {
-  const found = await one(db, z.object({ id: z.string() }), sql`SELECT id FROM exercises WHERE id = ${exerciseId}::uuid AND deleted_at IS NULL`);
+  const found = await one(
+    db,
+    z.object({ id: z.string() }),
+    sql`SELECT id FROM exercises WHERE id = ${exerciseId}::uuid AND deleted_at IS NULL`,
+  );
   if (!found) throw notFound('Exercice introuvable.');
   return impactOf(db, sql`e.id = ${exerciseId}::uuid`);
 }
@@ -287,7 +298,12 @@ async function impactOf(db: Db, where: ReturnType<typeof sql>): Promise<Deletion
           count(DISTINCT (a.user_id, a.exercise_id)) FILTER (WHERE a.grade IS NOT NULL)::int AS grades
         FROM answers a JOIN exercises e ON e.id = a.exercise_id WHERE ${where} AND e.deleted_at IS NULL AND a.withdrawn_at IS NULL`,
   );
-  return { exercises: Number(row?.exercises ?? 0), pupils: Number(row?.pupils ?? 0), answers: Number(row?.answers ?? 0), grades: Number(row?.grades ?? 0) };
+  return {
+    exercises: Number(row?.exercises ?? 0),
+    pupils: Number(row?.pupils ?? 0),
+    answers: Number(row?.answers ?? 0),
+    grades: Number(row?.grades ?? 0),
+  };
 }
 
 /** What deleting a group takes with it: its memberships (pupils' accounts and answers stay). */

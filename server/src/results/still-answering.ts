@@ -46,7 +46,10 @@ export async function countStillAnswering(db: Tx, chapterId: string, at: Date): 
   );
   let count = 0;
   for (const p of pupils) {
-    const session = p.started_ms === null ? null : { startedAt: new Date(Number(p.started_ms)), finishedAt: p.finished_ms === null ? null : new Date(Number(p.finished_ms)) };
+    const session =
+      p.started_ms === null
+        ? null
+        : { startedAt: new Date(Number(p.started_ms)), finishedAt: p.finished_ms === null ? null : new Date(Number(p.finished_ms)) };
     const rule = matchAccessRule(accessProfileOf(p, session !== null), groups);
     if (!rule) continue;
     const allowance = { extraTimePercent: Number(p.extra_time_percent ?? 0), extensionMinutes: Number(p.extension_minutes) };

@@ -41,9 +41,12 @@ export async function institutionWorkbook(results: InstitutionResults): Promise<
       ...(qualifies ? [text(p.qualified ? 'Oui' : 'Non')] : []),
     ]),
   ];
-  return writeXlsxFile(data, { sheet: 'Résultats', stickyRowsCount: 1, columns: data[0].map((_, i) => ({ width: i < 2 ? 20 : 14 })) }).toBuffer();
+  return writeXlsxFile(data, {
+    sheet: 'Résultats',
+    stickyRowsCount: 1,
+    columns: data[0].map((_, i) => ({ width: i < 2 ? 20 : 14 })),
+  }).toBuffer();
 }
-
 
 /**
  * The whole chapter's grades for admins (decision 71), the columns of the grading CSV (docs/product.md#spec-9): e-mail,

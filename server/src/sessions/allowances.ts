@@ -10,7 +10,13 @@ import { audit } from '../db/audit.js';
 
 async function findUser(db: Db, by: { id: string } | { email: string }) {
   const [user] = await db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, extraTimePercent: users.extraTimePercent })
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      extraTimePercent: users.extraTimePercent,
+    })
     .from(users)
     .where('id' in by ? eq(users.id, by.id) : eq(users.email, by.email));
   if (!user) throw notFound('email' in by ? `Aucun compte n’a l’adresse ${by.email}.` : 'Utilisateur introuvable.');
@@ -45,7 +51,9 @@ export async function addExtension(db: Db, auth: AuthContext, chapterId: string,
   const user = await findUser(db, input.user ? { id: input.user } : { email: input.email! });
   const actorId = auth.actorId ?? auth.userId;
   await db.transaction(async (tx) => {
-    await tx.insert(sessionExtensions).values({ chapterId, userId: user.id, minutes: input.minutes, reason: input.reason, createdBy: actorId });
+    await tx
+      .insert(sessionExtensions)
+      .values({ chapterId, userId: user.id, minutes: input.minutes, reason: input.reason, createdBy: actorId });
     // The end fixed at start moves too: the live counts and the running-session checks read it.
     // A finished session's end_time is its finish: reopenFinishedSession sets it once the finish is cleared.
     await tx

@@ -19,10 +19,24 @@ export async function seedAnswersDemo(db: Db, { pupilIds, chapterId }: { pupilId
   pupilIds.forEach((userId, i) => {
     numeric.forEach(({ id: exerciseId }, j) => {
       const first = String((i * 7 + j * 3) % 20);
-      rows.push({ userId, exerciseId, answer: first, seq: base + j * 1000, ip: `10.0.0.${(i % 3) + 1}`, createdAt: new Date(base + j * 60_000) });
+      rows.push({
+        userId,
+        exerciseId,
+        answer: first,
+        seq: base + j * 1000,
+        ip: `10.0.0.${(i % 3) + 1}`,
+        createdAt: new Date(base + j * 60_000),
+      });
       if ((i + j) % 2 === 0) {
         const second = `${(i + j) % 10},5`;
-        rows.push({ userId, exerciseId, answer: second, seq: base + j * 1000 + 500, ip: `10.0.0.${(i % 3) + 1}`, createdAt: new Date(base + j * 60_000 + 30_000) });
+        rows.push({
+          userId,
+          exerciseId,
+          answer: second,
+          seq: base + j * 1000 + 500,
+          ip: `10.0.0.${(i % 3) + 1}`,
+          createdAt: new Date(base + j * 60_000 + 30_000),
+        });
       }
     });
   });

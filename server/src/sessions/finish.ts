@@ -44,7 +44,13 @@ export async function finishChapter(db: Db, auth: AuthContext, chapterId: string
 }
 
 /** The context of a pupil's chapter as they would load it themselves (staff checking a receipt, an extension). */
-export const pupilAuth = (userId: string): AuthContext => ({ userId, isAdmin: false, isMember: false, isTeacher: false, institutionId: null });
+export const pupilAuth = (userId: string): AuthContext => ({
+  userId,
+  isAdmin: false,
+  isMember: false,
+  isTeacher: false,
+  institutionId: null,
+});
 
 /**
  * After an incident extension (allowances.ts): a finished session reopens (the admin's decision wins over the

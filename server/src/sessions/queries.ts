@@ -82,7 +82,12 @@ export async function queryContext(db: Db, auth: AuthContext, target: { chapterI
   const [row] =
     'chapterId' in target
       ? await queryRows(db, contextRowShape, 'chapter_context', CHAPTER_CONTEXT_SQL, [auth.userId, target.chapterId])
-      : await queryRows(db, contextRowShape, 'exercise_context_plain', EXERCISE_CONTEXT_SQL, [auth.userId, target.exerciseId, auth.actorId ?? null, auth.sessionId ?? null]);
+      : await queryRows(db, contextRowShape, 'exercise_context_plain', EXERCISE_CONTEXT_SQL, [
+          auth.userId,
+          target.exerciseId,
+          auth.actorId ?? null,
+          auth.sessionId ?? null,
+        ]);
   return row;
 }
 

@@ -23,7 +23,10 @@ const CODE_LENGTH = 10;
  * pupil, then per exercise in order its id and the current answer's id, seq and text), 10 base32
  * characters (50 bits) grouped « XXXX-XXXX-XX ». Nobody without the secret can make a matching code.
  */
-export function receiptCode(secret: string, input: { chapterId: string; userId: string; lines: Array<ReceiptLine & { answerId: string | null }> }): string {
+export function receiptCode(
+  secret: string,
+  input: { chapterId: string; userId: string; lines: Array<ReceiptLine & { answerId: string | null }> },
+): string {
   const canonical = [
     'olympe-receipt-v1',
     input.chapterId,
@@ -57,7 +60,10 @@ export async function getReceipt(db: Db, auth: AuthContext, secret: string, chap
   const staff = isSessionStaff(auth);
   if (staff && !user) throw badRequest(RECEIPT_WHO_MESSAGE);
   const userId = user ?? auth.userId;
-  const [pupil] = await db.select({ firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, userId));
+  const [pupil] = await db
+    .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!pupil) throw notFound('Utilisateur introuvable.');
   const ctx = await loadChapterContext(db, staff ? pupilAuth(userId) : auth, chapterId);
   if (ctx.chapter.offline) throw conflict(RECEIPT_PAPER_MESSAGE);
@@ -70,7 +76,13 @@ export async function getReceipt(db: Db, auth: AuthContext, secret: string, chap
     .orderBy(asc(exercises.position), asc(exercises.id));
   // The current answer is the one GET /answer/chapter shows and grading reads: highest seq, then latest.
   const current = await db
-    .selectDistinctOn([answers.exerciseId], { id: answers.id, exercise: answers.exerciseId, answer: answers.answer, seq: answers.seq, createdAt: answers.createdAt })
+    .selectDistinctOn([answers.exerciseId], {
+      id: answers.id,
+      exercise: answers.exerciseId,
+      answer: answers.answer,
+      seq: answers.seq,
+      createdAt: answers.createdAt,
+    })
     .from(answers)
     .innerJoin(exercises, eq(exercises.id, answers.exerciseId))
     .where(and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt), eq(answers.userId, userId), isNull(answers.withdrawnAt)))

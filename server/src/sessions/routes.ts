@@ -1,4 +1,12 @@
-import { extensionSchema, extraTimeSchema, focusEventSchema, receiptQuerySchema, receiptSchema, savedMessageSchema, sessionStateSchema } from '@olympe/contract';
+import {
+  extensionSchema,
+  extraTimeSchema,
+  focusEventSchema,
+  receiptQuerySchema,
+  receiptSchema,
+  savedMessageSchema,
+  sessionStateSchema,
+} from '@olympe/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';

@@ -121,9 +121,14 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
   }
   const rules = rulesOf(row);
   const session =
-    row.started_ms !== null ? { startedAt: new Date(row.started_ms), endTime: toDate(row.end_ms), finishedAt: toDate(row.finished_ms) } : null;
+    row.started_ms !== null
+      ? { startedAt: new Date(row.started_ms), endTime: toDate(row.end_ms), finishedAt: toDate(row.finished_ms) }
+      : null;
   const accessProfile: AccessProfile = accessProfileOf(row, session !== null);
-  const allowance: Allowance = { extraTimePercent: Number(row.extra_time_percent ?? 0), extensionMinutes: Number(row.extension_minutes ?? 0) };
+  const allowance: Allowance = {
+    extraTimePercent: Number(row.extra_time_percent ?? 0),
+    extensionMinutes: Number(row.extension_minutes ?? 0),
+  };
   let rule: TimeRule | null = matchAccessRule(accessProfile, rules);
   if (!rule && canFollowPaperChapter(auth, chapter)) {
     // School staff reach every paper chapter (docs/product.md#design-3); they follow the first group's window, untimed.

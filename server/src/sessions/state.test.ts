@@ -59,7 +59,11 @@ describe('computeSessionState: timed', () => {
   });
 
   it('caps the deadline by the window end', () => {
-    expect(state({ timeDuration: 60, accessEnd: at(120) }, -10)).toMatchObject({ status: 'started', remainingTime: 120, deadline: at(120) });
+    expect(state({ timeDuration: 60, accessEnd: at(120) }, -10)).toMatchObject({
+      status: 'started',
+      remainingTime: 120,
+      deadline: at(120),
+    });
     expect(state({ timeDuration: 1, accessEnd: at(3600) }, -10)).toMatchObject({ status: 'started', remainingTime: 50, deadline: at(50) });
   });
 
@@ -98,7 +102,7 @@ describe('checkSaveAllowed', () => {
   });
 
   it('refuses before the window and before starting a timed chapter', () => {
-    expect(check({ accessStart: at(60) }, undefined, NOW)).toEqual({ ok: false, message: "L’épreuve n’est pas encore disponible." });
+    expect(check({ accessStart: at(60) }, undefined, NOW)).toEqual({ ok: false, message: 'L’épreuve n’est pas encore disponible.' });
     expect(check({ timeDuration: 10 }, undefined, NOW)).toEqual({ ok: false, message: 'Commencez l’épreuve avant de répondre.' });
   });
 
@@ -107,21 +111,27 @@ describe('checkSaveAllowed', () => {
     expect(check({ timeDuration: 10 }, -600, at(0))).toEqual({ ok: true });
     expect(check({ timeDuration: 10 }, -600, at(4.999))).toEqual({ ok: true });
     expect(check({ timeDuration: 10 }, -600, at(5))).toEqual({ ok: true });
-    expect(check({ timeDuration: 10 }, -600, at(5.001))).toEqual({ ok: false, message: "L’épreuve est terminée." });
+    expect(check({ timeDuration: 10 }, -600, at(5.001))).toEqual({ ok: false, message: 'L’épreuve est terminée.' });
   });
 
   it('applies the grace to the window end of untimed chapters', () => {
     expect(check({ accessEnd: at(-3) }, undefined, NOW)).toEqual({ ok: true });
-    expect(check({ accessEnd: at(-6) }, undefined, NOW)).toEqual({ ok: false, message: "L’épreuve est terminée." });
+    expect(check({ accessEnd: at(-6) }, undefined, NOW)).toEqual({ ok: false, message: 'L’épreuve est terminée.' });
   });
 
   it('gives no grace to a timed chapter that was never started', () => {
-    expect(check({ timeDuration: 10, accessEnd: at(-1) }, undefined, NOW)).toEqual({ ok: false, message: "L’épreuve est terminée." });
+    expect(check({ timeDuration: 10, accessEnd: at(-1) }, undefined, NOW)).toEqual({ ok: false, message: 'L’épreuve est terminée.' });
   });
 });
 
 describe('a pupil’s own allowance: extra time and incident extensions', () => {
-  const withAllowance = (r: Partial<TimeRule>, startedOffset: number | undefined, extraTimePercent: number, extensionMinutes = 0, now = NOW) =>
+  const withAllowance = (
+    r: Partial<TimeRule>,
+    startedOffset: number | undefined,
+    extraTimePercent: number,
+    extensionMinutes = 0,
+    now = NOW,
+  ) =>
     computeSessionState({
       now,
       rule: rule(r),
@@ -169,7 +179,7 @@ describe('a finished session (« Terminer l’épreuve »)', () => {
 
   it('takes no save after the finish, not even within the grace given to saves in flight at a time-up', () => {
     const now = at(1);
-    expect(checkSaveAllowed(finished(0, now), now, true)).toEqual({ ok: false, message: "L’épreuve est terminée." });
+    expect(checkSaveAllowed(finished(0, now), now, true)).toEqual({ ok: false, message: 'L’épreuve est terminée.' });
     const timeUp = computeSessionState({ now, rule: rule({ timeDuration: 10 }), session: { startedAt: at(-10 * 60) } });
     expect(checkSaveAllowed(timeUp, now, true)).toEqual({ ok: true });
   });

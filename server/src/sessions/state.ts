@@ -97,8 +97,8 @@ export function computeDeadline(rule: TimeRule, session: SessionRow | null, allo
 
 export type SaveVerdict = { ok: true } | { ok: false; message: string };
 
-export const FINISHED_MESSAGE = "L’épreuve est terminée.";
-export const NOT_YET_MESSAGE = "L’épreuve n’est pas encore disponible.";
+export const FINISHED_MESSAGE = 'L’épreuve est terminée.';
+export const NOT_YET_MESSAGE = 'L’épreuve n’est pas encore disponible.';
 export const NOT_STARTED_MESSAGE = 'Commencez l’épreuve avant de répondre.';
 
 /**
@@ -112,9 +112,6 @@ export function checkSaveAllowed(state: SessionState, now: Date, started: boolea
   // The grace is for saves already in flight when time ran out; a pupil who chose to finish had
   // their pending answers sent first (the page flushes its queue before asking the server).
   const inGrace =
-    !state.finished &&
-    state.deadline !== null &&
-    (!state.timed || started) &&
-    now.getTime() <= state.deadline.getTime() + SAVE_GRACE_MS;
+    !state.finished && state.deadline !== null && (!state.timed || started) && now.getTime() <= state.deadline.getTime() + SAVE_GRACE_MS;
   return inGrace ? { ok: true } : { ok: false, message: FINISHED_MESSAGE };
 }

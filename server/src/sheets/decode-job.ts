@@ -46,7 +46,13 @@ export function decodeJobHandler(deps: DecodeDeps): JobHandler {
         await deps.db
           .update(unlabeledAnswers)
           .set({ readError: READING_FAILED })
-          .where(and(eq(unlabeledAnswers.id, String(job.payload.unlabeledId ?? '')), isNull(unlabeledAnswers.labeledAt), isNull(unlabeledAnswers.suggestions)));
+          .where(
+            and(
+              eq(unlabeledAnswers.id, String(job.payload.unlabeledId ?? '')),
+              isNull(unlabeledAnswers.labeledAt),
+              isNull(unlabeledAnswers.suggestions),
+            ),
+          );
       }
       throw err;
     }
@@ -103,8 +109,14 @@ function decodeCopy(deps: DecodeDeps): JobHandler {
       .where(and(eq(unlabeledAnswers.id, copy.id), isNull(unlabeledAnswers.labeledAt), isNull(unlabeledAnswers.suggestions)))
       .returning({ id: unlabeledAnswers.id });
 
-    const counts = { pages: readings.length, ...countByStatus(readings), recognised: suggestions.length, msPerPage: readings.length ? Math.round(ms / readings.length) : 0 };
-    const complete = readings.length > 0 && suggestions.length === readings.length && suggestions.every((s) => s.user || s.exercises.length === 0);
+    const counts = {
+      pages: readings.length,
+      ...countByStatus(readings),
+      recognised: suggestions.length,
+      msPerPage: readings.length ? Math.round(ms / readings.length) : 0,
+    };
+    const complete =
+      readings.length > 0 && suggestions.length === readings.length && suggestions.every((s) => s.user || s.exercises.length === 0);
     if (!saved || !complete || !suggestions.some((s) => s.user) || !deps.autoLabel) return { ...counts, labeled: false };
     // A sorter who opened the copy meanwhile keeps it (the suggestions are on their page).
     const held = copy.reservedAt && Date.now() - copy.reservedAt.getTime() < SORTING_RESERVATION_MINUTES * 60_000;
@@ -129,7 +141,10 @@ interface KnownIds {
 /** Codes name exercises and pupils by id: one deleted since the sheets were printed is not suggested. */
 async function knownIds(db: Db, chapterId: string, readings: PageReading[]): Promise<KnownIds> {
   const userIds = [...new Set(readings.flatMap((r) => (r.status === 'read' && r.code?.userId ? [r.code.userId] : [])))];
-  const exerciseRows = await db.select({ id: exercises.id }).from(exercises).where(and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt)));
+  const exerciseRows = await db
+    .select({ id: exercises.id })
+    .from(exercises)
+    .where(and(eq(exercises.chapterId, chapterId), isNull(exercises.deletedAt)));
   const userRows = userIds.length ? await db.select({ id: users.id }).from(users).where(inArray(users.id, userIds)) : [];
   return { exercises: new Set(exerciseRows.map((r) => r.id)), users: new Set(userRows.map((r) => r.id)) };
 }

@@ -77,7 +77,12 @@ export async function findSheetCodes(image: PageImage, accept: (bytes: Uint8Arra
     .map((r) => ({
       bytes: r.bytes,
       angle: r.orientation,
-      corners: { topLeft: r.position.topLeft, topRight: r.position.topRight, bottomRight: r.position.bottomRight, bottomLeft: r.position.bottomLeft },
+      corners: {
+        topLeft: r.position.topLeft,
+        topRight: r.position.topRight,
+        bottomRight: r.position.bottomRight,
+        bottomLeft: r.position.bottomLeft,
+      },
     }));
 }
 

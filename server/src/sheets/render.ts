@@ -109,7 +109,13 @@ export async function renderAnswerSheets(input: SheetInput): Promise<Uint8Array>
     const addPage = (template: PDFEmbeddedPage, exerciseId: string | null, p: number) => {
       const page = doc.addPage([W, H]);
       page.node.setXObject(TEMPLATE, template.ref);
-      page.node.setXObject(QR, registerQrImage(doc, encodeSheetCode(input.secret, { chapterId: input.chapter.id, exerciseId, userId: pupil?.id ?? null, page: p })));
+      page.node.setXObject(
+        QR,
+        registerQrImage(
+          doc,
+          encodeSheetCode(input.secret, { chapterId: input.chapter.id, exerciseId, userId: pupil?.id ?? null, page: p }),
+        ),
+      );
       page.node.setFontDictionary(NAME_FONT, nameFont.ref);
       page.node.addContentStream(doc.context.register(doc.context.stream(`q /Tpl Do Q\n${name}${QR_DRAW}`)));
     };
@@ -151,7 +157,13 @@ interface Fonts {
   bold: PDFFont;
 }
 
-type Writer = ((page: PDFPage, value: string, x: number, y: number, opts: { font: PDFFont; size: number; width: number; color?: ReturnType<typeof rgb> }) => void) & {
+type Writer = ((
+  page: PDFPage,
+  value: string,
+  x: number,
+  y: number,
+  opts: { font: PDFFont; size: number; width: number; color?: ReturnType<typeof rgb> },
+) => void) & {
   clean: (value: string) => string;
 };
 
@@ -162,7 +174,13 @@ type Writer = ((page: PDFPage, value: string, x: number, y: number, opts: { font
  */
 function textWriter(drawable: (value: string) => string): Writer {
   const clean = (value: string) => drawable(value.replace(/[ \t\r\n]+/g, ' '));
-  const write = (page: PDFPage, value: string, x: number, y: number, opts: { font: PDFFont; size: number; width: number; color?: ReturnType<typeof rgb> }) => {
+  const write = (
+    page: PDFPage,
+    value: string,
+    x: number,
+    y: number,
+    opts: { font: PDFFont; size: number; width: number; color?: ReturnType<typeof rgb> },
+  ) => {
     const { font, size, width, color } = opts;
     let s = clean(value);
     if (font.widthOfTextAtSize(s, size) > width) {
@@ -192,7 +210,12 @@ function drawHeader(page: PDFPage, fonts: Fonts, text: Writer, chapter: string, 
     page.drawRectangle({ x: left, y: H - bottom, width: right - left, height: bottom - top, borderColor: LINE, borderWidth: 0.8 });
     const size = 7;
     const label = text.clean(NAME_BAND_LABEL);
-    text(page, label, right - 4 - fonts.regular.widthOfTextAtSize(label, size), H - top - 8, { font: fonts.regular, size, width: right - left, color: GREY });
+    text(page, label, right - 4 - fonts.regular.widthOfTextAtSize(label, size), H - top - 8, {
+      font: fonts.regular,
+      size,
+      width: right - left,
+      color: GREY,
+    });
   }
   if (layout.blank) {
     const baseline = layout.anonymous ? NAME_BAND.bottom - 6 : MARGIN + 32;
@@ -251,7 +274,12 @@ function drawCover(page: PDFPage, fonts: Fonts, text: Writer, input: SheetInput,
   line('• Répondez à chaque exercice sur les pages qui portent son titre, dans le cadre.');
   line('• Utilisez les pages supplémentaires si besoin ; rendez toutes les pages, même vides.');
   line('• Ne pliez pas les feuilles, ne les agrafez pas et ne couvrez pas les codes carrés.');
-  if (blank) line(layout.anonymous ? '• Écrivez vos nom et prénom dans le cadre « Nom » en haut de chaque page.' : '• Écrivez vos nom et prénom en haut de chaque page.');
+  if (blank)
+    line(
+      layout.anonymous
+        ? '• Écrivez vos nom et prénom dans le cadre « Nom » en haut de chaque page.'
+        : '• Écrivez vos nom et prénom en haut de chaque page.',
+    );
   // Decision 130: the band is masked for correctors; a name written elsewhere is not.
   if (layout.anonymous) line('• Correction anonyme : n’écrivez votre nom nulle part ailleurs que dans le cadre « Nom ».');
 }

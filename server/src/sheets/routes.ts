@@ -37,9 +37,16 @@ export const sheetRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { 
    * A signed link serves exactly what it was signed for, without a header; otherwise the caller
    * must be school staff or an admin, and personalised sheets only for their own centre.
    */
-  const resolve = (request: FastifyRequest, req: { chapterId: string; institution?: string; spare: number; blank: boolean; exp?: number; sig?: string }): SheetRequest => {
+  const resolve = (
+    request: FastifyRequest,
+    req: { chapterId: string; institution?: string; spare: number; blank: boolean; exp?: number; sig?: string },
+  ): SheetRequest => {
     if (req.exp !== undefined && req.sig !== undefined) {
-      const wanted: SheetRequest = { chapterId: req.chapterId, institutionId: req.blank ? null : (req.institution ?? null), spare: req.spare };
+      const wanted: SheetRequest = {
+        chapterId: req.chapterId,
+        institutionId: req.blank ? null : (req.institution ?? null),
+        spare: req.spare,
+      };
       const complete = req.blank || wanted.institutionId !== null;
       if (complete && verifySheetSignature(deps.config.jwtSecret, wanted, req.exp, req.sig)) return wanted;
       if (!request.auth) throw new AppError(403, 'Ce lien a expiré ou n’est pas valide.');
@@ -71,13 +78,19 @@ export const sheetRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { 
 
   app.get(
     '/sheets/:chapterId/blank.pdf',
-    { preHandler: staffOrSigned, schema: { tags, params: chapterParams, querystring: sheetQuerySchema.omit({ institution: true }).extend(signed) } },
+    {
+      preHandler: staffOrSigned,
+      schema: { tags, params: chapterParams, querystring: sheetQuerySchema.omit({ institution: true }).extend(signed) },
+    },
     async (request, reply) => send(reply, resolve(request, { ...request.params, ...request.query, blank: true })),
   );
 
   app.get(
     '/sheets/:chapterId/link',
-    { preHandler: requireRole('teacher'), schema: { tags, params: chapterParams, querystring: sheetLinkQuerySchema, response: { 200: pdfLinkSchema } } },
+    {
+      preHandler: requireRole('teacher'),
+      schema: { tags, params: chapterParams, querystring: sheetLinkQuerySchema, response: { 200: pdfLinkSchema } },
+    },
     async (request) => {
       const { blank, ...query } = request.query;
       const req = authorizeSheets(authOf(request), request.params.chapterId, { ...query, blank: blank === '1' });

@@ -27,7 +27,14 @@ const expected = pupils.flatMap((p) => [
 ]);
 
 beforeAll(async () => {
-  sheets = await renderAnswerSheets({ secret, chapter: { id: chapterId, title: 'Coupe papier' }, centreName: 'Collège Pascal', exercises, pupils, spare: 1 });
+  sheets = await renderAnswerSheets({
+    secret,
+    chapter: { id: chapterId, title: 'Coupe papier' },
+    centreName: 'Collège Pascal',
+    exercises,
+    pupils,
+    spare: 1,
+  });
 });
 
 describe('reading scanned answer sheets', () => {
@@ -78,7 +85,13 @@ describe('reading scanned answer sheets', () => {
   });
 
   it('reads raw (Flate) scanner pictures, and vector pages through the renderer', async () => {
-    const printed = await printGray(await soilSheets(sheets, [{ page: 3, turn: 180 }, { page: 4, turn: 180, noise: 0.1 }]), 150);
+    const printed = await printGray(
+      await soilSheets(sheets, [
+        { page: 3, turn: 180 },
+        { page: 4, turn: 180, noise: 0.1 },
+      ]),
+      150,
+    );
     const flate = await scannerPdf(printed, 150);
     expect((await readScan(flate, secret, chapterId)).map((r) => [r.status, r.rotation, r.code?.page])).toEqual([
       ['read', 180, 1],

@@ -68,7 +68,14 @@ export async function readScanDocument(doc: PDFDocument, bytes: Uint8Array, secr
   return readings;
 }
 
-async function readPage(doc: PDFDocument, page: PDFPage, index: number, file: string, secret: string, chapterId: string): Promise<PageReading> {
+async function readPage(
+  doc: PDFDocument,
+  page: PDFPage,
+  index: number,
+  file: string,
+  secret: string,
+  chapterId: string,
+): Promise<PageReading> {
   if (readerOptions.embeddedFirst) {
     let image: PageImage | null = null;
     try {
@@ -88,7 +95,13 @@ async function readPage(doc: PDFDocument, page: PDFPage, index: number, file: st
     if (err instanceof RenderError) return { page: index, status: 'no-image', code: null, rotation: 0 };
     throw err;
   }
-  const reading = codeReading(await findSheetCodes({ picture: { kind: 'pixels', gray }, displayTurn: 0 }, looksLikeSheetCode), 0, index, secret, chapterId);
+  const reading = codeReading(
+    await findSheetCodes({ picture: { kind: 'pixels', gray }, displayTurn: 0 }, looksLikeSheetCode),
+    0,
+    index,
+    secret,
+    chapterId,
+  );
   if (reading) return reading;
   const status = inkShare(gray) < BLANK_INK_SHARE ? 'blank' : 'unreadable';
   return { page: index, status, code: null, rotation: 0 };

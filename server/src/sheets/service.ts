@@ -22,7 +22,11 @@ export interface SheetRequest {
  * an admin or the staff of the centre's institution; the blank sheet, any school staff.
  * Returns the request with the institution resolved (a teacher's own by default).
  */
-export function authorizeSheets(auth: AuthContext, chapterId: string, q: { institution?: string; spare: number; blank: boolean }): SheetRequest {
+export function authorizeSheets(
+  auth: AuthContext,
+  chapterId: string,
+  q: { institution?: string; spare: number; blank: boolean },
+): SheetRequest {
   if (q.blank) return { chapterId, institutionId: null, spare: q.spare };
   return { chapterId, institutionId: centerInstitutionOf(auth, q.institution), spare: q.spare };
 }
@@ -44,7 +48,15 @@ export async function loadSheetInput(db: Db, secret: string, req: SheetRequest):
     .orderBy(asc(exercises.position), asc(exercises.createdAt));
   if (pdfExercises.length === 0) throw badRequest('Ce chapitre n’a aucun exercice à rendre sur papier (format PDF).');
 
-  const input: SheetInput = { secret, chapter: { id: chapter.id, title: chapter.title }, centreName: null, exercises: pdfExercises, pupils: null, spare: req.spare, anonymous: chapter.anonymousGrading };
+  const input: SheetInput = {
+    secret,
+    chapter: { id: chapter.id, title: chapter.title },
+    centreName: null,
+    exercises: pdfExercises,
+    pupils: null,
+    spare: req.spare,
+    anonymous: chapter.anonymousGrading,
+  };
   if (req.institutionId) {
     const [school] = await db.select({ name: institutions.name }).from(institutions).where(eq(institutions.id, req.institutionId));
     if (!school) throw notFound('Établissement introuvable.');

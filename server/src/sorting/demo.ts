@@ -21,13 +21,21 @@ export interface SortingDemoInput {
  * pdf-lib and stored through the file store. Returns the unlabelled copies' ids.
  */
 export async function seedSortingDemo(db: Db, store: FileStore, input: SortingDemoInput): Promise<string[]> {
-  const registrations = await rows(db, z.object({ institution_id: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() }), sql`
+  const registrations = await rows(
+    db,
+    z.object({ institution_id: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() }),
+    sql`
     SELECT r.institution_id, u.first_name, u.last_name
     FROM center_registrations r JOIN users u ON u.id = r.user_id
     WHERE r.chapter_id = ${input.chapterId}::uuid
-    ORDER BY r.institution_id, u.last_name, u.first_name`);
-  const exercises = await rows(db, z.object({ title: z.string() }), sql`
-    SELECT title FROM exercises WHERE chapter_id = ${input.chapterId}::uuid AND answer_format = 'pdf' ORDER BY position, created_at`);
+    ORDER BY r.institution_id, u.last_name, u.first_name`,
+  );
+  const exercises = await rows(
+    db,
+    z.object({ title: z.string() }),
+    sql`
+    SELECT title FROM exercises WHERE chapter_id = ${input.chapterId}::uuid AND answer_format = 'pdf' ORDER BY position, created_at`,
+  );
   const titles = exercises.map((r) => r.title);
   if (titles.length === 0) throw new Error('seedSortingDemo needs a chapter with PDF exercises');
 

@@ -89,7 +89,14 @@ export async function findGradedTargets(
     for (const r of found.filter((f) => f.kind === kind)) {
       const key = pairKey(r.user_id, r.exercise_id);
       if (out.has(key)) continue;
-      out.set(key, { kind, answerId: r.id, fileId: r.file_id, grade: r.grade, gradeComment: r.grade_comment, gradings: Number(r.gradings) });
+      out.set(key, {
+        kind,
+        answerId: r.id,
+        fileId: r.file_id,
+        grade: r.grade,
+        gradeComment: r.grade_comment,
+        gradings: Number(r.gradings),
+      });
     }
   }
   return out;
@@ -99,7 +106,11 @@ export async function findGradedTargets(
  * The PDF a graded copy gets: its own pages, then the sorted ones (`append`); the sorted ones alone for a
  * copy put back (`restore`: its pages are what the sorter gave back) or when its file is missing.
  */
-export async function pagesForTarget(store: FileStore, target: GradedTarget, part: Uint8Array): Promise<{ bytes: Buffer; pages: number } | null> {
+export async function pagesForTarget(
+  store: FileStore,
+  target: GradedTarget,
+  part: Uint8Array,
+): Promise<{ bytes: Buffer; pages: number } | null> {
   if (target.kind !== 'append' || !target.fileId) return null;
   const own = await store.get(target.fileId);
   if (!own) return null;
@@ -107,7 +118,12 @@ export async function pagesForTarget(store: FileStore, target: GradedTarget, par
 }
 
 /** The same targets under lock, or a French 409: a corrector or another sorter changed one meanwhile. */
-export async function checkTargetsUnchanged(tx: Tx, scanFileId: string, pairs: ReadonlyArray<{ user: string; exercise: string }>, planned: Map<string, GradedTarget>) {
+export async function checkTargetsUnchanged(
+  tx: Tx,
+  scanFileId: string,
+  pairs: ReadonlyArray<{ user: string; exercise: string }>,
+  planned: Map<string, GradedTarget>,
+) {
   const now = await findGradedTargets(tx, scanFileId, pairs, true);
   const same =
     now.size === planned.size &&
@@ -130,7 +146,9 @@ export async function keepGradedCopy(
 ): Promise<void> {
   const path = `pdfs/${change.fileId}.pdf`;
   if (target.kind === 'append') {
-    await tx.execute(sql`UPDATE answers SET file_id = ${change.fileId}::uuid, answer = ${path}, pages_added_at = now() WHERE id = ${target.answerId}::uuid`);
+    await tx.execute(
+      sql`UPDATE answers SET file_id = ${change.fileId}::uuid, answer = ${path}, pages_added_at = now() WHERE id = ${target.answerId}::uuid`,
+    );
   } else {
     await tx.execute(sql`
       UPDATE answers a SET file_id = ${change.fileId}::uuid, answer = ${path}, pages_added_at = now(), withdrawn_at = NULL,

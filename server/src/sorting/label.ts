@@ -57,7 +57,8 @@ async function checkTargets(db: Tx, chapterId: string, plan: LabelPlan): Promise
   for (const [id, page] of plan.firstPageOfExercise) {
     const e = exercises.get(id);
     if (!e || e.chapter_id !== chapterId) faults.push({ page, message: `Page ${page} : cet exercice n’appartient pas à ce chapitre.` });
-    else if (e.answer_format !== 'pdf') faults.push({ page, message: `Page ${page} : l’exercice « ${e.title} » n’attend pas de copie PDF.` });
+    else if (e.answer_format !== 'pdf')
+      faults.push({ page, message: `Page ${page} : l’exercice « ${e.title} » n’attend pas de copie PDF.` });
   }
   const userIds = [...plan.firstPageOfUser.keys()];
   const people = userIds.length
@@ -116,7 +117,8 @@ function printedPages(suggestions: unknown): Map<number, PrintedPage> {
   const out = new Map<number, PrintedPage>();
   if (!Array.isArray(suggestions)) return out;
   for (const s of suggestions as Array<Record<string, unknown> | null>) {
-    if (!s || typeof s.pageNum !== 'number' || typeof s.sheetPage !== 'number' || !Array.isArray(s.exercises) || s.exercises.length !== 1) continue;
+    if (!s || typeof s.pageNum !== 'number' || typeof s.sheetPage !== 'number' || !Array.isArray(s.exercises) || s.exercises.length !== 1)
+      continue;
     const [exercise] = s.exercises as unknown[];
     if (typeof exercise !== 'string') continue;
     out.set(s.pageNum, { user: typeof s.user === 'string' ? s.user : null, exercise, sheetPage: s.sheetPage });
@@ -125,7 +127,12 @@ function printedPages(suggestions: unknown): Map<number, PrintedPage> {
 }
 
 /** One (pupil, exercise) part of the scan, ready to be stored. */
-type MadePart = LabelPlan['parts'][number] & { fileId: string; bytes: Awaited<ReturnType<typeof splitScan>>[number]['bytes']; pageCount: number; name: string };
+type MadePart = LabelPlan['parts'][number] & {
+  fileId: string;
+  bytes: Awaited<ReturnType<typeof splitScan>>[number]['bytes'];
+  pageCount: number;
+  name: string;
+};
 type GradedTargets = Awaited<ReturnType<typeof findGradedTargets>>;
 type Pair = { user: string; exercise: string };
 
@@ -169,7 +176,11 @@ type InsertedAnswer = { id: string; user_id: string; exercise_id: string; file_i
 const insertedAnswerShape = z.object({ id: z.string(), user_id: z.string(), exercise_id: z.string(), file_id: z.string() });
 
 /** The parts' files rows; for a part joined to a graded copy, that copy takes its file and keeps its grade. */
-async function recordFiles(tx: Tx, auth: AuthContext, input: { copyId: string; institutionId: string | null; made: MadePart[]; graded: GradedTargets }) {
+async function recordFiles(
+  tx: Tx,
+  auth: AuthContext,
+  input: { copyId: string; institutionId: string | null; made: MadePart[]; graded: GradedTargets },
+) {
   const { made, graded } = input;
   const inserted: InsertedAnswer[] = [];
   if (made.length === 0) return inserted;
@@ -179,14 +190,20 @@ async function recordFiles(tx: Tx, auth: AuthContext, input: { copyId: string; i
           INSERT INTO files (id, owner_id, institution_id, original_name, size, pages)
           VALUES ${sql.join(
             made.map(
-              (m) => sql`(${m.fileId}::uuid, ${m.user}::uuid, ${input.institutionId}::uuid, ${m.name}::text, ${m.bytes.length}::int, ${m.pageCount}::int)`,
+              (m) =>
+                sql`(${m.fileId}::uuid, ${m.user}::uuid, ${input.institutionId}::uuid, ${m.name}::text, ${m.bytes.length}::int, ${m.pageCount}::int)`,
             ),
             sql`, `,
           )}`);
   for (const m of made) {
     const target = graded.get(pairKey(m.user, m.exercise));
     if (!target) continue;
-    await keepGradedCopy(tx, auth, target, { copyId: input.copyId, fileId: m.fileId, pages: m.pages.map((p) => p.pageNum), seq: Date.now() });
+    await keepGradedCopy(tx, auth, target, {
+      copyId: input.copyId,
+      fileId: m.fileId,
+      pages: m.pages.map((p) => p.pageNum),
+      seq: Date.now(),
+    });
     inserted.push({ id: target.answerId, user_id: m.user, exercise_id: m.exercise, file_id: m.fileId });
   }
   return inserted;
@@ -204,7 +221,9 @@ async function insertFreshAnswers(tx: Tx, fresh: MadePart[]): Promise<InsertedAn
           SELECT v.u, v.e, v.a, v.f,
             GREATEST(v.s, COALESCE((SELECT max(a.seq) + 1 FROM answers a WHERE a.user_id = v.u AND a.exercise_id = v.e), 0))
           FROM (VALUES ${sql.join(
-            fresh.map((m) => sql`(${m.user}::uuid, ${m.exercise}::uuid, ${`pdfs/${m.fileId}.pdf`}::text, ${m.fileId}::uuid, ${now}::bigint)`),
+            fresh.map(
+              (m) => sql`(${m.user}::uuid, ${m.exercise}::uuid, ${`pdfs/${m.fileId}.pdf`}::text, ${m.fileId}::uuid, ${now}::bigint)`,
+            ),
             sql`, `,
           )}) AS v(u, e, a, f, s)
           RETURNING id, user_id, exercise_id, file_id`,

@@ -139,11 +139,21 @@ const looksLikeSheetCode = (bytes: Uint8Array) => bytes[0] === 0x11 || bytes[0] 
  * (run in a PDF worker, pdf/pdf-worker.ts). `rotation`: the sorter's turn of the page. Throws RenderError when
  * poppler cannot draw the page.
  */
-export async function maskedPagePicture(file: string, index: number, dpi: number, rotation: number): Promise<{ jpeg: Buffer; dpi: number }> {
+export async function maskedPagePicture(
+  file: string,
+  index: number,
+  dpi: number,
+  rotation: number,
+): Promise<{ jpeg: Buffer; dpi: number }> {
   const rgb = await renderPageRgb(file, index, dpi);
   const gray = toGray(rgb.data, rgb.width, rgb.height, 3);
   // Only the geometry is used: no secret is needed, and any sheet code (another chapter's too) places the sheet.
   const codes = await findSheetCodes({ picture: { kind: 'pixels', gray }, displayTurn: 0 }, looksLikeSheetCode);
-  for (const polygon of nameMaskPolygons(codes.map((c) => c.corners), rgb, rotation)) paintWhite(rgb, polygon);
+  for (const polygon of nameMaskPolygons(
+    codes.map((c) => c.corners),
+    rgb,
+    rotation,
+  ))
+    paintWhite(rgb, polygon);
   return { jpeg: await jpegOfPixels(rgb, dpi), dpi };
 }

@@ -18,12 +18,25 @@ describe('planLabel', () => {
       5,
     );
     expect(plan.parts).toEqual([
-      { user: U1, exercise: E1, pages: [{ pageNum: 1, rotation: 0 }, { pageNum: 2, rotation: 180 }] },
+      {
+        user: U1,
+        exercise: E1,
+        pages: [
+          { pageNum: 1, rotation: 0 },
+          { pageNum: 2, rotation: 180 },
+        ],
+      },
       { user: U1, exercise: E2, pages: [{ pageNum: 2, rotation: 180 }] },
       { user: U2, exercise: E1, pages: [{ pageNum: 4, rotation: 90 }] },
     ]);
-    expect([...plan.firstPageOfUser]).toEqual([[U1, 1], [U2, 4]]);
-    expect([...plan.firstPageOfExercise]).toEqual([[E1, 1], [E2, 2]]);
+    expect([...plan.firstPageOfUser]).toEqual([
+      [U1, 1],
+      [U2, 4],
+    ]);
+    expect([...plan.firstPageOfExercise]).toEqual([
+      [E1, 1],
+      [E2, 2],
+    ]);
   });
 
   it('refuses pages beyond the PDF, pages twice and pupil pages without exercise, in page order', () => {
@@ -38,7 +51,9 @@ describe('planLabel', () => {
         3,
       ),
     ).toThrow('Page 1 : cette page est indiquée plusieurs fois.');
-    expect(() => planLabel([{ pageNum: 3, user: U1, exercises: [], rotation: 0 }], 3)).toThrow(/^Page 3\s: choisissez au moins un exercice/);
+    expect(() => planLabel([{ pageNum: 3, user: U1, exercises: [], rotation: 0 }], 3)).toThrow(
+      /^Page 3\s: choisissez au moins un exercice/,
+    );
     expect(planLabel([{ pageNum: 3, user: null, exercises: [], rotation: 0 }], 3).parts).toEqual([]);
   });
 
@@ -70,7 +85,8 @@ describe('planLabel', () => {
 });
 
 describe('orderPart (decision 108)', () => {
-  const order = (sheetPages: Array<number | null>) => orderPart(sheetPages.map((sheetPage, i) => ({ scan: i + 1, sheetPage }))).map((p) => p.scan);
+  const order = (sheetPages: Array<number | null>) =>
+    orderPart(sheetPages.map((sheetPage, i) => ({ scan: i + 1, sheetPage }))).map((p) => p.scan);
 
   it('sorts by printed number, keeps pages without one behind the page scanned before them', () => {
     expect(order([2, 3, 1])).toEqual([3, 1, 2]);

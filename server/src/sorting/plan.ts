@@ -60,9 +60,9 @@ export function planLabel(entries: PageLabel[], pageCount: number, printed: Read
     }
   }
   for (const part of parts.values()) {
-    part.pages = orderPart(
-      part.pages.map((p) => ({ ...p, sheetPage: printedNumber(printed.get(p.pageNum), part) })),
-    ).map(({ pageNum, rotation }) => ({ pageNum, rotation }));
+    part.pages = orderPart(part.pages.map((p) => ({ ...p, sheetPage: printedNumber(printed.get(p.pageNum), part) }))).map(
+      ({ pageNum, rotation }) => ({ pageNum, rotation }),
+    );
   }
   return { parts: [...parts.values()], firstPageOfUser, firstPageOfExercise };
 }

@@ -11,7 +11,11 @@ describe('sorting policies', () => {
     expectRefusal(() => assertMayLabel(member, undefined), 404, 'Copie à trier introuvable.');
     expectRefusal(() => assertMayLabel(admin, { ...held(null), labeled: true }), 409, 'Cette copie a déjà été triée.');
     expectRefusal(() => assertMayLabel(teacher, held(member.userId)), 409, 'Cette copie est en cours de tri par une autre personne.');
-    expectRefusal(() => assertMayLabel(teacher, held(member.userId, false)), 403, 'Cette copie ne vous est pas réservée : ouvrez-la depuis la page Triage.');
+    expectRefusal(
+      () => assertMayLabel(teacher, held(member.userId, false)),
+      403,
+      'Cette copie ne vous est pas réservée : ouvrez-la depuis la page Triage.',
+    );
     expectRefusal(() => assertMayLabel(teacher, held(null)), 403);
   });
   it('files staff’s copies under their own school; members choose', () => {
@@ -19,7 +23,11 @@ describe('sorting policies', () => {
     expect(copyInstitutionOf(member, undefined)).toBeNull();
     expect(copyInstitutionOf(teacher, null)).toBe(SCHOOL);
     expectRefusal(() => copyInstitutionOf(teacher, OTHER_SCHOOL), 403, 'Vous ne pouvez déposer des copies que pour votre établissement.');
-    expectRefusal(() => copyInstitutionOf(teacherWithoutSchool, undefined), 403, 'Renseignez votre établissement dans votre profil pour déposer des copies.');
+    expectRefusal(
+      () => copyInstitutionOf(teacherWithoutSchool, undefined),
+      403,
+      'Renseignez votre établissement dans votre profil pour déposer des copies.',
+    );
   });
   it('files an uploaded PDF for its uploader or an admin only', () => {
     expect(() => assertMayFileScan(teacher, { ownerId: teacher.userId })).not.toThrow();

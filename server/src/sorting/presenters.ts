@@ -20,11 +20,13 @@ export function presentLabelResult(input: {
   const { made, blanks } = input;
   const byFile = new Map(input.created.map((r) => [r.file_id, r.id]));
   const n = made.length;
-  const dropped = blanks === 0 ? '' : `, ${blanks} page${blanks > 1 ? 's' : ''} blanche${blanks > 1 ? 's' : ''} écartée${blanks > 1 ? 's' : ''}`;
+  const dropped =
+    blanks === 0 ? '' : `, ${blanks} page${blanks > 1 ? 's' : ''} blanche${blanks > 1 ? 's' : ''} écartée${blanks > 1 ? 's' : ''}`;
   return {
     message:
-      (n === 0 ? `Copie triée : aucune page attribuée${dropped}.` : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}${dropped}.`) +
-      keptGrades(input.keptGrades),
+      (n === 0
+        ? `Copie triée : aucune page attribuée${dropped}.`
+        : `Copie triée : ${n} copie${n > 1 ? 's' : ''} enregistrée${n > 1 ? 's' : ''}${dropped}.`) + keptGrades(input.keptGrades),
     answers: made.map((m) => ({
       _id: byFile.get(m.fileId) ?? '',
       user: m.user,

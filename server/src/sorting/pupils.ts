@@ -29,8 +29,14 @@ const pupilRow = z.object({
  * Pupils matching `where`, presented for the picker: registered to the chapter first, those of the
  * copy's centre before the others, then by last and first name.
  */
-async function loadPupils(db: Tx, opts: { chapterId: string; centerId: string | null; where: SQL; limit: number }): Promise<SortingPupil[]> {
-  const found = await rows(db, pupilRow, sql`
+async function loadPupils(
+  db: Tx,
+  opts: { chapterId: string; centerId: string | null; where: SQL; limit: number },
+): Promise<SortingPupil[]> {
+  const found = await rows(
+    db,
+    pupilRow,
+    sql`
     SELECT u.id, u.first_name, u.last_name, u.grade, extract(year FROM u.birth_date)::int AS birth_year, i.id AS institution_id, i.name AS institution_name,
       r.user_id IS NOT NULL AS registered,
       COALESCE(r.institution_id = ${opts.centerId}::uuid, FALSE) AS at_center
@@ -39,7 +45,8 @@ async function loadPupils(db: Tx, opts: { chapterId: string; centerId: string | 
     LEFT JOIN institutions i ON i.id = u.institution_id
     WHERE ${isPupilSql(sql`u`)} AND ${opts.where}
     ORDER BY registered DESC, at_center DESC, lower(u.last_name), lower(u.first_name), u.id
-    LIMIT ${opts.limit}`);
+    LIMIT ${opts.limit}`,
+  );
   return found.map((r) => ({
     _id: r.id,
     firstName: r.first_name,

@@ -21,7 +21,19 @@ export async function relabelAnswer(db: Db, auth: AuthContext, answerId: string)
   return db.transaction(async (tx) => {
     const [answer] = await rows(
       tx,
-      z.object({ id: z.string(), file_id: z.string().nullable(), withdrawn: z.boolean(), answer_format: z.string(), chapter_id: z.string(), institution_id: z.string().nullable(), user_id: z.string(), exercise_id: z.string(), grade: z.string().nullable(), grade_comment: z.string().nullable(), gradings: column.number }),
+      z.object({
+        id: z.string(),
+        file_id: z.string().nullable(),
+        withdrawn: z.boolean(),
+        answer_format: z.string(),
+        chapter_id: z.string(),
+        institution_id: z.string().nullable(),
+        user_id: z.string(),
+        exercise_id: z.string(),
+        grade: z.string().nullable(),
+        grade_comment: z.string().nullable(),
+        gradings: column.number,
+      }),
       sql`SELECT a.id, a.file_id, a.withdrawn_at IS NOT NULL AS withdrawn, e.answer_format, e.chapter_id, u.institution_id,
             a.user_id, a.exercise_id, a.grade, a.grade_comment, (SELECT count(*)::int FROM gradings g WHERE g.answer_id = a.id) AS gradings
           FROM answers a JOIN exercises e ON e.id = a.exercise_id JOIN chapters c ON c.id = e.chapter_id JOIN users u ON u.id = a.user_id
@@ -43,7 +55,9 @@ export async function relabelAnswer(db: Db, auth: AuthContext, answerId: string)
           RETURNING id`,
     );
     const graded = answer.grade !== null || Number(answer.gradings) > 0;
-    await tx.execute(sql`UPDATE answers SET withdrawn_at = now(), pages_added_at = ${graded ? sql`now()` : sql`pages_added_at`} WHERE id = ${answerId}::uuid`);
+    await tx.execute(
+      sql`UPDATE answers SET withdrawn_at = now(), pages_added_at = ${graded ? sql`now()` : sql`pages_added_at`} WHERE id = ${answerId}::uuid`,
+    );
     await audit(tx, auth, 'sorting.relabel', answerId, {
       scan: copy.id,
       file: answer.file_id,

@@ -29,7 +29,7 @@ function scanPicture(page: number): Buffer {
 function encodePicture(seed: number, width = 620, height = 877): Buffer {
   const data = Buffer.alloc(width * height * 4);
   let s = (seed * 2654435761) >>> 0 || 1;
-  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   for (let y = 0; y < height; y++) {
     const ink = y % 24 < 3 && y > 60 && y < height - 60;
     for (let x = 0; x < width; x++) {
@@ -55,10 +55,10 @@ export async function makeSampleScan(pages: SamplePage[]): Promise<Buffer> {
     if (p.picture) {
       const image = await doc.embedJpg(scanPicture(i));
       page.drawImage(image, { x: 0, y: 0, width, height: 842 });
-    }
-    else {
+    } else {
       // Ruled lines, so a page without a picture still reads as a sheet of paper.
-      for (let y = 720; y > 60; y -= 28) page.drawLine({ start: { x: 40, y }, end: { x: width - 40, y }, thickness: 0.5, color: rgb(0.75, 0.8, 0.9) });
+      for (let y = 720; y > 60; y -= 28)
+        page.drawLine({ start: { x: 40, y }, end: { x: width - 40, y }, thickness: 0.5, color: rgb(0.75, 0.8, 0.9) });
     }
     page.drawText(p.text, { x: 40, y: 780, size: 20, font, color: rgb(0.1, 0.1, 0.3) });
     if (p.rotate) page.setRotation(degrees(p.rotate));

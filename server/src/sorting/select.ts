@@ -29,7 +29,11 @@ const reservedRow = z.object({
 });
 
 export async function loadSortingChapter(db: Tx, chapterId: string): Promise<{ id: string; title: string }> {
-  const [chapter] = await rows(db, z.object({ id: z.string(), title: z.string() }), sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`);
+  const [chapter] = await rows(
+    db,
+    z.object({ id: z.string(), title: z.string() }),
+    sql`SELECT id, title FROM chapters WHERE id = ${chapterId}::uuid AND deleted_at IS NULL`,
+  );
   if (!chapter) throw notFound('Chapitre introuvable.');
   return chapter;
 }

@@ -12,7 +12,12 @@ async function scan(): Promise<Buffer> {
 describe('splitScan', () => {
   it('copies the chosen pages in the given order, adding the chosen rotation to the page’s own', async () => {
     const [a, b] = await splitScan(await scan(), [
-      { pages: [{ pageNum: 1, rotation: 90 }, { pageNum: 3, rotation: 180 }] },
+      {
+        pages: [
+          { pageNum: 1, rotation: 90 },
+          { pageNum: 3, rotation: 180 },
+        ],
+      },
       { pages: [{ pageNum: 4, rotation: 0 }] },
     ]);
     expect(a.pages).toBe(2);

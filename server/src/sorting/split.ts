@@ -12,7 +12,11 @@ export interface SplitPart {
  * its /Rotate, then turns it) is what the corrector gets. The scan is parsed once, in a PDF worker
  * (pdf/pdf-pool.ts), for all parts; a hostile file is refused there (413/400).
  */
-export async function splitScan(bytes: Uint8Array, parts: SplitPart[], opts: { maskNames?: boolean } = {}): Promise<Array<{ bytes: Buffer; pages: number }>> {
+export async function splitScan(
+  bytes: Uint8Array,
+  parts: SplitPart[],
+  opts: { maskNames?: boolean } = {},
+): Promise<Array<{ bytes: Buffer; pages: number }>> {
   return splitPdf(bytes, parts, opts.maskNames ?? false);
 }
 

@@ -18,7 +18,10 @@ export const statsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { 
 
   app.post(
     '/stats/:chapterId/errata',
-    { preHandler: requireRole('admin'), schema: { tags, params: chapterParams, body: errataSchema, response: { 200: errataResultSchema } } },
+    {
+      preHandler: requireRole('admin'),
+      schema: { tags, params: chapterParams, body: errataSchema, response: { 200: errataResultSchema } },
+    },
     async (request) => applyErrata(deps.db, authOf(request), request.params.chapterId, request.body),
   );
 };

@@ -98,7 +98,10 @@ export function medianOf(distribution: ReadonlyArray<{ grade: number; count: num
  * stays as typed), the TOP_ANSWERS most frequent, and the errata flag: a wrong answer given by more
  * pupils than the expected one.
  */
-export function versionStats(expected: ReadonlyArray<string | null>, answers: ReadonlyArray<{ version: number; text: string; n: number }>): VersionStats[] {
+export function versionStats(
+  expected: ReadonlyArray<string | null>,
+  answers: ReadonlyArray<{ version: number; text: string; n: number }>,
+): VersionStats[] {
   return expected.map((want, version) => {
     const wanted = want === null ? null : parseNumericAnswerText(want);
     const groups = new Map<string, { answer: string; count: number; best: number; expected: boolean }>();

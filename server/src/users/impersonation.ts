@@ -21,8 +21,10 @@ export async function impersonateUser(deps: Deps, auth: AuthContext, targetId: s
   const actorId = auth.actorId ?? auth.userId;
   const [actor] = await deps.db.select({ tokenVersion: users.tokenVersion }).from(users).where(eq(users.id, actorId));
   if (!actor) throw notFound('Utilisateur introuvable.');
-  await deps.db
-    .insert(auditLog)
-    .values({ actorId, action: 'user.impersonate', targetId: target.id, details: { email: target.email, ip } });
-  return createSession(deps, { userId: target.id, tokenVersion: target.tokenVersion, actor: { id: actorId, tokenVersion: actor.tokenVersion } });
+  await deps.db.insert(auditLog).values({ actorId, action: 'user.impersonate', targetId: target.id, details: { email: target.email, ip } });
+  return createSession(deps, {
+    userId: target.id,
+    tokenVersion: target.tokenVersion,
+    actor: { id: actorId, tokenVersion: actor.tokenVersion },
+  });
 }

@@ -32,7 +32,8 @@ export const importLimits = {
 
 const UNREADABLE = 'Ce fichier n’est pas lisible : enregistrez-le au format CSV (UTF-8) ou XLSX, puis réessayez.';
 const TIMEOUT = 'La lecture de ce fichier prend trop de temps : enregistrez-le au format CSV, puis réessayez.';
-export const IMPORT_BOMB_MESSAGE = 'Ce classeur se décompresse en un volume anormal : il est refusé. Enregistrez-le au format CSV, puis réessayez.';
+export const IMPORT_BOMB_MESSAGE =
+  'Ce classeur se décompresse en un volume anormal : il est refusé. Enregistrez-le au format CSV, puis réessayez.';
 const MEMORY = 'Ce fichier demande trop de mémoire pour être lu : enregistrez-le au format CSV, puis réessayez.';
 const BUSY = 'Le serveur lit déjà beaucoup de fichiers : réessayez dans une minute.';
 const FAILURES: Record<string, string> = {
@@ -90,7 +91,12 @@ export async function readImportFile(bytes: Buffer): Promise<Cell[][]> {
     const signal = AbortSignal.timeout(importLimits.timeoutMs);
     // A copy handed over rather than cloned, as pdf-pool.ts does.
     const copy = new Uint8Array(bytes);
-    const task: ImportTask = { kind: isZip(bytes) ? 'xlsx' : 'csv', bytes: copy, maxLines: IMPORT_MAX_LINES, inflateBudget: importLimits.inflateBudget };
+    const task: ImportTask = {
+      kind: isZip(bytes) ? 'xlsx' : 'csv',
+      bytes: copy,
+      maxLines: IMPORT_MAX_LINES,
+      inflateBudget: importLimits.inflateBudget,
+    };
     try {
       return await threads.run(task, { signal, transferList: [copy.buffer] });
     } catch (err) {

@@ -12,16 +12,42 @@ export type Cell = string | number | boolean | Date | null;
 export const IMPORT_COLUMNS = {
   email: {
     label: 'E-mail',
-    names: ['email', 'e-mail', 'courriel', 'mail', 'adresse e-mail', 'adresse mail', 'adresse électronique', 'adresse courriel', 'e-mail élève', 'courriel élève', 'mail élève'],
+    names: [
+      'email',
+      'e-mail',
+      'courriel',
+      'mail',
+      'adresse e-mail',
+      'adresse mail',
+      'adresse électronique',
+      'adresse courriel',
+      'e-mail élève',
+      'courriel élève',
+      'mail élève',
+    ],
   },
   firstName: { label: 'Prénom', names: ['prénom', 'prénom élève', 'prénoms', 'first name'] },
   lastName: { label: 'Nom', names: ['nom', 'nom de famille', 'nom élève', 'nom d’usage', 'last name'] },
-  birthDate: { label: 'Date de naissance', names: ['date de naissance', 'naissance', 'date naissance', 'né(e) le', 'né le', 'née le', 'date of birth', 'birth date'] },
+  birthDate: {
+    label: 'Date de naissance',
+    names: ['date de naissance', 'naissance', 'date naissance', 'né(e) le', 'né le', 'née le', 'date of birth', 'birth date'],
+  },
   grade: { label: 'Classe', names: ['classe', 'niveau', 'niveau de classe', 'grade'] },
   gender: { label: 'Genre', names: ['genre', 'sexe', 'gender'] },
   emailParent: {
     label: 'E-mail parent',
-    names: ['e-mail parent', 'courriel parent', 'mail parent', 'e-mail du parent', 'courriel du parent', 'mail du parent', 'e-mail responsable', 'courriel responsable', 'e-mail des parents', 'courriel des parents'],
+    names: [
+      'e-mail parent',
+      'courriel parent',
+      'mail parent',
+      'e-mail du parent',
+      'courriel du parent',
+      'mail du parent',
+      'e-mail responsable',
+      'courriel responsable',
+      'e-mail des parents',
+      'courriel des parents',
+    ],
   },
 } as const;
 export type ImportColumn = keyof typeof IMPORT_COLUMNS;
@@ -63,13 +89,37 @@ export function findColumns(header: readonly Cell[]): ColumnPositions {
 }
 
 const GRADE_WORDS: Record<string, Grade> = {
-  '5': '5eme', '5e': '5eme', '5eme': '5eme', cinquieme: '5eme',
-  '4': '4eme', '4e': '4eme', '4eme': '4eme', quatrieme: '4eme',
-  '3': '3eme', '3e': '3eme', '3eme': '3eme', troisieme: '3eme',
-  '2': '2nde', '2e': '2nde', '2nde': '2nde', '2nd': '2nde', '2de': '2nde', '2gt': '2nde', seconde: '2nde',
-  '1': '1ere', '1e': '1ere', '1ere': '1ere', '1re': '1ere', premiere: '1ere',
-  t: 'Tale', tale: 'Tale', term: 'Tale', terminale: 'Tale', tle: 'Tale',
-  autre: 'other', other: 'other',
+  '5': '5eme',
+  '5e': '5eme',
+  '5eme': '5eme',
+  cinquieme: '5eme',
+  '4': '4eme',
+  '4e': '4eme',
+  '4eme': '4eme',
+  quatrieme: '4eme',
+  '3': '3eme',
+  '3e': '3eme',
+  '3eme': '3eme',
+  troisieme: '3eme',
+  '2': '2nde',
+  '2e': '2nde',
+  '2nde': '2nde',
+  '2nd': '2nde',
+  '2de': '2nde',
+  '2gt': '2nde',
+  seconde: '2nde',
+  '1': '1ere',
+  '1e': '1ere',
+  '1ere': '1ere',
+  '1re': '1ere',
+  premiere: '1ere',
+  t: 'Tale',
+  tale: 'Tale',
+  term: 'Tale',
+  terminale: 'Tale',
+  tle: 'Tale',
+  autre: 'other',
+  other: 'other',
 };
 
 /** The grade words that may have a class's number or letter glued to them (« 2nde4 », « 3eB », « Tle1 »), longest first. */
@@ -82,7 +132,9 @@ const GLUED_GRADE_WORDS = Object.keys(GRADE_WORDS)
  * class's letter or number after it, and what follows the first word, are ignored.
  */
 export function parseGrade(value: string): Grade | null {
-  const t = normalizeText(value).replace(/[^a-z0-9 ]+/g, ' ').trim();
+  const t = normalizeText(value)
+    .replace(/[^a-z0-9 ]+/g, ' ')
+    .trim();
   if (!t) return null;
   const first = t.split(' ')[0];
   const exact = GRADE_WORDS[t] ?? GRADE_WORDS[first];
@@ -92,9 +144,24 @@ export function parseGrade(value: string): Grade | null {
 }
 
 const GENDER_WORDS: Record<string, Gender> = {
-  f: 'female', fille: 'female', feminin: 'female', fem: 'female', femme: 'female', female: 'female',
-  m: 'male', g: 'male', h: 'male', garcon: 'male', masculin: 'male', masc: 'male', homme: 'male', male: 'male',
-  o: 'other', autre: 'other', other: 'other', x: 'other',
+  f: 'female',
+  fille: 'female',
+  feminin: 'female',
+  fem: 'female',
+  femme: 'female',
+  female: 'female',
+  m: 'male',
+  g: 'male',
+  h: 'male',
+  garcon: 'male',
+  masculin: 'male',
+  masc: 'male',
+  homme: 'male',
+  male: 'male',
+  o: 'other',
+  autre: 'other',
+  other: 'other',
+  x: 'other',
 };
 
 /** « F », « f. », « Fille », « Féminin », « M », « Garçon », « Masculin », « Autre » → the gender. */
@@ -150,8 +217,7 @@ export interface PupilLine {
 }
 
 export type ParsedLine =
-  | { ok: true; pupil: PupilLine }
-  | { ok: false; line: number; email: string; firstName: string; lastName: string; message: string };
+  { ok: true; pupil: PupilLine } | { ok: false; line: number; email: string; firstName: string; lastName: string; message: string };
 
 const text = (cell: Cell | undefined) => (cell instanceof Date ? cell.toISOString().slice(0, 10) : String(cell ?? '')).trim();
 
@@ -203,7 +269,16 @@ export function parsePupilLine(cells: readonly Cell[], at: ColumnPositions, line
   }
   return {
     ok: true,
-    pupil: { line, email: parsedEmail.data, firstName, lastName, birthDate, grade, gender, emailParent: parent?.success ? parent.data : null },
+    pupil: {
+      line,
+      email: parsedEmail.data,
+      firstName,
+      lastName,
+      birthDate,
+      grade,
+      gender,
+      emailParent: parent?.success ? parent.data : null,
+    },
   };
 }
 

@@ -70,7 +70,14 @@ function readImportLines(rows: Cell[][]): { lines: ImportLine[]; pupils: PupilLi
     const line = i + 2;
     const parsed = parsePupilLine(cells, columns, line);
     if (!parsed.ok) {
-      lines.push({ line, email: parsed.email, firstName: parsed.firstName, lastName: parsed.lastName, outcome: 'rejected', message: parsed.message });
+      lines.push({
+        line,
+        email: parsed.email,
+        firstName: parsed.firstName,
+        lastName: parsed.lastName,
+        outcome: 'rejected',
+        message: parsed.message,
+      });
       return;
     }
     const { pupil } = parsed;
@@ -91,14 +98,22 @@ function readImportLines(rows: Cell[][]): { lines: ImportLine[]; pupils: PupilLi
  * The accounts of the file, BATCH at a time: an address with an account is matched (« existing »), the others
  * are created with their invitation job and family addresses, unless `preview`.
  */
-async function writeAccounts(db: Tx, input: { schoolId: string; preview: boolean; pupils: PupilLine[]; markExisting: (pupil: PupilLine) => void }) {
+async function writeAccounts(
+  db: Tx,
+  input: { schoolId: string; preview: boolean; pupils: PupilLine[]; markExisting: (pupil: PupilLine) => void },
+) {
   const { pupils, markExisting } = input;
   for (let from = 0; from < pupils.length; from += BATCH) {
     const batch = pupils.slice(from, from + BATCH);
     const known = await db
       .select({ email: users.email })
       .from(users)
-      .where(inArray(users.email, batch.map((p) => p.email)));
+      .where(
+        inArray(
+          users.email,
+          batch.map((p) => p.email),
+        ),
+      );
     const knownEmails = new Set(known.map((k) => k.email));
     const fresh = batch.filter((p) => !knownEmails.has(p.email));
     for (const p of batch) if (knownEmails.has(p.email)) markExisting(p);
@@ -125,7 +140,10 @@ async function writeAccounts(db: Tx, input: { schoolId: string; preview: boolean
     if (created.length > 0) {
       await db.insert(jobs).values(created.map((c) => ({ kind: INVITE_JOB, payload: { userId: c.id, institutionId: input.schoolId } })));
       // The parents' addresses the file gives are unconfirmed: each gets its confirmation mail (decision 134).
-      await syncFamilyAddresses(db, created.map((c) => c.id));
+      await syncFamilyAddresses(
+        db,
+        created.map((c) => c.id),
+      );
     }
   }
 }
@@ -155,7 +173,11 @@ export async function importPupils(
     await deps.db.transaction(async (tx) => {
       await writeAccounts(tx, write);
       const counts = countOutcomes(lines);
-      await audit(tx, auth, 'users.import', input.school.id, { created: counts.created, existing: counts.existing, rejected: counts.rejected });
+      await audit(tx, auth, 'users.import', input.school.id, {
+        created: counts.created,
+        existing: counts.existing,
+        rejected: counts.rejected,
+      });
     });
     wakeJobWorkers();
   }

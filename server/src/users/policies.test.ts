@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { admin, expectRefusal, member, OTHER_SCHOOL, otherPupil, pupil, SCHOOL, teacher } from '../../test/callers.js';
-import { assertMayChangeSchool, assertMayImpersonate, assertMayReadContent, assertMaySeeUser, importSchoolOf, PROFILE_INCOMPLETE_MESSAGE } from './policies.js';
+import {
+  assertMayChangeSchool,
+  assertMayImpersonate,
+  assertMayReadContent,
+  assertMaySeeUser,
+  importSchoolOf,
+  PROFILE_INCOMPLETE_MESSAGE,
+} from './policies.js';
 
 describe('user policies', () => {
   it('shows an account to itself and admins, never to a corrector (decision 128)', () => {

@@ -7,8 +7,7 @@ import { ownInstitutionOf } from '../institutions/policies.js';
 
 export const PROFILE_INCOMPLETE_MESSAGE = 'Complétez votre profil pour accéder aux contenus.';
 
-const STAFF_SCHOOL_MESSAGE =
-  'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
+const STAFF_SCHOOL_MESSAGE = 'Vous êtes enregistré comme personnel de votre établissement : pour en changer, demandez à un administrateur.';
 
 /**
  * GET /user/{uid}: a user sees themself, admins see anyone. Correctors no longer read other accounts

@@ -44,11 +44,7 @@ export function presentGroupMember(row: MemberRow, institution: InstitutionRow |
 }
 
 /** The user as the API shows it: an allow-list of fields, never the password hash or token version. */
-export function presentUser(
-  row: UserRow,
-  institution: InstitutionRow | null,
-  roles: { isMember: boolean; isTeacher: boolean },
-): User {
+export function presentUser(row: UserRow, institution: InstitutionRow | null, roles: { isMember: boolean; isTeacher: boolean }): User {
   return { ...presentGroupMember(row, institution), isMember: roles.isMember, isTeacher: roles.isTeacher };
 }
 

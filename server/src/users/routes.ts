@@ -41,7 +41,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
         }
       } catch (err) {
         const code = (err as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, `Fichier trop lourd (${IMPORT_MAX_BYTES / 1024 / 1024} Mo au plus).`);
+        if (code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError(413, `Fichier trop lourd (${IMPORT_MAX_BYTES / 1024 / 1024} Mo au plus).`);
         if (code === 'FST_FILES_LIMIT') throw new AppError(413, 'Un seul fichier par envoi.');
         if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError(413, 'Trop de champs dans l’envoi.');
         throw badRequest('Envoi interrompu ou invalide.');

@@ -26,7 +26,7 @@ class MemoryStorage implements Storage {
 }
 
 const NETWORK = new Error('Network Error');
-const FINISHED = Object.assign(new Error('403'), { status: 403, message: "L’épreuve est terminée." });
+const FINISHED = Object.assign(new Error('403'), { status: 403, message: 'L’épreuve est terminée.' });
 const classify = (error: unknown): SendFailure =>
   error === NETWORK ? { retry: true } : { retry: false, message: (error as Error).message };
 
@@ -167,8 +167,8 @@ describe('AnswerQueue', () => {
     failNext = [FINISHED];
     q.enqueue('u1', 'e1', '3');
     await vi.advanceTimersByTimeAsync(500);
-    expect(q.stateOf('u1', 'e1')).toEqual({ kind: 'refused', message: "L’épreuve est terminée." });
-    expect(saveStateLabel(q.stateOf('u1', 'e1'))).toBe("Non enregistré : L’épreuve est terminée.");
+    expect(q.stateOf('u1', 'e1')).toEqual({ kind: 'refused', message: 'L’épreuve est terminée.' });
+    expect(saveStateLabel(q.stateOf('u1', 'e1'))).toBe('Non enregistré : L’épreuve est terminée.');
     expect(q.pending()).toEqual([]);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(sent).toHaveLength(1);
@@ -273,7 +273,12 @@ describe('answers kept on a shared computer', () => {
     q.enqueue('u2', 'e3', 'unsent of u2');
     await vi.advanceTimersByTimeAsync(500);
     q.dispose();
-    expect(q.pending().map((e) => e.answer).sort()).toEqual(['unsent of u1', 'unsent of u2']);
+    expect(
+      q
+        .pending()
+        .map((e) => e.answer)
+        .sort(),
+    ).toEqual(['unsent of u1', 'unsent of u2']);
   }
   const stored = () => [...storage.data.values()].join(' ');
 

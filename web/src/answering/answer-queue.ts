@@ -14,7 +14,8 @@ export interface QueuedAnswer {
 }
 
 /** What the page shows per exercise (SPEC labels in `saveStateLabel`). */
-export type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'offline' } | { kind: 'refused'; message: string };
+export type SaveState =
+  { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'offline' } | { kind: 'refused'; message: string };
 
 export type SendFailure = { retry: true } | { retry: false; message: string };
 

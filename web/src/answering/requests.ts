@@ -16,7 +16,13 @@ export async function saveAnswer(entry: Pick<QueuedAnswer, 'exerciseId' | 'answe
 }
 
 /** The server's codes for what may succeed later: its own failure or overload, and a token refused until the pupil logs in again. */
-const RETRIED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['internal', 'unavailable', 'rate_limited', 'unauthorized', 'session_expired']);
+const RETRIED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'internal',
+  'unavailable',
+  'rate_limited',
+  'unauthorized',
+  'session_expired',
+]);
 
 /**
  * Retry what may succeed later (no response, timeout, 5xx, 401 until the pupil logs in again,
@@ -27,8 +33,12 @@ const RETRIED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['internal', 'u
 export function classifySaveError(error: unknown): SendFailure {
   if (!isApiError(error) || !error.response) return { retry: true };
   const { status, data } = error.response;
-  const retry = error.code !== undefined ? RETRIED_CODES.has(error.code) : status >= 500 || status === 401 || status === 408 || status === 429;
+  const retry =
+    error.code !== undefined ? RETRIED_CODES.has(error.code) : status >= 500 || status === 401 || status === 408 || status === 429;
   if (retry) return { retry: true };
-  const message = data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string' ? (data as { message: string }).message : GENERIC_ERROR_MESSAGE;
+  const message =
+    data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string'
+      ? (data as { message: string }).message
+      : GENERIC_ERROR_MESSAGE;
   return { retry: false, message };
 }

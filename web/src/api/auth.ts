@@ -46,7 +46,13 @@ export async function checkLink(token: string): Promise<LinkCheck> {
 }
 
 export const linkCheckQuery = (token: string) =>
-  queryOptions({ queryKey: ['auth', 'link', token], queryFn: () => checkLink(token), retry: false, staleTime: Infinity, enabled: token !== '' });
+  queryOptions({
+    queryKey: ['auth', 'link', token],
+    queryFn: () => checkLink(token),
+    retry: false,
+    staleTime: Infinity,
+    enabled: token !== '',
+  });
 
 export function useLinkCheck(token: string) {
   return useQuery(linkCheckQuery(token));

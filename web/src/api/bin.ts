@@ -29,6 +29,7 @@ export function useRestoreBinEntry() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: restoreBinEntry,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: binKeys.all }), client.invalidateQueries({ queryKey: chapterKeys.all })]),
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: binKeys.all }), client.invalidateQueries({ queryKey: chapterKeys.all })]),
   });
 }

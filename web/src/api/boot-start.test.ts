@@ -38,7 +38,10 @@ describe('the app started after the screen is painted (web/public/boot.js, decis
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     frames = [];
     vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}')));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}')),
+    );
   });
   afterEach(() => {
     vi.useRealTimers();

@@ -176,13 +176,15 @@ export function useUploadScans(chapterId: string, target: { user: string; instit
           break;
         }
         try {
-          const path = await sendResumable(file, { user: target.user, chapter: chapterId }, { onProgress: (p) => onProgress(index, p), signal }).catch(
-            (error: unknown) => {
-              // The tus client is not api/client.ts: its refusal (too large, not a PDF) is shown here, a cancel is not.
-              if (!(isApiError(error) && error.kind === 'aborted')) notifyError(error);
-              throw error;
-            },
-          );
+          const path = await sendResumable(
+            file,
+            { user: target.user, chapter: chapterId },
+            { onProgress: (p) => onProgress(index, p), signal },
+          ).catch((error: unknown) => {
+            // The tus client is not api/client.ts: its refusal (too large, not a PDF) is shown here, a cancel is not.
+            if (!(isApiError(error) && error.kind === 'aborted')) notifyError(error);
+            throw error;
+          });
           await registerUnlabeled(chapterId, path, target.institution);
           done++;
         } catch (error) {

@@ -35,10 +35,7 @@ export async function createChapter(body: ChapterFields, quiet = false): Promise
 }
 
 /** PATCH /chapter/{id} (docs/product.md#spec-7): headers; or title/flags (only the changed ones); or access groups. */
-export type ChapterUpdate =
-  | Partial<ChapterFields>
-  | { headerStudents?: string; headerCenters?: string }
-  | { groups: AccessGroup[] };
+export type ChapterUpdate = Partial<ChapterFields> | { headerStudents?: string; headerCenters?: string } | { groups: AccessGroup[] };
 
 export async function updateChapter(id: string, body: ChapterUpdate, quiet = false): Promise<void> {
   await api.patch(`/chapter/${id}`, body, { skipNotifications: quiet });
@@ -55,7 +52,8 @@ export function useChapters() {
   return useQuery(chaptersQuery);
 }
 
-export const chapterQuery = (id: string) => queryOptions({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id), enabled: !!id });
+export const chapterQuery = (id: string) =>
+  queryOptions({ queryKey: chapterKeys.detail(id), queryFn: () => fetchChapter(id), enabled: !!id });
 
 /** One chapter as admins see it (access groups, both instructions). */
 export function useChapter(id: string) {

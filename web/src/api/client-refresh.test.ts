@@ -16,7 +16,8 @@ const EXPIRED = jwt('expire');
 const RENEWED = jwt('nouveau');
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const bearerOf = (init: RequestInit | undefined) => new Headers(init?.headers).get('Authorization');
 const calls = (path: string) => fetchMock.mock.calls.filter(([url]) => String(url) === `/api${path}`);
 
@@ -31,7 +32,8 @@ function server(refresh: { status: number; refreshMs?: number }) {
         ? json(200, { token: RENEWED, refreshToken: 'r1' })
         : json(401, { message: 'Votre session a expiré ou n’est plus valide. Reconnectez-vous.', code: 'session_expired' });
     }
-    if (bearerOf(init) !== `Bearer ${RENEWED}`) return json(401, { message: 'Votre session a expiré ou n’est plus valide. Reconnectez-vous.', code: 'session_expired' });
+    if (bearerOf(init) !== `Bearer ${RENEWED}`)
+      return json(401, { message: 'Votre session a expiré ou n’est plus valide. Reconnectez-vous.', code: 'session_expired' });
     if (path === '/api/answer') {
       const body = JSON.parse(String(init?.body)) as { exerciseId: string; seq: number };
       return json(200, { exercise: body.exerciseId, seq: body.seq, current: true, duplicate: false });
@@ -41,7 +43,13 @@ function server(refresh: { status: number; refreshMs?: number }) {
 }
 
 function queue() {
-  return new AnswerQueue({ userId: 'u1', send: (entry) => saveAnswer(entry), classify: classifySaveError, debounceMs: 10_000, baseRetryMs: 60_000 });
+  return new AnswerQueue({
+    userId: 'u1',
+    send: (entry) => saveAnswer(entry),
+    classify: classifySaveError,
+    debounceMs: 10_000,
+    baseRetryMs: 60_000,
+  });
 }
 
 describe('the client renews an expired access token (decision 136)', () => {
@@ -72,7 +80,12 @@ describe('the client renews an expired access token (decision 136)', () => {
     // Three calls refused together, one refresh for all of them.
     expect(calls('/auth/refresh')).toHaveLength(1);
     const saves = calls('/answer');
-    expect(saves.map(([, init]) => bearerOf(init))).toEqual([`Bearer ${EXPIRED}`, `Bearer ${EXPIRED}`, `Bearer ${RENEWED}`, `Bearer ${RENEWED}`]);
+    expect(saves.map(([, init]) => bearerOf(init))).toEqual([
+      `Bearer ${EXPIRED}`,
+      `Bearer ${EXPIRED}`,
+      `Bearer ${RENEWED}`,
+      `Bearer ${RENEWED}`,
+    ]);
     expect([readToken(), readRefreshToken()]).toEqual([RENEWED, 'r1']);
     expect(show).not.toHaveBeenCalled();
     answers.dispose();

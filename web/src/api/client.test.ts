@@ -120,7 +120,8 @@ describe('api client', () => {
   it('gives up after 30 s as a network error', async () => {
     vi.useFakeTimers();
     fetchMock.mockImplementation(
-      (_url, init) => new Promise((_resolve, reject) => init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+      (_url, init) =>
+        new Promise((_resolve, reject) => init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
     );
     const pending = api.get('/x').catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(29_999);
@@ -132,7 +133,8 @@ describe('api client', () => {
 
   it('stays silent for a call cancelled by its caller', async () => {
     fetchMock.mockImplementation(
-      (_url, init) => new Promise((_resolve, reject) => init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+      (_url, init) =>
+        new Promise((_resolve, reject) => init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
     );
     const controller = new AbortController();
     const pending = api.get('/x', { signal: controller.signal }).catch((e: unknown) => e);
@@ -150,9 +152,15 @@ describe('api client', () => {
 
 describe('refusalOf', () => {
   it('reads the server’s message and per-field messages, and nothing when the server did not answer', () => {
-    const refused = new ApiError('http', { status: 400, data: { message: 'Vérifiez le formulaire.', fields: { birthDate: 'Date invalide.' } } });
+    const refused = new ApiError('http', {
+      status: 400,
+      data: { message: 'Vérifiez le formulaire.', fields: { birthDate: 'Date invalide.' } },
+    });
     expect(refusalOf(refused)).toEqual({ message: 'Vérifiez le formulaire.', fields: { birthDate: 'Date invalide.' } });
-    expect(refusalOf(new ApiError('http', { status: 403, data: { message: 'Accès refusé.' } }))).toEqual({ message: 'Accès refusé.', fields: {} });
+    expect(refusalOf(new ApiError('http', { status: 403, data: { message: 'Accès refusé.' } }))).toEqual({
+      message: 'Accès refusé.',
+      fields: {},
+    });
     expect(refusalOf(new ApiError('http', { status: 502, data: '<html>' }))).toEqual({ message: null, fields: {} });
     expect(refusalOf(new ApiError('network'))).toBeNull();
     expect(refusalOf(new Error('boom'))).toBeNull();

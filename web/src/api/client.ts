@@ -71,7 +71,10 @@ export function isApiError(error: unknown): error is ApiError {
 export function refusalOf(error: unknown): { message: string | null; fields: Record<string, string> } | null {
   if (!isApiError(error) || !error.response) return null;
   const { data } = error.response;
-  const fields = data && typeof data === 'object' && 'fields' in data && data.fields && typeof data.fields === 'object' ? (data.fields as Record<string, string>) : {};
+  const fields =
+    data && typeof data === 'object' && 'fields' in data && data.fields && typeof data.fields === 'object'
+      ? (data.fields as Record<string, string>)
+      : {};
   return { message: messageOf(data), fields };
 }
 
@@ -136,7 +139,13 @@ function urlOf(path: string, params: RequestOptions['params']): string {
 /** JSON unless the body is already one `fetch` sends as is (multipart, file, text). */
 function bodyOf(body: unknown, headers: Headers): BodyInit | undefined {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === 'string' || body instanceof FormData || body instanceof Blob || body instanceof URLSearchParams || body instanceof ArrayBuffer) {
+  if (
+    typeof body === 'string' ||
+    body instanceof FormData ||
+    body instanceof Blob ||
+    body instanceof URLSearchParams ||
+    body instanceof ArrayBuffer
+  ) {
     return body;
   }
   headers.set('Content-Type', 'application/json');
@@ -222,7 +231,13 @@ async function sendRenewing<T>(method: string, path: string, body: unknown, opti
   }
 }
 
-async function send<T>(method: string, path: string, body: unknown, options: RequestOptions, token: string | null): Promise<ApiResponse<T>> {
+async function send<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  options: RequestOptions,
+  token: string | null,
+): Promise<ApiResponse<T>> {
   const headers = new Headers(options.headers);
   if (token) headers.set('Authorization', `Bearer ${token}`);
 
@@ -236,7 +251,8 @@ async function send<T>(method: string, path: string, body: unknown, options: Req
   const cancel = () => controller.abort();
   if (options.signal?.aborted) controller.abort();
   options.signal?.addEventListener('abort', cancel, { once: true });
-  const failure = (cause: unknown) => new ApiError(timedOut ? 'timeout' : controller.signal.aborted ? 'aborted' : 'network', undefined, { cause });
+  const failure = (cause: unknown) =>
+    new ApiError(timedOut ? 'timeout' : controller.signal.aborted ? 'aborted' : 'network', undefined, { cause });
   try {
     let response: Response;
     try {
@@ -282,7 +298,8 @@ function call<T>(method: string, path: string, body: unknown, options: RequestOp
  * the former client compile unchanged: `api.get<User>(url)` resolves to `{ data: User, status, headers }`.
  */
 export const api = {
-  get: <T = any, R = ApiResponse<T>>(url: string, options?: RequestOptions): Promise<R> => call<T>('GET', url, undefined, options) as Promise<R>,
+  get: <T = any, R = ApiResponse<T>>(url: string, options?: RequestOptions): Promise<R> =>
+    call<T>('GET', url, undefined, options) as Promise<R>,
   delete: <T = any, R = ApiResponse<T>>(url: string, options?: RequestOptions): Promise<R> =>
     call<T>('DELETE', url, undefined, options) as Promise<R>,
   post: <T = any, R = ApiResponse<T>>(url: string, body?: unknown, options?: RequestOptions): Promise<R> =>

@@ -29,7 +29,9 @@ describe('public config', () => {
     expect(configInPage()).toBeUndefined();
     putMeta('{not json');
     expect(configInPage()).toBeUndefined();
-    const fetchMock = vi.fn<typeof fetch>(async () => new Response(JSON.stringify(settings), { headers: { 'Content-Type': 'application/json' } }));
+    const fetchMock = vi.fn<typeof fetch>(
+      async () => new Response(JSON.stringify(settings), { headers: { 'Content-Type': 'application/json' } }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     expect(await new QueryClient().fetchQuery(publicConfigQuery)).toEqual(settings);
     expect(String(fetchMock.mock.calls[0][0])).toBe('/api/config');

@@ -5,7 +5,8 @@ import { api, ApiError } from './client';
 
 const bootScript = readFileSync(path.join(import.meta.dirname, '../../public/boot.js'), 'utf8');
 const fetchMock = vi.fn<typeof fetch>();
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** Runs web/public/boot.js as the page does, before the app. */
 function runBoot() {
@@ -33,7 +34,9 @@ describe('the session calls sent before the app ran (web/public/boot.js, decisio
     localStorage.setItem('jwt', 'jeton');
     fetchMock.mockImplementation(async (url) => json(200, { from: `boot ${String(url)}` }));
     runBoot();
-    expect(fetchMock.mock.calls.map(([url, init]) => [url, init!.method, init!.body, new Headers(init!.headers).get('Authorization')])).toEqual([
+    expect(
+      fetchMock.mock.calls.map(([url, init]) => [url, init!.method, init!.body, new Headers(init!.headers).get('Authorization')]),
+    ).toEqual([
       ['/api/auth/me', 'PUT', '{}', 'Bearer jeton'],
       ['/api/group', 'GET', undefined, 'Bearer jeton'],
       ['/api/chapter', 'GET', undefined, 'Bearer jeton'],

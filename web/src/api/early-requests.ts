@@ -18,7 +18,12 @@ declare global {
  * session, a retry after a network failure) goes to the network. Never for another token than the one
  * it was sent with, so a login or a logout never reads another user's answer.
  */
-export function takeEarlyResponse(method: string, url: string, body: BodyInit | undefined, token: string | null): Promise<Response> | undefined {
+export function takeEarlyResponse(
+  method: string,
+  url: string,
+  body: BodyInit | undefined,
+  token: string | null,
+): Promise<Response> | undefined {
   const early = window.olympeEarly;
   if (!early || token === null || early.token !== token) return undefined;
   if (body !== undefined && typeof body !== 'string') return undefined;

@@ -36,7 +36,11 @@ async function blobMessage(error: unknown): Promise<string | null> {
 export async function downloadCenterFile(url: string, filename: string, institution?: string): Promise<void> {
   let blob: Blob;
   try {
-    const { data } = await api.get<Blob>(url, { responseType: 'blob', params: institution ? { institution } : undefined, skipNotifications: true });
+    const { data } = await api.get<Blob>(url, {
+      responseType: 'blob',
+      params: institution ? { institution } : undefined,
+      skipNotifications: true,
+    });
     blob = data;
   } catch (error) {
     throw new Error((await blobMessage(error)) ?? 'Le fichier n’a pas pu être téléchargé.');

@@ -114,7 +114,8 @@ export function useAutoCorrection(chapterId: string) {
 /** The whole table, fresh, for an export that needs every pupil (the page holds only what was scrolled to). */
 export function useFetchWholeTable(chapterId: string) {
   const queryClient = useQueryClient();
-  return () => queryClient.fetchQuery({ queryKey: gradingKeys.table(chapterId), queryFn: () => fetchGradingTable(chapterId), staleTime: 0 });
+  return () =>
+    queryClient.fetchQuery({ queryKey: gradingKeys.table(chapterId), queryFn: () => fetchGradingTable(chapterId), staleTime: 0 });
 }
 
 /** GET /answer/history/{uid}/{eid}. */
@@ -124,7 +125,11 @@ export async function fetchHistory(userId: string, exerciseId: string): Promise<
 }
 
 export const historyQuery = (userId: string, exerciseId: string) =>
-  queryOptions({ queryKey: gradingKeys.history(userId, exerciseId), queryFn: () => fetchHistory(userId, exerciseId), enabled: !!userId && !!exerciseId });
+  queryOptions({
+    queryKey: gradingKeys.history(userId, exerciseId),
+    queryFn: () => fetchHistory(userId, exerciseId),
+    enabled: !!userId && !!exerciseId,
+  });
 
 /** One pupil's answers to one exercise, with the grade block (the corrector's desk). */
 export function useHistory(userId: string, exerciseId: string) {
@@ -217,8 +222,7 @@ export interface OverviewView {
 /** Copies per page of the review page: a few screens of rows, ~80 KB. */
 export const OVERVIEW_PAGE_SIZE = 200;
 
-const filterParams = (filters: OverviewView['filters']) =>
-  Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim() !== ''));
+const filterParams = (filters: OverviewView['filters']) => Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim() !== ''));
 
 /** GET /answer/overview/{chapterId}?limit=&offset=&sort=&dir=&… (decision 94): one page. */
 export async function fetchOverviewPage(chapterId: string, view: OverviewView, offset: number): Promise<OverviewPage> {
@@ -289,7 +293,11 @@ export async function fetchArbitration(chapterId: string): Promise<ArbitrationRo
 }
 
 export const arbitrationQuery = (chapterId: string, enabled = true) =>
-  queryOptions({ queryKey: gradingKeys.arbitration(chapterId), queryFn: () => fetchArbitration(chapterId), enabled: enabled && !!chapterId });
+  queryOptions({
+    queryKey: gradingKeys.arbitration(chapterId),
+    queryFn: () => fetchArbitration(chapterId),
+    enabled: enabled && !!chapterId,
+  });
 
 export function useArbitration(chapterId: string, enabled: boolean) {
   return useQuery(arbitrationQuery(chapterId, enabled));
@@ -302,7 +310,11 @@ export async function fetchAssignments(chapterId: string): Promise<Assignments> 
 }
 
 export const assignmentsQuery = (chapterId: string, enabled = true) =>
-  queryOptions({ queryKey: gradingKeys.assignments(chapterId), queryFn: () => fetchAssignments(chapterId), enabled: enabled && !!chapterId });
+  queryOptions({
+    queryKey: gradingKeys.assignments(chapterId),
+    queryFn: () => fetchAssignments(chapterId),
+    enabled: enabled && !!chapterId,
+  });
 
 export function useAssignments(chapterId: string, enabled: boolean) {
   return useQuery(assignmentsQuery(chapterId, enabled));

@@ -144,7 +144,12 @@ export async function deleteInstitution(id: string): Promise<void> {
 }
 
 const inBox = (i: Institution, b: Bounds) =>
-  i.latitude !== null && i.longitude !== null && i.latitude >= b.south && i.latitude <= b.north && i.longitude >= b.west && i.longitude <= b.east;
+  i.latitude !== null &&
+  i.longitude !== null &&
+  i.latitude >= b.south &&
+  i.latitude <= b.north &&
+  i.longitude >= b.west &&
+  i.longitude <= b.east;
 
 /**
  * Puts a saved school in the cached views at once (its marker moves or changes colour without waiting),

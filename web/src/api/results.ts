@@ -31,7 +31,12 @@ export async function fetchResultsCard(chapterId: string): Promise<ResultsCard> 
 }
 
 export function useResultsCard(chapterId: string, enabled: boolean) {
-  return useQuery({ queryKey: resultsKeys.card(chapterId), queryFn: () => fetchResultsCard(chapterId), enabled: enabled && !!chapterId, retry: false });
+  return useQuery({
+    queryKey: resultsKeys.card(chapterId),
+    queryFn: () => fetchResultsCard(chapterId),
+    enabled: enabled && !!chapterId,
+    retry: false,
+  });
 }
 
 /** GET /results/{chapterId}/preview/{userId} (admins): the card that pupil gets. */
@@ -122,7 +127,12 @@ export async function fetchDeletionImpact(kind: 'chapter' | 'exercise', id: stri
 }
 
 export function useDeletionImpact(kind: 'chapter' | 'exercise', id: string | null) {
-  return useQuery({ queryKey: resultsKeys.impact(kind, id ?? ''), queryFn: () => fetchDeletionImpact(kind, id!), enabled: !!id, staleTime: 0 });
+  return useQuery({
+    queryKey: resultsKeys.impact(kind, id ?? ''),
+    queryFn: () => fetchDeletionImpact(kind, id!),
+    enabled: !!id,
+    staleTime: 0,
+  });
 }
 
 export async function fetchGroupImpact(id: string): Promise<{ members: number }> {
@@ -141,5 +151,10 @@ export async function fetchAutoCorrectionCount(chapterId: string): Promise<numbe
 }
 
 export function useAutoCorrectionCount(chapterId: string, enabled: boolean) {
-  return useQuery({ queryKey: resultsKeys.autoCount(chapterId), queryFn: () => fetchAutoCorrectionCount(chapterId), enabled, staleTime: 0 });
+  return useQuery({
+    queryKey: resultsKeys.autoCount(chapterId),
+    queryFn: () => fetchAutoCorrectionCount(chapterId),
+    enabled,
+    staleTime: 0,
+  });
 }

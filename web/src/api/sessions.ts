@@ -47,7 +47,8 @@ export function useSessionState(chapterId: string) {
   return useQuery(sessionStateQuery(chapterId));
 }
 
-export const receiptQuery = (chapterId: string) => queryOptions({ queryKey: sessionKeys.receipt(chapterId), queryFn: () => fetchReceipt(chapterId) });
+export const receiptQuery = (chapterId: string) =>
+  queryOptions({ queryKey: sessionKeys.receipt(chapterId), queryFn: () => fetchReceipt(chapterId) });
 
 /** The pupil's receipt of a timed test once it is over (decision 44). */
 export function useReceipt(chapterId: string) {

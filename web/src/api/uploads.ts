@@ -67,7 +67,8 @@ function tusOptions(file: File, target: ResumableTarget): UploadOptions {
       filetype: file.type || 'application/pdf',
       ...(target.exercise ? { exercise: target.exercise } : { chapter: target.chapter ?? '' }),
     },
-    fingerprint: async (f) => ['olympe-upload', target.user, target.exercise ?? target.chapter ?? '', f.name, f.size, f.lastModified].join(':'),
+    fingerprint: async (f) =>
+      ['olympe-upload', target.user, target.exercise ?? target.chapter ?? '', f.name, f.size, f.lastModified].join(':'),
     removeFingerprintOnSuccess: true,
     // The token is read at each request, renewed when it is about to expire (decision 136): a long upload
     // outlives nothing but the session itself.

@@ -21,7 +21,9 @@ describe('markComputedConstantsPure (decision 121)', () => {
   it('wraps the constants computed by a call, and only those', () => {
     const out = markComputedConstantsPure(CONTRACT);
     expect(out).toContain('const instant = /* @__PURE__ */ (() => (z.string().nullable()))();');
-    expect(out).toContain('export const unusedSchema = /* @__PURE__ */ (() => (z.object({ at: instant.optional(), kind: z.enum(LABELS) })))();');
+    expect(out).toContain(
+      'export const unusedSchema = /* @__PURE__ */ (() => (z.object({ at: instant.optional(), kind: z.enum(LABELS) })))();',
+    );
     expect(out).toContain("export const LABELS = ['un', 'deux'] as const;");
     expect(out).toContain('export const later = () => z.string();');
     expect(out).toContain('export function label(i: number): string {');

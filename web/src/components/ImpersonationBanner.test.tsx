@@ -12,7 +12,9 @@ vi.mock('../api/auth', () => ({ endServerSession: auth.endServerSession }));
 
 function setup(login = vi.fn().mockResolvedValue(undefined)) {
   renderWithProviders(
-    <SessionContext.Provider value={{ ...LOGGED_OUT, token: 'pupil-token', user: makeUser({ firstName: 'Chloé', lastName: 'Lefèvre' }), login }}>
+    <SessionContext.Provider
+      value={{ ...LOGGED_OUT, token: 'pupil-token', user: makeUser({ firstName: 'Chloé', lastName: 'Lefèvre' }), login }}
+    >
       <ImpersonationBanner />
     </SessionContext.Provider>,
     { targets: { '/groups': 'Page groupes' } },

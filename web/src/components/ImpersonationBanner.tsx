@@ -22,13 +22,7 @@ export function ImpersonationBanner() {
           Vous utilisez l’application en tant que <strong>{who}</strong>
           {user && who !== user.email ? ` (${user.email})` : ''}.
         </Text>
-        <Button
-          size="xs"
-          variant="filled"
-          color="dark"
-          loading={stopping}
-          onClick={() => stop()}
-        >
+        <Button size="xs" variant="filled" color="dark" loading={stopping} onClick={() => stop()}>
           Revenir à mon compte
         </Button>
       </Group>

@@ -34,10 +34,16 @@ describe('sortRows', () => {
     const again: string[] = [];
     for (let k = 2; k < 7; k++) {
       const t = performance.now();
-      sortRows(rows.filter((_, i) => i % k !== 0), byName, 'asc');
+      sortRows(
+        rows.filter((_, i) => i % k !== 0),
+        byName,
+        'asc',
+      );
       again.push((performance.now() - t).toFixed(1));
     }
-    console.log(`[VirtualTable] sort 10,000 rows: first ${firstMs.toFixed(1)} ms (keys computed); filtered subsets again ${again.join(', ')} ms`);
+    console.log(
+      `[VirtualTable] sort 10,000 rows: first ${firstMs.toFixed(1)} ms (keys computed); filtered subsets again ${again.join(', ')} ms`,
+    );
   });
 });
 
@@ -59,10 +65,23 @@ describe('VirtualTable', () => {
       { id: 'a', name: 'Bernard' },
       { id: 'b', name: 'Abel' },
     ];
-    renderWithProviders(<VirtualTable label="T" rows={rows} columns={columns} rowKey={(r) => r.id} height={300} initialSort={{ key: 'name', direction: 'asc' }} />);
+    renderWithProviders(
+      <VirtualTable
+        label="T"
+        rows={rows}
+        columns={columns}
+        rowKey={(r) => r.id}
+        height={300}
+        initialSort={{ key: 'name', direction: 'asc' }}
+      />,
+    );
     const header = screen.getByRole('columnheader', { name: /Nom/ });
     expect(header.getAttribute('aria-sort')).toBe('ascending');
-    const names = () => screen.getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell')[0].textContent);
+    const names = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => within(r).getAllByRole('cell')[0].textContent);
     expect(names()).toEqual(['Abel', 'Bernard']);
     fireEvent.click(within(header).getByRole('button'));
     expect(header.getAttribute('aria-sort')).toBe('descending');
@@ -82,7 +101,9 @@ describe('cells with their full text', () => {
       { key: 'name', header: 'Nom', cell: (r) => (r.name ?? '').slice(0, 10) + '…', fullText: (r) => r.name ?? '' },
       { key: 'id', header: 'Id', cell: (r) => r.id, fullText: (r) => r.id },
     ];
-    renderWithProviders(<VirtualTable rows={[{ id: 'r1', name: long }]} columns={cut} rowKey={(r) => r.id} height={300} label="Commentaires" />);
+    renderWithProviders(
+      <VirtualTable rows={[{ id: 'r1', name: long }]} columns={cut} rowKey={(r) => r.id} height={300} label="Commentaires" />,
+    );
     const cell = screen.getByRole('cell', { name: new RegExp(long) });
     expect(cell.querySelector('[title]')?.getAttribute('title')).toBe(long);
     // The cut text and the whole one, each in its span (CSS shows the whole one when the row has the focus).

@@ -121,7 +121,12 @@ const wrapCellStyle: CSSProperties = { whiteSpace: 'normal', overflowWrap: 'anyw
 function useRowWindow(
   scrollRef: RefObject<HTMLDivElement | null>,
   count: number,
-  { rowHeight, height, overscan, onEndReached }: { rowHeight: number; height: number | string; overscan: number; onEndReached?: () => void },
+  {
+    rowHeight,
+    height,
+    overscan,
+    onEndReached,
+  }: { rowHeight: number; height: number | string; overscan: number; onEndReached?: () => void },
 ) {
   const virtualizer = useVirtualizer({
     count,
@@ -175,8 +180,7 @@ function VirtualHead<T>({
                   // word (« Exercic / e »).
                   style={{ display: 'inline', fontWeight: 700, fontSize: 'inherit', textAlign: 'inherit' }}
                 >
-                  {column.header}{' '}
-                  <Icon size={14} aria-hidden="true" style={{ verticalAlign: '-2px' }} />
+                  {column.header} <Icon size={14} aria-hidden="true" style={{ verticalAlign: '-2px' }} />
                 </UnstyledButton>
               ) : (
                 column.header

@@ -23,7 +23,13 @@ export function ConfirmDialog({ opened, title, message, confirmLabel, danger, lo
   return (
     <Modal opened={opened} onClose={onCancel} title={title} closeButtonProps={{ 'aria-label': 'Fermer' }}>
       <Stack>
-        {message === null ? <Loader size="sm" aria-label="Calcul en cours" /> : typeof message === 'string' ? <Text>{message}</Text> : message}
+        {message === null ? (
+          <Loader size="sm" aria-label="Calcul en cours" />
+        ) : typeof message === 'string' ? (
+          <Text>{message}</Text>
+        ) : (
+          message
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             Annuler

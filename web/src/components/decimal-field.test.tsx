@@ -6,7 +6,18 @@ import { DecimalField, parseDecimalField } from './decimal-field';
 describe('DecimalField (decision 139)', () => {
   it('typing « 1,5 » or « 1.5 » gives 1.5, never 5', () => {
     const onChange = vi.fn();
-    renderWithProviders(<DecimalField label="Seuil de qualification (points)" value={null} onChange={onChange} optional min={0} max={20} maxDecimals={2} unit="points" />);
+    renderWithProviders(
+      <DecimalField
+        label="Seuil de qualification (points)"
+        value={null}
+        onChange={onChange}
+        optional
+        min={0}
+        max={20}
+        maxDecimals={2}
+        unit="points"
+      />,
+    );
     const input = screen.getByLabelText('Seuil de qualification (points)');
     fireEvent.change(input, { target: { value: '1,5' } });
     expect(onChange).toHaveBeenLastCalledWith(1.5, null);

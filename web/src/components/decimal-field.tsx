@@ -29,7 +29,13 @@ export function parseDecimalField(text: string, bounds: DecimalBounds = {}): Dec
   if (!parsed.ok) return { ok: false, error: 'Un nombre est attendu, avec une virgule pour les décimales (par exemple 1,5).' };
   const decimals = (parsed.canonical.split(',')[1] ?? '').length;
   if (bounds.maxDecimals !== undefined && decimals > bounds.maxDecimals) {
-    return { ok: false, error: bounds.maxDecimals === 0 ? 'Un nombre entier est attendu.' : `Au plus ${bounds.maxDecimals} décimale${bounds.maxDecimals > 1 ? 's' : ''}.` };
+    return {
+      ok: false,
+      error:
+        bounds.maxDecimals === 0
+          ? 'Un nombre entier est attendu.'
+          : `Au plus ${bounds.maxDecimals} décimale${bounds.maxDecimals > 1 ? 's' : ''}.`,
+    };
   }
   const value = Number(parsed.value.num) / Number(parsed.value.den);
   if (bounds.min !== undefined && value < bounds.min) return { ok: false, error: `Au moins ${formatPoints(bounds.min)}${unit}.` };

@@ -3,7 +3,15 @@ import { Button, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 
 /** A download button that says the server's refusal under it (it is not a notification: the pupil may miss one). */
-export function DownloadButton({ label, run, variant = 'light' }: { label: string; run: () => Promise<void>; variant?: 'light' | 'subtle' }) {
+export function DownloadButton({
+  label,
+  run,
+  variant = 'light',
+}: {
+  label: string;
+  run: () => Promise<void>;
+  variant?: 'light' | 'subtle';
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (

@@ -16,6 +16,10 @@ function textOf(node: ReactNode): string {
 /** The page's h1; the browser tab carries the same words, so the two never drift apart. */
 export function PageHeading({ children }: { children: ReactNode }) {
   // Plain spaces and line breaks are folded; the no-break ones of French typography stay in the tab’s title.
-  usePageTitle(textOf(children).replace(/[ \t\r\n]+/g, ' ').trim() || undefined);
+  usePageTitle(
+    textOf(children)
+      .replace(/[ \t\r\n]+/g, ' ')
+      .trim() || undefined,
+  );
   return <Title order={1}>{children}</Title>;
 }

@@ -75,7 +75,12 @@ describe('useEditableTable', () => {
     rerender({ data: undefined });
     expect(result.current.rows).toEqual([{ key: 'b', _id: 'b', name: 'B2' }]);
 
-    rerender({ data: [{ _id: 'b', name: 'B2' }, { _id: 'c', name: 'C' }] });
+    rerender({
+      data: [
+        { _id: 'b', name: 'B2' },
+        { _id: 'c', name: 'C' },
+      ],
+    });
     expect(result.current.rows).toEqual([
       { key: 'b', _id: 'b', name: 'B2' },
       { key: 'c', _id: 'c', name: 'C' },

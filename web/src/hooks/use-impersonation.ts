@@ -16,10 +16,7 @@ export function useImpersonation() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const forgetPageData = useCallback(
-    () => queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' }),
-    [queryClient],
-  );
+  const forgetPageData = useCallback(() => queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' }), [queryClient]);
 
   const start = useCallback(
     async (uid: string) => {

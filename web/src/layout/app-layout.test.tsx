@@ -29,7 +29,7 @@ describe('AppLayout', () => {
     renderWithProviders(<AppLayout />);
     fireEvent.click(menu());
     expect(overlay()).not.toBeNull();
-    fireEvent.click(screen.getByRole('link', { name: "S’inscrire" }));
+    fireEvent.click(screen.getByRole('link', { name: 'S’inscrire' }));
     expect(overlay()).toBeNull();
   });
 

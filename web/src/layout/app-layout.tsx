@@ -55,14 +55,7 @@ export function AppLayout() {
 
       {opened && (
         // Below the navbar's z-index (100) so the drawer stays on top; a click outside closes it.
-        <Overlay
-          data-testid="drawer-overlay"
-          hiddenFrom={MOBILE_BREAKPOINT}
-          fixed
-          zIndex={99}
-          backgroundOpacity={0.4}
-          onClick={close}
-        />
+        <Overlay data-testid="drawer-overlay" hiddenFrom={MOBILE_BREAKPOINT} fixed zIndex={99} backgroundOpacity={0.4} onClick={close} />
       )}
 
       {/* Focusable by script only, for the skip link; no ring around the whole page. */}

@@ -3,7 +3,7 @@ import { Alert, Center, Loader, Stack, Title } from '@mantine/core';
 import { LoginRedirect } from '../components/login-gate';
 import { useSession } from '../session/session-context';
 
-export const FORBIDDEN_PAGE_TEXT = "Vous n’avez pas accès à cette ressource.";
+export const FORBIDDEN_PAGE_TEXT = 'Vous n’avez pas accès à cette ressource.';
 
 /**
  * The management screens, as the API guards them: `admin` for administrators, `member` for correctors

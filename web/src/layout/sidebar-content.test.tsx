@@ -8,13 +8,7 @@ import { SidebarContent } from './sidebar-content';
 
 function renderSidebar(user: User | null, groups: GroupSummary[] = [], onLogout = vi.fn()) {
   renderWithProviders(
-    <SidebarContent
-      user={user}
-      roles={computeRoles(user, groups)}
-      chapters={CHAPTERS}
-      pathname="/"
-      onLogout={onLogout}
-    />,
+    <SidebarContent user={user} roles={computeRoles(user, groups)} chapters={CHAPTERS} pathname="/" onLogout={onLogout} />,
   );
   return { onLogout };
 }
@@ -25,7 +19,7 @@ describe('SidebarContent', () => {
   it('offers login and signup when logged out, and no admin or test sections', () => {
     renderSidebar(null);
     expect(hrefOf('Se connecter')).toBe('/login');
-    expect(hrefOf("S’inscrire")).toBe('/signup');
+    expect(hrefOf('S’inscrire')).toBe('/signup');
     expect(hrefOf('Accueil')).toBe('/');
     expect(screen.queryByText('Mon profil')).toBeNull();
     expect(screen.queryByText('Administration')).toBeNull();
@@ -38,7 +32,7 @@ describe('SidebarContent', () => {
     );
     expect(screen.getByRole('status').textContent).toBe('Connexion au serveur…');
     expect(screen.queryByText('Se connecter')).toBeNull();
-    expect(screen.queryByText("S’inscrire")).toBeNull();
+    expect(screen.queryByText('S’inscrire')).toBeNull();
   });
 
   it('offers profile and logout when logged in', () => {

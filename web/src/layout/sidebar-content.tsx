@@ -22,9 +22,7 @@ export const CONNECTING_TEXT = 'Connexion au serveur…';
 
 /** The sidebar of docs/product.md#spec-2 "Sidebar layout", driven only by its props so every rule is testable. */
 export function SidebarContent({ user, roles, chapters, pathname, onLogout, connecting = false }: SidebarContentProps) {
-  const link = (to: string, label: string) => (
-    <NavLink component={Link} to={to} label={label} active={pathname === to} />
-  );
+  const link = (to: string, label: string) => <NavLink component={Link} to={to} label={label} active={pathname === to} />;
   const online = chapters.filter((c) => !c.offline);
   const paper = chapters.filter((c) => c.offline);
 
@@ -43,7 +41,7 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
         ) : (
           <>
             {link(paths.login, 'Se connecter')}
-            {link(paths.signup, "S’inscrire")}
+            {link(paths.signup, 'S’inscrire')}
           </>
         )}
       </NavSection>

@@ -50,7 +50,13 @@ export function TestReturnBar({ chapterId }: { chapterId: string }) {
           </Group>
         </Anchor>
         {remaining !== null && remaining > 0 ? (
-          <Text fw={700} role="timer" aria-live="off" c={remaining <= FIRST_WARNING_SECONDS ? 'red.9' : undefined} data-testid="return-countdown">
+          <Text
+            fw={700}
+            role="timer"
+            aria-live="off"
+            c={remaining <= FIRST_WARNING_SECONDS ? 'red.9' : undefined}
+            data-testid="return-countdown"
+          >
             Temps restant : {formatRemaining(remaining)}
           </Text>
         ) : (

@@ -16,7 +16,8 @@ export function formatBytes(bytes: number): string {
   const whole = frenchNumberFormat({ maximumFractionDigits: 0 });
   if (bytes < KO) return `${whole.format(bytes)}${NBSP}octet${bytes >= 2 ? 's' : ''}`;
   if (bytes < MO) return `${whole.format(bytes / KO)}${NBSP}ko`;
-  if (bytes < GO) return `${(bytes < 100 * MO ? frenchNumberFormat({ maximumFractionDigits: 1, minimumFractionDigits: 1 }) : whole).format(bytes / MO)}${NBSP}Mo`;
+  if (bytes < GO)
+    return `${(bytes < 100 * MO ? frenchNumberFormat({ maximumFractionDigits: 1, minimumFractionDigits: 1 }) : whole).format(bytes / MO)}${NBSP}Mo`;
   return `${frenchNumberFormat({ maximumFractionDigits: 1, minimumFractionDigits: 0 }).format(bytes / GO)}${NBSP}Go`;
 }
 

@@ -14,7 +14,10 @@ export function registerServiceWorker(): void {
       .then(() => navigator.serviceWorker.ready)
       .then((registration) => {
         const keep = () =>
-          registration.active?.postMessage({ type: 'keep', assets: loadedAssets(performance.getEntriesByType('resource'), location.origin) });
+          registration.active?.postMessage({
+            type: 'keep',
+            assets: loadedAssets(performance.getEntriesByType('resource'), location.origin),
+          });
         keep();
         // What loaded between that message and the worker taking the page went by it unseen: told once more.
         if (!navigator.serviceWorker.controller) navigator.serviceWorker.addEventListener('controllerchange', keep, { once: true });

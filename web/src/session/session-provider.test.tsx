@@ -10,7 +10,13 @@ import { SessionProvider } from './session-provider';
 import { tokenSubject } from './token';
 import { folded } from '../test/text';
 
-const api = vi.hoisted(() => ({ fetchMe: vi.fn(), fetchMyGroups: vi.fn(), fetchChapters: vi.fn(), saveAnswer: vi.fn(), endServerSession: vi.fn(async () => undefined) }));
+const api = vi.hoisted(() => ({
+  fetchMe: vi.fn(),
+  fetchMyGroups: vi.fn(),
+  fetchChapters: vi.fn(),
+  saveAnswer: vi.fn(),
+  endServerSession: vi.fn(async () => undefined),
+}));
 vi.mock('../api/auth', () => ({ fetchMe: api.fetchMe, endServerSession: api.endServerSession }));
 vi.mock('../answering/requests', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
 vi.mock('../api/groups', () => ({ fetchMyGroups: api.fetchMyGroups }));
@@ -76,7 +82,9 @@ describe('SessionProvider', () => {
 
   it('logs out and removes the token when the server refuses it', async () => {
     localStorage.setItem('jwt', 'expire');
-    api.fetchMyGroups.mockRejectedValue(new ApiError('http', { status: 401, data: { message: 'Session expirée', code: 'session_expired' } }));
+    api.fetchMyGroups.mockRejectedValue(
+      new ApiError('http', { status: 401, data: { message: 'Session expirée', code: 'session_expired' } }),
+    );
     renderProbe();
     await waitFor(() => expect(localStorage.getItem('jwt')).toBeNull());
     expect(screen.getByTestId('user').textContent).toBe('anonyme');

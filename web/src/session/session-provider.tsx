@@ -1,7 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { flushAnswers, forgetAnswers, hasUnsentAnswers, keepOnlyAnswersOf, UnsentAnswersModal, whenAnswersSent, type LogoutStep } from '../answering/session';
+import {
+  flushAnswers,
+  forgetAnswers,
+  hasUnsentAnswers,
+  keepOnlyAnswersOf,
+  UnsentAnswersModal,
+  whenAnswersSent,
+  type LogoutStep,
+} from '../answering/session';
 import { computeRoles } from './roles';
 import { loadSession, sessionKey, sessionQuery } from './load-session';
 import { SessionContext, type Session } from './session-context';

@@ -39,15 +39,21 @@ export const answers = pgTable(
     index('answers_user_exercise_idx').on(t.userId, t.exerciseId, t.seq, t.createdAt),
     index('answers_exercise_idx').on(t.exerciseId),
     // Whether any answer row points at a file (the reaper, decision 133); numeric answers are not in it.
-    index('answers_file_idx').on(t.fileId).where(sql`file_id IS NOT NULL`),
+    index('answers_file_idx')
+      .on(t.fileId)
+      .where(sql`file_id IS NOT NULL`),
     // Two identical saves arriving together leave one row (client seq > 0; server-made rows use 0).
-    uniqueIndex('answers_user_exercise_seq_uq').on(t.userId, t.exerciseId, t.seq).where(sql`seq > 0`),
+    uniqueIndex('answers_user_exercise_seq_uq')
+      .on(t.userId, t.exerciseId, t.seq)
+      .where(sql`seq > 0`),
     // The review page's first screen, latest grades first (decision 94): a page walks this index and stops.
     index('answers_graded_at_idx')
       .on(t.gradeTimestamp.desc().nullsLast(), t.id)
       .where(sql`grade_timestamp IS NOT NULL AND withdrawn_at IS NULL`),
     // The few copies flagged by sorting (decision 139), found per exercise for the grading table.
-    index('answers_pages_added_idx').on(t.exerciseId, t.userId).where(sql`pages_added_at IS NOT NULL`),
+    index('answers_pages_added_idx')
+      .on(t.exerciseId, t.userId)
+      .where(sql`pages_added_at IS NOT NULL`),
     // answers_current_idx (exercise_id, user_id, seq DESC, created_at DESC) INCLUDE (answer, grade)
     // WHERE withdrawn_at IS NULL is created in raw SQL by migration 0006: drizzle cannot express
     // INCLUDE. The grading table reads the current answers from it alone once vacuumed (bench/grading).

@@ -46,10 +46,7 @@ export const centerRegistrations = pgTable(
     attendanceAt: timestamp('attendance_at', { withTimezone: true }),
     attendanceBy: uuid('attendance_by').references(() => users.id, { onDelete: 'set null' }),
   },
-  (t) => [
-    primaryKey({ columns: [t.chapterId, t.userId] }),
-    index('center_registrations_center_idx').on(t.chapterId, t.institutionId),
-  ],
+  (t) => [primaryKey({ columns: [t.chapterId, t.userId] }), index('center_registrations_center_idx').on(t.chapterId, t.institutionId)],
 );
 
 /** A centre's staff turned a pupil away (a pupil who is not theirs): that pupil cannot register there again. */

@@ -44,8 +44,14 @@ export const accessGroups = pgTable(
     /** Table order: the first matching group decides the window (docs/product.md#design-3). */
     position: integer('position').notNull(),
     name: text('name').notNull().default('all'),
-    authorizedGenders: text('authorized_genders').array().notNull().default(sql`'{}'::text[]`),
-    authorizedGrades: text('authorized_grades').array().notNull().default(sql`'{}'::text[]`),
+    authorizedGenders: text('authorized_genders')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    authorizedGrades: text('authorized_grades')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     birthDateMin: date('birth_date_min', { mode: 'string' }),
     birthDateMax: date('birth_date_max', { mode: 'string' }),
     timeDuration: integer('time_duration'),
@@ -66,7 +72,10 @@ export const exercises = pgTable(
     /** Decision 61: what the exercise is worth; a grade above it is refused; automatic correction gives it. */
     maxPoints: doublePrecision('max_points').notNull().default(1),
     /** Decision 61: marking-scheme items [{id, text, points}]; a grade keeps the ids of the items ticked. */
-    schemeItems: jsonb('scheme_items').$type<Array<{ id: string; text: string; points: number }>>().notNull().default(sql`'[]'::jsonb`),
+    schemeItems: jsonb('scheme_items')
+      .$type<Array<{ id: string; text: string; points: number }>>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /** Decision 73: in the bin since then, like a chapter; an exercise of a binned chapter is hidden with it. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -59,7 +59,10 @@ export const gradings = pgTable(
     graderId: uuid('grader_id').references(() => users.id, { onDelete: 'set null' }),
     grade: text('grade'),
     gradeComment: text('grade_comment').notNull().default(''),
-    items: text('items').array().notNull().default(sql`'{}'::text[]`),
+    items: text('items')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     arbitration: boolean('arbitration').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

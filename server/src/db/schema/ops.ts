@@ -75,6 +75,8 @@ export const jobs = pgTable(
     index('jobs_pending_idx').on(t.kind, t.status, t.createdAt),
     // The claim walks this in order and stops at the first free row: with 10,000 queued mails, sorting
     // them all on every claim made sending O(n²) (bench/mail).
-    index('jobs_queue_order_idx').on(t.createdAt, t.id).where(sql`status IN ('pending', 'running')`),
+    index('jobs_queue_order_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`status IN ('pending', 'running')`),
   ],
 );

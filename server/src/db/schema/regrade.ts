@@ -35,7 +35,9 @@ export const regradeRequests = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('regrade_requests_open_uq').on(t.userId, t.exerciseId).where(sql`status = 'open'`),
+    uniqueIndex('regrade_requests_open_uq')
+      .on(t.userId, t.exerciseId)
+      .where(sql`status = 'open'`),
     index('regrade_requests_chapter_idx').on(t.chapterId, t.status, t.createdAt),
     index('regrade_requests_user_idx').on(t.userId, t.chapterId),
   ],

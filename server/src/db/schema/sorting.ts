@@ -28,7 +28,10 @@ export const unlabeledAnswers = pgTable(
      * [{pageNum, user, exercises, rotation, sheetPage?}] — null until the file was decoded. `sheetPage`,
      * the page number printed in an answer page's code, orders each pupil's pages (decision 108).
      */
-    suggestions: jsonb('suggestions').$type<Array<{ pageNum: number; user: string | null; exercises: string[]; rotation: number; sheetPage?: number }>>(),
+    suggestions:
+      jsonb('suggestions').$type<
+        Array<{ pageNum: number; user: string | null; exercises: string[]; rotation: number; sheetPage?: number }>
+      >(),
     /** What the reader found on each page, in order: 'read' | 'unread' | 'blank'; null until read. */
     pageReadings: jsonb('page_readings').$type<Array<'read' | 'unread' | 'blank'>>(),
     /** Why the reader could not read the file (French), shown on the sorting page; null otherwise. */

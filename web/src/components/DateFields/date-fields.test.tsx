@@ -64,7 +64,14 @@ describe('DateField', () => {
     const message = '« 31/02/2011 » n’est pas une date valide : écrivez-la sous la forme JJ/MM/AAAA.';
     expect(screen.getByText(folded(message))).toBeTruthy();
     expect(input.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(input.getAttribute('aria-describedby')!.split(' ').find((id) => id.includes('error'))!)?.textContent).toBe(message);
+    expect(
+      document.getElementById(
+        input
+          .getAttribute('aria-describedby')!
+          .split(' ')
+          .find((id) => id.includes('error'))!,
+      )?.textContent,
+    ).toBe(message);
     expect(screen.getByRole('status').textContent).toBe('2011-05-14');
     fireEvent.change(input, { target: { value: '2/2/2027' } });
     fireEvent.blur(input);

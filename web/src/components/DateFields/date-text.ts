@@ -32,5 +32,4 @@ export function parseFrenchDateTime(text: string): string | null {
 export const wallClockToInput = (wall: string): string | null => (wall ? `${wall.replace('T', ' ')}:00` : null);
 
 /** The date inputs' 'YYYY-MM-DD HH:mm:ss' back to the wall clock 'YYYY-MM-DDTHH:mm' the pages already send. */
-export const inputToWallClock = (value: string | null): string =>
-  value ? `${value.slice(0, 10)}T${value.slice(11, 16) || '00:00'}` : '';
+export const inputToWallClock = (value: string | null): string => (value ? `${value.slice(0, 10)}T${value.slice(11, 16) || '00:00'}` : '');

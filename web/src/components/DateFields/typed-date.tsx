@@ -31,10 +31,8 @@ export function useTypedError(parse: (text: string) => string | null, format: st
   return { typedError, clear: () => setTypedError(null), onTyped };
 }
 
-
 /** What a date field says of a real day it refuses: after `maxDate` ('YYYY-MM-DD'), or any refusal. */
-export const dateOutOfRange = (maxDate?: string) =>
-  maxDate ? `La date ne peut pas dépasser le ${frenchDay(maxDate)}.` : 'Date refusée.';
+export const dateOutOfRange = (maxDate?: string) => (maxDate ? `La date ne peut pas dépasser le ${frenchDay(maxDate)}.` : 'Date refusée.');
 
 /** A 'YYYY-MM-DD' as typed and shown, « 14/05/2011 ». */
 export const frenchDay = (day: string) => day.split('-').reverse().join('/');

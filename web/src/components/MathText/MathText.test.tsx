@@ -22,7 +22,9 @@ describe('MathText', () => {
     const { container } = renderWithProviders(
       <MathText
         label="Énoncé"
-        value={'<img src=x onerror="alert(1)"><script>alert(2)</script> [lien](javascript:alert(3)) [ok](https://exemple.fr) $\\href{javascript:alert(4)}{x}$'}
+        value={
+          '<img src=x onerror="alert(1)"><script>alert(2)</script> [lien](javascript:alert(3)) [ok](https://exemple.fr) $\\href{javascript:alert(4)}{x}$'
+        }
       />,
     );
     await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());

@@ -57,7 +57,13 @@ function MathPlaceholder({ value, label }: { value: string; label: string }) {
  * Editable blocks show the rendering until clicked, then a text area; on blur the edit is
  * committed (onChange) and the block renders again.
  */
-export function MathText({ value, label, onChange, placeholder = 'Cliquez pour écrire…', loadingLabel = 'Chargement de l’énoncé' }: MathTextProps) {
+export function MathText({
+  value,
+  label,
+  onChange,
+  placeholder = 'Cliquez pour écrire…',
+  loadingLabel = 'Chargement de l’énoncé',
+}: MathTextProps) {
   const [draft, setDraft] = useState<string | null>(null);
 
   if (onChange && draft !== null) {

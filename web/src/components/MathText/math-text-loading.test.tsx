@@ -10,7 +10,9 @@ describe('MathText while KaTeX loads', () => {
     const seen: string[] = [];
     const observer = new MutationObserver(() => seen.push(document.body.textContent ?? ''));
     observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-    const { container, getByRole } = renderWithProviders(<MathText label="Énoncé" value={'Durée : **60 minutes**. Calculer $\\frac{1}{2}$.'} />);
+    const { container, getByRole } = renderWithProviders(
+      <MathText label="Énoncé" value={'Durée : **60 minutes**. Calculer $\\frac{1}{2}$.'} />,
+    );
     // Right after the first render (the chunk cannot have loaded yet).
     seen.push(container.textContent ?? '');
     expect(getByRole('status', { name: 'Chargement de l’énoncé' })).toBeTruthy();

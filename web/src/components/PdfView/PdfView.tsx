@@ -57,7 +57,13 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
       ) : (
         <Stack gap="xs">
           <Group gap="xs" role="toolbar" aria-label={`Zoom : ${label}`} wrap="wrap">
-            <ActionIcon variant="default" size="lg" aria-label="Zoom arrière" onClick={() => setZoom(zoomOut)} disabled={zoom <= ZOOM_STEPS[0]}>
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label="Zoom arrière"
+              onClick={() => setZoom(zoomOut)}
+              disabled={zoom <= ZOOM_STEPS[0]}
+            >
               <IconZoomOut size={18} aria-hidden="true" />
             </ActionIcon>
             <Text size="sm" w={52} ta="center" aria-live="polite" data-testid="pdf-zoom">
@@ -126,5 +132,7 @@ function keepAnchor(view: HTMLElement | null, pages: HTMLElement | null, anchor:
 function PdfPage({ doc, pageNumber, width, label }: { doc: PDFDocumentProxy; pageNumber: number; width: number; label: string }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   usePageCanvas(canvasRef, doc, pageNumber, { width });
-  return <canvas ref={canvasRef} role="img" aria-label={label} style={{ display: 'block', border: '1px solid var(--mantine-color-gray-3)' }} />;
+  return (
+    <canvas ref={canvasRef} role="img" aria-label={label} style={{ display: 'block', border: '1px solid var(--mantine-color-gray-3)' }} />
+  );
 }

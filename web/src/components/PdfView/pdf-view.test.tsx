@@ -42,10 +42,18 @@ describe('PdfView pinch zoom (decision 65)', () => {
     const pages = screen.getByRole('img', { name: 'Copie, page 1 sur 1' }).parentElement!;
     expect(zoom.textContent).toBe('100\u202f%');
     expect(drawnWidth()).toBe(300);
-    const start = touch(view, 'touchstart', [[100, 100], [200, 100]]);
+    const start = touch(view, 'touchstart', [
+      [100, 100],
+      [200, 100],
+    ]);
     // Taken from the browser, which would otherwise zoom the whole app.
     expect(start.defaultPrevented).toBe(true);
-    expect(touch(view, 'touchmove', [[50, 100], [250, 100]]).defaultPrevented).toBe(true);
+    expect(
+      touch(view, 'touchmove', [
+        [50, 100],
+        [250, 100],
+      ]).defaultPrevented,
+    ).toBe(true);
     expect(pages.style.transform).toBe('scale(2)');
     // Not yet drawn again: the zoom changes when a finger lifts.
     expect(zoom.textContent).toBe('100\u202f%');
@@ -59,13 +67,25 @@ describe('PdfView pinch zoom (decision 65)', () => {
 
   it('stays within the buttons’ range, and pinching in goes back down', () => {
     const { view, zoom } = renderView();
-    touch(view, 'touchstart', [[100, 100], [110, 100]]);
-    touch(view, 'touchmove', [[0, 100], [300, 100]]);
+    touch(view, 'touchstart', [
+      [100, 100],
+      [110, 100],
+    ]);
+    touch(view, 'touchmove', [
+      [0, 100],
+      [300, 100],
+    ]);
     touch(view, 'touchend', []);
     expect(zoom.textContent).toBe('400\u202f%');
     expect(screen.getByRole('button', { name: 'Zoom avant' })).toHaveProperty('disabled', true);
-    touch(view, 'touchstart', [[0, 100], [300, 100]]);
-    touch(view, 'touchmove', [[145, 100], [155, 100]]);
+    touch(view, 'touchstart', [
+      [0, 100],
+      [300, 100],
+    ]);
+    touch(view, 'touchmove', [
+      [145, 100],
+      [155, 100],
+    ]);
     touch(view, 'touchcancel', []);
     expect(zoom.textContent).toBe('50\u202f%');
     // The keyboard's way back still works after a pinch.

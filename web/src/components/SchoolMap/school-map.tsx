@@ -1,7 +1,14 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import type L from 'leaflet';
-import { MAP_DEFAULT_VIEW, MAP_REDRAW_DEBOUNCE_MS, type Bounds, type Institution, type MapCluster, type PlacedMarker } from '@olympe/contract';
+import {
+  MAP_DEFAULT_VIEW,
+  MAP_REDRAW_DEBOUNCE_MS,
+  type Bounds,
+  type Institution,
+  type MapCluster,
+  type PlacedMarker,
+} from '@olympe/contract';
 import { clusterIcon, clusterLabel, markerIcons, type MarkerKind } from './marker-icons';
 import { FrenchZoomControl } from './zoom-control';
 
@@ -130,15 +137,14 @@ export default function SchoolMap(props: SchoolMapProps) {
       >
         <FrenchZoomControl />
         {props.tileUrl && (
-          <TileLayer
-            url={props.tileUrl}
-            attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>'
-          />
+          <TileLayer url={props.tileUrl} attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>' />
         )}
         <ViewWatcher onBoundsChange={props.onBoundsChange} onMapClick={props.onMapClick} />
         <Focus focus={props.focus} />
         <SizeWatcher />
-        {props.clusters?.map((c) => <ClusterMarker key={`${c.latitude}:${c.longitude}:${c.count}`} cluster={c} />)}
+        {props.clusters?.map((c) => (
+          <ClusterMarker key={`${c.latitude}:${c.longitude}:${c.count}`} cluster={c} />
+        ))}
         {markers.map(({ item, lat, lng }) => {
           const moved = draft && item._id === selectedId;
           return (

@@ -23,7 +23,14 @@ describe('access form ↔ access groups', () => {
   });
 
   it('converts Paris wall-clock dates to instants across the daylight-saving changes', () => {
-    const row = { ...newAccessRow(), genders: ['female' as const], grades: ['3eme' as const], duration: 90, start: '2026-03-29T03:00', end: '2026-10-25T02:30' };
+    const row = {
+      ...newAccessRow(),
+      genders: ['female' as const],
+      grades: ['3eme' as const],
+      duration: 90,
+      start: '2026-03-29T03:00',
+      end: '2026-10-25T02:30',
+    };
     const result = toAccessGroups([row]);
     if ('error' in result) throw new Error(result.error);
     expect(result.groups[0]).toMatchObject({

@@ -60,7 +60,7 @@ export function toFormRow(g: AccessGroup): AccessFormRow {
   };
 }
 
-const all = <T,>(picked: readonly T[], every: readonly T[]) => every.every((v) => picked.includes(v));
+const all = <T>(picked: readonly T[], every: readonly T[]) => every.every((v) => picked.includes(v));
 
 /**
  * The form rows as PATCH /chapter/{id} expects them (dates converted from Paris time to

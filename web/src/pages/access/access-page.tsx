@@ -46,8 +46,8 @@ export function AccessPage() {
       <PageHeading>{title}</PageHeading>
       <Text fw={600}>{query.data.title}</Text>
       <Text size="sm">
-        Le premier groupe (dans l’ordre du tableau) qui correspond à l’élève décide de sa fenêtre d’accès et de sa durée. Dates et
-        heures de Paris.
+        Le premier groupe (dans l’ordre du tableau) qui correspond à l’élève décide de sa fenêtre d’accès et de sa durée. Dates et heures de
+        Paris.
       </Text>
       <AccessTable rows={rows} onUpdate={update} onRemove={remove} />
       <Group>

@@ -11,7 +11,15 @@ const gradeOptions = GRADES.map((g) => ({ value: g, label: GRADE_LABELS[g] }));
 type Update = (key: string, changes: Partial<AccessFormRow>) => void;
 
 /** The chapter's access groups, one row each, in the order that decides. */
-export function AccessTable({ rows, onUpdate, onRemove }: { rows: AccessFormRow[]; onUpdate: Update; onRemove: (row: AccessFormRow) => void }) {
+export function AccessTable({
+  rows,
+  onUpdate,
+  onRemove,
+}: {
+  rows: AccessFormRow[];
+  onUpdate: Update;
+  onRemove: (row: AccessFormRow) => void;
+}) {
   // The wide table scrolls sideways: its viewport is focusable so the keyboard can scroll it.
   return (
     <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Tableau des groupes d’accès' }}>
@@ -67,12 +75,7 @@ function AccessRow(props: { row: AccessFormRow; n: string; index: number; onUpda
       <WindowCell row={row} n={n} onUpdate={onUpdate} />
       <Table.Td>
         <Tooltip label="Supprimer">
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={`Supprimer le groupe ${index} (${row.name})`}
-            onClick={() => onRemove(row)}
-          >
+          <ActionIcon variant="subtle" color="red" aria-label={`Supprimer le groupe ${index} (${row.name})`} onClick={() => onRemove(row)}>
             <IconTrash size={18} aria-hidden="true" />
           </ActionIcon>
         </Tooltip>

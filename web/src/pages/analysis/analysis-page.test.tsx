@@ -81,13 +81,19 @@ describe('AnalysisPage', () => {
     const table = screen.getByRole('table', { name: 'Analyse individuelle' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getAllByRole('cell')[0].textContent)).toEqual(['Ada Lovelace', 'Blaise Pascal']);
-    const ada = within(rows[0]).getAllByRole('cell').map((c) => c.textContent);
+    const ada = within(rows[0])
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(ada).toEqual(['Ada Lovelace', '1.1.1.1, 2.2.2.2', '2', '12,0', '1', '12 min 40 s', '15 (12 + 2 + 1)']);
     expect(within(rows[0]).getByRole('link', { name: 'Ada Lovelace' }).getAttribute('href')).toBe('/history/u1/e2');
 
     const pairs = screen.getByRole('table', { name: 'Paires suspectes, adresse 1.1.1.1' });
     const pair = within(pairs).getAllByRole('row')[1];
-    expect(within(pair).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Ada Lovelace', 'Blaise Pascal', '1', 'Somme : 7 (fausse) ; Produit : 20']);
+    expect(
+      within(pair)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Ada Lovelace', 'Blaise Pascal', '1', 'Somme : 7 (fausse) ; Produit : 20']);
     expect(screen.getByText('2 élèves')).toBeTruthy();
   });
 

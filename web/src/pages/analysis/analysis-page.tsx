@@ -45,11 +45,38 @@ const columns: VirtualColumn<IndividualRow>[] = [
         r.name
       ),
   },
-  { key: 'ip', header: 'Adresse IP', width: '17%', sortValue: byIp, cell: (r) => <span title={r.ips.join(', ')}>{r.ips.length ? r.ips.join(', ') : '—'}</span> },
+  {
+    key: 'ip',
+    header: 'Adresse IP',
+    width: '17%',
+    sortValue: byIp,
+    cell: (r) => <span title={r.ips.join(', ')}>{r.ips.length ? r.ips.join(', ') : '—'}</span>,
+  },
   { key: 'blurs', header: 'Sorties', width: '9%', align: 'right', sortValue: byBlurEvents, cell: (r) => r.totalBlurEvents },
-  { key: 'duration', header: 'Hors épreuve (min)', width: '12%', align: 'right', sortValue: byBlurDuration, cell: (r) => formatMinutes(r.totalBlurDuration) },
-  { key: 'suspicious', header: 'Justes suspectes', width: '11%', align: 'right', sortValue: bySuspicious, cell: (r) => r.suspiciousCorrectAnswers },
-  { key: 'time70', header: 'Temps pour 70 %', width: '15%', align: 'right', sortValue: byTime70, cell: (r) => formatDuration(r.timeFor70Pct) },
+  {
+    key: 'duration',
+    header: 'Hors épreuve (min)',
+    width: '12%',
+    align: 'right',
+    sortValue: byBlurDuration,
+    cell: (r) => formatMinutes(r.totalBlurDuration),
+  },
+  {
+    key: 'suspicious',
+    header: 'Justes suspectes',
+    width: '11%',
+    align: 'right',
+    sortValue: bySuspicious,
+    cell: (r) => r.suspiciousCorrectAnswers,
+  },
+  {
+    key: 'time70',
+    header: 'Temps pour 70 %',
+    width: '15%',
+    align: 'right',
+    sortValue: byTime70,
+    cell: (r) => formatDuration(r.timeFor70Pct),
+  },
   {
     key: 'score',
     header: 'Score',
@@ -108,8 +135,8 @@ function AnalysisView({ data }: { data: ChapterAnalysis }) {
       {/* Blue: orange.9 on orange.0 is below AA contrast (axe). */}
       <Alert role="note" color="blue" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} title="Un indice, jamais un verdict">
         Un score élevé signale un comportement à regarder de plus près, pas une triche prouvée : un onglet ouvert par erreur, une coupure
-        réseau ou un ordinateur partagé produisent les mêmes traces. Consultez l’historique des réponses et parlez-en avec l’élève avant toute
-        décision.
+        réseau ou un ordinateur partagé produisent les mêmes traces. Consultez l’historique des réponses et parlez-en avec l’élève avant
+        toute décision.
       </Alert>
 
       <Explanations />
@@ -144,32 +171,32 @@ function Explanations() {
       </Title>
       <List spacing={4} size="sm">
         <List.Item>
-          <strong>Sorties</strong> : nombre de fois où l’élève a quitté la fenêtre de l’épreuve (autre onglet, autre application) ; plusieurs
-          sorties sans retour entre elles comptent pour une.
+          <strong>Sorties</strong> : nombre de fois où l’élève a quitté la fenêtre de l’épreuve (autre onglet, autre application) ;
+          plusieurs sorties sans retour entre elles comptent pour une.
         </List.Item>
         <List.Item>
           <strong>Hors épreuve (min)</strong> : temps passé hors de la fenêtre, de chaque sortie au retour suivant, ou jusqu’à la fin de son
           temps (fin de l’épreuve, ou dernière activité si le temps est illimité).
         </List.Item>
         <List.Item>
-          <strong>Justes suspectes</strong> : exercices numériques dont la réponse est devenue juste (pour la version de l’énoncé de l’élève)
-          au plus {SUSPICIOUS_WINDOW_SECONDS} secondes après un retour dans la fenêtre.
+          <strong>Justes suspectes</strong> : exercices numériques dont la réponse est devenue juste (pour la version de l’énoncé de
+          l’élève) au plus {SUSPICIOUS_WINDOW_SECONDS} secondes après un retour dans la fenêtre.
         </List.Item>
         <List.Item>
-          <strong>Temps pour 70 %</strong> : temps entre le début de l’épreuve et le moment où 70 % des exercices auxquels l’élève a finalement
-          répondu avaient reçu leur première réponse ; un temps très court peut signaler des réponses connues d’avance.
+          <strong>Temps pour 70 %</strong> : temps entre le début de l’épreuve et le moment où 70 % des exercices auxquels l’élève a
+          finalement répondu avaient reçu leur première réponse ; un temps très court peut signaler des réponses connues d’avance.
         </List.Item>
         <List.Item>
-          <strong>Adresse IP</strong> : adresses d’où viennent les événements et les réponses de l’élève, la plus utilisée en premier ; tout un
-          établissement partage souvent la même.
+          <strong>Adresse IP</strong> : adresses d’où viennent les événements et les réponses de l’élève, la plus utilisée en premier ; tout
+          un établissement partage souvent la même.
         </List.Item>
         <List.Item>
           <strong>Score</strong> : minutes hors épreuve (arrondies) + sorties + justes suspectes, les trois termes étant rappelés entre
           parenthèses.
         </List.Item>
         <List.Item>
-          <strong>Paires suspectes</strong> : pour chaque adresse IP partagée, au plus {MAX_PAIRS_PER_IP} paires d’élèves classées par nombre
-          de mauvaises réponses identiques ; une erreur classique peut être commune sans copie.
+          <strong>Paires suspectes</strong> : pour chaque adresse IP partagée, au plus {MAX_PAIRS_PER_IP} paires d’élèves classées par
+          nombre de mauvaises réponses identiques ; une erreur classique peut être commune sans copie.
         </List.Item>
       </List>
     </Paper>

@@ -22,7 +22,9 @@ function entry(id: string, lastName: string, figures: Partial<IndividualAnalysis
 
 describe('analysis score and rows', () => {
   it('scores round(blur seconds / 60) + blur events + suspicious answers, each term kept', () => {
-    const [row] = buildIndividualRows({ individualAnalysis: [entry('a', 'Abel', { totalBlurDuration: 750, totalBlurEvents: 4, suspiciousCorrectAnswers: 2 })] });
+    const [row] = buildIndividualRows({
+      individualAnalysis: [entry('a', 'Abel', { totalBlurDuration: 750, totalBlurEvents: 4, suspiciousCorrectAnswers: 2 })],
+    });
     expect(row.terms).toEqual({ blurMinutes: 13, blurEvents: 4, suspicious: 2 });
     expect(row.score).toBe(19);
     expect(scoreBreakdown(row)).toBe('19 = 13 + 4 + 2');

@@ -6,7 +6,8 @@ import { frenchNumber } from '@olympe/contract/typography';
 
 const TITLE = 'Corbeille';
 
-const what = (e: BinEntry) => (e.kind === 'chapter' ? `Chapitre « ${e.title} »` : `Exercice « ${e.title} » (chapitre « ${e.chapterTitle} »)`);
+const what = (e: BinEntry) =>
+  e.kind === 'chapter' ? `Chapitre « ${e.title} »` : `Exercice « ${e.title} » (chapitre « ${e.chapterTitle} »)`;
 const answersText = (n: number) => (n === 0 ? 'aucune réponse' : n === 1 ? '1 réponse' : `${frenchNumber(n)} réponses`);
 
 /** « Corbeille » (admins, decision 73): what was deleted in the last 30 days, each with « Restaurer ». */

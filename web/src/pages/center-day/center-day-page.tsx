@@ -79,7 +79,12 @@ function CenterDay({ chapterId, chapterTitle, center }: { chapterId: string; cha
         <AttendanceTable members={members} ticks={ticks} onTick={(userId, present) => setTicks((t) => ({ ...t, [userId]: present }))} />
       )}
       {members.length > 0 && (
-        <Button className="center-day-no-print" w="fit-content" loading={save.isPending} onClick={() => save.mutate(attendanceBody(members, ticks))}>
+        <Button
+          className="center-day-no-print"
+          w="fit-content"
+          loading={save.isPending}
+          onClick={() => save.mutate(attendanceBody(members, ticks))}
+        >
           Enregistrer les présences
         </Button>
       )}

@@ -4,7 +4,8 @@ import type { CsvCell } from '../../lib/csv';
 /** Ticks of the attendance list: pupil id → present. Unrecorded pupils start unticked (absent). */
 export type Ticks = Record<string, boolean>;
 
-export const initialTicks = (members: readonly CenterMember[]): Ticks => Object.fromEntries(members.map((m) => [m._id, m.present === true]));
+export const initialTicks = (members: readonly CenterMember[]): Ticks =>
+  Object.fromEntries(members.map((m) => [m._id, m.present === true]));
 
 /** The PUT body: every registered pupil, present or absent (recording the list records the absences). */
 export const attendanceBody = (members: readonly CenterMember[], ticks: Ticks): AttendanceBody =>

@@ -24,28 +24,36 @@ export function CenterFiles({ chapterId, center }: { chapterId: string; center: 
 
   return (
     <>
-    <Group className="center-day-no-print">
-      <Button loading={busy === 'convocation'} onClick={() => download('convocation', 'convocations.pdf')} disabled={members.length === 0}>
-        Convocations (PDF)
-      </Button>
-      <Button loading={busy === 'attendanceSheet'} onClick={() => download('attendanceSheet', 'feuille-emargement.pdf')}>
-        Feuille d’émargement (PDF)
-      </Button>
-      <Button variant="light" onClick={() => downloadCsv(`inscrits-${center.institution.name}.csv`, registeredCsvRows(members))}>
-        Liste des inscrits (CSV)
-      </Button>
-      <Button variant="light" loading={busy === 'registeredXlsx'} onClick={() => download('registeredXlsx', `inscrits-${center.institution.name}.xlsx`)}>
-        Liste des inscrits (XLSX)
-      </Button>
-      <Button variant="default" onClick={() => window.print()}>
-        Imprimer la liste
-      </Button>
-    </Group>
-    {fileError && (
-      <Alert color="red" role="alert" className="center-day-no-print">
-        {fileError}
-      </Alert>
-    )}
+      <Group className="center-day-no-print">
+        <Button
+          loading={busy === 'convocation'}
+          onClick={() => download('convocation', 'convocations.pdf')}
+          disabled={members.length === 0}
+        >
+          Convocations (PDF)
+        </Button>
+        <Button loading={busy === 'attendanceSheet'} onClick={() => download('attendanceSheet', 'feuille-emargement.pdf')}>
+          Feuille d’émargement (PDF)
+        </Button>
+        <Button variant="light" onClick={() => downloadCsv(`inscrits-${center.institution.name}.csv`, registeredCsvRows(members))}>
+          Liste des inscrits (CSV)
+        </Button>
+        <Button
+          variant="light"
+          loading={busy === 'registeredXlsx'}
+          onClick={() => download('registeredXlsx', `inscrits-${center.institution.name}.xlsx`)}
+        >
+          Liste des inscrits (XLSX)
+        </Button>
+        <Button variant="default" onClick={() => window.print()}>
+          Imprimer la liste
+        </Button>
+      </Group>
+      {fileError && (
+        <Alert color="red" role="alert" className="center-day-no-print">
+          {fileError}
+        </Alert>
+      )}
     </>
   );
 }

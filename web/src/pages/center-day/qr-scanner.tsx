@@ -14,7 +14,10 @@ async function loadReader() {
     import('zxing-wasm/reader'),
     import('zxing-wasm/reader/zxing_reader.wasm?url'),
   ]);
-  await prepareZXingModule({ overrides: { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path) }, fireImmediately: true });
+  await prepareZXingModule({
+    overrides: { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path) },
+    fireImmediately: true,
+  });
   return (image: ImageData) => readBarcodes(image, { formats: ['QRCode'], maxNumberOfSymbols: 1 });
 }
 
@@ -38,7 +41,10 @@ export function QrScanner({ chapterId, onScan }: { chapterId: string; onScan: (u
     (async () => {
       try {
         if (!navigator.mediaDevices?.getUserMedia) throw new Error('no camera');
-        const [read, media] = await Promise.all([loadReader(), navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } })]);
+        const [read, media] = await Promise.all([
+          loadReader(),
+          navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } }),
+        ]);
         stream = media;
         if (stopped || !video.current) return;
         video.current.srcObject = media;
@@ -74,7 +80,15 @@ export function QrScanner({ chapterId, onScan }: { chapterId: string; onScan: (u
 
   return (
     <Stack gap="xs">
-      <Button variant="light" w="fit-content" onClick={() => { setError(null); setOn((v) => !v); }} aria-pressed={on}>
+      <Button
+        variant="light"
+        w="fit-content"
+        onClick={() => {
+          setError(null);
+          setOn((v) => !v);
+        }}
+        aria-pressed={on}
+      >
         {on ? 'Arrêter la caméra' : 'Scanner les convocations'}
       </Button>
       {on && <video ref={video} muted playsInline aria-label="Image de la caméra" style={{ width: 320, maxWidth: '100%' }} />}

@@ -33,7 +33,11 @@ routeHttp(http, [
 // The page's own calls (focus events, the answer queue, PDF uploads) are mocked where it imports them.
 vi.mock('../../api/sessions', async (importOriginal) => ({ ...(await importOriginal<object>()), sendFocusEvent: api.sendFocusEvent }));
 vi.mock('../../answering/requests', async (importOriginal) => ({ ...(await importOriginal<object>()), saveAnswer: api.saveAnswer }));
-vi.mock('../../api/files', async (importOriginal) => ({ ...(await importOriginal<object>()), uploadPdf: api.uploadPdf, uploadPhotos: api.uploadPhotos }));
+vi.mock('../../api/files', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  uploadPdf: api.uploadPdf,
+  uploadPhotos: api.uploadPhotos,
+}));
 vi.mock('./paper/center-map', () => ({ default: () => null }));
 
 const CHAPTER = '11111111-1111-4111-8111-111111111111';
@@ -90,7 +94,12 @@ beforeEach(() => {
   api.fetchChapterPage.mockResolvedValue(chapterPage());
   api.fetchSessionState.mockResolvedValue(state());
   api.fetchMyAnswers.mockResolvedValue([]);
-  api.saveAnswer.mockImplementation(async (e: { exerciseId: string; seq: number }) => ({ exercise: e.exerciseId, seq: e.seq, current: true, duplicate: false }));
+  api.saveAnswer.mockImplementation(async (e: { exerciseId: string; seq: number }) => ({
+    exercise: e.exerciseId,
+    seq: e.seq,
+    current: true,
+    duplicate: false,
+  }));
   api.sendFocusEvent.mockResolvedValue(undefined);
 });
 afterEach(() => {
@@ -114,7 +123,7 @@ describe('ChapterPage states', () => {
     expect(screen.getByRole('heading', { name: 'Instructions générales' })).toBeTruthy();
     // Rendered once KaTeX has loaded (a placeholder stands in before, never the raw text).
     expect(await screen.findByText('Calculatrice interdite.')).toBeTruthy();
-    expect(screen.getByText("Contenu disponible à partir du 10 mars 2026 à 9 h 00 jusqu’au 10 mars 2026 à 13 h 00.")).toBeTruthy();
+    expect(screen.getByText('Contenu disponible à partir du 10 mars 2026 à 9 h 00 jusqu’au 10 mars 2026 à 13 h 00.')).toBeTruthy();
   });
 
   it('shows the statements the server drew at once, without a placeholder, as groups named by their exercise (decision 122)', async () => {
@@ -153,14 +162,14 @@ describe('ChapterPage states', () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'after', remainingTime: 0 }));
     api.fetchChapterPage.mockResolvedValue(chapterPage({ exercises: [] }));
     renderPage();
-    expect(await screen.findByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeTruthy();
+    expect(await screen.findByText('L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.')).toBeTruthy();
     expect(screen.queryByText(/Temps restant/)).toBeNull();
   });
 
   it('says the test is not available yet before the window', async () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'before' }));
     renderPage();
-    expect(await screen.findByText("L’épreuve n’est pas encore disponible.")).toBeTruthy();
+    expect(await screen.findByText('L’épreuve n’est pas encore disponible.')).toBeTruthy();
     expect(screen.queryByLabelText('Votre réponse :')).toBeNull();
   });
 
@@ -177,7 +186,7 @@ describe('ChapterPage states', () => {
     api.startChapter.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 1800 }));
     api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 1800 }));
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: "Commencer l’épreuve en temps limité" }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Commencer l’épreuve en temps limité' }));
     expect(api.startChapter).not.toHaveBeenCalled();
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Commencer maintenant' }));
     expect(await screen.findByText('Temps restant : 30:00')).toBeTruthy();
@@ -191,9 +200,11 @@ describe('ChapterPage states', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-11-25T18:50:00Z'));
     const serverTime = '2026-11-25T18:35:00Z';
-    api.fetchSessionState.mockResolvedValue(state({ status: 'pending', timed: true, duration: 3600, accessEnd: '2026-11-25T22:00:00Z', serverTime }));
+    api.fetchSessionState.mockResolvedValue(
+      state({ status: 'pending', timed: true, duration: 3600, accessEnd: '2026-11-25T22:00:00Z', serverTime }),
+    );
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: "Commencer l’épreuve en temps limité" }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Commencer l’épreuve en temps limité' }));
     const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
     expect(within(dialog).getByText('Vous aurez 1 heure : l’épreuve se terminera à 20 h 35 (heure de Paris).')).toBeTruthy();
     expect(within(dialog).getByText(folded(NO_PAUSE))).toBeTruthy();
@@ -207,9 +218,11 @@ describe('ChapterPage states', () => {
     vi.setSystemTime(new Date('2026-11-25T18:35:00Z'));
     api.fetchSessionState.mockResolvedValue(state({ status: 'pending', timed: true, duration: 5400, accessEnd: '2026-11-25T19:15:00Z' }));
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: "Commencer l’épreuve en temps limité" }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Commencer l’épreuve en temps limité' }));
     const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
-    expect(within(dialog).getByText('L’épreuve dure 1 h 30, mais elle ferme à 20 h 15 (heure de Paris) : vous aurez 40 minutes.')).toBeTruthy();
+    expect(
+      within(dialog).getByText('L’épreuve dure 1 h 30, mais elle ferme à 20 h 15 (heure de Paris) : vous aurez 40 minutes.'),
+    ).toBeTruthy();
   });
 
   it('ticks every second from the server’s remaining time and reloads the chapter at zero', async () => {
@@ -219,7 +232,7 @@ describe('ChapterPage states', () => {
     expect(await screen.findByText('Temps restant : 00:02')).toBeTruthy();
     expect(await screen.findByText('Temps restant : 00:01', {}, { timeout: 2000 })).toBeTruthy();
     expect(
-      await screen.findByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.", {}, { timeout: 3000 }),
+      await screen.findByText('L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.', {}, { timeout: 3000 }),
     ).toBeTruthy();
     expect(api.fetchSessionState).toHaveBeenCalledTimes(2);
   });
@@ -241,9 +254,12 @@ describe('ChapterPage states', () => {
     renderPage();
     const lastLive = await screen.findByRole('alert');
     expect(lastLive.textContent).toBe('Il reste moins de 5 minutes.');
-    await waitFor(() => expect(lastLive.textContent).toBe('Il reste moins d’une minute. Vos réponses sont enregistrées au fur et à mesure.'), {
-      timeout: 2500,
-    });
+    await waitFor(
+      () => expect(lastLive.textContent).toBe('Il reste moins d’une minute. Vos réponses sont enregistrées au fur et à mesure.'),
+      {
+        timeout: 2500,
+      },
+    );
   });
 
   it('reports focus and blur only while a timed test runs', async () => {
@@ -350,17 +366,20 @@ describe('numeric answers', () => {
   });
 
   it('says clearly when the server refuses a save after the deadline', async () => {
-    const response = { status: 403, data: { message: "L’épreuve est terminée." } };
+    const response = { status: 403, data: { message: 'L’épreuve est terminée.' } };
     api.saveAnswer.mockRejectedValueOnce(new ApiError('http', response));
     renderPage();
     fireEvent.change(await screen.findByLabelText('Votre réponse :'), { target: { value: '4' } });
     expect(await screen.findByRole('alert')).toBeTruthy();
-    expect(screen.getByText("Exercice 1 : L’épreuve est terminée.")).toBeTruthy();
-    expect(screen.getByTestId('save-state-e-num').textContent).toBe("Non enregistré : L’épreuve est terminée.");
+    expect(screen.getByText('Exercice 1 : L’épreuve est terminée.')).toBeTruthy();
+    expect(screen.getByTestId('save-state-e-num').textContent).toBe('Non enregistré : L’épreuve est terminée.');
   });
 
   it('shows an unsent value kept from a previous page load instead of the older server value', async () => {
-    localStorage.setItem('olympe.answerQueue', JSON.stringify({ [`${userId}:e-num`]: { userId, exerciseId: 'e-num', answer: '77', seq: 5 } }));
+    localStorage.setItem(
+      'olympe.answerQueue',
+      JSON.stringify({ [`${userId}:e-num`]: { userId, exerciseId: 'e-num', answer: '77', seq: 5 } }),
+    );
     api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-num', answer: '3', seq: 1, timestamp: '' }]);
     renderPage();
     const input = (await screen.findByLabelText('Votre réponse :')) as HTMLInputElement;
@@ -391,7 +410,9 @@ describe('PDF answers', () => {
     expect(upload.disabled).toBe(true);
 
     fireEvent.change(input, { target: { files: [file] } });
-    api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-pdf', answer: 'pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf', seq: 2, timestamp: '' }]);
+    api.fetchMyAnswers.mockResolvedValue([
+      { exercise: 'e-pdf', answer: 'pdfs/aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.pdf', seq: 2, timestamp: '' },
+    ]);
     fireEvent.click(upload);
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));
     expect(api.uploadPdf).toHaveBeenCalledWith(file, { user: userId, exercise: 'e-pdf' }, false);
@@ -456,11 +477,11 @@ describe('PDF answers', () => {
   });
 
   it('stops and says why when the server refuses the copy', async () => {
-    const response = { status: 403, data: { message: "L’épreuve est terminée." } };
+    const response = { status: 403, data: { message: 'L’épreuve est terminée.' } };
     api.uploadPdf.mockRejectedValue(new ApiError('http', response));
     await choosePdf();
     fireEvent.click(screen.getByRole('button', { name: 'Téléverser' }));
-    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe("Non enregistré : L’épreuve est terminée."));
+    await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Non enregistré : L’épreuve est terminée.'));
     act(() => void window.dispatchEvent(new Event('online')));
     expect(api.uploadPdf).toHaveBeenCalledTimes(1);
     expect(api.saveAnswer).not.toHaveBeenCalled();
@@ -471,7 +492,9 @@ describe('PDF answers', () => {
     await screen.findByRole('heading', { name: 'Exercice 2' });
     const choose = screen.getByRole('button', { name: 'Choisir un fichier PDF' });
     const hint = document.getElementById(choose.getAttribute('aria-describedby') ?? '');
-    expect(hint?.textContent).toBe('Sur un téléphone, vous pouvez aussi photographier votre copie, une photo par page (JPEG, PNG ou HEIC).');
+    expect(hint?.textContent).toBe(
+      'Sur un téléphone, vous pouvez aussi photographier votre copie, une photo par page (JPEG, PNG ou HEIC).',
+    );
   });
 
   it('refuses a chosen file that is neither a PDF nor a photo, in French', async () => {
@@ -479,7 +502,9 @@ describe('PDF answers', () => {
     await screen.findByRole('heading', { name: 'Exercice 2' });
     const input = document.querySelector('input[type="file"]') as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['x'], 'notes.txt', { type: 'text/plain' })] } });
-    expect((await screen.findByRole('alert')).textContent).toBe('Cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Cette image n’a pas pu être lue\u00a0: envoyez une photo JPEG, PNG ou HEIC, ou un PDF.',
+    );
     expect(screen.queryByText('notes.txt')).toBeNull();
     expect((screen.getByRole('button', { name: 'Téléverser' }) as HTMLButtonElement).disabled).toBe(true);
   });
@@ -515,7 +540,9 @@ describe('PDF answers', () => {
     expect((screen.getByRole('button', { name: 'Mettre la page 1 avant' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Mettre la page 2 après' }) as HTMLButtonElement).disabled).toBe(true);
 
-    api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-pdf', answer: 'pdfs/eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee.pdf', seq: 2, timestamp: '' }]);
+    api.fetchMyAnswers.mockResolvedValue([
+      { exercise: 'e-pdf', answer: 'pdfs/eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee.pdf', seq: 2, timestamp: '' },
+    ]);
     fireEvent.click(screen.getByRole('button', { name: 'Envoyer les photos' }));
     await waitFor(() => expect(screen.getByTestId('save-state-e-pdf').textContent).toBe('Enregistré'));
     expect(api.uploadPhotos).toHaveBeenCalledWith([three, two], { exercise: 'e-pdf' }, false);
@@ -556,11 +583,18 @@ describe('analysis mode', () => {
     );
     api.fetchMyAnswers.mockResolvedValue([
       { exercise: 'e-num', answer: '4', seq: 1, timestamp: '', grade: '1', grade_comment: 'Juste.' },
-      { exercise: 'e-pdf', answer: 'pdfs/bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb.pdf', seq: 1, timestamp: '', grade: '6', grade_comment: null },
+      {
+        exercise: 'e-pdf',
+        answer: 'pdfs/bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb.pdf',
+        seq: 1,
+        timestamp: '',
+        grade: '6',
+        grade_comment: null,
+      },
     ]);
     renderPage();
     expect(await screen.findByText('Score total : 7')).toBeTruthy();
-    expect(screen.queryByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeNull();
+    expect(screen.queryByText('L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.')).toBeNull();
     // Decision 141: read-only answers are text in the normal colour, not disabled fields (grey on grey, 1.75:1).
     expect(screen.queryAllByRole('textbox')).toHaveLength(0);
     expect(document.querySelectorAll('input:disabled')).toHaveLength(0);

@@ -8,14 +8,7 @@ import { sendFocusEvent, useReloadChapter, useSessionState } from '../../api/ses
 import { useServerCountdown } from '../../hooks/use-server-countdown';
 import { useAnswerQueue, type AnswerQueue } from '../../answering';
 import { useSession } from '../../session/session-context';
-import {
-  availabilityText,
-  chapterView,
-  extraTimeText,
-  isHiddenInAnalysis,
-  totalScore,
-  totalText,
-} from './chapter-view';
+import { availabilityText, chapterView, extraTimeText, isHiddenInAnalysis, totalScore, totalText } from './chapter-view';
 import { ExerciseCard } from './exercise-card';
 import { PaperPanel } from './paper/paper-panel';
 import { Countdown, FinishSection, StartSection } from './test-controls';
@@ -35,9 +28,10 @@ const RegradePanel = lazy(() => import('./regrade-panel').then((m) => ({ default
 const ReceiptPanel = lazy(() => import('./receipt-panel').then((m) => ({ default: m.ReceiptPanel })));
 
 export const LOGIN_REQUIRED = 'Vous devez vous connecter pour avoir accès au contenu.';
-export const ENDED = "L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.";
-export const FINISHED = 'Vous avez terminé l’épreuve : vos réponses ne peuvent plus être modifiées. Les résultats seront publiés sur cette page.';
-export const NOT_YET = "L’épreuve n’est pas encore disponible.";
+export const ENDED = 'L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.';
+export const FINISHED =
+  'Vous avez terminé l’épreuve : vos réponses ne peuvent plus être modifiées. Les résultats seront publiés sur cette page.';
+export const NOT_YET = 'L’épreuve n’est pas encore disponible.';
 
 /** docs/product.md#spec-2 "Chapter page" (/chapter/{id}): the online test, its countdown, and its results once published. */
 export function ChapterPage() {
@@ -71,7 +65,10 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
   const page = useDeferredValue(pageQuery.data);
   const view = state && page ? chapterView({ ...page, status: state.status, remainingTime: state.remainingTime }) : null;
   // docs/product.md#spec-4: saved answers are loaded with the exercises, only when they are shown.
-  const { answersQuery, savedAnswers, answersLoading } = useSavedAnswers(chapterId, view === 'exercises' && (page?.exercises.length ?? 0) > 0);
+  const { answersQuery, savedAnswers, answersLoading } = useSavedAnswers(
+    chapterId,
+    view === 'exercises' && (page?.exercises.length ?? 0) > 0,
+  );
 
   const reloadChapter = useReloadChapter(chapterId);
   const reload = useCallback(() => void reloadChapter(), [reloadChapter]);
@@ -102,7 +99,9 @@ function ChapterContent({ chapterId, userId, extraTimePercent }: { chapterId: st
         </Paper>
       )}
       {/* Decision 139: a pupil who did not take part (no answer at all) is given no « 0 / 8 ». */}
-      {page.analysis && answers.length > 0 && <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>}
+      {page.analysis && answers.length > 0 && (
+        <Text fw={700}>Score total : {totalText(totalScore(page.exercises, answers), page.maxTotal)}</Text>
+      )}
       {page.analysis && <PublishedResults chapterId={chapterId} title={page.title} />}
       {remaining !== null && remaining > 0 && <Countdown remaining={remaining} />}
       {availability && <Text>{availability}</Text>}

@@ -29,10 +29,10 @@ describe('availabilityText', () => {
   it('formats the window in Paris time, French style', () => {
     // 08:00 UTC in March (winter) is 09:00 in Paris; in July (summer) 10:00.
     expect(availabilityText('2026-03-10T08:00:00.000Z', '2026-07-01T08:00:00.000Z')).toBe(
-      "Contenu disponible à partir du 10 mars 2026 à 9 h 00 jusqu’au 1er juillet 2026 à 10 h 00.",
+      'Contenu disponible à partir du 10 mars 2026 à 9 h 00 jusqu’au 1er juillet 2026 à 10 h 00.',
     );
     expect(availabilityText('2026-03-10T08:00:00.000Z', null)).toBe('Contenu disponible à partir du 10 mars 2026 à 9 h 00.');
-    expect(availabilityText(null, '2026-03-10T08:00:00.000Z')).toBe("Contenu disponible jusqu’au 10 mars 2026 à 9 h 00.");
+    expect(availabilityText(null, '2026-03-10T08:00:00.000Z')).toBe('Contenu disponible jusqu’au 10 mars 2026 à 9 h 00.');
     expect(availabilityText(null, null)).toBeNull();
   });
 });
@@ -61,7 +61,14 @@ describe('totalScore', () => {
       { _id: 'd', answerFormat: 'numeric' as const },
       { _id: 'e', answerFormat: 'numeric' as const },
     ];
-    const answer = (exercise: string, grade: string | null) => ({ exercise, answer: '1', seq: 1, timestamp: '', grade, grade_comment: null });
+    const answer = (exercise: string, grade: string | null) => ({
+      exercise,
+      answer: '1',
+      seq: 1,
+      timestamp: '',
+      grade,
+      grade_comment: null,
+    });
     expect(totalScore(exercises, [answer('a', '2'), answer('b', '1,5'), answer('c', '10'), answer('d', 'X'), answer('e', null)])).toBe(3.5);
     expect(totalScore(exercises, [])).toBe(0);
   });

@@ -1,4 +1,17 @@
-import { formatFrenchDate, formatGrade, formatParisDateTime, formatPoints, formatTotal, frenchHours, frenchTime, isoToParisWallClock, parseDecimal, type AnswerFormat, type MyAnswer, type SessionStatus } from '@olympe/contract';
+import {
+  formatFrenchDate,
+  formatGrade,
+  formatParisDateTime,
+  formatPoints,
+  formatTotal,
+  frenchHours,
+  frenchTime,
+  isoToParisWallClock,
+  parseDecimal,
+  type AnswerFormat,
+  type MyAnswer,
+  type SessionStatus,
+} from '@olympe/contract';
 
 /** docs/product.md#spec-9: the countdown is shown as mm:ss (minutes keep growing past 59 for long windows). */
 export function formatRemaining(seconds: number): string {
@@ -74,7 +87,12 @@ export type ChapterView = 'paper' | 'ended' | 'before' | 'pending' | 'exercises'
  * analysis mode; the end message for `after` or no time left; `before`; the start button; else
  * the exercises. Analysis mode always lists the exercises (with scores).
  */
-export function chapterView(input: { offline: boolean; analysis: boolean; status: SessionStatus; remainingTime: number | null }): ChapterView {
+export function chapterView(input: {
+  offline: boolean;
+  analysis: boolean;
+  status: SessionStatus;
+  remainingTime: number | null;
+}): ChapterView {
   if (input.analysis) return 'exercises';
   if (input.offline) return 'paper';
   if (input.status === 'after' || input.remainingTime === 0) return 'ended';

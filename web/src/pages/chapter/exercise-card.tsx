@@ -35,10 +35,24 @@ export function ExerciseCard({ exercise, answer, analysis, scored = true, userId
         </Title>
         <RichText content={exercise.statement} html={exercise.statementHtml} label={`Énoncé : ${exercise.title}`} />
         {exercise.answerFormat === 'numeric' && (
-          <NumericAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} queue={queue} testChapter={testChapter} />
+          <NumericAnswer
+            exerciseId={exercise._id}
+            answer={answer}
+            analysis={analysis}
+            userId={userId}
+            queue={queue}
+            testChapter={testChapter}
+          />
         )}
         {exercise.answerFormat === 'pdf' && (
-          <PdfAnswer exerciseId={exercise._id} answer={answer} analysis={analysis} userId={userId} testChapter={testChapter} onUploaded={onUploaded} />
+          <PdfAnswer
+            exerciseId={exercise._id}
+            answer={answer}
+            analysis={analysis}
+            userId={userId}
+            testChapter={testChapter}
+            onUploaded={onUploaded}
+          />
         )}
         {analysis && scored && exercise.answerFormat !== 'none' && (
           <Stack gap={4}>
@@ -62,7 +76,13 @@ function SaveStateText({ exerciseId, state, unsaved }: { exerciseId: string; sta
   // Orange text on white is below 4.5:1 (axe): an offline state is said in bold dark text instead.
   const color = unsaved || state.kind === 'refused' ? 'red.9' : state.kind === 'offline' ? 'gray.9' : 'dimmed';
   return (
-    <Text size="sm" c={color} fw={state.kind === 'offline' && !unsaved ? 700 : undefined} role="status" data-testid={`save-state-${exerciseId}`}>
+    <Text
+      size="sm"
+      c={color}
+      fw={state.kind === 'offline' && !unsaved ? 700 : undefined}
+      role="status"
+      data-testid={`save-state-${exerciseId}`}
+    >
       {unsaved && <VisuallyHidden>{unsaved} </VisuallyHidden>}
       {label ?? ''}
     </Text>

@@ -80,8 +80,24 @@ const RECEIPT: Receipt = {
   endedAt: '2026-11-25T18:30:00.000Z',
   finished: true,
   lines: [
-    { exercise: 'e-num', title: 'Exercice 1', position: 0, answerFormat: 'numeric', answer: '0,5', seq: 3, timestamp: '2026-11-25T18:12:07.120Z' },
-    { exercise: 'e-pdf', title: 'Exercice 2', position: 1, answerFormat: 'pdf', answer: 'pdfs/0b8f3c52-6a0e-4d5c-9f0e-2a1b3c4d5e6f.pdf', seq: 1, timestamp: '2026-11-25T18:20:00.000Z' },
+    {
+      exercise: 'e-num',
+      title: 'Exercice 1',
+      position: 0,
+      answerFormat: 'numeric',
+      answer: '0,5',
+      seq: 3,
+      timestamp: '2026-11-25T18:12:07.120Z',
+    },
+    {
+      exercise: 'e-pdf',
+      title: 'Exercice 2',
+      position: 1,
+      answerFormat: 'pdf',
+      answer: 'pdfs/0b8f3c52-6a0e-4d5c-9f0e-2a1b3c4d5e6f.pdf',
+      seq: 1,
+      timestamp: '2026-11-25T18:20:00.000Z',
+    },
     { exercise: 'e-3', title: 'Exercice 3', position: 2, answerFormat: 'numeric', answer: null, seq: null, timestamp: null },
   ],
   code: 'K7Q2-M9XD-41',
@@ -105,7 +121,12 @@ beforeEach(() => {
   api.fetchMyAnswers.mockResolvedValue([]);
   api.fetchReceipt.mockResolvedValue(RECEIPT);
   api.sendFocusEvent.mockResolvedValue(undefined);
-  api.saveAnswer.mockImplementation(async (e: { exerciseId: string; seq: number }) => ({ exercise: e.exerciseId, seq: e.seq, current: true, duplicate: false }));
+  api.saveAnswer.mockImplementation(async (e: { exerciseId: string; seq: number }) => ({
+    exercise: e.exerciseId,
+    seq: e.seq,
+    current: true,
+    duplicate: false,
+  }));
 });
 
 describe('« Terminer l’épreuve »', () => {
@@ -158,30 +179,41 @@ describe('« Terminer l’épreuve »', () => {
 
 describe('the receipt', () => {
   it('gives the full date of a save made on another day than the end', () => {
-    expect(formatSaveTime('2026-11-24T22:59:59.000Z', '2026-11-25T18:30:00.000Z')).toBe('24 novembre 2026 à 23\u00a0h 59\u00a0min 59\u00a0s');
+    expect(formatSaveTime('2026-11-24T22:59:59.000Z', '2026-11-25T18:30:00.000Z')).toBe(
+      '24 novembre 2026 à 23\u00a0h 59\u00a0min 59\u00a0s',
+    );
     expect(formatSaveTime('2026-11-24T23:00:01.000Z', '2026-11-25T18:30:00.000Z')).toBe('0\u00a0h 00\u00a0min 01\u00a0s');
   });
 
   it('stays on the page once time is up : each exercise, the answer held (« copie PDF »), its server time to the second, the code', async () => {
-    api.fetchSessionState.mockResolvedValue(state({ status: 'after', timed: true, remainingTime: 0, startedAt: '2026-11-25T18:00:00.000Z' }));
+    api.fetchSessionState.mockResolvedValue(
+      state({ status: 'after', timed: true, remainingTime: 0, startedAt: '2026-11-25T18:00:00.000Z' }),
+    );
     renderPage();
     const table = await screen.findByRole('table', { name: 'Reçu de vos réponses' });
-    const rows = within(table).getAllByRole('row').map((r) => r.textContent);
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((r) => r.textContent);
     // Saved on the day the test ended: the time alone, to the second (Paris time); the date is above.
-    expect(rows).toEqual(['ExerciceRéponseReçue à', '1. Exercice 10,519\u00a0h 12\u00a0min 07\u00a0s', '2. Exercice 2copie PDF19\u00a0h 20\u00a0min 00\u00a0s', '3. Exercice 3aucune réponse—']);
+    expect(rows).toEqual([
+      'ExerciceRéponseReçue à',
+      '1. Exercice 10,519\u00a0h 12\u00a0min 07\u00a0s',
+      '2. Exercice 2copie PDF19\u00a0h 20\u00a0min 00\u00a0s',
+      '3. Exercice 3aucune réponse—',
+    ]);
     expect(screen.getByText(/Épreuve terminée par vous le 25 novembre 2026 à 19 h 30 min 00 s \(heure de Paris\)/)).toBeTruthy();
     expect(screen.getByTestId('receipt-code').textContent).toBe('K7Q2-M9XD-41');
     // Decision 141: a phone's narrow columns wrap between words, never inside one (« m/in »).
     expect(table.getAttribute('lang')).toBe('fr');
     expect([table.style.overflowWrap, table.style.wordBreak, table.style.hyphens]).toEqual(['normal', 'normal', 'auto']);
-    expect(screen.getByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.")).toBeTruthy();
+    expect(screen.getByText('L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.')).toBeTruthy();
     expect(api.fetchReceipt).toHaveBeenCalledWith(CHAPTER);
   });
 
   it('is not asked for a timed test the pupil never started, nor while it runs', async () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'after', timed: true, remainingTime: 0 }));
     renderPage();
-    await screen.findByText("L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.");
+    await screen.findByText('L’épreuve est terminée. Les résultats seront bientôt publiés sur cette page.');
     expect(api.fetchReceipt).not.toHaveBeenCalled();
   });
 
@@ -201,7 +233,7 @@ describe('extra time and links during the test', () => {
     // « 33 % » with a narrow no-break space (the queries below see spaces normalised).
     const line = 'Temps supplémentaire : 33\u202f% (inclus dans la durée affichée)';
     expect((await screen.findByTestId('extra-time')).textContent).toBe(line);
-    fireEvent.click(screen.getByRole('button', { name: "Commencer l’épreuve en temps limité" }));
+    fireEvent.click(screen.getByRole('button', { name: 'Commencer l’épreuve en temps limité' }));
     const dialog = await screen.findByRole('dialog', { name: 'Commencer l’épreuve ?' });
     expect(within(dialog).getByText('Temps supplémentaire : 33 % (inclus dans la durée affichée)')).toBeTruthy();
     expect(within(dialog).getByText(/Vous aurez 1 h 20\s:/)).toBeTruthy();
@@ -218,7 +250,9 @@ describe('extra time and links during the test', () => {
     api.fetchSessionState.mockResolvedValue(RUNNING);
     api.fetchMyAnswers.mockResolvedValue([{ exercise: 'e-pdf', answer: 'pdfs/x.pdf', seq: 1, timestamp: '2026-11-25T18:10:00.000Z' }]);
     const { unmount } = renderPage();
-    expect((await screen.findByRole('link', { name: 'Voir la copie' })).getAttribute('href')).toBe(`/history/${userId}/e-pdf?epreuve=${CHAPTER}`);
+    expect((await screen.findByRole('link', { name: 'Voir la copie' })).getAttribute('href')).toBe(
+      `/history/${userId}/e-pdf?epreuve=${CHAPTER}`,
+    );
     expect(screen.getByRole('link', { name: 'Historique' }).getAttribute('href')).toBe(`/history/${userId}/e-num?epreuve=${CHAPTER}`);
     unmount();
     api.fetchSessionState.mockResolvedValue(state({ status: 'started' }));

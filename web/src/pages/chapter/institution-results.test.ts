@@ -35,7 +35,19 @@ const RESULTS: InstitutionResults = {
 describe('institutionCsvRows', () => {
   it('writes French labels, decimal commas and neutralised formulas', () => {
     const rows = institutionCsvRows(RESULTS);
-    expect(rows[0]).toEqual(['Nom', 'Prénom', 'Classe', 'Genre', 'Somme (sur 4)', 'Preuve (sur 10,5)', 'Total (sur 14,5)', 'Rang', 'Participants', 'Centile', 'Qualifié(e)']);
+    expect(rows[0]).toEqual([
+      'Nom',
+      'Prénom',
+      'Classe',
+      'Genre',
+      'Somme (sur 4)',
+      'Preuve (sur 10,5)',
+      'Total (sur 14,5)',
+      'Rang',
+      'Participants',
+      'Centile',
+      'Qualifié(e)',
+    ]);
     expect(rows[1]).toEqual(['Germain', '=HYPERLINK("x")', '3ème', 'Féminin', '6,5', 'X', '6,5', 2, 10, 75, 'Oui']);
     expect(toCsv(rows)).toContain(`"'=HYPERLINK(""x"")"`);
   });

@@ -59,7 +59,9 @@ describe('PhotoPages (decision 140)', () => {
 
   it('shows the name of a photo the browser cannot draw (a HEIC outside Safari)', () => {
     stubObjectUrls(() => 'blob:heic');
-    renderWithProviders(<PhotoPages photos={[photo('IMG_0001.HEIC')]} onChange={() => undefined} onSend={() => undefined} sending={false} />);
+    renderWithProviders(
+      <PhotoPages photos={[photo('IMG_0001.HEIC')]} onChange={() => undefined} onSend={() => undefined} sending={false} />,
+    );
     fireEvent.error(screen.getByRole('img'));
     expect(screen.queryByRole('img')).toBeNull();
     expect(within(screen.getByRole('figure')).getByText('IMG_0001.HEIC')).toBeTruthy();

@@ -28,12 +28,24 @@ function Thumbnail({ file, page }: { file: File; page: number }) {
   // Most browsers but Safari cannot show a HEIC: its name stands in; the server reads it all the same.
   if (!url || failed) {
     return (
-      <Text size="xs" c="dimmed" ta="center" style={{ height: 120, display: 'flex', alignItems: 'center', justifyContent: 'center', wordBreak: 'break-all' }}>
+      <Text
+        size="xs"
+        c="dimmed"
+        ta="center"
+        style={{ height: 120, display: 'flex', alignItems: 'center', justifyContent: 'center', wordBreak: 'break-all' }}
+      >
         {file.name}
       </Text>
     );
   }
-  return <img src={url} alt={`Page ${page}\u00a0: ${file.name}`} onError={() => setFailed(true)} style={{ height: 120, width: '100%', objectFit: 'contain' }} />;
+  return (
+    <img
+      src={url}
+      alt={`Page ${page}\u00a0: ${file.name}`}
+      onError={() => setFailed(true)}
+      style={{ height: 120, width: '100%', objectFit: 'contain' }}
+    />
+  );
 }
 
 /**
@@ -55,19 +67,33 @@ export function PhotoPages({
   const count = photos.length === 1 ? '1 page' : `${photos.length} pages`;
   return (
     <Stack gap="xs" aria-label="Photos de la copie" role="group">
-      <Text size="sm">Votre copie en photos ({count}), dans l’ordre où elles seront envoyées{'\u00a0'}:</Text>
+      <Text size="sm">
+        Votre copie en photos ({count}), dans l’ordre où elles seront envoyées{'\u00a0'}:
+      </Text>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
         {photos.map((photo, index) => {
           const page = index + 1;
           return (
-            <Paper key={`${photo.name}-${photo.size}-${photo.lastModified}-${index}`} withBorder p={4} role="figure" aria-label={`Page ${page}`}>
+            <Paper
+              key={`${photo.name}-${photo.size}-${photo.lastModified}-${index}`}
+              withBorder
+              p={4}
+              role="figure"
+              aria-label={`Page ${page}`}
+            >
               <Stack gap={4}>
                 <Thumbnail file={photo} page={page} />
                 <Text size="xs" ta="center">
                   Page {page}
                 </Text>
                 <Group gap={4} justify="center" wrap="nowrap">
-                  <Button size="compact-xs" variant="default" disabled={index === 0} aria-label={`Mettre la page ${page} avant`} onClick={() => onChange(movePhoto(photos, index, -1))}>
+                  <Button
+                    size="compact-xs"
+                    variant="default"
+                    disabled={index === 0}
+                    aria-label={`Mettre la page ${page} avant`}
+                    onClick={() => onChange(movePhoto(photos, index, -1))}
+                  >
                     ←
                   </Button>
                   <Button
@@ -79,7 +105,13 @@ export function PhotoPages({
                   >
                     →
                   </Button>
-                  <Button size="compact-xs" variant="subtle" color="red" aria-label={`Retirer la page ${page}`} onClick={() => onChange(photos.filter((_, i) => i !== index))}>
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Retirer la page ${page}`}
+                    onClick={() => onChange(photos.filter((_, i) => i !== index))}
+                  >
                     Retirer
                   </Button>
                 </Group>

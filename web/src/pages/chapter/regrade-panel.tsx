@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
-import { formatParisDateTime, formatPoints, REGRADE_MESSAGE_MAX, REGRADE_STATUS_LABELS, type MyRegrade, type RegradeStatus } from '@olympe/contract';
+import {
+  formatParisDateTime,
+  formatPoints,
+  REGRADE_MESSAGE_MAX,
+  REGRADE_STATUS_LABELS,
+  type MyRegrade,
+  type RegradeStatus,
+} from '@olympe/contract';
 import { useAskRegrade, useMyRegrades } from '../../api/regrade';
 
 export const REGRADE_TITLE = 'Demandes de réexamen';
@@ -74,7 +81,9 @@ export function RegradePanel({ chapterId }: { chapterId: string }) {
           {REGRADE_TITLE}
         </Title>
         {open && regradeUntil && (
-          <Text>Vous pouvez demander le réexamen d’une de vos réponses jusqu’au {formatParisDateTime(regradeUntil)}, en expliquant pourquoi.</Text>
+          <Text>
+            Vous pouvez demander le réexamen d’une de vos réponses jusqu’au {formatParisDateTime(regradeUntil)}, en expliquant pourquoi.
+          </Text>
         )}
         {!open && regradeUntil && <Text>Les demandes de réexamen sont closes depuis le {formatParisDateTime(regradeUntil)}.</Text>}
         {requests.map((r) => (
@@ -88,7 +97,14 @@ export function RegradePanel({ chapterId }: { chapterId: string }) {
             }}
           >
             <Stack gap="xs">
-              <Select label="Exercice" placeholder="Choisissez l’exercice" data={choices} value={answerId} onChange={setAnswerId} required />
+              <Select
+                label="Exercice"
+                placeholder="Choisissez l’exercice"
+                data={choices}
+                value={answerId}
+                onChange={setAnswerId}
+                required
+              />
               <Textarea
                 label="Votre message"
                 description="Dites ce qui, selon vous, n’a pas été vu ou compté."

@@ -13,7 +13,9 @@ export function PupilResults({ chapterId, title }: { chapterId: string; title: s
   const query = useResultsCard(chapterId, true);
   if (query.isPending) return <Loader size="sm" aria-label="Chargement des résultats" />;
   if (query.isError) {
-    return isApiError(query.error) && query.error.code === 'forbidden' ? null : <Alert color="red">Impossible de charger vos résultats.</Alert>;
+    return isApiError(query.error) && query.error.code === 'forbidden' ? null : (
+      <Alert color="red">Impossible de charger vos résultats.</Alert>
+    );
   }
   // Decision 139: no « 0 / 8 » and no certificate for a pupil who did not take part.
   if (query.data.participated === false) {
@@ -38,7 +40,10 @@ export function PupilResults({ chapterId, title }: { chapterId: string; title: s
 export function SchoolResults({ chapterId, title }: { chapterId: string; title: string }) {
   const query = useInstitutionResults(chapterId, true);
   if (query.isPending) return <Loader size="sm" aria-label="Chargement des résultats de l’établissement" />;
-  if (query.isError) return isApiError(query.error) && query.error.code === 'forbidden' ? null : <Alert color="red">Impossible de charger les résultats.</Alert>;
+  if (query.isError)
+    return isApiError(query.error) && query.error.code === 'forbidden' ? null : (
+      <Alert color="red">Impossible de charger les résultats.</Alert>
+    );
   const results = query.data;
   const ranked = results.pupils.some((p) => p.rank !== undefined);
   return (
@@ -80,7 +85,11 @@ export function SchoolResults({ chapterId, title }: { chapterId: string; title: 
                   <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                     {formatTotal(p.total, results.maxTotal)}
                   </Table.Td>
-                  {ranked && <Table.Td style={{ whiteSpace: 'nowrap' }}>{p.rank !== undefined && p.participants !== undefined ? rankText(p.rank, p.participants) : ''}</Table.Td>}
+                  {ranked && (
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      {p.rank !== undefined && p.participants !== undefined ? rankText(p.rank, p.participants) : ''}
+                    </Table.Td>
+                  )}
                   {results.qualificationText !== undefined && <Table.Td>{p.qualified ? 'Oui' : 'Non'}</Table.Td>}
                 </Table.Tr>
               ))}

@@ -13,7 +13,7 @@ import { FIRST_WARNING_SECONDS, formatDuration, formatRemaining, timeWarning } f
 const StartConfirmModal = lazy(() => import('./start-confirm-modal').then((m) => ({ default: m.StartConfirmModal })));
 const FinishConfirmModal = lazy(() => import('./finish-confirm-modal').then((m) => ({ default: m.FinishConfirmModal })));
 
-export const START_LABEL = "Commencer l’épreuve en temps limité";
+export const START_LABEL = 'Commencer l’épreuve en temps limité';
 export const FINISH_LABEL = 'Terminer l’épreuve';
 export const UNSENT_BEFORE_FINISH = 'Des réponses n’ont pas encore été envoyées : vérifiez votre connexion, puis terminez l’épreuve.';
 
@@ -59,7 +59,13 @@ export function StartSection(props: { chapterId: string; state: SessionStateView
 }
 
 /** The running test's finish button and its dialog. */
-export function FinishSection(props: { chapterId: string; userId: string; queue: AnswerQueue | null; remaining: number; onRefused: () => void }) {
+export function FinishSection(props: {
+  chapterId: string;
+  userId: string;
+  queue: AnswerQueue | null;
+  remaining: number;
+  onRefused: () => void;
+}) {
   const { chapterId, userId, queue, remaining, onRefused } = props;
   const [finishing, setFinishing] = useState(false);
   const [finishError, setFinishError] = useState<string | null>(null);

@@ -77,7 +77,12 @@ export function ChaptersPage() {
       />
       {optionsOf ? <GradingOptionsDialog chapterId={optionsOf.id} name={optionsOf.name} onClose={() => setOptionsOf(null)} /> : null}
       {publicationOf ? (
-        <PublicationDialog chapterId={publicationOf.id} name={publicationOf.name} initialMode={publicationOf.mode} onClose={() => setPublicationOf(null)} />
+        <PublicationDialog
+          chapterId={publicationOf.id}
+          name={publicationOf.name}
+          initialMode={publicationOf.mode}
+          onClose={() => setPublicationOf(null)}
+        />
       ) : null}
       <ConfirmDialog
         opened={deleting !== null}

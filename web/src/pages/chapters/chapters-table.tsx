@@ -20,7 +20,14 @@ interface RowActions {
 }
 
 /** The chapters: editable titles and flags, delete, and the links of a saved chapter. */
-export function ChaptersTable({ rows, paperIds, onUpdate, onDelete, onOptions, onPublication }: { rows: ChapterRow[]; paperIds: Set<string> } & RowActions) {
+export function ChaptersTable({
+  rows,
+  paperIds,
+  onUpdate,
+  onDelete,
+  onOptions,
+  onPublication,
+}: { rows: ChapterRow[]; paperIds: Set<string> } & RowActions) {
   // docs/accessibility.md: on a phone the table scrolls sideways in a focusable region instead of squeezing the titles
   // to two letters and pushing the page wider than the screen.
   return (
@@ -102,12 +109,7 @@ function ChapterTableRow(props: { row: ChapterRow; name: string; paper: boolean 
       <Table.Td miw={300}>
         <Group gap="sm" wrap="wrap">
           <Tooltip label="Supprimer">
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              aria-label={`Supprimer le chapitre ${name}`}
-              onClick={() => onDelete(row, name)}
-            >
+            <ActionIcon variant="subtle" color="red" aria-label={`Supprimer le chapitre ${name}`} onClick={() => onDelete(row, name)}>
               <IconTrash size={18} aria-hidden="true" />
             </ActionIcon>
           </Tooltip>
@@ -119,40 +121,54 @@ function ChapterTableRow(props: { row: ChapterRow; name: string; paper: boolean 
 }
 
 /** A saved chapter's screens; a new one is « À enregistrer ». */
-function ChapterLinks(props: { row: ChapterRow; name: string; paper: boolean; onOptions: (target: ChapterTarget) => void; onPublication: (target: ChapterTarget) => void }) {
+function ChapterLinks(props: {
+  row: ChapterRow;
+  name: string;
+  paper: boolean;
+  onOptions: (target: ChapterTarget) => void;
+  onPublication: (target: ChapterTarget) => void;
+}) {
   const { row, name, paper, onOptions, onPublication } = props;
-  return (
-    row._id ? (
-      <>
-        <Anchor component={Link} to={paths.exos(row._id)} aria-label={`Exercices du chapitre ${name}`}>
-          Exercices
+  return row._id ? (
+    <>
+      <Anchor component={Link} to={paths.exos(row._id)} aria-label={`Exercices du chapitre ${name}`}>
+        Exercices
+      </Anchor>
+      <Anchor
+        component="button"
+        type="button"
+        onClick={() => onOptions({ id: row._id!, name })}
+        aria-label={`Options de correction du chapitre ${name}`}
+      >
+        Correction
+      </Anchor>
+      <Anchor
+        component="button"
+        type="button"
+        onClick={() => onPublication({ id: row._id!, name })}
+        aria-label={`Publication des résultats du chapitre ${name}`}
+      >
+        Publication
+      </Anchor>
+      <Anchor component={Link} to={paths.access(row._id)} aria-label={`Accès au chapitre ${name}`}>
+        Accès
+      </Anchor>
+      <Anchor component={Link} to={paths.analysis(row._id)} aria-label={`Analyse de la triche du chapitre ${name}`}>
+        Analyse
+      </Anchor>
+      <Anchor component={Link} to={paths.live(row._id)} aria-label={`Suivi en direct du chapitre ${name}`}>
+        Direct
+      </Anchor>
+      {/* Paper chapters (as saved): who registered in which centre, and the answer sheets. */}
+      {paper && (
+        <Anchor component={Link} to={paths.registrations(row._id)} aria-label={`Inscriptions au chapitre ${name}`}>
+          Inscriptions
         </Anchor>
-        <Anchor component="button" type="button" onClick={() => onOptions({ id: row._id!, name })} aria-label={`Options de correction du chapitre ${name}`}>
-          Correction
-        </Anchor>
-        <Anchor component="button" type="button" onClick={() => onPublication({ id: row._id!, name })} aria-label={`Publication des résultats du chapitre ${name}`}>
-          Publication
-        </Anchor>
-        <Anchor component={Link} to={paths.access(row._id)} aria-label={`Accès au chapitre ${name}`}>
-          Accès
-        </Anchor>
-        <Anchor component={Link} to={paths.analysis(row._id)} aria-label={`Analyse de la triche du chapitre ${name}`}>
-          Analyse
-        </Anchor>
-        <Anchor component={Link} to={paths.live(row._id)} aria-label={`Suivi en direct du chapitre ${name}`}>
-          Direct
-        </Anchor>
-        {/* Paper chapters (as saved): who registered in which centre, and the answer sheets. */}
-        {paper && (
-          <Anchor component={Link} to={paths.registrations(row._id)} aria-label={`Inscriptions au chapitre ${name}`}>
-            Inscriptions
-          </Anchor>
-        )}
-      </>
-    ) : (
-      <Text size="sm" c="gray.7">
-        À enregistrer
-      </Text>
-    )
+      )}
+    </>
+  ) : (
+    <Text size="sm" c="gray.7">
+      À enregistrer
+    </Text>
   );
 }

@@ -67,7 +67,11 @@ function OptionsForm({ chapterId, chapter, onClose }: { chapterId: string; chapt
         <Button variant="default" onClick={onClose}>
           Annuler
         </Button>
-        <Button loading={save.isPending} disabled={options.doubleGrading && !!toleranceError} onClick={() => save.mutate(options, { onSuccess: onClose })}>
+        <Button
+          loading={save.isPending}
+          disabled={options.doubleGrading && !!toleranceError}
+          onClick={() => save.mutate(options, { onSuccess: onClose })}
+        >
           Enregistrer les options
         </Button>
       </Group>

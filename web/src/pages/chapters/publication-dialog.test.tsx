@@ -93,7 +93,9 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
     renderWithProviders(<PublicationDialog chapterId="c1" name="Tour 1" onClose={onClose} />);
     fireEvent.click(screen.getByLabelText('Publier maintenant'));
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Publier les résultats ?' })).getByRole('button', { name: 'Publier' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Publier les résultats ?' })).getByRole('button', { name: 'Publier' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Des élèves peuvent encore répondre' });
     expect(within(dialog).getByText(/^2 élèves peuvent encore répondre à ce chapitre/)).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
@@ -111,7 +113,9 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
     fireEvent.change(field, { target: { value: '1,5' } });
     fireEvent.click(screen.getByLabelText('Publier maintenant'));
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Publier les résultats ?' })).getByRole('button', { name: 'Publier' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Publier les résultats ?' })).getByRole('button', { name: 'Publier' }),
+    );
     await waitFor(() => expect(mocks.mutate).toHaveBeenCalledTimes(1));
     expect(mocks.mutate.mock.calls[0][0]).toMatchObject({ mode: 'now', qualificationThreshold: 1.5 });
   });

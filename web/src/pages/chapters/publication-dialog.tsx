@@ -28,8 +28,11 @@ export function publicationMessage(p: Pick<Publication, 'counts' | 'published'>,
   const pupils = countOf(p.counts.pupils, 'élève');
   const graded = `${countOf(p.counts.graded, 'copie notée', 'copies notées')} sur ${countOf(p.counts.answers, 'copie')}`;
   if (mode === 'now') return `${pupils} verront leurs notes, leurs commentaires et leur total dès maintenant (${graded}).`;
-  if (mode === 'scheduled' && publishAt) return `${pupils} verront leurs résultats le ${formatParisDateTime(publishAt!)} (heure de Paris), sans autre action (${graded} à ce jour).`;
-  return p.published ? `${pupils} ne verront plus leurs résultats ; les réponses restent verrouillées jusqu’à une nouvelle publication.` : 'Les résultats restent non publiés.';
+  if (mode === 'scheduled' && publishAt)
+    return `${pupils} verront leurs résultats le ${formatParisDateTime(publishAt!)} (heure de Paris), sans autre action (${graded} à ce jour).`;
+  return p.published
+    ? `${pupils} ne verront plus leurs résultats ; les réponses restent verrouillées jusqu’à une nouvelle publication.`
+    : 'Les résultats restent non publiés.';
 }
 
 /** Decision 139: « 2 élèves peuvent encore répondre », and what publishing does to them. */
@@ -40,7 +43,17 @@ export function stillAnsweringMessage(n: number, mode: Mode): string {
 }
 
 /** Decision 69: publish now or at a time (Paris), the options pupils' cards follow, and a preview for one pupil. */
-export function PublicationDialog({ chapterId, name, initialMode, onClose }: { chapterId: string; name: string; initialMode?: Mode; onClose: () => void }) {
+export function PublicationDialog({
+  chapterId,
+  name,
+  initialMode,
+  onClose,
+}: {
+  chapterId: string;
+  name: string;
+  initialMode?: Mode;
+  onClose: () => void;
+}) {
   const query = usePublication(chapterId);
   return (
     <Modal opened onClose={onClose} title={`Publication des résultats : ${name}`} size="lg" closeButtonProps={{ 'aria-label': 'Fermer' }}>
@@ -57,7 +70,10 @@ export function PublicationDialog({ chapterId, name, initialMode, onClose }: { c
 
 function stateText(p: Publication): string {
   if (p.analysis) return 'Résultats publiés.';
-  if (p.publishAt) return p.published ? `Résultats publiés le ${formatParisDateTime(p.publishAt)}.` : `Publication programmée le ${formatParisDateTime(p.publishAt)} (heure de Paris).`;
+  if (p.publishAt)
+    return p.published
+      ? `Résultats publiés le ${formatParisDateTime(p.publishAt)}.`
+      : `Publication programmée le ${formatParisDateTime(p.publishAt)} (heure de Paris).`;
   return 'Résultats non publiés.';
 }
 
@@ -70,7 +86,17 @@ interface PublicationValues {
   text: string;
 }
 
-function PublicationForm({ chapterId, publication, initialMode, onClose }: { chapterId: string; publication: Publication; initialMode?: Mode; onClose: () => void }) {
+function PublicationForm({
+  chapterId,
+  publication,
+  initialMode,
+  onClose,
+}: {
+  chapterId: string;
+  publication: Publication;
+  initialMode?: Mode;
+  onClose: () => void;
+}) {
   const current: Mode = publication.analysis ? 'now' : publication.publishAt ? 'scheduled' : 'unpublished';
   const form = useForm<PublicationValues>({
     initialValues: {
@@ -176,7 +202,11 @@ function PublicationFields(props: {
 function PupilPreview({ chapterId, publication, values }: { chapterId: string; publication: Publication; values: PublicationValues }) {
   const [previewOf, setPreviewOf] = useState<string | null>(null);
   const [previewOptions] = useDebouncedValue(
-    { showRank: String(values.showRank) as 'true' | 'false', qualificationThreshold: values.threshold ?? '', qualificationText: values.text },
+    {
+      showRank: String(values.showRank) as 'true' | 'false',
+      qualificationThreshold: values.threshold ?? '',
+      qualificationText: values.text,
+    },
     300,
   );
   const preview = usePreview(chapterId, previewOf, previewOptions);
@@ -193,7 +223,11 @@ function PupilPreview({ chapterId, publication, values }: { chapterId: string; p
         onChange={setPreviewOf}
       />
       {previewOf && preview.data && <ResultsCardView card={preview.data} heading="Aperçu de la carte de résultats" />}
-      {previewOf && <Text size="sm" c="gray.8">L’aperçu suit les options ci-dessus, même avant leur enregistrement.</Text>}
+      {previewOf && (
+        <Text size="sm" c="gray.8">
+          L’aperçu suit les options ci-dessus, même avant leur enregistrement.
+        </Text>
+      )}
     </>
   );
 }
@@ -218,7 +252,9 @@ function PublicationConfirmations(props: {
     <>
       <ConfirmDialog
         opened={confirming}
-        title={mode === 'now' ? 'Publier les résultats ?' : mode === 'scheduled' ? 'Programmer la publication ?' : 'Retirer la publication ?'}
+        title={
+          mode === 'now' ? 'Publier les résultats ?' : mode === 'scheduled' ? 'Programmer la publication ?' : 'Retirer la publication ?'
+        }
         message={confirming ? publicationMessage(publication, mode, publishAt ?? null) : null}
         confirmLabel={mode === 'now' ? 'Publier' : mode === 'scheduled' ? 'Programmer' : 'Retirer la publication'}
         danger={mode === 'unpublished'}

@@ -32,7 +32,10 @@ export function ConfirmPage() {
     <Stack maw={480}>
       <PageHeading>Choix du mot de passe</PageHeading>
       {!token ? (
-        <LinkProblem reason="Ce lien est incomplet : ouvrez le lien reçu par e-mail en entier, ou demandez-en un nouveau." returnTo={returnTo} />
+        <LinkProblem
+          reason="Ce lien est incomplet : ouvrez le lien reçu par e-mail en entier, ou demandez-en un nouveau."
+          returnTo={returnTo}
+        />
       ) : link.isPending ? (
         <Center py="md">
           <Loader role="status" aria-label="Vérification du lien" />

@@ -4,7 +4,11 @@ import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import type { ExerciseDraft } from './plan-save';
 
 /** A saved exercise's deletion, confirmed with the copies and grades that go with it. */
-export function DeleteExerciseDialog(props: { deleting: ExerciseDraft | null; onCancel: () => void; onConfirm: (draft: ExerciseDraft) => void }) {
+export function DeleteExerciseDialog(props: {
+  deleting: ExerciseDraft | null;
+  onCancel: () => void;
+  onConfirm: (draft: ExerciseDraft) => void;
+}) {
   const { deleting, onCancel, onConfirm } = props;
   const impact = useDeletionImpact('exercise', deleting?._id ?? null);
   return (

@@ -11,7 +11,15 @@ const formatOptions = ANSWER_FORMATS.map((f) => ({ value: f, label: ANSWER_FORMA
 type Edit = (key: string, changes: Partial<ExerciseDraft> | ((row: ExerciseDraft) => Partial<ExerciseDraft>)) => void;
 
 /** The chapter's exercises, one row each, saved with « Enregistrer ». */
-export function ExercisesTable({ drafts, edit, onDelete }: { drafts: ExerciseDraft[]; edit: Edit; onDelete: (draft: ExerciseDraft) => void }) {
+export function ExercisesTable({
+  drafts,
+  edit,
+  onDelete,
+}: {
+  drafts: ExerciseDraft[];
+  edit: Edit;
+  onDelete: (draft: ExerciseDraft) => void;
+}) {
   // docs/accessibility.md: on a phone the table scrolls sideways in a focusable region instead of squeezing the title
   // and type to a letter and pushing the page wider than the screen.
   return (
@@ -41,7 +49,17 @@ export function ExercisesTable({ drafts, edit, onDelete }: { drafts: ExerciseDra
 }
 
 /** One exercise: its title, type, points, versions and scheme. */
-function ExerciseRow({ draft, n, edit, onDelete }: { draft: ExerciseDraft; n: number; edit: Edit; onDelete: (draft: ExerciseDraft) => void }) {
+function ExerciseRow({
+  draft,
+  n,
+  edit,
+  onDelete,
+}: {
+  draft: ExerciseDraft;
+  n: number;
+  edit: Edit;
+  onDelete: (draft: ExerciseDraft) => void;
+}) {
   return (
     <Table.Tr key={draft.key} style={{ verticalAlign: 'top' }}>
       <Table.Td miw={180}>
@@ -79,7 +97,12 @@ function ExerciseRow({ draft, n, edit, onDelete }: { draft: ExerciseDraft; n: nu
       </Table.Td>
       <Table.Td>
         <Tooltip label="Supprimer l’exercice">
-          <ActionIcon variant="subtle" color="red" aria-label={`Supprimer l’exercice ${n} (${draft.title})`} onClick={() => onDelete(draft)}>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={`Supprimer l’exercice ${n} (${draft.title})`}
+            onClick={() => onDelete(draft)}
+          >
             <IconTrash size={18} aria-hidden="true" />
           </ActionIcon>
         </Tooltip>
@@ -113,9 +136,7 @@ function ExerciseVersions({ draft, n, edit }: { draft: ExerciseDraft; n: number;
           <MathText
             label={`Énoncé de la version ${k + 1} de l’exercice ${n}`}
             value={v.content}
-            onChange={(content) =>
-              edit(draft.key, (x) => ({ versions: x.versions.map((y) => (y.key === v.key ? { ...y, content } : y)) }))
-            }
+            onChange={(content) => edit(draft.key, (x) => ({ versions: x.versions.map((y) => (y.key === v.key ? { ...y, content } : y)) }))}
           />
           {draft.answerFormat === 'numeric' && (
             <TextInput

@@ -22,7 +22,15 @@ export function ExosPage() {
   const exercisesQuery = useRawExercises(id);
   const updateChapter = useUpdateChapter(id);
   const subject = useDownloadSubject(id);
-  const { rows: drafts, deleted, update: edit, remove: removeExercise, add, save, saving } = useEditableTable({
+  const {
+    rows: drafts,
+    deleted,
+    update: edit,
+    remove: removeExercise,
+    add,
+    save,
+    saving,
+  } = useEditableTable({
     data: exercisesQuery.data,
     toRows: (exercises) => exercises.map(draftOf),
     deletedOf: (d) => d._id,
@@ -74,7 +82,12 @@ export function ExosPage() {
         <Button onClick={saveExercises} loading={saving}>
           Enregistrer
         </Button>
-        <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} onClick={() => subject.mutate(chapter.title)} loading={subject.isPending}>
+        <Button
+          variant="light"
+          leftSection={<IconDownload size={16} aria-hidden="true" />}
+          onClick={() => subject.mutate(chapter.title)}
+          loading={subject.isPending}
+        >
           Télécharger le sujet (LaTeX)
         </Button>
       </Group>

@@ -21,7 +21,13 @@ describe('planExerciseSave', () => {
     expect(planExerciseSave([saved, newExercise()], ['old'])).toEqual({
       deletes: ['old'],
       creates: [
-        { title: 'Nouvel exercice', answerFormat: 'numeric', statementVersions: [{ content: 'Nouvelle version', answer: null }], maxPoints: 1, schemeItems: [] },
+        {
+          title: 'Nouvel exercice',
+          answerFormat: 'numeric',
+          statementVersions: [{ content: 'Nouvelle version', answer: null }],
+          maxPoints: 1,
+          schemeItems: [],
+        },
       ],
       updates: [],
     });
@@ -54,7 +60,11 @@ describe('planExerciseSave', () => {
 
   it('patches only the changed fields', () => {
     const renamed = { ...saved, title: ' Somme bis ' };
-    expect(planExerciseSave([renamed], [])).toEqual({ deletes: [], creates: [], updates: [{ _id: 'e1', changes: { title: 'Somme bis' } }] });
+    expect(planExerciseSave([renamed], [])).toEqual({
+      deletes: [],
+      creates: [],
+      updates: [{ _id: 'e1', changes: { title: 'Somme bis' } }],
+    });
     const moreVersions = { ...saved, versions: [...saved.versions, { key: 'n', content: 'C', answer: '6,5' }] };
     const plan = planExerciseSave([moreVersions], []);
     expect(plan).toEqual({
@@ -102,6 +112,8 @@ describe('planExerciseSave', () => {
       error: 'Exercice 2 : la réponse attendue de la version 1 n’est pas un nombre.',
     });
     // A non-numeric exercise keeps no answer, so nothing to check.
-    expect(planExerciseSave([{ ...saved, answerFormat: 'none', versions: [{ key: 'x', content: 'A', answer: 'deux' }] }], [])).not.toHaveProperty('error');
+    expect(
+      planExerciseSave([{ ...saved, answerFormat: 'none', versions: [{ key: 'x', content: 'A', answer: 'deux' }] }], []),
+    ).not.toHaveProperty('error');
   });
 });

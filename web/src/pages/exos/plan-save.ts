@@ -127,10 +127,12 @@ export function planExerciseSave(drafts: readonly ExerciseDraft[], deletedIds: r
     for (const [k, item] of d.scheme.entries()) {
       const points = parseDecimal(item.points);
       if (item.text.trim() === '') return { error: `${label} : l’élément de barème ${k + 1} n’a pas de texte.` };
-      if (points === null || points < 0) return { error: `${label} : les points de l’élément de barème ${k + 1} doivent être un nombre positif ou nul.` };
+      if (points === null || points < 0)
+        return { error: `${label} : les points de l’élément de barème ${k + 1} doivent être un nombre positif ou nul.` };
       sum += points;
     }
-    if (sum > max + 1e-9) return { error: `${label} : le barème totalise ${formatPoints(sum)} points pour un exercice noté sur ${formatPoints(max)}.` };
+    if (sum > max + 1e-9)
+      return { error: `${label} : le barème totalise ${formatPoints(sum)} points pour un exercice noté sur ${formatPoints(max)}.` };
     if (d.answerFormat === 'numeric') {
       for (const [k, v] of d.versions.entries()) {
         if (v.answer.trim() !== '' && parseDecimal(v.answer) === null) {

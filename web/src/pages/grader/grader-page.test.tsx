@@ -163,10 +163,14 @@ describe('GraderPage', () => {
     const second: GradingTable = {
       ...TABLE,
       progress: undefined,
-      users: { u3: { firstName: 'Ada', lastName: 'Noether', email: 'a@x.fr', grade: null, gender: null, birthDate: null, data: ['?', ' '] } },
+      users: {
+        u3: { firstName: 'Ada', lastName: 'Noether', email: 'a@x.fr', grade: null, gender: null, birthDate: null, data: ['?', ' '] },
+      },
       page: { next: null },
     };
-    api.fetchGradingPage.mockImplementation(async (_id: string, params: { after: string | null }) => (params.after === 'u1' ? second : first));
+    api.fetchGradingPage.mockImplementation(async (_id: string, params: { after: string | null }) =>
+      params.after === 'u1' ? second : first,
+    );
     setup(false);
     expect(await screen.findByRole('link', { name: 'Ada Noether, Somme : à corriger' })).toBeTruthy();
     expect(api.fetchGradingPage).toHaveBeenCalledWith('c1', { after: 'u1', q: '' });

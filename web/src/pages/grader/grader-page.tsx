@@ -115,9 +115,7 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
           <Text aria-live="polite">
             {matched ?? '…'}/{pupils ?? '…'} élèves
           </Text>
-          <Text>
-            {overall ? `${overall.graded}/${overall.answered}` : '…'} copies corrigées
-          </Text>
+          <Text>{overall ? `${overall.graded}/${overall.answered}` : '…'} copies corrigées</Text>
         </Group>
       </Group>
       <GradingActions chapterId={chapterId} chapter={chapter} />
@@ -134,7 +132,11 @@ function GradingBoard({ chapterId, pages, header, search, onSearch, onEndReached
           rowKey={(r) => r.id}
           height={TABLE_HEIGHT}
           label={`Correction : ${chapter.title}`}
-          emptyText={pupils === 0 || (pupils === undefined && !search) ? 'Aucun élève n’a encore répondu.' : 'Aucun élève ne correspond à la recherche.'}
+          emptyText={
+            pupils === 0 || (pupils === undefined && !search)
+              ? 'Aucun élève n’a encore répondu.'
+              : 'Aucun élève ne correspond à la recherche.'
+          }
           onEndReached={onEndReached}
           totalRows={deferredSearch === search ? matched : undefined}
         />

@@ -30,7 +30,10 @@ function useExportCsv(chapterId: string) {
     setExporting(true);
     try {
       const whole = await fetchWholeTable();
-      downloadCsv(resultsFileName(whole.chapter.title), resultsCsvRows(sortRows(buildRows(whole), byLastName, 'asc'), whole.exercises, whole.maxTotal));
+      downloadCsv(
+        resultsFileName(whole.chapter.title),
+        resultsCsvRows(sortRows(buildRows(whole), byLastName, 'asc'), whole.exercises, whole.maxTotal),
+      );
     } catch (error) {
       console.error(error);
     } finally {

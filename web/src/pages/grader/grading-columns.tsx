@@ -15,7 +15,11 @@ const CELL_STYLES: Record<string, CSSProperties> = {
   excused: { background: 'var(--mantine-color-gray-2)', color: 'var(--mantine-color-gray-8)' },
   ungraded: { background: 'var(--mantine-color-red-1)', color: 'var(--mantine-color-red-9)' },
   // Decision 63: « ≠ », two grades too far apart, awaiting an admin.
-  arbitration: { background: 'var(--mantine-color-orange-1)', color: 'var(--mantine-color-gray-9)', outline: '2px solid var(--mantine-color-orange-7)' },
+  arbitration: {
+    background: 'var(--mantine-color-orange-1)',
+    color: 'var(--mantine-color-gray-9)',
+    outline: '2px solid var(--mantine-color-orange-7)',
+  },
 };
 const cellLinkStyle: CSSProperties = {
   display: 'block',
@@ -131,9 +135,17 @@ export function useGradingColumns(table: GradingTable, counts: readonly Exercise
         key: exercise._id,
         width: table.chapter.doubleGrading ? 140 : 120,
         align: 'center',
-        header: <ExerciseHeader exercise={exercise} count={counts?.[i]} disabled={selecting !== null} onOpen={() => openNext(exercise._id)} />,
+        header: (
+          <ExerciseHeader exercise={exercise} count={counts?.[i]} disabled={selecting !== null} onOpen={() => openNext(exercise._id)} />
+        ),
         cell: (r) => (
-          <GradeCell row={r} exerciseId={exercise._id} exerciseTitle={exercise.title} value={r.data[i]} pagesAdded={r.pagesAdded?.includes(i) ?? false} />
+          <GradeCell
+            row={r}
+            exerciseId={exercise._id}
+            exerciseTitle={exercise.title}
+            value={r.data[i]}
+            pagesAdded={r.pagesAdded?.includes(i) ?? false}
+          />
         ),
       })),
     ],
@@ -159,7 +171,14 @@ function GradeCell({
   const kind = gradingCellKind(value);
   if (kind === 'none') return null;
   const who = `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim();
-  const what = kind === 'ungraded' ? 'à corriger' : kind === 'excused' ? 'X' : kind === 'arbitration' ? 'à arbitrer (≠)' : `note ${formatGrade(value)}`;
+  const what =
+    kind === 'ungraded'
+      ? 'à corriger'
+      : kind === 'excused'
+        ? 'X'
+        : kind === 'arbitration'
+          ? 'à arbitrer (≠)'
+          : `note ${formatGrade(value)}`;
   return (
     <a
       href={paths.history(row.id, exerciseId)}

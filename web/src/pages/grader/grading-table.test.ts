@@ -12,8 +12,24 @@ const table: GradingTable = {
   chapter: { _id: 'c', title: 'Tour 1', offline: true, analysis: false },
   exercises,
   users: {
-    u1: { firstName: 'Élodie', lastName: 'Lefèvre', email: 'elodie@exemple.fr', grade: '2nde', gender: 'female', birthDate: '2009-03-04', data: ['3', 'X', '?'] },
-    u2: { firstName: 'Hugo', lastName: 'Martin', email: '=cmd@exemple.fr', grade: '1ere', gender: 'male', birthDate: null, data: [' ', '2.5', '1'] },
+    u1: {
+      firstName: 'Élodie',
+      lastName: 'Lefèvre',
+      email: 'elodie@exemple.fr',
+      grade: '2nde',
+      gender: 'female',
+      birthDate: '2009-03-04',
+      data: ['3', 'X', '?'],
+    },
+    u2: {
+      firstName: 'Hugo',
+      lastName: 'Martin',
+      email: '=cmd@exemple.fr',
+      grade: '1ere',
+      gender: 'male',
+      birthDate: null,
+      data: [' ', '2.5', '1'],
+    },
   },
 };
 
@@ -44,7 +60,18 @@ describe('grading table rows', () => {
 
   it('exports the docs/product.md#spec-9 columns, empty for blank and X, quoted and neutralised', () => {
     const csvRows = resultsCsvRows(rows, exercises);
-    expect(csvRows[0]).toEqual(['E-mail', 'Prénom', 'Nom', 'Classe', 'Genre', 'Date de naissance', 'Total', 'Somme', 'Preuve "longue"', 'Produit']);
+    expect(csvRows[0]).toEqual([
+      'E-mail',
+      'Prénom',
+      'Nom',
+      'Classe',
+      'Genre',
+      'Date de naissance',
+      'Total',
+      'Somme',
+      'Preuve "longue"',
+      'Produit',
+    ]);
     // Words and decimal commas, as a French spreadsheet reads them (decision 71).
     expect(csvRows[1]).toEqual(['elodie@exemple.fr', 'Élodie', 'Lefèvre', '2nde', 'Féminin', '2009-03-04', '3', '3', '', '?']);
     expect(csvRows[2]).toEqual(['=cmd@exemple.fr', 'Hugo', 'Martin', '1ère', 'Masculin', '', '3,5', '', '2,5', '1']);
@@ -57,13 +84,26 @@ describe('grading table rows', () => {
 
   it('says the maximum in the total’s and each exercise’s header once the table has points', () => {
     const withPoints = exercises.map((e, i) => ({ ...e, maxPoints: [7, 2.5, 1][i] }));
-    expect(resultsCsvRows(rows, withPoints, 10.5)[0].slice(6)).toEqual(['Total (/ 10,5)', 'Somme (/ 7)', 'Preuve "longue" (/ 2,5)', 'Produit (/ 1)']);
+    expect(resultsCsvRows(rows, withPoints, 10.5)[0].slice(6)).toEqual([
+      'Total (/ 10,5)',
+      'Somme (/ 7)',
+      'Preuve "longue" (/ 2,5)',
+      'Produit (/ 1)',
+    ]);
   });
 
   it('filters 10,000 pupils per keystroke quickly', () => {
     const many: GradingTable = { ...table, users: {} };
     for (let i = 0; i < 10_000; i++) {
-      many.users[`u${i}`] = { firstName: `Prénom${i}`, lastName: `Nom${i % 500} Dupré`, email: `e${i}@x.fr`, grade: null, gender: null, birthDate: null, data: Array(12).fill('?') };
+      many.users[`u${i}`] = {
+        firstName: `Prénom${i}`,
+        lastName: `Nom${i % 500} Dupré`,
+        email: `e${i}@x.fr`,
+        grade: null,
+        gender: null,
+        birthDate: null,
+        data: Array(12).fill('?'),
+      };
     }
     const t0 = performance.now();
     const big = buildRows(many);

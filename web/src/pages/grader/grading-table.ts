@@ -86,7 +86,6 @@ export function totalCounts(counts: readonly ExerciseCount[]): ExerciseCount {
 /** docs/product.md#spec-9: "{chapter title}_results.csv". */
 export const resultsFileName = (title: string) => `${title}_results.csv`;
 
-
 /**
  * docs/product.md#spec-9 grading CSV: e-mail, first name, last name, grade, gender, birth date (date part only),
  * total, then one column per exercise, empty for ' ' or X; the total's and each exercise's headers say their

@@ -2,7 +2,15 @@ import { useState } from 'react';
 import { Anchor, Button, Collapse, Group, List, MultiSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatGrade, formatPoints, type Assignments, type CorrectorProgress, type ExerciseProgress, type GradingTable, type Person } from '@olympe/contract';
+import {
+  formatGrade,
+  formatPoints,
+  type Assignments,
+  type CorrectorProgress,
+  type ExerciseProgress,
+  type GradingTable,
+  type Person,
+} from '@olympe/contract';
 import { useArbitration, useAssignments, useSaveAssignments } from '../../api/grading';
 import { correctorSpread, nameOf } from './marks';
 import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
@@ -91,7 +99,8 @@ export function ArbitrationList({ chapterId }: { chapterId: string }) {
               <Anchor component={Link} to={`/history/${r.url}`}>
                 {nameOf(r.student)} — {r.exercise.title}
               </Anchor>{' '}
-              : notes {r.gradings.map((g) => (g.grade === null ? '–' : formatGrade(g.grade))).join(' et ')} sur {formatPoints(r.exercise.maxPoints)}
+              : notes {r.gradings.map((g) => (g.grade === null ? '–' : formatGrade(g.grade))).join(' et ')} sur{' '}
+              {formatPoints(r.exercise.maxPoints)}
             </List.Item>
           ))}
         </List>
@@ -119,14 +128,20 @@ export function AssignmentsPanel({ chapterId }: { chapterId: string }) {
         Répartition des corrections
       </Button>
       <Collapse expanded={open} id="assignments-panel">
-        {query.data ? <AssignmentsForm key={query.dataUpdatedAt} chapterId={chapterId} assignments={query.data} /> : query.isError ? <Text c="red.9">Impossible de charger la répartition.</Text> : null}
+        {query.data ? (
+          <AssignmentsForm key={query.dataUpdatedAt} chapterId={chapterId} assignments={query.data} />
+        ) : query.isError ? (
+          <Text c="red.9">Impossible de charger la répartition.</Text>
+        ) : null}
       </Collapse>
     </Paper>
   );
 }
 
 function AssignmentsForm({ chapterId, assignments }: { chapterId: string; assignments: Assignments }) {
-  const [chosen, setChosen] = useState<Record<string, string[]>>(() => Object.fromEntries(assignments.exercises.map((e) => [e._id, e.correctors])));
+  const [chosen, setChosen] = useState<Record<string, string[]>>(() =>
+    Object.fromEntries(assignments.exercises.map((e) => [e._id, e.correctors])),
+  );
   const save = useSaveAssignments(chapterId);
   const options = assignments.correctors.map((c: Person) => ({ value: c._id, label: nameOf(c) || c._id }));
   return (
@@ -150,7 +165,9 @@ function AssignmentsForm({ chapterId, assignments }: { chapterId: string; assign
       <Group>
         <Button
           loading={save.isPending}
-          onClick={() => save.mutate({ assignments: assignments.exercises.map((e) => ({ exercise: e._id, correctors: chosen[e._id] ?? [] })) })}
+          onClick={() =>
+            save.mutate({ assignments: assignments.exercises.map((e) => ({ exercise: e._id, correctors: chosen[e._id] ?? [] })) })
+          }
         >
           Enregistrer la répartition
         </Button>

@@ -3,7 +3,15 @@ import { ConfirmDialog, countOf } from '../../components/confirm-dialog';
 import type { GroupRow } from './plan-save';
 
 /** A saved group's deletion is confirmed with its number of members. */
-export function DeleteGroupDialog({ deleting, onCancel, onConfirm }: { deleting: GroupRow | null; onCancel: () => void; onConfirm: () => void }) {
+export function DeleteGroupDialog({
+  deleting,
+  onCancel,
+  onConfirm,
+}: {
+  deleting: GroupRow | null;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
   const impact = useGroupImpact(deleting?._id ?? null);
   return (
     <ConfirmDialog

@@ -32,13 +32,7 @@ export function GroupLine({ row, onRename, onDelete }: { row: GroupRow; onRename
       </Table.Td>
       <Table.Td>
         <Tooltip label={system ? 'Ce groupe ne peut pas être supprimé' : 'Supprimer'}>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={`Supprimer le groupe ${row.name}`}
-            disabled={system}
-            onClick={onDelete}
-          >
+          <ActionIcon variant="subtle" color="red" aria-label={`Supprimer le groupe ${row.name}`} disabled={system} onClick={onDelete}>
             <IconTrash size={18} aria-hidden="true" />
           </ActionIcon>
         </Tooltip>

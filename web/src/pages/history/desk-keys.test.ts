@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { isNextCopyShortcut } from './desk-keys';
 
-const key = (over: Partial<KeyboardEvent>) => ({ key: 'Enter', ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, isComposing: false, ...over });
+const key = (over: Partial<KeyboardEvent>) => ({
+  key: 'Enter',
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  isComposing: false,
+  ...over,
+});
 
 describe('the desk shortcut', () => {
   it('is Ctrl + Entrée (⌘ + Entrée on a Mac) and nothing else', () => {

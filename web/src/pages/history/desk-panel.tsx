@@ -1,6 +1,14 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { formatGrade, formatParisDateTime, formatPoints, type Desk, type DeskRole, type DoubleStatus, type GradingView } from '@olympe/contract';
+import {
+  formatGrade,
+  formatParisDateTime,
+  formatPoints,
+  type Desk,
+  type DeskRole,
+  type DoubleStatus,
+  type GradingView,
+} from '@olympe/contract';
 import { MathText } from '../../components/MathText';
 import { paths } from '../../config/paths';
 import { personName } from './desk';
@@ -47,7 +55,8 @@ export function DeskPanel({
           <Alert color="orange" title={<Badge color="red.9">Pages ajoutées après la note</Badge>}>
             <Stack gap="xs">
               <Text size="sm">
-                Le tri a modifié les pages de cette copie après sa note : la note est conservée. Relisez la copie, puis enregistrez la note ou retirez cet avertissement.
+                Le tri a modifié les pages de cette copie après sa note : la note est conservée. Relisez la copie, puis enregistrez la note
+                ou retirez cet avertissement.
               </Text>
               {dismissPagesAdded ? (
                 <Group>
@@ -85,7 +94,11 @@ export function DeskPanel({
                 Double correction
               </Text>
               {desk.status ? (
-                <Badge color={desk.status === 'arbitration' ? 'red' : 'gray'} variant="light" c={desk.status === 'arbitration' ? 'red.9' : 'gray.9'}>
+                <Badge
+                  color={desk.status === 'arbitration' ? 'red' : 'gray'}
+                  variant="light"
+                  c={desk.status === 'arbitration' ? 'red.9' : 'gray.9'}
+                >
                   {DOUBLE_STATUS_TEXT[desk.status]}
                 </Badge>
               ) : null}

@@ -78,11 +78,15 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
         />
         <Group justify="space-between">
           <Text size="sm" c={statusColor} role="status" aria-live="polite" data-testid="grade-status">
-            {status === 'saved' ? <IconCheck size={14} aria-hidden="true" color="var(--mantine-color-green-8)" style={{ verticalAlign: 'middle' }} /> : null}{' '}
+            {status === 'saved' ? (
+              <IconCheck size={14} aria-hidden="true" color="var(--mantine-color-green-8)" style={{ verticalAlign: 'middle' }} />
+            ) : null}{' '}
             {hint ?? statusText(status, initial.grade !== null && initial.grade !== undefined && initial.grade !== '')}
           </Text>
           <Group gap="sm">
-            {roles.isAdmin && exercise.answerFormat === 'pdf' ? <SendBackToSorting answerId={initial.answerId} chapterId={exercise.chapter} /> : null}
+            {roles.isAdmin && exercise.answerFormat === 'pdf' ? (
+              <SendBackToSorting answerId={initial.answerId} chapterId={exercise.chapter} />
+            ) : null}
             {savedOnce ? (
               <Button onClick={nextCopy} loading={moving} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
                 Copie suivante

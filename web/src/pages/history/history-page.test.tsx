@@ -93,7 +93,9 @@ describe('HistoryPage as the corrector’s desk', () => {
       if (url.startsWith('/answer/history/')) return { data: deskHistory };
       return { data: {} };
     });
-    vi.mocked(api.post).mockResolvedValue({ data: { answerId: 'a1', grade: '2.5', grade_comment: '', hidden: false, grade_timestamp: '2026-11-25T18:20:00.000Z' } });
+    vi.mocked(api.post).mockResolvedValue({
+      data: { answerId: 'a1', grade: '2.5', grade_comment: '', hidden: false, grade_timestamp: '2026-11-25T18:20:00.000Z' },
+    });
   });
 
   it('shows the pseudonym, the version’s expected answer, the points and the chapter link ; never « Enregistré » before a save', async () => {
@@ -125,7 +127,16 @@ describe('HistoryPage as the corrector’s desk', () => {
       return { data: { ...deskHistory, desk: { ...deskHistory.desk, status: 'settled', gradings } } };
     });
     vi.mocked(api.post).mockResolvedValue({
-      data: { answerId: 'a1', grade: '2.5', grade_comment: '', hidden: false, grade_timestamp: '2026-11-25T18:20:00.000Z', items: [], status: 'settled', finalGrade: '2.25' },
+      data: {
+        answerId: 'a1',
+        grade: '2.5',
+        grade_comment: '',
+        hidden: false,
+        grade_timestamp: '2026-11-25T18:20:00.000Z',
+        items: [],
+        status: 'settled',
+        finalGrade: '2.25',
+      },
     });
     renderHistory('/history/u1/e1');
     expect(await screen.findByText('Une correction sur deux')).toBeTruthy();

@@ -82,7 +82,13 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
                 <Table.Td>{formatParisDateTime(a.timestamp)}</Table.Td>
                 <Table.Td>
                   {isPdf ? (
-                    <Button component={Link} to={withTestReturn(paths.viewer(a.answer), testChapter)} size="compact-sm" variant="light" leftSection={<IconEye size={14} aria-hidden="true" />}>
+                    <Button
+                      component={Link}
+                      to={withTestReturn(paths.viewer(a.answer), testChapter)}
+                      size="compact-sm"
+                      variant="light"
+                      leftSection={<IconEye size={14} aria-hidden="true" />}
+                    >
                       Visualiser
                     </Button>
                   ) : (

@@ -55,7 +55,7 @@ function renderHistory(history: AnswerHistory, roles: Roles) {
 }
 
 /** Texts are matched whatever the apostrophes and spaces (’ or ', no-break spaces). */
-const text = (words: string) => new RegExp(`^\\s*${words.replace(/'/g, '[\'’]').replace(/ /g, '\\s+').replace(/\./g, '\\.')}\\s*$`);
+const text = (words: string) => new RegExp(`^\\s*${words.replace(/'/g, "['’]").replace(/ /g, '\\s+').replace(/\./g, '\\.')}\\s*$`);
 
 beforeEach(() => {
   vi.mocked(api.get).mockReset();
@@ -141,7 +141,11 @@ describe('History page: the grade block by role', () => {
 
     vi.mocked(api.post).mockResolvedValue({ data: {} });
     fireEvent.click(button);
-    fireEvent.click(within(await screen.findByRole('dialog', { name: /Remettre cette copie au triage/ })).getByRole('button', { name: 'Remettre au triage' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: /Remettre cette copie au triage/ })).getByRole('button', {
+        name: 'Remettre au triage',
+      }),
+    );
     await waitFor(() => expect(api.post).toHaveBeenCalledWith('/answer/relabel/', { answerId: 'a2' }));
   });
 

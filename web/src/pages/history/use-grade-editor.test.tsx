@@ -15,7 +15,13 @@ describe('useGradeEditor', () => {
   it('saves 500 ms after the last edit, once, from the version it holds', async () => {
     const save = vi.fn(async (body: GradeSave): Promise<GradeSaveOutcome> => ({
       ok: true,
-      saved: { answerId: body.answerId, grade: body.grade as string, grade_comment: body.grade_comment ?? '', hidden: !!body.hidden, grade_timestamp: '2026-01-01T10:00:00.001Z' },
+      saved: {
+        answerId: body.answerId,
+        grade: body.grade as string,
+        grade_comment: body.grade_comment ?? '',
+        hidden: !!body.hidden,
+        grade_timestamp: '2026-01-01T10:00:00.001Z',
+      },
     }));
     const { result } = renderHook(() => useGradeEditor(initial, save));
     act(() => result.current.edit({ grade: '1' }));
@@ -37,7 +43,10 @@ describe('useGradeEditor', () => {
   it('shows the other corrector’s version on a conflict and continues from it', async () => {
     const save = vi.fn(async (_body: GradeSave): Promise<GradeSaveOutcome> => ({
       ok: false,
-      conflict: { message: 'Cette copie a été modifiée…', current: { answerId: 'a1', grade: '5', grade_comment: 'Autre', hidden: true, grade_timestamp: '2026-01-01T11:00:00.000Z' } },
+      conflict: {
+        message: 'Cette copie a été modifiée…',
+        current: { answerId: 'a1', grade: '5', grade_comment: 'Autre', hidden: true, grade_timestamp: '2026-01-01T11:00:00.000Z' },
+      },
     }));
     const { result } = renderHook(() => useGradeEditor(initial, save));
     act(() => result.current.edit({ grade: '3' }));
@@ -55,7 +64,13 @@ describe('useGradeEditor', () => {
   it('is not « saved » before a save of this copy succeeded, and flush says whether the grade is stored', async () => {
     const save = vi.fn(async (body: GradeSave): Promise<GradeSaveOutcome> => ({
       ok: true,
-      saved: { answerId: body.answerId, grade: body.grade as string, grade_comment: '', hidden: false, grade_timestamp: '2026-01-01T10:00:00.001Z' },
+      saved: {
+        answerId: body.answerId,
+        grade: body.grade as string,
+        grade_comment: '',
+        hidden: false,
+        grade_timestamp: '2026-01-01T10:00:00.001Z',
+      },
     }));
     const { result } = renderHook(() => useGradeEditor(initial, save));
     expect(result.current.status).toBe('idle');
@@ -92,7 +107,13 @@ describe('useGradeEditor', () => {
   it('refuses a grade above the exercise’s maximum without sending it (X passes)', async () => {
     const save = vi.fn(async (body: GradeSave): Promise<GradeSaveOutcome> => ({
       ok: true,
-      saved: { answerId: body.answerId, grade: body.grade as string, grade_comment: '', hidden: false, grade_timestamp: '2026-01-01T10:00:00.001Z' },
+      saved: {
+        answerId: body.answerId,
+        grade: body.grade as string,
+        grade_comment: '',
+        hidden: false,
+        grade_timestamp: '2026-01-01T10:00:00.001Z',
+      },
     }));
     const { result } = renderHook(() => useGradeEditor(initial, save, 2));
     act(() => result.current.edit({ grade: '2.5' }));

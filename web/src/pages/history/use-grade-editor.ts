@@ -33,7 +33,12 @@ export const STATUS_TEXT: Record<SaveStatus, string> = {
 };
 
 /** docs/product.md#spec-5: the grade field takes digits and the dot (and X for an excused or blank copy). */
-export const filterGradeInput = (text: string) => text.replace(/,/g, '.').replace(/[^0-9.xX]/g, '').toUpperCase().slice(0, 12);
+export const filterGradeInput = (text: string) =>
+  text
+    .replace(/,/g, '.')
+    .replace(/[^0-9.xX]/g, '')
+    .toUpperCase()
+    .slice(0, 12);
 
 export const formOf = (state: GradeState): GradeForm => ({
   grade: state.grade ?? '',
@@ -102,7 +107,13 @@ interface EditorView {
 }
 
 /** One save of `snapshot`; a 409 replaces the form with the state another corrector saved, and says so. */
-async function sendGrade(refs: EditorRefs, ui: EditorView, save: (body: GradeSave) => Promise<GradeSaveOutcome>, snapshot: GradeForm, grade: string | null) {
+async function sendGrade(
+  refs: EditorRefs,
+  ui: EditorView,
+  save: (body: GradeSave) => Promise<GradeSaveOutcome>,
+  snapshot: GradeForm,
+  grade: string | null,
+) {
   try {
     const outcome = await save({
       answerId: refs.answer,

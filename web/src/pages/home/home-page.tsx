@@ -38,8 +38,8 @@ export function HomePage() {
     <Stack maw={760}>
       <PageHeading>Accueil</PageHeading>
       <Text>
-        Bienvenue sur Olympe, la plateforme de préparation aux olympiades de mathématiques. Vous y
-        trouverez les tests en ligne, les épreuves sur papier et leurs corrections.
+        Bienvenue sur Olympe, la plateforme de préparation aux olympiades de mathématiques. Vous y trouverez les tests en ligne, les
+        épreuves sur papier et leurs corrections.
       </Text>
       <VisitorActions />
 
@@ -52,17 +52,16 @@ export function HomePage() {
           <Accordion.Panel>
             <List type="ordered" spacing="xs">
               <List.Item>
-                Ouvrez la page <Anchor component={Link} to={paths.signup}>S’inscrire</Anchor> et saisissez
-                votre adresse e-mail.
+                Ouvrez la page{' '}
+                <Anchor component={Link} to={paths.signup}>
+                  S’inscrire
+                </Anchor>{' '}
+                et saisissez votre adresse e-mail.
               </List.Item>
               <List.Item>Cliquez sur le lien reçu par e-mail pour choisir votre mot de passe.</List.Item>
+              <List.Item>Connectez-vous, puis complétez votre profil (dont votre établissement) pour accéder aux tests.</List.Item>
               <List.Item>
-                Connectez-vous, puis complétez votre profil (dont votre établissement) pour accéder aux
-                tests.
-              </List.Item>
-              <List.Item>
-                Personnel scolaire : votre statut est vérifié manuellement. Écrivez à <ContactEmail /> en
-                indiquant votre établissement.
+                Personnel scolaire : votre statut est vérifié manuellement. Écrivez à <ContactEmail /> en indiquant votre établissement.
               </List.Item>
             </List>
           </Accordion.Panel>
@@ -73,8 +72,10 @@ export function HomePage() {
           <Accordion.Panel>
             <Text>
               Inscrivez-vous à nouveau avec la même adresse e-mail sur la page{' '}
-              <Anchor component={Link} to={paths.signup}>S’inscrire</Anchor> : vous recevrez un nouveau
-              lien pour choisir un nouveau mot de passe. Vos données sont conservées.
+              <Anchor component={Link} to={paths.signup}>
+                S’inscrire
+              </Anchor>
+               : vous recevrez un nouveau lien pour choisir un nouveau mot de passe. Vos données sont conservées.
             </Text>
           </Accordion.Panel>
         </Accordion.Item>
@@ -83,17 +84,15 @@ export function HomePage() {
           <Accordion.Control>Signaler un bug</Accordion.Control>
           <Accordion.Panel>
             <Text>
-              Écrivez à <ContactEmail /> en décrivant ce que vous faisiez, ce que vous attendiez et ce
-              qui s’est passé. Indiquez la page concernée, votre navigateur et, si possible, joignez une
-              capture d’écran.
+              Écrivez à <ContactEmail /> en décrivant ce que vous faisiez, ce que vous attendiez et ce qui s’est passé. Indiquez la page
+              concernée, votre navigateur et, si possible, joignez une capture d’écran.
             </Text>
           </Accordion.Panel>
         </Accordion.Item>
       </Accordion>
 
       <Text>
-        Pour la vérification manuelle du statut de personnel scolaire et pour signaler un bug, contactez{' '}
-        <ContactEmail />.
+        Pour la vérification manuelle du statut de personnel scolaire et pour signaler un bug, contactez <ContactEmail />.
       </Text>
     </Stack>
   );

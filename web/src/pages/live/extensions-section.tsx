@@ -33,7 +33,15 @@ export function ExtensionsSection({ chapterId, extensions }: { chapterId: string
       <form onSubmit={submit}>
         <Group align="flex-end" wrap="wrap">
           <TextInput label="E-mail de l’élève" type="email" required {...form.getInputProps('email')} w={280} />
-          <NumberInput label="Minutes ajoutées" required min={1} max={600} allowDecimal={false} {...form.getInputProps('minutes')} w={150} />
+          <NumberInput
+            label="Minutes ajoutées"
+            required
+            min={1}
+            max={600}
+            allowDecimal={false}
+            {...form.getInputProps('minutes')}
+            w={150}
+          />
           <TextInput
             label="Raison"
             placeholder="Panne de courant, ordinateur bloqué…"
@@ -51,7 +59,10 @@ export function ExtensionsSection({ chapterId, extensions }: { chapterId: string
         <Text>Aucune prolongation pour ce chapitre.</Text>
       ) : (
         // On a phone the table scrolls sideways: the scrolling box takes the focus so a keyboard can scroll it (axe).
-        <Table.ScrollContainer minWidth={640} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Prolongations (défilement horizontal)' } }}>
+        <Table.ScrollContainer
+          minWidth={640}
+          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Prolongations (défilement horizontal)' } }}
+        >
           <Table striped aria-label="Prolongations">
             <Table.Thead>
               <Table.Tr>

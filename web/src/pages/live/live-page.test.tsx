@@ -100,12 +100,18 @@ describe('LivePage', () => {
     fireEvent.change(screen.getByLabelText(/Minutes ajoutées/), { target: { value: '15' } });
     fireEvent.change(screen.getByLabelText(/Raison/), { target: { value: 'Ordinateur bloqué' } });
     fireEvent.click(screen.getByRole('button', { name: 'Ajouter la prolongation' }));
-    await waitFor(() => expect(http.post).toHaveBeenCalledWith('/chapter/c1/extension', { email: 'leo@exemple.fr', minutes: 15, reason: 'Ordinateur bloqué' }));
+    await waitFor(() =>
+      expect(http.post).toHaveBeenCalledWith('/chapter/c1/extension', {
+        email: 'leo@exemple.fr',
+        minutes: 15,
+        reason: 'Ordinateur bloqué',
+      }),
+    );
   });
 
   it('tells a non-admin they have no access and asks nothing from the server', async () => {
     renderAs(false);
-    expect(screen.getByText("Vous n’avez pas accès à cette ressource.")).toBeTruthy();
+    expect(screen.getByText('Vous n’avez pas accès à cette ressource.')).toBeTruthy();
     expect(http.get).not.toHaveBeenCalled();
   });
 });

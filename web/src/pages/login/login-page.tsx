@@ -38,7 +38,13 @@ function LoginForm({ returnTo }: { returnTo: string | null }) {
     <form onSubmit={submit}>
       <Stack>
         <TextInput label="E-mail" type="email" autoComplete="email" required ref={emailInput} {...form.getInputProps('email')} />
-        <PasswordInput label="Mot de passe" autoComplete="current-password" required ref={passwordInput} {...form.getInputProps('password')} />
+        <PasswordInput
+          label="Mot de passe"
+          autoComplete="current-password"
+          required
+          ref={passwordInput}
+          {...form.getInputProps('password')}
+        />
         {error && (
           <Alert color="red" variant="light" role="alert">
             <Text size="sm" c="dark.9">

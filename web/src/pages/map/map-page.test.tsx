@@ -65,7 +65,8 @@ beforeEach(() => {
   vi.mocked(api.get).mockImplementation(async (url: string, config?: RequestOptions) => {
     if (url === '/institution/in-view') return { data: inViewOf(config!.params as Record<string, number>) };
     if (url === '/config') return { data: { contactEmail: 'c@olympe.test', tileUrl: '', geocoder: geocoderOn } };
-    if (url === '/institution/geocode') return { data: { results: [{ label: '1 Rue de la République 69001 Lyon', latitude: 45.764, longitude: 4.8357 }] } };
+    if (url === '/institution/geocode')
+      return { data: { results: [{ label: '1 Rue de la République 69001 Lyon', latitude: 45.764, longitude: 4.8357 }] } };
     throw new Error(`unexpected GET ${url}`);
   });
   // The server's list changes with each save, as the next views will show.
@@ -115,7 +116,9 @@ describe('MapPage (/map)', () => {
     expect(await screen.findByText('3 marqueurs')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Établissement sélectionné' })).toBeTruthy();
     await waitFor(() => expect(getCalls('/institution/in-view')).toHaveLength(2));
-    expect(getCalls('/institution/in-view')[0][1]).toEqual({ params: { south: -90, west: -180, north: 90, east: 180, zoom: 2, map: 'institutions' } });
+    expect(getCalls('/institution/in-view')[0][1]).toEqual({
+      params: { south: -90, west: -180, north: 90, east: 180, zoom: 2, map: 'institutions' },
+    });
     expect(screen.getByText('3 marqueurs')).toBeTruthy();
     // Never the whole directory.
     expect(getCalls('/institution')).toHaveLength(0);
@@ -164,7 +167,9 @@ describe('MapPage (/map)', () => {
     list = Array.from({ length: 1200 }, (_, i) => school(i, i % 2 === 0));
     renderMap(true);
     expect(await screen.findByText('500 marqueurs')).toBeTruthy();
-    expect(screen.getByText(/1 200 établissements dans la zone affichée\s: seuls les 500 premiers en attente de vérification/)).toBeTruthy();
+    expect(
+      screen.getByText(/1 200 établissements dans la zone affichée\s: seuls les 500 premiers en attente de vérification/),
+    ).toBeTruthy();
     // The others are drawn as groups with their number (decision 89).
     expect(screen.getByText('700 dans des groupes')).toBeTruthy();
     expect(screen.getByText('Groupe d’établissements : cliquez sur son nombre pour zoomer')).toBeTruthy();

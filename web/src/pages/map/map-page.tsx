@@ -42,9 +42,8 @@ export function MapPage() {
     <Stack>
       <PageHeading>Établissements</PageHeading>
       <Text size="sm">
-        Cliquez sur la carte pour ajouter un établissement, ou sur un marqueur pour le sélectionner ; un clic sur la carte
-        déplace alors l’établissement sélectionné. Sans souris, ajoutez-le avec le bouton ci-dessous puis saisissez sa
-        latitude et sa longitude.
+        Cliquez sur la carte pour ajouter un établissement, ou sur un marqueur pour le sélectionner ; un clic sur la carte déplace alors
+        l’établissement sélectionné. Sans souris, ajoutez-le avec le bouton ci-dessous puis saisissez sa latitude et sa longitude.
       </Text>
       <Group>
         <Button variant="light" onClick={editor.addByKeyboard}>

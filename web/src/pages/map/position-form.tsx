@@ -52,8 +52,7 @@ export function PositionForm({ editor }: { editor: InstitutionEditor }) {
           {at && !inFrance(at.lat, at.lng) && (
             // orange.9 on white is 4.3:1, under AA for small text (axe, profile journey): the darkest red is 6:1.
             <Text size="sm" c="red.9">
-              Cette position est hors de France et de ses territoires d’outre-mer : vérifiez la latitude et la
-              longitude (inversées ?).
+              Cette position est hors de France et de ses territoires d’outre-mer : vérifiez la latitude et la longitude (inversées ?).
             </Text>
           )}
         </div>

@@ -53,7 +53,11 @@ describe('OverviewPage (decision 94: sorted, filtered and paged by the server)',
     server.page.mockImplementation(async (p: Params) => {
       const offset = p.offset ?? 0;
       const name = p.student ? 'Zoé' : 'Léa';
-      return { rows: Array.from({ length: 2 }, (_, i) => row(offset + i, name)), next: offset === 0 ? 200 : null, double: false } satisfies Page;
+      return {
+        rows: Array.from({ length: 2 }, (_, i) => row(offset + i, name)),
+        next: offset === 0 ? 200 : null,
+        double: false,
+      } satisfies Page;
     });
   });
 

@@ -10,7 +10,19 @@ import { useSession } from '../../session/session-context';
 import { VirtualTable, type SortState, type VirtualColumn } from '../../components/VirtualTable';
 import { DownloadButton } from '../../components/download-button';
 import { paths } from '../../config/paths';
-import { arbitrationText, buildLines, filterLines, gradedAt, gradeText, gradingText, overviewCsvName, overviewCsvRows, truncateComment, type OverviewFilters, type OverviewLine } from './overview';
+import {
+  arbitrationText,
+  buildLines,
+  filterLines,
+  gradedAt,
+  gradeText,
+  gradingText,
+  overviewCsvName,
+  overviewCsvRows,
+  truncateComment,
+  type OverviewFilters,
+  type OverviewLine,
+} from './overview';
 import { PageHeading } from '../../components/page-heading';
 
 /** docs/product.md#spec-9: window height minus 200 px. */
@@ -29,7 +41,13 @@ const studentColumn: VirtualColumn<OverviewLine> = {
   sortable: true,
   fullText: (l) => l.studentName,
 };
-const graderColumn: VirtualColumn<OverviewLine> = { key: 'grader', header: 'Correcteur', cell: (l) => l.graderName, sortable: true, fullText: (l) => l.graderName };
+const graderColumn: VirtualColumn<OverviewLine> = {
+  key: 'grader',
+  header: 'Correcteur',
+  cell: (l) => l.graderName,
+  sortable: true,
+  fullText: (l) => l.graderName,
+};
 const exerciseColumn: VirtualColumn<OverviewLine> = {
   key: 'exercise',
   header: 'Exercice',
@@ -38,7 +56,14 @@ const exerciseColumn: VirtualColumn<OverviewLine> = {
   fullText: (l) => l.exercise.title,
 };
 // Decision 61: the settled grade against the exercise's points, decimal comma (« 6,75 / 10 »).
-const gradeColumn: VirtualColumn<OverviewLine> = { key: 'grade', header: 'Note', width: 84, align: 'center', cell: gradeText, sortable: true };
+const gradeColumn: VirtualColumn<OverviewLine> = {
+  key: 'grade',
+  header: 'Note',
+  width: 84,
+  align: 'center',
+  cell: gradeText,
+  sortable: true,
+};
 // Double correction: both correctors' grades and the arbitration, each with who gave it (in place of
 // « Correcteur », which would name only whoever saved last). Widths leave the pupil's and the exercise's
 // names about 100 px each at 1280 px (the sidebar takes 275): « 0,5 — Sophie Second » and « 27 novembre
@@ -63,7 +88,11 @@ const tailColumns: VirtualColumn<OverviewLine>[] = [
     header: 'Lien',
     width: 56,
     cell: (l) => (
-      <Anchor component={Link} to={paths.history(l.student._id, l.exercise._id)} aria-label={`Voir la copie de ${l.studentName}, ${l.exercise.title}`}>
+      <Anchor
+        component={Link}
+        to={paths.history(l.student._id, l.exercise._id)}
+        aria-label={`Voir la copie de ${l.studentName}, ${l.exercise.title}`}
+      >
         Voir
       </Anchor>
     ),
@@ -119,7 +148,13 @@ export function OverviewPage() {
   // The CSV holds every copy the filters keep, in the list's order, not only the pages scrolled to.
   const exportCsv = async () => {
     const all = buildLines(await fetchWhole());
-    downloadCsv(overviewCsvName(chapter.data?.title ?? id), overviewCsvRows(filterLines(all, filters), all.some((l) => l.status !== undefined)));
+    downloadCsv(
+      overviewCsvName(chapter.data?.title ?? id),
+      overviewCsvRows(
+        filterLines(all, filters),
+        all.some((l) => l.status !== undefined),
+      ),
+    );
   };
 
   return (
@@ -129,7 +164,9 @@ export function OverviewPage() {
         <TextInput label="Élève" value={filters.student} onChange={set('student')} />
         <TextInput label="Correcteur" value={filters.grader} onChange={set('grader')} />
         <TextInput label="Exercice" value={filters.exercise} onChange={set('exercise')} />
-        <Text aria-live="polite">{counts.data ? `${counts.data.matched}/${counts.data.total} corrections` : 'Comptage des corrections…'}</Text>
+        <Text aria-live="polite">
+          {counts.data ? `${counts.data.matched}/${counts.data.total} corrections` : 'Comptage des corrections…'}
+        </Text>
         {roles.isAdmin && pages.data ? <DownloadButton label="Exporter en CSV" run={exportCsv} /> : null}
       </Group>
       {pages.isPending ? (

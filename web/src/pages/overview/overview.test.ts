@@ -25,7 +25,11 @@ describe('overview', () => {
   it('filters by student, grader and exercise, accent-insensitively, all together', () => {
     const lines = buildLines([
       row({}),
-      row({ _id: 'a2', student: { _id: 'u2', firstName: 'Hugo', lastName: 'Martin' }, exercise: { _id: 'e2', title: 'Géométrie', maxPoints: 7 } }),
+      row({
+        _id: 'a2',
+        student: { _id: 'u2', firstName: 'Hugo', lastName: 'Martin' },
+        exercise: { _id: 'e2', title: 'Géométrie', maxPoints: 7 },
+      }),
       row({ _id: 'a3', grader: null }),
     ]);
     const ids = (f: Partial<{ student: string; grader: string; exercise: string }>) =>
@@ -49,7 +53,14 @@ describe('overview', () => {
     });
     const [arbitrated, waiting, single] = buildLines([
       row({ grade: '5', status: 'arbitrated', gradings: [grading('2', 'Un'), grading('9.5', 'Deux'), grading('5', 'Arbitre', true)] }),
-      row({ _id: 'a2', grade: null, grade_comment: null, grade_timestamp: null, status: 'arbitration', gradings: [grading('1', 'Un'), grading('6.5', 'Deux')] }),
+      row({
+        _id: 'a2',
+        grade: null,
+        grade_comment: null,
+        grade_timestamp: null,
+        status: 'arbitration',
+        gradings: [grading('1', 'Un'), grading('6.5', 'Deux')],
+      }),
       row({ _id: 'a3', grade: '6.75', grader: null }),
     ]);
     expect(gradeText(single)).toBe('6,75\u00a0/\u00a07');
@@ -64,7 +75,21 @@ describe('overview', () => {
     expect(filterLines([arbitrated, waiting, single], { student: '', grader: 'arbitre', exercise: '' }).map((l) => l._id)).toEqual(['a1']);
 
     const csv = overviewCsvRows([arbitrated, waiting, single], true);
-    expect(csv[0]).toEqual(['Élève', 'Exercice', 'Note', 'Sur', 'Correcteur', 'Commentaire', 'Date', '1re correction', '1er correcteur', '2e correction', '2e correcteur', 'Arbitrage', 'Arbitre']);
+    expect(csv[0]).toEqual([
+      'Élève',
+      'Exercice',
+      'Note',
+      'Sur',
+      'Correcteur',
+      'Commentaire',
+      'Date',
+      '1re correction',
+      '1er correcteur',
+      '2e correction',
+      '2e correcteur',
+      'Arbitrage',
+      'Arbitre',
+    ]);
     expect(csv[1].slice(0, 5)).toEqual(['Léa Gérard', 'Équation', '5', 7, 'Rémi Dupré']);
     expect(csv[1].slice(7)).toEqual(['2', 'Prof Un', '9.5', 'Prof Deux', '5', 'Prof Arbitre']);
     expect(csv[2].slice(7)).toEqual(['1', 'Prof Un', '6.5', 'Prof Deux', 'À arbitrer', '']);
@@ -82,7 +107,14 @@ describe('overview', () => {
 });
 
 describe('a double-corrected copy not settled yet (« Revue »)', () => {
-  const grading = (grade: string | null, timestamp: string) => ({ grader: null, grade, grade_comment: '', items: [], timestamp, arbitration: false });
+  const grading = (grade: string | null, timestamp: string) => ({
+    grader: null,
+    grade,
+    grade_comment: '',
+    items: [],
+    timestamp,
+    arbitration: false,
+  });
   const line = {
     grade: null,
     grade_timestamp: null,

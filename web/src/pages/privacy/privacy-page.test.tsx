@@ -5,7 +5,9 @@ import { PrivacyPage } from './privacy-page';
 
 const http = vi.hoisted(() => ({ get: vi.fn() }));
 vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
-http.get.mockImplementation(async (url: string) => (url === '/config' ? { data: { contactEmail: 'rgpd@olympe.example', tileUrl: '' } } : new Promise(() => {})));
+http.get.mockImplementation(async (url: string) =>
+  url === '/config' ? { data: { contactEmail: 'rgpd@olympe.example', tileUrl: '' } } : new Promise(() => {}),
+);
 
 describe('PrivacyPage', () => {
   it('says what is kept, why, how long, and whom to write to', async () => {

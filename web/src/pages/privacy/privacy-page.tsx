@@ -32,9 +32,8 @@ export function PrivacyPage() {
     <Stack maw={760}>
       <PageHeading>Données personnelles</PageHeading>
       <Text>
-        Olympe conserve le strict nécessaire pour organiser les épreuves, les corriger et publier les
-        résultats. Aucune donnée n’est vendue ni utilisée à des fins publicitaires, et aucun outil de
-        mesure d’audience n’est installé.
+        Olympe conserve le strict nécessaire pour organiser les épreuves, les corriger et publier les résultats. Aucune donnée n’est vendue
+        ni utilisée à des fins publicitaires, et aucun outil de mesure d’audience n’est installé.
       </Text>
 
       <Title order={2} size="h3">
@@ -72,20 +71,18 @@ export function PrivacyPage() {
         Combien de temps
       </Title>
       <Text>
-        Les données restent le temps des épreuves de l’année et de la publication des résultats. Un
-        compte sans activité depuis trois années scolaires est supprimé ; s’il contient des réponses, il
-        est anonymisé : nom, e-mails, date de naissance, établissement et adresses IP sont effacés, les
-        copies PDF aussi, et seules des réponses et des notes sans nom restent pour les statistiques.
+        Les données restent le temps des épreuves de l’année et de la publication des résultats. Un compte sans activité depuis trois années
+        scolaires est supprimé ; s’il contient des réponses, il est anonymisé : nom, e-mails, date de naissance, établissement et adresses
+        IP sont effacés, les copies PDF aussi, et seules des réponses et des notes sans nom restent pour les statistiques.
       </Text>
 
       <Title order={2} size="h3">
         Vos droits
       </Title>
       <Text>
-        Vous pouvez corriger vos informations sur la page Mon profil. Pour obtenir une copie de toutes
-        vos données, ou demander leur suppression, écrivez à <Contact />. Un administrateur vous répond
-        dans un délai d’un mois. Si vous avez moins de 15 ans, un parent peut faire ces demandes pour
-        vous. Vous pouvez aussi adresser une réclamation à la CNIL.
+        Vous pouvez corriger vos informations sur la page Mon profil. Pour obtenir une copie de toutes vos données, ou demander leur
+        suppression, écrivez à <Contact />. Un administrateur vous répond dans un délai d’un mois. Si vous avez moins de 15 ans, un parent
+        peut faire ces demandes pour vous. Vous pouvez aussi adresser une réclamation à la CNIL.
       </Text>
     </Stack>
   );

@@ -33,21 +33,33 @@ function PupilFields({ form, required, pending }: { form: ProfileForm; required:
         error={errorOf('birthDate')}
         onChange={(v) => form.setFieldValue('birthDate', v)}
       />
-      <NativeSelect
-        label="Classe"
-        withAsterisk={required.grade}
-        data={[EMPTY, ...gradeOptions]}
-        {...form.getInputProps('grade')}
-      />
+      <NativeSelect label="Classe" withAsterisk={required.grade} data={[EMPTY, ...gradeOptions]} {...form.getInputProps('grade')} />
       <NativeSelect
         label="Choix par défaut du centre d’examen"
         withAsterisk={required.defaultChoice}
         data={[EMPTY, ...defaultChoiceOptions]}
         {...form.getInputProps('defaultChoice')}
       />
-      <TextInput label="E-mail de l’élève" type="email" autoComplete="email" {...form.getInputProps('emailStudent')} {...pending('emailStudent')} />
-      <TextInput label="E-mail d’un parent" type="email" withAsterisk={required.emailParent} {...form.getInputProps('emailParent')} {...pending('emailParent')} />
-      <TextInput label="E-mail de l’autre parent" type="email" {...form.getInputProps('emailOtherParent')} {...pending('emailOtherParent')} />
+      <TextInput
+        label="E-mail de l’élève"
+        type="email"
+        autoComplete="email"
+        {...form.getInputProps('emailStudent')}
+        {...pending('emailStudent')}
+      />
+      <TextInput
+        label="E-mail d’un parent"
+        type="email"
+        withAsterisk={required.emailParent}
+        {...form.getInputProps('emailParent')}
+        {...pending('emailParent')}
+      />
+      <TextInput
+        label="E-mail de l’autre parent"
+        type="email"
+        {...form.getInputProps('emailOtherParent')}
+        {...pending('emailOtherParent')}
+      />
     </SimpleGrid>
   );
 }
@@ -74,12 +86,7 @@ export function ProfileFields({ form, user, roles, staff }: { form: ProfileForm;
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Prénom" withAsterisk={required.firstName} autoComplete="given-name" {...form.getInputProps('firstName')} />
         <TextInput label="Nom" withAsterisk={required.lastName} autoComplete="family-name" {...form.getInputProps('lastName')} />
-        <NativeSelect
-          label="Genre"
-          withAsterisk={required.gender}
-          data={[EMPTY, ...genderOptions]}
-          {...form.getInputProps('gender')}
-        />
+        <NativeSelect label="Genre" withAsterisk={required.gender} data={[EMPTY, ...genderOptions]} {...form.getInputProps('gender')} />
       </SimpleGrid>
       {/* Pupil-only fields: school staff, correctors and admins never fill them (docs/product.md#spec-2-profile). */}
       {!staff && <PupilFields form={form} required={required} pending={pending} />}

@@ -1,4 +1,14 @@
-import { DEFAULT_CHOICES, GENDER_LABELS, GENDERS, GRADE_LABELS, GRADES, type DefaultChoice, type Gender, type Grade, type User } from '@olympe/contract';
+import {
+  DEFAULT_CHOICES,
+  GENDER_LABELS,
+  GENDERS,
+  GRADE_LABELS,
+  GRADES,
+  type DefaultChoice,
+  type Gender,
+  type Grade,
+  type User,
+} from '@olympe/contract';
 import type { ProfileUpdate } from '../../api/auth';
 import type { Roles } from '../../session/roles';
 

@@ -1,6 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { NAME_FORBIDDEN_CHARACTER_MESSAGE, normalizeText, withinBounds, type GroupSummary, type Institution, type InViewResponse, type User } from '@olympe/contract';
+import {
+  NAME_FORBIDDEN_CHARACTER_MESSAGE,
+  normalizeText,
+  withinBounds,
+  type GroupSummary,
+  type Institution,
+  type InViewResponse,
+  type User,
+} from '@olympe/contract';
 import type { RequestOptions } from '../../api/client';
 import { api } from '../../api/client';
 import { computeRoles } from '../../session/roles';
@@ -15,16 +23,51 @@ import { folded } from '../../test/text';
 vi.mock('../../api/client', () => ({ api: { get: vi.fn(), put: vi.fn(), post: vi.fn(), patch: vi.fn(), delete: vi.fn() } }));
 
 const SCHOOLS: Institution[] = [
-  { _id: '00000000-0000-4000-8000-000000000010', name: 'Instruction en famille', address: '', email: null, latitude: null, longitude: null, confirmed: true },
-  { _id: 'i1', name: 'Collège Pascal', address: '1 rue Pascal, 63000 Clermont-Ferrand', email: null, latitude: 45.77, longitude: 3.08, confirmed: true },
-  { _id: 'i2', name: 'Collège Émile Zola', address: '12 rue de la Paix, 75002 Paris', email: null, latitude: 48.86, longitude: 2.33, confirmed: true },
-  { _id: 'i3', name: 'Lycée Sainte-Hélène', address: '3 avenue Foch, 69006 Lyon', email: null, latitude: 45.76, longitude: 4.84, confirmed: false },
+  {
+    _id: '00000000-0000-4000-8000-000000000010',
+    name: 'Instruction en famille',
+    address: '',
+    email: null,
+    latitude: null,
+    longitude: null,
+    confirmed: true,
+  },
+  {
+    _id: 'i1',
+    name: 'Collège Pascal',
+    address: '1 rue Pascal, 63000 Clermont-Ferrand',
+    email: null,
+    latitude: 45.77,
+    longitude: 3.08,
+    confirmed: true,
+  },
+  {
+    _id: 'i2',
+    name: 'Collège Émile Zola',
+    address: '12 rue de la Paix, 75002 Paris',
+    email: null,
+    latitude: 48.86,
+    longitude: 2.33,
+    confirmed: true,
+  },
+  {
+    _id: 'i3',
+    name: 'Lycée Sainte-Hélène',
+    address: '3 avenue Foch, 69006 Lyon',
+    email: null,
+    latitude: 45.76,
+    longitude: 4.84,
+    confirmed: false,
+  },
 ];
 
 /** What GET /institution/in-view answers next, given the view asked for (by default: the schools in it). */
 let inViewAnswer: (params: Record<string, number | string>) => InViewResponse;
 const inViewCalls = () =>
-  vi.mocked(api.get).mock.calls.filter(([url]) => url === '/institution/in-view').map(([, config]) => config?.params as Record<string, number>);
+  vi
+    .mocked(api.get)
+    .mock.calls.filter(([url]) => url === '/institution/in-view')
+    .map(([, config]) => config?.params as Record<string, number>);
 
 beforeEach(() => {
   vi.mocked(api.get).mockClear();
@@ -42,8 +85,13 @@ beforeEach(() => {
     }
     if (url === '/institution/search') {
       // The server's search, as far as these tests need it: every word in the name or the address.
-      const words = normalizeText(String((config?.params as { q?: string } | undefined)?.q ?? '')).split(' ').filter(Boolean);
-      const results = SCHOOLS.filter((i) => words.every((w) => normalizeText(`${i.name} ${i.address}`).includes(w))).map((i) => ({ ...i, uai: null }));
+      const words = normalizeText(String((config?.params as { q?: string } | undefined)?.q ?? ''))
+        .split(' ')
+        .filter(Boolean);
+      const results = SCHOOLS.filter((i) => words.every((w) => normalizeText(`${i.name} ${i.address}`).includes(w))).map((i) => ({
+        ...i,
+        uai: null,
+      }));
       return { data: { results, more: false } };
     }
     if (url === '/config') return { data: { contactEmail: 'c@olympe.test', tileUrl: '' } };
@@ -61,7 +109,8 @@ function renderProfile(user: User, groups: GroupSummary[] = [], reload = vi.fn(a
   return { reload };
 }
 
-const isMarkedRequired = (label: string) => !!screen.getByText(label, { selector: 'label, label *' }).closest('label')?.textContent?.includes('*');
+const isMarkedRequired = (label: string) =>
+  !!screen.getByText(label, { selector: 'label, label *' }).closest('label')?.textContent?.includes('*');
 
 describe('ProfilePage', () => {
   it.each([
@@ -89,10 +138,10 @@ describe('ProfilePage', () => {
   });
 
   it('marks pupil-only fields required for pupils, not for teachers or members', () => {
-    const pupilOnly = ['Genre', 'Date de naissance', 'Classe', "E-mail d’un parent", "Choix par défaut du centre d’examen"];
+    const pupilOnly = ['Genre', 'Date de naissance', 'Classe', 'E-mail d’un parent', 'Choix par défaut du centre d’examen'];
     renderProfile(makeUser());
     for (const label of ['Prénom', 'Nom', 'Établissement', ...pupilOnly]) expect(isMarkedRequired(label), label).toBe(true);
-    for (const label of ["E-mail de l’élève", "E-mail de l’autre parent"]) expect(isMarkedRequired(label), label).toBe(false);
+    for (const label of ['E-mail de l’élève', 'E-mail de l’autre parent']) expect(isMarkedRequired(label), label).toBe(false);
   });
 
   it.each([
@@ -106,7 +155,13 @@ describe('ProfilePage', () => {
     expect(!!screen.queryByText(folded(STAFF_SCHOOL_HINT))).toBe(_role === 'teacher');
     expect(isMarkedRequired('Genre')).toBe(false);
     // docs/product.md#spec-2-profile: pupil-only fields are not even shown to staff and correctors.
-    for (const label of ['Date de naissance', 'Classe', "E-mail d’un parent", "E-mail de l’autre parent", "Choix par défaut du centre d’examen"]) {
+    for (const label of [
+      'Date de naissance',
+      'Classe',
+      'E-mail d’un parent',
+      'E-mail de l’autre parent',
+      'Choix par défaut du centre d’examen',
+    ]) {
       expect(screen.queryByLabelText(new RegExp(`^${label}`)), label).toBeNull();
     }
     expect(screen.queryByText(/instruits en famille/)).toBeNull();
@@ -122,7 +177,9 @@ describe('ProfilePage', () => {
     const parent = screen.getByLabelText(/^E-mail d’un parent/);
     expect(parent.getAttribute('aria-describedby') ?? '').not.toBe('');
     expect(screen.getAllByText(folded(PENDING_CONFIRMATION))).toHaveLength(1);
-    expect(document.getElementById(parent.getAttribute('aria-describedby')!.split(' ')[0])?.textContent).toMatch(/En attente de confirmation/);
+    expect(document.getElementById(parent.getAttribute('aria-describedby')!.split(' ')[0])?.textContent).toMatch(
+      /En attente de confirmation/,
+    );
     // The confirmed address has no such note; a new address being typed is not the pending one.
     fireEvent.change(parent, { target: { value: 'autre@exemple.fr' } });
     expect(screen.queryByText(folded(PENDING_CONFIRMATION))).toBeNull();
@@ -188,7 +245,11 @@ describe('ProfilePage', () => {
     expect(school.value).toBe('');
     fireEvent.change(screen.getByLabelText('Rechercher un établissement'), { target: { value: 'EMILE' } });
     const results = await screen.findByRole('list', { name: 'Résultats de la recherche' }, { timeout: 2000 });
-    expect(within(results).getAllByRole('button').map((b) => b.textContent)).toEqual(['Collège Émile Zola — 12 rue de la Paix, 75002 Paris']);
+    expect(
+      within(results)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Collège Émile Zola — 12 rue de la Paix, 75002 Paris']);
     fireEvent.click(within(results).getByRole('button'));
     expect(school.value).toBe('Collège Émile Zola');
 
@@ -237,7 +298,11 @@ describe('ProfilePage', () => {
     renderProfile(makeUser({ institution: null }));
     // Thousands apart by a narrow no-break space, which the text matcher reads as a space.
     expect(
-      await screen.findByText('70 001 établissements dans la zone affichée : zoomez ou précisez la recherche pour voir les marqueurs (100 au plus).', {}, { timeout: 5000 }),
+      await screen.findByText(
+        '70 001 établissements dans la zone affichée : zoomez ou précisez la recherche pour voir les marqueurs (100 au plus).',
+        {},
+        { timeout: 5000 },
+      ),
     ).toBeTruthy();
     expect(inViewCalls()[0]).toMatchObject({ map: 'profile', zoom: 5 });
     expect(screen.getByText('Groupe d’établissements : cliquez sur son nombre pour zoomer')).toBeTruthy();

@@ -28,7 +28,15 @@ export function SchoolPicker({ value, onChange, required, pupil = true, error }:
   const map = usePickerMap(startId);
 
   const choose = (institution: Institution) => {
-    onChange({ _id: institution._id, name: institution.name, address: institution.address, email: institution.email, latitude: institution.latitude, longitude: institution.longitude, confirmed: institution.confirmed });
+    onChange({
+      _id: institution._id,
+      name: institution.name,
+      address: institution.address,
+      email: institution.email,
+      latitude: institution.latitude,
+      longitude: institution.longitude,
+      confirmed: institution.confirmed,
+    });
     map.follow(institution);
   };
 

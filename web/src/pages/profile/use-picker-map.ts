@@ -34,8 +34,8 @@ export function usePickerMap(startId: string | null) {
       ? // The map is not placed yet (on a phone, not before the pupil scrolls near it): nothing is loading.
         ''
       : inView.isError
-      ? 'Les établissements de la carte n’ont pas pu être chargés : déplacez la carte pour réessayer.'
-      : 'Chargement des établissements…'
+        ? 'Les établissements de la carte n’ont pas pu être chargés : déplacez la carte pour réessayer.'
+        : 'Chargement des établissements…'
     : data.tooMany
       ? `${frenchNumber(data.total)} établissements dans la zone affichée : zoomez ou précisez la recherche pour voir les marqueurs (${PROFILE_MAP_MAX_MARKERS} au plus).`
       : `${placed.length} ${plural(placed.length, 'établissement')} ${plural(placed.length, 'affiché')} sur la carte.`;

@@ -38,7 +38,11 @@ export function groupNamesOf(roles: Roles): string[] {
  */
 const schemaModule = loadOnce(() => import('@olympe/contract/user'));
 // Its file could not come (network lost): asked again at the next edit; meanwhile the server checks alone.
-const profileSchema = () => schemaModule.load().then((m) => m.profileUpdateSchema, () => null);
+const profileSchema = () =>
+  schemaModule.load().then(
+    (m) => m.profileUpdateSchema,
+    () => null,
+  );
 
 /** The contract's own checks, run before sending: each refusal goes next to its field, in French. */
 async function contractErrorsOf(values: ProfileValues) {
@@ -52,7 +56,9 @@ async function contractErrorsOf(values: ProfileValues) {
 function serverErrorsOf(error: unknown): { fields: FieldErrors; message: string | null } {
   const refusal = refusalOf(error);
   if (!refusal) return { fields: {}, message: 'Le serveur ne répond pas : vos modifications ne sont pas enregistrées.' };
-  return Object.keys(refusal.fields).length > 0 ? { fields: refusal.fields as FieldErrors, message: null } : { fields: {}, message: refusal.message };
+  return Object.keys(refusal.fields).length > 0
+    ? { fields: refusal.fields as FieldErrors, message: null }
+    : { fields: {}, message: refusal.message };
 }
 
 /**

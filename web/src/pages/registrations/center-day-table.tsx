@@ -12,7 +12,15 @@ import { CentreDayRows } from './centre-day-rows';
  * and which centres have not answered or not uploaded yet; with the notification mails' counts.
  * The table downloads as CSV (built here, like the page's other CSV) and as XLSX (from the server).
  */
-export function CenterDayTable({ chapterId, chapterTitle, overview }: { chapterId: string; chapterTitle: string; overview: CenterOverview }) {
+export function CenterDayTable({
+  chapterId,
+  chapterTitle,
+  overview,
+}: {
+  chapterId: string;
+  chapterTitle: string;
+  overview: CenterOverview;
+}) {
   const mail = useMailStats();
   const centres = centerDayRows(overview);
   const [busy, setBusy] = useState(false);
@@ -45,7 +53,12 @@ export function CenterDayTable({ chapterId, chapterTitle, overview }: { chapterI
             >
               Tableau des centres (CSV)
             </Button>
-            <Button variant="light" leftSection={<IconDownload size={16} aria-hidden="true" />} loading={busy} onClick={() => void downloadXlsx()}>
+            <Button
+              variant="light"
+              leftSection={<IconDownload size={16} aria-hidden="true" />}
+              loading={busy}
+              onClick={() => void downloadXlsx()}
+            >
               Tableau des centres (XLSX)
             </Button>
           </Group>
@@ -59,9 +72,11 @@ export function CenterDayTable({ chapterId, chapterTitle, overview }: { chapterI
       )}
       {mail.data && (
         <Text size="sm" role="status">
-          E-mails de notification : {mail.data.total.sent} envoyé{mail.data.total.sent > 1 ? 's' : ''}, {mail.data.total.pending} en attente,{' '}
-          {mail.data.total.failed} en échec, {mail.data.total.skipped} non envoyé{mail.data.total.skipped > 1 ? 's' : ''} (désabonnés).
-          {mail.data.kinds.length > 0 && ` Détail : ${mail.data.kinds.map((k) => `${MAIL_KIND_LABELS[k.kind] ?? k.kind} ${k.sent}`).join(' ; ')}.`}
+          E-mails de notification : {mail.data.total.sent} envoyé{mail.data.total.sent > 1 ? 's' : ''}, {mail.data.total.pending} en
+          attente, {mail.data.total.failed} en échec, {mail.data.total.skipped} non envoyé{mail.data.total.skipped > 1 ? 's' : ''}{' '}
+          (désabonnés).
+          {mail.data.kinds.length > 0 &&
+            ` Détail : ${mail.data.kinds.map((k) => `${MAIL_KIND_LABELS[k.kind] ?? k.kind} ${k.sent}`).join(' ; ')}.`}
         </Text>
       )}
     </Stack>

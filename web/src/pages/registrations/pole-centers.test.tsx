@@ -8,7 +8,16 @@ import { PoleCenters } from './pole-centers';
 const http = vi.hoisted(() => ({ get: vi.fn(), patch: vi.fn() }));
 vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
 
-const LYCEE = { _id: 'l1', name: 'Lycée Condorcet', address: '8 rue du Havre, 75009 Paris', email: null, latitude: 48.87, longitude: 2.33, confirmed: true, uai: '0750667A' };
+const LYCEE = {
+  _id: 'l1',
+  name: 'Lycée Condorcet',
+  address: '8 rue du Havre, 75009 Paris',
+  email: null,
+  latitude: 48.87,
+  longitude: 2.33,
+  confirmed: true,
+  uai: '0750667A',
+};
 let options: CenterOption[] = [];
 
 beforeEach(() => {
@@ -16,10 +25,14 @@ beforeEach(() => {
   options = [];
   routeHttp(http, [
     ['get', /^\/center\/institutions\/c1$/, () => options],
-    ['get', /^\/institution\/search$/, (_params, config) => ({
-      results: (config as { params: { q: string } }).params.q.toLowerCase().includes('condorcet') ? [LYCEE] : [],
-      more: false,
-    })],
+    [
+      'get',
+      /^\/institution\/search$/,
+      (_params, config) => ({
+        results: (config as { params: { q: string } }).params.q.toLowerCase().includes('condorcet') ? [LYCEE] : [],
+        more: false,
+      }),
+    ],
     ['patch', /^\/center\/c1$/, () => ({ message: 'ok' })],
   ]);
 });

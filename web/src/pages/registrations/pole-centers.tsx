@@ -30,7 +30,14 @@ export function PoleCenters({ chapterId }: { chapterId: string }) {
             <List.Item key={p._id}>
               <Group gap="xs">
                 {p.name}
-                <Button size="compact-xs" variant="subtle" color="red" disabled={saving} onClick={() => mark(p._id, false)} aria-label={`Retirer le statut de centre pôle à ${p.name}`}>
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  color="red"
+                  disabled={saving}
+                  onClick={() => mark(p._id, false)}
+                  aria-label={`Retirer le statut de centre pôle à ${p.name}`}
+                >
                   Retirer
                 </Button>
               </Group>
@@ -39,7 +46,12 @@ export function PoleCenters({ chapterId }: { chapterId: string }) {
         </List>
       )}
       {choosing ? (
-        <PolePicker value={institution} onChange={setInstitution} onSubmit={() => institution && mark(institution._id, true)} saving={saving} />
+        <PolePicker
+          value={institution}
+          onChange={setInstitution}
+          onSubmit={() => institution && mark(institution._id, true)}
+          saving={saving}
+        />
       ) : (
         <Button variant="light" w="fit-content" onClick={() => setChoosing(true)}>
           Désigner un centre pôle
@@ -59,7 +71,11 @@ function PolePicker(props: {
   const search = useSchoolSearch();
   return (
     <Stack gap="xs" maw={560}>
-      <SchoolSearch search={search} onChoose={(school) => props.onChange({ _id: school._id, name: school.name })} selectedId={props.value?._id} />
+      <SchoolSearch
+        search={search}
+        onChoose={(school) => props.onChange({ _id: school._id, name: school.name })}
+        selectedId={props.value?._id}
+      />
       <Group align="center">
         <Text size="sm">{props.value ? `Établissement choisi : ${props.value.name}` : 'Aucun établissement choisi.'}</Text>
         <Button onClick={props.onSubmit} disabled={!props.value} loading={props.saving}>

@@ -31,10 +31,31 @@ const byFirstName = (r: RegistrationRow) => r.user.firstName;
 const byStatus = (r: RegistrationRow) => r.status;
 
 const columns: VirtualColumn<RegistrationRow>[] = [
-  { key: 'center', header: 'Centre', width: '19%', cell: (r) => r.center?.name ?? '—', sortValue: byCenter, fullText: (r) => r.center?.name ?? '' },
+  {
+    key: 'center',
+    header: 'Centre',
+    width: '19%',
+    cell: (r) => r.center?.name ?? '—',
+    sortValue: byCenter,
+    fullText: (r) => r.center?.name ?? '',
+  },
   { key: 'status', header: 'Statut', width: 110, cell: (r) => r.status, sortValue: byStatus },
-  { key: 'lastName', header: 'Nom', width: '14%', cell: (r) => r.user.lastName, sortValue: byLastName, fullText: (r) => r.user.lastName ?? '' },
-  { key: 'firstName', header: 'Prénom', width: '12%', cell: (r) => r.user.firstName, sortValue: byFirstName, fullText: (r) => r.user.firstName ?? '' },
+  {
+    key: 'lastName',
+    header: 'Nom',
+    width: '14%',
+    cell: (r) => r.user.lastName,
+    sortValue: byLastName,
+    fullText: (r) => r.user.lastName ?? '',
+  },
+  {
+    key: 'firstName',
+    header: 'Prénom',
+    width: '12%',
+    cell: (r) => r.user.firstName,
+    sortValue: byFirstName,
+    fullText: (r) => r.user.firstName ?? '',
+  },
   { key: 'email', header: 'E-mail', width: '19%', cell: (r) => r.user.email, fullText: (r) => r.user.email },
   { key: 'grade', header: 'Classe', width: 80, cell: (r) => gradeText(r.user.grade) },
   { key: 'school', header: 'Établissement', cell: (r) => r.user.institution?.name ?? '', fullText: (r) => r.user.institution?.name ?? '' },

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { centerDayRows, type CenterOverview, type OverviewUser } from '@olympe/contract';
 import { toCsv } from '../../lib/csv';
-import { centerDayCsvName, centerDayCsvRows, filterRegistrations, flattenOverview, registrationsCsvName, registrationsCsvRows } from './registrations';
+import {
+  centerDayCsvName,
+  centerDayCsvRows,
+  filterRegistrations,
+  flattenOverview,
+  registrationsCsvName,
+  registrationsCsvRows,
+} from './registrations';
 
 const user = (id: string, lastName: string, school = 'Collège Pascal'): OverviewUser => ({
   _id: id,
@@ -15,8 +22,24 @@ const user = (id: string, lastName: string, school = 'Collège Pascal'): Overvie
 const stats = { registered: 1, present: 0, absent: 0, copies: 0, pagesSorted: 0 };
 const overview: CenterOverview = {
   members: [
-    { institution: { _id: 'a', name: 'Lycée Pôle' }, validated: true, opened: true, isPole: true, status: 'center', members: [user('1', 'Dupont')], stats },
-    { institution: { _id: 'b', name: 'Collège Attente' }, validated: false, opened: null, isPole: false, status: 'unknown', members: [user('2', 'Martin'), user('3', 'Noël')], stats },
+    {
+      institution: { _id: 'a', name: 'Lycée Pôle' },
+      validated: true,
+      opened: true,
+      isPole: true,
+      status: 'center',
+      members: [user('1', 'Dupont')],
+      stats,
+    },
+    {
+      institution: { _id: 'b', name: 'Collège Attente' },
+      validated: false,
+      opened: null,
+      isPole: false,
+      status: 'unknown',
+      members: [user('2', 'Martin'), user('3', 'Noël')],
+      stats,
+    },
   ],
   unregistered: [user('4', 'Zola', 'Lycée Hugo')],
 };
@@ -63,7 +86,13 @@ describe('exam-day table per centre', () => {
   it('exports centres_{chapter}.csv: French headers, counts as numbers, a formula-looking centre name neutralised', () => {
     const risky: CenterOverview = {
       unregistered: [],
-      members: [{ ...overview.members[0], institution: { _id: 'x', name: '=cmd|’/C calc’!A0' }, stats: { registered: 12, present: 10, absent: 2, copies: 9, pagesSorted: 30 } }],
+      members: [
+        {
+          ...overview.members[0],
+          institution: { _id: 'x', name: '=cmd|’/C calc’!A0' },
+          stats: { registered: 12, present: 10, absent: 2, copies: 9, pagesSorted: 30 },
+        },
+      ],
     };
     expect(centerDayCsvName('Coupe 2026')).toBe('centres_Coupe 2026.csv');
     const rows = centerDayCsvRows(centerDayRows(risky));

@@ -1,4 +1,12 @@
-import { CENTER_DAY_HEADERS, centerFlagLabel, GRADE_LABELS, matchesQuery, type CenterDayRow, type CenterOverview, type OverviewUser } from '@olympe/contract';
+import {
+  CENTER_DAY_HEADERS,
+  centerFlagLabel,
+  GRADE_LABELS,
+  matchesQuery,
+  type CenterDayRow,
+  type CenterOverview,
+  type OverviewUser,
+} from '@olympe/contract';
 import type { CsvCell } from '../../lib/csv';
 
 export const UNREGISTERED_LABEL = 'Non inscrit';
@@ -32,11 +40,14 @@ export function flattenOverview(overview: CenterOverview): RegistrationRow[] {
   return rows;
 }
 
-
 /** Search (accent- and case-insensitive on name, e-mail, school and centre) and status filter. */
 export function filterRegistrations(rows: readonly RegistrationRow[], query: string, status: StatusFilter): RegistrationRow[] {
   const label = STATUS_FILTERS.find((f) => f.value === status)?.label;
-  return rows.filter((r) => (status === 'all' || r.status === label) && matchesQuery(query, r.user.firstName, r.user.lastName, r.user.email, r.user.institution?.name, r.center?.name));
+  return rows.filter(
+    (r) =>
+      (status === 'all' || r.status === label) &&
+      matchesQuery(query, r.user.firstName, r.user.lastName, r.user.email, r.user.institution?.name, r.center?.name),
+  );
 }
 
 export const gradeText = (grade: OverviewUser['grade']) => (grade ? GRADE_LABELS[grade] : '');

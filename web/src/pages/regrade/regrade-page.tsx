@@ -70,7 +70,8 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
           </Badge>
         </Group>
         <Text size="sm" c="gray.8">
-          Demandé le {formatParisDateTime(request.createdAt)} · note actuelle : {gradeText(request.grade)} sur {formatPoints(request.exercise.maxPoints)}
+          Demandé le {formatParisDateTime(request.createdAt)} · note actuelle : {gradeText(request.grade)} sur{' '}
+          {formatPoints(request.exercise.maxPoints)}
         </Text>
         <Text style={{ whiteSpace: 'pre-wrap' }}>{request.message}</Text>
         <Anchor component={Link} to={paths.history(request.student._id, request.exercise._id)}>
@@ -93,7 +94,11 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
               required
             />
             <Group>
-              <Button onClick={() => send(true)} loading={answer.isPending && answer.variables?.accept === true} disabled={reply.trim() === ''}>
+              <Button
+                onClick={() => send(true)}
+                loading={answer.isPending && answer.variables?.accept === true}
+                disabled={reply.trim() === ''}
+              >
                 Accepter avec cette note
               </Button>
               <Button

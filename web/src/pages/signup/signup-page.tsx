@@ -59,31 +59,29 @@ export function SignupPage() {
     <Stack maw={480}>
       <PageHeading>Inscription</PageHeading>
       <Text>
-        Saisissez votre adresse e-mail : vous recevrez un lien pour choisir votre mot de passe. Si vous
-        avez déjà un compte, ce lien vous permet d’en changer le mot de passe.
+        Saisissez votre adresse e-mail : vous recevrez un lien pour choisir votre mot de passe. Si vous avez déjà un compte, ce lien vous
+        permet d’en changer le mot de passe.
       </Text>
       <Alert role="note" variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} title="Conseil">
         <Text size="sm" c="dark.9">
-          N’utilisez une adresse académique que si vous faites partie du personnel scolaire. Les élèves
-          utilisent leur adresse personnelle.
+          N’utilisez une adresse académique que si vous faites partie du personnel scolaire. Les élèves utilisent leur adresse personnelle.
         </Text>
       </Alert>
       <form onSubmit={handleSubmit}>
         <Stack>
-          <TextInput
-            label="E-mail"
-            type="email"
-            autoComplete="email"
-            required
-            {...form.getInputProps('email')}
-          />
+          <TextInput label="E-mail" type="email" autoComplete="email" required {...form.getInputProps('email')} />
           <Button type="submit" disabled={remaining > 0}>
             {buttonLabel(remaining, sentTo !== null)}
           </Button>
         </Stack>
       </form>
       {sentTo !== null && (
-        <Alert role="note" variant="light" color="green" icon={<IconMailForward aria-hidden />} title={
+        <Alert
+          role="note"
+          variant="light"
+          color="green"
+          icon={<IconMailForward aria-hidden />}
+          title={
             // Mantine's green title is below AA contrast: the words stay dark (decision 53).
             <Text fw={700} size="sm" c="dark.9">
               Courriel envoyé
@@ -92,8 +90,8 @@ export function SignupPage() {
         >
           <Stack gap={4}>
             <Text size="sm" c="dark.9" role="status">
-              Un courriel a été envoyé à <strong>{sentTo}</strong> ; vérifiez les indésirables. Ouvrez le lien qu’il
-              contient (valable 48 heures) pour choisir votre mot de passe.
+              Un courriel a été envoyé à <strong>{sentTo}</strong> ; vérifiez les indésirables. Ouvrez le lien qu’il contient (valable 48
+              heures) pour choisir votre mot de passe.
             </Text>
             <Text size="sm" c="dark.9">
               {remaining > 0

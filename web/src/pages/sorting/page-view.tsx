@@ -10,7 +10,17 @@ const MAX_HEIGHT_SHARE = 0.78;
  * One page of the scan, large, turned by the sorter's rotation on top of the page's own (as the
  * server will store it): pdf.js draws it at that rotation, so what is seen is what is saved.
  */
-export function PageView({ doc, pageNumber, rotation, label }: { doc: PDFDocumentProxy | null; pageNumber: number; rotation: number; label: string }) {
+export function PageView({
+  doc,
+  pageNumber,
+  rotation,
+  label,
+}: {
+  doc: PDFDocumentProxy | null;
+  pageNumber: number;
+  rotation: number;
+  label: string;
+}) {
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const width = useElementWidth(boxRef);

@@ -38,7 +38,11 @@ export function ReadingSummary(props: {
     );
   }
   if (!readings) {
-    return <Text size="sm" c="gray.8">Les codes de ce fichier n’ont pas encore été lus : triez les pages à la main ou revenez dans quelques minutes.</Text>;
+    return (
+      <Text size="sm" c="gray.8">
+        Les codes de ce fichier n’ont pas encore été lus : triez les pages à la main ou revenez dans quelques minutes.
+      </Text>
+    );
   }
   return (
     <Stack gap={4}>
@@ -47,7 +51,8 @@ export function ReadingSummary(props: {
       </Text>
       {readings.includes('blank') && (
         <Text size="xs" c="gray.8">
-          Les pages blanches (versos d’un scan recto verso) ne vont dans aucune copie{'\u00a0'}: décochez «{'\u202f'}Page blanche{'\u202f'}» sur une page pour la garder.
+          Les pages blanches (versos d’un scan recto verso) ne vont dans aucune copie{'\u00a0'}: décochez «{'\u202f'}Page blanche{'\u202f'}»
+          sur une page pour la garder.
         </Text>
       )}
       <Box mah={96} style={{ overflowY: 'auto' }}>

@@ -41,8 +41,26 @@ const SELECTION: NonNullable<SortingSelection> = {
     { _id: 'e2', title: 'Géométrie' },
   ],
   pupils: [
-    { _id: 'u1', firstName: 'Éléonore', lastName: 'Dupré', grade: '3eme', birthYear: 2011, institution: { _id: 'i1', name: 'Collège Pascal' }, registered: true, atCenter: true },
-    { _id: 'u2', firstName: 'Bastien', lastName: 'Noël', grade: '3eme', birthYear: null, institution: { _id: 'i1', name: 'Collège Pascal' }, registered: true, atCenter: true },
+    {
+      _id: 'u1',
+      firstName: 'Éléonore',
+      lastName: 'Dupré',
+      grade: '3eme',
+      birthYear: 2011,
+      institution: { _id: 'i1', name: 'Collège Pascal' },
+      registered: true,
+      atCenter: true,
+    },
+    {
+      _id: 'u2',
+      firstName: 'Bastien',
+      lastName: 'Noël',
+      grade: '3eme',
+      birthYear: null,
+      institution: { _id: 'i1', name: 'Collège Pascal' },
+      registered: true,
+      atCenter: true,
+    },
   ],
 };
 
@@ -178,9 +196,20 @@ describe('SortingPage', () => {
 
   it('a copy whose every page was read is confirmed and saved in one click; a failed reading says why', async () => {
     api.labelCopy.mockResolvedValue({});
-    const suggestions = [1, 2, 3].map((pageNum) => ({ pageNum, user: pageNum === 3 ? null : 'u2', exercises: pageNum === 3 ? [] : ['e2'], rotation: 0 as const }));
-    api.selectCopy.mockResolvedValueOnce({ ...SELECTION, copy: { ...SELECTION.copy, suggestions, pageReadings: ['read', 'read', 'blank'] } });
-    api.selectCopy.mockResolvedValueOnce({ ...SELECTION, copy: { ...SELECTION.copy, _id: 'copy2', suggestions: null, pageReadings: null, readError: 'Ce PDF est illisible ou endommagé.' } });
+    const suggestions = [1, 2, 3].map((pageNum) => ({
+      pageNum,
+      user: pageNum === 3 ? null : 'u2',
+      exercises: pageNum === 3 ? [] : ['e2'],
+      rotation: 0 as const,
+    }));
+    api.selectCopy.mockResolvedValueOnce({
+      ...SELECTION,
+      copy: { ...SELECTION.copy, suggestions, pageReadings: ['read', 'read', 'blank'] },
+    });
+    api.selectCopy.mockResolvedValueOnce({
+      ...SELECTION,
+      copy: { ...SELECTION.copy, _id: 'copy2', suggestions: null, pageReadings: null, readError: 'Ce PDF est illisible ou endommagé.' },
+    });
     setup();
     fireEvent.click(await screen.findByRole('button', { name: 'Confirmer les 3 pages suggérées et sauvegarder' }));
     await waitFor(() =>
@@ -197,7 +226,14 @@ describe('SortingPage', () => {
 
 describe('pupilLabel', () => {
   it('tells homonyms of one school apart by class and year of birth', () => {
-    const lea = { _id: 'a', firstName: 'Léa', lastName: 'Martin', institution: { _id: 'i', name: 'Lycée Louis-le-Grand' }, registered: true, atCenter: true };
+    const lea = {
+      _id: 'a',
+      firstName: 'Léa',
+      lastName: 'Martin',
+      institution: { _id: 'i', name: 'Lycée Louis-le-Grand' },
+      registered: true,
+      atCenter: true,
+    };
     const first = pupilLabel({ ...lea, grade: '2nde', birthYear: 2010 });
     const second = pupilLabel({ ...lea, _id: 'b', grade: 'Tale', birthYear: 2008 });
     expect(first).toBe('Martin Léa (Lycée Louis-le-Grand, 2nde, né(e) en 2010)');

@@ -85,10 +85,21 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
           {chapter.title} — {copy.institution?.name ?? 'établissement non précisé'} — {copy.originalName || 'copie scannée'} —{' '}
           {remaining > 1 ? `${remaining} fichiers à trier` : 'dernier fichier à trier'}
         </Text>
-        <ReadingSummary readings={copy.pageReadings} readError={copy.readError} current={state.current} onGoto={(p) => dispatch({ type: 'goto', page: p })} />
+        <ReadingSummary
+          readings={copy.pageReadings}
+          readError={copy.readError}
+          current={state.current}
+          onGoto={(p) => dispatch({ type: 'goto', page: p })}
+        />
         {toConfirm > 0 ? (
           <Group>
-            <Button variant="light" color="blue.9" onClick={confirmAll} loading={allSuggested && save.isPending} leftSection={<IconQrcode size={16} aria-hidden="true" />}>
+            <Button
+              variant="light"
+              color="blue.9"
+              onClick={confirmAll}
+              loading={allSuggested && save.isPending}
+              leftSection={<IconQrcode size={16} aria-hidden="true" />}
+            >
               {`Confirmer ${toConfirm > 1 ? `les ${toConfirm} pages suggérées` : 'la page suggérée'}${allSuggested ? ' et sauvegarder' : ''}`}
             </Button>
           </Group>
@@ -96,10 +107,25 @@ function SortingWorkbench({ chapterId, selection }: { chapterId: string; selecti
         <Grid gap="lg">
           {/* 7/5 rather than 8/4: at 1280 px the side panel was too narrow for the chosen pupil's name. */}
           <Grid.Col span={{ base: 12, md: 7 }}>
-            {failed ? <PdfFailed /> : <PageView doc={doc} pageNumber={state.current + 1} rotation={page.rotation} label={`Copie scannée, ${pageLabel.toLowerCase()}`} />}
+            {failed ? (
+              <PdfFailed />
+            ) : (
+              <PageView
+                doc={doc}
+                pageNumber={state.current + 1}
+                rotation={page.rotation}
+                label={`Copie scannée, ${pageLabel.toLowerCase()}`}
+              />
+            )}
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>
-            <SortingPanel chapterId={chapterId} selection={selection} workbench={workbench} pageLabel={pageLabel} exerciseTitles={exerciseTitles} />
+            <SortingPanel
+              chapterId={chapterId}
+              selection={selection}
+              workbench={workbench}
+              pageLabel={pageLabel}
+              exerciseTitles={exerciseTitles}
+            />
           </Grid.Col>
         </Grid>
       </Stack>

@@ -11,7 +11,15 @@ const ROTATION_OPTIONS = ROTATIONS.map((r) => ({ value: String(r), label: `${r}�
 type Dispatch = SortingWorkbenchState['dispatch'];
 
 /** What the sorter says of the page in view: blank, its exercises, its rotation. */
-function PageFields({ page, exercises, dispatch }: { page: PageChoice; exercises: NonNullable<SortingSelection>['exercises']; dispatch: Dispatch }) {
+function PageFields({
+  page,
+  exercises,
+  dispatch,
+}: {
+  page: PageChoice;
+  exercises: NonNullable<SortingSelection>['exercises'];
+  dispatch: Dispatch;
+}) {
   return (
     <>
       <Checkbox
@@ -69,7 +77,11 @@ function PageNavigation({ workbench }: { workbench: SortingWorkbenchState }) {
           Page précédente
         </Button>
         {!onLastPage ? (
-          <Button variant="default" onClick={() => dispatch({ type: 'next' })} rightSection={<IconArrowRight size={16} aria-hidden="true" />}>
+          <Button
+            variant="default"
+            onClick={() => dispatch({ type: 'next' })}
+            rightSection={<IconArrowRight size={16} aria-hidden="true" />}
+          >
             Page suivante
           </Button>
         ) : null}

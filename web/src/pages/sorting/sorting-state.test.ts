@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildLabels, commandForKey, initSorting, moveExercise, sortingReducer, type SortingAction, type SortingState } from './sorting-state';
+import {
+  buildLabels,
+  commandForKey,
+  initSorting,
+  moveExercise,
+  sortingReducer,
+  type SortingAction,
+  type SortingState,
+} from './sorting-state';
 
 const E1 = 'e1';
 const E2 = 'e2';

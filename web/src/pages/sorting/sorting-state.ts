@@ -206,7 +206,9 @@ export function isTextEntry(target: KeyTarget | null): boolean {
 function activatesItself(target: KeyTarget | null): boolean {
   if (!target) return false;
   const tag = target.tagName.toLowerCase();
-  return tag === 'button' || tag === 'a' || tag === 'input' || target.role === 'button' || target.role === 'checkbox' || target.role === 'radio';
+  return (
+    tag === 'button' || tag === 'a' || tag === 'input' || target.role === 'button' || target.role === 'checkbox' || target.role === 'radio'
+  );
 }
 
 /**

@@ -29,7 +29,7 @@ export function useSortingWorkbench(chapterId: string, selection: NonNullable<So
   const searchRef = useRef<PupilPickerHandle>(null);
   const page = state.pages[state.current]!;
   const onLastPage = state.current === state.pageCount - 1;
-  const pupil = page.user ? known.get(page.user) ?? null : null;
+  const pupil = page.user ? (known.get(page.user) ?? null) : null;
 
   // The shortcuts work as soon as the copy is on screen.
   // Without scrolling: the page's title stays in view under the header.
@@ -65,8 +65,7 @@ export function useSortingWorkbench(chapterId: string, selection: NonNullable<So
     if (command.type === 'save') submit();
     else if (command.type === 'focusSearch') {
       searchRef.current?.startSearch();
-    }
-    else dispatch(command);
+    } else dispatch(command);
   }
 
   return { state, dispatch, known, addFound, problem, save, submit, onKeyDown, page, onLastPage, pupil, rootRef, searchRef };

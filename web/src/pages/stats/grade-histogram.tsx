@@ -11,7 +11,15 @@ export function GradeHistogram({ exercise }: { exercise: ExerciseStats }) {
   const summary = exercise.distribution.map((d) => `${formatPoints(d.grade)} : ${d.count}`).join(' ; ');
   return (
     <figure style={{ margin: 0 }} aria-label={`Répartition des notes de « ${exercise.title} »`}>
-      <BarChart h={180} data={data} dataKey="note" series={[{ name: 'Copies', color: 'blue.8' }]} tickLine="y" xAxisLabel="Note" yAxisLabel="Copies" />
+      <BarChart
+        h={180}
+        data={data}
+        dataKey="note"
+        series={[{ name: 'Copies', color: 'blue.8' }]}
+        tickLine="y"
+        xAxisLabel="Note"
+        yAxisLabel="Copies"
+      />
       <figcaption style={{ fontSize: 'var(--mantine-font-size-sm)' }}>Répartition des notes (note : copies) — {summary}</figcaption>
     </figure>
   );

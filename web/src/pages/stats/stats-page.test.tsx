@@ -41,7 +41,18 @@ const STATS: ChapterStats = {
         { version: 1, expected: '20', pupils: 3, top: [{ answer: '20', count: 3, expected: true }], flagged: false },
       ],
     },
-    { _id: 'e2', title: 'Preuve', answerFormat: 'pdf', maxPoints: 7, answered: 2, graded: 1, mean: 6.5, median: 6.5, distribution: [{ grade: 6.5, count: 1 }], versions: [] },
+    {
+      _id: 'e2',
+      title: 'Preuve',
+      answerFormat: 'pdf',
+      maxPoints: 7,
+      answered: 2,
+      graded: 1,
+      mean: 6.5,
+      median: 6.5,
+      distribution: [{ grade: 6.5, count: 1 }],
+      versions: [],
+    },
   ],
 };
 

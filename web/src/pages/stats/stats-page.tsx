@@ -61,7 +61,8 @@ function VersionTable({ chapterId, exercise, isAdmin }: { chapterId: string; exe
         <Paper key={v.version} withBorder p="sm" aria-label={`Version ${v.version + 1} de « ${exercise.title} »`} component="section">
           <Group justify="space-between" wrap="wrap" gap="xs">
             <Title order={3} size="h5">
-              Version {v.version + 1} — réponse attendue : {v.expected === null ? 'aucune' : v.expected.replace('.', ',')} ({v.pupils} réponse{v.pupils > 1 ? 's' : ''})
+              Version {v.version + 1} — réponse attendue : {v.expected === null ? 'aucune' : v.expected.replace('.', ',')} ({v.pupils}{' '}
+              réponse{v.pupils > 1 ? 's' : ''})
             </Title>
             {v.flagged && <Badge color="orange.9">{ERRATA_FLAG_TEXT}</Badge>}
           </Group>

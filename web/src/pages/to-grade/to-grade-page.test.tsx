@@ -28,13 +28,22 @@ function headerOf(id: string, counts: Array<{ graded: number; answered: number }
 }
 
 const HEADERS: Record<string, GradingTable> = {
-  c1: headerOf('c1', [{ graded: 2, answered: 5 }, { graded: 0, answered: 4 }]),
+  c1: headerOf('c1', [
+    { graded: 2, answered: 5 },
+    { graded: 0, answered: 4 },
+  ]),
   c2: headerOf('c2', [{ graded: 8, answered: 8 }]),
   c3: headerOf('c3', [{ graded: 0, answered: 6 }]),
 };
 const ASSIGNMENTS: Record<string, Assignments> = {
   // The second exercise of the first tour is another corrector's; the second tour's only exercise too.
-  c1: { exercises: [{ _id: 'c1-e1', title: 'Exercice 1', correctors: [] }, { _id: 'c1-e2', title: 'Exercice 2', correctors: ['m2'] }], correctors: [] },
+  c1: {
+    exercises: [
+      { _id: 'c1-e1', title: 'Exercice 1', correctors: [] },
+      { _id: 'c1-e2', title: 'Exercice 2', correctors: ['m2'] },
+    ],
+    correctors: [],
+  },
   c2: { exercises: [{ _id: 'c2-e1', title: 'Exercice 1', correctors: [] }], correctors: [] },
   c3: { exercises: [{ _id: 'c3-e1', title: 'Exercice 1', correctors: ['m2'] }], correctors: [] },
 };
@@ -86,7 +95,10 @@ describe('ToGradePage', () => {
   });
 
   it('says when nothing waits', async () => {
-    HEADERS.c1 = headerOf('c1', [{ graded: 5, answered: 5 }, { graded: 0, answered: 4 }]);
+    HEADERS.c1 = headerOf('c1', [
+      { graded: 5, answered: 5 },
+      { graded: 0, answered: 4 },
+    ]);
     renderPage();
     expect(await screen.findByText(/Rien à corriger pour le moment/)).toBeTruthy();
   });

@@ -13,7 +13,10 @@ import { chapterToGrade, waitingText } from './to-grade';
  */
 export function ToGradePage() {
   const { chapters, user, roles } = useSession();
-  const work = useChaptersWork(chapters.map((c) => c._id), roles.isAdmin);
+  const work = useChaptersWork(
+    chapters.map((c) => c._id),
+    roles.isAdmin,
+  );
   const me = { userId: user?._id ?? '', isAdmin: roles.isAdmin };
   const todo = work.flatMap((w) => {
     // Not before the assignments: a chapter would show, for a moment, exercises that are another corrector's.

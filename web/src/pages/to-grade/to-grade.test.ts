@@ -24,7 +24,14 @@ const member = { userId: 'm1', isAdmin: false };
 
 describe('chapterToGrade', () => {
   it('counts, per exercise, the copies answered and not yet graded', () => {
-    const work = chapterToGrade(header([{ graded: 3, answered: 10 }, { graded: 4, answered: 4 }]), assignments([], []), member);
+    const work = chapterToGrade(
+      header([
+        { graded: 3, answered: 10 },
+        { graded: 4, answered: 4 },
+      ]),
+      assignments([], []),
+      member,
+    );
     expect(work).toEqual({
       chapterId: 'c1',
       title: 'Coupe Olympe 2026 — premier tour',
@@ -34,7 +41,10 @@ describe('chapterToGrade', () => {
   });
 
   it('leaves out the exercises assigned to other correctors, keeps those assigned to the caller', () => {
-    const counts = [{ graded: 0, answered: 5 }, { graded: 0, answered: 2 }];
+    const counts = [
+      { graded: 0, answered: 5 },
+      { graded: 0, answered: 2 },
+    ];
     expect(chapterToGrade(header(counts), assignments(['m2'], ['m1', 'm3']), member)?.exercises.map((e) => e.exerciseId)).toEqual(['e2']);
     expect(chapterToGrade(header(counts), assignments(['m2'], ['m3']), member)).toBeNull();
     // Admins take any copy (canTakeCopies).
@@ -42,7 +52,16 @@ describe('chapterToGrade', () => {
   });
 
   it('is null when every answer is graded or the header has no counts', () => {
-    expect(chapterToGrade(header([{ graded: 5, answered: 5 }, { graded: 0, answered: 0 }]), undefined, member)).toBeNull();
+    expect(
+      chapterToGrade(
+        header([
+          { graded: 5, answered: 5 },
+          { graded: 0, answered: 0 },
+        ]),
+        undefined,
+        member,
+      ),
+    ).toBeNull();
     expect(chapterToGrade({ ...header([]), page: undefined }, undefined, member)).toBeNull();
   });
 

@@ -29,7 +29,9 @@ export function ExtraTimeDialog({
   const save = useSaveExtraTime(uid);
   const valid = form.isValid();
   // The client already showed the server's French message.
-  const submit = form.onSubmit(({ percent: value }) => save.mutate(Number(value), { onSuccess: onSaved, onError: (error) => console.error(error) }));
+  const submit = form.onSubmit(({ percent: value }) =>
+    save.mutate(Number(value), { onSuccess: onSaved, onError: (error) => console.error(error) }),
+  );
   return (
     <Modal opened onClose={onClose} title={`Temps supplémentaire de ${name}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
       <Stack>
@@ -59,4 +61,3 @@ export function ExtraTimeDialog({
 
 /** The cell text: « 33 % » (a narrow no-break space before the sign, as Intl writes percents), or a dash when none. */
 export const extraTimeLabel = (percent: number | undefined) => (percent ? `${percent}\u202f%` : '—');
-

@@ -41,10 +41,20 @@ function ActionsCell({ member: m, onSimulate, onData }: { member: GroupMember } 
   }
   return (
     <Group gap={6} wrap="nowrap">
-      <Button size="compact-xs" variant="light" onClick={() => onSimulate(m)} aria-label={`Simuler ${m.firstName ?? ''} ${m.lastName ?? ''} (${m.email})`}>
+      <Button
+        size="compact-xs"
+        variant="light"
+        onClick={() => onSimulate(m)}
+        aria-label={`Simuler ${m.firstName ?? ''} ${m.lastName ?? ''} (${m.email})`}
+      >
         Simuler
       </Button>
-      <Button size="compact-xs" variant="default" onClick={() => onData(m)} aria-label={`Données personnelles de ${m.firstName ?? ''} ${m.lastName ?? ''} (${m.email})`}>
+      <Button
+        size="compact-xs"
+        variant="default"
+        onClick={() => onData(m)}
+        aria-label={`Données personnelles de ${m.firstName ?? ''} ${m.lastName ?? ''} (${m.email})`}
+      >
         Données
       </Button>
     </Group>
@@ -55,7 +65,14 @@ function ActionsCell({ member: m, onSimulate, onData }: { member: GroupMember } 
 export function useMemberColumns(shown: readonly GroupMember[], { onSimulate, onData, onExtraTime }: MemberActions) {
   return useMemo<VirtualColumn<GroupMember>[]>(
     () => [
-      { key: 'firstName', header: 'Prénom', width: '12%', cell: (m) => m.firstName, sortValue: byFirstName, fullText: (m) => m.firstName ?? '' },
+      {
+        key: 'firstName',
+        header: 'Prénom',
+        width: '12%',
+        cell: (m) => m.firstName,
+        sortValue: byFirstName,
+        fullText: (m) => m.firstName ?? '',
+      },
       { key: 'lastName', header: 'Nom', width: '14%', cell: (m) => m.lastName, sortValue: byLastName, fullText: (m) => m.lastName ?? '' },
       { key: 'grade', header: 'Classe', width: 70, cell: (m) => gradeLabel(m.grade) },
       { key: 'gender', header: 'Genre', width: 64, cell: (m) => (m.gender ? GENDER_SHORT[m.gender] : '') },
@@ -82,7 +99,12 @@ export function useMemberColumns(shown: readonly GroupMember[], { onSimulate, on
         header: 'Tiers-temps',
         width: 100,
         cell: (m) => (
-          <Button size="compact-xs" variant="subtle" onClick={() => onExtraTime(m)} aria-label={`Temps supplémentaire de ${memberName(m)} : ${extraTimeLabel(m.extraTimePercent)}`}>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            onClick={() => onExtraTime(m)}
+            aria-label={`Temps supplémentaire de ${memberName(m)} : ${extraTimeLabel(m.extraTimePercent)}`}
+          >
             {extraTimeLabel(m.extraTimePercent)}
           </Button>
         ),

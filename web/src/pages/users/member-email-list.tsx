@@ -85,8 +85,8 @@ export function MemberEmailList({ groupId, savedEmails }: { groupId: string; sav
       {unknown.length > 0 && (
         <Alert color="red" title="Adresses inconnues">
           <Text size="sm">
-            Ces adresses ne correspondent à aucun compte ; elles ont été placées dans la liste ci-dessus, cliquez sur
-            « Retirer » puis « Enregistrer » : {unknown.join(', ')}
+            Ces adresses ne correspondent à aucun compte ; elles ont été placées dans la liste ci-dessus, cliquez sur « Retirer » puis
+            « Enregistrer » : {unknown.join(', ')}
           </Text>
         </Alert>
       )}

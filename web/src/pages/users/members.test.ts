@@ -73,7 +73,9 @@ describe('member search', () => {
         .join(', ')} ms (max ${Math.max(...times).toFixed(2)} ms)`,
     );
     expect(last).toBeGreaterThan(0);
-    expect(filterMembers(big, bigIndex, 'lefevre 12').every((m) => m.lastName!.startsWith('Lefèvre') && m.lastName!.includes('12'))).toBe(true);
+    expect(filterMembers(big, bigIndex, 'lefevre 12').every((m) => m.lastName!.startsWith('Lefèvre') && m.lastName!.includes('12'))).toBe(
+      true,
+    );
   });
 });
 

@@ -19,8 +19,22 @@ const GROUP: GroupDetail = {
   name: 'Stage d’été',
   system: false,
   members: [
-    makeMember('u1', { firstName: 'Chloé', lastName: 'Lefèvre', email: 'chloe@x.fr', gender: 'female', birthDate: '2010-03-04', emailNotifications: true }),
-    makeMember('u2', { firstName: 'Hugo', lastName: 'Abel', email: 'hugo@x.fr', gender: 'male', emailNotifications: false, extraTimePercent: 33 }),
+    makeMember('u1', {
+      firstName: 'Chloé',
+      lastName: 'Lefèvre',
+      email: 'chloe@x.fr',
+      gender: 'female',
+      birthDate: '2010-03-04',
+      emailNotifications: true,
+    }),
+    makeMember('u2', {
+      firstName: 'Hugo',
+      lastName: 'Abel',
+      email: 'hugo@x.fr',
+      gender: 'male',
+      emailNotifications: false,
+      extraTimePercent: 33,
+    }),
     makeMember('u3', { firstName: 'Ada', lastName: 'Zorn', email: 'admin@x.fr', gender: 'other', isAdmin: true }),
   ],
 };
@@ -53,7 +67,9 @@ describe('UsersPage', () => {
     const table = screen.getByRole('table', { name: 'Membres du groupe Stage d’été' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getAllByRole('cell')[1].textContent)).toEqual(['Abel', 'Lefèvre', 'Zorn']);
-    const chloe = within(rows[1]).getAllByRole('cell').map((c) => c.textContent);
+    const chloe = within(rows[1])
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(chloe.slice(3, 7)).toEqual(['F', 'chloe@x.fr', '04-03-2010', 'Oui']);
     expect(within(rows[0]).getAllByRole('cell')[6].textContent).toBe('Non');
     // No "Simuler" onto an admin.
@@ -88,11 +104,15 @@ describe('UsersPage', () => {
     expect(screen.getByText(/À ajouter \(1\)\s: nouveau@x.fr/)).toBeTruthy();
     expect(screen.getByText(/À retirer \(1\)\s: hugo@x.fr/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
-    await waitFor(() => expect(http.patch).toHaveBeenCalledWith('/group/g1', { members: ['chloe@x.fr', 'admin@x.fr', 'nouveau@x.fr'] }), { timeout: 5000 });
+    await waitFor(() => expect(http.patch).toHaveBeenCalledWith('/group/g1', { members: ['chloe@x.fr', 'admin@x.fr', 'nouveau@x.fr'] }), {
+      timeout: 5000,
+    });
   });
 
   it('puts unknown e-mails back in the input so they can be removed, never dropping them', async () => {
-    http.patch.mockRejectedValueOnce(new ApiError('http', { status: 400, data: { message: '…', code: 'bad_request', unknown: ['inconnu@x.fr'] } }));
+    http.patch.mockRejectedValueOnce(
+      new ApiError('http', { status: 400, data: { message: '…', code: 'bad_request', unknown: ['inconnu@x.fr'] } }),
+    );
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup();
     await screen.findByText('3/3 membres', {}, { timeout: 5000 });

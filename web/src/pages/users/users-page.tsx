@@ -70,7 +70,14 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
   return (
     <Stack gap="sm">
       <PageHeading>Gestion du groupe {name}</PageHeading>
-      <MemberDataDialog member={dataOf} onClose={() => setDataOf(null)} onAnonymised={() => { setDataOf(null); reloadGroup(); }} />
+      <MemberDataDialog
+        member={dataOf}
+        onClose={() => setDataOf(null)}
+        onAnonymised={() => {
+          setDataOf(null);
+          reloadGroup();
+        }}
+      />
       {extraOf && (
         <ExtraTimeDialog
           uid={extraOf._id}
@@ -123,9 +130,22 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
 }
 
 /** The admin's actions on one member's personal data (export, anonymisation). */
-function MemberDataDialog({ member, onClose, onAnonymised }: { member: GroupMember | null; onClose: () => void; onAnonymised: () => void }) {
+function MemberDataDialog({
+  member,
+  onClose,
+  onAnonymised,
+}: {
+  member: GroupMember | null;
+  onClose: () => void;
+  onAnonymised: () => void;
+}) {
   return (
-    <Modal opened={member !== null} onClose={onClose} title={`Données personnelles de ${memberName(member)}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
+    <Modal
+      opened={member !== null}
+      onClose={onClose}
+      title={`Données personnelles de ${memberName(member)}`}
+      closeButtonProps={{ 'aria-label': 'Fermer' }}
+    >
       {member ? <UserDataActions uid={member._id} name={memberName(member)} onAnonymised={onAnonymised} /> : null}
     </Modal>
   );

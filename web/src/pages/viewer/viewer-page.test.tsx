@@ -22,7 +22,9 @@ const renderViewer = (url: string) =>
   );
 
 const calls = () =>
-  (['get', 'put', 'post', 'patch', 'delete'] as const).flatMap((m) => vi.mocked(api[m]).mock.calls.map((c) => `${m.toUpperCase()} ${String(c[0])}`));
+  (['get', 'put', 'post', 'patch', 'delete'] as const).flatMap((m) =>
+    vi.mocked(api[m]).mock.calls.map((c) => `${m.toUpperCase()} ${String(c[0])}`),
+  );
 
 beforeEach(() => {
   for (const m of ['get', 'put', 'post', 'patch', 'delete'] as const) vi.mocked(api[m]).mockReset();

@@ -35,7 +35,12 @@ export function AnswerSheetsButton({ chapterId, institutionId }: { chapterId: st
 
   return (
     <Group gap="sm" align="flex-end" wrap="wrap">
-      <Button leftSection={<IconDownload size={16} aria-hidden />} loading={busy === 'pupils'} disabled={busy !== null} onClick={() => download('pupils')}>
+      <Button
+        leftSection={<IconDownload size={16} aria-hidden />}
+        loading={busy === 'pupils'}
+        disabled={busy !== null}
+        onClick={() => download('pupils')}
+      >
         {SHEETS_DOWNLOAD_LABEL}
       </Button>
       <NumberInput

@@ -20,7 +20,14 @@ export function CenterLegend() {
         <Text size="sm" component="li" key={status}>
           <span
             aria-hidden
-            style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: CENTER_STATUS_COLORS[status], marginRight: 4 }}
+            style={{
+              display: 'inline-block',
+              width: 10,
+              height: 10,
+              borderRadius: 5,
+              background: CENTER_STATUS_COLORS[status],
+              marginRight: 4,
+            }}
           />
           {CENTER_STATUS_LABELS[status]}
         </Text>

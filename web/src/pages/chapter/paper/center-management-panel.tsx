@@ -43,7 +43,11 @@ export function CenterManagementPanel({ chapterId, userId }: { chapterId: string
         </Title>
         {/* Keyed by the saved values: a reload after saving starts the form from the server's state. */}
         <CentersHeader chapterId={chapterId} />
-        <CenterForm key={JSON.stringify([center.opened, center.nb_places, center.instructions, center.own])} chapterId={chapterId} center={center} />
+        <CenterForm
+          key={JSON.stringify([center.opened, center.nb_places, center.instructions, center.own])}
+          chapterId={chapterId}
+          center={center}
+        />
         {center.opened && (
           <Anchor component={Link} to={paths.centerDay(chapterId)} w="fit-content">
             Jour de l’épreuve : liste des inscrits, convocations, émargement et présences
@@ -99,7 +103,9 @@ function CenterForm({ chapterId, center }: { chapterId: string; center: Center }
   function save() {
     if ('error' in parsed) return;
     saveCenter.mutate(
-      opened ? { opened, instructions, nb_places: parsed.value, sittingAt: sittingAt || null, address: address.trim() || null, room, bring } : { opened },
+      opened
+        ? { opened, instructions, nb_places: parsed.value, sittingAt: sittingAt || null, address: address.trim() || null, room, bring }
+        : { opened },
       // docs/product.md#spec-8: a failed centre save is only logged (the client already showed the server's message).
       { onError: (error) => console.error(error) },
     );
@@ -137,7 +143,15 @@ interface CenterValues {
 }
 
 /** An open centre's instructions, places, sitting, address, room and what to bring, each empty field saying its default. */
-function CenterDetailsFields({ form, center, placesError }: { form: UseFormReturnType<CenterValues>; center: Center; placesError: string | null }) {
+function CenterDetailsFields({
+  form,
+  center,
+  placesError,
+}: {
+  form: UseFormReturnType<CenterValues>;
+  center: Center;
+  placesError: string | null;
+}) {
   return (
     <>
       <Textarea
@@ -193,33 +207,33 @@ function Registered({ center, chapterId }: { center: Center; chapterId: string }
   const { own, outside } = splitMembers(center.members, center.institution._id);
   return (
     <>
-        <Stack gap={4} component="section" aria-labelledby="own-pupils-title">
-          <Title order={3} size="h4" id="own-pupils-title">
-            Élèves inscrits de votre établissement ({own.length})
-          </Title>
-          {own.length > 0 && own.some((m) => m.schoolChange) && (
-            <Text size="sm">
-              Un élève qui a changé d’établissement depuis l’ouverture de l’épreuve est signalé : s’il n’est pas de votre
-              établissement, refusez son inscription ; il en est prévenu et choisira un autre centre.
-            </Text>
-          )}
-          {own.length === 0 ? (
-            <Text>{NO_OWN_PUPILS_TEXT}</Text>
-          ) : (
-            <MembersTable members={own} label="Élèves de votre établissement" refusal={{ chapterId }} />
-          )}
-        </Stack>
-        <Stack gap={4} component="section" aria-labelledby="outside-pupils-title">
-          <Title order={3} size="h4" id="outside-pupils-title">
-            Élèves extérieurs inscrits ({outside.length}
-            {center.opened ? ` / ${center.nb_places} places` : ''})
-          </Title>
-          {outside.length === 0 ? (
-            <Text>{NO_OUTSIDE_PUPILS_TEXT}</Text>
-          ) : (
-            <MembersTable members={outside} label="Élèves extérieurs" withSchool />
-          )}
-        </Stack>
+      <Stack gap={4} component="section" aria-labelledby="own-pupils-title">
+        <Title order={3} size="h4" id="own-pupils-title">
+          Élèves inscrits de votre établissement ({own.length})
+        </Title>
+        {own.length > 0 && own.some((m) => m.schoolChange) && (
+          <Text size="sm">
+            Un élève qui a changé d’établissement depuis l’ouverture de l’épreuve est signalé : s’il n’est pas de votre établissement,
+            refusez son inscription ; il en est prévenu et choisira un autre centre.
+          </Text>
+        )}
+        {own.length === 0 ? (
+          <Text>{NO_OWN_PUPILS_TEXT}</Text>
+        ) : (
+          <MembersTable members={own} label="Élèves de votre établissement" refusal={{ chapterId }} />
+        )}
+      </Stack>
+      <Stack gap={4} component="section" aria-labelledby="outside-pupils-title">
+        <Title order={3} size="h4" id="outside-pupils-title">
+          Élèves extérieurs inscrits ({outside.length}
+          {center.opened ? ` / ${center.nb_places} places` : ''})
+        </Title>
+        {outside.length === 0 ? (
+          <Text>{NO_OUTSIDE_PUPILS_TEXT}</Text>
+        ) : (
+          <MembersTable members={outside} label="Élèves extérieurs" withSchool />
+        )}
+      </Stack>
     </>
   );
 }

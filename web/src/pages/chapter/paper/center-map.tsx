@@ -14,7 +14,10 @@ function iconOf(status: CenterStatus, selected: boolean): L.Icon {
   const key = `${status}:${selected}`;
   let icon = iconCache.get(key);
   if (!icon) {
-    icon = new L.Icon({ ...markerIconBase, className: `center-marker center-marker--${status}${selected ? ' center-marker--selected' : ''}` });
+    icon = new L.Icon({
+      ...markerIconBase,
+      className: `center-marker center-marker--${status}${selected ? ' center-marker--selected' : ''}`,
+    });
     iconCache.set(key, icon);
   }
   return icon;
@@ -70,9 +73,7 @@ export default function CenterMap({ height, tileUrl, markers: given, selectedId,
       >
         <FrenchZoomControl />
         <ZoomWatcher onZoom={setZoom} />
-        {tileUrl && (
-          <TileLayer url={tileUrl} attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>' />
-        )}
+        {tileUrl && <TileLayer url={tileUrl} attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>' />}
         {markers.map(({ item, lat, lng }) => {
           const selectable = isSelectable(item);
           const label = `${item.name} : ${CENTER_STATUS_LABELS[item.status]}${item.own ? ' (votre établissement)' : ''}`;

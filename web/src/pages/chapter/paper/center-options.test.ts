@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { CenterOption, CenterStatus } from '@olympe/contract';
-import { fanOutAtZoom, isSelectable, parsePlaces, partitionPdfs, selectCenterMarkers, splitMembers, visibleOptions } from './center-options';
+import {
+  fanOutAtZoom,
+  isSelectable,
+  parsePlaces,
+  partitionPdfs,
+  selectCenterMarkers,
+  splitMembers,
+  visibleOptions,
+} from './center-options';
 
 const option = (id: string, status: CenterStatus, extra = false, own = false, lat: number | null = 45): CenterOption => ({
   _id: id,
@@ -84,7 +92,7 @@ describe('fanOutAtZoom', () => {
     const placed = selectCenterMarkers(same, null).markers;
     for (const zoom of [5, 12]) {
       const fanned = fanOutAtZoom(placed, zoom);
-      const px = 256 * 2 ** zoom / 360;
+      const px = (256 * 2 ** zoom) / 360;
       const [a, b] = fanned;
       const distancePx = Math.hypot((a.lng - b.lng) * px, ((a.lat - b.lat) * px) / Math.cos((45 * Math.PI) / 180));
       expect(distancePx).toBeGreaterThan(20);

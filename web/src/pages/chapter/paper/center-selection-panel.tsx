@@ -74,7 +74,13 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
             </Center>
           }
         >
-          <CenterMap height={CENTER_MAP_HEIGHT} tileUrl={config.data?.tileUrl ?? ''} markers={markers} selectedId={selectedId} onSelect={pick} />
+          <CenterMap
+            height={CENTER_MAP_HEIGHT}
+            tileUrl={config.data?.tileUrl ?? ''}
+            markers={markers}
+            selectedId={selectedId}
+            onSelect={pick}
+          />
         </Suspense>
         {tooMany && <Text size="sm">Seuls 500 centres sont dessinés sur la carte ; tous restent disponibles dans la liste.</Text>}
         {!roles.isAdmin && extraCount > 0 && !extraAtOnce(all) && (
@@ -90,8 +96,16 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
           pending={choose.isPending}
           onPick={pick}
         />
-        {registration && !mine.isError && <CenterInstructions chapterId={chapterId} name={registration.institution.name} center={mine.data?.center ?? null} />}
-        <ConfirmCenterDialog asked={asked} moving={!!selectedId} loading={choose.isPending} onCancel={() => setAsked(null)} onConfirm={confirm} />
+        {registration && !mine.isError && (
+          <CenterInstructions chapterId={chapterId} name={registration.institution.name} center={mine.data?.center ?? null} />
+        )}
+        <ConfirmCenterDialog
+          asked={asked}
+          moving={!!selectedId}
+          loading={choose.isPending}
+          onCancel={() => setAsked(null)}
+          onConfirm={confirm}
+        />
       </Stack>
     </Paper>
   );
@@ -115,7 +129,11 @@ function CenterInstructions({ chapterId, name, center }: { chapterId: string; na
         Instructions du centre {name}
       </Title>
       {center?.details && <CenterDetailsList details={center.details} />}
-      {center?.instructions.trim() ? <Text style={{ whiteSpace: 'pre-wrap' }}>{center.instructions}</Text> : <Text>{NO_INSTRUCTIONS_TEXT}</Text>}
+      {center?.instructions.trim() ? (
+        <Text style={{ whiteSpace: 'pre-wrap' }}>{center.instructions}</Text>
+      ) : (
+        <Text>{NO_INSTRUCTIONS_TEXT}</Text>
+      )}
       {center?.details && (
         <Group>
           <Button variant="light" w="fit-content" onClick={downloadConvocation}>
@@ -133,7 +151,13 @@ function CenterInstructions({ chapterId, name, center }: { chapterId: string; na
 }
 
 /** Asked before a registration: the centre, what the move costs, its details; only « Confirmer l’inscription » registers. */
-function ConfirmCenterDialog(props: { asked: CenterOption | null; moving: boolean; loading: boolean; onCancel: () => void; onConfirm: () => void }) {
+function ConfirmCenterDialog(props: {
+  asked: CenterOption | null;
+  moving: boolean;
+  loading: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
   const { asked, moving, loading, onCancel, onConfirm } = props;
   const message = asked && (
     <Stack>

@@ -33,10 +33,14 @@ routeHttp(http, [
   ['get', /^\/center\/([^/]+)$/, ([c]) => api.fetchCenter(c)],
   ['patch', /^\/center\/([^/]+)$/, ([c], body) => api.saveCenter(c, body)],
   ['get', /^\/answer\/unlabeled\/([^/]+)$/, ([c]) => api.fetchUnlabeled(c)],
-  ['post', /^\/answer\/unlabeled\/([^/]+)$/, ([c], body) => {
-    const { answer, institution } = body as { answer: string; institution: string | null };
-    return api.registerUnlabeled(c, answer, institution);
-  }],
+  [
+    'post',
+    /^\/answer\/unlabeled\/([^/]+)$/,
+    ([c], body) => {
+      const { answer, institution } = body as { answer: string; institution: string | null };
+      return api.registerUnlabeled(c, answer, institution);
+    },
+  ],
   ['get', /^\/chapter\/([^/]+)$/, () => ({ headerCenters: 'Ouvrir les enveloppes à 9 h.' })],
 ]);
 vi.mock('../../../api/notify', () => ({ showNotice: api.showNotice }));
@@ -122,7 +126,10 @@ describe('CenterSelectionPanel', () => {
 
   it('offers the extra centres at once when none of the direct ones can be chosen (decision 141)', async () => {
     // A `global` pupil with no pole centre: every centre is an extra possibility.
-    api.fetchCenterOptions.mockResolvedValue([option('far', 'Lycée Lointain', 'yes', true), option('near', 'Collège Voisin', 'unknown', true)]);
+    api.fetchCenterOptions.mockResolvedValue([
+      option('far', 'Lycée Lointain', 'yes', true),
+      option('near', 'Collège Voisin', 'unknown', true),
+    ]);
     api.fetchUserCenter.mockResolvedValue({ registration: null, center: null });
     renderWith(<CenterSelectionPanel chapterId={CHAPTER} />);
     expect(await screen.findByText('marqueur Lycée Lointain')).toBeTruthy();
@@ -130,7 +137,10 @@ describe('CenterSelectionPanel', () => {
     expect(screen.queryByRole('button', { name: /Afficher d’autres possibilités/ })).toBeNull();
     fireEvent.click(screen.getByLabelText('Centre sélectionné', { selector: 'input' }));
     const choices = await screen.findAllByRole('option', { hidden: true });
-    expect(choices.map((o) => o.textContent)).toEqual(['Lycée Lointain (Centre ouvert)', 'Collège Voisin (Réponse de l’établissement en attente)']);
+    expect(choices.map((o) => o.textContent)).toEqual([
+      'Lycée Lointain (Centre ouvert)',
+      'Collège Voisin (Réponse de l’établissement en attente)',
+    ]);
   });
 
   it('admins see every centre directly, without the button', async () => {
@@ -184,7 +194,13 @@ describe('CenterManagementPanel', () => {
     isPole: false,
     status: 'unknown',
     members: [],
-    details: { sittingAt: null, address: '1 rue des Écoles', room: '', bring: 'Stylo', defaults: { sittingAt: true, address: true, bring: true } },
+    details: {
+      sittingAt: null,
+      address: '1 rue des Écoles',
+      room: '',
+      bring: 'Stylo',
+      defaults: { sittingAt: true, address: true, bring: true },
+    },
     own: { sittingAt: null, address: null, room: '', bring: '' },
     stats: { registered: 0, present: 0, absent: 0, copies: 0, pagesSorted: 0 },
     ...c,
@@ -218,7 +234,13 @@ describe('CenterManagementPanel', () => {
   });
 
   it('lists own and outside pupils separately', async () => {
-    const pupil = (id: string, school: string) => ({ _id: id, firstName: 'Ada', lastName: id, grade: '3eme' as const, institution: { _id: school, name: school } });
+    const pupil = (id: string, school: string) => ({
+      _id: id,
+      firstName: 'Ada',
+      lastName: id,
+      grade: '3eme' as const,
+      institution: { _id: school, name: school },
+    });
     api.fetchCenter.mockResolvedValue(center({ opened: true, nb_places: 5, members: [pupil('Own1', 'own'), pupil('Ext1', 'other')] }));
     renderWith(<CenterManagementPanel chapterId={CHAPTER} userId="me" />, { isTeacher: true });
     const ownTable = await screen.findByRole('table', { name: 'Élèves de votre établissement' });
@@ -255,8 +277,26 @@ describe('CenterManagementPanel', () => {
   it('ignores dropped non-PDF files and says which; lists copies with Visualiser', async () => {
     api.fetchCenter.mockResolvedValue(center());
     api.fetchUnlabeled.mockResolvedValue([
-      { _id: 'u1', answer: 'pdfs/abc.pdf', institution: null, originalName: 'salle3.pdf', pages: 2, createdAt: '2026-05-01T08:00:00Z', labeled: false, droppedBlanks: null },
-      { _id: 'u2', answer: 'pdfs/def.pdf', institution: null, originalName: 'salle4.pdf', pages: 6, createdAt: '2026-05-01T08:05:00Z', labeled: true, droppedBlanks: 2 },
+      {
+        _id: 'u1',
+        answer: 'pdfs/abc.pdf',
+        institution: null,
+        originalName: 'salle3.pdf',
+        pages: 2,
+        createdAt: '2026-05-01T08:00:00Z',
+        labeled: false,
+        droppedBlanks: null,
+      },
+      {
+        _id: 'u2',
+        answer: 'pdfs/def.pdf',
+        institution: null,
+        originalName: 'salle4.pdf',
+        pages: 6,
+        createdAt: '2026-05-01T08:05:00Z',
+        labeled: true,
+        droppedBlanks: 2,
+      },
     ]);
     renderWith(<CenterManagementPanel chapterId={CHAPTER} userId="me" />, { isTeacher: true });
     const link = await screen.findByRole('link', { name: 'Visualiser salle3.pdf' });

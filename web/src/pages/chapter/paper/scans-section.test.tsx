@@ -115,7 +115,9 @@ describe('ScansSection: resumable uploads of scans', () => {
     const upload = await startUpload(scan(10 * MB));
     act(() => upload.options.onProgress!(4 * MB, 10 * MB));
     Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
-    act(() => upload.options.onError!(Object.assign(new Error('tus: failed to upload chunk'), { originalRequest: {}, originalResponse: null })));
+    act(() =>
+      upload.options.onError!(Object.assign(new Error('tus: failed to upload chunk'), { originalRequest: {}, originalResponse: null })),
+    );
     expect(screen.getByRole('alert').textContent).toBe(WAITING_TEXT);
     expect(upload.start).toHaveBeenCalledTimes(1);
     Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
@@ -129,7 +131,10 @@ describe('ScansSection: resumable uploads of scans', () => {
     // The upload was complete on the server already (a HEAD says so, without a body): the path is its id.
     act(() => upload.options.onSuccess!({ lastResponse: { getBody: () => '' } }));
     await waitFor(() =>
-      expect(api.registerUnlabeled).toHaveBeenCalledWith(CHAPTER, { answer: 'pdfs/0f0e0d0c-0b0a-4908-8706-050403020100.pdf', institution: 'school' }),
+      expect(api.registerUnlabeled).toHaveBeenCalledWith(CHAPTER, {
+        answer: 'pdfs/0f0e0d0c-0b0a-4908-8706-050403020100.pdf',
+        institution: 'school',
+      }),
     );
   });
 

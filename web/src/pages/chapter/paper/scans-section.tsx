@@ -16,7 +16,10 @@ export const WAITING_TEXT = 'Connexion interrompue : l’envoi reprendra tout s
 
 /** « 42 % · 3,1 Mo sur 7,4 Mo · 12,4 Mo/s · environ 2 min restantes » (decision 92). */
 export function progressLine(p: UploadProgress): string {
-  const parts = [frenchNumberFormat({ style: 'percent', maximumFractionDigits: 0 }).format(p.total > 0 ? p.sent / p.total : 0), `${formatBytes(p.sent)} sur ${formatBytes(p.total)}`];
+  const parts = [
+    frenchNumberFormat({ style: 'percent', maximumFractionDigits: 0 }).format(p.total > 0 ? p.sent / p.total : 0),
+    `${formatBytes(p.sent)} sur ${formatBytes(p.total)}`,
+  ];
   if (p.speed !== null && p.speed > 0) parts.push(formatSpeed(p.speed));
   if (p.secondsLeft !== null) parts.push(formatTimeLeft(p.secondsLeft));
   return parts.join(' · ');
@@ -32,7 +35,10 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
   const copies = useUnlabeled(chapterId);
   const config = usePublicConfig();
   const maxScanMb = config.data?.maxScanMb;
-  const { chosen, setChosen, refusals, sending, add, upload, cancel, pending } = useScanUpload(chapterId, { user: userId, institution: institutionId });
+  const { chosen, setChosen, refusals, sending, add, upload, cancel, pending } = useScanUpload(chapterId, {
+    user: userId,
+    institution: institutionId,
+  });
   const [dragging, setDragging] = useState(false);
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
@@ -86,7 +92,17 @@ export function ScansSection({ chapterId, userId, institutionId }: { chapterId: 
 }
 
 /** The files chosen and not sent yet, each with its remove button and the server's refusal of a former try. */
-function ChosenFiles({ chosen, refusals, busy, onRemove }: { chosen: File[]; refusals: Map<File, string>; busy: boolean; onRemove: (file: File) => void }) {
+function ChosenFiles({
+  chosen,
+  refusals,
+  busy,
+  onRemove,
+}: {
+  chosen: File[];
+  refusals: Map<File, string>;
+  busy: boolean;
+  onRemove: (file: File) => void;
+}) {
   if (chosen.length === 0) return null;
   return (
     <List size="sm" aria-label="Fichiers choisis">
