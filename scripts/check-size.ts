@@ -20,7 +20,6 @@ const allowed = new Set<string>([
   'server/src/mail/send-job.ts buildMail',
   'server/src/ops/live.ts getLiveChapter',
   'server/src/ops/privacy.ts exportUser',
-  'web/src/pages/regrade/regrade-page.tsx RequestItem',
   'web/src/pages/users/users-page.tsx GroupMembers',
 ]);
 
