@@ -20,7 +20,6 @@ const allowed = new Set<string>([
   'server/src/mail/send-job.ts buildMail',
   'server/src/ops/live.ts getLiveChapter',
   'server/src/ops/privacy.ts exportUser',
-  'web/src/pages/users/users-page.tsx GroupMembers',
 ]);
 
 const SOURCE = /^(server\/src|web\/src|contract\/src|rich-text\/src)\/.*\.tsx?$/;
