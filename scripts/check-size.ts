@@ -20,15 +20,6 @@ const allowed = new Set<string>([
   'server/src/mail/send-job.ts buildMail',
   'server/src/ops/live.ts getLiveChapter',
   'server/src/ops/privacy.ts exportUser',
-  'web/src/components/PdfView/PdfView.tsx PdfView',
-  'web/src/pages/chapter/paper/center-selection-panel.tsx CenterSelectionPanel',
-  'web/src/pages/chapters/chapters-page.tsx ChaptersPage',
-  'web/src/pages/exos/exos-page.tsx ExosPage',
-  'web/src/pages/history/history-page.tsx HistoryView',
-  'web/src/pages/live/extensions-section.tsx ExtensionsSection',
-  'web/src/pages/overview/overview-page.tsx OverviewPage',
-  'web/src/pages/regrade/regrade-page.tsx RequestItem',
-  'web/src/pages/users/users-page.tsx GroupMembers',
 ]);
 
 const SOURCE = /^(server\/src|web\/src|contract\/src|rich-text\/src)\/.*\.tsx?$/;

@@ -56,38 +56,7 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
         </Center>
       ) : (
         <Stack gap="xs">
-          <Group gap="xs" role="toolbar" aria-label={`Zoom : ${label}`} wrap="wrap">
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label="Zoom arrière"
-              onClick={() => setZoom(zoomOut)}
-              disabled={zoom <= ZOOM_STEPS[0]}
-            >
-              <IconZoomOut size={18} aria-hidden="true" />
-            </ActionIcon>
-            <Text size="sm" w={52} ta="center" aria-live="polite" data-testid="pdf-zoom">
-              {formatZoom(zoom)}
-            </Text>
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label="Zoom avant"
-              onClick={() => setZoom(zoomIn)}
-              disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]}
-            >
-              <IconZoomIn size={18} aria-hidden="true" />
-            </ActionIcon>
-            <Button
-              variant="default"
-              size="sm"
-              leftSection={<IconArrowAutofitWidth size={18} aria-hidden="true" />}
-              onClick={() => setZoom(FIT_WIDTH)}
-              disabled={zoom === FIT_WIDTH}
-            >
-              Ajuster à la largeur
-            </Button>
-          </Group>
+          <ZoomToolbar zoom={zoom} label={label} onZoom={setZoom} />
           <div
             ref={viewRef}
             role="region"
@@ -105,6 +74,46 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
         </Stack>
       )}
     </div>
+  );
+}
+
+/** Zoom out, the zoom, zoom in and « Ajuster à la largeur » (decision 65). */
+function ZoomToolbar({
+  zoom,
+  label,
+  onZoom,
+}: {
+  zoom: number;
+  label: string;
+  onZoom: (next: number | ((zoom: number) => number)) => void;
+}) {
+  return (
+    <Group gap="xs" role="toolbar" aria-label={`Zoom : ${label}`} wrap="wrap">
+      <ActionIcon variant="default" size="lg" aria-label="Zoom arrière" onClick={() => onZoom(zoomOut)} disabled={zoom <= ZOOM_STEPS[0]}>
+        <IconZoomOut size={18} aria-hidden="true" />
+      </ActionIcon>
+      <Text size="sm" w={52} ta="center" aria-live="polite" data-testid="pdf-zoom">
+        {formatZoom(zoom)}
+      </Text>
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label="Zoom avant"
+        onClick={() => onZoom(zoomIn)}
+        disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]}
+      >
+        <IconZoomIn size={18} aria-hidden="true" />
+      </ActionIcon>
+      <Button
+        variant="default"
+        size="sm"
+        leftSection={<IconArrowAutofitWidth size={18} aria-hidden="true" />}
+        onClick={() => onZoom(FIT_WIDTH)}
+        disabled={zoom === FIT_WIDTH}
+      >
+        Ajuster à la largeur
+      </Button>
+    </Group>
   );
 }
 

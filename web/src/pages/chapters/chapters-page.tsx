@@ -5,7 +5,7 @@ import { chapterKeys, createChapter, deleteChapter, updateChapter, useChapters }
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { useSession } from '../../session/session-context';
-import { planChapterSave, rowOf, runChapterSave, type ChapterRow } from './plan-save';
+import { planChapterSave, rowOf, runChapterSave, type ChapterRow, type ChapterSavePlan } from './plan-save';
 import { PageHeading } from '../../components/page-heading';
 import { ChaptersTable, type ChapterTarget } from './chapters-table';
 import { GradingOptionsDialog } from './grading-options-dialog';
@@ -47,21 +47,7 @@ export function ChaptersPage() {
     add({ key: `new-${Date.now()}-${rows.length}`, title: NEW_CHAPTER_TITLE, analysis: false, offline: false });
   }
 
-  const saveChapters = () =>
-    save({
-      plan: planChapterSave,
-      // docs/product.md#spec-7: deletions first, then creations and updates, then the list reloads. Calls are
-      // quiet; one notification tells the outcome.
-      run: (plan) =>
-        runChapterSave(plan, {
-          remove: (id) => deleteChapter(id, true),
-          create: (fields) => createChapter(fields, true),
-          update: (id, changes) => updateChapter(id, changes, true),
-        }),
-      queryKey: chapterKeys.all,
-      // The sidebar's test lists come from the session.
-      after: () => session.reload(),
-    });
+  const saveChapters = () => save(chapterSaveSteps(() => session.reload()));
 
   return (
     <Stack>
@@ -106,4 +92,22 @@ export function ChaptersPage() {
       </Group>
     </Stack>
   );
+}
+
+/** What « Enregistrer » sends for the chapter list; `reload` refreshes the session afterwards. */
+function chapterSaveSteps(reload: () => Promise<void>) {
+  return {
+    plan: planChapterSave,
+    // docs/product.md#spec-7: deletions first, then creations and updates, then the list reloads. Calls are
+    // quiet; one notification tells the outcome.
+    run: (plan: ChapterSavePlan) =>
+      runChapterSave(plan, {
+        remove: (id) => deleteChapter(id, true),
+        create: (fields) => createChapter(fields, true),
+        update: (id, changes) => updateChapter(id, changes, true),
+      }),
+    queryKey: chapterKeys.all,
+    // The sidebar's test lists come from the session.
+    after: reload,
+  };
 }

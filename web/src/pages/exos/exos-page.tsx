@@ -21,7 +21,6 @@ export function ExosPage() {
   const chapterQuery = useChapter(id);
   const exercisesQuery = useRawExercises(id);
   const updateChapter = useUpdateChapter(id);
-  const subject = useDownloadSubject(id);
   const {
     rows: drafts,
     deleted,
@@ -82,14 +81,7 @@ export function ExosPage() {
         <Button onClick={saveExercises} loading={saving}>
           Enregistrer
         </Button>
-        <Button
-          variant="light"
-          leftSection={<IconDownload size={16} aria-hidden="true" />}
-          onClick={() => subject.mutate(chapter.title)}
-          loading={subject.isPending}
-        >
-          Télécharger le sujet (LaTeX)
-        </Button>
+        <SubjectDownload chapterId={id} title={chapter.title} />
       </Group>
       <DeleteExerciseDialog
         deleting={deleting}
@@ -100,6 +92,21 @@ export function ExosPage() {
         }}
       />
     </Stack>
+  );
+}
+
+/** The chapter's LaTeX subject, downloaded under its title. */
+function SubjectDownload({ chapterId, title }: { chapterId: string; title: string }) {
+  const subject = useDownloadSubject(chapterId);
+  return (
+    <Button
+      variant="light"
+      leftSection={<IconDownload size={16} aria-hidden="true" />}
+      onClick={() => subject.mutate(title)}
+      loading={subject.isPending}
+    >
+      Télécharger le sujet (LaTeX)
+    </Button>
   );
 }
 

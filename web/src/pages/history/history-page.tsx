@@ -66,42 +66,7 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
       {/* Staff read the chapter in the desk panel (a link to its grading table); pupils here. */}
       {history.desk ? null : <Text c="gray.7">{exercise.chapterTitle}</Text>}
 
-      {answers.length === 0 ? (
-        <Text>{NO_ANSWER}</Text>
-      ) : (
-        <Table striped aria-label="Réponses enregistrées" maw={640}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Date</Table.Th>
-              <Table.Th>Réponse</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {answers.map((a) => (
-              <Table.Tr key={a._id}>
-                <Table.Td>{formatParisDateTime(a.timestamp)}</Table.Td>
-                <Table.Td>
-                  {isPdf ? (
-                    <Button
-                      component={Link}
-                      to={withTestReturn(paths.viewer(a.answer), testChapter)}
-                      size="compact-sm"
-                      variant="light"
-                      leftSection={<IconEye size={14} aria-hidden="true" />}
-                    >
-                      Visualiser
-                    </Button>
-                  ) : (
-                    <Text span ff="monospace">
-                      {a.answer}
-                    </Text>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      {answers.length === 0 ? <Text>{NO_ANSWER}</Text> : <AnswersTable answers={answers} isPdf={isPdf} testChapter={testChapter} />}
 
       {/* Double correction: a third corrector on a copy already graded twice only reads it (an admin arbitrates). */}
       {canGrade && result?.answerId && history.desk?.role !== 'done' ? (
@@ -134,6 +99,44 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
         </>
       )}
     </Stack>
+  );
+}
+
+/** The pupil's saved answers, newest first: a PDF opens in the viewer, a short answer is shown as typed. */
+function AnswersTable({ answers, isPdf, testChapter }: { answers: AnswerHistory['answers']; isPdf: boolean; testChapter: string | null }) {
+  return (
+    <Table striped aria-label="Réponses enregistrées" maw={640}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Date</Table.Th>
+          <Table.Th>Réponse</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {answers.map((a) => (
+          <Table.Tr key={a._id}>
+            <Table.Td>{formatParisDateTime(a.timestamp)}</Table.Td>
+            <Table.Td>
+              {isPdf ? (
+                <Button
+                  component={Link}
+                  to={withTestReturn(paths.viewer(a.answer), testChapter)}
+                  size="compact-sm"
+                  variant="light"
+                  leftSection={<IconEye size={14} aria-hidden="true" />}
+                >
+                  Visualiser
+                </Button>
+              ) : (
+                <Text span ff="monospace">
+                  {a.answer}
+                </Text>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }
 

@@ -55,38 +55,41 @@ export function ExtensionsSection({ chapterId, extensions }: { chapterId: string
           </Button>
         </Group>
       </form>
-      {extensions.length === 0 ? (
-        <Text>Aucune prolongation pour ce chapitre.</Text>
-      ) : (
-        // On a phone the table scrolls sideways: the scrolling box takes the focus so a keyboard can scroll it (axe).
-        <Table.ScrollContainer
-          minWidth={640}
-          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Prolongations (défilement horizontal)' } }}
-        >
-          <Table striped aria-label="Prolongations">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Élève</Table.Th>
-                <Table.Th scope="col">Minutes</Table.Th>
-                <Table.Th scope="col">Raison</Table.Th>
-                <Table.Th scope="col">Par</Table.Th>
-                <Table.Th scope="col">Le</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {extensions.map((x) => (
-                <Table.Tr key={`${x.user._id}-${x.at}`}>
-                  <Table.Td>{`${x.user.firstName ?? ''} ${x.user.lastName ?? ''}`.trim() || x.user.email}</Table.Td>
-                  <Table.Td>{x.minutes}</Table.Td>
-                  <Table.Td>{x.reason}</Table.Td>
-                  <Table.Td>{x.by ?? ''}</Table.Td>
-                  <Table.Td>{formatParisDateTime(x.at)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      {extensions.length === 0 ? <Text>Aucune prolongation pour ce chapitre.</Text> : <ExtensionsTable extensions={extensions} />}
     </Stack>
+  );
+}
+
+/** Every extension of the chapter: who, how many minutes, why, by whom and when. */
+function ExtensionsTable({ extensions }: { extensions: LiveChapter['extensions'] }) {
+  // On a phone the table scrolls sideways: the scrolling box takes the focus so a keyboard can scroll it (axe).
+  return (
+    <Table.ScrollContainer
+      minWidth={640}
+      scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Prolongations (défilement horizontal)' } }}
+    >
+      <Table striped aria-label="Prolongations">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Élève</Table.Th>
+            <Table.Th scope="col">Minutes</Table.Th>
+            <Table.Th scope="col">Raison</Table.Th>
+            <Table.Th scope="col">Par</Table.Th>
+            <Table.Th scope="col">Le</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {extensions.map((x) => (
+            <Table.Tr key={`${x.user._id}-${x.at}`}>
+              <Table.Td>{`${x.user.firstName ?? ''} ${x.user.lastName ?? ''}`.trim() || x.user.email}</Table.Td>
+              <Table.Td>{x.minutes}</Table.Td>
+              <Table.Td>{x.reason}</Table.Td>
+              <Table.Td>{x.by ?? ''}</Table.Td>
+              <Table.Td>{formatParisDateTime(x.at)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }

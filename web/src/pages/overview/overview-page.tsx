@@ -108,6 +108,35 @@ const columnsFor = (double: boolean): VirtualColumn<OverviewLine>[] =>
 const sortOf = (key: string): OverviewSort => ((OVERVIEW_SORTS as readonly string[]).includes(key) ? (key as OverviewSort) : 'date');
 const NO_ROWS: OverviewRow[] = [];
 
+/** The rows of the pages loaded so far. */
+function loadedRows(pages: { rows: OverviewRow[] }[] | undefined): OverviewRow[] {
+  // A page's offset can shift while correctors grade: a copy seen on an earlier page is kept once.
+  const seen = new Set<string>();
+  const all = pages?.flatMap((p) => p.rows) ?? NO_ROWS;
+  return all.filter((r) => {
+    if (seen.has(r._id)) return false;
+    seen.add(r._id);
+    return true;
+  });
+}
+
+/** « Exporter en CSV » (admins): every copy the filters keep, in the list's order, not only the pages scrolled to. */
+function useExportCsv(id: string, filters: OverviewFilters, isAdmin: boolean) {
+  const fetchWhole = useFetchWholeOverview(id);
+  // The chapter's title names the CSV file (admins only, who read the chapter).
+  const chapter = useChapter(isAdmin ? id : '');
+  return async () => {
+    const all = buildLines(await fetchWhole());
+    downloadCsv(
+      overviewCsvName(chapter.data?.title ?? id),
+      overviewCsvRows(
+        filterLines(all, filters),
+        all.some((l) => l.status !== undefined),
+      ),
+    );
+  };
+}
+
 /**
  * docs/product.md#spec-2 "Aperçu des corrections" (/overview/{id}). Decision 94: the server filters, sorts and
  * pages; the table asks for the next page as it scrolls, and the counts come beside the first page.
@@ -120,23 +149,11 @@ export function OverviewPage() {
   const view = useMemo<OverviewView>(() => ({ sort: sortOf(sort.key), dir: sort.direction, filters: debounced }), [sort, debounced]);
   const pages = useOverviewPages(id, view);
   const counts = useOverviewCounts(id, debounced);
-  const fetchWhole = useFetchWholeOverview(id);
-  const rows = useMemo(() => {
-    // A page's offset can shift while correctors grade: a copy seen on an earlier page is kept once.
-    const seen = new Set<string>();
-    const all = pages.data?.pages.flatMap((p) => p.rows) ?? NO_ROWS;
-    return all.filter((r) => {
-      if (seen.has(r._id)) return false;
-      seen.add(r._id);
-      return true;
-    });
-  }, [pages.data]);
+  const rows = useMemo(() => loadedRows(pages.data?.pages), [pages.data]);
   const lines = useMemo(() => buildLines(rows), [rows]);
   const double = pages.data?.pages[0]?.double ?? false;
   const columns = useMemo(() => columnsFor(double), [double]);
   const { roles } = useSession();
-  // The chapter's title names the CSV file (admins only, who read the chapter).
-  const chapter = useChapter(roles.isAdmin ? id : '');
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
   const onEndReached = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -145,17 +162,7 @@ export function OverviewPage() {
     const value = e.currentTarget.value;
     setFilters((f) => ({ ...f, [key]: value }));
   };
-  // The CSV holds every copy the filters keep, in the list's order, not only the pages scrolled to.
-  const exportCsv = async () => {
-    const all = buildLines(await fetchWhole());
-    downloadCsv(
-      overviewCsvName(chapter.data?.title ?? id),
-      overviewCsvRows(
-        filterLines(all, filters),
-        all.some((l) => l.status !== undefined),
-      ),
-    );
-  };
+  const exportCsv = useExportCsv(id, filters, roles.isAdmin);
 
   return (
     <Stack gap="sm">

@@ -52,12 +52,7 @@ function WindowForm({ chapterId, regradeUntil }: { chapterId: string; regradeUnt
 }
 
 function RequestItem({ chapterId, request }: { chapterId: string; request: RegradeQueueItem }) {
-  const answer = useAnswerRegrade(chapterId);
-  // Accepting and declining send different bodies: the server checks each with its own schema.
-  const form = useForm({ initialValues: { grade: request.grade === null ? '' : formatPoints(Number(request.grade)), reply: '' } });
-  const { reply } = form.values;
   const who = nameOf(request.student);
-  const send = (accept: boolean) => answer.mutate({ id: request._id, accept, ...form.values });
   return (
     <Paper withBorder p="md" component="article" aria-label={`Demande de ${who}, ${request.exercise.title}`}>
       <Stack gap="xs">
@@ -77,59 +72,63 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
         <Anchor component={Link} to={paths.history(request.student._id, request.exercise._id)}>
           Voir la copie de {who}
         </Anchor>
-        {request.status === 'open' ? (
-          <Stack gap="xs">
-            <TextInput
-              label={`Nouvelle note (sur ${formatPoints(request.exercise.maxPoints)})`}
-              inputMode="decimal"
-              {...form.getInputProps('grade')}
-              maw={220}
-            />
-            <Textarea
-              label="Réponse à l’élève"
-              autosize
-              minRows={2}
-              maxLength={REGRADE_REPLY_MAX}
-              {...form.getInputProps('reply')}
-              required
-            />
-            <Group>
-              <Button
-                onClick={() => send(true)}
-                loading={answer.isPending && answer.variables?.accept === true}
-                disabled={reply.trim() === ''}
-              >
-                Accepter avec cette note
-              </Button>
-              <Button
-                variant="outline"
-                color="red.9"
-                onClick={() => send(false)}
-                loading={answer.isPending && answer.variables?.accept === false}
-                disabled={reply.trim() === ''}
-              >
-                Refuser
-              </Button>
-            </Group>
-          </Stack>
-        ) : (
-          <>
-            {request.status === 'accepted' && (
-              <Text fw={700}>
-                Note passée de {gradeText(request.oldGrade)} à {gradeText(request.newGrade)}
-              </Text>
-            )}
-            <Text style={{ whiteSpace: 'pre-wrap' }}>
-              <Text span fw={700}>
-                Réponse{request.handledBy ? ` de ${nameOf(request.handledBy)}` : ''}
-                {request.handledAt ? ` le ${formatParisDateTime(request.handledAt)}` : ''} :
-              </Text>{' '}
-              {request.reply}
-            </Text>
-          </>
-        )}
+        {request.status === 'open' ? <AnswerForm chapterId={chapterId} request={request} /> : <RequestOutcome request={request} />}
       </Stack>
     </Paper>
+  );
+}
+
+/** An open request's answer: the new grade and the reply to the pupil, then accept or decline. */
+function AnswerForm({ chapterId, request }: { chapterId: string; request: RegradeQueueItem }) {
+  const answer = useAnswerRegrade(chapterId);
+  // Accepting and declining send different bodies: the server checks each with its own schema.
+  const form = useForm({ initialValues: { grade: request.grade === null ? '' : formatPoints(Number(request.grade)), reply: '' } });
+  const { reply } = form.values;
+  const send = (accept: boolean) => answer.mutate({ id: request._id, accept, ...form.values });
+  return (
+    <Stack gap="xs">
+      <TextInput
+        label={`Nouvelle note (sur ${formatPoints(request.exercise.maxPoints)})`}
+        inputMode="decimal"
+        {...form.getInputProps('grade')}
+        maw={220}
+      />
+      <Textarea label="Réponse à l’élève" autosize minRows={2} maxLength={REGRADE_REPLY_MAX} {...form.getInputProps('reply')} required />
+      <Group>
+        <Button onClick={() => send(true)} loading={answer.isPending && answer.variables?.accept === true} disabled={reply.trim() === ''}>
+          Accepter avec cette note
+        </Button>
+        <Button
+          variant="outline"
+          color="red.9"
+          onClick={() => send(false)}
+          loading={answer.isPending && answer.variables?.accept === false}
+          disabled={reply.trim() === ''}
+        >
+          Refuser
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** A handled request: the grade's change when accepted, and who replied what, when. */
+function RequestOutcome({ request }: { request: RegradeQueueItem }) {
+  return (
+    <>
+      {request.status === 'accepted' && (
+        <Text fw={700}>
+          Note passée de {gradeText(request.oldGrade)} à {gradeText(request.newGrade)}
+        </Text>
+      )}
+      <Text style={{ whiteSpace: 'pre-wrap' }}>
+        <Text span fw={700}>
+          Réponse{request.handledBy ? ` de ${nameOf(request.handledBy)}` : ''}
+          {request.handledAt ? ` le ${formatParisDateTime(request.handledAt)}` : ''} :
+        </Text>{' '}
+        {request.reply}
+      </Text>
+    </>
   );
 }
 

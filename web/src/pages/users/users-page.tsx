@@ -90,26 +90,7 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
           }}
         />
       )}
-      <Group align="flex-end" wrap="wrap">
-        <TextInput
-          label="Rechercher"
-          placeholder="Prénom, nom ou e-mail"
-          leftSection={<IconSearch size={16} aria-hidden="true" />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={320}
-        />
-        <Text aria-live="polite" fw={500}>
-          {shown.length}/{members.length} membres
-        </Text>
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={16} aria-hidden="true" />}
-          onClick={() => downloadCsv(memberCsvFileName(name), memberCsvRows(sortRows(shown, byLastName, 'asc')))}
-        >
-          Exporter en CSV
-        </Button>
-      </Group>
+      <MembersToolbar name={name} search={search} onSearch={setSearch} shown={shown} total={members.length} />
 
       <VirtualTable
         label={`Membres du groupe ${name}`}
@@ -126,6 +107,33 @@ function GroupMembers({ groupId, name, members }: { groupId: string; name: strin
 
       <MemberEmailList groupId={groupId} savedEmails={savedEmails} />
     </Stack>
+  );
+}
+
+/** The search over first name, last name and e-mail, how many members it keeps, and their CSV. */
+function MembersToolbar(props: { name: string; search: string; onSearch: (search: string) => void; shown: GroupMember[]; total: number }) {
+  const { name, search, onSearch, shown, total } = props;
+  return (
+    <Group align="flex-end" wrap="wrap">
+      <TextInput
+        label="Rechercher"
+        placeholder="Prénom, nom ou e-mail"
+        leftSection={<IconSearch size={16} aria-hidden="true" />}
+        value={search}
+        onChange={(e) => onSearch(e.currentTarget.value)}
+        w={320}
+      />
+      <Text aria-live="polite" fw={500}>
+        {shown.length}/{total} membres
+      </Text>
+      <Button
+        variant="default"
+        leftSection={<IconDownload size={16} aria-hidden="true" />}
+        onClick={() => downloadCsv(memberCsvFileName(name), memberCsvRows(sortRows(shown, byLastName, 'asc')))}
+      >
+        Exporter en CSV
+      </Button>
+    </Group>
   );
 }
 

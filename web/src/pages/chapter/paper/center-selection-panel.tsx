@@ -9,6 +9,7 @@ import { CenterLegend } from './center-legend';
 import { extraAtOnce, isSelectable, selectCenterMarkers, visibleOptions } from './center-options';
 import { CenterDetailsList } from './center-details';
 import { centerFileUrl, downloadCenterFile } from '../../../api/exam-day';
+import type { CenterMapProps } from './center-map';
 
 const CenterMap = lazy(() => import('./center-map'));
 const CENTER_MAP_HEIGHT = 420;
@@ -41,20 +42,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
   const extraCount = all.filter((o) => o.extra).length;
   const own = all.find((o) => o.own);
 
-  // Decision 59: a click on a marker or in the list asks first; only « Confirmer l’inscription » registers.
-  const [asked, setAsked] = useState<CenterOption | null>(null);
-  const pick = (option: CenterOption) => {
-    if (!isSelectable(option) || option._id === selectedId || choose.isPending) return;
-    setAsked(option);
-  };
-  const confirm = () => {
-    if (!asked) return;
-    choose.mutate(asked._id, {
-      // docs/product.md#spec-8: a failed centre save is only logged (the client already showed the server's message).
-      onError: (error) => console.error(error),
-      onSettled: () => setAsked(null),
-    });
-  };
+  const { asked, pick, confirm, cancel } = useAskedCenter(choose, selectedId);
   if (options.isPending) return <Loader aria-label="Chargement des centres" />;
   if (options.isError) return <Alert color="red">Impossible de charger les centres d’examen.</Alert>;
 
@@ -66,22 +54,7 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
         </Title>
         <CenterWarnings refusals={mine.data?.refusals ?? []} ownRefuses={own?.status === 'no'} />
         <CenterLegend />
-        {/* The fallback keeps the map's height: the field below must not move while a pupil is using it. */}
-        <Suspense
-          fallback={
-            <Center h={CENTER_MAP_HEIGHT}>
-              <Loader role="status" aria-label="Chargement de la carte" />
-            </Center>
-          }
-        >
-          <CenterMap
-            height={CENTER_MAP_HEIGHT}
-            tileUrl={config.data?.tileUrl ?? ''}
-            markers={markers}
-            selectedId={selectedId}
-            onSelect={pick}
-          />
-        </Suspense>
+        <LazyCenterMap tileUrl={config.data?.tileUrl ?? ''} markers={markers} selectedId={selectedId} onSelect={pick} />
         {tooMany && <Text size="sm">Seuls 500 centres sont dessinés sur la carte ; tous restent disponibles dans la liste.</Text>}
         {!roles.isAdmin && extraCount > 0 && !extraAtOnce(all) && (
           <Button variant="light" w="fit-content" onClick={() => setShowExtra((v) => !v)} aria-expanded={showExtra}>
@@ -99,15 +72,43 @@ export function CenterSelectionPanel({ chapterId }: { chapterId: string }) {
         {registration && !mine.isError && (
           <CenterInstructions chapterId={chapterId} name={registration.institution.name} center={mine.data?.center ?? null} />
         )}
-        <ConfirmCenterDialog
-          asked={asked}
-          moving={!!selectedId}
-          loading={choose.isPending}
-          onCancel={() => setAsked(null)}
-          onConfirm={confirm}
-        />
+        <ConfirmCenterDialog asked={asked} moving={!!selectedId} loading={choose.isPending} onCancel={cancel} onConfirm={confirm} />
       </Stack>
     </Paper>
+  );
+}
+
+/** Decision 59: a click on a marker or in the list asks first; only « Confirmer l’inscription » registers. */
+function useAskedCenter(choose: ReturnType<typeof useChooseCenter>, selectedId: string | null) {
+  const [asked, setAsked] = useState<CenterOption | null>(null);
+  const pick = (option: CenterOption) => {
+    if (!isSelectable(option) || option._id === selectedId || choose.isPending) return;
+    setAsked(option);
+  };
+  const confirm = () => {
+    if (!asked) return;
+    choose.mutate(asked._id, {
+      // docs/product.md#spec-8: a failed centre save is only logged (the client already showed the server's message).
+      onError: (error) => console.error(error),
+      onSettled: () => setAsked(null),
+    });
+  };
+  return { asked, pick, confirm, cancel: () => setAsked(null) };
+}
+
+/** The map of centres, loaded when first shown. */
+function LazyCenterMap(props: Omit<CenterMapProps, 'height'>) {
+  // The fallback keeps the map's height: the field below must not move while a pupil is using it.
+  return (
+    <Suspense
+      fallback={
+        <Center h={CENTER_MAP_HEIGHT}>
+          <Loader role="status" aria-label="Chargement de la carte" />
+        </Center>
+      }
+    >
+      <CenterMap height={CENTER_MAP_HEIGHT} {...props} />
+    </Suspense>
   );
 }
 
