@@ -15,7 +15,6 @@ export const MAX_FILE_LINES = 400;
 export const MAX_FUNCTION_LINES = 80;
 
 const allowed = new Set<string>([
-  'server/src/ops/privacy.ts exportUser',
   'web/src/components/PdfView/PdfView.tsx PdfView',
   'web/src/pages/chapter/paper/center-selection-panel.tsx CenterSelectionPanel',
   'web/src/pages/chapters/chapters-page.tsx ChaptersPage',
