@@ -21,9 +21,36 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
   const { chapterId, institutionIds: ids, pupilIds } = input;
   if (ids.length < 5) throw new Error('seedCentersDemo needs at least 5 institutions');
   const [own, second, small, pole, refusing] = ids;
+  await upsertCentres(db, demoCentres(chapterId, { own, second, small, pole, refusing }));
+  // The first pupils: at the pole centre, the small centre (full once a pupil from elsewhere is there), the second.
+  const targets = [pole, small, second, pole];
+  const registrations = pupilIds.slice(0, targets.length).map((userId, i) => ({ chapterId, userId, institutionId: targets[i] }));
+  if (registrations.length > 0) await db.insert(centerRegistrations).values(registrations).onConflictDoNothing();
+  // One pupil of the second school who moved to the teacher's school after the chapter opened and
+  // registered there as one of its own: the teacher's centre flags them, with « Refuser ».
+  const claimant = pupilIds[targets.length];
+  if (claimant) await registerClaimant(db, { chapterId, userId: claimant, own, second });
+  // Decision 59: the pole centre recorded its attendance (one absent), and the registered pupils who
+  // turned notifications on get their convocation by mail: the demo's outbox (DATA_DIR/outbox)
+  // fills as soon as the app's mail worker starts.
+  const polePupils = registrations.filter((r) => r.institutionId === pole).map((r) => r.userId);
+  await recordAttendance(db, chapterId, polePupils);
+  await sendConvocations(db, [...registrations, ...(claimant ? [{ chapterId, userId: claimant, institutionId: own }] : [])]);
+}
+
+interface DemoSchools {
+  own: string;
+  second: string;
+  small: string;
+  pole: string;
+  refusing: string;
+}
+
+/** The five demo centres of the chapter. */
+function demoCentres(chapterId: string, { own, second, small, pole, refusing }: DemoSchools): Array<typeof centers.$inferInsert> {
   // Decision 59: dates (Paris), addresses, rooms and what to bring; the others take the chapter's defaults.
   const sitting = demoSitting();
-  const rows: Array<typeof centers.$inferInsert> = [
+  return [
     {
       chapterId,
       institutionId: own,
@@ -57,6 +84,10 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
     },
     { chapterId, institutionId: refusing, opened: false },
   ];
+}
+
+/** The centres, written over the ones a previous run left. */
+async function upsertCentres(db: Db, rows: Array<typeof centers.$inferInsert>): Promise<void> {
   await db
     .insert(centers)
     .values(rows)
@@ -73,34 +104,36 @@ export async function seedCentersDemo(db: Db, input: CentersDemoInput): Promise<
         bring: sql`excluded.bring`,
       },
     });
-  // The first pupils: at the pole centre, the small centre (full once a pupil from elsewhere is there), the second.
-  const targets = [pole, small, second, pole];
-  const registrations = pupilIds.slice(0, targets.length).map((userId, i) => ({ chapterId, userId, institutionId: targets[i] }));
-  if (registrations.length > 0) await db.insert(centerRegistrations).values(registrations).onConflictDoNothing();
-  // One pupil of the second school who moved to the teacher's school after the chapter opened and
-  // registered there as one of its own: the teacher's centre flags them, with « Refuser ».
-  const claimant = pupilIds[targets.length];
-  if (claimant) {
-    await db
-      .update(users)
-      .set({ institutionId: own, previousInstitutionId: second, institutionChangedAt: new Date() })
-      .where(eq(users.id, claimant));
-    await db.insert(centerRegistrations).values({ chapterId, userId: claimant, institutionId: own }).onConflictDoNothing();
-  }
-  // Decision 59: the pole centre recorded its attendance (one absent), and the registered pupils who
-  // turned notifications on get their convocation by mail: the demo's outbox (DATA_DIR/outbox)
-  // fills as soon as the app's mail worker starts.
-  const polePupils = registrations.filter((r) => r.institutionId === pole).map((r) => r.userId);
+}
+
+/** A pupil who moved from the second school to the teacher's, registered at the teacher's centre. */
+async function registerClaimant(
+  db: Db,
+  { chapterId, userId, own, second }: { chapterId: string; userId: string; own: string; second: string },
+) {
+  await db
+    .update(users)
+    .set({ institutionId: own, previousInstitutionId: second, institutionChangedAt: new Date() })
+    .where(eq(users.id, userId));
+  await db.insert(centerRegistrations).values({ chapterId, userId, institutionId: own }).onConflictDoNothing();
+}
+
+/** The pole centre's attendance: the first pupil absent, the others present. */
+async function recordAttendance(db: Db, chapterId: string, polePupils: string[]): Promise<void> {
   for (const [i, userId] of polePupils.entries()) {
     await db
       .update(centerRegistrations)
       .set({ present: i > 0, attendanceAt: new Date() })
       .where(and(eq(centerRegistrations.chapterId, chapterId), eq(centerRegistrations.userId, userId)));
   }
-  const notified = [...registrations.map((r) => r.userId), ...(claimant ? [claimant] : [])];
+}
+
+/** Notifications turned on for the registered pupils, and their convocations queued. */
+async function sendConvocations(db: Db, registered: Array<{ chapterId: string; userId: string; institutionId: string }>) {
+  const notified = registered.map((r) => r.userId);
   if (notified.length > 0) await db.update(users).set({ emailNotifications: true }).where(inArray(users.id, notified));
-  for (const r of [...registrations, ...(claimant ? [{ chapterId, userId: claimant, institutionId: own }] : [])]) {
-    await queueConvocation(db, { chapterId, userId: r.userId, institutionId: r.institutionId, registeredMs: 0 });
+  for (const r of registered) {
+    await queueConvocation(db, { chapterId: r.chapterId, userId: r.userId, institutionId: r.institutionId, registeredMs: 0 });
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { TUS_RESUMABLE } from '@tus/server';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf, requireAuth } from '../auth/context.js';
@@ -27,7 +27,31 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: Deps; store: FileStore 
   const uploads = openUploads({ db: deps.db, config: deps.config, store, log: deps.log });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  scheduleCleanup(app, deps, uploads);
 
+  app.post(
+    '/uploads',
+    {
+      preHandler: requireAuth,
+      schema: {
+        tags,
+        summary: 'Creates a resumable upload (tus 1.0: Tus-Resumable, Upload-Length, Upload-Metadata with exercise or chapter, filename)',
+      },
+    },
+    (request, reply) => createUpload(deps, uploads, request, reply),
+  );
+
+  app.route({
+    method: ['HEAD', 'PATCH', 'DELETE'],
+    url: '/uploads/:id',
+    preHandler: requireAuth,
+    schema: { tags, params: uploadParams, summary: 'An upload’s offset (HEAD), its next bytes (PATCH), its cancellation (DELETE)' },
+    handler: (request, reply) => continueUpload(uploads, request, reply),
+  });
+};
+
+/** Expired resumable uploads removed every UPLOAD_CLEANUP_MS while the app runs. */
+function scheduleCleanup(app: FastifyInstance, deps: Deps, uploads: Uploads): void {
   let cleanup: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     cleanup = setInterval(() => {
@@ -39,76 +63,61 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: Deps; store: FileStore 
     cleanup.unref();
   });
   app.addHook('onClose', async () => clearInterval(cleanup));
+}
 
-  app.post(
-    '/uploads',
-    {
-      preHandler: requireAuth,
-      schema: {
-        tags,
-        summary: 'Creates a resumable upload (tus 1.0: Tus-Resumable, Upload-Length, Upload-Metadata with exercise or chapter, filename)',
-      },
-    },
-    async (request, reply) => {
-      const auth = authOf(request);
-      if (request.headers['content-type'] === OFFSET_STREAM)
-        throw badRequest('Créez l’envoi sans données, puis envoyez le fichier (PATCH).');
-      await hitUploadRate(deps, auth);
-      const { meta, size, limit } = await checkCreation(deps, auth, request.headers);
-      // The room is reserved before tus sees the request, atomically in the database (decision 133); a
-      // creation tus then refuses gives it back.
-      const id = randomUUID();
-      await reserveUpload(deps, auth, { id, size, resumable: { limit } });
-      let response: Response;
-      try {
-        response = await toTus(uploads, request, { auth, meta, id });
-      } catch (err) {
-        await uploads.release(id);
-        throw err;
-      }
-      if (response.status !== 201) await uploads.release(id);
-      return send(request, reply, response);
-    },
-  );
+/** POST /uploads: the room reserved, then the creation handed to tus. */
+async function createUpload(deps: Deps, uploads: Uploads, request: FastifyRequest, reply: FastifyReply) {
+  const auth = authOf(request);
+  if (request.headers['content-type'] === OFFSET_STREAM) throw badRequest('Créez l’envoi sans données, puis envoyez le fichier (PATCH).');
+  await hitUploadRate(deps, auth);
+  const { meta, size, limit } = await checkCreation(deps, auth, request.headers);
+  // The room is reserved before tus sees the request, atomically in the database (decision 133); a
+  // creation tus then refuses gives it back.
+  const id = randomUUID();
+  await reserveUpload(deps, auth, { id, size, resumable: { limit } });
+  let response: Response;
+  try {
+    response = await toTus(uploads, request, { auth, meta, id });
+  } catch (err) {
+    await uploads.release(id);
+    throw err;
+  }
+  if (response.status !== 201) await uploads.release(id);
+  return send(request, reply, response);
+}
 
-  app.route({
-    method: ['HEAD', 'PATCH', 'DELETE'],
-    url: '/uploads/:id',
-    preHandler: requireAuth,
-    schema: { tags, params: uploadParams, summary: 'An upload’s offset (HEAD), its next bytes (PATCH), its cancellation (DELETE)' },
-    handler: async (request, reply) => {
-      const auth = authOf(request);
-      const { id } = request.params as z.infer<typeof uploadParams>;
-      const complete = (size: number) =>
-        reply
-          .status(200)
-          .headers({ 'tus-resumable': TUS_RESUMABLE, 'upload-offset': String(size), 'upload-length': String(size) })
-          .send();
-      if (request.method === 'HEAD') {
-        const size = await uploads.finishedSize(auth, id);
-        if (size !== null) return complete(size);
-      } else {
-        await uploads.ownUpload(auth, id);
-      }
-      if (request.method === 'PATCH' && request.headers['content-type'] !== OFFSET_STREAM) {
-        throw new AppError(415, `Type de contenu attendu : ${OFFSET_STREAM}.`);
-      }
-      const response = await toTus(uploads, request, { auth });
-      // A cancelled upload's room is given back at once (decision 133).
-      if (request.method === 'DELETE' && response.status === 204) await uploads.release(id);
-      if (
-        request.method === 'HEAD' &&
-        response.status === 200 &&
-        response.headers.get('upload-offset') === response.headers.get('upload-length')
-      ) {
-        // The last byte arrived while this HEAD waited: « complete » only once the file is recorded.
-        const size = await uploads.finishedSize(auth, id);
-        if (size !== null) return complete(size);
-      }
-      return send(request, reply, response);
-    },
-  });
-};
+/** HEAD, PATCH or DELETE /uploads/:id of the caller's own upload, handed to tus. */
+async function continueUpload(uploads: Uploads, request: FastifyRequest, reply: FastifyReply) {
+  const auth = authOf(request);
+  const { id } = request.params as z.infer<typeof uploadParams>;
+  const complete = (size: number) =>
+    reply
+      .status(200)
+      .headers({ 'tus-resumable': TUS_RESUMABLE, 'upload-offset': String(size), 'upload-length': String(size) })
+      .send();
+  if (request.method === 'HEAD') {
+    const size = await uploads.finishedSize(auth, id);
+    if (size !== null) return complete(size);
+  } else {
+    await uploads.ownUpload(auth, id);
+  }
+  if (request.method === 'PATCH' && request.headers['content-type'] !== OFFSET_STREAM) {
+    throw new AppError(415, `Type de contenu attendu : ${OFFSET_STREAM}.`);
+  }
+  const response = await toTus(uploads, request, { auth });
+  // A cancelled upload's room is given back at once (decision 133).
+  if (request.method === 'DELETE' && response.status === 204) await uploads.release(id);
+  if (
+    request.method === 'HEAD' &&
+    response.status === 200 &&
+    response.headers.get('upload-offset') === response.headers.get('upload-length')
+  ) {
+    // The last byte arrived while this HEAD waited: « complete » only once the file is recorded.
+    const size = await uploads.finishedSize(auth, id);
+    if (size !== null) return complete(size);
+  }
+  return send(request, reply, response);
+}
 
 /** The request as a web Request for @tus/server (its body the raw stream), and tus's answer. */
 async function toTus(uploads: Uploads, request: FastifyRequest, caller: UploadCaller): Promise<Response> {

@@ -46,127 +46,165 @@ async function chapterOf(db: Db, id: string) {
   );
 }
 
+type BuiltMail = (MailBody & Pick<Mail, 'attachments'>) | null;
+
+/** What every kind of mail is built from: the delivery, its payload, the addressee's name and the links. */
+interface MailContext {
+  deps: Deps;
+  d: DeliveryRow;
+  p: Record<string, string & boolean>;
+  name: string | null;
+  links: (chapterId: string | null) => { unsubscribe: string | null; chapter: string };
+}
+
 /** The mail a delivery stands for, built from the database as it is now; null: nothing to say any more. */
-async function buildMail(deps: Deps, d: DeliveryRow): Promise<(MailBody & Pick<Mail, 'attachments'>) | null> {
+async function buildMail(deps: Deps, d: DeliveryRow): Promise<BuiltMail> {
   const p = d.payload as Record<string, string & boolean>;
   const base = deps.config.publicUrl;
   const links = (chapterId: string | null) => ({
     unsubscribe: categoryOf(d.kind) === 'reminder' ? unsubscribeUrl(base, deps.config.jwtSecret, d.user_id ?? '') : null,
     chapter: chapterId ? `${base}/chapter/${chapterId}` : base,
   });
-  const name = fullName(d);
+  const context: MailContext = { deps, d, p, name: fullName(d), links };
   switch (d.kind) {
-    case 'convocation': {
-      const c = await convocationOf(deps.db, p.chapterId, p.institutionId, d.user_id ?? '');
-      // Moved to another centre meanwhile: that registration has its own mail.
-      if (!c.pupil || !c.bytes || !c.centre.validated) return null;
-      const body = convocationMail(
-        {
-          pupil: name ?? 'Votre enfant',
-          forParent: !!p.family,
-          chapter: c.centre.chapterTitle,
-          centre: c.centre.centreName,
-          details: c.centre.details,
-        },
-        links(p.chapterId),
-      );
-      return { ...body, attachments: [{ filename: 'convocation.pdf', content: Buffer.from(c.bytes), contentType: 'application/pdf' }] };
-    }
+    case 'convocation':
+      return buildConvocation(context);
     case 'center-change': {
       const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
       return centerChangeMail(
-        { pupil: name, chapter: centre.chapterTitle, centre: centre.centreName, closed: !!p.closed, details: centre.details },
+        { pupil: context.name, chapter: centre.chapterTitle, centre: centre.centreName, closed: !!p.closed, details: centre.details },
         links(p.chapterId),
       );
     }
-    case 'center-departure': {
-      const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
-      const now = await one(
-        deps.db,
-        z.object({ name: z.string(), same: z.boolean() }),
-        sql`
-        SELECT i.name, r.institution_id = ${p.institutionId} AS same FROM center_registrations r JOIN institutions i ON i.id = r.institution_id
-        WHERE r.chapter_id = ${p.chapterId} AND r.user_id = ${d.user_id}`,
-      );
-      // Registered at that centre again meanwhile: nothing true to say any more.
-      if (now?.same) return null;
-      return departureMail(
-        {
-          pupil: name,
-          chapter: centre.chapterTitle,
-          centre: centre.centreName,
-          sittingAt: centre.details.sittingAt,
-          registeredElsewhere: now?.name ?? null,
-        },
-        links(p.chapterId),
-      );
-    }
+    case 'center-departure':
+      return buildDeparture(context);
     case 'opening': {
       const chapter = await chapterOf(deps.db, p.chapterId);
       return chapter
-        ? openingMail({ pupil: name, chapter: chapter.title, start: p.start, offline: chapter.offline }, links(p.chapterId))
+        ? openingMail({ pupil: context.name, chapter: chapter.title, start: p.start, offline: chapter.offline }, links(p.chapterId))
         : null;
     }
     case 'results': {
       const chapter = await chapterOf(deps.db, p.chapterId);
-      return chapter ? resultsMail({ pupil: name, chapter: chapter.title }, links(p.chapterId)) : null;
+      return chapter ? resultsMail({ pupil: context.name, chapter: chapter.title }, links(p.chapterId)) : null;
     }
-    case 'digest': {
-      const list = await rows(
-        deps.db,
-        z.object({
-          chapter_id: z.string(),
-          title: z.string(),
-          first_name: z.string().nullable(),
-          last_name: z.string().nullable(),
-          is_new: z.boolean(),
-          places: column.number,
-        }),
-        sql`
+    case 'digest':
+      return buildDigest(context);
+    default:
+      return null;
+  }
+}
+
+/** A convocation, its PDF attached; null once the pupil moved to another centre. */
+async function buildConvocation({ deps, d, p, name, links }: MailContext): Promise<BuiltMail> {
+  const c = await convocationOf(deps.db, p.chapterId, p.institutionId, d.user_id ?? '');
+  // Moved to another centre meanwhile: that registration has its own mail.
+  if (!c.pupil || !c.bytes || !c.centre.validated) return null;
+  const body = convocationMail(
+    {
+      pupil: name ?? 'Votre enfant',
+      forParent: !!p.family,
+      chapter: c.centre.chapterTitle,
+      centre: c.centre.centreName,
+      details: c.centre.details,
+    },
+    links(p.chapterId),
+  );
+  return { ...body, attachments: [{ filename: 'convocation.pdf', content: Buffer.from(c.bytes), contentType: 'application/pdf' }] };
+}
+
+/** A departure from a centre, with where the pupil is registered now. */
+async function buildDeparture({ deps, d, p, name, links }: MailContext): Promise<BuiltMail> {
+  const centre = await loadExamCentre(deps.db, p.chapterId, p.institutionId);
+  const now = await one(
+    deps.db,
+    z.object({ name: z.string(), same: z.boolean() }),
+    sql`
+        SELECT i.name, r.institution_id = ${p.institutionId} AS same FROM center_registrations r JOIN institutions i ON i.id = r.institution_id
+        WHERE r.chapter_id = ${p.chapterId} AND r.user_id = ${d.user_id}`,
+  );
+  // Registered at that centre again meanwhile: nothing true to say any more.
+  if (now?.same) return null;
+  return departureMail(
+    {
+      pupil: name,
+      chapter: centre.chapterTitle,
+      centre: centre.centreName,
+      sittingAt: centre.details.sittingAt,
+      registeredElsewhere: now?.name ?? null,
+    },
+    links(p.chapterId),
+  );
+}
+
+interface DigestCentre {
+  chapter: string;
+  pupils: string[];
+  departed: string[];
+  total: number;
+  places: number;
+}
+
+/** A school's daily digest: the pupils registered at its centres and those it turned away that day. */
+async function buildDigest({ deps, p, name, links }: MailContext): Promise<BuiltMail> {
+  const byChapter = new Map<string, DigestCentre>();
+  for (const r of await digestRegistrations(deps.db, p)) {
+    const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], departed: [], total: 0, places: Number(r.places) };
+    entry.total++;
+    if (r.is_new) entry.pupils.push(fullName(r) ?? 'Élève');
+    byChapter.set(r.chapter_id, entry);
+  }
+  for (const r of await digestRefusals(deps.db, p)) {
+    const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], departed: [], total: 0, places: Number(r.places) };
+    entry.departed.push(fullName(r) ?? 'Élève');
+    byChapter.set(r.chapter_id, entry);
+  }
+  const centres = [...byChapter.values()].filter((c) => c.pupils.length > 0 || c.departed.length > 0);
+  if (centres.length === 0) return null;
+  return digestMail({ staff: name, day: formatFrenchDate(p.day), centres }, links(null));
+}
+
+/** The registrations at the school's centres, those of the digest's day marked `is_new`. */
+function digestRegistrations(db: Db, p: Record<string, string>) {
+  return rows(
+    db,
+    z.object({
+      chapter_id: z.string(),
+      title: z.string(),
+      first_name: z.string().nullable(),
+      last_name: z.string().nullable(),
+      is_new: z.boolean(),
+      places: column.number,
+    }),
+    sql`
         SELECT r.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places,
           (r.created_at >= ${p.from}::timestamptz AND r.created_at < ${p.to}::timestamptz) AS is_new
         FROM center_registrations r JOIN chapters c ON c.id = r.chapter_id JOIN users u ON u.id = r.user_id
         LEFT JOIN centers ce ON ce.chapter_id = r.chapter_id AND ce.institution_id = r.institution_id
         WHERE r.institution_id = ${p.institutionId} AND c.deleted_at IS NULL
         ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`,
-      );
-      const byChapter = new Map<string, { chapter: string; pupils: string[]; departed: string[]; total: number; places: number }>();
-      for (const r of list) {
-        const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], departed: [], total: 0, places: Number(r.places) };
-        entry.total++;
-        if (r.is_new) entry.pupils.push(fullName(r) ?? 'Élève');
-        byChapter.set(r.chapter_id, entry);
-      }
-      // Departures of the day: the pupils the centre turned away (decision 81).
-      const refused = await rows(
-        deps.db,
-        z.object({
-          chapter_id: z.string(),
-          title: z.string(),
-          first_name: z.string().nullable(),
-          last_name: z.string().nullable(),
-          places: column.number,
-        }),
-        sql`
+  );
+}
+
+/** Departures of the day: the pupils the centre turned away (decision 81). */
+function digestRefusals(db: Db, p: Record<string, string>) {
+  return rows(
+    db,
+    z.object({
+      chapter_id: z.string(),
+      title: z.string(),
+      first_name: z.string().nullable(),
+      last_name: z.string().nullable(),
+      places: column.number,
+    }),
+    sql`
         SELECT f.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places
         FROM center_refusals f JOIN chapters c ON c.id = f.chapter_id JOIN users u ON u.id = f.user_id
         LEFT JOIN centers ce ON ce.chapter_id = f.chapter_id AND ce.institution_id = f.institution_id
         WHERE f.institution_id = ${p.institutionId} AND c.deleted_at IS NULL
           AND f.created_at >= ${p.from}::timestamptz AND f.created_at < ${p.to}::timestamptz
         ORDER BY c.title, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, ''))`,
-      );
-      for (const r of refused) {
-        const entry = byChapter.get(r.chapter_id) ?? { chapter: r.title, pupils: [], departed: [], total: 0, places: Number(r.places) };
-        entry.departed.push(fullName(r) ?? 'Élève');
-        byChapter.set(r.chapter_id, entry);
-      }
-      const centres = [...byChapter.values()].filter((c) => c.pupils.length > 0 || c.departed.length > 0);
-      if (centres.length === 0) return null;
-      return digestMail({ staff: name, day: formatFrenchDate(p.day), centres }, links(null));
-    }
-    default:
-      return null;
-  }
+  );
 }
 
 const setStatus = (db: Db, id: string, status: string, error: string | null = null) =>

@@ -37,6 +37,36 @@ const extensionRow = z.object({
  * read once, grouped by minute: a timed round holds about a million rows, so nothing here rescans them.
  */
 export async function getLiveChapter(db: Db, chapterId: string, serverErrors: number): Promise<LiveChapter> {
+  const row = await liveTotals(db, chapterId);
+  const { savesPerMinute, savers, answersLastMinute } = await recentSaves(db, chapterId);
+  const extraTimePupils = await countExtraTimePupils(db, chapterId);
+  const extensions = await listExtensions(db, chapterId);
+  return {
+    chapterId,
+    title: row.title,
+    at: row.at.toISOString(),
+    started: row.started,
+    inProgress: row.in_progress,
+    finished: row.finished,
+    savingLastMinute: savers.size,
+    answersLastMinute,
+    blurEvents: row.blurs,
+    blurEventsLastMinute: row.blurs_last_minute,
+    serverErrorsLastFiveMinutes: serverErrors,
+    savesPerMinute,
+    extraTimePupils,
+    extensions: extensions.map((r) => ({
+      user: { _id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email },
+      minutes: Number(r.minutes),
+      reason: r.reason,
+      by: r.by_name ?? r.by_email,
+      at: new Date(r.created_at).toISOString(),
+    })),
+  };
+}
+
+/** The chapter's title, its sessions (started, in progress, finished) and its blur events; 404 when it is gone. */
+async function liveTotals(db: Db, chapterId: string) {
   const row = await one(
     db,
     liveRow,
@@ -55,8 +85,11 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     WHERE c.id = ${chapterId}::uuid AND c.deleted_at IS NULL`,
   );
   if (!row) throw notFound('Chapitre introuvable.');
+  return row;
+}
 
-  // One pass over the last minutes of answers: per minute, and who saved in the last 60 s.
+/** One pass over the last minutes of answers: per minute, and who saved in the last 60 s. */
+async function recentSaves(db: Db, chapterId: string) {
   const recent = await rows(
     db,
     minuteRow,
@@ -79,6 +112,11 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     answersLastMinute += Number(r.last_minute);
     for (const id of r.savers ?? []) savers.add(id);
   }
+  return { savesPerMinute, savers, answersLastMinute };
+}
+
+/** Sessions of the chapter whose pupil has extra time. */
+async function countExtraTimePupils(db: Db, chapterId: string): Promise<number> {
   const extra = await one(
     db,
     z.object({ n: column.number }),
@@ -86,7 +124,12 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     SELECT count(*)::int AS n FROM chapter_sessions s JOIN users u ON u.id = s.user_id
     WHERE s.chapter_id = ${chapterId}::uuid AND u.extra_time_percent > 0`,
   );
-  const extensions = await rows(
+  return Number(extra?.n ?? 0);
+}
+
+/** The chapter's last 200 extensions, newest first, with who granted them. */
+function listExtensions(db: Db, chapterId: string) {
+  return rows(
     db,
     extensionRow,
     sql`
@@ -96,26 +139,4 @@ export async function getLiveChapter(db: Db, chapterId: string, serverErrors: nu
     WHERE x.chapter_id = ${chapterId}::uuid
     ORDER BY x.created_at DESC, x.id LIMIT 200`,
   );
-  return {
-    chapterId,
-    title: row.title,
-    at: row.at.toISOString(),
-    started: row.started,
-    inProgress: row.in_progress,
-    finished: row.finished,
-    savingLastMinute: savers.size,
-    answersLastMinute,
-    blurEvents: row.blurs,
-    blurEventsLastMinute: row.blurs_last_minute,
-    serverErrorsLastFiveMinutes: serverErrors,
-    savesPerMinute,
-    extraTimePupils: Number(extra?.n ?? 0),
-    extensions: extensions.map((r) => ({
-      user: { _id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email },
-      minutes: Number(r.minutes),
-      reason: r.reason,
-      by: r.by_name ?? r.by_email,
-      at: new Date(r.created_at).toISOString(),
-    })),
-  };
 }

@@ -29,10 +29,19 @@ export async function exportUser(db: Db, uid: string): Promise<Row> {
   const emails = [user.email, user.email_student, user.email_parent, user.email_other_parent].filter(
     (e): e is string => typeof e === 'string' && e !== '',
   );
-  const answerIds = sql`SELECT id FROM answers WHERE user_id = ${uid}::uuid`;
   return {
     exportedAt: new Date().toISOString(),
     user,
+    ...(await exportAccount(db, uid)),
+    ...(await exportWork(db, uid)),
+    ...(await exportCentresAndMail(db, uid)),
+    ...(await exportFilesAndTrail(db, uid, emails)),
+  };
+}
+
+/** The export's groups and school. */
+async function exportAccount(db: Db, uid: string) {
+  return {
     groups: await jsonRows(
       db,
       sql`
@@ -46,6 +55,13 @@ export async function exportUser(db: Db, uid: string): Promise<Row> {
           sql`SELECT to_jsonb(i) AS j FROM institutions i JOIN users u ON u.institution_id = i.id WHERE u.id = ${uid}::uuid`,
         )
       )[0] ?? null,
+  };
+}
+
+/** The export's sessions, answers, grades, review requests and extensions. */
+async function exportWork(db: Db, uid: string) {
+  const answerIds = sql`SELECT id FROM answers WHERE user_id = ${uid}::uuid`;
+  return {
     chapterSessions: await jsonRows(
       db,
       sql`
@@ -73,6 +89,12 @@ export async function exportUser(db: Db, uid: string): Promise<Row> {
       db,
       sql`SELECT to_jsonb(x) AS j FROM session_extensions x WHERE x.user_id = ${uid}::uuid ORDER BY x.created_at`,
     ),
+  };
+}
+
+/** The export's centre refusals, mails, focus events, centre registrations and moves, family addresses. */
+async function exportCentresAndMail(db: Db, uid: string) {
+  return {
     centerRefusals: await jsonRows(
       db,
       sql`SELECT to_jsonb(r) AS j FROM center_refusals r WHERE r.user_id = ${uid}::uuid ORDER BY r.created_at`,
@@ -90,6 +112,12 @@ export async function exportUser(db: Db, uid: string): Promise<Row> {
       sql`
       SELECT to_jsonb(f) - 'token_hash' AS j FROM family_addresses f WHERE f.user_id = ${uid}::uuid ORDER BY f.address`,
     ),
+  };
+}
+
+/** The export's files, e-mail tokens (without their hashes), mails sent to its addresses and audit log. */
+async function exportFilesAndTrail(db: Db, uid: string, emails: string[]) {
+  return {
     files: await jsonRows(
       db,
       sql`
