@@ -179,7 +179,7 @@ function CenterDetailsFields({
       />
       <DateTimeField
         label="Date et heure de l’épreuve (heure de Paris)"
-        description={center.details.defaults.sittingAt && center.details.sittingAt ? 'Vide : la date d’ouverture de l’épreuve.' : undefined}
+        description={center.details.defaults.sittingAt && center.details.sittingAt ? 'Vide : la date d’ouverture de l’épreuve.' : undefined}
         maw={320}
         value={form.values.sittingAt}
         onChange={(value) => form.setFieldValue('sittingAt', value)}
