@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { gradingOptionsSchema, maxPointsSchema, schemeItemSchema, schemeItemsInputSchema } from './marks.js';
+import { gradingOptionsSchema, maxPointsSchema, schemeItemSchema, schemeItemsInputSchema } from './grading-rules.js';
 import { GENDERS, GRADES } from './user.js';
 
 /** docs/product.md#spec-3 Exercise.answerFormat. */

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { correctorProgressSchema, deskSchema, DOUBLE_STATUSES, exerciseProgressSchema, gradingViewSchema, personSchema } from './marks.js';
+import {
+  correctorProgressSchema,
+  deskSchema,
+  DOUBLE_STATUSES,
+  exerciseProgressSchema,
+  gradingViewSchema,
+  personSchema,
+} from './grading-rules.js';
 
 /**
  * Grading (docs/product.md#spec-2 "Correction", "History", "Overview"; docs/product.md#design-3 Answers). Schemas shared by the

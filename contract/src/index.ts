@@ -14,7 +14,7 @@ export * from './sessions.js';
 export * from './centers.js';
 export * from './exam-day.js';
 export * from './grading.js';
-export * from './marks.js';
+export * from './grading-rules.js';
 export * from './ops.js';
 export * from './sorting.js';
 export * from './analysis.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { personSchema } from './marks.js';
+import { personSchema } from './grading-rules.js';
 
 /** Decision 74: what a pupil may write when asking for a regrade. */
 export const REGRADE_MESSAGE_MAX = 2_000;

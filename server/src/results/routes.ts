@@ -17,16 +17,9 @@ import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { chapterCertificatesZip, ownCertificate } from './certificates.js';
 import { presentInstitutionResults, presentResultsCard } from './presenters.js';
-import {
-  chapterDeletionImpact,
-  exerciseDeletionImpact,
-  getPublication,
-  groupDeletionImpact,
-  loadInstitutionResults,
-  loadOwnResults,
-  loadPreview,
-  updatePublication,
-} from './service.js';
+import { getPublication, loadInstitutionResults, loadOwnResults, loadPreview, updatePublication } from './service.js';
+import { chapterDeletionImpact, exerciseDeletionImpact } from '../chapters/deletion-impact.js';
+import { groupDeletionImpact } from '../groups/deletion-impact.js';
 import { getGradingTable } from '../grading/table.js';
 import { chapterGradesWorkbook, institutionWorkbook } from './xlsx.js';
 

@@ -9,7 +9,7 @@ import { VirtualTable } from '../../components/VirtualTable';
 import { useSession } from '../../session/session-context';
 import { buildRows, filterRows, totalCounts } from './grading-table';
 import { PageHeading } from '../../components/page-heading';
-import { ArbitrationList, AssignmentsPanel, CorrectorProgressLine, ProgressCounts } from './marks-sections';
+import { ArbitrationList, AssignmentsPanel, CorrectorProgressLine, ProgressCounts } from './progress-sections';
 import { useGradingColumns } from './grading-columns';
 import { GradingActions } from './grading-actions';
 

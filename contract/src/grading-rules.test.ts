@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatGrade, formatPoints, formatTotal } from './marks.js';
+import { formatGrade, formatPoints, formatTotal } from './grading-rules.js';
 
 describe('grades as shown (decimal comma)', () => {
   it('writes stored grades with the decimal comma and keeps other cell values as they are', () => {

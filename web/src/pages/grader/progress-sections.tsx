@@ -12,7 +12,7 @@ import {
   type Person,
 } from '@olympe/contract';
 import { useArbitration, useAssignments, useSaveAssignments } from '../../api/grading';
-import { correctorSpread, nameOf } from './marks';
+import { correctorSpread, nameOf } from './grading-spread';
 import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
 
 /** Double correction (decision 63): per exercise, copies with 0, 1 or 2 gradings and awaiting arbitration. */

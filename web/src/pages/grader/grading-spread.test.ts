@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correctorSpread, nameOf } from './marks';
+import { correctorSpread, nameOf } from './grading-spread';
 import { buildRows, countByExercise, gradingCellKind, resultsCsvRows } from './grading-table';
 
 const person = (id: string, firstName: string) => ({ _id: id, firstName, lastName: 'X' });
