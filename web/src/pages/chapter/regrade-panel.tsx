@@ -1,11 +1,13 @@
-import { useState } from 'react';
 import { Badge, Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import {
   formatParisDateTime,
   formatPoints,
   REGRADE_MESSAGE_MAX,
   REGRADE_STATUS_LABELS,
+  regradeCreateSchema,
   type MyRegrade,
+  type RegradeCreate,
   type RegradeStatus,
 } from '@olympe/contract';
 import { useAskRegrade, useMyRegrades } from '../../api/regrade';
@@ -53,8 +55,11 @@ function RequestCard({ request }: { request: MyRegrade }) {
 export function RegradePanel({ chapterId }: { chapterId: string }) {
   const query = useMyRegrades(chapterId);
   const ask = useAskRegrade(chapterId);
-  const [answerId, setAnswerId] = useState<string | null>(null);
-  const [message, setMessage] = useState('');
+  // The request's two fields; the message is checked by the contract's own schema (POST /regrade), the copy is one of the list's.
+  const form = useForm({
+    initialValues: { answerId: '', message: '' },
+    validate: schemaResolver(regradeCreateSchema.pick({ message: true }), { sync: true }),
+  });
   if (!query.isSuccess) return null;
   const { open, regradeUntil, answers, requests } = query.data;
   if (!open && requests.length === 0) return null;
@@ -62,18 +67,7 @@ export function RegradePanel({ chapterId }: { chapterId: string }) {
   const choices = answers
     .filter((a) => !pending.has(a.exercise._id))
     .map((a) => ({ value: a.answerId, label: `${a.exercise.title} (${gradeText(a.grade)} sur ${formatPoints(a.exercise.maxPoints)})` }));
-  const submit = () => {
-    if (!answerId) return;
-    ask.mutate(
-      { answerId, message },
-      {
-        onSuccess: () => {
-          setAnswerId(null);
-          setMessage('');
-        },
-      },
-    );
-  };
+  const submit = (values: RegradeCreate) => ask.mutate(values, { onSuccess: () => form.reset() });
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="regrade-title">
       <Stack gap="sm">
@@ -90,19 +84,15 @@ export function RegradePanel({ chapterId }: { chapterId: string }) {
           <RequestCard key={r._id} request={r} />
         ))}
         {open && choices.length > 0 && (
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              submit();
-            }}
-          >
+          <form onSubmit={form.onSubmit(submit)}>
             <Stack gap="xs">
               <Select
                 label="Exercice"
                 placeholder="Choisissez l’exercice"
                 data={choices}
-                value={answerId}
-                onChange={setAnswerId}
+                {...form.getInputProps('answerId')}
+                value={form.values.answerId || null}
+                onChange={(value) => form.setFieldValue('answerId', value ?? '')}
                 required
               />
               <Textarea
@@ -111,12 +101,11 @@ export function RegradePanel({ chapterId }: { chapterId: string }) {
                 autosize
                 minRows={3}
                 maxLength={REGRADE_MESSAGE_MAX}
-                value={message}
-                onChange={(e) => setMessage(e.currentTarget.value)}
+                {...form.getInputProps('message')}
                 required
               />
               <Group>
-                <Button type="submit" loading={ask.isPending} disabled={!answerId || message.trim() === ''}>
+                <Button type="submit" loading={ask.isPending} disabled={!form.values.answerId || form.values.message.trim() === ''}>
                   {ASK_LABEL}
                 </Button>
               </Group>
