@@ -23,6 +23,7 @@ import {
   type OverviewFilters,
   type OverviewLine,
 } from './overview';
+import { WRAP_AT_SPACES } from '../../lib/wrap-at-spaces';
 import { PageHeading } from '../../components/page-heading';
 
 /** docs/product.md#spec-9: window height minus 200 px. */
@@ -51,7 +52,12 @@ const graderColumn: VirtualColumn<OverviewLine> = {
 const exerciseColumn: VirtualColumn<OverviewLine> = {
   key: 'exercise',
   header: 'Exercice',
-  cell: (l) => l.exercise.title,
+  // Decision 141: a narrow column on a phone wraps the title between words (« Arithmétique », not « Arithmétiq/ue »).
+  cell: (l) => (
+    <span lang="fr" style={WRAP_AT_SPACES}>
+      {l.exercise.title}
+    </span>
+  ),
   sortable: true,
   fullText: (l) => l.exercise.title,
 };
