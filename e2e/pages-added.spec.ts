@@ -45,7 +45,7 @@ test.describe('Pages ajoutées après la note', () => {
       await ok<{ institution: { _id: string } }>(
         await request.post('/api/institution', {
           headers: admin,
-          data: { name: `Collège Ajout ${t}`, address: '2 rue des Pages', latitude: 45.2, longitude: 4.3, confirmed: true },
+          data: { name: `Collège Ajout ${t}`, address: '2 rue des Pages', latitude: 48.38, longitude: -4.5, confirmed: true },
         }),
       )
     ).institution._id;
