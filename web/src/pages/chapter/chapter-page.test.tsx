@@ -266,6 +266,9 @@ describe('ChapterPage states', () => {
     api.fetchSessionState.mockResolvedValue(state({ status: 'started', timed: true, remainingTime: 600 }));
     renderPage();
     await screen.findByText('Temps restant : 10:00');
+    // The render that shows the countdown may come from a promise outside act: its effects (the window listeners)
+    // are flushed by the next act, so let one finish before the window's events.
+    await act(async () => {});
     act(() => {
       window.dispatchEvent(new Event('blur'));
       window.dispatchEvent(new Event('focus'));
