@@ -95,9 +95,12 @@ export async function drawnStatements(texts: readonly string[], waitMs = STATEME
   if (missing.length > 0) {
     for (const text of missing) queued.add(text);
     startDrawing();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([statementsDrawn(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
-    clearTimeout(timer);
+    // A wait of 0 does not wait: a worker's answer could otherwise beat a late timer on a loaded event loop.
+    if (waitMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([statementsDrawn(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+      clearTimeout(timer);
+    }
   }
   return texts.map(lookup);
 }
