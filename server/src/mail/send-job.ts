@@ -164,18 +164,20 @@ async function buildDigest({ deps, p, name, links }: MailContext): Promise<Built
   return digestMail({ staff: name, day: formatFrenchDate(p.day), centres }, links(null));
 }
 
+/** A pupil of the digest at one of the school's centres, with the centre's places. */
+const digestPupilRow = z.object({
+  chapter_id: z.string(),
+  title: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  places: column.number,
+});
+
 /** The registrations at the school's centres, those of the digest's day marked `is_new`. */
 function digestRegistrations(db: Db, p: Record<string, string>) {
   return rows(
     db,
-    z.object({
-      chapter_id: z.string(),
-      title: z.string(),
-      first_name: z.string().nullable(),
-      last_name: z.string().nullable(),
-      is_new: z.boolean(),
-      places: column.number,
-    }),
+    digestPupilRow.extend({ is_new: z.boolean() }),
     sql`
         SELECT r.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places,
           (r.created_at >= ${p.from}::timestamptz AND r.created_at < ${p.to}::timestamptz) AS is_new
@@ -190,13 +192,7 @@ function digestRegistrations(db: Db, p: Record<string, string>) {
 function digestRefusals(db: Db, p: Record<string, string>) {
   return rows(
     db,
-    z.object({
-      chapter_id: z.string(),
-      title: z.string(),
-      first_name: z.string().nullable(),
-      last_name: z.string().nullable(),
-      places: column.number,
-    }),
+    digestPupilRow,
     sql`
         SELECT f.chapter_id, c.title, u.first_name, u.last_name, coalesce(ce.nb_places, 0)::int AS places
         FROM center_refusals f JOIN chapters c ON c.id = f.chapter_id JOIN users u ON u.id = f.user_id
