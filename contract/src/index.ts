@@ -25,3 +25,4 @@ export * from './auth.js';
 export * from './user-import.js';
 export * from './results.js';
 export * from './public-config.js';
+export * from './selections.js';

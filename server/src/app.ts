@@ -1,3 +1,5 @@
+import { selectionAfterRoutes } from './selections/after-routes.js';
+import { selectionRoutes } from './selections/routes.js';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
@@ -168,6 +170,8 @@ async function registerApi(api: Api, app: FastifyInstance, deps: Deps, publicCon
   await api.register(resultsRoutes, { deps });
   await api.register(regradeRoutes, { deps });
   await api.register(statsRoutes, { deps });
+  await api.register(selectionRoutes, { deps });
+  await api.register(selectionAfterRoutes, { deps });
 }
 
 /** The whole API as a Fastify instance, without listening (tests use inject). */

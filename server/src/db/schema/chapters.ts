@@ -57,6 +57,8 @@ export const accessGroups = pgTable(
     timeDuration: integer('time_duration'),
     accessStart: timestamp('access_start', { withTimezone: true }),
     accessEnd: timestamp('access_end', { withTimezone: true }),
+    /** Decision 157: only pupils qualified in the latest published version of this selection are admitted. */
+    requiredSelectionId: uuid('required_selection_id'),
   },
   (t) => [index('access_groups_chapter_idx').on(t.chapterId, t.position)],
 );

@@ -14,3 +14,4 @@ export * from './sorting.js';
 export * from './centers.js';
 export * from './regrade.js';
 export * from './ops.js';
+export * from './selections.js';

@@ -18,6 +18,10 @@ export const institutions = pgTable(
     confirmed: boolean('confirmed').notNull().default(false),
     /** National school identifier (UAI) for rows imported from the directory. */
     uai: text('uai'),
+    /** 'public' or 'private' (the directory's « secteur »), for the jury's figures (decision 158); null unknown. */
+    sector: text('sector'),
+    /** The académie's name; null: derived from the UAI's department (contract academyOfUai). */
+    academy: text('academy'),
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
   },
