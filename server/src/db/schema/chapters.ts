@@ -31,6 +31,10 @@ export const chapters = pgTable('chapters', {
   qualificationText: text('qualification_text').notNull().default('Qualifié(e) pour le tour suivant'),
   /** Decision 74: pupils may ask for a regrade after publication until then (Paris time entered); null: not open. */
   regradeUntil: timestamp('regrade_until', { withTimezone: true }),
+  /** Decision 162: after publication, pupils see their annotated copies and download the corrected PDF. */
+  copiesReturned: boolean('copies_returned').notNull().default(false),
+  /** Decision 162: the returned copy names its corrector (never by default under anonymous correction). */
+  correctorNamed: boolean('corrector_named').notNull().default(false),
   /** Decision 73: in the bin since then (hidden everywhere, restorable for 30 days, then purged); null: live. */
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
   createdAt: createdAt(),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { answers } from './answers.js';
 import { chapterRef, exercises } from './chapters.js';
 import { createdAt, id } from './columns.js';
@@ -64,6 +64,16 @@ export const gradings = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     arbitration: boolean('arbitration').notNull().default(false),
+    /** Decision 159: this corrector's marks on the copy's pages (contract annotationSchema), private as the grade is. */
+    annotations: jsonb('annotations')
+      .$type<unknown[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** Decision 160: the comment-bank remarks applied in this grading (the statistics count them). */
+    bankComments: uuid('bank_comments')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -100,4 +110,22 @@ export const gradingAssignments = pgTable(
     userId: userRef(),
   },
   (t) => [primaryKey({ columns: [t.exerciseId, t.userId] }), index('grading_assignments_user_idx').on(t.userId)],
+);
+
+/** Decision 160: an exercise's saved remarks, applied in one click by its correctors, curated by admins. */
+export const commentBank = pgTable(
+  'comment_bank',
+  {
+    id: id(),
+    exerciseId: uuid('exercise_id')
+      .notNull()
+      .references(() => exercises.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    text: text('text').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Retired from the bank (kept: annotations copied its text, the statistics still count it). */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('comment_bank_exercise_idx').on(t.exerciseId, t.position)],
 );

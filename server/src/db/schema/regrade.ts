@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { answers } from './answers.js';
 import { chapterRef, exercises } from './chapters.js';
 import { createdAt, id } from './columns.js';
@@ -28,6 +28,10 @@ export const regradeRequests = pgTable(
     /** open, accepted, declined. */
     status: text('status').notNull().default('open'),
     reply: text('reply'),
+    /** Decision 162: where on the copy the pupil points (0-based page, a region in page fractions, or an annotation's id). */
+    page: integer('page'),
+    region: jsonb('region').$type<{ x: number; y: number; w: number; h: number }>(),
+    annotationId: text('annotation_id'),
     oldGrade: text('old_grade'),
     newGrade: text('new_grade'),
     handledBy: uuid('handled_by').references(() => users.id, { onDelete: 'set null' }),
