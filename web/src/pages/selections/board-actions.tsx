@@ -46,7 +46,7 @@ export function BoardActions({ selection }: { selection: Selection }) {
       {open === 'publication' && <SelectionPublicationDialog selection={selection} onClose={close} />}
       <ConfirmDialog
         opened={open === 'reveal'}
-        title="Lever l’anonymat ?"
+        title="Lever l’anonymat ?"
         message="Les noms des élèves remplaceront leurs pseudonymes sur le tableau du jury, avant le gel de la liste. Cette levée est enregistrée dans le journal."
         confirmLabel="Lever l’anonymat"
         danger

@@ -80,7 +80,7 @@ describe('the board in the browser (decision 156)', () => {
     expect(countText(live.outcome)).toBe('3\u00a0sélectionné(e)s sur 5, dont 1\u00a0fille');
   });
 
-  it('draws the histogram and the count « au moins », and finds the bar of the cut-off', () => {
+  it('draws the histogram and the count « au moins », and finds the bar of the cut-off', () => {
     const chart = chartOf(SMALL, 0);
     expect(chart).toHaveLength(20);
     expect(chart.find((b) => b.from === '15')).toMatchObject({ count: 2, atLeast: 3 });

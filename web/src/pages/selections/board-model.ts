@@ -53,7 +53,7 @@ export interface PupilRow {
   decisionReason: string;
 }
 
-/** Ranks with ties (« 1, 2, 2, 4 »), parallel to the category's members; they do not move with the cut-off. */
+/** Ranks with ties (« 1, 2, 2, 4 »), parallel to the category's members; they do not move with the cut-off. */
 export function ranksOf(scores: readonly number[], members: readonly number[]): number[] {
   const ranks = new Array<number>(members.length);
   members.forEach((i, k) => {
@@ -99,7 +99,7 @@ export const statusText = (selected: boolean) => (selected ? 'Sélectionné(e)' 
 
 const plural = (n: number, one: string, many: string) => `${frenchNumber(n)}\u00a0${n > 1 ? many : one}`;
 
-/** « 123 sélectionnés sur 1 500, dont 40 filles »: the live count, also the chart's words. */
+/** « 123 sélectionnés sur 1 500, dont 40 filles »: the live count, also the chart's words. */
 export function countText(outcome: Pick<CategoryOutcome, 'count' | 'girls' | 'members'>): string {
   return `${plural(outcome.count, 'sélectionné(e)', 'sélectionné(e)s')} sur ${frenchNumber(outcome.members.length)}, dont ${plural(outcome.girls, 'fille', 'filles')}`;
 }
@@ -108,14 +108,14 @@ export function countText(outcome: Pick<CategoryOutcome, 'count' | 'girls' | 'me
 export const binsFor = (maxScore: number) => Math.max(1, Math.min(40, Math.ceil(maxScore)));
 
 export interface ChartBin {
-  /** The bar's first score, as said on the axis (« 12 » or « 12,5 »). */
+  /** The bar's first score, as said on the axis (« 12 » or « 12,5 »). */
   from: string;
   start: number;
   count: number;
   atLeast: number;
 }
 
-/** The histogram and the cumulative « au moins x points » of one category; it does not move with the cut-off. */
+/** The histogram and the cumulative « au moins x points » of one category; it does not move with the cut-off. */
 export function chartOf(board: Board, categoryIndex: number): ChartBin[] {
   const bins = binsFor(board.maxScore);
   const { counts, atLeast } = distribution(board, categoryIndex, board.maxScore, bins);

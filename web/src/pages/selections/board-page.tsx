@@ -16,9 +16,9 @@ import { DriftPanel, VersionsPanel } from './versions-panel';
 
 const TITLE = 'Sélection';
 
-/** What the server said when it refused (« Vous ne faites pas partie du jury… »), or a cut. */
+/** What the server said when it refused (« Vous ne faites pas partie du jury… »), or a cut. */
 export const loadErrorText = (error: unknown) =>
-  refusalOf(error)?.message ?? 'Le serveur ne répond pas : rechargez la page dans un instant.';
+  refusalOf(error)?.message ?? 'Le serveur ne répond pas : rechargez la page dans un instant.';
 
 /** The jury's board (docs/product.md#selections, decisions 155–157): fetched once, each list recomputed in the browser. */
 export function SelectionBoardPage() {
@@ -48,7 +48,7 @@ function BoardView({ selection, board }: { selection: Selection; board: Board })
       <PageHeading>{selection.title}</PageHeading>
       <Text>
         {publicationState(selection)}{' '}
-        {selection.namesShown ? 'Les noms sont visibles.' : 'Délibération anonyme : les élèves sont désignés par un pseudonyme.'}{' '}
+        {selection.namesShown ? 'Les noms sont visibles.' : 'Délibération anonyme : les élèves sont désignés par un pseudonyme.'}{' '}
         {selection.right === 'read' && 'Votre jury a un droit de lecture.'}
       </Text>
       <BoardActions selection={selection} />

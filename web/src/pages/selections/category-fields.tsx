@@ -21,15 +21,15 @@ function CategoryFieldset({ form, index, count }: { form: SelectionForm; index: 
       <Stack gap="sm">
         <TextInput label="Nom de la catégorie" withAsterisk {...form.getInputProps(path('name'))} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <MultiSelect label="Genres" description="Vide : tous." data={GENDER_OPTIONS} {...form.getInputProps(path('genders'))} />
-          <MultiSelect label="Classes" description="Vide : toutes." data={GRADE_OPTIONS} {...form.getInputProps(path('grades'))} />
-          <DateField label="Né(e) le ou après" description="Vide : pas de limite." {...date('birthDateMin')} />
-          <DateField label="Né(e) le ou avant" description="Vide : pas de limite." {...date('birthDateMax')} />
+          <MultiSelect label="Genres" description="Vide : tous." data={GENDER_OPTIONS} {...form.getInputProps(path('genders'))} />
+          <MultiSelect label="Classes" description="Vide : toutes." data={GRADE_OPTIONS} {...form.getInputProps(path('grades'))} />
+          <DateField label="Né(e) le ou après" description="Vide : pas de limite." {...date('birthDateMin')} />
+          <DateField label="Né(e) le ou avant" description="Vide : pas de limite." {...date('birthDateMax')} />
         </SimpleGrid>
         <Group gap="xs">
           <ActionIcon
             variant="default"
-            aria-label={`Monter la catégorie « ${name} »`}
+            aria-label={`Monter la catégorie « ${name} »`}
             disabled={index === 0}
             onClick={() => form.reorderListItem('categories', { from: index, to: index - 1 })}
           >
@@ -37,7 +37,7 @@ function CategoryFieldset({ form, index, count }: { form: SelectionForm; index: 
           </ActionIcon>
           <ActionIcon
             variant="default"
-            aria-label={`Descendre la catégorie « ${name} »`}
+            aria-label={`Descendre la catégorie « ${name} »`}
             disabled={index === count - 1}
             onClick={() => form.reorderListItem('categories', { from: index, to: index + 1 })}
           >
@@ -50,7 +50,7 @@ function CategoryFieldset({ form, index, count }: { form: SelectionForm; index: 
             disabled={count === 1}
             onClick={() => form.removeListItem('categories', index)}
           >
-            Retirer la catégorie « {name} »
+            Retirer la catégorie « {name} »
           </Button>
         </Group>
       </Stack>

@@ -7,7 +7,7 @@ import type { CategoryBoard, SaveState } from './use-category-board';
 const SAVE_TEXT: Record<Exclude<SaveState, null>, string> = {
   saving: 'Enregistrement…',
   saved: 'Enregistré',
-  failed: 'Non enregistré : réessayez.',
+  failed: 'Non enregistré : réessayez.',
 };
 
 /** The slider's step: fine enough for the scores of a small total, a point beyond 100. */
@@ -27,7 +27,7 @@ export function LiveCount({ state, summary }: { state: SaveState; summary: strin
   );
 }
 
-/** The cut-off: a slider (saved on release), a typed value (saved when the field is left), or « Les N premiers ». */
+/** The cut-off: a slider (saved on release), a typed value (saved when the field is left), or « Les N premiers ». */
 export function CutoffControls({ board, category, name }: { board: Board; category: CategoryBoard; name: string }) {
   const { settings, update, commit, top, moves } = category;
   const [topN, setTopN] = useState<number | null>(null);
@@ -37,15 +37,15 @@ export function CutoffControls({ board, category, name }: { board: Board; catego
     <Stack gap="sm">
       <div>
         <Text size="sm" fw={500} id="cutoff-slider-label">
-          Seuil de la catégorie « {name} » (points)
+          Seuil de la catégorie « {name} » (points)
         </Text>
         <Slider
           min={0}
           max={board.maxScore}
           step={stepFor(board.maxScore)}
           value={cutoff ?? 0}
-          label={(v) => `${formatPoints(v)} points`}
-          thumbLabel={`Seuil de la catégorie « ${name} » (points)`}
+          label={(v) => `${formatPoints(v)} points`}
+          thumbLabel={`Seuil de la catégorie « ${name} » (points)`}
           onChange={(v) => update({ cutoff: v }, { moved: true })}
           onChangeEnd={(v) => update({ cutoff: v }, { now: true, moved: true })}
           mb="md"
@@ -55,7 +55,7 @@ export function CutoffControls({ board, category, name }: { board: Board; catego
         <DecimalField
           key={moves}
           label="Seuil (points)"
-          description="Vide : personne n’est sélectionné."
+          description="Vide : personne n’est sélectionné."
           optional
           min={0}
           max={board.maxScore}
@@ -98,7 +98,7 @@ export function QuotaControls({ category }: { category: CategoryBoard }) {
       <Group align="flex-start" wrap="wrap">
         <DecimalField
           label="Au moins … filles"
-          description="Vide : pas de quota."
+          description="Vide : pas de quota."
           optional
           min={1}
           maxDecimals={0}
@@ -109,7 +109,7 @@ export function QuotaControls({ category }: { category: CategoryBoard }) {
         />
         <DecimalField
           label="Au plus … par établissement"
-          description="Vide : pas de quota."
+          description="Vide : pas de quota."
           optional
           min={1}
           maxDecimals={0}
@@ -121,8 +121,8 @@ export function QuotaControls({ category }: { category: CategoryBoard }) {
       </Group>
       {live.outcome.girlsShort && (
         <Alert color="orange" title="Quota de filles non atteint">
-          {live.outcome.girls} fille{live.outcome.girls > 1 ? 's' : ''} sélectionnée{live.outcome.girls > 1 ? 's' : ''} pour{' '}
-          {settings.minGirls} demandée{(settings.minGirls ?? 0) > 1 ? 's' : ''} : la catégorie n’a pas assez de filles, ou le quota par
+          {live.outcome.girls} fille{live.outcome.girls > 1 ? 's' : ''} sélectionnée{live.outcome.girls > 1 ? 's' : ''} pour{' '}
+          {settings.minGirls} demandée{(settings.minGirls ?? 0) > 1 ? 's' : ''} : la catégorie n’a pas assez de filles, ou le quota par
           établissement les écarte.
         </Alert>
       )}
@@ -140,8 +140,8 @@ export function TiePanel({ board, category, name, readOnly }: { board: Board; ca
     <Paper withBorder p="sm">
       <Stack gap="xs">
         <Text fw={600}>
-          {tied.length} élève{tied.length > 1 ? 's' : ''} exactement au seuil ({formatPoints(settings.cutoff)} points)
-          {settings.atCutoff === 'include' ? ' : inclus' : settings.atCutoff === 'exclude' ? ' : exclus' : ''}
+          {tied.length} élève{tied.length > 1 ? 's' : ''} exactement au seuil ({formatPoints(settings.cutoff)} points)
+          {settings.atCutoff === 'include' ? ' : inclus' : settings.atCutoff === 'exclude' ? ' : exclus' : ''}
         </Text>
         <Text size="sm">{labels.slice(0, 50).join(', ') + (labels.length > 50 ? `… (${labels.length - 50} de plus)` : '')}</Text>
         {live.outcome.tieUnresolved && (
@@ -176,10 +176,10 @@ export function TiePanel({ board, category, name, readOnly }: { board: Board; ca
 export function SettingsText({ category }: { category: CategoryBoard }) {
   const { cutoff, atCutoff, minGirls, maxPerSchool } = category.settings;
   const parts = [
-    cutoff === null ? 'Seuil non fixé' : `Seuil : ${formatPoints(cutoff)} points`,
+    cutoff === null ? 'Seuil non fixé' : `Seuil : ${formatPoints(cutoff)} points`,
     atCutoff === 'include' ? 'ex æquo inclus' : atCutoff === 'exclude' ? 'ex æquo exclus' : null,
-    minGirls !== null ? `au moins ${minGirls} filles` : null,
-    maxPerSchool !== null ? `au plus ${maxPerSchool} par établissement` : null,
+    minGirls !== null ? `au moins ${minGirls} filles` : null,
+    maxPerSchool !== null ? `au plus ${maxPerSchool} par établissement` : null,
   ];
-  return <Text>{parts.filter(Boolean).join(' ; ')}.</Text>;
+  return <Text>{parts.filter(Boolean).join(' ; ')}.</Text>;
 }

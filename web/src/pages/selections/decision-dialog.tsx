@@ -40,6 +40,7 @@ export function DecisionDialog({
   return (
     <Modal opened onClose={onClose} title={`${verb} ${target.label}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
       <form
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           send();

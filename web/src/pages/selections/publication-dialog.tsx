@@ -20,13 +20,13 @@ export function publicationMessage(mode: Mode, publishAt: string | null, latest:
   const when = mode === 'now' ? 'dès maintenant' : `le ${formatParisDateTime(publishAt!)} (heure de Paris)`;
   return latest > 0
     ? `Les élèves et leurs établissements verront ${when} la version ${latest} de la liste, et chaque version gelée ensuite.`
-    : `Aucune version n’est gelée : les élèves verront ${when} la première version gelée.`;
+    : `Aucune version n’est gelée : les élèves verront ${when} la première version gelée.`;
 }
 
 const CONFIRM: Record<Mode, { title: string; label: string }> = {
-  now: { title: 'Publier maintenant ?', label: 'Publier maintenant' },
-  scheduled: { title: 'Programmer la publication ?', label: 'Programmer' },
-  unpublished: { title: 'Retirer la publication ?', label: 'Retirer la publication' },
+  now: { title: 'Publier maintenant ?', label: 'Publier maintenant' },
+  scheduled: { title: 'Programmer la publication ?', label: 'Programmer' },
+  unpublished: { title: 'Retirer la publication ?', label: 'Retirer la publication' },
 };
 
 /** Decision 157: publish the selection now or at a Paris time, or withdraw it; confirmed with what pupils will see. */
@@ -39,7 +39,7 @@ export function SelectionPublicationDialog({ selection, onClose }: { selection: 
   const wallError = mode === 'scheduled' && wall !== '' && publishAt === null ? 'Date et heure de publication invalides.' : null;
   const latest = selection.versions.at(-1)?.number ?? 0;
   return (
-    <Modal opened onClose={onClose} title={`Publication : ${selection.title}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
+    <Modal opened onClose={onClose} title={`Publication : ${selection.title}`} closeButtonProps={{ 'aria-label': 'Fermer' }}>
       <Stack>
         <Text fw={600}>{publicationState(selection)}</Text>
         <Radio.Group label="Publication" value={mode} onChange={(v) => setMode(v as Mode)}>

@@ -13,7 +13,7 @@ function columnsOf(board: Board, canDecide: boolean, onDecide: (target: Decision
   const n = board.exercises.length;
   const exercises: VirtualColumn<PupilRow>[] = board.exercises.map((e, x) => ({
     key: `ex${x}`,
-    header: <span title={`${e.chapterTitle} : ${e.title} (sur ${formatPoints(e.maxPoints)})`}>{`E${x + 1}`}</span>,
+    header: <span title={`${e.chapterTitle} : ${e.title} (sur ${formatPoints(e.maxPoints)})`}>{`E${x + 1}`}</span>,
     width: 56,
     align: 'right',
     cell: (row) => cell(board.exerciseScores[row.index * n + x]),
@@ -110,7 +110,7 @@ export function PupilTable({
       columns={columns}
       rowKey={(row) => row.key}
       height="min(600px, 70vh)"
-      label={`Liste de la catégorie « ${name} »`}
+      label={`Liste de la catégorie « ${name} »`}
       minWidth={900 + board.exercises.length * 56}
       emptyText="Aucun élève dans cette catégorie."
     />

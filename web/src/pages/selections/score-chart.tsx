@@ -7,18 +7,18 @@ import { binOfCutoff, type ChartBin } from './board-model';
 export function chartText(chart: readonly ChartBin[]): string {
   return chart
     .filter((b) => b.count > 0)
-    .map((b) => `à partir de ${b.from} points : ${b.count} élève${b.count > 1 ? 's' : ''}, ${b.atLeast} au moins`)
-    .join(' ; ');
+    .map((b) => `à partir de ${b.from} points : ${b.count} élève${b.count > 1 ? 's' : ''}, ${b.atLeast} au moins`)
+    .join(' ; ');
 }
 
 /**
- * A category's scores (docs/product.md#selections): the histogram in bars, the cumulative count « au moins x
- * points » as a line, the cut-off as a vertical line. recharts is imported here only, so it loads with the board.
+ * A category's scores (docs/product.md#selections): the histogram in bars, the cumulative count « au moins x
+ * points » as a line, the cut-off as a vertical line. recharts is imported here only, so it loads with the board.
  */
 export const ScoreChart = memo(function ScoreChart({ chart, cutoff, name }: { chart: ChartBin[]; cutoff: number | null; name: string }) {
   const at = binOfCutoff(chart, cutoff);
   return (
-    <figure style={{ margin: 0 }} aria-label={`Répartition des scores de la catégorie « ${name} »`}>
+    <figure style={{ margin: 0 }} aria-label={`Répartition des scores de la catégorie « ${name} »`}>
       <div aria-hidden="true" style={{ width: '100%', height: 240 }}>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={chart} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
@@ -42,7 +42,7 @@ export const ScoreChart = memo(function ScoreChart({ chart, cutoff, name }: { ch
         </ResponsiveContainer>
       </div>
       <figcaption style={{ fontSize: 'var(--mantine-font-size-sm)' }}>
-        Barres : élèves par score ; ligne : élèves ayant au moins ce score ; trait rouge : le seuil. {chartText(chart)}
+        Barres : élèves par score ; ligne : élèves ayant au moins ce score ; trait rouge : le seuil. {chartText(chart)}
       </figcaption>
     </figure>
   );

@@ -86,7 +86,7 @@ function RoundAndJuryFields({ form }: { form: SelectionForm }) {
         <Stack gap="sm">
           <TextInput
             label="Titre du tour suivant"
-            description="Les élèves qualifiés lisent « Qualifié(e) pour … »."
+            description="Les élèves qualifiés lisent « Qualifié(e) pour … »."
             withAsterisk
             {...form.getInputProps('nextRoundTitle')}
           />
@@ -120,7 +120,7 @@ function RoundAndJuryFields({ form }: { form: SelectionForm }) {
 
 function SelectionFormView({ selection }: { selection: Selection | null }) {
   const { form, submit, formError, saving } = useSelectionForm(selection);
-  const title = selection ? `Modifier « ${selection.title} »` : 'Nouvelle sélection';
+  const title = selection ? `Modifier « ${selection.title} »` : 'Nouvelle sélection';
   return (
     <Stack>
       <PageHeading>{title}</PageHeading>

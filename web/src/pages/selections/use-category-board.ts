@@ -16,7 +16,7 @@ const NO_SETTINGS: CutoffSettings = { cutoff: null, atCutoff: null, minGirls: nu
 const sameSettings = (a: CutoffSettings, b: CutoffSettings) =>
   a.cutoff === b.cutoff && a.atCutoff === b.atCutoff && a.minGirls === b.minGirls && a.maxPerSchool === b.maxPerSchool;
 
-/** What the board says of the saving: « Enregistré » once the server has the settings shown. */
+/** What the board says of the saving: « Enregistré » once the server has the settings shown. */
 export type SaveState = 'saving' | 'saved' | 'failed' | null;
 
 /**
@@ -32,7 +32,7 @@ export function useCategoryBoard(
   keyIndex: Map<string, number>,
 ) {
   const [settings, setSettings] = useState<CutoffSettings>(() => settingsOf(category));
-  // The typed cut-off field shows a value moved elsewhere (slider, « Les N premiers ») once this changes.
+  // The typed cut-off field shows a value moved elsewhere (slider, « Les N premiers ») once this changes.
   const [moves, setMoves] = useState(0);
   const latest = useRef(settings);
   const saved = useRef(settingsOf(category));

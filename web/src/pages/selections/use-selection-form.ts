@@ -43,7 +43,7 @@ export function valuesOf(s: Selection): SelectionValues {
   };
 }
 
-const FIX_FIELDS_MESSAGE = 'Corrigez les champs signalés : rien n’a été enregistré.';
+const FIX_FIELDS_MESSAGE = 'Corrigez les champs signalés : rien n’a été enregistré.';
 
 /**
  * A selection's settings (admins, decision 149): checked by the contract's schema before they are sent, the
@@ -61,7 +61,7 @@ export function useSelectionForm(selection: Selection | null) {
   const update = useUpdateSelection(selection?._id ?? '');
   const onError = (error: unknown) => {
     const refusal = refusalOf(error);
-    if (!refusal) return setFormError('Le serveur ne répond pas : la sélection n’est pas enregistrée.');
+    if (!refusal) return setFormError('Le serveur ne répond pas : la sélection n’est pas enregistrée.');
     form.setErrors(refusal.fields);
     setFormError(Object.keys(refusal.fields).length > 0 ? FIX_FIELDS_MESSAGE : refusal.message);
   };

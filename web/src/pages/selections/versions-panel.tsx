@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Group, List, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { formatParisDateTime, type Board, type Selection } from '@olympe/contract';
+import { formatParisDateTime, formatPoints, type Board, type Selection } from '@olympe/contract';
 import { useVersionChanges } from '../../api/selections';
 
 const statusWord = (qualified: boolean) => (qualified ? 'sélectionné(e)' : 'non sélectionné(e)');
@@ -12,16 +12,16 @@ export function DriftPanel({ selection, board }: { selection: Selection; board: 
   const names = new Map(selection.categories.map((c) => [c._id, c.name]));
   const n = board.drift.length;
   return (
-    <Alert color="orange" title={`Depuis la version ${latest}, ${n} élève${n > 1 ? 's' : ''} changerai${n > 1 ? 'en' : ''}t de statut`}>
+    <Alert color="orange" title={`Depuis la version ${latest}, ${n} élève${n > 1 ? 's' : ''} changerai${n > 1 ? 'en' : ''}t de statut`}>
       <Stack gap="xs">
         <Text size="sm">
-          Des notes ont changé depuis le gel. La version publiée reste celle-ci : gelez une nouvelle version pour en tenir compte.
+          Des notes ont changé depuis le gel. La version publiée reste celle-ci : gelez une nouvelle version pour en tenir compte.
         </Text>
         <List size="sm">
           {board.drift.map((d) => (
             <List.Item key={`${d.categoryId}:${d.key}`}>
-              {d.key} ({names.get(d.categoryId) ?? 'catégorie inconnue'}, {String(d.score).replace('.', ',')} points) : {statusWord(d.was)}{' '}
-              → {statusWord(d.now)}
+              {d.key} ({names.get(d.categoryId) ?? 'catégorie inconnue'}, {formatPoints(d.score)} points) : {statusWord(d.was)} →{' '}
+              {statusWord(d.now)}
             </List.Item>
           ))}
         </List>
@@ -102,7 +102,7 @@ function VersionChanges({ selection, n, from }: { selection: Selection; n: numbe
     <List size="sm" aria-label={`Changements de la version ${from} à la version ${n}`}>
       {changes.data.map((c) => (
         <List.Item key={`${c.categoryId}:${c.key}`}>
-          {c.name ?? c.key} ({names.get(c.categoryId) ?? 'catégorie inconnue'}) : {statusWord(c.before)} → {statusWord(c.after)}
+          {c.name ?? c.key} ({names.get(c.categoryId) ?? 'catégorie inconnue'}) : {statusWord(c.before)} → {statusWord(c.after)}
         </List.Item>
       ))}
     </List>
