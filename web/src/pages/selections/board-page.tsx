@@ -2,23 +2,19 @@ import { useMemo, useState } from 'react';
 import { Alert, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import type { Board, Selection } from '@olympe/contract';
-import { refusalOf } from '../../api/client';
 import { useBoard, useSelection } from '../../api/selections';
 import { LoginRedirect } from '../../components/login-gate';
 import { PageHeading } from '../../components/page-heading';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useSession } from '../../session/session-context';
 import { keyIndexOf } from './board-model';
+import { loadErrorText } from './load-error';
 import { BoardActions } from './board-actions';
 import { CategoryPanel } from './category-panel';
 import { publicationState } from './publication-dialog';
 import { DriftPanel, VersionsPanel } from './versions-panel';
 
 const TITLE = 'Sélection';
-
-/** What the server said when it refused (« Vous ne faites pas partie du jury… »), or a cut. */
-export const loadErrorText = (error: unknown) =>
-  refusalOf(error)?.message ?? 'Le serveur ne répond pas : rechargez la page dans un instant.';
 
 /** The jury's board (docs/product.md#selections, decisions 155–157): fetched once, each list recomputed in the browser. */
 export function SelectionBoardPage() {

@@ -7,7 +7,7 @@ import { PageHeading } from '../../components/page-heading';
 import { TitledLoader } from '../../components/TitledLoader';
 import { paths } from '../../config/paths';
 import { useSession } from '../../session/session-context';
-import { loadErrorText } from './board-page';
+import { loadErrorText } from './load-error';
 
 const TITLE = 'Sélections';
 
