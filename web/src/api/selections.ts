@@ -119,7 +119,7 @@ export const versionChangesQuery = (id: string, n: number, from: number) =>
   queryOptions({
     queryKey: selectionKeys.changes(id, n, from),
     queryFn: () => fetchVersionChanges(id, n, from),
-    enabled: n > 0 && from > 0,
+    enabled: n > 0 && from > 0 && n !== from,
   });
 
 export function useSelections() {

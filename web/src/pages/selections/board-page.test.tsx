@@ -15,6 +15,7 @@ const server = vi.hoisted(() => ({
   cutoff: vi.fn(),
   decision: vi.fn(),
   freeze: vi.fn(),
+  changes: vi.fn(),
 }));
 const http = vi.hoisted(() => ({ get: vi.fn(), put: vi.fn(), post: vi.fn() }));
 vi.mock('../../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), api: http }));
@@ -24,6 +25,11 @@ routeHttp(http, [
   ['put', /^\/selection\/s1\/categories\/(k1)\/cutoff$/, (_ids, body) => server.cutoff(body)],
   ['put', /^\/selection\/s1\/decision$/, (_ids, body) => server.decision(body)],
   ['post', /^\/selection\/s1\/freeze$/, (_ids, body) => server.freeze(body)],
+  [
+    'get',
+    /^\/selection\/s1\/versions\/(\d+)\/changes$/,
+    ([n], options) => server.changes(n, (options as { params: { from: number } }).params.from),
+  ],
 ]);
 
 const CATEGORY = {
@@ -182,5 +188,21 @@ describe('SelectionBoardPage (docs/product.md#selections)', { timeout: 20_000 },
     setup({ ...SELECTION, versions: [version] });
     expect(await screen.findByText('Depuis la version 2, 1 élève changerait de statut')).toBeTruthy();
     expect(screen.getByText(/C-DDDDD \(Collège, 16,5 points\)/)).toBeTruthy();
+  });
+
+  it('lists the versions and who changed status between the last two', async () => {
+    const v = (number: number, reason: string) => ({
+      number,
+      frozenAt: '2026-05-01T10:00:00Z',
+      frozenBy: 'Jury',
+      reason,
+      qualified: 3,
+      participants: 4,
+    });
+    server.changes.mockReturnValue([{ key: 'C-DDDDD', name: 'Ada Lovelace', categoryId: 'k1', before: false, after: true }]);
+    setup({ ...SELECTION, namesShown: true, versions: [v(1, ''), v(2, 'Une copie regradée')] });
+    expect(await screen.findByRole('cell', { name: 'Une copie regradée' })).toBeTruthy();
+    expect(await screen.findByText('Ada Lovelace (Collège) : non sélectionné(e) → sélectionné(e)')).toBeTruthy();
+    expect(server.changes).toHaveBeenCalledWith('2', 1);
   });
 });

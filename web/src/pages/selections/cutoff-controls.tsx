@@ -36,7 +36,7 @@ export function CutoffControls({ board, category, name }: { board: Board; catego
   return (
     <Stack gap="sm">
       <div>
-        <Text size="sm" fw={500} id="cutoff-slider-label">
+        <Text size="sm" fw={500} aria-hidden="true">
           Seuil de la catégorie « {name} » (points)
         </Text>
         <Slider

@@ -20,8 +20,8 @@ export function DriftPanel({ selection, board }: { selection: Selection; board: 
         <List size="sm">
           {board.drift.map((d) => (
             <List.Item key={`${d.categoryId}:${d.key}`}>
-              {d.key} ({names.get(d.categoryId) ?? 'catégorie inconnue'}, {formatPoints(d.score)} points) : {statusWord(d.was)} →{' '}
-              {statusWord(d.now)}
+              {board.names?.[board.keys.indexOf(d.key)] ?? d.key} ({names.get(d.categoryId) ?? 'catégorie inconnue'},{' '}
+              {formatPoints(d.score)} points) : {statusWord(d.was)} → {statusWord(d.now)}
             </List.Item>
           ))}
         </List>
