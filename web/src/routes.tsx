@@ -67,6 +67,14 @@ export const routes: RouteObject[] = [
           },
           { path: 'centre/:id', element: page(() => import('./pages/center-day/center-day-page'), 'CenterDayPage', 'teacher') },
           { path: 'donnees-personnelles', element: page(() => import('./pages/privacy/privacy-page'), 'PrivacyPage') },
+          // A jury member need not be a corrector: the pages say the server's refusal to who is on no jury (decision 155).
+          { path: 'selections', element: page(() => import('./pages/selections/selections-page'), 'SelectionsPage') },
+          { path: 'selections/new', element: page(() => import('./pages/selections/selection-form-page'), 'NewSelectionPage', 'admin') },
+          {
+            path: 'selections/:id/edit',
+            element: page(() => import('./pages/selections/selection-form-page'), 'EditSelectionPage', 'admin'),
+          },
+          { path: 'selections/:id', element: page(() => import('./pages/selections/board-page'), 'SelectionBoardPage') },
           { path: 'live/:id', element: page(() => import('./pages/live/live-page'), 'LivePage', 'admin') },
           { path: '*', element: page(() => import('./pages/not-found/not-found-page'), 'NotFoundPage') },
         ],

@@ -51,10 +51,12 @@ interface Props extends DecimalBounds {
   onChange: (value: number | null, error: string | null) => void;
   disabled?: boolean;
   maw?: number;
+  /** The field left: where a screen saves what was typed (the jury's board). */
+  onBlur?: () => void;
 }
 
 /** A decimal number field of the admin screens (decision 139): French decimals, bounds checked as typed. */
-export function DecimalField({ label, description, value, onChange, disabled, maw, ...bounds }: Props) {
+export function DecimalField({ label, description, value, onChange, disabled, maw, onBlur, ...bounds }: Props) {
   const [text, setText] = useState(value === null ? '' : formatPoints(value));
   const [error, setError] = useState<string | null>(null);
   return (
@@ -67,6 +69,7 @@ export function DecimalField({ label, description, value, onChange, disabled, ma
       maw={maw}
       value={text}
       error={error}
+      onBlur={onBlur}
       onChange={(event) => {
         const typed = event.currentTarget.value;
         setText(typed);

@@ -40,6 +40,11 @@ export const paths = {
   statsChooser: '/stats',
   stats: (id: string) => `/stats/${id}`,
   registrations: (id: string) => `/registrations/${id}`,
+  /** Selections (docs/product.md#selections): the list, a new one, the jury's board, the settings (admins). */
+  selections: '/selections',
+  selectionNew: '/selections/new',
+  selection: (id: string) => `/selections/${id}`,
+  selectionEdit: (id: string) => `/selections/${id}/edit`,
   /** Decision 59: a school's exam day (registered pupils, convocations, attendance). */
   centerDay: (id: string) => `/centre/${id}`,
 } as const;

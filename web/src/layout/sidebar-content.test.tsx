@@ -102,6 +102,17 @@ describe('SidebarContent', () => {
     expect(entry.textContent).toBe('Corriger');
   });
 
+  it('gives members and admins the « Sélections » of the juries, and pupils none (docs/product.md#selections)', () => {
+    renderSidebar(makeUser(), [{ _id: 'g', name: 'members' }]);
+    const section = screen.getByRole('region', { name: 'Correction' });
+    expect(within(section).getByRole('link', { name: 'Sélections' }).getAttribute('href')).toBe('/selections');
+  });
+
+  it('gives pupils no « Sélections » link', () => {
+    renderSidebar(makeUser());
+    expect(screen.queryByRole('link', { name: 'Sélections' })).toBeNull();
+  });
+
   it('gives no "Corriger" link to pupils', () => {
     renderSidebar(makeUser());
     expect(screen.queryByRole('link', { name: /Corriger/ })).toBeNull();

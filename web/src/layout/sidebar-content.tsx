@@ -61,6 +61,8 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
           {link(paths.toGrade, 'Corriger')}
           {link(paths.regradeChooser, 'Réexamens')}
           {link(paths.statsChooser, 'Statistiques')}
+          {/* The juries of docs/product.md#selections are mostly correctors; a jury member who is not one follows a link. */}
+          {link(paths.selections, 'Sélections')}
         </NavSection>
       )}
 
