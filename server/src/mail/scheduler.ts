@@ -6,8 +6,16 @@ import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { qualificationsFor } from '../selections/qualification.js';
 import { ADDRESS_CONFIRM_JOB, addressConfirmHandler } from './family-addresses.js';
-import { MAIL_RESULTS_JOB, MAIL_SEND_JOB, queueDigest, queueOpening, queueResultsPublished } from './notifications.js';
-import { mailResultsHandler, mailSendHandler, previousParisDay } from './send-job.js';
+import {
+  MAIL_RESULTS_JOB,
+  MAIL_SELECTION_JOB,
+  MAIL_SEND_JOB,
+  queueDigest,
+  queueDueSelections,
+  queueOpening,
+  queueResultsPublished,
+} from './notifications.js';
+import { mailResultsHandler, mailSelectionHandler, mailSendHandler, previousParisDay } from './send-job.js';
 import { isoToParisWallClock } from '@olympe/contract';
 import { startJobWorker, runPendingJobs, type JobHandler, type JobWorker, type RunOptions } from '../jobs/worker.js';
 
@@ -23,6 +31,7 @@ export function mailJobHandlers(deps: Deps): Record<string, JobHandler> {
   return {
     [MAIL_SEND_JOB]: mailSendHandler(deps, MAIL_MAX_ATTEMPTS),
     [MAIL_RESULTS_JOB]: mailResultsHandler(deps),
+    [MAIL_SELECTION_JOB]: mailSelectionHandler(deps),
     [ADDRESS_CONFIRM_JOB]: addressConfirmHandler(deps),
   };
 }
@@ -93,7 +102,8 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ p
       RETURNING id`,
     );
     for (const { id } of due) await queueResultsPublished(tx, id);
-    return due.length;
+    // Decision 157: a selection whose publication instant passed, mailed once per publication.
+    return due.length + (await queueDueSelections(tx, now));
   });
   const soon = await rows(
     db,
