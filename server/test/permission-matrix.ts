@@ -411,6 +411,16 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/results/impact/group/:id', '/api/results/impact/group/{group}', '401 403 403 403 403 403 ok'),
   // Selections after the decision (decision 157): a pupil's own line, their letter, a school's qualified, exports.
   r('GET /api/selection/mine', '/api/selection/mine', '401 ok ok ok ok ok ok'),
+  r('GET /api/selection/:id/letter', '/api/selection/{publishedSelection}/letter?user={pupil}', '401 ok 403 403 403 403 ok'),
+  r('GET /api/selection/:id/school', '/api/selection/{publishedSelection}/school?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r(
+    'GET /api/selection/:id/school.xlsx',
+    '/api/selection/{publishedSelection}/school.xlsx?institution={schoolA}',
+    '401 403 403 ok 403 403 ok',
+  ),
+  r('GET /api/selection/:id/export.xlsx', '/api/selection/{publishedSelection}/export.xlsx', '401 403 403 403 403 403 ok'),
+  r('GET /api/selection/:id/figures.xlsx', '/api/selection/{publishedSelection}/figures.xlsx', '401 403 403 403 403 403 ok'),
+  r('PUT /api/selection/:id/publication', '/api/selection/{publishedSelection}/publication', '401 403 403 403 403 403 ok', { mode: 'now' }),
   // Last: relabelling withdraws the pupil's PDF answers the grading rows above use.
   r('POST /api/answer/relabel', '/api/answer/relabel', '401 403 403 403 403 403 ok', { answerId: '{pupilPdfAnswer}' }),
   r('POST /api/answer/relabel/', '/api/answer/relabel/', '401 403 403 403 403 403 ok', { answerId: '{pupilPaperAnswer}' }),

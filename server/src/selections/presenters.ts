@@ -1,4 +1,4 @@
-import type { OwnQualification } from '@olympe/contract';
+import type { OwnQualification, SchoolQualified } from '@olympe/contract';
 import type { OutcomeRow, SelectionVersion, VersionCategory } from './qualification.js';
 
 /** Rows → the contract's shapes of the after-decision routes (docs/product.md#selections, decision 157). */
@@ -20,4 +20,12 @@ export function presentOwnQualification(
     nextRoundDate: selection.nextRoundDate,
     nextRoundPlace: selection.nextRoundPlace,
   };
+}
+
+/** One qualified pupil of a school: who, their class, the category they are qualified in, their score. */
+export function presentSchoolQualified(
+  p: { id: string; first_name: string | null; last_name: string | null; grade: string | null; score: number },
+  category: VersionCategory | null,
+): SchoolQualified[number] {
+  return { _id: p.id, firstName: p.first_name, lastName: p.last_name, grade: p.grade, category: category?.name ?? '', score: p.score };
 }

@@ -229,3 +229,31 @@ export function categoryOf(categories: readonly VersionCategory[], outcome: Pick
   const pick = (ids: readonly string[]) => categories.find((c) => ids.includes(c.id)) ?? null;
   return (outcome.qualifiedIn.length > 0 ? pick(outcome.qualifiedIn) : null) ?? pick(outcome.categories);
 }
+
+const participantRow = z.object({
+  user_id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  grade: z.string().nullable(),
+  gender: z.string().nullable(),
+  institution: z.string().nullable(),
+  sector: z.string().nullable(),
+  academy: z.string().nullable(),
+  score: column.number,
+  categories: z.array(z.string()),
+  qualified_in: z.array(z.string()),
+});
+export type Participant = z.output<typeof participantRow>;
+
+/** Every participant of a version with their profile and school (exports and figures, decision 158), best first. */
+export function participantsOf(db: Tx, versionId: string): Promise<Participant[]> {
+  return rows(
+    db,
+    participantRow,
+    sql`SELECT o.user_id, u.first_name, u.last_name, u.grade, u.gender, i.name AS institution, i.sector, i.academy, o.score,
+          o.categories::text[] AS categories, o.qualified_in::text[] AS qualified_in
+        FROM selection_outcomes o JOIN users u ON u.id = o.user_id LEFT JOIN institutions i ON i.id = u.institution_id
+        WHERE o.version_id = ${versionId}::uuid
+        ORDER BY o.score DESC, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), u.id`,
+  );
+}
