@@ -200,7 +200,7 @@ describe('the jury’s exports', () => {
       'Non qualifié(e)',
     ]);
     expect(sheet[3][0]).toBe(2);
-    expect(String(sheet[3][11])).toContain('Filles : inclus(e) par le jury (Dossier)');
+    expect(String(sheet[3][11]).replace(/\u00a0/g, ' ')).toContain('Filles : inclus(e) par le jury (Dossier)');
     const fods = await readBackWithLibreOffice(res.rawPayload);
     expect(fods).toMatch(/office:value-type="float" office:value="15\.5"/);
     expect(fods).toMatch(/<text:p>=Lycée Germain<\/text:p>/);

@@ -157,7 +157,7 @@ async function assertSelectionsExist(tx: Tx, groups: ReadonlyArray<{ requiredSel
     z.object({ id: z.string() }),
     sql`SELECT id FROM selections WHERE id = ANY(${`{${wanted.join(',')}}`}::uuid[])`,
   );
-  if (found.length < wanted.length) throw notFound('Sélection introuvable : choisissez une sélection existante pour le groupe d’accès.');
+  if (found.length < wanted.length) throw notFound('Sélection introuvable : choisissez une sélection existante pour le groupe d’accès.');
 }
 
 /** POST /chapter, with its grading options if given (as PATCH applies them). */

@@ -33,9 +33,9 @@ function reasonsOf(version: NonNullable<SelectionVersion['version']>, userId: st
     .filter((d) => d.userId === userId)
     .map((d) => {
       const category = version.categories.find((c) => c.id === d.categoryId)?.name ?? '';
-      return `${category} : ${DECISION_WORDS[d.decision] ?? d.decision}${d.reason ? ` (${d.reason})` : ''}`;
+      return `${category} : ${DECISION_WORDS[d.decision] ?? d.decision}${d.reason ? ` (${d.reason})` : ''}`;
     })
-    .join(' ; ');
+    .join(' ; ');
 }
 
 /**

@@ -75,8 +75,8 @@ export function letterRefusal(auth: AuthContext, target: string, reason: 'absent
     );
   return forbidden(
     own
-      ? 'Vous n’êtes pas qualifié(e) dans cette sélection : il n’y a pas de lettre de qualification.'
-      : 'Cet élève n’est pas qualifié(e) dans cette sélection : il n’a pas de lettre de qualification.',
+      ? 'Vous n’êtes pas qualifié(e) dans cette sélection : il n’y a pas de lettre de qualification.'
+      : 'Cet élève n’est pas qualifié(e) dans cette sélection : il n’a pas de lettre de qualification.',
   );
 }
 
@@ -84,7 +84,7 @@ export function letterRefusal(auth: AuthContext, target: string, reason: 'absent
 export function selectionInstitutionOf(auth: AuthContext, requested?: string): string {
   return institutionInScope(auth, requested, {
     unnamed: 'Indiquez l’établissement.',
-    noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur de l’y rattacher.',
+    noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur de l’y rattacher.',
     otherSchool: 'Vous ne pouvez voir que les élèves qualifiés de votre établissement.',
   });
 }
