@@ -64,6 +64,8 @@ export const accessGroupSchema = z
       .default(null),
     accessStart: z.preprocess(emptyToNull, instant.nullable()).default(null),
     accessEnd: z.preprocess(emptyToNull, instant.nullable()).default(null),
+    /** Decision 157: only pupils qualified in the latest published version of this selection match the group (absent: none). */
+    requiredSelectionId: z.preprocess(emptyToNull, z.uuid({ error: 'Identifiant de sélection invalide.' }).nullable()).optional(),
   })
   .refine((g) => !g.accessStart || !g.accessEnd || Date.parse(g.accessEnd) > Date.parse(g.accessStart), {
     error: 'La fin de l’accès doit être après son début.',
@@ -85,6 +87,7 @@ export const accessGroupViewSchema = z.object({
   timeDuration: z.number().int().nullable(),
   accessStart: z.string().nullable(),
   accessEnd: z.string().nullable(),
+  requiredSelectionId: z.string().nullable().optional(),
 });
 
 /** A chapter as GET /chapter/{id} presents it; staff-only fields are absent for others. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatFrenchDate,
+  formatLongFrenchDate,
   formatParisDateTime,
   isoToParisWallClock,
   isWallClock,
@@ -67,6 +68,8 @@ describe('Paris wall clock ↔ ISO instant', () => {
 describe('French formatting', () => {
   it('formats dates and Paris times in French', () => {
     expect(formatFrenchDate('2026-03-01')).toBe('1er mars 2026');
+    expect(formatLongFrenchDate('2027-03-13')).toBe('samedi 13 mars 2027');
+    expect(formatLongFrenchDate('2027-03-01')).toBe('lundi 1er mars 2027');
     expect(formatFrenchDate('2010-08-15')).toBe('15 août 2010');
     expect(formatParisDateTime('2026-03-29T01:00:00Z')).toBe('29 mars 2026 à 3 h 00');
     expect(formatParisDateTime('2026-12-31T23:30:00Z')).toBe('1er janvier 2027 à 0 h 30');

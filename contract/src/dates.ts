@@ -157,6 +157,15 @@ export function formatFrenchDate(date: string): string {
   return `${day === 1 ? '1er' : day} ${MONTHS[Number(m[2]) - 1]} ${Number(m[1])}`;
 }
 
+const WEEKDAYS = ['dimanche', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi'];
+
+/** A date-only 'YYYY-MM-DD' with its weekday: 'samedi 13 mars 2027' (a qualification letter, decision 157). */
+export function formatLongFrenchDate(date: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  if (!m) return date;
+  return `${WEEKDAYS[new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDay()]} ${formatFrenchDate(date)}`;
+}
+
 /** The Paris calendar date of an instant, 'YYYY-MM-DD'. */
 export function parisDateOf(instant: string | Date): string {
   return isoToParisWallClock(instant).slice(0, 10);

@@ -371,3 +371,16 @@ export function distribution(
   for (let b = bins - 1, acc = 0; b >= 0; b--) atLeast[b] = acc += counts[b]!;
   return { counts, atLeast };
 }
+
+/** GET /selection/{id}/school: a school's qualified pupils, once published (its staff, or an admin naming it). */
+export const schoolQualifiedSchema = z.array(
+  z.object({
+    _id: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    grade: z.string().nullable(),
+    category: z.string(),
+    score: z.number(),
+  }),
+);
+export type SchoolQualified = z.infer<typeof schoolQualifiedSchema>;

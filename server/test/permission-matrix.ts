@@ -18,6 +18,7 @@ import {
   regradeRequests,
   unlabeledAnswers,
 } from '../src/db/schema.js';
+import { selectionCategories, selectionOutcomes, selections, selectionVersions } from '../src/db/schema.js';
 import { createSession } from '../src/auth/sessions.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
 import { createUser, inject, lastLinkTo, PASSWORD, PUPIL_PROFILE, tokenOf, type TestApp } from './helpers.js';
@@ -408,6 +409,18 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/results/impact/chapter/:id', '/api/results/impact/chapter/{published}', '401 403 403 403 403 403 ok'),
   r('GET /api/results/impact/exercise/:id', '/api/results/impact/exercise/{publishedExercise}', '401 403 403 403 403 403 ok'),
   r('GET /api/results/impact/group/:id', '/api/results/impact/group/{group}', '401 403 403 403 403 403 ok'),
+  // Selections after the decision (decision 157): a pupil's own line, their letter, a school's qualified, exports.
+  r('GET /api/selection/mine', '/api/selection/mine', '401 ok ok ok ok ok ok'),
+  r('GET /api/selection/:id/letter', '/api/selection/{publishedSelection}/letter?user={pupil}', '401 ok 403 403 403 403 ok'),
+  r('GET /api/selection/:id/school', '/api/selection/{publishedSelection}/school?institution={schoolA}', '401 403 403 ok 403 403 ok'),
+  r(
+    'GET /api/selection/:id/school.xlsx',
+    '/api/selection/{publishedSelection}/school.xlsx?institution={schoolA}',
+    '401 403 403 ok 403 403 ok',
+  ),
+  r('GET /api/selection/:id/export.xlsx', '/api/selection/{publishedSelection}/export.xlsx', '401 403 403 403 403 403 ok'),
+  r('GET /api/selection/:id/figures.xlsx', '/api/selection/{publishedSelection}/figures.xlsx', '401 403 403 403 403 403 ok'),
+  r('PUT /api/selection/:id/publication', '/api/selection/{publishedSelection}/publication', '401 403 403 403 403 403 ok', { mode: 'now' }),
   // Last: relabelling withdraws the pupil's PDF answers the grading rows above use.
   r('POST /api/answer/relabel', '/api/answer/relabel', '401 403 403 403 403 403 ok', { answerId: '{pupilPdfAnswer}' }),
   r('POST /api/answer/relabel/', '/api/answer/relabel/', '401 403 403 403 403 403 ok', { answerId: '{pupilPaperAnswer}' }),
@@ -773,6 +786,35 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     teacherUploadToCancel,
     ...claimants,
   };
+
+  // Decision 157: a published selection with one version, the pupil qualified in it, the other pupil not.
+  const [publishedSelection] = await db
+    .insert(selections)
+    .values({
+      title: 'Sélection publiée',
+      chapters: [{ chapterId: published.id, weight: 1 }],
+      nextRoundTitle: 'la finale',
+      publishAt: new Date(Date.now() - hour),
+    })
+    .returning();
+  const [publishedCategory] = await db
+    .insert(selectionCategories)
+    .values({ selectionId: publishedSelection.id, position: 0, name: 'Collège', cutoff: 0 })
+    .returning();
+  const [publishedVersion] = await db
+    .insert(selectionVersions)
+    .values({
+      selectionId: publishedSelection.id,
+      number: 1,
+      settings: { categories: [{ _id: publishedCategory.id, name: 'Collège', cutoff: 0 }] },
+    })
+    .returning();
+  await db.insert(selectionOutcomes).values([
+    { versionId: publishedVersion.id, userId: pupil.id, score: 1, categories: [publishedCategory.id], qualifiedIn: [publishedCategory.id] },
+    { versionId: publishedVersion.id, userId: otherPupil.id, score: 0, categories: [publishedCategory.id], qualifiedIn: [] },
+  ]);
+  ids.publishedSelection = publishedSelection.id;
+
   return {
     ids,
     headers: { anonymous: {}, ...Object.fromEntries(Object.entries(users).map(([k, u]) => [k, u.headers])) } as Fixture['headers'],

@@ -5,6 +5,7 @@ import { matchAccessRule } from '../chapters/access.js';
 import type { Db } from '../db/client.js';
 import { rows } from '../db/query.js';
 import { accessGroups, MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
+import { qualificationsFor } from '../selections/qualification.js';
 import { centerDayStats } from './attendance.js';
 import { presentOverviewCentre, presentOverviewUser } from './presenters.js';
 import { findPaperChapter, loadOptionRows, memberRowShape, registeredUsers } from './queries.js';
@@ -46,8 +47,9 @@ export async function getCenterOverview(db: Db, chapterId: string): Promise<Cent
     .map((c) => presentOverviewCentre(c, byCenter.get(c.id) ?? [], statsOf.get(c.id)));
 
   const rules = await db.select().from(accessGroups).where(eq(accessGroups.chapterId, chapterId)).orderBy(asc(accessGroups.position));
+  const qualifiedIn = await qualificationsFor(db, rules, null);
   const unregistered = (await unregisteredPupils(db, chapterId))
-    .filter((u) => matchAccessRule({ gender: u.gender, grade: u.grade, birthDate: u.birth_date }, rules))
+    .filter((u) => matchAccessRule({ gender: u.gender, grade: u.grade, birthDate: u.birth_date, qualifiedIn: qualifiedIn(u.id) }, rules))
     .map(presentOverviewUser);
   return { unregistered, members };
 }

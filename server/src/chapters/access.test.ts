@@ -29,6 +29,14 @@ describe('matchAccessRule', () => {
     expect(matchAccessRule(pupil({ gender: null }), rules)).toBeNull();
   });
 
+  it('admits only the pupils qualified in a required selection (decision 157)', () => {
+    const rules = [rule({ name: 'qualifiés', requiredSelectionId: 's1' }), rule({ name: 'autres', authorizedGenders: ['male'] })];
+    expect(matchAccessRule(pupil({ qualifiedIn: new Set(['s1']) }), rules)?.name).toBe('qualifiés');
+    expect(matchAccessRule(pupil({ qualifiedIn: new Set(['s2']) }), rules)).toBeNull();
+    expect(matchAccessRule(pupil(), rules)).toBeNull();
+    expect(matchAccessRule(pupil({ gender: 'male' }), rules)?.name).toBe('autres');
+  });
+
   it('filters on grades', () => {
     const rules = [rule({ name: 'lycée', authorizedGrades: ['2nde', '1ere', 'Tale'] })];
     expect(matchAccessRule(pupil({ grade: 'Tale' }), rules)?.name).toBe('lycée');

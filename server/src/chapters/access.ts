@@ -7,12 +7,19 @@ export interface AccessRule {
   timeDuration: number | null;
   accessStart: Date | null;
   accessEnd: Date | null;
+  /** Decision 157: the group admits only pupils qualified in this selection (its latest published version). */
+  requiredSelectionId?: string | null;
 }
 
 export interface Candidate {
   gender: string | null;
   grade: string | null;
   birthDate: string | null;
+  /**
+   * The selections the pupil is qualified in (latest published version, selections/qualification.ts); loaded only
+   * when one of the rules requires a selection. Absent: qualified in none.
+   */
+  qualifiedIn?: ReadonlySet<string>;
 }
 
 /** A pupil's profile columns beside those their chapter session recorded at its start (`access_*`, null before). */
@@ -50,6 +57,7 @@ function admits(rule: AccessRule, user: Candidate): boolean {
   if (rule.authorizedGrades.length > 0 && !(user.grade && rule.authorizedGrades.includes(user.grade))) return false;
   if (rule.birthDateMin && !(user.birthDate && user.birthDate >= rule.birthDateMin)) return false;
   if (rule.birthDateMax && !(user.birthDate && user.birthDate <= rule.birthDateMax)) return false;
+  if (rule.requiredSelectionId && !user.qualifiedIn?.has(rule.requiredSelectionId)) return false;
   return true;
 }
 

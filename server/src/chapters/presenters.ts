@@ -26,5 +26,6 @@ export function presentAccessGroup(g: AccessRow): AccessGroup {
     timeDuration: g.timeDuration,
     accessStart: g.accessStart?.toISOString() ?? null,
     accessEnd: g.accessEnd?.toISOString() ?? null,
+    requiredSelectionId: g.requiredSelectionId,
   };
 }

@@ -21,16 +21,20 @@ import { assertMayPublishNow } from './publication-guard.js';
 import { matchAccessRule, resolveAccess, type WindowStatus } from './access.js';
 import { assertMayOpenChapter, canReadCentreInstructions, canReadEveryChapter, canSeePaperChapter } from './policies.js';
 import { presentAccessGroup, presentSummary } from './presenters.js';
+import { qualificationsFor } from '../selections/qualification.js';
 
 type ChapterRow = typeof chapters.$inferSelect;
 type AccessRow = typeof accessGroups.$inferSelect;
 
-async function candidateOf(db: Tx, userId: string) {
+/** The caller as the rules see them; their qualifications (decision 157) only when a rule requires a selection. */
+async function candidateOf(db: Tx, userId: string, rules: readonly AccessRow[]) {
   const [me] = await db
     .select({ gender: users.gender, grade: users.grade, birthDate: users.birthDate })
     .from(users)
     .where(eq(users.id, userId));
-  return me ?? null;
+  if (!me) return null;
+  const qualifiedIn = (await qualificationsFor(db, rules, [userId]))(userId);
+  return qualifiedIn ? { ...me, qualifiedIn } : me;
 }
 
 /**
@@ -41,8 +45,8 @@ export async function listVisibleChapters(db: Db, auth: AuthContext): Promise<Ch
   const all = await db.select().from(chapters).where(isNull(chapters.deletedAt)).orderBy(asc(chapters.createdAt), asc(chapters.title));
   if (canReadEveryChapter(auth)) return all.map(presentSummary);
 
-  const me = await candidateOf(db, auth.userId);
   const rules = await db.select().from(accessGroups).orderBy(asc(accessGroups.position));
+  const me = await candidateOf(db, auth.userId, rules);
   const rulesOf = (chapterId: string) => rules.filter((r) => r.chapterId === chapterId);
   return all.filter((c) => canSeePaperChapter(auth, c) || (me && matchAccessRule(me, rulesOf(c.id)) !== null)).map(presentSummary);
 }
@@ -76,8 +80,9 @@ export interface ChapterAccess {
 export async function chapterAccessFor(db: Tx, auth: AuthContext, chapterId: string, now: Date): Promise<ChapterAccess> {
   const chapter = await findChapter(db, chapterId);
   if (canReadEveryChapter(auth)) return { chapter, staff: true, rule: null, status: null };
-  const me = await candidateOf(db, auth.userId);
-  const access = me ? resolveAccess(me, await rulesOfChapter(db, chapterId), now) : null;
+  const rules = await rulesOfChapter(db, chapterId);
+  const me = await candidateOf(db, auth.userId, rules);
+  const access = me ? resolveAccess(me, rules, now) : null;
   assertMayOpenChapter(auth, chapter, access);
   return { chapter, staff: false, rule: access?.rule ?? null, status: access?.status ?? null };
 }
@@ -143,6 +148,18 @@ async function hasSortedScanCopies(tx: Tx, chapterId: string): Promise<boolean> 
   return row.sorted;
 }
 
+/** Decision 157: a group's required selection must exist (the foreign key would refuse it without a French word). */
+async function assertSelectionsExist(tx: Tx, groups: ReadonlyArray<{ requiredSelectionId?: string | null }>) {
+  const wanted = [...new Set(groups.map((g) => g.requiredSelectionId).filter((id): id is string => !!id))];
+  if (wanted.length === 0) return;
+  const found = await rows(
+    tx,
+    z.object({ id: z.string() }),
+    sql`SELECT id FROM selections WHERE id = ANY(${`{${wanted.join(',')}}`}::uuid[])`,
+  );
+  if (found.length < wanted.length) throw notFound('Sélection introuvable : choisissez une sélection existante pour le groupe d’accès.');
+}
+
 /** POST /chapter, with its grading options if given (as PATCH applies them). */
 export async function createChapter(db: Db, auth: AuthContext, input: ChapterCreate): Promise<ChapterSummary> {
   return db.transaction(async (tx) => {
@@ -169,6 +186,7 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
       throw conflict(ANONYMOUS_TOO_LATE_MESSAGE);
     await auditGradingOptions(tx, auth, id, gradingOptionsOf(before), gradingOptionsOf({ ...before, ...fields }));
     if (groups) {
+      await assertSelectionsExist(tx, groups);
       await tx.delete(accessGroups).where(eq(accessGroups.chapterId, id));
       if (groups.length > 0) {
         await tx.insert(accessGroups).values(
@@ -183,6 +201,7 @@ export async function updateChapter(db: Db, auth: AuthContext, id: string, patch
             timeDuration: g.timeDuration,
             accessStart: g.accessStart ? new Date(g.accessStart) : null,
             accessEnd: g.accessEnd ? new Date(g.accessEnd) : null,
+            requiredSelectionId: g.requiredSelectionId ?? null,
           })),
         );
       }

@@ -1,4 +1,4 @@
-import { formatSitting, type CenterDetails } from '@olympe/contract';
+import { formatLongFrenchDate, formatSitting, qualifiedText, type CenterDetails } from '@olympe/contract';
 import { escapeHtml } from '../http/escape-html.js';
 
 /** The French notification mails, plain text and HTML; reminders carry an unsubscribe link (decision 143). */
@@ -159,6 +159,40 @@ export function resultsMail(p: { pupil: string | null; chapter: string }, links:
     unsubscribe: links.unsubscribe,
     action: { label: 'Voir mes résultats', url: links.chapter },
   });
+}
+
+/**
+ * A selection's list published (decision 157): « Qualifié(e) pour … » with the category and the next round's date
+ * and place, or « Non qualifié(e) »; to the pupil, and to the family addresses they confirmed.
+ */
+export function selectionMail(
+  p: {
+    pupil: string | null;
+    forFamily: boolean;
+    title: string;
+    qualified: boolean;
+    category: string | null;
+    nextRoundTitle: string;
+    nextRoundDate: string | null;
+    nextRoundPlace: string;
+  },
+  links: Links,
+): MailBody {
+  const status = `${qualifiedText(p)}${p.qualified && p.category ? ` (catégorie « ${p.category} »)` : ''}`;
+  const whose = p.forFamily ? `Résultat de ${p.pupil ?? 'votre enfant'}` : 'Votre résultat';
+  const when = p.nextRoundDate ? `Date : ${formatLongFrenchDate(p.nextRoundDate)}` : '';
+  const where = p.nextRoundPlace ? `Lieu : ${p.nextRoundPlace}` : '';
+  const body = compose(
+    '',
+    p.forFamily ? 'Bonjour,' : hello(p.pupil),
+    [
+      `La liste de la sélection « ${p.title} » est publiée.`,
+      `${whose} : ${status}.`,
+      ...(p.qualified && (when || where) ? [[when, where].filter(Boolean).join('\n')] : []),
+    ],
+    { unsubscribe: links.unsubscribe, action: { label: 'Voir le résultat sur Olympe', url: links.chapter } },
+  );
+  return { ...body, subject: `Sélection « ${p.title} » : résultat` };
 }
 
 /** Daily digest to a school's staff: who registered at their centre yesterday, and who left it (turned away). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Tx } from '../db/client.js';
 import { column, rows } from '../db/query.js';
 import { TEACHERS_GROUP_ID } from '../db/schema.js';
-import { addJob } from '../jobs/worker.js';
+import { addJob, wakeJobWorkers } from '../jobs/worker.js';
 import { syncFamilyAddresses } from './family-addresses.js';
 import { mayReceiveSql } from './policy.js';
 
@@ -18,7 +18,10 @@ export const MAIL_SEND_JOB = 'mail.send';
 /** Queues the « results published » mails of a chapter (a publication adds it). */
 export const MAIL_RESULTS_JOB = 'mail.results';
 
-export type MailKind = 'convocation' | 'center-change' | 'center-departure' | 'opening' | 'results' | 'digest';
+/** Queues the « résultat de la sélection » mails of a selection's publication (decision 157). */
+export const MAIL_SELECTION_JOB = 'mail.selection';
+
+export type MailKind = 'convocation' | 'center-change' | 'center-departure' | 'opening' | 'results' | 'digest' | 'selection';
 
 /**
  * Inserts the deliveries a SELECT yields — columns key, user_id, to, payload (jsonb) — and a
@@ -179,4 +182,55 @@ export async function queueDigest(tx: Tx, e: { day: string; from: Date; to: Date
 /** Results published (the chapter's analysis flag turned on): a job queues the mails to who took part. */
 export async function queueResultsPublished(tx: Tx, chapterId: string): Promise<void> {
   await addJob(tx, MAIL_RESULTS_JOB, { chapterId });
+}
+
+/**
+ * A selection published (decision 157): each participant of its latest version and their confirmed family addresses
+ * (decision 134), once per publication instant (`publishMs`), and only while that publication still stands.
+ */
+export async function queueSelectionResults(tx: Tx, e: { selectionId: string; publishMs: string }): Promise<number> {
+  return queueDeliveries(
+    tx,
+    'selection',
+    sql`
+    SELECT concat_ws(':', 'selection', ${e.selectionId}::text, ${e.publishMs}::text, a.user_id::text, a."to") AS key, a.user_id, a."to",
+      jsonb_build_object('selectionId', ${e.selectionId}::text, 'family', a.family) AS payload
+    FROM (${addressesOf('selection', true)}) a
+    JOIN selection_outcomes o ON o.user_id = a.user_id AND o.version_id = (
+      SELECT v.id FROM selection_versions v WHERE v.selection_id = ${e.selectionId}::uuid ORDER BY v.number DESC LIMIT 1)
+    WHERE EXISTS (
+      SELECT 1 FROM selections s WHERE s.id = ${e.selectionId}::uuid AND s.publish_at <= now()
+        AND (extract(epoch FROM s.publish_at) * 1000)::bigint::text = ${e.publishMs}::text)`,
+  );
+}
+
+/** The selection's publication at `publishAt` (now, or its instant passed): a job queues its mails. */
+export async function queueSelectionPublished(tx: Tx, selectionId: string, publishAt: Date): Promise<void> {
+  await addJob(tx, MAIL_SELECTION_JOB, { selectionId, publishMs: String(publishAt.getTime()) });
+}
+
+/**
+ * The clock's side (mail/scheduler.ts): a job for each selection whose scheduled instant has passed and whose
+ * publication has none yet, in one statement; the job rows are the record that it was queued (never purged).
+ */
+export async function queueDueSelections(tx: Tx, now: Date): Promise<number> {
+  const publishMs = sql`((extract(epoch FROM s.publish_at) * 1000)::bigint)::text`;
+  const added = await rows(
+    tx,
+    z.object({ n: column.number }),
+    sql`
+    WITH added AS (
+      INSERT INTO jobs (kind, payload)
+      SELECT ${MAIL_SELECTION_JOB}, jsonb_build_object('selectionId', s.id::text, 'publishMs', ${publishMs})
+      FROM selections s
+      WHERE s.publish_at <= ${now.toISOString()}::timestamptz
+        AND EXISTS (SELECT 1 FROM selection_versions v WHERE v.selection_id = s.id)
+        AND NOT EXISTS (
+          SELECT 1 FROM jobs j WHERE j.kind = ${MAIL_SELECTION_JOB} AND j.payload->>'selectionId' = s.id::text AND j.payload->>'publishMs' = ${publishMs})
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM added`,
+  );
+  const n = Number(added[0]?.n ?? 0);
+  if (n > 0) wakeJobWorkers();
+  return n;
 }

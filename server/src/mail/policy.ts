@@ -15,6 +15,8 @@ const MAIL_CATEGORIES: Record<MailKind, MailCategory> = {
   'center-change': 'service',
   'center-departure': 'service',
   results: 'service',
+  // Decision 157: a pupil's qualification is about their own participation, as the results.
+  selection: 'service',
   opening: 'reminder',
   digest: 'reminder',
 };

@@ -4,9 +4,18 @@ import { matchAccessRule } from '../chapters/access.js';
 import { column, rows } from '../db/query.js';
 import { MEMBERS_GROUP_ID, TEACHERS_GROUP_ID } from '../db/schema.js';
 import type { Deps } from '../deps.js';
+import { qualificationsFor } from '../selections/qualification.js';
 import { ADDRESS_CONFIRM_JOB, addressConfirmHandler } from './family-addresses.js';
-import { MAIL_RESULTS_JOB, MAIL_SEND_JOB, queueDigest, queueOpening, queueResultsPublished } from './notifications.js';
-import { mailResultsHandler, mailSendHandler, previousParisDay } from './send-job.js';
+import {
+  MAIL_RESULTS_JOB,
+  MAIL_SELECTION_JOB,
+  MAIL_SEND_JOB,
+  queueDigest,
+  queueDueSelections,
+  queueOpening,
+  queueResultsPublished,
+} from './notifications.js';
+import { mailResultsHandler, mailSelectionHandler, mailSendHandler, previousParisDay } from './send-job.js';
 import { isoToParisWallClock } from '@olympe/contract';
 import { startJobWorker, runPendingJobs, type JobHandler, type JobWorker, type RunOptions } from '../jobs/worker.js';
 
@@ -22,6 +31,7 @@ export function mailJobHandlers(deps: Deps): Record<string, JobHandler> {
   return {
     [MAIL_SEND_JOB]: mailSendHandler(deps, MAIL_MAX_ATTEMPTS),
     [MAIL_RESULTS_JOB]: mailResultsHandler(deps),
+    [MAIL_SELECTION_JOB]: mailSelectionHandler(deps),
     [ADDRESS_CONFIRM_JOB]: addressConfirmHandler(deps),
   };
 }
@@ -69,6 +79,7 @@ const groupRow = z.object({
   birth_date_min: z.string().nullable(),
   birth_date_max: z.string().nullable(),
   access_start: column.dateOrNull,
+  required_selection_id: z.string().nullable(),
 });
 
 /**
@@ -91,7 +102,8 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ p
       RETURNING id`,
     );
     for (const { id } of due) await queueResultsPublished(tx, id);
-    return due.length;
+    // Decision 157: a selection whose publication instant passed, mailed once per publication.
+    return due.length + (await queueDueSelections(tx, now));
   });
   const soon = await rows(
     db,
@@ -108,7 +120,7 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ p
         groupRow,
         sql`
         SELECT id, chapter_id, position, authorized_genders, authorized_grades, birth_date_min::text AS birth_date_min,
-          birth_date_max::text AS birth_date_max, access_start
+          birth_date_max::text AS birth_date_max, access_start, required_selection_id
         FROM access_groups WHERE chapter_id = ${chapterId} ORDER BY position`,
       )
     ).map((g) => ({
@@ -120,6 +132,7 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ p
       timeDuration: null,
       accessStart: g.access_start ? new Date(g.access_start) : null,
       accessEnd: null,
+      requiredSelectionId: g.required_selection_id,
     }));
     const pupils = await rows(
       db,
@@ -129,9 +142,10 @@ export async function queueTimedMails(deps: Deps, now = new Date()): Promise<{ p
       WHERE email_notifications AND NOT is_admin
         AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = users.id AND m.group_id IN (${TEACHERS_GROUP_ID}, ${MEMBERS_GROUP_ID}))`,
     );
+    const qualifiedIn = await qualificationsFor(db, groups, null, now);
     const byGroup = new Map<string, string[]>();
     for (const u of pupils) {
-      const rule = matchAccessRule({ gender: u.gender, grade: u.grade, birthDate: u.birth_date }, groups);
+      const rule = matchAccessRule({ gender: u.gender, grade: u.grade, birthDate: u.birth_date, qualifiedIn: qualifiedIn(u.id) }, groups);
       if (rule) byGroup.set(rule.id, [...(byGroup.get(rule.id) ?? []), u.id]);
     }
     for (const g of groups) {

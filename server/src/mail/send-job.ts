@@ -15,9 +15,11 @@ import {
   digestMail,
   openingMail,
   resultsMail,
+  selectionMail,
   type MailBody,
 } from './notification-mails.js';
-import { queueResults } from './notifications.js';
+import { queueResults, queueSelectionResults } from './notifications.js';
+import { categoryOf as categoryOfOutcome, loadSelectionVersion, outcomesOf } from '../selections/qualification.js';
 import { categoryOf, mayReceive } from './policy.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
@@ -90,6 +92,8 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<BuiltMail> {
     }
     case 'digest':
       return buildDigest(context);
+    case 'selection':
+      return buildSelection(context);
     default:
       return null;
   }
@@ -134,6 +138,29 @@ async function buildDeparture({ deps, d, p, name, links }: MailContext): Promise
       registeredElsewhere: now?.name ?? null,
     },
     links(p.chapterId),
+  );
+}
+
+/** A pupil's line of a published selection, as the latest version says it when the mail leaves (decision 157). */
+async function buildSelection({ deps, d, p, name, links }: MailContext): Promise<BuiltMail> {
+  const found = await one(deps.db, z.object({ id: z.string() }), sql`SELECT id FROM selections WHERE id = ${p.selectionId}::uuid`);
+  if (!found) return null;
+  const selection = await loadSelectionVersion(deps.db, found.id);
+  if (!selection.published || !selection.version) return null;
+  const [outcome] = await outcomesOf(deps.db, selection.version.id, [d.user_id ?? '']);
+  if (!outcome) return null;
+  return selectionMail(
+    {
+      pupil: name,
+      forFamily: !!p.family,
+      title: selection.title,
+      qualified: outcome.qualifiedIn.length > 0,
+      category: categoryOfOutcome(selection.version.categories, outcome)?.name ?? null,
+      nextRoundTitle: selection.nextRoundTitle,
+      nextRoundDate: selection.nextRoundDate,
+      nextRoundPlace: selection.nextRoundPlace,
+    },
+    links(null),
   );
 }
 
@@ -261,6 +288,16 @@ export function mailSendHandler(deps: Deps, maxAttempts: number): JobHandler {
 /** mail.results {chapterId}: queues the « results published » mails of a chapter. */
 export function mailResultsHandler(deps: Deps): JobHandler {
   return async (job) => ({ queued: await queueResults(deps.db, String(job.payload.chapterId)) });
+}
+
+/** mail.selection {selectionId, publishMs}: queues the mails of one publication of a selection (decision 157). */
+export function mailSelectionHandler(deps: Deps): JobHandler {
+  return async (job) => ({
+    queued: await queueSelectionResults(deps.db, {
+      selectionId: String(job.payload.selectionId),
+      publishMs: String(job.payload.publishMs),
+    }),
+  });
 }
 
 /** The Paris calendar day before `now`, and its bounds as instants. */

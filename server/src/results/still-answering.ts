@@ -4,10 +4,12 @@ import { accessProfileOf, matchAccessRule, type ProfileColumns } from '../chapte
 import type { Tx } from '../db/client.js';
 import { column, rows } from '../db/query.js';
 import { accessGroups } from '../db/schema.js';
+import { qualificationsFor } from '../selections/qualification.js';
 import { isPupilSql } from '../sorting/pupils.js';
 import { computeSessionState, extraMs } from '../sessions/state.js';
 
 const pupilRow = z.object({
+  id: z.string(),
   gender: z.string().nullable(),
   grade: z.string().nullable(),
   birth_date: z.string().nullable(),
@@ -34,7 +36,7 @@ export async function countStillAnswering(db: Tx, chapterId: string, at: Date): 
   const pupils = await rows(
     db,
     pupilRow,
-    sql`SELECT u.gender, u.grade, u.birth_date::text AS birth_date,
+    sql`SELECT u.id, u.gender, u.grade, u.birth_date::text AS birth_date,
           s.access_gender, s.access_grade, s.access_birth_date::text AS access_birth_date,
           (extract(epoch FROM s.started_at) * 1000)::float8 AS started_ms,
           (extract(epoch FROM s.finished_at) * 1000)::float8 AS finished_ms,
@@ -44,13 +46,14 @@ export async function countStillAnswering(db: Tx, chapterId: string, at: Date): 
         FROM users u LEFT JOIN chapter_sessions s ON s.chapter_id = ${chapterId}::uuid AND s.user_id = u.id
         WHERE ${isPupilSql(sql`u`)}`,
   );
+  const qualifiedIn = await qualificationsFor(db, groups, null);
   let count = 0;
   for (const p of pupils) {
     const session =
       p.started_ms === null
         ? null
         : { startedAt: new Date(Number(p.started_ms)), finishedAt: p.finished_ms === null ? null : new Date(Number(p.finished_ms)) };
-    const rule = matchAccessRule(accessProfileOf(p, session !== null), groups);
+    const rule = matchAccessRule({ ...accessProfileOf(p, session !== null), qualifiedIn: qualifiedIn(p.id) }, groups);
     if (!rule) continue;
     const allowance = { extraTimePercent: Number(p.extra_time_percent ?? 0), extensionMinutes: Number(p.extension_minutes) };
     if (!p.took_part) {

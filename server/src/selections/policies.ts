@@ -1,10 +1,11 @@
-import type { SelectionRight } from '@olympe/contract';
+import { SELECTION_NOT_PUBLISHED_MESSAGE, type SelectionRight } from '@olympe/contract';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AuthContext } from '../auth/context.js';
 import type { Tx } from '../db/client.js';
 import { one, rows } from '../db/query.js';
-import { forbidden, notFound } from '../errors.js';
+import { forbidden, notFound, type AppError } from '../errors.js';
+import { institutionInScope } from '../institutions/policies.js';
 
 /**
  * Per-record rules on selections (decision 155): an admin does everything; the members of the selection's jury
@@ -54,3 +55,36 @@ export async function visibleSelectionIds(db: Tx, auth: AuthContext): Promise<'a
 
 /** Names on the board: once a version is frozen, or once an admin lifted the anonymity (audited). */
 export const namesShown = (versions: number, namesRevealedAt: Date | null): boolean => versions > 0 || namesRevealedAt !== null;
+
+/** A pupil downloads their own qualification letter; only an admin names another pupil (decision 157). */
+export function assertMayGetLetter(auth: AuthContext, target: string): void {
+  if (target !== auth.userId && !auth.isAdmin) throw forbidden('Vous ne pouvez télécharger que votre propre lettre de qualification.');
+}
+
+/** Pupils and schools read a selection once published; an admin as soon as a version is frozen (decision 157). */
+export function assertMaySeeList(auth: AuthContext, published: boolean): void {
+  if (!auth.isAdmin && !published) throw forbidden(SELECTION_NOT_PUBLISHED_MESSAGE);
+}
+
+/** The letter's refusals, worded for the pupil themself or for an admin naming them. */
+export function letterRefusal(auth: AuthContext, target: string, reason: 'absent' | 'not-qualified'): AppError {
+  const own = target === auth.userId;
+  if (reason === 'absent')
+    return notFound(
+      own ? 'Vous ne figurez pas sur la liste de cette sélection.' : 'Cet élève ne figure pas sur la liste de cette sélection.',
+    );
+  return forbidden(
+    own
+      ? 'Vous n’êtes pas qualifié(e) dans cette sélection : il n’y a pas de lettre de qualification.'
+      : 'Cet élève n’est pas qualifié(e) dans cette sélection : il n’a pas de lettre de qualification.',
+  );
+}
+
+/** The school whose qualified pupils a caller reads: staff their own, an admin names one (as results, decision 157). */
+export function selectionInstitutionOf(auth: AuthContext, requested?: string): string {
+  return institutionInScope(auth, requested, {
+    unnamed: 'Indiquez l’établissement.',
+    noSchool: 'Votre compte n’est rattaché à aucun établissement : demandez à un administrateur de l’y rattacher.',
+    otherSchool: 'Vous ne pouvez voir que les élèves qualifiés de votre établissement.',
+  });
+}

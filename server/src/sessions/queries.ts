@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authColumnsSql, type AuthContext } from '../auth/context.js';
 import { queryRows, type Db } from '../db/client.js';
+import { qualifiedSqlText } from '../selections/qualification.js';
 
 /** The session context's statements (hot path, bench/rush/README.md): named raw SQL, one prepared statement each. */
 
@@ -55,7 +56,9 @@ const callerColumnsSql = `u.id AS user_id, u.first_name, u.last_name, u.gender, 
         'birthDateMin', g.birth_date_min::text, 'birthDateMax', g.birth_date_max::text,
         'timeDuration', g.time_duration,
         'accessStart', (extract(epoch FROM g.access_start) * 1000)::float8,
-        'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8) ORDER BY g.position)
+        'accessEnd', (extract(epoch FROM g.access_end) * 1000)::float8,
+        'requiredSelectionId', g.required_selection_id,
+        'qualified', CASE WHEN g.required_selection_id IS NOT NULL THEN ${qualifiedSqlText('u.id', 'g.required_selection_id')} END) ORDER BY g.position)
       FROM access_groups g WHERE g.chapter_id = c.id) AS rules`;
 
 /** The scheduled publication (decision 69), as epoch milliseconds like every instant of these rows. */

@@ -50,8 +50,10 @@ export function exerciseContextOf(row: ContextRow, auth: AuthContext, now: Date)
 
 const toDate = (ms: unknown) => (typeof ms === 'number' ? new Date(ms) : null);
 
-function rulesOf(row: ContextRow) {
-  const raw = typeof row.rules === 'string' ? (JSON.parse(row.rules) as Array<Record<string, unknown>>) : (row.rules ?? []);
+const rawRulesOf = (row: ContextRow) =>
+  typeof row.rules === 'string' ? (JSON.parse(row.rules) as Array<Record<string, unknown>>) : (row.rules ?? []);
+
+function rulesOf(raw: Array<Record<string, unknown>>) {
   return raw.map((r) => ({
     authorizedGenders: (r.authorizedGenders as string[] | null) ?? [],
     authorizedGrades: (r.authorizedGrades as string[] | null) ?? [],
@@ -60,7 +62,13 @@ function rulesOf(row: ContextRow) {
     timeDuration: (r.timeDuration as number | null) ?? null,
     accessStart: toDate(r.accessStart),
     accessEnd: toDate(r.accessEnd),
+    requiredSelectionId: (r.requiredSelectionId as string | null) ?? null,
   }));
+}
+
+/** Decision 157: the required selections the caller is qualified in, computed by the context's own statement. */
+function qualifiedInOf(raw: Array<Record<string, unknown>>): Set<string> {
+  return new Set(raw.filter((r) => r.qualified === true).map((r) => String(r.requiredSelectionId)));
 }
 
 /**
@@ -119,7 +127,8 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
   if (!row.user_id || !isProfileComplete(profile as Parameters<typeof isProfileComplete>[0], groupNames)) {
     throw forbidden(PROFILE_INCOMPLETE_MESSAGE);
   }
-  const rules = rulesOf(row);
+  const rawRules = rawRulesOf(row);
+  const rules = rulesOf(rawRules);
   const session =
     row.started_ms !== null
       ? { startedAt: new Date(row.started_ms), endTime: toDate(row.end_ms), finishedAt: toDate(row.finished_ms) }
@@ -129,7 +138,7 @@ function contextOf(row: ContextRow, auth: AuthContext, now: Date): ChapterContex
     extraTimePercent: Number(row.extra_time_percent ?? 0),
     extensionMinutes: Number(row.extension_minutes ?? 0),
   };
-  let rule: TimeRule | null = matchAccessRule(accessProfile, rules);
+  let rule: TimeRule | null = matchAccessRule({ ...accessProfile, qualifiedIn: qualifiedInOf(rawRules) }, rules);
   if (!rule && canFollowPaperChapter(auth, chapter)) {
     // School staff reach every paper chapter (docs/product.md#design-3); they follow the first group's window, untimed.
     if (!rules[0]) {
