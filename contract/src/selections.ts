@@ -371,3 +371,22 @@ export function distribution(
   for (let b = bins - 1, acc = 0; b >= 0; b--) atLeast[b] = acc += counts[b]!;
   return { counts, atLeast };
 }
+
+/** GET /selection/{id}/school?institution=: a school's qualified pupils, once published (its staff; admins name the school). */
+export const schoolQualifiedSchema = z.array(
+  z.object({
+    _id: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    grade: z.string().nullable(),
+    category: z.string(),
+    score: z.number(),
+  }),
+);
+export type SchoolQualified = z.infer<typeof schoolQualifiedSchema>;
+
+/** GET /selection/published (school staff and admins): the published selections, which the school page lists. */
+export const publishedSelectionsSchema = z.array(
+  selectionSchema.pick({ _id: true, title: true, nextRoundTitle: true, nextRoundDate: true, nextRoundPlace: true }),
+);
+export type PublishedSelection = z.infer<typeof publishedSelectionsSchema>[number];
