@@ -66,6 +66,14 @@ export const routes: RouteObject[] = [
             element: page(() => import('./pages/registrations/registrations-page'), 'RegistrationsPage', 'admin'),
           },
           { path: 'centre/:id', element: page(() => import('./pages/center-day/center-day-page'), 'CenterDayPage', 'teacher') },
+          {
+            path: 'selections/school',
+            element: page(() => import('./pages/selection-school/selection-school-page'), 'SelectionSchoolPage', 'teacher'),
+          },
+          {
+            path: 'selections/:id/school',
+            element: page(() => import('./pages/selection-school/selection-school-page'), 'SelectionSchoolPage', 'teacher'),
+          },
           { path: 'donnees-personnelles', element: page(() => import('./pages/privacy/privacy-page'), 'PrivacyPage') },
           { path: 'live/:id', element: page(() => import('./pages/live/live-page'), 'LivePage', 'admin') },
           { path: '*', element: page(() => import('./pages/not-found/not-found-page'), 'NotFoundPage') },

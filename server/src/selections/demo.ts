@@ -33,12 +33,12 @@ const FIRST = ['Lina', 'Adam', 'Rose', 'Léo', 'Ambre', 'Nathan', 'Lou', 'Tom', 
 const LAST = ['Garnier', 'Faure', 'Rousseau', 'Blanc', 'Guérin', 'Muller', 'Henry', 'Roussel', 'Nicolas', 'Perrin', 'Morin', 'Mathieu'];
 /** Out of 42: the figure the pupils' block of the demo shows as a cut-off in points. */
 const EXERCISES = [
-  { title: 'Les dominos', maxPoints: 5, content: 'Combien de pavages du rectangle $2 \\times 6$ par des dominos ?', answer: '13' },
-  { title: 'Le cercle', maxPoints: 5, content: 'Quel est le rayon (en cm) du cercle inscrit dans le triangle $3, 4, 5$ ?', answer: '1' },
-  { title: 'Les diviseurs', maxPoints: 7, content: 'Combien de diviseurs positifs a $360$ ?', answer: '24' },
-  { title: 'La suite', maxPoints: 7, content: 'On pose $u_0 = 1$ et $u_{n+1} = 2u_n + 1$. Que vaut $u_{10}$ ?', answer: '2047' },
-  { title: 'Le damier', maxPoints: 8, content: 'Combien de carrés de toutes tailles dans un damier $8 \\times 8$ ?', answer: '204' },
-  { title: 'L’équation', maxPoints: 10, content: 'Combien de couples d’entiers $(x, y)$ vérifient $xy = x + y$ ?', answer: '2' },
+  { title: 'Les dominos', maxPoints: 5, content: 'Combien de pavages du rectangle $2 \\times 6$ par des dominos ?', answer: '13' },
+  { title: 'Le cercle', maxPoints: 5, content: 'Quel est le rayon (en cm) du cercle inscrit dans le triangle $3, 4, 5$ ?', answer: '1' },
+  { title: 'Les diviseurs', maxPoints: 7, content: 'Combien de diviseurs positifs a $360$ ?', answer: '24' },
+  { title: 'La suite', maxPoints: 7, content: 'On pose $u_0 = 1$ et $u_{n+1} = 2u_n + 1$. Que vaut $u_{10}$ ?', answer: '2047' },
+  { title: 'Le damier', maxPoints: 8, content: 'Combien de carrés de toutes tailles dans un damier $8 \\times 8$ ?', answer: '204' },
+  { title: 'L’équation', maxPoints: 10, content: 'Combien de couples d’entiers $(x, y)$ vérifient $xy = x + y$ ?', answer: '2' },
 ] as const;
 const CATEGORIES = [
   { name: 'Collège', grades: ['5eme', '4eme', '3eme'] },
@@ -107,7 +107,7 @@ async function seedRoundOne(db: Db, now: number) {
     .insert(chapters)
     .values({
       title: 'Olympiades 2026 — Tour 1',
-      headerStudents: 'Le tour 1 est terminé et corrigé : vos résultats sont ci-dessous. La sélection pour le tour 2 suivra.',
+      headerStudents: 'Le tour 1 est terminé et corrigé : vos résultats sont ci-dessous. La sélection pour le tour 2 suivra.',
       analysis: true,
     })
     .returning({ id: chapters.id });
@@ -243,7 +243,7 @@ async function seedRoundTwo(db: Db, selectionId: string, now: number): Promise<s
   await db.insert(statementVersions).values({
     exerciseId: exercise.id,
     position: 0,
-    content: 'Combien de pavages du rectangle $3 \\times 4$ par des dominos ?',
+    content: 'Combien de pavages du rectangle $3 \\times 4$ par des dominos ?',
     answer: '11',
   });
   return chapter.id;
