@@ -372,7 +372,7 @@ export function distribution(
   return { counts, atLeast };
 }
 
-/** GET /selection/{id}/school: a school's qualified pupils, once published (its staff, or an admin naming it). */
+/** GET /selection/{id}/school?institution=: a school's qualified pupils, once published (its staff; admins name the school). */
 export const schoolQualifiedSchema = z.array(
   z.object({
     _id: z.string(),
@@ -384,3 +384,9 @@ export const schoolQualifiedSchema = z.array(
   }),
 );
 export type SchoolQualified = z.infer<typeof schoolQualifiedSchema>;
+
+/** GET /selection/published (school staff and admins): the published selections, which the school page lists. */
+export const publishedSelectionsSchema = z.array(
+  selectionSchema.pick({ _id: true, title: true, nextRoundTitle: true, nextRoundDate: true, nextRoundPlace: true }),
+);
+export type PublishedSelection = z.infer<typeof publishedSelectionsSchema>[number];

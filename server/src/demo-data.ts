@@ -12,6 +12,7 @@ import { seedGroupsDemo } from './groups/demo.js';
 import { seedInstitutionsDemo } from './institutions/demo.js';
 import { seedAnswersDemo } from './sessions/demo.js';
 import { seedRegradeDemo } from './regrade/demo.js';
+import { seedSelectionsDemo } from './selections/demo.js';
 
 export const DEMO_PASSWORD = 'Olympe#2026';
 
@@ -92,7 +93,7 @@ async function seedAllowances(db: Db, input: { timedId: string; pupilIds: string
 
 const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'admin@olympe.demo', role: 'administrateur' },
-  { email: 'correcteur@olympe.demo', role: 'correcteur' },
+  { email: 'correcteur@olympe.demo', role: 'correcteur, membre du jury de la « Sélection pour le tour 2 » (décision)' },
   { email: 'correcteur2@olympe.demo', role: 'correctrice (double correction anonyme de l’épreuve papier)' },
   { email: 'prof@olympe.demo', role: 'personnel scolaire' },
   { email: 'eleve@olympe.demo', role: 'élève (profil complet)' },
@@ -133,5 +134,7 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
   // Decisions 73–75: a published chapter with statistics, an errata candidate and a pending regrade request; one chapter in the bin.
   await seedRegradeDemo(db, { pupilId: pupil.id, pupilIds, graderId: member.id });
   await seedBinDemo(db);
+  // Decisions 155–158: Tour 1 taken by 300 pupils, the draft selection for Tour 2 and its jury, Tour 2 for the qualified.
+  await seedSelectionsDemo(db, { pupilIds: [pupil.id, ...pupilIds], schoolIds, graderId: member.id, juryMemberId: member.id });
   return DEMO_ACCOUNTS;
 }

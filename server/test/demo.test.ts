@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { hashPassword } from '../src/auth/service.js';
+import { rows } from '../src/db/query.js';
 import { DEMO_PASSWORD, seedDemo } from '../src/demo-data.js';
 import { openFileStore } from '../src/files/store-select.js';
+import { DEMO_SELECTION_PARTICIPANTS, DEMO_SELECTION_TITLE } from '../src/selections/demo.js';
 import { buildTestApp, inject, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -101,5 +105,79 @@ describe('demo data', () => {
     expect(stats.body.exercises[1].versions.some((v: { flagged: boolean }) => v.flagged)).toBe(false);
     const bin = await inject(t, { method: 'GET', url: '/api/bin', headers: admin });
     expect(bin.body).toMatchObject([{ kind: 'chapter', title: 'Entraînement 2025 (supprimé)' }]);
+  });
+
+  // Decisions 155–158: a draft selection over Tour 1 (300 participants), its jury, two cut-offs set, a tie left open.
+  it('seeds the draft selection for Tour 2, its jury, its categories and the round it opens', async () => {
+    const db = t.database.db;
+    const [selection] = await rows(
+      db,
+      z.object({
+        id: z.string(),
+        jury: z.string(),
+        jury_right: z.string(),
+        publish_at: z.unknown(),
+        versions: z.coerce.number(),
+        chapter: z.string(),
+      }),
+      sql`SELECT s.id, g.name AS jury, s.jury_right, s.publish_at, (s.chapters->0->>'chapterId') AS chapter,
+                 (SELECT count(*) FROM selection_versions v WHERE v.selection_id = s.id) AS versions
+          FROM selections s JOIN groups g ON g.id = s.jury_group_id WHERE s.title = ${DEMO_SELECTION_TITLE}`,
+    );
+    expect(selection).toMatchObject({ jury: 'Jury', jury_right: 'decide', publish_at: null, versions: 0 });
+    const jurors = await rows(
+      db,
+      z.object({ email: z.string() }),
+      sql`SELECT u.email FROM group_members m JOIN users u ON u.id = m.user_id JOIN selections s ON s.jury_group_id = m.group_id
+          WHERE s.id = ${selection.id}::uuid`,
+    );
+    expect(jurors.map((j) => j.email)).toEqual(['correcteur@olympe.demo']);
+    const [round] = await rows(
+      db,
+      z.object({ participants: z.coerce.number(), graded: z.coerce.number(), published: z.boolean(), schools: z.coerce.number() }),
+      sql`SELECT (SELECT count(*) FROM chapter_sessions WHERE chapter_id = c.id) AS participants,
+                 (SELECT count(*) FROM answers a JOIN exercises e ON e.id = a.exercise_id WHERE e.chapter_id = c.id AND a.grade IS NOT NULL) AS graded,
+                 c.analysis AS published,
+                 (SELECT count(DISTINCT i.id) FROM chapter_sessions cs JOIN users u ON u.id = cs.user_id JOIN institutions i ON i.id = u.institution_id
+                  WHERE cs.chapter_id = c.id AND i.sector IS NOT NULL AND i.academy IS NOT NULL) AS schools
+          FROM chapters c WHERE c.id = ${selection.chapter}::uuid`,
+    );
+    expect(round).toMatchObject({ participants: DEMO_SELECTION_PARTICIPANTS, published: true });
+    expect(round.graded).toBeGreaterThan(DEMO_SELECTION_PARTICIPANTS * 4);
+    expect(round.schools).toBeGreaterThan(10);
+    // Per category: its pupils (by the grade their session recorded) and how many sit exactly at the cut-off.
+    const categories = await rows(
+      db,
+      z.object({
+        name: z.string(),
+        cutoff: z.number().nullable(),
+        at_cutoff: z.string().nullable(),
+        pupils: z.coerce.number(),
+        tied: z.coerce.number(),
+      }),
+      sql`WITH totals AS (
+            SELECT cs.user_id, cs.access_grade, coalesce(sum(a.grade::float8), 0) AS total
+            FROM chapter_sessions cs LEFT JOIN exercises e ON e.chapter_id = cs.chapter_id
+            LEFT JOIN answers a ON a.exercise_id = e.id AND a.user_id = cs.user_id
+            WHERE cs.chapter_id = ${selection.chapter}::uuid GROUP BY cs.user_id, cs.access_grade)
+          SELECT c.name, c.cutoff, c.at_cutoff, count(t.user_id) AS pupils, count(t.user_id) FILTER (WHERE t.total = c.cutoff) AS tied
+          FROM selection_categories c LEFT JOIN totals t ON t.access_grade = ANY (c.grades)
+          WHERE c.selection_id = ${selection.id}::uuid GROUP BY c.id ORDER BY c.position`,
+    );
+    expect(categories.map((c) => [c.name, c.at_cutoff])).toEqual([
+      ['Collège', 'include'],
+      ['Seconde', 'include'],
+      ['Première et terminale', null],
+    ]);
+    expect(categories.reduce((n, c) => n + c.pupils, 0)).toBe(DEMO_SELECTION_PARTICIPANTS);
+    expect(categories.every((c) => c.cutoff !== null && c.pupils > 20)).toBe(true);
+    expect(categories[2].tied).toBeGreaterThanOrEqual(2);
+    // Tour 2 admits only the selection's qualified (decision 157).
+    const [gate] = await rows(
+      db,
+      z.object({ title: z.string() }),
+      sql`SELECT c.title FROM access_groups g JOIN chapters c ON c.id = g.chapter_id WHERE g.required_selection_id = ${selection.id}::uuid`,
+    );
+    expect(gate.title).toBe('Olympiades 2026 — Tour 2');
   });
 });

@@ -66,6 +66,14 @@ export const routes: RouteObject[] = [
             element: page(() => import('./pages/registrations/registrations-page'), 'RegistrationsPage', 'admin'),
           },
           { path: 'centre/:id', element: page(() => import('./pages/center-day/center-day-page'), 'CenterDayPage', 'teacher') },
+          {
+            path: 'selections/school',
+            element: page(() => import('./pages/selection-school/selection-school-page'), 'SelectionSchoolPage', 'teacher'),
+          },
+          {
+            path: 'selections/:id/school',
+            element: page(() => import('./pages/selection-school/selection-school-page'), 'SelectionSchoolPage', 'teacher'),
+          },
           { path: 'donnees-personnelles', element: page(() => import('./pages/privacy/privacy-page'), 'PrivacyPage') },
           // A jury member need not be a corrector: the pages say the server's refusal to who is on no jury (decision 155).
           { path: 'selections', element: page(() => import('./pages/selections/selections-page'), 'SelectionsPage') },

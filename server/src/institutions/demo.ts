@@ -42,6 +42,36 @@ const SCHOOLS: DemoSchool[] = [
   ['Lycée Leconte-de-Lisle', 'Boulevard Mahé de la Bourdonnais, 97490 Saint-Denis', -20.8907, 55.4551, true],
 ];
 
+/** The académie of a demo school from its postcode's department (decision 158: the jury's figures per académie). */
+const ACADEMIES: Record<string, string> = {
+  '75': 'Paris',
+  '69': 'Lyon',
+  '13': 'Aix-Marseille',
+  '31': 'Toulouse',
+  '81': 'Toulouse',
+  '44': 'Nantes',
+  '33': 'Bordeaux',
+  '59': 'Lille',
+  '67': 'Strasbourg',
+  '06': 'Nice',
+  '35': 'Rennes',
+  '29': 'Rennes',
+  '34': 'Montpellier',
+  '21': 'Dijon',
+  '63': 'Clermont-Ferrand',
+  '38': 'Grenoble',
+  '87': 'Limoges',
+  '76': 'Normandie',
+  '37': 'Orléans-Tours',
+  '51': 'Reims',
+  '20': 'Corse',
+  '97': 'La Réunion',
+};
+/** A few private schools, so that the figures per sector have both (decision 158). */
+const PRIVATE = new Set(['Collège Cheverus', 'Collège Sainte-Thérèse d’Avila', 'Collège Saint-Exupéry', 'Lycée Descartes']);
+
+const academyOf = (address: string) => ACADEMIES[/\b(\d{2})\d{3}\b/.exec(address)?.[1] ?? ''] ?? null;
+
 /** Inserts (or refreshes, when run twice) the demo schools and returns their ids in list order. */
 export async function seedInstitutionsDemo(db: Db): Promise<string[]> {
   const uais = SCHOOLS.map((_, i) => `DEMO${String(i + 1).padStart(4, '0')}`);
@@ -56,11 +86,19 @@ export async function seedInstitutionsDemo(db: Db): Promise<string[]> {
         longitude,
         confirmed,
         email: email ?? null,
+        sector: PRIVATE.has(name) ? 'private' : 'public',
+        academy: academyOf(address),
       })),
     )
     .onConflictDoUpdate({
       target: institutions.uai,
-      set: { name: sql`excluded.name`, address: sql`excluded.address`, confirmed: sql`excluded.confirmed` },
+      set: {
+        name: sql`excluded.name`,
+        address: sql`excluded.address`,
+        confirmed: sql`excluded.confirmed`,
+        sector: sql`excluded.sector`,
+        academy: sql`excluded.academy`,
+      },
     });
   const rows = await db.select({ id: institutions.id, uai: institutions.uai }).from(institutions).where(inArray(institutions.uai, uais));
   const byUai = new Map(rows.map((r) => [r.uai, r.id]));

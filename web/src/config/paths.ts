@@ -47,4 +47,7 @@ export const paths = {
   selectionEdit: (id: string) => `/selections/${id}/edit`,
   /** Decision 59: a school's exam day (registered pupils, convocations, attendance). */
   centerDay: (id: string) => `/centre/${id}`,
+  /** docs/product.md#selections: a school's qualified pupils, per published selection (staff; admins add ?institution=). */
+  schoolSelections: '/selections/school',
+  selectionSchool: (id: string) => `/selections/${id}/school`,
 } as const;

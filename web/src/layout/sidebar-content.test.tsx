@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { GroupSummary, User } from '@olympe/contract';
 import { computeRoles } from '../session/roles';
@@ -84,6 +84,14 @@ describe('SidebarContent', () => {
   it('shows paper tests to a teacher with a school', () => {
     renderSidebar(makeUser({ isTeacher: true }));
     expect(screen.getByText('Tests papiers')).toBeTruthy();
+  });
+
+  it('gives school staff, not pupils, the qualified pupils of published selections (docs/product.md#selections)', () => {
+    renderSidebar(makeUser({ isTeacher: true }));
+    expect(hrefOf('Qualifiés des sélections')).toBe('/selections/school');
+    cleanup();
+    renderSidebar(makeUser());
+    expect(screen.queryByRole('link', { name: 'Qualifiés des sélections' })).toBeNull();
   });
 
   it('gives members a "Corriger" link to /grader/{id} beside each chapter, titled « Corriger » (docs/product.md#spec-2) and named after it', () => {

@@ -47,7 +47,11 @@ export function SidebarContent({ user, roles, chapters, pathname, onLogout, conn
       </NavSection>
 
       {(roles.isAdmin || roles.isTeacher) && (
-        <NavSection title="Mon établissement">{link(paths.usersImport, 'Inscrire des élèves')}</NavSection>
+        <NavSection title="Mon établissement">
+          {link(paths.usersImport, 'Inscrire des élèves')}
+          {/* docs/product.md#selections: the school's qualified pupils once a selection is published. */}
+          {link(paths.schoolSelections, 'Qualifiés des sélections')}
+        </NavSection>
       )}
 
       <NavSection title="Pages utiles">

@@ -17,9 +17,20 @@ describe('access form ↔ access groups', () => {
           timeDuration: null,
           accessStart: null,
           accessEnd: null,
+          requiredSelectionId: null,
         },
       ],
     });
+  });
+
+  it('keeps the selection a group requires, and « Aucune sélection » as null (decision 157)', () => {
+    const view = { ...newAccessRow(), name: 'Qualifiés' };
+    const sent = toAccessGroups([{ ...view, requiredSelectionId: 's1' }, view]);
+    if ('error' in sent) throw new Error(sent.error);
+    expect(sent.groups.map((g) => g.requiredSelectionId)).toEqual(['s1', null]);
+    expect(sent.groups.map(toFormRow).map((r) => r.requiredSelectionId)).toEqual(['s1', null]);
+    const { requiredSelectionId: _, ...older } = sent.groups[0];
+    expect(toFormRow(older).requiredSelectionId).toBeNull();
   });
 
   it('converts Paris wall-clock dates to instants across the daylight-saving changes', () => {

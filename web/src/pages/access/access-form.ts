@@ -11,6 +11,13 @@ import {
 } from '@olympe/contract';
 
 /**
+ * Decision 157: a group may admit only the pupils qualified in a selection. The contract's access group gains
+ * `requiredSelectionId` with the server's access rule; until then the form declares it here (the server's schema
+ * strips a key it does not know, so sending it changes nothing before that).
+ */
+export type AccessGroupWithSelection = AccessGroup & { requiredSelectionId?: string | null };
+
+/**
  * A row of the /access table as the form holds it: dates as the inputs show them, in Europe/Paris
  * wall-clock time whatever the browser's zone (docs/product.md#spec-5); '' for an empty field.
  */
@@ -25,6 +32,8 @@ export interface AccessFormRow {
   duration: number | '';
   start: string;
   end: string;
+  /** The selection whose qualified pupils alone match, or null for none (decision 157). */
+  requiredSelectionId: string | null;
 }
 
 let counter = 0;
@@ -42,11 +51,12 @@ export function newAccessRow(): AccessFormRow {
     duration: '',
     start: '',
     end: '',
+    requiredSelectionId: null,
   };
 }
 
 /** An empty list means "any" on the server; the form shows it as everything ticked. */
-export function toFormRow(g: AccessGroup): AccessFormRow {
+export function toFormRow(g: AccessGroupWithSelection): AccessFormRow {
   return {
     key: newKey(),
     name: g.name,
@@ -57,6 +67,7 @@ export function toFormRow(g: AccessGroup): AccessFormRow {
     duration: g.timeDuration ?? '',
     start: g.accessStart ? isoToParisWallClock(g.accessStart) : '',
     end: g.accessEnd ? isoToParisWallClock(g.accessEnd) : '',
+    requiredSelectionId: g.requiredSelectionId ?? null,
   };
 }
 
@@ -66,8 +77,8 @@ const all = <T>(picked: readonly T[], every: readonly T[]) => every.every((v) =>
  * The form rows as PATCH /chapter/{id} expects them (dates converted from Paris time to
  * instants), or the first problem found, in French, so that nothing is sent.
  */
-export function toAccessGroups(rows: readonly AccessFormRow[]): { groups: AccessGroup[] } | { error: string } {
-  const groups: AccessGroup[] = [];
+export function toAccessGroups(rows: readonly AccessFormRow[]): { groups: AccessGroupWithSelection[] } | { error: string } {
+  const groups: AccessGroupWithSelection[] = [];
   for (const [i, row] of rows.entries()) {
     const label = `Groupe ${i + 1} (« ${row.name.trim() || NEW_ACCESS_GROUP_NAME} »)`;
     if (row.genders.length === 0) return { error: `${label} : choisissez au moins un genre.` };
@@ -98,6 +109,7 @@ export function toAccessGroups(rows: readonly AccessFormRow[]): { groups: Access
       timeDuration: row.duration === '' ? null : row.duration,
       accessStart,
       accessEnd,
+      requiredSelectionId: row.requiredSelectionId,
     });
   }
   return { groups };

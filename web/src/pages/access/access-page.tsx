@@ -1,6 +1,7 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useParams } from 'react-router';
 import { useChapter, useUpdateChapter } from '../../api/chapters';
+import { useSelectionChoices } from '../../api/qualifications';
 import { showNotice } from '../../api/notify';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
@@ -13,6 +14,8 @@ export function AccessPage() {
   const { id = '' } = useParams();
   const query = useChapter(id);
   const saveGroups = useUpdateChapter(id);
+  // Decision 157: the selections a group may require (admins list them all).
+  const selections = useSelectionChoices();
   // The groups are saved as a whole list: a removed row needs no call of its own.
   const { rows, update, remove, add } = useEditableTable({
     data: query.data,
@@ -49,7 +52,12 @@ export function AccessPage() {
         Le premier groupe (dans l’ordre du tableau) qui correspond à l’élève décide de sa fenêtre d’accès et de sa durée. Dates et heures de
         Paris.
       </Text>
-      <AccessTable rows={rows} onUpdate={update} onRemove={remove} />
+      <AccessTable
+        rows={rows}
+        selections={(selections.data ?? []).map((s) => ({ value: s._id, label: s.title }))}
+        onUpdate={update}
+        onRemove={remove}
+      />
       <Group>
         <Button variant="default" onClick={() => add(newAccessRow())}>
           Ajouter un groupe d’accès

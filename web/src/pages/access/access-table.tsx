@@ -1,4 +1,4 @@
-import { ActionIcon, MultiSelect, NumberInput, ScrollArea, Table, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, MultiSelect, NumberInput, ScrollArea, Select, Table, TextInput, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { GENDERS, GRADE_LABELS, GRADES, type Gender, type Grade } from '@olympe/contract';
 import { DateField, DateTimeField } from '../../components/DateFields';
@@ -9,14 +9,21 @@ const genderOptions = GENDERS.map((g) => ({ value: g, label: GENDER_LABELS[g] })
 const gradeOptions = GRADES.map((g) => ({ value: g, label: GRADE_LABELS[g] }));
 
 type Update = (key: string, changes: Partial<AccessFormRow>) => void;
+/** The selections a group may require (decision 157), as the select offers them. */
+export type SelectionOption = { value: string; label: string };
+
+/** « Aucune sélection »: Mantine's select needs a value; the row holds null. */
+const NO_SELECTION = 'none';
 
 /** The chapter's access groups, one row each, in the order that decides. */
 export function AccessTable({
   rows,
+  selections,
   onUpdate,
   onRemove,
 }: {
   rows: AccessFormRow[];
+  selections: SelectionOption[];
   onUpdate: Update;
   onRemove: (row: AccessFormRow) => void;
 }) {
@@ -29,7 +36,7 @@ export function AccessTable({
       <Table striped aria-label="Groupes d’accès" miw={760} verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Nom</Table.Th>
+            <Table.Th>Nom et sélection</Table.Th>
             <Table.Th>Genres et classes</Table.Th>
             <Table.Th>Date de naissance</Table.Th>
             <Table.Th w={110}>Durée (minutes)</Table.Th>
@@ -44,7 +51,15 @@ export function AccessTable({
             </Table.Tr>
           )}
           {rows.map((row, i) => (
-            <AccessRow key={row.key} row={row} n={`du groupe ${i + 1}`} index={i + 1} onUpdate={onUpdate} onRemove={onRemove} />
+            <AccessRow
+              key={row.key}
+              row={row}
+              n={`du groupe ${i + 1}`}
+              index={i + 1}
+              selections={selections}
+              onUpdate={onUpdate}
+              onRemove={onRemove}
+            />
           ))}
         </Table.Tbody>
       </Table>
@@ -53,12 +68,20 @@ export function AccessTable({
 }
 
 /** One group: `n` names it in every field's label (« du groupe 2 »). */
-function AccessRow(props: { row: AccessFormRow; n: string; index: number; onUpdate: Update; onRemove: (row: AccessFormRow) => void }) {
-  const { row, n, index, onUpdate, onRemove } = props;
+function AccessRow(props: {
+  row: AccessFormRow;
+  n: string;
+  index: number;
+  selections: SelectionOption[];
+  onUpdate: Update;
+  onRemove: (row: AccessFormRow) => void;
+}) {
+  const { row, n, index, selections, onUpdate, onRemove } = props;
   return (
     <Table.Tr>
-      <Table.Td miw={110}>
-        <TextInput aria-label={`Nom ${n}`} value={row.name} onChange={(e) => onUpdate(row.key, { name: e.currentTarget.value })} />
+      <Table.Td miw={180}>
+        <TextInput aria-label={`Nom ${n}`} value={row.name} onChange={(e) => onUpdate(row.key, { name: e.currentTarget.value })} mb={6} />
+        <RequiredSelection row={row} n={n} selections={selections} onUpdate={onUpdate} />
       </Table.Td>
       <AudienceCells row={row} n={n} onUpdate={onUpdate} />
       <Table.Td>
@@ -81,6 +104,38 @@ function AccessRow(props: { row: AccessFormRow; n: string; index: number; onUpda
         </Tooltip>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** Decision 157: only the pupils qualified in the latest published version of this selection match the group. */
+function RequiredSelection({
+  row,
+  n,
+  selections,
+  onUpdate,
+}: {
+  row: AccessFormRow;
+  n: string;
+  selections: SelectionOption[];
+  onUpdate: Update;
+}) {
+  const known = row.requiredSelectionId === null || selections.some((s) => s.value === row.requiredSelectionId);
+  const data = [
+    { value: NO_SELECTION, label: 'Aucune sélection' },
+    ...selections,
+    // A selection the list does not hold (not loaded yet, or refused) stays chosen rather than silently dropped.
+    ...(known ? [] : [{ value: row.requiredSelectionId!, label: 'Sélection enregistrée' }]),
+  ];
+  return (
+    <Select
+      label="Réservé aux qualifiés de"
+      size="xs"
+      aria-label={`Réservé aux qualifiés de ${n}`}
+      data={data}
+      value={row.requiredSelectionId ?? NO_SELECTION}
+      onChange={(v) => onUpdate(row.key, { requiredSelectionId: v === null || v === NO_SELECTION ? null : v })}
+      allowDeselect={false}
+    />
   );
 }
 

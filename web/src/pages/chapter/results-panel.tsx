@@ -6,6 +6,7 @@ import { isApiError } from '../../api/client';
 import { downloadCsv } from '../../lib/csv';
 import { DownloadButton } from '../../components/download-button';
 import { institutionCsvRows } from './institution-results';
+import { PupilQualifications } from './qualification-block';
 import { rankText, ResultsCardView } from './results-card';
 
 /** Decision 70: the pupil's results card once published, and their certificate. */
@@ -32,6 +33,8 @@ export function PupilResults({ chapterId, title }: { chapterId: string; title: s
     <Stack gap="sm">
       <ResultsCardView card={query.data} />
       <DownloadButton label="Télécharger mon attestation" run={() => downloadCertificate(chapterId, title)} />
+      {/* Decision 157: the published selections' outcome and letter, next to the certificate. */}
+      <PupilQualifications />
     </Stack>
   );
 }
