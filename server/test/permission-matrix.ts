@@ -411,6 +411,7 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/results/impact/group/:id', '/api/results/impact/group/{group}', '401 403 403 403 403 403 ok'),
   // Selections after the decision (decision 157): a pupil's own line, their letter, a school's qualified, exports.
   r('GET /api/selection/mine', '/api/selection/mine', '401 ok ok ok ok ok ok'),
+  r('GET /api/selection/published', '/api/selection/published', '401 403 403 ok ok 403 ok'),
   r('GET /api/selection/:id/letter', '/api/selection/{publishedSelection}/letter?user={pupil}', '401 ok 403 403 403 403 ok'),
   r('GET /api/selection/:id/school', '/api/selection/{publishedSelection}/school?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r(

@@ -1,5 +1,6 @@
 import {
   ownQualificationSchema,
+  publishedSelectionsSchema,
   PAST_INSTANT_MESSAGE,
   savedMessageSchema,
   schoolQualifiedSchema,
@@ -15,6 +16,7 @@ import { figuresWorkbook } from './figures.js';
 import { qualificationLetter } from './letter.js';
 import { listOwnQualifications } from './own.js';
 import { updateSelectionPublication } from './publication.js';
+import { listPublishedSelections } from './published.js';
 import { schoolQualified, schoolWorkbook } from './school.js';
 
 const tags = ['selections'];
@@ -62,6 +64,12 @@ export const selectionAfterRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async
       const file = await qualificationLetter(deps.db, authOf(request), request.params.id, request.query.user);
       return attachment(reply, `Lettre de qualification - ${file.title}.pdf`, 'application/pdf').send(Buffer.from(file.bytes));
     },
+  );
+
+  app.get(
+    '/selection/published',
+    { preHandler: requireRole('teacher'), schema: { tags, response: { 200: publishedSelectionsSchema } } },
+    async () => listPublishedSelections(deps.db),
   );
 
   app.get(
