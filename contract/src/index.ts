@@ -26,3 +26,4 @@ export * from './user-import.js';
 export * from './results.js';
 export * from './public-config.js';
 export * from './selections.js';
+export * from './academies.js';
