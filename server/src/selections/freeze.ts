@@ -18,7 +18,7 @@ import { presentVersionSummary } from './presenters.js';
 import { type CategoryRow, categoriesOf, decisionsOf, findSelection, personName, versionsOf } from './queries.js';
 import { categorySettings, decisionsByIndex, type VersionSettings } from './versions.js';
 
-const CONCURRENT_FREEZE_MESSAGE = 'Une autre version de cette liste vient d’être gelée : rechargez la page et recommencez.';
+const CONCURRENT_FREEZE_MESSAGE = 'Une autre version de cette liste vient d’être gelée\u00a0: rechargez la page et recommencez.';
 
 /** One row per participant: their score, the categories they are in and those they are selected in. */
 interface Outcome {

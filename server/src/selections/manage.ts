@@ -96,6 +96,8 @@ const categoryFields = (c: Pick<CategoryRow, 'name' | 'genders' | 'grades' | 'bi
 
 /** POST /selection (admins). Audited. */
 export async function createSelection(db: Db, auth: AuthContext, input: SelectionInput): Promise<Selection> {
+  // A new selection has no categories yet: an `_id` names one of another selection.
+  if (input.categories.some((c) => c._id)) throw notFound(CATEGORY_NOT_FOUND_MESSAGE);
   const id = await db.transaction(async (tx) => {
     await checkReferences(tx, input);
     const [created] = await tx.insert(selections).values(selectionFields(input)).returning({ id: selections.id });
