@@ -84,17 +84,18 @@ const participantRow = z.object({
 /**
  * One row per participant: who has a current answer (the latest save, not withdrawn) to an answerable exercise of
  * the chapters, with each answer's exercise index and numeric grade, and the profile their earliest session among
- * these chapters recorded (decision 155).
+ * these chapters recorded (decision 155). The current answers come in the order of answers_current_idx (exercise,
+ * pupil, latest first), so no sort; they are grouped by pupil in a hash table (see `loadBoardData`'s work_mem).
  */
 function participantsOf(db: Tx, chapterIds: string[], exerciseIds: string[]) {
   return rows(
     db,
     participantRow,
     sql`WITH cur AS (
-          SELECT DISTINCT ON (a.user_id, a.exercise_id) a.user_id, a.exercise_id, a.grade
+          SELECT DISTINCT ON (a.exercise_id, a.user_id) a.user_id, a.exercise_id, a.grade
           FROM answers a
           WHERE a.exercise_id = ANY(${uuids(exerciseIds)}) AND a.withdrawn_at IS NULL
-          ORDER BY a.user_id, a.exercise_id, a.seq DESC, a.created_at DESC
+          ORDER BY a.exercise_id, a.user_id, a.seq DESC, a.created_at DESC
         ), per_user AS (
           SELECT cur.user_id, array_agg(array_position(${uuids(exerciseIds)}, cur.exercise_id)) AS ords,
             array_agg(CASE WHEN cur.grade ~ '^-?[0-9]+([.][0-9]+)?$' THEN cur.grade::float8 END) AS grades
@@ -166,11 +167,15 @@ export async function loadBoardData(db: Tx, secret: string, selection: Selection
   const participants =
     exercises.length === 0
       ? []
-      : await participantsOf(
-          db,
-          chapterIds,
-          exercises.map((e) => e.id),
-        );
+      : await db.transaction(async (tx) => {
+          // 10,000 pupils × 12 answers grouped in memory rather than in batches on disk (the default 4 MB spills).
+          await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+          return participantsOf(
+            tx,
+            chapterIds,
+            exercises.map((e) => e.id),
+          );
+        });
   const institutionIds = [
     ...new Set(
       participants.flatMap((p) => (p.institution_id === null || p.institution_id === HOME_SCHOOLING_ID ? [] : [p.institution_id])),
