@@ -27,3 +27,4 @@ export * from './results.js';
 export * from './public-config.js';
 export * from './selections.js';
 export * from './annotations.js';
+export * from './academies.js';

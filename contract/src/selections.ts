@@ -234,6 +234,11 @@ export const qualifiedText = (q: Pick<OwnQualification, 'qualified' | 'nextRound
 export const TIE_UNRESOLVED_MESSAGE = (category: string) =>
   `Départagez les ex æquo au seuil de la catégorie « ${category} » : incluez-les ou excluez-les tous.`;
 export const CUTOFF_MISSING_MESSAGE = (category: string) => `Fixez le seuil de la catégorie « ${category} ».`;
+/** PUT …/cutoff: a cut-off no pupil can reach is a typing slip, refused (the maximum is Σ weight × chapter maximum). */
+export const cutoffAboveMaxMessage = (maxScore: number) =>
+  `Le seuil dépasse le score maximal de la sélection (${String(roundScore(maxScore)).replace('.', ',')}\u00a0points).`;
+export const DECISION_REASON_MISSING_MESSAGE = 'Indiquez le motif de la décision.';
+export const VERSION_REASON_MISSING_MESSAGE = 'Indiquez le motif de cette nouvelle version de la liste.';
 export const NAMES_HIDDEN_MESSAGE = 'Les noms restent masqués jusqu’au gel de la liste.';
 export const SELECTION_NOT_PUBLISHED_MESSAGE = 'Cette sélection n’est pas encore publiée.';
 

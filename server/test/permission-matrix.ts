@@ -16,11 +16,14 @@ import {
   institutions,
   statementVersions,
   regradeRequests,
+  selectionCategories,
+  selections,
   unlabeledAnswers,
 } from '../src/db/schema.js';
-import { selectionCategories, selectionOutcomes, selections, selectionVersions } from '../src/db/schema.js';
+import { selectionOutcomes, selectionVersions } from '../src/db/schema.js';
 import { createSession } from '../src/auth/sessions.js';
 import { unsubscribeUrl } from '../src/mail/unsubscribe.js';
+import { boardKeys } from '../src/selections/keys.js';
 import { createUser, inject, lastLinkTo, PASSWORD, PUPIL_PROFILE, tokenOf, type TestApp } from './helpers.js';
 
 /**
@@ -422,6 +425,39 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/selection/:id/export.xlsx', '/api/selection/{publishedSelection}/export.xlsx', '401 403 403 403 403 403 ok'),
   r('GET /api/selection/:id/figures.xlsx', '/api/selection/{publishedSelection}/figures.xlsx', '401 403 403 403 403 403 ok'),
   r('PUT /api/selection/:id/publication', '/api/selection/{publishedSelection}/publication', '401 403 403 403 403 403 ok', { mode: 'now' }),
+  // Selections, the jury's routes (decision 155): the `member` caller sits on the draft selection's jury, with the right to decide.
+  r('GET /api/selection', '/api/selection', '401 403 403 403 403 ok ok'),
+  r('POST /api/selection', '/api/selection', '401 403 403 403 403 403 ok', {
+    title: 'Sélection de la matrice',
+    chapters: [{ chapterId: '{published}', weight: 1 }],
+    categories: [{ name: 'Tous' }],
+    nextRoundTitle: 'le tour 2',
+  }),
+  r('GET /api/selection/:id', '/api/selection/{selection}', '401 403 403 403 403 ok ok'),
+  r('PATCH /api/selection/:id', '/api/selection/{selection}', '401 403 403 403 403 403 ok', {
+    title: 'Sélection (modifiée)',
+    chapters: [{ chapterId: '{published}', weight: 2 }],
+    categories: [{ _id: '{selectionCategory}', name: 'Tous' }],
+    nextRoundTitle: 'le tour 2',
+    juryGroupId: '{juryGroup}',
+    juryRight: 'decide',
+  }),
+  r(
+    'PUT /api/selection/:id/categories/:categoryId/cutoff',
+    '/api/selection/{selection}/categories/{selectionCategory}/cutoff',
+    '401 403 403 403 403 ok ok',
+    { cutoff: 0, atCutoff: 'include', minGirls: null, maxPerSchool: null },
+  ),
+  r('PUT /api/selection/:id/decision', '/api/selection/{selection}/decision', '401 403 403 403 403 ok ok', {
+    categoryId: '{selectionCategory}',
+    key: '{selectionPupilKey}',
+    decision: 'include',
+    reason: 'Matrice',
+  }),
+  r('GET /api/selection/:id/board', '/api/selection/{selection}/board', '401 403 403 403 403 ok ok'),
+  r('POST /api/selection/:id/freeze', '/api/selection/{selection}/freeze', '401 403 403 403 403 ok ok', { reason: 'Matrice' }),
+  r('GET /api/selection/:id/versions/:n/changes', '/api/selection/{selection}/versions/1/changes', '401 403 403 403 403 ok ok'),
+  r('POST /api/selection/:id/reveal-names', '/api/selection/{selection}/reveal-names', '401 403 403 403 403 403 ok'),
   // Last: relabelling withdraws the pupil's PDF answers the grading rows above use.
   r('POST /api/answer/relabel', '/api/answer/relabel', '401 403 403 403 403 403 ok', { answerId: '{pupilPdfAnswer}' }),
   r('POST /api/answer/relabel/', '/api/answer/relabel/', '401 403 403 403 403 403 ok', { answerId: '{pupilPaperAnswer}' }),
@@ -667,6 +703,23 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     .values([{ name: 'Stage d’hiver' }, { name: 'Groupe à supprimer' }])
     .returning();
   await db.insert(groupMembers).values({ groupId: group.id, userId: pupil.id });
+  // A draft selection over the published chapter (the pupil took part), its jury the `member` caller, who decides.
+  const [juryGroup] = await db.insert(groups).values({ name: 'Jury de la matrice' }).returning();
+  await db.insert(groupMembers).values({ groupId: juryGroup.id, userId: member.id });
+  const [selection] = await db
+    .insert(selections)
+    .values({
+      title: 'Sélection brouillon',
+      chapters: [{ chapterId: published.id, weight: 1 }],
+      nextRoundTitle: 'le tour 2',
+      juryGroupId: juryGroup.id,
+      juryRight: 'decide',
+    })
+    .returning();
+  const [selectionCategory] = await db
+    .insert(selectionCategories)
+    .values({ selectionId: selection.id, position: 0, name: 'Tous', cutoff: 0, atCutoff: 'include' })
+    .returning();
 
   // The pupil takes the timed chapter through the API: start, upload a copy, answer both exercises.
   const pdfBytes = await makePdf(2);
@@ -785,6 +838,10 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     copyForAdmin,
     teacherUpload,
     teacherUploadToCancel,
+    selection: selection.id,
+    selectionCategory: selectionCategory.id,
+    selectionPupilKey: boardKeys(MATRIX_SECRET, selection.id, [pupil.id]).get(pupil.id)!,
+    juryGroup: juryGroup.id,
     ...claimants,
   };
 

@@ -15,7 +15,7 @@ import { institutionInScope } from '../institutions/policies.js';
 
 const NOT_JURY_MESSAGE = 'Vous ne faites pas partie du jury de cette sélection.';
 const READ_ONLY_MESSAGE =
-  'Le jury de cette sélection a un droit de lecture : seuls les administrateurs et un jury qui décide modifient la liste.';
+  'Le jury de cette sélection a un droit de lecture\u00a0: seuls les administrateurs et un jury qui décide modifient la liste.';
 
 /** The caller's right on a selection, or 404 (no such selection) / 403 (not its jury). */
 export async function selectionRightOf(db: Tx, auth: AuthContext, selectionId: string): Promise<SelectionRight> {
