@@ -129,6 +129,7 @@ export function presentVersionChanges(changes: ChangeRow[], keyOf: ReadonlyMap<s
     before: c.before,
     after: !c.before,
   }));
+}
 
 /** Rows → the contract's shapes of the after-decision routes (docs/product.md#selections, decision 157). */
 
