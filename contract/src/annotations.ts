@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemeItemsInputSchema } from './grading-rules.js';
 
 /**
  * Copies that come back (docs/product.md#returned-copies, decisions 159–162): a corrector's marks on the pages of a
@@ -88,6 +89,9 @@ export const bankCommentUsesSchema = z.object({ _id: z.string(), text: z.string(
 export type BankCommentUses = z.infer<typeof bankCommentUsesSchema>;
 
 /** POST /exos/{id}/scheme/preview: what changing the scheme's points would do to the grades already given. */
+/** The body of POST /exos/{id}/scheme/preview: the scheme items as PATCH /exos/{id} would take them. */
+export const schemeChangeInputSchema = z.object({ schemeItems: schemeItemsInputSchema });
+
 export const schemeChangePreviewSchema = z.object({
   /** Gradings whose grade moves. */
   changed: z.number().int(),

@@ -15,6 +15,7 @@ const MAIL_CATEGORIES: Record<MailKind, MailCategory> = {
   'center-change': 'service',
   'center-departure': 'service',
   results: 'service',
+  'grade-change': 'service',
   opening: 'reminder',
   digest: 'reminder',
 };
