@@ -81,7 +81,7 @@ export const bankCommentPatchSchema = bankCommentInputSchema
       .max(BANK_COMMENTS_MAX, { error: 'Place invalide.' })
       .optional(),
   })
-  .refine((v) => v.text !== undefined || v.position !== undefined, { error: 'Rien à modifier : le texte ou la place est attendu.' });
+  .refine((v) => v.text !== undefined || v.position !== undefined, { error: 'Rien à modifier : le texte ou la place est attendu.' });
 export type BankCommentPatch = z.infer<typeof bankCommentPatchSchema>;
 
 /** GET /stats/{chapterId}: an exercise's bank remarks with their uses, most used first (retired ones included, flagged). */

@@ -86,7 +86,7 @@ describe('a scheme change (decision 161)', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({
       code: 'scheme_recompute',
-      message: '3 notes changent, de −0,5 à −0,5\u00a0: confirmez ce nombre (« confirmRecompute ») pour recalculer ces notes.',
+      message: '3 notes changent, de −0,5 à −0,5\u00a0: confirmez ce nombre («\u00a0confirmRecompute\u00a0») pour recalculer ces notes.',
       preview: { changed: 3 },
     });
     expect((await call('PATCH', `/api/exos/${exerciseId}`, admin, { schemeItems: scheme(1.5), confirmRecompute: 2 })).status).toBe(409);

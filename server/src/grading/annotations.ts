@@ -12,7 +12,7 @@ import { uuidArray, type Marks, type MarksRow } from './queries.js';
  * and what each reader of the copy gets of them under decision 63's blind rule.
  */
 
-const UNKNOWN_ITEM_MESSAGE = 'Annotation invalide : élément de barème inconnu pour cet exercice.';
+const UNKNOWN_ITEM_MESSAGE = 'Annotation invalide : élément de barème inconnu pour cet exercice.';
 const UNKNOWN_REMARK_MESSAGE = 'Remarque inconnue dans la banque de cet exercice.';
 const DUPLICATE_ID_MESSAGE = 'Deux annotations portent le même identifiant.';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -17,7 +17,7 @@ import { EXERCISE_NOT_FOUND } from './queries.js';
  */
 
 const REMARK_NOT_FOUND = 'Remarque introuvable dans la banque de cet exercice.';
-const BANK_FULL_MESSAGE = `La banque de cet exercice est pleine (${BANK_COMMENTS_MAX} remarques au plus) : retirez-en d’abord.`;
+const BANK_FULL_MESSAGE = `La banque de cet exercice est pleine (${BANK_COMMENTS_MAX} remarques au plus) : retirez-en d’abord.`;
 
 const bankRowShape = z.object({ id: z.string(), text: z.string(), position: column.number, uses: column.number });
 export type BankRow = z.output<typeof bankRowShape>;

@@ -180,8 +180,8 @@ export async function applySchemeChange(
   const preview = summarise(plan, published);
   if (preview.changed === 0) return;
   if (confirmRecompute !== preview.changed) {
-    const message = `${previewText(preview)} : confirmez ce nombre (« confirmRecompute ») pour recalculer ces notes.`;
-    throw conflict(message.replace(' :', '\u00a0:'), 'scheme_recompute', { preview });
+    const message = `${previewText(preview)} : confirmez ce nombre (« confirmRecompute ») pour recalculer ces notes.`;
+    throw conflict(message, 'scheme_recompute', { preview });
   }
   for (const { row, to } of plan.gradings) {
     await tx.execute(sql`UPDATE gradings SET grade = ${to}, updated_at = now() WHERE id = ${row.id}::uuid`);

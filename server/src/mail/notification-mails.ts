@@ -164,10 +164,10 @@ export function resultsMail(p: { pupil: string | null; chapter: string }, links:
 /** Decision 161: the marking scheme of an exercise changed after publication and the pupil's grade moved. */
 export function gradeChangeMail(p: { pupil: string | null; chapter: string; exercise: string }, links: Links): MailBody {
   return compose(
-    `note modifiée à l’épreuve « ${p.chapter} »`,
+    `note modifiée à l’épreuve « ${p.chapter} »`,
     hello(p.pupil),
     [
-      `Le barème de l’exercice « ${p.exercise} » de l’épreuve « ${p.chapter} » a été corrigé et votre note a changé.`,
+      `Le barème de l’exercice « ${p.exercise} » de l’épreuve « ${p.chapter} » a été corrigé et votre note a changé.`,
       'Le changement est inscrit dans l’historique de votre copie.',
     ],
     { unsubscribe: links.unsubscribe, action: { label: 'Voir mes résultats', url: links.chapter } },
