@@ -38,8 +38,8 @@ export const exerciseStatsSchema = z.object({
   distribution: z.array(z.object({ grade: z.number(), count: z.number().int() })),
   /** Numeric exercises only. */
   versions: z.array(versionStatsSchema),
-  /** Decision 160: the exercise's comment-bank remarks and how many gradings applied each, most used first. */
-  bankComments: z.array(bankCommentUsesSchema),
+  /** Decision 160 (always sent; optional for clients written before it): the bank's remarks and their uses, most used first. */
+  bankComments: z.array(bankCommentUsesSchema).optional(),
 });
 export type ExerciseStats = z.infer<typeof exerciseStatsSchema>;
 
