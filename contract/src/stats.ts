@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bankCommentUsesSchema } from './annotations.js';
 
 /** Decision 75: how many of the most frequent answers are shown per version of a numeric exercise. */
 export const TOP_ANSWERS = 5;
@@ -37,6 +38,8 @@ export const exerciseStatsSchema = z.object({
   distribution: z.array(z.object({ grade: z.number(), count: z.number().int() })),
   /** Numeric exercises only. */
   versions: z.array(versionStatsSchema),
+  /** Decision 160 (always sent; optional for clients written before it): the bank's remarks and their uses, most used first. */
+  bankComments: z.array(bankCommentUsesSchema).optional(),
 });
 export type ExerciseStats = z.infer<typeof exerciseStatsSchema>;
 

@@ -30,6 +30,7 @@ import { sessionRoutes } from './sessions/routes.js';
 import { answerRoutes } from './answers/routes.js';
 import { fileRoutes } from './files/routes.js';
 import { limitOf } from './files/uploads.js';
+import { commentBankRoutes } from './grading/comment-bank-routes.js';
 import { gradingRoutes } from './grading/routes.js';
 import { centerRoutes } from './centers/routes.js';
 import { examDayRoutes } from './centers/exam-day-routes.js';
@@ -160,6 +161,7 @@ async function registerApi(api: Api, app: FastifyInstance, deps: Deps, publicCon
   await api.register(answerRoutes, { deps });
   await api.register(fileRoutes, { deps });
   await api.register(gradingRoutes, { deps });
+  await api.register(commentBankRoutes, { deps });
   await api.register(examDayRoutes, { deps });
   await api.register(centerRoutes, { deps });
   await api.register(mailRoutes, { deps });

@@ -496,6 +496,9 @@ describe('GET /answer/history/{uid}/{eid}', () => {
       grade_timestamp: null,
       grader: null,
       items: [],
+      // Decisions 159–160: the caller's marks on the copy, none yet.
+      annotations: [],
+      bankComments: [],
     });
     expect(res.body.canGrade).toBe(true);
   });

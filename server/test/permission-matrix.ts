@@ -9,6 +9,7 @@ import {
   centers,
   chapterSessions,
   chapters,
+  commentBank,
   exercises,
   familyAddresses,
   groupMembers,
@@ -224,6 +225,13 @@ export const MATRIX: MatrixRow[] = [
   r('PATCH /api/exos/:id', '/api/exos/{numeric}', '401 403 403 403 403 403 ok', { title: 'Somme des angles' }),
   r('DELETE /api/exos/:id', '/api/exos/{exerciseToDelete}', '401 403 403 403 403 403 ok'),
   r('POST /api/exos/:id/restore', '/api/exos/{exerciseInBin}/restore', '401 403 403 403 403 403 ok'),
+  // Decision 160: the comment bank, read and added to by the exercise's correctors, curated by admins.
+  r('GET /api/exos/:id/comments', '/api/exos/{pdf}/comments', '401 403 403 403 403 ok ok'),
+  r('POST /api/exos/:id/comments', '/api/exos/{pdf}/comments', '401 403 403 403 403 ok ok', { text: 'Justifiez chaque étape.' }),
+  r('PATCH /api/exos/:id/comments/:commentId', '/api/exos/{pdf}/comments/{remarkToEdit}', '401 403 403 403 403 403 ok', { position: 0 }),
+  r('DELETE /api/exos/:id/comments/:commentId', '/api/exos/{pdf}/comments/{remarkToArchive}', '401 403 403 403 403 403 ok'),
+  // Decision 161: what a change of the scheme's points would do to the grades given.
+  r('POST /api/exos/:id/scheme/preview', '/api/exos/{pdf}/scheme/preview', '401 403 403 403 403 403 ok', { schemeItems: [] }),
   // Regrade requests (decision 74): the pupil asks about their own answer; correctors answer one request each.
   r('POST /api/regrade', '/api/regrade', '401 ok 403 403 403 403 403', {
     answerId: '{regradableAnswer}',
@@ -681,6 +689,13 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
         .map((a) => ({ answerId: a.id, chapterId: published.id, exerciseId: a.exerciseId, userId: pupil.id, message: 'Revoir' })),
     )
     .returning();
+  const [remarkToEdit, remarkToArchive] = await db
+    .insert(commentBank)
+    .values([
+      { exerciseId: pdf.id, position: 0, text: 'Manque une justification.' },
+      { exerciseId: pdf.id, position: 1, text: 'Figure absente.' },
+    ])
+    .returning();
   // Decision 73: a chapter in the bin, to restore.
   const [chapterInBin] = await db.insert(chapters).values({ title: 'Chapitre dans la corbeille', deletedAt: new Date() }).returning();
   await db.insert(statementVersions).values([
@@ -822,6 +837,8 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
     declineForMember: declineForMember.id,
     declineForAdmin: declineForAdmin.id,
     exerciseInBin: exerciseInBin.id,
+    remarkToEdit: remarkToEdit.id,
+    remarkToArchive: remarkToArchive.id,
     finishable: finishable.id,
     ended: ended.id,
     numeric: numeric.id,

@@ -94,6 +94,8 @@ async function gradeAs(headers: Headers, userId: string, exerciseId: string, gra
       grade_comment: comment,
       hidden: false,
       expectedGradeTimestamp: h.result.grade_timestamp ?? null,
+      // Decision 159: the corrector's marks, which sorting must keep with the grade.
+      annotations: [{ id: `tick-${grade}`, page: 0, kind: 'tick', x: 0.5, y: 0.5 }],
     },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -109,7 +111,13 @@ async function gradeState(chapterId: string, userId: string, exerciseId: string)
     .orderBy(desc(answers.seq), desc(answers.createdAt));
   const kept = current
     ? await db()
-        .select({ grader: gradings.graderId, grade: gradings.grade, comment: gradings.gradeComment, items: gradings.items })
+        .select({
+          grader: gradings.graderId,
+          grade: gradings.grade,
+          comment: gradings.gradeComment,
+          items: gradings.items,
+          annotations: gradings.annotations,
+        })
         .from(gradings)
         .where(eq(gradings.answerId, current.id))
     : [];

@@ -6,6 +6,8 @@ import {
   exerciseRawSchema,
   exerciseViewSchema,
   savedMessageSchema,
+  schemeChangeInputSchema,
+  schemeChangePreviewSchema,
 } from '@olympe/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,6 +22,7 @@ import {
   getExerciseFor,
   listRawExercises,
   loadChapterExercises,
+  previewScheme,
   restoreExercise,
   updateExercise,
 } from './service.js';
@@ -89,9 +92,19 @@ export const exerciseRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app,
       schema: { tags, params: exerciseParams, body: exercisePatchSchema, response: { 200: savedMessageSchema } },
     },
     async (request) => {
-      await updateExercise(deps.db, request.params.id, request.body);
+      await updateExercise(deps.db, authOf(request), request.params.id, request.body);
       return { message: 'Modifications enregistrées' };
     },
+  );
+
+  // Decision 161: what new scheme points would do to the grades given, before PATCH applies them.
+  app.post(
+    '/exos/:id/scheme/preview',
+    {
+      preHandler: requireRole('admin'),
+      schema: { tags, params: exerciseParams, body: schemeChangeInputSchema, response: { 200: schemeChangePreviewSchema } },
+    },
+    async (request) => previewScheme(deps.db, request.params.id, request.body.schemeItems),
   );
 
   app.delete(

@@ -12,10 +12,12 @@ import {
   type ExercisePatch,
   type ExerciseRaw,
   type ExerciseView,
+  type SchemeChangePreview,
   type StatementVersion,
 } from '@olympe/contract';
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/context.js';
+import { applySchemeChange, previewSchemeChange } from '../grading/scheme-change.js';
 import { drawnStatements } from './statement-html.js';
 import { chapterAccessFor, findChapter, type ChapterAccess } from '../chapters/service.js';
 import { windowStatus } from '../chapters/access.js';
@@ -142,8 +144,11 @@ export async function createExercise(db: Db, input: ExerciseCreate): Promise<Exe
   });
 }
 
-/** PATCH /exos/{id}: the fields present; versions replace the old ones (pupils keep their version index). */
-export async function updateExercise(db: Db, id: string, patch: ExercisePatch): Promise<void> {
+/**
+ * PATCH /exos/{id}: the fields present; versions replace the old ones (pupils keep their version index). New scheme
+ * points recompute the grades that ticked the items, once confirmed (decision 161, grading/scheme-change.ts).
+ */
+export async function updateExercise(db: Db, auth: AuthContext, id: string, patch: ExercisePatch): Promise<void> {
   await db.transaction(async (tx) => {
     const current = await findExercise(tx, id);
     const format = patch.answerFormat ?? current.answerFormat;
@@ -160,10 +165,17 @@ export async function updateExercise(db: Db, id: string, patch: ExercisePatch): 
       // The scheme is re-checked against the resulting maximum: lowering it below the items' sum is refused.
       fields.maxPoints = patch.maxPoints ?? current.maxPoints;
       fields.schemeItems = normaliseScheme(patch.schemeItems ?? current.schemeItems, fields.maxPoints);
+      await applySchemeChange(tx, auth, id, fields.schemeItems, patch.confirmRecompute);
     }
     if (Object.keys(fields).length > 0) await tx.update(exercises).set(fields).where(eq(exercises.id, id));
     if (patch.statementVersions !== undefined || patch.answerFormat !== undefined) await writeVersions(tx, id, normalised);
   });
+}
+
+/** POST /exos/{id}/scheme/preview (admins, decision 161): the scheme checked as PATCH would, and what it would change. */
+export async function previewScheme(db: Db, id: string, items: readonly SchemeItemInput[]): Promise<SchemeChangePreview> {
+  const current = await findExercise(db, id);
+  return previewSchemeChange(db, id, normaliseScheme(items, current.maxPoints));
 }
 
 /**

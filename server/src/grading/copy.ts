@@ -15,6 +15,7 @@ import type { Db, Tx } from '../db/client.js';
 import { column, one, rows } from '../db/query.js';
 import { badRequest, notFound } from '../errors.js';
 import { pickVersionIndex } from '../exercises/versions.js';
+import { marksView } from './annotations.js';
 import { assignmentsOf } from './assignments.js';
 import { doubleStatus, gradingRole, visibleGradings } from './double.js';
 import { assertMaySeeCopy, canArbitrate, canGrade, canSeeNames, canTakeCopies } from './policies.js';
@@ -28,6 +29,7 @@ import {
   gradeStateShape,
   gradingsOf,
   isoMs,
+  marksOf,
   pseudonymsFor,
   type GradeStateRow,
   type GradingRow,
@@ -262,6 +264,9 @@ async function gradingView(
   else result.items = gradings.find((g) => !g.arbitration && g.grader_id === current.grader_id)?.items ?? [];
   context.items = result.items ?? [];
   context.pagesAddedAfterGrade = current.pages_added;
+  const reader = { double: head.double_grading, role: context.role, status: context.status, callerId: auth.userId };
+  const copy = { copyGraderId: current.grader_id, anonymous: head.anonymous_grading };
+  result = { ...result, ...marksView(await marksOf(db, current.id), { ...reader, ...copy }) };
   if (awaitsCallersGrade(current, head.double_grading, gradings, auth.userId)) await holdIfIdle(db, auth.userId, current.id);
   return { result, context };
 }

@@ -12,6 +12,7 @@ import type { AuthContext } from '../auth/context.js';
 import { audit } from '../db/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { rows } from '../db/query.js';
+import { ownMarks, resolveMarks } from './annotations.js';
 import { clearPagesAdded } from './pages-added.js';
 import { canArbitrate } from './policies.js';
 import { presentArbitrationRow, presentDoubleState } from './presenters.js';
@@ -21,6 +22,7 @@ import {
   currentGradings,
   gradingsOf,
   loadChapter,
+  marksOf,
   nextVersion,
   upsertGrading,
   uuidArray,
@@ -95,8 +97,10 @@ export async function saveDoubleGrading(tx: Tx, auth: AuthContext, row: LockedAn
   const target =
     gradings.find((g) => g.arbitration === arbitration && g.grader_id === auth.userId) ??
     (arbitration ? gradings.find((g) => g.arbitration) : undefined);
+  // Decision 159: the marks of the grading this save writes (an arbitration taken over keeps its layer unless sent).
+  const existing = target && (await marksOf(tx, row.id)).find((m) => m.arbitration === arbitration && m.grader_id === target.grader_id);
   if ((target?.timestamp ?? null) !== input.expected) {
-    const current = presentDoubleState(row, gradings, role, auth.userId);
+    const current = { ...presentDoubleState(row, gradings, role, auth.userId), ...ownMarks(existing) };
     return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current } };
   }
   await clearPagesAdded(tx, auth, row, 'grade');
@@ -114,6 +118,7 @@ export async function saveDoubleGrading(tx: Tx, auth: AuthContext, row: LockedAn
     items: input.items,
     arbitration,
     at,
+    marks: resolveMarks(input.marks, existing),
   });
   await appendGradeAudit(tx, auth.userId, row.id, {
     old: target?.grade ?? null,

@@ -48,3 +48,16 @@ export function canSeeEveryGrading(auth: AuthContext): boolean {
 export function canArbitrate(auth: AuthContext): boolean {
   return auth.isAdmin;
 }
+
+/**
+ * The exercise's comment bank (decision 160): read by the correctors who may grade it (canGrade, and canTakeCopies under
+ * its assignments) and by admins; a corrector of it may also add a remark while grading.
+ */
+export function assertMayUseBank(auth: AuthContext, assigned: readonly string[] | undefined): void {
+  if (!canGrade(auth) || !canTakeCopies(auth, assigned)) throw forbidden('Cet exercice est attribué à d’autres correcteurs.');
+}
+
+/** Rewording, reordering and retiring the bank's remarks (decision 160): admins. */
+export function assertMayCurateBank(auth: AuthContext): void {
+  if (!auth.isAdmin) throw forbidden();
+}

@@ -1,6 +1,8 @@
 import {
   sumPoints,
+  type AnnotationLayer,
   type AnswerHistory,
+  type BankComment,
   type ArbitrationRow,
   type Assignments,
   type Desk,
@@ -20,6 +22,7 @@ import type {
   CorrectorProgressRow,
   GradeStateRow,
   GradingRow,
+  MarksRow,
   TableRow,
 } from './queries.js';
 
@@ -128,6 +131,22 @@ export function presentGradeState(a: GradeStateRow): GradeState & { answerId: st
     grader: a.grader_id ? { _id: a.grader_id, firstName: a.grader_first, lastName: a.grader_last } : null,
   };
 }
+
+/** A remark of the comment bank (decision 160). */
+export const presentBankComment = (r: { id: string; text: string; position: number; uses: number }): BankComment => ({
+  _id: r.id,
+  text: r.text,
+  position: r.position,
+  uses: r.uses,
+});
+
+/** A corrector's layer of marks as the arbiter (or, once settled, a corrector) reads it: no name under anonymous correction (decision 159). */
+export const presentLayer = (m: MarksRow, label: string, anonymous: boolean): AnnotationLayer => ({
+  label,
+  grader: anonymous || !m.grader_id ? null : { _id: m.grader_id, firstName: m.first_name, lastName: m.last_name },
+  arbitration: m.arbitration,
+  annotations: m.annotations,
+});
 
 /**
  * Double correction: the grade block is what this caller's save edits — their own grading (empty

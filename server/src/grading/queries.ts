@@ -1,4 +1,4 @@
-import { CELL_NONE, CELL_UNGRADED, pseudonymOf } from '@olympe/contract';
+import { annotationSchema, CELL_NONE, CELL_UNGRADED, pseudonymOf, type Annotation } from '@olympe/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../db/client.js';
@@ -180,19 +180,52 @@ export async function upsertGrading(
     items: readonly string[];
     arbitration: boolean;
     at: Date;
+    /** Decisions 159–160: the marks and bank remarks, written in the same statement as the grade. */
+    marks: Marks;
   },
 ): Promise<string> {
   const [row] = await rows(
     db,
     z.object({ timestamp: z.string() }),
-    sql`INSERT INTO gradings (answer_id, exercise_id, grader_id, grade, grade_comment, items, arbitration, created_at, updated_at)
+    sql`INSERT INTO gradings (answer_id, exercise_id, grader_id, grade, grade_comment, items, arbitration, annotations, bank_comments,
+          created_at, updated_at)
         VALUES (${g.answerId}::uuid, ${g.exerciseId}::uuid, ${g.graderId}::uuid, ${g.grade}, ${g.comment},
-          ${textArray(g.items)}::text[], ${g.arbitration}, ${g.at.toISOString()}::timestamptz, ${g.at.toISOString()}::timestamptz)
+          ${textArray(g.items)}::text[], ${g.arbitration}, ${JSON.stringify(g.marks.annotations)}::jsonb,
+          ${uuidArray(g.marks.bankComments)}, ${g.at.toISOString()}::timestamptz, ${g.at.toISOString()}::timestamptz)
         ON CONFLICT (answer_id, grader_id, arbitration) DO UPDATE
-          SET grade = EXCLUDED.grade, grade_comment = EXCLUDED.grade_comment, items = EXCLUDED.items, updated_at = EXCLUDED.updated_at
+          SET grade = EXCLUDED.grade, grade_comment = EXCLUDED.grade_comment, items = EXCLUDED.items, updated_at = EXCLUDED.updated_at,
+            annotations = EXCLUDED.annotations, bank_comments = EXCLUDED.bank_comments
         RETURNING ${isoMs(sql`updated_at`)} AS timestamp`,
   );
   return row.timestamp;
+}
+
+/** One grading's marks (decisions 159–160): its annotations and the bank remarks it applied. */
+export interface Marks {
+  annotations: Annotation[];
+  bankComments: string[];
+}
+
+const marksShape = z.object({
+  grader_id: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  arbitration: z.boolean(),
+  annotations: z.array(annotationSchema),
+  bank_comments: z.array(z.string()),
+});
+export type MarksRow = z.output<typeof marksShape>;
+
+/** The marks of every grading of one copy, in the order of gradingsOf (first corrector, second, then the arbitration). */
+export function marksOf(db: Tx, answerId: string): Promise<MarksRow[]> {
+  return rows(
+    db,
+    marksShape,
+    sql`SELECT g.grader_id, u.first_name, u.last_name, g.arbitration, g.annotations, g.bank_comments::text[] AS bank_comments
+        FROM gradings g LEFT JOIN users u ON u.id = g.grader_id
+        WHERE g.answer_id = ${answerId}::uuid
+        ORDER BY g.arbitration, g.created_at, g.id`,
+  );
 }
 
 /** Single correction: the copy's grade belongs to one corrector, so the others' rows of it go. */

@@ -8,6 +8,7 @@ import {
   NEWER_ANSWER_MESSAGE,
   normalizeGrade,
   schemeItemSchema,
+  type Annotation,
   type GradeConflict,
   type GradeSaved,
 } from '@olympe/contract';
@@ -17,6 +18,7 @@ import type { AuthContext } from '../auth/context.js';
 import type { Tx } from '../db/client.js';
 import { column, one } from '../db/query.js';
 import { badRequest, notFound } from '../errors.js';
+import { checkMarks, ownMarks, resolveMarks, sameMarks, type MarksInput } from './annotations.js';
 import { saveDoubleGrading } from './double.js';
 import { clearPagesAdded } from './pages-added.js';
 import { presentGradeState } from './presenters.js';
@@ -28,6 +30,7 @@ import {
   gradingsOf,
   isoMs,
   keepOnlyGrading,
+  marksOf,
   nextVersion,
   upsertGrading,
   WITHDRAWN_MESSAGE,
@@ -42,6 +45,9 @@ export interface GradeInput {
   hidden: boolean;
   expectedGradeTimestamp: string | null;
   items?: string[];
+  /** Decisions 159–160: omitted, the marks stay as they are. */
+  annotations?: Annotation[];
+  bankComments?: string[];
 }
 
 export type GradeOutcome = { ok: true; saved: GradeSaved } | { ok: false; conflict: GradeConflict };
@@ -53,6 +59,8 @@ export interface CheckedGrade {
   items: string[];
   hidden: boolean;
   expected: string | null;
+  /** Decisions 159–160: the marks sent (null: omitted). */
+  marks: MarksInput;
 }
 
 const lockedAnswerShape = gradeStateShape.extend({
@@ -130,6 +138,7 @@ export async function saveGrade(db: Tx, auth: AuthContext, input: GradeInput): P
     if (!row) throw notFound(COPY_NOT_FOUND);
     if (row.withdrawn) throw badRequest(WITHDRAWN_MESSAGE);
     const { grade, items } = checkGrade(input, row);
+    const marks = await checkMarks(tx, row, input);
     if (row.current_id !== row.id) {
       const current = await one(
         tx,
@@ -140,8 +149,8 @@ export async function saveGrade(db: Tx, auth: AuthContext, input: GradeInput): P
     }
     // The copy is saved: the caller's hold on it ends, so a second corrector may have it at once.
     await tx.execute(sql`DELETE FROM grading_claims WHERE answer_id = ${row.id}::uuid AND user_id = ${auth.userId}::uuid`);
-    if (row.double_grading) return saveDoubleGrading(tx, auth, row, { grade, comment, items, hidden: input.hidden, expected });
-    return saveSingleGrade(tx, auth, row, { grade, comment, items, hidden: input.hidden, expected });
+    const checked: CheckedGrade = { grade, comment, items, hidden: input.hidden, expected, marks };
+    return row.double_grading ? saveDoubleGrading(tx, auth, row, checked) : saveSingleGrade(tx, auth, row, checked);
   });
 }
 
@@ -150,13 +159,17 @@ async function saveSingleGrade(tx: Tx, auth: AuthContext, row: LockedAnswer, inp
   const { grade, comment, items } = input;
   const gradings = await gradingsOf(tx, [row.id], true);
   const mine = gradings.find((g) => !g.arbitration && g.grader_id === row.grader_id);
+  // Decision 159: the copy's marks are its grading's; a corrector who takes the grade over keeps them unless they send theirs.
+  const existing = (await marksOf(tx, row.id)).find((m) => !m.arbitration && m.grader_id === row.grader_id);
   if (row.grade_timestamp !== input.expected) {
-    return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current: { ...presentGradeState(row), items: mine?.items ?? [] } } };
+    const current = { ...presentGradeState(row), items: mine?.items ?? [], ...ownMarks(existing) };
+    return { ok: false, conflict: { message: GRADE_CONFLICT_MESSAGE, current } };
   }
   await clearPagesAdded(tx, auth, row, 'grade');
+  const marks = resolveMarks(input.marks, existing);
   const sameItems = (mine?.items ?? []).join() === items.join();
-  const unchanged = row.grade === grade && (row.grade_comment ?? '') === comment && row.hidden === input.hidden && sameItems;
-  if (unchanged) {
+  const sameGrade = row.grade === grade && (row.grade_comment ?? '') === comment && row.hidden === input.hidden && sameItems;
+  if (sameGrade && sameMarks(marks, existing)) {
     return {
       ok: true,
       saved: { answerId: row.id, grade, grade_comment: comment, hidden: row.hidden, grade_timestamp: row.grade_timestamp ?? '', items },
@@ -182,16 +195,19 @@ async function saveSingleGrade(tx: Tx, auth: AuthContext, row: LockedAnswer, inp
     items,
     arbitration: false,
     at: now,
+    marks,
   });
-  await appendGradeAudit(tx, auth.userId, row.id, {
-    old: row.grade,
-    new: grade,
-    oldComment: row.grade_comment,
-    newComment: comment,
-    hidden: input.hidden,
-    kind: 'grade',
-    items,
-  });
+  // The grade history records grades; a save that only moved marks makes a new version (the conflict check) and no line.
+  if (!sameGrade)
+    await appendGradeAudit(tx, auth.userId, row.id, {
+      old: row.grade,
+      new: grade,
+      oldComment: row.grade_comment,
+      newComment: comment,
+      hidden: input.hidden,
+      kind: 'grade',
+      items,
+    });
   return {
     ok: true,
     saved: { answerId: row.id, grade, grade_comment: comment, hidden: input.hidden, grade_timestamp: updated!.grade_timestamp, items },

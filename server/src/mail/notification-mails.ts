@@ -195,6 +195,19 @@ export function selectionMail(
   return { ...body, subject: `Sélection « ${p.title} » : résultat` };
 }
 
+/** Decision 161: the marking scheme of an exercise changed after publication and the pupil's grade moved. */
+export function gradeChangeMail(p: { pupil: string | null; chapter: string; exercise: string }, links: Links): MailBody {
+  return compose(
+    `note modifiée à l’épreuve « ${p.chapter} »`,
+    hello(p.pupil),
+    [
+      `Le barème de l’exercice « ${p.exercise} » de l’épreuve « ${p.chapter} » a été corrigé et votre note a changé.`,
+      'Le changement est inscrit dans l’historique de votre copie.',
+    ],
+    { unsubscribe: links.unsubscribe, action: { label: 'Voir mes résultats', url: links.chapter } },
+  );
+}
+
 /** Daily digest to a school's staff: who registered at their centre yesterday, and who left it (turned away). */
 export function digestMail(
   p: {

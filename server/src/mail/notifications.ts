@@ -21,7 +21,8 @@ export const MAIL_RESULTS_JOB = 'mail.results';
 /** Queues the « résultat de la sélection » mails of a selection's publication (decision 157). */
 export const MAIL_SELECTION_JOB = 'mail.selection';
 
-export type MailKind = 'convocation' | 'center-change' | 'center-departure' | 'opening' | 'results' | 'digest' | 'selection';
+export type MailKind =
+  'convocation' | 'center-change' | 'center-departure' | 'opening' | 'results' | 'grade-change' | 'digest' | 'selection';
 
 /**
  * Inserts the deliveries a SELECT yields — columns key, user_id, to, payload (jsonb) — and a
@@ -134,6 +135,23 @@ export async function queueResults(tx: Tx, chapterId: string): Promise<number> {
     WHERE EXISTS (SELECT 1 FROM chapter_sessions s WHERE s.chapter_id = ${chapterId} AND s.user_id = a.user_id)
       OR EXISTS (SELECT 1 FROM answers x JOIN exercises e ON e.id = x.exercise_id WHERE e.chapter_id = ${chapterId} AND e.deleted_at IS NULL AND x.user_id = a.user_id)
       OR EXISTS (SELECT 1 FROM center_registrations r WHERE r.chapter_id = ${chapterId} AND r.user_id = a.user_id AND r.present)`,
+  );
+}
+
+/**
+ * Decision 161: a scheme change moved these pupils' grade on a published chapter's exercise. One delivery per pupil and
+ * change (`changeId`: the change's instant), to their own address, like the results mail.
+ */
+export async function queueGradeChange(tx: Tx, e: { chapterId: string; exerciseId: string; userIds: string[] }): Promise<number> {
+  const changeId = String(Date.now());
+  return queueDeliveries(
+    tx,
+    'grade-change',
+    sql`
+    SELECT concat_ws(':', 'grade-change', ${e.exerciseId}::text, ${changeId}::text, a.user_id::text) AS key, a.user_id, a."to",
+      jsonb_build_object('chapterId', ${e.chapterId}::text, 'exerciseId', ${e.exerciseId}::text) AS payload
+    FROM (${addressesOf('grade-change', false)}) a
+    WHERE a.user_id = ANY(${`{${e.userIds.join(',')}}`}::uuid[])`,
   );
 }
 

@@ -17,6 +17,7 @@ const MAIL_CATEGORIES: Record<MailKind, MailCategory> = {
   results: 'service',
   // Decision 157: a pupil's qualification is about their own participation, as the results.
   selection: 'service',
+  'grade-change': 'service',
   opening: 'reminder',
   digest: 'reminder',
 };

@@ -14,6 +14,7 @@ import {
   departureMail,
   digestMail,
   openingMail,
+  gradeChangeMail,
   resultsMail,
   selectionMail,
   type MailBody,
@@ -39,6 +40,16 @@ type DeliveryRow = z.output<typeof deliveryRow>;
 
 const fullName = (r: { first_name: string | null; last_name: string | null }) =>
   [r.first_name, r.last_name].filter(Boolean).join(' ') || null;
+
+/** The title of a live exercise, or null. */
+async function exerciseTitleOf(db: Db, id: string): Promise<string | null> {
+  const found = await one(
+    db,
+    z.object({ title: z.string() }),
+    sql`SELECT title FROM exercises WHERE id = ${id}::uuid AND deleted_at IS NULL`,
+  );
+  return found?.title ?? null;
+}
 
 async function chapterOf(db: Db, id: string) {
   return one(
@@ -89,6 +100,11 @@ async function buildMail(deps: Deps, d: DeliveryRow): Promise<BuiltMail> {
     case 'results': {
       const chapter = await chapterOf(deps.db, p.chapterId);
       return chapter ? resultsMail({ pupil: context.name, chapter: chapter.title }, links(p.chapterId)) : null;
+    }
+    case 'grade-change': {
+      const chapter = await chapterOf(deps.db, p.chapterId);
+      const exercise = await exerciseTitleOf(deps.db, p.exerciseId);
+      return chapter && exercise ? gradeChangeMail({ pupil: context.name, chapter: chapter.title, exercise }, links(p.chapterId)) : null;
     }
     case 'digest':
       return buildDigest(context);

@@ -4,6 +4,7 @@ import {
   parseNumericAnswerText,
   sameNumber,
   TOP_ANSWERS,
+  type BankCommentUses,
   type ChapterStats,
   type Errata,
   type ErrataResult,
@@ -130,10 +131,44 @@ export function versionStats(
   });
 }
 
+const bankUsesShape = z.object({
+  exercise_id: z.string(),
+  id: z.string(),
+  text: z.string(),
+  archived: z.boolean(),
+  uses: column.number,
+});
+
+/**
+ * Decision 160: per exercise of the chapter, its bank remarks and the gradings that applied each, most used first; a
+ * retired remark only while some grading applied it.
+ */
+async function bankUses(db: Db, chapterId: string): Promise<Map<string, BankCommentUses[]>> {
+  const found = await rows(
+    db,
+    bankUsesShape,
+    sql`SELECT * FROM (
+          SELECT cb.exercise_id, cb.id, cb.text, cb.archived_at IS NOT NULL AS archived, cb.position, cb.created_at,
+            (SELECT count(*) FROM gradings g WHERE g.exercise_id = cb.exercise_id AND cb.id = ANY(g.bank_comments))::int AS uses
+          FROM comment_bank cb JOIN exercises e ON e.id = cb.exercise_id
+          WHERE e.chapter_id = ${chapterId}::uuid AND e.deleted_at IS NULL) b
+        WHERE NOT b.archived OR b.uses > 0
+        ORDER BY b.uses DESC, b.position, b.created_at, b.id`,
+  );
+  const byExercise = new Map<string, BankCommentUses[]>();
+  for (const r of found) {
+    byExercise.set(r.exercise_id, [
+      ...(byExercise.get(r.exercise_id) ?? []),
+      { _id: r.id, text: r.text, uses: r.uses, archived: r.archived },
+    ]);
+  }
+  return byExercise;
+}
+
 /** GET /stats/{chapterId} (correctors and admins): per answerable exercise, in table order. */
 export async function getChapterStats(db: Db, chapterId: string): Promise<ChapterStats> {
   const chapter = await findChapter(db, chapterId);
-  const [exercises, aggregateRows] = await Promise.all([
+  const [exercises, aggregateRows, remarks] = await Promise.all([
     rows(
       db,
       exerciseRow,
@@ -144,6 +179,7 @@ export async function getChapterStats(db: Db, chapterId: string): Promise<Chapte
           GROUP BY e.id ORDER BY e.position, e.created_at, e.id`,
     ),
     aggregate(db, chapterId),
+    bankUses(db, chapterId),
   ]);
   return {
     chapter: { _id: chapter.id, title: chapter.title },
@@ -170,6 +206,7 @@ export async function getChapterStats(db: Db, chapterId: string): Promise<Chapte
         median: medianOf(distribution),
         distribution,
         versions: e.answer_format === 'numeric' ? versionStats(e.expected ?? [], answers) : [],
+        bankComments: remarks.get(e.id) ?? [],
       };
     }),
   };
