@@ -8,7 +8,9 @@ import { schemeItemsInputSchema } from './grading-rules.js';
  */
 
 export const ANNOTATIONS_MAX = 400;
-export const INK_POINTS_MAX = 2_000;
+export const INK_POINTS_MAX = 1_000;
+/** All the ink points of one copy: the desk simplifies strokes; the save's body stays under the 1 MiB of every route. */
+export const ANNOTATION_POINTS_MAX = 20_000;
 export const NOTE_TEXT_MAX = 1_000;
 export const BANK_COMMENT_MAX = 500;
 export const BANK_COMMENTS_MAX = 200;
@@ -57,7 +59,10 @@ export type Annotation = z.infer<typeof annotationSchema>;
 
 export const annotationsSchema = z
   .array(annotationSchema, { error: 'Les annotations doivent être une liste.' })
-  .max(ANNOTATIONS_MAX, { error: `Au plus ${ANNOTATIONS_MAX} annotations par copie.` });
+  .max(ANNOTATIONS_MAX, { error: `Au plus ${ANNOTATIONS_MAX} annotations par copie.` })
+  .refine((list) => list.reduce((n, a) => n + (a.kind === 'ink' ? a.points.length : 0), 0) <= ANNOTATION_POINTS_MAX, {
+    error: `Trop de tracés sur cette copie (20\u202f000 points au plus) : effacez-en quelques-uns.`,
+  });
 
 /** The exercise's comment bank (GET/POST/PATCH /exos/{id}/comments): correctors apply, admins curate. */
 export const bankCommentSchema = z.object({ _id: z.string(), text: z.string(), position: z.number().int(), uses: z.number().int() });

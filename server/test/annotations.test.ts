@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANNOTATIONS_MAX, INK_POINTS_MAX, type Annotation } from '@olympe/contract';
+import { ANNOTATION_POINTS_MAX, ANNOTATIONS_MAX, INK_POINTS_MAX, type Annotation } from '@olympe/contract';
 import { answers, chapters, commentBank, exercises, gradeAudit, gradings } from '../src/db/schema.js';
 import { buildTestApp, createUser, inject, type TestApp } from './helpers.js';
 
@@ -145,27 +145,40 @@ describe('saving and reading marks (single correction)', () => {
     ).toBe(200);
   });
 
-  it('takes 400 annotations in one save, and a body the size of 400 of 2,000 points (16 MiB limit)', { timeout: 60_000 }, async () => {
-    const copy = await copyIn();
-    const corrector = await createUser(t, 'member');
-    const points = Array.from({ length: 200 }, (_, i) => [Number((i / 200).toFixed(4)), 0.1234]);
-    const ink = Array.from({ length: ANNOTATIONS_MAX }, (_, i) => ({ id: `ink${i}`, page: i % 4, kind: 'ink', points, color: 'red' }));
-    const res = await save(corrector.headers, copy, '3', { annotations: ink });
-    expect(res.status, String(res.body?.message)).toBe(200);
-    expect((await deskOf(corrector.headers, copy.pupilId, copy.exerciseId)).result.annotations).toHaveLength(ANNOTATIONS_MAX);
-    const ticks = Array.from({ length: ANNOTATIONS_MAX + 1 }, (_, i) => tick(`k${i}`));
-    const tooMany = await save(corrector.headers, copy, '3', { annotations: ticks });
-    expect(tooMany.status).toBe(400);
-    expect(tooMany.body.message).toContain('Au plus 400 annotations par copie.');
-    // The worst case's size (a point `[0.1234,0.5678],` is 16 bytes) passes the body limit (refused by validation only,
-    // which fails fast on a string); a body past 16 MiB is 413.
-    const worst = '[0.1234,0.5678],'.repeat(ANNOTATIONS_MAX * INK_POINTS_MAX);
-    const sized = await save(corrector.headers, copy, '3', { annotations: worst });
-    expect(sized.status).toBe(400);
-    expect(sized.body.message).toContain('Les annotations doivent être une liste.');
-    const over = await save(corrector.headers, copy, '3', { annotations: worst + 'x'.repeat(4 * 1024 * 1024) });
-    expect(over.status).toBe(413);
-  });
+  it(
+    'takes 400 annotations and 20,000 ink points in one save; more points, or a body past 1 MiB, are refused',
+    { timeout: 60_000 },
+    async () => {
+      const copy = await copyIn();
+      const corrector = await createUser(t, 'member');
+      const points = Array.from({ length: 50 }, (_, i) => [Number((i / 50).toFixed(4)), 0.1234]);
+      const ink = Array.from({ length: ANNOTATIONS_MAX }, (_, i) => ({ id: `ink${i}`, page: i % 4, kind: 'ink', points, color: 'red' }));
+      const res = await save(corrector.headers, copy, '3', { annotations: ink });
+      expect(res.status, String(res.body?.message)).toBe(200);
+      expect((await deskOf(corrector.headers, copy.pupilId, copy.exerciseId)).result.annotations).toHaveLength(ANNOTATIONS_MAX);
+      const ticks = Array.from({ length: ANNOTATIONS_MAX + 1 }, (_, i) => tick(`k${i}`));
+      const tooMany = await save(corrector.headers, copy, '3', { annotations: ticks });
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.message).toContain('Au plus 400 annotations par copie.');
+      // 20,001 points: refused with the French message, whatever the number of strokes.
+      const long = Array.from({ length: INK_POINTS_MAX }, (_, i) => [Number((i / INK_POINTS_MAX).toFixed(4)), 0.5678]);
+      const strokes = Array.from({ length: ANNOTATION_POINTS_MAX / INK_POINTS_MAX }, (_, i) => ({
+        id: `s${i}`,
+        page: 0,
+        kind: 'ink',
+        points: long,
+      }));
+      const over = await save(corrector.headers, copy, '3', {
+        annotations: [...strokes, { id: 'one', page: 0, kind: 'ink', points: [[0.5, 0.5]] }],
+      });
+      expect(over.status).toBe(400);
+      expect(over.body.message).toContain('20\u202f000 points au plus');
+      // The worst accepted body is far under 1 MiB; a body past it is 413, before any parsing.
+      expect(JSON.stringify(strokes).length).toBeLessThan(512 * 1024);
+      const huge = await save(corrector.headers, copy, '3', { annotations: 'x'.repeat(1024 * 1024 + 1) });
+      expect(huge.status).toBe(413);
+    },
+  );
 });
 
 describe('the blind rule of double correction (decision 63)', () => {

@@ -42,11 +42,11 @@ const copyParams = z.object({
 const answerParams = z.object({ answerId: z.uuid({ error: 'Identifiant de copie invalide.' }) });
 const tags = ['grading'];
 /**
- * POST /answer/grade carries the corrector's marks (decision 159): at most 400 annotations of 2,000 points, a point
- * `[0.1234,0.5678],` being 16 bytes once the desk rounds to 1/10,000 of a page (0.03 mm on A4), so 12.8 MB at worst;
- * 16 MiB leaves the rest of the body room. Other routes keep the 1 MiB of app.ts.
+ * POST /answer/grade carries the corrector's marks (decision 159): at most 20,000 ink points a copy, a point
+ * `[0.1234,0.5678],` being 16 bytes once the desk rounds to 1/10,000 of a page (0.03 mm on A4), so 320 kB; 1 MiB,
+ * the limit of every route, leaves the comment and the rest room and keeps the save's validation to milliseconds.
  */
-const GRADE_BODY_LIMIT = 16 * 1024 * 1024;
+const GRADE_BODY_LIMIT = 1024 * 1024;
 
 /**
  * Grading (docs/product.md#spec-2 "Correction", "History", "Overview"; docs/product.md#design-3 "Who may call what"): members
