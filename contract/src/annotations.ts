@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemeItemsInputSchema } from './grading-rules.js';
 
 /**
  * Copies that come back (docs/product.md#returned-copies, decisions 159–162): a corrector's marks on the pages of a
@@ -69,7 +70,28 @@ export const bankCommentInputSchema = z.object({
     .max(BANK_COMMENT_MAX, { error: `Remarque trop longue (${BANK_COMMENT_MAX} caractères au plus).` }),
 });
 
+/** PATCH /exos/{id}/comments/{commentId} (admins): reword, or move to a place in the bank (0 = first). */
+export const bankCommentPatchSchema = bankCommentInputSchema
+  .partial()
+  .extend({
+    position: z
+      .number({ error: 'Place invalide.' })
+      .int({ error: 'Place invalide.' })
+      .min(0, { error: 'Place invalide.' })
+      .max(BANK_COMMENTS_MAX, { error: 'Place invalide.' })
+      .optional(),
+  })
+  .refine((v) => v.text !== undefined || v.position !== undefined, { error: 'Rien à modifier : le texte ou la place est attendu.' });
+export type BankCommentPatch = z.infer<typeof bankCommentPatchSchema>;
+
+/** GET /stats/{chapterId}: an exercise's bank remarks with their uses, most used first (retired ones included, flagged). */
+export const bankCommentUsesSchema = z.object({ _id: z.string(), text: z.string(), uses: z.number().int(), archived: z.boolean() });
+export type BankCommentUses = z.infer<typeof bankCommentUsesSchema>;
+
 /** POST /exos/{id}/scheme/preview: what changing the scheme's points would do to the grades already given. */
+/** The body of POST /exos/{id}/scheme/preview: the scheme items as PATCH /exos/{id} would take them. */
+export const schemeChangeInputSchema = z.object({ schemeItems: schemeItemsInputSchema });
+
 export const schemeChangePreviewSchema = z.object({
   /** Gradings whose grade moves. */
   changed: z.number().int(),

@@ -187,6 +187,14 @@ export const exercisePatchSchema = z
     /** Decision 61: the exercise's maximum (≥ 0, default 1) and its marking-scheme items (sum ≤ maxPoints). */
     maxPoints: maxPointsSchema,
     schemeItems: schemeItemsInputSchema,
+    /**
+     * Decision 161: when the new points move grades already given, their number as the preview (and the 409
+     * `scheme_recompute`) gave it, so that the grades are recomputed knowingly.
+     */
+    confirmRecompute: z
+      .number({ error: 'Confirmation invalide.' })
+      .int({ error: 'Confirmation invalide.' })
+      .min(0, { error: 'Confirmation invalide.' }),
   })
   .partial()
   .superRefine(checkAnswers);

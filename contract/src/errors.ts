@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'link_expired',
   /** Decision 139: a publication while pupils may still answer, refused until the admin confirms their number. */
   'still_answering',
+  /** Decision 161: a scheme change that moves grades, refused until the admin confirms their number (`preview` beside it). */
+  'scheme_recompute',
 ] as const;
 
 export const errorCodeSchema = z.enum(ERROR_CODES);

@@ -7,6 +7,7 @@ import {
   gradingViewSchema,
   personSchema,
 } from './grading-rules.js';
+import { annotationSchema, annotationsSchema } from './annotations.js';
 
 /**
  * Grading (docs/product.md#spec-2 "Correction", "History", "Overview"; docs/product.md#design-3 Answers). Schemas shared by the
@@ -179,6 +180,18 @@ export type GradingTableUser = GradingTable['users'][string];
 export const selectedAnswerSchema = z.object({ url: z.string().optional(), message: z.string().optional() });
 export type SelectedAnswer = z.infer<typeof selectedAnswerSchema>;
 
+/** One corrector's marks on a copy as a reader other than their author gets them (decision 159); no name under anonymous correction. */
+export const annotationLayerSchema = z.object({
+  label: z.string(),
+  grader: person.nullable(),
+  arbitration: z.boolean(),
+  annotations: z.array(annotationSchema),
+});
+export type AnnotationLayer = z.infer<typeof annotationLayerSchema>;
+
+/** At most this many comment-bank remarks recorded with one grading (decision 160). */
+export const BANK_COMMENTS_APPLIED_MAX = 50;
+
 /** The grade block of an answer. Members also get `answerId` and the version to send back. */
 export const gradeStateSchema = z.object({
   answerId: z.string().optional(),
@@ -190,6 +203,15 @@ export const gradeStateSchema = z.object({
   grader: person.nullable().optional(),
   /** Decision 61: ids of the marking-scheme items ticked with this grade. */
   items: z.array(z.string()).optional(),
+  /** Decision 159 (staff): the caller's own marks on the copy (single correction: the copy's grading), never another corrector's. */
+  annotations: z.array(annotationSchema).optional(),
+  /** Decision 160 (staff): the comment-bank remarks applied with these marks. */
+  bankComments: z.array(z.string()).optional(),
+  /**
+   * Decision 159, double correction: the correctors' layers, sent only to the arbiter and, once the copy is settled,
+   * to its two correctors (decision 63's blind rule); « Correcteur 1 », « Correcteur 2 », then « Arbitrage ».
+   */
+  layers: z.array(annotationLayerSchema).optional(),
 });
 export type GradeState = z.infer<typeof gradeStateSchema>;
 
@@ -230,6 +252,13 @@ export const gradeSaveSchema = z.object({
   items: z
     .array(z.uuid({ error: 'Élément de barème invalide.' }))
     .max(50, { error: 'Trop d’éléments de barème.' })
+    .optional(),
+  /** Decision 159: the caller's marks on the copy, saved with the grade; omitted leaves them as they are, [] clears them. */
+  annotations: annotationsSchema.optional(),
+  /** Decision 160: the comment-bank remarks applied (omitted: unchanged). */
+  bankComments: z
+    .array(z.uuid({ error: 'Remarque de la banque invalide.' }), { error: 'Les remarques appliquées doivent être une liste.' })
+    .max(BANK_COMMENTS_APPLIED_MAX, { error: `Au plus ${BANK_COMMENTS_APPLIED_MAX} remarques de la banque par copie.` })
     .optional(),
 });
 export type GradeSave = z.input<typeof gradeSaveSchema>;
