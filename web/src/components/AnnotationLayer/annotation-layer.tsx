@@ -39,24 +39,8 @@ function useSize(ref: React.RefObject<SVGSVGElement | null>): Size {
   return size;
 }
 
-/**
- * The marks of one page of the copy (docs/product.md#returned-copies, decision 159), an SVG over the page's canvas in
- * page fractions. Pointer events serve the mouse, the stylus and the finger alike; while a drawing tool is on, the
- * layer takes the touches (`touch-action: none`) so that a finger draws instead of scrolling the page.
- */
-export function AnnotationLayer({
-  page,
-  state,
-  others = [],
-  itemText,
-}: {
-  page: number;
-  state: MarksState;
-  others?: readonly OtherLayer[];
-  itemText: (id: string) => string | undefined;
-}) {
-  const ref = useRef<SVGSVGElement>(null);
-  const size = useSize(ref);
+/** The pointer's gestures on a page: a stroke, a box, a stamp, a note, a placed item or remark, a mark moved. */
+function useGestures(ref: React.RefObject<SVGSVGElement | null>, page: number, state: MarksState) {
   const [gesture, setGesture] = useState<Gesture | null>(null);
   const { tool, pending } = state;
   const drawing = tool !== 'select' || pending !== null;
@@ -122,13 +106,35 @@ export function AnnotationLayer({
     gesture?.kind === 'move' && gesture.mark.id === mark.id
       ? moveMark(mark, gesture.to[0] - gesture.from[0], gesture.to[1] - gesture.from[1])
       : mark;
-  const onPage = (list: readonly Annotation[]) => list.filter((m) => m.page === page);
   const draft: Annotation | null =
     gesture?.kind === 'ink'
       ? { id: 'draft', page, kind: 'ink', color: 'red', points: gesture.points }
       : gesture?.kind === 'box'
         ? { id: 'draft', page, kind: 'box', ...boxOf(gesture.from, gesture.to) }
         : null;
+  return { cancel: () => setGesture(null), onPointerDown, onPointerMove, onPointerUp, onDrop, shown, draft, drawing };
+}
+
+/**
+ * The marks of one page of the copy (docs/product.md#returned-copies, decision 159), an SVG over the page's canvas in
+ * page fractions. Pointer events serve the mouse, the stylus and the finger alike; while a drawing tool is on, the
+ * layer takes the touches (`touch-action: none`) so that a finger draws instead of scrolling the page.
+ */
+export function AnnotationLayer({
+  page,
+  state,
+  others = [],
+  itemText,
+}: {
+  page: number;
+  state: MarksState;
+  others?: readonly OtherLayer[];
+  itemText: (id: string) => string | undefined;
+}) {
+  const ref = useRef<SVGSVGElement>(null);
+  const size = useSize(ref);
+  const { cancel, onPointerDown, onPointerMove, onPointerUp, onDrop, shown, draft, drawing } = useGestures(ref, page, state);
+  const onPage = (list: readonly Annotation[]) => list.filter((m) => m.page === page);
   return (
     <>
       <svg
@@ -147,7 +153,7 @@ export function AnnotationLayer({
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
-        onPointerCancel={() => setGesture(null)}
+        onPointerCancel={cancel}
         onDragOver={(event) => {
           if (event.dataTransfer.types.includes(MARK_DRAG_TYPE)) event.preventDefault();
         }}

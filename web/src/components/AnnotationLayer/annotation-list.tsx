@@ -60,40 +60,7 @@ export function AnnotationList({
                       }}
                     />
                   ) : (
-                    <Group gap={4} wrap="nowrap" justify="space-between">
-                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                        {where(mark)} : {text}
-                      </Text>
-                      <Group gap={2} wrap="nowrap">
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={`Déplacer : ${text}`}
-                          aria-describedby={MOVE_HINT_ID}
-                          onKeyDown={(e) => {
-                            const delta = ARROWS[e.key];
-                            if (!delta) return;
-                            e.preventDefault();
-                            const moved = moveMark(mark, delta[0], delta[1]);
-                            state.replace(moved);
-                            setSaid(`${text} : ${where(moved)}`);
-                          }}
-                        >
-                          <IconArrowsMove size={16} aria-hidden="true" />
-                        </ActionIcon>
-                        {mark.kind === 'note' ? (
-                          <ActionIcon
-                            variant="subtle"
-                            aria-label={`Modifier : ${text}`}
-                            onClick={() => setEditing({ id: mark.id, text: mark.text })}
-                          >
-                            <IconPencil size={16} aria-hidden="true" />
-                          </ActionIcon>
-                        ) : null}
-                        <ActionIcon variant="subtle" color="red.9" aria-label={`Supprimer : ${text}`} onClick={() => state.remove(mark.id)}>
-                          <IconTrash size={16} aria-hidden="true" />
-                        </ActionIcon>
-                      </Group>
-                    </Group>
+                    <MarkRow mark={mark} text={text} state={state} onEdit={setEditing} onMoved={setSaid} />
                   )}
                 </li>
               );
@@ -191,5 +158,53 @@ function AddNote({ pages, onAdd }: { pages: number; onAdd: (page: number, region
         Ajouter la note
       </Button>
     </Stack>
+  );
+}
+
+/** A mark in the list: its place and text, « Déplacer » (arrow keys), « Modifier » for a note, « Supprimer ». */
+function MarkRow({
+  mark,
+  text,
+  state,
+  onEdit,
+  onMoved,
+}: {
+  mark: Annotation;
+  text: string;
+  state: MarksState;
+  onEdit: (editing: { id: string; text: string }) => void;
+  onMoved: (said: string) => void;
+}) {
+  return (
+    <Group gap={4} wrap="nowrap" justify="space-between">
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {where(mark)} : {text}
+      </Text>
+      <Group gap={2} wrap="nowrap">
+        <ActionIcon
+          variant="subtle"
+          aria-label={`Déplacer : ${text}`}
+          aria-describedby={MOVE_HINT_ID}
+          onKeyDown={(e) => {
+            const delta = ARROWS[e.key];
+            if (!delta) return;
+            e.preventDefault();
+            const moved = moveMark(mark, delta[0], delta[1]);
+            state.replace(moved);
+            onMoved(`${text} : ${where(moved)}`);
+          }}
+        >
+          <IconArrowsMove size={16} aria-hidden="true" />
+        </ActionIcon>
+        {mark.kind === 'note' ? (
+          <ActionIcon variant="subtle" aria-label={`Modifier : ${text}`} onClick={() => onEdit({ id: mark.id, text: mark.text })}>
+            <IconPencil size={16} aria-hidden="true" />
+          </ActionIcon>
+        ) : null}
+        <ActionIcon variant="subtle" color="red.9" aria-label={`Supprimer : ${text}`} onClick={() => state.remove(mark.id)}>
+          <IconTrash size={16} aria-hidden="true" />
+        </ActionIcon>
+      </Group>
+    </Group>
   );
 }

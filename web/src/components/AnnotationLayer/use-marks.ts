@@ -16,20 +16,14 @@ const HISTORY_MAX = 100;
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
-/**
- * The state of the marks on one copy (decision 159): the list itself belongs to the grade editor (`marks`, `setMarks`,
- * saved with the grade); here the tool, the selection, the note being written and undo/redo (Ctrl+Z, Ctrl+Shift+Z;
- * Suppr deletes the selected mark). Shortcuts leave text fields alone: there they undo typing.
- */
-export function useMarks(marks: readonly Annotation[], setMarks: (next: Annotation[]) => void) {
-  const [tool, setTool] = useState<Tool>('select');
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [note, setNote] = useState<NoteDraft | null>(null);
+/** Undo and redo over the list of marks; `current` is the list as last committed (ahead of a render). */
+function useUndoable(marks: readonly Annotation[], setMarks: (next: Annotation[]) => void, onStep: () => void) {
   const [, bump] = useReducer((n: number) => n + 1, 0);
   const history = useRef<{ past: Annotation[][]; future: Annotation[][] }>({ past: [], future: [] }).current;
   const current = useRef(marks);
   current.current = marks;
+  const stepped = useRef(onStep);
+  stepped.current = onStep;
 
   const commit = useCallback(
     (next: Annotation[]) => {
@@ -50,13 +44,52 @@ export function useMarks(marks: readonly Annotation[], setMarks: (next: Annotati
       history[to] = [...history[to], [...current.current]];
       current.current = target;
       setMarks(target);
-      setSelected(null);
+      stepped.current();
       bump();
     },
     [setMarks],
   );
   const undo = useCallback(() => step('past'), [step]);
   const redo = useCallback(() => step('future'), [step]);
+  return { commit, undo, redo, current, canUndo: history.past.length > 0, canRedo: history.future.length > 0 };
+}
+
+/** Ctrl+Z, Ctrl+Shift+Z (or Ctrl+Y) and Suppr for the selected mark, outside text fields. */
+function useMarkKeys(selected: string | null, undo: () => void, redo: () => void, remove: (id: string) => void) {
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (isTyping(event.target)) return;
+      const mod = event.ctrlKey || event.metaKey;
+      if (mod && event.key.toLowerCase() === 'z') {
+        event.preventDefault();
+        if (event.shiftKey) redo();
+        else undo();
+      } else if (mod && event.key.toLowerCase() === 'y') {
+        event.preventDefault();
+        redo();
+      } else if ((event.key === 'Delete' || event.key === 'Backspace') && selectedRef.current) {
+        event.preventDefault();
+        remove(selectedRef.current);
+      }
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [undo, redo, remove]);
+}
+
+/**
+ * The state of the marks on one copy (decision 159): the list itself belongs to the grade editor (`marks`, `setMarks`,
+ * saved with the grade); here the tool, the selection, the note being written and undo/redo (Ctrl+Z, Ctrl+Shift+Z;
+ * Suppr deletes the selected mark). Shortcuts leave text fields alone: there they undo typing.
+ */
+export function useMarks(marks: readonly Annotation[], setMarks: (next: Annotation[]) => void) {
+  const [tool, setTool] = useState<Tool>('select');
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [note, setNote] = useState<NoteDraft | null>(null);
+  const { commit, undo, redo, canUndo, canRedo, current } = useUndoable(marks, setMarks, () => setSelected(null));
   const add = (mark: Annotation) => commit([...current.current, mark]);
   const replace = (mark: Annotation) => commit(current.current.map((m) => (m.id === mark.id ? mark : m)));
   const remove = useCallback(
@@ -79,27 +112,7 @@ export function useMarks(marks: readonly Annotation[], setMarks: (next: Annotati
     }
   };
 
-  const selectedRef = useRef(selected);
-  selectedRef.current = selected;
-  useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      if (isTyping(event.target)) return;
-      const mod = event.ctrlKey || event.metaKey;
-      if (mod && event.key.toLowerCase() === 'z') {
-        event.preventDefault();
-        if (event.shiftKey) redo();
-        else undo();
-      } else if (mod && event.key.toLowerCase() === 'y') {
-        event.preventDefault();
-        redo();
-      } else if ((event.key === 'Delete' || event.key === 'Backspace') && selectedRef.current) {
-        event.preventDefault();
-        remove(selectedRef.current);
-      }
-    }
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [undo, redo, remove]);
+  useMarkKeys(selected, undo, redo, remove);
 
   return {
     marks,
@@ -117,8 +130,8 @@ export function useMarks(marks: readonly Annotation[], setMarks: (next: Annotati
     remove,
     undo,
     redo,
-    canUndo: history.past.length > 0,
-    canRedo: history.future.length > 0,
+    canUndo,
+    canRedo,
   };
 }
 

@@ -16,6 +16,26 @@ export function applyRemark(form: Pick<GradeForm, 'comment' | 'bankComments'>, r
   return { comment, bankComments };
 }
 
+/** Alt + 1 … Alt + 9 from anywhere on the desk apply the bank's remark of that number. */
+function useRemarkShortcuts(remarks: BankComment[], form: GradeForm, edit: (patch: Partial<GradeForm>) => void) {
+  const latest = useRef({ form, remarks, edit });
+  latest.current = { form, remarks, edit };
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      // `code` survives the layouts where Alt + a digit types another sign.
+      const digit = /^(?:Digit|Numpad)([1-9])$/.exec(event.code)?.[1] ?? (/^[1-9]$/.test(event.key) ? event.key : undefined);
+      const remark = digit ? latest.current.remarks[Number(digit) - 1] : undefined;
+      if (!remark) return;
+      event.preventDefault();
+      latest.current.edit(applyRemark(latest.current.form, remark));
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
 /**
  * The exercise's comment bank under the comment (docs/product.md#returned-copies, decision 160): a remark applied in one
  * click or by Alt + its number, placed on the copy (click then touch the page, or drag it there), and « Ajouter à la
@@ -35,22 +55,7 @@ export function BankRemarks({
   const bank = useBank(exerciseId);
   const add = useAddBankComment(exerciseId);
   const remarks = bank.data ?? [];
-  const latest = useRef({ form, remarks, edit });
-  latest.current = { form, remarks, edit };
-
-  useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      if (!event.altKey || event.ctrlKey || event.metaKey) return;
-      // `code` survives the layouts where Alt + a digit types another sign.
-      const digit = /^(?:Digit|Numpad)([1-9])$/.exec(event.code)?.[1] ?? (/^[1-9]$/.test(event.key) ? event.key : undefined);
-      const remark = digit ? latest.current.remarks[Number(digit) - 1] : undefined;
-      if (!remark) return;
-      event.preventDefault();
-      latest.current.edit(applyRemark(latest.current.form, remark));
-    }
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useRemarkShortcuts(remarks, form, edit);
 
   const typed = form.comment.trim();
   return (
@@ -68,32 +73,14 @@ export function BankRemarks({
         </Text>
       ) : null}
       {remarks.map((remark, i) => (
-        <Group key={remark._id} gap={4} wrap="nowrap" justify="space-between">
-          <Button
-            variant={form.bankComments.includes(remark._id) ? 'light' : 'subtle'}
-            size="compact-sm"
-            justify="flex-start"
-            styles={{ root: { height: 'auto', minHeight: 26 }, label: { whiteSpace: 'normal', textAlign: 'left' } }}
-            aria-label={`Appliquer la remarque${i < SHORTCUTS ? ` ${i + 1}` : ''} : ${remark.text}`}
-            onClick={() => edit(applyRemark(form, remark))}
-          >
-            {i < SHORTCUTS ? <Kbd mr={6}>{i + 1}</Kbd> : null}
-            {remark.text}
-          </Button>
-          {onPlace ? (
-            <ActionIcon
-              variant="subtle"
-              aria-label={`Placer sur la copie : ${remark.text}`}
-              draggable
-              onDragStart={(e) =>
-                e.dataTransfer.setData(MARK_DRAG_TYPE, JSON.stringify({ kind: 'bank', bankId: remark._id, text: remark.text }))
-              }
-              onClick={() => onPlace(remark)}
-            >
-              <IconMapPin size={16} aria-hidden="true" />
-            </ActionIcon>
-          ) : null}
-        </Group>
+        <RemarkRow
+          key={remark._id}
+          remark={remark}
+          n={i + 1}
+          applied={form.bankComments.includes(remark._id)}
+          onApply={() => edit(applyRemark(form, remark))}
+          onPlace={onPlace}
+        />
       ))}
       {remarks.length > 0 ? (
         <Text size="xs" c="gray.7">
@@ -112,5 +99,49 @@ export function BankRemarks({
         Ajouter à la banque
       </Button>
     </Stack>
+  );
+}
+
+/** One remark: applied by a click (its number is its shortcut), placed on the copy by a click or a drag. */
+function RemarkRow({
+  remark,
+  n,
+  applied,
+  onApply,
+  onPlace,
+}: {
+  remark: BankComment;
+  n: number;
+  applied: boolean;
+  onApply: () => void;
+  onPlace?: (remark: BankComment) => void;
+}) {
+  return (
+    <Group gap={4} wrap="nowrap" justify="space-between">
+      <Button
+        variant={applied ? 'light' : 'subtle'}
+        size="compact-sm"
+        justify="flex-start"
+        styles={{ root: { height: 'auto', minHeight: 26 }, label: { whiteSpace: 'normal', textAlign: 'left' } }}
+        aria-label={`Appliquer la remarque${n <= SHORTCUTS ? ` ${n}` : ''} : ${remark.text}`}
+        onClick={onApply}
+      >
+        {n <= SHORTCUTS ? <Kbd mr={6}>{n}</Kbd> : null}
+        {remark.text}
+      </Button>
+      {onPlace ? (
+        <ActionIcon
+          variant="subtle"
+          aria-label={`Placer sur la copie : ${remark.text}`}
+          draggable
+          onDragStart={(e) =>
+            e.dataTransfer.setData(MARK_DRAG_TYPE, JSON.stringify({ kind: 'bank', bankId: remark._id, text: remark.text }))
+          }
+          onClick={() => onPlace(remark)}
+        >
+          <IconMapPin size={16} aria-hidden="true" />
+        </ActionIcon>
+      ) : null}
+    </Group>
   );
 }

@@ -29,7 +29,7 @@ function Desk({ save }: { save: (body: GradeSave) => Promise<GradeSaveOutcome> }
 function renderDesk() {
   const save = vi.fn(async (body: GradeSave): Promise<GradeSaveOutcome> => ({
     ok: true,
-    saved: { answerId: 'a1', grade: null, grade_comment: '', hidden: false, grade_timestamp: '2026-01-01T10:00:00.000Z', ...body } as never,
+    saved: { ...body, grade_timestamp: '2026-01-01T10:00:00.000Z' } as never,
   }));
   renderWithProviders(<Desk save={save} />);
   const layer = screen.getByTestId('annotation-layer-0');

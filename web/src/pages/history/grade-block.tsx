@@ -14,6 +14,17 @@ import { SendBackToSorting } from './send-back-to-sorting';
 
 const SHORTCUT_ID = 'desk-shortcut';
 
+interface GradeBlockProps {
+  initial: GradeState & { answerId: string };
+  history: AnswerHistory;
+  /** The copy's grade editor, shared with the marks on the copy (decision 159: saved together). */
+  editor: GradeEditor;
+  /** The comment bank, under the comment (decision 160). */
+  belowComment?: ReactNode;
+  /** Places a scheme item on the copy (decision 159). */
+  onPlaceItem?: (item: { id: string; text: string }) => void;
+}
+
 function statusText(status: SaveStatus, graded: boolean): string {
   return status === 'idle' ? (graded ? '' : UNGRADED_TEXT) : STATUS_TEXT[status];
 }
@@ -24,22 +35,7 @@ function statusText(status: SaveStatus, graded: boolean): string {
  * Ctrl + Entrée anywhere on the page) saves what is pending, then opens the next copy with the grade
  * field focused, so a whole pile is graded from the keyboard.
  */
-export function GradeBlock({
-  initial,
-  history,
-  editor,
-  belowComment,
-  onPlaceItem,
-}: {
-  initial: GradeState & { answerId: string };
-  history: AnswerHistory;
-  /** The copy's grade editor, shared with the marks on the copy (decision 159: saved together). */
-  editor: GradeEditor;
-  /** The comment bank, under the comment (decision 160). */
-  belowComment?: ReactNode;
-  /** Places a scheme item on the copy (decision 159). */
-  onPlaceItem?: (item: { id: string; text: string }) => void;
-}) {
+export function GradeBlock({ initial, history, editor, belowComment, onPlaceItem }: GradeBlockProps) {
   const { roles } = useSession();
   const location = useLocation();
   const { exercise, desk } = history;
@@ -112,10 +108,16 @@ export function GradeBlock({
             ) : null}
           </Group>
         </Group>
-        <Text size="sm" c="gray.7" id={SHORTCUT_ID}>
-          Raccourci : <Kbd>Ctrl</Kbd> + <Kbd>Entrée</Kbd> enregistre la note et ouvre la copie suivante (depuis n’importe quel champ).
-        </Text>
+        <ShortcutHint />
       </Stack>
     </Paper>
+  );
+}
+
+function ShortcutHint() {
+  return (
+    <Text size="sm" c="gray.7" id={SHORTCUT_ID}>
+      Raccourci : <Kbd>Ctrl</Kbd> + <Kbd>Entrée</Kbd> enregistre la note et ouvre la copie suivante (depuis n’importe quel champ).
+    </Text>
   );
 }
