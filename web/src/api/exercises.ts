@@ -17,6 +17,9 @@ export interface ExerciseFields {
   schemeItems?: Array<{ id?: string; text: string; points: number }>;
 }
 
+/** PATCH /exos/{id}'s fields; `confirmRecompute` (decision 161) is the number of grades the scheme change moves, as previewed. */
+export type ExercisePatch = Partial<ExerciseFields> & { confirmRecompute?: number };
+
 /** GET /exos/raw/{chapterId}: every exercise with all versions and expected answers (admin). */
 export async function fetchRawExercises(chapterId: string): Promise<ExerciseRaw[]> {
   const { data } = await api.get<ExerciseRaw[]>(`/exos/raw/${chapterId}`);
@@ -51,7 +54,7 @@ export async function createExercise(body: ExerciseFields & { chapter: string },
 }
 
 /** PATCH /exos/{id} with the changed fields only. */
-export async function updateExercise(id: string, body: Partial<ExerciseFields>, quiet = false): Promise<void> {
+export async function updateExercise(id: string, body: ExercisePatch, quiet = false): Promise<void> {
   await api.patch(`/exos/${id}`, body, { skipNotifications: quiet });
 }
 

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { ActionIcon, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowAutofitWidth, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
@@ -11,6 +11,10 @@ export interface PdfViewProps {
   path: string;
   /** Accessible name prefix of the pages ("Copie", "PDF"...). */
   label?: string;
+  /** Drawn over each page (0-based), e.g. the corrector's marks (decision 159). */
+  overlay?: (page: number) => ReactNode;
+  /** Told the number of pages once the document is read. */
+  onPages?: (pages: number) => void;
 }
 
 const RESIZE_DEBOUNCE_MS = 150;
@@ -26,7 +30,7 @@ const RESIZE_DEBOUNCE_MS = 150;
  * Decision 65: on a phone, two fingers pinch the pages within the same range; the point between the fingers
  * stays where it was.
  */
-export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
+export function PdfView({ path, label = 'PDF', overlay, onPages }: PdfViewProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const { doc, failed } = usePdfDocument(path);
   const [zoom, setZoom] = useState<number>(FIT_WIDTH);
@@ -45,6 +49,10 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
     },
   });
   useLayoutEffect(() => keepAnchor(viewRef.current, pagesRef.current, anchor), [drawn]);
+  const pages = doc?.numPages;
+  useEffect(() => {
+    if (pages !== undefined) onPages?.(pages);
+  }, [pages, onPages]);
 
   return (
     <div ref={containerRef} style={{ width: '100%' }}>
@@ -66,9 +74,19 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
             style={{ overflowX: 'auto', maxWidth: '100%' }}
           >
             <Stack ref={pagesRef} gap="sm" w={drawn > 0 ? drawn : undefined}>
-              {Array.from({ length: doc.numPages }, (_, i) => (
-                <PdfPage key={i} doc={doc} pageNumber={i + 1} width={drawn} label={`${label}, page ${i + 1} sur ${doc.numPages}`} />
-              ))}
+              {Array.from({ length: doc.numPages }, (_, i) => {
+                const canvas = (
+                  <PdfPage key={i} doc={doc} pageNumber={i + 1} width={drawn} label={`${label}, page ${i + 1} sur ${doc.numPages}`} />
+                );
+                return overlay ? (
+                  <div key={i} style={{ position: 'relative' }}>
+                    {canvas}
+                    {overlay(i)}
+                  </div>
+                ) : (
+                  canvas
+                );
+              })}
             </Stack>
           </div>
         </Stack>

@@ -4,6 +4,7 @@ import { ANSWER_FORMAT_LABELS, ANSWER_FORMATS, type AnswerFormat } from '@olympe
 import { MathText } from '../../components/MathText';
 import { newVersion, type ExerciseDraft } from './plan-save';
 import { SchemeEditor } from './scheme-editor';
+import { BankCuration } from './bank-curation';
 
 const formatOptions = ANSWER_FORMATS.map((f) => ({ value: f, label: ANSWER_FORMAT_LABELS[f] }));
 
@@ -93,6 +94,7 @@ function ExerciseRow({
         <Stack gap="sm">
           <ExerciseVersions draft={draft} n={n} edit={edit} />
           {draft.answerFormat !== 'none' && <SchemeEditor n={n} scheme={draft.scheme} onChange={(scheme) => edit(draft.key, { scheme })} />}
+          {draft._id && draft.answerFormat !== 'none' ? <BankCuration exerciseId={draft._id} n={n} /> : null}
         </Stack>
       </Table.Td>
       <Table.Td>

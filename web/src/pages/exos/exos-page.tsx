@@ -3,7 +3,7 @@ import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import { useChapter, useUpdateChapter } from '../../api/chapters';
-import { createExercise, deleteExercise, exerciseKeys, updateExercise, useDownloadSubject, useRawExercises } from '../../api/exercises';
+import { createExercise, deleteExercise, exerciseKeys, useDownloadSubject, useRawExercises } from '../../api/exercises';
 import { TitledLoader } from '../../components/TitledLoader';
 import { useEditableTable } from '../../hooks/use-editable-table';
 import { draftOf, hasChanges, newExercise, planExerciseSave, type ExerciseSavePlan } from './plan-save';
@@ -11,6 +11,7 @@ import { PageHeading } from '../../components/page-heading';
 import { ChapterHeaders, type HeaderField } from './chapter-headers';
 import { DeleteExerciseDialog } from './delete-exercise-dialog';
 import { ExercisesTable } from './exercise-rows';
+import { saveSchemeChange, useSchemeConfirm } from './scheme-change-dialog';
 
 /**
  * docs/product.md#spec-2 "Exercise management (/exos/{id})", "Gestion du chapitre": the instructions (saved when
@@ -36,6 +37,7 @@ export function ExosPage() {
   });
   // Decision 69: a saved exercise's deletion is confirmed with the copies and grades that go with it.
   const [deleting, setDeleting] = useState<(typeof drafts)[number] | null>(null);
+  const schemeConfirm = useSchemeConfirm();
 
   const plan = useMemo(() => planExerciseSave(drafts, deleted), [drafts, deleted]);
   const dirty = 'error' in plan || hasChanges(plan);
@@ -56,7 +58,7 @@ export function ExosPage() {
     updateChapter.mutate({ [field]: value }, { onError: (error) => console.error(error) });
   }
 
-  const saveExercises = () => save(exerciseSaveSteps(id));
+  const saveExercises = () => save(exerciseSaveSteps(id, schemeConfirm.ask));
 
   return (
     <Stack>
@@ -83,6 +85,7 @@ export function ExosPage() {
         </Button>
         <SubjectDownload chapterId={id} title={chapter.title} />
       </Group>
+      {schemeConfirm.dialog}
       <DeleteExerciseDialog
         deleting={deleting}
         onCancel={() => setDeleting(null)}
@@ -111,14 +114,15 @@ function SubjectDownload({ chapterId, title }: { chapterId: string; title: strin
 }
 
 /** What « Enregistrer » sends for the exercise table. */
-function exerciseSaveSteps(chapterId: string) {
+function exerciseSaveSteps(chapterId: string, ask: Parameters<typeof saveSchemeChange>[2]) {
   return {
     plan: planExerciseSave,
     // Same order as the chapter list (docs/product.md#spec-7): deletions, then creations, then updates; quiet calls, one outcome.
     run: async ({ deletes, creates, updates }: ExerciseSavePlan) => {
       for (const exerciseId of deletes) await deleteExercise(exerciseId, true);
       for (const fields of creates) await createExercise({ ...fields, chapter: chapterId }, true);
-      for (const u of updates) await updateExercise(u._id, u.changes, true);
+      // A scheme change the admin does not confirm is not sent (decision 161); the others are.
+      for (const u of updates) await saveSchemeChange(u._id, u.changes, ask);
     },
     queryKey: exerciseKeys.raw(chapterId),
   };

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Checkbox, Group, Kbd, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowRight, IconCheck } from '@tabler/icons-react';
 import { useLocation } from 'react-router';
@@ -6,13 +6,24 @@ import { formatPoints, type AnswerHistory, type GradeState } from '@olympe/contr
 import { useReloadHistory } from '../../api/grading';
 import { MathText } from '../../components/MathText';
 import { useSession } from '../../session/session-context';
-import { filterGradeInput, invalidGradeText, STATUS_TEXT, UNGRADED_TEXT, useGradeEditor, type SaveStatus } from './use-grade-editor';
+import { filterGradeInput, invalidGradeText, STATUS_TEXT, UNGRADED_TEXT, type GradeEditor, type SaveStatus } from './use-grade-editor';
 import { isTypedGrade } from './desk';
 import { arrivedFromDesk, useNextCopyMove } from './use-next-copy-move';
 import { SchemeChecklist } from './scheme-checklist';
 import { SendBackToSorting } from './send-back-to-sorting';
 
 const SHORTCUT_ID = 'desk-shortcut';
+
+interface GradeBlockProps {
+  initial: GradeState & { answerId: string };
+  history: AnswerHistory;
+  /** The copy's grade editor, shared with the marks on the copy (decision 159: saved together). */
+  editor: GradeEditor;
+  /** The comment bank, under the comment (decision 160). */
+  belowComment?: ReactNode;
+  /** Places a scheme item on the copy (decision 159). */
+  onPlaceItem?: (item: { id: string; text: string }) => void;
+}
 
 function statusText(status: SaveStatus, graded: boolean): string {
   return status === 'idle' ? (graded ? '' : UNGRADED_TEXT) : STATUS_TEXT[status];
@@ -24,14 +35,14 @@ function statusText(status: SaveStatus, graded: boolean): string {
  * Ctrl + Entrée anywhere on the page) saves what is pending, then opens the next copy with the grade
  * field focused, so a whole pile is graded from the keyboard.
  */
-export function GradeBlock({ initial, history }: { initial: GradeState & { answerId: string }; history: AnswerHistory }) {
+export function GradeBlock({ initial, history, editor, belowComment, onPlaceItem }: GradeBlockProps) {
   const { roles } = useSession();
   const location = useLocation();
   const { exercise, desk } = history;
   const reloadHistory = useReloadHistory(history.user._id, exercise._id);
   const scheme = desk?.schemeItems ?? [];
   const start = { ...initial, items: initial.items ?? desk?.items ?? [] };
-  const { form, status, savedOnce, conflict, edit, flush } = useGradeEditor(start, undefined, desk?.maxPoints);
+  const { form, status, savedOnce, conflict, edit, flush } = editor;
   // A grade typed by hand wins over the sum of the ticked items (decision 65); emptying the field hands it back.
   const [typed, setTyped] = useState(() => isTypedGrade(start.grade, scheme, start.items));
   const { moving, hint, nextCopy } = useNextCopyMove(exercise.chapter, exercise._id, flush);
@@ -69,13 +80,16 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
           />
           <Checkbox label="Cacher la copie" checked={form.hidden} onChange={(e) => edit({ hidden: e.currentTarget.checked })} mb={6} />
         </Group>
-        {scheme.length > 0 ? <SchemeChecklist scheme={scheme} form={form} maxPoints={desk?.maxPoints} typed={typed} edit={edit} /> : null}
+        {scheme.length > 0 ? (
+          <SchemeChecklist scheme={scheme} form={form} maxPoints={desk?.maxPoints} typed={typed} edit={edit} onPlace={onPlaceItem} />
+        ) : null}
         <MathText
           value={form.comment}
           label="Commentaire général"
           placeholder="Cliquez pour écrire un commentaire…"
           onChange={(comment) => edit({ comment })}
         />
+        {belowComment}
         <Group justify="space-between">
           <Text size="sm" c={statusColor} role="status" aria-live="polite" data-testid="grade-status">
             {status === 'saved' ? (
@@ -94,10 +108,16 @@ export function GradeBlock({ initial, history }: { initial: GradeState & { answe
             ) : null}
           </Group>
         </Group>
-        <Text size="sm" c="gray.7" id={SHORTCUT_ID}>
-          Raccourci : <Kbd>Ctrl</Kbd> + <Kbd>Entrée</Kbd> enregistre la note et ouvre la copie suivante (depuis n’importe quel champ).
-        </Text>
+        <ShortcutHint />
       </Stack>
     </Paper>
+  );
+}
+
+function ShortcutHint() {
+  return (
+    <Text size="sm" c="gray.7" id={SHORTCUT_ID}>
+      Raccourci : <Kbd>Ctrl</Kbd> + <Kbd>Entrée</Kbd> enregistre la note et ouvre la copie suivante (depuis n’importe quel champ).
+    </Text>
   );
 }

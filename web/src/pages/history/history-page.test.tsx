@@ -43,6 +43,7 @@ beforeEach(() => {
   vi.mocked(api.get).mockImplementation(async (url: string) => {
     if (url === `/chapter/start/${CHAPTER}`) return { data: sessionState };
     if (url.startsWith('/answer/history/')) return { data: history };
+    if (url.endsWith('/comments')) return { data: [] };
     return { data: new ArrayBuffer(8) };
   });
 });
@@ -91,7 +92,7 @@ describe('HistoryPage as the corrector’s desk', () => {
   beforeEach(() => {
     vi.mocked(api.get).mockImplementation(async (url: string) => {
       if (url.startsWith('/answer/history/')) return { data: deskHistory };
-      return { data: {} };
+      return { data: url.endsWith('/comments') ? [] : {} };
     });
     vi.mocked(api.post).mockResolvedValue({
       data: { answerId: 'a1', grade: '2.5', grade_comment: '', hidden: false, grade_timestamp: '2026-11-25T18:20:00.000Z' },
@@ -113,7 +114,7 @@ describe('HistoryPage as the corrector’s desk', () => {
   it('reads the desk again after a save: the double-correction badge follows the copy, the grade typed stays', async () => {
     let reads = 0;
     vi.mocked(api.get).mockImplementation(async (url: string) => {
-      if (!url.startsWith('/answer/history/')) return { data: {} };
+      if (!url.startsWith('/answer/history/')) return { data: url.endsWith('/comments') ? [] : {} };
       reads++;
       if (reads === 1) return { data: deskHistory };
       const gradings = [1, 2].map((n) => ({

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Grid, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { formatGrade, formatParisDateTime, type AnswerHistory, type GradeState } from '@olympe/contract';
@@ -8,7 +8,7 @@ import { PdfView } from '../../components/PdfView';
 import { paths } from '../../config/paths';
 import { TestReturnBar, useTestReturnChapter, withTestReturn } from '../../layout/test-return-bar';
 import { PageHeading } from '../../components/page-heading';
-import { GradeBlock } from './grade-block';
+import { DeskWorkspace } from './desk-workspace';
 import { DeskPanel } from './desk-panel';
 import { personName } from './desk';
 
@@ -72,25 +72,11 @@ function HistoryView({ history, testChapter }: { history: AnswerHistory; testCha
       {canGrade && result?.answerId && history.desk?.role !== 'done' ? (
         // The desk: statement and grade block come first in the page (first Tab stops, above the copy
         // on a phone); on a wide screen they sit right of the copy.
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, md: isPdf ? 5 : 8 }} order={{ base: 1, md: 2 }}>
-            <Stack gap="md">
-              {history.desk ? (
-                <DeskPanel
-                  desk={history.desk}
-                  exerciseTitle={exercise.title}
-                  dismissPagesAdded={{ run: () => dismiss.mutate(result.answerId!), pending: dismiss.isPending }}
-                />
-              ) : null}
-              <GradeBlock initial={{ ...result, answerId: result.answerId }} history={history} />
-            </Stack>
-          </Grid.Col>
-          {isPdf ? (
-            <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
-              {latest ? <PdfView key={latest.answer} path={latest.answer} label="Copie" /> : null}
-            </Grid.Col>
-          ) : null}
-        </Grid>
+        <DeskWorkspace
+          history={history}
+          result={{ ...result, answerId: result.answerId }}
+          dismissPagesAdded={{ run: () => dismiss.mutate(result.answerId!), pending: dismiss.isPending }}
+        />
       ) : (
         <>
           {history.desk ? <DeskPanel desk={history.desk} exerciseTitle={exercise.title} /> : null}

@@ -42,6 +42,7 @@ const PUPIL: Roles = { ...NO_ROLES, profileComplete: true };
 function renderHistory(history: AnswerHistory, roles: Roles) {
   vi.mocked(api.get).mockImplementation(async (url: string) => {
     if (url.startsWith('/answer/history/')) return { data: history };
+    if (url.endsWith('/comments')) return { data: [] };
     return { data: new ArrayBuffer(8) };
   });
   return renderWithProviders(

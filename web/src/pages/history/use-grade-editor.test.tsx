@@ -53,7 +53,7 @@ describe('useGradeEditor', () => {
     await act(async () => vi.advanceTimersByTime(GRADE_SAVE_DEBOUNCE_MS));
     expect(result.current.status).toBe('conflict');
     expect(result.current.conflict).toBe('Cette copie a été modifiée…');
-    expect(result.current.form).toEqual({ grade: '5', comment: 'Autre', hidden: true, items: [] });
+    expect(result.current.form).toEqual({ grade: '5', comment: 'Autre', hidden: true, items: [], annotations: [], bankComments: [] });
     expect(result.current.savedOnce).toBe(false);
 
     act(() => result.current.edit({ grade: '6' }));

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { gradeAboveMaxMessage, normalizeGrade, type GradeState } from '@olympe/contract';
+import { gradeAboveMaxMessage, normalizeGrade, type Annotation, type GradeState } from '@olympe/contract';
 import type { GradeSave } from '@olympe/contract';
 import { saveGrade as defaultSave, type GradeSaveOutcome } from '../../api/grading';
 import { showNotice } from '../../api/notify';
@@ -13,6 +13,10 @@ export interface GradeForm {
   hidden: boolean;
   /** Ids of the marking-scheme items ticked (decision 65), stored with the grade. */
   items: string[];
+  /** Decision 159: the corrector's marks on the copy, saved with the grade in the same request. */
+  annotations: Annotation[];
+  /** Decision 160: the ids of the comment-bank remarks applied. */
+  bankComments: string[];
 }
 
 export type SaveStatus = 'idle' | 'saved' | 'dirty' | 'saving' | 'invalid' | 'aboveMax' | 'error' | 'conflict';
@@ -45,11 +49,19 @@ export const formOf = (state: GradeState): GradeForm => ({
   comment: state.grade_comment ?? '',
   hidden: !!state.hidden,
   items: state.items ?? [],
+  annotations: state.annotations ?? [],
+  bankComments: state.bankComments ?? [],
 });
 
 const sameItems = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
+const sameMarks = (a: readonly Annotation[], b: readonly Annotation[]) => a === b || JSON.stringify(a) === JSON.stringify(b);
 const sameForm = (a: GradeForm, b: GradeForm) =>
-  a.grade === b.grade && a.comment === b.comment && a.hidden === b.hidden && sameItems(a.items, b.items);
+  a.grade === b.grade &&
+  a.comment === b.comment &&
+  a.hidden === b.hidden &&
+  sameItems(a.items, b.items) &&
+  sameItems(a.bankComments, b.bankComments) &&
+  sameMarks(a.annotations, b.annotations);
 
 /** Decision 65: a number above the exercise's maximum is refused here as by the server (X always passes). */
 export function isAboveMax(grade: string | null, maxPoints: number | undefined): boolean {
@@ -122,6 +134,8 @@ async function sendGrade(
       hidden: snapshot.hidden,
       expectedGradeTimestamp: refs.version,
       items: snapshot.items,
+      annotations: snapshot.annotations,
+      bankComments: snapshot.bankComments,
     });
     if (outcome.ok) {
       refs.version = outcome.saved.grade_timestamp;
@@ -230,3 +244,5 @@ export function useGradeEditor(
 
   return { form, status, savedOnce, conflict, edit, flush };
 }
+
+export type GradeEditor = ReturnType<typeof useGradeEditor>;
