@@ -7,6 +7,7 @@ import {
   PAST_INSTANT_MESSAGE,
   stillAnsweringSchema,
   resultsCardSchema,
+  returnedCopiesSchema,
   savedMessageSchema,
 } from '@olympe/contract';
 import type { FastifyReply } from 'fastify';
@@ -16,7 +17,8 @@ import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { chapterCertificatesZip, ownCertificate } from './certificates.js';
-import { presentInstitutionResults, presentResultsCard } from './presenters.js';
+import { presentInstitutionResults, presentResultsCard, presentReturnedCopies } from './presenters.js';
+import { loadReturnedCopies } from './returned-copies.js';
 import { getPublication, loadInstitutionResults, loadOwnResults, loadPreview, updatePublication } from './service.js';
 import { chapterDeletionImpact, exerciseDeletionImpact } from '../chapters/deletion-impact.js';
 import { groupDeletionImpact } from '../groups/deletion-impact.js';
@@ -141,6 +143,16 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     async (request, reply) => {
       const { title, chunks } = await chapterCertificatesZip(deps.db, request.params.chapterId);
       return attachment(reply, `Attestations - ${fileTitle(title)}.zip`, 'application/zip').send(Readable.from(chunks));
+    },
+  );
+
+  // Decision 162: the corrected copies, once published and returned (admins: any pupil, any time).
+  app.get(
+    '/results/:chapterId/copies',
+    { preHandler: requireAuth, schema: { tags, params: chapterParams, querystring: userQuery, response: { 200: returnedCopiesSchema } } },
+    async (request) => {
+      const found = await loadReturnedCopies(deps.db, authOf(request), request.params.chapterId, request.query.user);
+      return presentReturnedCopies(found.chapter, found.copies);
     },
   );
 

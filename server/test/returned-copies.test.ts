@@ -1,0 +1,183 @@
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { COPIES_NOT_RETURNED_MESSAGE, RESULTS_NOT_PUBLISHED_MESSAGE, type Annotation } from '@olympe/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answers, chapters, files, gradings, institutions } from '../src/db/schema.js';
+import { openFileStore } from '../src/files/store-select.js';
+import { insertChapter } from './fixtures/chapter.js';
+import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
+
+/**
+ * Returned copies (docs/product.md#returned-copies, decision 162): the chapter switch, a pupil's own copies with the
+ * marks of the grade that counts, the corrector named only when the chapter says so, the flattened PDF and the
+ * schools' ZIP.
+ */
+
+type Headers = Record<string, string>;
+let t: TestApp;
+let admin: Headers;
+let corrector: { id: string; headers: Headers };
+let second: { id: string; headers: Headers };
+let arbiter: { id: string; headers: Headers };
+const db = () => t.database.db;
+const get = (url: string, headers: Headers) => inject(t, { method: 'GET', url, headers });
+let seq = 1;
+let n = 0;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = (await createUser(t, 'admin')).headers;
+  corrector = await createUser(t, 'member', { firstName: 'Marie', lastName: 'Curie' });
+  second = await createUser(t, 'member', { firstName: 'Paul', lastName: 'Erdős' });
+  arbiter = await createUser(t, 'admin', { firstName: 'Emmy', lastName: 'Noether' });
+});
+afterAll(async () => t.close());
+
+/** A white A4 PDF of `pages` pages, stored as the pupil's upload. */
+async function storedCopy(ownerId: string, pages = 2): Promise<string> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) doc.addPage([595.28, 841.89]);
+  const bytes = Buffer.from(await doc.save());
+  const [file] = await db().insert(files).values({ size: bytes.length, ownerId }).returning();
+  await openFileStore({ config: t.config, db: db() }).put(file.id, bytes);
+  return file.id;
+}
+
+const INK: Annotation = {
+  id: 'ink-1',
+  page: 0,
+  kind: 'ink',
+  color: 'red',
+  points: [
+    [0.2, 0.3],
+    [0.4, 0.3],
+    [0.6, 0.32],
+  ],
+};
+const NOTE: Annotation = { id: 'note-1', page: 1, kind: 'note', x: 0.1, y: 0.5, text: 'Hypothèse non justifiée' };
+const BOX: Annotation = { id: 'box-1', page: 0, kind: 'box', x: 0.1, y: 0.6, w: 0.3, h: 0.1 };
+
+/**
+ * A published chapter returning its copies (unless told) with a PDF exercise worth 10 points; pupils of school A
+ * (Ada, Bob) and B (Cyd) answered it, each graded by the corrector with marks on the copy.
+ */
+async function returnedChapter(fields: Partial<typeof chapters.$inferInsert> = {}) {
+  const [schoolA, schoolB] = await db()
+    .insert(institutions)
+    .values([
+      { name: 'Collège Galois', confirmed: true },
+      { name: 'Lycée Germain', confirmed: true },
+    ])
+    .returning();
+  const {
+    chapterId,
+    exerciseIds: [pdf],
+  } = await insertChapter(db(), {
+    fields: { copiesReturned: true, ...fields },
+    openToAll: true,
+    exercises: [{ title: 'Preuve', answerFormat: 'pdf', maxPoints: 10 }],
+  });
+  const pupil = (lastName: string, institutionId: string) =>
+    createUser(t, 'pupil', {
+      ...PUPIL_PROFILE,
+      firstName: 'Élève',
+      lastName,
+      email: `${lastName.toLowerCase()}-${++n}@eleves.fr`,
+      institutionId,
+    });
+  const ada = await pupil('Lovelace', schoolA.id);
+  const bob = await pupil('Boole', schoolA.id);
+  const cyd = await pupil('Cantor', schoolB.id);
+  const answerIds: Record<string, string> = {};
+  const fileIds: Record<string, string> = {};
+  for (const p of [ada, bob, cyd]) {
+    fileIds[p.id] = await storedCopy(p.id);
+    const [a] = await db()
+      .insert(answers)
+      .values({
+        userId: p.id,
+        exerciseId: pdf,
+        answer: `pdfs/${fileIds[p.id]}.pdf`,
+        fileId: fileIds[p.id],
+        seq: seq++,
+        grade: '7',
+        gradeComment: 'Bonne idée, rédaction à reprendre',
+        graderId: corrector.id,
+        gradeTimestamp: new Date(),
+      })
+      .returning();
+    answerIds[p.id] = a.id;
+    if (!fields.doubleGrading) {
+      await db()
+        .insert(gradings)
+        .values({ answerId: a.id, exerciseId: pdf, graderId: corrector.id, grade: '7', annotations: [INK, NOTE, BOX] });
+    }
+  }
+  const teacherA = await createUser(t, 'teacher', { firstName: 'Prof', lastName: 'A', institutionId: schoolA.id });
+  return { chapterId, pdf, ada, bob, cyd, answerIds, fileIds, schoolA, schoolB, teacherA };
+}
+
+describe('returned copies', () => {
+  it('gives the pupil their copy, grade, comment and marks, and the copy’s file through its usual route', async () => {
+    const f = await returnedChapter();
+    const res = await get(`/api/results/${f.chapterId}/copies`, f.ada.headers);
+    expect(res.status).toBe(200);
+    expect(res.body.exercises).toHaveLength(1);
+    const [copy] = res.body.exercises;
+    expect(copy).toMatchObject({ _id: f.pdf, grade: 7, maxPoints: 10, comment: 'Bonne idée, rédaction à reprendre' });
+    expect(copy.pdf).toBe(`pdfs/${f.fileIds[f.ada.id]}.pdf`);
+    expect(copy.layers).toHaveLength(1);
+    expect(copy.layers[0].annotations.map((a: Annotation) => a.id)).toEqual(['ink-1', 'note-1', 'box-1']);
+    expect(copy.layers[0]).not.toHaveProperty('corrector');
+    expect((await get(`/api/${copy.pdf}`, f.ada.headers)).status).toBe(200);
+  });
+
+  it('refuses while the switch is off, before publication, and another pupil’s copies; admins read any pupil’s', async () => {
+    const off = await returnedChapter({ copiesReturned: false });
+    const refused = await get(`/api/results/${off.chapterId}/copies`, off.ada.headers);
+    expect(refused).toMatchObject({ status: 403, body: { message: COPIES_NOT_RETURNED_MESSAGE } });
+    const early = await returnedChapter({ analysis: false, publishAt: new Date(Date.now() + 3_600_000) });
+    const before = await get(`/api/results/${early.chapterId}/copies`, early.ada.headers);
+    expect(before).toMatchObject({ status: 403, body: { message: RESULTS_NOT_PUBLISHED_MESSAGE } });
+    const other = await get(`/api/results/${off.chapterId}/copies?user=${off.ada.id}`, off.bob.headers);
+    expect(other).toMatchObject({ status: 403, body: { message: 'Vous ne pouvez voir que vos propres copies.' } });
+    const byAdmin = await get(`/api/results/${off.chapterId}/copies?user=${off.ada.id}`, admin);
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body.exercises[0].layers[0].annotations).toHaveLength(3);
+  });
+
+  it('never names the corrector unless the chapter says so, anonymous chapter included', async () => {
+    const anonymous = await returnedChapter({ anonymousGrading: true });
+    const res = await get(`/api/results/${anonymous.chapterId}/copies`, anonymous.ada.headers);
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).not.toMatch(/Curie|Marie/);
+    await db().update(chapters).set({ correctorNamed: true }).where(eq(chapters.id, anonymous.chapterId));
+    const named = await get(`/api/results/${anonymous.chapterId}/copies`, anonymous.ada.headers);
+    expect(named.body.exercises[0].layers[0].corrector).toBe('Marie Curie');
+  });
+
+  it('under double marking shows no layer before settlement, both once settled, the arbiter’s after an arbitration', async () => {
+    const f = await returnedChapter({ doubleGrading: true, gradingTolerance: 1, correctorNamed: true });
+    const answerId = f.answerIds[f.ada.id];
+    const layer = (id: string): Annotation => ({ id, page: 0, kind: 'tick', x: 0.5, y: 0.5 });
+    await db()
+      .insert(gradings)
+      .values({ answerId, exerciseId: f.pdf, graderId: corrector.id, grade: '7', annotations: [layer('first')] });
+    const one = await get(`/api/results/${f.chapterId}/copies`, f.ada.headers);
+    expect(one.body.exercises[0].layers).toEqual([]);
+    const [b] = await db()
+      .insert(gradings)
+      .values({ answerId, exerciseId: f.pdf, graderId: second.id, grade: '3', annotations: [layer('second')] })
+      .returning();
+    const apart = await get(`/api/results/${f.chapterId}/copies`, f.ada.headers);
+    expect(apart.body.exercises[0].layers).toEqual([]);
+    await db().update(gradings).set({ grade: '7.5' }).where(eq(gradings.id, b.id));
+    const settled = await get(`/api/results/${f.chapterId}/copies`, f.ada.headers);
+    expect(settled.body.exercises[0].layers.map((l: { corrector: string }) => l.corrector)).toEqual(['Marie Curie', 'Paul Erdős']);
+    await db()
+      .insert(gradings)
+      .values({ answerId, exerciseId: f.pdf, graderId: arbiter.id, grade: '7', arbitration: true, annotations: [layer('arbiter')] });
+    const arbitrated = await get(`/api/results/${f.chapterId}/copies`, f.ada.headers);
+    expect(arbitrated.body.exercises[0].layers).toEqual([{ corrector: 'Emmy Noether', annotations: [layer('arbiter')] }]);
+  });
+});
