@@ -406,6 +406,11 @@ export const MATRIX: MatrixRow[] = [
   r('GET /api/results/:chapterId/certificate.pdf', '/api/results/{published}/certificate.pdf?user={pupil}', '401 ok 403 403 403 403 ok'),
   // Decision 162: the corrected copies returned (the published chapter returns them), and a school's ZIP of them.
   r('GET /api/results/:chapterId/copies', '/api/results/{published}/copies?user={pupil}', '401 ok 403 403 403 403 ok'),
+  r(
+    'GET /api/results/:chapterId/copies/:file',
+    '/api/results/{published}/copies/{publishedExercise}.pdf?user={pupil}',
+    '401 ok 403 403 403 403 ok',
+  ),
   r('GET /api/results/:chapterId/certificates.zip', '/api/results/{published}/certificates.zip', '401 403 403 403 403 403 ok'),
   r('GET /api/results/impact/chapter/:id', '/api/results/impact/chapter/{published}', '401 403 403 403 403 403 ok'),
   r('GET /api/results/impact/exercise/:id', '/api/results/impact/exercise/{publishedExercise}', '401 403 403 403 403 403 ok'),

@@ -1,9 +1,15 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { COPIES_NOT_RETURNED_MESSAGE, RESULTS_NOT_PUBLISHED_MESSAGE, type Annotation } from '@olympe/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, chapters, files, gradings, institutions } from '../src/db/schema.js';
 import { openFileStore } from '../src/files/store-select.js';
+import { renderCorrectedCopiesInWorker } from '../src/pdf/pdf-pool.js';
 import { insertChapter } from './fixtures/chapter.js';
 import { buildTestApp, createUser, inject, PUPIL_PROFILE, type TestApp } from './helpers.js';
 
@@ -179,5 +185,98 @@ describe('returned copies', () => {
       .values({ answerId, exerciseId: f.pdf, graderId: arbiter.id, grade: '7', arbitration: true, annotations: [layer('arbiter')] });
     const arbitrated = await get(`/api/results/${f.chapterId}/copies`, f.ada.headers);
     expect(arbitrated.body.exercises[0].layers).toEqual([{ corrector: 'Emmy Noether', annotations: [layer('arbiter')] }]);
+  });
+});
+
+const run = promisify(execFile);
+
+async function withFile<T>(bytes: Uint8Array, use: (file: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'olympe-returned-'));
+  try {
+    await writeFile(path.join(dir, 'in.pdf'), bytes);
+    return await use(path.join(dir, 'in.pdf'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+const textOf = (pdf: Uint8Array) => withFile(pdf, async (f) => (await run('pdftotext', [f, '-'])).stdout);
+
+/** Page `page` (1-based) in colour at 50 dpi: width, height and RGB bytes of pdftoppm's PPM. */
+const pixelsOf = (pdf: Uint8Array, page: number) =>
+  withFile(pdf, async (f) => {
+    await run('pdftoppm', ['-r', '50', '-f', String(page), '-l', String(page), '-singlefile', f, `${f}-p`]);
+    const ppm = await readFile(`${f}-p.ppm`);
+    const header = ppm.toString('latin1', 0, 40).split(/\s+/);
+    const [width, height] = [Number(header[1]), Number(header[2])];
+    return { width, height, data: ppm.subarray(ppm.length - width * height * 3) };
+  });
+
+/** Red pixels in a rectangle of page fractions. */
+function redIn(img: { width: number; height: number; data: Buffer }, x0: number, y0: number, x1: number, y1: number): number {
+  let red = 0;
+  for (let y = Math.floor(y0 * img.height); y < Math.ceil(y1 * img.height); y++) {
+    for (let x = Math.floor(x0 * img.width); x < Math.ceil(x1 * img.width); x++) {
+      const i = (y * img.width + x) * 3;
+      if (img.data[i] > 180 && img.data[i + 1] < 90 && img.data[i + 2] < 90) red++;
+    }
+  }
+  return red;
+}
+
+describe('« Ma copie corrigée »', () => {
+  it('draws the marks where they were made, writes the notes, the grade and the comment', async () => {
+    const f = await returnedChapter();
+    const res = await t.app.inject({ method: 'GET', url: `/api/results/${f.chapterId}/copies/${f.pdf}.pdf`, headers: f.ada.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(decodeURIComponent(String(res.headers['content-disposition']))).toContain('Ma copie corrigée - Tour 1 - Preuve.pdf');
+    const pdf = res.rawPayload;
+    // The first page is the summary, then the copy's two pages.
+    expect((await PDFDocument.load(pdf)).getPageCount()).toBe(3);
+    const text = (await textOf(pdf)).replace(/\s+/g, ' ');
+    expect(text).toContain('Ma copie corrigée');
+    expect(text).toContain('Note : 7 / 10');
+    expect(text).toContain('Bonne idée, rédaction à reprendre');
+    expect(text).toContain('Hypothèse non justifiée');
+    expect(text).not.toContain('Curie');
+    const page = await pixelsOf(pdf, 2);
+    // The stroke ran along y = 0.3 from x = 0.2 to 0.6; the box's top edge is at y = 0.6.
+    expect(redIn(page, 0.25, 0.27, 0.55, 0.35)).toBeGreaterThan(10);
+    expect(redIn(page, 0.15, 0.58, 0.35, 0.62)).toBeGreaterThan(5);
+    expect(redIn(page, 0.1, 0.8, 0.9, 0.95)).toBe(0);
+    const refused = await get(`/api/results/${f.chapterId}/copies/${f.pdf}.pdf?user=${f.ada.id}`, f.bob.headers);
+    expect(refused.status).toBe(403);
+  });
+
+  it('draws a 10-page copy in under a second (measured)', async () => {
+    const doc = await PDFDocument.create();
+    for (let i = 0; i < 10; i++) doc.addPage([595.28, 841.89]);
+    const pdf = await doc.save();
+    const annotations: Annotation[] = Array.from({ length: 10 }, (_, page) => [
+      {
+        ...INK,
+        id: `i${page}`,
+        page,
+        points: Array.from({ length: 300 }, (_, k) => [0.1 + k / 400, 0.3 + Math.sin(k / 10) / 50] as [number, number]),
+      },
+      { ...NOTE, id: `n${page}`, page },
+      { ...BOX, id: `b${page}`, page },
+    ]).flat();
+    const data = {
+      chapterTitle: 'Tour 1',
+      exerciseTitle: 'Preuve',
+      pupil: 'Ada LOVELACE',
+      grade: '7 / 10',
+      comment: 'Bien',
+      correctors: [],
+      items: {},
+    };
+    await renderCorrectedCopiesInWorker([{ ...data, pdf: new Uint8Array(pdf), annotations }]);
+    const started = performance.now();
+    const [rendered] = await renderCorrectedCopiesInWorker([{ ...data, pdf: new Uint8Array(pdf), annotations }]);
+    const ms = performance.now() - started;
+    console.log(`returned copies: a 10-page corrected copy in ${ms.toFixed(0)} ms`);
+    expect((await PDFDocument.load(rendered.bytes)).getPageCount()).toBe(11);
+    expect(ms).toBeLessThan(2_000);
   });
 });
