@@ -153,6 +153,8 @@ export const institutionResultsSchema = z.object({
   exercises: z.array(z.object({ _id: z.string(), title: z.string(), maxPoints: z.number() })),
   maxTotal: z.number(),
   qualificationText: z.string().optional(),
+  /** Decision 162: the chapter returns the corrected copies (GET /results/{chapterId}/copies.zip answers). */
+  copiesReturned: z.boolean().optional(),
   pupils: z.array(
     z.object({
       _id: z.string(),

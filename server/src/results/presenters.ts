@@ -70,6 +70,7 @@ export function presentInstitutionResults(
     exercises: results.exercises.map((e) => ({ _id: e.id, title: e.title, maxPoints: e.maxPoints })),
     maxTotal: results.maxTotal,
     ...(chapter.qualificationThreshold !== null ? { qualificationText: chapter.qualificationText } : {}),
+    copiesReturned: chapter.copiesReturned,
     pupils: pupils.map((p) => ({
       _id: p.id,
       firstName: p.first_name,

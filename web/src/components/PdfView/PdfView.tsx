@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { ActionIcon, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowAutofitWidth, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
@@ -11,6 +11,8 @@ export interface PdfViewProps {
   path: string;
   /** Accessible name prefix of the pages ("Copie", "PDF"...). */
   label?: string;
+  /** Drawn over each page (0-based), in the page's box: a returned copy's marks (decision 162). */
+  pageOverlay?: (page: number) => ReactNode;
 }
 
 const RESIZE_DEBOUNCE_MS = 150;
@@ -26,7 +28,7 @@ const RESIZE_DEBOUNCE_MS = 150;
  * Decision 65: on a phone, two fingers pinch the pages within the same range; the point between the fingers
  * stays where it was.
  */
-export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
+export function PdfView({ path, label = 'PDF', pageOverlay }: PdfViewProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const { doc, failed } = usePdfDocument(path);
   const [zoom, setZoom] = useState<number>(FIT_WIDTH);
@@ -66,9 +68,19 @@ export function PdfView({ path, label = 'PDF' }: PdfViewProps) {
             style={{ overflowX: 'auto', maxWidth: '100%' }}
           >
             <Stack ref={pagesRef} gap="sm" w={drawn > 0 ? drawn : undefined}>
-              {Array.from({ length: doc.numPages }, (_, i) => (
-                <PdfPage key={i} doc={doc} pageNumber={i + 1} width={drawn} label={`${label}, page ${i + 1} sur ${doc.numPages}`} />
-              ))}
+              {Array.from({ length: doc.numPages }, (_, i) => {
+                const page = (
+                  <PdfPage key={i} doc={doc} pageNumber={i + 1} width={drawn} label={`${label}, page ${i + 1} sur ${doc.numPages}`} />
+                );
+                return pageOverlay ? (
+                  <div key={i} style={{ position: 'relative', width: 'fit-content' }}>
+                    {page}
+                    {pageOverlay(i)}
+                  </div>
+                ) : (
+                  page
+                );
+              })}
             </Stack>
           </div>
         </Stack>
