@@ -411,6 +411,7 @@ export const MATRIX: MatrixRow[] = [
     '/api/results/{published}/copies/{publishedExercise}.pdf?user={pupil}',
     '401 ok 403 403 403 403 ok',
   ),
+  r('GET /api/results/:chapterId/copies.zip', '/api/results/{published}/copies.zip?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('GET /api/results/:chapterId/certificates.zip', '/api/results/{published}/certificates.zip', '401 403 403 403 403 403 ok'),
   r('GET /api/results/impact/chapter/:id', '/api/results/impact/chapter/{published}', '401 403 403 403 403 403 ok'),
   r('GET /api/results/impact/exercise/:id', '/api/results/impact/exercise/{publishedExercise}', '401 403 403 403 403 403 ok'),

@@ -280,3 +280,45 @@ describe('« Ma copie corrigée »', () => {
     expect(ms).toBeLessThan(2_000);
   });
 });
+
+/** The files of a ZIP, by name, read through its central directory (stored entries). */
+function zipFiles(zip: Buffer): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = zip.readUInt32LE(eocd + 16);
+  for (let i = 0; i < zip.readUInt16LE(eocd + 10); i++) {
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    out.set(name, zip.subarray(start, start + size));
+  }
+  return out;
+}
+
+describe('a school’s ZIP of corrected copies', () => {
+  it('holds its own pupils’ corrected copies, one folder per pupil, and nothing of another school', async () => {
+    const f = await returnedChapter();
+    const res = await t.app.inject({ method: 'GET', url: `/api/results/${f.chapterId}/copies.zip`, headers: f.teacherA.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    const entries = zipFiles(res.rawPayload);
+    expect([...entries.keys()]).toEqual(['BOOLE Élève/01 Preuve.pdf', 'LOVELACE Élève/01 Preuve.pdf']);
+    const copy = entries.get('LOVELACE Élève/01 Preuve.pdf')!;
+    expect((await PDFDocument.load(copy)).getPageCount()).toBe(3);
+    expect((await textOf(copy)).replace(/\s+/g, ' ')).toContain('Hypothèse non justifiée');
+    const other = await get(`/api/results/${f.chapterId}/copies.zip?institution=${f.schoolB.id}`, f.teacherA.headers);
+    expect(other.status).toBe(403);
+    const byAdmin = await t.app.inject({
+      method: 'GET',
+      url: `/api/results/${f.chapterId}/copies.zip?institution=${f.schoolB.id}`,
+      headers: admin,
+    });
+    expect([...zipFiles(byAdmin.rawPayload).keys()]).toEqual(['CANTOR Élève/01 Preuve.pdf']);
+    await db().update(chapters).set({ copiesReturned: false }).where(eq(chapters.id, f.chapterId));
+    const off = await get(`/api/results/${f.chapterId}/copies.zip`, f.teacherA.headers);
+    expect(off).toMatchObject({ status: 403, body: { message: COPIES_NOT_RETURNED_MESSAGE } });
+  });
+});

@@ -20,6 +20,7 @@ import { chapterCertificatesZip, ownCertificate } from './certificates.js';
 import { presentInstitutionResults, presentResultsCard, presentReturnedCopies } from './presenters.js';
 import { loadReturnedCopies } from './returned-copies.js';
 import { correctedCopyPdf } from './copies-pdf.js';
+import { institutionCopiesZip } from './copies-zip.js';
 import { openFileStore } from '../files/store-select.js';
 import { getPublication, loadInstitutionResults, loadOwnResults, loadPreview, updatePublication } from './service.js';
 import { chapterDeletionImpact, exerciseDeletionImpact } from '../chapters/deletion-impact.js';
@@ -159,6 +160,16 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     async (request) => {
       const found = await loadReturnedCopies(deps.db, authOf(request), request.params.chapterId, request.query.user);
       return presentReturnedCopies(found.chapter, found.copies);
+    },
+  );
+
+  app.get(
+    '/results/:chapterId/copies.zip',
+    { preHandler: requireRole('teacher'), schema: { tags, params: chapterParams, querystring: institutionQuery } },
+    async (request, reply) => {
+      const found = await institutionCopiesZip(deps.db, store, authOf(request), request.params.chapterId, request.query.institution);
+      const name = `Copies corrigées - ${fileTitle(found.title)} - ${fileTitle(found.institution)}.zip`;
+      return attachment(reply, name, 'application/zip').send(Readable.from(found.chunks));
     },
   );
 
