@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { COPIES_NOT_RETURNED_MESSAGE, RESULTS_NOT_PUBLISHED_MESSAGE, type Annotation } from '@olympe/contract';
+import {
+  COPIES_NOT_RETURNED_MESSAGE,
+  regradePlaceText,
+  RESULTS_NOT_PUBLISHED_MESSAGE,
+  type Annotation,
+  type MyRegrade,
+} from '@olympe/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, chapters, files, gradings, institutions } from '../src/db/schema.js';
@@ -320,5 +326,31 @@ describe('a school’s ZIP of corrected copies', () => {
     await db().update(chapters).set({ copiesReturned: false }).where(eq(chapters.id, f.chapterId));
     const off = await get(`/api/results/${f.chapterId}/copies.zip`, f.teacherA.headers);
     expect(off).toMatchObject({ status: 403, body: { message: COPIES_NOT_RETURNED_MESSAGE } });
+  });
+});
+
+describe('a regrade request pointing at the copy', () => {
+  it('carries a page region or a mark, which the correctors’ queue shows', async () => {
+    const f = await returnedChapter({ regradeUntil: new Date(Date.now() + 3_600_000) });
+    const ask = (headers: Headers, payload: Record<string, unknown>) =>
+      inject(t, { method: 'POST', url: '/api/regrade', headers, payload: { message: 'Relisez ce passage.', ...payload } });
+    const region = { x: 0.1, y: 0.2, w: 0.5, h: 0.1 };
+    const noPage = await ask(f.ada.headers, { answerId: f.answerIds[f.ada.id], region });
+    expect(noPage).toMatchObject({ status: 400, body: { message: 'Indiquez la page de la zone marquée.' } });
+    const unknown = await ask(f.ada.headers, { answerId: f.answerIds[f.ada.id], annotationId: 'ailleurs' });
+    expect(unknown).toMatchObject({ status: 400, body: { message: 'Cette annotation n’est pas sur votre copie.' } });
+    expect((await ask(f.ada.headers, { answerId: f.answerIds[f.ada.id], page: 1, region })).status).toBe(201);
+    expect((await ask(f.bob.headers, { answerId: f.answerIds[f.bob.id], annotationId: 'note-1' })).status).toBe(201);
+    const queue = await get(`/api/regrade?chapter=${f.chapterId}`, corrector.headers);
+    expect(queue.status).toBe(200);
+    const byPupil = new Map(queue.body.requests.map((r: { answerId: string }) => [r.answerId, r]));
+    const onRegion = byPupil.get(f.answerIds[f.ada.id]);
+    expect(onRegion).toMatchObject({ page: 1, region, annotation: null });
+    expect(regradePlaceText(onRegion as MyRegrade)).toBe('Page 2, zone marquée');
+    const onMark = byPupil.get(f.answerIds[f.bob.id]);
+    expect(onMark).toMatchObject({ page: null, annotation: { id: 'note-1', page: 1, text: 'Hypothèse non justifiée' } });
+    expect(regradePlaceText(onMark as MyRegrade)).toBe('Page 2\u00a0: Hypothèse non justifiée');
+    const mine = await get(`/api/regrade/mine/${f.chapterId}`, f.ada.headers);
+    expect(mine.body.requests[0]).toMatchObject({ page: 1, region });
   });
 });

@@ -6,6 +6,7 @@ import { findChapter } from '../chapters/service.js';
 import type { Db } from '../db/client.js';
 import { column, rows } from '../db/query.js';
 import { chapters } from '../db/schema.js';
+import { notFound } from '../errors.js';
 import { assertCopiesReturned, assertMayGetReturnedCopy } from './policies.js';
 
 /**
@@ -151,6 +152,10 @@ export async function loadReturnedCopies(db: Db, auth: AuthContext, chapterId: s
   assertMayGetReturnedCopy(auth, target);
   const chapter = await findChapter(db, chapterId);
   assertCopiesReturned(auth, chapter, now);
+  if (target !== auth.userId) {
+    const [pupil] = await rows(db, z.object({ id: z.string() }), sql`SELECT id FROM users WHERE id = ${target}::uuid`);
+    if (!pupil) throw notFound('Élève introuvable.');
+  }
   const exercises = await copyExercisesOf(db, chapterId);
   const copies = (await copiesOf(db, chapter, exercises, [target])).get(target) ?? [];
   return { chapter, userId: target, copies };
