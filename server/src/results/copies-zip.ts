@@ -31,7 +31,7 @@ const PUPILS_AT_ONCE = 50;
 const pupilShape = z.object({ id: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() });
 type Pupil = z.output<typeof pupilShape>;
 
-interface Entry {
+export interface Entry {
   name: string;
   data: CorrectedCopyData;
 }
@@ -82,7 +82,7 @@ async function* batchesOf(
 }
 
 /** The archive's chunks: each batch drawn in a worker (the next one already asked for) and written out at once. */
-async function* zipCopies(batches: AsyncGenerator<Entry[]>): AsyncGenerator<Buffer> {
+export async function* zipCopies(batches: AsyncIterable<Entry[]>): AsyncGenerator<Buffer> {
   let written: Uint8Array[] = [];
   let failure: Error | null = null;
   const zip = new Zip((error, chunk) => {
@@ -101,10 +101,11 @@ async function* zipCopies(batches: AsyncGenerator<Entry[]>): AsyncGenerator<Buff
     return p;
   };
   const mtime = new Date();
-  let next = await batches.next();
+  const source = batches[Symbol.asyncIterator]();
+  let next = await source.next();
   let pending = next.done ? null : render(next.value);
   while (pending) {
-    next = await batches.next();
+    next = await source.next();
     const following = next.done ? null : render(next.value);
     const { entries, rendered } = await pending;
     rendered.forEach((r, i) => addStored(zip, entries[i].name, r.bytes, r.crc, mtime));

@@ -50,7 +50,8 @@ export function presentResultsCard(results: ChapterResults, userId: string, grad
     maxTotal: results.maxTotal,
     // Decision 139: a pupil with no answer in the chapter reads « Vous n’avez pas participé », not « 0 / 8 ».
     participated: results.totals.has(userId),
-    copiesReturned: chapter.copiesReturned,
+    // Decision 162: said only when the chapter returns its copies.
+    ...(chapter.copiesReturned ? { copiesReturned: true } : {}),
     ...presentStanding(results, userId),
     ...(chapter.qualificationThreshold !== null ? { qualificationText: chapter.qualificationText } : {}),
   };
@@ -70,7 +71,7 @@ export function presentInstitutionResults(
     exercises: results.exercises.map((e) => ({ _id: e.id, title: e.title, maxPoints: e.maxPoints })),
     maxTotal: results.maxTotal,
     ...(chapter.qualificationThreshold !== null ? { qualificationText: chapter.qualificationText } : {}),
-    copiesReturned: chapter.copiesReturned,
+    ...(chapter.copiesReturned ? { copiesReturned: true } : {}),
     pupils: pupils.map((p) => ({
       _id: p.id,
       firstName: p.first_name,
