@@ -107,3 +107,40 @@ export const schemeChangePreviewSchema = z.object({
   publishedPupils: z.number().int(),
 });
 export type SchemeChangePreview = z.infer<typeof schemeChangePreviewSchema>;
+
+/** A region of a page in page fractions (a regrade request may point at one, decision 162). */
+export const pageRegionSchema = z.object(
+  { x: fraction, y: fraction, w: fraction, h: fraction },
+  { error: 'Zone invalide : x, y, largeur et hauteur en fractions de la page.' },
+);
+export type PageRegion = z.infer<typeof pageRegionSchema>;
+
+/** One corrector's marks on a returned copy; `corrector` only when the chapter names its correctors (decision 162). */
+export const returnedLayerSchema = z.object({ corrector: z.string().optional(), annotations: z.array(annotationSchema) });
+export type ReturnedLayer = z.infer<typeof returnedLayerSchema>;
+
+/** One exercise of a returned copy (GET /results/{chapterId}/copies). */
+export const returnedExerciseSchema = z.object({
+  _id: z.string(),
+  title: z.string(),
+  maxPoints: z.number(),
+  grade: z.number().nullable(),
+  excused: z.boolean(),
+  comment: z.string(),
+  /** The copy as the viewer takes it (« pdfs/<id>.pdf », served by GET /pdfs/{file}); null without a PDF answer. */
+  pdf: z.string().nullable(),
+  /** The marks of the grade that counts (decision 162): one layer, two for a settled double marking, none before. */
+  layers: z.array(returnedLayerSchema),
+  /** The texts of the marking-scheme items the marks point at. */
+  items: z.array(z.object({ id: z.string(), text: z.string() })),
+});
+export type ReturnedExercise = z.infer<typeof returnedExerciseSchema>;
+
+export const returnedCopiesSchema = z.object({
+  chapter: z.object({ _id: z.string(), title: z.string() }),
+  exercises: z.array(returnedExerciseSchema),
+});
+export type ReturnedCopies = z.infer<typeof returnedCopiesSchema>;
+
+/** Decision 162: the chapter does not return its copies (403). */
+export const COPIES_NOT_RETURNED_MESSAGE = 'Les copies corrigées de ce chapitre ne sont pas rendues aux élèves.';

@@ -105,6 +105,9 @@ export const chapterDetailSchema = z.object({
   anonymousGrading: z.boolean().optional(),
   doubleGrading: z.boolean().optional(),
   gradingTolerance: z.number().optional(),
+  /** Admins and members only (decision 162). */
+  copiesReturned: z.boolean().optional(),
+  correctorNamed: z.boolean().optional(),
 });
 export type ChapterDetail = z.infer<typeof chapterDetailSchema>;
 
@@ -127,6 +130,9 @@ export const chapterPatchSchema = z
     headerCenters: richText,
     groups: z.array(accessGroupSchema).max(ACCESS_GROUPS_MAX, { error: 'Trop de groupes d’accès.' }),
     ...gradingOptionsSchema.shape,
+    /** Decision 162: the corrected copies go back to the pupils once published; the returned copy names its corrector. */
+    copiesReturned: z.boolean({ error: 'Le champ « Copies rendues » doit valoir vrai ou faux.' }),
+    correctorNamed: z.boolean({ error: 'Le champ « Correcteur nommé » doit valoir vrai ou faux.' }),
     /**
      * Decision 152: with `analysis: true`, the number of pupils still able to answer that the admin confirms
      * publishing anyway (the number the 409 `still_answering` gave); refused again when it changed meanwhile.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageRegionSchema } from './annotations.js';
 import { personSchema } from './grading-rules.js';
 
 /** Decision 74: what a pupil may write when asking for a regrade. */
@@ -24,6 +25,10 @@ const text = (what: string, max: number) =>
 export const regradeCreateSchema = z.object({
   answerId: z.uuid({ error: 'Copie invalide.' }),
   message: text('Le message', REGRADE_MESSAGE_MAX),
+  /** Decision 162: where on the returned copy the pupil points: a 0-based page, a region of it, or a corrector's mark. */
+  page: z.number({ error: 'Page invalide.' }).int({ error: 'Page invalide.' }).min(0, { error: 'Page invalide.' }).max(999).optional(),
+  region: pageRegionSchema.optional(),
+  annotationId: z.string({ error: 'Annotation invalide.' }).min(1).max(64, { error: 'Annotation invalide.' }).optional(),
 });
 export type RegradeCreate = z.input<typeof regradeCreateSchema>;
 
@@ -56,6 +61,11 @@ export const myRegradeSchema = z.object({
   newGrade: z.string().nullable(),
   createdAt: instant,
   handledAt: instant.nullable(),
+  /** Decision 162: the place pointed at, when the pupil marked one. */
+  page: z.number().int().nullable().optional(),
+  region: pageRegionSchema.nullable().optional(),
+  /** The mark pointed at, as the copy carries it (its text when it has one). */
+  annotation: z.object({ id: z.string(), page: z.number().int().nullable(), text: z.string().nullable() }).nullable().optional(),
 });
 export type MyRegrade = z.infer<typeof myRegradeSchema>;
 
@@ -93,3 +103,14 @@ export const regradeQueueSchema = z.object({
   requests: z.array(regradeQueueItemSchema),
 });
 export type RegradeQueue = z.infer<typeof regradeQueueSchema>;
+
+/** Decision 162: « Page 2, zone marquée », « Page 1 : Hypothèse non justifiée », or null when no place was marked. */
+export function regradePlaceText(r: Pick<MyRegrade, 'page' | 'region' | 'annotation'>): string | null {
+  if (r.annotation) {
+    const page = r.annotation.page ?? r.page;
+    const where = page !== null && page !== undefined ? `Page ${page + 1}` : 'Annotation';
+    return r.annotation.text ? `${where}\u00a0: ${r.annotation.text}` : `${where}, annotation du correcteur`;
+  }
+  if (r.page === null || r.page === undefined) return null;
+  return r.region ? `Page ${r.page + 1}, zone marquée` : `Page ${r.page + 1}`;
+}

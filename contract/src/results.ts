@@ -20,6 +20,9 @@ export const publicationSchema = z.object({
   showRank: z.boolean(),
   qualificationThreshold: z.number().nullable(),
   qualificationText: z.string(),
+  /** Decision 162: the corrected copies go back to the pupils once published; the returned copy names its corrector. */
+  copiesReturned: z.boolean(),
+  correctorNamed: z.boolean(),
   maxTotal: z.number(),
   /** Who will see results and how many copies are graded (for the confirmation dialogs). */
   counts: z.object({ pupils: z.number().int(), answers: z.number().int(), graded: z.number().int() }),
@@ -49,6 +52,9 @@ export const publicationUpdateSchema = z
       .max(QUALIFICATION_TEXT_MAX, { error: `La mention est trop longue (${QUALIFICATION_TEXT_MAX} caractères au plus).` })
       .default(DEFAULT_QUALIFICATION_TEXT)
       .transform((t) => t || DEFAULT_QUALIFICATION_TEXT),
+    /** Decision 162: « Rendre les copies corrigées aux élèves », « Nommer le correcteur sur la copie rendue »; absent: unchanged. */
+    copiesReturned: z.boolean({ error: 'Le champ « Copies rendues » doit valoir vrai ou faux.' }).optional(),
+    correctorNamed: z.boolean({ error: 'Le champ « Correcteur nommé » doit valoir vrai ou faux.' }).optional(),
     /**
      * Decision 139: the number of pupils still able to answer that the admin confirms publishing anyway (the
      * `stillAnswering` of the 409 `still_answering`); refused again when the number changed meanwhile.
@@ -133,6 +139,8 @@ export const resultsCardSchema = z.object({
   maxTotal: z.number(),
   /** Decision 139 (always sent by the server): false for a pupil with no answer in the chapter, who gets no certificate. */
   participated: z.boolean().optional(),
+  /** Decision 162: the chapter returns the corrected copies (GET /results/{chapterId}/copies answers). */
+  copiesReturned: z.boolean().optional(),
   ...rankingShape,
   qualificationText: z.string().optional(),
 });
@@ -145,6 +153,8 @@ export const institutionResultsSchema = z.object({
   exercises: z.array(z.object({ _id: z.string(), title: z.string(), maxPoints: z.number() })),
   maxTotal: z.number(),
   qualificationText: z.string().optional(),
+  /** Decision 162: the chapter returns the corrected copies (GET /results/{chapterId}/copies.zip answers). */
+  copiesReturned: z.boolean().optional(),
   pupils: z.array(
     z.object({
       _id: z.string(),

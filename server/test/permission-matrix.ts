@@ -416,6 +416,14 @@ export const MATRIX: MatrixRow[] = [
   ),
   r('GET /api/results/:chapterId/grades.xlsx', '/api/results/{published}/grades.xlsx', '401 403 403 403 403 403 ok'),
   r('GET /api/results/:chapterId/certificate.pdf', '/api/results/{published}/certificate.pdf?user={pupil}', '401 ok 403 403 403 403 ok'),
+  // Decision 162: the corrected copies returned (the published chapter returns them), and a school's ZIP of them.
+  r('GET /api/results/:chapterId/copies', '/api/results/{published}/copies?user={pupil}', '401 ok 403 403 403 403 ok'),
+  r(
+    'GET /api/results/:chapterId/copies/:file',
+    '/api/results/{published}/copies/{publishedExercise}.pdf?user={pupil}',
+    '401 ok 403 403 403 403 ok',
+  ),
+  r('GET /api/results/:chapterId/copies.zip', '/api/results/{published}/copies.zip?institution={schoolA}', '401 403 403 ok 403 403 ok'),
   r('GET /api/results/:chapterId/certificates.zip', '/api/results/{published}/certificates.zip', '401 403 403 403 403 403 ok'),
   r('GET /api/results/impact/chapter/:id', '/api/results/impact/chapter/{published}', '401 403 403 403 403 403 ok'),
   r('GET /api/results/impact/exercise/:id', '/api/results/impact/exercise/{publishedExercise}', '401 403 403 403 403 403 ok'),
@@ -664,7 +672,7 @@ export async function seedMatrix(t: TestApp): Promise<Fixture> {
   // Decision 74: a published chapter open to regrade requests, the pupil's graded answers, and open requests to answer.
   const [published] = await db
     .insert(chapters)
-    .values({ title: 'Tour publié', analysis: true, regradeUntil: new Date(Date.now() + 24 * hour) })
+    .values({ title: 'Tour publié', analysis: true, copiesReturned: true, regradeUntil: new Date(Date.now() + 24 * hour) })
     .returning();
   // Open to all: the pupil's results card and certificate (results routes) come from it too.
   await db.insert(accessGroups).values({ chapterId: published.id, position: 0 });

@@ -108,6 +108,8 @@ export async function getChapterDetail(db: Db, auth: AuthContext, id: string, no
       anonymousGrading: chapter.anonymousGrading,
       doubleGrading: chapter.doubleGrading,
       gradingTolerance: chapter.gradingTolerance,
+      copiesReturned: chapter.copiesReturned,
+      correctorNamed: chapter.correctorNamed,
     };
   }
   if (canReadCentreInstructions(auth)) return { ...base, headerCenters: chapter.headerCenters };

@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { Piscina } from 'piscina';
 import { AppError, badRequest } from '../errors.js';
 import type { CertificateData, RenderedCertificate } from '../results/certificate.js';
+import type { CorrectedCopyData, RenderedCopy } from '../results/corrected-copy.js';
 import type { PageReading } from '../sheets/scan-reader.js';
 import type { SplitPart } from '../sorting/split.js';
 import type { PdfOutcome, PdfTask } from './pdf-worker.js';
@@ -30,6 +31,8 @@ export const pdfLimits = {
   readMs: 10 * 60_000,
   /** A batch of certificates (decision 72): ~250 take well under a second. */
   certificatesMs: 60_000,
+  /** A batch of corrected copies (decision 162): a 10-page copy takes well under a second. */
+  correctedMs: 60_000,
   /** Making photos into a PDF (decision 140), for each photo: a 12 MP HEIC takes ~2 s of CPU, 22 s on a box loaded 10 times over. */
   photoMs: 20_000,
   /** Scheduling priority of the parse threads below the event loop's (0: same). */
@@ -103,6 +106,12 @@ async function run(task: PdfTask, timeoutMs: number): Promise<PdfOutcome> {
         // Copies handed over, as for a PDF below.
         const photos = task.photos.map((photo) => new Uint8Array(photo));
         return await threads.run({ kind: 'photos', photos }, { signal, transferList: photos.map((photo) => photo.buffer) });
+      }
+      if (task.kind === 'corrected') {
+        // The stored copies handed over, as the photos are.
+        const copies = task.copies.map((c) => ({ ...c, pdf: c.pdf && new Uint8Array(c.pdf) }));
+        const transferList = copies.flatMap((c) => (c.pdf ? [c.pdf.buffer] : []));
+        return await threads.run({ kind: 'corrected', copies }, { signal, transferList });
       }
       if (!('bytes' in task)) return await threads.run(task, { signal });
       // A copy handed over rather than cloned: cloning 28 MB held the event loop ~90 ms (bench/pdf-bombs).
@@ -194,4 +203,12 @@ export async function renderCertificatesInWorker(certificates: CertificateData[]
   refusal(outcome);
   if (!('certificates' in outcome)) throw new Error('unexpected PDF worker answer');
   return outcome.certificates;
+}
+
+/** Decision 162: a batch of corrected copies, drawn in a worker; each with its CRC-32 for the ZIP. */
+export async function renderCorrectedCopiesInWorker(copies: CorrectedCopyData[]): Promise<RenderedCopy[]> {
+  const outcome = await run({ kind: 'corrected', copies }, pdfLimits.correctedMs);
+  refusal(outcome);
+  if (!('copies' in outcome)) throw new Error('unexpected PDF worker answer');
+  return outcome.copies;
 }

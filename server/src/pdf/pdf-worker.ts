@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { decodePDFRawStream, ParseSpeeds, PDFDict, PDFDocument, PDFInvalidObject, PDFName, type PDFRawStream } from '@cantoo/pdf-lib';
 import { renderCertificates, type CertificateData, type RenderedCertificate } from '../results/certificate.js';
+import { renderCorrectedCopies, type CorrectedCopyData, type RenderedCopy } from '../results/corrected-copy.js';
 import { readScanDocument, type PageReading } from '../sheets/scan-reader.js';
 import { maskedPagePicture, MASKED_PAGE_DPI } from '../sorting/mask-names.js';
 import { splitDocument, type MaskedPicture, type SplitPart } from '../sorting/split.js';
@@ -23,6 +24,8 @@ export type PdfTask =
   | { kind: 'append'; bytes: Uint8Array; extra: Uint8Array }
   | { kind: 'read'; bytes: Uint8Array; secret: string; chapterId: string }
   | { kind: 'certificates'; certificates: CertificateData[] }
+  /** Decision 162: corrected copies, the marks drawn into the stored copies. */
+  | { kind: 'corrected'; copies: CorrectedCopyData[] }
   /** Photos of a proof made into one PDF (decision 140). */
   | { kind: 'photos'; photos: Uint8Array[] }
   /** Answered once the thread has loaded this module (pdf-pool.ts waits for it before any time cap). */
@@ -37,6 +40,7 @@ export type PdfOutcome =
   | { ok: true; parts: Array<{ bytes: Uint8Array; pages: number }> }
   | { ok: true; readings: PageReading[] }
   | { ok: true; certificates: RenderedCertificate[] }
+  | { ok: true; copies: RenderedCopy[] }
   | { ok: true; ready: true }
   | { ok: false; refused: PdfRefusal; photo?: number };
 
@@ -199,6 +203,8 @@ export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome> {
   // Decision 72: certificates are written, not parsed; here so that 10,000 of them never hold the event loop.
   if (task.kind === 'certificates') return { ok: true, certificates: await renderCertificates(task.certificates) };
   if (task.kind === 'photos') return photosTask(task.photos);
+  // Decision 162: a stored copy was checked when it was sent; it is still loaded within the inflate budget.
+  if (task.kind === 'corrected') return { ok: true, copies: await renderCorrectedCopies(task.copies, (bytes) => loadWithinBudget(bytes)) };
   let opened: Awaited<ReturnType<typeof openDocument>>;
   try {
     opened = await openDocument(task.bytes);

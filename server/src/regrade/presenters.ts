@@ -20,6 +20,11 @@ interface RequestRow {
   new_grade: string | null;
   created_at: Date | string;
   handled_at: Date | string | null;
+  page: number | null;
+  region: { x: number; y: number; w: number; h: number } | null;
+  annotation_id: string | null;
+  annotation_page: number | null;
+  annotation_text: string | null;
 }
 
 interface QueueRow extends RequestRow {
@@ -42,6 +47,9 @@ export const presentMine = (r: RequestRow): MyRegrade => ({
   newGrade: r.new_grade,
   createdAt: iso(r.created_at)!,
   handledAt: iso(r.handled_at),
+  page: r.page,
+  region: r.region,
+  annotation: r.annotation_id ? { id: r.annotation_id, page: r.annotation_page, text: r.annotation_text } : null,
 });
 
 /** A request in the correctors' queue; under anonymous correction the pupil is their copy's pseudonym (decision 62). */

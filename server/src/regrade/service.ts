@@ -81,11 +81,16 @@ export async function createRegradeRequest(db: Db, auth: AuthContext, input: Reg
     assertMayRequestRegrade(auth, answer);
     checkWindow(answer, now);
     if (!answer.current) throw badRequest('Cette réponse a été remplacée : demandez le réexamen de votre dernière réponse.');
+    if (input.region !== undefined && input.page === undefined) throw badRequest('Indiquez la page de la zone marquée.');
+    if (input.annotationId !== undefined && !(await hasAnnotation(tx, answer.id, input.annotationId)))
+      throw badRequest('Cette annotation n’est pas sur votre copie.');
+    const region = input.region === undefined ? null : JSON.stringify(input.region);
     const [created] = await rows(
       tx,
       z.object({ id: z.string() }),
-      sql`INSERT INTO regrade_requests (answer_id, chapter_id, exercise_id, user_id, message, old_grade)
-          VALUES (${answer.id}::uuid, ${answer.chapter_id}::uuid, ${answer.exercise_id}::uuid, ${auth.userId}::uuid, ${input.message}, ${answer.grade})
+      sql`INSERT INTO regrade_requests (answer_id, chapter_id, exercise_id, user_id, message, old_grade, page, region, annotation_id)
+          VALUES (${answer.id}::uuid, ${answer.chapter_id}::uuid, ${answer.exercise_id}::uuid, ${auth.userId}::uuid, ${input.message},
+            ${answer.grade}, ${input.page ?? null}, ${region}::jsonb, ${input.annotationId ?? null})
           ON CONFLICT (user_id, exercise_id) WHERE status = 'open' DO NOTHING
           RETURNING id`,
     );
@@ -93,6 +98,17 @@ export async function createRegradeRequest(db: Db, auth: AuthContext, input: Reg
     await audit(tx, auth, 'regrade.request', created.id, { answerId: answer.id, exerciseId: answer.exercise_id });
     return { _id: created.id };
   });
+}
+
+/** Decision 162: a mark of this copy (any of its gradings) carries this id. */
+async function hasAnnotation(tx: Tx, answerId: string, annotationId: string): Promise<boolean> {
+  const [row] = await rows(
+    tx,
+    z.object({ found: z.boolean() }),
+    sql`SELECT EXISTS (SELECT 1 FROM gradings g, jsonb_array_elements(g.annotations) m
+                       WHERE g.answer_id = ${answerId}::uuid AND m->>'id' = ${annotationId}) AS found`,
+  );
+  return row.found;
 }
 
 /** A request as the pupil's and the correctors' lists read it. */
@@ -110,10 +126,20 @@ const requestRow = z.object({
   new_grade: z.string().nullable(),
   created_at: column.date,
   handled_at: column.dateOrNull,
+  page: z.number().nullable(),
+  region: z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).nullable(),
+  annotation_id: z.string().nullable(),
+  annotation_page: z.number().nullable(),
+  annotation_text: z.string().nullable(),
 });
 
+/** Decision 162: the mark a request points at, read from the copy's gradings (its page and text). */
 const requestColumns = sql`r.id, r.answer_id, r.user_id, r.exercise_id, e.title AS exercise_title, e.max_points, r.message, r.status,
-  r.reply, r.old_grade, r.new_grade, r.created_at, r.handled_at`;
+  r.reply, r.old_grade, r.new_grade, r.created_at, r.handled_at, r.page, r.region, r.annotation_id,
+  (SELECT (m->>'page')::int FROM gradings g, jsonb_array_elements(g.annotations) m
+    WHERE r.annotation_id IS NOT NULL AND g.answer_id = r.answer_id AND m->>'id' = r.annotation_id LIMIT 1) AS annotation_page,
+  (SELECT m->>'text' FROM gradings g, jsonb_array_elements(g.annotations) m
+    WHERE r.annotation_id IS NOT NULL AND g.answer_id = r.answer_id AND m->>'id' = r.annotation_id LIMIT 1) AS annotation_text`;
 
 /** GET /regrade/mine/{chapterId}: the caller's own requests of a chapter and whether they may ask now. */
 export async function listMyRegrades(db: Db, auth: AuthContext, chapterId: string, now = new Date()): Promise<MyRegrades> {

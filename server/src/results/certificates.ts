@@ -98,7 +98,7 @@ function zipChunks(results: ChapterResults, holders: Holder[], now: Date): Async
  * One stored (not deflated: PDFs gain little) file of the archive, whose CRC-32 the worker computed:
  * fflate's `ZipInputFile` handed its bytes at once, so the event loop never reads them again.
  */
-function addStored(zip: Zip, filename: string, bytes: Uint8Array, crc: number, mtime: Date): void {
+export function addStored(zip: Zip, filename: string, bytes: Uint8Array, crc: number, mtime: Date): void {
   const file: ZipInputFile = { filename, size: bytes.length, crc, compression: 0, mtime };
   zip.add(file);
   // A worker's PDF arrives structured-cloned, on an ArrayBuffer of its own (never a SharedArrayBuffer).

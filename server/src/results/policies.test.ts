@@ -1,7 +1,13 @@
-import { RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
+import { COPIES_NOT_RETURNED_MESSAGE, RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
 import { describe, expect, it } from 'vitest';
 import { admin, expectRefusal, OTHER_SCHOOL, otherPupil, pupil, SCHOOL, teacher, teacherWithoutSchool } from '../../test/callers.js';
-import { assertMayGetCertificate, assertMaySeeResults, resultsInstitutionOf } from './policies.js';
+import {
+  assertCopiesReturned,
+  assertMayGetCertificate,
+  assertMayGetReturnedCopy,
+  assertMaySeeResults,
+  resultsInstitutionOf,
+} from './policies.js';
 
 const now = new Date('2026-06-01T12:00:00Z');
 const published = { analysis: true, publishAt: null };
@@ -28,5 +34,13 @@ describe('results policies', () => {
     expect(() => assertMayGetCertificate(pupil, pupil.userId)).not.toThrow();
     expect(() => assertMayGetCertificate(admin, pupil.userId)).not.toThrow();
     expectRefusal(() => assertMayGetCertificate(otherPupil, pupil.userId), 403, 'Vous ne pouvez télécharger que votre propre attestation.');
+  });
+  it('returns corrected copies once published and switched on, to their pupil; admins any time (decision 162)', () => {
+    expect(() => assertCopiesReturned(pupil, { ...published, copiesReturned: true }, now)).not.toThrow();
+    expect(() => assertCopiesReturned(admin, { ...unpublished, copiesReturned: false }, now)).not.toThrow();
+    expectRefusal(() => assertCopiesReturned(pupil, { ...published, copiesReturned: false }, now), 403, COPIES_NOT_RETURNED_MESSAGE);
+    expectRefusal(() => assertCopiesReturned(teacher, { ...unpublished, copiesReturned: true }, now), 403, RESULTS_NOT_PUBLISHED_MESSAGE);
+    expect(() => assertMayGetReturnedCopy(admin, pupil.userId)).not.toThrow();
+    expectRefusal(() => assertMayGetReturnedCopy(otherPupil, pupil.userId), 403, 'Vous ne pouvez voir que vos propres copies.');
   });
 });

@@ -1,4 +1,4 @@
-import { RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
+import { COPIES_NOT_RETURNED_MESSAGE, RESULTS_NOT_PUBLISHED_MESSAGE } from '@olympe/contract';
 import type { AuthContext } from '../auth/context.js';
 import { isChapterPublished } from '../chapters/publication.js';
 import { forbidden } from '../errors.js';
@@ -26,4 +26,23 @@ export function assertMaySeeResults(auth: AuthContext, chapter: Parameters<typeo
 /** A pupil downloads their own certificate; only an admin names another pupil. */
 export function assertMayGetCertificate(auth: AuthContext, target: string): void {
   if (target !== auth.userId && !auth.isAdmin) throw forbidden('Vous ne pouvez télécharger que votre propre attestation.');
+}
+
+/** Decision 162: a pupil reads their own corrected copies; only an admin names another pupil. */
+export function assertMayGetReturnedCopy(auth: AuthContext, target: string): void {
+  if (target !== auth.userId && !auth.isAdmin) throw forbidden('Vous ne pouvez voir que vos propres copies.');
+}
+
+/**
+ * Decision 162: corrected copies go back once the results are published and the chapter returns them; an admin
+ * reads them at any time (what the pupils will get).
+ */
+export function assertCopiesReturned(
+  auth: AuthContext,
+  chapter: Parameters<typeof isChapterPublished>[0] & { copiesReturned: boolean },
+  now: Date,
+): void {
+  if (auth.isAdmin) return;
+  if (!isChapterPublished(chapter, now)) throw forbidden(RESULTS_NOT_PUBLISHED_MESSAGE);
+  if (!chapter.copiesReturned) throw forbidden(COPIES_NOT_RETURNED_MESSAGE);
 }

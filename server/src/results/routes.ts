@@ -7,6 +7,7 @@ import {
   PAST_INSTANT_MESSAGE,
   stillAnsweringSchema,
   resultsCardSchema,
+  returnedCopiesSchema,
   savedMessageSchema,
 } from '@olympe/contract';
 import type { FastifyReply } from 'fastify';
@@ -16,7 +17,11 @@ import { z } from 'zod';
 import { authOf, requireAuth, requireRole } from '../auth/context.js';
 import type { Deps } from '../deps.js';
 import { chapterCertificatesZip, ownCertificate } from './certificates.js';
-import { presentInstitutionResults, presentResultsCard } from './presenters.js';
+import { presentInstitutionResults, presentResultsCard, presentReturnedCopies } from './presenters.js';
+import { loadReturnedCopies } from './returned-copies.js';
+import { correctedCopyPdf } from './copies-pdf.js';
+import { institutionCopiesZip } from './copies-zip.js';
+import { openFileStore } from '../files/store-select.js';
 import { getPublication, loadInstitutionResults, loadOwnResults, loadPreview, updatePublication } from './service.js';
 import { chapterDeletionImpact, exerciseDeletionImpact } from '../chapters/deletion-impact.js';
 import { groupDeletionImpact } from '../groups/deletion-impact.js';
@@ -27,6 +32,9 @@ const chapterParams = z.object({ chapterId: z.uuid({ error: 'Identifiant de chap
 const previewParams = chapterParams.extend({ userId: z.uuid({ error: 'Identifiant d’élève invalide.' }) });
 const idParams = z.object({ id: z.uuid({ error: 'Identifiant invalide.' }) });
 const institutionQuery = z.object({ institution: z.uuid({ error: 'Identifiant d’établissement invalide.' }).optional() });
+const copyParams = chapterParams.extend({
+  file: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/, { error: 'Exercice invalide.' }),
+});
 const userQuery = z.object({ user: z.uuid({ error: 'Identifiant d’élève invalide.' }).optional() });
 const tags = ['results'];
 
@@ -47,6 +55,7 @@ const fileTitle = (title: string) => title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g
  */
 export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const admin = requireRole('admin');
+  const store = openFileStore(deps);
 
   app.get(
     '/results/:chapterId',
@@ -141,6 +150,36 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
     async (request, reply) => {
       const { title, chunks } = await chapterCertificatesZip(deps.db, request.params.chapterId);
       return attachment(reply, `Attestations - ${fileTitle(title)}.zip`, 'application/zip').send(Readable.from(chunks));
+    },
+  );
+
+  // Decision 162: the corrected copies, once published and returned (admins: any pupil, any time).
+  app.get(
+    '/results/:chapterId/copies',
+    { preHandler: requireAuth, schema: { tags, params: chapterParams, querystring: userQuery, response: { 200: returnedCopiesSchema } } },
+    async (request) => {
+      const found = await loadReturnedCopies(deps.db, authOf(request), request.params.chapterId, request.query.user);
+      return presentReturnedCopies(found.chapter, found.copies);
+    },
+  );
+
+  app.get(
+    '/results/:chapterId/copies.zip',
+    { preHandler: requireRole('teacher'), schema: { tags, params: chapterParams, querystring: institutionQuery } },
+    async (request, reply) => {
+      const found = await institutionCopiesZip(deps.db, store, authOf(request), request.params.chapterId, request.query.institution);
+      const name = `Copies corrigées - ${fileTitle(found.title)} - ${fileTitle(found.institution)}.zip`;
+      return attachment(reply, name, 'application/zip').send(Readable.from(found.chunks));
+    },
+  );
+
+  app.get(
+    '/results/:chapterId/copies/:file',
+    { preHandler: requireAuth, schema: { tags, params: copyParams, querystring: userQuery } },
+    async (request, reply) => {
+      const { chapterId, file } = request.params;
+      const copy = await correctedCopyPdf(deps.db, store, authOf(request), chapterId, file.slice(0, -4), request.query.user);
+      return attachment(reply, copy.fileName, 'application/pdf').send(Buffer.from(copy.bytes));
     },
   );
 

@@ -192,6 +192,8 @@ export async function getPublication(db: Db, chapterId: string, now = new Date()
     showRank: chapter.showRank,
     qualificationThreshold: chapter.qualificationThreshold,
     qualificationText: chapter.qualificationText,
+    copiesReturned: chapter.copiesReturned,
+    correctorNamed: chapter.correctorNamed,
     maxTotal: results.maxTotal,
     counts: { pupils: ids.length, answers: Number(counts?.answers ?? 0), graded: Number(counts?.graded ?? 0) },
     pupils: pupils.map((p) => ({ _id: p.id, firstName: p.first_name, lastName: p.last_name })),
@@ -250,6 +252,9 @@ export async function updatePublication(
       showRank: input.showRank,
       qualificationThreshold: input.qualificationThreshold,
       qualificationText: input.qualificationText,
+      // Decision 162: the returned copies' switches, kept as they are when absent.
+      copiesReturned: input.copiesReturned ?? before.copiesReturned,
+      correctorNamed: input.correctorNamed ?? before.correctorNamed,
     };
     await tx
       .update(chapters)
@@ -262,6 +267,8 @@ export async function updatePublication(
         showRank: before.showRank,
         qualificationThreshold: before.qualificationThreshold,
         qualificationText: before.qualificationText,
+        copiesReturned: before.copiesReturned,
+        correctorNamed: before.correctorNamed,
       },
       after: { ...timing, publishAt: timing.publishAt?.toISOString() ?? null, ...options },
     });

@@ -6,6 +6,7 @@ import type {
   Publication,
   PublicationUpdateInput,
   ResultsCard,
+  ReturnedCopies,
 } from '@olympe/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { chapterKeys } from './chapters';
@@ -22,6 +23,7 @@ export const resultsKeys = {
   institution: (chapterId: string) => ['results', 'institution', chapterId] as const,
   impact: (kind: string, id: string) => ['results', 'impact', kind, id] as const,
   autoCount: (chapterId: string) => ['results', 'auto-count', chapterId] as const,
+  copies: (chapterId: string) => ['results', 'copies', chapterId] as const,
 };
 
 /** GET /results/{chapterId}: the pupil's own card (403 before publication: no card, no notice). */
@@ -110,7 +112,26 @@ export function useInstitutionResults(chapterId: string, enabled: boolean) {
   });
 }
 
+/** GET /results/{chapterId}/copies: the pupil's corrected copies, when the chapter returns them (decision 162). */
+export async function fetchReturnedCopies(chapterId: string): Promise<ReturnedCopies> {
+  const { data } = await api.get<ReturnedCopies>(`/results/${chapterId}/copies`, { skipNotifications: true });
+  return data;
+}
+
+export function useReturnedCopies(chapterId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: resultsKeys.copies(chapterId),
+    queryFn: () => fetchReturnedCopies(chapterId),
+    enabled: enabled && !!chapterId,
+    retry: false,
+  });
+}
+
 /** The files of results, fetched with the bearer token. */
+export const downloadCorrectedCopy = (chapterId: string, exerciseId: string, title: string, exercise: string) =>
+  downloadCenterFile(`/results/${chapterId}/copies/${exerciseId}.pdf`, `Ma copie corrigée - ${title} - ${exercise}.pdf`);
+export const downloadCopiesZip = (chapterId: string, title: string) =>
+  downloadCenterFile(`/results/${chapterId}/copies.zip`, `Copies corrigées - ${title}.zip`);
 export const downloadCertificate = (chapterId: string, title: string) =>
   downloadCenterFile(`/results/${chapterId}/certificate.pdf`, `Attestation - ${title}.pdf`);
 export const downloadInstitutionXlsx = (chapterId: string, title: string) =>

@@ -11,7 +11,7 @@ export interface PdfViewProps {
   path: string;
   /** Accessible name prefix of the pages ("Copie", "PDF"...). */
   label?: string;
-  /** Drawn over each page (0-based), e.g. the corrector's marks (decision 159). */
+  /** Drawn over each page (0-based), in the page's box: the corrector's marks (decision 159), a returned copy's (162). */
   overlay?: (page: number) => ReactNode;
   /** Told the number of pages once the document is read. */
   onPages?: (pages: number) => void;

@@ -1,13 +1,14 @@
 import { Alert, Button, Group, Loader, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { formatPoints, formatTotal, GRADE_LABELS } from '@olympe/contract';
-import { downloadCertificate, downloadInstitutionXlsx, useInstitutionResults, useResultsCard } from '../../api/results';
+import { downloadCertificate, downloadCopiesZip, downloadInstitutionXlsx, useInstitutionResults, useResultsCard } from '../../api/results';
 import { isApiError } from '../../api/client';
 import { downloadCsv } from '../../lib/csv';
 import { DownloadButton } from '../../components/download-button';
 import { institutionCsvRows } from './institution-results';
 import { PupilQualifications } from './qualification-block';
 import { rankText, ResultsCardView } from './results-card';
+import { ReturnedCopies } from './returned-copies';
 
 /** Decision 70: the pupil's results card once published, and their certificate. */
 export function PupilResults({ chapterId, title }: { chapterId: string; title: string }) {
@@ -35,6 +36,7 @@ export function PupilResults({ chapterId, title }: { chapterId: string; title: s
       <DownloadButton label="Télécharger mon attestation" run={() => downloadCertificate(chapterId, title)} />
       {/* Decision 157: the published selections' outcome and letter, next to the certificate. */}
       <PupilQualifications />
+      {query.data.copiesReturned && <ReturnedCopies chapterId={chapterId} title={title} />}
     </Stack>
   );
 }
@@ -109,6 +111,10 @@ export function SchoolResults({ chapterId, title }: { chapterId: string; title: 
           Exporter en CSV
         </Button>
         <DownloadButton label="Exporter en XLSX" run={() => downloadInstitutionXlsx(chapterId, title)} />
+        {/* Decision 162: the school's pupils' corrected copies, one folder per pupil (403 in words when not returned). */}
+        {results.copiesReturned && (
+          <DownloadButton label="Télécharger les copies corrigées (ZIP)" run={() => downloadCopiesZip(chapterId, title)} />
+        )}
       </Group>
     </Stack>
   );

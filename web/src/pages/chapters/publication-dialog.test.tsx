@@ -14,6 +14,8 @@ const PUBLICATION: Publication = {
   showRank: false,
   qualificationThreshold: null,
   qualificationText: 'Qualifié(e) pour le tour suivant',
+  copiesReturned: false,
+  correctorNamed: false,
   maxTotal: 20,
   counts: { pupils: 1234, answers: 2400, graded: 2300 },
   pupils: [{ _id: 'p1', firstName: 'Sophie', lastName: 'Germain' }],
@@ -43,6 +45,9 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
   it('asks with the count of pupils before publishing now, and publishes only once confirmed', async () => {
     renderWithProviders(<PublicationDialog chapterId="c1" name="Tour 1" initialMode="now" onClose={() => {}} />);
     fireEvent.click(screen.getByLabelText('Montrer aux élèves leur rang et leur centile'));
+    // Decision 162: naming the corrector is offered once the copies are returned.
+    expect((screen.getByLabelText('Nommer le correcteur sur la copie rendue') as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(screen.getByLabelText('Rendre les copies corrigées aux élèves'));
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
     const dialog = await screen.findByRole('dialog', { name: 'Publier les résultats ?' });
     expect(within(dialog).getByText(/^1 234 élèves verront leurs notes/)).toBeTruthy();
@@ -55,6 +60,8 @@ describe('PublicationDialog', { timeout: 20_000 }, () => {
       showRank: true,
       qualificationThreshold: null,
       qualificationText: 'Qualifié(e) pour le tour suivant',
+      copiesReturned: true,
+      correctorNamed: false,
     });
   });
 

@@ -84,6 +84,9 @@ interface PublicationValues {
   showRank: boolean;
   threshold: number | null;
   text: string;
+  /** Decision 162: the corrected copies go back to the pupils; the returned copy names its corrector. */
+  copiesReturned: boolean;
+  correctorNamed: boolean;
 }
 
 function PublicationForm({
@@ -105,11 +108,13 @@ function PublicationForm({
       showRank: publication.showRank,
       threshold: publication.qualificationThreshold,
       text: publication.qualificationText,
+      copiesReturned: publication.copiesReturned,
+      correctorNamed: publication.correctorNamed,
     },
   });
   const [thresholdError, setThresholdError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const { mode, wall, showRank, threshold, text } = form.values;
+  const { mode, wall, showRank, threshold, text, copiesReturned, correctorNamed } = form.values;
   const publishAt = mode === 'scheduled' && isWallClock(wall) ? parisWallClockToIso(wall) : null;
   const body: PublicationUpdateInput = {
     mode,
@@ -117,6 +122,8 @@ function PublicationForm({
     showRank,
     qualificationThreshold: threshold,
     qualificationText: text,
+    copiesReturned,
+    correctorNamed,
   };
   // The contract's own rule, with its words: a scheduled publication needs its date and time.
   const wallError = (checkPublication(body).publishAt as string | undefined) ?? null;
@@ -194,6 +201,12 @@ function PublicationFields(props: {
         }}
       />
       <TextInput label="Mention des élèves qualifiés" placeholder={DEFAULT_QUALIFICATION_TEXT} {...form.getInputProps('text')} />
+      <Checkbox label="Rendre les copies corrigées aux élèves" {...form.getInputProps('copiesReturned', { type: 'checkbox' })} />
+      <Checkbox
+        label="Nommer le correcteur sur la copie rendue"
+        disabled={!form.values.copiesReturned}
+        {...form.getInputProps('correctorNamed', { type: 'checkbox' })}
+      />
     </>
   );
 }

@@ -27,6 +27,9 @@ const QUEUE: RegradeQueue = {
       createdAt: '2026-12-01T09:00:00.000Z',
       handledAt: null,
       handledBy: null,
+      page: 1,
+      region: { x: 0.1, y: 0.2, w: 0.3, h: 0.1 },
+      annotation: null,
     },
     {
       _id: 'r2',
@@ -42,6 +45,7 @@ const QUEUE: RegradeQueue = {
       createdAt: '2026-11-30T09:00:00.000Z',
       handledAt: '2026-12-01T10:00:00.000Z',
       handledBy: { _id: 'm1', firstName: 'Paul', lastName: 'Erdős' },
+      annotation: { id: 'n1', page: 0, text: 'Hypothèse non justifiée' },
     },
   ],
 };
@@ -68,6 +72,9 @@ describe('RegradePage', () => {
     setup(false);
     const open = await screen.findByRole('article', { name: 'Demande de Sophie Germain, Somme' });
     expect(screen.getByText(/1 demande en attente/)).toBeTruthy();
+    // Decision 162: where on the copy the pupil points.
+    expect(within(open).getByText('Page 2, zone marquée')).toBeTruthy();
+    expect(screen.getByText(/^Page 1\s: Hypothèse non justifiée$/)).toBeTruthy();
     expect(within(open).getByRole('link', { name: 'Voir la copie de Sophie Germain' }).getAttribute('href')).toBe('/history/u1/e1');
     const accept = within(open).getByRole('button', { name: 'Accepter avec cette note' });
     expect((accept as HTMLButtonElement).disabled).toBe(true);

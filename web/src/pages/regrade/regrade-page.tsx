@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
+  regradePlaceText,
   formatParisDateTime,
   formatPoints,
   isoToParisWallClock,
@@ -69,6 +70,12 @@ function RequestItem({ chapterId, request }: { chapterId: string; request: Regra
           {formatPoints(request.exercise.maxPoints)}
         </Text>
         <Text style={{ whiteSpace: 'pre-wrap' }}>{request.message}</Text>
+        {/* Decision 162: where on the copy the pupil points (« Page 2, zone marquée », or the mark's text). */}
+        {regradePlaceText(request) && (
+          <Text size="sm" fw={700}>
+            {regradePlaceText(request)}
+          </Text>
+        )}
         <Anchor component={Link} to={paths.history(request.student._id, request.exercise._id)}>
           Voir la copie de {who}
         </Anchor>

@@ -1,0 +1,1 @@
+export { AnnotationView, annotationText } from './annotation-view';
