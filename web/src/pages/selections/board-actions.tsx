@@ -25,7 +25,7 @@ export function BoardActions({ selection }: { selection: Selection }) {
       <Group wrap="wrap" align="flex-start">
         {selection.right !== 'read' && <Button onClick={() => setOpen('freeze')}>Geler la liste</Button>}
         {admin && !selection.namesShown && (
-          <Button variant="light" color="orange.9" onClick={() => setOpen('reveal')}>
+          <Button variant="default" onClick={() => setOpen('reveal')}>
             Lever l’anonymat
           </Button>
         )}

@@ -17,7 +17,8 @@ export function publicationState(s: Pick<Selection, 'published' | 'publishAt'>):
 export function publicationMessage(mode: Mode, publishAt: string | null, latest: number): string {
   if (mode === 'unpublished')
     return 'Les élèves et les établissements ne verront plus leur qualification tant que la sélection n’est pas publiée de nouveau.';
-  const when = mode === 'now' ? 'dès maintenant' : `le ${formatParisDateTime(publishAt!)} (heure de Paris)`;
+  // Rendered while the instant is still being typed (the confirmation is mounted closed): no date yet, no crash.
+  const when = mode === 'now' || publishAt === null ? 'dès maintenant' : `le ${formatParisDateTime(publishAt)} (heure de Paris)`;
   return latest > 0
     ? `Les élèves et leurs établissements verront ${when} la version ${latest} de la liste, et chaque version gelée ensuite.`
     : `Aucune version n’est gelée : les élèves verront ${when} la première version gelée.`;

@@ -36,7 +36,7 @@ function columnsOf(board: Board, canDecide: boolean, onDecide: (target: Decision
       header: 'Statut',
       width: 150,
       cell: (row) => (
-        <Badge color={row.selected ? 'green.9' : 'gray.7'} variant={row.selected ? 'filled' : 'outline'}>
+        <Badge color={row.selected ? 'teal.9' : 'gray.7'} variant={row.selected ? 'filled' : 'outline'}>
           {statusText(row.selected)}
         </Badge>
       ),

@@ -21,7 +21,7 @@ export const ScoreChart = memo(function ScoreChart({ chart, cutoff, name }: { ch
     <figure style={{ margin: 0 }} aria-label={`Répartition des scores de la catégorie « ${name} »`}>
       <div aria-hidden="true" style={{ width: '100%', height: 240 }}>
         <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={chart} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+          <ComposedChart data={chart} margin={{ top: 8, right: 8, bottom: 8, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="from" />
             <YAxis yAxisId="count" allowDecimals={false} width={40} />

@@ -12,7 +12,7 @@ import { loadErrorText } from './load-error';
 const TITLE = 'Sélections';
 
 function publicationBadge(s: SelectionSummary) {
-  if (s.published) return <Badge color="green.9">Publiée</Badge>;
+  if (s.published) return <Badge color="teal.9">Publiée</Badge>;
   if (s.publishAt) return <Text size="sm">Programmée le {formatParisDateTime(s.publishAt)}</Text>;
   return <Text size="sm">Non publiée</Text>;
 }
