@@ -69,7 +69,7 @@ test('[CORRECTEUR] annote une copie au doigt, applique une remarque de la banque
   await expect(layer.locator('[data-kind="ink"]')).toHaveCount(1);
 
   await page.getByRole('button', { name: /^Appliquer la remarque 1/ }).click();
-  await page.getByRole('textbox', { name: 'Note' }).fill('1');
+  await page.getByRole('textbox', { name: 'Note', exact: true }).fill('1');
   await expect(page.getByTestId('grade-status')).toContainText('Enregistré');
 
   await page.reload();

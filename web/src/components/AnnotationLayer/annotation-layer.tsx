@@ -67,7 +67,13 @@ function useGestures(ref: React.RefObject<SVGSVGElement | null>, page: number, s
     if (event.isPrimary === false || event.button > 0) return;
     const point = at(event);
     if (pending) return place(pending, point);
-    event.currentTarget.setPointerCapture?.(event.pointerId);
+    // Keeps the stroke when the finger leaves the page; a pointer the browser no longer tracks throws (a stylus
+    // lifted between events), which must not lose the stroke.
+    try {
+      event.currentTarget.setPointerCapture?.(event.pointerId);
+    } catch {
+      /* drawn without capture */
+    }
     const { pointerId } = event;
     if (tool === 'ink') setGesture({ kind: 'ink', pointerId, points: [point] });
     else if (tool === 'box') setGesture({ kind: 'box', pointerId, from: point, to: point });

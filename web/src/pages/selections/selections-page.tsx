@@ -39,7 +39,11 @@ export function SelectionsPage() {
       ) : query.data.length === 0 ? (
         <Text c="gray.8">Aucune sélection pour le moment.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={480}>
+        // Focusable so the keyboard can scroll it on a phone (axe: scrollable-region-focusable, decision 104).
+        <Table.ScrollContainer
+          minWidth={480}
+          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Sélections (défilement)' } }}
+        >
           <Table striped aria-label="Sélections">
             <Table.Thead>
               <Table.Tr>

@@ -39,7 +39,11 @@ export function VersionsPanel({ selection }: { selection: Selection }) {
   const options = versions.map((v) => ({ value: String(v.number), label: `Version ${v.number}` }));
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={600}>
+      {/* Focusable so the keyboard can scroll it on a phone (axe: scrollable-region-focusable, decision 104). */}
+      <Table.ScrollContainer
+        minWidth={600}
+        scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Versions gelées (défilement)' } }}
+      >
         <Table striped aria-label="Versions gelées">
           <Table.Thead>
             <Table.Tr>
