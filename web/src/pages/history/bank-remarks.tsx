@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { ActionIcon, Button, Group, Kbd, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, Kbd, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconMapPin, IconPlus } from '@tabler/icons-react';
 import type { BankComment } from '@olympe/contract';
 import { useAddBankComment, useBank } from '../../api/comment-bank';
@@ -123,10 +123,12 @@ function RemarkRow({
         size="compact-sm"
         justify="flex-start"
         styles={{ root: { height: 'auto', minHeight: 26 }, label: { whiteSpace: 'normal', textAlign: 'left' } }}
-        aria-label={`Appliquer la remarque${n <= SHORTCUTS ? ` ${n}` : ''} : ${remark.text}`}
         onClick={onApply}
       >
+        {/* The visible text is the name's end (axe: label-content-name-mismatch): « Appliquer la remarque 2 : … ». */}
+        <VisuallyHidden>Appliquer la remarque </VisuallyHidden>
         {n <= SHORTCUTS ? <Kbd mr={6}>{n}</Kbd> : null}
+        <VisuallyHidden> : </VisuallyHidden>
         {remark.text}
       </Button>
       {onPlace ? (
