@@ -7,6 +7,7 @@ import type { FileStore } from './files/store.js';
 import { seedResultsDemo } from './results/demo.js';
 import { seedSortingDemo } from './sorting/demo.js';
 import { groupMembers, MEMBERS_GROUP_ID, sessionExtensions, TEACHERS_GROUP_ID, users } from './db/schema.js';
+import { seedAnnotationsDemo } from './grading/annotations-demo.js';
 import { seedDoubleGradingDemo, seedGradingDemo } from './grading/demo.js';
 import { seedGroupsDemo } from './groups/demo.js';
 import { seedInstitutionsDemo } from './institutions/demo.js';
@@ -124,6 +125,8 @@ export async function seedDemo(db: Db, store: FileStore, passwordHash: string): 
     pupilIds: pupilIds.slice(0, 6),
     correctorIds: [member.id, member2.id],
   });
+  // Decisions 159–160: marks on those copies, and each paper exercise's comment bank.
+  await seedAnnotationsDemo(db, chapters.exerciseIds.paper);
   await seedAnalysisDemo(db, { chapterId: chapters.timedId, pupilIds: pupilIds.slice(-8) });
   // Decision 70: a published final with rank, percentile and a threshold, the demo pupil's card and certificate.
   await seedResultsDemo(db, {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { hashPassword } from '../src/auth/service.js';
-import { rows } from '../src/db/query.js';
+import { column, rows } from '../src/db/query.js';
 import { DEMO_PASSWORD, seedDemo } from '../src/demo-data.js';
 import { openFileStore } from '../src/files/store-select.js';
 import { DEMO_SELECTION_PARTICIPANTS, DEMO_SELECTION_TITLE } from '../src/selections/demo.js';
@@ -179,5 +179,20 @@ describe('demo data', () => {
       sql`SELECT c.title FROM access_groups g JOIN chapters c ON c.id = g.chapter_id WHERE g.required_selection_id = ${selection.id}::uuid`,
     );
     expect(gate.title).toBe('Olympiades 2026 — Tour 2');
+  });
+  // Decisions 159–160: the paper copies carry both correctors' marks, and each paper exercise has its comment bank.
+  it('seeds marks on the double-graded paper copies and a comment bank whose remark they applied', async () => {
+    const db = t.database.db;
+    const [marks] = await rows(
+      db,
+      z.object({ gradings: column.number, marked: column.number, applied: column.number, banks: column.number }),
+      sql`SELECT count(*) AS gradings, count(*) FILTER (WHERE jsonb_array_length(g.annotations) = 5) AS marked,
+                 count(*) FILTER (WHERE cardinality(g.bank_comments) = 1) AS applied,
+                 (SELECT count(DISTINCT exercise_id) FROM comment_bank) AS banks
+          FROM gradings g JOIN comment_bank b ON b.id = g.bank_comments[1]`,
+    );
+    expect(marks.gradings).toBeGreaterThan(0);
+    expect(marks).toMatchObject({ marked: marks.gradings, applied: marks.gradings });
+    expect(marks.banks).toBeGreaterThanOrEqual(2);
   });
 });
