@@ -13,7 +13,7 @@ function marksOf(bankId: string, seed: number): Annotation[] {
   return [
     { id: `demo-tick-${seed}`, page: 0, kind: 'tick', x: 0.82, y: 0.18 + dy },
     { id: `demo-box-${seed}`, page: 0, kind: 'box', x: 0.1, y: 0.3 + dy, w: 0.6, h: 0.12 },
-    { id: `demo-note-${seed}`, page: 0, kind: 'note', x: 0.72, y: 0.36 + dy, text: 'Pourquoi cette inégalité ?' },
+    { id: `demo-note-${seed}`, page: 0, kind: 'note', x: 0.72, y: 0.36 + dy, text: 'Pourquoi cette inégalité ?' },
     {
       id: `demo-ink-${seed}`,
       page: 0,

@@ -175,9 +175,9 @@ function drawMark(frame: Frame, a: Annotation, font: PDFFont, drawable: (t: stri
     case 'note':
       return note(a.x, a.y, '•', a.text, RED);
     case 'item':
-      return note(a.x, a.y, 'Barème :', items[a.itemId] ?? a.itemId, INK.blue);
+      return note(a.x, a.y, 'Barème :', items[a.itemId] ?? a.itemId, INK.blue);
     case 'bank':
-      return note(a.x, a.y, 'Remarque :', a.text, RED);
+      return note(a.x, a.y, 'Remarque :', a.text, RED);
   }
 }
 
@@ -197,13 +197,13 @@ function summaryPage(doc: PDFDocument, data: CorrectedCopyData, fonts: Awaited<R
   write(data.chapterTitle, 14, bold);
   write(data.exerciseTitle, 13, regular);
   if (data.pupil) write(data.pupil, 12, regular, 14);
-  write(`Note : ${data.grade}`, 16, bold, 10);
+  write(`Note : ${data.grade}`, 16, bold, 10);
   if (data.comment.trim()) {
-    write('Commentaire :', 12, bold, 2);
+    write('Commentaire :', 12, bold, 2);
     write(data.comment, 11, regular, 10);
   }
   if (data.correctors.length > 0)
-    write(`${data.correctors.length > 1 ? 'Correcteurs' : 'Correcteur'} : ${data.correctors.join(', ')}`, 11, regular);
+    write(`${data.correctors.length > 1 ? 'Correcteurs' : 'Correcteur'} : ${data.correctors.join(', ')}`, 11, regular);
 }
 
 /** One corrected copy. */

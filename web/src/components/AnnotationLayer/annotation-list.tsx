@@ -68,7 +68,7 @@ export function AnnotationList({
           </Stack>
         )}
         <Text size="xs" c="gray.7" id={MOVE_HINT_ID}>
-          Sur « Déplacer », les flèches du clavier déplacent l’annotation.
+          Sur « Déplacer », les flèches du clavier déplacent l’annotation.
         </Text>
         <VisuallyHidden role="status" aria-live="polite">
           {said}
@@ -183,7 +183,7 @@ function MarkRow({
       <Group gap={2} wrap="nowrap">
         <ActionIcon
           variant="subtle"
-          aria-label={`Déplacer : ${text}`}
+          aria-label={`Déplacer : ${text}`}
           aria-describedby={MOVE_HINT_ID}
           onKeyDown={(e) => {
             const delta = ARROWS[e.key];
@@ -191,17 +191,17 @@ function MarkRow({
             e.preventDefault();
             const moved = moveMark(mark, delta[0], delta[1]);
             state.replace(moved);
-            onMoved(`${text} : ${where(moved)}`);
+            onMoved(`${text} : ${where(moved)}`);
           }}
         >
           <IconArrowsMove size={16} aria-hidden="true" />
         </ActionIcon>
         {mark.kind === 'note' ? (
-          <ActionIcon variant="subtle" aria-label={`Modifier : ${text}`} onClick={() => onEdit({ id: mark.id, text: mark.text })}>
+          <ActionIcon variant="subtle" aria-label={`Modifier : ${text}`} onClick={() => onEdit({ id: mark.id, text: mark.text })}>
             <IconPencil size={16} aria-hidden="true" />
           </ActionIcon>
         ) : null}
-        <ActionIcon variant="subtle" color="red.9" aria-label={`Supprimer : ${text}`} onClick={() => state.remove(mark.id)}>
+        <ActionIcon variant="subtle" color="red.9" aria-label={`Supprimer : ${text}`} onClick={() => state.remove(mark.id)}>
           <IconTrash size={16} aria-hidden="true" />
         </ActionIcon>
       </Group>

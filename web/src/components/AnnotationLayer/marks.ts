@@ -97,15 +97,15 @@ export function describeMark(mark: Annotation, itemText: (id: string) => string 
     case 'box':
       return 'Cadre';
     case 'note':
-      return `Note : ${mark.text}`;
+      return `Note : ${mark.text}`;
     case 'tick':
       return 'Juste';
     case 'cross':
       return 'Faux';
     case 'item':
-      return `Barème : ${itemText(mark.itemId) ?? 'élément retiré'}`;
+      return `Barème : ${itemText(mark.itemId) ?? 'élément retiré'}`;
     case 'bank':
-      return `Remarque : ${mark.text}`;
+      return `Remarque : ${mark.text}`;
   }
 }
 

@@ -39,7 +39,7 @@ export function MarksToolbar({ state }: { state: MarksState }) {
       </Button>
       {state.pending ? (
         <Text size="sm" role="status">
-          Touchez la copie pour placer : {state.pending.text}
+          Touchez la copie pour placer : {state.pending.text}
           <Button size="compact-xs" variant="subtle" ml="xs" onClick={() => state.setPending(null)}>
             Ne pas placer
           </Button>

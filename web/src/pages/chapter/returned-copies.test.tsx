@@ -64,10 +64,10 @@ describe('returned copies (decision 162)', () => {
 
   it('shows each copy with its marks over the pages, the comment and the download, once the chapter returns them', async () => {
     http.get.mockImplementation(async (url: string) => ({
-      data: String(url).endsWith('/copies') ? COPIES : { ...CARD, copiesReturned: true },
+      data: String(url).endsWith('/copies') ? COPIES : url === '/selection/mine' ? [] : { ...CARD, copiesReturned: true },
     }));
     renderWithProviders(<PupilResults chapterId="c1" title="Tour 1" />);
-    const copy = await screen.findByRole('article', { name: 'Copie corrigée : Preuve' });
+    const copy = await screen.findByRole('article', { name: 'Copie corrigée\u00a0: Preuve' });
     expect(http.get.mock.calls.map((c) => c[0])).toContain('/results/c1/copies');
     expect(within(copy).getByTestId('pdf').getAttribute('data-path')).toBe('pdfs/f1.pdf');
     const first = within(copy).getByTestId('annotations-page-0');
@@ -80,10 +80,10 @@ describe('returned copies (decision 162)', () => {
   });
 
   it('asks for no copy when the chapter does not return them', async () => {
-    http.get.mockResolvedValue({ data: { ...CARD, copiesReturned: false } });
+    http.get.mockImplementation(async (url: string) => ({ data: url === '/selection/mine' ? [] : { ...CARD, copiesReturned: false } }));
     renderWithProviders(<PupilResults chapterId="c1" title="Tour 1" />);
     expect(await screen.findByRole('button', { name: 'Télécharger mon attestation' })).toBeTruthy();
-    expect(http.get.mock.calls.map((c) => c[0])).toEqual(['/results/c1']);
+    expect(http.get.mock.calls.map((c) => c[0]).filter((u) => String(u).startsWith('/results/'))).toEqual(['/results/c1']);
     expect(screen.queryByText('Vos copies corrigées')).toBeNull();
   });
 });

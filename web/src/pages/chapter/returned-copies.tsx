@@ -16,7 +16,7 @@ function ReturnedCopy({ chapterId, title, exercise }: { chapterId: string; title
   const correctors = exercise.layers.flatMap((l) => (l.corrector ? [l.corrector] : []));
   const notes = annotations.filter((a) => a.kind === 'note' || a.kind === 'bank' || a.kind === 'item');
   return (
-    <Paper withBorder p="sm" component="article" aria-label={`Copie corrigée : ${exercise.title}`}>
+    <Paper withBorder p="sm" component="article" aria-label={`Copie corrigée : ${exercise.title}`}>
       <Stack gap="xs">
         <Title order={3} size="h4">
           {exercise.title} — {gradeText(exercise)}
@@ -43,7 +43,7 @@ function ReturnedCopy({ chapterId, title, exercise }: { chapterId: string; title
           />
         )}
         {notes.length > 0 && (
-          <ol aria-label={`Remarques sur la copie : ${exercise.title}`}>
+          <ol aria-label={`Remarques sur la copie : ${exercise.title}`}>
             {notes.map((a) => (
               <li key={a.id}>
                 Page {a.page + 1}

@@ -27,7 +27,7 @@ export function BankCuration({ exerciseId, n }: { exerciseId: string; n: number 
       </UnstyledButton>
       {open && bank.isSuccess && remarks.length === 0 ? (
         <Text size="sm" c="gray.7">
-          Aucune remarque : les correcteurs en ajoutent depuis la copie (« Ajouter à la banque »).
+          Aucune remarque : les correcteurs en ajoutent depuis la copie (« Ajouter à la banque »).
         </Text>
       ) : null}
       {open

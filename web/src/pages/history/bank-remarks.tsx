@@ -84,7 +84,7 @@ export function BankRemarks({
       ))}
       {remarks.length > 0 ? (
         <Text size="xs" c="gray.7">
-          Raccourci : <Kbd>Alt</Kbd> + <Kbd>1</Kbd> … <Kbd>9</Kbd> applique la remarque de ce numéro.
+          Raccourci : <Kbd>Alt</Kbd> + <Kbd>1</Kbd> … <Kbd>9</Kbd> applique la remarque de ce numéro.
         </Text>
       ) : null}
       <Button
@@ -134,7 +134,7 @@ function RemarkRow({
       {onPlace ? (
         <ActionIcon
           variant="subtle"
-          aria-label={`Placer sur la copie : ${remark.text}`}
+          aria-label={`Placer sur la copie : ${remark.text}`}
           draggable
           onDragStart={(e) =>
             e.dataTransfer.setData(MARK_DRAG_TYPE, JSON.stringify({ kind: 'bank', bankId: remark._id, text: remark.text }))

@@ -113,14 +113,14 @@ describe('The marks on the copy', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Ajouter la note' }));
     expect(screen.getByText('Page 1, en bas à droite : Note : Justifier ce passage')).toBeTruthy();
     expect(layer.querySelector('[data-kind="note"]')?.textContent).toBe('Justifier ce passage');
-    const move = screen.getByRole('button', { name: 'Déplacer : Note : Justifier ce passage' });
+    const move = screen.getByRole('button', { name: 'Déplacer\u00a0: Note\u00a0: Justifier ce passage' });
     for (let i = 0; i < 10; i++) fireEvent.keyDown(move, { key: 'ArrowUp' });
     expect(screen.getByText('Page 1, au milieu à droite : Note : Justifier ce passage')).toBeTruthy();
     await act(async () => vi.advanceTimersByTime(GRADE_SAVE_DEBOUNCE_MS));
     expect(lastMarks(save)).toEqual([
       { id: expect.any(String), page: 0, kind: 'note', x: 0.8333, y: 0.6333, text: 'Justifier ce passage' },
     ]);
-    fireEvent.click(screen.getByRole('button', { name: 'Supprimer : Note : Justifier ce passage' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Supprimer\u00a0: Note\u00a0: Justifier ce passage' }));
     expect(screen.getByText('Aucune annotation sur cette copie.')).toBeTruthy();
   });
 });

@@ -47,7 +47,7 @@ export function SchemeChecklist({
           {onPlace ? (
             <ActionIcon
               variant="subtle"
-              aria-label={`Placer sur la copie : ${item.text}`}
+              aria-label={`Placer sur la copie : ${item.text}`}
               draggable
               onDragStart={(e) =>
                 e.dataTransfer.setData(MARK_DRAG_TYPE, JSON.stringify({ kind: 'item', itemId: item.id, text: item.text }))
