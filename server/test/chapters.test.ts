@@ -76,6 +76,7 @@ describe('chapter routes: who may call them', () => {
           timeDuration: 60,
           accessStart: null,
           accessEnd: null,
+          requiredSelectionId: null,
         },
       ]);
       expect(res.body.headerCenters).toBe('Pour les centres');
@@ -161,8 +162,9 @@ describe('PATCH /chapter/{id}', () => {
     const res = await inject(t, { method: 'PATCH', url: `/api/chapter/${c.id}`, headers: admin, payload: { groups } });
     expect(res.status).toBe(200);
     const detail = await inject(t, { method: 'GET', url: `/api/chapter/${c.id}`, headers: admin });
+    // No group was reserved to a selection's qualified (decision 157).
     expect(detail.body.groups).toEqual([
-      groups[0],
+      { ...groups[0], requiredSelectionId: null },
       {
         name: 'all',
         authorizedGenders: [],
@@ -172,6 +174,7 @@ describe('PATCH /chapter/{id}', () => {
         timeDuration: null,
         accessStart: null,
         accessEnd: null,
+        requiredSelectionId: null,
       },
     ]);
     // Replacing with one group leaves one row.

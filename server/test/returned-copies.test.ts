@@ -255,7 +255,7 @@ describe('« Ma copie corrigée »', () => {
     expect(refused.status).toBe(403);
   });
 
-  it('draws a 10-page copy in under a second (measured)', async () => {
+  it('draws a 10-page copy with marks on every page (its time logged; bench/returned measures it)', async () => {
     const doc = await PDFDocument.create();
     for (let i = 0; i < 10; i++) doc.addPage([595.28, 841.89]);
     const pdf = await doc.save();
@@ -284,8 +284,6 @@ describe('« Ma copie corrigée »', () => {
     const ms = performance.now() - started;
     console.log(`returned copies: a 10-page corrected copy in ${ms.toFixed(0)} ms`);
     expect((await PDFDocument.load(rendered.bytes)).getPageCount()).toBe(11);
-    // The aim is 1 s (measured 0.6–1.3 s); the bound leaves room for the CI's parallel workers and fails on a regression.
-    expect(ms).toBeLessThan(4_000);
   });
 });
 

@@ -289,10 +289,16 @@ describe('freezing versions', () => {
     ]);
     expect(outcomes.get(pupil.p7)!.categories).toEqual([college]);
     expect(outcomes.get(pupil.p1)!.score).toBe(28);
-    const b = await board();
+    // Names to admins only: the juror may correct an anonymous chapter and reads pseudonyms throughout (decision 155).
+    const b = await board(admin);
     expect(b.names).toContain('Zéphyrine FamilleZéphyrine');
     expect(b.schoolTable.map((s) => s.name)).toContain('Collège Galois');
-    expect((await call('GET', `/api/selection/${selectionId}`, juror)).body).toMatchObject({ namesShown: true, right: 'decide' });
+    expect((await call('GET', `/api/selection/${selectionId}`, admin)).body).toMatchObject({ namesShown: true, right: 'admin' });
+    const juryBoard = await board();
+    expect(juryBoard.names).toBeNull();
+    expect(juryBoard.schoolTable.every((s) => s.name === null)).toBe(true);
+    expect(JSON.stringify(juryBoard)).not.toContain('FamilleZéphyrine');
+    expect((await call('GET', `/api/selection/${selectionId}`, juror)).body).toMatchObject({ namesShown: false, right: 'decide' });
   });
 
   it('takes a decision by key with a reason, audited', async () => {
@@ -323,8 +329,10 @@ describe('freezing versions', () => {
     const v2 = await call('POST', `/api/selection/${selectionId}/freeze`, juror, { reason: 'Décision du jury pour un élève malade' });
     expect(v2.status).toBe(200);
     expect(v2.body).toMatchObject({ number: 2, qualified: 5 });
-    const changes = await call('GET', `/api/selection/${selectionId}/versions/2/changes`, juror);
+    const changes = await call('GET', `/api/selection/${selectionId}/versions/2/changes`, admin);
     expect(changes.body).toEqual([{ key: keyOf(pupil.p5), name: 'Désiré FamilleDésiré', categoryId: college, before: false, after: true }]);
+    const juryChanges = await call('GET', `/api/selection/${selectionId}/versions/2/changes`, juror);
+    expect(juryChanges.body).toEqual([{ key: keyOf(pupil.p5), name: null, categoryId: college, before: false, after: true }]);
     const fromStart = await call('GET', `/api/selection/${selectionId}/versions/2/changes?from=0`, juror);
     expect(fromStart.body).toHaveLength(5);
     expect((await call('GET', `/api/selection/${selectionId}/versions/3/changes`, juror)).status).toBe(404);
@@ -377,7 +385,8 @@ describe('freezing versions', () => {
     expect((await call('POST', `${url}/reveal-names`, juror)).status).toBe(403);
     const res = await call('POST', `${url}/reveal-names`, admin);
     expect(res.body.namesShown).toBe(true);
-    expect((await call('GET', `${url}/board`, juror)).body.names).toHaveLength(7);
+    expect((await call('GET', `${url}/board`, admin)).body.names).toHaveLength(7);
+    expect((await call('GET', `${url}/board`, juror)).body.names).toBeNull();
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, 'selection.reveal_names'));
     expect(entry.targetId).toBe(other.body._id);
     expect(await db().select().from(users).where(eq(users.id, pupil.p1))).toHaveLength(1);

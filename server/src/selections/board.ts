@@ -30,12 +30,12 @@ async function driftOf(db: Tx, version: LatestVersion, categories: CategoryRow[]
 
 /** GET /selection/{id}/board: the jury's board (any right), pseudonymous until names are shown (decision 155). */
 export async function getBoard(db: Tx, secret: string, auth: AuthContext, id: string): Promise<Board> {
-  await selectionRightOf(db, auth, id);
+  const right = await selectionRightOf(db, auth, id);
   const selection = await findSelection(db, id);
   const categories = await categoriesOf(db, id);
   const board = await loadBoardData(db, secret, selection, categories);
   const decisions = presentDecisions(await decisionsOf(db, id), board.keyOf);
   const version = await latestVersion(db, id);
   const drift = version ? await driftOf(db, version, categories, board) : [];
-  return presentBoard(board, namesShown(version?.number ?? 0, selection.namesRevealedAt), decisions, drift);
+  return presentBoard(board, namesShown(version?.number ?? 0, selection.namesRevealedAt, right), decisions, drift);
 }

@@ -46,7 +46,7 @@ export async function versionChanges(
   n: number,
   from?: number,
 ): Promise<VersionChanges> {
-  await selectionRightOf(db, auth, id);
+  const right = await selectionRightOf(db, auth, id);
   const selection = await findSelection(db, id);
   const after = await versionId(db, id, n);
   const m = from ?? n - 1;
@@ -70,5 +70,5 @@ export async function versionChanges(
     z.object({ n: z.number() }),
     sql`SELECT count(*)::int AS n FROM selection_versions WHERE selection_id = ${id}::uuid`,
   );
-  return presentVersionChanges(found, keyOf, namesShown(versions?.n ?? 0, selection.namesRevealedAt));
+  return presentVersionChanges(found, keyOf, namesShown(versions?.n ?? 0, selection.namesRevealedAt, right));
 }

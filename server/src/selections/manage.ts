@@ -55,7 +55,15 @@ export async function getSelection(db: Tx, auth: AuthContext, id: string, now = 
       selection.chapters.map((c) => c.chapterId),
     ),
   ];
-  return presentSelection(selection, categories, titles, versions, right, namesShown(versions.length, selection.namesRevealedAt), now);
+  return presentSelection(
+    selection,
+    categories,
+    titles,
+    versions,
+    right,
+    namesShown(versions.length, selection.namesRevealedAt, right),
+    now,
+  );
 }
 
 /** The chapters must exist (each once) and the jury group too. */

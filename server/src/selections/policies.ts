@@ -53,8 +53,12 @@ export async function visibleSelectionIds(db: Tx, auth: AuthContext): Promise<'a
   return found.map((r) => r.id);
 }
 
-/** Names on the board: once a version is frozen, or once an admin lifted the anonymity (audited). */
-export const namesShown = (versions: number, namesRevealedAt: Date | null): boolean => versions > 0 || namesRevealedAt !== null;
+/**
+ * Names on the board: once a version is frozen, or once an admin lifted the anonymity (audited), and to admins only. A
+ * jury member who is not an admin may correct an anonymous chapter: they read pseudonyms throughout (decision 155).
+ */
+export const namesShown = (versions: number, namesRevealedAt: Date | null, right: SelectionRight): boolean =>
+  right === 'admin' && (versions > 0 || namesRevealedAt !== null);
 
 /** A pupil downloads their own qualification letter; only an admin names another pupil (decision 157). */
 export function assertMayGetLetter(auth: AuthContext, target: string): void {
