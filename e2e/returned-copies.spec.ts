@@ -88,7 +88,7 @@ test('[ÉLÈVE] voit sa copie corrigée, la télécharge et demande un réexamen
   await loginByApi(page, pupil.email);
   await page.goto(`/chapter/${chapter._id}`);
   await expect(page.getByRole('heading', { name: 'Vos copies corrigées' })).toBeVisible();
-  const copy = page.getByRole('article', { name: 'Copie corrigée : Rédaction' });
+  const copy = page.getByRole('article', { name: /^Copie corrigée\s:\sRédaction$/ });
   await expect(copy.getByTestId('annotations-page-0').locator('polyline')).toHaveCount(1);
   await expect(copy.getByTestId('annotations-page-0').getByText('Hypothèse non justifiée')).toBeVisible();
   await expect(copy.getByText(/^Page 1\s: Hypothèse non justifiée$/)).toBeVisible();

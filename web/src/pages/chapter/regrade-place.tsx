@@ -27,7 +27,7 @@ export function PlaceFields({ copy, place, onChange }: { copy: ReturnedExercise;
   return (
     <Stack gap="xs">
       <Radio.Group
-        label="Où, sur votre copie ?"
+        label={'Où, sur votre copie\u00a0?'}
         value={place.mode}
         onChange={(mode) => onChange(mode === 'region' ? { mode, at: null } : mode === 'annotation' ? { mode, id: null } : NO_PLACE)}
       >
