@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MyRegrades } from '@olympe/contract';
+import type { MyRegrades, ReturnedCopies } from '@olympe/contract';
 import { renderWithProviders } from '../../test/render';
 import { RegradePanel } from './regrade-panel';
 
@@ -25,6 +25,18 @@ const MINE: MyRegrades = {
       newGrade: '6.5',
       createdAt: '2026-12-01T09:00:00.000Z',
       handledAt: '2026-12-02T09:00:00.000Z',
+      page: 1,
+      region: { x: 0.2, y: 0.1, w: 0.4, h: 0.1 },
+    },
+  ],
+};
+
+const COPIES: ReturnedCopies = {
+  chapter: { _id: 'c1', title: 'Tour 1' },
+  exercises: [
+    {
+      ...{ _id: 'e1', title: 'Somme', grade: 2, excused: false, maxPoints: 5, comment: '', pdf: null, items: [] },
+      layers: [{ annotations: [{ id: 'n1', page: 1, kind: 'note', x: 0.1, y: 0.5, text: 'Hypothèse non justifiée' }] }],
     },
   ],
 };
@@ -41,6 +53,7 @@ describe('RegradePanel', () => {
     expect(within(card).getByText('Acceptée')).toBeTruthy();
     expect(within(card).getByText('Nouvelle note : 6,5 (avant : 5)')).toBeTruthy();
     expect(within(card).getByText('Vous avez raison.')).toBeTruthy();
+    expect(within(card).getByTestId('regrade-place').textContent).toBe('Page 2, zone marquée');
     expect(screen.getByText(/jusqu’au 20 décembre 2026 à 18 h 00/)).toBeTruthy();
   });
 
@@ -54,6 +67,28 @@ describe('RegradePanel', () => {
     fireEvent.change(screen.getByLabelText(/Votre message/), { target: { value: 'La ligne 3 est juste.' } });
     fireEvent.click(button);
     await waitFor(() => expect(http.post).toHaveBeenCalledWith('/regrade', { answerId: 'a1', message: 'La ligne 3 est juste.' }));
+  });
+
+  it('points at one of the corrector’s marks once the chapter returns its copies (decision 162)', async () => {
+    http.get.mockImplementation(async (url: string) => ({
+      data: url === '/results/c1/copies' ? COPIES : url === '/results/c1' ? { copiesReturned: true } : MINE,
+      status: 200,
+      headers: {},
+    }));
+    renderWithProviders(<RegradePanel chapterId="c1" />);
+    const button = await screen.findByRole('button', { name: 'Demander un réexamen' });
+    fireEvent.click(screen.getByPlaceholderText('Choisissez l’exercice'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Somme (2 sur 5)', hidden: true }));
+    // No PDF answer: nothing to draw a box on, only the marks to react to.
+    expect(screen.queryByLabelText('Désigner une zone de la copie')).toBeNull();
+    fireEvent.click(await screen.findByLabelText('Réagir à une annotation'));
+    fireEvent.click(screen.getByPlaceholderText('Choisissez l’annotation'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Page 2\u00a0: Hypothèse non justifiée', hidden: true }));
+    fireEvent.change(screen.getByLabelText(/Votre message/), { target: { value: 'Elle est justifiée ligne 2.' } });
+    fireEvent.click(button);
+    await waitFor(() =>
+      expect(http.post).toHaveBeenCalledWith('/regrade', { answerId: 'a1', message: 'Elle est justifiée ligne 2.', annotationId: 'n1' }),
+    );
   });
 
   it('shows nothing when requests are closed and the pupil made none', async () => {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Badge, Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import {
@@ -6,11 +7,15 @@ import {
   REGRADE_MESSAGE_MAX,
   REGRADE_STATUS_LABELS,
   regradeCreateSchema,
+  regradePlaceText,
   type MyRegrade,
+  type RegradableAnswer,
   type RegradeCreate,
   type RegradeStatus,
 } from '@olympe/contract';
 import { useAskRegrade, useMyRegrades } from '../../api/regrade';
+import { useResultsCard, useReturnedCopies } from '../../api/results';
+import { NO_PLACE, PlaceFields, placeFields, type Place } from './regrade-place';
 
 export const REGRADE_TITLE = 'Demandes de réexamen';
 export const ASK_LABEL = 'Demander un réexamen';
@@ -19,6 +24,7 @@ const STATUS_COLORS: Record<RegradeStatus, string> = { open: 'blue.9', accepted:
 const gradeText = (grade: string | null) => (grade === null ? 'non notée' : formatPoints(Number(grade)));
 
 function RequestCard({ request }: { request: MyRegrade }) {
+  const place = regradePlaceText(request);
   return (
     <Paper withBorder p="sm" component="article" aria-label={`Réexamen : ${request.exercise.title}`}>
       <Group justify="space-between" wrap="wrap" gap="xs">
@@ -28,6 +34,12 @@ function RequestCard({ request }: { request: MyRegrade }) {
       <Text size="sm" c="gray.8">
         Demandé le {formatParisDateTime(request.createdAt)}
       </Text>
+      {/* Decision 162: the place of the returned copy the pupil pointed at. */}
+      {place && (
+        <Text size="sm" fw={700} data-testid="regrade-place">
+          {place}
+        </Text>
+      )}
       <Text mt="xs" style={{ whiteSpace: 'pre-wrap' }}>
         {request.message}
       </Text>
@@ -48,26 +60,79 @@ function RequestCard({ request }: { request: MyRegrade }) {
   );
 }
 
-/**
- * Decision 74, on a published chapter's page: the pupil's regrade requests with their status and the
- * corrector's reply, and while the window is open a form to ask about one of their answers.
- */
-export function RegradePanel({ chapterId }: { chapterId: string }) {
-  const query = useMyRegrades(chapterId);
+/** The form asking about one answer; once the chapter returns its copies, it may point at a place of the copy (decision 162). */
+function AskForm({ chapterId, answers, pending }: { chapterId: string; answers: RegradableAnswer[]; pending: Set<string> }) {
   const ask = useAskRegrade(chapterId);
   // The request's two fields; the message is checked by the contract's own schema (POST /regrade), the copy is one of the list's.
   const form = useForm({
     initialValues: { answerId: '', message: '' },
     validate: schemaResolver(regradeCreateSchema.pick({ message: true }), { sync: true }),
   });
+  const [place, setPlace] = useState<Place>(NO_PLACE);
+  const card = useResultsCard(chapterId, true);
+  const copies = useReturnedCopies(chapterId, card.data?.copiesReturned === true);
+  const choices = answers
+    .filter((a) => !pending.has(a.exercise._id))
+    .map((a) => ({ value: a.answerId, label: `${a.exercise.title} (${gradeText(a.grade)} sur ${formatPoints(a.exercise.maxPoints)})` }));
+  if (choices.length === 0) return null;
+  const chosen = answers.find((a) => a.answerId === form.values.answerId);
+  const copy = chosen && copies.data?.exercises.find((e) => e._id === chosen.exercise._id);
+  const pointable = copy && (copy.pdf !== null || copy.layers.some((l) => l.annotations.length > 0));
+  const submit = (values: RegradeCreate) =>
+    ask.mutate(
+      { ...values, ...(pointable ? placeFields(place) : {}) },
+      {
+        onSuccess: () => {
+          form.reset();
+          setPlace(NO_PLACE);
+        },
+      },
+    );
+  return (
+    <form onSubmit={form.onSubmit(submit)}>
+      <Stack gap="xs">
+        <Select
+          label="Exercice"
+          placeholder="Choisissez l’exercice"
+          data={choices}
+          {...form.getInputProps('answerId')}
+          value={form.values.answerId || null}
+          onChange={(value) => {
+            form.setFieldValue('answerId', value ?? '');
+            setPlace(NO_PLACE);
+          }}
+          required
+        />
+        {pointable && <PlaceFields copy={copy} place={place} onChange={setPlace} />}
+        <Textarea
+          label="Votre message"
+          description="Dites ce qui, selon vous, n’a pas été vu ou compté."
+          autosize
+          minRows={3}
+          maxLength={REGRADE_MESSAGE_MAX}
+          {...form.getInputProps('message')}
+          required
+        />
+        <Group>
+          <Button type="submit" loading={ask.isPending} disabled={!form.values.answerId || form.values.message.trim() === ''}>
+            {ASK_LABEL}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * Decision 74, on a published chapter's page: the pupil's regrade requests with their status and the
+ * corrector's reply, and while the window is open a form to ask about one of their answers.
+ */
+export function RegradePanel({ chapterId }: { chapterId: string }) {
+  const query = useMyRegrades(chapterId);
   if (!query.isSuccess) return null;
   const { open, regradeUntil, answers, requests } = query.data;
   if (!open && requests.length === 0) return null;
   const pending = new Set(requests.filter((r) => r.status === 'open').map((r) => r.exercise._id));
-  const choices = answers
-    .filter((a) => !pending.has(a.exercise._id))
-    .map((a) => ({ value: a.answerId, label: `${a.exercise.title} (${gradeText(a.grade)} sur ${formatPoints(a.exercise.maxPoints)})` }));
-  const submit = (values: RegradeCreate) => ask.mutate(values, { onSuccess: () => form.reset() });
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="regrade-title">
       <Stack gap="sm">
@@ -83,35 +148,7 @@ export function RegradePanel({ chapterId }: { chapterId: string }) {
         {requests.map((r) => (
           <RequestCard key={r._id} request={r} />
         ))}
-        {open && choices.length > 0 && (
-          <form onSubmit={form.onSubmit(submit)}>
-            <Stack gap="xs">
-              <Select
-                label="Exercice"
-                placeholder="Choisissez l’exercice"
-                data={choices}
-                {...form.getInputProps('answerId')}
-                value={form.values.answerId || null}
-                onChange={(value) => form.setFieldValue('answerId', value ?? '')}
-                required
-              />
-              <Textarea
-                label="Votre message"
-                description="Dites ce qui, selon vous, n’a pas été vu ou compté."
-                autosize
-                minRows={3}
-                maxLength={REGRADE_MESSAGE_MAX}
-                {...form.getInputProps('message')}
-                required
-              />
-              <Group>
-                <Button type="submit" loading={ask.isPending} disabled={!form.values.answerId || form.values.message.trim() === ''}>
-                  {ASK_LABEL}
-                </Button>
-              </Group>
-            </Stack>
-          </form>
-        )}
+        {open && <AskForm chapterId={chapterId} answers={answers} pending={pending} />}
       </Stack>
     </Paper>
   );
