@@ -93,7 +93,7 @@ function NoteEdit({
   return (
     <Stack gap={4}>
       <Textarea
-        label="Texte de la note"
+        label="Texte de l’annotation"
         value={text}
         maxLength={NOTE_TEXT_MAX}
         autosize
@@ -138,7 +138,7 @@ function AddNote({ pages, onAdd }: { pages: number; onAdd: (page: number, region
         />
       </Group>
       <Textarea
-        label="Texte de la nouvelle note"
+        label="Texte de la nouvelle annotation"
         size="xs"
         value={text}
         maxLength={NOTE_TEXT_MAX}

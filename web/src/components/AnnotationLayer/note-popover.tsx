@@ -21,7 +21,7 @@ export function NotePopover({ draft, onSave, onCancel }: { draft: NoteDraft; onS
       style={{ position: 'absolute', left, right, top, zIndex: 2 }}
     >
       <Textarea
-        label="Texte de la note"
+        label="Texte de l’annotation"
         value={text}
         maxLength={NOTE_TEXT_MAX}
         autosize

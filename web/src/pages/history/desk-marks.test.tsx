@@ -107,7 +107,7 @@ describe('The marks on the copy', () => {
     const form = screen.getByRole('group', { name: 'Ajouter une note' });
     fireEvent.click(within(form).getByLabelText('Emplacement'));
     fireEvent.click(await screen.findByRole('option', { name: 'en bas à droite', hidden: true }));
-    fireEvent.change(within(form).getByRole('textbox', { name: 'Texte de la nouvelle note' }), {
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Texte de la nouvelle annotation' }), {
       target: { value: 'Justifier ce passage' },
     });
     fireEvent.click(within(form).getByRole('button', { name: 'Ajouter la note' }));
