@@ -57,7 +57,8 @@ test('[CORRECTEUR] annote une copie au doigt, applique une remarque de la banque
   await adminPage(page);
   await page.goto(`/history/${pupil.id}/${exercise._id}`);
   const layer = page.getByTestId('annotation-layer-0');
-  await expect(layer).toBeVisible();
+  // The page is drawn by pdf.js first: on a loaded machine this takes a while.
+  await expect(layer).toBeVisible({ timeout: 30_000 });
   await page.getByText('Stylo', { exact: true }).click();
   await expect(layer).toHaveCSS('touch-action', 'none');
   await drawWithFinger(layer, [

@@ -126,7 +126,10 @@ test.describe('Double correction', () => {
     // Keyboard only: tick two scheme items with Space; the grade is their sum (3).
     await p1.getByRole('checkbox', { name: 'Formule de la somme : 1 pt' }).focus();
     await p1.keyboard.press('Space');
+    // Past the item's « Placer sur la copie » (decision 159) to the next item's box.
     await p1.keyboard.press('Tab');
+    await p1.keyboard.press('Tab');
+    await expect(p1.locator(':focus')).toHaveAttribute('type', 'checkbox');
     await p1.keyboard.press('Space');
     await expect(p1.getByRole('textbox', { name: 'Note' })).toHaveValue('3');
     await expect(status1).toHaveText(/Enregistré/);
